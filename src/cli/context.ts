@@ -1,0 +1,27 @@
+/**
+ * The effects a command may use, passed in so tests can run commands in-process with their own
+ * streams, environment and working directory.
+ */
+import type { Writable } from "node:stream";
+
+export interface CliContext {
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** True when stdout is an interactive terminal (progress bars, colours). */
+  readonly isTTY: boolean;
+  /** Aborted on SIGINT/SIGTERM; long commands stop cleanly when it fires. */
+  readonly signal: AbortSignal;
+}
+
+export function processContext(signal: AbortSignal): CliContext {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    isTTY: Boolean(process.stdout.isTTY),
+    signal,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The yargs root: the one place that turns errors into messages and exit codes.
+ * Handlers never call process.exit; they throw CliError (or return) and main() answers the code.
+ */
+import yargs, { type Argv } from "yargs";
+import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type ExitCode } from "../cli-error.js";
+import { registerDemo } from "./commands/demo.js";
+import { registerExtract } from "./commands/extract.js";
+import { registerList } from "./commands/list.js";
+import { registerReport } from "./commands/report.js";
+import { registerRun } from "./commands/run.js";
+import { registerSchedule } from "./commands/schedule.js";
+import { registerSimulate } from "./commands/simulate.js";
+import { registerSql } from "./commands/sql.js";
+import { type CliContext, processContext } from "./context.js";
+
+/** Each command module adds itself to the root parser. */
+export type RegisterCommand = (root: Argv, ctx: CliContext) => Argv;
+
+const COMMANDS: readonly RegisterCommand[] = [
+  registerExtract,
+  registerReport,
+  registerRun,
+  registerSql,
+  registerList,
+  registerSchedule,
+  registerSimulate,
+  registerDemo,
+];
+
+/** Runs the CLI with `argv` (without node and script) and answers the exit code. */
+export async function main(argv: readonly string[], given?: CliContext): Promise<ExitCode> {
+  const controller = new AbortController();
+  const ctx = given ?? processContext(controller.signal);
+  const stop = () => controller.abort(new CliError("interrupted", EXIT_FAILED));
+  if (!given) {
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  }
+  let usageFailure: string | undefined;
+  let root = yargs([...argv])
+    .scriptName("lms-export")
+    .usage(
+      "$0 <command> [options]\n\nCopy a learning-management portal (API v2) into DuckDB and export reports.",
+    )
+    .strict()
+    .demandCommand(1, "Name a command: try `lms-export --help`.")
+    .recommendCommands()
+    .exitProcess(false)
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .fail((message, error) => {
+      // yargs reports its own usage problems with a message and no error.
+      if (error) throw error;
+      usageFailure = message;
+    })
+    .help()
+    .alias("h", "help")
+    .version();
+  for (const register of COMMANDS) root = register(root, ctx);
+  try {
+    await root.parseAsync();
+    if (usageFailure !== undefined) {
+      ctx.stderr.write(`lms-export: ${usageFailure}\n`);
+      return EXIT_USAGE;
+    }
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CliError) {
+      ctx.stderr.write(`lms-export: ${error.message}\n`);
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.stderr.write(`lms-export: unexpected error: ${message}\n`);
+    return EXIT_FAILED;
+  } finally {
+    if (!given) {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    }
+  }
+}
