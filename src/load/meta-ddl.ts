@@ -1,0 +1,55 @@
+/**
+ * Bookkeeping tables beside the resource tables. Names start with `_` so they never collide with
+ * a resource.
+ *
+ * - `_runs`: one row per extract run (options never hold secrets).
+ * - `_run_resources`: per run and resource: records, requests, retries, rejects, not-found ids,
+ *   duration.
+ * - `_rejects`: records that could not be coerced to the registry's types, kept raw with the reason.
+ * - `_schema_drift`: fields the portal sent that the registry does not know (values are kept in
+ *   each table's `_extra` column).
+ * - `_not_found`: ids a fan-out lookup asked for and the portal did not know.
+ */
+export const META_TABLES_SQL: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS _runs (
+  run_id BIGINT PRIMARY KEY,
+  started_at TIMESTAMP NOT NULL,
+  finished_at TIMESTAMP,
+  status VARCHAR NOT NULL,
+  mode VARCHAR NOT NULL,
+  since TIMESTAMP,
+  options JSON,
+  error VARCHAR
+)`,
+  `CREATE TABLE IF NOT EXISTS _run_resources (
+  run_id BIGINT NOT NULL,
+  resource VARCHAR NOT NULL,
+  records BIGINT NOT NULL,
+  requests BIGINT NOT NULL,
+  retries BIGINT NOT NULL,
+  rejects BIGINT NOT NULL,
+  not_found BIGINT NOT NULL,
+  duration_ms BIGINT NOT NULL,
+  PRIMARY KEY (run_id, resource)
+)`,
+  `CREATE TABLE IF NOT EXISTS _rejects (
+  run_id BIGINT NOT NULL,
+  resource VARCHAR NOT NULL,
+  raw JSON NOT NULL,
+  reason VARCHAR NOT NULL
+)`,
+  `CREATE TABLE IF NOT EXISTS _schema_drift (
+  run_id BIGINT NOT NULL,
+  resource VARCHAR NOT NULL,
+  field VARCHAR NOT NULL,
+  example JSON
+)`,
+  `CREATE TABLE IF NOT EXISTS _not_found (
+  run_id BIGINT NOT NULL,
+  resource VARCHAR NOT NULL,
+  id VARCHAR NOT NULL
+)`,
+];
+
+/** Run statuses written to `_runs.status`. */
+export type RunStatus = "running" | "succeeded" | "failed" | "interrupted";
