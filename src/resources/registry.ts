@@ -5,15 +5,18 @@
  * for every other resource the primary key is required and every other field is taken as nullable,
  * because a nullable column accepts either answer while a NOT NULL one would reject real data.
  */
-import type { FieldSpec, FieldType, ResourceName, ResourceSpec } from "./types.js";
+import type { FieldType, ResourceName, ResourceSpec } from "./types.js";
 
-const f = (
-  name: string,
-  type: FieldType,
-  nullable = true,
+/** A field declaration that keeps its literal name, type and nullability for the derived record types. */
+function f<const N extends string, const T extends FieldType, const Null extends boolean = true>(
+  name: N,
+  type: T,
+  nullable: Null = true as Null,
   values?: readonly string[],
-): FieldSpec => (values ? { name, type, nullable, values } : { name, type, nullable });
-const key = (name: string): FieldSpec => f(name, "int", false);
+): { readonly name: N; readonly type: T; readonly nullable: Null; readonly values?: readonly string[] } {
+  return values ? { name, type, nullable, values } : { name, type, nullable };
+}
+const key = <const N extends string>(name: N) => f(name, "int", false);
 
 const grp = {
   name: "grp",

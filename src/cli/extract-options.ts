@@ -1,0 +1,150 @@
+/**
+ * The extract options and the extract step itself, shared by `extract` and `run` (which extracts,
+ * then reports).
+ */
+import { resolve } from "node:path";
+import type { Argv } from "yargs";
+import { UsageError } from "../cli-error.js";
+import { readApiKey } from "../config/api-key.js";
+import type { ResolvedConfig } from "../config/resolve.js";
+import { type ExtractResult, runExtract } from "../extract/extract.js";
+import { logProgress, renderTerminalProgress } from "../extract/progress-render.js";
+import type { LmsDatabase } from "../load/database.js";
+import type { Logger } from "../log/logger.js";
+import type { CliContext } from "./context.js";
+
+const EXTRACT = "Extract:";
+
+/** --full | --incremental | --since ISO, --resume, --only LIST, --lookback MINUTES. */
+export function withExtractOptions<T>(y: Argv<T>) {
+  return y
+    .option("full", {
+      type: "boolean",
+      group: EXTRACT,
+      description: "Reload everything and remove records that are gone (default)",
+    })
+    .option("incremental", {
+      type: "boolean",
+      group: EXTRACT,
+      description: "Only records updated since the last successful run (minus --lookback)",
+    })
+    .option("since", {
+      type: "string",
+      group: EXTRACT,
+      description: "Only records updated after this ISO 8601 time (implies --incremental)",
+    })
+    .option("lookback", {
+      type: "number",
+      group: EXTRACT,
+      description: "Minutes before the last run's start an incremental run looks back (default 60)",
+    })
+    .option("resume", {
+      type: "boolean",
+      group: EXTRACT,
+      description: "Continue the interrupted run without fetching finished work again",
+    })
+    .option("only", {
+      type: "string",
+      group: EXTRACT,
+      description: "Comma-separated resources to extract (default: all)",
+      coerce: (value: unknown) =>
+        (Array.isArray(value) ? value : [value])
+          .flatMap((part) => String(part).split(","))
+          .map((part) => part.trim())
+          .filter((part) => part.length > 0),
+    })
+    .conflicts("full", ["incremental", "since"]);
+}
+
+export interface ExtractFlags {
+  full?: boolean | undefined;
+  incremental?: boolean | undefined;
+  since?: string | undefined;
+  lookback?: number | undefined;
+  resume?: boolean | undefined;
+  only?: string[] | undefined;
+}
+
+function parseSince(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  // A date alone or a time with a zone: a bare local time would mean different instants on
+  // different machines.
+  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(value);
+  const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+  if (!ok || Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `--since: "${value}" is not an ISO 8601 date or date-time with a zone; use e.g. 2026-01-31 or 2026-01-31T08:00:00Z`,
+    );
+  }
+  return date;
+}
+
+/** Runs the extract step with resolved settings; the caller owns the database. */
+export async function extractWith(options: {
+  config: ResolvedConfig;
+  flags: ExtractFlags;
+  db: LmsDatabase;
+  ctx: CliContext;
+  logger: Logger;
+  apiKey?: string;
+}): Promise<ExtractResult> {
+  const { config, flags, ctx, logger } = options;
+  if (!config.baseUrl) {
+    throw new UsageError("no portal address: pass --base-url URL or set LMS_BASE_URL (see `lms-export extract --help`)");
+  }
+  if (flags.lookback !== undefined && !(flags.lookback >= 0)) {
+    throw new UsageError(`--lookback must be a number of minutes >= 0, got ${flags.lookback}`);
+  }
+  const since = parseSince(flags.since);
+  const apiKey = options.apiKey ?? (await readApiKey(config, ctx.env, { logger }));
+  const quiet = config.quiet;
+  return runExtract({
+    db: options.db,
+    clientOptions: {
+      baseUrl: config.baseUrl,
+      apiKey,
+      authScheme: config.authScheme,
+      concurrency: config.concurrency,
+      rate: config.rate,
+      pageSize: config.pageSize,
+      logger,
+    },
+    mode: flags.incremental || since ? "incremental" : "full",
+    ...(since ? { since } : {}),
+    ...(flags.lookback !== undefined ? { lookbackMs: flags.lookback * 60_000 } : {}),
+    resume: flags.resume === true,
+    ...(flags.only ? { only: flags.only } : {}),
+    logger,
+    signal: ctx.signal,
+    showProgress: (progress) => {
+      if (!quiet && ctx.isTTY) return renderTerminalProgress(progress, ctx.stderr);
+      logProgress(progress, logger);
+      return { stop() {} };
+    },
+    runOptions: {
+      baseUrl: config.baseUrl,
+      concurrency: config.concurrency,
+      rate: config.rate ?? null,
+      authScheme: config.authScheme,
+      db: resolve(config.db),
+    },
+  });
+}
+
+/** The end-of-run summary printed on stdout. */
+export function extractSummary(result: ExtractResult, seconds: number): string {
+  const lines = [
+    `run ${result.runId} (${result.mode}${result.since ? ` since ${result.since.toISOString()}` : ""}) finished in ${seconds.toFixed(1)} s: ${result.requests} requests, ${result.retries} retries`,
+  ];
+  for (const [resource, outcome] of result.resources) {
+    const table = result.tables[resource];
+    const extras = [
+      outcome.rejects > 0 ? `${outcome.rejects} rejected (see _rejects)` : "",
+      outcome.notFound > 0 ? `${outcome.notFound} not found (see _not_found)` : "",
+    ].filter(Boolean);
+    lines.push(
+      `  ${resource.padEnd(19)} ${String(outcome.records).padStart(9)} fetched${table !== undefined ? `, ${table} in table` : ""}${extras.length ? `, ${extras.join(", ")}` : ""}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,20 @@
+/**
+ * Turns whatever stopped an extract into one line for the user and an exit code: 2 when the input
+ * was wrong (the key, a URL that is not a portal), 1 when the run failed.
+ */
+import { ApiError, AuthError } from "../api/errors.js";
+import { CliError, EXIT_FAILED, EXIT_USAGE, type ExitCode } from "../cli-error.js";
+
+export interface FailureDescription {
+  readonly message: string;
+  readonly exitCode: ExitCode;
+}
+
+export function describeFailure(error: unknown, interrupted: boolean): FailureDescription {
+  if (interrupted) return { message: "extract interrupted", exitCode: EXIT_FAILED };
+  if (error instanceof AuthError) return { message: error.message, exitCode: EXIT_USAGE };
+  if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+  if (error instanceof ApiError) return { message: `extract failed: ${error.message}`, exitCode: EXIT_FAILED };
+  const text = error instanceof Error ? error.message : String(error);
+  return { message: `extract failed: ${text}`, exitCode: EXIT_FAILED };
+}

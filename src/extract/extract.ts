@@ -1,0 +1,228 @@
+/**
+ * The extract pipeline's entry point: prepares the run (new, or an interrupted one resumed), opens
+ * a staging sink per resource, fetches everything, then merges in one transaction.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { ClientOptions } from "../api/client.js";
+import { CliError, UsageError } from "../cli-error.js";
+import { type CheckpointKind, doneKeys } from "../load/checkpoint.js";
+import type { LmsDatabase } from "../load/database.js";
+import { clearStaging, mergeStaging } from "../load/merge.js";
+import {
+  finishRun,
+  lastSuccessfulRun,
+  recordNotFound,
+  recordResourceStats,
+  reopenRun,
+  resumableRun,
+  startRun,
+} from "../load/runs.js";
+import type { Logger } from "../log/logger.js";
+import { EXTRACTED, type ExtractedName } from "../resources/registry.js";
+import { describeFailure } from "./describe-failure.js";
+import { isFanout, isList, selectResources } from "./plan.js";
+import { Progress } from "./progress.js";
+import { type ExtractPlan, type FetchOutcome, fetchAll, type ResourceOutcome } from "./run-extract.js";
+import { CountingSink, type RecordSink, StagingSink } from "./sink.js";
+
+/** One hour: covers clock skew between this machine and the portal, and writes that landed while the previous run was paging. */
+export const DEFAULT_LOOKBACK_MS = 3_600_000;
+
+/** Rows gathered per Arrow batch: large enough that DuckDB appends are cheap, small enough to stay far from the memory ceiling. */
+export const DEFAULT_BATCH_ROWS = 8_192;
+
+export interface RunExtractOptions {
+  readonly db: LmsDatabase;
+  readonly clientOptions: Omit<ClientOptions, "signal">;
+  readonly mode: "full" | "incremental";
+  /** Explicit incremental cursor (`--since`); implies incremental. */
+  readonly since?: Date;
+  readonly lookbackMs?: number;
+  readonly resume?: boolean;
+  readonly only?: readonly string[];
+  readonly batchRows?: number;
+  readonly logger: Logger;
+  readonly signal?: AbortSignal;
+  /** Starts a progress display; its stop() is called when fetching ends. */
+  readonly showProgress?: (progress: Progress) => { stop(): void };
+  /** Options recorded in `_runs` (never secrets). */
+  readonly runOptions?: Readonly<Record<string, unknown>>;
+  /** Fetch and parse only, store nothing (the benchmark's floor). */
+  readonly dryRun?: boolean;
+}
+
+export interface ExtractResult {
+  readonly runId: number;
+  readonly mode: "full" | "incremental";
+  readonly since: Date | null;
+  readonly resources: ReadonlyMap<ExtractedName, ResourceOutcome>;
+  /** Rows in each merged table after the run. */
+  readonly tables: Readonly<Partial<Record<ExtractedName, number>>>;
+  readonly requests: number;
+  readonly retries: number;
+}
+
+const KIND: Readonly<Record<ExtractedName, CheckpointKind>> = {
+  grp: "page",
+  user_grp: "page",
+  product_access: "page",
+  svc_availability: "page",
+  take: "parent",
+  availability_group: "lookup",
+  product: "lookup",
+};
+
+interface PreparedRun {
+  runId: number;
+  mode: "full" | "incremental";
+  since: Date | null;
+  resources: ExtractedName[];
+  pageSize: number | undefined;
+  resuming: boolean;
+}
+
+async function prepareRun(connection: DuckDBConnection, options: RunExtractOptions): Promise<PreparedRun> {
+  const previous = await resumableRun(connection);
+  if (options.resume) {
+    if (!previous) {
+      throw new UsageError("--resume: there is no interrupted run to resume in this database; run extract without --resume");
+    }
+    const stored = previous.options as { resources?: string[]; pageSize?: number };
+    await reopenRun(connection, previous.runId);
+    options.logger.info(`resuming run ${previous.runId}`, { runId: previous.runId });
+    return {
+      runId: previous.runId,
+      mode: previous.mode,
+      since: previous.since,
+      resources: selectResources(stored.resources),
+      pageSize: stored.pageSize,
+      resuming: true,
+    };
+  }
+  if (previous) {
+    await finishRun(connection, previous.runId, "failed", "abandoned: a new run started without --resume");
+  }
+  await clearStaging(connection, EXTRACTED);
+  const resources = selectResources(options.only);
+  let mode = options.since ? "incremental" : options.mode;
+  let since: Date | null = options.since ?? null;
+  if (mode === "incremental" && !since) {
+    const last = await lastSuccessfulRun(connection);
+    if (last) {
+      since = new Date(last.startedAt.getTime() - (options.lookbackMs ?? DEFAULT_LOOKBACK_MS));
+    } else {
+      options.logger.info("no earlier successful run to continue from: doing a full extract");
+      mode = "full";
+    }
+  }
+  const pageSize = options.clientOptions.pageSize;
+  const runId = await startRun(connection, {
+    mode,
+    since,
+    options: { ...options.runOptions, resources, pageSize },
+  });
+  return { runId, mode, since, resources, pageSize, resuming: false };
+}
+
+/** Runs an extract; throws CliError (with the run marked failed or interrupted) when it cannot finish. */
+export async function runExtract(options: RunExtractOptions): Promise<ExtractResult> {
+  const connection = await options.db.connect();
+  const sinkConnections: DuckDBConnection[] = [];
+  try {
+    const run = await prepareRun(connection, options);
+    const progress = new Progress(run.resources);
+    const sinks = new Map<ExtractedName, RecordSink>();
+    const done = new Map<ExtractedName, ReadonlySet<string>>();
+    for (const resource of run.resources) {
+      if (options.dryRun) {
+        sinks.set(resource, new CountingSink());
+      } else {
+        const sinkConnection = await options.db.connect();
+        sinkConnections.push(sinkConnection);
+        sinks.set(
+          resource,
+          await StagingSink.open({
+            connection: sinkConnection,
+            runId: run.runId,
+            resource,
+            batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS,
+            onStored: (records) => progress.stored(resource, records),
+          }),
+        );
+      }
+      if (run.resuming) done.set(resource, await doneKeys(connection, run.runId, resource, KIND[resource]));
+    }
+    const plan: ExtractPlan = { ...run, sinks, done };
+    // Not-found ids are written as they come, in order, on the run's own connection.
+    let notFoundWrites = Promise.resolve();
+    const display = options.showProgress?.(progress);
+    let fetched: FetchOutcome;
+    try {
+      fetched = await fetchAll(plan, {
+        connection,
+        clientOptions: { ...options.clientOptions, pageSize: run.pageSize },
+        logger: options.logger,
+        progress,
+        signal: options.signal,
+        onNotFound: (resource, id) => {
+          notFoundWrites = notFoundWrites.then(() => recordNotFound(connection, run.runId, resource, [id]));
+          return notFoundWrites;
+        },
+      });
+      await notFoundWrites;
+    } catch (error) {
+      display?.stop();
+      await notFoundWrites.catch(() => {});
+      const interrupted = options.signal?.aborted === true;
+      const failure = describeFailure(error, interrupted);
+      await finishRun(connection, run.runId, interrupted ? "interrupted" : "failed", failure.message);
+      throw new CliError(
+        `${failure.message}; the database is unchanged (\`lms-export extract --resume\` continues from here)`,
+        failure.exitCode,
+        { cause: error },
+      );
+    }
+    display?.stop();
+    const retries = retriesByResource(fetched);
+    let tables: Partial<Record<ExtractedName, number>> = {};
+    if (!options.dryRun) {
+      for (const [resource, outcome] of fetched.resources) {
+        await recordResourceStats(connection, run.runId, resource, {
+          records: outcome.records,
+          requests: outcome.requests,
+          retries: retries.get(resource) ?? 0,
+          rejects: outcome.rejects,
+          notFound: outcome.notFound,
+          durationMs: outcome.durationMs,
+        });
+      }
+      tables = await mergeStaging(connection, run.resources, run.mode, {
+        beforeCommit: (tx) => finishRun(tx, run.runId, "succeeded"),
+      });
+    }
+    return {
+      runId: run.runId,
+      mode: run.mode,
+      since: run.since,
+      resources: fetched.resources,
+      tables,
+      requests: fetched.client.requests,
+      retries: fetched.client.retries,
+    };
+  } finally {
+    for (const sinkConnection of sinkConnections) sinkConnection.closeSync();
+    connection.closeSync();
+  }
+}
+
+/** Client retries attributed to resources through the operation that made them. */
+function retriesByResource(fetched: FetchOutcome): Map<ExtractedName, number> {
+  const found = new Map<ExtractedName, number>();
+  for (const [operation, counts] of Object.entries(fetched.client.byOperation)) {
+    const resource = [...fetched.resources.keys()].find(
+      (name) => (isList(name) || isFanout(name)) && operation.startsWith(`${name}.`),
+    );
+    if (resource) found.set(resource, (found.get(resource) ?? 0) + counts.retries);
+  }
+  return found;
+}

@@ -1,0 +1,70 @@
+/**
+ * Shows extract progress: redrawn bars on a terminal, one log line per finished resource otherwise.
+ */
+import type { Writable } from "node:stream";
+import type { Logger } from "../log/logger.js";
+import type { Progress, ResourceProgress } from "./progress.js";
+
+const BAR_WIDTH = 20;
+
+function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+
+/** One line of the terminal display; exported for tests. */
+export function progressLine(p: ResourceProgress, now: number): string {
+  const planned = Math.max(p.requestsPlanned, 1);
+  const share = Math.min(1, p.requestsDone / planned);
+  const filled = Math.round(share * BAR_WIDTH);
+  const bar = `${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}`;
+  const elapsed = (p.finishedAt ?? now) - p.startedAt;
+  const rate = elapsed > 0 ? Math.round((p.records * 1000) / elapsed) : 0;
+  const remaining = p.requestsPlanned - p.requestsDone;
+  const eta =
+    p.finishedAt !== undefined
+      ? "done"
+      : p.requestsDone > 0 && remaining > 0
+        ? `ETA ${formatDuration((elapsed / p.requestsDone) * remaining)}`
+        : "";
+  return `${p.resource.padEnd(19)} ${bar} ${`${p.requestsDone}/${p.requestsPlanned}`.padStart(13)} req ${p.records.toLocaleString("en-US").padStart(11)} rec ${`${rate.toLocaleString("en-US")}/s`.padStart(9)} ${eta}`;
+}
+
+/** Redraws all resources every `intervalMs` on a terminal; stop() draws the final state. */
+export function renderTerminalProgress(
+  progress: Progress,
+  stream: Writable,
+  intervalMs = 200,
+): { stop(): void } {
+  let drawn = 0;
+  const draw = () => {
+    const now = Date.now();
+    const lines = progress.snapshot().map((p) => progressLine(p, now));
+    const up = drawn > 0 ? `\x1b[${drawn}A` : "";
+    stream.write(`${up}${lines.map((line) => `\x1b[2K${line}\n`).join("")}`);
+    drawn = lines.length;
+  };
+  draw();
+  const timer = setInterval(draw, intervalMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      draw();
+    },
+  };
+}
+
+/** Off a terminal: one structured line per resource as it finishes. */
+export function logProgress(progress: Progress, logger: Logger): void {
+  progress.onFinish((_event, p) => {
+    logger.info(`extracted ${p.resource}`, {
+      resource: p.resource,
+      records: p.records,
+      requests: p.requestsDone,
+      seconds: Math.round(((p.finishedAt ?? Date.now()) - p.startedAt) / 100) / 10,
+    });
+  });
+}
