@@ -2,9 +2,9 @@
  * What every command that reads settings does first: resolve the configuration once and build the
  * logger, with a secrets list the logger redacts (the key is added as soon as it is read).
  */
-import { resolveConfig, type ResolvedConfig } from "../config/resolve.js";
-import { streamIsTTY } from "../log/color.js";
+import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import { createCliLogger } from "../log/cli-logger.js";
+import { streamIsTTY } from "../log/color.js";
 import type { Logger } from "../log/logger.js";
 import type { CliContext } from "./context.js";
 
@@ -19,7 +19,12 @@ export async function setupCommand(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
 ): Promise<CommandSetup> {
-  const config = await resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY: streamIsTTY(ctx.stderr) });
+  const config = await resolveConfig({
+    flags,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    isTTY: streamIsTTY(ctx.stderr),
+  });
   const secrets: string[] = [];
   const logger = createCliLogger({
     format: config.logFormat,

@@ -69,7 +69,9 @@ function parseSince(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   // A date alone or a time with a zone: a bare local time would mean different instants on
   // different machines.
-  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(value);
+  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(
+    value,
+  );
   const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
   if (!ok || Number.isNaN(date.getTime())) {
     throw new UsageError(
@@ -90,7 +92,9 @@ export async function extractWith(options: {
 }): Promise<ExtractResult> {
   const { config, flags, ctx, logger } = options;
   if (!config.baseUrl) {
-    throw new UsageError("no portal address: pass --base-url URL or set LMS_BASE_URL (see `lms-export extract --help`)");
+    throw new UsageError(
+      "no portal address: pass --base-url URL or set LMS_BASE_URL (see `lms-export extract --help`)",
+    );
   }
   if (flags.lookback !== undefined && !(flags.lookback >= 0)) {
     throw new UsageError(`--lookback must be a number of minutes >= 0, got ${flags.lookback}`);

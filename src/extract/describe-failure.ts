@@ -14,7 +14,8 @@ export function describeFailure(error: unknown, interrupted: boolean): FailureDe
   if (interrupted) return { message: "extract interrupted", exitCode: EXIT_FAILED };
   if (error instanceof AuthError) return { message: error.message, exitCode: EXIT_USAGE };
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
-  if (error instanceof ApiError) return { message: `extract failed: ${error.message}`, exitCode: EXIT_FAILED };
+  if (error instanceof ApiError)
+    return { message: `extract failed: ${error.message}`, exitCode: EXIT_FAILED };
   const text = error instanceof Error ? error.message : String(error);
   return { message: `extract failed: ${text}`, exitCode: EXIT_FAILED };
 }

@@ -4,11 +4,12 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ClientOptions } from "../api/client.js";
-import { CliError, UsageError } from "../cli-error.js";
+import { CliError } from "../cli-error.js";
 import { type CheckpointKind, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
 import { clearStaging, mergeStaging } from "../load/merge.js";
 import {
+  abandonRunningRuns,
   finishRun,
   lastSuccessfulRun,
   recordNotFound,
@@ -20,9 +21,14 @@ import {
 import type { Logger } from "../log/logger.js";
 import { EXTRACTED, type ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
-import { isFanout, isList, selectResources } from "./plan.js";
+import { selectResources } from "./plan.js";
 import { Progress } from "./progress.js";
-import { type ExtractPlan, type FetchOutcome, fetchAll, type ResourceOutcome } from "./run-extract.js";
+import {
+  type ExtractPlan,
+  type FetchOutcome,
+  fetchAll,
+  type ResourceOutcome,
+} from "./run-extract.js";
 import { CountingSink, type RecordSink, StagingSink } from "./sink.js";
 
 /** One hour: covers clock skew between this machine and the portal, and writes that landed while the previous run was paging. */
@@ -81,12 +87,12 @@ interface PreparedRun {
   resuming: boolean;
 }
 
-async function prepareRun(connection: DuckDBConnection, options: RunExtractOptions): Promise<PreparedRun> {
+async function prepareRun(
+  connection: DuckDBConnection,
+  options: RunExtractOptions,
+): Promise<PreparedRun> {
   const previous = await resumableRun(connection);
-  if (options.resume) {
-    if (!previous) {
-      throw new UsageError("--resume: there is no interrupted run to resume in this database; run extract without --resume");
-    }
+  if (options.resume && previous) {
     const stored = previous.options as { resources?: string[]; pageSize?: number };
     await reopenRun(connection, previous.runId);
     options.logger.info(`resuming run ${previous.runId}`, { runId: previous.runId });
@@ -99,9 +105,14 @@ async function prepareRun(connection: DuckDBConnection, options: RunExtractOptio
       resuming: true,
     };
   }
-  if (previous) {
-    await finishRun(connection, previous.runId, "failed", "abandoned: a new run started without --resume");
+  if (options.resume) {
+    // Nothing was staged before the interruption: a new run does exactly what resuming would.
+    options.logger.info("nothing to resume in this database: starting a new run");
   }
+  await abandonRunningRuns(
+    connection,
+    "stopped without recording an outcome; superseded by a later run",
+  );
   await clearStaging(connection, EXTRACTED);
   const resources = selectResources(options.only);
   let mode = options.since ? "incremental" : options.mode;
@@ -150,7 +161,8 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
           }),
         );
       }
-      if (run.resuming) done.set(resource, await doneKeys(connection, run.runId, resource, KIND[resource]));
+      if (run.resuming)
+        done.set(resource, await doneKeys(connection, run.runId, resource, KIND[resource]));
     }
     const plan: ExtractPlan = { ...run, sinks, done };
     // Not-found ids are written as they come, in order, on the run's own connection.
@@ -165,7 +177,9 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
         progress,
         signal: options.signal,
         onNotFound: (resource, id) => {
-          notFoundWrites = notFoundWrites.then(() => recordNotFound(connection, run.runId, resource, [id]));
+          notFoundWrites = notFoundWrites.then(() =>
+            recordNotFound(connection, run.runId, resource, [id]),
+          );
           return notFoundWrites;
         },
       });
@@ -175,7 +189,12 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       await notFoundWrites.catch(() => {});
       const interrupted = options.signal?.aborted === true;
       const failure = describeFailure(error, interrupted);
-      await finishRun(connection, run.runId, interrupted ? "interrupted" : "failed", failure.message);
+      await finishRun(
+        connection,
+        run.runId,
+        interrupted ? "interrupted" : "failed",
+        failure.message,
+      );
       throw new CliError(
         `${failure.message}; the database is unchanged (\`lms-export extract --resume\` continues from here)`,
         failure.exitCode,
@@ -215,14 +234,22 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   }
 }
 
+/** The client operation each extracted resource is fetched with (the names in its stats). */
+const OPERATION: Readonly<Record<ExtractedName, string>> = {
+  grp: "listGroups",
+  user_grp: "listUserGroups",
+  product_access: "listProductAccess",
+  svc_availability: "listAvailabilities",
+  take: "listTakesForUser",
+  availability_group: "getAvailabilityGroup",
+  product: "getProduct",
+};
+
 /** Client retries attributed to resources through the operation that made them. */
 function retriesByResource(fetched: FetchOutcome): Map<ExtractedName, number> {
   const found = new Map<ExtractedName, number>();
-  for (const [operation, counts] of Object.entries(fetched.client.byOperation)) {
-    const resource = [...fetched.resources.keys()].find(
-      (name) => (isList(name) || isFanout(name)) && operation.startsWith(`${name}.`),
-    );
-    if (resource) found.set(resource, (found.get(resource) ?? 0) + counts.retries);
+  for (const resource of fetched.resources.keys()) {
+    found.set(resource, fetched.client.byOperation[OPERATION[resource]]?.retries ?? 0);
   }
   return found;
 }

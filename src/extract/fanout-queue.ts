@@ -62,7 +62,11 @@ export class FanoutQueue {
   }
 
   private pump(): void {
-    while (this.active < this.workers && this.head < this.waiting.length && this.failure === undefined) {
+    while (
+      this.active < this.workers &&
+      this.head < this.waiting.length &&
+      this.failure === undefined
+    ) {
       const id = this.waiting[this.head++]!;
       if (this.head > 4096 && this.head * 2 > this.waiting.length) {
         this.waiting = this.waiting.slice(this.head);
@@ -92,7 +96,12 @@ export class FanoutQueue {
   }
 
   private settleIfDrained(): void {
-    if (this.closed && this.active === 0 && this.head >= this.waiting.length && this.failure === undefined) {
+    if (
+      this.closed &&
+      this.active === 0 &&
+      this.head >= this.waiting.length &&
+      this.failure === undefined
+    ) {
       this.resolveDrained();
     }
   }

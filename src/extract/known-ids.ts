@@ -9,7 +9,11 @@ import { stagingTable } from "../load/staging.js";
 import type { IdSource } from "./plan.js";
 
 /** Distinct ids a source yields from `table` (a resource table or its staging table). */
-async function idsIn(connection: DuckDBConnection, table: string, source: IdSource): Promise<number[]> {
+async function idsIn(
+  connection: DuckDBConnection,
+  table: string,
+  source: IdSource,
+): Promise<number[]> {
   const where = source.when ? ` AND ${quoteIdent(source.when.field)} = $when` : "";
   const params: Record<string, string> = source.when ? { when: source.when.equals } : {};
   const reader = await connection.runAndReadAll(

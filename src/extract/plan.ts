@@ -60,7 +60,10 @@ export function isFanout(name: ExtractedName): name is FanoutName {
 /** Id sources feeding `child` whose parent is `parent`. */
 export function sourcesFrom(parent: ExtractedName): { child: FanoutName; source: IdSource }[] {
   const found: { child: FanoutName; source: IdSource }[] = [];
-  for (const [child, { sources }] of Object.entries(FANOUT) as [FanoutName, { sources: readonly IdSource[] }][]) {
+  for (const [child, { sources }] of Object.entries(FANOUT) as [
+    FanoutName,
+    { sources: readonly IdSource[] },
+  ][]) {
     for (const source of sources) if (source.parent === parent) found.push({ child, source });
   }
   return found;

@@ -6,10 +6,10 @@
  * A run that fails or is interrupted leaves the resource tables as they were and its staged work
  * and checkpoints in place, so `--resume` continues it.
  */
+import { setMaxListeners } from "node:events";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
 import type { Criterion } from "../api/types.js";
-import type { LmsDatabase } from "../load/database.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { RESOURCES } from "../resources/registry.js";
@@ -63,7 +63,9 @@ function cursorCriteria(resource: ExtractedName, since: Date | null): Criterion[
   if (!since || !field) return [];
   // ISO 8601 in UTC: the spec gives no format for criterion values; an instant with its zone is
   // the one reading a portal cannot take for another time.
-  return [{ column: field, operator: "greater_than", value: since.toISOString().replace(".000Z", "Z") }];
+  return [
+    { column: field, operator: "greater_than", value: since.toISOString().replace(".000Z", "Z") },
+  ];
 }
 
 /**
@@ -72,6 +74,8 @@ function cursorCriteria(resource: ExtractedName, since: Date | null): Criterion[
  */
 export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Promise<FetchOutcome> {
   const controller = new AbortController();
+  // Every request in flight listens on this signal; thousands of listeners are expected here.
+  setMaxListeners(0, controller.signal);
   const abort = () => controller.abort(env.signal?.reason);
   if (env.signal?.aborted) abort();
   env.signal?.addEventListener("abort", abort, { once: true });
@@ -114,7 +118,9 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
 
   const fetchTakes = async (userId: number) => {
     const take = sink("take");
-    for await (const page of client.takePages(userId, { criteria: cursorCriteria("take", plan.since) })) {
+    for await (const page of client.takePages(userId, {
+      criteria: cursorCriteria("take", plan.since),
+    })) {
       counted("take");
       emit("take", page.records);
       await take.add(page.records);
@@ -149,12 +155,15 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
       skipStarts,
       onSummary: (summary) => {
         if (summary.received !== summary.total) {
-          env.logger.warn(`${resource}: received ${summary.received} records, the portal announced ${summary.total}`, {
-            resource,
-            received: summary.received,
-            total: summary.total,
-            totalChanged: summary.totalChanged,
-          });
+          env.logger.warn(
+            `${resource}: received ${summary.received} records, the portal announced ${summary.total}`,
+            {
+              resource,
+              received: summary.received,
+              total: summary.total,
+              totalChanged: summary.totalChanged,
+            },
+          );
         }
       },
     })) {
@@ -162,7 +171,10 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
       progress.planAtLeast(resource, Math.ceil(page.total / Math.max(1, page.limit)));
       emit(resource, page.records);
       // Re-read pages come after the parallel pass; their offsets no longer name a stable unit.
-      await sink(resource).add(page.records, page.reread ? undefined : { kind: "page", keys: [String(page.start)] });
+      await sink(resource).add(
+        page.records,
+        page.reread ? undefined : { kind: "page", keys: [String(page.start)] },
+      );
     }
   };
 
@@ -173,7 +185,9 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
         const fromTable = !selected.has(source.parent) || plan.mode === "incremental";
         const ids = [
           ...(fromTable ? await idsInTable(env.connection, source) : []),
-          ...(plan.resuming && selected.has(source.parent) ? await idsInStaging(env.connection, source) : []),
+          ...(plan.resuming && selected.has(source.parent)
+            ? await idsInStaging(env.connection, source)
+            : []),
         ];
         for (const id of ids) queue.push(id);
         progress.planAtLeast(child, queue.planned);
@@ -202,7 +216,8 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
   try {
     await client.authenticate();
     await seed();
-    for (const resource of plan.resources) if (isList(resource)) track(resource, pageList(resource));
+    for (const resource of plan.resources)
+      if (isList(resource)) track(resource, pageList(resource));
     // Children in dependency order, so each one's parents' promises already exist.
     for (const child of ["take", "availability_group", "product"] as const) {
       const queue = queues.get(child);

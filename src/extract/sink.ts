@@ -11,7 +11,7 @@
  * most two batches per resource are held in memory whatever the portal's size.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { stagingWriter, type StagingWriter } from "../load/append-batch.js";
+import { type StagingWriter, stagingWriter } from "../load/append-batch.js";
 import { type CheckpointKind, markDone } from "../load/checkpoint.js";
 import { recordDrift, recordRejects } from "../load/runs.js";
 import type { ExtractedName } from "../resources/registry.js";
@@ -20,10 +20,17 @@ import { toRecordBatch } from "./to-record-batch.js";
 /** Receives the records of one resource; the fetch-only benchmark floor uses a discarding one. */
 export interface RecordSink {
   /** Adds records, and marks `done` units complete once these records are stored. */
-  add(records: readonly unknown[], done?: { kind: CheckpointKind; keys: readonly string[] }): Promise<void>;
+  add(
+    records: readonly unknown[],
+    done?: { kind: CheckpointKind; keys: readonly string[] },
+  ): Promise<void>;
   /** Writes what is buffered; answers the totals. */
   finish(): Promise<SinkTotals>;
-  /** After a failure: waits for writes in flight, drops the buffer (it was never checkpointed). */
+  /**
+   * After a failure or an interruption: stores what is buffered (whole units of work only, so it
+   * is valid and saves refetching on resume), then closes. Never throws: the run is already
+   * failing for another reason.
+   */
   abandon(): Promise<void>;
 }
 
@@ -45,6 +52,7 @@ export class StagingSink implements RecordSink {
   private records = 0;
   private rejects = 0;
   private readonly driftSeen = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly connection: DuckDBConnection,
@@ -52,14 +60,24 @@ export class StagingSink implements RecordSink {
     private readonly runId: number,
     private readonly resource: ExtractedName,
     private readonly batchRows: number,
+    maxDelayMs: number,
     private readonly onStored: (records: number) => void,
-  ) {}
+  ) {
+    // Also write on time, so a run killed with -9 loses at most a few seconds of work. A failed
+    // write stays in the chain and surfaces at the next awaited add or finish.
+    this.timer = setInterval(() => {
+      if (this.hasPending()) this.schedule().catch(() => {});
+    }, maxDelayMs);
+    this.timer.unref();
+  }
 
   static async open(options: {
     connection: DuckDBConnection;
     runId: number;
     resource: ExtractedName;
     batchRows: number;
+    /** Longest time records wait in the buffer before being written and checkpointed. */
+    maxDelayMs?: number;
     onStored?: (records: number) => void;
   }): Promise<StagingSink> {
     const writer = await stagingWriter(options.connection, options.resource);
@@ -69,6 +87,7 @@ export class StagingSink implements RecordSink {
       options.runId,
       options.resource,
       options.batchRows,
+      options.maxDelayMs ?? 1_000,
       options.onStored ?? (() => {}),
     );
   }
@@ -87,15 +106,20 @@ export class StagingSink implements RecordSink {
   }
 
   async finish(): Promise<SinkTotals> {
+    clearInterval(this.timer);
     await this.schedule();
     await this.writer.close();
     return { records: this.records, rejects: this.rejects };
   }
 
   async abandon(): Promise<void> {
-    this.pending = emptyPending();
-    await this.tail.catch(() => {});
+    clearInterval(this.timer);
+    await this.schedule().catch(() => {});
     await this.writer.close().catch(() => {});
+  }
+
+  private hasPending(): boolean {
+    return this.pending.records.length > 0 || this.pending.done.size > 0;
   }
 
   /** Queues the buffered work behind earlier writes (one writer per connection, in order). */
@@ -119,7 +143,9 @@ export class StagingSink implements RecordSink {
         this.rejects += converted.rejects.length;
         await recordRejects(this.connection, this.runId, this.resource, converted.rejects);
       }
-      const newDrift = new Map([...converted.drift].filter(([field]) => !this.driftSeen.has(field)));
+      const newDrift = new Map(
+        [...converted.drift].filter(([field]) => !this.driftSeen.has(field)),
+      );
       if (newDrift.size > 0) {
         for (const field of newDrift.keys()) this.driftSeen.add(field);
         await recordDrift(this.connection, this.runId, this.resource, newDrift);

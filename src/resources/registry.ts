@@ -13,7 +13,12 @@ function f<const N extends string, const T extends FieldType, const Null extends
   type: T,
   nullable: Null = true as Null,
   values?: readonly string[],
-): { readonly name: N; readonly type: T; readonly nullable: Null; readonly values?: readonly string[] } {
+): {
+  readonly name: N;
+  readonly type: T;
+  readonly nullable: Null;
+  readonly values?: readonly string[];
+} {
   return values ? { name, type, nullable, values } : { name, type, nullable };
 }
 const key = <const N extends string>(name: N) => f(name, "int", false);

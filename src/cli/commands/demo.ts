@@ -1,14 +1,92 @@
+import { relative, resolve } from "node:path";
 import type { Argv } from "yargs";
-import { CliError } from "../../cli-error.js";
+import { UsageError } from "../../cli-error.js";
+import { openDatabase } from "../../load/database.js";
+import { loadCatalog } from "../../report/catalog.js";
+import { projectRoot } from "../../report/project-root.js";
+import { runReports } from "../../report/run-report.js";
+import { DEFAULT_API_KEY, startSimulator } from "../../simulator/server.js";
+import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { extractSummary, extractWith } from "../extract-options.js";
+import { withLogOptions, withOutputOptions } from "../options.js";
+import { reportSummary } from "../report-summary.js";
 
-export function registerDemo(root: Argv, _ctx: CliContext): Argv {
+/** The demo's own database, so a demo never touches the ./lms.duckdb of real extracts. */
+const DEMO_DB = "lms-demo.duckdb";
+
+export function registerDemo(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "demo",
-    "(not built yet)",
-    (y) => y,
-    async () => {
-      throw new CliError("demo is not built yet");
+    "Start a simulated portal, extract it, and write every report (no setup needed)",
+    (y) =>
+      withLogOptions(withOutputOptions(y))
+        .option("db", {
+          type: "string",
+          description: `DuckDB file of the demo (default ./${DEMO_DB})`,
+        })
+        .option("users", {
+          type: "number",
+          default: 1000,
+          description: "Users in the simulated portal",
+        })
+        .option("seed", { type: "number", default: 1, description: "Seed of the simulated data" })
+        .example("$0 demo", "the whole pipeline, into ./out and ./lms-demo.duckdb")
+        .example("$0 demo --users 10000 --out /tmp/demo", "a larger portal, elsewhere"),
+    async (args) => {
+      if (!Number.isInteger(args.users) || args.users < 1 || args.users > 1_000_000) {
+        throw new UsageError(`--users must be a whole number from 1 to 1000000, got ${args.users}`);
+      }
+      if (!Number.isInteger(args.seed))
+        throw new UsageError(`--seed must be a whole number, got ${args.seed}`);
+      const started = Date.now();
+      const { config, logger } = await setupCommand({ ...args, db: undefined }, ctx);
+      const dbPath = resolve(ctx.cwd, args.db ?? DEMO_DB);
+      ctx.stderr.write(`starting a simulated portal with ${args.users} users...\n`);
+      const portal = await startSimulator({ users: args.users, seed: args.seed });
+      try {
+        ctx.stderr.write(
+          `portal at ${portal.baseUrl}; extracting into ${relative(ctx.cwd, dbPath)}\n`,
+        );
+        const db = await openDatabase(dbPath);
+        try {
+          const extractConfig = { ...config, baseUrl: portal.baseUrl, db: dbPath };
+          const result = await extractWith({
+            config: extractConfig,
+            flags: {},
+            db,
+            ctx,
+            logger,
+            apiKey: DEFAULT_API_KEY,
+          });
+          ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
+          const catalog = await loadCatalog(projectRoot());
+          const reports = await runReports(db, [...catalog.reports.keys()], {
+            outDir: config.outDir,
+            ...(config.formats ? { formats: config.formats } : {}),
+            params: config.reportParams,
+            logger,
+            catalog,
+            cwd: ctx.cwd,
+          });
+          ctx.stdout.write(reportSummary(reports, ctx.cwd));
+        } finally {
+          db.close();
+        }
+      } finally {
+        await portal.close();
+      }
+      const dbArg = relative(ctx.cwd, dbPath);
+      ctx.stdout.write(
+        [
+          `done in ${((Date.now() - started) / 1000).toFixed(1)} s. Try next:`,
+          `  npx lms-export list`,
+          `  npx lms-export sql "SELECT take_status, count(*) AS takes, round(avg(take_score), 1) AS avg_score FROM take GROUP BY ALL ORDER BY takes DESC" --db ${dbArg}`,
+          `  npx lms-export report compliance --format csv --db ${dbArg}`,
+          `  npx lms-export simulate --users 5000    # a portal of your own to point extract at`,
+          "",
+        ].join("\n"),
+      );
     },
   );
 }

@@ -12,8 +12,14 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
     "Copy everything the portal exposes into the DuckDB file",
     (y) =>
       withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y))))
-        .example("LMS_API_KEY_FILE=~/.lms-key $0 extract --base-url https://lms.example.com/api-v2", "full copy into ./lms.duckdb")
-        .example("$0 extract --incremental --db weekly.duckdb", "only what changed since the last run")
+        .example(
+          "LMS_API_KEY_FILE=~/.lms-key $0 extract --base-url https://lms.example.com/api-v2",
+          "full copy into ./lms.duckdb",
+        )
+        .example(
+          "$0 extract --incremental --db weekly.duckdb",
+          "only what changed since the last run",
+        )
         .example("$0 extract --resume", "continue a run that was interrupted")
         .example("$0 extract --only grp,user_grp", "refresh two tables"),
     async (args) => {

@@ -1,14 +1,234 @@
+/**
+ * `lms-export simulate`: runs the simulated LMS portal until interrupted, for trying the
+ * extractor without a real portal. The base URL is the first line of stdout, so a script that
+ * starts it in the background can read the address before anything else.
+ */
 import type { Argv } from "yargs";
-import { CliError } from "../../cli-error.js";
+import { CliError, UsageError } from "../../cli-error.js";
+import type { FaultConfig } from "../../simulator/faults.js";
+import {
+  DEFAULT_API_KEY,
+  type SimulatorOptions,
+  startOfTodayUtc,
+  startSimulator,
+} from "../../simulator/server.js";
 import type { CliContext } from "../context.js";
 
-export function registerSimulate(root: Argv, _ctx: CliContext): Argv {
+/** Checks one numeric flag; throws a one-line UsageError naming the flag and what it expects. */
+function checked(
+  flag: string,
+  value: number | undefined,
+  rule: { integer?: boolean; min: number; max?: number },
+): number | undefined {
+  if (value === undefined) return undefined;
+  const range = rule.max === undefined ? `>= ${rule.min}` : `between ${rule.min} and ${rule.max}`;
+  const expected = `${rule.integer ? "an integer" : "a number"} ${range}`;
+  const ok =
+    Number.isFinite(value) &&
+    (!rule.integer || Number.isInteger(value)) &&
+    value >= rule.min &&
+    (rule.max === undefined || value <= rule.max);
+  if (!ok) throw new UsageError(`--${flag} must be ${expected}, got ${String(value)}`);
+  return value;
+}
+
+const rate = (flag: string, value: number | undefined) => checked(flag, value, { min: 0, max: 1 });
+const count = (flag: string, value: number | undefined) =>
+  checked(flag, value, { integer: true, min: 0 });
+
+function parseNow(text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) {
+    throw new UsageError(`--now must be an ISO 8601 date, e.g. 2026-01-31, got ${text}`);
+  }
+  return new Date(ms);
+}
+
+/** Resolves when the signal aborts (at once if it already has). */
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) =>
+    signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
+}
+
+function listenError(error: unknown, host: string, port: number): CliError {
+  const code = (error as { code?: unknown }).code;
+  const where = `${host}:${port}`;
+  if (code === "EADDRINUSE") {
+    return new CliError(
+      `cannot listen on ${where}: the port is in use; pass --port 0 for any free port`,
+    );
+  }
+  if (code === "EACCES") {
+    return new CliError(`cannot listen on ${where}: permission denied; choose a port above 1023`);
+  }
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
+    return new CliError(`cannot listen on ${where}: no such local address; check --host`);
+  }
+  return new CliError(`cannot start the simulator on ${where}: ${String(error)}`, undefined, {
+    cause: error,
+  });
+}
+
+function describeFaults(faults: Readonly<FaultConfig>): string {
+  const on = Object.entries(faults).filter(
+    ([name, value]) => name !== "retryAfterSeconds" && value > 0,
+  );
+  return on.length === 0 ? "none" : on.map(([name, value]) => `${name}=${value}`).join(", ");
+}
+
+export function registerSimulate(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "simulate",
-    "(not built yet)",
-    (y) => y,
-    async () => {
-      throw new CliError("simulate is not built yet");
+    "Run a simulated LMS portal (API v2) with generated data and optional faults",
+    (y) =>
+      y
+        .usage(
+          "$0 simulate [options]\n\nPrints the base URL on the first line, then serves until Ctrl-C.",
+        )
+        .option("port", { type: "number", default: 0, description: "Port (0 = any free port)" })
+        .option("host", {
+          type: "string",
+          default: "127.0.0.1",
+          description: "Address to listen on",
+        })
+        .option("seed", {
+          type: "number",
+          default: 1,
+          description: "Same seed and --now, same data",
+        })
+        .option("now", {
+          type: "string",
+          description: "Reference date of the data (default: today 00:00 UTC)",
+        })
+        .option("users", { type: "number", default: 1000, description: "Number of users" })
+        .option("takes-per-user", {
+          type: "number",
+          default: 20,
+          description: "Average takes per user",
+        })
+        .option("deleted-products", {
+          type: "number",
+          default: 1,
+          description: "Product ids referenced but answering 404",
+        })
+        .option("max-limit", {
+          type: "number",
+          default: 1000,
+          description: "Silent cap on `limit`",
+        })
+        .option("api-key", {
+          type: "string",
+          default: DEFAULT_API_KEY,
+          description: "The key /token accepts (a test server: a flag is fine here)",
+        })
+        .option("token-ttl", {
+          type: "number",
+          default: 3600,
+          description: "Token lifetime, seconds",
+        })
+        .option("token-max-requests", {
+          type: "number",
+          default: 0,
+          description: "A token expires after N requests (0 = never)",
+        })
+        .option("latency", {
+          type: "number",
+          default: 0,
+          description: "Added latency per request, ms",
+        })
+        .option("jitter", { type: "number", default: 0, description: "Plus random 0..N ms" })
+        .option("error-rate", { type: "number", default: 0, description: "Share answered 500/503" })
+        .option("rate-limit-rate", {
+          type: "number",
+          default: 0,
+          description: "Share answered 429",
+        })
+        .option("retry-after", {
+          type: "number",
+          default: 1,
+          description: "Retry-After of a 429, seconds",
+        })
+        .option("reset-rate", {
+          type: "number",
+          default: 0,
+          description: "Share cut off mid-response",
+        })
+        .option("malformed-rate", {
+          type: "number",
+          default: 0,
+          description: "Share answered 200 with broken JSON or an HTML page",
+        })
+        .option("status-false-rate", {
+          type: "number",
+          default: 0,
+          description: "Share answered 200 {status:false}",
+        })
+        .option("insert-while-paging", {
+          type: "number",
+          default: 0,
+          description: "New records inserted before each list page after the first",
+        })
+        .example("$0 simulate", "1,000 users on a free port, no faults")
+        .example(
+          "$0 simulate --port 8787 --users 50000 --seed 7",
+          "a bigger portal on a fixed port",
+        )
+        .example(
+          "$0 simulate --latency 40 --jitter 20 --error-rate 0.02 --rate-limit-rate 0.01 --reset-rate 0.005",
+          "a slow, flaky portal to test retries",
+        )
+        .example(
+          "$0 simulate --token-max-requests 100 --insert-while-paging 2",
+          "tokens that expire, data that moves",
+        ),
+    async (argv) => {
+      const port = checked("port", argv.port, { integer: true, min: 0, max: 65_535 }) ?? 0;
+      const host = argv.host;
+      if (host.trim() === "") throw new UsageError("--host must be an address, e.g. 127.0.0.1");
+      const apiKey = argv.apiKey;
+      if (apiKey === "") throw new UsageError("--api-key must not be empty");
+      const options: SimulatorOptions = {
+        host,
+        port,
+        apiKey,
+        seed: checked("seed", argv.seed, { integer: true, min: 0, max: 0xffff_ffff }),
+        now: parseNow(argv.now) ?? startOfTodayUtc(),
+        users: count("users", argv.users),
+        takesPerUser: checked("takes-per-user", argv.takesPerUser, { min: 0 }),
+        deletedProducts: count("deleted-products", argv.deletedProducts),
+        maxLimit: checked("max-limit", argv.maxLimit, { integer: true, min: 1 }),
+        tokenTtlMs: (checked("token-ttl", argv.tokenTtl, { min: 0 }) ?? 3600) * 1000,
+        faults: {
+          latencyMs: checked("latency", argv.latency, { min: 0 }),
+          jitterMs: checked("jitter", argv.jitter, { min: 0 }),
+          errorRate: rate("error-rate", argv.errorRate),
+          rateLimitRate: rate("rate-limit-rate", argv.rateLimitRate),
+          retryAfterSeconds: count("retry-after", argv.retryAfter),
+          resetRate: rate("reset-rate", argv.resetRate),
+          malformedRate: rate("malformed-rate", argv.malformedRate),
+          statusFalseRate: rate("status-false-rate", argv.statusFalseRate),
+          tokenMaxRequests: count("token-max-requests", argv.tokenMaxRequests),
+          insertWhilePaging: count("insert-while-paging", argv.insertWhilePaging),
+        },
+      };
+      const running = await startSimulator(options).catch((error: unknown) => {
+        throw listenError(error, host, port);
+      });
+      try {
+        const { data } = running;
+        ctx.stdout.write(`${running.baseUrl}\n`);
+        ctx.stdout.write(
+          `serving ${data.count("user")} users, ${data.count("take")} takes, ${data.count("grp")} groups, ` +
+            `${data.count("product")} products (seed ${options.seed}); faults: ${describeFaults(running.faults)}; ` +
+            "stop with Ctrl-C\n",
+        );
+        await untilAborted(ctx.signal);
+      } finally {
+        await running.close();
+      }
     },
   );
 }

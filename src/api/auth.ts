@@ -1,0 +1,104 @@
+/**
+ * The access token: obtained with POST /token, renewed when the portal refuses it.
+ *
+ * The spec states neither the token's lifetime nor how expiry shows, so the token is kept until
+ * the portal refuses it (HTTP 401, or a `status:false` envelope saying so), then renewed. Many
+ * requests in flight share a token and are refused together; they must cause ONE token request,
+ * not one each. Renewal is therefore single-flight and keyed on the refused token: a request
+ * whose refused token is no longer the current one simply takes the current one, so a late 401
+ * for an old token cannot trigger a second renewal.
+ */
+import { abortable } from "./abort.js";
+
+const MAX_REMEMBERED = 64;
+
+/** Reasons a token is requested, for counters and logs. */
+export type TokenReason = "initial" | "renewal";
+
+/** Options of {@link TokenManager}. */
+export interface TokenManagerOptions {
+  /** Performs POST /token and resolves with the token (errors propagate to every waiter). */
+  readonly issue: (signal: AbortSignal | undefined) => Promise<string>;
+  /** Called once per token obtained, before any request uses it. */
+  readonly onIssued?: (token: string, reason: TokenReason) => void;
+  /**
+   * Cancels a token request. Only the client-wide signal is given to the shared token request,
+   * since one caller abandoning it must not fail the others.
+   */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Contract: `current()` resolves with a token, requesting one if there is none (concurrent first
+ * callers share one request). `renew(refused)` resolves with a token other than `refused`: the
+ * current one if it already differs, else the result of a single shared token request.
+ * `authenticate()` requests a new token now. Every method also rejects if its own signal aborts.
+ * `markServed`/`hasServed` remember which tokens the portal accepted at least once.
+ */
+export class TokenManager {
+  readonly #options: TokenManagerOptions;
+  #token: string | undefined;
+  #pending: Promise<string> | undefined;
+  /** Recent tokens that served at least one request (bounded: tokens only grow in number). */
+  readonly #served = new Set<string>();
+
+  constructor(options: TokenManagerOptions) {
+    this.#options = options;
+  }
+
+  current(signal?: AbortSignal): Promise<string> {
+    if (this.#token !== undefined) return Promise.resolve(this.#token);
+    return abortable(this.#pending ?? this.#request("initial"), signal);
+  }
+
+  renew(refused: string, signal?: AbortSignal): Promise<string> {
+    if (this.#token !== undefined && this.#token !== refused) return Promise.resolve(this.#token);
+    return abortable(this.#pending ?? this.#request("renewal"), signal);
+  }
+
+  authenticate(signal?: AbortSignal): Promise<string> {
+    return abortable(this.#pending ?? this.#request("initial"), signal);
+  }
+
+  /** Records that `token` was accepted by the portal at least once. */
+  markServed(token: string): void {
+    if (this.#served.has(token)) return;
+    this.#served.add(token);
+    if (this.#served.size > MAX_REMEMBERED) {
+      const oldest = this.#served.values().next().value;
+      if (oldest !== undefined) this.#served.delete(oldest);
+    }
+  }
+
+  /**
+   * Whether `token` was ever accepted. A refused token that was never accepted points to a
+   * portal that refuses our tokens outright (e.g. a missing `Bearer` prefix), not to expiry.
+   */
+  hasServed(token: string): boolean {
+    return this.#served.has(token);
+  }
+
+  #request(reason: TokenReason): Promise<string> {
+    const pending = this.#options
+      .issue(this.#options.signal)
+      .then((token) => {
+        this.#options.onIssued?.(token, reason);
+        this.#token = token;
+        return token;
+      })
+      .finally(() => {
+        if (this.#pending === pending) this.#pending = undefined;
+      });
+    this.#pending = pending;
+    return pending;
+  }
+}
+
+/**
+ * The `Authorization` header value: the raw token by default (the spec describes "the token" in
+ * a header named Authorization, with no prefix shown), or `<scheme> <token>` when configured.
+ */
+export function authorizationValue(token: string, scheme: string): string {
+  const trimmed = scheme.trim();
+  return trimmed === "" ? token : `${trimmed} ${token}`;
+}

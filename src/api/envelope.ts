@@ -1,0 +1,251 @@
+/**
+ * Turns a complete HTTP answer into the envelope's content, or into the typed error it amounts to.
+ * Pure: no I/O, so every edge case is testable without a server.
+ *
+ * Envelope (spec section 4.1, 7): `{status:true, total, result:[...]}` for lists,
+ * `{status:true, result:{...}}` for one record, `{status:true, token}` for the token request;
+ * failures are non-2xx with `{code, message}`. Where the spec is silent, both answers are taken:
+ * - a failure may also arrive as HTTP 2xx `{status:false, code, message}`;
+ * - not found may be HTTP 404, `{status:false, code:404}` or `{status:true, result:null}`;
+ * - the token may sit at the top level, in `result.token`, or be `result` itself;
+ * - an expired token may be HTTP 401 or `{status:false}` with code 401 or a message saying so.
+ */
+import {
+  AuthError,
+  EnvelopeError,
+  HttpError,
+  mentionsTokenExpiry,
+  NotFoundError,
+  type RequestContext,
+} from "./errors.js";
+import type { HttpAnswer } from "./http.js";
+import type { Redactor } from "./redact.js";
+
+/** What the caller expects the answer to hold. */
+export type Expectation = "list" | "single" | "token";
+
+/** Content of a list answer. Records are not validated here (the loader checks each field). */
+export interface ListContent {
+  readonly total: number;
+  readonly records: unknown[];
+}
+
+/**
+ * Reads `answer`. Throws `AuthError` (token request refused), `NotFoundError`, `HttpError`
+ * (other non-2xx) or `EnvelopeError` (2xx that is not JSON, `status:false`, or mistyped).
+ * A refused key reads: "the portal refused the API key (...)"; server text is scrubbed.
+ */
+export function readEnvelope(
+  answer: HttpAnswer,
+  context: RequestContext,
+  expect: "list",
+  redactor: Redactor,
+): ListContent;
+export function readEnvelope(
+  answer: HttpAnswer,
+  context: RequestContext,
+  expect: "single",
+  redactor: Redactor,
+): Record<string, unknown>;
+export function readEnvelope(
+  answer: HttpAnswer,
+  context: RequestContext,
+  expect: "token",
+  redactor: Redactor,
+): string;
+export function readEnvelope(
+  answer: HttpAnswer,
+  context: RequestContext,
+  expect: Expectation,
+  redactor: Redactor,
+): ListContent | Record<string, unknown> | string;
+export function readEnvelope(
+  answer: HttpAnswer,
+  context: RequestContext,
+  expect: Expectation,
+  redactor: Redactor,
+): ListContent | Record<string, unknown> | string {
+  const parsed = parseJson(answer.text);
+  if (answer.status < 200 || answer.status > 299) {
+    throw failure(answer, parsed, context, expect, redactor);
+  }
+  if (!parsed.ok) {
+    throw new EnvelopeError(context, "not_json", describeNonJson(answer, redactor), {
+      httpStatus: answer.status,
+    });
+  }
+  const body = parsed.value;
+  if (!isObject(body)) {
+    throw shape(context, answer.status, "the answer is JSON but not an object");
+  }
+  if (body.status === false) throw statusFalse(body, context, answer.status, expect, redactor);
+  if (body.status !== true) {
+    throw shape(context, answer.status, "the envelope's `status` is neither true nor false");
+  }
+  switch (expect) {
+    case "token":
+      return tokenOf(body, context, answer.status);
+    case "list":
+      return listOf(body, context, answer.status);
+    case "single":
+      return recordOf(body, context, answer.status);
+  }
+}
+
+function failure(
+  answer: HttpAnswer,
+  parsed: ParsedJson,
+  context: RequestContext,
+  expect: Expectation,
+  redactor: Redactor,
+): Error {
+  const status = answer.status;
+  const body = parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
+  const serverCode = body === undefined ? undefined : integerOrUndefined(body.code);
+  const said =
+    body === undefined ? describeNonJson(answer, redactor) : serverSaid(body, serverCode, redactor);
+  const init = { httpStatus: status, ...(serverCode === undefined ? {} : { serverCode }) };
+  if (expect === "token" && (status === 401 || status === 403)) {
+    return new AuthError(
+      context,
+      `the portal refused the API key (${said}): check the key file given with --api-key-file or LMS_API_KEY_FILE`,
+      init,
+    );
+  }
+  if (status === 404) {
+    if (expect === "token") {
+      return new HttpError(
+        context,
+        `${said}: no token endpoint here; check the base URL (it normally ends with /api-v2)`,
+        init,
+      );
+    }
+    return new NotFoundError(context, `not found (${said})`, init);
+  }
+  return new HttpError(context, said, { ...init, retryAfter: header(answer, "retry-after") });
+}
+
+function statusFalse(
+  body: Record<string, unknown>,
+  context: RequestContext,
+  httpStatus: number,
+  expect: Expectation,
+  redactor: Redactor,
+): Error {
+  const serverCode = integerOrUndefined(body.code);
+  const message = typeof body.message === "string" ? body.message : "";
+  const said = serverSaid(body, serverCode, redactor);
+  const init = { httpStatus, ...(serverCode === undefined ? {} : { serverCode }) };
+  if (expect === "token" && (serverCode === 401 || serverCode === 403)) {
+    return new AuthError(
+      context,
+      `the portal refused the API key (${said}): check the key file given with --api-key-file or LMS_API_KEY_FILE`,
+      init,
+    );
+  }
+  if (serverCode === 404 && expect !== "token") {
+    return new NotFoundError(context, `not found (${said})`, init);
+  }
+  const tokenRejected = expect !== "token" && (serverCode === 401 || mentionsTokenExpiry(message));
+  return new EnvelopeError(context, "status_false", `the portal answered status:false (${said})`, {
+    ...init,
+    tokenRejected,
+  });
+}
+
+function tokenOf(body: Record<string, unknown>, context: RequestContext, status: number): string {
+  const result = body.result;
+  const candidates = [body.token, isObject(result) ? result.token : undefined, result];
+  for (const candidate of candidates) {
+    if (typeof candidate === "string" && candidate !== "") return candidate;
+  }
+  throw shape(context, status, "the answer carries no token");
+}
+
+function listOf(
+  body: Record<string, unknown>,
+  context: RequestContext,
+  status: number,
+): ListContent {
+  if (!Array.isArray(body.result)) {
+    throw shape(context, status, "the list answer's `result` is not an array");
+  }
+  const total = body.total;
+  if (typeof total !== "number" || !Number.isInteger(total) || total < 0) {
+    throw shape(context, status, "the list answer's `total` is not a non-negative integer");
+  }
+  return { total, records: body.result };
+}
+
+function recordOf(
+  body: Record<string, unknown>,
+  context: RequestContext,
+  status: number,
+): Record<string, unknown> {
+  if (!("result" in body)) throw shape(context, status, "the answer has no `result`");
+  const result = body.result;
+  if (result === null) {
+    throw new NotFoundError(context, "not found (status:true with result null)", {
+      httpStatus: status,
+    });
+  }
+  if (!isObject(result)) throw shape(context, status, "the answer's `result` is not an object");
+  return result;
+}
+
+function shape(context: RequestContext, httpStatus: number, detail: string): EnvelopeError {
+  return new EnvelopeError(context, "bad_shape", detail, { httpStatus });
+}
+
+/** `code 503: service unavailable` from a `{code, message}` body, scrubbed. */
+function serverSaid(
+  body: Record<string, unknown>,
+  serverCode: number | undefined,
+  redactor: Redactor,
+): string {
+  const message = typeof body.message === "string" ? redactor.serverText(body.message) : "";
+  if (serverCode === undefined) return message === "" ? "no failure message" : message;
+  return message === "" ? `code ${serverCode}` : `code ${serverCode}: ${message}`;
+}
+
+/**
+ * What a non-JSON body looks like, without quoting it: an HTML page shows its <title> (a proxy's
+ * "502 Bad Gateway" is the useful part); anything else only its size, since a truncated JSON body
+ * could hold part of a token that no scrubbing can recognise.
+ */
+function describeNonJson(answer: HttpAnswer, redactor: Redactor): string {
+  const type = header(answer, "content-type") ?? "no content type";
+  const text = answer.text;
+  if (text.trim() === "") return `empty body (${type})`;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+  if (title !== undefined && title.trim() !== "") {
+    return `an HTML page, not JSON (${type}; title "${redactor.serverText(title)}")`;
+  }
+  if (/^\s*</.test(text)) return `an HTML page, not JSON (${type})`;
+  return `a body that is not valid JSON (${type}, ${text.length} characters; truncated?)`;
+}
+
+type ParsedJson = { ok: true; value: unknown } | { ok: false };
+
+function parseJson(text: string): ParsedJson {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function header(answer: HttpAnswer, name: string): string | undefined {
+  const value = answer.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function integerOrUndefined(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (typeof value === "string" && /^-?\d+$/.test(value)) return Number(value);
+  return undefined;
+}

@@ -1,0 +1,192 @@
+/**
+ * Typed failures of the API client.
+ *
+ * Every message names the operation, the HTTP method, the request path (base path included, no
+ * query string) and, when there was one, the HTTP status. Messages are built only from those
+ * parts and from server text that went through `Redactor.serverText`, so neither the API key nor
+ * a token can appear in them.
+ */
+
+/** What a request was, for messages and logs. No secrets live here. */
+export interface RequestContext {
+  /** Client operation name, e.g. `listGroups`, `authenticate`. */
+  readonly operation: string;
+  readonly method: "GET" | "POST";
+  /** URL path of the request (base path included), without query string. */
+  readonly path: string;
+}
+
+export type ApiErrorCode =
+  | "ERR_AUTH"
+  | "ERR_HTTP"
+  | "ERR_ENVELOPE"
+  | "ERR_NETWORK"
+  | "ERR_NOT_FOUND"
+  | "ERR_RETRY_BUDGET";
+
+interface ApiErrorInit {
+  httpStatus?: number;
+  /** `code` of a `{code, message}` failure body or of a `status:false` envelope. */
+  serverCode?: number;
+  cause?: unknown;
+}
+
+/**
+ * Base of every client failure. `code` is stable for programs; `message` is one line for people.
+ */
+export class ApiError extends Error {
+  override name = "ApiError";
+  readonly code: ApiErrorCode;
+  readonly operation: string;
+  readonly method: "GET" | "POST";
+  readonly path: string;
+  /** HTTP status of the answer, if an answer arrived. */
+  readonly httpStatus: number | undefined;
+  readonly serverCode: number | undefined;
+
+  constructor(
+    code: ApiErrorCode,
+    context: RequestContext,
+    detail: string,
+    init: ApiErrorInit = {},
+  ) {
+    const status = init.httpStatus === undefined ? "" : `, HTTP ${init.httpStatus}`;
+    super(`${context.operation} (${context.method} ${context.path}${status}): ${detail}`, {
+      cause: init.cause,
+    });
+    this.code = code;
+    this.operation = context.operation;
+    this.method = context.method;
+    this.path = context.path;
+    this.httpStatus = init.httpStatus;
+    this.serverCode = init.serverCode;
+  }
+}
+
+/** The portal refused the API key (or kept refusing freshly issued tokens). Never retried. */
+export class AuthError extends ApiError {
+  override name = "AuthError";
+  constructor(context: RequestContext, detail: string, init?: ApiErrorInit) {
+    super("ERR_AUTH", context, detail, init);
+  }
+}
+
+/** A non-2xx answer (other than a not-found the operation maps to null). */
+export class HttpError extends ApiError {
+  override name = "HttpError";
+  /** Raw `Retry-After` header of the answer, if any. */
+  readonly retryAfter: string | undefined;
+  constructor(
+    context: RequestContext,
+    detail: string,
+    init: ApiErrorInit & { httpStatus: number; retryAfter?: string | undefined },
+  ) {
+    super("ERR_HTTP", context, detail, init);
+    this.retryAfter = init.retryAfter;
+  }
+}
+
+/**
+ * Why an answer's body is not a usable envelope:
+ * - `not_json`: the body does not parse as JSON (truncated, or an HTML page from a proxy);
+ * - `status_false`: `{status:false, code, message}` with HTTP 2xx;
+ * - `bad_shape`: JSON, but `status`, `result`, `total` or `token` is missing or mistyped.
+ */
+export type EnvelopeProblem = "not_json" | "status_false" | "bad_shape";
+
+export class EnvelopeError extends ApiError {
+  override name = "EnvelopeError";
+  readonly problem: EnvelopeProblem;
+  /** A `status:false` envelope that says the token expired or is invalid. */
+  readonly tokenRejected: boolean;
+  constructor(
+    context: RequestContext,
+    problem: EnvelopeProblem,
+    detail: string,
+    init: ApiErrorInit & { tokenRejected?: boolean } = {},
+  ) {
+    super("ERR_ENVELOPE", context, detail, init);
+    this.problem = problem;
+    this.tokenRejected = init.tokenRejected ?? false;
+  }
+}
+
+/**
+ * Where a transport failure happened. The distinction matters for writes: only `connect` proves
+ * the request never reached the server.
+ * - `connect`: connection refused, connect timeout, host unreachable, name not resolved;
+ * - `headers_timeout` / `body_timeout`: the answer did not arrive in time;
+ * - `transfer`: the connection broke while the request or answer was on the wire.
+ */
+export type NetworkPhase = "connect" | "headers_timeout" | "body_timeout" | "transfer";
+
+export class NetworkError extends ApiError {
+  override name = "NetworkError";
+  readonly phase: NetworkPhase;
+  /** System or undici error code, e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`. */
+  readonly systemCode: string | undefined;
+  constructor(
+    context: RequestContext,
+    phase: NetworkPhase,
+    detail: string,
+    init: ApiErrorInit & { systemCode?: string | undefined },
+  ) {
+    super("ERR_NETWORK", context, detail, init);
+    this.phase = phase;
+    this.systemCode = init.systemCode;
+  }
+}
+
+/**
+ * The id named in the request does not exist: HTTP 404, or `{status:false, code:404}`, or
+ * `{status:true, result:null}` on a single-record read. `get*` operations turn it into `null`;
+ * edits let it through.
+ */
+export class NotFoundError extends ApiError {
+  override name = "NotFoundError";
+  constructor(context: RequestContext, detail: string, init?: ApiErrorInit) {
+    super("ERR_NOT_FOUND", context, detail, init);
+  }
+}
+
+/** A retryable failure persisted through `maxAttempts` attempts; `cause` is the last failure. */
+export class RetryBudgetError extends ApiError {
+  override name = "RetryBudgetError";
+  readonly attempts: number;
+  constructor(context: RequestContext, attempts: number, last: ApiError) {
+    super(
+      "ERR_RETRY_BUDGET",
+      context,
+      `gave up after ${attempts} attempts; last: ${detailOf(last)}`,
+      {
+        cause: last,
+        ...(last.httpStatus === undefined ? {} : { httpStatus: last.httpStatus }),
+        ...(last.serverCode === undefined ? {} : { serverCode: last.serverCode }),
+      },
+    );
+    this.attempts = attempts;
+  }
+}
+
+/** The part of an ApiError message after its `operation (METHOD path, HTTP n): ` prefix. */
+function detailOf(error: ApiError): string {
+  const index = error.message.indexOf("): ");
+  return index === -1 ? error.message : error.message.slice(index + 3);
+}
+
+/**
+ * Whether a failure says the token is no longer accepted, so re-authenticating may cure it:
+ * HTTP 401, or a 2xx `{status:false}` envelope that the envelope reader marked as a token
+ * rejection (code 401, or a message about an expired/invalid token: the spec shows neither form).
+ */
+export function isTokenRejection(error: unknown): boolean {
+  if (error instanceof HttpError) return error.httpStatus === 401;
+  return error instanceof EnvelopeError && error.tokenRejected;
+}
+
+const TOKEN_MESSAGE = /\btoken\b.*\b(expired|invalid|unknown|revoked)\b/i;
+
+/** Whether a `status:false` message reads like "token expired" (the spec shows no such message). */
+export function mentionsTokenExpiry(message: string): boolean {
+  return TOKEN_MESSAGE.test(message);
+}

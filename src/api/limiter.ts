@@ -1,0 +1,93 @@
+/**
+ * The one limiter every request of a client passes through: at most `concurrency` requests in
+ * flight (p-limit) and, optionally, at most `rate` request starts per second.
+ *
+ * Rate limiting uses evenly spaced start slots (one every 1000/rate ms) rather than a bursting
+ * token bucket: a portal that states no rate limit is best treated gently and evenly.
+ */
+import pLimit from "p-limit";
+import { linkSignals, sleep } from "./abort.js";
+
+/** Options of {@link createLimiter}. */
+export interface LimiterOptions {
+  /** Maximum tasks running at once (>= 1). */
+  readonly concurrency: number;
+  /** Maximum task starts per second; undefined or non-positive = unlimited. */
+  readonly rate?: number | undefined;
+  /** Aborting it rejects every queued task and every later `run`. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Contract: `run(task)` starts `task` once fewer than `concurrency` tasks run and its rate slot
+ * has come, and settles as the task settles. If `signal` (or the limiter's signal) aborts, `run`
+ * rejects at once with the abort reason; a task still waiting never starts, a task already
+ * running keeps its slot until it settles (it receives the signal itself if it needs it).
+ */
+export interface Limiter {
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** Tasks running now. */
+  readonly active: number;
+  /** Tasks waiting for a slot. */
+  readonly pending: number;
+}
+
+export function createLimiter(options: LimiterOptions): Limiter {
+  const limit = pLimit(Math.max(1, Math.floor(options.concurrency)));
+  const rate = options.rate !== undefined && options.rate > 0 ? options.rate : undefined;
+  const spacingMs = rate === undefined ? 0 : 1000 / rate;
+  let nextSlot = 0;
+
+  /** Reserves the next start slot and waits for it. */
+  async function waitForSlot(signal: AbortSignal | undefined): Promise<void> {
+    if (spacingMs === 0) return;
+    const now = performance.now();
+    const slot = Math.max(now, nextSlot);
+    nextSlot = slot + spacingMs;
+    await sleep(slot - now, signal);
+  }
+
+  return {
+    run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+      const linked = linkSignals(options.signal, signal);
+      const combined = linked.signal;
+      if (combined?.aborted) {
+        linked.dispose();
+        return Promise.reject(combined.reason);
+      }
+      return new Promise<T>((resolve, reject) => {
+        let settled = false;
+        const onAbort = (): void => {
+          if (settled) return;
+          settled = true;
+          linked.dispose();
+          reject(combined?.reason);
+        };
+        combined?.addEventListener("abort", onAbort, { once: true });
+        // The queued function checks `settled` so an aborted task frees its slot immediately
+        // instead of running (p-limit cannot remove one queued task).
+        limit(async () => {
+          if (settled) return;
+          try {
+            await waitForSlot(combined);
+            if (settled) return;
+            const value = await task();
+            if (!settled) resolve(value);
+          } catch (error) {
+            if (!settled) reject(error);
+          } finally {
+            settled = true;
+            combined?.removeEventListener("abort", onAbort);
+            linked.dispose();
+          }
+        }).catch(() => {});
+      });
+    },
+    get active() {
+      return limit.activeCount;
+    },
+    get pending() {
+      return limit.pendingCount;
+    },
+  };
+}

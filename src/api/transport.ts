@@ -1,0 +1,241 @@
+/**
+ * Sends one logical API call: through the shared limiter, with the token, retried by the retry
+ * policy, renewed once per refused token, counted in the stats, read through the envelope.
+ */
+
+import type { Logger } from "../log/logger.js";
+import { linkSignals, sleep } from "./abort.js";
+import { authorizationValue, TokenManager } from "./auth.js";
+import { type ListContent, readEnvelope } from "./envelope.js";
+import {
+  ApiError,
+  AuthError,
+  isTokenRejection,
+  NotFoundError,
+  type RequestContext,
+  RetryBudgetError,
+} from "./errors.js";
+import { createHttpConnection, type HttpConnection } from "./http.js";
+import { createLimiter, type Limiter } from "./limiter.js";
+import { Redactor } from "./redact.js";
+import { retryDelay } from "./retry.js";
+import { type ClientStats, StatsCounter } from "./stats.js";
+
+/** Settings of a {@link Transport}; every field already resolved to its final value. */
+export interface TransportOptions {
+  readonly baseUrl: URL;
+  readonly apiKey: string;
+  readonly authScheme: string;
+  readonly concurrency: number;
+  readonly rate: number | undefined;
+  readonly maxAttempts: number;
+  readonly timeoutMs: number;
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+  readonly logger: Logger;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** One logical call. `path` is relative to the base URL with ids filled in, e.g. `/grp/edit/3`. */
+export interface Call {
+  readonly operation: string;
+  readonly method: "GET" | "POST";
+  readonly path: string;
+  readonly body?: unknown;
+  /** Changes data: retried only when it certainly never reached the server (see retry.ts). */
+  readonly write?: boolean;
+  /** Cancels this call only (the client's signal cancels everything). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Refusals of tokens that were never accepted by anyone, after which a call gives up: the
+ * portal then refuses our tokens outright (typically a wrong `authScheme`), it is not expiry.
+ * Checked lazily, so acceptances that arrive after a refusal still count.
+ */
+const MAX_FRUITLESS_TOKENS = 4;
+/**
+ * Renewals one call may go through in all. Under heavy concurrency with short-lived tokens, other
+ * calls can use up several tokens before this one gets through; this only stops a loop.
+ */
+const MAX_RENEWALS_PER_CALL = 100;
+
+export class Transport {
+  readonly #options: TransportOptions;
+  readonly #http: HttpConnection;
+  readonly #limiter: Limiter;
+  readonly #tokens: TokenManager;
+  readonly #redactor = new Redactor();
+  readonly #stats = new StatsCounter();
+  /** Base path without trailing slash, e.g. `/api-v2`. */
+  readonly #basePath: string;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    this.#redactor.add(options.apiKey);
+    this.#basePath = options.baseUrl.pathname.replace(/\/+$/, "");
+    this.#http = createHttpConnection({
+      origin: options.baseUrl.origin,
+      connections: options.concurrency,
+      timeoutMs: options.timeoutMs,
+    });
+    this.#limiter = createLimiter({
+      concurrency: options.concurrency,
+      rate: options.rate,
+      signal: options.signal,
+    });
+    this.#tokens = new TokenManager({
+      signal: options.signal,
+      issue: (signal) => this.#issueToken(signal),
+      onIssued: (token, reason) => {
+        this.#redactor.add(token);
+        if (reason === "renewal") {
+          this.#stats.reauth();
+          this.#options.logger.debug("obtained a new access token after the portal refused one");
+        }
+      },
+    });
+  }
+
+  /** Requests a token now; `AuthError` if the portal refuses the key. */
+  async authenticate(signal?: AbortSignal): Promise<void> {
+    await this.#tokens.authenticate(signal);
+  }
+
+  list(call: Call): Promise<ListContent> {
+    return this.#send(call, "list");
+  }
+
+  single(call: Call): Promise<Record<string, unknown>> {
+    return this.#send(call, "single");
+  }
+
+  stats(): ClientStats {
+    return this.#stats.snapshot();
+  }
+
+  close(): Promise<void> {
+    return this.#http.close();
+  }
+
+  #issueToken(signal: AbortSignal | undefined): Promise<string> {
+    return this.#attempts(
+      {
+        operation: "authenticate",
+        method: "POST",
+        path: "/token",
+        body: { apikey: this.#options.apiKey },
+        signal,
+      },
+      "token",
+      false,
+    );
+  }
+
+  #send(call: Call, expect: "list"): Promise<ListContent>;
+  #send(call: Call, expect: "single"): Promise<Record<string, unknown>>;
+  #send(call: Call, expect: "list" | "single"): Promise<ListContent | Record<string, unknown>> {
+    return this.#attempts(call, expect, true);
+  }
+
+  #attempts(call: Call, expect: "token", authenticated: false): Promise<string>;
+  #attempts(
+    call: Call,
+    expect: "list" | "single",
+    authenticated: true,
+  ): Promise<ListContent | Record<string, unknown>>;
+  async #attempts(
+    call: Call,
+    expect: "list" | "single" | "token",
+    authenticated: boolean,
+  ): Promise<ListContent | Record<string, unknown> | string> {
+    const linked = linkSignals(this.#options.signal, call.signal);
+    const signal = linked.signal;
+    const context: RequestContext = {
+      operation: call.operation,
+      method: call.method,
+      path: `${this.#basePath}${call.path}`,
+    };
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    let attempt = 0;
+    const refused: string[] = [];
+    try {
+      for (;;) {
+        attempt += 1;
+        const token = authenticated ? await this.#tokens.current(signal) : undefined;
+        try {
+          const answer = await this.#limiter.run(() => {
+            this.#stats.request(call.operation);
+            return this.#http.send(
+              {
+                method: call.method,
+                path: context.path,
+                headers: headers(token, this.#options.authScheme, body !== undefined),
+                body,
+                signal,
+              },
+              context,
+            );
+          }, signal);
+          const content = readEnvelope(answer, context, expect, this.#redactor);
+          if (token !== undefined) this.#tokens.markServed(token);
+          return content;
+        } catch (error) {
+          if (signal?.aborted) throw signal.reason;
+          if (!(error instanceof ApiError)) throw error;
+          if (token !== undefined && error instanceof NotFoundError) this.#tokens.markServed(token);
+          if (token !== undefined && isTokenRejection(error)) {
+            refused.push(token);
+            const fruitless = refused.filter((t) => !this.#tokens.hasServed(t)).length;
+            if (fruitless > MAX_FRUITLESS_TOKENS || refused.length > MAX_RENEWALS_PER_CALL) {
+              throw new AuthError(
+                context,
+                `the portal refused ${refused.length} access tokens it had just issued; check --auth-scheme (the prefix of the Authorization header)`,
+                { httpStatus: error.httpStatus ?? 401, cause: error },
+              );
+            }
+            // A refused token is not a failed attempt: the request is sent again with the next
+            // token without spending the retry budget. Writes are safe to resend here: the
+            // portal refused them before doing anything.
+            attempt -= 1;
+            await this.#tokens.renew(token, signal);
+            continue;
+          }
+          const delay = retryDelay({
+            attempt,
+            error,
+            baseMs: this.#options.retryBaseMs,
+            maxMs: this.#options.retryMaxMs,
+            write: call.write ?? false,
+          });
+          if (delay === null) throw error;
+          if (attempt >= this.#options.maxAttempts) {
+            throw new RetryBudgetError(context, attempt, error);
+          }
+          this.#stats.retry(call.operation);
+          this.#options.logger.debug(`retrying in ${delay} ms: ${error.message}`, {
+            operation: call.operation,
+            path: context.path,
+            attempt,
+            delayMs: delay,
+            ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+          });
+          await sleep(delay, signal);
+        }
+      }
+    } finally {
+      linked.dispose();
+    }
+  }
+}
+
+function headers(
+  token: string | undefined,
+  scheme: string,
+  hasBody: boolean,
+): Record<string, string> {
+  const out: Record<string, string> = { accept: "application/json" };
+  if (hasBody) out["content-type"] = "application/json";
+  if (token !== undefined) out.authorization = authorizationValue(token, scheme);
+  return out;
+}

@@ -1,0 +1,158 @@
+/**
+ * The extractor's benchmark: every figure is a ratio against a floor measured in the same run, so
+ * the numbers mean the same on a fast or a slow machine.
+ *
+ * 1. zero latency: pipeline wall time / the same requests fetched and JSON-parsed only;
+ * 2. 20 ms latency: pipeline wall time / (requests x latency / concurrency);
+ * 3. peak RSS of the pipeline at 200k and 2M takes;
+ * 4. requests made / the minimum the plan needs (from what was loaded).
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { openDatabase } from "../load/database.js";
+import type { ExtractChildInput, ExtractChildOutput } from "./extract-child.js";
+import { minimumRequests } from "./minimum-requests.js";
+import { spawnSimulator } from "./spawn-simulator.js";
+
+const run = promisify(execFile);
+const CHILD = fileURLToPath(new URL("./extract-child.js", import.meta.url));
+const CONCURRENCY = 16;
+const PAGE_SIZE = 500;
+
+export interface ExtractBenchResult {
+  floorMs: number;
+  pipelineMs: number;
+  cpuRatio: number;
+  latencyMs: number;
+  latencyRequests: number;
+  latencyWallMs: number;
+  latencyIdealMs: number;
+  latencyRatio: number;
+  rss200kMb: number;
+  rss2mMb: number;
+  rssRatio: number;
+  takes200k: number;
+  takes2m: number;
+  requests: number;
+  minimumRequests: number;
+}
+
+async function extractOnce(input: ExtractChildInput): Promise<ExtractChildOutput> {
+  const { stdout } = await run(process.execPath, [CHILD, JSON.stringify(input)], {
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as ExtractChildOutput;
+}
+
+export async function benchExtract(options: {
+  users200k: number;
+  users2m: number;
+  latencyUsers: number;
+  log: (line: string) => void;
+}): Promise<ExtractBenchResult> {
+  const dir = await mkdtemp(join(tmpdir(), "lms-bench-"));
+  const base = { concurrency: CONCURRENCY, pageSize: PAGE_SIZE };
+  try {
+    // 1 and 4: zero latency, about 200k takes.
+    let sim = await spawnSimulator(["--users", String(options.users200k)]);
+    let floor: ExtractChildOutput;
+    let pipeline: ExtractChildOutput;
+    let minimum: number;
+    try {
+      // Warm the simulator's caches first so neither measured run pays for them.
+      await extractOnce({
+        ...base,
+        baseUrl: sim.baseUrl,
+        db: join(dir, "warm.duckdb"),
+        dryRun: true,
+      });
+      floor = await extractOnce({
+        ...base,
+        baseUrl: sim.baseUrl,
+        db: join(dir, "floor.duckdb"),
+        dryRun: true,
+      });
+      options.log(
+        `floor (fetch + parse only): ${(floor.wallMs / 1000).toFixed(2)} s, ${floor.requests} requests`,
+      );
+      pipeline = await extractOnce({
+        ...base,
+        baseUrl: sim.baseUrl,
+        db: join(dir, "200k.duckdb"),
+        dryRun: false,
+      });
+      options.log(
+        `pipeline: ${(pipeline.wallMs / 1000).toFixed(2)} s, ${pipeline.requests} requests, ${pipeline.maxRssMb.toFixed(0)} MB peak`,
+      );
+      const db = await openDatabase(join(dir, "200k.duckdb"));
+      const connection = await db.connect();
+      minimum = await minimumRequests(connection, PAGE_SIZE);
+      connection.closeSync();
+      db.close();
+    } finally {
+      await sim.stop();
+    }
+    // 2: 20 ms latency on a smaller portal (the wall time is latency-bound by design).
+    const latencyMs = 20;
+    sim = await spawnSimulator([
+      "--users",
+      String(options.latencyUsers),
+      "--latency",
+      String(latencyMs),
+    ]);
+    let latency: ExtractChildOutput;
+    try {
+      latency = await extractOnce({
+        ...base,
+        baseUrl: sim.baseUrl,
+        db: join(dir, "latency.duckdb"),
+        dryRun: false,
+      });
+    } finally {
+      await sim.stop();
+    }
+    const latencyIdealMs = (latency.requests * latencyMs) / CONCURRENCY;
+    options.log(
+      `20 ms latency: ${(latency.wallMs / 1000).toFixed(2)} s for ${latency.requests} requests (ideal ${(latencyIdealMs / 1000).toFixed(2)} s)`,
+    );
+    // 3: peak RSS at about 2M takes.
+    sim = await spawnSimulator(["--users", String(options.users2m)]);
+    let big: ExtractChildOutput;
+    try {
+      big = await extractOnce({
+        ...base,
+        baseUrl: sim.baseUrl,
+        db: join(dir, "2m.duckdb"),
+        dryRun: false,
+      });
+    } finally {
+      await sim.stop();
+    }
+    options.log(
+      `2M takes: ${(big.wallMs / 1000).toFixed(2)} s, ${big.maxRssMb.toFixed(0)} MB peak`,
+    );
+    return {
+      floorMs: floor.wallMs,
+      pipelineMs: pipeline.wallMs,
+      cpuRatio: pipeline.wallMs / floor.wallMs,
+      latencyMs,
+      latencyRequests: latency.requests,
+      latencyWallMs: latency.wallMs,
+      latencyIdealMs,
+      latencyRatio: latency.wallMs / latencyIdealMs,
+      rss200kMb: pipeline.maxRssMb,
+      rss2mMb: big.maxRssMb,
+      rssRatio: big.maxRssMb / pipeline.maxRssMb,
+      takes200k: pipeline.records.take ?? 0,
+      takes2m: big.records.take ?? 0,
+      requests: pipeline.requests,
+      minimumRequests: minimum,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * One measured extract, run as its own process so its peak RSS is its own. Reads its settings as
+ * JSON from argv[2] and prints one JSON line with the outcome.
+ */
+import { runExtract } from "../extract/extract.js";
+import { openDatabase } from "../load/database.js";
+import { silentLogger } from "../log/logger.js";
+
+export interface ExtractChildInput {
+  baseUrl: string;
+  db: string;
+  dryRun: boolean;
+  concurrency: number;
+  pageSize: number;
+}
+
+export interface ExtractChildOutput {
+  wallMs: number;
+  requests: number;
+  retries: number;
+  maxRssMb: number;
+  records: Record<string, number>;
+}
+
+const input = JSON.parse(process.argv[2] ?? "{}") as ExtractChildInput;
+const db = await openDatabase(input.db);
+const started = performance.now();
+const result = await runExtract({
+  db,
+  clientOptions: {
+    baseUrl: input.baseUrl,
+    apiKey: "demo-key",
+    concurrency: input.concurrency,
+    pageSize: input.pageSize,
+  },
+  mode: "full",
+  logger: silentLogger,
+  dryRun: input.dryRun,
+});
+const wallMs = performance.now() - started;
+db.close();
+const output: ExtractChildOutput = {
+  wallMs,
+  requests: result.requests,
+  retries: result.retries,
+  // resourceUsage().maxRSS is in kilobytes: the peak of the whole process.
+  maxRssMb: process.resourceUsage().maxRSS / 1024,
+  records: Object.fromEntries(
+    [...result.resources].map(([name, outcome]) => [name, outcome.records]),
+  ),
+};
+process.stdout.write(`${JSON.stringify(output)}\n`);

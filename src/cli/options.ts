@@ -1,0 +1,124 @@
+/**
+ * Typed yargs option groups shared by the commands. None declares a yargs default: an absent flag
+ * must stay undefined so resolveConfig can let the environment and the config file fill it in
+ * (the defaults are shown in the descriptions instead). The API key is never an option.
+ */
+import type { Argv } from "yargs";
+
+const CONNECTION = "Connection:";
+const OUTPUT = "Output:";
+const LOGGING = "Logging:";
+
+/** --config FILE: the JSON config file (default: lms-export.config.json in the working directory). */
+export function withConfigOption<T>(y: Argv<T>) {
+  return y.option("config", {
+    type: "string",
+    description:
+      "JSON config file (default: lms-export.config.json in the working directory; env LMS_CONFIG)",
+  });
+}
+
+/**
+ * Where the portal is and how hard to ask it: --base-url --api-key-file --auth-scheme
+ * --concurrency --rate --page-size --allow-http, plus --config. A hidden --api-key exists only so
+ * resolveConfig can refuse it with a message that says where the key goes instead.
+ */
+export function withConnectionOptions<T>(y: Argv<T>) {
+  return withConfigOption(y)
+    .option("base-url", {
+      type: "string",
+      group: CONNECTION,
+      description:
+        "The portal's API address, e.g. https://lms.example.com/api-v2 (env LMS_BASE_URL)",
+    })
+    .option("api-key-file", {
+      type: "string",
+      group: CONNECTION,
+      description:
+        "File holding the API key on one line (env LMS_API_KEY_FILE; or the key itself in LMS_API_KEY)",
+    })
+    .option("auth-scheme", {
+      type: "string",
+      group: CONNECTION,
+      description:
+        'Prefix before the token in the Authorization header, e.g. "Bearer" (default: none)',
+    })
+    .option("concurrency", {
+      type: "number",
+      group: CONNECTION,
+      description: "Requests in flight at most (default 16; env LMS_CONCURRENCY)",
+    })
+    .option("rate", {
+      type: "number",
+      group: CONNECTION,
+      description: "Requests per second at most, 0 = no limit (default: no limit; env LMS_RATE)",
+    })
+    .option("page-size", {
+      type: "number",
+      group: CONNECTION,
+      description: "Records asked for per list page (default 500; env LMS_PAGE_SIZE)",
+    })
+    .option("allow-http", {
+      type: "boolean",
+      group: CONNECTION,
+      description: "Allow a plain http:// base URL that is not this machine (env LMS_ALLOW_HTTP)",
+    })
+    .option("api-key", { type: "string", hidden: true });
+}
+
+/** --db FILE: the DuckDB file. */
+export function withDbOption<T>(y: Argv<T>) {
+  return y.option("db", {
+    type: "string",
+    description: "DuckDB file (default ./lms.duckdb; env LMS_DB)",
+  });
+}
+
+/** --out DIR and --format LIST (report formats; repeatable or comma-separated). */
+export function withOutputOptions<T>(y: Argv<T>) {
+  return y
+    .option("out", {
+      type: "string",
+      group: OUTPUT,
+      description: "Folder reports are written to (default ./out; env LMS_OUT)",
+    })
+    .option("format", {
+      type: "string",
+      group: OUTPUT,
+      description:
+        "Report formats: parquet, csv, xlsx, comma-separated (default: each report's own)",
+      coerce: toStringList,
+    });
+}
+
+/** --param KEY=VALUE, repeatable: report parameters. */
+export function withParamOption<T>(y: Argv<T>) {
+  return y.option("param", {
+    type: "string",
+    group: OUTPUT,
+    description: "Report parameter KEY=VALUE; repeat for several",
+    coerce: toStringList,
+  });
+}
+
+/** --log-format human|json and --quiet. */
+export function withLogOptions<T>(y: Argv<T>) {
+  return y
+    .option("log-format", {
+      type: "string",
+      choices: ["human", "json"] as const,
+      group: LOGGING,
+      description: "Log lines for people or JSON lines (default: human on a terminal, else json)",
+    })
+    .option("quiet", {
+      type: "boolean",
+      group: LOGGING,
+      description: "Only warnings and errors (env LMS_QUIET)",
+    });
+}
+
+/** A flag given once, repeated, or as a comma-separated list, as one list of strings. */
+function toStringList(value: unknown): string[] {
+  const parts = Array.isArray(value) ? value : [value];
+  return parts.map((part) => String(part));
+}

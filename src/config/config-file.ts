@@ -1,0 +1,112 @@
+/**
+ * The JSON config file: found in the working directory (lms-export.config.json) or named by
+ * --config / LMS_CONFIG, read once, checked for a key written into it, validated field by field.
+ *
+ * Example:
+ *   { "baseUrl": "https://lms.example.com/api-v2", "apiKeyFile": "./secrets/lms.key",
+ *     "db": "./lms.duckdb", "concurrency": 16, "report": { "formats": ["xlsx"],
+ *     "params": { "days": 30 } } }
+ */
+import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { UsageError } from "../cli-error.js";
+import { errnoCode } from "./errno-code.js";
+import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
+import { type RawValues, validateSource } from "./validate.js";
+
+/** A config file after validation. */
+export interface LoadedConfigFile {
+  /** Absolute path of the file. */
+  path: string;
+  /** Folder relative paths in the file are resolved against. */
+  dir: string;
+  values: ReturnType<typeof validateSource>;
+}
+
+// Top-level names a file may use besides the settings: "$schema" lets editors offer completion.
+const EXTRA_TOP_LEVEL = new Set(["$schema"]);
+
+/**
+ * Contract: reads and validates `path` (absolute). Throws a one-line UsageError naming the file
+ * when it cannot be read, is not JSON (position only: the parser's excerpt could contain a
+ * secret), is not an object, has an unknown field (listing the known ones), holds an API key
+ * (`apiKey`, `api_key`, any case: keys belong in a key file), or has a wrong value.
+ */
+export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const code = errnoCode(error);
+    const why =
+      code === "ENOENT"
+        ? "does not exist"
+        : code === "EISDIR"
+          ? "is a folder, not a file"
+          : `cannot be read (${code ?? "unknown error"})`;
+    throw new UsageError(`the config file ${path} ${why}: check --config or LMS_CONFIG`);
+  }
+  const document = parseJson(path, text);
+  if (typeof document !== "object" || document === null || Array.isArray(document)) {
+    throw new UsageError(
+      `the config file ${path} must hold a JSON object, e.g. {"db": "./lms.duckdb"}`,
+    );
+  }
+  const raw = flatten(path, document);
+  const values = validateSource(raw, (field) => `${path}: field "${FIELDS[field].file}"`);
+  return { path, dir: dirname(path), values };
+}
+
+function parseJson(path: string, text: string): unknown {
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "";
+    const position = /position (\d+)/.exec(message)?.[1];
+    const where = position === undefined ? "" : ` at ${lineAndColumn(text, Number(position))}`;
+    throw new UsageError(`the config file ${path} is not valid JSON${where}: fix the syntax`);
+  }
+}
+
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split("\n");
+  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
+function isApiKeyName(name: string): boolean {
+  return name.toLowerCase().replace(/[-_]/g, "") === "apikey";
+}
+
+function flatten(path: string, document: object): RawValues {
+  const raw: RawValues = {};
+  const byFilePath = new Map<string, FieldName>(FIELD_NAMES.map((f) => [FIELDS[f].file, f]));
+  const known = [...byFilePath.keys()].join(", ");
+  const visit = (object: object, prefix: string): void => {
+    for (const [key, value] of Object.entries(object)) {
+      const dotted = prefix === "" ? key : `${prefix}.${key}`;
+      if (isApiKeyName(key)) {
+        throw new UsageError(
+          `${path}: field "${dotted}" is not allowed: an API key in a config file ends up in backups and version control; put the key alone in a file readable only by you (chmod 600) and set "apiKeyFile" to its path, or use LMS_API_KEY_FILE or LMS_API_KEY`,
+        );
+      }
+      const field = byFilePath.get(dotted);
+      if (field !== undefined) {
+        raw[field] = value;
+        continue;
+      }
+      if (prefix === "" && EXTRA_TOP_LEVEL.has(key)) continue;
+      if (prefix === "" && key === "report") {
+        if (typeof value !== "object" || value === null || Array.isArray(value)) {
+          throw new UsageError(
+            `${path}: field "report" must be an object such as {"formats": ["csv"], "params": {}}`,
+          );
+        }
+        visit(value, "report");
+        continue;
+      }
+      throw new UsageError(`${path}: unknown field "${dotted}" (known fields: ${known})`);
+    }
+  };
+  visit(document, "");
+  return raw;
+}

@@ -1,0 +1,147 @@
+/**
+ * The settings table: for each setting, its zod schema, the words used when a value is wrong,
+ * and its names as a flag, an environment variable and a config file field. Everything that reads
+ * a source derives from this table, so a setting is declared once.
+ */
+import { z } from "zod";
+import { MAX_CONCURRENCY, MAX_PAGE_SIZE } from "./defaults.js";
+
+export const REPORT_FORMATS = ["parquet", "csv", "xlsx"] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+// RFC 9110 token characters: what an auth scheme may be made of. Empty = send the raw token.
+const AUTH_SCHEME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
+
+/** One zod schema per setting; a source's values are validated against these. */
+export const FIELD_SCHEMAS = {
+  baseUrl: z.string().trim().min(1),
+  apiKeyFile: z.string().min(1),
+  db: z.string().min(1),
+  concurrency: z.int().min(1).max(MAX_CONCURRENCY),
+  rate: z.number().min(0).max(1_000_000),
+  pageSize: z.int().min(1).max(MAX_PAGE_SIZE),
+  authScheme: z.string().regex(AUTH_SCHEME),
+  allowHttp: z.boolean(),
+  outDir: z.string().min(1),
+  formats: z.array(z.enum(REPORT_FORMATS)).min(1),
+  reportParams: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()])),
+  logFormat: z.enum(["human", "json"]),
+  quiet: z.boolean(),
+};
+
+export type FieldName = keyof typeof FIELD_SCHEMAS;
+
+/** Validated values from one source; a missing key means the source does not set it. */
+export type ConfigValues = { [K in FieldName]?: z.output<(typeof FIELD_SCHEMAS)[K]> };
+
+/** How a text value (an environment variable) becomes the value its schema checks. */
+export type FieldKind = "string" | "number" | "boolean" | "list" | "enum";
+
+export interface FieldInfo {
+  kind: FieldKind;
+  /** Completes "must be …" in an error message. */
+  expected: string;
+  /** The command-line flag, without dashes. */
+  flag: string;
+  /** The environment variable, if the setting has one. */
+  env: string | undefined;
+  /** Dotted field path in the config file. */
+  file: string;
+}
+
+export const FIELDS: Record<FieldName, FieldInfo> = {
+  baseUrl: {
+    kind: "string",
+    expected: "the portal's API address, e.g. https://lms.example.com/api-v2",
+    flag: "base-url",
+    env: "LMS_BASE_URL",
+    file: "baseUrl",
+  },
+  apiKeyFile: {
+    kind: "string",
+    expected: "the path of a file holding the API key",
+    flag: "api-key-file",
+    env: "LMS_API_KEY_FILE",
+    file: "apiKeyFile",
+  },
+  db: {
+    kind: "string",
+    expected: "a DuckDB file path, e.g. ./lms.duckdb",
+    flag: "db",
+    env: "LMS_DB",
+    file: "db",
+  },
+  concurrency: {
+    kind: "number",
+    expected: `a whole number from 1 to ${MAX_CONCURRENCY}`,
+    flag: "concurrency",
+    env: "LMS_CONCURRENCY",
+    file: "concurrency",
+  },
+  rate: {
+    kind: "number",
+    expected: "a number of requests per second, 0 for no limit",
+    flag: "rate",
+    env: "LMS_RATE",
+    file: "rate",
+  },
+  pageSize: {
+    kind: "number",
+    expected: `a whole number from 1 to ${MAX_PAGE_SIZE}`,
+    flag: "page-size",
+    env: "LMS_PAGE_SIZE",
+    file: "pageSize",
+  },
+  authScheme: {
+    kind: "string",
+    expected: 'a single word such as "Bearer", or "" to send the raw token',
+    flag: "auth-scheme",
+    env: "LMS_AUTH_SCHEME",
+    file: "authScheme",
+  },
+  allowHttp: {
+    kind: "boolean",
+    expected: "true or false (in the environment: 1/0, true/false, yes/no)",
+    flag: "allow-http",
+    env: "LMS_ALLOW_HTTP",
+    file: "allowHttp",
+  },
+  outDir: {
+    kind: "string",
+    expected: "a folder path, e.g. ./out",
+    flag: "out",
+    env: "LMS_OUT",
+    file: "outDir",
+  },
+  formats: {
+    kind: "list",
+    expected: "one or more of parquet, csv, xlsx (comma-separated on the command line)",
+    flag: "format",
+    env: "LMS_FORMAT",
+    file: "report.formats",
+  },
+  reportParams: {
+    kind: "string",
+    expected:
+      "parameters as KEY=VALUE (in the config file: an object of names to strings, numbers or booleans)",
+    flag: "param",
+    env: undefined,
+    file: "report.params",
+  },
+  logFormat: {
+    kind: "enum",
+    expected: '"human" or "json"',
+    flag: "log-format",
+    env: "LMS_LOG_FORMAT",
+    file: "logFormat",
+  },
+  quiet: {
+    kind: "boolean",
+    expected: "true or false (in the environment: 1/0, true/false, yes/no)",
+    flag: "quiet",
+    env: "LMS_QUIET",
+    file: "quiet",
+  },
+};
+
+export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];

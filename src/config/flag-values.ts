@@ -1,0 +1,59 @@
+/**
+ * Settings from parsed command-line flags. yargs gives both `page-size` and `pageSize`; either is
+ * read. Only flags the user gave count: the shared option groups declare no yargs defaults, so a
+ * flag that is absent is undefined and cannot mask the environment or the config file.
+ */
+import { UsageError } from "../cli-error.js";
+import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
+import type { RawValues } from "./validate.js";
+
+export function flagValue(flags: Readonly<Record<string, unknown>>, flag: string): unknown {
+  const camel = flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  return flags[flag] ?? flags[camel];
+}
+
+/**
+ * Contract: reads every setting's flag; `--format` may be repeated or comma-separated;
+ * `--param KEY=VALUE` may be repeated and becomes an object (a malformed one is a UsageError).
+ */
+export function rawFromFlags(flags: Readonly<Record<string, unknown>>): RawValues {
+  const raw: RawValues = {};
+  for (const field of FIELD_NAMES) {
+    const value = flagValue(flags, FIELDS[field].flag);
+    if (value === undefined) continue;
+    raw[field] = normalise(field, value);
+  }
+  return raw;
+}
+
+function normalise(field: FieldName, value: unknown): unknown {
+  if (field === "formats") {
+    const parts = Array.isArray(value) ? value : [value];
+    return parts.flatMap((part) =>
+      typeof part === "string"
+        ? part
+            .split(",")
+            .map((s) => s.trim().toLowerCase())
+            .filter((s) => s !== "")
+        : [part],
+    );
+  }
+  if (field === "reportParams") return parseParams(Array.isArray(value) ? value : [value]);
+  if (field === "logFormat" && typeof value === "string") return value.toLowerCase();
+  return value;
+}
+
+function parseParams(values: readonly unknown[]): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const value of values) {
+    const text = String(value);
+    const eq = text.indexOf("=");
+    if (eq <= 0) {
+      throw new UsageError(
+        `option --param must be KEY=VALUE, e.g. --param days=30 (got ${JSON.stringify(text)})`,
+      );
+    }
+    params[text.slice(0, eq).trim()] = text.slice(eq + 1);
+  }
+  return params;
+}

@@ -1,0 +1,205 @@
+/**
+ * The one place settings are decided: flags > environment > config file > defaults, each source
+ * validated in full before anything runs, so a wrong value anywhere stops the command at once
+ * with a message naming where it came from.
+ */
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { UsageError } from "../cli-error.js";
+import { checkBaseUrl } from "../security/base-url.js";
+import { type LoadedConfigFile, loadConfigFile } from "./config-file.js";
+import {
+  CONFIG_FILE_NAME,
+  DEFAULT_AUTH_SCHEME,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_DB,
+  DEFAULT_OUT_DIR,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_RATE,
+} from "./defaults.js";
+import { rawFromEnv } from "./env-values.js";
+import {
+  type ConfigValues,
+  FIELD_NAMES,
+  FIELDS,
+  type FieldName,
+  type ReportFormat,
+} from "./fields.js";
+import { flagValue, rawFromFlags } from "./flag-values.js";
+import { validateSource } from "./validate.js";
+
+/**
+ * Every setting a command needs, decided once. Paths are absolute. The API key is not here: it is
+ * read by readApiKey, only by the commands that talk to the portal.
+ */
+export interface ResolvedConfig {
+  /** Checked by checkBaseUrl (scheme, credentials, http only for loopback unless allowHttp); no trailing slash. */
+  baseUrl: string | undefined;
+  /** Absolute path of the DuckDB file (":memory:" is kept as is). */
+  db: string;
+  concurrency: number;
+  /** Requests per second; undefined = no limit. */
+  rate: number | undefined;
+  pageSize: number;
+  /** "" = raw token in the Authorization header, otherwise "<scheme> <token>". */
+  authScheme: string;
+  allowHttp: boolean;
+  /** Absolute path of the output folder. */
+  outDir: string;
+  /** Report formats asked for; undefined = each report's own formats. */
+  formats: ReportFormat[] | undefined;
+  /** Report parameters: config file `report.params`, then `--param` (per key, flags win). */
+  reportParams: Record<string, string>;
+  logFormat: "human" | "json";
+  quiet: boolean;
+  /** Absolute path of the key file, if any source named one. */
+  apiKeyFile: string | undefined;
+  /** The config file used, if any. */
+  configFile: string | undefined;
+  /** Where each setting came from: "--db", "LMS_DB", "<file> (db)" or "default". */
+  sources: Record<FieldName, string>;
+}
+
+/**
+ * What resolveConfig reads. Nothing else is consulted (no process.env, no process.cwd()), except
+ * process.stderr.isTTY when `isTTY` is not given.
+ */
+export interface ResolveConfigInput {
+  /**
+   * Parsed flags (yargs argv). `format` is read as report formats and `param` as KEY=VALUE
+   * report parameters: a command whose --format means something else must leave it out.
+   * `config` names the config file.
+   */
+  flags: Readonly<Record<string, unknown>>;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Config file path (relative to cwd); `flags.config` wins over it, LMS_CONFIG loses to it. */
+  configPath?: string;
+  /** Whether the log stream is a terminal: picks the default log format (human, else JSON). */
+  isTTY?: boolean;
+}
+
+/**
+ * Contract: precedence per setting is flags > environment > config file > defaults
+ * (report parameters merge per key in the same order). Every source is validated whole, even
+ * where a higher one overrides it, so a broken config file is never silently masked. Throws a
+ * one-line UsageError naming the source (flag, environment variable, or file and field), the
+ * setting and the expected value. A `--api-key` flag is refused: keys come from a file or the
+ * environment. Relative paths from the config file are resolved against the file's folder; from
+ * flags, the environment and defaults against `cwd`.
+ */
+export async function resolveConfig(input: ResolveConfigInput): Promise<ResolvedConfig> {
+  if (flagValue(input.flags, "api-key") !== undefined) {
+    throw new UsageError(
+      "--api-key is not accepted: a key on the command line is visible to other users and kept in shell history; put it in a file and pass --api-key-file FILE, or set LMS_API_KEY_FILE or LMS_API_KEY",
+    );
+  }
+  const fromFlags = validateSource(rawFromFlags(input.flags), (f) => `option --${FIELDS[f].flag}`);
+  const fromEnv = validateSource(
+    rawFromEnv(input.env),
+    (f) => `environment variable ${FIELDS[f].env ?? f}`,
+  );
+  const file = await findAndLoadConfigFile(input);
+
+  const layers: { values: ConfigValues; source: (f: FieldName) => string }[] = [
+    { values: withAbsolutePaths(fromFlags, input.cwd), source: (f) => `--${FIELDS[f].flag}` },
+    { values: withAbsolutePaths(fromEnv, input.cwd), source: (f) => FIELDS[f].env ?? f },
+  ];
+  if (file !== undefined) {
+    layers.push({
+      values: withAbsolutePaths(file.values, file.dir),
+      source: (f) => `${file.path} (${FIELDS[f].file})`,
+    });
+  }
+
+  const sources = Object.fromEntries(FIELD_NAMES.map((f) => [f, "default"])) as Record<
+    FieldName,
+    string
+  >;
+  const pick = <K extends FieldName>(field: K): ConfigValues[K] => {
+    for (const layer of layers) {
+      const value = layer.values[field];
+      if (value === undefined) continue;
+      sources[field] = layer.source(field);
+      return value;
+    }
+    return undefined;
+  };
+
+  const allowHttp = pick("allowHttp") ?? false;
+  const rawBaseUrl = pick("baseUrl");
+  const rate = pick("rate") ?? DEFAULT_RATE;
+  const reportParams: Record<string, string> = {};
+  for (const layer of [...layers].reverse()) {
+    for (const [key, value] of Object.entries(layer.values.reportParams ?? {})) {
+      reportParams[key] = String(value);
+      sources.reportParams = layer.source("reportParams");
+    }
+  }
+
+  return {
+    baseUrl: rawBaseUrl === undefined ? undefined : checkedBaseUrl(rawBaseUrl, allowHttp, sources),
+    db: pick("db") ?? resolvePath(input.cwd, DEFAULT_DB),
+    concurrency: pick("concurrency") ?? DEFAULT_CONCURRENCY,
+    rate: rate === 0 ? undefined : rate,
+    pageSize: pick("pageSize") ?? DEFAULT_PAGE_SIZE,
+    authScheme: pick("authScheme") ?? DEFAULT_AUTH_SCHEME,
+    allowHttp,
+    outDir: pick("outDir") ?? resolvePath(input.cwd, DEFAULT_OUT_DIR),
+    formats: pick("formats"),
+    reportParams,
+    // Human lines are for a person at a terminal; anything else (a pipe, a file, a service
+    // manager's journal) gets JSON lines a machine can parse.
+    logFormat:
+      pick("logFormat") ?? ((input.isTTY ?? process.stderr.isTTY === true) ? "human" : "json"),
+    quiet: pick("quiet") ?? false,
+    apiKeyFile: pick("apiKeyFile"),
+    configFile: file?.path,
+    sources,
+  };
+}
+
+function withAbsolutePaths(values: ConfigValues, base: string): ConfigValues {
+  const out: ConfigValues = { ...values };
+  if (out.db !== undefined) out.db = resolvePath(base, out.db);
+  if (out.outDir !== undefined) out.outDir = resolvePath(base, out.outDir);
+  if (out.apiKeyFile !== undefined) out.apiKeyFile = resolvePath(base, out.apiKeyFile);
+  return out;
+}
+
+function resolvePath(base: string, path: string): string {
+  if (path === ":memory:") return path;
+  return isAbsolute(path) ? path : resolve(base, path);
+}
+
+function checkedBaseUrl(
+  url: string,
+  allowHttp: boolean,
+  sources: Record<FieldName, string>,
+): string {
+  try {
+    return checkBaseUrl(url, allowHttp).href.replace(/\/+$/, "");
+  } catch (error) {
+    if (error instanceof UsageError) {
+      throw new UsageError(`${error.message} (base URL from ${sources.baseUrl})`);
+    }
+    throw error;
+  }
+}
+
+async function findAndLoadConfigFile(
+  input: ResolveConfigInput,
+): Promise<LoadedConfigFile | undefined> {
+  const flag = flagValue(input.flags, "config");
+  const named =
+    typeof flag === "string" && flag !== ""
+      ? flag
+      : input.configPath !== undefined && input.configPath !== ""
+        ? input.configPath
+        : input.env.LMS_CONFIG !== undefined && input.env.LMS_CONFIG !== ""
+          ? input.env.LMS_CONFIG
+          : undefined;
+  if (named !== undefined) return loadConfigFile(resolve(input.cwd, named));
+  const implicit = resolve(input.cwd, CONFIG_FILE_NAME);
+  return existsSync(implicit) ? loadConfigFile(implicit) : undefined;
+}

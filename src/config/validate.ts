@@ -1,0 +1,47 @@
+/**
+ * Validates the values one source gives (a flag set, the environment or a config file) against
+ * the settings table, and turns the first problem into a one-line UsageError that names the
+ * source, the setting and what was expected.
+ */
+import { z } from "zod";
+import { UsageError } from "../cli-error.js";
+import { type ConfigValues, FIELD_NAMES, FIELD_SCHEMAS, FIELDS, type FieldName } from "./fields.js";
+
+const VALUES_SCHEMA = z.object(FIELD_SCHEMAS).partial();
+
+/** Raw values from one source, before validation. */
+export type RawValues = Partial<Record<FieldName, unknown>>;
+
+/**
+ * Contract: answers the validated values (only the keys the source set) or throws a UsageError
+ * `${where(field)} must be ${expected} (got ${value})`.
+ */
+export function validateSource(raw: RawValues, where: (field: FieldName) => string): ConfigValues {
+  const result = VALUES_SCHEMA.safeParse(raw);
+  if (result.success) {
+    const out: ConfigValues = {};
+    for (const [key, value] of Object.entries(result.data)) {
+      if (value !== undefined) Object.assign(out, { [key]: value });
+    }
+    return out;
+  }
+  const issue = result.error.issues[0];
+  const field = fieldOf(issue?.path[0]);
+  if (field === undefined) {
+    throw new UsageError(`invalid configuration: ${issue?.message ?? "unknown problem"}`);
+  }
+  throw new UsageError(
+    `${where(field)} must be ${FIELDS[field].expected} (got ${showValue(raw[field])})`,
+  );
+}
+
+function fieldOf(key: PropertyKey | undefined): FieldName | undefined {
+  return FIELD_NAMES.find((name) => name === key);
+}
+
+/** A short rendering of a wrong value: enough to recognise it, never a whole file. */
+export function showValue(value: unknown): string {
+  if (typeof value === "number" && Number.isNaN(value)) return "a value that is not a number";
+  const text = value === undefined ? "nothing" : (JSON.stringify(value) ?? String(value));
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

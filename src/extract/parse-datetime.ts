@@ -1,0 +1,139 @@
+/**
+ * Strict, allocation-free parser for the date-time strings the portal sends, giving a UTC instant
+ * in microseconds since the Unix epoch (what an Arrow microsecond timestamp and a DuckDB TIMESTAMP
+ * store).
+ *
+ * Accepted shapes (the spec only says "ISO 8601"; these cover ISO 8601 and the common SQL-style
+ * variant a PHP backend emits):
+ * - `YYYY-MM-DD`                                   midnight UTC
+ * - `YYYY-MM-DDTHH:MM[:SS[.fraction]]` + offset    offset is `Z`, `±HH:MM`, `±HHMM` or `±HH`
+ * - `YYYY-MM-DD HH:MM[:SS[.fraction]]` (+ offset)  space instead of `T`
+ *
+ * Assumption: a date-time WITHOUT an offset is UTC. The spec shows no zone-less value; reading one
+ * as UTC is what the portal's own `+00:00` values suggest, and it is written here so that a portal
+ * running on local time shows up as a fixed, documented shift rather than as machine-dependent
+ * output (never the local zone of the machine running the export).
+ *
+ * Fractions beyond microseconds are truncated. Anything else (out-of-range fields, 29 February of
+ * a common year, trailing text) is rejected, because a silently "corrected" date is worse than a
+ * reject that keeps the raw record.
+ */
+
+const SECONDS_PER_DAY = 86_400;
+/** |seconds| below this keeps seconds * 1e6 + micros inside Number.MAX_SAFE_INTEGER. */
+const SAFE_SECONDS = 9_007_199_253;
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+function isLeapYear(y: number): boolean {
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+}
+
+/** Days from 1970-01-01 to the given proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const mp = month > 2 ? month - 3 : month + 9;
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+/** Value of `count` ASCII digits at `at`, or -1 if any of them is not a digit. */
+function digits(s: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const c = s.charCodeAt(i) - 48;
+    // Written as a negated range so NaN (reading past the end) fails too.
+    if (!(c >= 0 && c <= 9)) return -1;
+    value = value * 10 + c;
+  }
+  return value;
+}
+
+/**
+ * Microseconds since 1970-01-01T00:00:00Z for `text`, or `undefined` when `text` is not one of the
+ * accepted shapes. Returns a `number` when the value is a safe integer (years 1685-2255) and a
+ * `bigint` outside that range, so the result is always exact.
+ */
+export function parseDateTimeMicros(text: string): number | bigint | undefined {
+  const len = text.length;
+  if (len < 10) return undefined;
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1) return undefined;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return undefined; // '-'
+  const monthDays = month === 2 && isLeapYear(year) ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
+  if (day > monthDays) return undefined;
+
+  let hour = 0;
+  let minute = 0;
+  let second = 0;
+  let micros = 0;
+  let offsetSeconds = 0;
+  let at = 10;
+  if (at < len) {
+    const sep = text.charCodeAt(at);
+    if (sep !== 84 && sep !== 116 && sep !== 32) return undefined; // 'T' 't' ' '
+    hour = digits(text, at + 1, 2);
+    minute = digits(text, at + 4, 2);
+    if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
+    if (text.charCodeAt(at + 3) !== 58) return undefined; // ':'
+    at += 6;
+    if (at < len && text.charCodeAt(at) === 58) {
+      second = digits(text, at + 1, 2);
+      if (second < 0 || second > 59) return undefined;
+      at += 3;
+      const dot = text.charCodeAt(at);
+      if (at < len && (dot === 46 || dot === 44)) {
+        // '.' or ','
+        at++;
+        const start = at;
+        let scale = 100_000;
+        while (at < len) {
+          const c = text.charCodeAt(at) - 48;
+          if (!(c >= 0 && c <= 9)) break;
+          micros += c * scale;
+          scale = Math.floor(scale / 10);
+          at++;
+        }
+        if (at === start) return undefined;
+      }
+    }
+    if (at < len && text.charCodeAt(at) === 32) at++; // "10:22:13 +02:00"
+    if (at < len) {
+      const sign = text.charCodeAt(at);
+      if (sign === 90 || sign === 122) {
+        // 'Z' 'z'
+        at++;
+      } else if (sign === 43 || sign === 45) {
+        // '+' '-'
+        const oh = digits(text, at + 1, 2);
+        if (oh < 0 || oh > 23) return undefined;
+        at += 3;
+        let om = 0;
+        if (at < len) {
+          if (text.charCodeAt(at) === 58) at++;
+          om = digits(text, at, 2);
+          if (om < 0 || om > 59) return undefined;
+          at += 2;
+        }
+        offsetSeconds = (oh * 3600 + om * 60) * (sign === 45 ? -1 : 1);
+      } else {
+        return undefined;
+      }
+    }
+    if (at !== len) return undefined;
+  }
+
+  const seconds =
+    daysFromCivil(year, month, day) * SECONDS_PER_DAY +
+    hour * 3600 +
+    minute * 60 +
+    second -
+    offsetSeconds;
+  if (seconds > -SAFE_SECONDS && seconds < SAFE_SECONDS) return seconds * 1_000_000 + micros;
+  return BigInt(seconds) * 1_000_000n + BigInt(micros);
+}

@@ -1,0 +1,143 @@
+/**
+ * Appends Arrow RecordBatches into a resource's staging table through DuckDB data chunks (at most
+ * one vector size, 2,048 rows, each) and the appender, numbering every row with `_seq`.
+ */
+import {
+  type DuckDBAppender,
+  type DuckDBConnection,
+  DuckDBDataChunk,
+  type DuckDBType,
+  DuckDBVector,
+} from "@duckdb/node-api";
+import type { RecordBatch, Schema } from "apache-arrow";
+import type { ExtractedName } from "../resources/registry.js";
+import { copyToVector, duckdbTypeIdFor } from "./arrow-to-vector.js";
+import { quoteIdent } from "./ddl.js";
+import { SEQ_COLUMN, stagingTable } from "./staging.js";
+
+/**
+ * Writes batches of one resource into its staging table.
+ * - `append(batch)`: rows get `_seq` values continuing from the largest already staged (so a
+ *   resumed run's copies win over older ones); the batch's schema must be `arrowSchema(resource)`.
+ * - `flush()`: makes everything appended so far durable (commits the appender's rows). Mark work
+ *   done in `_checkpoint` only after a flush.
+ * - `close()`: flushes and releases the appender; the writer cannot be used afterwards.
+ * One writer per resource at a time (two would hand out the same `_seq` values), on a connection
+ * nothing else uses concurrently.
+ */
+export interface StagingWriter {
+  append(batch: RecordBatch): Promise<void>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Plan {
+  /** Per table column: index of the batch column feeding it, -1 for `_seq`. */
+  readonly sources: readonly number[];
+}
+
+async function tableColumns(connection: DuckDBConnection, table: string): Promise<string[]> {
+  const reader = await connection.runAndReadAll(
+    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND schema_name = current_schema() ORDER BY column_index",
+    [table],
+  );
+  return reader.getRows().map((row) => String(row[0]));
+}
+
+function planFor(
+  schema: Schema,
+  table: string,
+  names: readonly string[],
+  types: readonly DuckDBType[],
+): Plan {
+  const byName = new Map(schema.fields.map((field, index) => [field.name, index]));
+  const sources = names.map((name, column) => {
+    if (name === SEQ_COLUMN) return -1;
+    const index = byName.get(name);
+    const field = index === undefined ? undefined : schema.fields[index];
+    if (index === undefined || !field) {
+      throw new Error(`batch has no column "${name}" that staging table ${table} needs`);
+    }
+    const want = duckdbTypeIdFor(field.type);
+    const have = types[column]?.typeId;
+    if (want === undefined || want !== have) {
+      throw new Error(
+        `column "${name}" of ${table} is ${types[column]} but the batch holds ${field.type}; the database was written by a different version`,
+      );
+    }
+    return index;
+  });
+  for (const field of schema.fields) {
+    if (!names.includes(field.name)) {
+      throw new Error(`staging table ${table} has no column for batch field "${field.name}"`);
+    }
+  }
+  return { sources };
+}
+
+/** `stagingWriter` for any staging table shaped like `_stage_<resource>`. */
+export async function stagingWriterFor(
+  connection: DuckDBConnection,
+  table: string,
+): Promise<StagingWriter> {
+  const names = await tableColumns(connection, table);
+  if (!names.includes(SEQ_COLUMN)) throw new Error(`table ${table} is not a staging table`);
+  const max = await connection.runAndReadAll(
+    `SELECT coalesce(max(${quoteIdent(SEQ_COLUMN)}), 0) FROM ${quoteIdent(table)}`,
+  );
+  let seq = BigInt(String(max.getRows()[0]?.[0] ?? 0));
+  const appender: DuckDBAppender = await connection.createAppender(table);
+  const types = names.map((_, i) => appender.columnType(i));
+  const chunkSize = DuckDBVector.standardSize();
+  const plans = new WeakMap<Schema, Plan>();
+  let closed = false;
+
+  function planOf(schema: Schema): Plan {
+    let plan = plans.get(schema);
+    if (!plan) {
+      plan = planFor(schema, table, names, types);
+      plans.set(schema, plan);
+    }
+    return plan;
+  }
+
+  return {
+    async append(batch) {
+      if (closed) throw new Error(`staging writer for ${table} is closed`);
+      const plan = planOf(batch.schema);
+      const columns = batch.data.children;
+      for (let from = 0; from < batch.numRows; from += chunkSize) {
+        const count = Math.min(chunkSize, batch.numRows - from);
+        const chunk = DuckDBDataChunk.create(types, count);
+        plan.sources.forEach((source, column) => {
+          const vector = chunk.getColumnVector(column);
+          if (source === -1) {
+            for (let i = 0; i < count; i++) vector.setItem(i, ++seq);
+            vector.flush();
+            return;
+          }
+          const data = columns[source];
+          if (!data) throw new Error(`batch column ${source} is missing`);
+          copyToVector(data, from, count, vector);
+        });
+        appender.appendDataChunk(chunk);
+      }
+    },
+    async flush() {
+      if (!closed) appender.flushSync();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      appender.closeSync();
+    },
+  };
+}
+
+/** Opens a writer appending into `_stage_<resource>`. */
+export function stagingWriter(
+  connection: DuckDBConnection,
+  resource: ExtractedName,
+): Promise<StagingWriter> {
+  return stagingWriterFor(connection, stagingTable(resource));
+}

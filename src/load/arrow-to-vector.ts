@@ -1,0 +1,126 @@
+/**
+ * Copies a row range of one Arrow column into a DuckDB vector (the Node DuckDB client cannot
+ * ingest Arrow itself). Supports exactly the Arrow types arrowSchema() produces.
+ *
+ * Arrow JS convention for a sliced column: `values` and `valueOffsets` are already cut at the
+ * slice start (index them from 0), while the validity bitmap is shared and read at
+ * `data.offset + index`.
+ */
+import { Buffer, isAscii } from "node:buffer";
+import { DuckDBTimestampValue, DuckDBTypeId, type DuckDBVector, listValue } from "@duckdb/node-api";
+import { type Data, type DataType, Type } from "apache-arrow";
+import { isValid } from "../extract/validity-bitmap.js";
+
+/** DuckDB column type id that stores each supported Arrow type. */
+export function duckdbTypeIdFor(type: DataType): DuckDBTypeId | undefined {
+  switch (type.typeId) {
+    case Type.Int:
+      return "bitWidth" in type && type.bitWidth === 32
+        ? DuckDBTypeId.INTEGER
+        : DuckDBTypeId.BIGINT;
+    case Type.Timestamp:
+      return DuckDBTypeId.TIMESTAMP;
+    case Type.Float:
+      return DuckDBTypeId.DOUBLE;
+    case Type.Utf8:
+      return DuckDBTypeId.VARCHAR;
+    case Type.List:
+      return DuckDBTypeId.LIST;
+    default:
+      return undefined;
+  }
+}
+
+/** Reader of rows `from .. from + count` of a Utf8 column (decodes only that range). */
+function utf8Reader(data: Data, from: number, count: number): (index: number) => string {
+  const offsets = data.valueOffsets;
+  const values = data.values;
+  if (!(offsets instanceof Int32Array) || !(values instanceof Uint8Array)) {
+    throw new TypeError("Utf8 column without Int32 offsets and byte data");
+  }
+  const bytes = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+  const first = offsets[from] ?? 0;
+  const last = offsets[from + count] ?? 0;
+  if (isAscii(bytes.subarray(first, last))) {
+    // One latin1 decode for the range, then cheap substrings.
+    const text = bytes.toString("latin1", first, last);
+    return (i) => text.slice((offsets[i] ?? 0) - first, (offsets[i + 1] ?? 0) - first);
+  }
+  return (i) => bytes.toString("utf8", offsets[i] ?? 0, offsets[i + 1] ?? 0);
+}
+
+/** Writes rows `from .. from + count` of `data` into `vector` rows `0 .. count` and flushes it. */
+export function copyToVector(data: Data, from: number, count: number, vector: DuckDBVector): void {
+  const bitmap = data.nullBitmap;
+  const offset = data.offset;
+  const hasNulls = data.nullCount > 0;
+  switch (data.type.typeId) {
+    case Type.Int:
+    case Type.Float: {
+      const values = data.values;
+      if (
+        !(values instanceof BigInt64Array) &&
+        !(values instanceof Int32Array) &&
+        !(values instanceof Float64Array)
+      ) {
+        throw new TypeError(`unsupported Arrow numeric column ${data.type}`);
+      }
+      for (let i = 0; i < count; i++) {
+        const row = from + i;
+        if (hasNulls && !isValid(bitmap, offset, row)) vector.setItem(i, null);
+        else vector.setItem(i, values[row] ?? null);
+      }
+      break;
+    }
+    case Type.Timestamp: {
+      const values = data.values;
+      if (!(values instanceof BigInt64Array))
+        throw new TypeError("Timestamp column without int64 data");
+      for (let i = 0; i < count; i++) {
+        const row = from + i;
+        const micros = values[row];
+        if ((hasNulls && !isValid(bitmap, offset, row)) || micros === undefined)
+          vector.setItem(i, null);
+        else vector.setItem(i, new DuckDBTimestampValue(micros));
+      }
+      break;
+    }
+    case Type.Utf8: {
+      const read = utf8Reader(data, from, count);
+      for (let i = 0; i < count; i++) {
+        const row = from + i;
+        vector.setItem(i, hasNulls && !isValid(bitmap, offset, row) ? null : read(row));
+      }
+      break;
+    }
+    case Type.List: {
+      const offsets = data.valueOffsets;
+      const child = data.children[0];
+      if (!(offsets instanceof Int32Array) || !child || child.type.typeId !== Type.Utf8) {
+        throw new TypeError(`unsupported Arrow list column ${data.type}`);
+      }
+      const childFrom = offsets[from] ?? 0;
+      const read = utf8Reader(child, childFrom, (offsets[from + count] ?? 0) - childFrom);
+      const childBitmap = child.nullBitmap;
+      const childNulls = child.nullCount > 0;
+      for (let i = 0; i < count; i++) {
+        const row = from + i;
+        if (hasNulls && !isValid(bitmap, offset, row)) {
+          vector.setItem(i, null);
+          continue;
+        }
+        const start = offsets[row] ?? 0;
+        const end = offsets[row + 1] ?? 0;
+        const items: (string | null)[] = [];
+        for (let k = start; k < end; k++) {
+          items.push(childNulls && !isValid(childBitmap, child.offset, k) ? null : read(k));
+        }
+        vector.setItem(i, listValue(items));
+      }
+      break;
+    }
+    default:
+      throw new TypeError(`unsupported Arrow column type ${data.type}`);
+  }
+  vector.flush();
+}

@@ -1,0 +1,56 @@
+/**
+ * Resume checkpoints: what a run has finished, per resource and kind of work, as string keys.
+ * Kinds: `page` (a list page's start offset), `parent` (a parent id whose children were all
+ * fetched, e.g. a user's takes), `lookup` (an id looked up one by one, e.g. a product).
+ *
+ * Order matters for correctness: mark a key done only after the rows it produced were flushed to
+ * staging. A kill between the flush and the mark fetches that work again on resume; the merge's
+ * dedupe by key makes the repeat harmless. The reverse order could lose rows.
+ */
+import { type DuckDBConnection, LIST, listValue, VARCHAR } from "@duckdb/node-api";
+import type { ExtractedName } from "../resources/registry.js";
+import { CHECKPOINT_TABLE } from "./staging.js";
+
+export type CheckpointKind = "page" | "parent" | "lookup";
+
+/** Records `keys` as done for the run (idempotent: marking a key twice is fine). */
+export async function markDone(
+  connection: DuckDBConnection,
+  runId: number,
+  resource: ExtractedName,
+  kind: CheckpointKind,
+  keys: readonly string[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await connection.run(
+    `INSERT OR IGNORE INTO ${CHECKPOINT_TABLE} SELECT $run::BIGINT, $resource, $kind, unnest($keys)`,
+    { run: runId, resource, kind, keys: listValue([...keys]) },
+    { keys: LIST(VARCHAR) },
+  );
+}
+
+/** Keys already marked done for the run, resource and kind. */
+export async function doneKeys(
+  connection: DuckDBConnection,
+  runId: number,
+  resource: ExtractedName,
+  kind: CheckpointKind,
+): Promise<Set<string>> {
+  const reader = await connection.runAndReadAll(
+    `SELECT key FROM ${CHECKPOINT_TABLE} WHERE run_id = $run::BIGINT AND resource = $resource AND kind = $kind`,
+    { run: runId, resource, kind },
+  );
+  return new Set(reader.getRows().map((row) => String(row[0])));
+}
+
+/** Forgets the checkpoints of one run, or of every run when `runId` is omitted. */
+export async function clearCheckpoints(
+  connection: DuckDBConnection,
+  runId?: number,
+): Promise<void> {
+  if (runId === undefined) await connection.run(`DELETE FROM ${CHECKPOINT_TABLE}`);
+  else
+    await connection.run(`DELETE FROM ${CHECKPOINT_TABLE} WHERE run_id = $run::BIGINT`, {
+      run: runId,
+    });
+}

@@ -1,0 +1,130 @@
+/**
+ * Opening the DuckDB file: path checks with clear messages, then (read-write) the tables the
+ * pipeline needs.
+ *
+ * DuckDB locks a file against other processes but not against a second instance in the same
+ * process (two instances writing one file would corrupt it), so handles to the same file share one
+ * instance, counted by reference.
+ */
+
+import { resolve } from "node:path";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { CliError } from "../cli-error.js";
+import { migrate } from "./migrate.js";
+import { checkDatabasePath, openError } from "./open-errors.js";
+
+/**
+ * An open database. `connect()` gives a new connection (use one per concurrent reader or writer:
+ * a statement on a connection ends a `stream()` still open on it). `close()` closes the
+ * connections made through this handle and, with the last handle, the instance; it is idempotent.
+ */
+export interface LmsDatabase {
+  /** Absolute path of the file, or ":memory:". */
+  readonly path: string;
+  instance: DuckDBInstance;
+  connect(): Promise<DuckDBConnection>;
+  close(): void;
+}
+
+interface Shared {
+  instance: DuckDBInstance;
+  readOnly: boolean;
+  handles: number;
+}
+
+const open = new Map<string, Promise<Shared>>();
+const MEMORY = ":memory:";
+
+async function createInstance(
+  shown: string,
+  path: string,
+  readOnly: boolean,
+): Promise<DuckDBInstance> {
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(path, readOnly ? { access_mode: "READ_ONLY" } : {});
+  } catch (error) {
+    throw openError(shown, error);
+  }
+  if (readOnly) return instance;
+  try {
+    const connection = await instance.connect();
+    try {
+      await migrate(connection);
+    } finally {
+      connection.closeSync();
+    }
+  } catch (error) {
+    instance.closeSync();
+    throw openError(shown, error);
+  }
+  return instance;
+}
+
+function handle(path: string, shared: Shared, onLastClose: () => void): LmsDatabase {
+  const connections = new Set<DuckDBConnection>();
+  let closed = false;
+  return {
+    path,
+    instance: shared.instance,
+    async connect() {
+      if (closed) throw new Error(`database ${path} is closed`);
+      const connection = await shared.instance.connect();
+      connections.add(connection);
+      return connection;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const connection of connections) connection.closeSync();
+      connections.clear();
+      shared.handles--;
+      if (shared.handles === 0) {
+        onLastClose();
+        shared.instance.closeSync();
+      }
+    },
+  };
+}
+
+/**
+ * Opens (creating if needed, unless `readOnly`) the database at `path` and makes sure the resource,
+ * bookkeeping, staging and checkpoint tables exist with the registry's columns.
+ * Errors are CliErrors with one-line messages: the file is locked by another process (exit 1);
+ * the directory is missing, the path is a directory or not a DuckDB file, or it cannot be written
+ * (exit 2). A file that is not a DuckDB database is never modified.
+ * `":memory:"` opens a private in-memory database.
+ */
+export async function openDatabase(
+  path: string,
+  options: { readOnly?: boolean } = {},
+): Promise<LmsDatabase> {
+  const readOnly = options.readOnly ?? false;
+  if (path === MEMORY) {
+    const instance = await createInstance(path, MEMORY, false);
+    const shared: Shared = { instance, readOnly: false, handles: 1 };
+    return handle(MEMORY, shared, () => undefined);
+  }
+  const absolute = resolve(path);
+  let pending = open.get(absolute);
+  if (!pending) {
+    // Registered before the first await so that concurrent opens of one file share the instance.
+    const opening = (async (): Promise<Shared> => {
+      await checkDatabasePath(path, absolute, readOnly);
+      return { instance: await createInstance(path, absolute, readOnly), readOnly, handles: 0 };
+    })();
+    pending = opening;
+    open.set(absolute, opening);
+    opening.catch(() => {
+      if (open.get(absolute) === opening) open.delete(absolute);
+    });
+  }
+  const shared = await pending;
+  if (shared.readOnly && !readOnly) {
+    throw new CliError(
+      `database ${path} is already open read-only in this process; close it before writing`,
+    );
+  }
+  shared.handles++;
+  return handle(absolute, shared, () => open.delete(absolute));
+}

@@ -1,0 +1,116 @@
+/**
+ * Moves staged rows into the resource tables in ONE transaction, so that a failure (or a kill)
+ * at any point leaves every resource table exactly as it was before.
+ *
+ * Per resource the staged rows are first reduced to one per primary key, the copy with the highest
+ * `_seq` (the latest fetched). Deduplicating before writing matters: DuckDB's INSERT OR REPLACE
+ * keeps an arbitrary copy when one statement carries a key twice, and upserting a key twice in one
+ * transaction is where DuckDB's index constraint checks have historically been over-eager.
+ * - full: rows whose key was not staged are deleted (records gone from the portal), then the
+ *   staged rows are upserted. The deleted and upserted key sets are disjoint, which avoids the
+ *   delete-then-reinsert-same-key pattern DuckDB's ART index has had trouble with.
+ * - incremental: the staged rows are upserted; nothing is deleted (the API has no deletion feed).
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { EXTRACTED, type ExtractedName, RESOURCES } from "../resources/registry.js";
+import { EXTRA_COLUMN, quoteIdent } from "./ddl.js";
+import { SEQ_COLUMN, stagingTable } from "./staging.js";
+
+/** Extra steps of a merge. */
+export interface MergeOptions {
+  /**
+   * Runs inside the merge transaction after the data statements and before COMMIT (e.g. marking
+   * the run succeeded), so it commits or rolls back together with the data. Use only the given
+   * connection.
+   */
+  beforeCommit?: (connection: DuckDBConnection) => Promise<void>;
+}
+
+function dedupedSql(resource: ExtractedName, columns: string): string {
+  const key = quoteIdent(RESOURCES[resource].primaryKey);
+  return `SELECT ${columns} FROM ${quoteIdent(stagingTable(resource))} QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${quoteIdent(SEQ_COLUMN)} DESC) = 1`;
+}
+
+async function mergeOne(
+  connection: DuckDBConnection,
+  resource: ExtractedName,
+  mode: "full" | "incremental",
+): Promise<void> {
+  const spec = RESOURCES[resource];
+  const table = quoteIdent(resource);
+  const stage = quoteIdent(stagingTable(resource));
+  const key = quoteIdent(spec.primaryKey);
+  const columns = [...spec.fields.map((f) => f.name), EXTRA_COLUMN].map(quoteIdent).join(", ");
+  if (mode === "full") {
+    await connection.run(
+      `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})`,
+    );
+  }
+  await connection.run(
+    `INSERT OR REPLACE INTO ${table} (${columns}) ${dedupedSql(resource, columns)}`,
+  );
+  await connection.run(`DELETE FROM ${stage}`);
+}
+
+/** Row count of every extracted resource table. */
+export async function tableCounts(
+  connection: DuckDBConnection,
+): Promise<Record<ExtractedName, number>> {
+  const sql = EXTRACTED.map(
+    (name) => `SELECT '${name}' AS name, count(*) AS n FROM ${quoteIdent(name)}`,
+  ).join(" UNION ALL ");
+  const reader = await connection.runAndReadAll(sql);
+  const found = new Map(reader.getRows().map(([name, n]) => [String(name), Number(n)]));
+  const counts: Partial<Record<ExtractedName, number>> = {};
+  for (const name of EXTRACTED) counts[name] = found.get(name) ?? 0;
+  // Every key was just filled.
+  return counts as Record<ExtractedName, number>;
+}
+
+async function inTransaction(
+  connection: DuckDBConnection,
+  work: () => Promise<void>,
+): Promise<void> {
+  await connection.run("BEGIN TRANSACTION");
+  try {
+    await work();
+    await connection.run("COMMIT");
+  } catch (error) {
+    // A failed COMMIT has already ended the transaction; the ROLLBACK error is not the news.
+    await connection.run("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Merges the staging tables of `resources` into their resource tables and empties them, all in
+ * one transaction (rolled back on any error, the error rethrown). Full mode makes each table
+ * exactly its staged set, so pass only resources whose extraction completed. Close or flush every
+ * staging writer first: rows still in an appender are not seen. Answers the row count of every
+ * extracted resource table after the merge.
+ */
+export async function mergeStaging(
+  connection: DuckDBConnection,
+  resources: readonly ExtractedName[],
+  mode: "full" | "incremental",
+  options: MergeOptions = {},
+): Promise<Record<ExtractedName, number>> {
+  const unique = [...new Set(resources)];
+  await inTransaction(connection, async () => {
+    for (const resource of unique) await mergeOne(connection, resource, mode);
+    await options.beforeCommit?.(connection);
+  });
+  return tableCounts(connection);
+}
+
+/** Empties the staging tables of `resources` (one transaction). */
+export async function clearStaging(
+  connection: DuckDBConnection,
+  resources: readonly ExtractedName[],
+): Promise<void> {
+  await inTransaction(connection, async () => {
+    for (const resource of new Set(resources)) {
+      await connection.run(`DELETE FROM ${quoteIdent(stagingTable(resource))}`);
+    }
+  });
+}

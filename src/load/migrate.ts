@@ -1,0 +1,60 @@
+/**
+ * Brings an existing database up to the registry: creates missing tables and adds columns the
+ * registry gained since the file was written. Added columns are nullable (existing rows have no
+ * value for them). Changed column types are not migrated: they fail loudly at append time.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { EXTRACTED, RESOURCES } from "../resources/registry.js";
+import { createTableSql, DUCKDB_TYPES, EXTRA_COLUMN, quoteIdent } from "./ddl.js";
+import { META_TABLES_SQL } from "./meta-ddl.js";
+import {
+  CHECKPOINT_TABLE_SQL,
+  stagingColumnTypes,
+  stagingTable,
+  stagingTablesSql,
+} from "./staging.js";
+
+async function existingColumns(connection: DuckDBConnection, table: string): Promise<Set<string>> {
+  const reader = await connection.runAndReadAll(
+    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND schema_name = current_schema()",
+    [table],
+  );
+  return new Set(reader.getRows().map((row) => String(row[0])));
+}
+
+async function addMissingColumns(
+  connection: DuckDBConnection,
+  table: string,
+  wanted: ReadonlyMap<string, string>,
+): Promise<void> {
+  const have = await existingColumns(connection, table);
+  for (const [name, type] of wanted) {
+    if (!have.has(name)) {
+      await connection.run(
+        `ALTER TABLE ${quoteIdent(table)} ADD COLUMN ${quoteIdent(name)} ${type}`,
+      );
+    }
+  }
+}
+
+/** Creates every table the pipeline uses if missing and adds registry columns they lack. */
+export async function migrate(connection: DuckDBConnection): Promise<void> {
+  await connection.run("BEGIN TRANSACTION");
+  try {
+    for (const name of EXTRACTED) await connection.run(createTableSql(name));
+    for (const sql of META_TABLES_SQL) await connection.run(sql);
+    for (const sql of stagingTablesSql(EXTRACTED)) await connection.run(sql);
+    await connection.run(CHECKPOINT_TABLE_SQL);
+    for (const name of EXTRACTED) {
+      const columns = new Map<string, string>();
+      for (const field of RESOURCES[name].fields) columns.set(field.name, DUCKDB_TYPES[field.type]);
+      columns.set(EXTRA_COLUMN, "JSON");
+      await addMissingColumns(connection, name, columns);
+      await addMissingColumns(connection, stagingTable(name), stagingColumnTypes(name));
+    }
+    await connection.run("COMMIT");
+  } catch (error) {
+    await connection.run("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}

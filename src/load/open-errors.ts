@@ -1,0 +1,95 @@
+/**
+ * Turns the ways opening a database file can fail into one-line messages that say what is wrong
+ * and what to do. Bad paths (missing directory, not a DuckDB file, no write permission) are usage
+ * errors (exit 2); a lock held by another process is a run failure (exit 1), since waiting fixes it.
+ */
+import { access, constants, stat } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { CliError, UsageError } from "../cli-error.js";
+
+function firstLine(text: string): string {
+  return text.split("\n", 1)[0] ?? text;
+}
+
+/** Checks that can be made before DuckDB touches anything; throws the matching error. */
+export async function checkDatabasePath(
+  shown: string,
+  absolute: string,
+  readOnly: boolean,
+): Promise<void> {
+  const dir = dirname(absolute);
+  const fileStat = await stat(absolute).catch(() => undefined);
+  if (fileStat?.isDirectory()) {
+    throw new UsageError(`--db ${shown} is a directory; give a database file path inside it`);
+  }
+  if (!fileStat) {
+    const dirStat = await stat(dir).catch(() => undefined);
+    if (!dirStat?.isDirectory()) {
+      throw new UsageError(
+        `directory ${dir} for database ${shown} does not exist; create it or choose another --db`,
+      );
+    }
+    if (readOnly) {
+      throw new UsageError(
+        `database ${shown} does not exist; run "lms-export extract" first or check --db`,
+      );
+    }
+  }
+  if (readOnly) return;
+  if (fileStat && !(await writable(absolute))) {
+    throw new UsageError(`database ${shown} is read-only; make it writable or choose another --db`);
+  }
+  if (!(await writable(dir))) {
+    throw new UsageError(
+      `directory ${dir} is not writable (DuckDB keeps ${basename(absolute)}.wal beside the database); fix its permissions or choose another --db`,
+    );
+  }
+}
+
+async function writable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Maps an error DuckDB raised while opening or preparing `shown` to a CliError. */
+export function openError(shown: string, error: unknown): CliError {
+  const message = error instanceof Error ? error.message : String(error);
+  const options = { cause: error };
+  if (/Could not set lock on file/i.test(message)) {
+    const pid = /\(PID (\d+)\)/.exec(message)?.[1];
+    return new CliError(
+      `database ${shown} is in use by another process${pid ? ` (PID ${pid})` : ""}; wait for it to finish or use another --db`,
+      1,
+      options,
+    );
+  }
+  if (/not a valid DuckDB database file/i.test(message)) {
+    return new UsageError(
+      `${shown} is not a DuckDB database (it was left untouched); choose another --db`,
+      options,
+    );
+  }
+  if (/Permission denied|Read-only file system|read-only mode/i.test(message)) {
+    return new UsageError(
+      `database ${shown} cannot be written (${firstLine(message).replace(/^[\w ]+Error: /, "")}); fix its permissions or choose another --db`,
+      options,
+    );
+  }
+  if (/No such file or directory/i.test(message)) {
+    return new UsageError(
+      `directory for database ${shown} does not exist; create it or choose another --db`,
+      options,
+    );
+  }
+  if (/database does not exist/i.test(message)) {
+    return new UsageError(
+      `database ${shown} does not exist; run "lms-export extract" first or check --db`,
+      options,
+    );
+  }
+  return new CliError(`cannot open database ${shown}: ${firstLine(message)}`, 1, options);
+}

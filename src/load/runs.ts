@@ -1,0 +1,259 @@
+/**
+ * The run ledger: `_runs`, `_run_resources`, `_rejects`, `_schema_drift`, `_not_found`
+ * (meta-ddl.ts). Every value goes in as a bound parameter.
+ */
+import {
+  type DuckDBConnection,
+  DuckDBTimestampValue,
+  LIST,
+  listValue,
+  VARCHAR,
+} from "@duckdb/node-api";
+import type { Reject } from "../extract/to-record-batch.js";
+import type { ExtractedName } from "../resources/registry.js";
+import { EXTRACTED } from "../resources/registry.js";
+import { quoteIdent } from "./ddl.js";
+import type { RunStatus } from "./meta-ddl.js";
+import { CHECKPOINT_TABLE, stagingTable } from "./staging.js";
+
+export type RunMode = "full" | "incremental";
+
+/** What a run was asked to do. `options` is stored as JSON; secrets must never be in it. */
+export interface RunInfo {
+  mode: RunMode;
+  since: Date | null;
+  options: Record<string, unknown>;
+}
+
+/** Per-resource outcome of a run. */
+export interface ResourceStats {
+  records: number;
+  requests: number;
+  retries: number;
+  rejects: number;
+  notFound: number;
+  durationMs: number;
+}
+
+/** An interrupted or failed run that left staged rows or checkpoints behind. */
+export interface ResumableRun {
+  runId: number;
+  mode: RunMode;
+  since: Date | null;
+  options: Record<string, unknown>;
+}
+
+/** Option names that would hold a secret; dropped as a last line of defence. */
+const SECRET_OPTION = /^(api[-_]?key|token|access[-_]?token|password|secret|authorization)$/i;
+const MAX_ERROR_LENGTH = 4000;
+
+function timestamp(date: Date): DuckDBTimestampValue {
+  return new DuckDBTimestampValue(BigInt(date.getTime()) * 1000n);
+}
+
+function toDate(value: unknown): Date | null {
+  return value instanceof DuckDBTimestampValue ? new Date(Number(value.micros / 1000n)) : null;
+}
+
+/** JSON text of any value, never throwing (bigints as strings, cycles as their String()). */
+export function safeJson(value: unknown): string {
+  try {
+    return (
+      JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) ??
+      "null"
+    );
+  } catch {
+    return JSON.stringify(String(value));
+  }
+}
+
+/** Starts a run (status "running") and answers its id, one above the largest so far. */
+export async function startRun(connection: DuckDBConnection, info: RunInfo): Promise<number> {
+  const options = Object.fromEntries(
+    Object.entries(info.options).filter(([key]) => !SECRET_OPTION.test(key)),
+  );
+  const reader = await connection.runAndReadAll(
+    `INSERT INTO _runs (run_id, started_at, status, mode, since, options)
+     SELECT coalesce(max(run_id), 0) + 1, $started::TIMESTAMP, 'running', $mode, $since::TIMESTAMP, $options::JSON
+     FROM _runs
+     RETURNING run_id`,
+    {
+      started: timestamp(new Date()),
+      mode: info.mode,
+      since: info.since ? timestamp(info.since) : null,
+      options: safeJson(options),
+    },
+  );
+  return Number(reader.getRows()[0]?.[0]);
+}
+
+/** Ends a run with `status` (and an error message for failures). */
+export async function finishRun(
+  connection: DuckDBConnection,
+  runId: number,
+  status: RunStatus,
+  error?: string,
+): Promise<void> {
+  await connection.run(
+    "UPDATE _runs SET status = $status, finished_at = $finished::TIMESTAMP, error = $error WHERE run_id = $run::BIGINT",
+    {
+      status,
+      finished: timestamp(new Date()),
+      error: error === undefined ? null : error.slice(0, MAX_ERROR_LENGTH),
+      run: runId,
+    },
+  );
+}
+
+/**
+ * Closes out runs still marked running (their process died without recording an outcome), so the
+ * run history never shows a run as in progress when none is.
+ */
+export async function abandonRunningRuns(
+  connection: DuckDBConnection,
+  reason: string,
+): Promise<void> {
+  await connection.run(
+    "UPDATE _runs SET status = 'failed', finished_at = $finished::TIMESTAMP, error = $error WHERE status = 'running'",
+    { finished: timestamp(new Date()), error: reason.slice(0, MAX_ERROR_LENGTH) },
+  );
+}
+
+/** Marks a run being resumed as running again. */
+export async function reopenRun(connection: DuckDBConnection, runId: number): Promise<void> {
+  await connection.run(
+    "UPDATE _runs SET status = 'running', finished_at = NULL, error = NULL WHERE run_id = $run::BIGINT",
+    { run: runId },
+  );
+}
+
+/** Stores (or, for a resumed run, replaces) a resource's outcome. */
+export async function recordResourceStats(
+  connection: DuckDBConnection,
+  runId: number,
+  resource: ExtractedName,
+  stats: ResourceStats,
+): Promise<void> {
+  await connection.run(
+    `INSERT OR REPLACE INTO _run_resources
+     VALUES ($run::BIGINT, $resource, $records::BIGINT, $requests::BIGINT, $retries::BIGINT,
+             $rejects::BIGINT, $notFound::BIGINT, $durationMs::BIGINT)`,
+    {
+      run: runId,
+      resource,
+      records: stats.records,
+      requests: stats.requests,
+      retries: stats.retries,
+      rejects: stats.rejects,
+      notFound: stats.notFound,
+      durationMs: Math.round(stats.durationMs),
+    },
+  );
+}
+
+/** Stores rejected records, raw (as JSON) with their reasons. */
+export async function recordRejects(
+  connection: DuckDBConnection,
+  runId: number,
+  resource: ExtractedName,
+  rejects: readonly Reject[],
+): Promise<void> {
+  if (rejects.length === 0) return;
+  const appender = await connection.createAppender("_rejects");
+  try {
+    for (const reject of rejects) {
+      appender.appendBigInt(BigInt(runId));
+      appender.appendVarchar(resource);
+      appender.appendVarchar(safeJson(reject.raw));
+      appender.appendVarchar(reject.reason);
+      appender.endRow();
+    }
+  } finally {
+    appender.closeSync();
+  }
+}
+
+/** Stores fields the registry does not know, once per run, resource and field. */
+export async function recordDrift(
+  connection: DuckDBConnection,
+  runId: number,
+  resource: ExtractedName,
+  drift: ReadonlyMap<string, unknown>,
+): Promise<void> {
+  for (const [field, example] of drift) {
+    await connection.run(
+      `INSERT INTO _schema_drift
+       SELECT $run::BIGINT, $resource, $field, $example::JSON
+       WHERE NOT EXISTS (SELECT 1 FROM _schema_drift
+                         WHERE run_id = $run::BIGINT AND resource = $resource AND field = $field)`,
+      { run: runId, resource, field, example: safeJson(example) },
+    );
+  }
+}
+
+/** Stores ids a lookup did not find, once per run, resource and id. */
+export async function recordNotFound(
+  connection: DuckDBConnection,
+  runId: number,
+  resource: ExtractedName,
+  ids: readonly (string | number)[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await connection.run(
+    `INSERT INTO _not_found
+     SELECT $run::BIGINT, $resource, n.id
+     FROM (SELECT DISTINCT unnest($ids) AS id) n
+     WHERE NOT EXISTS (SELECT 1 FROM _not_found f
+                       WHERE f.run_id = $run::BIGINT AND f.resource = $resource AND f.id = n.id)`,
+    { run: runId, resource, ids: listValue(ids.map(String)) },
+    { ids: LIST(VARCHAR) },
+  );
+}
+
+/** The latest run that succeeded (its start is the cursor of the next incremental run). */
+export async function lastSuccessfulRun(
+  connection: DuckDBConnection,
+): Promise<{ runId: number; startedAt: Date } | null> {
+  const reader = await connection.runAndReadAll(
+    "SELECT run_id, started_at FROM _runs WHERE status = 'succeeded' ORDER BY run_id DESC LIMIT 1",
+  );
+  const row = reader.getRows()[0];
+  const startedAt = toDate(row?.[1]);
+  return row && startedAt ? { runId: Number(row[0]), startedAt } : null;
+}
+
+async function hasLeftovers(connection: DuckDBConnection, runId: number): Promise<boolean> {
+  const staged = EXTRACTED.map(
+    (name) => `EXISTS (SELECT 1 FROM ${quoteIdent(stagingTable(name))})`,
+  ).join(" OR ");
+  const reader = await connection.runAndReadAll(
+    `SELECT EXISTS (SELECT 1 FROM ${CHECKPOINT_TABLE} WHERE run_id = $run::BIGINT) OR ${staged}`,
+    { run: runId },
+  );
+  return reader.getRows()[0]?.[0] === true;
+}
+
+/**
+ * The latest run, if it did not succeed and left staged rows or checkpoints to continue from;
+ * null otherwise (including when a later run succeeded).
+ */
+export async function resumableRun(connection: DuckDBConnection): Promise<ResumableRun | null> {
+  const reader = await connection.runAndReadAll(
+    "SELECT run_id, status, mode, since, options FROM _runs ORDER BY run_id DESC LIMIT 1",
+  );
+  const row = reader.getRows()[0];
+  if (!row || row[1] === "succeeded") return null;
+  const runId = Number(row[0]);
+  if (!(await hasLeftovers(connection, runId))) return null;
+  const parsed: unknown = typeof row[4] === "string" ? JSON.parse(row[4]) : {};
+  const options =
+    typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? Object.fromEntries(Object.entries(parsed))
+      : {};
+  return {
+    runId,
+    mode: row[2] === "incremental" ? "incremental" : "full",
+    since: toDate(row[3]),
+    options,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The Logger implementation every command uses: human lines or JSON lines, always redacted.
+ */
+import type { Writable } from "node:stream";
+import { formatHumanLine } from "./human-format.js";
+import { createJsonSink } from "./json-sink.js";
+import { isLogThreshold, type LogLevel, type LogThreshold, levelEnabled } from "./levels.js";
+import type { LogFields, Logger } from "./logger.js";
+import { createRedactor } from "./redact.js";
+
+/** How a logger writes. */
+export interface CreateLoggerOptions {
+  /** "human": `HH:MM:SS LEVEL message key=value`; "json": one pino JSON object per line. */
+  format: "human" | "json";
+  /** Where lines go; written synchronously, one `write` per line. */
+  stream: Writable;
+  /** Lowest level written: "debug" | "info" | "warn" | "error" | "silent"; default "info". */
+  level?: string;
+  /** ANSI colours in the human format; default false (callers decide with shouldUseColor). */
+  color?: boolean;
+  /**
+   * Every secret string at the time of the call (API key, current and past tokens). Called on
+   * each line, because tokens change during a run.
+   */
+  secrets?: () => readonly string[];
+  /** Clock for the human format's time stamp; default `new Date()`. */
+  now?: () => Date;
+}
+
+/**
+ * Contract: every line is redacted before it is formatted — each secret string is replaced by
+ * `[redacted]` in the message, in nested fields, in error messages, stacks and causes, in URLs;
+ * fields named apikey/api_key/token/authorization/password (any case, `-`/`_` ignored) are
+ * replaced whatever they hold. Logging never throws: a failure to format becomes a short line.
+ */
+export function createLogger(options: CreateLoggerOptions): Logger {
+  const requested = options.level ?? "info";
+  if (!isLogThreshold(requested)) {
+    throw new RangeError(`unknown log level "${requested}"`);
+  }
+  const threshold: LogThreshold = requested;
+  const redactor = createRedactor(options.secrets ?? (() => []));
+  const now = options.now ?? (() => new Date());
+  const color = options.color ?? false;
+  const json = options.format === "json" ? createJsonSink(options.stream, threshold) : undefined;
+
+  const write = (level: LogLevel, message: string, fields: LogFields | undefined): void => {
+    if (!levelEnabled(level, threshold)) return;
+    let text: string;
+    let safeFields: Record<string, unknown>;
+    try {
+      text = redactor.text(message);
+      safeFields = redactor.fields(fields ?? {});
+    } catch {
+      text = "(log line dropped: its fields could not be serialised)";
+      safeFields = {};
+    }
+    if (json !== undefined) {
+      json(level, text, safeFields);
+      return;
+    }
+    options.stream.write(
+      formatHumanLine({ time: now(), level, message: text, fields: safeFields }, color),
+    );
+  };
+
+  return {
+    debug: (message, fields) => write("debug", message, fields),
+    info: (message, fields) => write("info", message, fields),
+    warn: (message, fields) => write("warn", message, fields),
+    error: (message, fields) => write("error", message, fields),
+  };
+}

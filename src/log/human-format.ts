@@ -1,0 +1,67 @@
+/**
+ * One human-readable line per event: `HH:MM:SS LEVEL message key=value ...`. Values that would be
+ * ambiguous unquoted (spaces, `=`, quotes, empty) are JSON-quoted so a line stays one line and can
+ * still be split by a script in a pinch.
+ */
+import type { LogLevel } from "./levels.js";
+import { SerializedError } from "./serialized-error.js";
+
+const LEVEL_TAGS: Record<LogLevel, string> = {
+  debug: "DEBUG",
+  info: "INFO ",
+  warn: "WARN ",
+  error: "ERROR",
+};
+
+// SGR codes: dim grey, cyan, yellow, red. Keys are dimmed so the values stand out.
+const LEVEL_COLORS: Record<LogLevel, string> = {
+  debug: "\u001b[90m",
+  info: "\u001b[36m",
+  warn: "\u001b[33m",
+  error: "\u001b[31m",
+};
+const DIM = "\u001b[2m";
+const RESET = "\u001b[0m";
+
+export interface HumanLine {
+  time: Date;
+  level: LogLevel;
+  message: string;
+  /** Already redacted and JSON-safe. */
+  fields: Readonly<Record<string, unknown>>;
+}
+
+export function formatHumanLine(line: HumanLine, color: boolean): string {
+  const paint = (code: string, text: string) => (color ? `${code}${text}${RESET}` : text);
+  const time = paint(DIM, clock(line.time));
+  const level = paint(LEVEL_COLORS[line.level], LEVEL_TAGS[line.level]);
+  const parts = [time, level, oneLine(line.message)];
+  for (const [key, value] of Object.entries(line.fields)) {
+    if (value === undefined) continue;
+    parts.push(`${paint(DIM, `${key}=`)}${formatValue(value)}`);
+  }
+  return `${parts.join(" ")}\n`;
+}
+
+function clock(time: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(time.getHours())}:${pad(time.getMinutes())}:${pad(time.getSeconds())}`;
+}
+
+function formatValue(value: unknown): string {
+  if (value instanceof SerializedError) return quote(`${value.type}: ${value.message}`);
+  if (typeof value === "string") return quote(value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null) {
+    return String(value);
+  }
+  return JSON.stringify(value) ?? String(value);
+}
+
+function quote(text: string): string {
+  return /^[^\s="\\]+$/.test(text) ? text : JSON.stringify(text);
+}
+
+/** Messages are one line; a stray newline would split an entry in two. */
+function oneLine(text: string): string {
+  return text.replace(/\r?\n/g, "\\n");
+}

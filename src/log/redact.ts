@@ -1,0 +1,157 @@
+/**
+ * Secret redaction applied to everything a logger writes. Two rules, because each catches what the
+ * other misses: any occurrence of a known secret string (the API key, every token the client has
+ * held) is replaced wherever it appears — messages, nested fields, error messages and stacks,
+ * URLs — and fields whose name says they hold a secret are replaced whatever their value.
+ */
+import { SerializedError } from "./serialized-error.js";
+
+export const REDACTED = "[redacted]";
+
+/** Field names (compared lower case, without `-` and `_`) whose value is always a secret. */
+const SECRET_KEYS: ReadonlySet<string> = new Set([
+  "apikey",
+  "xapikey",
+  "token",
+  "accesstoken",
+  "refreshtoken",
+  "authorization",
+  "proxyauthorization",
+  "password",
+  "secret",
+]);
+
+/** Nested values deeper than this are cut: a log line is not a heap dump. */
+const MAX_DEPTH = 8;
+
+/** Redacts strings and values against the secrets known at the time of the call. */
+export interface Redactor {
+  /** `text` with every secret (and URL credentials) replaced by `[redacted]`. */
+  text(text: string): string;
+  /**
+   * A JSON-safe copy of `value`: strings redacted, secret-named keys replaced, Errors turned into
+   * SerializedError (message, stack and cause redacted), URLs and Dates turned into strings,
+   * bigints into numbers (or strings beyond 2^53), cycles and excessive depth cut.
+   */
+  value(value: unknown): unknown;
+  /** `value` applied to each field of a log line's fields object. */
+  fields(fields: Readonly<Record<string, unknown>>): Record<string, unknown>;
+}
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase().replace(/[-_]/g, ""));
+}
+
+/**
+ * Contract: `secrets` is called on every use (tokens change while a run goes on); empty strings
+ * are ignored. Longer secrets are replaced first so a token containing the key leaves no tail.
+ * Percent-encoded forms of each secret are replaced too, since a secret in a URL is encoded.
+ */
+export function createRedactor(secrets: () => readonly string[]): Redactor {
+  const patterns = (): string[] => {
+    const all = new Set<string>();
+    for (const secret of secrets()) {
+      if (secret.length === 0) continue;
+      all.add(secret);
+      all.add(encodeURIComponent(secret));
+    }
+    return [...all].sort((a, b) => b.length - a.length);
+  };
+
+  const redactText = (text: string, list: readonly string[]): string => {
+    let out = text;
+    for (const secret of list) {
+      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    }
+    // user:password@ in any URL-looking text, known secret or not.
+    return out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${REDACTED}@`);
+  };
+
+  const redactValue = (
+    value: unknown,
+    list: readonly string[],
+    depth: number,
+    seen: WeakSet<object>,
+  ): unknown => {
+    switch (typeof value) {
+      case "string":
+        return redactText(value, list);
+      case "number":
+      case "boolean":
+      case "undefined":
+        return value;
+      case "bigint":
+        return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+      case "symbol":
+        return value.toString();
+      case "function":
+        return undefined;
+    }
+    if (value === null || typeof value !== "object") return null;
+    if (value instanceof URL) return redactText(value.href, list);
+    if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+    if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes]`;
+    if (seen.has(value)) return "[circular]";
+    if (depth >= MAX_DEPTH) return "[too deep]";
+    seen.add(value);
+    try {
+      if (value instanceof Error) return serializeError(value, list, depth, seen);
+      if (Array.isArray(value)) return value.map((v) => redactValue(v, list, depth + 1, seen));
+      if (value instanceof Map) {
+        return redactEntries(
+          [...value.entries()].map(([k, v]) => [String(k), v]),
+          list,
+          depth,
+          seen,
+        );
+      }
+      if (value instanceof Set) return [...value].map((v) => redactValue(v, list, depth + 1, seen));
+      return redactEntries(Object.entries(value), list, depth, seen);
+    } finally {
+      seen.delete(value);
+    }
+  };
+
+  const redactEntries = (
+    entries: [string, unknown][],
+    list: readonly string[],
+    depth: number,
+    seen: WeakSet<object>,
+  ): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of entries) {
+      out[redactText(key, list)] = isSecretKey(key)
+        ? REDACTED
+        : redactValue(inner, list, depth + 1, seen);
+    }
+    return out;
+  };
+
+  const serializeError = (
+    error: Error,
+    list: readonly string[],
+    depth: number,
+    seen: WeakSet<object>,
+  ): SerializedError => {
+    const extra: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(error)) {
+      if (key === "message" || key === "stack" || key === "cause" || key === "name") continue;
+      extra[key] = isSecretKey(key) ? REDACTED : redactValue(inner, list, depth + 1, seen);
+    }
+    const cause =
+      error.cause === undefined ? undefined : redactValue(error.cause, list, depth + 1, seen);
+    return new SerializedError({
+      type: redactText(error.name, list),
+      message: redactText(error.message, list),
+      stack: error.stack === undefined ? undefined : redactText(error.stack, list),
+      cause,
+      extra,
+    });
+  };
+
+  return {
+    text: (text) => redactText(text, patterns()),
+    value: (value) => redactValue(value, patterns(), 0, new WeakSet()),
+    fields: (fields) => redactEntries(Object.entries(fields), patterns(), 0, new WeakSet()),
+  };
+}

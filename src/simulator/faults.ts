@@ -1,0 +1,74 @@
+/**
+ * The faults the simulated portal injects, switchable while it runs (tests flip them on and
+ * off through `running.faults`). Each request draws once; the shares are taken in the order of
+ * the fields below and together capped at 1.
+ */
+import type { Rng } from "./prng.js";
+
+/** What can go wrong, and how often. Rates are shares of requests, 0 to 1. */
+export interface FaultConfig {
+  /** Fixed added latency per request, milliseconds. */
+  latencyMs: number;
+  /** Plus a uniform random 0..jitterMs. */
+  jitterMs: number;
+  /** Share answered 500 or 503 with `{code, message}`. */
+  errorRate: number;
+  /** Share answered 429 with a `Retry-After: retryAfterSeconds` header. */
+  rateLimitRate: number;
+  /** Seconds in the Retry-After header of a 429. */
+  retryAfterSeconds: number;
+  /** Share whose connection is destroyed after part of the body was sent. */
+  resetRate: number;
+  /** Share answered 200 with a truncated JSON body; half of them get an HTML proxy page instead. */
+  malformedRate: number;
+  /** Share answered 200 `{status:false, code:500, message}`. */
+  statusFalseRate: number;
+  /** A token stops working after serving this many requests (0 = never). */
+  tokenMaxRequests: number;
+  /** On each list request with start > 0, this many new records of that list are inserted first. */
+  insertWhilePaging: number;
+}
+
+export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
+  latencyMs: 0,
+  jitterMs: 0,
+  errorRate: 0,
+  rateLimitRate: 0,
+  retryAfterSeconds: 1,
+  resetRate: 0,
+  malformedRate: 0,
+  statusFalseRate: 0,
+  tokenMaxRequests: 0,
+  insertWhilePaging: 0,
+};
+
+/**
+ * The fault a request gets. `error`, `rateLimit` and `statusFalse` replace the answer before the
+ * operation runs (nothing changes); `reset` and `malformed` spoil the answer after it ran, so an
+ * edit may have happened although the client never saw the reply, as on a real network.
+ */
+export type FaultKind = "none" | "error" | "rateLimit" | "reset" | "malformed" | "statusFalse";
+
+/** Draws the fault of one request. */
+export function drawFault(faults: Readonly<FaultConfig>, rng: Rng): FaultKind {
+  const shares: readonly (readonly [FaultKind, number])[] = [
+    ["error", faults.errorRate],
+    ["rateLimit", faults.rateLimitRate],
+    ["reset", faults.resetRate],
+    ["malformed", faults.malformedRate],
+    ["statusFalse", faults.statusFalseRate],
+  ];
+  let r = rng.next();
+  for (const [kind, share] of shares) {
+    if (share <= 0) continue;
+    if (r < share) return kind;
+    r -= share;
+  }
+  return "none";
+}
+
+/** Milliseconds to hold a request before answering. */
+export function delayOf(faults: Readonly<FaultConfig>, rng: Rng): number {
+  const jitter = faults.jitterMs > 0 ? rng.next() * faults.jitterMs : 0;
+  return Math.max(0, faults.latencyMs) + jitter;
+}

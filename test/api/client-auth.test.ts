@@ -1,0 +1,163 @@
+/**
+ * Authentication, secrets and request shapes of the client, against a scripted portal.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { AuthError } from "../../src/api/errors.js";
+import {
+  type Arrival,
+  authorized,
+  cleanup,
+  client,
+  collectingLogger,
+  failure,
+  group,
+  json,
+  KEY,
+  startPortal,
+} from "./scripted-portal.js";
+
+afterEach(cleanup);
+
+describe("authentication", () => {
+  it("sends the raw token by default and `<scheme> <token>` when configured", async () => {
+    const portal = await startPortal();
+    portal.on("/grp/get_all", (a, res) => {
+      if (authorized(portal, a, res)) json(res, 200, { status: true, total: 0, result: [] });
+    });
+    await client(portal).listGroups();
+    await client(portal, { authScheme: "Bearer" }).listGroups();
+    const [raw, bearer] = portal.arrivalsAt("/grp/get_all");
+    expect(raw?.authorization).toBe(portal.issued[0]);
+    expect(bearer?.authorization).toBe(`Bearer ${portal.issued[1]}`);
+    expect(portal.arrivalsAt("/token").every((a) => a.authorization === undefined)).toBe(true);
+  });
+
+  it("a refused key is an AuthError naming the fix, not the key, and is not retried", async () => {
+    const portal = await startPortal();
+    const logger = collectingLogger();
+    const error = await failure(client(portal, { apiKey: "wrong-key-123", logger }).authenticate());
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.message).toContain("the portal refused the API key");
+    expect(error.message).toContain("LMS_API_KEY_FILE");
+    expect(error.message).toContain("POST /api-v2/token, HTTP 401");
+    expect(error.message).not.toContain("wrong-key-123");
+    expect(portal.arrivalsAt("/token")).toHaveLength(1);
+  });
+
+  it("renews the token once per expiry, however many requests were refused", async () => {
+    const portal = await startPortal();
+    const uses = new Map<string, number>();
+    portal.on("/grp/get_by_external_id/ext-1", (a, res) => {
+      // Answers come back in a shuffled order, so refusals of an old token keep arriving after
+      // the new token was issued: those must not cause another renewal.
+      const token = a.authorization ?? "";
+      const accepted = portal.valid.has(token);
+      if (accepted) {
+        const used = (uses.get(token) ?? 0) + 1;
+        uses.set(token, used);
+        if (used >= 7) portal.valid.delete(token); // serves 7 requests, then expires
+      }
+      setTimeout(() => {
+        if (accepted) json(res, 200, { status: true, result: group(1) });
+        else json(res, 401, { code: 401, message: "expired token" });
+      }, Math.random() * 15);
+    });
+    const lms = client(portal, { concurrency: 16 });
+    const results = await Promise.all(
+      Array.from({ length: 80 }, () => lms.getGroupByExternalId("ext-1")),
+    );
+    expect(results.every((g) => g?.grp_id === 1)).toBe(true);
+    // 80 requests, 7 per token: 12 tokens are needed; one renewal per expiry gives exactly that.
+    expect(portal.issued).toHaveLength(12);
+    expect(lms.stats().reauths).toBe(11);
+  });
+
+  it("also renews when expiry arrives as a 200 {status:false} envelope", async () => {
+    const portal = await startPortal();
+    portal.on("/grp/get_all", (a, res, n) => {
+      if (n === 1)
+        return json(res, 200, { status: false, code: 500, message: "Token has expired" });
+      if (authorized(portal, a, res))
+        json(res, 200, { status: true, total: 1, result: [group(1)] });
+    });
+    const lms = client(portal);
+    expect((await lms.listGroups()).result).toHaveLength(1);
+    expect(portal.issued).toHaveLength(2);
+    expect(lms.stats()).toMatchObject({ reauths: 1, retries: 0 });
+  });
+
+  it("a portal refusing every fresh token fails with an AuthError naming --auth-scheme", async () => {
+    const portal = await startPortal();
+    portal.on("/grp/get_all", (a, res) => {
+      if ((a.authorization ?? "").startsWith("Bearer "))
+        json(res, 200, { status: true, total: 0, result: [] });
+      else json(res, 401, { code: 401, message: "missing bearer" });
+    });
+    const error = await failure(client(portal).listGroups());
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.message).toContain("--auth-scheme");
+    expect(portal.issued.length).toBeLessThanOrEqual(10);
+  });
+});
+
+describe("secrets", () => {
+  it("the key and tokens appear in no error message or log line", async () => {
+    const portal = await startPortal();
+    // A careless portal that echoes what it received.
+    const echo = (a: Arrival) => `auth=${a.authorization} body=${a.body} token ${a.authorization}`;
+    portal.on("/token", (a, res, n) => {
+      if (n === 1) return json(res, 500, { code: 500, message: `cannot issue for ${a.body}` });
+      const token = `tok-secret-${n}`;
+      portal.issued.push(token);
+      portal.valid.add(token);
+      json(res, 200, { status: true, token });
+    });
+    portal.on("/grp/get_all", (a, res, n) => {
+      if (n === 1) return json(res, 503, { code: 503, message: echo(a) });
+      if (n === 2) return json(res, 200, { status: false, code: 500, message: echo(a) });
+      if (n === 3) return json(res, 401, { code: 401, message: echo(a) });
+      json(res, 400, { code: 400, message: echo(a) });
+    });
+    const logger = collectingLogger();
+    const lms = client(portal, { logger });
+    const error = await failure(lms.listGroups());
+    expect(error.httpStatus).toBe(400);
+    const secrets = [KEY, ...portal.issued];
+    expect(portal.issued.length).toBeGreaterThan(0);
+    const texts = [
+      error.message,
+      ...logger.lines.map((l) => `${l.message} ${JSON.stringify(l.fields ?? {})}`),
+    ];
+    expect(logger.lines.length).toBeGreaterThan(0);
+    for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
+  });
+});
+
+describe("request bodies", () => {
+  it("pages send start, limit and criterias as the spec names them", async () => {
+    const portal = await startPortal();
+    const records = Array.from({ length: 7 }, (_, i) => group(7 - i));
+    portal.on("/grp/get_all", (a, res) => {
+      const body = JSON.parse(a.body) as { start: number; limit: number };
+      json(res, 200, {
+        status: true,
+        total: 7,
+        result: records.slice(body.start, body.start + body.limit),
+      });
+    });
+    const criteria = [{ column: "grp_name", operator: "like" as const, value: "g%" }];
+    const ids: number[] = [];
+    for await (const page of client(portal).pages("grp", { criteria, pageSize: 3 })) {
+      ids.push(...page.records.map((r) => Number(r.grp_id)));
+    }
+    expect(ids.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const bodies = portal
+      .arrivalsAt("/grp/get_all")
+      .map((a) => JSON.parse(a.body) as { start: number });
+    expect(bodies.sort((x, y) => x.start - y.start)).toEqual([
+      { start: 0, limit: 3, criterias: criteria },
+      { start: 3, limit: 3, criterias: criteria },
+      { start: 6, limit: 3, criterias: criteria },
+    ]);
+  });
+});

@@ -1,0 +1,274 @@
+import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/api/abort.js";
+import type { ListContent } from "../../src/api/envelope.js";
+import { type ListSummary, type PageFetcher, paginate } from "../../src/api/paginate.js";
+import type { Logger } from "../../src/log/logger.js";
+
+/** An in-memory list ordered newest first, with the knobs of a real portal. */
+class FakeList {
+  ids: number[];
+  cap = Number.POSITIVE_INFINITY;
+  /** Records inserted at the front on each request with start > 0. */
+  insertPerRequest = 0;
+  inFlight = 0;
+  peakInFlight = 0;
+  requested: number[] = [];
+  aborted = 0;
+  private nextId: number;
+
+  constructor(count: number) {
+    this.ids = Array.from({ length: count }, (_, i) => count - i);
+    this.nextId = count + 1;
+  }
+
+  fetcher(delay = () => 1): PageFetcher {
+    return async (start, limit, signal): Promise<ListContent> => {
+      this.requested.push(start);
+      this.inFlight += 1;
+      this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+      try {
+        if (start > 0) {
+          for (let i = 0; i < this.insertPerRequest; i++) this.ids.unshift(this.nextId++);
+        }
+        await sleep(delay(), signal).catch((error: unknown) => {
+          this.aborted += 1;
+          throw error;
+        });
+        const records = this.ids
+          .slice(start, start + Math.min(limit, this.cap))
+          .map((id) => ({ id }));
+        return { total: this.ids.length, records };
+      } finally {
+        this.inFlight -= 1;
+      }
+    };
+  }
+}
+
+function collectingLogger(): Logger & { lines: { level: string; message: string }[] } {
+  const lines: { level: string; message: string }[] = [];
+  const at = (level: string) => (message: string) => lines.push({ level, message });
+  return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+async function drain(
+  iterable: AsyncIterable<{ start: number; records: { id: number }[]; reread: boolean }>,
+) {
+  const pages: { start: number; ids: number[]; reread: boolean }[] = [];
+  for await (const page of iterable) {
+    pages.push({ start: page.start, ids: page.records.map((r) => r.id), reread: page.reread });
+  }
+  return pages;
+}
+
+describe("paginate", () => {
+  it("yields every page exactly once and every record once", async () => {
+    const list = new FakeList(103);
+    let summary: ListSummary | undefined;
+    const pages = await drain(
+      paginate<{ id: number }>({
+        fetchPage: list.fetcher(() => Math.floor(Math.random() * 5)),
+        pageSize: 10,
+        window: 4,
+        logger: collectingLogger(),
+        label: "test",
+        onSummary: (s) => (summary = s),
+      }),
+    );
+    expect(pages.map((p) => p.start).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 11 }, (_, i) => i * 10),
+    );
+    const ids = pages.flatMap((p) => p.ids).sort((a, b) => a - b);
+    expect(ids).toEqual(Array.from({ length: 103 }, (_, i) => i + 1));
+    expect(summary).toEqual({
+      total: 103,
+      received: 103,
+      totalChanged: false,
+      requests: 11,
+      skippedPages: 0,
+      countMatches: true,
+    });
+  });
+
+  it("keeps no more than `window` pages in flight or waiting", async () => {
+    const list = new FakeList(400);
+    const iterable = paginate<{ id: number }>({
+      fetchPage: list.fetcher(() => 1),
+      pageSize: 10,
+      window: 3,
+      logger: collectingLogger(),
+      label: "test",
+    });
+    let count = 0;
+    for await (const page of iterable) {
+      count += page.records.length;
+      await sleep(2); // a slow consumer must not let pages pile up
+    }
+    expect(count).toBe(400);
+    expect(list.peakInFlight).toBeLessThanOrEqual(3);
+    expect(list.requested.length).toBe(40);
+  });
+
+  it("yields pages as they complete, not all at the end", async () => {
+    const list = new FakeList(50);
+    // Page 40 is slow: the others must arrive before it.
+    const iterable = paginate<{ id: number }>({
+      fetchPage: (start, limit, signal) =>
+        list.fetcher(() => (start === 40 ? 80 : 1))(start, limit, signal),
+      pageSize: 10,
+      window: 10,
+      logger: collectingLogger(),
+      label: "test",
+    });
+    const order = (await drain(iterable)).map((p) => p.start);
+    expect(order.at(-1)).toBe(40);
+    expect(order).toHaveLength(5);
+  });
+
+  it("notices a server that caps `limit` and walks on with the cap", async () => {
+    const list = new FakeList(95);
+    list.cap = 20;
+    const logger = collectingLogger();
+    let summary: ListSummary | undefined;
+    const pages = await drain(
+      paginate<{ id: number }>({
+        fetchPage: list.fetcher(),
+        pageSize: 50,
+        window: 4,
+        logger,
+        label: "test",
+        onSummary: (s) => (summary = s),
+      }),
+    );
+    expect(pages.flatMap((p) => p.ids).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 95 }, (_, i) => i + 1),
+    );
+    expect(pages.map((p) => p.start).sort((a, b) => a - b)).toEqual([0, 20, 40, 60, 80]);
+    expect(summary?.serverCap).toBe(20);
+    expect(summary?.countMatches).toBe(true);
+    expect(logger.lines.some((l) => l.message.includes("at most 20 records"))).toBe(true);
+  });
+
+  it("re-reads sequentially after the total changed, so no record is missed", async () => {
+    const list = new FakeList(60);
+    list.insertPerRequest = 2;
+    const original = [...list.ids];
+    let summary: ListSummary | undefined;
+    const pages = await drain(
+      paginate<{ id: number }>({
+        fetchPage: list.fetcher(() => Math.floor(Math.random() * 4)),
+        pageSize: 10,
+        window: 6,
+        logger: collectingLogger(),
+        label: "test",
+        onSummary: (s) => (summary = s),
+      }),
+    );
+    const got = new Set(pages.flatMap((p) => p.ids));
+    for (const id of original) expect(got.has(id)).toBe(true);
+    expect(pages.some((p) => p.reread)).toBe(true);
+    // The parallel pass alone misses records pushed across page borders by the inserts.
+    const parallelOnly = new Set(pages.filter((p) => !p.reread).flatMap((p) => p.ids));
+    expect(original.filter((id) => !parallelOnly.has(id)).length).toBeGreaterThan(0);
+    expect(summary?.totalChanged).toBe(true);
+    expect(summary?.countMatches).toBe(true);
+    // Re-read pages follow each other: each starts where the previous one ended.
+    const reread = pages.filter((p) => p.reread);
+    for (let i = 1; i < reread.length; i++) {
+      const previous = reread[i - 1];
+      expect(reread[i]?.start).toBe((previous?.start ?? 0) + (previous?.ids.length ?? 0));
+    }
+  });
+
+  it("skips the pages of a resumed listing", async () => {
+    const list = new FakeList(55);
+    let summary: ListSummary | undefined;
+    const pages = await drain(
+      paginate<{ id: number }>({
+        fetchPage: list.fetcher(),
+        pageSize: 10,
+        window: 4,
+        skipStarts: new Set([0, 20, 50]),
+        logger: collectingLogger(),
+        label: "test",
+        onSummary: (s) => (summary = s),
+      }),
+    );
+    expect(pages.map((p) => p.start).sort((a, b) => a - b)).toEqual([10, 30, 40]);
+    expect(list.requested.sort((a, b) => a - b)).toEqual([0, 10, 30, 40]);
+    expect(summary).toMatchObject({ received: 30, skippedPages: 3, countMatches: true });
+  });
+
+  it("handles an empty list", async () => {
+    const list = new FakeList(0);
+    const pages = await drain(
+      paginate<{ id: number }>({
+        fetchPage: list.fetcher(),
+        pageSize: 10,
+        window: 4,
+        logger: collectingLogger(),
+        label: "test",
+      }),
+    );
+    expect(pages).toEqual([{ start: 0, ids: [], reread: false }]);
+  });
+
+  it("warns when fewer records arrive than the total promises", async () => {
+    const logger = collectingLogger();
+    let summary: ListSummary | undefined;
+    const pages = await drain(
+      paginate<{ id: number }>({
+        // A portal whose total overstates its last page.
+        fetchPage: async (start) => ({
+          total: 25,
+          records: start < 20 ? Array.from({ length: 10 }, (_, i) => ({ id: start + i })) : [],
+        }),
+        pageSize: 10,
+        window: 4,
+        logger,
+        label: "grp",
+        onSummary: (s) => (summary = s),
+      }),
+    );
+    expect(pages.filter((p) => !p.reread).flatMap((p) => p.ids)).toHaveLength(20);
+    expect(summary?.countMatches).toBe(false);
+    expect(logger.lines.some((l) => l.level === "warn" && l.message.includes("total is 25"))).toBe(
+      true,
+    );
+  });
+
+  it("a failing page fails the listing and cancels the pages in flight", async () => {
+    const list = new FakeList(200);
+    const fetcher = list.fetcher(() => 30);
+    const iterable = paginate<{ id: number }>({
+      fetchPage: (start, limit, signal) =>
+        start === 10 ? Promise.reject(new Error("page 10 broke")) : fetcher(start, limit, signal),
+      pageSize: 10,
+      window: 6,
+      logger: collectingLogger(),
+      label: "test",
+    });
+    await expect(drain(iterable)).rejects.toThrow("page 10 broke");
+    await sleep(5);
+    expect(list.aborted).toBeGreaterThan(0);
+  });
+
+  it("stopping early cancels the pages in flight and reports no summary", async () => {
+    const list = new FakeList(200);
+    let summaries = 0;
+    for await (const page of paginate<{ id: number }>({
+      fetchPage: list.fetcher(() => 20),
+      pageSize: 10,
+      window: 6,
+      logger: collectingLogger(),
+      label: "test",
+      onSummary: () => (summaries += 1),
+    })) {
+      expect(page.start).toBe(0);
+      break;
+    }
+    await sleep(5);
+    expect(list.aborted).toBe(6); // pages 10..60: the window was full
+    expect(summaries).toBe(0);
+  });
+});

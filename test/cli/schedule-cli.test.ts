@@ -1,0 +1,155 @@
+import { spawn } from "node:child_process";
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { PassThrough } from "node:stream";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CliContext } from "../../src/cli/context.js";
+import { main } from "../../src/cli/main.js";
+import { tempFolder, waitFor } from "./schedule-helpers.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+function context(signal: AbortSignal): { ctx: CliContext; stderr: () => string } {
+  const stderr = new PassThrough();
+  let text = "";
+  stderr.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return {
+    ctx: { stdout: new PassThrough(), stderr, env: {}, cwd: ROOT, isTTY: false, signal },
+    stderr: () => text,
+  };
+}
+
+describe("lms-export schedule: usage errors exit 2 with one line", () => {
+  it.each([
+    [["schedule", "--cron", "not a cron", "--", "list"], 'invalid --cron expression "not a cron"'],
+    [["schedule", "--cron", "0 6 * * 1"], "name the command to run after --"],
+    [["schedule", "--cron", "0 6 * * 1", "--"], "name the command to run after --"],
+    [
+      ["schedule", "--cron", "0 6 * * 1", "--", "schedule", "--cron", "x"],
+      "schedule cannot run schedule",
+    ],
+    [
+      ["schedule", "--cron", "0 6 * * 1", "--timezone", "Mars/Base", "--", "list"],
+      "unknown time zone",
+    ],
+    [["schedule", "--", "list"], "cron"],
+  ])("%j", async (argv, expected) => {
+    const { ctx, stderr } = context(new AbortController().signal);
+    expect(await main(argv, ctx)).toBe(2);
+    const lines = stderr()
+      .split("\n")
+      .filter((l) => l !== "");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(expected);
+  });
+});
+
+/**
+ * A runnable copy of the CLI in a temp folder: every src/*.ts transpiled on its own (no type
+ * check, so it is quick and independent of dist/), the real bin/ launcher, and node_modules linked.
+ */
+function buildCli(into: string): string {
+  const src = join(ROOT, "src");
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? walk(path) : path.endsWith(".ts") ? [path] : [];
+    });
+  for (const file of walk(src)) {
+    const out = join(into, "dist", relative(src, file)).replace(/\.ts$/, ".js");
+    mkdirSync(dirname(out), { recursive: true });
+    const { outputText } = ts.transpileModule(readFileSync(file, "utf8"), {
+      compilerOptions: {
+        // ES modules as the package's "type": "module" makes them; NodeNext would need the
+        // package.json lookup that transpileModule does not do.
+        module: ts.ModuleKind.ES2022,
+        target: ts.ScriptTarget.ES2023,
+        verbatimModuleSyntax: true,
+      },
+      fileName: file,
+    });
+    writeFileSync(out, outputText);
+  }
+  mkdirSync(join(into, "bin"));
+  copyFileSync(join(ROOT, "bin", "lms-export.js"), join(into, "bin", "lms-export.js"));
+  writeFileSync(
+    join(into, "package.json"),
+    JSON.stringify({ name: "lms-export", version: "0.0.0", type: "module" }),
+  );
+  symlinkSync(join(ROOT, "node_modules"), join(into, "node_modules"));
+  return join(into, "bin", "lms-export.js");
+}
+
+describe("lms-export schedule as a user runs it", () => {
+  const tmp = tempFolder();
+  let bin: string;
+  beforeAll(() => {
+    bin = buildCli(tmp.dir);
+  });
+  afterAll(() => tmp.remove());
+
+  it("runs the CLI itself at each tick and stops with exit 0 on SIGTERM", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        "schedule",
+        "--cron",
+        "* * * * * *",
+        "--run-now",
+        "--log-format",
+        "json",
+        "--",
+        "--version",
+      ],
+      { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    let closed = false;
+    const exited = new Promise<number | null>((resolve) =>
+      child.once("close", (code) => {
+        closed = true;
+        resolve(code);
+      }),
+    );
+    const events = () =>
+      stderr
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as { msg: string; exitCode?: number; command?: string });
+
+    await waitFor(
+      "two successful runs",
+      () => closed || events().filter((e) => e.msg === "run succeeded").length >= 2,
+    );
+    expect(closed, stderr).toBe(false);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+
+    const all = events();
+    expect(all[0]).toMatchObject({ msg: "schedule started", command: "lms-export --version" });
+    expect(all.filter((e) => e.msg === "run succeeded").every((e) => e.exitCode === 0)).toBe(true);
+    expect(all.at(-1)?.msg).toBe("schedule stopped");
+    // Each run was this same CLI answering --version.
+    const versions = stdout.split("\n").filter((l) => /^\d+\.\d+\.\d+/.test(l));
+    expect(versions.length).toBe(all.filter((e) => e.msg === "run succeeded").length);
+  });
+});

@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LogFields, Logger } from "../../src/log/logger.js";
+
+export interface LogLine {
+  level: string;
+  message: string;
+  fields: LogFields;
+}
+
+/** Keeps every line, so tests can wait for and inspect the schedule's log. */
+export class CollectingLogger implements Logger {
+  readonly lines: LogLine[] = [];
+  debug(message: string, fields: LogFields = {}) {
+    this.lines.push({ level: "debug", message, fields });
+  }
+  info(message: string, fields: LogFields = {}) {
+    this.lines.push({ level: "info", message, fields });
+  }
+  warn(message: string, fields: LogFields = {}) {
+    this.lines.push({ level: "warn", message, fields });
+  }
+  error(message: string, fields: LogFields = {}) {
+    this.lines.push({ level: "error", message, fields });
+  }
+  named(message: string): LogLine[] {
+    return this.lines.filter((line) => line.message === message);
+  }
+}
+
+/** Polls `condition` every 20 ms; fails after `timeoutMs` with `what` in the message. */
+export async function waitFor(what: string, condition: () => boolean, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export function tempFolder(): { dir: string; path(name: string): string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "lms-schedule-"));
+  return {
+    dir,
+    path: (name) => join(dir, name),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}

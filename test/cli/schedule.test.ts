@@ -1,0 +1,309 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  checkCron,
+  displayCommand,
+  runSchedule,
+  type StartRun,
+  type StartTicker,
+  spawnCliRun,
+} from "../../src/cli/commands/schedule.js";
+import { UsageError } from "../../src/cli-error.js";
+import { CollectingLogger, tempFolder, waitFor } from "./schedule-helpers.js";
+
+let tmp: ReturnType<typeof tempFolder>;
+beforeEach(() => {
+  tmp = tempFolder();
+});
+afterEach(() => {
+  tmp.remove();
+});
+
+const quietStreams = () => ({
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  env: process.env,
+});
+
+/** A child that records its arguments (the lms-export args) in `marker`, one run per line. */
+function recordingRun(marker: string): StartRun {
+  const script =
+    "require('node:fs').appendFileSync(process.argv[1], process.argv.slice(2).join(' ') + '\\n')";
+  return (args) =>
+    spawnCliRun(args, quietStreams(), {
+      file: process.execPath,
+      args: ["-e", script, marker, ...args],
+    });
+}
+
+/** A child running `script` (CommonJS, gets `marker` as process.argv[1]). */
+function scriptRun(script: string, marker: string): StartRun {
+  return (args) =>
+    spawnCliRun(args, quietStreams(), { file: process.execPath, args: ["-e", script, marker] });
+}
+
+/** A ticker the test drives by hand. */
+function manualTicker(): { start: StartTicker; tick(): void; stopped(): boolean } {
+  let onTick: (() => void) | undefined;
+  let stopped = false;
+  return {
+    start: (callback) => {
+      onTick = callback;
+      return {
+        nextRun: () => (stopped ? null : new Date("2030-01-01T06:00:00Z")),
+        stop: () => {
+          stopped = true;
+        },
+      };
+    },
+    tick: () => onTick?.(),
+    stopped: () => stopped,
+  };
+}
+
+describe("runSchedule", () => {
+  it("runs the command at each tick of a real cron expression, one log line per outcome", async () => {
+    const marker = tmp.path("runs.txt");
+    const logger = new CollectingLogger();
+    const controller = new AbortController();
+    const done = runSchedule({
+      cron: "* * * * * *",
+      args: ["run", "weekly-compliance"],
+      logger,
+      signal: controller.signal,
+      startRun: recordingRun(marker),
+    });
+    await waitFor("two finished runs", () => logger.named("run succeeded").length >= 2);
+    controller.abort();
+    const summary = await done;
+
+    expect(summary.runs).toBeGreaterThanOrEqual(2);
+    expect(summary.failed).toBe(0);
+    const recorded = readFileSync(marker, "utf8")
+      .split("\n")
+      .filter((l) => l !== "");
+    expect(recorded.length).toBe(summary.runs);
+    expect(new Set(recorded)).toEqual(new Set(["run weekly-compliance"]));
+
+    const started = logger.named("schedule started")[0];
+    expect(started?.fields).toMatchObject({
+      cron: "* * * * * *",
+      command: "lms-export run weekly-compliance",
+    });
+    expect(Date.parse(String(started?.fields.nextRun))).toBeGreaterThan(0);
+    for (const line of logger.named("run succeeded")) {
+      expect(line.fields).toMatchObject({ exitCode: 0 });
+      expect(typeof line.fields.durationMs).toBe("number");
+    }
+    expect(logger.lines.at(-1)?.message).toBe("schedule stopped");
+  });
+
+  it("skips a tick while the previous run is still going, and logs failures with their exit code", async () => {
+    const release = tmp.path("release");
+    // Waits until the release file exists, then exits 3.
+    const script =
+      "const fs=require('node:fs');const t=setInterval(()=>{if(fs.existsSync(process.argv[1])){clearInterval(t);process.exit(3)}},10)";
+    const ticker = manualTicker();
+    const logger = new CollectingLogger();
+    const controller = new AbortController();
+    const done = runSchedule({
+      cron: "0 6 * * 1",
+      args: ["extract"],
+      logger,
+      signal: controller.signal,
+      startRun: scriptRun(script, release),
+      startTicker: ticker.start,
+    });
+
+    ticker.tick();
+    ticker.tick();
+    expect(logger.named("run started")).toHaveLength(1);
+    expect(logger.named("run skipped: the previous run is still going")).toHaveLength(1);
+    expect(logger.named("run skipped: the previous run is still going")[0]).toMatchObject({
+      level: "warn",
+      fields: { running: 1 },
+    });
+
+    writeFileSync(release, "");
+    await waitFor("the first run to end", () => logger.named("run failed").length === 1);
+    ticker.tick();
+    await waitFor("the second run to end", () => logger.named("run failed").length === 2);
+    controller.abort();
+
+    expect(await done).toEqual({ runs: 2, failed: 2, skipped: 1 });
+    expect(logger.named("run failed")[0]).toMatchObject({
+      level: "error",
+      fields: { run: 1, exitCode: 3 },
+    });
+  });
+
+  it("stops cleanly while a run is going: no new run, SIGTERM forwarded, waits, then resolves", async () => {
+    const marker = tmp.path("child.txt");
+    const script = [
+      "const fs=require('node:fs');const m=process.argv[1];",
+      "process.on('SIGTERM',()=>{setTimeout(()=>{fs.appendFileSync(m,' finished-after-term');process.exit(0)},200)});",
+      // Written then renamed, so the test never sees the marker before the handler is in place.
+      "fs.writeFileSync(m+'.tmp','started');fs.renameSync(m+'.tmp',m);",
+      "setInterval(()=>{},1000);",
+    ].join("");
+    const ticker = manualTicker();
+    const logger = new CollectingLogger();
+    const controller = new AbortController();
+    const done = runSchedule({
+      cron: "0 6 * * 1",
+      args: ["run", "weekly-compliance"],
+      logger,
+      signal: controller.signal,
+      startRun: scriptRun(script, marker),
+      startTicker: ticker.start,
+    });
+    ticker.tick();
+    await waitFor("the child to start", () => existsSync(marker));
+
+    controller.abort();
+    const summary = await done;
+
+    // The run was waited for: it had finished its SIGTERM handler before runSchedule resolved.
+    expect(readFileSync(marker, "utf8")).toBe("started finished-after-term");
+    expect(summary).toEqual({ runs: 1, failed: 0, skipped: 0 });
+    expect(ticker.stopped()).toBe(true);
+    const messages = logger.lines.map((l) => l.message);
+    expect(messages.slice(-3)).toEqual([
+      "stopping: asking the running run to end and waiting for it",
+      "run succeeded",
+      "schedule stopped",
+    ]);
+    ticker.tick();
+    expect(logger.named("run started")).toHaveLength(1);
+  });
+
+  it("kills a run that ignores SIGTERM after the grace period", async () => {
+    const marker = tmp.path("stubborn.txt");
+    const script =
+      "const fs=require('node:fs');const m=process.argv[1];process.on('SIGTERM',()=>{});fs.writeFileSync(m+'.tmp','started');fs.renameSync(m+'.tmp',m);setInterval(()=>{},1000)";
+    const ticker = manualTicker();
+    const logger = new CollectingLogger();
+    const controller = new AbortController();
+    const done = runSchedule({
+      cron: "0 6 * * 1",
+      args: ["extract"],
+      logger,
+      signal: controller.signal,
+      startRun: scriptRun(script, marker),
+      startTicker: ticker.start,
+      stopGraceMs: 300,
+    });
+    ticker.tick();
+    await waitFor("the child to start", () => existsSync(marker));
+    controller.abort();
+    expect(await done).toEqual({ runs: 1, failed: 1, skipped: 0 });
+    expect(logger.named("the running run did not end after SIGTERM: killing it")).toHaveLength(1);
+    expect(logger.named("run failed")[0]?.fields).toMatchObject({
+      exitCode: null,
+      signal: "SIGKILL",
+    });
+  });
+
+  it("runs once at start with runNow", async () => {
+    const marker = tmp.path("now.txt");
+    const ticker = manualTicker();
+    const logger = new CollectingLogger();
+    const controller = new AbortController();
+    const done = runSchedule({
+      cron: "0 6 * * 1",
+      runNow: true,
+      args: ["list"],
+      logger,
+      signal: controller.signal,
+      startRun: recordingRun(marker),
+      startTicker: ticker.start,
+    });
+    await waitFor("the run", () => logger.named("run succeeded").length === 1);
+    controller.abort();
+    expect(await done).toEqual({ runs: 1, failed: 0, skipped: 0 });
+    expect(readFileSync(marker, "utf8")).toBe("list\n");
+  });
+
+  it("reports a command that cannot start as a failed run", async () => {
+    const logger = new CollectingLogger();
+    const ticker = manualTicker();
+    const controller = new AbortController();
+    const done = runSchedule({
+      cron: "0 6 * * 1",
+      args: ["list"],
+      logger,
+      signal: controller.signal,
+      startRun: (args) =>
+        spawnCliRun(args, quietStreams(), { file: tmp.path("no-such-program"), args: [] }),
+      startTicker: ticker.start,
+    });
+    ticker.tick();
+    await waitFor("the failure", () => logger.named("run failed").length === 1);
+    controller.abort();
+    expect((await done).failed).toBe(1);
+    expect(String(logger.named("run failed")[0]?.fields.error)).toContain("ENOENT");
+  });
+
+  it("passes the child's output on to the given streams", async () => {
+    const stdout = new PassThrough();
+    let seen = "";
+    stdout.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+    });
+    const run = spawnCliRun(
+      ["x"],
+      { stdout, stderr: new PassThrough(), env: process.env },
+      {
+        file: process.execPath,
+        args: ["-e", "console.log('hello from the run')"],
+      },
+    );
+    expect(await run.exited).toEqual({ exitCode: 0, signal: null });
+    expect(seen).toBe("hello from the run\n");
+  });
+});
+
+describe("checkCron", () => {
+  it("answers the next run of a valid expression", () => {
+    const next = checkCron("0 6 * * 1", "UTC");
+    expect(next.getUTCDay()).toBe(1);
+    expect(next.getUTCHours()).toBe(6);
+    expect(next.getUTCMinutes()).toBe(0);
+    expect(next.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it.each([
+    ["not a cron", "exactly five, six, or seven space separated parts"],
+    ["61 * * * *", "Invalid value for minute"],
+  ])("refuses %s with a one-line usage error", (cron, detail) => {
+    let error: unknown;
+    try {
+      checkCron(cron);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    const message = (error as UsageError).message;
+    expect(message).toContain(`invalid --cron expression "${cron}"`);
+    expect(message).toContain(detail);
+    expect(message).toContain('"0 6 * * 1"');
+    expect(message).not.toContain("\n");
+  });
+
+  it("refuses an unknown time zone and an expression that never matches", () => {
+    expect(() => checkCron("0 6 * * 1", "Mars/Base")).toThrow(/unknown time zone "Mars\/Base"/);
+    expect(() => checkCron("0 0 30 2 *")).toThrow(/never matches/);
+  });
+});
+
+describe("displayCommand", () => {
+  it("hides a value given to --api-key", () => {
+    expect(displayCommand(["extract", "--api-key", "k1", "--db", "x"])).toBe(
+      "lms-export extract --api-key [redacted] --db x",
+    );
+    expect(displayCommand(["extract", "--api-key=k2"])).toBe(
+      "lms-export extract --api-key=[redacted]",
+    );
+  });
+});

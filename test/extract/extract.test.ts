@@ -1,0 +1,290 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunExtractOptions, runExtract } from "../../src/extract/extract.js";
+import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
+import { type Logger, silentLogger } from "../../src/log/logger.js";
+import { EXTRACTED, type ExtractedName } from "../../src/resources/registry.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { countRows, normaliseApi, normaliseTable } from "../helpers/table-snapshot.js";
+
+const KEY = "secret-key-7f3a9c";
+const NOW = new Date("2026-06-01T00:00:00Z");
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-extract-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function collectingLogger(lines: string[]): Logger {
+  const log = (level: string) => (message: string, fields?: object) => {
+    lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+  };
+  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+}
+
+function options(
+  sim: RunningSimulator,
+  db: LmsDatabase,
+  extra: Partial<RunExtractOptions> = {},
+): RunExtractOptions {
+  return {
+    db,
+    clientOptions: {
+      baseUrl: sim.baseUrl,
+      apiKey: KEY,
+      concurrency: 8,
+      pageSize: 50,
+      retryBaseMs: 5,
+      retryMaxMs: 50,
+    },
+    mode: "full",
+    logger: silentLogger,
+    ...extra,
+  };
+}
+
+/** Every extracted table equals the portal's data, record for record and field for field. */
+async function expectExact(
+  db: LmsDatabase,
+  sim: RunningSimulator,
+  resources: readonly ExtractedName[] = EXTRACTED,
+) {
+  const connection = await db.connect();
+  try {
+    for (const resource of resources) {
+      const expected = normaliseApi(resource, sim.data.list(resource));
+      if (resource === "product") {
+        // Deleted products are referenced but answer 404: they cannot be in the table.
+        const actual = await normaliseTable(connection, resource);
+        expect(actual.size, resource).toBeGreaterThan(0);
+        for (const [id, row] of actual) expect(row, `${resource} ${id}`).toEqual(expected.get(id));
+        continue;
+      }
+      const actual = await normaliseTable(connection, resource);
+      expect(
+        [...actual.keys()].sort((a, b) => a - b),
+        resource,
+      ).toEqual([...expected.keys()].sort((a, b) => a - b));
+      for (const [id, row] of expected) expect(actual.get(id), `${resource} ${id}`).toEqual(row);
+    }
+  } finally {
+    connection.closeSync();
+  }
+}
+
+describe("extract", () => {
+  it("copies every resource exactly, records not-found ids, and keeps the key out of the database and logs", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 120,
+      takesPerUser: 6,
+      now: NOW,
+      seed: 3,
+    });
+    const file = join(dir, "exact.duckdb");
+    const db = await openDatabase(file);
+    const lines: string[] = [];
+    try {
+      const result = await runExtract(options(sim, db, { logger: collectingLogger(lines) }));
+      await expectExact(db, sim);
+      expect(result.tables.take).toBe(sim.data.list("take").length);
+      const connection = await db.connect();
+      const products = new Set(sim.data.list("product").map((p) => p.product_id));
+      const notFound = await connection.runAndReadAll(
+        "SELECT resource, id FROM _not_found ORDER BY id",
+      );
+      const missing = notFound.getRows();
+      expect(missing.length).toBeGreaterThan(0);
+      for (const [resource, id] of missing) {
+        expect(resource).toBe("product");
+        expect(products.has(Number(id))).toBe(false);
+      }
+      const runs = await connection.runAndReadAll("SELECT status, mode FROM _runs");
+      expect(runs.getRows()).toEqual([["succeeded", "full"]]);
+      const stats = await connection.runAndReadAll(
+        "SELECT resource, records FROM _run_resources WHERE resource = 'take'",
+      );
+      expect(stats.getRows()).toEqual([["take", BigInt(sim.data.list("take").length)]]);
+      connection.closeSync();
+    } finally {
+      db.close();
+      await sim.close();
+    }
+    const bytes = await readFile(file);
+    expect(bytes.includes(Buffer.from(KEY))).toBe(false);
+    expect(lines.join("\n")).not.toContain(KEY);
+  });
+
+  it("ends with exactly the portal's data with every fault switched on at once", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 80,
+      takesPerUser: 4,
+      now: NOW,
+      seed: 5,
+      faults: {
+        errorRate: 0.1,
+        rateLimitRate: 0.05,
+        retryAfterSeconds: 0,
+        resetRate: 0.05,
+        malformedRate: 0.05,
+        statusFalseRate: 0.05,
+        tokenMaxRequests: 200,
+        jitterMs: 5,
+      },
+    });
+    const db = await openDatabase(join(dir, "faults.duckdb"));
+    try {
+      const result = await runExtract(
+        options(sim, db, { clientOptions: { ...options(sim, db).clientOptions, maxAttempts: 12 } }),
+      );
+      expect(result.retries).toBeGreaterThan(0);
+      sim.faults.errorRate = 0;
+      await expectExact(db, sim);
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
+  it("misses nothing and duplicates nothing when records are inserted while lists page", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 150,
+      takesPerUser: 2,
+      now: NOW,
+      seed: 9,
+    });
+    const before = new Map(
+      (["grp", "user_grp", "product_access", "svc_availability"] as const).map((name) => [
+        name,
+        sim.data.list(name).length,
+      ]),
+    );
+    sim.faults.insertWhilePaging = 2;
+    const db = await openDatabase(join(dir, "drift.duckdb"));
+    try {
+      await runExtract(
+        options(sim, db, {
+          only: ["grp", "user_grp", "product_access", "svc_availability"],
+          clientOptions: { ...options(sim, db).clientOptions, pageSize: 4 },
+        }),
+      );
+      sim.faults.insertWhilePaging = 0;
+      const connection = await db.connect();
+      for (const [name, count] of before) {
+        const all = sim.data.list(name);
+        expect(all.length, `${name} grew while paging`).toBeGreaterThan(count);
+        const table = await normaliseTable(connection, name);
+        // Records that existed at the start are ordered first by id: every one of them arrived.
+        const expected = normaliseApi(name, all);
+        const ids = [...expected.keys()].sort((a, b) => a - b).slice(0, count);
+        for (const id of ids) expect(table.get(id), `${name} ${id}`).toEqual(expected.get(id));
+        const pk = `${name === "grp" ? "grp" : name}_id`;
+        const dupes = await connection.runAndReadAll(
+          `SELECT count(*) - count(DISTINCT ${pk}) FROM ${name}`,
+        );
+        expect(Number(dupes.getRows()[0]?.[0])).toBe(0);
+      }
+      connection.closeSync();
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
+  it("an incremental run brings the changes made through the edit operations", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 60,
+      takesPerUser: 3,
+      now: NOW,
+      seed: 11,
+    });
+    const db = await openDatabase(join(dir, "incremental.duckdb"));
+    try {
+      await runExtract(options(sim, db));
+      const group = sim.data.list("grp")[0]!;
+      const access = sim.data.list("product_access")[0]!;
+      const editGroup = await fetch(`${sim.baseUrl}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ apikey: KEY }),
+      });
+      const { token } = (await editGroup.json()) as { token: string };
+      const post = (path: string, body: unknown) =>
+        fetch(`${sim.baseUrl}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: token },
+          body: JSON.stringify(body),
+        }).then((r) => r.json());
+      await post(`/grp/edit/${group.grp_id}`, { grp_description: "Renamed: Équipe ✓" });
+      await post(`/product_access/edit/${access.product_access_id}`, {
+        product_access_status: "expired",
+      });
+      const created = (await post("/user_grp/create", {
+        user_grp_grp_id: group.grp_id,
+        user_grp_user_id: sim.data.userIds()[0],
+        user_grp_group_admin: 1,
+      })) as { result: { user_grp_id: number } };
+      const result = await runExtract(options(sim, db, { mode: "incremental" }));
+      expect(result.mode).toBe("incremental");
+      expect(result.resources.get("grp")?.records).toBeLessThan(sim.data.list("grp").length);
+      await expectExact(db, sim);
+      const connection = await db.connect();
+      const row = await connection.runAndReadAll(
+        "SELECT grp_description FROM grp WHERE grp_id = $id",
+        { id: group.grp_id },
+      );
+      expect(row.getRows()).toEqual([["Renamed: Équipe ✓"]]);
+      const link = await connection.runAndReadAll(
+        "SELECT count(*)::INTEGER FROM user_grp WHERE user_grp_id = $id",
+        {
+          id: created.result.user_grp_id,
+        },
+      );
+      expect(link.getRows()).toEqual([[1]]);
+      expect(await countRows(connection, "_runs")).toBe(2);
+      connection.closeSync();
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
+  it("a failing portal leaves the previous data exactly as it was and the run marked failed", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 40,
+      takesPerUser: 3,
+      now: NOW,
+      seed: 13,
+    });
+    const db = await openDatabase(join(dir, "failing.duckdb"));
+    try {
+      await runExtract(options(sim, db));
+      const connection = await db.connect();
+      const before = await normaliseTable(connection, "take");
+      sim.faults.errorRate = 1;
+      await expect(
+        runExtract(
+          options(sim, db, {
+            clientOptions: { ...options(sim, db).clientOptions, maxAttempts: 2 },
+          }),
+        ),
+      ).rejects.toThrow(/database is unchanged/);
+      expect(await normaliseTable(connection, "take")).toEqual(before);
+      const runs = await connection.runAndReadAll("SELECT status FROM _runs ORDER BY run_id");
+      expect(runs.getRows()).toEqual([["succeeded"], ["failed"]]);
+      connection.closeSync();
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+});

@@ -1,0 +1,141 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runExtract } from "../../src/extract/extract.js";
+import { openDatabase } from "../../src/load/database.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { EXTRACTED } from "../../src/resources/registry.js";
+import { startSimulator } from "../../src/simulator/server.js";
+import { collect, runCli, spawnCli } from "../helpers/spawn-cli.js";
+import { normaliseTable } from "../helpers/table-snapshot.js";
+
+const KEY = "resume-key-81c2";
+const NOW = new Date("2026-06-01T00:00:00Z");
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-resume-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("extract --resume", () => {
+  it("after kill -9 mid-run, continues without refetching finished work and equals a clean run", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 300,
+      takesPerUser: 4,
+      now: NOW,
+      seed: 21,
+      faults: { latencyMs: 20 },
+    });
+    const keyFile = join(dir, "key");
+    await writeFile(keyFile, `${KEY}\n`, { mode: 0o600 });
+    const args = [
+      "--base-url",
+      sim.baseUrl,
+      "--api-key-file",
+      keyFile,
+      "--concurrency",
+      "2",
+      "--page-size",
+      "20",
+      "--log-format",
+      "json",
+    ];
+    try {
+      // A clean run first, into its own file: the reference and the request count of a full run.
+      const clean = await runCli(["extract", ...args, "--db", join(dir, "clean.duckdb")]);
+      expect(clean.code, clean.stderr).toBe(0);
+      const fullRequests = sim.stats.requests;
+
+      const killedDb = join(dir, "killed.duckdb");
+      const before = sim.stats.requests;
+      const child = spawnCli(["extract", ...args, "--db", killedDb]);
+      const done = collect(child);
+      // Kill it hard once it is well into the takes: staged work is written at least every 2 s.
+      while (sim.stats.requests - before < fullRequests * 0.8) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (child.exitCode !== null) break;
+      }
+      child.kill("SIGKILL");
+      const killed = await done;
+      expect(killed.code).toBeNull();
+
+      const beforeResume = sim.stats.requests;
+      const resumed = await runCli(["extract", ...args, "--db", killedDb, "--resume"]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr, killed.stderr).toContain("resuming run");
+      const resumeRequests = sim.stats.requests - beforeResume;
+      expect(resumeRequests).toBeLessThan(fullRequests * 0.6);
+
+      const a = await openDatabase(join(dir, "clean.duckdb"), { readOnly: true });
+      const b = await openDatabase(killedDb, { readOnly: true });
+      const ca = await a.connect();
+      const cb = await b.connect();
+      for (const resource of EXTRACTED) {
+        expect(await normaliseTable(cb, resource), resource).toEqual(
+          await normaliseTable(ca, resource),
+        );
+      }
+      const runs = await cb.runAndReadAll("SELECT status FROM _runs ORDER BY run_id");
+      expect(runs.getRows()).toEqual([["succeeded"]]);
+      ca.closeSync();
+      cb.closeSync();
+      a.close();
+      b.close();
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("after an interruption through the signal, the run is marked interrupted and resumes in-process", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 100,
+      takesPerUser: 3,
+      now: NOW,
+      seed: 22,
+      faults: { latencyMs: 3 },
+    });
+    const db = await openDatabase(join(dir, "signal.duckdb"));
+    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 4, pageSize: 10 };
+    try {
+      const controller = new AbortController();
+      const timer = setInterval(() => {
+        if (sim.stats.requests > 60) controller.abort();
+      }, 5);
+      await expect(
+        runExtract({
+          db,
+          clientOptions,
+          mode: "full",
+          logger: silentLogger,
+          signal: controller.signal,
+        }),
+      ).rejects.toThrow(/interrupted.*--resume/);
+      clearInterval(timer);
+      const connection = await db.connect();
+      const status = await connection.runAndReadAll("SELECT status FROM _runs");
+      expect(status.getRows()).toEqual([["interrupted"]]);
+      const take = await normaliseTable(connection, "take");
+      expect(take.size).toBe(0);
+      const result = await runExtract({
+        db,
+        clientOptions,
+        mode: "full",
+        logger: silentLogger,
+        resume: true,
+      });
+      expect(result.tables.take).toBe(sim.data.list("take").length);
+      const again = await connection.runAndReadAll("SELECT status FROM _runs");
+      expect(again.getRows()).toEqual([["succeeded"]]);
+      connection.closeSync();
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+});

@@ -1,0 +1,255 @@
+import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CliError, UsageError } from "../../src/cli-error.js";
+import { openDatabase } from "../../src/load/database.js";
+import { EXTRACTED, RESOURCES } from "../../src/resources/registry.js";
+import { kill, output, spawnHelper, waitForLine } from "./helpers/child-process.js";
+import { tempDir } from "./helpers/temp-dir.js";
+
+const NOBODY = 65_534;
+
+async function openError(path: string, readOnly = false): Promise<CliError> {
+  try {
+    const db = await openDatabase(path, { readOnly });
+    db.close();
+  } catch (error) {
+    if (error instanceof CliError) return error;
+    throw error;
+  }
+  throw new Error(`openDatabase(${path}) succeeded`);
+}
+
+interface OpenOutcome {
+  ok: boolean;
+  message?: string;
+  exitCode?: number;
+}
+
+/**
+ * openDatabase for each request as a user without special privileges: root ignores file
+ * permissions, so when the tests run as root the attempts are made in one child process running
+ * as "nobody".
+ */
+async function openUnprivileged(
+  requests: readonly { path: string; readOnly?: boolean }[],
+): Promise<OpenOutcome[]> {
+  if (process.getuid?.() !== 0) {
+    const outcomes: OpenOutcome[] = [];
+    for (const { path, readOnly } of requests) {
+      try {
+        (await openDatabase(path, { readOnly: readOnly ?? false })).close();
+        outcomes.push({ ok: true });
+      } catch (error) {
+        if (!(error instanceof CliError)) throw error;
+        outcomes.push({ ok: false, message: error.message, exitCode: error.exitCode });
+      }
+    }
+    return outcomes;
+  }
+  const args = requests.map(({ path, readOnly }) => `${readOnly ? "ro" : "rw"}:${path}`);
+  const child = spawnHelper("open-database-child.ts", args, { uid: NOBODY, gid: NOBODY });
+  const { stdout, stderr } = await output(child);
+  const lines = stdout.trim().split("\n").filter(Boolean);
+  if (lines.length !== requests.length) throw new Error(`child answered ${stdout} ${stderr}`);
+  return lines.map((line) => JSON.parse(line));
+}
+
+async function tableNames(path: string): Promise<string[]> {
+  const db = await openDatabase(path, { readOnly: true });
+  try {
+    const connection = await db.connect();
+    const reader = await connection.runAndReadAll(
+      "SELECT table_name FROM duckdb_tables() ORDER BY table_name",
+    );
+    return reader.getRows().map((r) => String(r[0]));
+  } finally {
+    db.close();
+  }
+}
+
+describe("openDatabase", () => {
+  it("creates resource, meta, staging and checkpoint tables and keeps data across reopen", async () => {
+    const path = join(await tempDir(), "lms.duckdb");
+    const db = await openDatabase(path);
+    const connection = await db.connect();
+    await connection.run(
+      "INSERT INTO grp (grp_id, grp_name, grp_created_date, grp_updated_date) VALUES (1, 'g', now()::TIMESTAMP, now()::TIMESTAMP)",
+    );
+    const staged = await connection.runAndReadAll(
+      "SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = '_stage_take' ORDER BY ordinal_position",
+    );
+    expect(staged.getRows().map((r) => r[0])).toEqual([
+      ...RESOURCES.take.fields.map((f) => f.name),
+      "_extra",
+      "_seq",
+    ]);
+    expect(staged.getRows().every((r) => r[2] === "YES")).toBe(true);
+    db.close();
+
+    const names = await tableNames(path);
+    for (const name of EXTRACTED) {
+      expect(names).toContain(name);
+      expect(names).toContain(`_stage_${name}`);
+    }
+    for (const meta of [
+      "_runs",
+      "_run_resources",
+      "_rejects",
+      "_schema_drift",
+      "_not_found",
+      "_checkpoint",
+    ]) {
+      expect(names).toContain(meta);
+    }
+    const again = await openDatabase(path);
+    const reader = await (await again.connect()).runAndReadAll("SELECT grp_name FROM grp");
+    expect(reader.getRows()).toEqual([["g"]]);
+    // The primary key is enforced on the resource table.
+    await expect(
+      (await again.connect()).run(
+        "INSERT INTO grp (grp_id, grp_name, grp_created_date, grp_updated_date) VALUES (1, 'dup', now()::TIMESTAMP, now()::TIMESTAMP)",
+      ),
+    ).rejects.toThrow(/constraint/i);
+    again.close();
+  });
+
+  it("adds registry columns an older file lacks", async () => {
+    const path = join(await tempDir(), "old.duckdb");
+    const db = await openDatabase(path);
+    const connection = await db.connect();
+    await connection.run("ALTER TABLE take DROP COLUMN take_score");
+    await connection.run("ALTER TABLE _stage_take DROP COLUMN take_score");
+    db.close();
+    const reopened = await openDatabase(path);
+    const reader = await (await reopened.connect()).runAndReadAll(
+      "SELECT table_name FROM duckdb_columns() WHERE column_name = 'take_score' ORDER BY table_name",
+    );
+    expect(reader.getRows().map((r) => r[0])).toEqual(["_stage_take", "take"]);
+    reopened.close();
+  });
+
+  it("shares one instance between handles to the same file in one process", async () => {
+    const path = join(await tempDir(), "shared.duckdb");
+    const first = await openDatabase(path);
+    const second = await openDatabase(path);
+    expect(second.instance).toBe(first.instance);
+    await (await first.connect()).run("INSERT INTO _not_found VALUES (1, 'product', '9')");
+    first.close();
+    const reader = await (await second.connect()).runAndReadAll("SELECT id FROM _not_found");
+    expect(reader.getRows()).toEqual([["9"]]);
+    second.close();
+    // With the last handle closed the file lock is released: another process can take it.
+    const child = spawnHelper("hold-lock.mjs", [path]);
+    await waitForLine(child, "ready");
+    await kill(child);
+  });
+
+  it("opens an in-memory database", async () => {
+    const db = await openDatabase(":memory:");
+    const reader = await (await db.connect()).runAndReadAll("SELECT count(*) FROM take");
+    expect(reader.getRows()).toEqual([[0n]]);
+    db.close();
+  });
+
+  it("fails with a one-line CliError when another process holds the file", async () => {
+    const path = join(await tempDir(), "locked.duckdb");
+    (await openDatabase(path)).close();
+    const child = spawnHelper("hold-lock.mjs", [path]);
+    try {
+      await waitForLine(child, "ready");
+      for (const readOnly of [false, true]) {
+        const error = await openError(path, readOnly);
+        expect(error).not.toBeInstanceOf(UsageError);
+        expect(error.exitCode).toBe(1);
+        expect(error.message).toMatch(
+          new RegExp(`^database ${path} is in use by another process \\(PID ${child.pid}\\); wait`),
+        );
+        expect(error.message).not.toContain("\n");
+      }
+    } finally {
+      await kill(child);
+    }
+    // Once the other process is gone the file opens again with its tables intact.
+    const db = await openDatabase(path);
+    db.close();
+  });
+
+  it("refuses a file that is not a DuckDB database and leaves it untouched", async () => {
+    const dir = await tempDir();
+    for (const content of ["this is a spreadsheet, not a database\n".repeat(100), ""]) {
+      const path = join(dir, `notes-${content.length}.txt`);
+      await writeFile(path, content);
+      const error = await openError(path);
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.exitCode).toBe(2);
+      expect(error.message).toBe(
+        `${path} is not a DuckDB database (it was left untouched); choose another --db`,
+      );
+      expect(await readFile(path, "utf8")).toBe(content);
+      await expect(stat(`${path}.wal`)).rejects.toThrow();
+    }
+  });
+
+  it("refuses a missing directory, a directory path, and a missing file in read-only mode", async () => {
+    const dir = await tempDir();
+    const missing = join(dir, "nope", "lms.duckdb");
+    const noDir = await openError(missing);
+    expect(noDir).toBeInstanceOf(UsageError);
+    expect(noDir.message).toBe(
+      `directory ${join(dir, "nope")} for database ${missing} does not exist; create it or choose another --db`,
+    );
+    await expect(stat(join(dir, "nope"))).rejects.toThrow();
+
+    const isDir = await openError(dir);
+    expect(isDir).toBeInstanceOf(UsageError);
+    expect(isDir.message).toMatch(/is a directory/);
+
+    const absent = join(dir, "absent.duckdb");
+    const readOnly = await openError(absent, true);
+    expect(readOnly).toBeInstanceOf(UsageError);
+    expect(readOnly.message).toMatch(/does not exist; run "lms-export extract" first/);
+    await expect(stat(absent)).rejects.toThrow();
+  });
+
+  it("refuses a read-only file for writing but opens it read-only", async () => {
+    const dir = await tempDir();
+    await chmod(dir, 0o755);
+    const path = join(dir, "ro.duckdb");
+    (await openDatabase(path)).close();
+    await chmod(path, 0o444);
+    const [write, read] = await openUnprivileged([{ path }, { path, readOnly: true }]);
+    expect(write).toEqual({
+      ok: false,
+      exitCode: 2,
+      message: `database ${path} is read-only; make it writable or choose another --db`,
+    });
+    expect(read).toEqual({ ok: true });
+  });
+
+  it("refuses a read-only directory, for a new file and for an existing one", async () => {
+    const dir = await tempDir();
+    await chmod(dir, 0o755);
+    const locked = join(dir, "locked");
+    await mkdir(locked);
+    const existing = join(locked, "old.duckdb");
+    (await openDatabase(existing)).close();
+    await chmod(existing, 0o666);
+    await chmod(locked, 0o555);
+    const results = await openUnprivileged([
+      { path: join(locked, "new.duckdb") },
+      { path: existing },
+    ]);
+    expect(results).toHaveLength(2);
+    for (const result of results) {
+      expect(result.ok).toBe(false);
+      expect(result.exitCode).toBe(2);
+      expect(result.message).toMatch(
+        new RegExp(
+          `^directory ${locked} is not writable \\(DuckDB keeps \\S+\\.wal beside the database\\)`,
+        ),
+      );
+    }
+    await expect(stat(join(locked, "new.duckdb"))).rejects.toThrow();
+  });
+});

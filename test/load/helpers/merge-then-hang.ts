@@ -1,0 +1,17 @@
+/**
+ * Child process: runs a full merge of every extracted resource on the database argv[2] and, inside
+ * the merge transaction just before COMMIT, prints "before-commit" and waits to be killed.
+ */
+import { openDatabase } from "../../../src/load/database.js";
+import { mergeStaging } from "../../../src/load/merge.js";
+import { EXTRACTED } from "../../../src/resources/registry.js";
+
+const db = await openDatabase(process.argv[2] ?? "");
+const connection = await db.connect();
+await mergeStaging(connection, EXTRACTED, "full", {
+  beforeCommit: async () => {
+    process.stdout.write("before-commit\n");
+    await new Promise(() => {});
+  },
+});
+process.stdout.write("committed\n");

@@ -1,0 +1,224 @@
+import { join } from "node:path";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { afterEach, describe, expect, it } from "vitest";
+import { toRecordBatch } from "../../src/extract/to-record-batch.js";
+import { stagingWriter } from "../../src/load/append-batch.js";
+import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
+import { clearStaging, mergeStaging } from "../../src/load/merge.js";
+import { finishRun, startRun } from "../../src/load/runs.js";
+import { EXTRACTED, type ExtractedName } from "../../src/resources/registry.js";
+import { kill, spawnHelper, waitForLine } from "./helpers/child-process.js";
+import { tempDir } from "./helpers/temp-dir.js";
+
+const open: LmsDatabase[] = [];
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+async function memory(): Promise<DuckDBConnection> {
+  const db = await openDatabase(":memory:");
+  open.push(db);
+  return db.connect();
+}
+
+async function stage(connection: DuckDBConnection, resource: ExtractedName, records: unknown[]) {
+  const { batch, rejects } = toRecordBatch(resource, records);
+  expect(rejects).toEqual([]);
+  const writer = await stagingWriter(connection, resource);
+  if (batch) await writer.append(batch);
+  await writer.close();
+}
+
+const group = (id: number, name: string) => ({
+  grp_id: id,
+  grp_name: name,
+  grp_created_date: "2026-01-01T00:00:00Z",
+  grp_updated_date: "2026-01-02T00:00:00+01:00",
+});
+
+async function groups(connection: DuckDBConnection) {
+  const reader = await connection.runAndReadAll("SELECT grp_id, grp_name FROM grp ORDER BY grp_id");
+  return reader.getRows().map(([id, name]) => [Number(id), name]);
+}
+
+async function count(connection: DuckDBConnection, table: string): Promise<number> {
+  const reader = await connection.runAndReadAll(`SELECT count(*) FROM "${table}"`);
+  return Number(reader.getRows()[0]?.[0]);
+}
+
+/** Row count and a digest of every row of every resource and staging table. */
+async function snapshot(connection: DuckDBConnection): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of EXTRACTED) {
+    for (const table of [name, `_stage_${name}`]) {
+      const reader = await connection.runAndReadAll(
+        `SELECT count(*) || ':' || coalesce(md5(string_agg(t::VARCHAR, chr(10) ORDER BY t::VARCHAR)), '') FROM "${table}" t`,
+      );
+      out[table] = String(reader.getRows()[0]?.[0]);
+    }
+  }
+  return out;
+}
+
+describe("mergeStaging", () => {
+  it("full mode: the table becomes exactly the staged set, latest copy of a key winning", async () => {
+    const connection = await memory();
+    await stage(connection, "grp", [group(1, "a"), group(2, "b"), group(3, "c")]);
+    await mergeStaging(connection, ["grp"], "full");
+    expect(await groups(connection)).toEqual([
+      [1, "a"],
+      [2, "b"],
+      [3, "c"],
+    ]);
+
+    await stage(connection, "grp", [group(2, "b-old"), group(3, "c")]);
+    await stage(connection, "grp", [group(4, "d"), group(2, "b-new")]);
+    const counts = await mergeStaging(connection, ["grp"], "full");
+    expect(await groups(connection)).toEqual([
+      [2, "b-new"],
+      [3, "c"],
+      [4, "d"],
+    ]);
+    expect(counts.grp).toBe(3);
+    expect(counts.take).toBe(0);
+    expect(Object.keys(counts).sort()).toEqual([...EXTRACTED].sort());
+    expect(await count(connection, "_stage_grp")).toBe(0);
+  });
+
+  it("full mode with nothing staged empties the table", async () => {
+    const connection = await memory();
+    await stage(connection, "grp", [group(1, "a")]);
+    await mergeStaging(connection, ["grp"], "full");
+    await mergeStaging(connection, ["grp"], "full");
+    expect(await groups(connection)).toEqual([]);
+  });
+
+  it("incremental mode: inserts new keys, replaces staged ones, keeps the rest", async () => {
+    const connection = await memory();
+    await stage(connection, "grp", [group(1, "a"), group(2, "b"), group(3, "c")]);
+    await mergeStaging(connection, ["grp"], "full");
+    await stage(connection, "grp", [group(2, "b1"), group(5, "e"), group(2, "b2")]);
+    const counts = await mergeStaging(connection, ["grp"], "incremental");
+    expect(await groups(connection)).toEqual([
+      [1, "a"],
+      [2, "b2"],
+      [3, "c"],
+      [5, "e"],
+    ]);
+    expect(counts.grp).toBe(4);
+    // Every column is replaced, not just the changed one, and dates stay UTC.
+    const reader = await connection.runAndReadAll(
+      "SELECT strftime(grp_updated_date, '%Y-%m-%d %H:%M:%S') FROM grp WHERE grp_id = 2",
+    );
+    expect(reader.getRows()).toEqual([["2026-01-01 23:00:00"]]);
+  });
+
+  it("merges several resources and leaves unlisted staging alone", async () => {
+    const connection = await memory();
+    await stage(connection, "grp", [group(1, "a")]);
+    await stage(connection, "take", [{ take_id: 9, take_user_id: 1 }]);
+    await stage(connection, "product", [{ product_id: 4 }]);
+    const counts = await mergeStaging(connection, ["grp", "take", "grp"], "incremental");
+    expect(counts.grp).toBe(1);
+    expect(counts.take).toBe(1);
+    expect(counts.product).toBe(0);
+    expect(await count(connection, "_stage_product")).toBe(1);
+    await clearStaging(connection, ["product"]);
+    expect(await count(connection, "_stage_product")).toBe(0);
+  });
+
+  it("a failure in the second resource leaves every table exactly as before", async () => {
+    const connection = await memory();
+    await stage(connection, "grp", [group(1, "a"), group(2, "b")]);
+    await stage(connection, "take", [{ take_id: 1, take_score: 5 }]);
+    await mergeStaging(connection, ["grp", "take"], "full");
+
+    await stage(connection, "grp", [group(2, "changed"), group(3, "new")]);
+    await stage(connection, "take", [{ take_id: 2, take_score: 7 }]);
+    // A staged row without its key cannot enter the resource table: the merge of `take` fails
+    // after `grp` was already merged inside the transaction.
+    await connection.run("INSERT INTO _stage_take (take_id, _seq) VALUES (NULL, 100)");
+    const before = await snapshot(connection);
+    await expect(mergeStaging(connection, ["grp", "take"], "full")).rejects.toThrow(
+      /NOT NULL|constraint/i,
+    );
+    expect(await snapshot(connection)).toEqual(before);
+    expect(await groups(connection)).toEqual([
+      [1, "a"],
+      [2, "b"],
+    ]);
+    // The connection is not left inside a transaction.
+    await connection.run("BEGIN TRANSACTION");
+    await connection.run("COMMIT");
+  });
+
+  it("beforeCommit runs inside the transaction: its writes commit with the data, its failure rolls all back", async () => {
+    const connection = await memory();
+    const runId = await startRun(connection, { mode: "full", since: null, options: {} });
+    await stage(connection, "grp", [group(1, "a")]);
+    const before = await snapshot(connection);
+    await expect(
+      mergeStaging(connection, ["grp"], "full", {
+        beforeCommit: async (tx) => {
+          expect(await groups(tx)).toEqual([[1, "a"]]);
+          await finishRun(tx, runId, "succeeded");
+          throw new Error("disk full");
+        },
+      }),
+    ).rejects.toThrow("disk full");
+    expect(await snapshot(connection)).toEqual(before);
+    const status = async () =>
+      (await connection.runAndReadAll("SELECT status FROM _runs")).getRows()[0]?.[0];
+    expect(await status()).toBe("running");
+
+    await mergeStaging(connection, ["grp"], "full", {
+      beforeCommit: (tx) => finishRun(tx, runId, "succeeded"),
+    });
+    expect(await status()).toBe("succeeded");
+    expect(await groups(connection)).toEqual([[1, "a"]]);
+  });
+
+  it("a process killed inside a big merge transaction leaves the previous data intact", async () => {
+    const path = join(await tempDir(), "killed.duckdb");
+    const db = await openDatabase(path);
+    const connection = await db.connect();
+    await stage(
+      connection,
+      "grp",
+      Array.from({ length: 200 }, (_, i) => group(i + 1, `g${i + 1}`)),
+    );
+    await stage(
+      connection,
+      "take",
+      Array.from({ length: 1000 }, (_, i) => ({ take_id: i + 1, take_score: i % 100 })),
+    );
+    await mergeStaging(connection, EXTRACTED, "full");
+    // More staged rows than one DuckDB row group (122,880), so the uncommitted merge writes
+    // data blocks to the file before the kill.
+    await connection.run(
+      `INSERT INTO _stage_take (take_id, take_user_id, take_status, take_created_date, _seq)
+       SELECT i, i % 5000, 'staged', TIMESTAMP '2026-01-01' + to_seconds(i), i FROM range(1, 150001) r(i)`,
+    );
+    await stage(connection, "grp", [group(1, "renamed"), group(999, "new")]);
+    const before = await snapshot(connection);
+    db.close();
+
+    const child = spawnHelper("merge-then-hang.ts", [path]);
+    try {
+      await waitForLine(child, "before-commit");
+    } finally {
+      await kill(child, "SIGKILL");
+    }
+
+    const reopened = await openDatabase(path);
+    open.push(reopened);
+    const after = await reopened.connect();
+    expect(await snapshot(after)).toEqual(before);
+    expect(await count(after, "take")).toBe(1000);
+    expect(await count(after, "_stage_take")).toBe(150_000);
+    // The staged data is still there, so the merge can simply be run again.
+    const counts = await mergeStaging(after, EXTRACTED, "full");
+    expect(counts.take).toBe(150_000);
+    expect(counts.grp).toBe(2);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../../src/cli-error.js";
+import { checkBaseUrl } from "../../src/security/base-url.js";
+import { isLoopbackHost } from "../../src/security/loopback.js";
+
+function usageMessage(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).exitCode).toBe(2);
+    const message = (error as UsageError).message;
+    expect(message).not.toContain("\n");
+    return message;
+  }
+  throw new Error("expected a UsageError");
+}
+
+describe("checkBaseUrl", () => {
+  it("accepts https anywhere and answers the parsed URL", () => {
+    const url = checkBaseUrl("https://lms.example.com/api-v2", false);
+    expect(url.hostname).toBe("lms.example.com");
+    expect(url.pathname).toBe("/api-v2");
+  });
+
+  it.each([
+    "http://127.0.0.1:8080/api-v2",
+    "http://127.4.5.6/api-v2",
+    "http://localhost:3000/api-v2",
+    "http://LOCALHOST/api-v2",
+    "http://[::1]:9000/api-v2",
+    "http://[::ffff:127.0.0.1]/api-v2",
+  ])("accepts plain http to the loopback host %s", (url) => {
+    expect(checkBaseUrl(url, false).protocol).toBe("http:");
+  });
+
+  it.each([
+    "http://lms.example.com/api-v2",
+    "http://10.0.0.5/api-v2",
+    "http://128.0.0.1/api-v2",
+    "http://localhost.example.com/api-v2",
+    "http://[::2]/api-v2",
+    "http://[::ffff:10.0.0.1]/api-v2",
+  ])("refuses plain http to %s without allowHttp, saying what to do", (url) => {
+    const message = usageMessage(() => checkBaseUrl(url, false));
+    expect(message).toContain("plain http");
+    expect(message).toContain("https://");
+    expect(message).toContain("--allow-http");
+  });
+
+  it("accepts plain http anywhere with allowHttp", () => {
+    expect(checkBaseUrl("http://lms.example.com/api-v2", true).hostname).toBe("lms.example.com");
+  });
+
+  it.each(["ftp://lms.example.com/api-v2", "file:///etc/passwd", "ws://127.0.0.1/api"])(
+    "refuses the scheme of %s even with allowHttp",
+    (url) => {
+      const message = usageMessage(() => checkBaseUrl(url, true));
+      expect(message).toMatch(/uses the (ftp|file|ws) scheme/);
+      expect(message).toContain("https://");
+    },
+  );
+
+  it("refuses credentials in the URL and never repeats them", () => {
+    const message = usageMessage(() =>
+      checkBaseUrl("https://admin:s3cret-pass@lms.example.com/api-v2", false),
+    );
+    expect(message).toContain("https://lms.example.com/api-v2");
+    expect(message).toContain("user name or password");
+    expect(message).toContain("--api-key-file");
+    expect(message).not.toContain("s3cret-pass");
+    expect(message).not.toContain("admin");
+  });
+
+  it("refuses text that is not a URL, without echoing credentials", () => {
+    const message = usageMessage(() => checkBaseUrl("lms.example.com/api-v2", false));
+    expect(message).toContain("not a valid URL");
+    const hidden = usageMessage(() => checkBaseUrl("https://u:topsecret@exa mple.com", false));
+    expect(hidden).not.toContain("topsecret");
+  });
+});
+
+describe("isLoopbackHost", () => {
+  it("knows loopback names from look-alikes", () => {
+    expect(isLoopbackHost("127.0.0.1")).toBe(true);
+    expect(isLoopbackHost("[::1]")).toBe(true);
+    expect(isLoopbackHost("localhost.")).toBe(true);
+    expect(isLoopbackHost("127.0.0.1.nip.io")).toBe(false);
+    expect(isLoopbackHost("0.0.0.0")).toBe(false);
+  });
+});
