@@ -58,7 +58,13 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
     .version();
   for (const register of COMMANDS) root = register(root, ctx);
   try {
-    await root.parseAsync();
+    // A parse callback makes yargs hand over --help and --version text instead of printing it
+    // to the console, so it goes to the context's stdout like everything else.
+    let shown = "";
+    await root.parseAsync([...argv], {}, (_error, _args, output) => {
+      if (output) shown = output;
+    });
+    if (shown && usageFailure === undefined) ctx.stdout.write(`${shown}\n`);
     if (usageFailure !== undefined) {
       ctx.stderr.write(`lms-export: ${usageFailure}\n`);
       return EXIT_USAGE;

@@ -157,7 +157,6 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
             runId: run.runId,
             resource,
             batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS,
-            onStored: (records) => progress.stored(resource, records),
           }),
         );
       }

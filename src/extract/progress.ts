@@ -64,7 +64,8 @@ export class Progress {
     counter.requestsPlanned = Math.max(counter.requestsPlanned, counter.requestsDone);
   }
 
-  stored(resource: ExtractedName, records: number): void {
+  /** Records received from the portal (stored once their batch is written). */
+  received(resource: ExtractedName, records: number): void {
     this.counter(resource).records += records;
   }
 

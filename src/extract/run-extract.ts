@@ -98,9 +98,11 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
   const numbers = (keys: ReadonlySet<string>) => new Set([...keys].map(Number));
 
   const queues = new Map<FanoutName, FanoutQueue>();
-  const counted = (resource: ExtractedName) => {
+  /** One request answered with `records` records. */
+  const counted = (resource: ExtractedName, records: number) => {
     outcome(resource).requests += 1;
     progress.requested(resource);
+    progress.received(resource, records);
   };
 
   /** Pushes the ids that records of `parent` carry to the fan-out queues that take them. */
@@ -121,7 +123,7 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
     for await (const page of client.takePages(userId, {
       criteria: cursorCriteria("take", plan.since),
     })) {
-      counted("take");
+      counted("take", page.records.length);
       emit("take", page.records);
       await take.add(page.records);
     }
@@ -131,7 +133,7 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
   const lookup = (resource: "product" | "availability_group") => async (id: number) => {
     const record =
       resource === "product" ? await client.getProduct(id) : await client.getAvailabilityGroup(id);
-    counted(resource);
+    counted(resource, record === null ? 0 : 1);
     if (record === null) {
       outcome(resource).notFound += 1;
       await env.onNotFound?.(resource, id);
@@ -167,7 +169,7 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
         }
       },
     })) {
-      counted(resource);
+      counted(resource, page.records.length);
       progress.planAtLeast(resource, Math.ceil(page.total / Math.max(1, page.limit)));
       emit(resource, page.records);
       // Re-read pages come after the parallel pass; their offsets no longer name a stable unit.

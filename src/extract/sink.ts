@@ -61,7 +61,6 @@ export class StagingSink implements RecordSink {
     private readonly resource: ExtractedName,
     private readonly batchRows: number,
     maxDelayMs: number,
-    private readonly onStored: (records: number) => void,
   ) {
     // Also write on time, so a run killed with -9 loses at most a few seconds of work. A failed
     // write stays in the chain and surfaces at the next awaited add or finish.
@@ -78,7 +77,6 @@ export class StagingSink implements RecordSink {
     batchRows: number;
     /** Longest time records wait in the buffer before being written and checkpointed. */
     maxDelayMs?: number;
-    onStored?: (records: number) => void;
   }): Promise<StagingSink> {
     const writer = await stagingWriter(options.connection, options.resource);
     return new StagingSink(
@@ -88,7 +86,6 @@ export class StagingSink implements RecordSink {
       options.resource,
       options.batchRows,
       options.maxDelayMs ?? 1_000,
-      options.onStored ?? (() => {}),
     );
   }
 
@@ -137,7 +134,6 @@ export class StagingSink implements RecordSink {
         await this.writer.append(converted.batch);
         await this.writer.flush();
         this.records += converted.batch.numRows;
-        this.onStored(converted.batch.numRows);
       }
       if (converted.rejects.length > 0) {
         this.rejects += converted.rejects.length;

@@ -1,14 +1,82 @@
 import type { Argv } from "yargs";
-import { CliError } from "../../cli-error.js";
+import { type Catalog, loadCatalog, type QueryParam } from "../../report/catalog.js";
+import { PARAM_TYPE_HINTS } from "../../report/params.js";
+import { projectRoot } from "../../report/project-root.js";
 import type { CliContext } from "../context.js";
 
-export function registerList(root: Argv, _ctx: CliContext): Argv {
+const WIDTH = 100;
+
+function wrap(text: string, indent: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line !== "" && indent.length + line.length + 1 + word.length > WIDTH) {
+      lines.push(indent + line);
+      line = word;
+    } else {
+      line = line === "" ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== "") lines.push(indent + line);
+  return lines.join("\n");
+}
+
+function paramLine(param: QueryParam): string {
+  const shown =
+    param.default === undefined
+      ? "required"
+      : param.default === null || param.default === ""
+        ? "default: none"
+        : `default: ${String(param.default)}`;
+  return `--param ${param.name}=${param.type.toUpperCase()} (${shown}; ${PARAM_TYPE_HINTS[param.type]}) ${param.description}`;
+}
+
+/** The catalog as text: reports first (what most people run), then queries. */
+export function describeCatalog(catalog: Catalog): string {
+  const out: string[] = ["Reports (lms-export report NAME):", ""];
+  if (catalog.reports.size === 0) out.push("  (none)", "");
+  for (const report of catalog.reports.values()) {
+    out.push(`  ${report.name}  ${report.title}`);
+    out.push(wrap(report.description, "      "));
+    out.push(
+      `      queries: ${report.queries.join(", ")}; formats: ${report.formats.join(", ")}; file: ${report.fileName}`,
+    );
+    const params = Object.entries(report.params).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+    if (params.length > 0) out.push(`      sets: ${params.join(", ")}`);
+    out.push("");
+  }
+  out.push("Queries (lms-export report NAME, or inside a report):", "");
+  if (catalog.queries.size === 0) out.push("  (none)");
+  for (const query of catalog.queries.values()) {
+    out.push(`  ${query.name}  ${query.title}`);
+    out.push(wrap(query.description, "      "));
+    for (const param of query.params) out.push(wrap(paramLine(param), "      "));
+    out.push("");
+  }
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
+/** `list`: the reports and queries of the catalog, with descriptions and parameters. */
+export function registerList(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "list",
-    "(not built yet)",
-    (y) => y,
-    async () => {
-      throw new CliError("list is not built yet");
+    "Show the reports and queries, with their descriptions and parameters",
+    (y) =>
+      y.option("json", {
+        type: "boolean",
+        description: "Print the catalog as JSON (names, titles, descriptions, parameters)",
+      }),
+    async (args) => {
+      const catalog = await loadCatalog(projectRoot());
+      if (args.json === true) {
+        const json = {
+          reports: [...catalog.reports.values()],
+          queries: [...catalog.queries.values()].map(({ sql: _sql, ...rest }) => rest),
+        };
+        ctx.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+        return;
+      }
+      ctx.stdout.write(describeCatalog(catalog));
     },
   );
 }

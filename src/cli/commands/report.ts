@@ -1,14 +1,62 @@
 import type { Argv } from "yargs";
-import { CliError } from "../../cli-error.js";
+import { openDatabase } from "../../load/database.js";
+import { runReports } from "../../report/run-report.js";
+import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import {
+  withConfigOption,
+  withDbOption,
+  withLogOptions,
+  withOutputOptions,
+  withParamOption,
+} from "../options.js";
+import { reportSummary } from "../report-summary.js";
 
-export function registerReport(root: Argv, _ctx: CliContext): Argv {
+/**
+ * `report NAME|FILE.sql ...`: reads the database (read-only, so an extract may not be running on
+ * it) and writes each report's files. Prints the files written, one per line.
+ */
+export function registerReport(root: Argv, ctx: CliContext): Argv {
   return root.command(
-    "report",
-    "(not built yet)",
-    (y) => y,
-    async () => {
-      throw new CliError("report is not built yet");
+    "report <names..>",
+    "Write reports from the database: report or query names (see `list`), or .sql files",
+    (y) =>
+      withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y)))))
+        .positional("names", {
+          type: "string",
+          array: true,
+          demandOption: true,
+          description: "Report or query names (see `lms-export list`), or paths to .sql files",
+        })
+        .option("neutralise-formulas", {
+          type: "boolean",
+          default: true,
+          description:
+            "Prefix CSV and Excel text cells starting with = + - @ tab CR LF with ' so spreadsheets never run them; --no-neutralise-formulas writes them as they are (only if you know why)",
+        })
+        .example("$0 report weekly-compliance", "the weekly workbook and Parquet files into ./out")
+        .example(
+          "$0 report compliance --param product_ids=12,15 --param group_id=3 --format xlsx",
+          "one query, with parameters, as a workbook",
+        )
+        .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file"),
+    async (args) => {
+      const { config, logger } = await setupCommand(args, ctx);
+      const db = await openDatabase(config.db, { readOnly: true });
+      try {
+        const results = await runReports(db, args.names, {
+          outDir: config.outDir,
+          ...(config.formats ? { formats: config.formats } : {}),
+          params: config.reportParams,
+          paramsSource: config.sources.reportParams,
+          neutraliseFormulas: args.neutraliseFormulas,
+          logger,
+          cwd: ctx.cwd,
+        });
+        ctx.stdout.write(reportSummary(results, ctx.cwd));
+      } finally {
+        db.close();
+      }
     },
   );
 }

@@ -30,9 +30,11 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
           demandOption: true,
           description: "Report or query names (see `lms-export list`), or paths to .sql files",
         })
-        .option("no-neutralise-formulas", {
+        .option("neutralise-formulas", {
           type: "boolean",
-          description: "Write cells starting with = + - @ as they are (only if you know why)",
+          default: true,
+          description:
+            "Prefix text starting with = + - @ tab CR LF with ' in CSV and Excel; --no-neutralise-formulas writes it as it is",
         })
         .example(
           "$0 run weekly-compliance --incremental",
@@ -55,7 +57,7 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
           outDir: config.outDir,
           ...(config.formats ? { formats: config.formats } : {}),
           params: config.reportParams,
-          neutraliseFormulas: args.noNeutraliseFormulas !== true,
+          neutraliseFormulas: args.neutraliseFormulas,
           logger,
           cwd: ctx.cwd,
         });

@@ -1,14 +1,89 @@
 import type { Argv } from "yargs";
-import { CliError } from "../../cli-error.js";
+import { UsageError } from "../../cli-error.js";
+import { openDatabase } from "../../load/database.js";
+import { type PrintFormat, printResult } from "../../report/print-result.js";
+import { inlineSqlError } from "../../report/sql-error.js";
+import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { withConfigOption, withDbOption } from "../options.js";
 
-export function registerSql(root: Argv, _ctx: CliContext): Argv {
+/**
+ * `sql "SELECT ..."`: one ad-hoc statement on the database opened read-only (nothing can be
+ * changed, and an extract writing the file is not disturbed), printed as a table, CSV or JSON.
+ */
+export function registerSql(root: Argv, ctx: CliContext): Argv {
   return root.command(
-    "sql",
-    "(not built yet)",
-    (y) => y,
-    async () => {
-      throw new CliError("sql is not built yet");
+    "sql <query>",
+    "Run one SQL statement on the database (read-only) and print the result",
+    (y) =>
+      withDbOption(withConfigOption(y))
+        .positional("query", {
+          type: "string",
+          demandOption: true,
+          description: 'One SQL statement, e.g. "SELECT count(*) FROM take"',
+        })
+        .option("format", {
+          type: "string",
+          choices: ["table", "csv", "json"] as const,
+          default: "table" as const,
+          description: "How to print the result",
+        })
+        .option("neutralise-formulas", {
+          type: "boolean",
+          default: true,
+          description:
+            "CSV: prefix text starting with = + - @ tab CR LF with '; --no-neutralise-formulas writes it as it is",
+        })
+        .example(
+          '$0 sql "SELECT product_access_status, count(*) FROM product_access GROUP BY ALL"',
+          "",
+        )
+        .example('$0 sql "FROM take LIMIT 100" --format csv > takes.csv', ""),
+    async (args) => {
+      // --format here means the print format, not report formats: keep it from the settings.
+      const { config } = await setupCommand({ ...args, format: undefined, param: undefined }, ctx);
+      const format = args.format as PrintFormat;
+      const db = await openDatabase(config.db, { readOnly: true });
+      try {
+        const connection = await db.connect();
+        let count: number;
+        try {
+          count = (await connection.extractStatements(args.query)).count;
+        } catch (error) {
+          throw inlineSqlError(error, "prepare");
+        }
+        if (count !== 1) {
+          throw new UsageError(`give exactly one SQL statement (got ${count})`);
+        }
+        let parameters: number;
+        try {
+          const prepared = await connection.prepare(args.query);
+          parameters = prepared.parameterCount;
+          prepared.destroySync();
+        } catch (error) {
+          throw inlineSqlError(error, "prepare");
+        }
+        if (parameters > 0) {
+          throw new UsageError(
+            "the statement has parameters (? or $name); sql takes none: write the values into it",
+          );
+        }
+        let result: Awaited<ReturnType<typeof connection.stream>>;
+        try {
+          result = await connection.stream(args.query);
+        } catch (error) {
+          throw inlineSqlError(error, "run");
+        }
+        try {
+          await printResult(result, ctx.stdout, format, {
+            neutraliseFormulas: args.neutraliseFormulas,
+          });
+        } catch (error) {
+          throw inlineSqlError(error, "run");
+        }
+      } finally {
+        db.close();
+      }
     },
   );
 }

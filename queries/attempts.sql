@@ -1,0 +1,36 @@
+-- title: Attempts per user and product
+-- description: One row per user and product with at least one take, for the analysis of take
+--   scores. Takes are ordered by start (take_started_date, else take_created_date; then take_id).
+--   attempts: takes; completed_attempts: takes with a completion date; first_started_at: the
+--   earliest start; first_completed_at: the earliest completion; attempts_to_complete: the
+--   position of the first take with a completion date in that order (empty if none);
+--   days_to_complete: days (with fractions) from first_started_at to first_completed_at;
+--   best_score: the highest score of a completed take; last_score: the score of the latest take
+--   that has a score.
+-- param product_ids int_list = []: Only these products (empty = every product).
+WITH ordered AS (
+  SELECT take_user_id AS user_id, take_product_id AS product_id, take_score AS score,
+         take_started_date AS started_at, take_completed_date AS completed_at,
+         row_number() OVER (PARTITION BY take_user_id, take_product_id
+                            ORDER BY coalesce(take_started_date, take_created_date) NULLS LAST,
+                                     take_id) AS attempt
+  FROM take
+  WHERE take_user_id IS NOT NULL AND take_product_id IS NOT NULL
+    AND (len($product_ids) = 0 OR list_contains($product_ids, take_product_id))
+)
+SELECT
+  ordered.user_id,
+  ordered.product_id,
+  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  count(*) AS attempts,
+  count(completed_at) AS completed_attempts,
+  min(started_at) AS first_started_at,
+  min(completed_at) AS first_completed_at,
+  min(attempt) FILTER (WHERE completed_at IS NOT NULL) AS attempts_to_complete,
+  date_diff('second', min(started_at), min(completed_at)) / 86400 AS days_to_complete,
+  max(score) FILTER (WHERE completed_at IS NOT NULL) AS best_score,
+  arg_max(score, attempt) AS last_score
+FROM ordered
+LEFT JOIN product ON product.product_id = ordered.product_id
+GROUP BY ordered.user_id, ordered.product_id, product.product_i18n_title, product.product_i18n_name
+ORDER BY ordered.user_id, ordered.product_id

@@ -1,0 +1,77 @@
+-- title: Completion by product, for all users and per group
+-- description: One row per product for all users (group_id empty, group_name "(all users)"),
+--   then one row per group and product, where a group counts the users of all its subgroups
+--   (each user once). Enrolled users: users with an access record of any status, or a take, for
+--   the product. Active users: enrolled users with an access record in status "active". Started:
+--   enrolled users with at least one take. Completed: with at least one take that has a
+--   completion date (take_status values beyond "in_progress" are not documented, so the date is
+--   the signal). completion_rate = completed / enrolled. avg_score and median_score are over each
+--   completed user's best score on a completed take. passed_users: completed users whose best
+--   score reaches the product's product_min_score (every completed user when it has none);
+--   pass_rate = passed / completed. Groups appear only for products one of their users is
+--   enrolled in.
+-- param product_ids int_list = []: Only these products (empty = every product).
+-- param group_id int = null: Only this group and its subgroups, without the all-users rows (empty = all).
+WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
+  SELECT grp_id, grp_id FROM grp
+  UNION -- UNION, not UNION ALL: a cycle in grp_parent_id ends instead of looping
+  SELECT tree.ancestor_id, grp.grp_id
+  FROM tree JOIN grp ON grp.grp_parent_id = tree.descendant_id
+),
+facts AS (
+  SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
+         coalesce(product_access_status = 'active', false) AS active,
+         false AS started, false AS completed, NULL::BIGINT AS score
+  FROM product_access
+  UNION ALL
+  SELECT take_user_id, take_product_id, false, true, take_completed_date IS NOT NULL,
+         CASE WHEN take_completed_date IS NOT NULL THEN take_score END
+  FROM take
+),
+user_product AS (
+  SELECT user_id, product_id, bool_or(active) AS active, bool_or(started) AS started,
+         bool_or(completed) AS completed, max(score) AS best_score
+  FROM facts
+  WHERE user_id IS NOT NULL AND product_id IS NOT NULL
+    AND (len($product_ids) = 0 OR list_contains($product_ids, product_id))
+  GROUP BY user_id, product_id
+),
+members AS (
+  SELECT DISTINCT tree.ancestor_id AS group_id, user_grp.user_grp_user_id AS user_id
+  FROM tree JOIN user_grp ON user_grp.user_grp_grp_id = tree.descendant_id
+  WHERE user_grp.user_grp_user_id IS NOT NULL
+    AND ($group_id IS NULL
+         OR tree.ancestor_id IN (SELECT descendant_id FROM tree WHERE ancestor_id = $group_id))
+),
+scoped AS (
+  SELECT NULL::BIGINT AS group_id, user_product.* FROM user_product WHERE $group_id IS NULL
+  UNION ALL
+  SELECT members.group_id, user_product.*
+  FROM members JOIN user_product ON user_product.user_id = members.user_id
+)
+SELECT
+  scoped.group_id,
+  CASE WHEN scoped.group_id IS NULL THEN '(all users)' ELSE grp.grp_name END AS group_name,
+  scoped.product_id,
+  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  count(*) AS enrolled_users,
+  count(*) FILTER (WHERE active) AS active_users,
+  count(*) FILTER (WHERE started) AS started_users,
+  count(*) FILTER (WHERE completed) AS completed_users,
+  count(*) FILTER (WHERE completed) / count(*) AS completion_rate,
+  avg(best_score) FILTER (WHERE completed) AS avg_score,
+  quantile_cont(best_score::DOUBLE, 0.5) FILTER (WHERE completed) AS median_score,
+  product.product_min_score AS min_score,
+  count(*) FILTER (WHERE completed
+                   AND (product.product_min_score IS NULL
+                        OR best_score >= product.product_min_score)) AS passed_users,
+  count(*) FILTER (WHERE completed
+                   AND (product.product_min_score IS NULL
+                        OR best_score >= product.product_min_score))
+    / nullif(count(*) FILTER (WHERE completed), 0) AS pass_rate
+FROM scoped
+LEFT JOIN grp ON grp.grp_id = scoped.group_id
+LEFT JOIN product ON product.product_id = scoped.product_id
+GROUP BY scoped.group_id, grp.grp_name, scoped.product_id, product.product_i18n_title,
+         product.product_i18n_name, product.product_min_score
+ORDER BY scoped.group_id NULLS FIRST, scoped.product_id

@@ -1,0 +1,45 @@
+-- title: Score distribution per product
+-- description: One row per product over the scored takes (take_score present; with completed_only,
+--   only takes with a completion date): how many takes and users, mean, standard deviation,
+--   minimum, the 10th, 25th, 50th, 75th and 90th percentiles (linear interpolation between the
+--   two nearest scores, as Excel's PERCENTILE.INC), maximum, and a histogram on the 0-100 scale:
+--   scores_0_9 counts scores from 0 to 9, ..., scores_80_89, and scores_90_100 counts 90 to 100;
+--   scores_outside counts scores below 0 or above 100. For finer buckets see score-histogram.
+-- param product_ids int_list = []: Only these products (empty = every product).
+-- param completed_only bool = true: Only takes with a completion date.
+WITH scored AS (
+  SELECT take_product_id AS product_id, take_user_id AS user_id, take_score AS score
+  FROM take
+  WHERE take_score IS NOT NULL AND take_product_id IS NOT NULL
+    AND (NOT $completed_only OR take_completed_date IS NOT NULL)
+    AND (len($product_ids) = 0 OR list_contains($product_ids, take_product_id))
+)
+SELECT
+  scored.product_id,
+  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  count(*) AS takes,
+  count(DISTINCT user_id) AS users,
+  avg(score) AS mean,
+  stddev_samp(score) AS stddev,
+  min(score) AS min,
+  quantile_cont(score::DOUBLE, 0.10) AS p10,
+  quantile_cont(score::DOUBLE, 0.25) AS p25,
+  quantile_cont(score::DOUBLE, 0.50) AS p50,
+  quantile_cont(score::DOUBLE, 0.75) AS p75,
+  quantile_cont(score::DOUBLE, 0.90) AS p90,
+  max(score) AS max,
+  count(*) FILTER (WHERE score BETWEEN 0 AND 9) AS scores_0_9,
+  count(*) FILTER (WHERE score BETWEEN 10 AND 19) AS scores_10_19,
+  count(*) FILTER (WHERE score BETWEEN 20 AND 29) AS scores_20_29,
+  count(*) FILTER (WHERE score BETWEEN 30 AND 39) AS scores_30_39,
+  count(*) FILTER (WHERE score BETWEEN 40 AND 49) AS scores_40_49,
+  count(*) FILTER (WHERE score BETWEEN 50 AND 59) AS scores_50_59,
+  count(*) FILTER (WHERE score BETWEEN 60 AND 69) AS scores_60_69,
+  count(*) FILTER (WHERE score BETWEEN 70 AND 79) AS scores_70_79,
+  count(*) FILTER (WHERE score BETWEEN 80 AND 89) AS scores_80_89,
+  count(*) FILTER (WHERE score BETWEEN 90 AND 100) AS scores_90_100,
+  count(*) FILTER (WHERE score < 0 OR score > 100) AS scores_outside
+FROM scored
+LEFT JOIN product ON product.product_id = scored.product_id
+GROUP BY scored.product_id, product.product_i18n_title, product.product_i18n_name
+ORDER BY scored.product_id

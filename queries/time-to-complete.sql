@@ -1,0 +1,30 @@
+-- title: Time from start to completion per product
+-- description: One row per product with at least one take that has both a start and a completion
+--   date. Duration of a take: take_completed_date - take_started_date, in hours (with fractions).
+--   completed_takes counts the takes measured; users counts their distinct users;
+--   avg_hours, median_hours, p90_hours and max_hours describe the durations (median and p90
+--   interpolated as in score-distribution). Takes completed before they started are data errors:
+--   they are left out of the figures and counted in negative_durations.
+-- param product_ids int_list = []: Only these products (empty = every product).
+WITH durations AS (
+  SELECT take_product_id AS product_id, take_user_id AS user_id,
+         date_diff('second', take_started_date, take_completed_date) / 3600 AS hours
+  FROM take
+  WHERE take_started_date IS NOT NULL AND take_completed_date IS NOT NULL
+    AND take_product_id IS NOT NULL
+    AND (len($product_ids) = 0 OR list_contains($product_ids, take_product_id))
+)
+SELECT
+  durations.product_id,
+  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  count(*) FILTER (WHERE hours >= 0) AS completed_takes,
+  count(DISTINCT user_id) FILTER (WHERE hours >= 0) AS users,
+  avg(hours) FILTER (WHERE hours >= 0) AS avg_hours,
+  quantile_cont(hours, 0.5) FILTER (WHERE hours >= 0) AS median_hours,
+  quantile_cont(hours, 0.9) FILTER (WHERE hours >= 0) AS p90_hours,
+  max(hours) FILTER (WHERE hours >= 0) AS max_hours,
+  count(*) FILTER (WHERE hours < 0) AS negative_durations
+FROM durations
+LEFT JOIN product ON product.product_id = durations.product_id
+GROUP BY durations.product_id, product.product_i18n_title, product.product_i18n_name
+ORDER BY durations.product_id

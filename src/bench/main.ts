@@ -1,0 +1,36 @@
+/**
+ * `npm run bench`: the extractor and the exports, each figure as a ratio to a floor measured in
+ * the same run. `BENCH_SCALE=small` runs a reduced version (a quick check that the bench works).
+ */
+import { benchExports } from "../report/bench-exports.js";
+import { benchExtract } from "./extract-bench.js";
+
+const small = process.env.BENCH_SCALE === "small";
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const pass = (ok: boolean) => (ok ? "ok" : "MISSED");
+
+log(`# lms-export benchmark (${small ? "small" : "full"} scale), node ${process.version}\n`);
+log("## extract");
+const extract = await benchExtract({
+  users200k: small ? 1_000 : 10_000,
+  users2m: small ? 10_000 : 100_000,
+  latencyUsers: small ? 300 : 2_000,
+  log,
+});
+log("");
+log("| measure | value | target |");
+log("| --- | --- | --- |");
+log(
+  `| pipeline ÷ fetch-and-parse floor, ${extract.takes200k.toLocaleString("en")} takes, 0 ms latency | ${extract.cpuRatio.toFixed(2)} (${(extract.pipelineMs / 1000).toFixed(1)} s ÷ ${(extract.floorMs / 1000).toFixed(1)} s) | ≤ 1.5 ${pass(extract.cpuRatio <= 1.5)} |`,
+);
+log(
+  `| wall ÷ (requests × latency ÷ concurrency), ${extract.latencyMs} ms latency | ${extract.latencyRatio.toFixed(2)} (${(extract.latencyWallMs / 1000).toFixed(1)} s ÷ ${(extract.latencyIdealMs / 1000).toFixed(1)} s, ${extract.latencyRequests} requests) | ≤ 1.15 ${pass(extract.latencyRatio <= 1.15)} |`,
+);
+log(
+  `| peak RSS at ${extract.takes200k.toLocaleString("en")} / ${extract.takes2m.toLocaleString("en")} takes | ${extract.rss200kMb.toFixed(0)} MB / ${extract.rss2mMb.toFixed(0)} MB (ratio ${extract.rssRatio.toFixed(2)}) | ratio ≤ 1.5, < 400 MB ${pass(extract.rssRatio <= 1.5 && extract.rss2mMb < 400)} |`,
+);
+log(
+  `| requests ÷ minimum the plan needs | ${extract.requests} ÷ ${extract.minimumRequests} = ${(extract.requests / extract.minimumRequests).toFixed(3)} | 1.000 ${pass(extract.requests === extract.minimumRequests)} |`,
+);
+log("\n## exports");
+await benchExports({ rows: small ? 100_000 : 1_000_000, print: log });

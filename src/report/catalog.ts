@@ -1,0 +1,155 @@
+/**
+ * The catalog: queries (`queries/*.sql`, each with a header comment) and report definitions
+ * (`reports/*.json`), loaded and checked as a whole so that a broken definition stops every
+ * command that reads it with a message naming the file and the field.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { UsageError } from "../cli-error.js";
+import { parseQueryHeader } from "./query-header.js";
+import { parseReportFile } from "./report-file.js";
+
+/** One parameter a query declares in its header. */
+export interface QueryParam {
+  name: string;
+  type: "int" | "number" | "string" | "date" | "int_list" | "string_list" | "bool";
+  /**
+   * Default as written in the header (a string parsed like a command-line value, e.g. "30",
+   * "today", "1,2"), or null for "no value" (SQL NULL). Absent: the parameter is required.
+   */
+  default?: unknown;
+  description: string;
+}
+
+/**
+ * A query: `sql` is the whole file text, header included, so DuckDB's line numbers in errors are
+ * the file's. `file` is the path shown in messages (relative to the catalog root when inside it).
+ */
+export interface QueryDef {
+  name: string;
+  file: string;
+  title: string;
+  description: string;
+  params: QueryParam[];
+  sql: string;
+}
+
+/** The export formats a report can be written in. */
+export type ReportFormat = "parquet" | "csv" | "xlsx";
+
+/**
+ * A report definition: which queries (catalog names), the default formats and parameter values,
+ * and the output file name pattern (placeholders {date}, {time}, {report}).
+ */
+export interface ReportDef {
+  name: string;
+  file: string;
+  title: string;
+  description: string;
+  queries: string[];
+  formats: ReportFormat[];
+  params: Record<string, unknown>;
+  fileName: string;
+}
+
+/** Queries and reports by name. */
+export interface Catalog {
+  queries: Map<string, QueryDef>;
+  reports: Map<string, ReportDef>;
+}
+
+const NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+/**
+ * Reads a query file. `shown` is the path used in messages. Catalog queries must have a title and
+ * a description; a standalone file (`strict` false) may omit them.
+ */
+export async function loadQueryFile(
+  path: string,
+  shown: string,
+  options: { strict: boolean },
+): Promise<QueryDef> {
+  let sql: string;
+  try {
+    sql = await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new UsageError(`cannot read query file ${shown} (${code})`);
+  }
+  const header = parseQueryHeader(sql, shown);
+  const name = basename(path).replace(/\.sql$/i, "");
+  if (options.strict) {
+    if (!header.title) throw new UsageError(`${shown}: the header has no "-- title:" line`);
+    if (!header.description) {
+      throw new UsageError(`${shown}: the header has no "-- description:" line`);
+    }
+  }
+  return {
+    name,
+    file: shown,
+    title: header.title ?? name,
+    description: header.description ?? "",
+    params: header.params,
+    sql,
+  };
+}
+
+async function listFiles(dir: string, extension: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries
+      .filter((e) => e.isFile() && e.name.endsWith(extension))
+      .map((e) => e.name)
+      .sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+/**
+ * Loads `root`/queries and `root`/reports. Contract: every query has a title, a description and
+ * well-formed parameters; every report names existing queries, sets only parameters its queries
+ * declare (with values of the declared type), and its queries agree on each shared parameter's
+ * type; no name is both a query and a report. Any violation is a UsageError naming the file (and
+ * the field or line).
+ */
+export async function loadCatalog(root: string): Promise<Catalog> {
+  const queries = new Map<string, QueryDef>();
+  const queryDir = join(root, "queries");
+  for (const file of await listFiles(queryDir, ".sql")) {
+    const path = join(queryDir, file);
+    const shown = `queries/${file}`;
+    const name = file.replace(/\.sql$/, "");
+    if (!NAME.test(name)) {
+      throw new UsageError(
+        `${shown}: a query file name must be lower case letters, digits, - and _ (it becomes the query name)`,
+      );
+    }
+    queries.set(name, await loadQueryFile(path, shown, { strict: true }));
+  }
+  const reports = new Map<string, ReportDef>();
+  const reportDir = join(root, "reports");
+  for (const file of await listFiles(reportDir, ".json")) {
+    const path = join(reportDir, file);
+    const shown = `reports/${file}`;
+    const name = file.replace(/\.json$/, "");
+    if (!NAME.test(name)) {
+      throw new UsageError(
+        `${shown}: a report file name must be lower case letters, digits, - and _ (it becomes the report name)`,
+      );
+    }
+    if (queries.has(name)) {
+      throw new UsageError(`${shown}: report ${name} has the same name as a query; rename one`);
+    }
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      throw new UsageError(`cannot read report file ${shown} (${code})`);
+    }
+    reports.set(name, parseReportFile(text, { name, file: shown, queries }));
+  }
+  return { queries, reports };
+}

@@ -1,0 +1,257 @@
+/**
+ * Excel export with exceljs's streaming WorkbookWriter (useStyles: number formats and a bold header
+ * need it): a sheet per query with a bold frozen header row, an autofilter over the data, widths
+ * from the header and the first rows, real number/date/boolean cells, a sheet continued on a new
+ * one past Excel's row limit, and an "About" sheet.
+ *
+ * Two measured facts shape it (exceljs 4.4, this machine):
+ * - Each cell gets its own merged style object, and exceljs hashes a style it has not seen by
+ *   identity: giving every cell of a column the same style object avoids that and roughly doubles
+ *   the speed.
+ * - The writer never waits for the zip stream: rows go into an unbounded buffer in front of
+ *   deflate (about 400 MB at 1M rows × 8 columns). The writer therefore waits, between chunks,
+ *   until that buffer is below a high-water mark, and uses zlib level 1, which is about twice as
+ *   fast as the default for files about a third larger.
+ */
+import { createWriteStream, type WriteStream } from "node:fs";
+import type { DuckDBResult } from "@duckdb/node-api";
+import ExcelJS from "exceljs";
+import { neutraliseText } from "./formula-injection.js";
+import { type CellValue, type ColumnWriter, columnWidth, columnWriter } from "./xlsx-cells.js";
+
+/** Excel's limit: rows per sheet, header included. */
+export const EXCEL_MAX_ROWS = 1_048_576;
+
+/** How a workbook is written. */
+export interface XlsxOptions {
+  neutraliseFormulas: boolean;
+  /** Rows per sheet, header included, before continuing on a new sheet (tests lower it). */
+  maxRowsPerSheet?: number;
+  /** zlib level of the zip (1 = fastest; see the module comment). */
+  compressionLevel?: number;
+}
+
+/** A line of the About sheet. */
+export interface AboutLine {
+  label: string;
+  value: CellValue;
+}
+
+const HIGH_WATER_BYTES = 16 * 1024 * 1024;
+const STALL_MS = 120_000;
+const BOLD = { font: { bold: true } };
+const INVALID_SHEET_CHARS = /[[\]:*?/\\]/g;
+
+/**
+ * Bytes waiting in front of deflate for `sheet`. Reads exceljs internals (the sheet's StreamBuf
+ * and the stream it pipes into); if they change shape this answers 0 and the export only loses
+ * its memory bound, never its output.
+ */
+function pendingBytes(sheet: unknown): number {
+  const stream = (sheet as { stream?: { pipes?: unknown[] } }).stream;
+  const target = stream?.pipes?.[0] as { _writableState?: { length?: number } } | undefined;
+  return target?._writableState?.length ?? 0;
+}
+
+/** One workbook being written to `path`. Call commit() or abort() exactly once. */
+export class XlsxWorkbook {
+  readonly #file: WriteStream;
+  readonly #book: ExcelJS.stream.xlsx.WorkbookWriter;
+  readonly #maxDataRows: number;
+  readonly #neutralise: boolean;
+  readonly #sheetNames = new Set<string>();
+  #failure: Error | undefined;
+
+  constructor(path: string, options: XlsxOptions) {
+    this.#maxDataRows = Math.max(1, (options.maxRowsPerSheet ?? EXCEL_MAX_ROWS) - 1);
+    this.#neutralise = options.neutraliseFormulas;
+    this.#file = createWriteStream(path);
+    this.#file.on("error", (error) => {
+      this.#failure ??= error;
+    });
+    this.#book = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: this.#file,
+      useStyles: true,
+      useSharedStrings: false,
+      zip: { zlib: { level: options.compressionLevel ?? 1 } },
+    });
+    const zip = (this.#book as unknown as { zip?: NodeJS.EventEmitter }).zip;
+    zip?.on("error", (error: Error) => {
+      this.#failure ??= error;
+    });
+  }
+
+  #check(): void {
+    if (this.#failure) throw this.#failure;
+  }
+
+  /** A unique sheet name (Excel: at most 31 characters, none of []:*?/\, case-insensitive). */
+  #sheetName(wanted: string): string {
+    const base = wanted.replace(INVALID_SHEET_CHARS, "_").slice(0, 31) || "Sheet";
+    let name = base;
+    for (
+      let n = 2;
+      [...this.#sheetNames].some((s) => s.toLowerCase() === name.toLowerCase());
+      n++
+    ) {
+      const suffix = ` (${n})`;
+      name = `${base.slice(0, 31 - suffix.length)}${suffix}`;
+    }
+    this.#sheetNames.add(name);
+    return name;
+  }
+
+  async #drain(sheet: ExcelJS.Worksheet): Promise<void> {
+    let last = pendingBytes(sheet);
+    let since = Date.now();
+    while (last > HIGH_WATER_BYTES) {
+      this.#check();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const now = pendingBytes(sheet);
+      if (now < last) since = Date.now();
+      else if (Date.now() - since > STALL_MS) throw new Error("the Excel zip stream stopped");
+      last = now;
+    }
+    this.#check();
+  }
+
+  /**
+   * Writes `result` to a sheet named `name` (continued on "name (2)" ... past the row limit).
+   * Reads the result to its end; answers the number of data rows. A failure while fetching rows
+   * (the query failing as it runs) is passed through `queryError` before it is thrown.
+   */
+  async addResult(
+    name: string,
+    result: DuckDBResult,
+    queryError: (error: unknown) => unknown = (error) => error,
+  ): Promise<number> {
+    const headers = result.deduplicatedColumnNames();
+    const writers: ColumnWriter[] = headers.map((header, i) =>
+      columnWriter(header, result.columnType(i), { neutraliseFormulas: this.#neutralise }),
+    );
+    const styles = writers.map((w) => w.style);
+    const lastColumn = headers.length;
+
+    const next = async () => {
+      const fetched = await result.fetchChunk().catch((error: unknown) => {
+        throw queryError(error);
+      });
+      return fetched && fetched.rowCount > 0 ? fetched : null;
+    };
+    let chunk = await next();
+    const firstRows = chunk ? this.#rows(chunk, writers) : [];
+    const widths = headers.map((header, c) =>
+      columnWidth(
+        header,
+        writers[c] as ColumnWriter,
+        firstRows.map((row) => row[c] ?? null),
+      ),
+    );
+
+    let sheetRows = 0;
+    let total = 0;
+    const openSheet = () => {
+      const sheet = this.#book.addWorksheet(this.#sheetName(name), {
+        views: [{ state: "frozen", ySplit: 1 }],
+      });
+      sheet.columns = widths.map((width) => ({ width }));
+      const header = sheet.addRow(headers);
+      for (let c = 1; c <= lastColumn; c++) header.getCell(c).style = BOLD;
+      header.commit();
+      sheetRows = 0;
+      return sheet;
+    };
+    const closeSheet = (s: ExcelJS.Worksheet) => {
+      s.autoFilter = {
+        from: { row: 1, column: 1 },
+        to: { row: sheetRows + 1, column: lastColumn },
+      };
+      s.commit();
+    };
+
+    let current = openSheet();
+    let rows = firstRows;
+    while (chunk) {
+      for (const values of rows) {
+        if (sheetRows === this.#maxDataRows) {
+          closeSheet(current);
+          current = openSheet();
+        }
+        const row = current.addRow(values);
+        for (let c = 0; c < lastColumn; c++) row.getCell(c + 1).style = styles[c] as object;
+        row.commit();
+        sheetRows++;
+        total++;
+      }
+      await this.#drain(current);
+      chunk = await next();
+      rows = chunk ? this.#rows(chunk, writers) : [];
+    }
+    closeSheet(current);
+    return total;
+  }
+
+  #rows(
+    chunk: NonNullable<Awaited<ReturnType<DuckDBResult["fetchChunk"]>>>,
+    writers: ColumnWriter[],
+  ) {
+    const count = chunk.rowCount;
+    const rows: CellValue[][] = Array.from({ length: count }, () => new Array(writers.length));
+    writers.forEach((writer, c) => {
+      const vector = chunk.getColumnVector(c);
+      for (let r = 0; r < count; r++) {
+        const value = vector.getItem(r);
+        (rows[r] as CellValue[])[c] = value === null ? null : writer.convert(value);
+      }
+    });
+    return rows;
+  }
+
+  /** Adds the About sheet: a two-column list of labels and values. */
+  addAbout(lines: readonly AboutLine[]): void {
+    const sheet = this.#book.addWorksheet(this.#sheetName("About"));
+    sheet.columns = [{ width: 24 }, { width: 60 }];
+    const header = sheet.addRow(["About", ""]);
+    header.getCell(1).style = BOLD;
+    header.commit();
+    const dateStyle = { numFmt: "yyyy-mm-dd hh:mm:ss", alignment: { horizontal: "left" as const } };
+    for (const line of lines) {
+      const value =
+        typeof line.value === "string" && this.#neutralise
+          ? neutraliseText(line.value)
+          : line.value;
+      const row = sheet.addRow([line.label, value]);
+      row.getCell(1).style = BOLD;
+      if (value instanceof Date) row.getCell(2).style = dateStyle;
+      row.commit();
+    }
+    sheet.commit();
+  }
+
+  /** Finishes the file; resolves once it is flushed and closed. */
+  async commit(): Promise<void> {
+    this.#check();
+    const closed = new Promise<void>((resolve, reject) => {
+      this.#file.once("close", resolve);
+      this.#file.once("error", reject);
+    });
+    await this.#book.commit();
+    await closed;
+    this.#check();
+  }
+
+  /** Stops writing and closes the file (the caller removes it). */
+  async abort(): Promise<void> {
+    const zip = (this.#book as unknown as { zip?: { abort?: () => void } }).zip;
+    try {
+      zip?.abort?.();
+    } catch {
+      // Already failed: closing the file below is what matters.
+    }
+    if (this.#file.closed) return;
+    await new Promise<void>((resolve) => {
+      this.#file.once("close", () => resolve());
+      this.#file.destroy();
+    });
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Output files of one report run: names from the report's pattern, confined to the output folder,
+ * each written under a temporary name in the same folder and renamed only when every file of the
+ * report is complete. A failed run leaves no half file and leaves the previous files untouched
+ * (rename within one folder replaces a file atomically).
+ */
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { access, mkdir, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { UsageError } from "../cli-error.js";
+import { confinePath } from "../security/confine-path.js";
+
+/** A file being written: `temp` now, `final` after commit. */
+export interface StagedFile {
+  readonly final: string;
+  readonly temp: string;
+}
+
+/** The file name a pattern gives: {date} YYYY-MM-DD and {time} HHMMSS (UTC), {report}. */
+export function expandFileName(pattern: string, values: { report: string; now: Date }): string {
+  const iso = values.now.toISOString();
+  return pattern
+    .replaceAll("{date}", iso.slice(0, 10))
+    .replaceAll("{time}", iso.slice(11, 19).replaceAll(":", ""))
+    .replaceAll("{report}", values.report);
+}
+
+/**
+ * Creates `outDir` if needed and checks it can be written; a UsageError (one line) otherwise.
+ */
+export async function prepareOutputDir(outDir: string): Promise<void> {
+  const refuse = (error: unknown): never => {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UsageError(
+      `cannot write to output directory ${outDir} (${code}); choose another --out or fix its permissions`,
+    );
+  };
+  await mkdir(outDir, { recursive: true }).catch(refuse);
+  await access(outDir, constants.W_OK).catch(refuse);
+}
+
+/** The files of one run. Call commit() or abort() once. */
+export class OutputStaging {
+  readonly #outDir: string;
+  readonly #files: StagedFile[] = [];
+
+  constructor(outDir: string) {
+    this.#outDir = outDir;
+  }
+
+  /** Reserves `fileName` (UsageError if it would leave the output folder). */
+  reserve(fileName: string): StagedFile {
+    const final = confinePath(this.#outDir, fileName);
+    if (this.#files.some((f) => f.final === final)) {
+      throw new UsageError(`two outputs of one report would both be written to ${fileName}`);
+    }
+    const temp = join(
+      dirname(final),
+      `.${basename(final)}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
+    );
+    const staged = { final, temp };
+    this.#files.push(staged);
+    return staged;
+  }
+
+  /** Renames every temporary file to its final name; answers the final paths. */
+  async commit(): Promise<string[]> {
+    for (const file of this.#files) await rename(file.temp, file.final);
+    return this.#files.map((f) => f.final);
+  }
+
+  /** Removes the temporary files; final files are not touched. */
+  async abort(): Promise<void> {
+    await Promise.all(this.#files.map((f) => rm(f.temp, { force: true })));
+  }
+}

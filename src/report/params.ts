@@ -1,0 +1,209 @@
+/**
+ * Typed query parameters: parsing a value from the command line, a report definition or a query
+ * header default, and turning it into what DuckDB binds. Values are only ever bound, never written
+ * into SQL text.
+ */
+import {
+  BIGINT,
+  BOOLEAN,
+  DATE,
+  DOUBLE,
+  DuckDBDateValue,
+  type DuckDBType,
+  type DuckDBValue,
+  LIST,
+  listValue,
+  VARCHAR,
+} from "@duckdb/node-api";
+import { UsageError } from "../cli-error.js";
+import type { QueryParam } from "./catalog.js";
+
+/** The parameter types a query header may declare. */
+export type ParamType = QueryParam["type"];
+
+/** What each type accepts, as said in error messages and in `list`. */
+export const PARAM_TYPE_HINTS: Readonly<Record<ParamType, string>> = {
+  int: "a whole number, e.g. 30",
+  number: "a number, e.g. 2.5",
+  string: "text",
+  date: 'a date YYYY-MM-DD or "today"',
+  int_list: "whole numbers separated by commas, e.g. 12,15 (empty = none)",
+  string_list: "texts separated by commas (empty = none)",
+  bool: "true or false",
+};
+
+/** DuckDB type each parameter type is bound as (ids are BIGINT in the database). */
+export const PARAM_DUCKDB_TYPES: Readonly<Record<ParamType, DuckDBType>> = {
+  int: BIGINT,
+  number: DOUBLE,
+  string: VARCHAR,
+  date: DATE,
+  int_list: LIST(BIGINT),
+  string_list: LIST(VARCHAR),
+  bool: BOOLEAN,
+};
+
+/**
+ * A parameter value after parsing. `text` is how it is shown (About sheet, logs); `value` is what
+ * DuckDB binds (null = SQL NULL).
+ */
+export interface ParamValue {
+  readonly type: ParamType;
+  readonly text: string;
+  readonly value: DuckDBValue;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The UTC calendar day of `now` as YYYY-MM-DD. */
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+function badValue(name: string, type: ParamType, raw: unknown, source: string): UsageError {
+  const shown = typeof raw === "string" ? JSON.stringify(raw) : JSON.stringify(raw ?? null);
+  return new UsageError(
+    `bad value ${shown} for parameter ${name} (${type}: ${PARAM_TYPE_HINTS[type]}) from ${source}`,
+  );
+}
+
+function parseInt64(text: string): bigint | undefined {
+  const trimmed = text.trim();
+  if (!/^[+-]?\d+$/.test(trimmed)) return undefined;
+  const value = BigInt(trimmed);
+  // BIGINT range: a larger value would fail inside DuckDB with a less helpful message.
+  if (value > 9_223_372_036_854_775_807n || value < -9_223_372_036_854_775_808n) return undefined;
+  return value;
+}
+
+function toInt(raw: unknown): bigint | undefined {
+  if (typeof raw === "number") return Number.isSafeInteger(raw) ? BigInt(raw) : undefined;
+  if (typeof raw === "bigint") return raw;
+  if (typeof raw === "string") return parseInt64(raw);
+  return undefined;
+}
+
+function toDays(raw: unknown, now: Date): number | undefined {
+  if (typeof raw !== "string") return undefined;
+  const text = raw.trim() === "today" ? utcDay(now) : raw.trim();
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return undefined;
+  const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  // Date.UTC rolls 2026-02-31 over to March: a round trip catches impossible dates.
+  if (new Date(ms).toISOString().slice(0, 10) !== text) return undefined;
+  return ms / DAY_MS;
+}
+
+function listItems(raw: unknown): unknown[] | undefined {
+  if (Array.isArray(raw)) return raw;
+  if (typeof raw !== "string") return undefined;
+  const trimmed = raw.trim();
+  if (trimmed === "" || trimmed === "[]") return [];
+  return trimmed.split(",").map((part) => part.trim());
+}
+
+function toBool(raw: unknown): boolean | undefined {
+  if (typeof raw === "boolean") return raw;
+  if (typeof raw !== "string") return undefined;
+  const text = raw.trim().toLowerCase();
+  if (["true", "yes", "1"].includes(text)) return true;
+  if (["false", "no", "0"].includes(text)) return false;
+  return undefined;
+}
+
+/**
+ * Parses `raw` as a value of `param`'s type. Strings come from the command line and header
+ * defaults; report definitions may also give JSON numbers, booleans and arrays.
+ *
+ * Null: JSON null, and for every type except string and the lists an empty string, mean "no
+ * value" (bound as NULL). For the lists an empty string is the empty list.
+ * Throws a UsageError naming the parameter, its type, what it accepts and `source`.
+ */
+export function parseParamValue(
+  param: Pick<QueryParam, "name" | "type">,
+  raw: unknown,
+  source: string,
+  now: Date,
+): ParamValue {
+  const { name, type } = param;
+  const fail = () => badValue(name, type, raw, source);
+  const isNull =
+    raw === null ||
+    (typeof raw === "string" && raw.trim() === "" && type !== "string" && !type.endsWith("_list"));
+  if (isNull) return { type, text: "", value: null };
+  switch (type) {
+    case "int": {
+      const value = toInt(raw);
+      if (value === undefined) throw fail();
+      return { type, text: String(value), value };
+    }
+    case "number": {
+      const value =
+        typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw.trim()) : Number.NaN;
+      if (!Number.isFinite(value) || (typeof raw === "string" && raw.trim() === "")) throw fail();
+      return { type, text: String(value), value };
+    }
+    case "string": {
+      if (typeof raw !== "string") throw fail();
+      return { type, text: raw, value: raw };
+    }
+    case "date": {
+      const days = toDays(raw, now);
+      if (days === undefined) throw fail();
+      return {
+        type,
+        text: new Date(days * DAY_MS).toISOString().slice(0, 10),
+        value: new DuckDBDateValue(days),
+      };
+    }
+    case "int_list": {
+      const items = listItems(raw)?.map(toInt);
+      if (!items || items.some((item) => item === undefined)) throw fail();
+      const values = items as bigint[];
+      return { type, text: values.join(","), value: listValue(values) };
+    }
+    case "string_list": {
+      const items = listItems(raw);
+      if (!items || items.some((item) => typeof item !== "string")) throw fail();
+      const values = items as string[];
+      return { type, text: values.join(","), value: listValue(values) };
+    }
+    case "bool": {
+      const value = toBool(raw);
+      if (value === undefined) throw fail();
+      return { type, text: String(value), value };
+    }
+  }
+}
+
+/** Parameters of one query run, keyed by name. */
+export type ResolvedParams = ReadonlyMap<string, ParamValue>;
+
+/**
+ * Decides every declared parameter of a query: the first of `layers` (highest precedence first)
+ * that has the key, else the header default; a parameter with neither is an error.
+ */
+export function resolveQueryParams(
+  params: readonly QueryParam[],
+  layers: readonly { values: Readonly<Record<string, unknown>>; source: string }[],
+  queryFile: string,
+  now: Date,
+): Map<string, ParamValue> {
+  const resolved = new Map<string, ParamValue>();
+  for (const param of params) {
+    const layer = layers.find((l) => Object.hasOwn(l.values, param.name));
+    if (layer) {
+      resolved.set(param.name, parseParamValue(param, layer.values[param.name], layer.source, now));
+    } else if (param.default !== undefined) {
+      resolved.set(
+        param.name,
+        parseParamValue(param, param.default, `the default in ${queryFile}`, now),
+      );
+    } else {
+      throw new UsageError(
+        `parameter ${param.name} (${param.type}: ${PARAM_TYPE_HINTS[param.type]}) is required by ${queryFile}; pass --param ${param.name}=VALUE`,
+      );
+    }
+  }
+  return resolved;
+}

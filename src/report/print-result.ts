@@ -1,0 +1,123 @@
+/**
+ * Printing a query result for the `sql` command: an aligned text table for people, CSV (RFC 4180,
+ * same formula neutralisation as the exports) or JSON (an array of row objects) for scripts.
+ */
+import type { Writable } from "node:stream";
+import { type DuckDBResult, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
+import { neutraliseText } from "./export/formula-injection.js";
+
+/** Output formats of the `sql` command. */
+export type PrintFormat = "table" | "csv" | "json";
+
+const MAX_TABLE_CELL = 60;
+
+const NUMERIC = new Set<DuckDBTypeId>([
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UHUGEINT,
+  DuckDBTypeId.FLOAT,
+  DuckDBTypeId.DOUBLE,
+  DuckDBTypeId.DECIMAL,
+]);
+
+/** DuckDB's own text for a value (timestamps as "2026-03-05 10:22:13", lists as "[1, 2]"). */
+function text(value: DuckDBValue): string {
+  return typeof value === "string" ? value : String(value);
+}
+
+/** A value as JSON: numbers stay numbers unless too large for a double, then text. */
+function jsonValue(value: DuckDBValue): unknown {
+  if (value === null || typeof value === "boolean" || typeof value === "string") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
+  if (typeof value === "bigint") {
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
+  }
+  const inner = value as { items?: readonly DuckDBValue[]; toDouble?: () => number };
+  if (Array.isArray(inner.items)) return inner.items.map(jsonValue);
+  if (typeof inner.toDouble === "function") return inner.toDouble();
+  return String(value);
+}
+
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+async function* rowsOf(result: DuckDBResult): AsyncGenerator<DuckDBValue[]> {
+  for await (const chunk of result) {
+    for (let r = 0; r < chunk.rowCount; r++) yield chunk.getRowValues(r);
+  }
+}
+
+/**
+ * Writes every row of `result` to `out` in `format`; answers the row count. CSV text cells are
+ * neutralised unless `neutraliseFormulas` is false.
+ */
+export async function printResult(
+  result: DuckDBResult,
+  out: Writable,
+  format: PrintFormat,
+  options: { neutraliseFormulas: boolean },
+): Promise<number> {
+  const names = result.deduplicatedColumnNames();
+  const types = result.columnTypes().map((t) => t.typeId);
+  let count = 0;
+  if (format === "csv") {
+    out.write(`${names.map(csvField).join(",")}\r\n`);
+    for await (const row of rowsOf(result)) {
+      const fields = row.map((value, c) => {
+        if (value === null) return "";
+        const t = text(value);
+        const isText = types[c] === DuckDBTypeId.VARCHAR || types[c] === DuckDBTypeId.ENUM;
+        return csvField(isText && options.neutraliseFormulas ? neutraliseText(t) : t);
+      });
+      out.write(`${fields.join(",")}\r\n`);
+      count++;
+    }
+    return count;
+  }
+  if (format === "json") {
+    out.write("[");
+    for await (const row of rowsOf(result)) {
+      const object = Object.fromEntries(names.map((name, c) => [name, jsonValue(row[c] ?? null)]));
+      out.write(`${count === 0 ? "\n" : ",\n"}${JSON.stringify(object)}`);
+      count++;
+    }
+    out.write(count === 0 ? "]\n" : "\n]\n");
+    return count;
+  }
+  const cells: string[][] = [];
+  for await (const row of rowsOf(result)) {
+    cells.push(row.map((value) => (value === null ? "NULL" : clip(text(value)))));
+  }
+  const widths = names.map((name, c) =>
+    Math.max(name.length, ...cells.map((row) => (row[c] ?? "").length)),
+  );
+  const line = (values: readonly string[], header: boolean) =>
+    values
+      .map((v, c) =>
+        !header && NUMERIC.has(types[c] as DuckDBTypeId) && v !== "NULL"
+          ? v.padStart(widths[c] ?? 0)
+          : v.padEnd(widths[c] ?? 0),
+      )
+      .join(" | ")
+      .trimEnd();
+  out.write(`${line(names, true)}\n`);
+  out.write(`${widths.map((w) => "-".repeat(w)).join("-+-")}\n`);
+  for (const row of cells) out.write(`${line(row, false)}\n`);
+  out.write(`(${cells.length} row${cells.length === 1 ? "" : "s"})\n`);
+  return cells.length;
+}
+
+function clip(value: string): string {
+  const oneLine = value.replace(/\r?\n/g, "\\n");
+  return oneLine.length > MAX_TABLE_CELL ? `${oneLine.slice(0, MAX_TABLE_CELL - 1)}…` : oneLine;
+}

@@ -1,0 +1,110 @@
+/**
+ * The header comment at the top of a query file: title, description and parameters.
+ *
+ * ```sql
+ * -- title: Completion by product and group
+ * -- description: One row per product ...
+ * --   (lines indented after "--" continue the previous entry)
+ * -- param today date = today: Reference day.
+ * -- param group_id int = null: Only this group and its subgroups.
+ * -- param product_ids int_list: Required; no default.
+ * ```
+ *
+ * A parameter's default is written the way it would be given on the command line (`null` = no
+ * value). The header is the leading run of `--` lines; the SQL follows it.
+ */
+import { UsageError } from "../cli-error.js";
+import type { QueryParam } from "./catalog.js";
+
+/** What a header declares; title and description are undefined when absent. */
+export interface QueryHeader {
+  title: string | undefined;
+  description: string | undefined;
+  params: QueryParam[];
+}
+
+const PARAM_TYPES = ["int", "number", "string", "date", "int_list", "string_list", "bool"] as const;
+const PARAM_LINE = /^param\s+(\S+)\s+(\S+?)(?:\s*=\s*(.*?))?\s*:\s+(.+)$/;
+/** `$name` in DuckDB; a leading underscore is kept for names the exporter binds itself. */
+const PARAM_NAME = /^[a-z][a-z0-9_]*$/;
+
+function isParamType(value: string): value is QueryParam["type"] {
+  return (PARAM_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * Parses the header of `text` (the file `file`, used in messages). Throws a UsageError naming
+ * the file and line for a malformed entry, an unknown key or type, or a repeated parameter.
+ */
+export function parseQueryHeader(text: string, file: string): QueryHeader {
+  const header: QueryHeader = { title: undefined, description: undefined, params: [] };
+  let last: { append(more: string): void } | undefined;
+  const lines = text.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index++) {
+    const line = (lines[index] ?? "").trim();
+    if (line === "" && header.title === undefined && header.params.length === 0) continue;
+    if (!line.startsWith("--")) break;
+    const where = `${file}:${index + 1}`;
+    const raw = line.slice(2);
+    const body = raw.trim();
+    if (body === "") {
+      last = undefined;
+      continue;
+    }
+    if (/^\s{2,}/.test(raw) && last) {
+      last.append(body);
+      continue;
+    }
+    const keyMatch = /^(title|description):\s*(.*)$/.exec(body);
+    if (keyMatch) {
+      const key = keyMatch[1] as "title" | "description";
+      if (header[key] !== undefined) throw new UsageError(`${where}: ${key} is given twice`);
+      header[key] = keyMatch[2] ?? "";
+      last = {
+        append: (more) => {
+          header[key] = `${header[key] ?? ""} ${more}`.trim();
+        },
+      };
+      continue;
+    }
+    if (body.startsWith("param ")) {
+      const param = parseParamLine(body, where);
+      if (header.params.some((p) => p.name === param.name)) {
+        throw new UsageError(`${where}: parameter ${param.name} is declared twice`);
+      }
+      header.params.push(param);
+      last = {
+        append: (more) => {
+          param.description = `${param.description} ${more}`;
+        },
+      };
+      continue;
+    }
+    // Any other comment line in the header is a note for readers of the SQL, not an entry.
+    last = undefined;
+  }
+  return header;
+}
+
+function parseParamLine(body: string, where: string): QueryParam {
+  const match = PARAM_LINE.exec(body);
+  if (!match) {
+    throw new UsageError(
+      `${where}: a parameter line reads "param NAME TYPE [= DEFAULT]: description" (got ${JSON.stringify(body)})`,
+    );
+  }
+  const [, name = "", type = "", rawDefault, description = ""] = match;
+  if (!PARAM_NAME.test(name)) {
+    throw new UsageError(
+      `${where}: parameter name ${JSON.stringify(name)} must be lower case letters, digits and _ and start with a letter`,
+    );
+  }
+  if (!isParamType(type)) {
+    throw new UsageError(
+      `${where}: parameter ${name} has unknown type ${JSON.stringify(type)}; use one of ${PARAM_TYPES.join(", ")}`,
+    );
+  }
+  const param: QueryParam = { name, type, description: description.trim() };
+  if (rawDefault !== undefined) param.default = rawDefault === "null" ? null : rawDefault;
+  return param;
+}

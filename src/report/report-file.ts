@@ -1,0 +1,127 @@
+/**
+ * Validation of one report definition file (`reports/NAME.json`): its shape (zod) and what it
+ * refers to (queries, parameters, the file name pattern). Every error names the file and the field.
+ */
+import { z } from "zod";
+import { UsageError } from "../cli-error.js";
+import type { QueryDef, QueryParam, ReportDef } from "./catalog.js";
+import { parseParamValue } from "./params.js";
+
+const ParamJson = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.union([z.string(), z.number()])),
+]);
+
+const ReportJson = z.strictObject({
+  title: z.string().trim().min(1, "must be a non-empty text"),
+  description: z.string().trim().min(1, "must be a non-empty text"),
+  queries: z.array(z.string().min(1)).min(1, "must name at least one query"),
+  formats: z.array(z.enum(["parquet", "csv", "xlsx"])).min(1, "must name at least one format"),
+  params: z.record(z.string(), ParamJson).default({}),
+  fileName: z.string().min(1, "must be a non-empty file name pattern"),
+});
+
+/** Placeholders a file name pattern may use. */
+export const FILE_NAME_PLACEHOLDERS = ["date", "time", "report"] as const;
+
+/** Why `pattern` is not a valid file name pattern, or undefined when it is. */
+export function fileNamePatternProblem(pattern: string): string | undefined {
+  for (const match of pattern.matchAll(/\{([^}]*)\}/g)) {
+    const name = match[1] ?? "";
+    if (!(FILE_NAME_PLACEHOLDERS as readonly string[]).includes(name)) {
+      return `unknown placeholder {${name}}; use ${FILE_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(", ")}`;
+    }
+  }
+  const literal = pattern.replace(/\{[^}]*\}/g, "");
+  if (!/^[A-Za-z0-9._-]*$/.test(literal) || literal.startsWith(".")) {
+    return "may hold only letters, digits, '.', '-', '_' and placeholders, and must not start with '.' (no folders)";
+  }
+  return undefined;
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    out += typeof part === "number" ? `[${part}]` : out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out === "" ? "(top level)" : out;
+}
+
+/**
+ * Parses and checks `text`, the definition `file` of report `name`, against the loaded queries.
+ */
+export function parseReportFile(
+  text: string,
+  context: { name: string; file: string; queries: ReadonlyMap<string, QueryDef> },
+): ReportDef {
+  const { name, file, queries } = context;
+  function fail(field: string, message: string): never {
+    throw new UsageError(`${file}: field ${field}: ${message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = ReportJson.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    fail(fieldPath(issue?.path ?? []), issue?.message ?? "invalid");
+  }
+  const def = parsed.data;
+
+  const declared = new Map<string, { param: QueryParam; query: string }>();
+  def.queries.forEach((queryName, index) => {
+    const query = queries.get(queryName);
+    if (!query) {
+      fail(
+        `queries[${index}]`,
+        `unknown query ${JSON.stringify(queryName)}; known: ${[...queries.keys()].join(", ")}`,
+      );
+    }
+    for (const param of query.params) {
+      const seen = declared.get(param.name);
+      if (seen && seen.param.type !== param.type) {
+        fail(
+          `queries[${index}]`,
+          `query ${queryName} declares parameter ${param.name} as ${param.type} but ${seen.query} as ${seen.param.type}`,
+        );
+      }
+      declared.set(param.name, { param, query: queryName });
+    }
+  });
+  for (const [key, value] of Object.entries(def.params)) {
+    const entry = declared.get(key);
+    if (!entry) {
+      fail(
+        `params.${key}`,
+        `no query of this report declares it; its parameters: ${[...declared.keys()].join(", ") || "none"}`,
+      );
+    }
+    try {
+      // The value's validity does not depend on the day, only "today" would and it is valid.
+      parseParamValue(entry.param, value, `${file} (params.${key})`, new Date(0));
+    } catch (error) {
+      if (error instanceof UsageError) fail(`params.${key}`, error.message);
+      throw error;
+    }
+  }
+  const problem = fileNamePatternProblem(def.fileName);
+  if (problem) fail("fileName", problem);
+  if (new Set(def.formats).size !== def.formats.length) fail("formats", "lists a format twice");
+
+  return {
+    name,
+    file,
+    title: def.title,
+    description: def.description,
+    queries: def.queries,
+    formats: def.formats,
+    params: def.params,
+    fileName: def.fileName,
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * What the names given to `report` stand for: a report definition, a catalog query, or a path to a
+ * .sql file; and the parameter values each query of each job runs with. Everything is decided
+ * before anything runs, so an unknown name or a bad parameter stops the command before a file is
+ * written.
+ */
+import { resolve } from "node:path";
+import { UsageError } from "../cli-error.js";
+import { type Catalog, loadQueryFile, type QueryDef, type ReportFormat } from "./catalog.js";
+import { type ParamValue, resolveQueryParams } from "./params.js";
+
+/** Formats a single query is written in when run on its own without --format. */
+export const ALL_FORMATS: readonly ReportFormat[] = ["parquet", "csv", "xlsx"];
+
+/** One report to produce: a definition, or a single query run on its own. */
+export interface ReportJob {
+  name: string;
+  title: string;
+  description: string;
+  /** Where the job comes from, for messages ("reports/x.json", "queries/x.sql", a path). */
+  file: string;
+  queries: QueryDef[];
+  formats: ReportFormat[];
+  fileName: string;
+  /** Parameter values per query name. */
+  params: Map<string, Map<string, ParamValue>>;
+}
+
+function unknownName(name: string, catalog: Catalog): UsageError {
+  const reports = [...catalog.reports.keys()].join(", ") || "none";
+  const queries = [...catalog.queries.keys()].join(", ") || "none";
+  return new UsageError(
+    `unknown report or query ${JSON.stringify(name)}; reports: ${reports}; queries: ${queries} (or give a path to a .sql file)`,
+  );
+}
+
+/**
+ * Resolves `names` against `catalog` (a name ending in .sql is a file path, relative to `cwd`) and
+ * decides every parameter: given values (`given`, labelled `givenSource`) win over the report
+ * definition's, which win over the header defaults. A given key that no chosen query declares is
+ * an error listing the ones they do.
+ */
+export async function resolveJobs(
+  names: readonly string[],
+  catalog: Catalog,
+  options: {
+    cwd: string;
+    formats: readonly ReportFormat[] | undefined;
+    given: Readonly<Record<string, string>>;
+    givenSource: string;
+    now: Date;
+  },
+): Promise<ReportJob[]> {
+  if (names.length === 0) throw new UsageError("name at least one report or query to run");
+  const jobs: ReportJob[] = [];
+  for (const name of names) {
+    const report = catalog.reports.get(name);
+    const query = catalog.queries.get(name);
+    let base: Omit<ReportJob, "params"> & { reportParams: Record<string, unknown> };
+    if (/\.sql$/i.test(name)) {
+      const loaded = await loadQueryFile(resolve(options.cwd, name), name, { strict: false });
+      base = job(loaded, name);
+    } else if (report) {
+      const queries = report.queries.map((q) => {
+        const def = catalog.queries.get(q);
+        if (!def) throw unknownName(q, catalog);
+        return def;
+      });
+      base = {
+        name: report.name,
+        title: report.title,
+        description: report.description,
+        file: report.file,
+        queries,
+        formats: report.formats,
+        fileName: report.fileName,
+        reportParams: report.params,
+      };
+    } else if (query) {
+      base = job(query, query.file);
+    } else {
+      throw unknownName(name, catalog);
+    }
+    jobs.push({ ...base, formats: [...(options.formats ?? base.formats)], params: new Map() });
+    const last = jobs[jobs.length - 1] as ReportJob;
+    for (const q of last.queries) {
+      const layers = [
+        { values: options.given, source: options.givenSource },
+        { values: base.reportParams, source: `${base.file} (params)` },
+      ];
+      last.params.set(q.name, resolveQueryParams(q.params, layers, q.file, options.now));
+    }
+  }
+  const declared = new Map<string, string>();
+  for (const j of jobs) {
+    for (const q of j.queries) for (const p of q.params) declared.set(p.name, p.type);
+  }
+  for (const key of Object.keys(options.given)) {
+    if (!declared.has(key)) {
+      const known = [...declared]
+        .map(([n, t]) => `${n} (${t})`)
+        .sort()
+        .join(", ");
+      throw new UsageError(
+        `unknown parameter ${key}: none of the chosen queries declares it; they take ${known || "no parameters"}`,
+      );
+    }
+  }
+  return jobs;
+}
+
+/** A single query run as a report of its own: every format, named after the query. */
+function job(
+  query: QueryDef,
+  file: string,
+): Omit<ReportJob, "params"> & { reportParams: Record<string, unknown> } {
+  return {
+    name: query.name,
+    title: query.title,
+    description: query.description,
+    file,
+    queries: [query],
+    formats: [...ALL_FORMATS],
+    fileName: "{report}-{date}",
+    reportParams: {},
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * Running one query with its parameters bound by DuckDB: checks (one SELECT statement, every
+ * `$name` declared in the header), then the ways the exporters consume it: a streamed result
+ * (Excel, the `sql` command) or `COPY (query) TO (file)` (Parquet, CSV).
+ *
+ * Why COPY keeps parameters bound: DuckDB binds prepared-statement parameters anywhere inside
+ * `COPY (<query>) TO ...`'s query (duckdb/duckdb#3572 shows it since 0.3; checked on 1.5.6), and
+ * since 1.4 the target may be an expression in brackets, including a parameter
+ * (duckdb/duckdb#18795). A bare `TO ?` is a parser error (#10697) and on some versions an IO error
+ * (#21578), so the target is written `TO ($_lms_target)`. Neither values nor the file name are ever
+ * pasted into SQL text, and no temporary table is needed: the query is streamed straight into the
+ * file, which keeps COPY at its native speed.
+ */
+import {
+  type DuckDBConnection,
+  type DuckDBResult,
+  type DuckDBType,
+  type DuckDBValue,
+  StatementType,
+  VARCHAR,
+} from "@duckdb/node-api";
+import { UsageError } from "../cli-error.js";
+import type { QueryDef } from "./catalog.js";
+import { PARAM_DUCKDB_TYPES, type ResolvedParams } from "./params.js";
+import { sqlError } from "./sql-error.js";
+
+/** The name the exporters bind the output file to; header names must start with a letter. */
+const TARGET = "_lms_target";
+
+/** A result column: its name and DuckDB type. */
+export interface ColumnInfo {
+  readonly name: string;
+  readonly type: DuckDBType;
+}
+
+/**
+ * A checked query with its parameter values: `sql` is the statement (one SELECT, trailing `;`
+ * removed, lines unchanged); `values`/`types` hold exactly the parameters it uses.
+ */
+export interface BoundQuery {
+  readonly query: QueryDef;
+  readonly sql: string;
+  readonly values: Record<string, DuckDBValue>;
+  readonly types: Record<string, DuckDBType>;
+  readonly params: ResolvedParams;
+}
+
+/**
+ * Blanks a final `;` (also when a `--` comment follows it on its line) so the text can be wrapped
+ * in `COPY (...)` or a sub-query; line numbers stay the file's. Trailing comment lines are kept:
+ * the wrappers close on a new line.
+ */
+export function statementText(sql: string): string {
+  const lines = sql.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] ?? "";
+    const trimmed = line.trim();
+    if (trimmed === "" || trimmed.startsWith("--")) continue;
+    const match = /;(\s*(?:--.*)?)$/.exec(line);
+    if (match) lines[i] = `${line.slice(0, match.index)} ${match[1] ?? ""}`;
+    break;
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Checks `query` on `connection` and pairs it with `params`. Throws a UsageError (with file and
+ * line) when the file holds no or several statements, is not a SELECT, fails to prepare, or uses a
+ * `$name` its header does not declare.
+ */
+export async function bindQuery(
+  connection: DuckDBConnection,
+  query: QueryDef,
+  params: ResolvedParams,
+): Promise<BoundQuery> {
+  const sql = statementText(query.sql);
+  let count: number;
+  try {
+    count = (await connection.extractStatements(sql)).count;
+  } catch (error) {
+    throw sqlError(error, query.file, "prepare");
+  }
+  if (count !== 1) {
+    throw new UsageError(
+      `${query.file} holds ${count} SQL statements; a query file holds exactly one SELECT`,
+    );
+  }
+  let prepared: Awaited<ReturnType<DuckDBConnection["prepare"]>>;
+  try {
+    prepared = await connection.prepare(sql);
+  } catch (error) {
+    throw sqlError(error, query.file, "prepare");
+  }
+  try {
+    if (prepared.statementType !== StatementType.SELECT) {
+      throw new UsageError(`${query.file} is not a SELECT query; reports only read the database`);
+    }
+    const values: Record<string, DuckDBValue> = {};
+    const types: Record<string, DuckDBType> = {};
+    for (let index = 1; index <= prepared.parameterCount; index++) {
+      const name = prepared.parameterName(index);
+      const value = params.get(name);
+      if (value === undefined) {
+        const declared = query.params.map((p) => p.name).join(", ") || "none";
+        throw new UsageError(
+          /^\d+$/.test(name) || name === ""
+            ? `${query.file} uses a positional parameter (? or $${name}); use $name parameters declared in its header`
+            : `${query.file} uses $${name}, which its header does not declare (declared: ${declared}); add "-- param ${name} TYPE = DEFAULT: description"`,
+        );
+      }
+      values[name] = value.value;
+      types[name] = PARAM_DUCKDB_TYPES[value.type];
+    }
+    return { query, sql, values, types, params };
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/** The result's columns, found by planning the query with LIMIT 0 (nothing is computed). */
+export async function describeColumns(
+  connection: DuckDBConnection,
+  bound: BoundQuery,
+): Promise<ColumnInfo[]> {
+  try {
+    const result = await connection.run(
+      `SELECT * FROM (${bound.sql}\n) LIMIT 0`,
+      bound.values,
+      bound.types,
+    );
+    return result.columnNames().map((name, i) => ({ name, type: result.columnType(i) }));
+  } catch (error) {
+    throw sqlError(error, bound.query.file, "run");
+  }
+}
+
+/**
+ * Streams the result. The connection must not run anything else until the result is read to the
+ * end (another statement silently ends the stream).
+ */
+export async function streamQuery(
+  connection: DuckDBConnection,
+  bound: BoundQuery,
+): Promise<DuckDBResult> {
+  try {
+    return await connection.stream(bound.sql, bound.values, bound.types);
+  } catch (error) {
+    throw sqlError(error, bound.query.file, "run");
+  }
+}
+
+/**
+ * `COPY (select) TO (file) (options)`: `select` defaults to the query itself; exporters pass a
+ * wrapping SELECT that keeps the query's first line on its own first line. `options` is fixed
+ * text from the exporter, never user input. Answers the number of rows written.
+ */
+export async function copyQuery(
+  connection: DuckDBConnection,
+  bound: BoundQuery,
+  target: string,
+  options: string,
+  select: string = bound.sql,
+): Promise<number> {
+  try {
+    const result = await connection.run(
+      `COPY (${select}\n) TO ($${TARGET}) (${options})`,
+      { ...bound.values, [TARGET]: target },
+      { ...bound.types, [TARGET]: VARCHAR },
+    );
+    const rows = await result.getRowsJS();
+    return Number(rows[0]?.[0] ?? result.rowsChanged);
+  } catch (error) {
+    throw sqlError(error, bound.query.file, "run");
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * DuckDB error messages made into one line that points at the file and line of the query.
+ *
+ * DuckDB's messages are several lines: "<Kind> Error: what", hints, then "LINE n: <text>" with a
+ * caret. The statement DuckDB saw always starts with the query file's first line (wrappers are
+ * added on that same line), so n is the file's line.
+ */
+import { CliError, UsageError } from "../cli-error.js";
+
+/** DuckDB's first line, without the client's "Failed to prepare statement: "-style prefix. */
+function firstLine(message: string): string {
+  return (message.split("\n", 1)[0] ?? message)
+    .trim()
+    .replace(/^Failed to [\w ]+?: (?=\w+ Error:)/, "");
+}
+
+/** `where:LINE: Kind Error: what` (or `where: ...` when DuckDB gives no line). */
+export function sqlErrorText(error: unknown, where: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const first = firstLine(message);
+  const line = /\bLINE (\d+):/.exec(message)?.[1];
+  return line === undefined ? `${where}: ${first}` : `${where}:${line}: ${first}`;
+}
+
+/**
+ * The error to throw for a query that DuckDB refused. `stage` "prepare": the query text is wrong
+ * (bad input, exit 2); "run": it was valid but failed while running (exit 1).
+ */
+export function sqlError(error: unknown, where: string, stage: "prepare" | "run"): CliError {
+  const text = sqlErrorText(error, where);
+  return stage === "prepare"
+    ? new UsageError(`SQL error in ${text}`, { cause: error })
+    : new CliError(`query failed: ${text}`, 1, { cause: error });
+}
+
+/** For a statement typed on the command line: `SQL error (line N): Kind Error: what`. */
+export function inlineSqlError(error: unknown, stage: "prepare" | "run"): CliError {
+  const message = error instanceof Error ? error.message : String(error);
+  const first = firstLine(message);
+  const line = /\bLINE (\d+):/.exec(message)?.[1];
+  const text = `${line === undefined ? "" : ` (line ${line})`}: ${first}`;
+  return stage === "prepare"
+    ? new UsageError(`SQL error${text}`, { cause: error })
+    : new CliError(`query failed${text}`, 1, { cause: error });
+}

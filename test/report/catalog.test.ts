@@ -1,0 +1,312 @@
+/**
+ * The catalog: the project's own queries and reports load; broken definitions are refused with a
+ * message naming the file and the field (or line); parameters parse by type.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { UsageError } from "../../src/cli-error.js";
+import { loadCatalog } from "../../src/report/catalog.js";
+import { parseParamValue, resolveQueryParams } from "../../src/report/params.js";
+import { bindQuery, statementText } from "../../src/report/run-query.js";
+import { createLmsDatabase, type TestDatabase } from "../fixtures/lms-dataset.js";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const NOW = new Date("2026-03-10T23:30:00Z");
+let dir: string;
+let db: TestDatabase;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-catalog-"));
+  db = await createLmsDatabase({ empty: true });
+});
+afterAll(async () => {
+  db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const GOOD_QUERY = `-- title: Good
+-- description: A query.
+-- param n int = 3: How many.
+-- param day date = today: A day.
+SELECT i FROM range($n) AS t(i) WHERE $day IS NOT NULL
+`;
+
+let count = 0;
+/** A catalog folder with the given files (paths relative to it). */
+async function catalogWith(files: Record<string, string>): Promise<string> {
+  const root = join(dir, `c${count++}`);
+  await mkdir(join(root, "queries"), { recursive: true });
+  await mkdir(join(root, "reports"), { recursive: true });
+  for (const [path, text] of Object.entries({ "queries/good.sql": GOOD_QUERY, ...files })) {
+    await writeFile(join(root, path), text);
+  }
+  return root;
+}
+
+const report = (fields: Record<string, unknown>) =>
+  JSON.stringify({
+    title: "R",
+    description: "A report.",
+    queries: ["good"],
+    formats: ["csv"],
+    params: {},
+    fileName: "r-{date}",
+    ...fields,
+  });
+
+describe("the project's catalog", () => {
+  test("loads, with titles, descriptions and typed parameters", async () => {
+    const catalog = await loadCatalog(ROOT);
+    expect([...catalog.reports.keys()].sort()).toEqual([
+      "completion-overview",
+      "data-freshness",
+      "score-analysis",
+      "weekly-compliance",
+    ]);
+    const weekly = catalog.reports.get("weekly-compliance");
+    expect(weekly?.queries).toEqual(["compliance", "access", "completion"]);
+    expect(weekly?.formats).toEqual(["xlsx", "parquet"]);
+    expect(weekly?.fileName).toBe("weekly-compliance-{date}");
+    for (const query of catalog.queries.values()) {
+      expect(query.title.length).toBeGreaterThan(5);
+      expect(query.description.length).toBeGreaterThan(40);
+    }
+    expect(catalog.queries.get("compliance")?.params).toEqual([
+      { name: "today", type: "date", default: "today", description: "Reference day (UTC)." },
+      {
+        name: "product_ids",
+        type: "int_list",
+        default: "[]",
+        description: "Required products (empty = each product a user has access to).",
+      },
+      {
+        name: "group_id",
+        type: "int",
+        default: null,
+        description: "Only users of this group and its subgroups (empty = every user).",
+      },
+      {
+        name: "due_days",
+        type: "int",
+        default: "30",
+        description: "Days after access is granted by which a product must be completed.",
+      },
+    ]);
+  });
+
+  test("every query binds on the schema with its defaults, using only declared parameters", async () => {
+    const catalog = await loadCatalog(ROOT);
+    const connection = await db.connect();
+    for (const query of catalog.queries.values()) {
+      const values = resolveQueryParams(query.params, [], query.file, NOW);
+      const bound = await bindQuery(connection, query, values);
+      const declared = new Set(query.params.map((p) => p.name));
+      expect(Object.keys(bound.values).every((k) => declared.has(k))).toBe(true);
+    }
+    expect([...catalog.queries.keys()].sort()).toEqual([
+      "access",
+      "attempts",
+      "completion",
+      "compliance",
+      "freshness",
+      "group-rollup",
+      "score-distribution",
+      "score-histogram",
+      "time-to-complete",
+    ]);
+  });
+});
+
+describe("report definitions are validated on load", () => {
+  const cases: [string, string, RegExp][] = [
+    ["not JSON", "{", /^reports\/bad\.json: not valid JSON/],
+    ["a bad format", report({ formats: ["pdf"] }), /^reports\/bad\.json: field formats\[0\]: /],
+    ["a missing field", report({ fileName: undefined }), /^reports\/bad\.json: field fileName: /],
+    [
+      "an unknown field",
+      report({ sheets: 2 }),
+      /^reports\/bad\.json: field \(top level\): .*sheets/,
+    ],
+    [
+      "an unknown query",
+      report({ queries: ["good", "nope"] }),
+      /^reports\/bad\.json: field queries\[1\]: unknown query "nope"; known: good$/,
+    ],
+    [
+      "a parameter no query declares",
+      report({ params: { dyas: 3 } }),
+      /^reports\/bad\.json: field params\.dyas: no query of this report declares it; its parameters: n, day$/,
+    ],
+    [
+      "a parameter of the wrong type",
+      report({ params: { n: "ten" } }),
+      /^reports\/bad\.json: field params\.n: bad value "ten" for parameter n \(int: a whole number/,
+    ],
+    [
+      "a file name leaving the folder",
+      report({ fileName: "../up-{date}" }),
+      /^reports\/bad\.json: field fileName: may hold only/,
+    ],
+    [
+      "an unknown placeholder",
+      report({ fileName: "r-{day}" }),
+      /^reports\/bad\.json: field fileName: unknown placeholder \{day\}/,
+    ],
+  ];
+  test.each(cases)("%s", async (_, text, message) => {
+    const root = await catalogWith({ "reports/bad.json": text });
+    const error = await loadCatalog(root).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain("\n");
+  });
+
+  test("a report and a query cannot share a name", async () => {
+    const root = await catalogWith({ "reports/good.json": report({}) });
+    await expect(loadCatalog(root)).rejects.toThrow(
+      /reports\/good\.json: report good has the same name as a query/,
+    );
+  });
+});
+
+describe("query headers and SQL", () => {
+  const header = (lines: string) => `${lines}\nSELECT 1 AS one\n`;
+  test.each([
+    [
+      "no title",
+      header("-- description: x"),
+      /^queries\/q\.sql: the header has no "-- title:" line$/,
+    ],
+    [
+      "an unknown type",
+      header("-- title: T\n-- description: D\n-- param n integer = 1: N."),
+      /^queries\/q\.sql:3: parameter n has unknown type "integer"; use one of int, number/,
+    ],
+    [
+      "a malformed parameter line",
+      header("-- title: T\n-- description: D\n-- param n"),
+      /^queries\/q\.sql:3: a parameter line reads "param NAME TYPE \[= DEFAULT\]: description"/,
+    ],
+    [
+      "a repeated parameter",
+      header("-- title: T\n-- description: D\n-- param n int: N.\n-- param n int: N."),
+      /^queries\/q\.sql:4: parameter n is declared twice$/,
+    ],
+  ])("%s", async (_, text, message) => {
+    const root = await catalogWith({ "queries/q.sql": text });
+    await expect(loadCatalog(root)).rejects.toThrow(message);
+  });
+
+  async function bindError(sql: string): Promise<Error> {
+    const root = await catalogWith({ "queries/q.sql": sql });
+    const query = (await loadCatalog(root)).queries.get("q");
+    if (!query) throw new Error("not loaded");
+    const connection = await db.connect();
+    const params = resolveQueryParams(query.params, [], query.file, NOW);
+    return bindQuery(connection, query, params).then(
+      () => new Error("bound"),
+      (e: Error) => e,
+    );
+  }
+  const head = "-- title: T\n-- description: D\n-- param n int = 1: N.\n";
+
+  test("a syntax error names the file and the line", async () => {
+    const error = await bindError(`${head}SELECT i\nFROMM range(3) AS t(i)\n`);
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toMatch(
+      /^SQL error in queries\/q\.sql:5: Parser Error: syntax error at or near/,
+    );
+  });
+  test("an unknown column names the file and the line", async () => {
+    const error = await bindError(`${head}SELECT i,\n  nope\nFROM range(3) AS t(i)\n`);
+    expect(error.message).toMatch(
+      /^SQL error in queries\/q\.sql:5: Binder Error: Referenced column "nope" not found/,
+    );
+  });
+  test("an undeclared parameter is refused", async () => {
+    const error = await bindError(`${head}SELECT $m AS m\n`);
+    expect(error.message).toMatch(
+      /^queries\/q\.sql uses \$m, which its header does not declare \(declared: n\)/,
+    );
+  });
+  test("two statements are refused", async () => {
+    const error = await bindError(`${head}SELECT 1; SELECT 2;\n`);
+    expect(error.message).toBe(
+      "queries/q.sql holds 2 SQL statements; a query file holds exactly one SELECT",
+    );
+  });
+  test("a statement that is not a SELECT is refused", async () => {
+    const error = await bindError(`${head}CREATE TABLE x (a INT)\n`);
+    expect(error.message).toBe(
+      "queries/q.sql is not a SELECT query; reports only read the database",
+    );
+  });
+  test("a final semicolon and trailing comments are fine", async () => {
+    const error = await bindError(`${head}SELECT $n AS n; -- done\n-- end\n`);
+    expect(error.message).toBe("bound");
+    expect(statementText("SELECT 1;\n")).toBe("SELECT 1 \n");
+    expect(statementText("SELECT ';'; -- done\n-- end\n")).toBe("SELECT ';'  -- done\n-- end\n");
+    expect(statementText("SELECT 1\n-- x;\n")).toBe("SELECT 1\n-- x;\n");
+  });
+});
+
+describe("parameter values", () => {
+  const p = (type: Parameters<typeof parseParamValue>[0]["type"], raw: unknown) =>
+    parseParamValue({ name: "x", type }, raw, "--param", NOW);
+
+  test("each type parses what it should", () => {
+    expect(p("int", "42").value).toBe(42n);
+    expect(p("int", 7).value).toBe(7n);
+    expect(p("int", "").value).toBeNull();
+    expect(p("number", "2.5").value).toBe(2.5);
+    expect(p("string", "").value).toBe("");
+    expect(p("date", "2024-02-29").text).toBe("2024-02-29");
+    expect(p("date", "today").text).toBe("2026-03-10"); // the UTC day of NOW
+    expect(p("int_list", "12, 15").text).toBe("12,15");
+    expect(p("int_list", [12, 15]).text).toBe("12,15");
+    expect(p("int_list", "").text).toBe("");
+    expect(p("string_list", "a,b").text).toBe("a,b");
+    expect(p("bool", "no").value).toBe(false);
+    expect(p("bool", true).value).toBe(true);
+  });
+
+  test.each([
+    [
+      "int",
+      "3.5",
+      /^bad value "3\.5" for parameter x \(int: a whole number, e\.g\. 30\) from --param$/,
+    ],
+    ["int", "99999999999999999999", /parameter x \(int/],
+    ["number", "abc", /^bad value "abc" for parameter x \(number: a number/],
+    [
+      "date",
+      "2026-02-30",
+      /^bad value "2026-02-30" for parameter x \(date: a date YYYY-MM-DD or "today"\)/,
+    ],
+    ["date", "10/03/2026", /parameter x \(date/],
+    [
+      "int_list",
+      "1,a",
+      /^bad value "1,a" for parameter x \(int_list: whole numbers separated by commas/,
+    ],
+    ["bool", "maybe", /^bad value "maybe" for parameter x \(bool: true or false\)/],
+  ] as const)("%s %s is refused with the name and the type", (type, raw, message) => {
+    expect(() => p(type, raw)).toThrow(UsageError);
+    expect(() => p(type, raw)).toThrow(message);
+  });
+
+  test("a parameter without a default must be given", () => {
+    expect(() =>
+      resolveQueryParams(
+        [{ name: "ids", type: "int_list", description: "" }],
+        [],
+        "queries/q.sql",
+        NOW,
+      ),
+    ).toThrow(
+      /^parameter ids \(int_list: .*\) is required by queries\/q\.sql; pass --param ids=VALUE$/,
+    );
+  });
+});

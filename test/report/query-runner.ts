@@ -1,0 +1,60 @@
+/**
+ * Runs catalog queries on the hand-built dataset (test/fixtures/lms-dataset.ts), with parameters
+ * given as on the command line and today fixed at 2026-03-10. Results come back in a form that
+ * hand-written rows compare with: timestamps "YYYY-MM-DD HH:MM:SS", dates "YYYY-MM-DD", BIGINT as
+ * numbers, doubles rounded to 6 decimals.
+ */
+import { DuckDBTypeId } from "@duckdb/node-api";
+import { type Catalog, loadCatalog } from "../../src/report/catalog.js";
+import { resolveQueryParams } from "../../src/report/params.js";
+import { bindQuery } from "../../src/report/run-query.js";
+import { createLmsDatabase, TODAY } from "../fixtures/lms-dataset.js";
+
+export type Cell = string | number | boolean | null;
+
+/** Rounds like the runner does, for fractions written as arithmetic in expectations. */
+export const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+export interface QueryRunner {
+  catalog: Catalog;
+  run(
+    name: string,
+    params?: Record<string, string>,
+  ): Promise<{ columns: string[]; rows: Cell[][] }>;
+  close(): void;
+}
+
+export async function openQueryRunner(): Promise<QueryRunner> {
+  const db = await createLmsDatabase();
+  const catalog = await loadCatalog(new URL("../../", import.meta.url).pathname);
+  return {
+    catalog,
+    async run(name, params = {}) {
+      const query = catalog.queries.get(name);
+      if (!query) throw new Error(`no query ${name}`);
+      const values = resolveQueryParams(
+        query.params,
+        [{ values: { today: TODAY, ...params }, source: "test" }],
+        query.file,
+        new Date(`${TODAY}T12:00:00Z`),
+      );
+      const connection = await db.connect();
+      const bound = await bindQuery(connection, query, values);
+      const reader = await connection.runAndReadAll(bound.sql, bound.values, bound.types);
+      const types = reader.columnTypes().map((t) => t.typeId);
+      const rows = reader.getRowsJson().map((row) =>
+        row.map((v, c): Cell => {
+          if (v === null) return null;
+          if (types[c] === DuckDBTypeId.BIGINT || types[c] === DuckDBTypeId.INTEGER) {
+            return Number(v);
+          }
+          if (types[c] === DuckDBTypeId.DOUBLE) return r6(Number(v));
+          return v as Cell;
+        }),
+      );
+      connection.closeSync();
+      return { columns: reader.columnNames(), rows };
+    },
+    close: () => db.close(),
+  };
+}
