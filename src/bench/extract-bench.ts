@@ -48,10 +48,16 @@ async function extractOnce(input: ExtractChildInput): Promise<ExtractChildOutput
   return JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as ExtractChildOutput;
 }
 
+function median(runs: readonly ExtractChildOutput[]): ExtractChildOutput {
+  const sorted = [...runs].sort((a, b) => a.wallMs - b.wallMs);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 export async function benchExtract(options: {
   users200k: number;
   users2m: number;
   latencyUsers: number;
+  rounds: number;
   log: (line: string) => void;
 }): Promise<ExtractBenchResult> {
   const dir = await mkdtemp(join(tmpdir(), "lms-bench-"));
@@ -88,7 +94,7 @@ export async function benchExtract(options: {
       options.log(
         `pipeline: ${(pipeline.wallMs / 1000).toFixed(2)} s, ${pipeline.requests} requests, ${pipeline.maxRssMb.toFixed(0)} MB peak`,
       );
-      const db = await openDatabase(join(dir, "200k.duckdb"));
+      const db = await openDatabase(join(dir, "200k-0.duckdb"));
       const connection = await db.connect();
       minimum = await minimumRequests(connection, PAGE_SIZE);
       connection.closeSync();

@@ -16,6 +16,8 @@ export interface ExtractChildInput {
 
 export interface ExtractChildOutput {
   wallMs: number;
+  /** CPU time of the whole process (all threads), user + system. */
+  cpuMs: number;
   requests: number;
   retries: number;
   maxRssMb: number;
@@ -39,8 +41,10 @@ const result = await runExtract({
 });
 const wallMs = performance.now() - started;
 db.close();
+const cpu = process.cpuUsage();
 const output: ExtractChildOutput = {
   wallMs,
+  cpuMs: (cpu.user + cpu.system) / 1000,
   requests: result.requests,
   retries: result.retries,
   // resourceUsage().maxRSS is in kilobytes: the peak of the whole process.

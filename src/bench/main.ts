@@ -15,6 +15,7 @@ const extract = await benchExtract({
   users200k: small ? 1_000 : 10_000,
   users2m: small ? 10_000 : 100_000,
   latencyUsers: small ? 300 : 2_000,
+  rounds: small ? 1 : 3,
   log,
 });
 log("");

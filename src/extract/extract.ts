@@ -34,8 +34,12 @@ import { CountingSink, type RecordSink, StagingSink } from "./sink.js";
 /** One hour: covers clock skew between this machine and the portal, and writes that landed while the previous run was paging. */
 export const DEFAULT_LOOKBACK_MS = 3_600_000;
 
-/** Rows gathered per Arrow batch: large enough that DuckDB appends are cheap, small enough to stay far from the memory ceiling. */
-export const DEFAULT_BATCH_ROWS = 8_192;
+/**
+ * Rows gathered per Arrow batch. Each batch ends in an appender flush, which is a DuckDB commit
+ * (a write-ahead-log sync) on the main thread: 32k take-sized rows keep those to a few per
+ * second while holding only some tens of MB.
+ */
+export const DEFAULT_BATCH_ROWS = 32_768;
 
 export interface RunExtractOptions {
   readonly db: LmsDatabase;
@@ -214,8 +218,13 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
           durationMs: outcome.durationMs,
         });
       }
+      const mergeStarted = Date.now();
       tables = await mergeStaging(connection, run.resources, run.mode, {
         beforeCommit: (tx) => finishRun(tx, run.runId, "succeeded"),
+      });
+      options.logger.info("merged the staged records into the tables", {
+        runId: run.runId,
+        seconds: (Date.now() - mergeStarted) / 1000,
       });
     }
     return {

@@ -41,14 +41,20 @@ async function mergeOne(
   const stage = quoteIdent(stagingTable(resource));
   const key = quoteIdent(spec.primaryKey);
   const columns = [...spec.fields.map((f) => f.name), EXTRA_COLUMN].map(quoteIdent).join(", ");
-  if (mode === "full") {
+  const probe = await connection.runAndReadAll(`SELECT EXISTS (SELECT 1 FROM ${table})`);
+  if (probe.getRows()[0]?.[0] !== true) {
+    // A first load: nothing to delete or replace, and a plain insert skips the key lookups.
+    await connection.run(`INSERT INTO ${table} (${columns}) ${dedupedSql(resource, columns)}`);
+  } else {
+    if (mode === "full") {
+      await connection.run(
+        `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})`,
+      );
+    }
     await connection.run(
-      `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})`,
+      `INSERT OR REPLACE INTO ${table} (${columns}) ${dedupedSql(resource, columns)}`,
     );
   }
-  await connection.run(
-    `INSERT OR REPLACE INTO ${table} (${columns}) ${dedupedSql(resource, columns)}`,
-  );
   await connection.run(`DELETE FROM ${stage}`);
 }
 
