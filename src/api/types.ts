@@ -1,24 +1,12 @@
 /**
  * Request and response shapes of the API (spec section 4.1), typed from the registry.
  */
+import type { Operator } from "../resources/operators.js";
 import type { ApiRecord, FieldName } from "../resources/record-types.js";
 import type { Resources } from "../resources/registry.js";
 import type { ResourceName } from "../resources/types.js";
 
-/** The nine comparison operators of a criterion (spec 4.1), as sent on the wire. */
-export const OPERATORS = [
-  "equal",
-  "not_equal",
-  "like",
-  "in",
-  "not_in",
-  "greater_than",
-  "less_than",
-  "greater",
-  "lesser",
-] as const;
-
-export type Operator = (typeof OPERATORS)[number];
+export type { Operator } from "../resources/operators.js";
 
 /**
  * One filter criterion. `value` has no declared type in the spec; `in`/`not_in` take an array.

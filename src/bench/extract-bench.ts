@@ -76,23 +76,25 @@ export async function benchExtract(options: {
         db: join(dir, "warm.duckdb"),
         dryRun: true,
       });
-      floor = await extractOnce({
-        ...base,
-        baseUrl: sim.baseUrl,
-        db: join(dir, "floor.duckdb"),
-        dryRun: true,
-      });
+      // Alternate the two and keep the medians: on a shared 2-core machine single runs wander.
+      const floors: ExtractChildOutput[] = [];
+      const pipelines: ExtractChildOutput[] = [];
+      for (let round = 0; round < options.rounds; round++) {
+        const at = (name: string) => join(dir, `${name}-${round}.duckdb`);
+        floors.push(
+          await extractOnce({ ...base, baseUrl: sim.baseUrl, db: at("floor"), dryRun: true }),
+        );
+        pipelines.push(
+          await extractOnce({ ...base, baseUrl: sim.baseUrl, db: at("200k"), dryRun: false }),
+        );
+      }
+      floor = median(floors);
+      pipeline = median(pipelines);
       options.log(
-        `floor (fetch + parse only): ${(floor.wallMs / 1000).toFixed(2)} s, ${floor.requests} requests`,
+        `floor (fetch + parse only), median of ${options.rounds}: ${(floor.wallMs / 1000).toFixed(2)} s (${(floor.cpuMs / 1000).toFixed(2)} s CPU), ${floor.requests} requests`,
       );
-      pipeline = await extractOnce({
-        ...base,
-        baseUrl: sim.baseUrl,
-        db: join(dir, "200k.duckdb"),
-        dryRun: false,
-      });
       options.log(
-        `pipeline: ${(pipeline.wallMs / 1000).toFixed(2)} s, ${pipeline.requests} requests, ${pipeline.maxRssMb.toFixed(0)} MB peak`,
+        `pipeline, median of ${options.rounds}: ${(pipeline.wallMs / 1000).toFixed(2)} s (${(pipeline.cpuMs / 1000).toFixed(2)} s CPU), ${pipeline.requests} requests, ${pipeline.maxRssMb.toFixed(0)} MB peak`,
       );
       const db = await openDatabase(join(dir, "200k-0.duckdb"));
       const connection = await db.connect();

@@ -2,7 +2,9 @@
  * What every command that reads settings does first: resolve the configuration once and build the
  * logger, with a secrets list the logger redacts (the key is added as soon as it is read).
  */
+import { readApiKey } from "../config/api-key.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
+import { type LmsDatabase, openDatabase } from "../load/database.js";
 import { createCliLogger } from "../log/cli-logger.js";
 import { streamIsTTY } from "../log/color.js";
 import type { Logger } from "../log/logger.js";
@@ -13,6 +15,12 @@ export interface CommandSetup {
   readonly logger: Logger;
   /** Strings to redact from every log line; push the API key here once read. */
   readonly secrets: string[];
+}
+
+/** The setup of a command that talks to the portal: {@link CommandSetup} plus the API key. */
+export interface PortalCommandSetup extends CommandSetup {
+  /** Already in `secrets`, so no log line can show it. */
+  readonly apiKey: string;
 }
 
 export async function setupCommand(
@@ -34,4 +42,29 @@ export async function setupCommand(
     secrets: () => secrets,
   });
   return { config, logger, secrets };
+}
+
+/** {@link setupCommand}, then reads the API key and adds it to the redacted secrets at once. */
+export async function setupPortalCommand(
+  flags: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<PortalCommandSetup> {
+  const setup = await setupCommand(flags, ctx);
+  const apiKey = await readApiKey(setup.config, ctx.env, { logger: setup.logger });
+  setup.secrets.push(apiKey);
+  return { ...setup, apiKey };
+}
+
+/** Opens the database at `path` for `use` and closes it however `use` ends. */
+export async function withDatabase<T>(
+  path: string,
+  options: { readOnly?: boolean },
+  use: (db: LmsDatabase) => Promise<T>,
+): Promise<T> {
+  const db = await openDatabase(path, options);
+  try {
+    return await use(db);
+  } finally {
+    db.close();
+  }
 }

@@ -10,6 +10,7 @@ import type { ResolvedConfig } from "../config/resolve.js";
 import { type ExtractResult, runExtract } from "../extract/extract.js";
 import { logProgress, renderTerminalProgress } from "../extract/progress-render.js";
 import type { LmsDatabase } from "../load/database.js";
+import { streamIsTTY } from "../log/color.js";
 import type { Logger } from "../log/logger.js";
 import type { CliContext } from "./context.js";
 
@@ -38,6 +39,11 @@ export function withExtractOptions<T>(y: Argv<T>) {
       group: EXTRACT,
       description: "Minutes before the last run's start an incremental run looks back (default 60)",
     })
+    .option("allow-empty", {
+      type: "boolean",
+      group: EXTRACT,
+      description: "Let a full run empty a table when the portal now answers no records for it",
+    })
     .option("resume", {
       type: "boolean",
       group: EXTRACT,
@@ -62,6 +68,7 @@ export interface ExtractFlags {
   since?: string | undefined;
   lookback?: number | undefined;
   resume?: boolean | undefined;
+  allowEmpty?: boolean | undefined;
   only?: string[] | undefined;
 }
 
@@ -73,7 +80,11 @@ function parseSince(value: string | undefined): Date | undefined {
     value,
   );
   const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-  if (!ok || Number.isNaN(date.getTime())) {
+  // Date() rolls 2026-02-31 over to March 3rd; the calendar day written must exist.
+  const [year, month, day] = value.slice(0, 10).split("-").map(Number);
+  const real = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1));
+  const exists = real.getUTCMonth() === (month ?? 1) - 1 && real.getUTCDate() === day;
+  if (!ok || !exists || Number.isNaN(date.getTime())) {
     throw new UsageError(
       `--since: "${value}" is not an ISO 8601 date or date-time with a zone; use e.g. 2026-01-31 or 2026-01-31T08:00:00Z`,
     );
@@ -117,11 +128,13 @@ export async function extractWith(options: {
     ...(since ? { since } : {}),
     ...(flags.lookback !== undefined ? { lookbackMs: flags.lookback * 60_000 } : {}),
     resume: flags.resume === true,
+    allowEmpty: flags.allowEmpty === true,
     ...(flags.only ? { only: flags.only } : {}),
     logger,
     signal: ctx.signal,
     showProgress: (progress) => {
-      if (!quiet && ctx.isTTY) return renderTerminalProgress(progress, ctx.stderr);
+      // The bars are drawn on stderr, so it is stderr that must be a terminal.
+      if (!quiet && streamIsTTY(ctx.stderr)) return renderTerminalProgress(progress, ctx.stderr);
       logProgress(progress, logger);
       return { stop() {} };
     },

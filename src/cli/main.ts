@@ -3,7 +3,14 @@
  * Handlers never call process.exit; they throw CliError (or return) and main() answers the code.
  */
 import yargs, { type Argv } from "yargs";
-import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type ExitCode } from "../cli-error.js";
+import {
+  CliError,
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_USAGE,
+  type ExitCode,
+  UsageError,
+} from "../cli-error.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerExtract } from "./commands/extract.js";
 import { registerList } from "./commands/list.js";
@@ -49,9 +56,11 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
     .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
-      // yargs reports its own usage problems with a message and no error.
+      // yargs reports its own usage problems with a message and no error. Throwing stops it
+      // before any handler runs: a mistyped flag must never start an extract.
       if (error) throw error;
       usageFailure = message;
+      throw new UsageError(message);
     })
     .help()
     .alias("h", "help")

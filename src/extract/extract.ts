@@ -1,27 +1,21 @@
 /**
- * The extract pipeline's entry point: prepares the run (new, or an interrupted one resumed), opens
- * a staging sink per resource, fetches everything, then merges in one transaction.
+ * The extract pipeline's entry point: decides the run (new, or an interrupted one resumed),
+ * checks the key with the portal, opens a staging sink per resource, fetches everything, then
+ * merges in one transaction that also marks the run succeeded.
  */
+import { setMaxListeners } from "node:events";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { ClientOptions } from "../api/client.js";
-import { CliError } from "../cli-error.js";
-import { type CheckpointKind, doneKeys } from "../load/checkpoint.js";
+import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
+import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
+import { type CheckpointKind, clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
-import { clearStaging, mergeStaging } from "../load/merge.js";
-import {
-  abandonRunningRuns,
-  finishRun,
-  lastSuccessfulRun,
-  recordNotFound,
-  recordResourceStats,
-  reopenRun,
-  resumableRun,
-  startRun,
-} from "../load/runs.js";
+import { mergeStaging } from "../load/merge.js";
+import { finishRun, recordNotFound, recordResourceStats } from "../load/runs.js";
 import type { Logger } from "../log/logger.js";
-import { EXTRACTED, type ExtractedName } from "../resources/registry.js";
+import type { ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
-import { selectResources } from "./plan.js";
+import { refuseEmptying } from "./empty-guard.js";
+import { applyRun, decideRun, type RunDecision } from "./prepare-run.js";
 import { Progress } from "./progress.js";
 import {
   type ExtractPlan,
@@ -31,13 +25,12 @@ import {
 } from "./run-extract.js";
 import { CountingSink, type RecordSink, StagingSink } from "./sink.js";
 
-/** One hour: covers clock skew between this machine and the portal, and writes that landed while the previous run was paging. */
-export const DEFAULT_LOOKBACK_MS = 3_600_000;
+export { DEFAULT_LOOKBACK_MS } from "./prepare-run.js";
 
 /**
- * Rows gathered per Arrow batch. Each batch ends in an appender flush, which is a DuckDB commit
- * (a write-ahead-log sync) on the main thread: 32k take-sized rows keep those to a few per
- * second while holding only some tens of MB.
+ * Rows gathered per Arrow batch. Each batch ends in an appender flush, a DuckDB commit on the
+ * JavaScript thread: 32k take-sized rows keep those to a few per second while holding only some
+ * tens of MB.
  */
 export const DEFAULT_BATCH_ROWS = 32_768;
 
@@ -50,6 +43,8 @@ export interface RunExtractOptions {
   readonly lookbackMs?: number;
   readonly resume?: boolean;
   readonly only?: readonly string[];
+  /** Let a full run empty a table whose list now answers no records. */
+  readonly allowEmpty?: boolean;
   readonly batchRows?: number;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
@@ -64,6 +59,7 @@ export interface RunExtractOptions {
 export interface ExtractResult {
   readonly runId: number;
   readonly mode: "full" | "incremental";
+  /** The earliest incremental cursor, or null for a full run. */
   readonly since: Date | null;
   readonly resources: ReadonlyMap<ExtractedName, ResourceOutcome>;
   /** Rows in each merged table after the run. */
@@ -82,92 +78,107 @@ const KIND: Readonly<Record<ExtractedName, CheckpointKind>> = {
   product: "lookup",
 };
 
-interface PreparedRun {
-  runId: number;
-  mode: "full" | "incremental";
-  since: Date | null;
-  resources: ExtractedName[];
-  pageSize: number | undefined;
-  resuming: boolean;
+/** The run's outcome is recorded even when recording it fails, without hiding the real error. */
+async function recordOutcome(
+  connection: DuckDBConnection,
+  runId: number,
+  status: "failed" | "interrupted",
+  message: string,
+): Promise<void> {
+  await finishRun(connection, runId, status, message).catch(() => {});
 }
 
-async function prepareRun(
-  connection: DuckDBConnection,
+/** Turns a failure of the fetch into the CliError the user sees, with the run marked. */
+async function fetchFailure(
+  connection: DuckDBConnection | undefined,
+  runId: number | undefined,
+  error: unknown,
+  interrupted: boolean,
+): Promise<CliError> {
+  const failure = describeFailure(error, interrupted);
+  if (connection && runId !== undefined) {
+    await recordOutcome(connection, runId, interrupted ? "interrupted" : "failed", failure.message);
+  }
+  // Resuming helps after an interruption or a portal failure, not after bad input.
+  const hint =
+    failure.exitCode === EXIT_USAGE || runId === undefined
+      ? ""
+      : " (`lms-export extract --resume` continues from here)";
+  return new CliError(`${failure.message}; the database is unchanged${hint}`, failure.exitCode, {
+    cause: error,
+  });
+}
+
+/** Opens the staging sinks and reads what an earlier attempt finished. */
+async function openSinks(
   options: RunExtractOptions,
-): Promise<PreparedRun> {
-  const previous = await resumableRun(connection);
-  if (options.resume && previous) {
-    const stored = previous.options as { resources?: string[]; pageSize?: number };
-    await reopenRun(connection, previous.runId);
-    options.logger.info(`resuming run ${previous.runId}`, { runId: previous.runId });
-    return {
-      runId: previous.runId,
-      mode: previous.mode,
-      since: previous.since,
-      resources: selectResources(stored.resources),
-      pageSize: stored.pageSize,
-      resuming: true,
-    };
-  }
-  if (options.resume) {
-    // Nothing was staged before the interruption: a new run does exactly what resuming would.
-    options.logger.info("nothing to resume in this database: starting a new run");
-  }
-  await abandonRunningRuns(
-    connection,
-    "stopped without recording an outcome; superseded by a later run",
-  );
-  await clearStaging(connection, EXTRACTED);
-  const resources = selectResources(options.only);
-  let mode = options.since ? "incremental" : options.mode;
-  let since: Date | null = options.since ?? null;
-  if (mode === "incremental" && !since) {
-    const last = await lastSuccessfulRun(connection);
-    if (last) {
-      since = new Date(last.startedAt.getTime() - (options.lookbackMs ?? DEFAULT_LOOKBACK_MS));
+  connection: DuckDBConnection,
+  runId: number,
+  decision: RunDecision,
+  sinkConnections: DuckDBConnection[],
+): Promise<{
+  sinks: Map<ExtractedName, RecordSink>;
+  done: Map<ExtractedName, ReadonlySet<string>>;
+}> {
+  const sinks = new Map<ExtractedName, RecordSink>();
+  const done = new Map<ExtractedName, ReadonlySet<string>>();
+  for (const resource of decision.resources) {
+    if (options.dryRun) {
+      sinks.set(resource, new CountingSink());
     } else {
-      options.logger.info("no earlier successful run to continue from: doing a full extract");
-      mode = "full";
+      const sinkConnection = await options.db.connect();
+      sinkConnections.push(sinkConnection);
+      const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS;
+      sinks.set(
+        resource,
+        await StagingSink.open({ connection: sinkConnection, runId, resource, batchRows }),
+      );
+    }
+    if (decision.resumeId !== undefined) {
+      done.set(resource, await doneKeys(connection, runId, resource, KIND[resource]));
     }
   }
-  const pageSize = options.clientOptions.pageSize;
-  const runId = await startRun(connection, {
-    mode,
-    since,
-    options: { ...options.runOptions, resources, pageSize },
-  });
-  return { runId, mode, since, resources, pageSize, resuming: false };
+  return { sinks, done };
 }
 
 /** Runs an extract; throws CliError (with the run marked failed or interrupted) when it cannot finish. */
 export async function runExtract(options: RunExtractOptions): Promise<ExtractResult> {
   const connection = await options.db.connect();
   const sinkConnections: DuckDBConnection[] = [];
+  const controller = new AbortController();
+  // Every request in flight listens on this signal; thousands of listeners are expected here.
+  setMaxListeners(0, controller.signal);
+  let client: LmsClient | undefined;
   try {
-    const run = await prepareRun(connection, options);
-    const progress = new Progress(run.resources);
-    const sinks = new Map<ExtractedName, RecordSink>();
-    const done = new Map<ExtractedName, ReadonlySet<string>>();
-    for (const resource of run.resources) {
-      if (options.dryRun) {
-        sinks.set(resource, new CountingSink());
-      } else {
-        const sinkConnection = await options.db.connect();
-        sinkConnections.push(sinkConnection);
-        sinks.set(
-          resource,
-          await StagingSink.open({
-            connection: sinkConnection,
-            runId: run.runId,
-            resource,
-            batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS,
-          }),
-        );
-      }
-      if (run.resuming)
-        done.set(resource, await doneKeys(connection, run.runId, resource, KIND[resource]));
+    const request = { ...options, pageSize: options.clientOptions.pageSize };
+    const decision = await decideRun(connection, request);
+    client = createClient({
+      ...options.clientOptions,
+      ...(decision.pageSize !== undefined ? { pageSize: decision.pageSize } : {}),
+      signal: controller.signal,
+    });
+    const stop = () => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener("abort", stop, { once: true });
+    try {
+      // The key is checked before anything is written, so a wrong key or URL loses nothing.
+      await client.authenticate();
+    } catch (error) {
+      throw await fetchFailure(undefined, undefined, error, options.signal?.aborted === true);
+    } finally {
+      options.signal?.removeEventListener("abort", stop);
     }
-    const plan: ExtractPlan = { ...run, sinks, done };
+    const runId = await applyRun(connection, decision, request);
+    const progress = new Progress(decision.resources);
+    const { sinks, done } = await openSinks(options, connection, runId, decision, sinkConnections);
+    const plan: ExtractPlan = {
+      runId,
+      resources: decision.resources,
+      mode: decision.mode,
+      cursors: decision.cursors,
+      resuming: decision.resumeId !== undefined,
+      sinks,
+      done,
+    };
     // Not-found ids are written as they come, in order, on the run's own connection.
     let notFoundWrites = Promise.resolve();
     const display = options.showProgress?.(progress);
@@ -175,70 +186,91 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     try {
       fetched = await fetchAll(plan, {
         connection,
-        clientOptions: { ...options.clientOptions, pageSize: run.pageSize },
+        client,
+        controller,
+        workers: options.clientOptions.concurrency ?? 16,
         logger: options.logger,
         progress,
         signal: options.signal,
         onNotFound: (resource, id) => {
           notFoundWrites = notFoundWrites.then(() =>
-            recordNotFound(connection, run.runId, resource, [id]),
+            recordNotFound(connection, runId, resource, [id]),
           );
           return notFoundWrites;
         },
       });
       await notFoundWrites;
     } catch (error) {
-      display?.stop();
       await notFoundWrites.catch(() => {});
-      const interrupted = options.signal?.aborted === true;
-      const failure = describeFailure(error, interrupted);
-      await finishRun(
-        connection,
-        run.runId,
-        interrupted ? "interrupted" : "failed",
-        failure.message,
-      );
-      throw new CliError(
-        `${failure.message}; the database is unchanged (\`lms-export extract --resume\` continues from here)`,
-        failure.exitCode,
-        { cause: error },
-      );
+      throw await fetchFailure(connection, runId, error, options.signal?.aborted === true);
+    } finally {
+      display?.stop();
     }
-    display?.stop();
-    const retries = retriesByResource(fetched);
-    let tables: Partial<Record<ExtractedName, number>> = {};
-    if (!options.dryRun) {
-      for (const [resource, outcome] of fetched.resources) {
-        await recordResourceStats(connection, run.runId, resource, {
-          records: outcome.records,
-          requests: outcome.requests,
-          retries: retries.get(resource) ?? 0,
-          rejects: outcome.rejects,
-          notFound: outcome.notFound,
-          durationMs: outcome.durationMs,
-        });
-      }
-      const mergeStarted = Date.now();
-      tables = await mergeStaging(connection, run.resources, run.mode, {
-        beforeCommit: (tx) => finishRun(tx, run.runId, "succeeded"),
-      });
-      options.logger.info("merged the staged records into the tables", {
-        runId: run.runId,
-        seconds: (Date.now() - mergeStarted) / 1000,
-      });
-    }
+    const tables = options.dryRun ? {} : await store(connection, runId, plan, fetched, options);
+    const since = [...decision.cursors.values()].reduce<Date | null>(
+      (earliest, date) => (earliest === null || date < earliest ? date : earliest),
+      null,
+    );
     return {
-      runId: run.runId,
-      mode: run.mode,
-      since: run.since,
+      runId,
+      mode: decision.mode,
+      since,
       resources: fetched.resources,
       tables,
       requests: fetched.client.requests,
       retries: fetched.client.retries,
     };
   } finally {
+    await client?.close();
     for (const sinkConnection of sinkConnections) sinkConnection.closeSync();
     connection.closeSync();
+  }
+}
+
+/** Records the run's figures and merges the staged records in one transaction. */
+async function store(
+  connection: DuckDBConnection,
+  runId: number,
+  plan: ExtractPlan,
+  fetched: FetchOutcome,
+  options: RunExtractOptions,
+): Promise<Partial<Record<ExtractedName, number>>> {
+  try {
+    const retries = retriesByResource(fetched);
+    for (const [resource, outcome] of fetched.resources) {
+      await recordResourceStats(connection, runId, resource, {
+        records: outcome.records,
+        requests: outcome.requests,
+        retries: retries.get(resource) ?? 0,
+        rejects: outcome.rejects,
+        notFound: outcome.notFound,
+        durationMs: outcome.durationMs,
+      });
+    }
+    if (plan.mode === "full" && !options.allowEmpty)
+      await refuseEmptying(connection, plan.resources);
+    const mergeStarted = Date.now();
+    const tables = await mergeStaging(connection, plan.resources, plan.mode, {
+      keepRejectedOf: runId,
+      beforeCommit: async (tx) => {
+        await finishRun(tx, runId, "succeeded");
+        await clearCheckpoints(tx, runId);
+      },
+    });
+    options.logger.info("merged the staged records into the tables", {
+      runId,
+      seconds: (Date.now() - mergeStarted) / 1000,
+    });
+    return tables;
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    await recordOutcome(connection, runId, "failed", message ?? "merge failed");
+    if (error instanceof CliError) throw error;
+    throw new CliError(
+      `storing the extracted records failed (${message}); the tables are unchanged: free disk space or fix the database's folder, then run \`lms-export extract --resume\``,
+      EXIT_FAILED,
+      { cause: error },
+    );
   }
 }
 

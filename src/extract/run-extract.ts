@@ -6,9 +6,8 @@
  * A run that fails or is interrupted leaves the resource tables as they were and its staged work
  * and checkpoints in place, so `--resume` continues it.
  */
-import { setMaxListeners } from "node:events";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
+import type { LmsClient } from "../api/client.js";
 import type { Criterion } from "../api/types.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
@@ -19,13 +18,16 @@ import { FANOUT, type FanoutName, idFrom, isList, type ListName, sourcesFrom } f
 import { Progress } from "./progress.js";
 import type { RecordSink } from "./sink.js";
 
-/** What a run needs; the caller prepares the run row, sinks and done-sets (see start-run.ts). */
+/** What a run needs; the caller prepares the run row, sinks and done-sets (see extract.ts). */
 export interface ExtractPlan {
   readonly runId: number;
   readonly resources: readonly ExtractedName[];
   readonly mode: "full" | "incremental";
-  /** Incremental cursor: only records updated after it are listed. */
-  readonly since: Date | null;
+  /**
+   * Incremental cursors: only records of a resource updated after its cursor are listed. A
+   * resource without one is listed whole.
+   */
+  readonly cursors: ReadonlyMap<ExtractedName, Date>;
   readonly resuming: boolean;
   readonly sinks: ReadonlyMap<ExtractedName, RecordSink>;
   /** Work finished by an earlier attempt of this run (resume), per resource. */
@@ -34,9 +36,11 @@ export interface ExtractPlan {
 
 export interface ExtractEnvironment {
   readonly connection: DuckDBConnection;
-  readonly clientOptions: ClientOptions;
-  /** Fan-out workers per child resource; defaults to the client's concurrency. */
-  readonly workers?: number;
+  /** An authenticated client whose requests all follow `controller`'s signal. */
+  readonly client: LmsClient;
+  readonly controller: AbortController;
+  /** Fan-out workers per child resource. */
+  readonly workers: number;
   readonly logger: Logger;
   readonly progress?: Progress;
   readonly signal?: AbortSignal;
@@ -58,7 +62,7 @@ export interface FetchOutcome {
 }
 
 /** The cursor criterion of an incremental run for one resource. */
-function cursorCriteria(resource: ExtractedName, since: Date | null): Criterion[] {
+function cursorCriteria(resource: ExtractedName, since: Date | undefined): Criterion[] {
   const field = RESOURCES[resource].updatedField;
   if (!since || !field) return [];
   // ISO 8601 in UTC: the spec gives no format for criterion values; an instant with its zone is
@@ -73,16 +77,13 @@ function cursorCriteria(resource: ExtractedName, since: Date | null): Criterion[
  * sink has been finished; rejects with the first failure after all work in flight has settled.
  */
 export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Promise<FetchOutcome> {
-  const controller = new AbortController();
-  // Every request in flight listens on this signal; thousands of listeners are expected here.
-  setMaxListeners(0, controller.signal);
+  const { client, controller } = env;
   const abort = () => controller.abort(env.signal?.reason);
   if (env.signal?.aborted) abort();
   env.signal?.addEventListener("abort", abort, { once: true });
-  const client = createClient({ ...env.clientOptions, signal: controller.signal });
   const progress = env.progress ?? new Progress(plan.resources);
   const selected = new Set(plan.resources);
-  const workers = env.workers ?? env.clientOptions.concurrency ?? 16;
+  const workers = env.workers;
   const outcomes = new Map<ExtractedName, ResourceOutcome>();
   const started = Date.now();
   for (const resource of plan.resources) {
@@ -95,7 +96,8 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
     return found;
   };
   const doneOf = (resource: ExtractedName) => plan.done.get(resource) ?? new Set<string>();
-  const numbers = (keys: ReadonlySet<string>) => new Set([...keys].map(Number));
+  const numbers = (keys: ReadonlySet<string>) =>
+    new Set([...keys].filter((key) => /^\d+$/.test(key)).map(Number));
 
   const queues = new Map<FanoutName, FanoutQueue>();
   /** One request answered with `records` records. */
@@ -121,7 +123,7 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
   const fetchTakes = async (userId: number) => {
     const take = sink("take");
     for await (const page of client.takePages(userId, {
-      criteria: cursorCriteria("take", plan.since),
+      criteria: cursorCriteria("take", plan.cursors.get("take")),
     })) {
       counted("take", page.records.length);
       emit("take", page.records);
@@ -150,13 +152,24 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
     queues.set(child, new FanoutQueue(workers, work, numbers(doneOf(child))));
   }
 
-  const pageList = async (resource: ListName) => {
-    const skipStarts = numbers(doneOf(resource));
+  /**
+   * Pages a list. Page checkpoints are offsets, which only name the same records while the list
+   * is unchanged; the list's `total` is checkpointed beside them, and a resumed run that finds a
+   * different total lists the whole resource again (the merge removes the repeats).
+   */
+  const listOnce = async (
+    resource: ListName,
+    skipStarts: ReadonlySet<number>,
+    totalKey: boolean,
+  ) => {
+    let total = -1;
+    let recordTotal = totalKey;
     for await (const page of client.pages(resource, {
-      criteria: cursorCriteria(resource, plan.since),
+      criteria: cursorCriteria(resource, plan.cursors.get(resource)),
       skipStarts,
       onSummary: (summary) => {
-        if (summary.received !== summary.total) {
+        total = summary.total;
+        if (!summary.countMatches) {
           env.logger.warn(
             `${resource}: received ${summary.received} records, the portal announced ${summary.total}`,
             {
@@ -173,10 +186,25 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
       progress.planAtLeast(resource, Math.ceil(page.total / Math.max(1, page.limit)));
       emit(resource, page.records);
       // Re-read pages come after the parallel pass; their offsets no longer name a stable unit.
-      await sink(resource).add(
-        page.records,
-        page.reread ? undefined : { kind: "page", keys: [String(page.start)] },
-      );
+      const keys = page.reread ? [] : [String(page.start)];
+      if (recordTotal) keys.push(`total:${page.total}`);
+      recordTotal = false;
+      await sink(resource).add(page.records, keys.length > 0 ? { kind: "page", keys } : undefined);
+    }
+    return total;
+  };
+
+  const pageList = async (resource: ListName) => {
+    const done = doneOf(resource);
+    const stored = [...done].find((key) => key.startsWith("total:"));
+    const total = await listOnce(resource, numbers(done), stored === undefined);
+    if (stored !== undefined && stored !== `total:${total}`) {
+      env.logger.info(`${resource} changed since the interrupted attempt: listing it again`, {
+        resource,
+        before: Number(stored.slice("total:".length)),
+        now: total,
+      });
+      await listOnce(resource, new Set(), false);
     }
   };
 
@@ -185,12 +213,16 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
     for (const [child, queue] of queues) {
       for (const source of FANOUT[child].sources) {
         const fromTable = !selected.has(source.parent) || plan.mode === "incremental";
-        const ids = [
-          ...(fromTable ? await idsInTable(env.connection, source) : []),
-          ...(plan.resuming && selected.has(source.parent)
-            ? await idsInStaging(env.connection, source)
-            : []),
-        ];
+        const ids = fromTable ? await idsInTable(env.connection, source) : [];
+        if (!selected.has(source.parent) && ids.length === 0) {
+          env.logger.warn(
+            `${child}: the ${source.parent} table holds no ids to fetch ${child} for; extract ${source.parent} too`,
+            { resource: child, parent: source.parent },
+          );
+        }
+        if (plan.resuming && selected.has(source.parent)) {
+          ids.push(...(await idsInStaging(env.connection, source)));
+        }
         for (const id of ids) queue.push(id);
         progress.planAtLeast(child, queue.planned);
       }
@@ -216,7 +248,6 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
   };
 
   try {
-    await client.authenticate();
     await seed();
     for (const resource of plan.resources)
       if (isList(resource)) track(resource, pageList(resource));
@@ -257,6 +288,5 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
     return { resources: outcomes, client: client.stats() };
   } finally {
     env.signal?.removeEventListener("abort", abort);
-    await client.close();
   }
 }

@@ -11,11 +11,9 @@
  * most two batches per resource are held in memory whatever the portal's size.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { type StagingWriter, stagingWriterFor } from "../load/append-batch.js";
+import { type StagingWriter, stagingWriter } from "../load/append-batch.js";
 import { type CheckpointKind, markDone } from "../load/checkpoint.js";
-import { quoteIdent } from "../load/ddl.js";
 import { recordDrift, recordRejects } from "../load/runs.js";
-import { stagingTable } from "../load/staging.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { toRecordBatch } from "./to-record-batch.js";
 
@@ -59,8 +57,6 @@ export class StagingSink implements RecordSink {
   private constructor(
     private readonly connection: DuckDBConnection,
     private readonly writer: StagingWriter,
-    private readonly moveSql: string,
-    private readonly emptySql: string,
     private readonly runId: number,
     private readonly resource: ExtractedName,
     private readonly batchRows: number,
@@ -74,12 +70,6 @@ export class StagingSink implements RecordSink {
     this.timer.unref();
   }
 
-  /**
-   * Batches are appended into a connection-local temporary table, then moved into the staging
-   * table with one INSERT ... SELECT. The appender's flush runs on the JavaScript thread and costs
-   * about four times more into a file-backed table than into memory; the move runs on DuckDB's
-   * own threads while requests go on.
-   */
   static async open(options: {
     connection: DuckDBConnection;
     runId: number;
@@ -88,17 +78,10 @@ export class StagingSink implements RecordSink {
     /** Longest time records wait in the buffer before being written and checkpointed. */
     maxDelayMs?: number;
   }): Promise<StagingSink> {
-    const stage = stagingTable(options.resource);
-    const buffer = `_buffer_${options.resource}`;
-    await options.connection.run(
-      `CREATE OR REPLACE TEMP TABLE ${quoteIdent(buffer)} AS SELECT * FROM ${quoteIdent(stage)} LIMIT 0`,
-    );
-    const writer = await stagingWriterFor(options.connection, buffer, { seqAfter: stage });
+    const writer = await stagingWriter(options.connection, options.resource);
     return new StagingSink(
       options.connection,
       writer,
-      `INSERT INTO ${quoteIdent(stage)} SELECT * FROM ${quoteIdent(buffer)}`,
-      `DELETE FROM ${quoteIdent(buffer)}`,
       options.runId,
       options.resource,
       options.batchRows,
@@ -150,8 +133,6 @@ export class StagingSink implements RecordSink {
       if (converted.batch) {
         await this.writer.append(converted.batch);
         await this.writer.flush();
-        await this.connection.run(this.moveSql);
-        await this.connection.run(this.emptySql);
         this.records += converted.batch.numRows;
       }
       if (converted.rejects.length > 0) {

@@ -75,20 +75,15 @@ function planFor(
   return { sources };
 }
 
-/**
- * `stagingWriter` for any table shaped like `_stage_<resource>`. `seqAfter` names the table whose
- * highest `_seq` numbering continues from (default: `table` itself), for a buffer table whose
- * rows move on into the staging table.
- */
+/** `stagingWriter` for any staging table shaped like `_stage_<resource>`. */
 export async function stagingWriterFor(
   connection: DuckDBConnection,
   table: string,
-  options: { seqAfter?: string } = {},
 ): Promise<StagingWriter> {
   const names = await tableColumns(connection, table);
   if (!names.includes(SEQ_COLUMN)) throw new Error(`table ${table} is not a staging table`);
   const max = await connection.runAndReadAll(
-    `SELECT coalesce(max(${quoteIdent(SEQ_COLUMN)}), 0) FROM ${quoteIdent(options.seqAfter ?? table)}`,
+    `SELECT coalesce(max(${quoteIdent(SEQ_COLUMN)}), 0) FROM ${quoteIdent(table)}`,
   );
   let seq = BigInt(String(max.getRows()[0]?.[0] ?? 0));
   const appender: DuckDBAppender = await connection.createAppender(table);

@@ -24,6 +24,11 @@ export interface MergeOptions {
    * connection.
    */
   beforeCommit?: (connection: DuckDBConnection) => Promise<void>;
+  /**
+   * A full merge keeps the rows whose keys this run's `_rejects` hold: a record the portal still
+   * has but that could not be typed is not "gone".
+   */
+  keepRejectedOf?: number;
 }
 
 function dedupedSql(resource: ExtractedName, columns: string): string {
@@ -35,25 +40,38 @@ async function mergeOne(
   connection: DuckDBConnection,
   resource: ExtractedName,
   mode: "full" | "incremental",
+  keepRejectedOf: number | undefined,
 ): Promise<void> {
   const spec = RESOURCES[resource];
   const table = quoteIdent(resource);
   const stage = quoteIdent(stagingTable(resource));
   const key = quoteIdent(spec.primaryKey);
   const columns = [...spec.fields.map((f) => f.name), EXTRA_COLUMN].map(quoteIdent).join(", ");
-  const probe = await connection.runAndReadAll(`SELECT EXISTS (SELECT 1 FROM ${table})`);
-  if (probe.getRows()[0]?.[0] !== true) {
+  const probe = await connection.runAndReadAll(
+    `SELECT EXISTS (SELECT 1 FROM ${table}), count(*) = count(DISTINCT ${key}) FROM ${stage}`,
+  );
+  const [filled, distinct] = probe.getRows()[0] ?? [true, false];
+  // Without repeated keys (the usual case) the rows stream in as they are; the window that picks
+  // the latest copy of a key holds the whole staged set in memory.
+  const staged =
+    distinct === true ? `SELECT ${columns} FROM ${stage}` : dedupedSql(resource, columns);
+  if (filled !== true) {
     // A first load: nothing to delete or replace, and a plain insert skips the key lookups.
-    await connection.run(`INSERT INTO ${table} (${columns}) ${dedupedSql(resource, columns)}`);
+    await connection.run(`INSERT INTO ${table} (${columns}) ${staged}`);
   } else {
     if (mode === "full") {
+      const rejected =
+        keepRejectedOf === undefined
+          ? ""
+          : ` AND ${table}.${key} NOT IN (SELECT TRY_CAST(json_extract_string(raw, $path) AS BIGINT) FROM _rejects WHERE run_id = $run::BIGINT AND resource = $resource AND TRY_CAST(json_extract_string(raw, $path) AS BIGINT) IS NOT NULL)`;
       await connection.run(
-        `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})`,
+        `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})${rejected}`,
+        keepRejectedOf === undefined
+          ? {}
+          : { path: `$.${spec.primaryKey}`, run: keepRejectedOf, resource },
       );
     }
-    await connection.run(
-      `INSERT OR REPLACE INTO ${table} (${columns}) ${dedupedSql(resource, columns)}`,
-    );
+    await connection.run(`INSERT OR REPLACE INTO ${table} (${columns}) ${staged}`);
   }
   await connection.run(`DELETE FROM ${stage}`);
 }
@@ -103,7 +121,9 @@ export async function mergeStaging(
 ): Promise<Record<ExtractedName, number>> {
   const unique = [...new Set(resources)];
   await inTransaction(connection, async () => {
-    for (const resource of unique) await mergeOne(connection, resource, mode);
+    for (const resource of unique) {
+      await mergeOne(connection, resource, mode, options.keepRejectedOf);
+    }
     await options.beforeCommit?.(connection);
   });
   return tableCounts(connection);

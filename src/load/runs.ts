@@ -210,7 +210,26 @@ export async function recordNotFound(
   );
 }
 
-/** The latest run that succeeded (its start is the cursor of the next incremental run). */
+/**
+ * Per resource, the start of the latest successful run that loaded it: the cursor of the next
+ * incremental run for that resource (a run limited with --only moves only its own resources').
+ */
+export async function lastLoadedByResource(
+  connection: DuckDBConnection,
+): Promise<Map<string, Date>> {
+  const reader = await connection.runAndReadAll(
+    `SELECT r.resource, max(u.started_at) FROM _runs u JOIN _run_resources r USING (run_id)
+     WHERE u.status = 'succeeded' GROUP BY r.resource`,
+  );
+  const found = new Map<string, Date>();
+  for (const row of reader.getRows()) {
+    const date = toDate(row[1]);
+    if (date) found.set(String(row[0]), date);
+  }
+  return found;
+}
+
+/** The latest run that succeeded. */
 export async function lastSuccessfulRun(
   connection: DuckDBConnection,
 ): Promise<{ runId: number; startedAt: Date } | null> {

@@ -5,27 +5,12 @@
 import type { Writable } from "node:stream";
 import { type DuckDBResult, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
 import { neutraliseText } from "./export/formula-injection.js";
+import { isNumericType } from "./numeric-types.js";
 
 /** Output formats of the `sql` command. */
 export type PrintFormat = "table" | "csv" | "json";
 
 const MAX_TABLE_CELL = 60;
-
-const NUMERIC = new Set<DuckDBTypeId>([
-  DuckDBTypeId.TINYINT,
-  DuckDBTypeId.SMALLINT,
-  DuckDBTypeId.INTEGER,
-  DuckDBTypeId.BIGINT,
-  DuckDBTypeId.UTINYINT,
-  DuckDBTypeId.USMALLINT,
-  DuckDBTypeId.UINTEGER,
-  DuckDBTypeId.UBIGINT,
-  DuckDBTypeId.HUGEINT,
-  DuckDBTypeId.UHUGEINT,
-  DuckDBTypeId.FLOAT,
-  DuckDBTypeId.DOUBLE,
-  DuckDBTypeId.DECIMAL,
-]);
 
 /** DuckDB's own text for a value (timestamps as "2026-03-05 10:22:13", lists as "[1, 2]"). */
 function text(value: DuckDBValue): string {
@@ -104,7 +89,7 @@ export async function printResult(
   const line = (values: readonly string[], header: boolean) =>
     values
       .map((v, c) =>
-        !header && NUMERIC.has(types[c] as DuckDBTypeId) && v !== "NULL"
+        !header && isNumericType(types[c] as DuckDBTypeId) && v !== "NULL"
           ? v.padStart(widths[c] ?? 0)
           : v.padEnd(widths[c] ?? 0),
       )

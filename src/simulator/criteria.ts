@@ -13,25 +13,12 @@
  * - Null follows SQL: only `equal null` (IS NULL) and `not_equal null` (IS NOT NULL) match by
  *   nullness; every other comparison with a null field is false, so `not_equal 5` skips nulls.
  */
+import { OPERATORS, type Operator } from "../resources/operators.js";
 import type { FieldSpec } from "../resources/types.js";
 import type { ColumnStore } from "./column-store.js";
 import { parseDate } from "./dates.js";
 import { badRequest } from "./request-error.js";
 import type { RowPredicate } from "./table.js";
-
-export const OPERATORS = [
-  "equal",
-  "not_equal",
-  "like",
-  "in",
-  "not_in",
-  "greater_than",
-  "less_than",
-  "greater",
-  "lesser",
-] as const;
-
-export type Operator = (typeof OPERATORS)[number];
 
 /** A checked criterion; `value` is already converted to the field's stored form. */
 interface Criterion {

@@ -1,12 +1,11 @@
 /**
  * Authentication, secrets and request shapes of the client, against a scripted portal.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AuthError } from "../../src/api/errors.js";
 import {
   type Arrival,
   authorized,
-  cleanup,
   client,
   collectingLogger,
   failure,
@@ -15,8 +14,6 @@ import {
   KEY,
   startPortal,
 } from "./scripted-portal.js";
-
-afterEach(cleanup);
 
 describe("authentication", () => {
   it("sends the raw token by default and `<scheme> <token>` when configured", async () => {

@@ -1,13 +1,12 @@
 /**
  * Retries, writes, not-found and connection handling of the client, against a scripted portal.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/api/abort.js";
 import { HttpError, NetworkError, NotFoundError, RetryBudgetError } from "../../src/api/errors.js";
 import type { Logger } from "../../src/log/logger.js";
 import {
   authorized,
-  cleanup,
   client,
   collectingLogger,
   failure,
@@ -16,8 +15,6 @@ import {
   type Portal,
   startPortal,
 } from "./scripted-portal.js";
-
-afterEach(cleanup);
 
 describe("retries", () => {
   it("waits at least the Retry-After seconds the portal asked for", async () => {

@@ -6,6 +6,7 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
 import { type ClientOptions, createClient, type LmsClient } from "../../src/api/client.js";
 import { ApiError } from "../../src/api/errors.js";
 import type { LogFields, Logger } from "../../src/log/logger.js";
@@ -38,11 +39,12 @@ export interface Portal {
 
 const portals: Portal[] = [];
 const clients: LmsClient[] = [];
-/** Closes every portal and client the helpers created; call from `afterEach`. */
-export async function cleanup(): Promise<void> {
+
+// Every portal and client the helpers create is closed after the test that made it.
+afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(portals.splice(0).map((p) => p.close()));
-}
+});
 
 export function json(
   res: ServerResponse,

@@ -5,6 +5,7 @@ import {
   checkCron,
   displayCommand,
   runSchedule,
+  type ScheduleOptions,
   type StartRun,
   type StartTicker,
   spawnCliRun,
@@ -62,6 +63,23 @@ function manualTicker(): { start: StartTicker; tick(): void; stopped(): boolean 
   };
 }
 
+/** runSchedule on "0 6 * * 1" with a hand-driven ticker and a collecting logger. */
+function scheduleByHand(
+  options: Omit<ScheduleOptions, "cron" | "logger" | "signal" | "startTicker">,
+) {
+  const ticker = manualTicker();
+  const logger = new CollectingLogger();
+  const controller = new AbortController();
+  const done = runSchedule({
+    cron: "0 6 * * 1",
+    logger,
+    signal: controller.signal,
+    startTicker: ticker.start,
+    ...options,
+  });
+  return { ticker, logger, controller, done };
+}
+
 describe("runSchedule", () => {
   it("runs the command at each tick of a real cron expression, one log line per outcome", async () => {
     const marker = tmp.path("runs.txt");
@@ -104,16 +122,9 @@ describe("runSchedule", () => {
     // Waits until the release file exists, then exits 3.
     const script =
       "const fs=require('node:fs');const t=setInterval(()=>{if(fs.existsSync(process.argv[1])){clearInterval(t);process.exit(3)}},10)";
-    const ticker = manualTicker();
-    const logger = new CollectingLogger();
-    const controller = new AbortController();
-    const done = runSchedule({
-      cron: "0 6 * * 1",
+    const { ticker, logger, controller, done } = scheduleByHand({
       args: ["extract"],
-      logger,
-      signal: controller.signal,
       startRun: scriptRun(script, release),
-      startTicker: ticker.start,
     });
 
     ticker.tick();
@@ -147,16 +158,9 @@ describe("runSchedule", () => {
       "fs.writeFileSync(m+'.tmp','started');fs.renameSync(m+'.tmp',m);",
       "setInterval(()=>{},1000);",
     ].join("");
-    const ticker = manualTicker();
-    const logger = new CollectingLogger();
-    const controller = new AbortController();
-    const done = runSchedule({
-      cron: "0 6 * * 1",
+    const { ticker, logger, controller, done } = scheduleByHand({
       args: ["run", "weekly-compliance"],
-      logger,
-      signal: controller.signal,
       startRun: scriptRun(script, marker),
-      startTicker: ticker.start,
     });
     ticker.tick();
     await waitFor("the child to start", () => existsSync(marker));
@@ -182,16 +186,9 @@ describe("runSchedule", () => {
     const marker = tmp.path("stubborn.txt");
     const script =
       "const fs=require('node:fs');const m=process.argv[1];process.on('SIGTERM',()=>{});fs.writeFileSync(m+'.tmp','started');fs.renameSync(m+'.tmp',m);setInterval(()=>{},1000)";
-    const ticker = manualTicker();
-    const logger = new CollectingLogger();
-    const controller = new AbortController();
-    const done = runSchedule({
-      cron: "0 6 * * 1",
+    const { ticker, logger, controller, done } = scheduleByHand({
       args: ["extract"],
-      logger,
-      signal: controller.signal,
       startRun: scriptRun(script, marker),
-      startTicker: ticker.start,
       stopGraceMs: 300,
     });
     ticker.tick();
@@ -207,17 +204,10 @@ describe("runSchedule", () => {
 
   it("runs once at start with runNow", async () => {
     const marker = tmp.path("now.txt");
-    const ticker = manualTicker();
-    const logger = new CollectingLogger();
-    const controller = new AbortController();
-    const done = runSchedule({
-      cron: "0 6 * * 1",
+    const { logger, controller, done } = scheduleByHand({
       runNow: true,
       args: ["list"],
-      logger,
-      signal: controller.signal,
       startRun: recordingRun(marker),
-      startTicker: ticker.start,
     });
     await waitFor("the run", () => logger.named("run succeeded").length === 1);
     controller.abort();
@@ -226,17 +216,10 @@ describe("runSchedule", () => {
   });
 
   it("reports a command that cannot start as a failed run", async () => {
-    const logger = new CollectingLogger();
-    const ticker = manualTicker();
-    const controller = new AbortController();
-    const done = runSchedule({
-      cron: "0 6 * * 1",
+    const { ticker, logger, controller, done } = scheduleByHand({
       args: ["list"],
-      logger,
-      signal: controller.signal,
       startRun: (args) =>
         spawnCliRun(args, quietStreams(), { file: tmp.path("no-such-program"), args: [] }),
-      startTicker: ticker.start,
     });
     ticker.tick();
     await waitFor("the failure", () => logger.named("run failed").length === 1);

@@ -257,7 +257,7 @@ describe("extract", () => {
     }
   });
 
-  it("a failing portal leaves the previous data exactly as it was and the run marked failed", async () => {
+  it("a portal that fails mid-run leaves the previous data exactly as it was and the run marked failed", async () => {
     const sim = await startSimulator({
       apiKey: KEY,
       users: 40,
@@ -270,17 +270,107 @@ describe("extract", () => {
       await runExtract(options(sim, db));
       const connection = await db.connect();
       const before = await normaliseTable(connection, "take");
-      sim.faults.errorRate = 1;
+      // The key is accepted, then every answer fails: past the retry budget the run gives up.
+      const fail = setInterval(() => {
+        if (sim.stats.tokensIssued >= 2) sim.faults.errorRate = 1;
+      }, 1);
       await expect(
         runExtract(
           options(sim, db, {
             clientOptions: { ...options(sim, db).clientOptions, maxAttempts: 2 },
           }),
         ),
-      ).rejects.toThrow(/database is unchanged/);
+      ).rejects.toThrow(/database is unchanged \(`lms-export extract --resume`/);
+      clearInterval(fail);
       expect(await normaliseTable(connection, "take")).toEqual(before);
       const runs = await connection.runAndReadAll("SELECT status FROM _runs ORDER BY run_id");
       expect(runs.getRows()).toEqual([["succeeded"], ["failed"]]);
+      connection.closeSync();
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
+  it("a wrong key fails before anything is written and keeps an interrupted run resumable", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 60,
+      takesPerUser: 3,
+      now: NOW,
+      seed: 14,
+      faults: { latencyMs: 3 },
+    });
+    const db = await openDatabase(join(dir, "wrong-key.duckdb"));
+    try {
+      const controller = new AbortController();
+      const timer = setInterval(() => {
+        if (sim.stats.requests > 40) controller.abort();
+      }, 2);
+      await expect(runExtract(options(sim, db, { signal: controller.signal }))).rejects.toThrow(
+        /interrupted/,
+      );
+      clearInterval(timer);
+      const wrong = options(sim, db);
+      await expect(
+        runExtract({ ...wrong, clientOptions: { ...wrong.clientOptions, apiKey: "not-the-key" } }),
+      ).rejects.toMatchObject({ exitCode: 2 });
+      const connection = await db.connect();
+      const runs = await connection.runAndReadAll("SELECT status FROM _runs ORDER BY run_id");
+      expect(runs.getRows()).toEqual([["interrupted"]]);
+      connection.closeSync();
+      const resumed = await runExtract(options(sim, db, { resume: true }));
+      expect(resumed.runId).toBe(1);
+      await expectExact(db, sim);
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
+  it("an unknown --only resource is refused before anything is written", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 20,
+      takesPerUser: 2,
+      now: NOW,
+      seed: 15,
+    });
+    const db = await openDatabase(join(dir, "only.duckdb"));
+    try {
+      await expect(runExtract(options(sim, db, { only: ["tkae"] }))).rejects.toThrow(
+        /--only: unknown resource "tkae"/,
+      );
+      expect(sim.stats.requests).toBe(0);
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+  it("an incremental run after an --only run still sees changes to the resources it left out", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 30,
+      takesPerUser: 2,
+      now: NOW,
+      seed: 17,
+    });
+    const db = await openDatabase(join(dir, "cursor.duckdb"));
+    try {
+      await runExtract(options(sim, db));
+      // Portal dates have whole seconds: the edit must land in a later second than the run's start.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const access = sim.data.list("product_access")[0]!;
+      const status = access.product_access_status === "expired" ? "active" : "expired";
+      sim.data.edit("product_access", access.product_access_id, { product_access_status: status });
+      await runExtract(options(sim, db, { only: ["grp"] }));
+      await runExtract(options(sim, db, { mode: "incremental", lookbackMs: 0 }));
+      const connection = await db.connect();
+      const row = await connection.runAndReadAll(
+        "SELECT product_access_status FROM product_access WHERE product_access_id = $id",
+        { id: access.product_access_id },
+      );
+      expect(row.getRows()).toEqual([[status]]);
       connection.closeSync();
     } finally {
       db.close();

@@ -1,6 +1,9 @@
 /** Spawns the CLI from the sources as a real child process (see cli-child.ts). */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { type ChildOutput, collect } from "./child-output.js";
+
+export { collect } from "./child-output.js";
 
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
@@ -25,24 +28,6 @@ export function spawnCli(
 export function runCli(
   args: readonly string[],
   options: { env?: Record<string, string | undefined>; cwd?: string } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnCli(args, options);
-  return collect(child);
-}
-
-export function collect(
-  child: ChildProcess,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr?.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
+): Promise<ChildOutput> {
+  return collect(spawnCli(args, options));
 }

@@ -1,23 +1,13 @@
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toRecordBatch, toRecordBatchFor } from "../../src/extract/to-record-batch.js";
 import { stagingWriter, stagingWriterFor } from "../../src/load/append-batch.js";
-import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
+import { openDatabase } from "../../src/load/database.js";
 import { createStagingTableSql } from "../../src/load/staging.js";
 import { RESOURCES } from "../../src/resources/registry.js";
+import { memory } from "./helpers/memory-db.js";
 import { tempDir } from "./helpers/temp-dir.js";
-
-const open: LmsDatabase[] = [];
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
-
-async function memory(): Promise<DuckDBConnection> {
-  const db = await openDatabase(":memory:");
-  open.push(db);
-  return db.connect();
-}
 
 function batchOf(...args: Parameters<typeof toRecordBatch>) {
   const { batch, rejects } = toRecordBatch(...args);

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { CliError, UsageError } from "../../src/cli-error.js";
 import { openDatabase } from "../../src/load/database.js";
 import { EXTRACTED, RESOURCES } from "../../src/resources/registry.js";
-import { kill, output, spawnHelper, waitForLine } from "./helpers/child-process.js";
+import { collect } from "../helpers/child-output.js";
+import { kill, spawnHelper, waitForLine } from "./helpers/child-process.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const NOBODY = 65_534;
@@ -49,7 +50,7 @@ async function openUnprivileged(
   }
   const args = requests.map(({ path, readOnly }) => `${readOnly ? "ro" : "rw"}:${path}`);
   const child = spawnHelper("open-database-child.ts", args, { uid: NOBODY, gid: NOBODY });
-  const { stdout, stderr } = await output(child);
+  const { stdout, stderr } = await collect(child);
   const lines = stdout.trim().split("\n").filter(Boolean);
   if (lines.length !== requests.length) throw new Error(`child answered ${stdout} ${stderr}`);
   return lines.map((line) => JSON.parse(line));

@@ -1,25 +1,15 @@
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toRecordBatch } from "../../src/extract/to-record-batch.js";
 import { stagingWriter } from "../../src/load/append-batch.js";
-import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
+import { openDatabase } from "../../src/load/database.js";
 import { clearStaging, mergeStaging } from "../../src/load/merge.js";
 import { finishRun, startRun } from "../../src/load/runs.js";
 import { EXTRACTED, type ExtractedName } from "../../src/resources/registry.js";
 import { kill, spawnHelper, waitForLine } from "./helpers/child-process.js";
+import { memory } from "./helpers/memory-db.js";
 import { tempDir } from "./helpers/temp-dir.js";
-
-const open: LmsDatabase[] = [];
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
-
-async function memory(): Promise<DuckDBConnection> {
-  const db = await openDatabase(":memory:");
-  open.push(db);
-  return db.connect();
-}
 
 async function stage(connection: DuckDBConnection, resource: ExtractedName, records: unknown[]) {
   const { batch, rejects } = toRecordBatch(resource, records);
@@ -211,14 +201,17 @@ describe("mergeStaging", () => {
     }
 
     const reopened = await openDatabase(path);
-    open.push(reopened);
-    const after = await reopened.connect();
-    expect(await snapshot(after)).toEqual(before);
-    expect(await count(after, "take")).toBe(1000);
-    expect(await count(after, "_stage_take")).toBe(150_000);
-    // The staged data is still there, so the merge can simply be run again.
-    const counts = await mergeStaging(after, EXTRACTED, "full");
-    expect(counts.take).toBe(150_000);
-    expect(counts.grp).toBe(2);
+    try {
+      const after = await reopened.connect();
+      expect(await snapshot(after)).toEqual(before);
+      expect(await count(after, "take")).toBe(1000);
+      expect(await count(after, "_stage_take")).toBe(150_000);
+      // The staged data is still there, so the merge can simply be run again.
+      const counts = await mergeStaging(after, EXTRACTED, "full");
+      expect(counts.take).toBe(150_000);
+      expect(counts.grp).toBe(2);
+    } finally {
+      reopened.close();
+    }
   });
 });

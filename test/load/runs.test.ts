@@ -1,9 +1,8 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toRecordBatch } from "../../src/extract/to-record-batch.js";
 import { stagingWriter } from "../../src/load/append-batch.js";
 import { clearCheckpoints, doneKeys, markDone } from "../../src/load/checkpoint.js";
-import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
 import { clearStaging } from "../../src/load/merge.js";
 import {
   finishRun,
@@ -16,17 +15,7 @@ import {
   resumableRun,
   startRun,
 } from "../../src/load/runs.js";
-
-const open: LmsDatabase[] = [];
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
-
-async function memory(): Promise<DuckDBConnection> {
-  const db = await openDatabase(":memory:");
-  open.push(db);
-  return db.connect();
-}
+import { memory } from "./helpers/memory-db.js";
 
 async function rows(connection: DuckDBConnection, sql: string) {
   return (await connection.runAndReadAll(sql)).getRowObjectsJson();

@@ -11,6 +11,7 @@ import { loadCatalog } from "../../src/report/catalog.js";
 import { parseParamValue, resolveQueryParams } from "../../src/report/params.js";
 import { bindQuery, statementText } from "../../src/report/run-query.js";
 import { createLmsDatabase, type TestDatabase } from "../fixtures/lms-dataset.js";
+import { SHIPPED_QUERIES, SHIPPED_REPORTS } from "./shipped-catalog.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const NOW = new Date("2026-03-10T23:30:00Z");
@@ -59,12 +60,7 @@ const report = (fields: Record<string, unknown>) =>
 describe("the project's catalog", () => {
   test("loads, with titles, descriptions and typed parameters", async () => {
     const catalog = await loadCatalog(ROOT);
-    expect([...catalog.reports.keys()].sort()).toEqual([
-      "completion-overview",
-      "data-freshness",
-      "score-analysis",
-      "weekly-compliance",
-    ]);
+    expect([...catalog.reports.keys()].sort()).toEqual(SHIPPED_REPORTS);
     const weekly = catalog.reports.get("weekly-compliance");
     expect(weekly?.queries).toEqual(["compliance", "access", "completion"]);
     expect(weekly?.formats).toEqual(["xlsx", "parquet"]);
@@ -105,17 +101,7 @@ describe("the project's catalog", () => {
       const declared = new Set(query.params.map((p) => p.name));
       expect(Object.keys(bound.values).every((k) => declared.has(k))).toBe(true);
     }
-    expect([...catalog.queries.keys()].sort()).toEqual([
-      "access",
-      "attempts",
-      "completion",
-      "compliance",
-      "freshness",
-      "group-rollup",
-      "score-distribution",
-      "score-histogram",
-      "time-to-complete",
-    ]);
+    expect([...catalog.queries.keys()].sort()).toEqual(SHIPPED_QUERIES);
   });
 });
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { CliContext } from "../../src/cli/context.js";
 import { main } from "../../src/cli/main.js";
 import { createLmsDatabase } from "../fixtures/lms-dataset.js";
+import { SHIPPED_QUERIES, SHIPPED_REPORTS } from "./shipped-catalog.js";
 
 let cwd: string;
 
@@ -224,22 +225,7 @@ describe("list", () => {
   test("reports and queries with descriptions and parameters", async () => {
     const run = await cli(["list"]);
     expect(run.code).toBe(0);
-    for (const name of [
-      "weekly-compliance",
-      "completion-overview",
-      "score-analysis",
-      "data-freshness",
-    ]) {
-      expect(run.stdout).toMatch(new RegExp(`^  ${name}  `, "m"));
-    }
-    for (const name of [
-      "access",
-      "attempts",
-      "completion",
-      "compliance",
-      "freshness",
-      "group-rollup",
-    ]) {
+    for (const name of [...SHIPPED_REPORTS, ...SHIPPED_QUERIES]) {
       expect(run.stdout).toMatch(new RegExp(`^  ${name}  `, "m"));
     }
     expect(run.stdout).toMatch(

@@ -2,6 +2,8 @@
  * A minimal HTTP caller for the simulator tests: plain fetch, no project client, so these tests
  * check the server's wire behaviour on their own.
  */
+import { expect } from "vitest";
+
 export interface Answer {
   status: number;
   headers: Headers;
@@ -56,4 +58,20 @@ export interface ListBody<T = Record<string, unknown>> {
   status: boolean;
   total: number;
   result: T[];
+}
+
+/** A caller from {@link client}. */
+export type Client = ReturnType<typeof client>;
+
+/** The body of a list answer. */
+export const list = (answer: Answer) => answer.body as ListBody;
+
+/** The `result` record of a single-record answer. */
+export const single = (answer: Answer) =>
+  (answer.body as { result: Record<string, unknown> }).result;
+
+/** Asserts an error answer: the HTTP status, repeated as `code`, and a message. */
+export function expectFailure(answer: Answer, status: number, message: RegExp): void {
+  expect(answer.status).toBe(status);
+  expect(answer.body).toEqual({ code: status, message: expect.stringMatching(message) });
 }

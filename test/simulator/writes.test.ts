@@ -1,24 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
-import { type Answer, client, type ListBody, tokenFor } from "./http.js";
+import type { RunningSimulator } from "../../src/simulator/server.js";
+import { startFixture } from "./fixture.js";
+import { type Client, expectFailure, type ListBody, list, single, tokenFor } from "./http.js";
 
-const NOW = new Date("2026-01-15T00:00:00Z");
 let sim: RunningSimulator;
-let api: ReturnType<typeof client>;
+let api: Client;
 
 beforeAll(async () => {
-  sim = await startSimulator({ users: 300, takesPerUser: 8, seed: 3, now: NOW, maxLimit: 50 });
-  api = client(sim.baseUrl, await tokenFor(sim.baseUrl));
+  ({ sim, api } = await startFixture());
 });
 afterAll(() => sim.close());
-
-const list = (answer: Answer) => answer.body as ListBody;
-const single = (answer: Answer) => (answer.body as { result: Record<string, unknown> }).result;
-
-function expectFailure(answer: Answer, status: number, message: RegExp): void {
-  expect(answer.status).toBe(status);
-  expect(answer.body).toEqual({ code: status, message: expect.stringMatching(message) });
-}
 
 describe("writes", () => {
   it("edits a group, bumps its updated date and renames it in its members' lists", async () => {

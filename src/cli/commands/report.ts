@@ -1,8 +1,8 @@
 import type { Argv } from "yargs";
-import { openDatabase } from "../../load/database.js";
 import { runReports } from "../../report/run-report.js";
-import { setupCommand } from "../command-setup.js";
+import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { withFormulaOption } from "../formula-option.js";
 import {
   withConfigOption,
   withDbOption,
@@ -21,18 +21,15 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     "report <names..>",
     "Write reports from the database: report or query names (see `list`), or .sql files",
     (y) =>
-      withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y)))))
+      withFormulaOption(
+        withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+        "CSV and Excel text cells",
+      )
         .positional("names", {
           type: "string",
           array: true,
           demandOption: true,
           description: "Report or query names (see `lms-export list`), or paths to .sql files",
-        })
-        .option("neutralise-formulas", {
-          type: "boolean",
-          default: true,
-          description:
-            "Prefix CSV and Excel text cells starting with = + - @ tab CR LF with ' so spreadsheets never run them; --no-neutralise-formulas writes them as they are (only if you know why)",
         })
         .example("$0 report weekly-compliance", "the weekly workbook and Parquet files into ./out")
         .example(
@@ -42,8 +39,7 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
         .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file"),
     async (args) => {
       const { config, logger } = await setupCommand(args, ctx);
-      const db = await openDatabase(config.db, { readOnly: true });
-      try {
+      await withDatabase(config.db, { readOnly: true }, async (db) => {
         const results = await runReports(db, args.names, {
           outDir: config.outDir,
           ...(config.formats ? { formats: config.formats } : {}),
@@ -54,9 +50,7 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           cwd: ctx.cwd,
         });
         ctx.stdout.write(reportSummary(results, ctx.cwd));
-      } finally {
-        db.close();
-      }
+      });
     },
   );
 }

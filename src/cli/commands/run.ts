@@ -1,10 +1,13 @@
 import type { Argv } from "yargs";
-import { readApiKey } from "../../config/api-key.js";
-import { openDatabase } from "../../load/database.js";
+import { loadCatalog } from "../../report/catalog.js";
+import { projectRoot } from "../../report/project-root.js";
+import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
 import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
-import { extractSummary, extractWith, withExtractOptions } from "../extract-options.js";
+import { extractCommand } from "../extract-command.js";
+import { withExtractOptions } from "../extract-options.js";
+import { withFormulaOption } from "../formula-option.js";
 import {
   withConnectionOptions,
   withDbOption,
@@ -19,22 +22,19 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
     "run <reports..>",
     "Extract, then write the named reports (the scheduled job)",
     (y) =>
-      withParamOption(
-        withOutputOptions(
-          withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+      withFormulaOption(
+        withParamOption(
+          withOutputOptions(
+            withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+          ),
         ),
+        "CSV and Excel text cells",
       )
         .positional("reports", {
           type: "string",
           array: true,
           demandOption: true,
           description: "Report or query names (see `lms-export list`), or paths to .sql files",
-        })
-        .option("neutralise-formulas", {
-          type: "boolean",
-          default: true,
-          description:
-            "Prefix text starting with = + - @ tab CR LF with ' in CSV and Excel; --no-neutralise-formulas writes it as it is",
         })
         .example(
           "$0 run weekly-compliance --incremental",
@@ -45,26 +45,29 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
           "CSV only, into reports/",
         ),
     async (args) => {
-      const started = Date.now();
-      const { config, logger, secrets } = await setupCommand(args, ctx);
-      const apiKey = await readApiKey(config, ctx.env, { logger });
-      secrets.push(apiKey);
-      const db = await openDatabase(config.db);
-      try {
-        const result = await extractWith({ config, flags: args, db, ctx, logger, apiKey });
-        ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
-        const reports = await runReports(db, args.reports, {
-          outDir: config.outDir,
-          ...(config.formats ? { formats: config.formats } : {}),
-          params: config.reportParams,
-          neutraliseFormulas: args.neutraliseFormulas,
-          logger,
-          cwd: ctx.cwd,
-        });
-        ctx.stdout.write(reportSummary(reports));
-      } finally {
-        db.close();
-      }
+      const { config } = await setupCommand(args, ctx);
+      const catalog = await loadCatalog(projectRoot());
+      const options = {
+        outDir: config.outDir,
+        ...(config.formats ? { formats: config.formats } : {}),
+        params: config.reportParams,
+        paramsSource: config.sources.reportParams,
+        neutraliseFormulas: args.neutraliseFormulas,
+        catalog,
+        cwd: ctx.cwd,
+      };
+      // A wrong report name or parameter is found before a long extract, not after it.
+      await resolveJobs(args.reports, catalog, {
+        cwd: ctx.cwd,
+        formats: config.formats,
+        given: config.reportParams,
+        givenSource: config.sources.reportParams,
+        now: new Date(),
+      });
+      await extractCommand(args, ctx, async (db, { logger }) => {
+        const reports = await runReports(db, args.reports, { ...options, logger });
+        ctx.stdout.write(reportSummary(reports, ctx.cwd));
+      });
     },
   );
 }

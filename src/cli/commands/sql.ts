@@ -5,6 +5,7 @@ import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { inlineSqlError } from "../../report/sql-error.js";
 import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { withFormulaOption } from "../formula-option.js";
 import { withConfigOption, withDbOption } from "../options.js";
 
 /**
@@ -16,7 +17,7 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
     "sql <query>",
     "Run one SQL statement on the database (read-only) and print the result",
     (y) =>
-      withDbOption(withConfigOption(y))
+      withFormulaOption(withDbOption(withConfigOption(y)), "CSV text cells")
         .positional("query", {
           type: "string",
           demandOption: true,
@@ -27,12 +28,6 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
           choices: ["table", "csv", "json"] as const,
           default: "table" as const,
           description: "How to print the result",
-        })
-        .option("neutralise-formulas", {
-          type: "boolean",
-          default: true,
-          description:
-            "CSV: prefix text starting with = + - @ tab CR LF with '; --no-neutralise-formulas writes it as it is",
         })
         .example(
           '$0 sql "SELECT product_access_status, count(*) FROM product_access GROUP BY ALL"',

@@ -10,6 +10,7 @@
  * cell shows the UTC time the CSV and Parquet files show.
  */
 import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
+import { INTEGER_TYPE_IDS, isNumericType } from "../numeric-types.js";
 import { neutraliseText } from "./formula-injection.js";
 
 /** A value as exceljs writes it into a cell (null = empty cell). */
@@ -37,25 +38,6 @@ export const NUMBER_FORMATS = {
   date: "yyyy-mm-dd",
   timestamp: "yyyy-mm-dd hh:mm:ss",
 } as const;
-
-const INTEGER_IDS = new Set<DuckDBTypeId>([
-  DuckDBTypeId.TINYINT,
-  DuckDBTypeId.SMALLINT,
-  DuckDBTypeId.INTEGER,
-  DuckDBTypeId.BIGINT,
-  DuckDBTypeId.UTINYINT,
-  DuckDBTypeId.USMALLINT,
-  DuckDBTypeId.UINTEGER,
-  DuckDBTypeId.UBIGINT,
-  DuckDBTypeId.HUGEINT,
-  DuckDBTypeId.UHUGEINT,
-]);
-
-const DECIMAL_IDS = new Set<DuckDBTypeId>([
-  DuckDBTypeId.FLOAT,
-  DuckDBTypeId.DOUBLE,
-  DuckDBTypeId.DECIMAL,
-]);
 
 function toNumber(value: DuckDBValue): number | null {
   if (typeof value === "number") return value;
@@ -95,10 +77,10 @@ export function columnWriter(
 ): ColumnWriter {
   const id = type.typeId;
   const percent = PERCENT.test(name);
-  if (INTEGER_IDS.has(id) || DECIMAL_IDS.has(id)) {
+  if (isNumericType(id)) {
     const numFmt = percent
       ? NUMBER_FORMATS.percent
-      : INTEGER_IDS.has(id)
+      : INTEGER_TYPE_IDS.has(id)
         ? NUMBER_FORMATS.integer
         : NUMBER_FORMATS.decimal;
     return { style: { numFmt }, baseWidth: 10, measure: false, convert: toNumber };

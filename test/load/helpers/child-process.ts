@@ -42,23 +42,6 @@ export function waitForLine(child: ChildProcess, line: string): Promise<void> {
   });
 }
 
-/** Collects the child's stdout and resolves with it when the child exits. */
-export function output(
-  child: ChildProcess,
-): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve) => {
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr?.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("exit", (code) => resolve({ stdout, stderr, code }));
-  });
-}
-
 /** Kills the child with `signal` and waits for it to be gone. */
 export async function kill(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

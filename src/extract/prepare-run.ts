@@ -1,0 +1,138 @@
+/**
+ * Deciding what an extract run is, before anything is written: a resumed attempt of the
+ * interrupted run, or a new run with its resources and incremental cursors. Writing the decision
+ * down (`applyRun`) comes only after the portal accepted the key, so a wrong key or URL never
+ * discards an interrupted run's work.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { clearCheckpoints } from "../load/checkpoint.js";
+import { clearStaging } from "../load/merge.js";
+import {
+  abandonRunningRuns,
+  lastLoadedByResource,
+  reopenRun,
+  resumableRun,
+  startRun,
+} from "../load/runs.js";
+import type { Logger } from "../log/logger.js";
+import { EXTRACTED, type ExtractedName, RESOURCES } from "../resources/registry.js";
+import { selectResources } from "./plan.js";
+
+/** One hour: covers clock skew between this machine and the portal, and writes that landed while the previous run was paging. */
+export const DEFAULT_LOOKBACK_MS = 3_600_000;
+
+export interface RunRequest {
+  readonly mode: "full" | "incremental";
+  /** Explicit cursor for every resource (`--since`); implies incremental. */
+  readonly since?: Date;
+  readonly lookbackMs?: number;
+  readonly resume?: boolean;
+  readonly only?: readonly string[];
+  readonly pageSize?: number;
+  /** Recorded in `_runs.options` (never secrets). */
+  readonly runOptions?: Readonly<Record<string, unknown>>;
+  readonly logger: Logger;
+}
+
+export interface RunDecision {
+  /** The run being resumed, or undefined for a new run. */
+  readonly resumeId: number | undefined;
+  readonly mode: "full" | "incremental";
+  readonly cursors: ReadonlyMap<ExtractedName, Date>;
+  readonly resources: ExtractedName[];
+  readonly pageSize: number | undefined;
+}
+
+interface StoredOptions {
+  resources?: string[];
+  pageSize?: number;
+  cursors?: Record<string, string>;
+}
+
+/** Reads only: what the run will be. Bad input (an unknown --only resource) fails here. */
+export async function decideRun(
+  connection: DuckDBConnection,
+  request: RunRequest,
+): Promise<RunDecision> {
+  const resources = selectResources(request.only);
+  const previous = await resumableRun(connection);
+  if (request.resume && previous) {
+    const stored = previous.options as StoredOptions;
+    const cursors = new Map<ExtractedName, Date>();
+    for (const [name, iso] of Object.entries(stored.cursors ?? {})) {
+      cursors.set(name as ExtractedName, new Date(iso));
+    }
+    return {
+      resumeId: previous.runId,
+      mode: previous.mode,
+      cursors,
+      resources: selectResources(stored.resources),
+      pageSize: stored.pageSize,
+    };
+  }
+  if (request.resume) {
+    // Nothing was staged before the interruption: a new run does exactly what resuming would.
+    request.logger.info("nothing to resume in this database: starting a new run");
+  }
+  const cursors = new Map<ExtractedName, Date>();
+  if (request.since) {
+    for (const name of resources) cursors.set(name, request.since);
+  } else if (request.mode === "incremental") {
+    const loaded = await lastLoadedByResource(connection);
+    const lookback = request.lookbackMs ?? DEFAULT_LOOKBACK_MS;
+    for (const name of resources) {
+      const last = loaded.get(name);
+      if (last && RESOURCES[name].updatedField) {
+        cursors.set(name, new Date(last.getTime() - lookback));
+      }
+    }
+  }
+  const incremental = request.since !== undefined || request.mode === "incremental";
+  if (incremental && cursors.size === 0) {
+    request.logger.info("no earlier successful run to continue from: doing a full extract");
+  }
+  return {
+    resumeId: undefined,
+    mode: incremental && cursors.size > 0 ? "incremental" : "full",
+    cursors,
+    resources,
+    pageSize: request.pageSize,
+  };
+}
+
+/** Writes the decision: reopens the resumed run, or clears leftovers and starts a new run. */
+export async function applyRun(
+  connection: DuckDBConnection,
+  decision: RunDecision,
+  request: RunRequest,
+): Promise<number> {
+  if (decision.resumeId !== undefined) {
+    await reopenRun(connection, decision.resumeId);
+    request.logger.info(`resuming run ${decision.resumeId}`, { runId: decision.resumeId });
+    return decision.resumeId;
+  }
+  await abandonRunningRuns(
+    connection,
+    "stopped without recording an outcome; superseded by a later run",
+  );
+  // Checkpoints first: a crash between the two then leaves staged rows without checkpoints (a
+  // resume fetches them again), never checkpoints whose rows are gone (a resume would skip them).
+  await clearCheckpoints(connection);
+  await clearStaging(connection, EXTRACTED);
+  const since = [...decision.cursors.values()].reduce<Date | null>(
+    (earliest, date) => (earliest === null || date < earliest ? date : earliest),
+    null,
+  );
+  return startRun(connection, {
+    mode: decision.mode,
+    since,
+    options: {
+      ...request.runOptions,
+      resources: decision.resources,
+      pageSize: decision.pageSize,
+      cursors: Object.fromEntries(
+        [...decision.cursors].map(([name, date]) => [name, date.toISOString()]),
+      ),
+    },
+  });
+}

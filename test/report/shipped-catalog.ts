@@ -1,0 +1,20 @@
+/** What the project's own catalog holds: the names of reports/*.json and queries/*.sql, sorted. */
+
+export const SHIPPED_REPORTS = [
+  "completion-overview",
+  "data-freshness",
+  "score-analysis",
+  "weekly-compliance",
+] as const;
+
+export const SHIPPED_QUERIES = [
+  "access",
+  "attempts",
+  "completion",
+  "compliance",
+  "freshness",
+  "group-rollup",
+  "score-distribution",
+  "score-histogram",
+  "time-to-complete",
+] as const;
