@@ -10,6 +10,7 @@
  * in per-call overhead. Callers await `add`, which waits while a full batch is being written, so at
  * most two batches per resource are held in memory whatever the portal's size.
  */
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type StagingWriter, stagingWriter } from "../load/append-batch.js";
 import { type CheckpointKind, markDone } from "../load/checkpoint.js";
@@ -45,6 +46,9 @@ interface Pending {
 }
 
 const emptyPending = (): Pending => ({ records: [], done: new Map() });
+
+/** Rows converted and appended between two yields: one DuckDB vector's worth. */
+const SLICE_ROWS = 2_048;
 
 export class StagingSink implements RecordSink {
   private pending = emptyPending();
@@ -128,8 +132,11 @@ export class StagingSink implements RecordSink {
   }
 
   private async write(batch: Pending): Promise<void> {
-    if (batch.records.length > 0) {
-      const converted = toRecordBatch(this.resource, batch.records);
+    // Converted and appended a slice at a time, yielding in between: each slice blocks the
+    // JavaScript thread for a few milliseconds instead of one batch blocking it for hundreds,
+    // so answers that arrive meanwhile are read and the next requests go out.
+    for (let from = 0; from < batch.records.length; from += SLICE_ROWS) {
+      const converted = toRecordBatch(this.resource, batch.records.slice(from, from + SLICE_ROWS));
       if (converted.batch) {
         await this.writer.append(converted.batch);
         await this.writer.flush();
@@ -146,6 +153,7 @@ export class StagingSink implements RecordSink {
         for (const field of newDrift.keys()) this.driftSeen.add(field);
         await recordDrift(this.connection, this.runId, this.resource, newDrift);
       }
+      await yieldToEventLoop();
     }
     for (const [kind, keys] of batch.done) {
       await markDone(this.connection, this.runId, this.resource, kind, keys);
