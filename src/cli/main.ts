@@ -62,6 +62,12 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
       usageFailure = message;
       throw new UsageError(message);
     })
+    .example("$0 demo", "the whole pipeline on a simulated portal, no setup")
+    .example(
+      "LMS_API_KEY_FILE=key $0 run weekly-compliance --base-url https://lms.example.com/api-v2",
+      "extract a real portal, then write the weekly workbook",
+    )
+    .example('$0 sql "SELECT count(*) FROM take"', "ask the database anything")
     .help()
     .alias("h", "help")
     .version();

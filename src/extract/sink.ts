@@ -139,7 +139,6 @@ export class StagingSink implements RecordSink {
       const converted = toRecordBatch(this.resource, batch.records.slice(from, from + SLICE_ROWS));
       if (converted.batch) {
         await this.writer.append(converted.batch);
-        await this.writer.flush();
         this.records += converted.batch.numRows;
       }
       if (converted.rejects.length > 0) {
@@ -155,6 +154,8 @@ export class StagingSink implements RecordSink {
       }
       await yieldToEventLoop();
     }
+    // One flush (a DuckDB commit) per batch: committing every slice costs several times more.
+    await this.writer.flush();
     for (const [kind, keys] of batch.done) {
       await markDone(this.connection, this.runId, this.resource, kind, keys);
     }

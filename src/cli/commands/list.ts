@@ -62,10 +62,13 @@ export function registerList(root: Argv, ctx: CliContext): Argv {
     "list",
     "Show the reports and queries, with their descriptions and parameters",
     (y) =>
-      y.option("json", {
-        type: "boolean",
-        description: "Print the catalog as JSON (names, titles, descriptions, parameters)",
-      }),
+      y
+        .option("json", {
+          type: "boolean",
+          description: "Print the catalog as JSON (names, titles, descriptions, parameters)",
+        })
+        .example("$0 list", "every report and query with its parameters")
+        .example("$0 list --json | jq '.queries[].name'", "the query names, for scripts"),
     async (args) => {
       const catalog = await loadCatalog(projectRoot());
       if (args.json === true) {
