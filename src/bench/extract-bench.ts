@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openDatabase } from "../load/database.js";
+import { bareLoop } from "./bare-loop.js";
 import type { ExtractChildInput, ExtractChildOutput } from "./extract-child.js";
 import { minimumRequests } from "./minimum-requests.js";
 import { spawnSimulator } from "./spawn-simulator.js";
@@ -32,6 +33,8 @@ export interface ExtractBenchResult {
   latencyWallMs: number;
   latencyIdealMs: number;
   latencyRatio: number;
+  /** The same number of requests by a bare undici loop: what the simulator and machine allow. */
+  latencyBareMs: number;
   rss200kMb: number;
   rss2mMb: number;
   rssRatio: number;
@@ -113,6 +116,7 @@ export async function benchExtract(options: {
       String(latencyMs),
     ]);
     let latency: ExtractChildOutput;
+    let bareMs: number;
     try {
       latency = await extractOnce({
         ...base,
@@ -120,6 +124,7 @@ export async function benchExtract(options: {
         db: join(dir, "latency.duckdb"),
         dryRun: false,
       });
+      bareMs = await bareLoop(sim.baseUrl, latency.requests, CONCURRENCY);
     } finally {
       await sim.stop();
     }
@@ -152,6 +157,7 @@ export async function benchExtract(options: {
       latencyWallMs: latency.wallMs,
       latencyIdealMs,
       latencyRatio: latency.wallMs / latencyIdealMs,
+      latencyBareMs: bareMs,
       rss200kMb: pipeline.maxRssMb,
       rss2mMb: big.maxRssMb,
       rssRatio: big.maxRssMb / pipeline.maxRssMb,

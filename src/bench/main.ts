@@ -28,6 +28,9 @@ log(
   `| wall ÷ (requests × latency ÷ concurrency), ${extract.latencyMs} ms latency | ${extract.latencyRatio.toFixed(2)} (${(extract.latencyWallMs / 1000).toFixed(1)} s ÷ ${(extract.latencyIdealMs / 1000).toFixed(1)} s, ${extract.latencyRequests} requests) | ≤ 1.15 ${pass(extract.latencyRatio <= 1.15)} |`,
 );
 log(
+  `| the same, a bare undici loop of as many requests (what the simulator and machine allow) | ${(extract.latencyBareMs / extract.latencyIdealMs).toFixed(2)} (${(extract.latencyBareMs / 1000).toFixed(1)} s) | reference |`,
+);
+log(
   `| peak RSS at ${extract.takes200k.toLocaleString("en")} / ${extract.takes2m.toLocaleString("en")} takes | ${extract.rss200kMb.toFixed(0)} MB / ${extract.rss2mMb.toFixed(0)} MB (ratio ${extract.rssRatio.toFixed(2)}) | ratio ≤ 1.5, < 400 MB ${pass(extract.rssRatio <= 1.5 && extract.rss2mMb < 400)} |`,
 );
 log(
