@@ -6,15 +6,17 @@
  * `_seq` (the latest fetched). Deduplicating before writing matters: DuckDB's INSERT OR REPLACE
  * keeps an arbitrary copy when one statement carries a key twice, and upserting a key twice in one
  * transaction is where DuckDB's index constraint checks have historically been over-eager.
- * - full: rows whose key was not staged are deleted (records gone from the portal), then the
- *   staged rows are upserted. The deleted and upserted key sets are disjoint, which avoids the
- *   delete-then-reinsert-same-key pattern DuckDB's ART index has had trouble with.
+ * - full: when the staged keys are distinct (the usual case) the staging table is swapped in as
+ *   the resource table (see swapStagedIn). Otherwise rows whose key was not staged are deleted
+ *   (records gone from the portal), then the deduplicated staged rows are upserted. The deleted
+ *   and upserted key sets are disjoint, which avoids the delete-then-reinsert-same-key pattern
+ *   DuckDB's ART index has had trouble with.
  * - incremental: the staged rows are upserted; nothing is deleted (the API has no deletion feed).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { EXTRACTED, type ExtractedName, RESOURCES } from "../resources/registry.js";
 import { EXTRA_COLUMN, quoteIdent } from "./ddl.js";
-import { SEQ_COLUMN, stagingTable } from "./staging.js";
+import { createStagingTableSql, SEQ_COLUMN, stagingTable } from "./staging.js";
 
 /** Extra steps of a merge. */
 export interface MergeOptions {
@@ -55,15 +57,17 @@ async function mergeOne(
   // the latest copy of a key holds the whole staged set in memory.
   const staged =
     distinct === true ? `SELECT ${columns} FROM ${stage}` : dedupedSql(resource, columns);
+  if (mode === "full" && distinct === true) {
+    await swapStagedIn(connection, resource, columns, keepRejectedOf);
+    return;
+  }
   if (filled !== true) {
     // A first load: nothing to delete or replace, and a plain insert skips the key lookups.
     await connection.run(`INSERT INTO ${table} (${columns}) ${staged}`);
   } else {
     if (mode === "full") {
       const rejected =
-        keepRejectedOf === undefined
-          ? ""
-          : ` AND ${table}.${key} NOT IN (SELECT TRY_CAST(json_extract_string(raw, $path) AS BIGINT) FROM _rejects WHERE run_id = $run::BIGINT AND resource = $resource AND TRY_CAST(json_extract_string(raw, $path) AS BIGINT) IS NOT NULL)`;
+        keepRejectedOf === undefined ? "" : ` AND ${table}.${key} NOT IN (${rejectedKeysSql()})`;
       await connection.run(
         `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})${rejected}`,
         keepRejectedOf === undefined
@@ -74,6 +78,48 @@ async function mergeOne(
     await connection.run(`INSERT OR REPLACE INTO ${table} (${columns}) ${staged}`);
   }
   await connection.run(`DELETE FROM ${stage}`);
+}
+
+/** The `_rejects` keys of a run and resource, as a subquery taking $path, $run and $resource. */
+function rejectedKeysSql(): string {
+  return "SELECT TRY_CAST(json_extract_string(raw, $path) AS BIGINT) AS k FROM _rejects WHERE run_id = $run::BIGINT AND resource = $resource AND k IS NOT NULL";
+}
+
+/**
+ * A full merge whose staged keys are all distinct: the staging table becomes the resource table
+ * (renamed, its `_seq` dropped, its constraints added) and a new empty staging table takes its
+ * place. Nothing is copied, which makes a full run's merge several times cheaper in time and
+ * memory than deleting and upserting every row. Rows of records this run rejected are carried
+ * over from the old table first. Inside the merge's transaction like every other step.
+ */
+async function swapStagedIn(
+  connection: DuckDBConnection,
+  resource: ExtractedName,
+  columns: string,
+  keepRejectedOf: number | undefined,
+): Promise<void> {
+  const spec = RESOURCES[resource];
+  const table = quoteIdent(resource);
+  const stage = quoteIdent(stagingTable(resource));
+  const key = quoteIdent(spec.primaryKey);
+  if (keepRejectedOf !== undefined) {
+    await connection.run(
+      `INSERT INTO ${stage} SELECT ${columns}, 0 FROM ${table} WHERE ${key} IN (${rejectedKeysSql()}) AND NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})`,
+      { path: `$.${spec.primaryKey}`, run: keepRejectedOf, resource },
+    );
+  }
+  await connection.run(`DROP TABLE ${table}`);
+  await connection.run(`ALTER TABLE ${stage} RENAME TO ${table}`);
+  await connection.run(`ALTER TABLE ${table} DROP COLUMN ${quoteIdent(SEQ_COLUMN)}`);
+  for (const field of spec.fields) {
+    if (!field.nullable && field.name !== spec.primaryKey) {
+      await connection.run(
+        `ALTER TABLE ${table} ALTER COLUMN ${quoteIdent(field.name)} SET NOT NULL`,
+      );
+    }
+  }
+  await connection.run(`ALTER TABLE ${table} ADD PRIMARY KEY (${key})`);
+  await connection.run(createStagingTableSql(resource));
 }
 
 /** Row count of every extracted resource table. */
