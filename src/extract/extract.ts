@@ -15,7 +15,7 @@ import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
 import { refuseEmptying } from "./empty-guard.js";
-import { applyRun, decideRun, type RunDecision } from "./prepare-run.js";
+import { applyRun, decideRun, earliestCursor, type RunDecision } from "./prepare-run.js";
 import { Progress } from "./progress.js";
 import {
   type ExtractPlan,
@@ -207,14 +207,10 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       display?.stop();
     }
     const tables = options.dryRun ? {} : await store(connection, runId, plan, fetched, options);
-    const since = [...decision.cursors.values()].reduce<Date | null>(
-      (earliest, date) => (earliest === null || date < earliest ? date : earliest),
-      null,
-    );
     return {
       runId,
       mode: decision.mode,
-      since,
+      since: earliestCursor(decision.cursors),
       resources: fetched.resources,
       tables,
       requests: fetched.client.requests,

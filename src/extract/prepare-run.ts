@@ -49,6 +49,13 @@ interface StoredOptions {
   cursors?: Record<string, string>;
 }
 
+/** The earliest incremental cursor of a run (recorded as `_runs.since`), or null for a full run. */
+export function earliestCursor(cursors: ReadonlyMap<ExtractedName, Date>): Date | null {
+  let earliest: Date | null = null;
+  for (const date of cursors.values()) if (earliest === null || date < earliest) earliest = date;
+  return earliest;
+}
+
 /** Reads only: what the run will be. Bad input (an unknown --only resource) fails here. */
 export async function decideRun(
   connection: DuckDBConnection,
@@ -119,13 +126,9 @@ export async function applyRun(
   // resume fetches them again), never checkpoints whose rows are gone (a resume would skip them).
   await clearCheckpoints(connection);
   await clearStaging(connection, EXTRACTED);
-  const since = [...decision.cursors.values()].reduce<Date | null>(
-    (earliest, date) => (earliest === null || date < earliest ? date : earliest),
-    null,
-  );
   return startRun(connection, {
     mode: decision.mode,
-    since,
+    since: earliestCursor(decision.cursors),
     options: {
       ...request.runOptions,
       resources: decision.resources,
