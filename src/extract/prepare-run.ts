@@ -65,6 +65,18 @@ export async function decideRun(
   const previous = await resumableRun(connection);
   if (request.resume && previous) {
     const stored = previous.options as StoredOptions;
+    const ignored = [
+      request.only ? "--only" : "",
+      request.since ? "--since" : "",
+      request.mode === "incremental" ? "--incremental" : "",
+    ].filter(Boolean);
+    if (ignored.length > 0) {
+      // A resumed run must finish what it started, with the same resources and cursors.
+      request.logger.warn(
+        `--resume continues run ${previous.runId} with its own settings; ${ignored.join(", ")} ignored`,
+        { runId: previous.runId },
+      );
+    }
     const cursors = new Map<ExtractedName, Date>();
     for (const [name, iso] of Object.entries(stored.cursors ?? {})) {
       cursors.set(name as ExtractedName, new Date(iso));

@@ -122,13 +122,17 @@ describe("extract --resume", () => {
       expect(status.getRows()).toEqual([["interrupted"]]);
       const take = await normaliseTable(connection, "take");
       expect(take.size).toBe(0);
+      const warnings: string[] = [];
       const result = await runExtract({
         db,
         clientOptions,
         mode: "full",
-        logger: silentLogger,
+        logger: { ...silentLogger, warn: (message) => warnings.push(message) },
         resume: true,
+        only: ["grp"],
       });
+      // The resumed run keeps its own resources: --only given with --resume is reported, not used.
+      expect(warnings).toContain("--resume continues run 1 with its own settings; --only ignored");
       expect(result.tables.take).toBe(sim.data.list("take").length);
       const again = await connection.runAndReadAll("SELECT status FROM _runs");
       expect(again.getRows()).toEqual([["succeeded"]]);
