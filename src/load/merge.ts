@@ -38,17 +38,25 @@ function dedupedSql(resource: ExtractedName, columns: string): string {
   return `SELECT ${columns} FROM ${quoteIdent(stagingTable(resource))} QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${quoteIdent(SEQ_COLUMN)} DESC) = 1`;
 }
 
+/** The quoted identifiers a merge of `resource` uses. */
+function sqlNames(resource: ExtractedName) {
+  const spec = RESOURCES[resource];
+  return {
+    spec,
+    table: quoteIdent(resource),
+    stage: quoteIdent(stagingTable(resource)),
+    key: quoteIdent(spec.primaryKey),
+    columns: [...spec.fields.map((f) => f.name), EXTRA_COLUMN].map(quoteIdent).join(", "),
+  };
+}
+
 async function mergeOne(
   connection: DuckDBConnection,
   resource: ExtractedName,
   mode: "full" | "incremental",
   keepRejectedOf: number | undefined,
 ): Promise<void> {
-  const spec = RESOURCES[resource];
-  const table = quoteIdent(resource);
-  const stage = quoteIdent(stagingTable(resource));
-  const key = quoteIdent(spec.primaryKey);
-  const columns = [...spec.fields.map((f) => f.name), EXTRA_COLUMN].map(quoteIdent).join(", ");
+  const { spec, table, stage, key, columns } = sqlNames(resource);
   const probe = await connection.runAndReadAll(
     `SELECT EXISTS (SELECT 1 FROM ${table}), count(*) = count(DISTINCT ${key}) FROM ${stage}`,
   );
@@ -58,7 +66,7 @@ async function mergeOne(
   const staged =
     distinct === true ? `SELECT ${columns} FROM ${stage}` : dedupedSql(resource, columns);
   if (mode === "full" && distinct === true) {
-    await swapStagedIn(connection, resource, columns, keepRejectedOf);
+    await swapStagedIn(connection, resource, keepRejectedOf);
     return;
   }
   if (filled !== true) {
@@ -95,13 +103,9 @@ function rejectedKeysSql(): string {
 async function swapStagedIn(
   connection: DuckDBConnection,
   resource: ExtractedName,
-  columns: string,
   keepRejectedOf: number | undefined,
 ): Promise<void> {
-  const spec = RESOURCES[resource];
-  const table = quoteIdent(resource);
-  const stage = quoteIdent(stagingTable(resource));
-  const key = quoteIdent(spec.primaryKey);
+  const { spec, table, stage, key, columns } = sqlNames(resource);
   if (keepRejectedOf !== undefined) {
     await connection.run(
       `INSERT INTO ${stage} SELECT ${columns}, 0 FROM ${table} WHERE ${key} IN (${rejectedKeysSql()}) AND NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})`,
