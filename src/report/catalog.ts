@@ -108,48 +108,57 @@ async function listFiles(dir: string, extension: string): Promise<string[]> {
 }
 
 /**
- * Loads `root`/queries and `root`/reports. Contract: every query has a title, a description and
- * well-formed parameters; every report names existing queries, sets only parameters its queries
- * declare (with values of the declared type), and its queries agree on each shared parameter's
- * type; no name is both a query and a report. Any violation is a UsageError naming the file (and
- * the field or line).
+ * Loads `root`/queries and `root`/reports, then the same folders of each of `extraRoots` (your
+ * own catalogs), whose queries and reports replace shipped ones of the same name. Contract: every
+ * query has a title, a description and well-formed parameters; every report names existing
+ * queries (from any of the folders), sets only parameters its queries declare (with values of the
+ * declared type), and its queries agree on each shared parameter's type; no name is both a query
+ * and a report. Any violation is a UsageError naming the file (and the field or line).
  */
-export async function loadCatalog(root: string): Promise<Catalog> {
+export async function loadCatalog(
+  root: string,
+  extraRoots: readonly string[] = [],
+): Promise<Catalog> {
+  const roots = [{ dir: root, label: "" }, ...extraRoots.map((dir) => ({ dir, label: `${dir}/` }))];
   const queries = new Map<string, QueryDef>();
-  const queryDir = join(root, "queries");
-  for (const file of await listFiles(queryDir, ".sql")) {
-    const path = join(queryDir, file);
-    const shown = `queries/${file}`;
-    const name = file.replace(/\.sql$/, "");
-    if (!NAME.test(name)) {
-      throw new UsageError(
-        `${shown}: a query file name must be lower case letters, digits, - and _ (it becomes the query name)`,
-      );
+  for (const { dir, label } of roots) {
+    const queryDir = join(dir, "queries");
+    for (const file of await listFiles(queryDir, ".sql")) {
+      const path = join(queryDir, file);
+      const shown = `${label}queries/${file}`;
+      const name = file.replace(/\.sql$/, "");
+      if (!NAME.test(name)) {
+        throw new UsageError(
+          `${shown}: a query file name must be lower case letters, digits, - and _ (it becomes the query name)`,
+        );
+      }
+      queries.set(name, await loadQueryFile(path, shown, { strict: true }));
     }
-    queries.set(name, await loadQueryFile(path, shown, { strict: true }));
   }
   const reports = new Map<string, ReportDef>();
-  const reportDir = join(root, "reports");
-  for (const file of await listFiles(reportDir, ".json")) {
-    const path = join(reportDir, file);
-    const shown = `reports/${file}`;
-    const name = file.replace(/\.json$/, "");
-    if (!NAME.test(name)) {
-      throw new UsageError(
-        `${shown}: a report file name must be lower case letters, digits, - and _ (it becomes the report name)`,
-      );
+  for (const { dir, label } of roots) {
+    const reportDir = join(dir, "reports");
+    for (const file of await listFiles(reportDir, ".json")) {
+      const path = join(reportDir, file);
+      const shown = `${label}reports/${file}`;
+      const name = file.replace(/\.json$/, "");
+      if (!NAME.test(name)) {
+        throw new UsageError(
+          `${shown}: a report file name must be lower case letters, digits, - and _ (it becomes the report name)`,
+        );
+      }
+      if (queries.has(name)) {
+        throw new UsageError(`${shown}: report ${name} has the same name as a query; rename one`);
+      }
+      let text: string;
+      try {
+        text = await readFile(path, "utf8");
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+        throw new UsageError(`cannot read report file ${shown} (${code})`);
+      }
+      reports.set(name, parseReportFile(text, { name, file: shown, queries }));
     }
-    if (queries.has(name)) {
-      throw new UsageError(`${shown}: report ${name} has the same name as a query; rename one`);
-    }
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-      throw new UsageError(`cannot read report file ${shown} (${code})`);
-    }
-    reports.set(name, parseReportFile(text, { name, file: shown, queries }));
   }
   return { queries, reports };
 }

@@ -245,3 +245,47 @@ describe("list", () => {
     expect(existsSync(join(cwd, "lms.duckdb"))).toBe(true);
   });
 });
+
+describe("your own catalog (--catalog DIR)", () => {
+  test("adds its queries and reports beside the shipped ones, for list and report", async () => {
+    const own = join(cwd, "team-catalog");
+    await mkdir(join(own, "queries"), { recursive: true });
+    await mkdir(join(own, "reports"), { recursive: true });
+    await writeFile(
+      join(own, "queries", "take-count.sql"),
+      "-- title: Takes per status\n-- description: How many takes have each status.\nSELECT take_status, count(*) AS takes FROM take GROUP BY ALL ORDER BY ALL\n",
+    );
+    await writeFile(
+      join(own, "reports", "team-weekly.json"),
+      JSON.stringify({
+        title: "Team weekly",
+        description: "Our own query beside a shipped one.",
+        queries: ["take-count", "access"],
+        formats: ["csv"],
+        params: {},
+        fileName: "team-weekly-{date}",
+      }),
+    );
+    const list = await cli(["list", "--catalog", "team-catalog"]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain("team-weekly  Team weekly");
+    expect(list.stdout).toContain("take-count  Takes per status");
+    expect(list.stdout).toContain("weekly-compliance");
+    const run = await cli(["report", "team-weekly", "--out", "team-out"], {
+      LMS_CATALOG: "team-catalog",
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect((await readdir(join(cwd, "team-out"))).sort()).toEqual([
+      `team-weekly-${today()}-access.csv`,
+      `team-weekly-${today()}-take-count.csv`,
+    ]);
+  });
+
+  test("a catalog folder that does not exist is a usage error", async () => {
+    const run = await cli(["list", "--catalog", "no-such-folder"]);
+    expect(run.code).toBe(2);
+    expect(errorLine(run.stderr)).toBe(
+      "lms-export: --catalog: no-such-folder is not a folder; give a folder holding queries/ and/or reports/",
+    );
+  });
+});

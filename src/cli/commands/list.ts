@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
-import { type Catalog, loadCatalog, type QueryParam } from "../../report/catalog.js";
+import type { Catalog, QueryParam } from "../../report/catalog.js";
 import { PARAM_TYPE_HINTS } from "../../report/params.js";
-import { projectRoot } from "../../report/project-root.js";
+import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
 import type { CliContext } from "../context.js";
 
 const WIDTH = 100;
@@ -62,7 +62,7 @@ export function registerList(root: Argv, ctx: CliContext): Argv {
     "list",
     "Show the reports and queries, with their descriptions and parameters",
     (y) =>
-      y
+      withCatalogOption(y)
         .option("json", {
           type: "boolean",
           description: "Print the catalog as JSON (names, titles, descriptions, parameters)",
@@ -70,7 +70,7 @@ export function registerList(root: Argv, ctx: CliContext): Argv {
         .example("$0 list", "every report and query with its parameters")
         .example("$0 list --json | jq '.queries[].name'", "the query names, for scripts"),
     async (args) => {
-      const catalog = await loadCatalog(projectRoot());
+      const catalog = await loadCatalogFor(args.catalog, ctx);
       if (args.json === true) {
         const json = {
           reports: [...catalog.reports.values()],

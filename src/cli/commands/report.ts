@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
 import { runReports } from "../../report/run-report.js";
+import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withFormulaOption } from "../formula-option.js";
@@ -22,7 +23,9 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     "Write reports from the database: report or query names (see `list`), or .sql files",
     (y) =>
       withFormulaOption(
-        withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+        withCatalogOption(
+          withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+        ),
         "CSV and Excel text cells",
       )
         .positional("names", {
@@ -39,8 +42,10 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
         .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file"),
     async (args) => {
       const { config, logger } = await setupCommand(args, ctx);
+      const catalog = await loadCatalogFor(args.catalog, ctx);
       await withDatabase(config.db, { readOnly: true }, async (db) => {
         const results = await runReports(db, args.names, {
+          catalog,
           outDir: config.outDir,
           ...(config.formats ? { formats: config.formats } : {}),
           params: config.reportParams,

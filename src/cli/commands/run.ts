@@ -1,8 +1,7 @@
 import type { Argv } from "yargs";
-import { loadCatalog } from "../../report/catalog.js";
-import { projectRoot } from "../../report/project-root.js";
 import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
+import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
 import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
@@ -23,9 +22,11 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
     "Extract, then write the named reports (the scheduled job)",
     (y) =>
       withFormulaOption(
-        withParamOption(
-          withOutputOptions(
-            withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+        withCatalogOption(
+          withParamOption(
+            withOutputOptions(
+              withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+            ),
           ),
         ),
         "CSV and Excel text cells",
@@ -46,7 +47,7 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
         ),
     async (args) => {
       const { config } = await setupCommand(args, ctx);
-      const catalog = await loadCatalog(projectRoot());
+      const catalog = await loadCatalogFor(args.catalog, ctx);
       const options = {
         outDir: config.outDir,
         ...(config.formats ? { formats: config.formats } : {}),
