@@ -9,8 +9,10 @@ import { type ClientOptions, createClient, type LmsClient } from "../api/client.
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
 import { type CheckpointKind, clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
+import { quoteIdent } from "../load/ddl.js";
 import { mergeStaging } from "../load/merge.js";
 import { finishRun, recordNotFound, recordResourceStats } from "../load/runs.js";
+import { stagingTable } from "../load/staging.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
@@ -234,6 +236,13 @@ async function store(
   try {
     const retries = retriesByResource(fetched);
     for (const [resource, outcome] of fetched.resources) {
+      if (plan.resuming) {
+        // Records staged by the interrupted attempts count too: what the run loads is what is staged.
+        const staged = await connection.runAndReadAll(
+          `SELECT count(*) FROM ${quoteIdent(stagingTable(resource))}`,
+        );
+        outcome.records = Number(staged.getRows()[0]?.[0] ?? outcome.records);
+      }
       await recordResourceStats(connection, runId, resource, {
         records: outcome.records,
         requests: outcome.requests,

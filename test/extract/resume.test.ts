@@ -134,6 +134,10 @@ describe("extract --resume", () => {
       // The resumed run keeps its own resources: --only given with --resume is reported, not used.
       expect(warnings).toContain("--resume continues run 1 with its own settings; --only ignored");
       expect(result.tables.take).toBe(sim.data.list("take").length);
+      // Records staged before the interruption count in the run's figures too.
+      for (const name of ["grp", "user_grp", "take"] as const) {
+        expect(result.resources.get(name)?.records, name).toBe(sim.data.list(name).length);
+      }
       const again = await connection.runAndReadAll("SELECT status FROM _runs");
       expect(again.getRows()).toEqual([["succeeded"]]);
       connection.closeSync();
