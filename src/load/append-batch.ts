@@ -11,7 +11,7 @@ import {
 } from "@duckdb/node-api";
 import type { RecordBatch, Schema } from "apache-arrow";
 import type { ExtractedName } from "../resources/registry.js";
-import { copyToVector, duckdbTypeIdFor } from "./arrow-to-vector.js";
+import { copyFixedWidth, copyToVector, duckdbTypeIdFor } from "./arrow-to-vector.js";
 import { quoteIdent } from "./ddl.js";
 import { SEQ_COLUMN, stagingTable } from "./staging.js";
 
@@ -110,15 +110,17 @@ export async function stagingWriterFor(
         const count = Math.min(chunkSize, batch.numRows - from);
         const chunk = DuckDBDataChunk.create(types, count);
         plan.sources.forEach((source, column) => {
-          const vector = chunk.getColumnVector(column);
           if (source === -1) {
+            const vector = chunk.getColumnVector(column);
             for (let i = 0; i < count; i++) vector.setItem(i, ++seq);
             vector.flush();
             return;
           }
           const data = columns[source];
           if (!data) throw new Error(`batch column ${source} is missing`);
-          copyToVector(data, from, count, vector);
+          if (!copyFixedWidth(data, from, count, chunk, column)) {
+            copyToVector(data, from, count, chunk.getColumnVector(column));
+          }
         });
         appender.appendDataChunk(chunk);
       }

@@ -7,7 +7,14 @@
  * `data.offset + index`.
  */
 import { Buffer, isAscii } from "node:buffer";
-import { DuckDBTimestampValue, DuckDBTypeId, type DuckDBVector, listValue } from "@duckdb/node-api";
+import {
+  type DuckDBDataChunk,
+  DuckDBTimestampValue,
+  DuckDBTypeId,
+  type DuckDBVector,
+  listValue,
+} from "@duckdb/node-api";
+import duckdb from "@duckdb/node-bindings";
 import { type Data, type DataType, Type } from "apache-arrow";
 import { isValid } from "../extract/validity-bitmap.js";
 
@@ -47,6 +54,49 @@ function utf8Reader(data: Data, from: number, count: number): (index: number) =>
     return (i) => text.slice((offsets[i] ?? 0) - first, (offsets[i + 1] ?? 0) - first);
   }
   return (i) => bytes.toString("utf8", offsets[i] ?? 0, offsets[i + 1] ?? 0);
+}
+
+/**
+ * Fixed-width columns (integers, doubles, timestamps in microseconds, which DuckDB stores the same
+ * way) go into the chunk's vector memory in one block copy; only null rows are then marked. The
+ * per-value path costs a call (and for timestamps an object) per value, which made it the largest
+ * part of loading. Answers false, doing nothing, for any other column.
+ */
+export function copyFixedWidth(
+  data: Data,
+  from: number,
+  count: number,
+  chunk: DuckDBDataChunk,
+  column: number,
+): boolean {
+  const typeId = data.type.typeId;
+  const values = data.values;
+  const fixed = typeId === Type.Int || typeId === Type.Float || typeId === Type.Timestamp;
+  const typed =
+    values instanceof BigInt64Array ||
+    values instanceof Int32Array ||
+    values instanceof Float64Array;
+  if (!fixed || !typed || !(values.buffer instanceof ArrayBuffer)) return false;
+  const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
+  const width = values.BYTES_PER_ELEMENT;
+  duckdb.copy_data_to_vector(
+    vector,
+    0,
+    values.buffer,
+    values.byteOffset + from * width,
+    count * width,
+  );
+  if (data.nullCount > 0) {
+    // DuckDB's validity mask has Arrow's layout (one bit a row, 1 = valid, low bit first) in
+    // 64-bit words; it is built here and copied in like the values.
+    const mask = new Uint8Array(Math.ceil(count / 64) * 8).fill(0xff);
+    for (let i = 0; i < count; i++) {
+      if (!isValid(data.nullBitmap, data.offset, from + i)) mask[i >> 3]! &= ~(1 << (i & 7));
+    }
+    duckdb.vector_ensure_validity_writable(vector);
+    duckdb.copy_data_to_vector_validity(vector, 0, mask.buffer, 0, mask.byteLength);
+  }
+  return true;
 }
 
 /** Writes rows `from .. from + count` of `data` into `vector` rows `0 .. count` and flushes it. */
