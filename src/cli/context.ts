@@ -9,8 +9,6 @@ export interface CliContext {
   readonly stderr: Writable;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  /** True when stdout is an interactive terminal (progress bars, colours). */
-  readonly isTTY: boolean;
   /** Aborted on SIGINT/SIGTERM; long commands stop cleanly when it fires. */
   readonly signal: AbortSignal;
 }
@@ -21,7 +19,6 @@ export function processContext(signal: AbortSignal): CliContext {
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),
-    isTTY: Boolean(process.stdout.isTTY),
     signal,
   };
 }

@@ -8,20 +8,25 @@ import type { CliContext } from "./context.js";
 import { type ExtractFlags, extractSummary, extractWith } from "./extract-options.js";
 
 /**
- * Extracts into the configured database and prints the summary; `after` then runs on the same
- * open database (before it is closed) with the command's setup.
+ * Extracts into the configured database and prints the summary. `before` runs with the command's
+ * setup before anything is fetched (checks that must not wait for a long extract); `after` runs
+ * on the same open database (before it is closed).
  */
 export async function extractCommand(
   args: ExtractFlags & Readonly<Record<string, unknown>>,
   ctx: CliContext,
-  after?: (db: LmsDatabase, setup: PortalCommandSetup) => Promise<void>,
+  hooks: {
+    before?: (setup: PortalCommandSetup) => Promise<void>;
+    after?: (db: LmsDatabase, setup: PortalCommandSetup) => Promise<void>;
+  } = {},
 ): Promise<void> {
   const started = Date.now();
   const setup = await setupPortalCommand(args, ctx);
+  await hooks.before?.(setup);
   const { config, logger, apiKey } = setup;
   await withDatabase(config.db, {}, async (db) => {
     const result = await extractWith({ config, flags: args, db, ctx, logger, apiKey });
     ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
-    await after?.(db, setup);
+    await hooks.after?.(db, setup);
   });
 }

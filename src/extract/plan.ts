@@ -53,10 +53,6 @@ export function isList(name: ExtractedName): name is ListName {
   return (LISTS as readonly string[]).includes(name);
 }
 
-export function isFanout(name: ExtractedName): name is FanoutName {
-  return name in FANOUT;
-}
-
 /** Id sources feeding `child` whose parent is `parent`. */
 export function sourcesFrom(parent: ExtractedName): { child: FanoutName; source: IdSource }[] {
   const found: { child: FanoutName; source: IdSource }[] = [];

@@ -14,8 +14,8 @@ function formatDuration(ms: number): string {
   return `${m}:${String(s).padStart(2, "0")}`;
 }
 
-/** One line of the terminal display; exported for tests. */
-export function progressLine(p: ResourceProgress, now: number): string {
+/** One line of the terminal display. */
+function progressLine(p: ResourceProgress, now: number): string {
   const planned = Math.max(p.requestsPlanned, 1);
   const share = Math.min(1, p.requestsDone / planned);
   const filled = Math.round(share * BAR_WIDTH);

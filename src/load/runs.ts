@@ -229,18 +229,6 @@ export async function lastLoadedByResource(
   return found;
 }
 
-/** The latest run that succeeded. */
-export async function lastSuccessfulRun(
-  connection: DuckDBConnection,
-): Promise<{ runId: number; startedAt: Date } | null> {
-  const reader = await connection.runAndReadAll(
-    "SELECT run_id, started_at FROM _runs WHERE status = 'succeeded' ORDER BY run_id DESC LIMIT 1",
-  );
-  const row = reader.getRows()[0];
-  const startedAt = toDate(row?.[1]);
-  return row && startedAt ? { runId: Number(row[0]), startedAt } : null;
-}
-
 async function hasLeftovers(connection: DuckDBConnection, runId: number): Promise<boolean> {
   const staged = EXTRACTED.map(
     (name) => `EXISTS (SELECT 1 FROM ${quoteIdent(stagingTable(name))})`,

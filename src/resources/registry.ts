@@ -272,7 +272,3 @@ export const EXTRACTED = [
 ] as const satisfies readonly ResourceName[];
 
 export type ExtractedName = (typeof EXTRACTED)[number];
-
-export function resource(name: ResourceName): ResourceSpec {
-  return RESOURCES[name];
-}

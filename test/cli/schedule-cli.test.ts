@@ -25,7 +25,7 @@ function context(signal: AbortSignal): { ctx: CliContext; stderr: () => string }
     text += chunk.toString();
   });
   return {
-    ctx: { stdout: new PassThrough(), stderr, env: {}, cwd: ROOT, isTTY: false, signal },
+    ctx: { stdout: new PassThrough(), stderr, env: {}, cwd: ROOT, signal },
     stderr: () => text,
   };
 }

@@ -6,7 +6,7 @@ import { clearCheckpoints, doneKeys, markDone } from "../../src/load/checkpoint.
 import { clearStaging } from "../../src/load/merge.js";
 import {
   finishRun,
-  lastSuccessfulRun,
+  lastLoadedByResource,
   recordDrift,
   recordNotFound,
   recordRejects,
@@ -52,18 +52,23 @@ describe("runs", () => {
     ).toEqual([{ status: "running", error: null, finished_at: null }]);
   });
 
-  it("lastSuccessfulRun answers the latest succeeded run and its start", async () => {
+  it("lastLoadedByResource answers, per resource, the start of the latest succeeded run that loaded it", async () => {
     const connection = await memory();
-    expect(await lastSuccessfulRun(connection)).toBeNull();
+    expect((await lastLoadedByResource(connection)).size).toBe(0);
     const t0 = Date.now();
+    const stats = { records: 1, requests: 1, retries: 0, rejects: 0, notFound: 0, durationMs: 1 };
     const a = await startRun(connection, { mode: "full", since: null, options: {} });
+    await recordResourceStats(connection, a, "grp", stats);
+    await recordResourceStats(connection, a, "take", stats);
     await finishRun(connection, a, "succeeded");
     const b = await startRun(connection, { mode: "full", since: null, options: {} });
+    await recordResourceStats(connection, b, "grp", stats);
     await finishRun(connection, b, "failed", "x");
-    const last = await lastSuccessfulRun(connection);
-    expect(last?.runId).toBe(a);
-    expect(last?.startedAt).toBeInstanceOf(Date);
-    expect(Math.abs((last?.startedAt.getTime() ?? 0) - t0)).toBeLessThan(60_000);
+    const loaded = await lastLoadedByResource(connection);
+    expect([...loaded.keys()].sort()).toEqual(["grp", "take"]);
+    expect(loaded.get("grp")).toBeInstanceOf(Date);
+    expect(loaded.get("grp")?.getTime()).toBe(loaded.get("take")?.getTime());
+    expect(Math.abs((loaded.get("grp")?.getTime() ?? 0) - t0)).toBeLessThan(60_000);
   });
 
   it("stores resource stats (replacing on resume), rejects, drift once, not-found ids once", async () => {

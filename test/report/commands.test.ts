@@ -46,7 +46,6 @@ async function cli(args: string[], env: Record<string, string> = {}) {
     stderr: stderr.stream,
     env,
     cwd,
-    isTTY: false,
     signal: new AbortController().signal,
   };
   const code = await main(args, ctx);
@@ -287,5 +286,13 @@ describe("your own catalog (--catalog DIR)", () => {
     expect(errorLine(run.stderr)).toBe(
       "lms-export: --catalog: no-such-folder is not a folder; give a folder holding queries/ and/or reports/",
     );
+  });
+});
+
+describe("run", () => {
+  test("checks the report names before it reaches for the portal", async () => {
+    const run = await cli(["run", "no-such-report"], { LMS_API_KEY: "k" });
+    expect(run.code).toBe(2);
+    expect(errorLine(run.stderr)).toMatch(/^lms-export: unknown report or query "no-such-report"/);
   });
 });

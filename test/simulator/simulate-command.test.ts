@@ -18,7 +18,7 @@ class Collect extends Writable {
 function testContext(signal: AbortSignal = new AbortController().signal) {
   const stdout = new Collect();
   const stderr = new Collect();
-  const ctx: CliContext = { stdout, stderr, env: {}, cwd: process.cwd(), isTTY: false, signal };
+  const ctx: CliContext = { stdout, stderr, env: {}, cwd: process.cwd(), signal };
   return { ctx, stdout, stderr };
 }
 

@@ -1,8 +1,8 @@
 import type { Argv } from "yargs";
+import type { Catalog } from "../../report/catalog.js";
 import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
 import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
-import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
@@ -46,28 +46,32 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
           "CSV only, into reports/",
         ),
     async (args) => {
-      const { config } = await setupCommand(args, ctx);
-      const catalog = await loadCatalogFor(args.catalog, ctx);
-      const options = {
-        outDir: config.outDir,
-        ...(config.formats ? { formats: config.formats } : {}),
-        params: config.reportParams,
-        paramsSource: config.sources.reportParams,
-        neutraliseFormulas: args.neutraliseFormulas,
-        catalog,
-        cwd: ctx.cwd,
-      };
-      // A wrong report name or parameter is found before a long extract, not after it.
-      await resolveJobs(args.reports, catalog, {
-        cwd: ctx.cwd,
-        formats: config.formats,
-        given: config.reportParams,
-        givenSource: config.sources.reportParams,
-        now: new Date(),
-      });
-      await extractCommand(args, ctx, async (db, { logger }) => {
-        const reports = await runReports(db, args.reports, { ...options, logger });
-        ctx.stdout.write(reportSummary(reports, ctx.cwd));
+      let catalog: Catalog | undefined;
+      await extractCommand(args, ctx, {
+        // A wrong report name or parameter is found before a long extract, not after it.
+        before: async ({ config }) => {
+          catalog = await loadCatalogFor(args.catalog, ctx);
+          await resolveJobs(args.reports, catalog, {
+            cwd: ctx.cwd,
+            formats: config.formats,
+            given: config.reportParams,
+            givenSource: config.sources.reportParams,
+            now: new Date(),
+          });
+        },
+        after: async (db, { config, logger }) => {
+          const reports = await runReports(db, args.reports, {
+            outDir: config.outDir,
+            ...(config.formats ? { formats: config.formats } : {}),
+            params: config.reportParams,
+            paramsSource: config.sources.reportParams,
+            neutraliseFormulas: args.neutraliseFormulas,
+            ...(catalog ? { catalog } : {}),
+            cwd: ctx.cwd,
+            logger,
+          });
+          ctx.stdout.write(reportSummary(reports, ctx.cwd));
+        },
       });
     },
   );
