@@ -8,6 +8,9 @@ import { EXTRACTED } from "../../../src/resources/registry.js";
 
 const db = await openDatabase(process.argv[2] ?? "");
 const connection = await db.connect();
+// Pinned: a module's top-level locals die when its body suspends for good, and a collected
+// instance closes the file, which would end the transaction before the kill it waits for.
+(globalThis as { heldDatabase?: unknown }).heldDatabase = { db, connection };
 await mergeStaging(connection, EXTRACTED, "full", {
   beforeCommit: async () => {
     process.stdout.write("before-commit\n");
