@@ -48,30 +48,57 @@ scoped AS (
   UNION ALL
   SELECT members.group_id, user_product.*
   FROM members JOIN user_product ON user_product.user_id = members.user_id
+),
+-- The median is the middle of each (group, product)'s sorted scores, found with window functions:
+-- quantile_cont over hundreds of thousands of groups keeps every score in memory and fails on a
+-- portal of 100k users under the default memory limit, while a sort can spill to disk.
+ranked AS (
+  SELECT group_id, product_id, best_score,
+         row_number() OVER (PARTITION BY group_id, product_id ORDER BY best_score) AS position,
+         count(*) OVER (PARTITION BY group_id, product_id) AS scored
+  FROM scoped
+  WHERE completed AND best_score IS NOT NULL
+),
+medians AS (
+  -- The one middle score, or the mean of the two middle ones (as quantile_cont(0.5) would give).
+  SELECT group_id, product_id, avg(best_score::DOUBLE) AS median_score
+  FROM ranked
+  WHERE position IN ((scored + 1) // 2, (scored + 2) // 2)
+  GROUP BY group_id, product_id
+),
+totals AS (
+  SELECT group_id, product_id,
+         count(*) AS enrolled_users,
+         count(*) FILTER (WHERE active) AS active_users,
+         count(*) FILTER (WHERE started) AS started_users,
+         count(*) FILTER (WHERE completed) AS completed_users,
+         avg(best_score) FILTER (WHERE completed) AS avg_score,
+         count(*) FILTER (WHERE completed
+                          AND (product.product_min_score IS NULL
+                               OR best_score >= product.product_min_score)) AS passed_users
+  FROM scoped
+  LEFT JOIN product USING (product_id)
+  GROUP BY group_id, product_id
 )
 SELECT
-  scoped.group_id,
-  CASE WHEN scoped.group_id IS NULL THEN '(all users)' ELSE grp.grp_name END AS group_name,
-  scoped.product_id,
+  totals.group_id,
+  CASE WHEN totals.group_id IS NULL THEN '(all users)' ELSE grp.grp_name END AS group_name,
+  totals.product_id,
   coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
-  count(*) AS enrolled_users,
-  count(*) FILTER (WHERE active) AS active_users,
-  count(*) FILTER (WHERE started) AS started_users,
-  count(*) FILTER (WHERE completed) AS completed_users,
-  count(*) FILTER (WHERE completed) / count(*) AS completion_rate,
-  avg(best_score) FILTER (WHERE completed) AS avg_score,
-  quantile_cont(best_score::DOUBLE, 0.5) FILTER (WHERE completed) AS median_score,
+  totals.enrolled_users,
+  totals.active_users,
+  totals.started_users,
+  totals.completed_users,
+  totals.completed_users / totals.enrolled_users AS completion_rate,
+  totals.avg_score,
+  medians.median_score,
   product.product_min_score AS min_score,
-  count(*) FILTER (WHERE completed
-                   AND (product.product_min_score IS NULL
-                        OR best_score >= product.product_min_score)) AS passed_users,
-  count(*) FILTER (WHERE completed
-                   AND (product.product_min_score IS NULL
-                        OR best_score >= product.product_min_score))
-    / nullif(count(*) FILTER (WHERE completed), 0) AS pass_rate
-FROM scoped
-LEFT JOIN grp ON grp.grp_id = scoped.group_id
-LEFT JOIN product ON product.product_id = scoped.product_id
-GROUP BY scoped.group_id, grp.grp_name, scoped.product_id, product.product_i18n_title,
-         product.product_i18n_name, product.product_min_score
-ORDER BY scoped.group_id NULLS FIRST, scoped.product_id
+  totals.passed_users,
+  totals.passed_users / nullif(totals.completed_users, 0) AS pass_rate
+FROM totals
+LEFT JOIN medians
+  ON medians.group_id IS NOT DISTINCT FROM totals.group_id
+  AND medians.product_id = totals.product_id
+LEFT JOIN grp ON grp.grp_id = totals.group_id
+LEFT JOIN product ON product.product_id = totals.product_id
+ORDER BY totals.group_id NULLS FIRST, totals.product_id
