@@ -10,6 +10,7 @@ import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
 import { type CheckpointKind, clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
 import { quoteIdent } from "../load/ddl.js";
+import { extractMemoryLimit, memoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
 import { finishRun, recordNotFound, recordResourceStats } from "../load/runs.js";
 import { stagingTable } from "../load/staging.js";
@@ -30,9 +31,9 @@ import { CountingSink, type RecordSink, StagingSink } from "./sink.js";
 export { DEFAULT_LOOKBACK_MS } from "./prepare-run.js";
 
 /**
- * Rows gathered per Arrow batch. Each batch ends in an appender flush, a DuckDB commit on the
- * JavaScript thread: 32k take-sized rows keep those to a few per second while holding only some
- * tens of MB.
+ * Rows appended between two appender flushes. A flush is a DuckDB commit on the JavaScript thread:
+ * 32k take-sized rows keep those to a few per second. The rows wait in the appender as columns,
+ * not as JSON objects, so a bigger batch costs little memory.
  */
 export const DEFAULT_BATCH_ROWS = 32_768;
 
@@ -152,6 +153,9 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   setMaxListeners(0, controller.signal);
   let client: LmsClient | undefined;
   try {
+    // The instance may be shared with reports that follow (`run`): its ceiling is lowered for the
+    // extract only (see memory-limit.ts).
+    await connection.run(`SET memory_limit = '${extractMemoryLimit()}'`);
     const request = { ...options, pageSize: options.clientOptions.pageSize };
     const decision = await decideRun(connection, request);
     client = createClient({
@@ -220,6 +224,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     };
   } finally {
     await client?.close();
+    await connection.run(`SET memory_limit = '${memoryLimit()}'`).catch(() => {});
     for (const sinkConnection of sinkConnections) sinkConnection.closeSync();
     connection.closeSync();
   }

@@ -6,9 +6,12 @@
  * done only once its records are durable, so a crash can at worst fetch a unit again (the merge
  * keeps one copy per key), never skip one.
  *
- * Why batches: a user's takes are a handful of rows; appending each page alone would spend the run
- * in per-call overhead. Callers await `add`, which waits while a full batch is being written, so at
- * most two batches per resource are held in memory whatever the portal's size.
+ * Why slices and batches: a user's takes are a handful of rows; appending each page alone would
+ * spend the run in per-call overhead. Records are converted and appended a slice (one DuckDB vector,
+ * 2,048 rows) at a time as soon as a slice is gathered, so the raw JSON objects, far bigger than
+ * their columns, are held only briefly; the appender's rows are committed (flushed) once per batch.
+ * Callers await `add` while their slice is written, so memory stays bounded whatever the portal's
+ * size.
  */
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -40,18 +43,16 @@ export interface SinkTotals {
   readonly rejects: number;
 }
 
-interface Pending {
-  records: unknown[];
-  done: Map<CheckpointKind, string[]>;
-}
-
-const emptyPending = (): Pending => ({ records: [], done: new Map() });
-
 /** Rows converted and appended between two yields: one DuckDB vector's worth. */
 const SLICE_ROWS = 2_048;
 
 export class StagingSink implements RecordSink {
-  private pending = emptyPending();
+  /** Records not yet handed to a write (fewer than a slice between calls). */
+  private raw: unknown[] = [];
+  /** Units whose records have been handed to writes but are not yet flushed. */
+  private done = new Map<CheckpointKind, string[]>();
+  /** Rows handed to writes since the last flush was scheduled. */
+  private unflushed = 0;
   private tail: Promise<void> = Promise.resolve();
   private records = 0;
   private rejects = 0;
@@ -66,10 +67,10 @@ export class StagingSink implements RecordSink {
     private readonly batchRows: number,
     maxDelayMs: number,
   ) {
-    // Also write on time, so a run killed with -9 loses at most a few seconds of work. A failed
+    // Also commit on time, so a run killed with -9 loses at most a few seconds of work. A failed
     // write stays in the chain and surfaces at the next awaited add or finish.
     this.timer = setInterval(() => {
-      if (this.hasPending()) this.schedule().catch(() => {});
+      if (this.hasPending()) this.commit().catch(() => {});
     }, maxDelayMs);
     this.timer.unref();
   }
@@ -79,7 +80,7 @@ export class StagingSink implements RecordSink {
     runId: number;
     resource: ExtractedName;
     batchRows: number;
-    /** Longest time records wait in the buffer before being written and checkpointed. */
+    /** Longest time records wait before being committed and checkpointed. */
     maxDelayMs?: number;
   }): Promise<StagingSink> {
     const writer = await stagingWriter(options.connection, options.resource);
@@ -97,68 +98,76 @@ export class StagingSink implements RecordSink {
     records: readonly unknown[],
     done?: { kind: CheckpointKind; keys: readonly string[] },
   ): Promise<void> {
-    for (const record of records) this.pending.records.push(record);
+    for (const record of records) this.raw.push(record);
     if (done && done.keys.length > 0) {
-      const keys = this.pending.done.get(done.kind) ?? [];
+      const keys = this.done.get(done.kind) ?? [];
       for (const key of done.keys) keys.push(key);
-      this.pending.done.set(done.kind, keys);
+      this.done.set(done.kind, keys);
     }
-    if (this.pending.records.length >= this.batchRows) await this.schedule();
+    if (this.raw.length < SLICE_ROWS) return;
+    while (this.raw.length >= SLICE_ROWS) this.appendSlice(this.raw.splice(0, SLICE_ROWS));
+    await (this.unflushed >= this.batchRows ? this.commit() : this.tail);
   }
 
   async finish(): Promise<SinkTotals> {
     clearInterval(this.timer);
-    await this.schedule();
+    await this.commit();
     await this.writer.close();
     return { records: this.records, rejects: this.rejects };
   }
 
   async abandon(): Promise<void> {
     clearInterval(this.timer);
-    await this.schedule().catch(() => {});
+    await this.commit().catch(() => {});
     await this.writer.close().catch(() => {});
   }
 
   private hasPending(): boolean {
-    return this.pending.records.length > 0 || this.pending.done.size > 0;
+    return this.raw.length > 0 || this.done.size > 0 || this.unflushed > 0;
   }
 
-  /** Queues the buffered work behind earlier writes (one writer per connection, in order). */
-  private schedule(): Promise<void> {
-    const batch = this.pending;
-    this.pending = emptyPending();
-    this.tail = this.tail.then(() => this.write(batch));
+  /** Queues the conversion and append of `records` behind earlier writes (one writer, in order). */
+  private appendSlice(records: unknown[]): void {
+    this.unflushed += records.length;
+    this.tail = this.tail.then(() => this.write(records));
+  }
+
+  /**
+   * Queues everything gathered so far, then one flush (a DuckDB commit) and the checkpoint of the
+   * units whose records it made durable. Committing every slice would cost several times more.
+   */
+  private commit(): Promise<void> {
+    if (this.raw.length > 0) this.appendSlice(this.raw.splice(0));
+    const done = this.done;
+    this.done = new Map();
+    this.unflushed = 0;
+    this.tail = this.tail.then(async () => {
+      await this.writer.flush();
+      for (const [kind, keys] of done) {
+        await markDone(this.connection, this.runId, this.resource, kind, keys);
+      }
+    });
     return this.tail;
   }
 
-  private async write(batch: Pending): Promise<void> {
-    // Converted and appended a slice at a time, yielding in between: each slice blocks the
-    // JavaScript thread for a few milliseconds instead of one batch blocking it for hundreds,
-    // so answers that arrive meanwhile are read and the next requests go out.
-    for (let from = 0; from < batch.records.length; from += SLICE_ROWS) {
-      const converted = toRecordBatch(this.resource, batch.records.slice(from, from + SLICE_ROWS));
-      if (converted.batch) {
-        await this.writer.append(converted.batch);
-        this.records += converted.batch.numRows;
-      }
-      if (converted.rejects.length > 0) {
-        this.rejects += converted.rejects.length;
-        await recordRejects(this.connection, this.runId, this.resource, converted.rejects);
-      }
-      const newDrift = new Map(
-        [...converted.drift].filter(([field]) => !this.driftSeen.has(field)),
-      );
-      if (newDrift.size > 0) {
-        for (const field of newDrift.keys()) this.driftSeen.add(field);
-        await recordDrift(this.connection, this.runId, this.resource, newDrift);
-      }
-      await yieldToEventLoop();
+  private async write(records: unknown[]): Promise<void> {
+    const converted = toRecordBatch(this.resource, records);
+    if (converted.batch) {
+      await this.writer.append(converted.batch);
+      this.records += converted.batch.numRows;
     }
-    // One flush (a DuckDB commit) per batch: committing every slice costs several times more.
-    await this.writer.flush();
-    for (const [kind, keys] of batch.done) {
-      await markDone(this.connection, this.runId, this.resource, kind, keys);
+    if (converted.rejects.length > 0) {
+      this.rejects += converted.rejects.length;
+      await recordRejects(this.connection, this.runId, this.resource, converted.rejects);
     }
+    const newDrift = new Map([...converted.drift].filter(([field]) => !this.driftSeen.has(field)));
+    if (newDrift.size > 0) {
+      for (const field of newDrift.keys()) this.driftSeen.add(field);
+      await recordDrift(this.connection, this.runId, this.resource, newDrift);
+    }
+    // Each slice blocks the JavaScript thread for a few milliseconds; yielding after it lets
+    // answers that arrived meanwhile be read and the next requests go out.
+    await yieldToEventLoop();
   }
 }
 

@@ -13,7 +13,7 @@ import { CHECKPOINT_TABLE } from "./staging.js";
 
 export type CheckpointKind = "page" | "parent" | "lookup";
 
-/** Records `keys` as done for the run (idempotent: marking a key twice is fine). */
+/** Records `keys` as done for the run (marking a key twice is harmless). */
 export async function markDone(
   connection: DuckDBConnection,
   runId: number,
@@ -23,7 +23,7 @@ export async function markDone(
 ): Promise<void> {
   if (keys.length === 0) return;
   await connection.run(
-    `INSERT OR IGNORE INTO ${CHECKPOINT_TABLE} SELECT $run::BIGINT, $resource, $kind, unnest($keys)`,
+    `INSERT INTO ${CHECKPOINT_TABLE} SELECT $run::BIGINT, $resource, $kind, unnest($keys)`,
     { run: runId, resource, kind, keys: listValue([...keys]) },
     { keys: LIST(VARCHAR) },
   );

@@ -10,6 +10,7 @@
 import { resolve } from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { CliError } from "../cli-error.js";
+import { memoryLimit } from "./memory-limit.js";
 import { migrate } from "./migrate.js";
 import { checkDatabasePath, openError } from "./open-errors.js";
 
@@ -35,26 +36,14 @@ interface Shared {
 const open = new Map<string, Promise<Shared>>();
 const MEMORY = ":memory:";
 
-/**
- * DuckDB's own memory ceiling. Its default is 80% of the machine's memory, which it fills with
- * cached blocks during a large extract; 256 MB keeps the whole process small, and DuckDB spills
- * to temporary files past it. `LMS_DUCKDB_MEMORY_LIMIT` (e.g. "2GB") raises it for big queries.
- */
-export const DEFAULT_MEMORY_LIMIT = "256MB";
-
-function memoryLimit(): string {
-  const given = process.env.LMS_DUCKDB_MEMORY_LIMIT?.trim();
-  return given ? given : DEFAULT_MEMORY_LIMIT;
-}
-
 async function createInstance(
   shown: string,
   path: string,
   readOnly: boolean,
 ): Promise<DuckDBInstance> {
+  const memory = { memory_limit: memoryLimit() };
   let instance: DuckDBInstance;
   try {
-    const memory = { memory_limit: memoryLimit() };
     instance = await DuckDBInstance.create(
       path,
       readOnly ? { ...memory, access_mode: "READ_ONLY" } : memory,

@@ -6,8 +6,10 @@
  * `_seq` (the latest fetched). Deduplicating before writing matters: DuckDB's INSERT OR REPLACE
  * keeps an arbitrary copy when one statement carries a key twice, and upserting a key twice in one
  * transaction is where DuckDB's index constraint checks have historically been over-eager.
- * - full: when the staged keys are distinct (the usual case) the staging table is swapped in as
- *   the resource table (see swapStagedIn). Otherwise rows whose key was not staged are deleted
+ * - full: the staging table is first swapped in as the resource table (see swapStagedIn), which
+ *   works when the staged keys are distinct, the usual case. A repeated key (a resumed run, or
+ *   records re-read after offset drift) makes the swap's ADD PRIMARY KEY fail; the transaction is
+ *   then rolled back and the merge done again the careful way: rows rows whose key was not staged are deleted
  *   (records gone from the portal), then the deduplicated staged rows are upserted. The deleted
  *   and upserted key sets are disjoint, which avoids the delete-then-reinsert-same-key pattern
  *   DuckDB's ART index has had trouble with.
@@ -53,22 +55,21 @@ function sqlNames(resource: ExtractedName) {
 async function mergeOne(
   connection: DuckDBConnection,
   resource: ExtractedName,
-  mode: "full" | "incremental",
+  mode: "full" | "incremental" | "swap",
   keepRejectedOf: number | undefined,
 ): Promise<void> {
+  if (mode === "swap") return swapStagedIn(connection, resource, keepRejectedOf);
   const { spec, table, stage, key, columns } = sqlNames(resource);
   const probe = await connection.runAndReadAll(
     `SELECT EXISTS (SELECT 1 FROM ${table}), count(*) = count(DISTINCT ${key}) FROM ${stage}`,
   );
   const [filled, distinct] = probe.getRows()[0] ?? [true, false];
-  // Without repeated keys (the usual case) the rows stream in as they are; the window that picks
-  // the latest copy of a key holds the whole staged set in memory.
+  // Without repeated keys the rows stream in as they are; the window that picks the latest copy
+  // of a key holds the whole staged set in memory.
   const staged =
     distinct === true ? `SELECT ${columns} FROM ${stage}` : dedupedSql(resource, columns);
-  if (mode === "full" && distinct === true) {
-    await swapStagedIn(connection, resource, keepRejectedOf);
-    return;
-  }
+  if (mode === "full" && distinct === true)
+    return swapStagedIn(connection, resource, keepRejectedOf);
   if (filled !== true) {
     // A first load: nothing to delete or replace, and a plain insert skips the key lookups.
     await connection.run(`INSERT INTO ${table} (${columns}) ${staged}`);
@@ -170,12 +171,27 @@ export async function mergeStaging(
   options: MergeOptions = {},
 ): Promise<Record<ExtractedName, number>> {
   const unique = [...new Set(resources)];
-  await inTransaction(connection, async () => {
-    for (const resource of unique) {
-      await mergeOne(connection, resource, mode, options.keepRejectedOf);
+  let dataMerged = false;
+  const attempt = (how: "full" | "incremental" | "swap") =>
+    inTransaction(connection, async () => {
+      for (const resource of unique) {
+        await mergeOne(connection, resource, how, options.keepRejectedOf);
+      }
+      dataMerged = true;
+      await options.beforeCommit?.(connection);
+    });
+  if (mode === "full") {
+    // Swapping first skips the check for repeated keys, whose hash table of every staged key
+    // costs more memory than the rest of the merge; ADD PRIMARY KEY makes the same check anyway.
+    try {
+      await attempt("swap");
+      return await tableCounts(connection);
+    } catch (error) {
+      // Only a failed data step is retried: beforeCommit and COMMIT are not run twice.
+      if (dataMerged) throw error;
     }
-    await options.beforeCommit?.(connection);
-  });
+  }
+  await attempt(mode);
   return tableCounts(connection);
 }
 

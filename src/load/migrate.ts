@@ -8,6 +8,7 @@ import { EXTRACTED, RESOURCES } from "../resources/registry.js";
 import { createTableSql, DUCKDB_TYPES, EXTRA_COLUMN, quoteIdent } from "./ddl.js";
 import { META_TABLES_SQL } from "./meta-ddl.js";
 import {
+  CHECKPOINT_TABLE,
   CHECKPOINT_TABLE_SQL,
   stagingColumnTypes,
   stagingTable,
@@ -37,6 +38,23 @@ async function addMissingColumns(
   }
 }
 
+/**
+ * Files written before `_checkpoint` lost its primary key: the table is rebuilt without it,
+ * keeping the checkpoints of a run that may still be resumed.
+ */
+async function dropCheckpointKey(connection: DuckDBConnection): Promise<void> {
+  const reader = await connection.runAndReadAll(
+    "SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND schema_name = current_schema() AND constraint_type = 'PRIMARY KEY'",
+    [CHECKPOINT_TABLE],
+  );
+  if (Number(reader.getRows()[0]?.[0] ?? 0) === 0) return;
+  const old = quoteIdent(`${CHECKPOINT_TABLE}_keyed`);
+  await connection.run(`ALTER TABLE ${CHECKPOINT_TABLE} RENAME TO ${old}`);
+  await connection.run(CHECKPOINT_TABLE_SQL);
+  await connection.run(`INSERT INTO ${CHECKPOINT_TABLE} SELECT * FROM ${old}`);
+  await connection.run(`DROP TABLE ${old}`);
+}
+
 /** Creates every table the pipeline uses if missing and adds registry columns they lack. */
 export async function migrate(connection: DuckDBConnection): Promise<void> {
   await connection.run("BEGIN TRANSACTION");
@@ -45,6 +63,7 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
     for (const sql of META_TABLES_SQL) await connection.run(sql);
     for (const sql of stagingTablesSql(EXTRACTED)) await connection.run(sql);
     await connection.run(CHECKPOINT_TABLE_SQL);
+    await dropCheckpointKey(connection);
     for (const name of EXTRACTED) {
       const columns = new Map<string, string>();
       for (const field of RESOURCES[name].fields) columns.set(field.name, DUCKDB_TYPES[field.type]);

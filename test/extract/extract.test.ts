@@ -110,6 +110,9 @@ describe("extract", () => {
         "SELECT resource, records FROM _run_resources WHERE resource = 'take'",
       );
       expect(stats.getRows()).toEqual([["take", BigInt(sim.data.list("take").length)]]);
+      // The extract's lower memory ceiling is lifted again for whatever runs next on the instance.
+      const limit = await connection.runAndReadAll("SELECT current_setting('memory_limit')");
+      expect(limit.getRows()).toEqual([["244.1 MiB"]]);
       connection.closeSync();
     } finally {
       db.close();

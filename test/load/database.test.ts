@@ -130,6 +130,32 @@ describe("openDatabase", () => {
     reopened.close();
   });
 
+  it("drops the primary key an older file's _checkpoint had, keeping its checkpoints", async () => {
+    const path = join(await tempDir(), "old-checkpoint.duckdb");
+    const db = await openDatabase(path);
+    const connection = await db.connect();
+    await connection.run("DROP TABLE _checkpoint");
+    await connection.run(
+      "CREATE TABLE _checkpoint (run_id BIGINT NOT NULL, resource VARCHAR NOT NULL, kind VARCHAR NOT NULL, key VARCHAR NOT NULL, PRIMARY KEY (run_id, resource, kind, key))",
+    );
+    await connection.run("INSERT INTO _checkpoint VALUES (4, 'take', 'parent', '17')");
+    db.close();
+    const reopened = await openDatabase(path);
+    const again = await reopened.connect();
+    const keys = await again.runAndReadAll(
+      "SELECT count(*) FROM duckdb_constraints() WHERE table_name = '_checkpoint' AND constraint_type = 'PRIMARY KEY'",
+    );
+    expect(keys.getRows()).toEqual([[0n]]);
+    // A key marked twice is accepted now; the old row is still there.
+    await again.run("INSERT INTO _checkpoint VALUES (4, 'take', 'parent', '17')");
+    const rows = await again.runAndReadAll("SELECT run_id, key FROM _checkpoint");
+    expect(rows.getRows()).toEqual([
+      [4n, "17"],
+      [4n, "17"],
+    ]);
+    reopened.close();
+  });
+
   it("shares one instance between handles to the same file in one process", async () => {
     const path = join(await tempDir(), "shared.duckdb");
     const first = await openDatabase(path);

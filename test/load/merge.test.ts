@@ -75,6 +75,47 @@ describe("mergeStaging", () => {
     expect(await count(connection, "_stage_grp")).toBe(0);
   });
 
+  it("full mode with a repeated key in one resource: every resource right, beforeCommit once", async () => {
+    const connection = await memory();
+    await stage(connection, "grp", [group(1, "a"), group(2, "b")]);
+    await stage(connection, "take", [{ take_id: 1, take_score: 5 }]);
+    await mergeStaging(connection, ["grp", "take"], "full");
+
+    // grp is staged with distinct keys (swapped in), take with key 7 twice (the swap's primary
+    // key refuses it, so the whole merge is redone the careful way).
+    await stage(connection, "grp", [group(2, "b2"), group(3, "c")]);
+    await stage(connection, "take", [
+      { take_id: 7, take_score: 1 },
+      { take_id: 8, take_score: 2 },
+    ]);
+    await stage(connection, "take", [{ take_id: 7, take_score: 3 }]);
+    let commits = 0;
+    const counts = await mergeStaging(connection, ["grp", "take"], "full", {
+      beforeCommit: async () => {
+        commits++;
+      },
+    });
+    expect(commits).toBe(1);
+    expect(await groups(connection)).toEqual([
+      [2, "b2"],
+      [3, "c"],
+    ]);
+    const takes = await connection.runAndReadAll(
+      "SELECT take_id, take_score FROM take ORDER BY take_id",
+    );
+    expect(takes.getRows().map(([id, score]) => [Number(id), Number(score)])).toEqual([
+      [7, 3],
+      [8, 2],
+    ]);
+    expect(counts).toMatchObject({ grp: 2, take: 2 });
+    expect(await count(connection, "_stage_take")).toBe(0);
+    expect(await count(connection, "_stage_grp")).toBe(0);
+    // The table keeps its primary key either way.
+    await expect(
+      connection.run("INSERT INTO take (take_id, take_score) VALUES (7, 0)"),
+    ).rejects.toThrow(/constraint|duplicate/i);
+  });
+
   it("full mode with nothing staged empties the table", async () => {
     const connection = await memory();
     await stage(connection, "grp", [group(1, "a")]);

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../../src/cli-error.js";
+import {
+  DEFAULT_MEMORY_LIMIT,
+  EXTRACT_MEMORY_LIMIT,
+  extractMemoryLimit,
+  memoryLimit,
+} from "../../src/load/memory-limit.js";
+
+describe("DuckDB memory ceiling", () => {
+  it("defaults to one figure for reports and a lower one for extracts", () => {
+    expect(memoryLimit({})).toBe(DEFAULT_MEMORY_LIMIT);
+    expect(extractMemoryLimit({})).toBe(EXTRACT_MEMORY_LIMIT);
+    expect(memoryLimit({ LMS_DUCKDB_MEMORY_LIMIT: "  " })).toBe(DEFAULT_MEMORY_LIMIT);
+  });
+
+  it("LMS_DUCKDB_MEMORY_LIMIT sets both", () => {
+    for (const size of ["2GB", "512MB", "1.5 GiB", "300mb"]) {
+      expect(memoryLimit({ LMS_DUCKDB_MEMORY_LIMIT: size })).toBe(size);
+      expect(extractMemoryLimit({ LMS_DUCKDB_MEMORY_LIMIT: size })).toBe(size);
+    }
+  });
+
+  it("refuses what is not a size, in one line naming the variable", () => {
+    for (const bad of ["lots", "2", "1GB'; DROP TABLE take; --", "-5MB"]) {
+      const attempt = () => memoryLimit({ LMS_DUCKDB_MEMORY_LIMIT: bad });
+      expect(attempt).toThrow(UsageError);
+      expect(attempt).toThrow(/^LMS_DUCKDB_MEMORY_LIMIT=".*" is not a size; set it like 512MB/);
+    }
+  });
+});
