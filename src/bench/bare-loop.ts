@@ -1,6 +1,7 @@
 /**
  * The least any client can do against the simulated portal: the same number of take-list
- * requests over the same number of undici connections, each answer JSON-parsed, nothing else.
+ * requests, for the portal's own users, over the same number of undici connections, each answer
+ * JSON-parsed, nothing else.
  * The bench prints the extractor's latency figure beside it, so what the simulator and the
  * machine cost is not taken for the extractor's overhead.
  */
@@ -10,7 +11,9 @@ export async function bareLoop(
   baseUrl: string,
   requests: number,
   concurrency: number,
+  userIds: readonly number[],
 ): Promise<number> {
+  if (userIds.length === 0) throw new Error("bare loop: no user ids to ask for");
   const url = new URL(baseUrl);
   const prefix = url.pathname.replace(/\/+$/, "");
   const pool = new Pool(url.origin, { connections: concurrency });
@@ -26,7 +29,7 @@ export async function bareLoop(
     const started = performance.now();
     const worker = async () => {
       while (next < requests) {
-        const user = (next++ % 1000) + 1;
+        const user = userIds[next++ % userIds.length];
         const response = await pool.request({
           path: `${prefix}/take/get_all_for_user/${user}`,
           method: "POST",

@@ -51,6 +51,23 @@ async function extractOnce(input: ExtractChildInput): Promise<ExtractChildOutput
   return JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as ExtractChildOutput;
 }
 
+/** The users the extract asked takes for (every user of a group or with an access record). */
+async function portalUserIds(path: string): Promise<number[]> {
+  const db = await openDatabase(path);
+  try {
+    const connection = await db.connect();
+    const reader = await connection.runAndReadAll(
+      "SELECT user_grp_user_id FROM user_grp UNION SELECT product_access_user_id FROM product_access",
+    );
+    return reader
+      .getRows()
+      .map(([id]) => Number(id))
+      .filter((id) => Number.isSafeInteger(id));
+  } finally {
+    db.close();
+  }
+}
+
 function median(runs: readonly ExtractChildOutput[]): ExtractChildOutput {
   const sorted = [...runs].sort((a, b) => a.wallMs - b.wallMs);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -124,7 +141,12 @@ export async function benchExtract(options: {
         db: join(dir, "latency.duckdb"),
         dryRun: false,
       });
-      bareMs = await bareLoop(sim.baseUrl, latency.requests, CONCURRENCY);
+      bareMs = await bareLoop(
+        sim.baseUrl,
+        latency.requests,
+        CONCURRENCY,
+        await portalUserIds(join(dir, "latency.duckdb")),
+      );
     } finally {
       await sim.stop();
     }

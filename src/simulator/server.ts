@@ -20,7 +20,7 @@ import {
 } from "./http-io.js";
 import { deriveSeed, Rng } from "./prng.js";
 import { RequestError } from "./request-error.js";
-import { API_PREFIX, buildRoutes, matchRoute } from "./router.js";
+import { API_PREFIX, buildRoutes, matchRoute, type RouteMatch } from "./router.js";
 import { TokenStore } from "./tokens.js";
 
 export type { SimulatorData } from "./data.js";
@@ -125,7 +125,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
           pending.add(done);
         });
 
+  /**
+   * Latency counts from the request's arrival, as a remote portal's does: the answer is worked
+   * out at once and sent when the latency has passed, so the simulator's own work hides inside it
+   * instead of adding to it.
+   */
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrived = performance.now();
     stats.requests++;
     const pathname = new URL(req.url ?? "/", "http://simulator").pathname;
     const match = matchRoute(routes, req.method, pathname);
@@ -133,34 +139,50 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if ("status" in match) return sendFailure(res, match.status, match.message);
     const { operation } = match.route;
     stats.byOperation.set(operation, (stats.byOperation.get(operation) ?? 0) + 1);
-    if (!(await pause(delayOf(faults, faultRng)))) return;
+    const due = arrived + delayOf(faults, faultRng);
+    const send = replyTo(match, text, req.headers.authorization, res);
+    if (!(await pause(due - performance.now()))) return;
+    send();
+  }
+
+  /** Runs the operation (unless a fault replaces it) and answers how to send the reply. */
+  function replyTo(
+    match: RouteMatch,
+    text: string,
+    authorization: string | undefined,
+    res: ServerResponse,
+  ): () => void {
     const fault = drawFault(faults, faultRng);
     switch (fault) {
       case "error": {
         const status = faultRng.chance(0.5) ? 500 : 503;
-        return sendFailure(
-          res,
-          status,
-          status === 500 ? "internal server error" : "service unavailable",
-        );
+        const message = status === 500 ? "internal server error" : "service unavailable";
+        return () => sendFailure(res, status, message);
       }
-      case "rateLimit":
-        return sendFailure(res, 429, "too many requests", {
-          "retry-after": String(Math.max(0, Math.round(faults.retryAfterSeconds))),
-        });
-      case "statusFalse":
-        return sendText(
-          res,
-          200,
-          JSON.stringify({ status: false, code: 500, message: "the operation failed" }),
-        );
+      case "rateLimit": {
+        const retryAfter = String(Math.max(0, Math.round(faults.retryAfterSeconds)));
+        return () => sendFailure(res, 429, "too many requests", { "retry-after": retryAfter });
+      }
+      case "statusFalse": {
+        const body = JSON.stringify({ status: false, code: 500, message: "the operation failed" });
+        return () => sendText(res, 200, body);
+      }
     }
-    if (match.route.kind !== "token")
-      ctx.tokens.admit(req.headers.authorization, faults.tokenMaxRequests);
-    const answer = handle(match, parseJsonBody(text), ctx);
-    if (fault === "reset") return sendReset(res, answer);
-    if (fault === "malformed") return sendMalformed(res, answer, faultRng.chance(0.5));
-    sendText(res, 200, answer);
+    let answer: string;
+    try {
+      if (match.route.kind !== "token") ctx.tokens.admit(authorization, faults.tokenMaxRequests);
+      answer = handle(match, parseJsonBody(text), ctx);
+    } catch (error) {
+      // A refusal (unknown id, bad criteria, expired token) waits out the latency like an answer.
+      if (error instanceof RequestError) return () => sendFailure(res, error.status, error.message);
+      throw error;
+    }
+    if (fault === "reset") return () => sendReset(res, answer);
+    if (fault === "malformed") {
+      const html = faultRng.chance(0.5);
+      return () => sendMalformed(res, answer, html);
+    }
+    return () => sendText(res, 200, answer);
   }
 
   const server = createServer((req, res) => {

@@ -29,6 +29,14 @@ describe("faults", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(115);
   });
 
+  it("a refusal waits out the latency like an answer", async () => {
+    sim.faults.latencyMs = 120;
+    const started = performance.now();
+    const missing = await api.post("/take/get_all_for_user/1", { limit: 5 });
+    expect(missing.status).toBe(404);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(115);
+  });
+
   it("answers 500 and 503 with {code, message}, on /token too", async () => {
     sim.faults.errorRate = 1;
     const statuses = new Set<number>();
