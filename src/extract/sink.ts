@@ -53,6 +53,11 @@ export class StagingSink implements RecordSink {
   private done = new Map<CheckpointKind, string[]>();
   /** Rows handed to writes since the last flush was scheduled. */
   private unflushed = 0;
+  /** Rows handed to writes that have not finished yet. */
+  private backlog = 0;
+  private inTransaction = false;
+  /** The first failed write: every later add throws it at once. */
+  private failure: { error: unknown } | undefined;
   private tail: Promise<void> = Promise.resolve();
   private records = 0;
   private rejects = 0;
@@ -98,6 +103,7 @@ export class StagingSink implements RecordSink {
     records: readonly unknown[],
     done?: { kind: CheckpointKind; keys: readonly string[] },
   ): Promise<void> {
+    if (this.failure) throw this.failure.error;
     for (const record of records) this.raw.push(record);
     if (done && done.keys.length > 0) {
       const keys = this.done.get(done.kind) ?? [];
@@ -106,7 +112,10 @@ export class StagingSink implements RecordSink {
     }
     if (this.raw.length < SLICE_ROWS) return;
     while (this.raw.length >= SLICE_ROWS) this.appendSlice(this.raw.splice(0, SLICE_ROWS));
-    await (this.unflushed >= this.batchRows ? this.commit() : this.tail);
+    if (this.unflushed >= this.batchRows) void this.commit().catch(() => {});
+    // Callers wait only while more than two slices are queued: enough to bound memory, while the
+    // checkpoint writes that follow a commit do not hold up fetching.
+    if (this.backlog > 2 * SLICE_ROWS) await this.tail;
   }
 
   async finish(): Promise<SinkTotals> {
@@ -129,12 +138,20 @@ export class StagingSink implements RecordSink {
   /** Queues the conversion and append of `records` behind earlier writes (one writer, in order). */
   private appendSlice(records: unknown[]): void {
     this.unflushed += records.length;
-    this.tail = this.tail.then(() => this.write(records));
+    this.backlog += records.length;
+    this.tail = this.tail.then(() =>
+      this.write(records).finally(() => {
+        this.backlog -= records.length;
+      }),
+    );
+    this.tail.catch((error: unknown) => {
+      this.failure ??= { error };
+    });
   }
 
   /**
-   * Queues everything gathered so far, then one flush (a DuckDB commit) and the checkpoint of the
-   * units whose records it made durable. Committing every slice would cost several times more.
+   * Queues everything gathered so far, then the commit that makes it durable together with the
+   * checkpoint of the units it completes. Committing every slice would cost several times more.
    */
   private commit(): Promise<void> {
     if (this.raw.length > 0) this.appendSlice(this.raw.splice(0));
@@ -142,15 +159,38 @@ export class StagingSink implements RecordSink {
     this.done = new Map();
     this.unflushed = 0;
     this.tail = this.tail.then(async () => {
-      await this.writer.flush();
-      for (const [kind, keys] of done) {
-        await markDone(this.connection, this.runId, this.resource, kind, keys);
+      if (done.size > 0) await this.begin();
+      if (!this.inTransaction) return;
+      try {
+        await this.writer.flush();
+        for (const [kind, keys] of done) {
+          await markDone(this.connection, this.runId, this.resource, kind, keys);
+        }
+        this.inTransaction = false;
+        await this.connection.run("COMMIT");
+      } catch (error) {
+        this.inTransaction = false;
+        await this.connection.run("ROLLBACK").catch(() => {});
+        throw error;
       }
     });
     return this.tail;
   }
 
+  /**
+   * Rows are appended inside an explicit transaction: the appender's flush then only moves them
+   * into the transaction, and the expensive part (writing them into the table and the WAL) runs in
+   * the COMMIT, which DuckDB executes off the JavaScript thread. A plain flush does all of it on
+   * the JavaScript thread.
+   */
+  private async begin(): Promise<void> {
+    if (this.inTransaction) return;
+    await this.connection.run("BEGIN TRANSACTION");
+    this.inTransaction = true;
+  }
+
   private async write(records: unknown[]): Promise<void> {
+    await this.begin();
     const converted = toRecordBatch(this.resource, records);
     if (converted.batch) {
       await this.writer.append(converted.batch);

@@ -11,7 +11,7 @@ import {
 } from "@duckdb/node-api";
 import type { RecordBatch, Schema } from "apache-arrow";
 import type { ExtractedName } from "../resources/registry.js";
-import { copyFixedWidth, copyToVector, duckdbTypeIdFor } from "./arrow-to-vector.js";
+import { copyDirect, copyToVector, duckdbTypeIdFor } from "./arrow-to-vector.js";
 import { quoteIdent } from "./ddl.js";
 import { SEQ_COLUMN, stagingTable } from "./staging.js";
 
@@ -118,7 +118,7 @@ export async function stagingWriterFor(
           }
           const data = columns[source];
           if (!data) throw new Error(`batch column ${source} is missing`);
-          if (!copyFixedWidth(data, from, count, chunk, column)) {
+          if (!copyDirect(data, from, count, chunk, column)) {
             copyToVector(data, from, count, chunk.getColumnVector(column));
           }
         });

@@ -57,12 +57,30 @@ function utf8Reader(data: Data, from: number, count: number): (index: number) =>
 }
 
 /**
- * Fixed-width columns (integers, doubles, timestamps in microseconds, which DuckDB stores the same
- * way) go into the chunk's vector memory in one block copy; only null rows are then marked. The
- * per-value path costs a call (and for timestamps an object) per value, which made it the largest
- * part of loading. Answers false, doing nothing, for any other column.
+ * Marks the null rows of `from .. from + count` in `vector`. DuckDB's validity mask has Arrow's
+ * layout (one bit a row, 1 = valid, low bit first) in 64-bit words; it is built here and copied in
+ * at once.
  */
-export function copyFixedWidth(
+function copyValidity(data: Data, from: number, count: number, vector: duckdb.Vector): void {
+  if (data.nullCount === 0) return;
+  const mask = new Uint8Array(Math.ceil(count / 64) * 8).fill(0xff);
+  for (let i = 0; i < count; i++) {
+    if (!isValid(data.nullBitmap, data.offset, from + i)) mask[i >> 3]! &= ~(1 << (i & 7));
+  }
+  duckdb.vector_ensure_validity_writable(vector);
+  duckdb.copy_data_to_vector_validity(vector, 0, mask.buffer, 0, mask.byteLength);
+}
+
+/**
+ * Copies rows `from .. from + count` of a column straight into the chunk's vector memory, for the
+ * types whose Arrow bytes DuckDB can take as they are:
+ * - fixed width (integers, doubles, timestamps in microseconds, stored the same way by both): one
+ *   block copy;
+ * - Utf8: each value's UTF-8 bytes, handed over without ever becoming a JavaScript string.
+ * The per-value path costs a call, and an object or a string decode, per value, which made it the
+ * largest part of loading. Answers false, doing nothing, for any other column.
+ */
+export function copyDirect(
   data: Data,
   from: number,
   count: number,
@@ -71,6 +89,23 @@ export function copyFixedWidth(
 ): boolean {
   const typeId = data.type.typeId;
   const values = data.values;
+  if (typeId === Type.Utf8) {
+    const offsets = data.valueOffsets;
+    if (!(offsets instanceof Int32Array) || !(values instanceof Uint8Array)) return false;
+    const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
+    const hasNulls = data.nullCount > 0;
+    for (let i = 0; i < count; i++) {
+      const row = from + i;
+      if (hasNulls && !isValid(data.nullBitmap, data.offset, row)) continue;
+      duckdb.vector_assign_string_element_len(
+        vector,
+        i,
+        values.subarray(offsets[row] ?? 0, offsets[row + 1] ?? 0),
+      );
+    }
+    copyValidity(data, from, count, vector);
+    return true;
+  }
   const fixed = typeId === Type.Int || typeId === Type.Float || typeId === Type.Timestamp;
   const typed =
     values instanceof BigInt64Array ||
@@ -86,16 +121,7 @@ export function copyFixedWidth(
     values.byteOffset + from * width,
     count * width,
   );
-  if (data.nullCount > 0) {
-    // DuckDB's validity mask has Arrow's layout (one bit a row, 1 = valid, low bit first) in
-    // 64-bit words; it is built here and copied in like the values.
-    const mask = new Uint8Array(Math.ceil(count / 64) * 8).fill(0xff);
-    for (let i = 0; i < count; i++) {
-      if (!isValid(data.nullBitmap, data.offset, from + i)) mask[i >> 3]! &= ~(1 << (i & 7));
-    }
-    duckdb.vector_ensure_validity_writable(vector);
-    duckdb.copy_data_to_vector_validity(vector, 0, mask.buffer, 0, mask.byteLength);
-  }
+  copyValidity(data, from, count, vector);
   return true;
 }
 

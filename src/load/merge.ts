@@ -89,6 +89,19 @@ async function mergeOne(
   await connection.run(`DELETE FROM ${stage}`);
 }
 
+/** The resources with `_rejects` rows in the run (none without a run): only they need keeping. */
+async function resourcesWithRejects(
+  connection: DuckDBConnection,
+  runId: number | undefined,
+): Promise<Set<string>> {
+  if (runId === undefined) return new Set();
+  const reader = await connection.runAndReadAll(
+    "SELECT DISTINCT resource FROM _rejects WHERE run_id = $run::BIGINT",
+    { run: runId },
+  );
+  return new Set(reader.getRows().map(([resource]) => String(resource)));
+}
+
 /** The `_rejects` keys of a run and resource, as a subquery taking $path, $run and $resource. */
 function rejectedKeysSql(): string {
   return "SELECT TRY_CAST(json_extract_string(raw, $path) AS BIGINT) AS k FROM _rejects WHERE run_id = $run::BIGINT AND resource = $resource AND k IS NOT NULL";
@@ -113,18 +126,18 @@ async function swapStagedIn(
       { path: `$.${spec.primaryKey}`, run: keepRejectedOf, resource },
     );
   }
-  await connection.run(`DROP TABLE ${table}`);
-  await connection.run(`ALTER TABLE ${stage} RENAME TO ${table}`);
-  await connection.run(`ALTER TABLE ${table} DROP COLUMN ${quoteIdent(SEQ_COLUMN)}`);
-  for (const field of spec.fields) {
-    if (!field.nullable && field.name !== spec.primaryKey) {
-      await connection.run(
-        `ALTER TABLE ${table} ALTER COLUMN ${quoteIdent(field.name)} SET NOT NULL`,
-      );
-    }
-  }
-  await connection.run(`ALTER TABLE ${table} ADD PRIMARY KEY (${key})`);
-  await connection.run(createStagingTableSql(resource));
+  // One call for the whole swap: each statement is cheap, the round trips were not.
+  const statements = [
+    `DROP TABLE ${table}`,
+    `ALTER TABLE ${stage} RENAME TO ${table}`,
+    `ALTER TABLE ${table} DROP COLUMN ${quoteIdent(SEQ_COLUMN)}`,
+    ...spec.fields
+      .filter((field) => !field.nullable && field.name !== spec.primaryKey)
+      .map((field) => `ALTER TABLE ${table} ALTER COLUMN ${quoteIdent(field.name)} SET NOT NULL`),
+    `ALTER TABLE ${table} ADD PRIMARY KEY (${key})`,
+    createStagingTableSql(resource),
+  ];
+  await connection.run(statements.join(";\n"));
 }
 
 /** Row count of every extracted resource table. */
@@ -171,11 +184,13 @@ export async function mergeStaging(
   options: MergeOptions = {},
 ): Promise<Record<ExtractedName, number>> {
   const unique = [...new Set(resources)];
+  const rejected = await resourcesWithRejects(connection, options.keepRejectedOf);
   let dataMerged = false;
   const attempt = (how: "full" | "incremental" | "swap") =>
     inTransaction(connection, async () => {
       for (const resource of unique) {
-        await mergeOne(connection, resource, how, options.keepRejectedOf);
+        const keep = rejected.has(resource) ? options.keepRejectedOf : undefined;
+        await mergeOne(connection, resource, how, keep);
       }
       dataMerged = true;
       await options.beforeCommit?.(connection);
