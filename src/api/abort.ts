@@ -16,7 +16,8 @@ export interface LinkedSignal {
 }
 
 export function linkSignals(...sources: (AbortSignal | undefined)[]): LinkedSignal {
-  const present = sources.filter((s): s is AbortSignal => s !== undefined);
+  // The same signal given twice (a caller passing the client's own) needs no joining.
+  const present = [...new Set(sources)].filter((s): s is AbortSignal => s !== undefined);
   if (present.length === 0) return { signal: undefined, dispose() {} };
   const [only] = present;
   if (present.length === 1 && only) return { signal: only, dispose() {} };

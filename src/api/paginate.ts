@@ -18,7 +18,7 @@
 
 import { setMaxListeners } from "node:events";
 import type { Logger } from "../log/logger.js";
-import { linkSignals } from "./abort.js";
+import { type LinkedSignal, linkSignals } from "./abort.js";
 import type { ListContent } from "./envelope.js";
 import type { Criterion } from "./types.js";
 
@@ -77,7 +77,7 @@ export interface PagesOptions {
 export type PageFetcher = (
   start: number,
   limit: number,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ) => Promise<ListContent>;
 
 /** Inputs of {@link paginate}. */
@@ -109,16 +109,24 @@ export async function* paginate<T>(options: PaginateOptions): AsyncGenerator<Lis
   const skip = options.skipStarts ?? new Set<number>();
   const window = Math.max(1, Math.floor(options.window));
   const pageSize = Math.max(1, Math.floor(options.pageSize));
-  const controller = new AbortController();
-  // Each page in flight listens on it; the window bounds how many.
-  setMaxListeners(0, controller.signal);
-  const linked = linkSignals(options.signal, controller.signal);
-  const signal = linked.signal ?? controller.signal;
+  // The signal that cancels pages in flight is made only once pages run side by side: most
+  // listings (a user's takes) are one page, and a controller per request was a measurable part
+  // of the client's time. Until then requests follow the caller's signal alone.
+  let parallel: { controller: AbortController; linked: LinkedSignal } | undefined;
+  const parallelSignal = (): AbortSignal => {
+    if (!parallel) {
+      const controller = new AbortController();
+      // Each page in flight listens on it; the window bounds how many.
+      setMaxListeners(0, controller.signal);
+      parallel = { controller, linked: linkSignals(options.signal, controller.signal) };
+    }
+    return parallel.linked.signal ?? parallel.controller.signal;
+  };
   const inflight = new Map<number, Promise<Settled>>();
   let requests = 0;
   let received = 0;
 
-  const fetchCounted = (start: number, limit: number): Promise<ListContent> => {
+  const fetchCounted = (start: number, limit: number, signal = options.signal) => {
     requests += 1;
     return fetchPage(start, limit, signal);
   };
@@ -169,7 +177,7 @@ export async function* paginate<T>(options: PaginateOptions): AsyncGenerator<Lis
         }
         inflight.set(
           start,
-          fetchCounted(start, step).then(
+          fetchCounted(start, step, parallelSignal()).then(
             (content): Settled => ({ start, ok: true, content }),
             (error: unknown): Settled => ({ start, ok: false, error }),
           ),
@@ -243,7 +251,7 @@ export async function* paginate<T>(options: PaginateOptions): AsyncGenerator<Lis
   } finally {
     // Consumer stopped early or a page failed: cancel what is still in flight. Their outcomes
     // are already captured as `Settled` values, so nothing rejects unobserved.
-    if (inflight.size > 0) controller.abort(new Error(`${label}: listing stopped`));
-    linked.dispose();
+    if (inflight.size > 0) parallel?.controller.abort(new Error(`${label}: listing stopped`));
+    parallel?.linked.dispose();
   }
 }

@@ -35,6 +35,8 @@ export interface ExtractBenchResult {
   latencyRatio: number;
   /** The same number of requests by a bare undici loop: what the simulator and machine allow. */
   latencyBareMs: number;
+  /** The extractor fetching and parsing only (nothing stored), at the same latency. */
+  latencyFetchOnlyMs: number;
   rss200kMb: number;
   rss2mMb: number;
   rssRatio: number;
@@ -124,7 +126,7 @@ export async function benchExtract(options: {
     } finally {
       await sim.stop();
     }
-    // 2: 20 ms latency on a smaller portal (the wall time is latency-bound by design).
+    // 2: 20 ms latency.
     const latencyMs = 20;
     sim = await spawnSimulator([
       "--users",
@@ -134,12 +136,19 @@ export async function benchExtract(options: {
     ]);
     let latency: ExtractChildOutput;
     let bareMs: number;
+    let fetchOnly: ExtractChildOutput;
     try {
       latency = await extractOnce({
         ...base,
         baseUrl: sim.baseUrl,
         db: join(dir, "latency.duckdb"),
         dryRun: false,
+      });
+      fetchOnly = await extractOnce({
+        ...base,
+        baseUrl: sim.baseUrl,
+        db: join(dir, "latency-floor.duckdb"),
+        dryRun: true,
       });
       bareMs = await bareLoop(
         sim.baseUrl,
@@ -180,6 +189,7 @@ export async function benchExtract(options: {
       latencyIdealMs,
       latencyRatio: latency.wallMs / latencyIdealMs,
       latencyBareMs: bareMs,
+      latencyFetchOnlyMs: fetchOnly.wallMs,
       rss200kMb: pipeline.maxRssMb,
       rss2mMb: big.maxRssMb,
       rssRatio: big.maxRssMb / pipeline.maxRssMb,

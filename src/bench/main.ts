@@ -14,8 +14,9 @@ log("## extract");
 const extract = await benchExtract({
   users200k: small ? 1_000 : 10_000,
   users2m: small ? 10_000 : 100_000,
-  latencyUsers: small ? 300 : 2_000,
-  rounds: small ? 1 : 3,
+  // The same portal as the first figure: at 20 ms a request, it is latency-bound by design.
+  latencyUsers: small ? 1_000 : 10_000,
+  rounds: small ? 1 : 5,
   log,
 });
 log("");
@@ -26,6 +27,9 @@ log(
 );
 log(
   `| wall ÷ (requests × latency ÷ concurrency), ${extract.latencyMs} ms latency | ${extract.latencyRatio.toFixed(2)} (${(extract.latencyWallMs / 1000).toFixed(1)} s ÷ ${(extract.latencyIdealMs / 1000).toFixed(1)} s, ${extract.latencyRequests} requests) | ≤ 1.15 ${pass(extract.latencyRatio <= 1.15)} |`,
+);
+log(
+  `| the same, the extractor fetching and parsing only (nothing stored) | ${(extract.latencyFetchOnlyMs / extract.latencyIdealMs).toFixed(2)} (${(extract.latencyFetchOnlyMs / 1000).toFixed(1)} s) | reference |`,
 );
 log(
   `| the same, a bare undici loop of as many requests (what the simulator and machine allow) | ${(extract.latencyBareMs / extract.latencyIdealMs).toFixed(2)} (${(extract.latencyBareMs / 1000).toFixed(1)} s) | reference |`,

@@ -4,6 +4,7 @@
  */
 import { ApiError, AuthError, EnvelopeError, RetryBudgetError } from "../api/errors.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE, type ExitCode } from "../cli-error.js";
+import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 
 export interface FailureDescription {
   readonly message: string;
@@ -25,6 +26,10 @@ export function describeFailure(error: unknown, interrupted: boolean): FailureDe
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
   if (error instanceof ApiError)
     return { message: `extract failed: ${error.message}`, exitCode: EXIT_FAILED };
+  // Anything else is DuckDB's (or a bug's) message: its first line, and what to do about memory.
   const text = error instanceof Error ? error.message : String(error);
-  return { message: `extract failed: ${text}`, exitCode: EXIT_FAILED };
+  return {
+    message: `extract failed: ${duckdbFirstLine(text)}${memoryHint(text)}`,
+    exitCode: EXIT_FAILED,
+  };
 }

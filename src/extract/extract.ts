@@ -31,9 +31,9 @@ import { CountingSink, type RecordSink, StagingSink } from "./sink.js";
 export { DEFAULT_LOOKBACK_MS } from "./prepare-run.js";
 
 /**
- * Rows appended between two appender flushes. A flush is a DuckDB commit on the JavaScript thread:
- * 32k take-sized rows keep those to a few per second. The rows wait in the appender as columns,
- * not as JSON objects, so a bigger batch costs little memory.
+ * Rows per commit of a staging table (a commit also runs on a timer, see sink.ts). Each commit
+ * pays a fixed cost (a WAL sync) and its checkpoint marks; 32k take-sized rows keep commits to a
+ * few per second while the uncommitted rows, held by DuckDB as columns, stay a few MB.
  */
 export const DEFAULT_BATCH_ROWS = 32_768;
 

@@ -1,17 +1,18 @@
 /**
- * Where fetched records of one resource go: gathered into batches of a bounded size, turned into an
- * Arrow RecordBatch, appended to the resource's staging table, and only then checkpointed.
+ * Where fetched records of one resource go: gathered into slices, turned into Arrow RecordBatches,
+ * appended to the resource's staging table, and committed together with the checkpoint marks of
+ * the units of work they complete.
  *
- * Why checkpoint after the append: a unit of work (a page, a user's takes, a looked-up id) is marked
- * done only once its records are durable, so a crash can at worst fetch a unit again (the merge
- * keeps one copy per key), never skip one.
+ * Why the marks commit with the rows: a unit of work (a page, a user's takes, a looked-up id) is
+ * marked done in the same transaction that makes its records durable, so a crash can at worst
+ * fetch a unit again (the merge keeps one copy per key), never skip one.
  *
  * Why slices and batches: a user's takes are a handful of rows; appending each page alone would
  * spend the run in per-call overhead. Records are converted and appended a slice (one DuckDB vector,
  * 2,048 rows) at a time as soon as a slice is gathered, so the raw JSON objects, far bigger than
- * their columns, are held only briefly; the appender's rows are committed (flushed) once per batch.
- * Callers await `add` while their slice is written, so memory stays bounded whatever the portal's
- * size.
+ * their columns, are held only briefly; the rows are committed once per batch (or per second).
+ * Callers await `add` while more than two slices wait to be written, so memory stays bounded
+ * whatever the portal's size.
  */
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";

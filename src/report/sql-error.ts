@@ -6,13 +6,7 @@
  * added on that same line), so n is the file's line.
  */
 import { CliError, UsageError } from "../cli-error.js";
-
-/** DuckDB's first line, without the client's "Failed to prepare statement: "-style prefix. */
-function firstLine(message: string): string {
-  return (message.split("\n", 1)[0] ?? message)
-    .trim()
-    .replace(/^Failed to [\w ]+?: (?=\w+ Error:)/, "");
-}
+import { duckdbFirstLine as firstLine, memoryHint } from "../load/duckdb-message.js";
 
 /** `where:LINE: Kind Error: what` (or `where: ...` when DuckDB gives no line). */
 export function sqlErrorText(error: unknown, where: string): string {
@@ -30,7 +24,7 @@ export function sqlError(error: unknown, where: string, stage: "prepare" | "run"
   const text = sqlErrorText(error, where);
   return stage === "prepare"
     ? new UsageError(`SQL error in ${text}`, { cause: error })
-    : new CliError(`query failed: ${text}`, 1, { cause: error });
+    : new CliError(`query failed: ${text}${memoryHint(String(error))}`, 1, { cause: error });
 }
 
 /** For a statement typed on the command line: `SQL error (line N): Kind Error: what`. */
@@ -41,5 +35,5 @@ export function inlineSqlError(error: unknown, stage: "prepare" | "run"): CliErr
   const text = `${line === undefined ? "" : ` (line ${line})`}: ${first}`;
   return stage === "prepare"
     ? new UsageError(`SQL error${text}`, { cause: error })
-    : new CliError(`query failed${text}`, 1, { cause: error });
+    : new CliError(`query failed${text}${memoryHint(message)}`, 1, { cause: error });
 }

@@ -50,7 +50,7 @@ function discard(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
-test("completion of a 100k-user portal fits the default memory ceiling, medians exact", async () => {
+async function report(args: string[]): Promise<{ code: number; stderr: string }> {
   let stderr = "";
   const ctx: CliContext = {
     stdout: discard(),
@@ -64,10 +64,19 @@ test("completion of a 100k-user portal fits the default memory ceiling, medians 
     cwd,
     signal: new AbortController().signal,
   };
-  const code = await main(
-    ["report", "completion", "--format", "parquet", "--out", "out", "--quiet"],
-    ctx,
-  );
+  const code = await main(["report", ...args], ctx);
+  return { code, stderr };
+}
+
+test("completion of a 100k-user portal fits the default memory ceiling, medians exact", async () => {
+  const { code, stderr } = await report([
+    "completion",
+    "--format",
+    "parquet",
+    "--out",
+    "out",
+    "--quiet",
+  ]);
   expect(stderr).toBe("");
   expect(code).toBe(0);
 
@@ -116,4 +125,20 @@ test("completion of a 100k-user portal fits the default memory ceiling, medians 
   expect(actual.getRows().map((row) => row.map(String))).toEqual(sample);
   connection.closeSync();
   instance.closeSync();
+});
+
+test("a query that outgrows DuckDB's memory ceiling fails in one line that says how to raise it", async () => {
+  const before = process.env.LMS_DUCKDB_MEMORY_LIMIT;
+  process.env.LMS_DUCKDB_MEMORY_LIMIT = "16MB";
+  try {
+    const { code, stderr } = await report(["completion", "--format", "csv", "--out", "small"]);
+    expect(code).toBe(1);
+    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(stderr).toMatch(
+      /^lms-export: query failed: queries\/completion\.sql.*Out of Memory Error.*; DuckDB ran out of its memory ceiling: set LMS_DUCKDB_MEMORY_LIMIT higher \(e\.g\. 1GB\) and run again\n$/,
+    );
+  } finally {
+    if (before === undefined) delete process.env.LMS_DUCKDB_MEMORY_LIMIT;
+    else process.env.LMS_DUCKDB_MEMORY_LIMIT = before;
+  }
 });
