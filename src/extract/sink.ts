@@ -47,6 +47,15 @@ export interface SinkTotals {
 /** Rows converted and appended between two yields: one DuckDB vector's worth. */
 const SLICE_ROWS = 2_048;
 
+/**
+ * Rows the appender gathers before handing them to the open transaction (cheap inside a
+ * transaction); it bounds what the appender holds when batches are larger than this.
+ */
+const APPENDER_ROWS = 32_768;
+
+/** Longest wait before buffered records are committed: a run killed with -9 refetches at most this. */
+const DEFAULT_MAX_DELAY_MS = 1_000;
+
 export class StagingSink implements RecordSink {
   /** Records not yet handed to a write (fewer than a slice between calls). */
   private raw: unknown[] = [];
@@ -54,6 +63,8 @@ export class StagingSink implements RecordSink {
   private done = new Map<CheckpointKind, string[]>();
   /** Rows handed to writes since the last flush was scheduled. */
   private unflushed = 0;
+  /** Rows appended since the appender last handed its rows to the transaction. */
+  private inAppender = 0;
   /** Rows handed to writes that have not finished yet. */
   private backlog = 0;
   private inTransaction = false;
@@ -96,7 +107,7 @@ export class StagingSink implements RecordSink {
       options.runId,
       options.resource,
       options.batchRows,
-      options.maxDelayMs ?? 1_000,
+      options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
     );
   }
 
@@ -163,6 +174,7 @@ export class StagingSink implements RecordSink {
       if (done.size > 0) await this.begin();
       if (!this.inTransaction) return;
       try {
+        this.inAppender = 0;
         await this.writer.flush();
         for (const [kind, keys] of done) {
           await markDone(this.connection, this.runId, this.resource, kind, keys);
@@ -196,6 +208,11 @@ export class StagingSink implements RecordSink {
     if (converted.batch) {
       await this.writer.append(converted.batch);
       this.records += converted.batch.numRows;
+      this.inAppender += converted.batch.numRows;
+      if (this.inAppender >= APPENDER_ROWS) {
+        this.inAppender = 0;
+        await this.writer.flush();
+      }
     }
     if (converted.rejects.length > 0) {
       this.rejects += converted.rejects.length;

@@ -6,12 +6,17 @@
  * Why two figures: an extract only appends and then builds primary keys, which run as fast under
  * 128 MB and keep the whole process under 400 MB at 2M takes; report queries that group hundreds of
  * thousands of rows need the larger one (DuckDB spills to disk past either, but not every operator
- * can).
+ * can). One thing in an extract does grow with the portal: a primary key index must fit in memory
+ * while it is built (measured: 10M keys fail under 64 MB), so the merge gets more on big portals.
  */
 import { UsageError } from "../cli-error.js";
 
+/** DuckDB reads "MB" as 10^6 bytes. */
+const MB = 1_000_000;
+const EXTRACT_MB = 128;
+
 export const DEFAULT_MEMORY_LIMIT = "256MB";
-export const EXTRACT_MEMORY_LIMIT = "128MB";
+export const EXTRACT_MEMORY_LIMIT = `${EXTRACT_MB}MB`;
 
 /** A size DuckDB accepts, e.g. 512MB, 1.5GB, 2GiB (checked: the value ends up in a SET). */
 const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
@@ -35,4 +40,23 @@ export function memoryLimit(env: NodeJS.ProcessEnv = process.env): string {
 /** The ceiling while an extract runs. */
 export function extractMemoryLimit(env: NodeJS.ProcessEnv = process.env): string {
   return configured(env) ?? EXTRACT_MEMORY_LIMIT;
+}
+
+/** A primary key index takes about 8 bytes a key; twice that, plus room for the scan. */
+const INDEX_BYTES_PER_KEY = 16;
+const MERGE_BASE_BYTES = 64 * MB;
+
+/**
+ * The ceiling for an extract's final merge, whose largest table has `largestTable` rows: the
+ * extract's own, or more when that table's primary key index needs it (unless the user set one).
+ */
+export function mergeMemoryLimit(
+  largestTable: number,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const given = configured(env);
+  if (given) return given;
+  const needed = MERGE_BASE_BYTES + INDEX_BYTES_PER_KEY * Math.max(0, largestTable);
+  if (needed <= EXTRACT_MB * MB) return EXTRACT_MEMORY_LIMIT;
+  return `${Math.ceil(needed / MB)}MB`;
 }

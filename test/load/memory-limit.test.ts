@@ -5,6 +5,7 @@ import {
   EXTRACT_MEMORY_LIMIT,
   extractMemoryLimit,
   memoryLimit,
+  mergeMemoryLimit,
 } from "../../src/load/memory-limit.js";
 
 describe("DuckDB memory ceiling", () => {
@@ -19,6 +20,14 @@ describe("DuckDB memory ceiling", () => {
       expect(memoryLimit({ LMS_DUCKDB_MEMORY_LIMIT: size })).toBe(size);
       expect(extractMemoryLimit({ LMS_DUCKDB_MEMORY_LIMIT: size })).toBe(size);
     }
+  });
+
+  it("gives a merge room for the primary key index of its largest table", () => {
+    expect(mergeMemoryLimit(0, {})).toBe(EXTRACT_MEMORY_LIMIT);
+    expect(mergeMemoryLimit(2_000_000, {})).toBe(EXTRACT_MEMORY_LIMIT);
+    // 64 MB plus 16 bytes a key: 10M keys need 224 MB (measured: they fail under 64 MB).
+    expect(mergeMemoryLimit(10_000_000, {})).toBe("224MB");
+    expect(mergeMemoryLimit(10_000_000, { LMS_DUCKDB_MEMORY_LIMIT: "1GB" })).toBe("1GB");
   });
 
   it("refuses what is not a size, in one line naming the variable", () => {
