@@ -47,24 +47,16 @@ export interface SinkTotals {
 /** Rows converted and appended between two yields: one DuckDB vector's worth. */
 const SLICE_ROWS = 2_048;
 
-/**
- * Rows the appender gathers before handing them to the open transaction (cheap inside a
- * transaction); it bounds what the appender holds when batches are larger than this.
- */
-const APPENDER_ROWS = 32_768;
-
 /** Longest wait before buffered records are committed: a run killed with -9 refetches at most this. */
 const DEFAULT_MAX_DELAY_MS = 1_000;
 
 export class StagingSink implements RecordSink {
   /** Records not yet handed to a write (fewer than a slice between calls). */
   private raw: unknown[] = [];
-  /** Units whose records have been handed to writes but are not yet flushed. */
+  /** Units whose records have been handed to writes but are not yet committed. */
   private done = new Map<CheckpointKind, string[]>();
-  /** Rows handed to writes since the last flush was scheduled. */
-  private unflushed = 0;
-  /** Rows appended since the appender last handed its rows to the transaction. */
-  private inAppender = 0;
+  /** Rows handed to writes since the last commit was scheduled. */
+  private uncommitted = 0;
   /** Rows handed to writes that have not finished yet. */
   private backlog = 0;
   private inTransaction = false;
@@ -124,7 +116,7 @@ export class StagingSink implements RecordSink {
     }
     if (this.raw.length < SLICE_ROWS) return;
     while (this.raw.length >= SLICE_ROWS) this.appendSlice(this.raw.splice(0, SLICE_ROWS));
-    if (this.unflushed >= this.batchRows) void this.commit().catch(() => {});
+    if (this.uncommitted >= this.batchRows) void this.commit().catch(() => {});
     // Callers wait only while more than two slices are queued: enough to bound memory, while the
     // checkpoint writes that follow a commit do not hold up fetching.
     if (this.backlog > 2 * SLICE_ROWS) await this.tail;
@@ -144,12 +136,12 @@ export class StagingSink implements RecordSink {
   }
 
   private hasPending(): boolean {
-    return this.raw.length > 0 || this.done.size > 0 || this.unflushed > 0;
+    return this.raw.length > 0 || this.done.size > 0 || this.uncommitted > 0;
   }
 
   /** Queues the conversion and append of `records` behind earlier writes (one writer, in order). */
   private appendSlice(records: unknown[]): void {
-    this.unflushed += records.length;
+    this.uncommitted += records.length;
     this.backlog += records.length;
     this.tail = this.tail.then(() =>
       this.write(records).finally(() => {
@@ -169,12 +161,11 @@ export class StagingSink implements RecordSink {
     if (this.raw.length > 0) this.appendSlice(this.raw.splice(0));
     const done = this.done;
     this.done = new Map();
-    this.unflushed = 0;
+    this.uncommitted = 0;
     this.tail = this.tail.then(async () => {
       if (done.size > 0) await this.begin();
       if (!this.inTransaction) return;
       try {
-        this.inAppender = 0;
         await this.writer.flush();
         for (const [kind, keys] of done) {
           await markDone(this.connection, this.runId, this.resource, kind, keys);
@@ -208,11 +199,6 @@ export class StagingSink implements RecordSink {
     if (converted.batch) {
       await this.writer.append(converted.batch);
       this.records += converted.batch.numRows;
-      this.inAppender += converted.batch.numRows;
-      if (this.inAppender >= APPENDER_ROWS) {
-        this.inAppender = 0;
-        await this.writer.flush();
-      }
     }
     if (converted.rejects.length > 0) {
       this.rejects += converted.rejects.length;

@@ -3,7 +3,6 @@
  * one vector size, 2,048 rows, each) and the appender, numbering every row with `_seq`.
  */
 
-import { endianness } from "node:os";
 import {
   type DuckDBAppender,
   type DuckDBConnection,
@@ -11,8 +10,8 @@ import {
   type DuckDBType,
   DuckDBVector,
 } from "@duckdb/node-api";
-import duckdb from "@duckdb/node-bindings";
-import type { RecordBatch, Schema } from "apache-arrow";
+import { Int64, type RecordBatch, type Schema } from "apache-arrow";
+import { Int64Column } from "../extract/fixed-width-column.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { copyDirect, copyToVector, duckdbTypeIdFor } from "./arrow-to-vector.js";
 import { quoteIdent } from "./ddl.js";
@@ -78,12 +77,9 @@ function planFor(
   return { sources };
 }
 
-const TWO_32 = 4_294_967_296;
-const LITTLE_ENDIAN = endianness() === "LE";
-
 /**
- * Numbers rows `after + 1 .. after + count` into the BIGINT column `column` of `chunk`, written as
- * 32-bit halves and copied in one block (a BigInt per row was a measurable share of the garbage
+ * Numbers rows `after + 1 .. after + count` into the BIGINT column `column` of `chunk`, through
+ * an Arrow column copied in one block (a BigInt per row was a measurable share of the garbage
  * collector's work). Answers the last number used.
  */
 function copySequence(
@@ -93,20 +89,9 @@ function copySequence(
   column: number,
 ): number {
   if (!Number.isSafeInteger(after + count)) throw new Error("staging row numbers ran out");
-  const words = new Int32Array(count * 2);
-  if (LITTLE_ENDIAN) {
-    for (let i = 0; i < count; i++) {
-      const value = after + 1 + i;
-      const high = Math.floor(value / TWO_32);
-      words[2 * i] = (value - high * TWO_32) | 0;
-      words[2 * i + 1] = high;
-    }
-  } else {
-    const big = new BigInt64Array(words.buffer);
-    for (let i = 0; i < count; i++) big[i] = BigInt(after + 1 + i);
-  }
-  const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
-  duckdb.copy_data_to_vector(vector, 0, words.buffer, 0, words.byteLength);
+  const numbers = new Int64Column(count);
+  for (let i = 0; i < count; i++) numbers.setNumber(i, after + 1 + i);
+  copyDirect(numbers.toInt64Data(new Int64()), 0, count, chunk, column);
   return after + count;
 }
 

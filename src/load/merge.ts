@@ -9,10 +9,10 @@
  * - full: the staging table is first swapped in as the resource table (see swapStagedIn), which
  *   works when the staged keys are distinct, the usual case. A repeated key (a resumed run, or
  *   records re-read after offset drift) makes the swap's ADD PRIMARY KEY fail; the transaction is
- *   then rolled back and the merge done again the careful way: rows rows whose key was not staged are deleted
- *   (records gone from the portal), then the deduplicated staged rows are upserted. The deleted
- *   and upserted key sets are disjoint, which avoids the delete-then-reinsert-same-key pattern
- *   DuckDB's ART index has had trouble with.
+ *   then rolled back and the merge done again the careful way: rows whose key was not staged are
+ *   deleted (records gone from the portal), then the deduplicated staged rows are upserted. The
+ *   deleted and upserted key sets are disjoint, which avoids the delete-then-reinsert-same-key
+ *   pattern DuckDB's ART index has had trouble with.
  * - incremental: the staged rows are upserted; nothing is deleted (the API has no deletion feed).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
