@@ -231,8 +231,13 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
 
   // Each producer settles once; a child queue closes when every producer feeding it has finished.
   const producers = new Map<ExtractedName, Promise<void>>();
+  // A resource's sink commits its last records as soon as the resource is fetched, while the
+  // others go on (the lists end long before the takes).
   const finishResource = async (resource: ExtractedName, work: Promise<void>) => {
     await work;
+    const totals = await sink(resource).finish();
+    outcome(resource).records = totals.records;
+    outcome(resource).rejects = totals.rejects;
     outcome(resource).durationMs = Date.now() - started;
     progress.finish(resource);
   };
@@ -279,11 +284,6 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
       await Promise.allSettled([...queues.values()].map((queue) => queue.settled()));
       await Promise.allSettled([...plan.sinks.values()].map((s) => s.abandon()));
       throw failures[0];
-    }
-    for (const resource of plan.resources) {
-      const totals = await sink(resource).finish();
-      outcome(resource).records = totals.records;
-      outcome(resource).rejects = totals.rejects;
     }
     return { resources: outcomes, client: client.stats() };
   } finally {
