@@ -9,11 +9,10 @@ import { type ClientOptions, createClient, type LmsClient } from "../api/client.
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
 import { type CheckpointKind, clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
-import { quoteIdent } from "../load/ddl.js";
 import { extractMemoryLimit, memoryLimit, mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
 import { finishRun, recordNotFound, recordResourceStats } from "../load/runs.js";
-import { stagingTable } from "../load/staging.js";
+import { tableSizes } from "../load/table-sizes.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
@@ -237,22 +236,6 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   }
 }
 
-/** Rows of the biggest resource or staging table among `resources`. */
-async function largestTable(
-  connection: DuckDBConnection,
-  resources: readonly ExtractedName[],
-): Promise<number> {
-  if (resources.length === 0) return 0;
-  const counts = resources.flatMap((resource) => [
-    `SELECT count(*) AS n FROM ${quoteIdent(resource)}`,
-    `SELECT count(*) AS n FROM ${quoteIdent(stagingTable(resource))}`,
-  ]);
-  const reader = await connection.runAndReadAll(
-    `SELECT max(n) FROM (${counts.join(" UNION ALL ")})`,
-  );
-  return Number(reader.getRows()[0]?.[0] ?? 0);
-}
-
 /** Records the run's figures and merges the staged records in one transaction. */
 async function store(
   connection: DuckDBConnection,
@@ -263,14 +246,10 @@ async function store(
 ): Promise<Partial<Record<ExtractedName, number>>> {
   try {
     const retries = retriesByResource(fetched);
+    const sizes = await tableSizes(connection, plan.resources);
     for (const [resource, outcome] of fetched.resources) {
-      if (plan.resuming) {
-        // Records staged by the interrupted attempts count too: what the run loads is what is staged.
-        const staged = await connection.runAndReadAll(
-          `SELECT count(*) FROM ${quoteIdent(stagingTable(resource))}`,
-        );
-        outcome.records = Number(staged.getRows()[0]?.[0] ?? outcome.records);
-      }
+      // Records staged by the interrupted attempts count too: what the run loads is what is staged.
+      if (plan.resuming) outcome.records = sizes.get(resource)?.staged ?? outcome.records;
       await recordResourceStats(connection, runId, resource, {
         records: outcome.records,
         requests: outcome.requests,
@@ -280,11 +259,13 @@ async function store(
         durationMs: outcome.durationMs,
       });
     }
-    if (plan.mode === "full" && !options.allowEmpty)
-      await refuseEmptying(connection, plan.resources);
+    if (plan.mode === "full" && !options.allowEmpty) refuseEmptying(sizes);
     // A primary key index is built or loaded whole during the merge: give DuckDB room for the
     // largest one.
-    const largest = await largestTable(connection, plan.resources);
+    const largest = Math.max(
+      0,
+      ...[...sizes.values()].map((size) => Math.max(size.rows, size.staged)),
+    );
     await connection.run(`SET memory_limit = '${mergeMemoryLimit(largest)}'`);
     const mergeStarted = Date.now();
     const tables = await mergeStaging(connection, plan.resources, plan.mode, {

@@ -1,0 +1,37 @@
+/**
+ * Row counts of resource tables and their staging tables, in one query: what the end of an extract
+ * needs to know before it merges (a resumed run's record counts, whether a full run would empty a
+ * table, how big the largest primary key index gets).
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { ExtractedName } from "../resources/registry.js";
+import { quoteIdent } from "./ddl.js";
+import { stagingTable } from "./staging.js";
+
+export interface TableSize {
+  /** Rows in the resource table. */
+  readonly rows: number;
+  /** Rows in its staging table. */
+  readonly staged: number;
+}
+
+export async function tableSizes(
+  connection: DuckDBConnection,
+  resources: readonly ExtractedName[],
+): Promise<Map<ExtractedName, TableSize>> {
+  const sizes = new Map<ExtractedName, TableSize>();
+  if (resources.length === 0) return sizes;
+  const sql = resources
+    .map(
+      (resource) =>
+        `SELECT '${resource}' AS resource, (SELECT count(*) FROM ${quoteIdent(resource)}) AS n, (SELECT count(*) FROM ${quoteIdent(stagingTable(resource))}) AS staged`,
+    )
+    .join(" UNION ALL ");
+  const reader = await connection.runAndReadAll(sql);
+  const byName = new Map(reader.getRows().map(([name, n, staged]) => [String(name), [n, staged]]));
+  for (const resource of resources) {
+    const [rows, staged] = byName.get(resource) ?? [0, 0];
+    sizes.set(resource, { rows: Number(rows), staged: Number(staged) });
+  }
+  return sizes;
+}
