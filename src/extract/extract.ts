@@ -9,6 +9,7 @@ import { type ClientOptions, createClient, type LmsClient } from "../api/client.
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
 import { type CheckpointKind, clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
+import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import { extractMemoryLimit, memoryLimit, mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
 import { finishRun, recordNotFound, recordResourceStats } from "../load/runs.js";
@@ -281,11 +282,16 @@ async function store(
     });
     return tables;
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    await recordOutcome(connection, runId, "failed", message ?? "merge failed");
+    const text = error instanceof Error ? error.message : String(error);
+    const message = duckdbFirstLine(text);
+    await recordOutcome(connection, runId, "failed", message || "merge failed");
     if (error instanceof CliError) throw error;
+    const memory = memoryHint(text);
+    const advice = memory
+      ? `${memory} with \`lms-export extract --resume\``
+      : ": free disk space or fix the database's folder, then run `lms-export extract --resume`";
     throw new CliError(
-      `storing the extracted records failed (${message}); the tables are unchanged: free disk space or fix the database's folder, then run \`lms-export extract --resume\``,
+      `storing the extracted records failed (${message}); the tables are unchanged${advice}`,
       EXIT_FAILED,
       { cause: error },
     );
