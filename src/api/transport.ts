@@ -5,6 +5,7 @@
 
 import type { Logger } from "../log/logger.js";
 import { linkSignals, sleep } from "./abort.js";
+import { afterQueuedWrites } from "./after-queued-writes.js";
 import { authorizationValue, TokenManager } from "./auth.js";
 import { type ListContent, readEnvelope } from "./envelope.js";
 import {
@@ -177,6 +178,8 @@ export class Transport {
               context,
             );
           }, signal);
+          // The requests this answer freed a slot for go out before it is processed.
+          await afterQueuedWrites();
           const content = readEnvelope(answer, context, expect, this.#redactor);
           if (token !== undefined) this.#tokens.markServed(token);
           return content;
