@@ -12,7 +12,12 @@ import type { LmsDatabase } from "../load/database.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import { extractMemoryLimit, memoryLimit, mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
-import { finishRun, recordNotFound, recordResourceStats } from "../load/runs.js";
+import {
+  finishRun,
+  type ResourceStats,
+  recordNotFound,
+  recordResourceStats,
+} from "../load/runs.js";
 import { tableSizes } from "../load/table-sizes.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
@@ -251,10 +256,11 @@ async function store(
   try {
     const retries = retriesByResource(fetched);
     const sizes = await tableSizes(connection, plan.resources);
+    const stats = new Map<ExtractedName, ResourceStats>();
     for (const [resource, outcome] of fetched.resources) {
       // Records staged by the interrupted attempts count too: what the run loads is what is staged.
       if (plan.resuming) outcome.records = sizes.get(resource)?.staged ?? outcome.records;
-      await recordResourceStats(connection, runId, resource, {
+      stats.set(resource, {
         records: outcome.records,
         requests: outcome.requests,
         retries: retries.get(resource) ?? 0,
@@ -263,6 +269,7 @@ async function store(
         durationMs: outcome.durationMs,
       });
     }
+    await recordResourceStats(connection, runId, stats);
     if (plan.mode === "full" && !options.allowEmpty) refuseEmptying(sizes);
     // A primary key index is built or loaded whole during the merge: give DuckDB room for the
     // largest one.

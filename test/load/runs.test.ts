@@ -58,11 +58,17 @@ describe("runs", () => {
     const t0 = Date.now();
     const stats = { records: 1, requests: 1, retries: 0, rejects: 0, notFound: 0, durationMs: 1 };
     const a = await startRun(connection, { mode: "full", since: null, options: {} });
-    await recordResourceStats(connection, a, "grp", stats);
-    await recordResourceStats(connection, a, "take", stats);
+    await recordResourceStats(
+      connection,
+      a,
+      new Map([
+        ["grp", stats],
+        ["take", stats],
+      ]),
+    );
     await finishRun(connection, a, "succeeded");
     const b = await startRun(connection, { mode: "full", since: null, options: {} });
-    await recordResourceStats(connection, b, "grp", stats);
+    await recordResourceStats(connection, b, new Map([["grp", stats]]));
     await finishRun(connection, b, "failed", "x");
     const loaded = await lastLoadedByResource(connection);
     expect([...loaded.keys()].sort()).toEqual(["grp", "take"]);
@@ -82,8 +88,8 @@ describe("runs", () => {
       notFound: 1,
       durationMs: 1234.6,
     };
-    await recordResourceStats(connection, run, "take", stats);
-    await recordResourceStats(connection, run, "take", { ...stats, records: 12 });
+    await recordResourceStats(connection, run, new Map([["take", stats]]));
+    await recordResourceStats(connection, run, new Map([["take", { ...stats, records: 12 }]]));
     expect(await rows(connection, "SELECT * FROM _run_resources")).toEqual([
       {
         run_id: "1",
