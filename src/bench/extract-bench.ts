@@ -137,6 +137,7 @@ export async function benchExtract(options: {
       String(latencyMs),
     ]);
     let latency: ExtractChildOutput;
+    let latencyWalls: number[] = [];
     let bareMs: number;
     let fetchOnly: ExtractChildOutput;
     try {
@@ -164,6 +165,7 @@ export async function benchExtract(options: {
         );
       }
       latency = median(pipelines);
+      latencyWalls = pipelines.map((run) => run.wallMs);
       fetchOnly = median(fetchOnlys);
       bareMs = await bareLoop(
         sim.baseUrl,
@@ -176,7 +178,7 @@ export async function benchExtract(options: {
     }
     const latencyIdealMs = (latency.requests * latencyMs) / CONCURRENCY;
     options.log(
-      `20 ms latency, median of ${LATENCY_ROUNDS}: ${(latency.wallMs / 1000).toFixed(2)} s for ${latency.requests} requests (ideal ${(latencyIdealMs / 1000).toFixed(2)} s)`,
+      `20 ms latency, median of ${LATENCY_ROUNDS}: ${(latency.wallMs / 1000).toFixed(2)} s for ${latency.requests} requests (ideal ${(latencyIdealMs / 1000).toFixed(2)} s; rounds ${latencyWalls.map((ms) => (ms / latencyIdealMs).toFixed(2)).join(", ")})`,
     );
     // 3: peak RSS at about 2M takes.
     sim = await spawnSimulator(["--users", String(options.users2m)]);
