@@ -180,6 +180,7 @@ export class Transport {
           }, signal);
           // The requests this answer freed a slot for go out before it is processed.
           await afterQueuedWrites();
+          signal?.throwIfAborted();
           const content = readEnvelope(answer, context, expect, this.#redactor);
           if (token !== undefined) this.#tokens.markServed(token);
           return content;
