@@ -107,6 +107,40 @@ async function listFiles(dir: string, extension: string): Promise<string[]> {
   }
 }
 
+/** A catalog file: where it is, how messages show it, and the name it gives its query or report. */
+interface CatalogFile {
+  readonly path: string;
+  readonly shown: string;
+  readonly name: string;
+}
+
+/**
+ * The `kind` files (`queries/*.sql` or `reports/*.json`) of every root in order, each name checked:
+ * the file name becomes the query or report name.
+ */
+async function catalogFiles(
+  roots: readonly { dir: string; label: string }[],
+  kind: "queries" | "reports",
+): Promise<CatalogFile[]> {
+  const extension = kind === "queries" ? ".sql" : ".json";
+  const noun = kind === "queries" ? "query" : "report";
+  const found: CatalogFile[] = [];
+  for (const { dir, label } of roots) {
+    const folder = join(dir, kind);
+    for (const file of await listFiles(folder, extension)) {
+      const shown = `${label}${kind}/${file}`;
+      const name = file.slice(0, -extension.length);
+      if (!NAME.test(name)) {
+        throw new UsageError(
+          `${shown}: a ${noun} file name must be lower case letters, digits, - and _ (it becomes the ${noun} name)`,
+        );
+      }
+      found.push({ path: join(folder, file), shown, name });
+    }
+  }
+  return found;
+}
+
 /**
  * Loads `root`/queries and `root`/reports, then the same folders of each of `extraRoots` (your
  * own catalogs), whose queries and reports replace shipped ones of the same name. Contract: every
@@ -121,44 +155,22 @@ export async function loadCatalog(
 ): Promise<Catalog> {
   const roots = [{ dir: root, label: "" }, ...extraRoots.map((dir) => ({ dir, label: `${dir}/` }))];
   const queries = new Map<string, QueryDef>();
-  for (const { dir, label } of roots) {
-    const queryDir = join(dir, "queries");
-    for (const file of await listFiles(queryDir, ".sql")) {
-      const path = join(queryDir, file);
-      const shown = `${label}queries/${file}`;
-      const name = file.replace(/\.sql$/, "");
-      if (!NAME.test(name)) {
-        throw new UsageError(
-          `${shown}: a query file name must be lower case letters, digits, - and _ (it becomes the query name)`,
-        );
-      }
-      queries.set(name, await loadQueryFile(path, shown, { strict: true }));
-    }
+  for (const { path, shown, name } of await catalogFiles(roots, "queries")) {
+    queries.set(name, await loadQueryFile(path, shown, { strict: true }));
   }
   const reports = new Map<string, ReportDef>();
-  for (const { dir, label } of roots) {
-    const reportDir = join(dir, "reports");
-    for (const file of await listFiles(reportDir, ".json")) {
-      const path = join(reportDir, file);
-      const shown = `${label}reports/${file}`;
-      const name = file.replace(/\.json$/, "");
-      if (!NAME.test(name)) {
-        throw new UsageError(
-          `${shown}: a report file name must be lower case letters, digits, - and _ (it becomes the report name)`,
-        );
-      }
-      if (queries.has(name)) {
-        throw new UsageError(`${shown}: report ${name} has the same name as a query; rename one`);
-      }
-      let text: string;
-      try {
-        text = await readFile(path, "utf8");
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-        throw new UsageError(`cannot read report file ${shown} (${code})`);
-      }
-      reports.set(name, parseReportFile(text, { name, file: shown, queries }));
+  for (const { path, shown, name } of await catalogFiles(roots, "reports")) {
+    if (queries.has(name)) {
+      throw new UsageError(`${shown}: report ${name} has the same name as a query; rename one`);
     }
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      throw new UsageError(`cannot read report file ${shown} (${code})`);
+    }
+    reports.set(name, parseReportFile(text, { name, file: shown, queries }));
   }
   return { queries, reports };
 }
