@@ -36,6 +36,15 @@ async function count(connection: DuckDBConnection, table: string): Promise<numbe
   return Number(reader.getRows()[0]?.[0]);
 }
 
+/** A database whose grp (1 "a", 2 "b") and take (1) tables were loaded by one full merge. */
+async function loadedGroupsAndTake(): Promise<DuckDBConnection> {
+  const connection = await memory();
+  await stage(connection, "grp", [group(1, "a"), group(2, "b")]);
+  await stage(connection, "take", [{ take_id: 1, take_score: 5 }]);
+  await mergeStaging(connection, ["grp", "take"], "full");
+  return connection;
+}
+
 /** Row count and a digest of every row of every resource and staging table. */
 async function snapshot(connection: DuckDBConnection): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -76,10 +85,7 @@ describe("mergeStaging", () => {
   });
 
   it("full mode with a repeated key in one resource: every resource right, beforeCommit once", async () => {
-    const connection = await memory();
-    await stage(connection, "grp", [group(1, "a"), group(2, "b")]);
-    await stage(connection, "take", [{ take_id: 1, take_score: 5 }]);
-    await mergeStaging(connection, ["grp", "take"], "full");
+    const connection = await loadedGroupsAndTake();
 
     // grp is staged with distinct keys (swapped in), take with key 7 twice (the swap's primary
     // key refuses it, so the whole merge is redone the careful way).
@@ -159,10 +165,7 @@ describe("mergeStaging", () => {
   });
 
   it("a failure in the second resource leaves every table exactly as before", async () => {
-    const connection = await memory();
-    await stage(connection, "grp", [group(1, "a"), group(2, "b")]);
-    await stage(connection, "take", [{ take_id: 1, take_score: 5 }]);
-    await mergeStaging(connection, ["grp", "take"], "full");
+    const connection = await loadedGroupsAndTake();
 
     await stage(connection, "grp", [group(2, "changed"), group(3, "new")]);
     await stage(connection, "take", [{ take_id: 2, take_score: 7 }]);
