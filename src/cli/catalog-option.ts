@@ -29,17 +29,20 @@ export async function loadCatalogFor(
   const source = flag ? "--catalog" : "LMS_CATALOG";
   const dirs = given.map((dir) => resolve(ctx.cwd, dir));
   for (const [i, dir] of dirs.entries()) {
-    let isDir = false;
-    try {
-      isDir = statSync(dir).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) {
+    if (!isFolder(dir)) {
       throw new UsageError(
         `${source}: ${given[i]} is not a folder; give a folder holding queries/ and/or reports/`,
       );
     }
   }
   return loadCatalog(projectRoot(), dirs);
+}
+
+/** True for an existing folder; false for anything else, a path that cannot be read included. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
