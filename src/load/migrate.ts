@@ -14,6 +14,7 @@ import {
   stagingTable,
   stagingTablesSql,
 } from "./staging.js";
+import { createUserTableSql, ROSTER_IMPORTS_SQL } from "./user-table.js";
 
 async function existingColumns(connection: DuckDBConnection, table: string): Promise<Set<string>> {
   const reader = await connection.runAndReadAll(
@@ -61,6 +62,8 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
   try {
     for (const name of EXTRACTED) await connection.run(createTableSql(name));
     for (const sql of META_TABLES_SQL) await connection.run(sql);
+    await connection.run(createUserTableSql());
+    await connection.run(ROSTER_IMPORTS_SQL);
     for (const sql of stagingTablesSql(EXTRACTED)) await connection.run(sql);
     await connection.run(CHECKPOINT_TABLE_SQL);
     await dropCheckpointKey(connection);

@@ -100,6 +100,8 @@ describe("openDatabase", () => {
       "_schema_drift",
       "_not_found",
       "_checkpoint",
+      "_roster_imports",
+      "user",
     ]) {
       expect(names).toContain(meta);
     }
