@@ -73,11 +73,13 @@ describe("report", () => {
     expect((await readdir(join(cwd, "out"))).sort()).toEqual([
       `${base}-access.parquet`,
       `${base}-completion.parquet`,
+      `${base}-compliance-summary.parquet`,
+      `${base}-compliance-trend.parquet`,
       `${base}-compliance.parquet`,
       `${base}.xlsx`,
     ]);
     expect(run.stdout).toContain(
-      "report weekly-compliance: compliance 12, access 3, completion 16 rows",
+      "report weekly-compliance: compliance-summary 8, compliance-trend 12, compliance 12, access 3, completion 16 rows",
     );
     expect(run.stdout).toContain(`out/${base}.xlsx`);
   });
@@ -230,7 +232,9 @@ describe("list", () => {
     expect(run.stdout).toMatch(
       /--param due_days=INT \(default: 30; a whole number, e\.g\. 30\)\s+Days after/,
     );
-    expect(run.stdout).toContain("queries: compliance, access, completion; formats: xlsx, parquet");
+    expect(run.stdout).toContain(
+      "queries: compliance-summary, compliance-trend, compliance, access, completion; formats: xlsx, parquet",
+    );
   });
 
   test("--json", async () => {
