@@ -1,8 +1,10 @@
 /**
  * Excel export with exceljs's streaming WorkbookWriter (useStyles: number formats and a bold header
- * need it): a sheet per query with a bold frozen header row, an autofilter over the data, widths
- * from the header and the first rows, real number/date/boolean cells, a sheet continued on a new
- * one past Excel's row limit, and an "About" sheet.
+ * need it): a sheet per query with a bold frozen header row of labels a person reads
+ * (`columnLabel`), an autofilter over the data, widths from the header and the first rows, real
+ * number/date/boolean cells, overdue rows highlighted, a page setup that prints one page wide
+ * (`xlsx-layout.ts`), a sheet continued on a new one past Excel's row limit, and an "About" sheet
+ * that also maps each header back to its SQL column name.
  *
  * Two measured facts shape it (exceljs 4.4, this machine):
  * - Each cell gets its own merged style object, and exceljs hashes a style it has not seen by
@@ -16,8 +18,16 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import type { DuckDBResult } from "@duckdb/node-api";
 import ExcelJS from "exceljs";
+import { columnLabel } from "../present/column-label.js";
 import { neutraliseText } from "./formula-injection.js";
-import { type CellValue, type ColumnWriter, columnWidth, columnWriter } from "./xlsx-cells.js";
+import {
+  type CellValue,
+  type ColumnWriter,
+  columnWidth,
+  columnWriter,
+  settleDateFormat,
+} from "./xlsx-cells.js";
+import { overdueHighlight, pageSetup } from "./xlsx-layout.js";
 
 /** Excel's limit: rows per sheet, header included. */
 export const EXCEL_MAX_ROWS = 1_048_576;
@@ -35,6 +45,21 @@ export interface XlsxOptions {
 export interface AboutLine {
   label: string;
   value: CellValue;
+}
+
+/** How a result is written: its column labels, and how a failure while reading it is shown. */
+export interface ResultOptions {
+  /** Labels the query gives its columns (see `columnLabel`). */
+  labels?: ReadonlyMap<string, string>;
+  /** Applied to a failure while fetching rows (the query failing as it runs) before it is thrown. */
+  queryError?: (error: unknown) => unknown;
+}
+
+/** A header of a data sheet as the About sheet lists it. */
+interface HeaderEntry {
+  sheet: string;
+  label: string;
+  name: string;
 }
 
 const HIGH_WATER_BYTES = 16 * 1024 * 1024;
@@ -60,6 +85,7 @@ export class XlsxWorkbook {
   readonly #maxDataRows: number;
   readonly #neutralise: boolean;
   readonly #sheetNames = new Set<string>();
+  readonly #headers: HeaderEntry[] = [];
   #failure: Error | undefined;
 
   constructor(path: string, options: XlsxOptions) {
@@ -117,19 +143,19 @@ export class XlsxWorkbook {
 
   /**
    * Writes `result` to a sheet named `name` (continued on "name (2)" ... past the row limit).
-   * Reads the result to its end; answers the number of data rows. A failure while fetching rows
-   * (the query failing as it runs) is passed through `queryError` before it is thrown.
+   * Reads the result to its end; answers the number of data rows.
    */
   async addResult(
     name: string,
     result: DuckDBResult,
-    queryError: (error: unknown) => unknown = (error) => error,
+    options: ResultOptions = {},
   ): Promise<number> {
+    const queryError = options.queryError ?? ((error: unknown) => error);
     const headers = result.deduplicatedColumnNames();
-    const writers: ColumnWriter[] = headers.map((header, i) =>
+    const labels = headers.map((header) => columnLabel(header, options.labels));
+    let writers: ColumnWriter[] = headers.map((header, i) =>
       columnWriter(header, result.columnType(i), { neutraliseFormulas: this.#neutralise }),
     );
-    const styles = writers.map((w) => w.style);
     const lastColumn = headers.length;
 
     const next = async () => {
@@ -140,22 +166,28 @@ export class XlsxWorkbook {
     };
     let chunk = await next();
     const firstRows = chunk ? this.#rows(chunk, writers) : [];
-    const widths = headers.map((header, c) =>
-      columnWidth(
-        header,
-        writers[c] as ColumnWriter,
-        firstRows.map((row) => row[c] ?? null),
-      ),
+    const column = (c: number) => firstRows.map((row) => row[c] ?? null);
+    writers = writers.map((writer, c) => settleDateFormat(writer, column(c)));
+    const styles = writers.map((w) => w.style);
+    const widths = labels.map((label, c) =>
+      columnWidth(label, writers[c] as ColumnWriter, column(c)),
     );
 
     let sheetRows = 0;
     let total = 0;
     const openSheet = () => {
-      const sheet = this.#book.addWorksheet(this.#sheetName(name), {
+      const sheetName = this.#sheetName(name);
+      const sheet = this.#book.addWorksheet(sheetName, {
         views: [{ state: "frozen", ySplit: 1 }],
+        pageSetup: pageSetup(),
       });
+      if (total === 0) {
+        labels.forEach((label, c) => {
+          this.#headers.push({ sheet: sheetName, label, name: headers[c] ?? "" });
+        });
+      }
       sheet.columns = widths.map((width) => ({ width }));
-      const header = sheet.addRow(headers);
+      const header = sheet.addRow(labels);
       for (let c = 1; c <= lastColumn; c++) header.getCell(c).style = BOLD;
       header.commit();
       sheetRows = 0;
@@ -166,6 +198,8 @@ export class XlsxWorkbook {
         from: { row: 1, column: 1 },
         to: { row: sheetRows + 1, column: lastColumn },
       };
+      const highlight = overdueHighlight(headers, sheetRows);
+      if (highlight) s.addConditionalFormatting(highlight);
       s.commit();
     };
 
@@ -207,13 +241,21 @@ export class XlsxWorkbook {
     return rows;
   }
 
-  /** Adds the About sheet: a two-column list of labels and values. */
+  /**
+   * Adds the About sheet: a two-column list of labels and values, then a table of every data
+   * sheet's headers with their SQL column names (the names CSV and Parquet files use).
+   */
   addAbout(lines: readonly AboutLine[]): void {
-    const sheet = this.#book.addWorksheet(this.#sheetName("About"));
-    sheet.columns = [{ width: 24 }, { width: 60 }];
-    const header = sheet.addRow(["About", ""]);
-    header.getCell(1).style = BOLD;
-    header.commit();
+    const sheet = this.#book.addWorksheet(this.#sheetName("About"), { pageSetup: pageSetup() });
+    sheet.columns = [{ width: 24 }, { width: 60 }, { width: 28 }];
+    const bold = (values: CellValue[]) => {
+      const row = sheet.addRow(values);
+      values.forEach((_, c) => {
+        row.getCell(c + 1).style = BOLD;
+      });
+      row.commit();
+    };
+    bold(["About", ""]);
     const dateStyle = { numFmt: "yyyy-mm-dd hh:mm:ss", alignment: { horizontal: "left" as const } };
     for (const line of lines) {
       const value =
@@ -224,6 +266,14 @@ export class XlsxWorkbook {
       row.getCell(1).style = BOLD;
       if (value instanceof Date) row.getCell(2).style = dateStyle;
       row.commit();
+    }
+    if (this.#headers.length > 0) {
+      sheet.addRow([]).commit();
+      bold(["Sheet", "Column", "SQL name"]);
+      for (const entry of this.#headers) {
+        const text = (value: string) => (this.#neutralise ? neutraliseText(value) : value);
+        sheet.addRow([entry.sheet, text(entry.label), entry.name]).commit();
+      }
     }
     sheet.commit();
   }
