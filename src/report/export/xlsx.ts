@@ -16,7 +16,7 @@
  *   fast as the default for files about a third larger.
  */
 import { createWriteStream, type WriteStream } from "node:fs";
-import type { DuckDBResult } from "@duckdb/node-api";
+import type { DuckDBDataChunk, DuckDBResult } from "@duckdb/node-api";
 import ExcelJS from "exceljs";
 import { columnLabel } from "../present/column-label.js";
 import { neutraliseText } from "./formula-injection.js";
@@ -53,6 +53,19 @@ export interface ResultOptions {
   labels?: ReadonlyMap<string, string>;
   /** Applied to a failure while fetching rows (the query failing as it runs) before it is thrown. */
   queryError?: (error: unknown) => unknown;
+}
+
+/** How the columns of one result are written, on each of its sheets. */
+interface SheetLayout {
+  /** SQL column names. */
+  headers: string[];
+  labels: string[];
+  writers: ColumnWriter[];
+  widths: number[];
+  /** The first chunk's rows, converted while the formats were settled. */
+  firstRows: CellValue[][];
+  /** Whether the About sheet's table has its headers already. */
+  listed: boolean;
 }
 
 /** A header of a data sheet as the About sheet lists it. */
@@ -151,13 +164,6 @@ export class XlsxWorkbook {
     options: ResultOptions = {},
   ): Promise<number> {
     const queryError = options.queryError ?? ((error: unknown) => error);
-    const headers = result.deduplicatedColumnNames();
-    const labels = headers.map((header) => columnLabel(header, options.labels));
-    let writers: ColumnWriter[] = headers.map((header, i) =>
-      columnWriter(header, result.columnType(i), { neutraliseFormulas: this.#neutralise }),
-    );
-    const lastColumn = headers.length;
-
     const next = async () => {
       const fetched = await result.fetchChunk().catch((error: unknown) => {
         throw queryError(error);
@@ -165,51 +171,21 @@ export class XlsxWorkbook {
       return fetched && fetched.rowCount > 0 ? fetched : null;
     };
     let chunk = await next();
-    const firstRows = chunk ? this.#rows(chunk, writers) : [];
-    const column = (c: number) => firstRows.map((row) => row[c] ?? null);
-    writers = writers.map((writer, c) => settleDateFormat(writer, column(c)));
+    const layout = this.#layout(result, chunk, options.labels);
+    const { writers, firstRows } = layout;
     const styles = writers.map((w) => w.style);
-    const widths = labels.map((label, c) =>
-      columnWidth(label, writers[c] as ColumnWriter, column(c)),
-    );
+    const lastColumn = writers.length;
 
     let sheetRows = 0;
     let total = 0;
-    const openSheet = () => {
-      const sheetName = this.#sheetName(name);
-      const sheet = this.#book.addWorksheet(sheetName, {
-        views: [{ state: "frozen", ySplit: 1 }],
-        pageSetup: pageSetup(),
-      });
-      if (total === 0) {
-        labels.forEach((label, c) => {
-          this.#headers.push({ sheet: sheetName, label, name: headers[c] ?? "" });
-        });
-      }
-      sheet.columns = widths.map((width) => ({ width }));
-      const header = sheet.addRow(labels);
-      for (let c = 1; c <= lastColumn; c++) header.getCell(c).style = BOLD;
-      header.commit();
-      sheetRows = 0;
-      return sheet;
-    };
-    const closeSheet = (s: ExcelJS.Worksheet) => {
-      s.autoFilter = {
-        from: { row: 1, column: 1 },
-        to: { row: sheetRows + 1, column: lastColumn },
-      };
-      const highlight = overdueHighlight(headers, sheetRows);
-      if (highlight) s.addConditionalFormatting(highlight);
-      s.commit();
-    };
-
-    let current = openSheet();
+    let current = this.#openSheet(name, layout);
     let rows = firstRows;
     while (chunk) {
       for (const values of rows) {
         if (sheetRows === this.#maxDataRows) {
-          closeSheet(current);
-          current = openSheet();
+          this.#closeSheet(current, layout.headers, sheetRows);
+          current = this.#openSheet(name, layout);
+          sheetRows = 0;
         }
         const row = current.addRow(values);
         for (let c = 0; c < lastColumn; c++) row.getCell(c + 1).style = styles[c] as object;
@@ -221,14 +197,64 @@ export class XlsxWorkbook {
       chunk = await next();
       rows = chunk ? this.#rows(chunk, writers) : [];
     }
-    closeSheet(current);
+    this.#closeSheet(current, layout.headers, sheetRows);
     return total;
   }
 
-  #rows(
-    chunk: NonNullable<Awaited<ReturnType<DuckDBResult["fetchChunk"]>>>,
-    writers: ColumnWriter[],
-  ) {
+  /**
+   * The columns of `result`: SQL names, labels, writers (formats settled on the first chunk's
+   * rows, which are converted here), and widths from the labels and those rows.
+   */
+  #layout(
+    result: DuckDBResult,
+    chunk: DuckDBDataChunk | null,
+    given: ReadonlyMap<string, string> | undefined,
+  ): SheetLayout {
+    const headers = result.deduplicatedColumnNames();
+    const labels = headers.map((header) => columnLabel(header, given));
+    const initial = headers.map((header, i) =>
+      columnWriter(header, result.columnType(i), { neutraliseFormulas: this.#neutralise }),
+    );
+    const firstRows = chunk ? this.#rows(chunk, initial) : [];
+    const column = (c: number) => firstRows.map((row) => row[c] ?? null);
+    const writers = initial.map((writer, c) => settleDateFormat(writer, column(c)));
+    const widths = labels.map((label, c) =>
+      columnWidth(label, writers[c] as ColumnWriter, column(c)),
+    );
+    return { headers, labels, writers, widths, firstRows, listed: false };
+  }
+
+  /** A new sheet with the header row; the first sheet of a result lists its headers for About. */
+  #openSheet(name: string, layout: SheetLayout): ExcelJS.Worksheet {
+    const sheetName = this.#sheetName(name);
+    const sheet = this.#book.addWorksheet(sheetName, {
+      views: [{ state: "frozen", ySplit: 1 }],
+      pageSetup: pageSetup(),
+    });
+    if (!layout.listed) {
+      layout.listed = true;
+      layout.labels.forEach((label, c) => {
+        this.#headers.push({ sheet: sheetName, label, name: layout.headers[c] ?? "" });
+      });
+    }
+    sheet.columns = layout.widths.map((width) => ({ width }));
+    const header = sheet.addRow(layout.labels);
+    for (let c = 1; c <= layout.labels.length; c++) header.getCell(c).style = BOLD;
+    header.commit();
+    return sheet;
+  }
+
+  #closeSheet(sheet: ExcelJS.Worksheet, headers: readonly string[], dataRows: number): void {
+    sheet.autoFilter = {
+      from: { row: 1, column: 1 },
+      to: { row: dataRows + 1, column: headers.length },
+    };
+    const highlight = overdueHighlight(headers, dataRows);
+    if (highlight) sheet.addConditionalFormatting(highlight);
+    sheet.commit();
+  }
+
+  #rows(chunk: DuckDBDataChunk, writers: readonly ColumnWriter[]) {
     const count = chunk.rowCount;
     const rows: CellValue[][] = Array.from({ length: count }, () => new Array(writers.length));
     writers.forEach((writer, c) => {
