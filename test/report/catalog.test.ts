@@ -192,9 +192,32 @@ describe("query headers and SQL", () => {
       header("-- title: T\n-- description: D\n-- param n int: N.\n-- param n int: N."),
       /^queries\/q\.sql:4: parameter n is declared twice$/,
     ],
+    [
+      "a malformed label line",
+      header("-- title: T\n-- description: D\n-- label days overdue: Days"),
+      /^queries\/q\.sql:3: a label line reads "label COLUMN: Label"/,
+    ],
+    [
+      "a column labelled twice",
+      header("-- title: T\n-- description: D\n-- label one: One\n-- label one: Uno"),
+      /^queries\/q\.sql:4: column one is labelled twice$/,
+    ],
   ])("%s", async (_, text, message) => {
     const root = await catalogWith({ "queries/q.sql": text });
     await expect(loadCatalog(root)).rejects.toThrow(message);
+  });
+
+  test("label lines give column labels", async () => {
+    const root = await catalogWith({
+      "queries/q.sql": header(
+        "-- title: T\n-- description: D\n-- label one: The one\n-- label two_x: Two",
+      ),
+    });
+    const query = (await loadCatalog(root)).queries.get("q");
+    expect([...(query?.labels ?? [])]).toEqual([
+      ["one", "The one"],
+      ["two_x", "Two"],
+    ]);
   });
 
   async function bindError(sql: string): Promise<Error> {
