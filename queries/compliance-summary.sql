@@ -24,6 +24,8 @@ WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
   SELECT tree.ancestor_id, grp.grp_id
   FROM tree JOIN grp ON grp.grp_parent_id = tree.descendant_id
 ),
+-- People in scope, their required products and the pass rule are those of compliance.sql, written
+-- again so that each query file stands alone; a test checks that the three queries agree.
 scope_users AS (
   SELECT user_grp_user_id AS user_id
   FROM tree JOIN user_grp ON user_grp.user_grp_grp_id = tree.descendant_id

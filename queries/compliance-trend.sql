@@ -25,6 +25,8 @@ weeks AS (
   FROM range(CASE WHEN $weeks >= 1 THEN $weeks
                   ELSE error('parameter weeks must be at least 1') END) AS t(i)
 ),
+-- People in scope, their required products and the pass rule are those of compliance.sql, written
+-- again so that each query file stands alone; a test checks that the three queries agree.
 scope_users AS (
   SELECT user_grp_user_id AS user_id
   FROM tree JOIN user_grp ON user_grp.user_grp_grp_id = tree.descendant_id

@@ -133,3 +133,35 @@ describe("compliance-trend", () => {
     );
   });
 });
+
+describe("the three compliance queries agree", () => {
+  // Each query file stands alone (readable and runnable on its own), so compliance-summary and
+  // compliance-trend repeat compliance's scope and pass rules; this pins them together.
+  const cases: Record<string, string>[] = [
+    {},
+    { product_ids: "10,20" },
+    { group_id: "2" },
+    { product_ids: "20", group_id: "1", due_days: "10" },
+    { today: "2026-04-20", due_days: "60" },
+  ];
+  test.each(cases)("with %o", async (params) => {
+    const detail = await runner.run("compliance", params);
+    const col = (name: string) => detail.columns.indexOf(name);
+    const count = (pass: (row: (typeof detail.rows)[number]) => boolean) =>
+      detail.rows.filter(pass).length;
+    const required = detail.rows.length;
+    const completed = count((r) => r[col("status")] === "completed");
+    const expected = [
+      new Set(detail.rows.map((r) => r[col("user_id")])).size,
+      required,
+      completed,
+      count((r) => r[col("status")] === "failed"),
+      count((r) => Number(r[col("days_overdue")] ?? 0) > 0),
+    ];
+    const summary = await runner.run("compliance-summary", params);
+    expect(summary.rows[0]?.slice(3, 8)).toEqual(expected);
+    const trend = await runner.run("compliance-trend", { ...params, weeks: "1" });
+    const [, ...counts] = trend.rows[0] ?? [];
+    expect(counts).toEqual([r6(completed / required), expected[4], completed, required]);
+  });
+});
