@@ -7,6 +7,7 @@
  * can list.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { UsageError } from "../cli-error.js";
 import type { QueryDef } from "./catalog.js";
 import type { AboutLine } from "./export/xlsx.js";
 
@@ -37,8 +38,20 @@ SELECT (SELECT count(*) FROM "user") AS roster,
        count(people.user_id) FILTER (WHERE "user".user_id IS NULL) AS missing
 FROM people LEFT JOIN "user" ON "user".user_id = people.user_id`;
 
-/** Counts the roster and the people in the data it does not list. */
+/**
+ * Counts the roster and the people in the data it does not list. A database written before the
+ * roster existed, opened read-only, has no `user` table: that is a UsageError saying how to bring
+ * the file up to date (any command that opens it for writing adds the table).
+ */
 export async function rosterCoverage(connection: DuckDBConnection): Promise<RosterCoverage> {
+  const tables = await connection.runAndReadAll(
+    "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'user' AND schema_name = current_schema()",
+  );
+  if (Number(tables.getRows()[0]?.[0] ?? 0) === 0) {
+    throw new UsageError(
+      `the database has no "user" table (it was written by an older lms-export); run ${ROSTER_IMPORT_HINT} or "lms-export extract" once to add it, then run the report again`,
+    );
+  }
   const reader = await connection.runAndReadAll(COVERAGE_SQL);
   const [roster = 0, people = 0, missing = 0] = (reader.getRows()[0] ?? []).map(Number);
   return { roster, people, missing };

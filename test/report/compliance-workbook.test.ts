@@ -272,3 +272,20 @@ describe("timestamps at midnight", () => {
     expect(sheet.getRow(3).getCell(2).value).toEqual(new Date("2026-03-02T10:30:00Z"));
   });
 });
+
+describe("a database from before the roster", () => {
+  test("a report showing names stops with one line saying how to add the table", async () => {
+    const old = await createLmsDatabase();
+    try {
+      const c = await old.connect();
+      await c.run('DROP TABLE "user"');
+      await expect(
+        runReports(old, ["compliance"], { outDir: join(dir, "old"), formats: ["csv"], now: NOW }),
+      ).rejects.toThrow(
+        /^the database has no "user" table \(it was written by an older lms-export\); run "lms-export roster import FILE" or "lms-export extract" once/,
+      );
+    } finally {
+      old.close();
+    }
+  });
+});
