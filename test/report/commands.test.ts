@@ -82,6 +82,10 @@ describe("report", () => {
       "report weekly-compliance: compliance-summary 8, compliance-trend 12, compliance 12, access 3, completion 16 rows",
     );
     expect(run.stdout).toContain(`out/${base}.xlsx`);
+    // This database has no roster: one warning says so and how to import one.
+    const warnings = run.stderr.split("\n").filter((line) => line.includes("roster"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('import one with \\"lms-export roster import FILE\\"');
   });
 
   test("--format, --out and --no-neutralise-formulas", async () => {
