@@ -12,6 +12,7 @@ import { exportParquet } from "./export/parquet.js";
 import { type AboutLine, XlsxWorkbook } from "./export/xlsx.js";
 import { type LastLoad, lastLoad } from "./last-load.js";
 import { expandFileName, OutputStaging, prepareOutputDir } from "./output-files.js";
+import { checkReferences } from "./param-references.js";
 import { projectRoot } from "./project-root.js";
 import { type ReportJob, resolveJobs } from "./report-jobs.js";
 import {
@@ -74,6 +75,12 @@ export async function runReports(
     givenSource: options.paramsSource ?? "--param",
     now,
   });
+  const checking = await db.connect();
+  try {
+    await checkReferences(checking, jobs, options.paramsSource ?? "--param");
+  } finally {
+    checking.closeSync();
+  }
   await prepareOutputDir(options.outDir);
   const roster = await checkRoster(db, jobs, logger);
   const results: ReportRunResult[] = [];
