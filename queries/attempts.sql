@@ -24,7 +24,11 @@ SELECT
   "user".lastname,
   "user".email,
   ordered.product_id,
-  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  coalesce(
+    product.product_i18n_title,
+    product.product_i18n_name,
+    CASE WHEN product.product_id IS NULL THEN '(product ' || ordered.product_id || ', no longer in the portal)' END
+  ) AS product_title,
   count(*) AS attempts,
   count(completed_at) AS completed_attempts,
   min(started_at) AS first_started_at,
@@ -37,5 +41,5 @@ FROM ordered
 LEFT JOIN product ON product.product_id = ordered.product_id
 LEFT JOIN "user" ON "user".user_id = ordered.user_id
 GROUP BY ordered.user_id, "user".firstname, "user".lastname, "user".email, ordered.product_id,
-         product.product_i18n_title, product.product_i18n_name
+         product.product_i18n_title, product.product_i18n_name, product.product_id
 ORDER BY ordered.user_id, ordered.product_id

@@ -145,7 +145,11 @@ SELECT
   "user".email,
   user_groups.groups,
   rows.product_id,
-  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  coalesce(
+    product.product_i18n_title,
+    product.product_i18n_name,
+    CASE WHEN product.product_id IS NULL THEN '(product ' || rows.product_id || ', no longer in the portal)' END
+  ) AS product_title,
   rows.status,
   rows.days_overdue,
   rows.due_date,

@@ -72,7 +72,7 @@ describe("compliance", () => {
       // The expiry (03-15) comes before granted + 30 (03-31): due on 03-15, not yet; 5 days left.
       [103, "Cem", "Baker", "cem@example.test", "North", 20, "Privacy", "not started", 0, "2026-03-15", "active", "2026-03-01 00:00:00", "2026-03-15 00:00:00", 5, true, false, 0, null, null, null],
       // A deleted product; access to 06-01: 21 + 30 + 31 + 1 = 83 days.
-      [107, "Gus", "Baker", "gus@example.test", "LoopA", 30, null, "not started", 0, "2026-03-31", "active", "2026-03-01 00:00:00", "2026-06-01 00:00:00", 83, false, false, 0, null, null, null],
+      [107, "Gus", "Baker", "gus@example.test", "LoopA", 30, "(product 30, no longer in the portal)", "not started", 0, "2026-03-31", "active", "2026-03-01 00:00:00", "2026-06-01 00:00:00", 83, false, false, 0, null, null, null],
       // due = min(01-01 + 30 = 01-31, 03-10); 80 passes 70 (the 60 was never completed); the
       // access expires today: 0 days left, expiring.
       [101, "Ann", "Young", "ann@example.test", "Company", 10, "Safety", "completed", 0, "2026-01-31", "active", "2026-01-01 09:00:00", "2026-03-10 23:00:00", 0, true, true, 2, 80, "2026-01-06 09:00:00", "2026-01-06 09:00:00"],
