@@ -8,22 +8,23 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
 import { createSimulatorData, type SimulatorData } from "./data.js";
+import {
+  type Dialect,
+  type DialectName,
+  dialectOf,
+  failureAnswer,
+  rewriteAnswer,
+} from "./dialect.js";
 import { DEFAULT_FAULTS, delayOf, drawFault, type FaultConfig } from "./faults.js";
 import { type HandlerContext, handle } from "./handlers.js";
-import {
-  parseJsonBody,
-  readBody,
-  sendFailure,
-  sendMalformed,
-  sendReset,
-  sendText,
-} from "./http-io.js";
+import { parseJsonBody, readBody, sendMalformed, sendReset, sendText } from "./http-io.js";
 import { deriveSeed, Rng } from "./prng.js";
 import { RequestError } from "./request-error.js";
 import { API_PREFIX, buildRoutes, matchRoute, type RouteMatch } from "./router.js";
 import { TokenStore } from "./tokens.js";
 
 export type { SimulatorData } from "./data.js";
+export type { Dialect, DialectName } from "./dialect.js";
 export type { FaultConfig } from "./faults.js";
 
 /** How to start the simulator. Every field is optional. */
@@ -50,6 +51,13 @@ export interface SimulatorOptions {
   deletedProducts?: number;
   /** Initial faults (all off by default); change them later through `RunningSimulator.faults`. */
   faults?: Partial<FaultConfig>;
+  /**
+   * How the open points of the spec are answered (see dialect.ts): "standard" (the default),
+   * "other", or the standard dialect with some answers switched.
+   */
+  dialect?: DialectName | Partial<Dialect>;
+  /** Operations (e.g. `product/get`) the key may not use: answered 403 once the token is checked. */
+  forbidden?: readonly string[];
   /** Where unexpected server errors are reported; default silent. */
   logger?: Logger;
 }
@@ -61,6 +69,8 @@ export interface SimulatorStats {
   /** Requests per operation name (e.g. `grp/get_all`, `token`), including faulted ones. */
   byOperation: Map<string, number>;
   tokensIssued: number;
+  /** Requests refused for their token (missing, wrong form, unknown or expired): the 401s. */
+  tokenRefusals: number;
 }
 
 /** A started simulator. */
@@ -71,6 +81,8 @@ export interface RunningSimulator {
   readonly data: SimulatorData;
   /** Mutable while running: each request reads the current values. */
   readonly faults: FaultConfig;
+  /** Mutable while running, like `faults`. */
+  readonly dialect: Dialect;
   readonly stats: SimulatorStats;
   /** Stops listening, drops open connections and pending answers; resolves when closed. */
   close(): Promise<void>;
@@ -94,7 +106,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     deletedProducts: options.deletedProducts ?? 1,
   });
   const faults: FaultConfig = { ...DEFAULT_FAULTS, ...options.faults };
-  const stats: SimulatorStats = { requests: 0, byOperation: new Map(), tokensIssued: 0 };
+  const dialect = dialectOf(options.dialect);
+  const forbidden = new Set(options.forbidden ?? []);
+  const stats: SimulatorStats = {
+    requests: 0,
+    byOperation: new Map(),
+    tokensIssued: 0,
+    tokenRefusals: 0,
+  };
+  /** A failure answer, as the dialect sends failures. */
+  const sendFailure = (
+    res: ServerResponse,
+    status: number,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void => {
+    const answer = failureAnswer(dialect, status, message);
+    sendText(res, answer.status, answer.body, headers);
+  };
   const logger = options.logger ?? silentLogger;
   const routes = buildRoutes();
   const faultRng = new Rng(deriveSeed(seed, 5));
@@ -145,6 +174,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     send();
   }
 
+  /** Checks the token of a request; counts the refusals. */
+  function admit(authorization: string | undefined): void {
+    try {
+      ctx.tokens.admit(authorization, faults.tokenMaxRequests, dialect.requireBearer);
+    } catch (error) {
+      if (error instanceof RequestError) stats.tokenRefusals++;
+      throw error;
+    }
+  }
+
   /** Runs the operation (unless a fault replaces it) and answers how to send the reply. */
   function replyTo(
     match: RouteMatch,
@@ -170,8 +209,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     let answer: string;
     try {
-      if (match.route.kind !== "token") ctx.tokens.admit(authorization, faults.tokenMaxRequests);
-      answer = handle(match, parseJsonBody(text), ctx);
+      if (match.route.kind !== "token") {
+        admit(authorization);
+        if (forbidden.has(match.route.operation)) {
+          throw new RequestError(403, `Forbidden: this key may not use ${match.route.operation}`);
+        }
+      }
+      answer = rewriteAnswer(dialect, handle(match, parseJsonBody(text), ctx));
     } catch (error) {
       // A refusal (unknown id, bad criteria, expired token) waits out the latency like an answer.
       if (error instanceof RequestError) return () => sendFailure(res, error.status, error.message);
@@ -221,6 +265,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     baseUrl: `http://${host}:${address.port}${API_PREFIX}`,
     data,
     faults,
+    dialect,
     stats,
     close: async () => {
       if (closing) return;
