@@ -27,6 +27,8 @@ export interface FaultConfig {
   tokenMaxRequests: number;
   /** On each list request with start > 0, this many new records of that list are inserted first. */
   insertWhilePaging: number;
+  /** Records whose key is a multiple of this print a date no parser reads (0 = never). */
+  unreadableDateEvery: number;
 }
 
 export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
@@ -40,6 +42,7 @@ export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
   statusFalseRate: 0,
   tokenMaxRequests: 0,
   insertWhilePaging: 0,
+  unreadableDateEvery: 0,
 };
 
 /**

@@ -22,6 +22,7 @@ import { deriveSeed, Rng } from "./prng.js";
 import { RequestError } from "./request-error.js";
 import { API_PREFIX, buildRoutes, matchRoute, type RouteMatch } from "./router.js";
 import { TokenStore } from "./tokens.js";
+import { spoilDates } from "./unreadable-dates.js";
 
 export type { SimulatorData } from "./data.js";
 export type { Dialect, DialectName } from "./dialect.js";
@@ -215,7 +216,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
           throw new RequestError(403, `Forbidden: this key may not use ${match.route.operation}`);
         }
       }
-      answer = rewriteAnswer(dialect, handle(match, parseJsonBody(text), ctx));
+      answer = handle(match, parseJsonBody(text), ctx);
+      answer = spoilDates(answer, match.route.resource, faults.unreadableDateEvery);
+      answer = rewriteAnswer(dialect, answer);
     } catch (error) {
       // A refusal (unknown id, bad criteria, expired token) waits out the latency like an answer.
       if (error instanceof RequestError) return () => sendFailure(res, error.status, error.message);
