@@ -179,9 +179,11 @@ export class Transport {
       for (;;) {
         attempt += 1;
         const token = authenticated ? await this.#tokens.current(signal) : undefined;
-        const scheme = this.#form.scheme;
+        // Read when the request leaves the queue, so requests queued behind a switch use it.
+        let scheme = this.#form.scheme;
         try {
           const answer = await this.#limiter.run(() => {
+            scheme = this.#form.scheme;
             this.#stats.request(call.operation);
             return this.#http.send(
               {
