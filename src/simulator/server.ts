@@ -8,16 +8,17 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
 import { createSimulatorData, type SimulatorData } from "./data.js";
-import {
-  type Dialect,
-  type DialectName,
-  dialectOf,
-  failureAnswer,
-  rewriteAnswer,
-} from "./dialect.js";
+import { type Dialect, type DialectName, dialectOf, rewriteAnswer } from "./dialect.js";
 import { DEFAULT_FAULTS, delayOf, drawFault, type FaultConfig } from "./faults.js";
 import { type HandlerContext, handle } from "./handlers.js";
-import { parseJsonBody, readBody, sendMalformed, sendReset, sendText } from "./http-io.js";
+import {
+  parseJsonBody,
+  readBody,
+  sendFailure,
+  sendMalformed,
+  sendReset,
+  sendText,
+} from "./http-io.js";
 import { deriveSeed, Rng } from "./prng.js";
 import { RequestError } from "./request-error.js";
 import { API_PREFIX, buildRoutes, matchRoute, type RouteMatch } from "./router.js";
@@ -115,16 +116,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     tokensIssued: 0,
     tokenRefusals: 0,
   };
-  /** A failure answer, as the dialect sends failures. */
-  const sendFailure = (
-    res: ServerResponse,
-    status: number,
-    message: string,
-    headers: Record<string, string> = {},
-  ): void => {
-    const answer = failureAnswer(dialect, status, message);
-    sendText(res, answer.status, answer.body, headers);
-  };
   const logger = options.logger ?? silentLogger;
   const routes = buildRoutes();
   const faultRng = new Rng(deriveSeed(seed, 5));
@@ -166,7 +157,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const pathname = new URL(req.url ?? "/", "http://simulator").pathname;
     const match = matchRoute(routes, req.method, pathname);
     const text = await readBody(req);
-    if ("status" in match) return sendFailure(res, match.status, match.message);
+    if ("status" in match) return sendFailure(res, dialect, match.status, match.message);
     const { operation } = match.route;
     stats.byOperation.set(operation, (stats.byOperation.get(operation) ?? 0) + 1);
     const due = arrived + delayOf(faults, faultRng);
@@ -197,11 +188,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       case "error": {
         const status = faultRng.chance(0.5) ? 500 : 503;
         const message = status === 500 ? "internal server error" : "service unavailable";
-        return () => sendFailure(res, status, message);
+        return () => sendFailure(res, dialect, status, message);
       }
       case "rateLimit": {
         const retryAfter = String(Math.max(0, Math.round(faults.retryAfterSeconds)));
-        return () => sendFailure(res, 429, "too many requests", { "retry-after": retryAfter });
+        return () =>
+          sendFailure(res, dialect, 429, "too many requests", { "retry-after": retryAfter });
       }
       case "statusFalse": {
         const body = JSON.stringify({ status: false, code: 500, message: "the operation failed" });
@@ -221,7 +213,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       answer = rewriteAnswer(dialect, answer);
     } catch (error) {
       // A refusal (unknown id, bad criteria, expired token) waits out the latency like an answer.
-      if (error instanceof RequestError) return () => sendFailure(res, error.status, error.message);
+      if (error instanceof RequestError)
+        return () => sendFailure(res, dialect, error.status, error.message);
       throw error;
     }
     if (fault === "reset") return () => sendReset(res, answer);
@@ -234,11 +227,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   const server = createServer((req, res) => {
     serve(req, res).catch((error: unknown) => {
-      if (error instanceof RequestError) return sendFailure(res, error.status, error.message);
+      if (error instanceof RequestError)
+        return sendFailure(res, dialect, error.status, error.message);
       // A client that went away mid-request is not a server error.
       if (req.destroyed || res.destroyed) return;
       logger.error("simulator: unexpected error", { error: String(error) });
-      sendFailure(res, 500, "internal server error");
+      sendFailure(res, dialect, 500, "internal server error");
     });
   });
   // Longer than clients' idle timeouts, so a client never reuses a socket the server is closing.
