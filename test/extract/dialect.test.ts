@@ -8,11 +8,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunExtractOptions, runExtract } from "../../src/extract/extract.js";
-import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
+import { runExtract } from "../../src/extract/extract.js";
+import { openDatabase } from "../../src/load/database.js";
 import type { Logger } from "../../src/log/logger.js";
 import { EXTRACTED, RESOURCES } from "../../src/resources/registry.js";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import {
+  type RunningSimulator,
+  type SimulatorOptions,
+  startSimulator,
+} from "../../src/simulator/server.js";
 import { UNREADABLE_DATE } from "../../src/simulator/unreadable-dates.js";
 
 const KEY = "dialect-key-5e1b";
@@ -36,35 +40,11 @@ function collecting(lines: Line[]): Logger {
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
 
-function options(
-  sim: RunningSimulator,
-  db: LmsDatabase,
-  logger: Logger,
-  extra: Partial<RunExtractOptions> = {},
-): RunExtractOptions {
-  return {
-    db,
-    clientOptions: {
-      baseUrl: sim.baseUrl,
-      apiKey: KEY,
-      concurrency: 6,
-      pageSize: 40,
-      retryBaseMs: 5,
-      retryMaxMs: 50,
-      maxAttempts: 12,
-      logger,
-    },
-    mode: "full",
-    logger,
-    ...extra,
-  };
-}
-
 /** Extracts a fresh simulator of the given dialect into a new database file. */
 async function extractFrom(
   name: string,
   dialect: "standard" | "other",
-  faults: Parameters<typeof startSimulator>[0] = {},
+  more: SimulatorOptions = {},
 ): Promise<{ file: string; sim: RunningSimulator; lines: Line[] }> {
   const sim = await startSimulator({
     apiKey: KEY,
@@ -73,13 +53,20 @@ async function extractFrom(
     now: NOW,
     seed: 11,
     dialect,
-    ...faults,
+    ...more,
   });
   const file = join(dir, `${name}.duckdb`);
   const db = await openDatabase(file);
   const lines: Line[] = [];
+  const logger = collecting(lines);
+  const client = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 6, pageSize: 40, logger };
   try {
-    await runExtract(options(sim, db, collecting(lines)));
+    await runExtract({
+      db,
+      clientOptions: { ...client, retryBaseMs: 5, retryMaxMs: 50, maxAttempts: 12 },
+      mode: "full",
+      logger,
+    });
   } finally {
     db.close();
     await sim.close();
