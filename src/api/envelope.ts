@@ -80,7 +80,7 @@ export function readEnvelope(
   if (!isObject(body)) {
     throw shape(context, answer.status, "the answer is JSON but not an object");
   }
-  if (body.status === false) throw statusFalse(body, context, answer.status, expect, redactor);
+  if (body.status === false) throw statusFalse(body, context, answer, expect, redactor);
   if (body.status !== true) {
     throw shape(context, answer.status, "the envelope's `status` is neither true nor false");
   }
@@ -130,10 +130,11 @@ function failure(
 function statusFalse(
   body: Record<string, unknown>,
   context: RequestContext,
-  httpStatus: number,
+  answer: HttpAnswer,
   expect: Expectation,
   redactor: Redactor,
 ): Error {
+  const httpStatus = answer.status;
   const serverCode = integerOrUndefined(body.code);
   const message = typeof body.message === "string" ? body.message : "";
   const said = serverSaid(body, serverCode, redactor);
@@ -156,6 +157,7 @@ function statusFalse(
     ...init,
     tokenRejected: expect !== "token" && meaning.tokenRejected,
     impliedStatus: meaning.status,
+    retryAfter: header(answer, "retry-after"),
   });
 }
 

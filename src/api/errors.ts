@@ -105,16 +105,23 @@ export class EnvelopeError extends ApiError {
    * unknown.
    */
   readonly impliedStatus: number | undefined;
+  /** Raw `Retry-After` header of the answer, if any (a portal may send one with a 200). */
+  readonly retryAfter: string | undefined;
   constructor(
     context: RequestContext,
     problem: EnvelopeProblem,
     detail: string,
-    init: ApiErrorInit & { tokenRejected?: boolean; impliedStatus?: number | undefined } = {},
+    init: ApiErrorInit & {
+      tokenRejected?: boolean;
+      impliedStatus?: number | undefined;
+      retryAfter?: string | undefined;
+    } = {},
   ) {
     super("ERR_ENVELOPE", context, detail, init);
     this.problem = problem;
     this.tokenRejected = init.tokenRejected ?? false;
     this.impliedStatus = init.impliedStatus;
+    this.retryAfter = init.retryAfter;
   }
 }
 

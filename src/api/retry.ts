@@ -103,7 +103,9 @@ export function retryDelay(input: RetryDelayInput): number | null {
   const exponent = Math.max(0, attempt - 1);
   const cap = Math.min(maxMs, baseMs * 2 ** Math.min(exponent, 30));
   const backoff = Math.floor(random() * cap);
-  const header = input.retryAfter ?? (error instanceof HttpError ? error.retryAfter : undefined);
+  const carried =
+    error instanceof HttpError || error instanceof EnvelopeError ? error.retryAfter : undefined;
+  const header = input.retryAfter ?? carried;
   const asked = parseRetryAfter(header, input.now);
   if (asked === undefined) return backoff;
   const floor = Math.min(asked, Math.max(RETRY_AFTER_CEILING_MS, maxMs));

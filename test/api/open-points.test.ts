@@ -125,6 +125,43 @@ describe("failures as 200 {status:false}", () => {
     });
   }
 
+  it("a 200 {status:false} 'too many requests' waits out its Retry-After, with no new token", async () => {
+    const portal = await startPortal();
+    portal.on("/grp/get_all", (_, res, n) => {
+      if (n === 1)
+        return json(
+          res,
+          200,
+          { status: false, message: "Too many requests" },
+          { "retry-after": "1" },
+        );
+      json(res, 200, { status: true, total: "0", result: [] });
+    });
+    const client = createClient({ baseUrl: portal.baseUrl, apiKey: PORTAL_KEY, retryBaseMs: 5 });
+    opened.push(client);
+    expect(await client.listGroups()).toEqual({ total: 0, result: [] });
+    const [first, second] = portal.arrivalsAt("/grp/get_all");
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1000);
+    expect(portal.issued).toHaveLength(1);
+  });
+
+  it("a 200 {status:false} that says nothing usable gets one fresh token, then the retry rules", async () => {
+    const portal = await startPortal();
+    portal.on("/grp/get_all", (_, res) => json(res, 200, { status: false, message: "Erreur" }));
+    const client = createClient({
+      baseUrl: portal.baseUrl,
+      apiKey: PORTAL_KEY,
+      retryBaseMs: 1,
+      retryMaxMs: 5,
+      maxAttempts: 3,
+    });
+    opened.push(client);
+    const error = await failure(client.listGroups());
+    expect(error.message).toContain("gave up after 3 attempts");
+    expect(portal.arrivalsAt("/grp/get_all")).toHaveLength(3);
+    expect(portal.issued).toHaveLength(2);
+  });
+
   it("reads codes and wording alike", () => {
     const cases: [number | undefined, string, number | undefined, boolean][] = [
       [undefined, "Invalid token", 401, true],
