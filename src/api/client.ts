@@ -38,7 +38,11 @@ export interface ClientOptions {
   /** The portal's API address, e.g. `https://lms.example.org/api-v2`; every path is appended. */
   baseUrl: string;
   apiKey: string;
-  /** Prefix before the token in `Authorization`, e.g. "Bearer"; default "" (raw token). */
+  /**
+   * Prefix before the token in `Authorization`, e.g. "Bearer", or "" for the raw token. Default:
+   * the raw token, switching to `Bearer` for the run if the portal refuses a fresh raw token and
+   * accepts it with the prefix (see authorization-form.ts).
+   */
   authScheme?: string;
   /** Max requests in flight over the whole client (and sockets to the portal); default 16. */
   concurrency?: number;
@@ -130,7 +134,7 @@ export function createClient(options: ClientOptions): LmsClient {
   const transport = new Transport({
     baseUrl,
     apiKey: options.apiKey,
-    authScheme: options.authScheme ?? "",
+    authScheme: options.authScheme,
     concurrency,
     rate: options.rate,
     maxAttempts: positiveInteger("maxAttempts", options.maxAttempts, DEFAULTS.maxAttempts),

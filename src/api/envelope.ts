@@ -8,16 +8,18 @@
  * - a failure may also arrive as HTTP 2xx `{status:false, code, message}`;
  * - not found may be HTTP 404, `{status:false, code:404}` or `{status:true, result:null}`;
  * - the token may sit at the top level, in `result.token`, or be `result` itself;
- * - an expired token may be HTTP 401 or `{status:false}` with code 401 or a message saying so.
+ * - an expired token may be HTTP 401 or `{status:false}` with code 401 or a message saying so;
+ * - `{status:false}` with or without a code: see failure-meaning.ts for what it amounts to;
+ * - `total` may be a number or a numeric string (a PHP backend prints counts as text).
  */
 import {
   AuthError,
   EnvelopeError,
   HttpError,
-  mentionsTokenExpiry,
   NotFoundError,
   type RequestContext,
 } from "./errors.js";
+import { failureMeaning, mentionsKeyRefusal } from "./failure-meaning.js";
 import type { HttpAnswer } from "./http.js";
 import type { Redactor } from "./redact.js";
 
@@ -78,7 +80,7 @@ export function readEnvelope(
   if (!isObject(body)) {
     throw shape(context, answer.status, "the answer is JSON but not an object");
   }
-  if (body.status === false) throw statusFalse(body, context, answer.status, expect, redactor);
+  if (body.status === false) throw statusFalse(body, context, answer, expect, redactor);
   if (body.status !== true) {
     throw shape(context, answer.status, "the envelope's `status` is neither true nor false");
   }
@@ -128,28 +130,34 @@ function failure(
 function statusFalse(
   body: Record<string, unknown>,
   context: RequestContext,
-  httpStatus: number,
+  answer: HttpAnswer,
   expect: Expectation,
   redactor: Redactor,
 ): Error {
+  const httpStatus = answer.status;
   const serverCode = integerOrUndefined(body.code);
   const message = typeof body.message === "string" ? body.message : "";
   const said = serverSaid(body, serverCode, redactor);
   const init = { httpStatus, ...(serverCode === undefined ? {} : { serverCode }) };
-  if (expect === "token" && (serverCode === 401 || serverCode === 403)) {
+  const meaning = failureMeaning(serverCode, message);
+  if (
+    expect === "token" &&
+    (meaning.status === 401 || meaning.status === 403 || mentionsKeyRefusal(message))
+  ) {
     return new AuthError(
       context,
       `the portal refused the API key (${said}): check the key file given with --api-key-file or LMS_API_KEY_FILE`,
       init,
     );
   }
-  if (serverCode === 404 && expect !== "token") {
+  if (meaning.status === 404 && expect !== "token") {
     return new NotFoundError(context, `not found (${said})`, init);
   }
-  const tokenRejected = expect !== "token" && (serverCode === 401 || mentionsTokenExpiry(message));
   return new EnvelopeError(context, "status_false", `the portal answered status:false (${said})`, {
     ...init,
-    tokenRejected,
+    tokenRejected: expect !== "token" && meaning.tokenRejected,
+    impliedStatus: meaning.status,
+    retryAfter: header(answer, "retry-after"),
   });
 }
 
@@ -170,8 +178,8 @@ function listOf(
   if (!Array.isArray(body.result)) {
     throw shape(context, status, "the list answer's `result` is not an array");
   }
-  const total = body.total;
-  if (typeof total !== "number" || !Number.isInteger(total) || total < 0) {
+  const total = integerOrUndefined(body.total);
+  if (total === undefined || total < 0) {
     throw shape(context, status, "the list answer's `total` is not a non-negative integer");
   }
   return { total, records: body.result };
@@ -246,6 +254,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function integerOrUndefined(value: unknown): number | undefined {
   if (typeof value === "number" && Number.isInteger(value)) return value;
-  if (typeof value === "string" && /^-?\d+$/.test(value)) return Number(value);
+  if (typeof value === "string" && /^\s*-?\d{1,15}\s*$/.test(value)) return Number(value);
   return undefined;
 }

@@ -99,15 +99,29 @@ export class EnvelopeError extends ApiError {
   readonly problem: EnvelopeProblem;
   /** A `status:false` envelope that says the token expired or is invalid. */
   readonly tokenRejected: boolean;
+  /**
+   * The HTTP status a `status:false` envelope stands for (its code, or its wording: see
+   * failure-meaning.ts), so it is retried or not by the rules of that status; undefined when
+   * unknown.
+   */
+  readonly impliedStatus: number | undefined;
+  /** Raw `Retry-After` header of the answer, if any (a portal may send one with a 200). */
+  readonly retryAfter: string | undefined;
   constructor(
     context: RequestContext,
     problem: EnvelopeProblem,
     detail: string,
-    init: ApiErrorInit & { tokenRejected?: boolean } = {},
+    init: ApiErrorInit & {
+      tokenRejected?: boolean;
+      impliedStatus?: number | undefined;
+      retryAfter?: string | undefined;
+    } = {},
   ) {
     super("ERR_ENVELOPE", context, detail, init);
     this.problem = problem;
     this.tokenRejected = init.tokenRejected ?? false;
+    this.impliedStatus = init.impliedStatus;
+    this.retryAfter = init.retryAfter;
   }
 }
 
@@ -168,6 +182,22 @@ export class RetryBudgetError extends ApiError {
   }
 }
 
+/**
+ * A refusal (403) that a fresh token did not cure: the key may not do this. An `AuthError`, since
+ * what must change is the key's rights on the portal, not the run.
+ */
+export function permissionDenied(context: RequestContext, refusal: ApiError): AuthError {
+  return new AuthError(
+    context,
+    `the portal refuses this operation to the API key, also with a fresh token (${detailOf(refusal)}); ask the portal's administrators to allow it for this key`,
+    {
+      cause: refusal,
+      ...(refusal.httpStatus === undefined ? {} : { httpStatus: refusal.httpStatus }),
+      ...(refusal.serverCode === undefined ? {} : { serverCode: refusal.serverCode }),
+    },
+  );
+}
+
 /** The part of an ApiError message after its `operation (METHOD path, HTTP n): ` prefix. */
 function detailOf(error: ApiError): string {
   const index = error.message.indexOf("): ");
@@ -184,9 +214,25 @@ export function isTokenRejection(error: unknown): boolean {
   return error instanceof EnvelopeError && error.tokenRejected;
 }
 
-const TOKEN_MESSAGE = /\btoken\b.*\b(expired|invalid|unknown|revoked)\b/i;
+/**
+ * Whether a failure says the key may not do this (HTTP 403, or a `status:false` envelope that
+ * stands for one). The spec shows no permissions, so a fresh token is tried once before it is
+ * taken as final: some portals answer 403 for a token that another login replaced.
+ */
+export function isPermissionRefusal(error: unknown): boolean {
+  if (error instanceof HttpError) return error.httpStatus === 403;
+  return error instanceof EnvelopeError && error.impliedStatus === 403;
+}
 
-/** Whether a `status:false` message reads like "token expired" (the spec shows no such message). */
-export function mentionsTokenExpiry(message: string): boolean {
-  return TOKEN_MESSAGE.test(message);
+/**
+ * Whether a `status:false` envelope says nothing a client can act on (no usable code, no known
+ * wording): a fresh token is tried once, since an expired token is its likeliest cause.
+ */
+export function isUnexplainedFailure(error: unknown): boolean {
+  return (
+    error instanceof EnvelopeError &&
+    error.problem === "status_false" &&
+    !error.tokenRejected &&
+    error.impliedStatus === undefined
+  );
 }

@@ -5,8 +5,8 @@
  * - transport failures: connection refused/reset, connect/header/body timeouts;
  * - HTTP 408, 429, 500, 502, 503, 504;
  * - bodies that are not JSON (truncated answers, HTML pages from a proxy) or not an envelope;
- * - 2xx `{status:false}` envelopes, unless their code says 400, 403 or 404 (asking again cannot
- *   change those answers).
+ * - 2xx `{status:false}` envelopes by the rule of the HTTP status they stand for (their code or
+ *   wording, see failure-meaning.ts); those that stand for none are retried.
  * Never retried: other 4xx (400, 403, 404, ...); 401 is not retried here but handled by one
  * re-authentication in the transport; a refused API key; a not-found.
  *
@@ -24,8 +24,6 @@ import { EnvelopeError, HttpError, NetworkError, NotFoundError } from "./errors.
 export const RETRY_AFTER_CEILING_MS = 60_000;
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
-/** Envelope codes that describe the request itself: asking again gets the same answer. */
-const FINAL_ENVELOPE_CODES = new Set([400, 403, 404]);
 
 /** Input of {@link retryDelay}. */
 export interface RetryDelayInput {
@@ -61,7 +59,9 @@ export function isRetryable(error: unknown, write = false): boolean {
   if (error instanceof HttpError) return RETRYABLE_STATUS.has(error.httpStatus ?? 0);
   if (error instanceof EnvelopeError) {
     if (error.tokenRejected) return false;
-    return !(error.serverCode !== undefined && FINAL_ENVELOPE_CODES.has(error.serverCode));
+    const code = error.serverCode;
+    const status = error.impliedStatus ?? (code !== undefined && code >= 400 ? code : undefined);
+    return status === undefined || status > 599 || RETRYABLE_STATUS.has(status);
   }
   return false;
 }
@@ -103,7 +103,9 @@ export function retryDelay(input: RetryDelayInput): number | null {
   const exponent = Math.max(0, attempt - 1);
   const cap = Math.min(maxMs, baseMs * 2 ** Math.min(exponent, 30));
   const backoff = Math.floor(random() * cap);
-  const header = input.retryAfter ?? (error instanceof HttpError ? error.retryAfter : undefined);
+  const carried =
+    error instanceof HttpError || error instanceof EnvelopeError ? error.retryAfter : undefined;
+  const header = input.retryAfter ?? carried;
   const asked = parseRetryAfter(header, input.now);
   if (asked === undefined) return backoff;
   const floor = Math.min(asked, Math.max(RETRY_AFTER_CEILING_MS, maxMs));

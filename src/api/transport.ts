@@ -7,18 +7,23 @@ import type { Logger } from "../log/logger.js";
 import { linkSignals, sleep } from "./abort.js";
 import { afterQueuedWrites } from "./after-queued-writes.js";
 import { authorizationValue, TokenManager } from "./auth.js";
+import { AuthorizationForm } from "./authorization-form.js";
 import { type ListContent, readEnvelope } from "./envelope.js";
 import {
   ApiError,
   AuthError,
+  isPermissionRefusal,
   isTokenRejection,
+  isUnexplainedFailure,
   NotFoundError,
+  permissionDenied,
   type RequestContext,
   RetryBudgetError,
 } from "./errors.js";
 import { createHttpConnection, type HttpConnection } from "./http.js";
 import { createLimiter, type Limiter } from "./limiter.js";
 import { Redactor } from "./redact.js";
+import { isRedirect, redirectError } from "./redirect.js";
 import { retryDelay } from "./retry.js";
 import { type ClientStats, StatsCounter } from "./stats.js";
 
@@ -26,7 +31,8 @@ import { type ClientStats, StatsCounter } from "./stats.js";
 export interface TransportOptions {
   readonly baseUrl: URL;
   readonly apiKey: string;
-  readonly authScheme: string;
+  /** Prefix before the token; undefined: detected (see authorization-form.ts). */
+  readonly authScheme: string | undefined;
   readonly concurrency: number;
   readonly rate: number | undefined;
   readonly maxAttempts: number;
@@ -66,6 +72,7 @@ export class Transport {
   readonly #http: HttpConnection;
   readonly #limiter: Limiter;
   readonly #tokens: TokenManager;
+  readonly #form: AuthorizationForm;
   readonly #redactor = new Redactor();
   readonly #stats = new StatsCounter();
   /** Base path without trailing slash, e.g. `/api-v2`. */
@@ -85,6 +92,7 @@ export class Transport {
       rate: options.rate,
       signal: options.signal,
     });
+    this.#form = new AuthorizationForm(options.authScheme, options.logger);
     this.#tokens = new TokenManager({
       signal: options.signal,
       issue: (signal) => this.#issueToken(signal),
@@ -117,6 +125,12 @@ export class Transport {
 
   close(): Promise<void> {
     return this.#http.close();
+  }
+
+  /** The portal accepted `token` sent with `scheme`. */
+  #served(token: string, scheme: string): void {
+    this.#tokens.markServed(token);
+    this.#form.accepted(scheme);
   }
 
   #issueToken(signal: AbortSignal | undefined): Promise<string> {
@@ -160,18 +174,22 @@ export class Transport {
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     let attempt = 0;
     const refused: string[] = [];
+    let freshTokenTried = false;
     try {
       for (;;) {
         attempt += 1;
         const token = authenticated ? await this.#tokens.current(signal) : undefined;
+        // Read when the request leaves the queue, so requests queued behind a switch use it.
+        let scheme = this.#form.scheme;
         try {
           const answer = await this.#limiter.run(() => {
+            scheme = this.#form.scheme;
             this.#stats.request(call.operation);
             return this.#http.send(
               {
                 method: call.method,
                 path: context.path,
-                headers: headers(token, this.#options.authScheme, body !== undefined),
+                headers: headers(token, scheme, body !== undefined),
                 body,
                 signal,
               },
@@ -181,14 +199,22 @@ export class Transport {
           // The requests this answer freed a slot for go out before it is processed.
           await afterQueuedWrites();
           signal?.throwIfAborted();
+          if (isRedirect(answer.status))
+            throw redirectError(answer, context, this.#options.baseUrl);
           const content = readEnvelope(answer, context, expect, this.#redactor);
-          if (token !== undefined) this.#tokens.markServed(token);
+          if (token !== undefined) this.#served(token, scheme);
           return content;
         } catch (error) {
           if (signal?.aborted) throw signal.reason;
           if (!(error instanceof ApiError)) throw error;
-          if (token !== undefined && error instanceof NotFoundError) this.#tokens.markServed(token);
+          if (token !== undefined && error instanceof NotFoundError) this.#served(token, scheme);
           if (token !== undefined && isTokenRejection(error)) {
+            // A token refused before it ever served may want the other header form (same token).
+            const neverServed = !this.#tokens.hasServed(token);
+            if (this.#form.refused(token, scheme, neverServed) === "resend") {
+              attempt -= 1;
+              continue;
+            }
             refused.push(token);
             const fruitless = refused.filter((t) => !this.#tokens.hasServed(t)).length;
             if (fruitless > MAX_FRUITLESS_TOKENS || refused.length > MAX_RENEWALS_PER_CALL) {
@@ -204,6 +230,21 @@ export class Transport {
             attempt -= 1;
             await this.#tokens.renew(token, signal);
             continue;
+          }
+          const permission = isPermissionRefusal(error);
+          if (token !== undefined && (permission || isUnexplainedFailure(error))) {
+            // One fresh token per call: a 403 or a failure that says nothing may come from a
+            // token the portal stopped honouring without saying so.
+            if (freshTokenTried) {
+              if (permission) throw permissionDenied(context, error);
+            } else {
+              freshTokenTried = true;
+              await this.#tokens.renew(token, signal);
+              if (permission) {
+                attempt -= 1;
+                continue;
+              }
+            }
           }
           const delay = retryDelay({
             attempt,

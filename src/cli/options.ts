@@ -41,7 +41,7 @@ export function withConnectionOptions<T>(y: Argv<T>) {
       type: "string",
       group: CONNECTION,
       description:
-        'Prefix before the token in the Authorization header, e.g. "Bearer" (default: none)',
+        'Prefix before the token in the Authorization header: "Bearer", or "" for none (default: none, or Bearer if the portal refuses the raw token)',
     })
     .option("concurrency", {
       type: "number",

@@ -25,11 +25,6 @@ export const DEFAULT_PAGE_SIZE = 500;
 // timeout, and if the portal caps it silently the client notices and pages on with the cap.
 export const MAX_PAGE_SIZE = 10_000;
 
-/** Prefix before the token in the Authorization header. */
-export const DEFAULT_AUTH_SCHEME = "";
-// The spec describes the header as "the token obtained from POST /token" without a prefix; a
-// portal that wants "Bearer <token>" is served by --auth-scheme Bearer.
-
 /** The DuckDB file, relative to the working directory. */
 export const DEFAULT_DB = "lms.duckdb";
 

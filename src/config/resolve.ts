@@ -10,7 +10,6 @@ import { checkBaseUrl } from "../security/base-url.js";
 import { type LoadedConfigFile, loadConfigFile } from "./config-file.js";
 import {
   CONFIG_FILE_NAME,
-  DEFAULT_AUTH_SCHEME,
   DEFAULT_CONCURRENCY,
   DEFAULT_DB,
   DEFAULT_OUT_DIR,
@@ -41,8 +40,11 @@ export interface ResolvedConfig {
   /** Requests per second; undefined = no limit. */
   rate: number | undefined;
   pageSize: number;
-  /** "" = raw token in the Authorization header, otherwise "<scheme> <token>". */
-  authScheme: string;
+  /**
+   * "" = raw token in the Authorization header, otherwise "<scheme> <token>"; undefined = not set:
+   * the client detects whether the portal wants `Bearer`.
+   */
+  authScheme: string | undefined;
   allowHttp: boolean;
   /** Absolute path of the output folder. */
   outDir: string;
@@ -143,7 +145,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     concurrency: pick("concurrency") ?? DEFAULT_CONCURRENCY,
     rate: rate === 0 ? undefined : rate,
     pageSize: pick("pageSize") ?? DEFAULT_PAGE_SIZE,
-    authScheme: pick("authScheme") ?? DEFAULT_AUTH_SCHEME,
+    authScheme: pick("authScheme"),
     allowHttp,
     outDir: pick("outDir") ?? resolvePath(input.cwd, DEFAULT_OUT_DIR),
     formats: pick("formats"),

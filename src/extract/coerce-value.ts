@@ -10,7 +10,8 @@
  * - number: finite numbers and decimal strings ("12.50", "1e3"). "NaN", "Infinity", booleans fail.
  * - flag: any 32-bit integer (a third value such as 2 is kept, not rejected: the spec only calls
  *   these ints), booleans, "0"/"1"-style integer strings and "true"/"false".
- * - datetime: see parse-datetime.ts. A number (epoch seconds or milliseconds?) is ambiguous: fails.
+ * - datetime: see parse-datetime.ts; a number or a numeric string is an epoch value (seconds,
+ *   or milliseconds past 1e11, see `epochMicros`); epoch 0 means "no value" like the zero date.
  * - "" in an int, number, flag or datetime field, and the MySQL zero date "0000-00-00...", mean
  *   "no value" (common in PHP backends): NULL (or a reject when the field is not nullable).
  * - string: strings as they are; numbers and booleans as their JSON text (product_access_certificate
@@ -19,9 +20,10 @@
  * - object: any JSON value, stored as its JSON text (a PHP backend sends `[]` for an empty object).
  * - unknown: strings as they are, anything else as JSON text.
  */
-import { parseDateTimeMicros } from "./parse-datetime.js";
+import { epochMicros, parseDateTimeMicros } from "./parse-datetime.js";
 
 const INT_TEXT = /^\s*[+-]?\d+\s*$/;
+const EPOCH_TEXT = /^\s*\d+(?:\.\d+)?\s*$/;
 const DECIMAL_TEXT = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -80,8 +82,13 @@ export function coerceFlag(value: unknown): number | null | undefined {
 
 /** UTC microseconds, null for "no value", undefined when not a date-time. */
 export function coerceDateTime(value: unknown): number | bigint | null | undefined {
+  if (typeof value === "number") return value === 0 ? null : epochMicros(value);
   if (typeof value !== "string") return undefined;
   if (value === "" || value.startsWith("0000-00-00")) return null;
+  if (EPOCH_TEXT.test(value)) {
+    const seconds = Number(value);
+    return seconds === 0 ? null : epochMicros(seconds);
+  }
   return parseDateTimeMicros(value);
 }
 

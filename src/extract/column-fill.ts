@@ -36,7 +36,7 @@ const EXPECTED: Readonly<Record<FieldSpec["type"], string>> = {
   int: "an integer",
   number: "a number",
   flag: "a 32-bit integer flag",
-  datetime: "an ISO 8601 date-time",
+  datetime: "an ISO 8601 date-time or epoch seconds",
   string: "a string",
   string_list: "an array of strings",
   object: "any JSON value",

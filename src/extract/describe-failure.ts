@@ -4,6 +4,7 @@
  */
 import { ApiError, AuthError, EnvelopeError, RetryBudgetError } from "../api/errors.js";
 import { InexactListError } from "../api/inexact-list-error.js";
+import { isRedirect } from "../api/redirect.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE, type ExitCode } from "../cli-error.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 
@@ -21,7 +22,10 @@ export function describeFailure(error: unknown, interrupted: boolean): FailureDe
     last instanceof ApiError &&
     last.operation === "authenticate" &&
     (last.httpStatus === 404 || (last instanceof EnvelopeError && last.problem === "not_json"));
-  if (notPortal && error instanceof Error) {
+  // A redirect (never followed) says the base URL is not the portal's address.
+  const redirected =
+    last instanceof ApiError && last.httpStatus !== undefined && isRedirect(last.httpStatus);
+  if ((notPortal || redirected) && error instanceof Error) {
     return { message: `extract failed: ${error.message}`, exitCode: EXIT_USAGE };
   }
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };

@@ -137,3 +137,21 @@ export function parseDateTimeMicros(text: string): number | bigint | undefined {
   if (seconds > -SAFE_SECONDS && seconds < SAFE_SECONDS) return seconds * 1_000_000 + micros;
   return BigInt(seconds) * 1_000_000n + BigInt(micros);
 }
+
+/** Epoch values below this (1973-03-03 in seconds) are refused: see {@link epochMicros}. */
+const MIN_EPOCH = 1e8;
+/** Below this, seconds (up to year 5138); from it, milliseconds (from 1973). */
+const MILLIS_FROM = 1e11;
+const MAX_EPOCH_MILLIS = 1e14;
+
+/**
+ * Microseconds for an epoch value sent instead of a date-time text (number or numeric string):
+ * seconds below 1e11 (up to year 5138), milliseconds from there (1973 onwards), so the two never
+ * overlap for any date a portal stores. Values below 1e8 are refused (undefined): short digit runs
+ * are likelier a year or a compact `YYYYMMDD` than a date in 1970, and a reject keeps the raw
+ * record. Negative and non-finite values are refused too.
+ */
+export function epochMicros(value: number): number | undefined {
+  if (!Number.isFinite(value) || value < MIN_EPOCH || value >= MAX_EPOCH_MILLIS) return undefined;
+  return value < MILLIS_FROM ? Math.round(value * 1_000_000) : Math.round(value * 1_000);
+}

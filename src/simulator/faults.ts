@@ -34,6 +34,8 @@ export interface FaultConfig {
    * so offset pages skip some records and repeat others.
    */
   unstableOrder: boolean;
+  /** Records whose key is a multiple of this print a date no parser reads (0 = never). */
+  unreadableDateEvery: number;
 }
 
 export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
@@ -49,6 +51,7 @@ export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
   insertWhilePaging: 0,
   deleteWhilePaging: 0,
   unstableOrder: false,
+  unreadableDateEvery: 0,
 };
 
 /**

@@ -2,6 +2,7 @@
  * Reading request bodies and writing answers, including the spoiled answers of the faults.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { type Dialect, failureAnswer } from "./dialect.js";
 import { RequestError } from "./request-error.js";
 
 /** Bodies above this size are refused with 413; list and edit bodies are a few hundred bytes. */
@@ -49,14 +50,19 @@ export function sendText(
   res.end(text);
 }
 
-/** A failure answer: HTTP `status` with `{code, message}` (spec section 7). */
+/**
+ * A failure answer as the dialect sends it: HTTP `status` with `{code, message}` (spec section 7),
+ * or HTTP 200 with `{status:false, ...}`.
+ */
 export function sendFailure(
   res: ServerResponse,
+  dialect: Readonly<Dialect>,
   status: number,
   message: string,
   headers: Record<string, string> = {},
 ): void {
-  sendText(res, status, JSON.stringify({ code: status, message }), headers);
+  const answer = failureAnswer(dialect, status, message);
+  sendText(res, answer.status, answer.body, headers);
 }
 
 /** Announces the whole body, sends the first half, then destroys the connection. */

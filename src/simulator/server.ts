@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
 import { createSimulatorData, type SimulatorData } from "./data.js";
+import { type Dialect, type DialectName, dialectOf, rewriteAnswer } from "./dialect.js";
 import { DEFAULT_FAULTS, delayOf, drawFault, type FaultConfig } from "./faults.js";
 import { type HandlerContext, handle } from "./handlers.js";
 import {
@@ -22,8 +23,10 @@ import { deriveSeed, Rng } from "./prng.js";
 import { RequestError } from "./request-error.js";
 import { API_PREFIX, buildRoutes, matchRoute, type RouteMatch } from "./router.js";
 import { TokenStore } from "./tokens.js";
+import { spoilDates } from "./unreadable-dates.js";
 
 export type { SimulatorData } from "./data.js";
+export type { Dialect, DialectName } from "./dialect.js";
 export type { FaultConfig } from "./faults.js";
 
 /** How to start the simulator. Every field is optional. */
@@ -50,6 +53,13 @@ export interface SimulatorOptions {
   deletedProducts?: number;
   /** Initial faults (all off by default); change them later through `RunningSimulator.faults`. */
   faults?: Partial<FaultConfig>;
+  /**
+   * How the open points of the spec are answered (see dialect.ts): "standard" (the default),
+   * "other", or the standard dialect with some answers switched.
+   */
+  dialect?: DialectName | Partial<Dialect>;
+  /** Operations (e.g. `product/get`) the key may not use: answered 403 once the token is checked. */
+  forbidden?: readonly string[];
   /** Where unexpected server errors are reported; default silent. */
   logger?: Logger;
 }
@@ -61,6 +71,8 @@ export interface SimulatorStats {
   /** Requests per operation name (e.g. `grp/get_all`, `token`), including faulted ones. */
   byOperation: Map<string, number>;
   tokensIssued: number;
+  /** Requests refused for their token (missing, wrong form, unknown or expired): the 401s. */
+  tokenRefusals: number;
 }
 
 /** A started simulator. */
@@ -71,6 +83,8 @@ export interface RunningSimulator {
   readonly data: SimulatorData;
   /** Mutable while running: each request reads the current values. */
   readonly faults: FaultConfig;
+  /** Mutable while running, like `faults`. */
+  readonly dialect: Dialect;
   readonly stats: SimulatorStats;
   /** Stops listening, drops open connections and pending answers; resolves when closed. */
   close(): Promise<void>;
@@ -94,7 +108,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     deletedProducts: options.deletedProducts ?? 1,
   });
   const faults: FaultConfig = { ...DEFAULT_FAULTS, ...options.faults };
-  const stats: SimulatorStats = { requests: 0, byOperation: new Map(), tokensIssued: 0 };
+  const dialect = dialectOf(options.dialect);
+  const forbidden = new Set(options.forbidden ?? []);
+  const stats: SimulatorStats = {
+    requests: 0,
+    byOperation: new Map(),
+    tokensIssued: 0,
+    tokenRefusals: 0,
+  };
   const logger = options.logger ?? silentLogger;
   const routes = buildRoutes();
   const faultRng = new Rng(deriveSeed(seed, 5));
@@ -136,13 +157,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const pathname = new URL(req.url ?? "/", "http://simulator").pathname;
     const match = matchRoute(routes, req.method, pathname);
     const text = await readBody(req);
-    if ("status" in match) return sendFailure(res, match.status, match.message);
+    if ("status" in match) return sendFailure(res, dialect, match.status, match.message);
     const { operation } = match.route;
     stats.byOperation.set(operation, (stats.byOperation.get(operation) ?? 0) + 1);
     const due = arrived + delayOf(faults, faultRng);
     const send = replyTo(match, text, req.headers.authorization, res);
     if (!(await pause(due - performance.now()))) return;
     send();
+  }
+
+  /** Checks the token of a request; counts the refusals. */
+  function admit(authorization: string | undefined): void {
+    try {
+      ctx.tokens.admit(authorization, faults.tokenMaxRequests, dialect.requireBearer);
+    } catch (error) {
+      if (error instanceof RequestError) stats.tokenRefusals++;
+      throw error;
+    }
   }
 
   /** Runs the operation (unless a fault replaces it) and answers how to send the reply. */
@@ -157,11 +188,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       case "error": {
         const status = faultRng.chance(0.5) ? 500 : 503;
         const message = status === 500 ? "internal server error" : "service unavailable";
-        return () => sendFailure(res, status, message);
+        return () => sendFailure(res, dialect, status, message);
       }
       case "rateLimit": {
         const retryAfter = String(Math.max(0, Math.round(faults.retryAfterSeconds)));
-        return () => sendFailure(res, 429, "too many requests", { "retry-after": retryAfter });
+        return () =>
+          sendFailure(res, dialect, 429, "too many requests", { "retry-after": retryAfter });
       }
       case "statusFalse": {
         const body = JSON.stringify({ status: false, code: 500, message: "the operation failed" });
@@ -170,11 +202,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     let answer: string;
     try {
-      if (match.route.kind !== "token") ctx.tokens.admit(authorization, faults.tokenMaxRequests);
+      if (match.route.kind !== "token") {
+        admit(authorization);
+        if (forbidden.has(match.route.operation)) {
+          throw new RequestError(403, `Forbidden: this key may not use ${match.route.operation}`);
+        }
+      }
       answer = handle(match, parseJsonBody(text), ctx);
+      answer = spoilDates(answer, match.route.resource, faults.unreadableDateEvery);
+      answer = rewriteAnswer(dialect, answer);
     } catch (error) {
       // A refusal (unknown id, bad criteria, expired token) waits out the latency like an answer.
-      if (error instanceof RequestError) return () => sendFailure(res, error.status, error.message);
+      if (error instanceof RequestError)
+        return () => sendFailure(res, dialect, error.status, error.message);
       throw error;
     }
     if (fault === "reset") return () => sendReset(res, answer);
@@ -187,11 +227,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   const server = createServer((req, res) => {
     serve(req, res).catch((error: unknown) => {
-      if (error instanceof RequestError) return sendFailure(res, error.status, error.message);
+      if (error instanceof RequestError)
+        return sendFailure(res, dialect, error.status, error.message);
       // A client that went away mid-request is not a server error.
       if (req.destroyed || res.destroyed) return;
       logger.error("simulator: unexpected error", { error: String(error) });
-      sendFailure(res, 500, "internal server error");
+      sendFailure(res, dialect, 500, "internal server error");
     });
   });
   // Longer than clients' idle timeouts, so a client never reuses a socket the server is closing.
@@ -221,6 +262,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     baseUrl: `http://${host}:${address.port}${API_PREFIX}`,
     data,
     faults,
+    dialect,
     stats,
     close: async () => {
       if (closing) return;

@@ -2,7 +2,8 @@
  * Access tokens issued by POST /token.
  *
  * The spec leaves the header format open: the `Authorization` header is accepted with the raw
- * token and with `Bearer <token>`. A token stops working when its lifetime ends or, when
+ * token and with `Bearer <token>`, or with `Bearer <token>` only when the dialect requires it.
+ * A token stops working when its lifetime ends or, when
  * `tokenMaxRequests` is set, after it served that many requests; either way the answer is 401
  * and the client is expected to get a new token.
  */
@@ -35,9 +36,13 @@ export class TokenStore {
   }
 
   /** Accepts the header of one request or throws a 401; counts the request against the token. */
-  admit(header: string | undefined, maxRequests: number): void {
+  admit(header: string | undefined, maxRequests: number, requireBearer = false): void {
     if (!header)
-      throw new RequestError(401, "missing Authorization header: get a token from /token");
+      throw new RequestError(401, "missing token: get one from /token, send it in Authorization");
+    const bearer = /^bearer\s+/i.test(header);
+    if (requireBearer && !bearer) {
+      throw new RequestError(401, "Unauthorized: send Authorization: Bearer <token>");
+    }
     const token = header.replace(/^bearer\s+/i, "").trim();
     const issued = this.tokens.get(token);
     if (!issued) throw new RequestError(401, "invalid token");

@@ -72,28 +72,68 @@ describe("authentication", () => {
   it("also renews when expiry arrives as a 200 {status:false} envelope", async () => {
     const portal = await startPortal();
     portal.on("/grp/get_all", (a, res, n) => {
-      if (n === 1)
+      if (n === 2)
         return json(res, 200, { status: false, code: 500, message: "Token has expired" });
       if (authorized(portal, a, res))
         json(res, 200, { status: true, total: 1, result: [group(1)] });
     });
     const lms = client(portal);
     expect((await lms.listGroups()).result).toHaveLength(1);
+    expect((await lms.listGroups()).result).toHaveLength(1);
     expect(portal.issued).toHaveLength(2);
     expect(lms.stats()).toMatchObject({ reauths: 1, retries: 0 });
+    // The token had served, so this was expiry: the header form did not change.
+    const sent = portal.arrivalsAt("/grp/get_all").map((a) => a.authorization ?? "");
+    expect(sent.some((header) => header.startsWith("Bearer"))).toBe(false);
   });
 
-  it("a portal refusing every fresh token fails with an AuthError naming --auth-scheme", async () => {
+  it("a portal refusing every fresh token in both forms fails with an AuthError naming --auth-scheme", async () => {
     const portal = await startPortal();
-    portal.on("/grp/get_all", (a, res) => {
-      if ((a.authorization ?? "").startsWith("Bearer "))
-        json(res, 200, { status: true, total: 0, result: [] });
-      else json(res, 401, { code: 401, message: "missing bearer" });
-    });
+    portal.on("/grp/get_all", (_, res) => json(res, 401, { code: 401, message: "no" }));
     const error = await failure(client(portal).listGroups());
     expect(error).toBeInstanceOf(AuthError);
     expect(error.message).toContain("--auth-scheme");
     expect(portal.issued.length).toBeLessThanOrEqual(10);
+    const forms = new Set(
+      portal.arrivalsAt("/grp/get_all").map((a) => a.authorization?.split(" ")[0]),
+    );
+    expect(forms.has("Bearer")).toBe(true);
+  });
+
+  it("switches to Bearer when a fresh raw token is refused, logs it once and keeps it", async () => {
+    const portal = await startPortal();
+    portal.on("/grp/get_all", (a, res) => {
+      const [scheme, token] = (a.authorization ?? "").split(" ");
+      if (scheme === "Bearer" && portal.valid.has(token ?? ""))
+        json(res, 200, { status: true, total: 1, result: [group(1)] });
+      else json(res, 200, { status: false, message: "Unauthorized" });
+    });
+    const logger = collectingLogger();
+    const lms = client(portal, { logger, concurrency: 1 });
+    for (let i = 0; i < 3; i++) expect((await lms.listGroups()).result).toHaveLength(1);
+    const sent = portal.arrivalsAt("/grp/get_all").map((a) => a.authorization);
+    expect(sent).toEqual([
+      portal.issued[0],
+      `Bearer ${portal.issued[0]}`,
+      `Bearer ${portal.issued[0]}`,
+      `Bearer ${portal.issued[0]}`,
+    ]);
+    expect(portal.issued).toHaveLength(1);
+    const notes = logger.lines.filter((l) => l.message.includes('prefix "Bearer"'));
+    expect(notes.map((l) => l.level)).toEqual(["info"]);
+  });
+
+  it("--auth-scheme forces the form: no switching", async () => {
+    const portal = await startPortal();
+    portal.on("/grp/get_all", (a, res) => {
+      if (a.authorization?.startsWith("Bearer ")) json(res, 401, { code: 401, message: "no" });
+      else if (authorized(portal, a, res)) json(res, 200, { status: true, total: 0, result: [] });
+    });
+    const error = await failure(client(portal, { authScheme: "Bearer" }).listGroups());
+    expect(error).toBeInstanceOf(AuthError);
+    const sent = portal.arrivalsAt("/grp/get_all").map((a) => a.authorization ?? "");
+    expect(sent.every((header) => header.startsWith("Bearer "))).toBe(true);
+    expect((await client(portal, { authScheme: "" }).listGroups()).total).toBe(0);
   });
 });
 

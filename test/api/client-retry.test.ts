@@ -3,7 +3,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/api/abort.js";
-import { HttpError, NetworkError, NotFoundError, RetryBudgetError } from "../../src/api/errors.js";
+import {
+  AuthError,
+  HttpError,
+  NetworkError,
+  NotFoundError,
+  RetryBudgetError,
+} from "../../src/api/errors.js";
 import type { Logger } from "../../src/log/logger.js";
 import {
   authorized,
@@ -86,7 +92,7 @@ describe("retries", () => {
     expect(lms.stats().byOperation.getProduct?.retries).toBe(2);
   });
 
-  it("never retries 400 or 403", async () => {
+  it("never retries 400; a 403 gets one fresh token, then fails naming the permission", async () => {
     const portal = await startPortal();
     portal.on("/grp/get_all", (_, res) => json(res, 400, { code: 400, message: "unknown column" }));
     portal.on("/product/get/1", (_, res) => json(res, 403, { code: 403, message: "forbidden" }));
@@ -99,9 +105,16 @@ describe("retries", () => {
       "listGroups (POST /api-v2/grp/get_all, HTTP 400): code 400: unknown column",
     );
     const forbidden = await failure(lms.getProduct(1));
+    expect(forbidden).toBeInstanceOf(AuthError);
     expect(forbidden.httpStatus).toBe(403);
+    expect(forbidden.message).toBe(
+      "getProduct (GET /api-v2/product/get/1, HTTP 403): the portal refuses this operation to the API key, also with a fresh token (code 403: forbidden); ask the portal's administrators to allow it for this key",
+    );
     expect(portal.arrivalsAt("/grp/get_all")).toHaveLength(1);
-    expect(portal.arrivalsAt("/product/get/1")).toHaveLength(1);
+    const tries = portal.arrivalsAt("/product/get/1");
+    expect(tries).toHaveLength(2);
+    expect(tries[1]?.authorization).toBe(portal.issued[1]);
+    expect(portal.issued).toHaveLength(2);
   });
 
   it("gives up after maxAttempts with a RetryBudgetError carrying the last failure", async () => {

@@ -35,7 +35,7 @@ describe("resolveConfig precedence", () => {
       concurrency: 16,
       rate: undefined,
       pageSize: 500,
-      authScheme: "",
+      authScheme: undefined,
       allowHttp: false,
       outDir: join(tmp.dir, "out"),
       formats: undefined,

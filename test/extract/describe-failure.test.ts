@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { HttpError } from "../../src/api/errors.js";
 import { describeFailure } from "../../src/extract/describe-failure.js";
 
 describe("describeFailure", () => {
@@ -18,6 +19,18 @@ describe("describeFailure", () => {
     expect(describeFailure(error, false)).toEqual({
       message: "extract failed: IO Error: No space left on device",
       exitCode: 1,
+    });
+  });
+
+  it("a redirect (never followed) is a wrong base URL: exit 2", () => {
+    const context = { operation: "authenticate", method: "POST", path: "/api-v2/token" } as const;
+    const error = new HttpError(context, "the portal answered with a redirect to lms.example.org", {
+      httpStatus: 302,
+    });
+    expect(describeFailure(error, false)).toEqual({
+      message:
+        "extract failed: authenticate (POST /api-v2/token, HTTP 302): the portal answered with a redirect to lms.example.org",
+      exitCode: 2,
     });
   });
 });

@@ -175,7 +175,7 @@ describe("toRecordBatch", () => {
       { take_id: 4, take_status: { nested: true } },
       null,
       [1, 2],
-      { take_id: 5, take_completed_date: 1_700_000_000 },
+      { take_id: 5, take_completed_date: 2026 }, // a year, not an epoch
       { take_id: 6, take_score: "12" },
     ];
     const { batch, rejects } = toRecordBatch("take", bad);

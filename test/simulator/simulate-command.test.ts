@@ -30,6 +30,24 @@ async function firstLine(stream: Collect): Promise<string> {
 }
 
 describe("lms-export simulate", () => {
+  it("--dialect other answers the open points the other way", async () => {
+    const controller = new AbortController();
+    const { ctx, stdout } = testContext(controller.signal);
+    const exit = main(["simulate", "--users", "10", "--dialect", "other"], ctx);
+    const baseUrl = await firstLine(stdout);
+    const issued = await call(baseUrl, "POST", "/token", { body: { apikey: "demo-key" } });
+    const token = (issued.body as { result: { token: string } }).result.token;
+    const raw = await call(baseUrl, "POST", "/grp/get_all", { body: {}, authorization: token });
+    expect(raw.status).toBe(200);
+    expect((raw.body as { status: boolean }).status).toBe(false);
+    const bearer = `Bearer ${token}`;
+    const ok = await call(baseUrl, "POST", "/grp/get_all", { body: {}, authorization: bearer });
+    expect(typeof (ok.body as { total: unknown }).total).toBe("string");
+    expect(stdout.text).toContain("other dialect");
+    controller.abort();
+    expect(await exit).toBe(0);
+  });
+
   it("prints the base URL first, serves, and stops when the signal aborts", async () => {
     const controller = new AbortController();
     const { ctx, stdout } = testContext(controller.signal);

@@ -5,6 +5,7 @@
  */
 import type { Argv } from "yargs";
 import { CliError, UsageError } from "../../cli-error.js";
+import { DIALECT_NAMES } from "../../simulator/dialect.js";
 import type { FaultConfig } from "../../simulator/faults.js";
 import {
   DEFAULT_API_KEY,
@@ -166,6 +167,12 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
           default: 0,
           description: "Share answered 200 {status:false}",
         })
+        .option("dialect", {
+          choices: DIALECT_NAMES,
+          default: "standard" as const,
+          description:
+            "How the spec's open points are answered: standard, or other (Bearer only, failures as 200 {status:false}, numbers as strings, mixed date formats)",
+        })
         .option("insert-while-paging", {
           type: "number",
           default: 0,
@@ -191,6 +198,10 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
           "a slow, flaky portal to test retries",
         )
         .example(
+          "$0 simulate --dialect other",
+          "a portal that reads the spec's open points the other way",
+        )
+        .example(
           "$0 simulate --token-max-requests 100 --insert-while-paging 2",
           "tokens that expire, data that moves",
         )
@@ -214,6 +225,7 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
         takesPerUser: checked("takes-per-user", argv.takesPerUser, { min: 0 }),
         deletedProducts: count("deleted-products", argv.deletedProducts),
         maxLimit: checked("max-limit", argv.maxLimit, { integer: true, min: 1 }),
+        dialect: argv.dialect,
         tokenTtlMs: (checked("token-ttl", argv.tokenTtl, { min: 0 }) ?? 3600) * 1000,
         faults: {
           latencyMs: checked("latency", argv.latency, { min: 0 }),
@@ -238,7 +250,7 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
         ctx.stdout.write(`${running.baseUrl}\n`);
         ctx.stdout.write(
           `serving ${data.count("user")} users, ${data.count("take")} takes, ${data.count("grp")} groups, ` +
-            `${data.count("product")} products (seed ${options.seed}); faults: ${describeFaults(running.faults)}; ` +
+            `${data.count("product")} products (seed ${options.seed}, ${argv.dialect} dialect); faults: ${describeFaults(running.faults)}; ` +
             "stop with Ctrl-C\n",
         );
         await untilAborted(ctx.signal);

@@ -1,0 +1,67 @@
+/**
+ * The form of the `Authorization` header: the raw token, or `Bearer <token>`.
+ *
+ * The spec describes "the token" in a header named Authorization and shows no prefix; portals
+ * built on common frameworks want `Bearer`. Unless a scheme is configured, the client starts with
+ * the raw token and, when a token is refused before it was ever accepted (a refusal right after
+ * it was issued cannot be expiry), sends the same token once in the other form. The first form
+ * the portal accepts is kept for the rest of the run. A configured scheme is sent as it is.
+ */
+import type { Logger } from "../log/logger.js";
+
+const BEARER = "Bearer";
+
+/** What to do about a refused token. */
+export type RefusalAction = "resend" | "renew";
+
+export class AuthorizationForm {
+  readonly #forced: boolean;
+  readonly #logger: Logger;
+  readonly #initial: string;
+  #scheme: string;
+  #confirmed = false;
+  /** The token last tried in both forms: a second refusal of it means the token is bad. */
+  #switchedFor: string | undefined;
+
+  /** `scheme` undefined: detect the form; otherwise always send `scheme` ("" = raw token). */
+  constructor(scheme: string | undefined, logger: Logger) {
+    this.#forced = scheme !== undefined;
+    this.#initial = scheme?.trim() ?? "";
+    this.#scheme = this.#initial;
+    this.#logger = logger;
+  }
+
+  /** The scheme requests are sent with now ("" for the raw token). */
+  get scheme(): string {
+    return this.#scheme;
+  }
+
+  /** The portal accepted a request sent with `scheme`: that form is kept from now on. */
+  accepted(scheme: string): void {
+    if (this.#confirmed || this.#forced || scheme !== this.#scheme) return;
+    this.#confirmed = true;
+    if (scheme === this.#initial) return;
+    this.#logger.info(
+      `the portal refused the token ${describe(this.#initial)} and accepts it ${describe(scheme)}: sending it that way from now on (--auth-scheme sets it)`,
+    );
+  }
+
+  /**
+   * A request sent with `scheme` had `token` refused; `neverAccepted` says whether the portal
+   * ever took that token. Answers "resend" when the request should go again with the same token
+   * (now in the current form), "renew" when a new token is needed.
+   */
+  refused(token: string, scheme: string, neverAccepted: boolean): RefusalAction {
+    if (this.#forced) return "renew";
+    // Sent before another request switched the form: try the form in use now.
+    if (scheme !== this.#scheme) return "resend";
+    if (this.#confirmed || !neverAccepted || this.#switchedFor === token) return "renew";
+    this.#switchedFor = token;
+    this.#scheme = this.#scheme === "" ? BEARER : "";
+    return "resend";
+  }
+}
+
+function describe(scheme: string): string {
+  return scheme === "" ? "without a prefix" : `with the prefix "${scheme}"`;
+}
