@@ -1,4 +1,7 @@
+import { resolve } from "node:path";
 import type { Argv } from "yargs";
+import type { LmsDatabase } from "../../load/database.js";
+import { openLake } from "../../publish/lake/lake-views.js";
 import { runReports } from "../../report/run-report.js";
 import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
@@ -39,11 +42,17 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           "$0 report compliance --param product_ids=12,15 --param group_id=3 --format xlsx",
           "one query, with parameters, as a workbook",
         )
-        .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file"),
+        .option("lake", {
+          type: "string",
+          description:
+            "Read a lake written by `publish --lake` (each portal's latest snapshot) instead of --db",
+        })
+        .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file")
+        .example("$0 report completion --lake /srv/lake", "across every portal of a lake"),
     async (args) => {
       const { config, logger } = await setupCommand(args, ctx);
       const catalog = await loadCatalogFor(args.catalog, ctx);
-      await withDatabase(config.db, { readOnly: true }, async (db) => {
+      const write = async (db: Pick<LmsDatabase, "connect">) => {
         const results = await runReports(db, args.names, {
           catalog,
           outDir: config.outDir,
@@ -55,7 +64,17 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           cwd: ctx.cwd,
         });
         ctx.stdout.write(reportSummary(results, ctx.cwd));
-      });
+      };
+      if (args.lake === undefined) {
+        await withDatabase(config.db, { readOnly: true }, write);
+        return;
+      }
+      const lake = await openLake(resolve(ctx.cwd, args.lake));
+      try {
+        await write(lake);
+      } finally {
+        lake.close();
+      }
     },
   );
 }

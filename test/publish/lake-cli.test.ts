@@ -1,0 +1,109 @@
+/**
+ * `publish --lake` and `report --lake` through main(): exit codes, messages, and the shipped
+ * queries run over the latest snapshot of every portal.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { describe, expect, test } from "vitest";
+import type { CliContext } from "../../src/cli/context.js";
+import { main } from "../../src/cli/main.js";
+import { tempDir } from "../load/helpers/temp-dir.js";
+import { FIXTURE_ROWS, filledDatabase } from "./helpers/filled-db.js";
+
+async function cli(cwd: string, args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        append(String(chunk));
+        done();
+      },
+    });
+  const ctx: CliContext = {
+    stdout: sink((t) => {
+      stdout += t;
+    }),
+    stderr: sink((t) => {
+      stderr += t;
+    }),
+    env: { LMS_LOG_FORMAT: "json", LMS_QUIET: "1" },
+    cwd,
+    signal: new AbortController().signal,
+  };
+  const code = await main(args, ctx);
+  return { code, stdout, stderr };
+}
+
+describe("publish --lake and report --lake from the command line", () => {
+  test("the shipped freshness query counts both portals' latest snapshots", async () => {
+    const work = await tempDir();
+    const a = await filledDatabase(work, "a");
+    a.close();
+    const b = await filledDatabase(work, "b", { ...FIXTURE_ROWS, take: 50 }, 1000);
+    b.close();
+    const publish = (db: string, portal: string, day: string) =>
+      cli(work, [
+        "publish",
+        "--lake",
+        "lake",
+        "--db",
+        db,
+        "--portal",
+        portal,
+        "--snapshot-date",
+        day,
+      ]);
+    const first = await publish("a.duckdb", "a", "2026-11-16");
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(
+      "take/portal=a/snapshot_date=2026-11-16/part-0.parquet 300 rows",
+    );
+    expect((await publish("b.duckdb", "b", "2026-11-16")).code).toBe(0);
+    // Portal a's latest day is the only one of a that counts.
+    expect((await publish("a.duckdb", "a", "2026-11-23")).code).toBe(0);
+
+    const report = await cli(work, [
+      "report",
+      "freshness",
+      "--lake",
+      "lake",
+      "--format",
+      "csv",
+      "--out",
+      "out",
+      "--param",
+      "today=2026-11-23",
+    ]);
+    expect(report.stderr).toBe("");
+    expect(report.code).toBe(0);
+    const csvFile = report.stdout.split("\n").find((line) => line.trim().endsWith(".csv"));
+    const csv = await readFile(join(work, csvFile!.trim()), "utf8");
+    const take = csv.split("\n").find((line) => line.startsWith("take,"));
+    expect(take?.split(",")[1]).toBe(String(FIXTURE_ROWS.take! + 50));
+  });
+
+  test("bad input is one line and exit code 2", async () => {
+    const work = await tempDir();
+    const db = await filledDatabase(work, "x");
+    db.close();
+    const cases: [string[], string][] = [
+      [["publish", "--db", "x.duckdb"], "name a target: --lake DIR"],
+      [["publish", "--db", "x.duckdb", "--lake", "l", "--portal", "../up"], "is not a portal name"],
+      [
+        ["publish", "--db", "x.duckdb", "--lake", "l", "--snapshot-date", "2026-02-30"],
+        "is not a day of the calendar",
+      ],
+      [["report", "completion", "--lake", "empty"], "lists no partitions"],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(work, args);
+      expect(result.code, args.join(" ")).toBe(2);
+      const lines = result.stderr.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(message);
+    }
+  });
+});
