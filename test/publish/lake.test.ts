@@ -101,7 +101,9 @@ describe("publish --lake", () => {
       "SELECT take_status, take_started_date, _extra::VARCHAR, take_score FROM take WHERE take_id = 5001",
     );
     expect(row.take_status).toBe(expected[0]);
-    expect((row.take_started_date as unknown as Date).getTime()).toBe((expected[1] as Date).getTime());
+    expect((row.take_started_date as unknown as Date).getTime()).toBe(
+      (expected[1] as Date).getTime(),
+    );
     expect(JSON.parse(String(row._extra))).toEqual(JSON.parse(String(expected[2])));
     expect(Number(row.take_score)).toBe(Number(expected[3]));
     // Every third row has NULLs in its nullable columns, and they stay NULL (not "" or 0).

@@ -3,6 +3,8 @@ import type { Argv } from "yargs";
 import { UsageError } from "../../cli-error.js";
 import { publishLake } from "../../publish/lake/publish-lake.js";
 import { checkPortalName } from "../../publish/portal-name.js";
+import { pgSettings } from "../../publish/postgres/connection-settings.js";
+import { checkSchemaName, publishPostgres } from "../../publish/postgres/publish-postgres.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
@@ -10,19 +12,30 @@ import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 const TARGET = "Where to:";
 
 /**
- * `publish --lake DIR`: copies the published tables out of the database (opened read-only) as a
- * Parquet lake. Prints one line per partition written.
+ * `publish --lake DIR` and/or `--postgres URL`: copies the published tables out of the database
+ * (opened read-only) as a Parquet lake and into a PostgreSQL schema. Prints what it wrote.
  */
 export function registerPublish(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "publish",
-    "Copy the tables to a Parquet lake (Hive layout) for other engines and BI tools",
+    "Copy the tables to a Parquet lake (Hive layout) or PostgreSQL for other engines and BI tools",
     (y) =>
       withLogOptions(withDbOption(withConfigOption(y)))
         .option("lake", {
           type: "string",
           group: TARGET,
           description: "Lake folder: DIR/<table>/portal=<name>/snapshot_date=<day>/part-0.parquet",
+        })
+        .option("postgres", {
+          type: "string",
+          group: TARGET,
+          description:
+            "PostgreSQL URL without a password, e.g. postgres://bi@db.example.com/analytics (password: LMS_PG_PASSWORD_FILE, PGPASSWORD or PGPASSFILE)",
+        })
+        .option("schema", {
+          type: "string",
+          group: TARGET,
+          description: "PostgreSQL schema the tables go to (default lms)",
         })
         .option("portal", {
           type: "string",
@@ -36,17 +49,34 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
         })
         .example("$0 publish --lake /srv/lake --portal acme", "this week's snapshot of acme")
         .example(
+          "LMS_PG_PASSWORD_FILE=/etc/lms-export/pg $0 publish --postgres postgres://bi@db/analytics",
+          "the tables into schema lms, swapped in one transaction",
+        )
+        .example(
           "aws s3 sync /srv/lake s3://bucket/lake --exclude _lake.json && aws s3 cp /srv/lake/_lake.json s3://bucket/lake/",
           "then ship it: data first, the manifest last",
         ),
     async (args) => {
-      if (args.lake === undefined) {
-        throw new UsageError("name a target: --lake DIR");
+      if (args.lake === undefined && args.postgres === undefined) {
+        throw new UsageError("name a target: --lake DIR or --postgres URL");
       }
       const portal = args.portal === undefined ? undefined : checkPortalName(args.portal);
-      const { config, logger } = await setupCommand(args, ctx);
+      const schema = args.schema === undefined ? undefined : checkSchemaName(args.schema);
+      const pg = args.postgres === undefined ? undefined : await pgSettings(args.postgres, ctx.env);
+      const { config, logger, secrets } = await setupCommand(args, ctx);
+      if (pg?.password) secrets.push(pg.password);
       await withDatabase(config.db, { readOnly: true }, async (db) => {
-        const lakeDir = resolve(ctx.cwd, args.lake!);
+        if (pg) {
+          const result = await publishPostgres(db, {
+            settings: pg,
+            logger,
+            ...(schema ? { schema } : {}),
+          });
+          const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
+          ctx.stdout.write(`postgres ${pg.shown}:\n${lines.join("\n")}\n`);
+        }
+        if (args.lake === undefined) return;
+        const lakeDir = resolve(ctx.cwd, args.lake);
         const result = await publishLake(db, {
           lakeDir,
           ...(portal ? { portal } : {}),

@@ -1,0 +1,82 @@
+/**
+ * A real PostgreSQL server for the publish tests: initdb in a temp folder, on a free port of
+ * 127.0.0.1, its socket in that folder. initdb refuses to run as root, so as root both it and
+ * pg_ctl run as the `postgres` user, who owns the folder. Local (socket) connections are trusted
+ * for the test's admin connection; TCP connections need a password (scram-sha-256).
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+
+const run = promisify(execFile);
+export const PG_BIN = process.env.LMS_TEST_PG_BIN ?? "/usr/lib/postgresql/15/bin";
+
+export function postgresInstalled(): boolean {
+  return existsSync(join(PG_BIN, "initdb")) && existsSync(join(PG_BIN, "pg_ctl"));
+}
+
+export interface PgServer {
+  readonly port: number;
+  readonly socketDir: string;
+  /** A superuser connection over the socket (no password). */
+  admin(database?: string): Promise<pg.Client>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+/** Runs a PostgreSQL binary as the `postgres` user when this process is root. */
+function asPostgres(binary: string, args: string[]) {
+  const path = join(PG_BIN, binary);
+  return process.getuid?.() === 0
+    ? run("runuser", ["-u", "postgres", "--", path, ...args])
+    : run(path, args);
+}
+
+export async function startPgServer(): Promise<PgServer> {
+  const dir = await mkdtemp(join(tmpdir(), "lms-pg-"));
+  await chmod(dir, 0o700);
+  if (process.getuid?.() === 0) await run("chown", ["postgres:postgres", dir]);
+  const data = join(dir, "data");
+  await asPostgres("initdb", [
+    "-D",
+    data,
+    "-U",
+    "postgres",
+    "-E",
+    "UTF8",
+    "--no-sync",
+    "--auth-local=trust",
+    "--auth-host=scram-sha-256",
+  ]);
+  const port = await freePort();
+  const options = `-c listen_addresses=127.0.0.1 -k ${dir} -p ${port} -c fsync=off`;
+  await asPostgres("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-w", "-o", options, "start"]);
+  return {
+    port,
+    socketDir: dir,
+    async admin(database = "postgres") {
+      const client = new pg.Client({ host: dir, port, user: "postgres", database });
+      await client.connect();
+      return client;
+    },
+    async stop() {
+      await asPostgres("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(
+        () => undefined,
+      );
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
