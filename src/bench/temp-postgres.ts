@@ -1,5 +1,5 @@
 /**
- * A real PostgreSQL server for the publish tests: initdb in a temp folder, on a free port of
+ * A throwaway PostgreSQL server for the publish tests and benchmark: initdb in a temp folder, on a free port of
  * 127.0.0.1, its socket in that folder. initdb refuses to run as root, so as root both it and
  * pg_ctl run as the `postgres` user, who owns the folder. Local (socket) connections are trusted
  * for the test's admin connection; TCP connections need a password (scram-sha-256).
@@ -14,7 +14,8 @@ import { promisify } from "node:util";
 import pg from "pg";
 
 const run = promisify(execFile);
-export const PG_BIN = process.env.LMS_TEST_PG_BIN ?? "/usr/lib/postgresql/15/bin";
+/** Where Debian puts PostgreSQL 15's server binaries. */
+export const PG_BIN = "/usr/lib/postgresql/15/bin";
 
 export function postgresInstalled(): boolean {
   return existsSync(join(PG_BIN, "initdb")) && existsSync(join(PG_BIN, "pg_ctl"));
@@ -25,6 +26,8 @@ export interface PgServer {
   readonly socketDir: string;
   /** A superuser connection over the socket (no password). */
   admin(database?: string): Promise<pg.Client>;
+  /** Runs `psql` as the superuser over the socket with these arguments; answers its stdout. */
+  psql(database: string, args: string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -71,6 +74,13 @@ export async function startPgServer(): Promise<PgServer> {
       const client = new pg.Client({ host: dir, port, user: "postgres", database });
       await client.connect();
       return client;
+    },
+    async psql(database, args) {
+      const psqlArgs = ["-h", dir, "-p", String(port), "-U", "postgres", "-d", database, ...args];
+      const { stdout } = await run("psql", ["-X", "-v", "ON_ERROR_STOP=1", ...psqlArgs], {
+        maxBuffer: 1 << 24,
+      });
+      return stdout;
     },
     async stop() {
       await asPostgres("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(
