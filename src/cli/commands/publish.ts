@@ -3,8 +3,9 @@ import type { Argv } from "yargs";
 import { UsageError } from "../../cli-error.js";
 import { publishLake } from "../../publish/lake/publish-lake.js";
 import { checkPortalName } from "../../publish/portal-name.js";
-import { pgSettings } from "../../publish/postgres/connection-settings.js";
+import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
 import { checkSchemaName, publishPostgres } from "../../publish/postgres/publish-postgres.js";
+import { configuredPortals, forEachPortal, portalsAtOnce } from "../all-portals.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
@@ -40,8 +41,21 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
         .option("portal", {
           type: "string",
           group: TARGET,
-          description: 'Portal name of this database in the lake (default "default")',
+          description:
+            'Portal name in the lake (default "default"); a portal under "portals" in the config file also picks its database',
         })
+        .option("all-portals", {
+          type: "boolean",
+          group: TARGET,
+          description:
+            'Every portal under "portals" in the config file, each from its own database',
+        })
+        .option("portals-at-once", {
+          type: "number",
+          group: TARGET,
+          description: "With --all-portals: how many portals publish at once (default 3)",
+        })
+        .conflicts("portal", "all-portals")
         .option("snapshot-date", {
           type: "string",
           group: TARGET,
@@ -63,31 +77,55 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
       const portal = args.portal === undefined ? undefined : checkPortalName(args.portal);
       const schema = args.schema === undefined ? undefined : checkSchemaName(args.schema);
       const pg = args.postgres === undefined ? undefined : await pgSettings(args.postgres, ctx.env);
-      const { config, logger, secrets } = await setupCommand(args, ctx);
-      if (pg?.password) secrets.push(pg.password);
-      await withDatabase(config.db, { readOnly: true }, async (db) => {
-        if (pg) {
-          const result = await publishPostgres(db, {
-            settings: pg,
-            logger,
-            ...(schema ? { schema } : {}),
-          });
-          const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
-          ctx.stdout.write(`postgres ${pg.shown}:\n${lines.join("\n")}\n`);
+      if (args.allPortals) {
+        if (pg || args.db !== undefined) {
+          throw new UsageError(
+            "--all-portals publishes each portal's database to --lake only: leave out --postgres and --db",
+          );
         }
-        if (args.lake === undefined) return;
-        const lakeDir = resolve(ctx.cwd, args.lake);
-        const result = await publishLake(db, {
-          lakeDir,
-          ...(portal ? { portal } : {}),
-          ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
-          logger,
-        });
-        const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
-        ctx.stdout.write(
-          `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
+        const names = await configuredPortals(args, ctx);
+        await forEachPortal(names, portalsAtOnce(args.portalsAtOnce), ctx, (name, portalCtx) =>
+          publishOne({ ...args, portal: name, allPortals: false }, portalCtx, {}),
         );
-      });
+        return;
+      }
+      await publishOne({ ...args, portal }, ctx, { pg, schema });
     },
   );
+}
+
+type PublishArgs = Readonly<Record<string, unknown>> & {
+  lake?: string | undefined;
+  portal?: string | undefined;
+  snapshotDate?: string | undefined;
+};
+
+/** Publishes one database (the portal's, when the config file has it) to the targets given. */
+async function publishOne(
+  args: PublishArgs,
+  ctx: CliContext,
+  to: { pg?: PgSettings | undefined; schema?: string | undefined },
+): Promise<void> {
+  const { config, logger, secrets } = await setupCommand(args, ctx);
+  if (to.pg?.password) secrets.push(to.pg.password);
+  await withDatabase(config.db, { readOnly: true }, async (db) => {
+    if (to.pg) {
+      const options = { settings: to.pg, logger, ...(to.schema ? { schema: to.schema } : {}) };
+      const result = await publishPostgres(db, options);
+      const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
+      ctx.stdout.write(`postgres ${to.pg.shown}:\n${lines.join("\n")}\n`);
+    }
+    if (args.lake === undefined) return;
+    const lakeDir = resolve(ctx.cwd, args.lake);
+    const result = await publishLake(db, {
+      lakeDir,
+      ...(args.portal ? { portal: args.portal } : {}),
+      ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
+      logger,
+    });
+    const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
+    ctx.stdout.write(
+      `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
+    );
+  });
 }

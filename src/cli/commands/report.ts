@@ -2,7 +2,9 @@ import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import type { LmsDatabase } from "../../load/database.js";
 import { openLake } from "../../publish/lake/lake-views.js";
+import { openPortalsDatabase } from "../../report/portals-database.js";
 import { runReports } from "../../report/run-report.js";
+import { portalDatabases } from "../all-portals.js";
 import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
@@ -48,7 +50,14 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
             "Read a lake written by `publish --lake` (each portal's latest snapshot) instead of --db",
         })
         .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file")
-        .example("$0 report completion --lake /srv/lake", "across every portal of a lake"),
+        .option("all-portals", {
+          type: "boolean",
+          description:
+            'Read every portal under "portals" in the config file together, with a portal column',
+        })
+        .conflicts("lake", "all-portals")
+        .example("$0 report completion --lake /srv/lake", "across every portal of a lake")
+        .example("$0 report compliance --all-portals", "across every portal's database"),
     async (args) => {
       const { config, logger } = await setupCommand(args, ctx);
       const catalog = await loadCatalogFor(args.catalog, ctx);
@@ -65,11 +74,14 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
         });
         ctx.stdout.write(reportSummary(results, ctx.cwd));
       };
-      if (args.lake === undefined) {
+      if (args.lake === undefined && !args.allPortals) {
         await withDatabase(config.db, { readOnly: true }, write);
         return;
       }
-      const lake = await openLake(resolve(ctx.cwd, args.lake));
+      const lake =
+        args.lake !== undefined
+          ? await openLake(resolve(ctx.cwd, args.lake))
+          : await openPortalsDatabase(await portalDatabases(args, ctx));
       try {
         await write(lake);
       } finally {

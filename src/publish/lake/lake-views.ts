@@ -7,17 +7,10 @@
  * manifest does not list yet, and only the latest day's files are opened.
  */
 import { join } from "node:path";
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { UsageError } from "../../cli-error.js";
 import { quoteIdent } from "../../load/ddl.js";
-import { memoryLimit } from "../../load/memory-limit.js";
+import { openViewDatabase, type ViewDatabase } from "../../report/view-database.js";
 import { type LakeManifest, MANIFEST_FILE, readManifest } from "./manifest.js";
-
-/** What runReports needs of a database, plus close(). */
-export interface LakeDatabase {
-  connect(): Promise<DuckDBConnection>;
-  close(): void;
-}
 
 /** The latest snapshot day of each portal in the manifest. */
 export function latestSnapshots(manifest: LakeManifest): Map<string, string> {
@@ -47,7 +40,7 @@ export function lakeViewSql(manifest: LakeManifest, table: string, files: string
 }
 
 /** Opens the lake at `lakeDir` as an in-memory database of views. */
-export async function openLake(lakeDir: string): Promise<LakeDatabase> {
+export async function openLake(lakeDir: string): Promise<ViewDatabase> {
   const manifest = await readManifest(lakeDir);
   if (manifest.partitions.length === 0) {
     throw new UsageError(
@@ -55,33 +48,12 @@ export async function openLake(lakeDir: string): Promise<LakeDatabase> {
     );
   }
   const latest = latestSnapshots(manifest);
-  const instance = await DuckDBInstance.create(":memory:", { memory_limit: memoryLimit() });
-  const connections: DuckDBConnection[] = [];
-  try {
-    const setup = await instance.connect();
-    try {
-      for (const table of Object.keys(manifest.tables)) {
-        const files = manifest.partitions
-          .filter((p) => p.table === table && latest.get(p.portal) === p.snapshotDate)
-          .map((p) => join(lakeDir, p.path));
-        await setup.run(lakeViewSql(manifest, table, files));
-      }
-    } finally {
-      setup.closeSync();
+  return openViewDatabase(async (setup) => {
+    for (const table of Object.keys(manifest.tables)) {
+      const files = manifest.partitions
+        .filter((p) => p.table === table && latest.get(p.portal) === p.snapshotDate)
+        .map((p) => join(lakeDir, p.path));
+      await setup.run(lakeViewSql(manifest, table, files));
     }
-  } catch (error) {
-    instance.closeSync();
-    throw error;
-  }
-  return {
-    async connect() {
-      const connection = await instance.connect();
-      connections.push(connection);
-      return connection;
-    },
-    close() {
-      for (const connection of connections.splice(0)) connection.closeSync();
-      instance.closeSync();
-    },
-  };
+  });
 }
