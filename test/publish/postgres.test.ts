@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type PgServer, postgresInstalled, startPgServer } from "../../src/bench/temp-postgres.js";
 import type { CliContext } from "../../src/cli/context.js";
 import { main } from "../../src/cli/main.js";
 import { CliError, UsageError } from "../../src/cli-error.js";
@@ -17,7 +18,6 @@ import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js"
 import { PUBLISHED_TABLES } from "../../src/publish/published-tables.js";
 import { tempDir } from "../load/helpers/temp-dir.js";
 import { filledDatabase, tableCounts } from "./helpers/filled-db.js";
-import { type PgServer, postgresInstalled, startPgServer } from "../../src/bench/temp-postgres.js";
 
 const PASSWORD = "s3cret:pässword\\with'quote";
 const installed = postgresInstalled();
