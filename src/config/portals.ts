@@ -51,6 +51,11 @@ export function parsePortals(path: string, value: unknown): PortalEntries {
     }
     const raw: RawValues = {};
     for (const [key, inner] of Object.entries(entry)) {
+      if (key.toLowerCase().replace(/[-_]/g, "") === "apikey") {
+        throw new UsageError(
+          `${path}: field "portals.${name}.${key}" is not allowed: an API key in a config file ends up in backups and version control; put it alone in a file (chmod 600) and set "apiKeyFile"`,
+        );
+      }
       const field = PORTAL_FIELDS.find((f) => FIELDS[f].file === key);
       if (field === undefined) {
         const known = PORTAL_FIELDS.map((f) => FIELDS[f].file).join(", ");
