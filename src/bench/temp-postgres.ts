@@ -53,6 +53,18 @@ export async function startPgServer(): Promise<PgServer> {
   await chmod(dir, 0o700);
   if (process.getuid?.() === 0) await run("chown", ["postgres:postgres", dir]);
   const data = join(dir, "data");
+  try {
+    return await initAndStart(dir, data);
+  } catch (error) {
+    await asPostgres("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(
+      () => undefined,
+    );
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function initAndStart(dir: string, data: string): Promise<PgServer> {
   await asPostgres("initdb", [
     "-D",
     data,

@@ -13,17 +13,16 @@ import type { CliContext } from "./context.js";
 /** Portals run at once by `--all-portals` unless `--portals-at-once` says otherwise. */
 export const DEFAULT_PORTALS_AT_ONCE = 3;
 
+function resolveFor(flags: Readonly<Record<string, unknown>>, ctx: CliContext) {
+  return resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY: streamIsTTY(ctx.stderr) });
+}
+
 /** The config file's portal names; a UsageError when it has none. */
 export async function configuredPortals(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
 ): Promise<string[]> {
-  const config = await resolveConfig({
-    flags: { ...flags, portal: undefined },
-    env: ctx.env,
-    cwd: ctx.cwd,
-    isTTY: streamIsTTY(ctx.stderr),
-  });
+  const config = await resolveFor({ ...flags, portal: undefined }, ctx);
   if (config.portals.length === 0) {
     const where = config.configFile ?? "no config file was found";
     throw new UsageError(
@@ -39,12 +38,7 @@ export async function requireConfiguredPortal(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
 ): Promise<void> {
-  const config = await resolveConfig({
-    flags,
-    env: ctx.env,
-    cwd: ctx.cwd,
-    isTTY: streamIsTTY(ctx.stderr),
-  });
+  const config = await resolveFor(flags, ctx);
   if (config.portal === undefined) {
     const known = config.portals.length > 0 ? config.portals.join(", ") : "none";
     throw new UsageError(
@@ -114,12 +108,7 @@ export async function portalDatabases(
 ): Promise<{ name: string; db: string }[]> {
   const out: { name: string; db: string }[] = [];
   for (const name of await configuredPortals(flags, ctx)) {
-    const config = await resolveConfig({
-      flags: { ...flags, portal: name, db: undefined },
-      env: ctx.env,
-      cwd: ctx.cwd,
-      isTTY: streamIsTTY(ctx.stderr),
-    });
+    const config = await resolveFor({ ...flags, portal: name, db: undefined }, ctx);
     out.push({ name, db: config.db });
   }
   return out;

@@ -7,40 +7,16 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { CliContext } from "../../src/cli/context.js";
-import { main } from "../../src/cli/main.js";
 import { openDatabase } from "../../src/load/database.js";
 import { readManifest } from "../../src/publish/lake/manifest.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { runCli } from "../helpers/in-process-cli.js";
 
 let dir: string;
 const sims: RunningSimulator[] = [];
 
-async function cli(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const sink = (append: (t: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        append(String(chunk));
-        done();
-      },
-    });
-  const ctx: CliContext = {
-    stdout: sink((t) => {
-      stdout += t;
-    }),
-    stderr: sink((t) => {
-      stderr += t;
-    }),
-    env: { LMS_LOG_FORMAT: "json", LMS_QUIET: "1" },
-    cwd: dir,
-    signal: new AbortController().signal,
-  };
-  return { code: await main(args, ctx), stdout, stderr };
-}
+const cli = (args: string[]) => runCli(dir, args);
 
 async function count(db: string, table: string): Promise<number> {
   const handle = await openDatabase(join(dir, db), { readOnly: true });

@@ -4,37 +4,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, test } from "vitest";
-import type { CliContext } from "../../src/cli/context.js";
-import { main } from "../../src/cli/main.js";
+import { runCli } from "../helpers/in-process-cli.js";
 import { tempDir } from "../load/helpers/temp-dir.js";
 import { FIXTURE_ROWS, filledDatabase } from "./helpers/filled-db.js";
 
-async function cli(cwd: string, args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const sink = (append: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        append(String(chunk));
-        done();
-      },
-    });
-  const ctx: CliContext = {
-    stdout: sink((t) => {
-      stdout += t;
-    }),
-    stderr: sink((t) => {
-      stderr += t;
-    }),
-    env: { LMS_LOG_FORMAT: "json", LMS_QUIET: "1" },
-    cwd,
-    signal: new AbortController().signal,
-  };
-  const code = await main(args, ctx);
-  return { code, stdout, stderr };
-}
+const cli = (cwd: string, args: string[]) => runCli(cwd, args);
 
 describe("publish --lake and report --lake from the command line", () => {
   test("the shipped freshness query counts both portals' latest snapshots", async () => {
