@@ -179,6 +179,22 @@ describe("publish --lake", () => {
     expect(await readdir(join(lake.dir, STAGING_DIR, "portal=a"))).toEqual([]);
   });
 
+  test("an aborted publish (Ctrl-C) stops with its reason and changes nothing", async () => {
+    const lake = await twoPortalsTwoDays();
+    const before = await fileIdentities(lake.dir);
+    const controller = new AbortController();
+    controller.abort(new CliError("interrupted"));
+    const aborted = publishLake(lake.a, {
+      lakeDir: lake.dir,
+      portal: "a",
+      snapshotDate: DAY2,
+      signal: controller.signal,
+    });
+    await expect(aborted).rejects.toThrow("interrupted");
+    expect(await fileIdentities(lake.dir)).toEqual(before);
+    expect(await readdir(join(lake.dir, STAGING_DIR, "portal=a"))).toEqual([]);
+  });
+
   test("a publish killed between the two renames is repaired by the next one", async () => {
     const lake = await twoPortalsTwoDays();
     // What a process killed after setting the old partition aside leaves behind.

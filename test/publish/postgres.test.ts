@@ -185,6 +185,40 @@ describe.skipIf(!installed)("publish --postgres", () => {
     }
   });
 
+  test("Ctrl-C mid-COPY drops the connection and leaves the previous tables", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "abort");
+    const first = await publishPostgres(db, { settings: await settings(), schema: "aborted" });
+    const connection = await db.connect();
+    await connection.run(
+      "INSERT INTO take SELECT t.* REPLACE (t.take_id + 1000 * (r.k + 1) AS take_id) FROM take t, range(1000) r(k)",
+    );
+    connection.closeSync();
+    const controller = new AbortController();
+    const watcher = await server.admin("bi");
+    const failing = publishPostgres(db, {
+      settings: await settings(),
+      schema: "aborted",
+      signal: controller.signal,
+    });
+    for (let i = 0; i < 2000 && !controller.signal.aborted; i++) {
+      const copying = await watcher.query(
+        `SELECT 1 FROM pg_stat_activity WHERE application_name = 'lms-export publish' AND query LIKE 'COPY %"take"%'`,
+      );
+      if (copying.rowCount) controller.abort(new CliError("interrupted"));
+      else await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await expect(failing).rejects.toThrow("interrupted");
+    await watcher.end();
+    const client = await bi();
+    try {
+      const expected = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
+      expect(await counts(client, "aborted")).toEqual(expected);
+    } finally {
+      await client.end();
+    }
+  });
+
   test("the password comes from a file, the environment or PGPASSFILE, never the URL", async () => {
     const dir = await tempDir();
     const db = await filledDatabase(dir, "auth", { grp: 3 });

@@ -110,7 +110,12 @@ async function publishOne(
   if (to.pg?.password) secrets.push(to.pg.password);
   await withDatabase(config.db, { readOnly: true }, async (db) => {
     if (to.pg) {
-      const options = { settings: to.pg, logger, ...(to.schema ? { schema: to.schema } : {}) };
+      const options = {
+        settings: to.pg,
+        logger,
+        signal: ctx.signal,
+        ...(to.schema ? { schema: to.schema } : {}),
+      };
       const result = await publishPostgres(db, options);
       const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
       ctx.stdout.write(`postgres ${to.pg.shown}:\n${lines.join("\n")}\n`);
@@ -122,6 +127,7 @@ async function publishOne(
       ...(args.portal ? { portal: args.portal } : {}),
       ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
       logger,
+      signal: ctx.signal,
     });
     const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
     ctx.stdout.write(

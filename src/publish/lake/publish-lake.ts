@@ -42,6 +42,8 @@ export interface PublishLakeOptions {
   logger?: Logger;
   /** Runs after every partition is staged, before the first is renamed in (failure injection). */
   beforeSwap?: () => void | Promise<void>;
+  /** Stops the publish (Ctrl-C) before the next table, or before the renames; throws its reason. */
+  signal?: AbortSignal;
 }
 
 export interface PublishLakeResult {
@@ -71,9 +73,11 @@ export async function publishLake(
   const lockPath = join(lakeDir, STAGING_DIR, `portal=${portal}.lock`);
   return withLockFile(lockPath, lock, async () => {
     await recoverStaging(lakeDir, portal);
-    const { tables, partitions } = await stageAll(db, lakeDir, { portal, snapshotDate });
+    const at = { portal, snapshotDate, signal: options.signal };
+    const { tables, partitions } = await stageAll(db, lakeDir, at);
     try {
       await options.beforeSwap?.();
+      options.signal?.throwIfAborted();
     } catch (error) {
       await recoverStaging(lakeDir, portal);
       throw error;
@@ -92,7 +96,7 @@ export async function publishLake(
 async function stageAll(
   db: Pick<LmsDatabase, "connect">,
   lakeDir: string,
-  at: { portal: string; snapshotDate: string },
+  at: { portal: string; snapshotDate: string; signal: AbortSignal | undefined },
 ): Promise<{ tables: PublishedTable[]; partitions: LakePartition[] }> {
   const connection = await db.connect();
   try {
@@ -101,7 +105,12 @@ async function stageAll(
     checkEvolution(await readManifest(lakeDir), tables);
     const partitions: LakePartition[] = [];
     for (const table of tables) {
-      const key: PartitionKey = { table: table.name, ...at };
+      at.signal?.throwIfAborted();
+      const key: PartitionKey = {
+        table: table.name,
+        portal: at.portal,
+        snapshotDate: at.snapshotDate,
+      };
       const folder = await prepareStaging(lakeDir, key);
       const rows = await copyTable(connection, table, join(folder, PART_FILE));
       const path = join(partitionPath(key), PART_FILE);

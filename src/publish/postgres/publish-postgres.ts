@@ -7,6 +7,7 @@
  * half-loaded schema; a failure anywhere (the server gone mid-COPY included) rolls everything back.
  * DuckDB is read in one transaction too, so the tables are one consistent snapshot.
  */
+import type { Socket } from "node:net";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import pg from "pg";
 import { CliError, UsageError } from "../../cli-error.js";
@@ -26,6 +27,8 @@ export interface PublishPostgresOptions {
   /** Target schema; default `lms`. */
   schema?: string;
   logger?: Logger;
+  /** Stops the publish (Ctrl-C): the connection is dropped, the transaction rolled back. */
+  signal?: AbortSignal;
 }
 
 export interface PublishPostgresResult {
@@ -53,8 +56,13 @@ export async function publishPostgres(
   const client = new pg.Client(settings.client);
   // A server that goes away emits 'error' on the client; the failing query reports it.
   client.on("error", () => undefined);
+  // Dropping the connection makes the server roll the transaction back at once.
+  const stop = () =>
+    (client as unknown as { connection: { stream: Socket } }).connection.stream.destroy();
+  options.signal?.addEventListener("abort", stop, { once: true });
   const duck = await db.connect();
   try {
+    options.signal?.throwIfAborted();
     await client.connect();
     await duck.run("BEGIN TRANSACTION");
     const tables = await describePublishedTables(duck);
@@ -64,11 +72,13 @@ export async function publishPostgres(
     return { schema, tables: loaded };
   } catch (error) {
     if (error instanceof CliError) throw error;
+    if (options.signal?.aborted) throw options.signal.reason;
     const message = redact.text(error instanceof Error ? error.message : String(error));
     throw new CliError(
       `publishing to PostgreSQL ${settings.shown} failed: ${message}; its tables are as they were`,
     );
   } finally {
+    options.signal?.removeEventListener("abort", stop);
     duck.closeSync();
     await client.end().catch(() => undefined);
   }
