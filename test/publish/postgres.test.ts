@@ -16,6 +16,7 @@ import type { LmsDatabase } from "../../src/load/database.js";
 import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
 import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
 import { PUBLISHED_TABLES } from "../../src/publish/published-tables.js";
+import { collect, spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../load/helpers/temp-dir.js";
 import { filledDatabase, tableCounts } from "./helpers/filled-db.js";
 
@@ -214,6 +215,47 @@ describe.skipIf(!installed)("publish --postgres", () => {
     try {
       const expected = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
       expect(await counts(client, "aborted")).toEqual(expected);
+    } finally {
+      await client.end();
+    }
+  });
+
+  test("a publishing process stopped by SIGINT mid-COPY exits 1 and leaves the previous tables", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "signal");
+    const first = await publishPostgres(db, { settings: await settings(), schema: "signalled" });
+    const connection = await db.connect();
+    await connection.run(
+      "INSERT INTO take SELECT t.* REPLACE (t.take_id + 1000 * (r.k + 1) AS take_id) FROM take t, range(1000) r(k)",
+    );
+    connection.closeSync();
+    db.close();
+    const file = join(dir, "pg-password");
+    await writeFile(file, PASSWORD, { mode: 0o600 });
+    const child = spawnCli(
+      ["publish", "--db", "signal.duckdb", "--postgres", url, "--schema", "signalled"],
+      { cwd: dir, env: { LMS_PG_PASSWORD_FILE: file, LMS_LOG_FORMAT: "json" } },
+    );
+    const output = collect(child);
+    const watcher = await server.admin("bi");
+    let signalled = false;
+    for (let i = 0; i < 4000 && !signalled && child.exitCode === null; i++) {
+      const copying = await watcher.query(
+        `SELECT 1 FROM pg_stat_activity WHERE application_name = 'lms-export publish' AND query LIKE 'COPY %"take"%'`,
+      );
+      if (copying.rowCount) signalled = child.kill("SIGINT");
+      else await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await watcher.end();
+    const result = await output;
+    expect(signalled).toBe(true);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("lms-export: interrupted");
+    expect(result.stderr).not.toContain(PASSWORD);
+    const client = await bi();
+    try {
+      const expected = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
+      expect(await counts(client, "signalled")).toEqual(expected);
     } finally {
       await client.end();
     }
