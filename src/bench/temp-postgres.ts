@@ -5,7 +5,7 @@
  * for the test's admin connection; TCP connections need a password (scram-sha-256).
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,8 +14,17 @@ import { promisify } from "node:util";
 import pg from "pg";
 
 const run = promisify(execFile);
-/** Where Debian puts PostgreSQL 15's server binaries. */
-export const PG_BIN = "/usr/lib/postgresql/15/bin";
+/** Debian's server binaries of the newest PostgreSQL installed (`/usr/lib/postgresql/<v>/bin`). */
+function serverBinaries(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root) : [];
+  const found = versions
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return found[0] === undefined ? undefined : join(root, found[0], "bin");
+}
+
+const PG_BIN = serverBinaries() ?? "/usr/lib/postgresql/15/bin";
 
 export function postgresInstalled(): boolean {
   return existsSync(join(PG_BIN, "initdb")) && existsSync(join(PG_BIN, "pg_ctl"));

@@ -24,7 +24,7 @@ const PASSWORD = "s3cret:pässword\\with'quote";
 const installed = postgresInstalled();
 if (!installed) {
   console.warn(
-    "PostgreSQL binaries not found under /usr/lib/postgresql/15/bin (apt-get install postgresql): publish --postgres tests skipped",
+    "PostgreSQL server binaries not found under /usr/lib/postgresql/<version>/bin (apt-get install postgresql): publish --postgres tests skipped",
   );
 }
 
