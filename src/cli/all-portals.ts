@@ -48,6 +48,27 @@ export async function requireConfiguredPortal(
 }
 
 /**
+ * The streams of one portal's run: its output is kept and printed whole when it ends, so portals
+ * running at once do not interleave their lines; its log goes on to stderr, but not as a terminal
+ * (live progress bars of portals running at once would overwrite each other).
+ */
+function portalStreams(ctx: CliContext): { stdout: Writable; stderr: Writable; text(): string } {
+  let text = "";
+  const stdout = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  const stderr = new Writable({
+    write(chunk, _encoding, done) {
+      ctx.stderr.write(chunk, done);
+    },
+  });
+  return { stdout, stderr, text: () => text };
+}
+
+/**
  * Runs `each` for every portal, at most `atOnce` at a time; prints one summary line per portal
  * and throws a CliError naming the failed ones.
  */
@@ -61,22 +82,15 @@ export async function forEachPortal(
   const outcomes = await Promise.all(
     names.map((name) =>
       limit(async () => {
-        // Each portal's output is printed whole when it ends, so portals running at once do not
-        // interleave their lines.
-        let text = "";
-        const stdout = new Writable({
-          write(chunk, _encoding, done) {
-            text += String(chunk);
-            done();
-          },
-        });
+        const streams = portalStreams(ctx);
         try {
-          await each(name, { ...ctx, stdout });
+          await each(name, { ...ctx, stdout: streams.stdout, stderr: streams.stderr });
           return { name, error: undefined };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           return { name, error: message };
         } finally {
+          const text = streams.text();
           if (text !== "") ctx.stdout.write(`== portal ${name}\n${text}`);
         }
       }),
