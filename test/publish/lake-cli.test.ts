@@ -60,6 +60,27 @@ describe("publish --lake and report --lake from the command line", () => {
     expect(take?.split(",")[1]).toBe(String(FIXTURE_ROWS.take! + 50));
   });
 
+  test("every shipped report gives the same rows over a one-portal lake as over its database", async () => {
+    const work = await tempDir();
+    const db = await filledDatabase(work, "one");
+    db.close();
+    expect((await cli(work, ["publish", "--lake", "lake", "--db", "one.duckdb"])).code).toBe(0);
+    const reports = [
+      "completion-overview",
+      "data-freshness",
+      "score-analysis",
+      "weekly-compliance",
+    ];
+    const counts = async (source: string[]) => {
+      const result = await cli(work, ["report", ...reports, ...source, "--format", "parquet"]);
+      expect(result.stderr).toBe("");
+      return result.stdout.split("\n").filter((line) => line.startsWith("report "));
+    };
+    const fromDb = await counts(["--db", "one.duckdb", "--out", "from-db"]);
+    expect(fromDb).toHaveLength(reports.length);
+    expect(await counts(["--lake", "lake", "--out", "from-lake"])).toEqual(fromDb);
+  });
+
   test("bad input is one line and exit code 2", async () => {
     const work = await tempDir();
     const db = await filledDatabase(work, "x");
