@@ -9,6 +9,7 @@ import { configuredPortals, forEachPortal, portalsAtOnce } from "../all-portals.
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
+import { withPortalOptions } from "../portal-options.js";
 
 const TARGET = "Where to:";
 
@@ -21,7 +22,10 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
     "publish",
     "Copy the tables to a Parquet lake (Hive layout) or PostgreSQL for other engines and BI tools",
     (y) =>
-      withLogOptions(withDbOption(withConfigOption(y)))
+      withPortalOptions(
+        withLogOptions(withDbOption(withConfigOption(y))),
+        'Portal name in the lake (default "default"); a portal under "portals" in the config file also picks its database',
+      )
         .option("lake", {
           type: "string",
           group: TARGET,
@@ -38,24 +42,6 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
           group: TARGET,
           description: "PostgreSQL schema the tables go to (default lms)",
         })
-        .option("portal", {
-          type: "string",
-          group: TARGET,
-          description:
-            'Portal name in the lake (default "default"); a portal under "portals" in the config file also picks its database',
-        })
-        .option("all-portals", {
-          type: "boolean",
-          group: TARGET,
-          description:
-            'Every portal under "portals" in the config file, each from its own database',
-        })
-        .option("portals-at-once", {
-          type: "number",
-          group: TARGET,
-          description: "With --all-portals: how many portals publish at once (default 3)",
-        })
-        .conflicts("portal", "all-portals")
         .option("snapshot-date", {
           type: "string",
           group: TARGET,

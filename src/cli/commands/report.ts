@@ -1,12 +1,7 @@
-import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import type { LmsDatabase } from "../../load/database.js";
-import { openLake } from "../../publish/lake/lake-views.js";
-import { openPortalsDatabase } from "../../report/portals-database.js";
 import { runReports } from "../../report/run-report.js";
-import { portalDatabases } from "../all-portals.js";
 import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
-import { setupCommand, withDatabase } from "../command-setup.js";
+import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withFormulaOption } from "../formula-option.js";
 import {
@@ -16,6 +11,7 @@ import {
   withOutputOptions,
   withParamOption,
 } from "../options.js";
+import { withReportSource, withReportSourceOptions } from "../report-source.js";
 import { reportSummary } from "../report-summary.js";
 
 /**
@@ -29,7 +25,11 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     (y) =>
       withFormulaOption(
         withCatalogOption(
-          withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+          withParamOption(
+            withOutputOptions(
+              withLogOptions(withReportSourceOptions(withDbOption(withConfigOption(y)))),
+            ),
+          ),
         ),
         "CSV and Excel text cells",
       )
@@ -44,24 +44,13 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           "$0 report compliance --param product_ids=12,15 --param group_id=3 --format xlsx",
           "one query, with parameters, as a workbook",
         )
-        .option("lake", {
-          type: "string",
-          description:
-            "Read a lake written by `publish --lake` (each portal's latest snapshot) instead of --db",
-        })
         .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file")
-        .option("all-portals", {
-          type: "boolean",
-          description:
-            'Read every portal under "portals" in the config file together, with a portal column',
-        })
-        .conflicts("lake", "all-portals")
         .example("$0 report completion --lake /srv/lake", "across every portal of a lake")
         .example("$0 report compliance --all-portals", "across every portal's database"),
     async (args) => {
       const { config, logger } = await setupCommand(args, ctx);
       const catalog = await loadCatalogFor(args.catalog, ctx);
-      const write = async (db: Pick<LmsDatabase, "connect">) => {
+      await withReportSource(args, ctx, config.db, async (db) => {
         const results = await runReports(db, args.names, {
           catalog,
           outDir: config.outDir,
@@ -73,20 +62,7 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           cwd: ctx.cwd,
         });
         ctx.stdout.write(reportSummary(results, ctx.cwd));
-      };
-      if (args.lake === undefined && !args.allPortals) {
-        await withDatabase(config.db, { readOnly: true }, write);
-        return;
-      }
-      const lake =
-        args.lake !== undefined
-          ? await openLake(resolve(ctx.cwd, args.lake))
-          : await openPortalsDatabase(await portalDatabases(args, ctx));
-      try {
-        await write(lake);
-      } finally {
-        lake.close();
-      }
+      });
     },
   );
 }
