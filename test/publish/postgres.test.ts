@@ -98,6 +98,50 @@ async function settings(env: Record<string, string> = {}) {
   return pgSettings(url, { LMS_PG_PASSWORD_FILE: file, ...env });
 }
 
+/**
+ * A database published once to `schema`, then grown to 300,300 takes, so that copying `take`
+ * again lasts long enough to be interrupted. Answers the first publish's row counts.
+ */
+async function publishedThenGrown(name: string, schema: string) {
+  const dir = await tempDir();
+  const db = await filledDatabase(dir, name);
+  const first = await publishPostgres(db, { settings: await settings(), schema });
+  const connection = await db.connect();
+  await connection.run(
+    "INSERT INTO take SELECT t.* REPLACE (t.take_id + 1000 * (r.k + 1) AS take_id) FROM take t, range(1000) r(k)",
+  );
+  connection.closeSync();
+  const firstCounts = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
+  return { db, dir, firstCounts };
+}
+
+/**
+ * Watches from a second connection until the publishing connection is copying `take`, then runs
+ * `act` once with its backend pid; answers whether it got there (`going` false stops the watch).
+ */
+async function duringTakeCopy(
+  act: (pid: number, admin: pg.Client) => Promise<void> | void,
+  going: () => boolean = () => true,
+): Promise<boolean> {
+  const admin = await server.admin("bi");
+  try {
+    for (let i = 0; i < 4000 && going(); i++) {
+      const copying = await admin.query(
+        `SELECT pid FROM pg_stat_activity
+         WHERE application_name = 'lms-export publish' AND query LIKE 'COPY %"take"%'`,
+      );
+      if (copying.rows[0]) {
+        await act(copying.rows[0].pid, admin);
+        return true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return false;
+  } finally {
+    await admin.end();
+  }
+}
+
 describe.skipIf(!installed)("publish --postgres", () => {
   test("types and every tricky value arrive exactly, over a password-authenticated role", async () => {
     const dir = await tempDir();
@@ -142,32 +186,15 @@ describe.skipIf(!installed)("publish --postgres", () => {
   });
 
   test("a second publish replaces the tables; one killed mid-COPY leaves the first intact", async () => {
-    const dir = await tempDir();
-    const db = await filledDatabase(dir, "twice");
-    const first = await publishPostgres(db, { settings: await settings(), schema: "bi_tables" });
-    const firstCounts = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
-    const connection = await db.connect();
-    await connection.run(
-      "INSERT INTO take SELECT t.* REPLACE (t.take_id + 1000 * (r.k + 1) AS take_id) FROM take t, range(1000) r(k)",
-    );
-    connection.closeSync();
-
-    const killer = await server.admin("bi");
-    let killed = false;
-    const failing = publishPostgres(db, { settings: await settings(), schema: "bi_tables" });
+    const { db, firstCounts } = await publishedThenGrown("twice", "bi_tables");
+    const failing = expect(
+      publishPostgres(db, { settings: await settings(), schema: "bi_tables" }),
+    ).rejects.toThrow(/publishing to PostgreSQL .* failed: .*as they were/);
     // Kill the publishing connection from a second one while it copies the large table.
-    const watch = (async () => {
-      for (let i = 0; i < 2000 && !killed; i++) {
-        const found = await killer.query(
-          `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
-           WHERE application_name = 'lms-export publish' AND query LIKE 'COPY %"take"%'`,
-        );
-        killed = found.rows.some((r) => r.done);
-        if (!killed) await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
-    await expect(failing).rejects.toThrow(/publishing to PostgreSQL .* failed: .*as they were/);
-    await watch;
+    const killed = await duringTakeCopy(async (pid, admin) => {
+      await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+    });
+    await failing;
     expect(killed).toBe(true);
     const client = await bi();
     try {
@@ -182,53 +209,31 @@ describe.skipIf(!installed)("publish --postgres", () => {
       expect((await counts(client, "bi_tables")).take).toBe(300 * 1001);
     } finally {
       await client.end();
-      await killer.end();
     }
   });
 
   test("Ctrl-C mid-COPY drops the connection and leaves the previous tables", async () => {
-    const dir = await tempDir();
-    const db = await filledDatabase(dir, "abort");
-    const first = await publishPostgres(db, { settings: await settings(), schema: "aborted" });
-    const connection = await db.connect();
-    await connection.run(
-      "INSERT INTO take SELECT t.* REPLACE (t.take_id + 1000 * (r.k + 1) AS take_id) FROM take t, range(1000) r(k)",
-    );
-    connection.closeSync();
+    const { db, firstCounts } = await publishedThenGrown("abort", "aborted");
     const controller = new AbortController();
-    const watcher = await server.admin("bi");
-    const failing = publishPostgres(db, {
-      settings: await settings(),
-      schema: "aborted",
-      signal: controller.signal,
-    });
-    for (let i = 0; i < 2000 && !controller.signal.aborted; i++) {
-      const copying = await watcher.query(
-        `SELECT 1 FROM pg_stat_activity WHERE application_name = 'lms-export publish' AND query LIKE 'COPY %"take"%'`,
-      );
-      if (copying.rowCount) controller.abort(new CliError("interrupted"));
-      else await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await expect(failing).rejects.toThrow("interrupted");
-    await watcher.end();
+    const failing = expect(
+      publishPostgres(db, {
+        settings: await settings(),
+        schema: "aborted",
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow("interrupted");
+    expect(await duringTakeCopy(() => controller.abort(new CliError("interrupted")))).toBe(true);
+    await failing;
     const client = await bi();
     try {
-      const expected = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
-      expect(await counts(client, "aborted")).toEqual(expected);
+      expect(await counts(client, "aborted")).toEqual(firstCounts);
     } finally {
       await client.end();
     }
   });
 
   test("a publishing process stopped by SIGINT mid-COPY exits 1 and leaves the previous tables", async () => {
-    const dir = await tempDir();
-    const db = await filledDatabase(dir, "signal");
-    const first = await publishPostgres(db, { settings: await settings(), schema: "signalled" });
-    const connection = await db.connect();
-    await connection.run(
-      "INSERT INTO take SELECT t.* REPLACE (t.take_id + 1000 * (r.k + 1) AS take_id) FROM take t, range(1000) r(k)",
-    );
-    connection.closeSync();
+    const { db, dir, firstCounts } = await publishedThenGrown("signal", "signalled");
     db.close();
     const file = join(dir, "pg-password");
     await writeFile(file, PASSWORD, { mode: 0o600 });
@@ -237,16 +242,12 @@ describe.skipIf(!installed)("publish --postgres", () => {
       { cwd: dir, env: { LMS_PG_PASSWORD_FILE: file, LMS_LOG_FORMAT: "json" } },
     );
     const output = collect(child);
-    const watcher = await server.admin("bi");
-    let signalled = false;
-    for (let i = 0; i < 4000 && !signalled && child.exitCode === null; i++) {
-      const copying = await watcher.query(
-        `SELECT 1 FROM pg_stat_activity WHERE application_name = 'lms-export publish' AND query LIKE 'COPY %"take"%'`,
-      );
-      if (copying.rowCount) signalled = child.kill("SIGINT");
-      else await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await watcher.end();
+    const signalled = await duringTakeCopy(
+      () => {
+        child.kill("SIGINT");
+      },
+      () => child.exitCode === null,
+    );
     const result = await output;
     expect(signalled).toBe(true);
     expect(result.code).toBe(1);
@@ -254,8 +255,7 @@ describe.skipIf(!installed)("publish --postgres", () => {
     expect(result.stderr).not.toContain(PASSWORD);
     const client = await bi();
     try {
-      const expected = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
-      expect(await counts(client, "signalled")).toEqual(expected);
+      expect(await counts(client, "signalled")).toEqual(firstCounts);
     } finally {
       await client.end();
     }
