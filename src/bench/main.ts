@@ -4,6 +4,7 @@
  */
 import { benchExports } from "../report/bench-exports.js";
 import { benchExtract } from "./extract-bench.js";
+import { benchPublish } from "./publish-bench.js";
 
 const small = process.env.BENCH_SCALE === "small";
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -42,3 +43,5 @@ log(
 );
 log("\n## exports");
 await benchExports({ rows: small ? 100_000 : 1_000_000, print: log });
+log("\n## publish");
+await benchPublish({ takes: small ? 200_000 : 2_000_000, log });

@@ -14,6 +14,7 @@ import {
 import { registerDemo } from "./commands/demo.js";
 import { registerExtract } from "./commands/extract.js";
 import { registerList } from "./commands/list.js";
+import { registerPublish } from "./commands/publish.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
 import { registerSchedule } from "./commands/schedule.js";
@@ -30,6 +31,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerRun,
   registerSql,
   registerList,
+  registerPublish,
   registerSchedule,
   registerSimulate,
   registerDemo,

@@ -12,6 +12,7 @@ import { dirname } from "node:path";
 import { UsageError } from "../cli-error.js";
 import { errnoCode } from "./errno-code.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
+import { type PortalEntries, parsePortals } from "./portals.js";
 import { type RawValues, validateSource } from "./validate.js";
 
 /** A config file after validation. */
@@ -21,6 +22,8 @@ export interface LoadedConfigFile {
   /** Folder relative paths in the file are resolved against. */
   dir: string;
   values: ReturnType<typeof validateSource>;
+  /** The `portals` entries, validated (empty when the file has none). */
+  portals: PortalEntries;
 }
 
 // Top-level names a file may use besides the settings: "$schema" lets editors offer completion.
@@ -52,9 +55,15 @@ export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
       `the config file ${path} must hold a JSON object, e.g. {"db": "./lms.duckdb"}`,
     );
   }
-  const raw = flatten(path, document);
+  const { portals, ...settings } = document as Record<string, unknown>;
+  const raw = flatten(path, settings);
   const values = validateSource(raw, (field) => `${path}: field "${FIELDS[field].file}"`);
-  return { path, dir: dirname(path), values };
+  return {
+    path,
+    dir: dirname(path),
+    values,
+    portals: portals === undefined ? {} : parsePortals(path, portals),
+  };
 }
 
 function parseJson(path: string, text: string): unknown {

@@ -25,6 +25,7 @@ import {
   type ReportFormat,
 } from "./fields.js";
 import { flagValue, rawFromFlags } from "./flag-values.js";
+import { defaultPortalDb } from "./portals.js";
 import { validateSource } from "./validate.js";
 
 /**
@@ -58,6 +59,10 @@ export interface ResolvedConfig {
   apiKeyFile: string | undefined;
   /** The config file used, if any. */
   configFile: string | undefined;
+  /** The portal of the config file's `portals` these settings are for (`--portal`), if any. */
+  portal: string | undefined;
+  /** The names under the config file's `portals`, in file order. */
+  portals: string[];
   /** Where each setting came from: "--db", "LMS_DB", "<file> (db)" or "default". */
   sources: Record<FieldName, string>;
 }
@@ -103,7 +108,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   );
   const file = await findAndLoadConfigFile(input);
 
-  const layers: { values: ConfigValues; source: (f: FieldName) => string }[] = [
+  const layers: Layer[] = [
     { values: withAbsolutePaths(fromFlags, input.cwd), source: (f) => `--${FIELDS[f].flag}` },
     { values: withAbsolutePaths(fromEnv, input.cwd), source: (f) => FIELDS[f].env ?? f },
   ];
@@ -112,6 +117,13 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
       values: withAbsolutePaths(file.values, file.dir),
       source: (f) => `${file.path} (${FIELDS[f].file})`,
     });
+  }
+
+  const portal = portalLayer(input, file);
+  if (portal !== undefined) {
+    // A portal's database is its own: LMS_DB and the file's top-level "db" name another one.
+    for (const layer of layers.slice(1)) layer.values = { ...layer.values, db: undefined };
+    layers.splice(1, 0, portal.layer);
   }
 
   const sources = Object.fromEntries(FIELD_NAMES.map((f) => [f, "default"])) as Record<
@@ -141,7 +153,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
 
   return {
     baseUrl: rawBaseUrl === undefined ? undefined : checkedBaseUrl(rawBaseUrl, allowHttp, sources),
-    db: pick("db") ?? resolvePath(input.cwd, DEFAULT_DB),
+    db: pick("db") ?? resolvePath(input.cwd, portal?.defaultDb ?? DEFAULT_DB),
     concurrency: pick("concurrency") ?? DEFAULT_CONCURRENCY,
     rate: rate === 0 ? undefined : rate,
     pageSize: pick("pageSize") ?? DEFAULT_PAGE_SIZE,
@@ -157,7 +169,36 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     quiet: pick("quiet") ?? false,
     apiKeyFile: pick("apiKeyFile"),
     configFile: file?.path,
+    portal: portal?.name,
+    portals: Object.keys(file?.portals ?? {}),
     sources,
+  };
+}
+
+interface Layer {
+  values: ConfigValues;
+  source: (f: FieldName) => string;
+}
+
+/**
+ * The settings of the portal `--portal` names, from the config file's `portals`; undefined when
+ * the file has no such entry (`publish --portal` may name a portal that is only a lake name).
+ */
+function portalLayer(
+  input: ResolveConfigInput,
+  file: LoadedConfigFile | undefined,
+): { name: string; layer: Layer; defaultDb: string } | undefined {
+  const name = flagValue(input.flags, "portal");
+  if (typeof name !== "string" || name === "") return undefined;
+  const entry = file?.portals[name];
+  if (file === undefined || entry === undefined) return undefined;
+  return {
+    name,
+    layer: {
+      values: withAbsolutePaths(entry, file.dir),
+      source: (f) => `${file.path} (portals.${name}.${FIELDS[f].file})`,
+    },
+    defaultDb: defaultPortalDb(name),
   };
 }
 

@@ -1,15 +1,26 @@
 import type { Argv } from "yargs";
+import { UsageError } from "../../cli-error.js";
+import {
+  configuredPortals,
+  forEachPortal,
+  portalsAtOnce,
+  requireConfiguredPortal,
+} from "../all-portals.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
+import { withPortalOptions } from "../portal-options.js";
 
 export function registerExtract(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "extract",
     "Copy everything the portal exposes into the DuckDB file",
     (y) =>
-      withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y))))
+      withPortalOptions(
+        withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+        'A portal under "portals" in the config file: its address, key, concurrency and database',
+      )
         .example(
           "LMS_API_KEY_FILE=~/.lms-key $0 extract --base-url https://lms.example.com/api-v2",
           "full copy into ./lms.duckdb",
@@ -19,7 +30,20 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
           "only what changed since the last run",
         )
         .example("$0 extract --resume", "continue a run that was interrupted")
-        .example("$0 extract --only grp,user_grp", "refresh two tables"),
-    (args) => extractCommand(args, ctx),
+        .example("$0 extract --only grp,user_grp", "refresh two tables")
+        .example("$0 extract --all-portals", "every portal of the config file, each its own file"),
+    async (args) => {
+      if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
+      if (!args.allPortals) return extractCommand(args, ctx);
+      if (args.db !== undefined || args.baseUrl !== undefined) {
+        throw new UsageError(
+          "--all-portals takes each portal's address and database from the config file: leave out --db and --base-url",
+        );
+      }
+      const names = await configuredPortals(args, ctx);
+      await forEachPortal(names, portalsAtOnce(args.portalsAtOnce), ctx, (portal, portalCtx) =>
+        extractCommand({ ...args, portal, allPortals: false }, portalCtx),
+      );
+    },
   );
 }

@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { runReports } from "../../report/run-report.js";
 import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
-import { setupCommand, withDatabase } from "../command-setup.js";
+import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withFormulaOption } from "../formula-option.js";
 import {
@@ -11,6 +11,7 @@ import {
   withOutputOptions,
   withParamOption,
 } from "../options.js";
+import { withReportSource, withReportSourceOptions } from "../report-source.js";
 import { reportSummary } from "../report-summary.js";
 
 /**
@@ -24,7 +25,11 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     (y) =>
       withFormulaOption(
         withCatalogOption(
-          withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+          withParamOption(
+            withOutputOptions(
+              withLogOptions(withReportSourceOptions(withDbOption(withConfigOption(y)))),
+            ),
+          ),
         ),
         "CSV and Excel text cells",
       )
@@ -39,11 +44,13 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           "$0 report compliance --param product_ids=12,15 --param group_id=3 --format xlsx",
           "one query, with parameters, as a workbook",
         )
-        .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file"),
+        .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file")
+        .example("$0 report completion --lake /srv/lake", "across every portal of a lake")
+        .example("$0 report compliance --all-portals", "across every portal's database"),
     async (args) => {
       const { config, logger } = await setupCommand(args, ctx);
       const catalog = await loadCatalogFor(args.catalog, ctx);
-      await withDatabase(config.db, { readOnly: true }, async (db) => {
+      await withReportSource(args, ctx, config.db, async (db) => {
         const results = await runReports(db, args.names, {
           catalog,
           outDir: config.outDir,

@@ -1,0 +1,129 @@
+/**
+ * `--all-portals`: a command run once for each portal of the config file's `portals`, a few at
+ * once. Each portal's failure is its own: the others run to the end, the summary names every
+ * portal with its outcome, and the exit code is 1 when any failed.
+ */
+import { Writable } from "node:stream";
+import pLimit from "p-limit";
+import { CliError, UsageError } from "../cli-error.js";
+import { resolveConfig } from "../config/resolve.js";
+import { streamIsTTY } from "../log/color.js";
+import type { CliContext } from "./context.js";
+
+/** Portals run at once by `--all-portals` unless `--portals-at-once` says otherwise. */
+export const DEFAULT_PORTALS_AT_ONCE = 3;
+
+function resolveFor(flags: Readonly<Record<string, unknown>>, ctx: CliContext) {
+  return resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY: streamIsTTY(ctx.stderr) });
+}
+
+/** The config file's portal names; a UsageError when it has none. */
+export async function configuredPortals(
+  flags: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<string[]> {
+  const config = await resolveFor({ ...flags, portal: undefined }, ctx);
+  if (config.portals.length === 0) {
+    const where = config.configFile ?? "no config file was found";
+    throw new UsageError(
+      `--all-portals needs "portals" in the config file (${where}), e.g. {"portals": {"acme": {"baseUrl": "...", "apiKeyFile": "..."}}}`,
+    );
+  }
+  return config.portals;
+}
+
+/** A UsageError unless `name` is a portal of the config file. */
+export async function requireConfiguredPortal(
+  name: string,
+  flags: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<void> {
+  const config = await resolveFor(flags, ctx);
+  if (config.portal === undefined) {
+    const known = config.portals.length > 0 ? config.portals.join(", ") : "none";
+    throw new UsageError(
+      `--portal ${name} is not under "portals" in the config file (${config.configFile ?? "none found"}; portals: ${known})`,
+    );
+  }
+}
+
+/**
+ * The streams of one portal's run: its output is kept and printed whole when it ends, so portals
+ * running at once do not interleave their lines; its log goes on to stderr, but not as a terminal
+ * (live progress bars of portals running at once would overwrite each other).
+ */
+function portalStreams(ctx: CliContext): { stdout: Writable; stderr: Writable; text(): string } {
+  let text = "";
+  const stdout = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  const stderr = new Writable({
+    write(chunk, _encoding, done) {
+      ctx.stderr.write(chunk, done);
+    },
+  });
+  return { stdout, stderr, text: () => text };
+}
+
+/**
+ * Runs `each` for every portal, at most `atOnce` at a time; prints one summary line per portal
+ * and throws a CliError naming the failed ones.
+ */
+export async function forEachPortal(
+  names: readonly string[],
+  atOnce: number,
+  ctx: CliContext,
+  each: (portal: string, portalCtx: CliContext) => Promise<void>,
+): Promise<void> {
+  const limit = pLimit(Math.max(1, atOnce));
+  const outcomes = await Promise.all(
+    names.map((name) =>
+      limit(async () => {
+        const streams = portalStreams(ctx);
+        try {
+          await each(name, { ...ctx, stdout: streams.stdout, stderr: streams.stderr });
+          return { name, error: undefined };
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          return { name, error: message };
+        } finally {
+          const text = streams.text();
+          if (text !== "") ctx.stdout.write(`== portal ${name}\n${text}`);
+        }
+      }),
+    ),
+  );
+  const lines = outcomes.map((o) => `portal ${o.name}: ${o.error ? `failed: ${o.error}` : "done"}`);
+  ctx.stdout.write(`${lines.join("\n")}\n`);
+  const failed = outcomes.filter((o) => o.error !== undefined).map((o) => o.name);
+  if (failed.length > 0) {
+    throw new CliError(`${failed.length} of ${names.length} portals failed: ${failed.join(", ")}`);
+  }
+}
+
+/** `--portals-at-once` checked: a whole number from 1 to 64 (default 3). */
+export function portalsAtOnce(given: number | undefined): number {
+  if (given === undefined) return DEFAULT_PORTALS_AT_ONCE;
+  if (!Number.isInteger(given) || given < 1 || given > 64) {
+    throw new UsageError(
+      `option --portals-at-once must be a whole number from 1 to 64 (got ${given})`,
+    );
+  }
+  return given;
+}
+
+/** Each configured portal with the path of its database. */
+export async function portalDatabases(
+  flags: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<{ name: string; db: string }[]> {
+  const out: { name: string; db: string }[] = [];
+  for (const name of await configuredPortals(flags, ctx)) {
+    const config = await resolveFor({ ...flags, portal: name, db: undefined }, ctx);
+    out.push({ name, db: config.db });
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+import { resolve } from "node:path";
+import type { Argv } from "yargs";
+import { UsageError } from "../../cli-error.js";
+import { publishLake } from "../../publish/lake/publish-lake.js";
+import { checkPortalName } from "../../publish/portal-name.js";
+import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
+import { checkSchemaName, publishPostgres } from "../../publish/postgres/publish-postgres.js";
+import { configuredPortals, forEachPortal, portalsAtOnce } from "../all-portals.js";
+import { setupCommand, withDatabase } from "../command-setup.js";
+import type { CliContext } from "../context.js";
+import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
+import { withPortalOptions } from "../portal-options.js";
+
+const TARGET = "Where to:";
+
+/**
+ * `publish --lake DIR` and/or `--postgres URL`: copies the published tables out of the database
+ * (opened read-only) as a Parquet lake and into a PostgreSQL schema. Prints what it wrote.
+ */
+export function registerPublish(root: Argv, ctx: CliContext): Argv {
+  return root.command(
+    "publish",
+    "Copy the tables to a Parquet lake (Hive layout) or PostgreSQL for other engines and BI tools",
+    (y) =>
+      withPortalOptions(
+        withLogOptions(withDbOption(withConfigOption(y))),
+        'Portal name in the lake (default "default"); a portal under "portals" in the config file also picks its database',
+      )
+        .option("lake", {
+          type: "string",
+          group: TARGET,
+          description: "Lake folder: DIR/<table>/portal=<name>/snapshot_date=<day>/part-0.parquet",
+        })
+        .option("postgres", {
+          type: "string",
+          group: TARGET,
+          description:
+            "PostgreSQL URL without a password, e.g. postgres://bi@db.example.com/analytics (password: LMS_PG_PASSWORD_FILE, PGPASSWORD or PGPASSFILE)",
+        })
+        .option("schema", {
+          type: "string",
+          group: TARGET,
+          description: "PostgreSQL schema the tables go to (default lms)",
+        })
+        .option("snapshot-date", {
+          type: "string",
+          group: TARGET,
+          description: "Day of the snapshot as YYYY-MM-DD (default: today in UTC)",
+        })
+        .example("$0 publish --lake /srv/lake --portal acme", "this week's snapshot of acme")
+        .example(
+          "LMS_PG_PASSWORD_FILE=/etc/lms-export/pg $0 publish --postgres postgres://bi@db/analytics",
+          "the tables into schema lms, swapped in one transaction",
+        )
+        .example(
+          "aws s3 sync /srv/lake s3://bucket/lake --exclude _lake.json && aws s3 cp /srv/lake/_lake.json s3://bucket/lake/",
+          "then ship it: data first, the manifest last",
+        ),
+    async (args) => {
+      if (args.lake === undefined && args.postgres === undefined) {
+        throw new UsageError("name a target: --lake DIR or --postgres URL");
+      }
+      const portal = args.portal === undefined ? undefined : checkPortalName(args.portal);
+      const schema = args.schema === undefined ? undefined : checkSchemaName(args.schema);
+      const pg = args.postgres === undefined ? undefined : await pgSettings(args.postgres, ctx.env);
+      if (args.allPortals) {
+        if (pg || args.db !== undefined) {
+          throw new UsageError(
+            "--all-portals publishes each portal's database to --lake only: leave out --postgres and --db",
+          );
+        }
+        const names = await configuredPortals(args, ctx);
+        await forEachPortal(names, portalsAtOnce(args.portalsAtOnce), ctx, (name, portalCtx) =>
+          publishOne({ ...args, portal: name, allPortals: false }, portalCtx, {}),
+        );
+        return;
+      }
+      await publishOne({ ...args, portal }, ctx, { pg, schema });
+    },
+  );
+}
+
+type PublishArgs = Readonly<Record<string, unknown>> & {
+  lake?: string | undefined;
+  portal?: string | undefined;
+  snapshotDate?: string | undefined;
+};
+
+/** Publishes one database (the portal's, when the config file has it) to the targets given. */
+async function publishOne(
+  args: PublishArgs,
+  ctx: CliContext,
+  to: { pg?: PgSettings | undefined; schema?: string | undefined },
+): Promise<void> {
+  const { config, logger, secrets } = await setupCommand(args, ctx);
+  if (to.pg?.password) secrets.push(to.pg.password);
+  await withDatabase(config.db, { readOnly: true }, async (db) => {
+    if (to.pg) {
+      const options = {
+        settings: to.pg,
+        logger,
+        signal: ctx.signal,
+        ...(to.schema ? { schema: to.schema } : {}),
+      };
+      const result = await publishPostgres(db, options);
+      const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
+      ctx.stdout.write(`postgres ${to.pg.shown}:\n${lines.join("\n")}\n`);
+    }
+    if (args.lake === undefined) return;
+    const lakeDir = resolve(ctx.cwd, args.lake);
+    const result = await publishLake(db, {
+      lakeDir,
+      ...(args.portal ? { portal: args.portal } : {}),
+      ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
+      logger,
+      signal: ctx.signal,
+    });
+    const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
+    ctx.stdout.write(
+      `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
+    );
+  });
+}

@@ -1,0 +1,21 @@
+/** --portal NAME, --all-portals and --portals-at-once: choosing portals of the config file. */
+import type { Argv } from "yargs";
+import { DEFAULT_PORTALS_AT_ONCE } from "./all-portals.js";
+
+const PORTALS = "Portals:";
+
+export function withPortalOptions<T>(y: Argv<T>, portalDescription: string) {
+  return y
+    .option("portal", { type: "string", group: PORTALS, description: portalDescription })
+    .option("all-portals", {
+      type: "boolean",
+      group: PORTALS,
+      description: 'Every portal under "portals" in the config file, each on its own database',
+    })
+    .option("portals-at-once", {
+      type: "number",
+      group: PORTALS,
+      description: `With --all-portals: how many portals run at once (default ${DEFAULT_PORTALS_AT_ONCE})`,
+    })
+    .conflicts("portal", "all-portals");
+}

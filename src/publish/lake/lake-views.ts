@@ -1,0 +1,59 @@
+/**
+ * Reading the lake back as a database: an in-memory DuckDB with one view per table, named like the
+ * table, over each portal's latest snapshot, with a `portal` column. The shipped queries run on it
+ * unchanged.
+ *
+ * The files come from `_lake.json`, not from a glob: a reader then never picks up a partition the
+ * manifest does not list yet, and only the latest day's files are opened.
+ */
+import { join } from "node:path";
+import { UsageError } from "../../cli-error.js";
+import { quoteIdent } from "../../load/ddl.js";
+import { openViewDatabase, type ViewDatabase } from "../../report/view-database.js";
+import { type LakeManifest, MANIFEST_FILE, readManifest } from "./manifest.js";
+
+/** The latest snapshot day of each portal in the manifest. */
+export function latestSnapshots(manifest: LakeManifest): Map<string, string> {
+  const latest = new Map<string, string>();
+  for (const p of manifest.partitions) {
+    if ((latest.get(p.portal) ?? "") < p.snapshotDate) latest.set(p.portal, p.snapshotDate);
+  }
+  return latest;
+}
+
+const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** CREATE VIEW for one table of the manifest over the given files (none: an empty view). */
+export function lakeViewSql(manifest: LakeManifest, table: string, files: string[]): string {
+  const name = quoteIdent(table);
+  if (files.length === 0) {
+    const columns = (manifest.tables[table]?.columns ?? []).map(
+      (c) => `CAST(NULL AS ${c.type}) AS ${quoteIdent(c.name)}`,
+    );
+    columns.push("CAST(NULL AS VARCHAR) AS portal");
+    return `CREATE VIEW ${name} AS SELECT ${columns.join(", ")} WHERE false`;
+  }
+  const list = files.map(sqlString).join(", ");
+  return `CREATE VIEW ${name} AS SELECT * EXCLUDE (snapshot_date) FROM read_parquet([${list}],
+    hive_partitioning = true, union_by_name = true,
+    hive_types = {'portal': 'VARCHAR', 'snapshot_date': 'DATE'})`;
+}
+
+/** Opens the lake at `lakeDir` as an in-memory database of views. */
+export async function openLake(lakeDir: string): Promise<ViewDatabase> {
+  const manifest = await readManifest(lakeDir);
+  if (manifest.partitions.length === 0) {
+    throw new UsageError(
+      `${join(lakeDir, MANIFEST_FILE)} lists no partitions; run "lms-export publish --lake ${lakeDir}" first`,
+    );
+  }
+  const latest = latestSnapshots(manifest);
+  return openViewDatabase(async (setup) => {
+    for (const table of Object.keys(manifest.tables)) {
+      const files = manifest.partitions
+        .filter((p) => p.table === table && latest.get(p.portal) === p.snapshotDate)
+        .map((p) => join(lakeDir, p.path));
+      await setup.run(lakeViewSql(manifest, table, files));
+    }
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * `_lake.json`: what the lake holds, for people and for readers that want the columns without
+ * opening a file. Tables with their columns (the union over every partition ever written) and one
+ * entry per partition with its row count and when it was written.
+ *
+ * Schema evolution: a column is only ever added, is nullable, and is never renamed or retyped, so
+ * readers that union by name read old and new partitions together. A publish that would retype a
+ * column is refused before anything is written.
+ */
+import { randomBytes } from "node:crypto";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { CliError } from "../../cli-error.js";
+import type { PublishedColumn, PublishedTable } from "../published-tables.js";
+import { withLockFile } from "./lock-file.js";
+
+export const MANIFEST_FILE = "_lake.json";
+export const LAKE_SCHEMA_VERSION = 1;
+
+const COLUMN = z.object({ name: z.string(), type: z.string() });
+const PARTITION = z.object({
+  table: z.string(),
+  portal: z.string(),
+  snapshotDate: z.string(),
+  rows: z.number(),
+  writtenAt: z.string(),
+  path: z.string(),
+});
+const MANIFEST = z.object({
+  schemaVersion: z.literal(LAKE_SCHEMA_VERSION),
+  tables: z.record(z.string(), z.object({ columns: z.array(COLUMN) })),
+  partitions: z.array(PARTITION),
+});
+
+export type LakeManifest = z.infer<typeof MANIFEST>;
+export type LakePartition = z.infer<typeof PARTITION>;
+
+const EMPTY: LakeManifest = { schemaVersion: LAKE_SCHEMA_VERSION, tables: {}, partitions: [] };
+
+/** The lake's manifest, or an empty one when the lake has none yet. */
+export async function readManifest(lakeDir: string): Promise<LakeManifest> {
+  const path = join(lakeDir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return structuredClone(EMPTY);
+    throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new CliError(`${path} is not JSON; is ${lakeDir} a folder written by "publish --lake"?`);
+  }
+  const parsed = MANIFEST.safeParse(json);
+  if (!parsed.success) {
+    throw new CliError(
+      `${path} is not a lake manifest of schema version ${LAKE_SCHEMA_VERSION}; publish to another folder`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Checks the schema evolution rule for `tables` against `manifest`: a column the lake knows keeps
+ * its type. Throws a CliError naming the column otherwise.
+ */
+export function checkEvolution(manifest: LakeManifest, tables: readonly PublishedTable[]): void {
+  for (const table of tables) {
+    const known = new Map(manifest.tables[table.name]?.columns.map((c) => [c.name, c.type]));
+    for (const column of table.columns) {
+      const type = known.get(column.name);
+      if (type !== undefined && type !== column.type) {
+        throw new CliError(
+          `column ${table.name}.${column.name} is ${column.type} in the database but ${type} in the lake; columns are never retyped: publish to a new lake folder`,
+        );
+      }
+    }
+  }
+}
+
+/** `manifest` with the columns of `tables` added and `written` replacing same-keyed partitions. */
+export function mergeManifest(
+  manifest: LakeManifest,
+  tables: readonly PublishedTable[],
+  written: readonly LakePartition[],
+): LakeManifest {
+  checkEvolution(manifest, tables);
+  const next: LakeManifest = structuredClone(manifest);
+  for (const table of tables) {
+    const columns: PublishedColumn[] = next.tables[table.name]?.columns ?? [];
+    for (const column of table.columns) {
+      if (!columns.some((c) => c.name === column.name)) columns.push({ ...column });
+    }
+    next.tables[table.name] = { columns };
+  }
+  const key = (p: LakePartition) => `${p.table}\0${p.portal}\0${p.snapshotDate}`;
+  const replaced = new Set(written.map(key));
+  next.partitions = [...next.partitions.filter((p) => !replaced.has(key(p))), ...written];
+  next.partitions.sort((a, b) => key(a).localeCompare(key(b)));
+  return next;
+}
+
+/**
+ * Re-reads the manifest, merges this publish into it and replaces it atomically (a temporary file
+ * renamed over it), under `_lake.json.lock` so publishers of different portals never lose each
+ * other's entries.
+ */
+export async function updateManifest(
+  lakeDir: string,
+  tables: readonly PublishedTable[],
+  written: readonly LakePartition[],
+): Promise<LakeManifest> {
+  const path = join(lakeDir, MANIFEST_FILE);
+  const lock = { waitMs: 60_000, advice: "another publish is updating the lake; try again" };
+  return withLockFile(`${path}.lock`, lock, async () => {
+    const next = mergeManifest(await readManifest(lakeDir), tables, written);
+    const temp = `${path}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      await writeFile(temp, `${JSON.stringify(next, null, 2)}\n`);
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    return next;
+  });
+}

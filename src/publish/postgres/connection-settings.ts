@@ -1,0 +1,116 @@
+/**
+ * Where `publish --postgres` connects and with which password. The URL names the server, database
+ * and role; a password in it is refused, because a command line is visible to every user of the
+ * machine and kept in shell history. The password comes from the file `LMS_PG_PASSWORD_FILE`
+ * names, else `PGPASSWORD`, else the libpq password file (`PGPASSFILE` or `~/.pgpass`).
+ */
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { ClientConfig } from "pg";
+import { UsageError } from "../../cli-error.js";
+import { readPgpassPassword } from "./pgpass.js";
+
+export interface PgSettings {
+  /** For pg.Client; the connection string never holds a password. */
+  readonly client: ClientConfig;
+  /** The URL as shown in messages (no password can be in it). */
+  readonly shown: string;
+  /** The password, if one was found: add it to the redacted secrets. */
+  readonly password: string | undefined;
+}
+
+const PASSWORD_ADVICE =
+  "put the password in a file named by LMS_PG_PASSWORD_FILE (or PGPASSFILE), or in PGPASSWORD";
+
+function parseUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(
+      "--postgres must be a URL such as postgres://user@host:5432/database (no password in it)",
+    );
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    throw new UsageError(
+      `--postgres must start with postgres:// or postgresql:// (got ${parsed.protocol}//)`,
+    );
+  }
+  if (parsed.password !== "") {
+    throw new UsageError(
+      `the --postgres URL contains a password; remove it and ${PASSWORD_ADVICE}`,
+    );
+  }
+  return parsed;
+}
+
+async function passwordFrom(
+  url: URL,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | undefined> {
+  const file = env.LMS_PG_PASSWORD_FILE;
+  if (file) {
+    try {
+      return (await readFile(file, "utf8")).replace(/\r?\n$/, "");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      throw new UsageError(
+        `LMS_PG_PASSWORD_FILE ${file} cannot be read (${code}); give a file holding the password on one line`,
+      );
+    }
+  }
+  if (env.PGPASSWORD) return env.PGPASSWORD;
+  const pgpass = env.PGPASSFILE ?? join(env.HOME ?? homedir(), ".pgpass");
+  return readPgpassPassword(pgpass, {
+    host: decodeURIComponent(url.hostname) || "localhost",
+    port: url.port || "5432",
+    database: decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username),
+    user: decodeURIComponent(url.username) || env.PGUSER || env.USER || "",
+  });
+}
+
+/**
+ * The server, database and role of the URL as separate settings: pg lets a connection string's
+ * (absent) password override a password callback given beside it. `?host=/run/postgresql` names
+ * a socket folder; `?sslmode=` is read as libpq reads it.
+ */
+function address(url: URL): ClientConfig {
+  const sslmode = url.searchParams.get("sslmode");
+  const ssl =
+    sslmode === "verify-full" || sslmode === "verify-ca"
+      ? true
+      : sslmode === "require" || sslmode === "prefer"
+        ? { rejectUnauthorized: false }
+        : undefined;
+  const host =
+    url.searchParams.get("host") ?? decodeURIComponent(url.hostname).replace(/^\[|\]$/g, "");
+  return {
+    host: host || "localhost",
+    port: url.port ? Number(url.port) : 5432,
+    ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
+    ...(url.pathname.length > 1 ? { database: decodeURIComponent(url.pathname.slice(1)) } : {}),
+    ...(ssl === undefined ? {} : { ssl }),
+  };
+}
+
+/** Parses and checks `url` and finds the password; UsageError (exit 2) for bad input. */
+export async function pgSettings(
+  url: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<PgSettings> {
+  const parsed = parseUrl(url);
+  const password = await passwordFrom(parsed, env);
+  const client: ClientConfig = {
+    ...address(parsed),
+    application_name: "lms-export publish",
+    // Asked only if the server wants one; without one, the server's refusal says what to do.
+    password: async () => {
+      if (password === undefined) {
+        throw new UsageError(`PostgreSQL asks for a password; ${PASSWORD_ADVICE}`);
+      }
+      return password;
+    },
+  };
+  return { client, shown: parsed.href, password };
+}

@@ -1,0 +1,45 @@
+/**
+ * Streams one DuckDB table into a PostgreSQL table through `COPY … FROM STDIN` (text format):
+ * DuckDB renders each row as a finished line, a chunk of lines becomes one buffer, and the copy
+ * stream's backpressure paces the reading, so memory stays flat whatever the table's size.
+ */
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { Client } from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import type { PublishedTable } from "../published-tables.js";
+import { copyLinesSql } from "./pg-columns.js";
+
+async function* lines(
+  duck: DuckDBConnection,
+  table: PublishedTable,
+  counted: { rows: number },
+): AsyncGenerator<Buffer> {
+  const result = await duck.stream(copyLinesSql(table.name, table.columns));
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) return;
+    const values = chunk.getColumnValues(0) as string[];
+    counted.rows += values.length;
+    yield Buffer.from(`${values.join("\n")}\n`);
+  }
+}
+
+/** Copies every row of `table` into `target` (a quoted, qualified name); answers the rows. */
+export async function copyRows(
+  duck: DuckDBConnection,
+  pg: Client,
+  table: PublishedTable,
+  target: string,
+): Promise<number> {
+  const counted = { rows: 0 };
+  const copy = pg.query(copyFrom(`COPY ${target} FROM STDIN`));
+  await pipeline(Readable.from(lines(duck, table, counted)), copy);
+  if (copy.rowCount !== counted.rows) {
+    throw new Error(
+      `PostgreSQL stored ${copy.rowCount} rows of ${table.name}, ${counted.rows} sent`,
+    );
+  }
+  return counted.rows;
+}

@@ -1,0 +1,72 @@
+/**
+ * How a DuckDB column becomes a PostgreSQL column: its type there, and the DuckDB expression that
+ * renders one value in PostgreSQL's text COPY format. DuckDB does the rendering and escaping, so
+ * JavaScript only joins finished lines.
+ */
+import { quoteIdent } from "../../load/ddl.js";
+import type { PublishedColumn } from "../published-tables.js";
+
+const INTEGERS = new Set([
+  "TINYINT",
+  "SMALLINT",
+  "INTEGER",
+  "BIGINT",
+  "UTINYINT",
+  "USMALLINT",
+  "UINTEGER",
+]);
+
+/** The PostgreSQL type of a DuckDB column type. */
+export function pgType(duckType: string): string {
+  if (INTEGERS.has(duckType)) return "BIGINT";
+  if (duckType === "UBIGINT" || duckType === "HUGEINT" || duckType.startsWith("DECIMAL")) {
+    return "NUMERIC";
+  }
+  if (duckType === "DOUBLE" || duckType === "FLOAT") return "DOUBLE PRECISION";
+  if (duckType === "BOOLEAN") return "BOOLEAN";
+  if (duckType === "DATE") return "DATE";
+  if (duckType.startsWith("TIMESTAMP")) return "TIMESTAMPTZ";
+  if (isNested(duckType)) return "JSONB";
+  return "TEXT";
+}
+
+function isNested(duckType: string): boolean {
+  return (
+    duckType === "JSON" ||
+    duckType.endsWith("]") ||
+    duckType.startsWith("STRUCT") ||
+    duckType.startsWith("MAP")
+  );
+}
+
+/** Text COPY escaping of a VARCHAR expression: backslash first, then tab, newline, CR. */
+function escaped(text: string): string {
+  return `replace(replace(replace(replace(${text}, '\\', '\\\\'), chr(9), '\\t'), chr(10), '\\n'), chr(13), '\\r')`;
+}
+
+/** The value of `column` as PostgreSQL's text COPY format reads it, `\N` for NULL. */
+export function copyTextSql(column: PublishedColumn): string {
+  const name = quoteIdent(column.name);
+  const type = column.type;
+  let text: string;
+  if (type === "BOOLEAN") text = `CASE WHEN ${name} THEN 't' ELSE 'f' END`;
+  else if (type === "TIMESTAMP") text = `strftime(${name}, '%Y-%m-%d %H:%M:%S.%f') || '+00'`;
+  else if (type.startsWith("TIMESTAMP")) {
+    text = `strftime(timezone('UTC', ${name}), '%Y-%m-%d %H:%M:%S.%f') || '+00'`;
+  } else if (type === "JSON") text = escaped(`CAST(${name} AS VARCHAR)`);
+  else if (isNested(type)) text = escaped(`CAST(to_json(${name}) AS VARCHAR)`);
+  else if (pgType(type) === "TEXT") text = escaped(`CAST(${name} AS VARCHAR)`);
+  else text = `CAST(${name} AS VARCHAR)`;
+  return `coalesce(${text}, '\\N')`;
+}
+
+/** One text COPY line per row of `table` (without the newline). */
+export function copyLinesSql(table: string, columns: readonly PublishedColumn[]): string {
+  const values = columns.map(copyTextSql).join(", ");
+  return `SELECT concat_ws(chr(9), ${values}) FROM ${quoteIdent(table)}`;
+}
+
+/** The column list of a CREATE TABLE in PostgreSQL. */
+export function pgColumnsSql(columns: readonly PublishedColumn[]): string {
+  return columns.map((c) => `${quoteIdent(c.name)} ${pgType(c.type)}`).join(",\n  ");
+}

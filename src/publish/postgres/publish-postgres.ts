@@ -1,0 +1,119 @@
+/**
+ * `publish --postgres URL`: the published tables copied into a PostgreSQL schema for BI tools.
+ *
+ * Contract: one PostgreSQL transaction creates every table in a staging schema, fills it with
+ * `COPY … FROM STDIN`, then swaps each table in (the old one dropped, the new one moved into the
+ * target schema) and commits. A reader sees the previous tables or the new ones, never a
+ * half-loaded schema; a failure anywhere (the server gone mid-COPY included) rolls everything back.
+ * DuckDB is read in one transaction too, so the tables are one consistent snapshot.
+ */
+import type { Socket } from "node:net";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import pg from "pg";
+import { CliError, UsageError } from "../../cli-error.js";
+import type { LmsDatabase } from "../../load/database.js";
+import { quoteIdent } from "../../load/ddl.js";
+import { type Logger, silentLogger } from "../../log/logger.js";
+import { createRedactor } from "../../log/redact.js";
+import { describePublishedTables, type PublishedTable } from "../published-tables.js";
+import type { PgSettings } from "./connection-settings.js";
+import { copyRows } from "./copy-rows.js";
+import { pgColumnsSql } from "./pg-columns.js";
+
+export const DEFAULT_PG_SCHEMA = "lms";
+
+export interface PublishPostgresOptions {
+  settings: PgSettings;
+  /** Target schema; default `lms`. */
+  schema?: string;
+  logger?: Logger;
+  /** Stops the publish (Ctrl-C): the connection is dropped, the transaction rolled back. */
+  signal?: AbortSignal;
+}
+
+export interface PublishPostgresResult {
+  schema: string;
+  tables: { name: string; rows: number }[];
+}
+
+/** Schema names are identifiers short enough to leave room for the staging suffix. */
+export function checkSchemaName(schema: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,49}$/.test(schema)) {
+    throw new UsageError(
+      `--schema ${JSON.stringify(schema)} is not a schema name: use letters, digits and "_" (at most 50, not starting with a digit)`,
+    );
+  }
+  return schema;
+}
+
+export async function publishPostgres(
+  db: Pick<LmsDatabase, "connect">,
+  options: PublishPostgresOptions,
+): Promise<PublishPostgresResult> {
+  const schema = checkSchemaName(options.schema ?? DEFAULT_PG_SCHEMA);
+  const { settings } = options;
+  const redact = createRedactor(() => (settings.password ? [settings.password] : []));
+  const client = new pg.Client(settings.client);
+  // A server that goes away emits 'error' on the client; the failing query reports it.
+  client.on("error", () => undefined);
+  // Dropping the connection makes the server roll the transaction back at once.
+  const stop = () =>
+    (client as unknown as { connection: { stream: Socket } }).connection.stream.destroy();
+  options.signal?.addEventListener("abort", stop, { once: true });
+  const duck = await db.connect();
+  try {
+    options.signal?.throwIfAborted();
+    await client.connect();
+    await duck.run("BEGIN TRANSACTION");
+    const tables = await describePublishedTables(duck);
+    const loaded = await loadInOneTransaction(client, duck, schema, tables);
+    const logger = options.logger ?? silentLogger;
+    for (const t of loaded) logger.info("table published", { schema, table: t.name, rows: t.rows });
+    return { schema, tables: loaded };
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    if (options.signal?.aborted) throw options.signal.reason;
+    const message = redact.text(error instanceof Error ? error.message : String(error));
+    throw new CliError(
+      `publishing to PostgreSQL ${settings.shown} failed: ${message}; its tables are as they were`,
+    );
+  } finally {
+    options.signal?.removeEventListener("abort", stop);
+    duck.closeSync();
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function loadInOneTransaction(
+  client: pg.Client,
+  duck: DuckDBConnection,
+  schema: string,
+  tables: readonly PublishedTable[],
+): Promise<{ name: string; rows: number }[]> {
+  const target = quoteIdent(schema);
+  const staging = quoteIdent(`${schema}__staging`);
+  await client.query("BEGIN");
+  try {
+    // Two publishers to one schema take turns instead of racing on the staging schema.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`lms-export:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${target}`);
+    await client.query(`DROP SCHEMA IF EXISTS ${staging} CASCADE`);
+    await client.query(`CREATE SCHEMA ${staging}`);
+    const loaded: { name: string; rows: number }[] = [];
+    for (const table of tables) {
+      const name = `${staging}.${quoteIdent(table.name)}`;
+      await client.query(`CREATE TABLE ${name} (\n  ${pgColumnsSql(table.columns)}\n)`);
+      loaded.push({ name: table.name, rows: await copyRows(duck, client, table, name) });
+    }
+    for (const table of tables) {
+      await client.query(`DROP TABLE IF EXISTS ${target}.${quoteIdent(table.name)}`);
+      await client.query(`ALTER TABLE ${staging}.${quoteIdent(table.name)} SET SCHEMA ${target}`);
+    }
+    await client.query(`DROP SCHEMA ${staging}`);
+    await client.query("COMMIT");
+    return loaded;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}

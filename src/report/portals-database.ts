@@ -1,0 +1,54 @@
+/**
+ * Several portals' databases read as one: an in-memory DuckDB that attaches each file read-only
+ * and has one view per published table, named like it, stacking every portal's rows (by column
+ * name, so a roster column one portal lacks is NULL there) with a `portal` column. The shipped
+ * queries run on it unchanged.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { CliError } from "../cli-error.js";
+import { quoteIdent } from "../load/ddl.js";
+import { PUBLISHED_TABLES } from "../publish/published-tables.js";
+import { openViewDatabase, type ViewDatabase } from "./view-database.js";
+
+export interface PortalDatabase {
+  /** A portal name (letters, digits, `_`, `-`). */
+  readonly name: string;
+  /** Path of its DuckDB file. */
+  readonly db: string;
+}
+
+const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+async function createViews(setup: DuckDBConnection, portals: readonly PortalDatabase[]) {
+  const present = new Map<string, string[]>();
+  for (const [i, portal] of portals.entries()) {
+    const alias = quoteIdent(`portal_${i}`);
+    try {
+      await setup.run(`ATTACH ${sqlString(portal.db)} AS ${alias} (READ_ONLY)`);
+    } catch (error) {
+      throw new CliError(
+        `portal ${portal.name}: cannot open ${portal.db} (${(error as Error).message.split("\n")[0]}); extract it first`,
+      );
+    }
+    const reader = await setup.runAndReadAll(
+      `SELECT table_name FROM duckdb_tables() WHERE database_name = ${sqlString(`portal_${i}`)}`,
+    );
+    for (const [table] of reader.getRowsJS()) {
+      const selects = present.get(String(table)) ?? [];
+      selects.push(
+        `SELECT *, ${sqlString(portal.name)} AS portal FROM ${alias}.main.${quoteIdent(String(table))}`,
+      );
+      present.set(String(table), selects);
+    }
+  }
+  for (const table of PUBLISHED_TABLES) {
+    const selects = present.get(table);
+    if (!selects) continue;
+    await setup.run(`CREATE VIEW ${quoteIdent(table)} AS ${selects.join("\nUNION ALL BY NAME\n")}`);
+  }
+}
+
+/** Opens every portal's database read-only behind one set of views. */
+export function openPortalsDatabase(portals: readonly PortalDatabase[]): Promise<ViewDatabase> {
+  return openViewDatabase((setup) => createViews(setup, portals));
+}

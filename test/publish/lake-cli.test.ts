@@ -1,0 +1,105 @@
+/**
+ * `publish --lake` and `report --lake` through main(): exit codes, messages, and the shipped
+ * queries run over the latest snapshot of every portal.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { runCli } from "../helpers/in-process-cli.js";
+import { tempDir } from "../load/helpers/temp-dir.js";
+import { FIXTURE_ROWS, filledDatabase } from "./helpers/filled-db.js";
+
+const cli = (cwd: string, args: string[]) => runCli(cwd, args);
+
+describe("publish --lake and report --lake from the command line", () => {
+  test("the shipped freshness query counts both portals' latest snapshots", async () => {
+    const work = await tempDir();
+    const a = await filledDatabase(work, "a");
+    a.close();
+    const b = await filledDatabase(work, "b", { ...FIXTURE_ROWS, take: 50 }, 1000);
+    b.close();
+    const publish = (db: string, portal: string, day: string) =>
+      cli(work, [
+        "publish",
+        "--lake",
+        "lake",
+        "--db",
+        db,
+        "--portal",
+        portal,
+        "--snapshot-date",
+        day,
+      ]);
+    const first = await publish("a.duckdb", "a", "2026-11-16");
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(
+      "take/portal=a/snapshot_date=2026-11-16/part-0.parquet 300 rows",
+    );
+    expect((await publish("b.duckdb", "b", "2026-11-16")).code).toBe(0);
+    // Portal a's latest day is the only one of a that counts.
+    expect((await publish("a.duckdb", "a", "2026-11-23")).code).toBe(0);
+
+    const report = await cli(work, [
+      "report",
+      "freshness",
+      "--lake",
+      "lake",
+      "--format",
+      "csv",
+      "--out",
+      "out",
+      "--param",
+      "today=2026-11-23",
+    ]);
+    expect(report.stderr).toBe("");
+    expect(report.code).toBe(0);
+    const csvFile = report.stdout.split("\n").find((line) => line.trim().endsWith(".csv"));
+    const csv = await readFile(join(work, csvFile!.trim()), "utf8");
+    const take = csv.split("\n").find((line) => line.startsWith("take,"));
+    expect(take?.split(",")[1]).toBe(String(FIXTURE_ROWS.take! + 50));
+  });
+
+  test("every shipped report gives the same rows over a one-portal lake as over its database", async () => {
+    const work = await tempDir();
+    const db = await filledDatabase(work, "one");
+    db.close();
+    expect((await cli(work, ["publish", "--lake", "lake", "--db", "one.duckdb"])).code).toBe(0);
+    const reports = [
+      "completion-overview",
+      "data-freshness",
+      "score-analysis",
+      "weekly-compliance",
+    ];
+    const counts = async (source: string[]) => {
+      const result = await cli(work, ["report", ...reports, ...source, "--format", "parquet"]);
+      expect(result.stderr).toBe("");
+      return result.stdout.split("\n").filter((line) => line.startsWith("report "));
+    };
+    const fromDb = await counts(["--db", "one.duckdb", "--out", "from-db"]);
+    expect(fromDb).toHaveLength(reports.length);
+    expect(await counts(["--lake", "lake", "--out", "from-lake"])).toEqual(fromDb);
+  });
+
+  test("bad input is one line and exit code 2", async () => {
+    const work = await tempDir();
+    const db = await filledDatabase(work, "x");
+    db.close();
+    const cases: [string[], string][] = [
+      [["publish", "--db", "x.duckdb"], "name a target: --lake DIR"],
+      [["publish", "--db", "x.duckdb", "--lake", "l", "--portal", "../up"], "is not a portal name"],
+      [
+        ["publish", "--db", "x.duckdb", "--lake", "l", "--snapshot-date", "2026-02-30"],
+        "is not a day of the calendar",
+      ],
+      [["report", "completion", "--lake", "empty"], "lists no partitions"],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(work, args);
+      expect(result.code, args.join(" ")).toBe(2);
+      const lines = result.stderr.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(message);
+    }
+  });
+});

@@ -1,0 +1,271 @@
+/**
+ * The Parquet lake: written from real DuckDB files, read back by Polars (an engine other than the
+ * one that wrote it), replaced one partition at a time, never half-visible.
+ */
+import { readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { CliError } from "../../src/cli-error.js";
+import type { LmsDatabase } from "../../src/load/database.js";
+import { MANIFEST_FILE, readManifest } from "../../src/publish/lake/manifest.js";
+import { STAGING_DIR, stagingPath } from "../../src/publish/lake/partition.js";
+import { publishLake } from "../../src/publish/lake/publish-lake.js";
+import { PUBLISHED_TABLES } from "../../src/publish/published-tables.js";
+import { tempDir } from "../load/helpers/temp-dir.js";
+import { FIXTURE_ROWS, filledDatabase, firstRow, tableCounts } from "./helpers/filled-db.js";
+import { loadPolars, type Polars } from "./helpers/polars.js";
+
+const DAY1 = "2026-11-16";
+const DAY2 = "2026-11-23";
+
+let pl: Polars;
+beforeAll(async () => {
+  pl = await loadPolars();
+});
+
+interface Lake {
+  dir: string;
+  a: LmsDatabase;
+  b: LmsDatabase;
+  /** count(*) per table of each portal at each publish: `${portal}/${day}` → table → rows. */
+  counts: Map<string, Record<string, number>>;
+}
+
+/** Two portals × two days; portal a grows between the days, portal b has other row counts. */
+async function twoPortalsTwoDays(): Promise<Lake> {
+  const work = await tempDir();
+  const dir = join(work, "lake");
+  const a = await filledDatabase(work, "a");
+  const b = await filledDatabase(work, "b", { ...FIXTURE_ROWS, take: 120, grp: 2 }, 5000);
+  const counts = new Map<string, Record<string, number>>();
+  const publish = async (db: LmsDatabase, portal: string, day: string) => {
+    await publishLake(db, { lakeDir: dir, portal, snapshotDate: day });
+    counts.set(`${portal}/${day}`, await tableCounts(db, PUBLISHED_TABLES));
+  };
+  await publish(a, "a", DAY1);
+  await publish(b, "b", DAY1);
+  const connection = await a.connect();
+  await connection.run("INSERT INTO take SELECT * REPLACE (take_id + 100000 AS take_id) FROM take");
+  connection.closeSync();
+  await publish(a, "a", DAY2);
+  await publish(b, "b", DAY2);
+  return { dir, a, b, counts };
+}
+
+function partitionFile(dir: string, table: string, portal: string, day: string): string {
+  return join(dir, table, `portal=${portal}`, `snapshot_date=${day}`, "part-0.parquet");
+}
+
+/** Inode and modification time of every partition file: what "untouched" means. */
+async function fileIdentities(dir: string): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const table of PUBLISHED_TABLES) {
+    for (const portal of ["a", "b"]) {
+      for (const day of [DAY1, DAY2]) {
+        const file = partitionFile(dir, table, portal, day);
+        const s = await stat(file);
+        ids.set(file, `${s.ino}/${s.mtimeMs}`);
+      }
+    }
+  }
+  return ids;
+}
+
+describe("publish --lake", () => {
+  test("two portals × two days read back by Polars equal the DuckDB tables", async () => {
+    const lake = await twoPortalsTwoDays();
+    for (const [key, counts] of lake.counts) {
+      const [portal, day] = key.split("/") as [string, string];
+      for (const table of PUBLISHED_TABLES) {
+        const df = pl.readParquet(partitionFile(lake.dir, table, portal, day));
+        expect(df.height, `${table} ${key}`).toBe(counts[table]);
+        // Hive keys come from the path only.
+        expect(df.columns).not.toContain("portal");
+        expect(df.columns).not.toContain("snapshot_date");
+      }
+    }
+    expect(lake.counts.get(`a/${DAY2}`)?.take).toBe(2 * FIXTURE_ROWS.take!);
+
+    const takes = pl
+      .scanParquet(join(lake.dir, "take", "**", "*.parquet"), { hivePartitioning: true })
+      .collectSync();
+    const total = [...lake.counts.values()].reduce((sum, c) => sum + c.take!, 0);
+    expect(takes.height).toBe(total);
+    const bDay2 = takes
+      .filter(pl.col("portal").eq(pl.lit("b")))
+      .filter(pl.col("take_id").eq(pl.lit(5001)));
+    expect(bDay2.height).toBe(2);
+    const row = bDay2.toRecords()[0]!;
+    const expected = await firstRow(
+      lake.b,
+      "SELECT take_status, take_started_date, _extra::VARCHAR, take_score FROM take WHERE take_id = 5001",
+    );
+    expect(row.take_status).toBe(expected[0]);
+    expect((row.take_started_date as unknown as Date).getTime()).toBe(
+      (expected[1] as Date).getTime(),
+    );
+    expect(JSON.parse(String(row._extra))).toEqual(JSON.parse(String(expected[2])));
+    expect(Number(row.take_score)).toBe(Number(expected[3]));
+    // Every third row has NULLs in its nullable columns, and they stay NULL (not "" or 0).
+    const nulls = takes.filter(pl.col("take_id").eq(pl.lit(2))).toRecords()[0]!;
+    expect(nulls.take_status).toBeNull();
+    expect(nulls.take_score).toBeNull();
+
+    const manifest = await readManifest(lake.dir);
+    expect(manifest.partitions).toHaveLength(PUBLISHED_TABLES.length * 4);
+    const take = manifest.tables.take!.columns;
+    expect(take.find((c) => c.name === "take_started_date")?.type).toBe("TIMESTAMP");
+    expect(take.find((c) => c.name === "_extra")?.type).toBe("VARCHAR");
+    const entry = manifest.partitions.find(
+      (p) => p.table === "take" && p.portal === "a" && p.snapshotDate === DAY2,
+    );
+    expect(entry?.rows).toBe(2 * FIXTURE_ROWS.take!);
+    expect(entry?.path).toBe(`take/portal=a/snapshot_date=${DAY2}/part-0.parquet`);
+  });
+
+  test("publishing a day again replaces that partition only", async () => {
+    const lake = await twoPortalsTwoDays();
+    const before = await fileIdentities(lake.dir);
+    const connection = await lake.a.connect();
+    await connection.run("DELETE FROM take WHERE take_id < 100");
+    connection.closeSync();
+    await publishLake(lake.a, { lakeDir: lake.dir, portal: "a", snapshotDate: DAY2 });
+
+    const after = await fileIdentities(lake.dir);
+    for (const [file, id] of before) {
+      if (file.includes(`portal=a/snapshot_date=${DAY2}`)) continue;
+      expect(after.get(file), file).toBe(id);
+    }
+    const replaced = partitionFile(lake.dir, "take", "a", DAY2);
+    expect(after.get(replaced)).not.toBe(before.get(replaced));
+    expect(pl.readParquet(replaced).height).toBe(2 * FIXTURE_ROWS.take! - 100);
+    expect(await readdir(join(lake.dir, "take", "portal=a", `snapshot_date=${DAY2}`))).toEqual([
+      "part-0.parquet",
+    ]);
+    expect(await readdir(join(lake.dir, STAGING_DIR, "portal=a"))).toEqual([]);
+    const manifest = await readManifest(lake.dir);
+    expect(manifest.partitions).toHaveLength(PUBLISHED_TABLES.length * 4);
+    const entry = manifest.partitions.find(
+      (p) => p.table === "take" && p.portal === "a" && p.snapshotDate === DAY2,
+    );
+    expect(entry?.rows).toBe(2 * FIXTURE_ROWS.take! - 100);
+  });
+
+  test("an interrupted publish leaves no partial partition and the previous one intact", async () => {
+    const lake = await twoPortalsTwoDays();
+    const before = await fileIdentities(lake.dir);
+    const manifestBefore = await readFile(join(lake.dir, MANIFEST_FILE), "utf8");
+    const connection = await lake.a.connect();
+    await connection.run("DELETE FROM take");
+    connection.closeSync();
+    let staged: string[] = [];
+    const failure = publishLake(lake.a, {
+      lakeDir: lake.dir,
+      portal: "a",
+      snapshotDate: DAY2,
+      beforeSwap: async () => {
+        staged = await readdir(join(lake.dir, STAGING_DIR, "portal=a"));
+        throw new Error("killed before the rename");
+      },
+    });
+    await expect(failure).rejects.toThrow("killed before the rename");
+    // The hook ran with every table staged, and none of it became visible.
+    expect(staged).toHaveLength(PUBLISHED_TABLES.length);
+    expect(await fileIdentities(lake.dir)).toEqual(before);
+    expect(pl.readParquet(partitionFile(lake.dir, "take", "a", DAY2)).height).toBe(
+      2 * FIXTURE_ROWS.take!,
+    );
+    expect(await readFile(join(lake.dir, MANIFEST_FILE), "utf8")).toBe(manifestBefore);
+    expect(await readdir(join(lake.dir, STAGING_DIR, "portal=a"))).toEqual([]);
+  });
+
+  test("an aborted publish (Ctrl-C) stops with its reason and changes nothing", async () => {
+    const lake = await twoPortalsTwoDays();
+    const before = await fileIdentities(lake.dir);
+    const controller = new AbortController();
+    controller.abort(new CliError("interrupted"));
+    const aborted = publishLake(lake.a, {
+      lakeDir: lake.dir,
+      portal: "a",
+      snapshotDate: DAY2,
+      signal: controller.signal,
+    });
+    await expect(aborted).rejects.toThrow("interrupted");
+    expect(await fileIdentities(lake.dir)).toEqual(before);
+    expect(await readdir(join(lake.dir, STAGING_DIR, "portal=a"))).toEqual([]);
+  });
+
+  test("a publish killed between the two renames is repaired by the next one", async () => {
+    const lake = await twoPortalsTwoDays();
+    // What a process killed after setting the old partition aside leaves behind.
+    const key = { table: "take", portal: "a", snapshotDate: DAY2 };
+    const target = join(lake.dir, "take", "portal=a", `snapshot_date=${DAY2}`);
+    await rename(target, stagingPath(lake.dir, key, "old"));
+    const failure = publishLake(lake.a, {
+      lakeDir: lake.dir,
+      portal: "a",
+      snapshotDate: DAY2,
+      beforeSwap: () => {
+        throw new Error("stop");
+      },
+    });
+    await expect(failure).rejects.toThrow("stop");
+    expect(pl.readParquet(join(target, "part-0.parquet")).height).toBe(2 * FIXTURE_ROWS.take!);
+  });
+
+  test("a column added later reads together with old partitions; retyping is refused", async () => {
+    const work = await tempDir();
+    const dir = join(work, "lake");
+    const db = await filledDatabase(work, "roster");
+    await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY1 });
+    const connection = await db.connect();
+    await connection.run(`ALTER TABLE "user" ADD COLUMN department VARCHAR`);
+    await connection.run(`UPDATE "user" SET department = 'Sales'`);
+    await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 });
+
+    const read = await connection.runAndReadAll(
+      `SELECT CAST(snapshot_date AS VARCHAR), count(*), count(department)
+       FROM read_parquet('${dir}/user/**/*.parquet', hive_partitioning = true, union_by_name = true)
+       GROUP BY ALL ORDER BY 1`,
+    );
+    expect(read.getRowsJS().map((r) => [String(r[0]), Number(r[1]), Number(r[2])])).toEqual([
+      [DAY1, 6, 0],
+      [DAY2, 6, 6],
+    ]);
+    const manifest = await readManifest(dir);
+    expect(manifest.tables.user!.columns.at(-1)).toEqual({ name: "department", type: "VARCHAR" });
+
+    const manifestBefore = await readFile(join(dir, MANIFEST_FILE), "utf8");
+    await connection.run(`ALTER TABLE "user" DROP COLUMN department`);
+    await connection.run(`ALTER TABLE "user" ADD COLUMN department BIGINT`);
+    connection.closeSync();
+    const retyped = publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 });
+    await expect(retyped).rejects.toThrow(
+      "column user.department is BIGINT in the database but VARCHAR in the lake",
+    );
+    await expect(retyped).rejects.toBeInstanceOf(CliError);
+    expect(await readFile(join(dir, MANIFEST_FILE), "utf8")).toBe(manifestBefore);
+  });
+
+  test("one publish per portal at a time; a lock left by a dead process is taken over", async () => {
+    const work = await tempDir();
+    const dir = join(work, "lake");
+    const db = await filledDatabase(work, "locked");
+    await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY1 });
+    const lock = join(dir, STAGING_DIR, "portal=acme.lock");
+    const { hostname } = await import("node:os");
+    await writeFile(lock, JSON.stringify({ pid: process.pid, host: hostname() }));
+    await expect(
+      publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 }),
+    ).rejects.toThrow(`is held by PID ${process.pid}`);
+    // Another portal is not held up by it.
+    await publishLake(db, { lakeDir: dir, portal: "other", snapshotDate: DAY2 });
+    // 2^22 + 1 is above Linux's largest PID: no such process.
+    await writeFile(lock, JSON.stringify({ pid: 4_194_305, host: hostname() }));
+    await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 });
+    const manifest = await readManifest(dir);
+    expect(new Set(manifest.partitions.map((p) => `${p.portal}/${p.snapshotDate}`))).toEqual(
+      new Set([`acme/${DAY1}`, `other/${DAY2}`, `acme/${DAY2}`]),
+    );
+  });
+});

@@ -1,0 +1,327 @@
+/**
+ * `publish --postgres` against a real PostgreSQL 15 started for these tests: types, exact text
+ * round trips, the swap in one transaction, a server connection killed mid-COPY, and the password
+ * never taken from argv nor shown.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type PgServer, postgresInstalled, startPgServer } from "../../src/bench/temp-postgres.js";
+import type { CliContext } from "../../src/cli/context.js";
+import { main } from "../../src/cli/main.js";
+import { CliError, UsageError } from "../../src/cli-error.js";
+import type { LmsDatabase } from "../../src/load/database.js";
+import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
+import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
+import { PUBLISHED_TABLES } from "../../src/publish/published-tables.js";
+import { collect, spawnCli } from "../helpers/spawn-cli.js";
+import { tempDir } from "../load/helpers/temp-dir.js";
+import { filledDatabase, tableCounts } from "./helpers/filled-db.js";
+
+const PASSWORD = "s3cret:pässword\\with'quote";
+const installed = postgresInstalled();
+if (!installed) {
+  console.warn(
+    "PostgreSQL server binaries not found under /usr/lib/postgresql/<version>/bin (apt-get install postgresql): publish --postgres tests skipped",
+  );
+}
+
+let server: PgServer;
+let admin: pg.Client;
+let url: string;
+
+beforeAll(async () => {
+  if (!installed) return;
+  server = await startPgServer();
+  admin = await server.admin();
+  await admin.query(`CREATE ROLE publisher LOGIN PASSWORD '${PASSWORD.replaceAll("'", "''")}'`);
+  await admin.query("CREATE DATABASE bi OWNER publisher");
+  url = `postgres://publisher@127.0.0.1:${server.port}/bi`;
+}, 120_000);
+
+afterAll(async () => {
+  await admin?.end().catch(() => undefined);
+  await server?.stop();
+});
+
+/** Strings that break naive COPY encoders, and a NULL beside an empty string. */
+const TRICKY: (string | null)[] = [
+  "tab\there",
+  "line\nbreak",
+  "carriage\rreturn",
+  "back\\slash and \\N and \\t",
+  `quotes ' and "`,
+  "Zoë 日本語 🎉",
+  "",
+  null,
+  "\\.",
+];
+
+async function trickyDatabase(dir: string): Promise<LmsDatabase> {
+  const db = await filledDatabase(dir, "tricky");
+  const connection = await db.connect();
+  await connection.run(`ALTER TABLE "user" ADD COLUMN department VARCHAR`);
+  await connection.run(`DELETE FROM "user"`);
+  for (const [i, text] of TRICKY.entries()) {
+    await connection.run(`INSERT INTO "user" (user_id, email, department) VALUES ($1, $2, $3)`, [
+      i + 1,
+      text,
+      text === null ? "none" : `dept ${text}`,
+    ]);
+  }
+  await connection.run(
+    `UPDATE take SET _extra = json_object('note', 'a\tb\\nc"d', 'n', 1.5), take_started_date = TIMESTAMP '2026-03-01 12:34:56.789012' WHERE take_id = 1`,
+  );
+  connection.closeSync();
+  return db;
+}
+
+async function bi(): Promise<pg.Client> {
+  return server.admin("bi");
+}
+
+async function counts(client: pg.Client, schema: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of PUBLISHED_TABLES) {
+    const result = await client.query(`SELECT count(*)::int AS n FROM "${schema}"."${table}"`);
+    out[table] = result.rows[0].n;
+  }
+  return out;
+}
+
+async function settings(env: Record<string, string> = {}) {
+  const dir = await tempDir();
+  const file = join(dir, "pg-password");
+  await writeFile(file, `${PASSWORD}\n`, { mode: 0o600 });
+  return pgSettings(url, { LMS_PG_PASSWORD_FILE: file, ...env });
+}
+
+/**
+ * A database published once to `schema`, then grown to 300,300 takes, so that copying `take`
+ * again lasts long enough to be interrupted. Answers the first publish's row counts.
+ */
+async function publishedThenGrown(name: string, schema: string) {
+  const dir = await tempDir();
+  const db = await filledDatabase(dir, name);
+  const first = await publishPostgres(db, { settings: await settings(), schema });
+  const connection = await db.connect();
+  await connection.run(
+    "INSERT INTO take SELECT t.* REPLACE (t.take_id + 1000 * (r.k + 1) AS take_id) FROM take t, range(1000) r(k)",
+  );
+  connection.closeSync();
+  const firstCounts = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
+  return { db, dir, firstCounts };
+}
+
+/**
+ * Watches from a second connection until the publishing connection is copying `take`, then runs
+ * `act` once with its backend pid; answers whether it got there (`going` false stops the watch).
+ */
+async function duringTakeCopy(
+  act: (pid: number, admin: pg.Client) => Promise<void> | void,
+  going: () => boolean = () => true,
+): Promise<boolean> {
+  const admin = await server.admin("bi");
+  try {
+    for (let i = 0; i < 4000 && going(); i++) {
+      const copying = await admin.query(
+        `SELECT pid FROM pg_stat_activity
+         WHERE application_name = 'lms-export publish' AND query LIKE 'COPY %"take"%'`,
+      );
+      if (copying.rows[0]) {
+        await act(copying.rows[0].pid, admin);
+        return true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return false;
+  } finally {
+    await admin.end();
+  }
+}
+
+describe.skipIf(!installed)("publish --postgres", () => {
+  test("types and every tricky value arrive exactly, over a password-authenticated role", async () => {
+    const dir = await tempDir();
+    const db = await trickyDatabase(dir);
+    const result = await publishPostgres(db, { settings: await settings() });
+    expect(result.schema).toBe("lms");
+    const client = await bi();
+    try {
+      expect(await counts(client, "lms")).toEqual(await tableCounts(db, PUBLISHED_TABLES));
+      const types = await client.query(
+        `SELECT table_name, column_name, data_type FROM information_schema.columns
+         WHERE table_schema = 'lms' AND (table_name, column_name) IN
+           (('take','take_id'), ('take','take_started_date'), ('take','_extra'), ('take','take_status'),
+            ('_runs','options'), ('user','department'), ('user_grp','user_grp_group_admin'))
+         ORDER BY 1, 2`,
+      );
+      expect(types.rows.map((r) => `${r.table_name}.${r.column_name} ${r.data_type}`)).toEqual([
+        "_runs.options jsonb",
+        "take._extra jsonb",
+        "take.take_id bigint",
+        "take.take_started_date timestamp with time zone",
+        "take.take_status text",
+        "user.department text",
+        "user_grp.user_grp_group_admin bigint",
+      ]);
+      const users = await client.query(`SELECT email, department FROM lms."user" ORDER BY user_id`);
+      expect(users.rows.map((r) => r.email)).toEqual(TRICKY);
+      expect(users.rows[7].department).toBe("none");
+      const take = await client.query(
+        `SELECT _extra, to_char(take_started_date AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') AS started
+         FROM lms.take WHERE take_id = 1`,
+      );
+      expect(take.rows[0]._extra).toEqual({ note: 'a\tb\\nc"d', n: 1.5 });
+      expect(take.rows[0].started).toBe("2026-03-01 12:34:56.789012");
+      const nulls = await client.query(
+        "SELECT take_status, _extra FROM lms.take WHERE take_id = 2",
+      );
+      expect(nulls.rows[0]).toEqual({ take_status: null, _extra: null });
+    } finally {
+      await client.end();
+    }
+  });
+
+  test("a second publish replaces the tables; one killed mid-COPY leaves the first intact", async () => {
+    const { db, firstCounts } = await publishedThenGrown("twice", "bi_tables");
+    const failing = expect(
+      publishPostgres(db, { settings: await settings(), schema: "bi_tables" }),
+    ).rejects.toThrow(/publishing to PostgreSQL .* failed: .*as they were/);
+    // Kill the publishing connection from a second one while it copies the large table.
+    const killed = await duringTakeCopy(async (pid, admin) => {
+      await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+    });
+    await failing;
+    expect(killed).toBe(true);
+    const client = await bi();
+    try {
+      expect(await counts(client, "bi_tables")).toEqual(firstCounts);
+      const schemas = await client.query(
+        "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'bi_tables%' ORDER BY 1",
+      );
+      expect(schemas.rows.map((r) => r.nspname)).toEqual(["bi_tables"]);
+
+      const again = await publishPostgres(db, { settings: await settings(), schema: "bi_tables" });
+      expect(again.tables.find((t) => t.name === "take")?.rows).toBe(300 * 1001);
+      expect((await counts(client, "bi_tables")).take).toBe(300 * 1001);
+    } finally {
+      await client.end();
+    }
+  });
+
+  test("Ctrl-C mid-COPY drops the connection and leaves the previous tables", async () => {
+    const { db, firstCounts } = await publishedThenGrown("abort", "aborted");
+    const controller = new AbortController();
+    const failing = expect(
+      publishPostgres(db, {
+        settings: await settings(),
+        schema: "aborted",
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow("interrupted");
+    expect(await duringTakeCopy(() => controller.abort(new CliError("interrupted")))).toBe(true);
+    await failing;
+    const client = await bi();
+    try {
+      expect(await counts(client, "aborted")).toEqual(firstCounts);
+    } finally {
+      await client.end();
+    }
+  });
+
+  test("a publishing process stopped by SIGINT mid-COPY exits 1 and leaves the previous tables", async () => {
+    const { db, dir, firstCounts } = await publishedThenGrown("signal", "signalled");
+    db.close();
+    const file = join(dir, "pg-password");
+    await writeFile(file, PASSWORD, { mode: 0o600 });
+    const child = spawnCli(
+      ["publish", "--db", "signal.duckdb", "--postgres", url, "--schema", "signalled"],
+      { cwd: dir, env: { LMS_PG_PASSWORD_FILE: file, LMS_LOG_FORMAT: "json" } },
+    );
+    const output = collect(child);
+    const signalled = await duringTakeCopy(
+      () => {
+        child.kill("SIGINT");
+      },
+      () => child.exitCode === null,
+    );
+    const result = await output;
+    expect(signalled).toBe(true);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("lms-export: interrupted");
+    expect(result.stderr).not.toContain(PASSWORD);
+    const client = await bi();
+    try {
+      expect(await counts(client, "signalled")).toEqual(firstCounts);
+    } finally {
+      await client.end();
+    }
+  });
+
+  test("the password comes from a file, the environment or PGPASSFILE, never the URL", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "auth", { grp: 3 });
+    const inUrl = pgSettings(
+      url.replace("publisher@", `publisher:${encodeURIComponent(PASSWORD)}@`),
+      {},
+    );
+    await expect(inUrl).rejects.toBeInstanceOf(UsageError);
+    await expect(inUrl).rejects.toThrow("contains a password; remove it and put the password");
+
+    await publishPostgres(db, { settings: await pgSettings(url, { PGPASSWORD: PASSWORD }) });
+    const pgpass = join(dir, "pgpass");
+    const escaped = PASSWORD.replaceAll("\\", "\\\\").replaceAll(":", "\\:");
+    await writeFile(
+      pgpass,
+      `# comment\nother:*:*:*:wrong\n127.0.0.1:${server.port}:bi:publisher:${escaped}\n`,
+    );
+    await publishPostgres(db, { settings: await pgSettings(url, { PGPASSFILE: pgpass }) });
+
+    const wrong = publishPostgres(db, {
+      settings: await pgSettings(url, { PGPASSWORD: "wrong-one" }),
+    });
+    await expect(wrong).rejects.toBeInstanceOf(CliError);
+    await expect(wrong).rejects.toThrow("password authentication failed");
+    const none = publishPostgres(db, {
+      settings: await pgSettings(url, { PGPASSFILE: join(dir, "no") }),
+    });
+    await expect(none).rejects.toThrow("PostgreSQL asks for a password");
+  });
+
+  test("from the command line: the password is in no output, bad input is exit 2", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "cli");
+    db.close();
+    const file = join(dir, "pg-password");
+    await writeFile(file, PASSWORD);
+    let out = "";
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        out += String(chunk);
+        done();
+      },
+    });
+    const ctx = (env: Record<string, string>): CliContext => ({
+      stdout: sink,
+      stderr: sink,
+      env: { LMS_LOG_FORMAT: "json", ...env },
+      cwd: dir,
+      signal: new AbortController().signal,
+    });
+    const args = ["publish", "--db", "cli.duckdb", "--postgres", url, "--schema", "from_cli"];
+    expect(await main(args, ctx({ LMS_PG_PASSWORD_FILE: file }))).toBe(0);
+    expect(out).toContain("from_cli.take 300 rows");
+    expect(await main(args, ctx({ PGPASSWORD: "not-it" }))).toBe(1);
+    expect(out).toContain("password authentication failed");
+    const withPassword = url.replace("publisher@", "publisher:hunter2@");
+    expect(await main([...args.slice(0, 3), "--postgres", withPassword], ctx({}))).toBe(2);
+    const badSchema = [...args.slice(0, 5), "--schema", "no-dash"];
+    expect(await main(badSchema, ctx({ LMS_PG_PASSWORD_FILE: file }))).toBe(2);
+    expect(out).not.toContain(PASSWORD);
+    expect(out).not.toContain("hunter2");
+    expect(out).not.toContain("not-it");
+  });
+});
