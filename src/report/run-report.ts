@@ -10,6 +10,8 @@ import { type Catalog, loadCatalog, type ReportFormat } from "./catalog.js";
 import { exportCsv } from "./export/csv.js";
 import { exportParquet } from "./export/parquet.js";
 import { type AboutLine, XlsxWorkbook } from "./export/xlsx.js";
+import { checkChartsOnDatabase } from "./html/chart-columns.js";
+import { writeHtmlReport } from "./html/html-report.js";
 import { type LastLoad, lastLoad } from "./last-load.js";
 import { expandFileName, OutputStaging, prepareOutputDir } from "./output-files.js";
 import { projectRoot } from "./project-root.js";
@@ -92,7 +94,22 @@ async function runJob(
     for (const query of job.queries) {
       bound.push(await bindQuery(connection, query, job.params.get(query.name) ?? new Map()));
     }
+    await checkChartsOnDatabase(connection, job.file, job.charts, bound);
     for (const format of job.formats) {
+      if (format === "html") {
+        const file = staging.reserve(`${base}.html`);
+        Object.assign(
+          rows,
+          await writeHtmlReport(db, file.temp, {
+            job,
+            bound,
+            loaded: await lastLoad(connection),
+            now: options.now,
+            fullFileOf: (query) => fullFileOf(job, base, query),
+          }),
+        );
+        continue;
+      }
       if (format === "xlsx") {
         const file = staging.reserve(`${base}.xlsx`);
         const loaded = await lastLoad(connection);
@@ -100,8 +117,7 @@ async function runJob(
         continue;
       }
       for (const b of bound) {
-        const name = job.queries.length === 1 ? base : `${base}-${b.query.name}`;
-        const file = staging.reserve(`${name}.${format}`);
+        const file = staging.reserve(queryFileName(job, base, b.query.name, format));
         rows[b.query.name] =
           format === "parquet"
             ? await exportParquet(connection, b, file.temp)
@@ -116,6 +132,18 @@ async function runJob(
   } finally {
     connection.closeSync();
   }
+}
+
+/** The file of one query in a per-query format: the base name, plus the query's when several. */
+function queryFileName(job: ReportJob, base: string, query: string, format: string): string {
+  return `${job.queries.length === 1 ? base : `${base}-${query}`}.${format}`;
+}
+
+/** The file of the same run that holds every row of `query`, for the HTML report to point to. */
+function fullFileOf(job: ReportJob, base: string, query: string): string | undefined {
+  if (job.formats.includes("xlsx")) return `${base}.xlsx`;
+  const format = (["csv", "parquet"] as const).find((f) => job.formats.includes(f));
+  return format ? queryFileName(job, base, query, format) : undefined;
 }
 
 async function writeWorkbook(

@@ -62,7 +62,7 @@ describe("the project's catalog", () => {
     const catalog = await loadCatalog(ROOT);
     expect([...catalog.reports.keys()].sort()).toEqual(SHIPPED_REPORTS);
     const weekly = catalog.reports.get("weekly-compliance");
-    expect(weekly?.queries).toEqual(["compliance", "access", "completion"]);
+    expect(weekly?.queries).toEqual(["compliance", "overdue-by-group", "access", "completion"]);
     expect(weekly?.formats).toEqual(["xlsx", "parquet"]);
     expect(weekly?.fileName).toBe("weekly-compliance-{date}");
     for (const query of catalog.queries.values()) {

@@ -74,10 +74,11 @@ describe("report", () => {
       `${base}-access.parquet`,
       `${base}-completion.parquet`,
       `${base}-compliance.parquet`,
+      `${base}-overdue-by-group.parquet`,
       `${base}.xlsx`,
     ]);
     expect(run.stdout).toContain(
-      "report weekly-compliance: compliance 12, access 3, completion 16 rows",
+      "report weekly-compliance: compliance 12, overdue-by-group 7, access 3, completion 16 rows",
     );
     expect(run.stdout).toContain(`out/${base}.xlsx`);
   });
@@ -230,7 +231,7 @@ describe("list", () => {
     expect(run.stdout).toMatch(
       /--param due_days=INT \(default: 30; a whole number, e\.g\. 30\)\s+Days after/,
     );
-    expect(run.stdout).toContain("queries: compliance, access, completion; formats: xlsx, parquet");
+    expect(run.stdout).toContain("queries: compliance, overdue-by-group, access, completion; formats: xlsx, parquet");
   });
 
   test("--json", async () => {

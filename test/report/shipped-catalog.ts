@@ -14,6 +14,7 @@ export const SHIPPED_QUERIES = [
   "compliance",
   "freshness",
   "group-rollup",
+  "overdue-by-group",
   "score-distribution",
   "score-histogram",
   "time-to-complete",

@@ -3,14 +3,12 @@
  * BIGINT included; dates as real dates; booleans as booleans; everything else as text), the number
  * format, and a starting width.
  *
- * Percentages: a numeric column whose name ends in `_rate`, `_share` or `_pct` holds a fraction
- * (0.25 = 25 %) and is formatted as a percentage. Queries follow that naming rule.
- *
- * Dates: exceljs writes a Date as its UTC wall time; the database keeps UTC instants, so the
- * cell shows the UTC time the CSV and Parquet files show.
+ * The kind of each column (percentages, dates...) follows `present/column-kind.ts`. Dates:
+ * exceljs writes a Date as its UTC wall time, so the cell shows the UTC time the CSV and Parquet
+ * files show.
  */
-import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
-import { INTEGER_TYPE_IDS, isNumericType } from "../numeric-types.js";
+import type { DuckDBType, DuckDBValue } from "@duckdb/node-api";
+import { columnKind, plainConverter } from "../present/column-kind.js";
 import { neutraliseText } from "./formula-injection.js";
 
 /** A value as exceljs writes it into a cell (null = empty cell). */
@@ -27,9 +25,6 @@ export interface ColumnWriter {
   convert(value: DuckDBValue): CellValue;
 }
 
-const DAY_MS = 86_400_000;
-const PERCENT = /_(rate|share|pct)$/;
-
 /** Excel number formats by kind of column. */
 export const NUMBER_FORMATS = {
   integer: "0",
@@ -39,35 +34,7 @@ export const NUMBER_FORMATS = {
   timestamp: "yyyy-mm-dd hh:mm:ss",
 } as const;
 
-function toNumber(value: DuckDBValue): number | null {
-  if (typeof value === "number") return value;
-  // BIGINT arrives as bigint; Excel has only doubles, so ids above 2^53 would lose digits.
-  if (typeof value === "bigint") return Number(value);
-  if (value !== null && typeof value === "object" && "toDouble" in value) {
-    return (value as { toDouble(): number }).toDouble();
-  }
-  return null;
-}
-
-function finiteDate(ms: number, value: DuckDBValue): CellValue {
-  const date = new Date(ms);
-  // infinity / out-of-range timestamps have no Excel date: show DuckDB's text instead.
-  return Number.isFinite(date.getTime()) ? date : String(value);
-}
-
-function timestampMs(id: DuckDBTypeId, value: DuckDBValue): number {
-  const v = value as unknown as Record<string, bigint>;
-  switch (id) {
-    case DuckDBTypeId.TIMESTAMP_S:
-      return Number(v.seconds) * 1000;
-    case DuckDBTypeId.TIMESTAMP_MS:
-      return Number(v.millis);
-    case DuckDBTypeId.TIMESTAMP_NS:
-      return Number((v.nanos ?? 0n) / 1_000_000n);
-    default:
-      return Number((v.micros ?? 0n) / 1000n);
-  }
-}
+const BASE_WIDTHS = { integer: 10, decimal: 10, percent: 10, date: 11, timestamp: 19 } as const;
 
 /** The writer for a column named `name` of DuckDB type `type`. */
 export function columnWriter(
@@ -75,50 +42,23 @@ export function columnWriter(
   type: DuckDBType,
   options: { neutraliseFormulas: boolean },
 ): ColumnWriter {
-  const id = type.typeId;
-  const percent = PERCENT.test(name);
-  if (isNumericType(id)) {
-    const numFmt = percent
-      ? NUMBER_FORMATS.percent
-      : INTEGER_TYPE_IDS.has(id)
-        ? NUMBER_FORMATS.integer
-        : NUMBER_FORMATS.decimal;
-    return { style: { numFmt }, baseWidth: 10, measure: false, convert: toNumber };
+  const kind = columnKind(name, type);
+  const convert = plainConverter(kind, type);
+  if (kind === "boolean") return { style: {}, baseWidth: 7, measure: false, convert };
+  if (kind !== "text") {
+    return {
+      style: { numFmt: NUMBER_FORMATS[kind] },
+      baseWidth: BASE_WIDTHS[kind],
+      measure: false,
+      convert,
+    };
   }
-  switch (id) {
-    case DuckDBTypeId.BOOLEAN:
-      return { style: {}, baseWidth: 7, measure: false, convert: (v) => v as boolean };
-    case DuckDBTypeId.DATE:
-      return {
-        style: { numFmt: NUMBER_FORMATS.date },
-        baseWidth: 11,
-        measure: false,
-        convert: (v) => finiteDate((v as unknown as { days: number }).days * DAY_MS, v),
-      };
-    case DuckDBTypeId.TIMESTAMP:
-    case DuckDBTypeId.TIMESTAMP_S:
-    case DuckDBTypeId.TIMESTAMP_MS:
-    case DuckDBTypeId.TIMESTAMP_NS:
-    case DuckDBTypeId.TIMESTAMP_TZ:
-      return {
-        style: { numFmt: NUMBER_FORMATS.timestamp },
-        baseWidth: 19,
-        measure: false,
-        convert: (v) => finiteDate(timestampMs(id, v), v),
-      };
-    default: {
-      const text =
-        id === DuckDBTypeId.VARCHAR
-          ? (v: DuckDBValue) => v as string
-          : (v: DuckDBValue) => String(v);
-      return {
-        style: {},
-        baseWidth: 8,
-        measure: true,
-        convert: options.neutraliseFormulas ? (v) => neutraliseText(text(v)) : text,
-      };
-    }
-  }
+  return {
+    style: {},
+    baseWidth: 8,
+    measure: true,
+    convert: options.neutraliseFormulas ? (v) => neutraliseText(convert(v) as string) : convert,
+  };
 }
 
 /** Column width in characters: header and sampled values, within sensible bounds. */
