@@ -231,7 +231,9 @@ describe("list", () => {
     expect(run.stdout).toMatch(
       /--param due_days=INT \(default: 30; a whole number, e\.g\. 30\)\s+Days after/,
     );
-    expect(run.stdout).toContain("queries: compliance, overdue-by-group, access, completion; formats: xlsx, parquet");
+    expect(run.stdout).toContain(
+      "queries: compliance, overdue-by-group, access, completion; formats: xlsx, parquet",
+    );
   });
 
   test("--json", async () => {

@@ -83,9 +83,12 @@ export function chartShapeProblem(chart: ChartSpec): [string, string] | undefine
   if (chart.type !== "heatmap" && chart.series !== undefined && chart.y.length > 1) {
     return ["y", `a ${chart.type} chart with "series" takes exactly one y column`];
   }
-  const names = chartColumnUses(chart).map((use) => use.name);
-  const twice = names.find((name, i) => names.indexOf(name) !== i);
-  if (twice !== undefined) return ["(chart)", `uses column "${twice}" twice`];
+  const uses = chartColumnUses(chart);
+  const again = uses.find((use, i) => uses.findIndex((u) => u.name === use.name) !== i);
+  if (again !== undefined) {
+    const first = uses.find((u) => u.name === again.name) as ColumnUse;
+    return [again.field, `column "${again.name}" is already the chart's ${first.field}`];
+  }
   return undefined;
 }
 
