@@ -44,7 +44,7 @@ async function fromCompliance(params: Record<string, string>) {
 }
 
 describe("overdue-by-group", () => {
-  test.each([{}, { product_ids: "10,20" }, { due_days: "400" }])(
+  test.each<Record<string, string>>([{}, { product_ids: "10,20" }, { due_days: "400" }])(
     "matches the compliance rows of each group's users (%j)",
     async (params) => {
       const { columns, rows } = await runner.run("overdue-by-group", params);

@@ -51,8 +51,11 @@ function plotDocument(): PlotDocument {
   return serverDocument;
 }
 
+/** A long label cut in its middle: names often differ only at their end ("… level 2"). */
 function shorten(text: string): string {
-  return text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
+  if (text.length <= LABEL_CHARS) return text;
+  const tail = Math.floor(LABEL_CHARS / 3);
+  return `${text.slice(0, LABEL_CHARS - tail - 1).trimEnd()}…${text.slice(-tail).trimStart()}`;
 }
 
 function categoryText(value: PlainValue, kind: ColumnKind): string {
@@ -71,9 +74,15 @@ function toNumberOrNull(value: PlainValue): number | null {
 function categoryAxis(labels: readonly string[], innerWidth: number) {
   const longest = Math.max(1, ...labels.map((l) => Math.min(l.length, LABEL_CHARS)));
   const fits = labels.length * (longest * CHAR_WIDTH + 8) <= innerWidth;
+  // A label rotated by 40° reaches left of its tick by about three quarters of its length.
   return fits
-    ? { tickRotate: 0, marginBottom: 40 }
-    : { tickRotate: -40, marginBottom: Math.min(170, 24 + longest * CHAR_WIDTH * 0.65) };
+    ? { tickRotate: 0, marginBottom: 40, reachLeft: 0, tickFormat: shorten }
+    : {
+        tickRotate: -40,
+        marginBottom: Math.min(170, 24 + longest * CHAR_WIDTH * 0.65),
+        reachLeft: longest * CHAR_WIDTH * 0.77,
+        tickFormat: shorten,
+      };
 }
 
 function percentFormat(kinds: readonly ColumnKind[]) {
@@ -96,7 +105,7 @@ function points(
     for (const y of chart.y) {
       const point: Point = { x: xValue(row), value: toNumberOrNull(row[y] ?? null) };
       if (chart.series !== undefined) {
-        point.series = shorten(categoryText(row[chart.series] ?? null, seriesKind));
+        point.series = categoryText(row[chart.series] ?? null, seriesKind);
       } else if (chart.y.length > 1) {
         point.series = columnLabel(y);
       }
@@ -108,7 +117,7 @@ function points(
 
 function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: number) {
   const xKind = data.kinds.get(chart.x) ?? "text";
-  const data2 = points(chart, data, (row) => shorten(categoryText(row[chart.x] ?? null, xKind)));
+  const data2 = points(chart, data, (row) => categoryText(row[chart.x] ?? null, xKind));
   const xs = distinct(data2.map((p) => p.x as string));
   const grouped = data2.some((p) => p.series !== undefined);
   const axis = categoryAxis(xs, width - 70);
@@ -125,7 +134,14 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
     return Plot.plot({
       ...base,
       marginBottom: axis.marginBottom,
-      fx: { domain: xs, label: columnLabel(chart.x), tickRotate: axis.tickRotate, axis: "bottom" },
+      marginLeft: Math.max(60, axis.reachLeft),
+      fx: {
+        domain: xs,
+        label: columnLabel(chart.x),
+        tickRotate: axis.tickRotate,
+        tickFormat: axis.tickFormat,
+        axis: "bottom",
+      },
       x: { domain: series, axis: null },
       color: { domain: series },
       marks: [
@@ -137,7 +153,13 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
   return Plot.plot({
     ...base,
     marginBottom: axis.marginBottom,
-    x: { domain: xs, label: columnLabel(chart.x), tickRotate: axis.tickRotate },
+    marginLeft: Math.max(60, axis.reachLeft),
+    x: {
+      domain: xs,
+      label: columnLabel(chart.x),
+      tickRotate: axis.tickRotate,
+      tickFormat: axis.tickFormat,
+    },
     ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),
     marks: [
       Plot.barY(data2, {
@@ -192,13 +214,13 @@ function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {
   const yKind = data.kinds.get(chart.y) ?? "text";
   const valueKind = data.kinds.get(chart.value) ?? "decimal";
   const cells: Point[] = data.rows.map((row) => ({
-    x: shorten(categoryText(row[chart.x] ?? null, xKind)),
-    y: shorten(categoryText(row[chart.y] ?? null, yKind)),
+    x: categoryText(row[chart.x] ?? null, xKind),
+    y: categoryText(row[chart.y] ?? null, yKind),
     value: toNumberOrNull(row[chart.value] ?? null),
   }));
   const xs = distinct(cells.map((c) => c.x as string));
   const ys = distinct(cells.map((c) => c.y as string));
-  const longestY = Math.max(1, ...ys.map((y) => y.length));
+  const longestY = Math.max(1, ...ys.map((y) => Math.min(y.length, LABEL_CHARS)));
   const marginLeft = Math.min(190, 16 + longestY * CHAR_WIDTH);
   const axis = categoryAxis(xs, width - marginLeft - 20);
   const cell = Math.max(12, Math.min(28, Math.floor(560 / Math.max(1, ys.length))));
@@ -206,11 +228,16 @@ function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {
     document: plotDocument(),
     width,
     height: 30 + axis.marginBottom + cell * ys.length,
-    marginLeft,
+    marginLeft: Math.max(marginLeft, axis.reachLeft),
     marginTop: 20,
     marginBottom: axis.marginBottom,
-    x: { domain: xs, label: columnLabel(chart.x), tickRotate: axis.tickRotate },
-    y: { domain: ys, label: columnLabel(chart.y) },
+    x: {
+      domain: xs,
+      label: columnLabel(chart.x),
+      tickRotate: axis.tickRotate,
+      tickFormat: axis.tickFormat,
+    },
+    y: { domain: ys, label: columnLabel(chart.y), tickFormat: shorten },
     color: {
       type: "linear",
       scheme: "blues",

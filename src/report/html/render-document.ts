@@ -5,11 +5,11 @@
  *   `<img src="cid:NAME">`, with the SVGs returned under those names for the mail to attach as PNG.
  * Every text is escaped.
  */
-import { isNumberKind } from "../present/column-kind.js";
+import { type ColumnKind, isNumberKind, isTimeKind } from "../present/column-kind.js";
 import { escapeHtml } from "./escape.js";
 import type { DocumentTable, ReportDocument } from "./report-document.js";
 import { CLASS_NAMES, INLINE_STYLES, type Part, STYLESHEET } from "./styles.js";
-import { formatValue } from "./value-format.js";
+import { columnFormatter } from "./value-format.js";
 
 /** A chart of the e-mail variant, referenced in the body as `cid:` + `cid`. */
 export interface EmailImage {
@@ -64,22 +64,29 @@ function headlines(doc: ReportDocument, look: Look, email: boolean): string {
   return `<div${look("headlines")}>${cards.map((c) => `<div${look("headline")}>${c}</div>`).join("")}</div>`;
 }
 
+function cellPart(kind: ColumnKind): Part {
+  if (isNumberKind(kind)) return "tdNumber";
+  return isTimeKind(kind) ? "tdTime" : "td";
+}
+
 function table(t: DocumentTable, look: Look): string {
-  const numeric = t.columns.map((c) => isNumberKind(c.kind));
   const head = t.columns
     .map(
-      (c, i) =>
-        `<th scope="col"${look(numeric[i] ? "thNumber" : "th")}>${escapeHtml(c.label)}</th>`,
+      (c) =>
+        `<th scope="col"${look(isNumberKind(c.kind) ? "thNumber" : "th")}>${escapeHtml(c.label)}</th>`,
     )
     .join("");
+  const cells = t.columns.map((c) => ({
+    open: `<td${look(cellPart(c.kind))}>`,
+    format: columnFormatter(c.name, c.kind),
+  }));
   const body = t.rows
     .map((row) => {
-      const cells = row.map((value, i) => {
-        const column = t.columns[i];
-        const text = column ? formatValue(value, column.kind) : "";
-        return `<td${look(numeric[i] ? "tdNumber" : "td")}>${escapeHtml(text)}</td>`;
+      const tds = row.map((value, i) => {
+        const cell = cells[i];
+        return cell ? `${cell.open}${escapeHtml(cell.format(value))}</td>` : "";
       });
-      return `<tr>${cells.join("")}</tr>`;
+      return `<tr>${tds.join("")}</tr>`;
     })
     .join("\n");
   const count =

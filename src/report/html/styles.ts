@@ -20,7 +20,8 @@ export type Part =
   | "th"
   | "thNumber"
   | "td"
-  | "tdNumber";
+  | "tdNumber"
+  | "tdTime";
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
@@ -44,6 +45,8 @@ export const INLINE_STYLES: Readonly<Record<Part, string>> = {
   td: "text-align:left;padding:3px 8px;border-bottom:1px solid #eaeef2;vertical-align:top;",
   tdNumber:
     "text-align:right;padding:3px 8px;border-bottom:1px solid #eaeef2;vertical-align:top;white-space:nowrap;",
+  tdTime:
+    "text-align:left;padding:3px 8px;border-bottom:1px solid #eaeef2;vertical-align:top;white-space:nowrap;",
 };
 
 /** Class names per part (the HTML file). */
@@ -64,6 +67,7 @@ export const CLASS_NAMES: Readonly<Record<Part, string>> = {
   thNumber: "num",
   td: "",
   tdNumber: "num",
+  tdTime: "time",
 };
 
 /** The stylesheet of the HTML file. */
@@ -87,6 +91,7 @@ table.data { border-collapse: collapse; font-size: 0.82rem; }
 table.data th { text-align: left; padding: 4px 8px; border-bottom: 2px solid #d0d7de; background: #f6f8fa; white-space: nowrap; position: sticky; top: 0; }
 table.data td { padding: 3px 8px; border-bottom: 1px solid #eaeef2; vertical-align: top; }
 table.data .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+table.data .time { white-space: nowrap; font-variant-numeric: tabular-nums; }
 table.data tbody tr:nth-child(even) { background: #fafbfc; }
 @media (max-width: 600px) {
   .report { padding: 8px; }

@@ -29,3 +29,14 @@ export function formatValue(value: PlainValue, kind: ColumnKind): string {
   if (typeof value === "boolean") return value ? "yes" : "no";
   return value;
 }
+
+/** Whole-number columns that are identifiers: shown without thousands separators. */
+const IDENTIFIER = /(^|_)id$/;
+
+/** The formatter of column `name` of `kind` (identifiers are plain digits). */
+export function columnFormatter(name: string, kind: ColumnKind): (value: PlainValue) => string {
+  if (kind === "integer" && IDENTIFIER.test(name)) {
+    return (value) => (value === null ? "" : String(value));
+  }
+  return (value) => formatValue(value, kind);
+}

@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Resvg } from "@resvg/resvg-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { LmsDatabase } from "../../../src/load/database.js";
 import { type Catalog, loadCatalog } from "../../../src/report/catalog.js";
 import { buildReportDocument } from "../../../src/report/html/html-report.js";
 import { renderReportEmail } from "../../../src/report/html/render-document.js";
@@ -63,7 +62,7 @@ const LINE = { query: "trend", type: "line", x: "week", y: ["completion_rate"], 
 const BAR = { query: "many", type: "bar", x: "lastname", y: ["points"] };
 
 let dir: string;
-let db: LmsDatabase;
+let db: Awaited<ReturnType<typeof createLmsDatabase>>;
 let catalog: Catalog;
 
 beforeAll(async () => {
@@ -138,7 +137,7 @@ describe("the HTML file", () => {
     );
     // row i = 750
     expect(head).toContain(
-      '<td class="num">750</td><td>User 750</td><td>2028-01-25</td><td>2026-03-10 08:15</td><td class="num">50.0%</td><td class="num">750,000</td>',
+      '<td class="num">750</td><td>User 750</td><td class="time">2028-01-25</td><td class="time">2026-03-10 08:15</td><td class="num">50.0%</td><td class="num">750,000</td>',
     );
   });
 
