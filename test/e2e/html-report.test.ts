@@ -102,8 +102,8 @@ describe("report --format html, end to end", () => {
         env,
       ),
     );
-    const [{ n }] = JSON.parse(sql.stdout) as { n: number }[];
-    expect(tables[2]?.querySelectorAll("tbody tr").length).toBe(Number(n));
+    const [products] = JSON.parse(sql.stdout) as { n: number }[];
+    expect(tables[2]?.querySelectorAll("tbody tr").length).toBe(Number(products?.n));
     const rates = [...(tables[0]?.querySelectorAll("tbody tr") ?? [])].map(
       (tr) => tr.querySelectorAll("td")[8]?.textContent ?? "",
     );
