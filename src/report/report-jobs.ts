@@ -5,11 +5,13 @@
  * written.
  */
 import { resolve } from "node:path";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { UsageError } from "../cli-error.js";
 import { type Catalog, loadQueryFile, type QueryDef } from "./catalog.js";
 import { QUERY_DEFAULT_FORMATS, type ReportFormat } from "./formats.js";
 import type { ChartSpec } from "./html/chart-spec.js";
 import { type ParamValue, resolveQueryParams } from "./params.js";
+import { type BoundQuery, bindQuery } from "./run-query.js";
 
 /** One report to produce: a definition, or a single query run on its own. */
 export interface ReportJob {
@@ -127,4 +129,13 @@ function job(
     charts: [],
     reportParams: {},
   };
+}
+
+/** Checks and binds each query of `job` with its parameter values, in order. */
+export async function bindJob(connection: DuckDBConnection, job: ReportJob): Promise<BoundQuery[]> {
+  const bound: BoundQuery[] = [];
+  for (const query of job.queries) {
+    bound.push(await bindQuery(connection, query, job.params.get(query.name) ?? new Map()));
+  }
+  return bound;
 }

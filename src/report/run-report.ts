@@ -15,8 +15,8 @@ import { writeHtmlReport } from "./html/html-report.js";
 import { type LastLoad, lastLoad } from "./last-load.js";
 import { expandFileName, OutputStaging, prepareOutputDir } from "./output-files.js";
 import { projectRoot } from "./project-root.js";
-import { type ReportJob, resolveJobs } from "./report-jobs.js";
-import { type BoundQuery, bindQuery, streamQuery } from "./run-query.js";
+import { bindJob, type ReportJob, resolveJobs } from "./report-jobs.js";
+import { type BoundQuery, streamQuery } from "./run-query.js";
 import { sqlError } from "./sql-error.js";
 
 /** What one report run wrote: final file paths, and rows per query. */
@@ -90,10 +90,7 @@ async function runJob(
   const rows: Record<string, number> = {};
   const connection = await db.connect();
   try {
-    const bound: BoundQuery[] = [];
-    for (const query of job.queries) {
-      bound.push(await bindQuery(connection, query, job.params.get(query.name) ?? new Map()));
-    }
+    const bound = await bindJob(connection, job);
     await checkChartsOnDatabase(connection, job.file, job.charts, bound);
     for (const format of job.formats) {
       if (format === "html") {

@@ -7,7 +7,7 @@ import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import type { ColumnKind, PlainValue } from "../present/column-kind.js";
 import { columnLabel } from "../present/column-label.js";
-import type { ChartData } from "./chart-data.js";
+import { ChartCollector, type ChartData } from "./chart-data.js";
 import { type Legend, rampLegend, swatchLegend } from "./chart-legend.js";
 import type { BarChartSpec, ChartSpec, HeatmapSpec, LineChartSpec } from "./chart-spec.js";
 import { escapeHtml } from "./escape.js";
@@ -296,6 +296,21 @@ function emptyChart(width: number): ChartSvg {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT}">` +
     `<text x="10" y="34" font-size="13" fill="#555">No rows to draw.</text></svg>`;
   return { svg, width, height };
+}
+
+/**
+ * `chart` drawn from plain rows (column name → value, e.g. from a query already read) whose
+ * columns are of `kinds`: the same categories kept and the same drawing as the report's.
+ */
+export function chartSvgFromRows(
+  chart: ChartSpec,
+  rows: Iterable<Readonly<Record<string, PlainValue>>>,
+  kinds: ReadonlyMap<string, ColumnKind>,
+  options: ChartSvgOptions,
+): ChartSvg {
+  const collector = new ChartCollector(chart);
+  for (const row of rows) collector.add((column) => row[column] ?? null);
+  return renderChartSvg(chart, collector.result(kinds), options);
 }
 
 /** `chart` drawn from `data` as a standalone SVG document. */

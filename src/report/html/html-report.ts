@@ -4,11 +4,12 @@
  */
 import { writeFile } from "node:fs/promises";
 import type { LmsDatabase } from "../../load/database.js";
-import type { LastLoad } from "../last-load.js";
+import { type LastLoad, lastLoad } from "../last-load.js";
 import { columnLabel } from "../present/column-label.js";
-import type { ReportJob } from "../report-jobs.js";
+import { bindJob, type ReportJob } from "../report-jobs.js";
 import { type BoundQuery, streamQuery } from "../run-query.js";
 import { sqlError } from "../sql-error.js";
+import { checkChartsOnDatabase } from "./chart-columns.js";
 import { ChartCollector } from "./chart-data.js";
 import type { ChartSpec } from "./chart-spec.js";
 import { renderChartSvg } from "./chart-svg.js";
@@ -119,6 +120,32 @@ export async function buildReportDocument(
   };
   return { document, rows };
 }
+
+/**
+ * The document of `job` on its own, for a caller that sends it rather than writes it (e-mail):
+ * binds the job's queries, checks its charts' columns and reads when the data was loaded, then
+ * builds it. `fullFileOf` names files of the same delivery that hold every row (default none).
+ */
+export async function reportDocumentForJob(
+  db: Pick<LmsDatabase, "connect">,
+  job: ReportJob,
+  options: { now: Date; fullFileOf?: (query: string) => string | undefined },
+): Promise<ReportDocument> {
+  const connection = await db.connect();
+  let bound: BoundQuery[];
+  let loaded: LastLoad;
+  try {
+    bound = await bindJob(connection, job);
+    await checkChartsOnDatabase(connection, job.file, job.charts, bound);
+    loaded = await lastLoad(connection);
+  } finally {
+    connection.closeSync();
+  }
+  const input = { job, bound, loaded, now: options.now, fullFileOf: options.fullFileOf ?? none };
+  return (await buildReportDocument(db, input)).document;
+}
+
+const none = () => undefined;
 
 /** Writes the HTML file of a report run to `path`; answers the row count of each query. */
 export async function writeHtmlReport(

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { ChartCollector, MAX_CATEGORIES } from "../../../src/report/html/chart-data.js";
 import type { ChartSpec } from "../../../src/report/html/chart-spec.js";
-import { renderChartSvg } from "../../../src/report/html/chart-svg.js";
+import { chartSvgFromRows, renderChartSvg } from "../../../src/report/html/chart-svg.js";
 import type { ColumnKind, PlainValue } from "../../../src/report/present/column-kind.js";
 
 const KINDS = new Map<string, ColumnKind>([
@@ -23,7 +23,10 @@ function draw(chart: ChartSpec, rows: Record<string, PlainValue>[]) {
   const collector = new ChartCollector(chart);
   for (const row of rows) collector.add((column) => row[column] ?? null);
   const data = collector.result(KINDS);
-  return { ...renderChartSvg(chart, data, { id: "t" }), notes: data.notes };
+  const drawn = renderChartSvg(chart, data, { id: "t" });
+  // The entry point for rows read elsewhere draws the same chart.
+  expect(chartSvgFromRows(chart, rows, KINDS, { id: "t" })).toEqual(drawn);
+  return { ...drawn, notes: data.notes };
 }
 
 const count = (svg: string, tag: string) =>

@@ -11,11 +11,10 @@ import { join } from "node:path";
 import { Resvg } from "@resvg/resvg-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Catalog, loadCatalog } from "../../../src/report/catalog.js";
-import { buildReportDocument } from "../../../src/report/html/html-report.js";
+import { reportDocumentForJob } from "../../../src/report/html/html-report.js";
 import { renderReportEmail } from "../../../src/report/html/render-document.js";
 import { projectRoot } from "../../../src/report/project-root.js";
 import { resolveJobs } from "../../../src/report/report-jobs.js";
-import { bindQuery } from "../../../src/report/run-query.js";
 import { runReports } from "../../../src/report/run-report.js";
 import { createLmsDatabase } from "../../fixtures/lms-dataset.js";
 
@@ -191,19 +190,7 @@ describe("the e-mail variant", () => {
       now: NOW,
     });
     if (!job) throw new Error("no job");
-    const connection = await db.connect();
-    const bound = [];
-    for (const q of job.queries) {
-      bound.push(await bindQuery(connection, q, job.params.get(q.name) ?? new Map()));
-    }
-    connection.closeSync();
-    const { document } = await buildReportDocument(db, {
-      job,
-      bound,
-      loaded: { runId: null, startedAt: null, finishedAt: null },
-      now: NOW,
-      fullFileOf: () => "dash.xlsx",
-    });
+    const document = await reportDocumentForJob(db, job, { now: NOW });
     const email = renderReportEmail(document);
     expect(email.html).not.toMatch(/<svg|<style|class=/);
     expect(email.html).toContain('<table style="border-collapse:collapse;');
