@@ -4,45 +4,27 @@
  * HTML parser (linkedom) and checked against the database through `sql`. A chart that names a
  * column its query lacks fails with exit code 2 and writes nothing.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseHTML } from "linkedom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collect, PROJECT_ROOT } from "../helpers/spawn-cli.js";
+import { builtCli, startBuiltSimulator } from "../helpers/built-cli.js";
+import { collect } from "../helpers/spawn-cli.js";
 
-const BIN = join(PROJECT_ROOT, "bin", "lms-export.js");
 const KEY = "e2e-html-key-81c2";
-
-function cli(args: readonly string[], cwd: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NO_COLOR: "1", ...env },
-  });
-}
+const cli = builtCli;
 
 let dir: string;
 let portal: ChildProcess;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  if (!existsSync(join(PROJECT_ROOT, "dist", "cli", "main.js"))) {
-    throw new Error("dist/ is missing: run `npm run build` (npm test does it first)");
-  }
   dir = await mkdtemp(join(tmpdir(), "lms-e2e-html-"));
-  portal = cli(["simulate", "--port", "0", "--users", "400", "--api-key", KEY], dir);
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    portal.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split("\n")[0];
-      if (out.includes("\n") && line) resolve(line.trim());
-    });
-    portal.once("exit", (code) => reject(new Error(`simulate exited with ${code}`)));
-  });
+  let baseUrl: string;
+  ({ portal, baseUrl } = await startBuiltSimulator(dir, { users: 400, apiKey: KEY }));
   await writeFile(join(dir, "key"), `${KEY}\n`, { mode: 0o600 });
   env = {
     LMS_BASE_URL: baseUrl,

@@ -6,9 +6,9 @@
  */
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measureInChild, reportToParent } from "../../bench/measure-child.js";
+import { measureInChild, medianOfRounds, runIfCase } from "../../bench/measure-child.js";
 import { openDatabase } from "../../load/database.js";
 import { runReports } from "../run-report.js";
 
@@ -94,26 +94,18 @@ export async function benchHtml(
   options: { complianceRows?: number; repeat?: number; print?: (line: string) => void } = {},
 ): Promise<HtmlBenchCase[]> {
   const rows = options.complianceRows ?? 200_000;
-  const repeat = Math.max(1, options.repeat ?? 3);
+  const repeat = options.repeat ?? 3;
   const print = options.print ?? ((line: string) => console.log(line));
   const dir = await mkdtemp(join(tmpdir(), "lms-bench-html-"));
   try {
     const dbPath = join(dir, "bench.duckdb");
     await createData(dbPath, rows);
-    const runs = new Map<CaseName, HtmlBenchCase[]>();
-    for (let round = 0; round < repeat; round++) {
-      for (const name of CASES) {
-        const measured = await measureInChild<Omit<HtmlBenchCase, "name" | "peakRssMb">>(
-          fileURLToPath(import.meta.url),
-          ["--case", name, dbPath, dir],
-        );
-        runs.set(name, [...(runs.get(name) ?? []), { name, ...measured }]);
-      }
-    }
-    const results = CASES.map((name) => {
-      const all = (runs.get(name) ?? []).sort((x, y) => x.seconds - y.seconds);
-      const median = all[Math.floor(all.length / 2)] as HtmlBenchCase;
-      return { ...median, peakRssMb: Math.max(...all.map((r) => r.peakRssMb)) };
+    const results = await medianOfRounds(CASES, repeat, async (name) => {
+      const measured = await measureInChild<Omit<HtmlBenchCase, "name" | "peakRssMb">>(
+        fileURLToPath(import.meta.url),
+        ["--case", name, dbPath, dir],
+      );
+      return { name, ...measured };
     });
     for (const r of results) {
       print(
@@ -130,13 +122,9 @@ export async function benchHtml(
   }
 }
 
-const isMain =
-  process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  if (process.argv[2] === "--case") {
-    const [name, dbPath, dir] = process.argv.slice(3) as [CaseName, string, string];
-    reportToParent(await runCase(name, dbPath, dir));
-  } else {
-    await benchHtml({ complianceRows: Number(process.argv[2] ?? 200_000) });
-  }
+const started = await runIfCase(import.meta.url, ([name, dbPath, dir]) =>
+  runCase(name as CaseName, dbPath as string, dir as string),
+);
+if (started.main && !started.case) {
+  await benchHtml({ complianceRows: Number(process.argv[2] ?? 200_000) });
 }

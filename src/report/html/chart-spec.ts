@@ -15,21 +15,17 @@ const common = {
   title: z.string().trim().min(1, "must be a non-empty text").optional(),
 };
 
-const BarChart = z.strictObject({
-  type: z.literal("bar"),
-  ...common,
-  x: column,
-  y: z.array(column).min(1, "must name at least one column"),
-  series: column.optional(),
-  stacked: z.boolean().default(false),
-});
-
 const LineChart = z.strictObject({
   type: z.literal("line"),
   ...common,
   x: column,
   y: z.array(column).min(1, "must name at least one column"),
   series: column.optional(),
+});
+
+const BarChart = LineChart.extend({
+  type: z.literal("bar"),
+  stacked: z.boolean().default(false),
 });
 
 const Heatmap = z.strictObject({
