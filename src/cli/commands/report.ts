@@ -39,6 +39,10 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           "$0 report compliance --param product_ids=12,15 --param group_id=3 --format xlsx",
           "one query, with parameters, as a workbook",
         )
+        .example(
+          "$0 report completion-overview --format html,xlsx",
+          "one page with charts and tables (nothing fetched when opened), and the full workbook",
+        )
         .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file"),
     async (args) => {
       const { config, logger } = await setupCommand(args, ctx);
