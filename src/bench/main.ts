@@ -3,6 +3,7 @@
  * the same run. `BENCH_SCALE=small` runs a reduced version (a quick check that the bench works).
  */
 import { benchExports } from "../report/bench-exports.js";
+import { benchHtml } from "../report/html/bench-html.js";
 import { benchExtract } from "./extract-bench.js";
 import { benchPublish } from "./publish-bench.js";
 
@@ -43,5 +44,7 @@ log(
 );
 log("\n## exports");
 await benchExports({ rows: small ? 100_000 : 1_000_000, print: log });
+log("\n## html report");
+await benchHtml({ complianceRows: small ? 20_000 : 200_000, print: log });
 log("\n## publish");
 await benchPublish({ takes: small ? 200_000 : 2_000_000, log });

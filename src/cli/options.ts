@@ -4,6 +4,7 @@
  * (the defaults are shown in the descriptions instead). The API key is never an option.
  */
 import type { Argv } from "yargs";
+import { REPORT_FORMATS_TEXT } from "../report/formats.js";
 
 const CONNECTION = "Connection:";
 const OUTPUT = "Output:";
@@ -85,8 +86,7 @@ export function withOutputOptions<T>(y: Argv<T>) {
     .option("format", {
       type: "string",
       group: OUTPUT,
-      description:
-        "Report formats: parquet, csv, xlsx, comma-separated (default: each report's own)",
+      description: `Report formats: ${REPORT_FORMATS_TEXT}, comma-separated (default: each report's own)`,
       coerce: toStringList,
     });
 }

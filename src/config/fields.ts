@@ -4,10 +4,10 @@
  * a source derives from this table, so a setting is declared once.
  */
 import { z } from "zod";
+import { REPORT_FORMATS, REPORT_FORMATS_TEXT } from "../report/formats.js";
 import { MAX_CONCURRENCY, MAX_PAGE_SIZE } from "./defaults.js";
 
-export const REPORT_FORMATS = ["parquet", "csv", "xlsx"] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+export { REPORT_FORMATS, type ReportFormat } from "../report/formats.js";
 
 // RFC 9110 token characters: what an auth scheme may be made of. Empty = send the raw token.
 const AUTH_SCHEME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
@@ -115,7 +115,7 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
   },
   formats: {
     kind: "list",
-    expected: "one or more of parquet, csv, xlsx (comma-separated on the command line)",
+    expected: `one or more of ${REPORT_FORMATS_TEXT} (comma-separated on the command line)`,
     flag: "format",
     env: "LMS_FORMAT",
     file: "report.formats",

@@ -6,12 +6,12 @@
  * Targets: Parquet and CSV within 1.5x of the bare COPY; Excel at least 40k rows/s with styles
  * and under 600 MB peak. Run: build, then `node dist/report/bench-exports.js [ROWS] [REPEAT]`.
  */
-import { fork } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
+import { measureInChild, medianOfRounds, runIfCase } from "../bench/measure-child.js";
 import { openDatabase } from "../load/database.js";
 import { CSV_COPY_OPTIONS } from "./export/csv.js";
 import { PARQUET_COPY_OPTIONS } from "./export/parquet.js";
@@ -100,24 +100,12 @@ async function runCase(
   }
 }
 
-function measureInChild(name: CaseName, dbPath: string, dir: string): Promise<BenchCase> {
-  return new Promise((done, fail) => {
-    const child = fork(fileURLToPath(import.meta.url), ["--case", name, dbPath, dir], {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    });
-    child.once("message", (message) => {
-      const { seconds, rows, maxRssKb } = message as {
-        seconds: number;
-        rows: number;
-        maxRssKb: number;
-      };
-      done({ name, rows, seconds, rowsPerSecond: rows / seconds, peakRssMb: maxRssKb / 1024 });
-    });
-    child.once("error", fail);
-    child.once("exit", (code) => {
-      if (code !== 0) fail(new Error(`bench case ${name} exited with ${code}`));
-    });
-  });
+async function measureCase(name: CaseName, dbPath: string, dir: string): Promise<BenchCase> {
+  const { seconds, rows, peakRssMb } = await measureInChild<{ seconds: number; rows: number }>(
+    fileURLToPath(import.meta.url),
+    ["--case", name, dbPath, dir],
+  );
+  return { name, rows, seconds, rowsPerSecond: rows / seconds, peakRssMb };
 }
 
 /**
@@ -137,20 +125,10 @@ export async function benchExports(
     const dbPath = join(dir, "bench.duckdb");
     await createData(dbPath, rows);
     await writeFile(join(dir, "bench.sql"), QUERY);
-    const results: BenchCase[] = [];
-    const runs = new Map<CaseName, BenchCase[]>();
-    for (let round = 0; round < repeat; round++) {
-      for (const name of CASES) {
-        runs.set(name, [...(runs.get(name) ?? []), await measureInChild(name, dbPath, dir)]);
-      }
-    }
-    for (const name of CASES) {
-      const all = (runs.get(name) ?? []).sort((x, y) => x.seconds - y.seconds);
-      const median = all[Math.floor(all.length / 2)] as BenchCase;
-      const result = { ...median, peakRssMb: Math.max(...all.map((r) => r.peakRssMb)) };
-      results.push(result);
+    const results = await medianOfRounds(CASES, repeat, (name) => measureCase(name, dbPath, dir));
+    for (const result of results) {
       print(
-        `${name.padEnd(13)} ${String(result.rows).padStart(9)} rows ${result.seconds.toFixed(2).padStart(7)} s ${Math.round(result.rowsPerSecond).toLocaleString("en").padStart(11)} rows/s  peak RSS ${Math.round(result.peakRssMb)} MB`,
+        `${result.name.padEnd(13)} ${String(result.rows).padStart(9)} rows ${result.seconds.toFixed(2).padStart(7)} s ${Math.round(result.rowsPerSecond).toLocaleString("en").padStart(11)} rows/s  peak RSS ${Math.round(result.peakRssMb)} MB`,
       );
     }
     const by = (n: CaseName) => results.find((r) => r.name === n) as BenchCase;
@@ -169,18 +147,12 @@ export async function benchExports(
   }
 }
 
-const isMain =
-  process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  if (process.argv[2] === "--case") {
-    const [name, dbPath, dir] = process.argv.slice(3) as [CaseName, string, string];
-    const { seconds, rows } = await runCase(name, dbPath, dir);
-    process.send?.({ seconds, rows, maxRssKb: process.resourceUsage().maxRSS });
-    process.disconnect?.();
-  } else {
-    await benchExports({
-      rows: Number(process.argv[2] ?? 1_000_000),
-      repeat: Number(process.argv[3] ?? 3),
-    });
-  }
+const started = await runIfCase(import.meta.url, ([name, dbPath, dir]) =>
+  runCase(name as CaseName, dbPath as string, dir as string),
+);
+if (started.main && !started.case) {
+  await benchExports({
+    rows: Number(process.argv[2] ?? 1_000_000),
+    repeat: Number(process.argv[3] ?? 3),
+  });
 }

@@ -6,6 +6,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { UsageError } from "../cli-error.js";
+import type { ReportFormat } from "./formats.js";
+import type { ChartSpec } from "./html/chart-spec.js";
 import { parseQueryHeader } from "./query-header.js";
 import { parseReportFile } from "./report-file.js";
 
@@ -36,8 +38,7 @@ export interface QueryDef {
   sql: string;
 }
 
-/** The export formats a report can be written in. */
-export type ReportFormat = "parquet" | "csv" | "xlsx";
+export type { ReportFormat } from "./formats.js";
 
 /**
  * A report definition: which queries (catalog names), the default formats and parameter values,
@@ -52,6 +53,8 @@ export interface ReportDef {
   formats: ReportFormat[];
   params: Record<string, unknown>;
   fileName: string;
+  /** Charts of the HTML report, in order. */
+  charts: ChartSpec[];
 }
 
 /** Queries and reports by name. */

@@ -5,6 +5,8 @@
 import { z } from "zod";
 import { UsageError } from "../cli-error.js";
 import type { QueryDef, QueryParam, ReportDef } from "./catalog.js";
+import { REPORT_FORMATS } from "./formats.js";
+import { ChartJson, type ChartSpec, chartShapeProblem } from "./html/chart-spec.js";
 import { parseParamValue } from "./params.js";
 
 const ParamJson = z.union([
@@ -19,9 +21,10 @@ const ReportJson = z.strictObject({
   title: z.string().trim().min(1, "must be a non-empty text"),
   description: z.string().trim().min(1, "must be a non-empty text"),
   queries: z.array(z.string().min(1)).min(1, "must name at least one query"),
-  formats: z.array(z.enum(["parquet", "csv", "xlsx"])).min(1, "must name at least one format"),
+  formats: z.array(z.enum(REPORT_FORMATS)).min(1, "must name at least one format"),
   params: z.record(z.string(), ParamJson).default({}),
   fileName: z.string().min(1, "must be a non-empty file name pattern"),
+  charts: z.array(ChartJson).default([]),
 });
 
 /** Placeholders a file name pattern may use. */
@@ -113,6 +116,7 @@ export function parseReportFile(
   const problem = fileNamePatternProblem(def.fileName);
   if (problem) fail("fileName", problem);
   if (new Set(def.formats).size !== def.formats.length) fail("formats", "lists a format twice");
+  checkCharts(def.charts, def.queries, fail);
 
   return {
     name,
@@ -123,5 +127,24 @@ export function parseReportFile(
     formats: def.formats,
     params: def.params,
     fileName: def.fileName,
+    charts: def.charts,
   };
+}
+
+/** Each chart reads one of the report's own queries and has a consistent shape. */
+function checkCharts(
+  charts: readonly ChartSpec[],
+  queries: readonly string[],
+  fail: (field: string, message: string) => never,
+): void {
+  charts.forEach((chart, index) => {
+    if (!queries.includes(chart.query)) {
+      fail(
+        `charts[${index}].query`,
+        `query ${JSON.stringify(chart.query)} is not one of this report's queries (${queries.join(", ")})`,
+      );
+    }
+    const problem = chartShapeProblem(chart);
+    if (problem) fail(`charts[${index}].${problem[0]}`, problem[1]);
+  });
 }

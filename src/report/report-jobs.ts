@@ -5,12 +5,13 @@
  * written.
  */
 import { resolve } from "node:path";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { UsageError } from "../cli-error.js";
-import { type Catalog, loadQueryFile, type QueryDef, type ReportFormat } from "./catalog.js";
+import { type Catalog, loadQueryFile, type QueryDef } from "./catalog.js";
+import { QUERY_DEFAULT_FORMATS, type ReportFormat } from "./formats.js";
+import type { ChartSpec } from "./html/chart-spec.js";
 import { type ParamValue, resolveQueryParams } from "./params.js";
-
-/** Formats a single query is written in when run on its own without --format. */
-export const ALL_FORMATS: readonly ReportFormat[] = ["parquet", "csv", "xlsx"];
+import { type BoundQuery, bindQuery } from "./run-query.js";
 
 /** One report to produce: a definition, or a single query run on its own. */
 export interface ReportJob {
@@ -22,6 +23,8 @@ export interface ReportJob {
   queries: QueryDef[];
   formats: ReportFormat[];
   fileName: string;
+  /** Charts of the HTML report (none for a single query). */
+  charts: ChartSpec[];
   /** Parameter values per query name. */
   params: Map<string, Map<string, ParamValue>>;
 }
@@ -74,6 +77,7 @@ export async function resolveJobs(
         queries,
         formats: report.formats,
         fileName: report.fileName,
+        charts: report.charts,
         reportParams: report.params,
       };
     } else if (query) {
@@ -120,8 +124,18 @@ function job(
     description: query.description,
     file,
     queries: [query],
-    formats: [...ALL_FORMATS],
+    formats: [...QUERY_DEFAULT_FORMATS],
     fileName: "{report}-{date}",
+    charts: [],
     reportParams: {},
   };
+}
+
+/** Checks and binds each query of `job` with its parameter values, in order. */
+export async function bindJob(connection: DuckDBConnection, job: ReportJob): Promise<BoundQuery[]> {
+  const bound: BoundQuery[] = [];
+  for (const query of job.queries) {
+    bound.push(await bindQuery(connection, query, job.params.get(query.name) ?? new Map()));
+  }
+  return bound;
 }

@@ -10,11 +10,13 @@ import { type Catalog, loadCatalog, type ReportFormat } from "./catalog.js";
 import { exportCsv } from "./export/csv.js";
 import { exportParquet } from "./export/parquet.js";
 import { type AboutLine, XlsxWorkbook } from "./export/xlsx.js";
+import { checkChartsOnDatabase } from "./html/chart-columns.js";
+import { writeHtmlReport } from "./html/html-report.js";
 import { type LastLoad, lastLoad } from "./last-load.js";
 import { expandFileName, OutputStaging, prepareOutputDir } from "./output-files.js";
 import { checkReferences } from "./param-references.js";
 import { projectRoot } from "./project-root.js";
-import { type ReportJob, resolveJobs } from "./report-jobs.js";
+import { bindJob, type ReportJob, resolveJobs } from "./report-jobs.js";
 import {
   type RosterCoverage,
   readsRoster,
@@ -22,7 +24,7 @@ import {
   rosterCoverage,
   rosterWarning,
 } from "./roster-coverage.js";
-import { type BoundQuery, bindQuery, streamQuery } from "./run-query.js";
+import { type BoundQuery, streamQuery } from "./run-query.js";
 import { sqlError } from "./sql-error.js";
 
 /** What one report run wrote: final file paths, and rows per query. */
@@ -130,11 +132,23 @@ async function runJob(
   const rows: Record<string, number> = {};
   const connection = await db.connect();
   try {
-    const bound: BoundQuery[] = [];
-    for (const query of job.queries) {
-      bound.push(await bindQuery(connection, query, job.params.get(query.name) ?? new Map()));
-    }
+    const bound = await bindJob(connection, job);
+    await checkChartsOnDatabase(connection, job.file, job.charts, bound);
     for (const format of job.formats) {
+      if (format === "html") {
+        const file = staging.reserve(`${base}.html`);
+        Object.assign(
+          rows,
+          await writeHtmlReport(db, file.temp, {
+            job,
+            bound,
+            loaded: await lastLoad(connection),
+            now: options.now,
+            fullFileOf: (query) => fullFileOf(job, base, query),
+          }),
+        );
+        continue;
+      }
       if (format === "xlsx") {
         const file = staging.reserve(`${base}.xlsx`);
         const loaded = await lastLoad(connection);
@@ -142,8 +156,7 @@ async function runJob(
         continue;
       }
       for (const b of bound) {
-        const name = job.queries.length === 1 ? base : `${base}-${b.query.name}`;
-        const file = staging.reserve(`${name}.${format}`);
+        const file = staging.reserve(queryFileName(job, base, b.query.name, format));
         rows[b.query.name] =
           format === "parquet"
             ? await exportParquet(connection, b, file.temp)
@@ -158,6 +171,18 @@ async function runJob(
   } finally {
     connection.closeSync();
   }
+}
+
+/** The file of one query in a per-query format: the base name, plus the query's when several. */
+function queryFileName(job: ReportJob, base: string, query: string, format: string): string {
+  return `${job.queries.length === 1 ? base : `${base}-${query}`}.${format}`;
+}
+
+/** The file of the same run that holds every row of `query`, for the HTML report to point to. */
+function fullFileOf(job: ReportJob, base: string, query: string): string | undefined {
+  if (job.formats.includes("xlsx")) return `${base}.xlsx`;
+  const format = (["csv", "parquet"] as const).find((f) => job.formats.includes(f));
+  return format ? queryFileName(job, base, query, format) : undefined;
 }
 
 async function writeWorkbook(

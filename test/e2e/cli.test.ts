@@ -2,45 +2,25 @@
  * The built CLI as a user runs it: real child processes of `bin/lms-export.js` (dist/ is built by
  * `npm test` before vitest runs): a simulated portal, the weekly job, then an ad-hoc query.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collect, PROJECT_ROOT } from "../helpers/spawn-cli.js";
+import { builtCli, startBuiltSimulator } from "../helpers/built-cli.js";
+import { collect } from "../helpers/spawn-cli.js";
 
-const BIN = join(PROJECT_ROOT, "bin", "lms-export.js");
 const KEY = "e2e-key-5d1e0b77";
-
-function cli(args: readonly string[], cwd: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NO_COLOR: "1", ...env },
-  });
-}
+const cli = builtCli;
 
 let dir: string;
 let portal: ChildProcess;
 let baseUrl: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(PROJECT_ROOT, "dist", "cli", "main.js"))) {
-    throw new Error("dist/ is missing: run `npm run build` (npm test does it first)");
-  }
   dir = await mkdtemp(join(tmpdir(), "lms-e2e-"));
-  portal = cli(["simulate", "--port", "0", "--users", "300", "--api-key", KEY], dir);
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    portal.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split("\n")[0];
-      if (out.includes("\n") && line) resolve(line.trim());
-    });
-    portal.once("exit", (code) => reject(new Error(`simulate exited with ${code}`)));
-  });
+  ({ portal, baseUrl } = await startBuiltSimulator(dir, { users: 300, apiKey: KEY }));
 });
 
 afterAll(async () => {

@@ -66,6 +66,7 @@ describe("the project's catalog", () => {
       "compliance-summary",
       "compliance-trend",
       "compliance",
+      "overdue-by-group",
       "access",
       "completion",
     ]);

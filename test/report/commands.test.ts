@@ -76,10 +76,11 @@ describe("report", () => {
       `${base}-compliance-summary.parquet`,
       `${base}-compliance-trend.parquet`,
       `${base}-compliance.parquet`,
+      `${base}-overdue-by-group.parquet`,
       `${base}.xlsx`,
     ]);
     expect(run.stdout).toContain(
-      "report weekly-compliance: compliance-summary 8, compliance-trend 12, compliance 12, access 3, completion 16 rows",
+      "report weekly-compliance: compliance-summary 8, compliance-trend 12, compliance 12, overdue-by-group 7, access 3, completion 16 rows",
     );
     expect(run.stdout).toContain(`out/${base}.xlsx`);
     // This database has no roster: one warning says so and how to import one.
@@ -237,7 +238,7 @@ describe("list", () => {
       /--param due_days=INT \(default: 30; a whole number, e\.g\. 30\)\s+Days after/,
     );
     expect(run.stdout).toContain(
-      "queries: compliance-summary, compliance-trend, compliance, access, completion; formats: xlsx, parquet",
+      "queries: compliance-summary, compliance-trend, compliance, overdue-by-group, access, completion; formats: xlsx, parquet",
     );
   });
 

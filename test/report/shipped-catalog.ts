@@ -16,6 +16,7 @@ export const SHIPPED_QUERIES = [
   "compliance-trend",
   "freshness",
   "group-rollup",
+  "overdue-by-group",
   "score-distribution",
   "score-histogram",
   "time-to-complete",

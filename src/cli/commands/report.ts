@@ -44,6 +44,10 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           "$0 report compliance --param product_ids=12,15 --param group_id=3 --format xlsx",
           "one query, with parameters, as a workbook",
         )
+        .example(
+          "$0 report completion-overview --format html,xlsx",
+          "one page with charts and tables (nothing fetched when opened), and the full workbook",
+        )
         .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file")
         .example("$0 report completion --lake /srv/lake", "across every portal of a lake")
         .example("$0 report compliance --all-portals", "across every portal's database"),

@@ -3,8 +3,7 @@
  * BIGINT included; dates as real dates; booleans as booleans; everything else as text), the number
  * format, and a starting width.
  *
- * Percentages: a numeric column whose name ends in `_rate`, `_share` or `_pct` holds a fraction
- * (0.25 = 25 %) and is formatted as a percentage. Queries follow that naming rule.
+ * The kind of each column (percentages, dates...) follows `present/column-kind.ts`.
  *
  * Numbers: counts and measures get a thousands separator; identifiers (a column named `id` or
  * ending in `_id`) do not, because 1,042 reads as a quantity.
@@ -16,8 +15,8 @@
  * time), and "00:00:00" on every line is noise. The cell still holds the exact instant; only its
  * format changes, and one format serves the whole column.
  */
-import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
-import { INTEGER_TYPE_IDS, isNumericType } from "../numeric-types.js";
+import type { DuckDBType, DuckDBValue } from "@duckdb/node-api";
+import { columnKind, plainConverter } from "../present/column-kind.js";
 import { neutraliseText } from "./formula-injection.js";
 
 /** A value as exceljs writes it into a cell (null = empty cell). */
@@ -35,7 +34,6 @@ export interface ColumnWriter {
 }
 
 const DAY_MS = 86_400_000;
-const PERCENT = /_(rate|share|pct)$/;
 const IDENTIFIER = /(^|_)id$/;
 
 /** Excel number formats by kind of column. */
@@ -48,35 +46,7 @@ export const NUMBER_FORMATS = {
   timestamp: "yyyy-mm-dd hh:mm:ss",
 } as const;
 
-function toNumber(value: DuckDBValue): number | null {
-  if (typeof value === "number") return value;
-  // BIGINT arrives as bigint; Excel has only doubles, so ids above 2^53 would lose digits.
-  if (typeof value === "bigint") return Number(value);
-  if (value !== null && typeof value === "object" && "toDouble" in value) {
-    return (value as { toDouble(): number }).toDouble();
-  }
-  return null;
-}
-
-function finiteDate(ms: number, value: DuckDBValue): CellValue {
-  const date = new Date(ms);
-  // infinity / out-of-range timestamps have no Excel date: show DuckDB's text instead.
-  return Number.isFinite(date.getTime()) ? date : String(value);
-}
-
-function timestampMs(id: DuckDBTypeId, value: DuckDBValue): number {
-  const v = value as unknown as Record<string, bigint>;
-  switch (id) {
-    case DuckDBTypeId.TIMESTAMP_S:
-      return Number(v.seconds) * 1000;
-    case DuckDBTypeId.TIMESTAMP_MS:
-      return Number(v.millis);
-    case DuckDBTypeId.TIMESTAMP_NS:
-      return Number((v.nanos ?? 0n) / 1_000_000n);
-    default:
-      return Number((v.micros ?? 0n) / 1000n);
-  }
-}
+const BASE_WIDTHS = { integer: 10, decimal: 10, percent: 10, date: 11, timestamp: 19 } as const;
 
 /** The writer for a column named `name` of DuckDB type `type`. */
 export function columnWriter(
@@ -84,52 +54,24 @@ export function columnWriter(
   type: DuckDBType,
   options: { neutraliseFormulas: boolean },
 ): ColumnWriter {
-  const id = type.typeId;
-  const percent = PERCENT.test(name);
-  if (isNumericType(id)) {
-    const numFmt = percent
-      ? NUMBER_FORMATS.percent
-      : INTEGER_TYPE_IDS.has(id)
-        ? IDENTIFIER.test(name)
-          ? NUMBER_FORMATS.identifier
-          : NUMBER_FORMATS.integer
-        : NUMBER_FORMATS.decimal;
-    return { style: { numFmt }, baseWidth: 10, measure: false, convert: toNumber };
+  const kind = columnKind(name, type);
+  const convert = plainConverter(kind, type);
+  if (kind === "boolean") return { style: {}, baseWidth: 7, measure: false, convert };
+  if (kind !== "text") {
+    const format = kind === "integer" && IDENTIFIER.test(name) ? "identifier" : kind;
+    return {
+      style: { numFmt: NUMBER_FORMATS[format] },
+      baseWidth: BASE_WIDTHS[kind],
+      measure: false,
+      convert,
+    };
   }
-  switch (id) {
-    case DuckDBTypeId.BOOLEAN:
-      return { style: {}, baseWidth: 7, measure: false, convert: (v) => v as boolean };
-    case DuckDBTypeId.DATE:
-      return {
-        style: { numFmt: NUMBER_FORMATS.date },
-        baseWidth: 11,
-        measure: false,
-        convert: (v) => finiteDate((v as unknown as { days: number }).days * DAY_MS, v),
-      };
-    case DuckDBTypeId.TIMESTAMP:
-    case DuckDBTypeId.TIMESTAMP_S:
-    case DuckDBTypeId.TIMESTAMP_MS:
-    case DuckDBTypeId.TIMESTAMP_NS:
-    case DuckDBTypeId.TIMESTAMP_TZ:
-      return {
-        style: { numFmt: NUMBER_FORMATS.timestamp },
-        baseWidth: 19,
-        measure: false,
-        convert: (v) => finiteDate(timestampMs(id, v), v),
-      };
-    default: {
-      const text =
-        id === DuckDBTypeId.VARCHAR
-          ? (v: DuckDBValue) => v as string
-          : (v: DuckDBValue) => String(v);
-      return {
-        style: {},
-        baseWidth: 8,
-        measure: true,
-        convert: options.neutraliseFormulas ? (v) => neutraliseText(text(v)) : text,
-      };
-    }
-  }
+  return {
+    style: {},
+    baseWidth: 8,
+    measure: true,
+    convert: options.neutraliseFormulas ? (v) => neutraliseText(convert(v) as string) : convert,
+  };
 }
 
 const DATE_STYLE = { numFmt: NUMBER_FORMATS.date };

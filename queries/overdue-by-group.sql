@@ -1,0 +1,58 @@
+-- title: Overdue required products by group
+-- description: One row per group that has users linked to it directly: the required products of
+--   its users (user x product pairs: with product_ids, every listed product for every user;
+--   without it, each product the user holds an access record for), how many are completed, and
+--   how many are overdue, by the rules of the compliance query (not completed, and the due date,
+--   the earlier of first access + due_days and the latest access expiry day, before today).
+--   overdue_share = overdue / required. A user linked to several groups counts in each. Most
+--   overdue first. Days are UTC calendar days.
+-- param today date = today: Reference day (UTC).
+-- param product_ids int_list = []: Required products (empty = each product a user has access to).
+-- param due_days int = 30: Days after access is granted by which a product must be completed.
+WITH members AS (
+  SELECT DISTINCT user_grp_user_id AS user_id, user_grp_grp_id AS grp_id
+  FROM user_grp
+  WHERE user_grp_user_id IS NOT NULL AND user_grp_grp_id IS NOT NULL
+),
+access AS (
+  SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
+         min(product_access_created_date) AS granted, max(product_access_expired_date) AS expires
+  FROM product_access
+  WHERE product_access_user_id IS NOT NULL AND product_access_product_id IS NOT NULL
+  GROUP BY product_access_user_id, product_access_product_id
+),
+pairs AS (
+  SELECT users.user_id, required.product_id
+  FROM (SELECT DISTINCT user_id FROM members) AS users
+  CROSS JOIN (SELECT DISTINCT unnest($product_ids) AS product_id) AS required
+  WHERE len($product_ids) > 0
+  UNION
+  SELECT user_id, product_id FROM access WHERE len($product_ids) = 0
+),
+completed AS (
+  SELECT DISTINCT take_user_id AS user_id, take_product_id AS product_id
+  FROM take
+  WHERE take_completed_date IS NOT NULL
+),
+states AS (
+  SELECT pairs.user_id,
+         completed.user_id IS NOT NULL AS done,
+         least(CAST(access.granted AS DATE) + CAST($due_days AS INTEGER),
+               CAST(access.expires AS DATE)) AS due_date
+  FROM pairs
+  LEFT JOIN access ON access.user_id = pairs.user_id AND access.product_id = pairs.product_id
+  LEFT JOIN completed
+    ON completed.user_id = pairs.user_id AND completed.product_id = pairs.product_id
+)
+SELECT
+  grp.grp_id AS group_id,
+  grp.grp_name AS group_name,
+  count(*) AS required,
+  count(*) FILTER (WHERE states.done) AS completed,
+  count(*) FILTER (WHERE NOT states.done AND states.due_date < $today) AS overdue,
+  count(*) FILTER (WHERE NOT states.done AND states.due_date < $today) / count(*) AS overdue_share
+FROM states
+JOIN members ON members.user_id = states.user_id
+JOIN grp ON grp.grp_id = members.grp_id
+GROUP BY grp.grp_id, grp.grp_name
+ORDER BY overdue DESC, group_id

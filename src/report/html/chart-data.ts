@@ -1,0 +1,108 @@
+/**
+ * The rows a chart draws, gathered while its query streams: only the columns it reads, and only
+ * as many categories as a chart can show legibly (the first ones in the query's order), so a
+ * query of a million rows still makes a chart of bounded size. What is left out is said in a note.
+ */
+
+import type { ColumnKind, PlainValue } from "../present/column-kind.js";
+import { columnLabel } from "../present/column-label.js";
+import type { ChartSpec } from "./chart-spec.js";
+
+/** Rows of one chart, keyed by column name, with the kinds of those columns. */
+export interface ChartData {
+  readonly kinds: ReadonlyMap<string, ColumnKind>;
+  readonly rows: readonly Record<string, PlainValue>[];
+  /** Sentences about what the chart leaves out. */
+  readonly notes: readonly string[];
+}
+
+/** Most categories shown on a chart axis, and most series (colours). */
+export const MAX_CATEGORIES = { bar: 30, heatmap: 40, series: 12 } as const;
+/** Most points a line chart draws. */
+export const MAX_POINTS = 20_000;
+/** Distinct values counted for the notes; past it a note says "more than". */
+const MAX_COUNTED = 10_000;
+
+interface Cap {
+  column: string;
+  max: number;
+  kept: Set<string>;
+  seen: Set<string>;
+}
+
+function categoryCaps(chart: ChartSpec): Cap[] {
+  const caps: { column: string; max: number }[] = [];
+  if (chart.type === "heatmap") {
+    caps.push({ column: chart.x, max: MAX_CATEGORIES.heatmap });
+    caps.push({ column: chart.y, max: MAX_CATEGORIES.heatmap });
+  } else {
+    if (chart.type === "bar") caps.push({ column: chart.x, max: MAX_CATEGORIES.bar });
+    if (chart.series !== undefined) {
+      caps.push({ column: chart.series, max: MAX_CATEGORIES.series });
+    }
+  }
+  return caps.map((c) => ({ ...c, kept: new Set(), seen: new Set() }));
+}
+
+function chartColumns(chart: ChartSpec): string[] {
+  if (chart.type === "heatmap") return [chart.x, chart.y, chart.value];
+  return [chart.x, ...chart.y, ...(chart.series === undefined ? [] : [chart.series])];
+}
+
+/** Gathers one chart's rows; `add` takes each result row by column name. */
+export class ChartCollector {
+  readonly chart: ChartSpec;
+  readonly #columns: string[];
+  readonly #caps: Cap[];
+  readonly #rows: Record<string, PlainValue>[] = [];
+  #dropped = 0;
+
+  constructor(chart: ChartSpec) {
+    this.chart = chart;
+    this.#columns = chartColumns(chart);
+    this.#caps = categoryCaps(chart);
+  }
+
+  /** The column names this chart reads. */
+  get columns(): readonly string[] {
+    return this.#columns;
+  }
+
+  add(value: (column: string) => PlainValue): void {
+    let keep = true;
+    for (const cap of this.#caps) {
+      const key = String(value(cap.column));
+      if (cap.seen.size < MAX_COUNTED) cap.seen.add(key);
+      if (!cap.kept.has(key)) {
+        if (cap.kept.size < cap.max) cap.kept.add(key);
+        else keep = false;
+      }
+    }
+    if (!keep) return;
+    if (this.#rows.length >= MAX_POINTS) {
+      this.#dropped++;
+      return;
+    }
+    const row: Record<string, PlainValue> = {};
+    for (const column of this.#columns) row[column] = value(column);
+    this.#rows.push(row);
+  }
+
+  /** The gathered rows; `kinds` are the kinds of the query's columns. */
+  result(kinds: ReadonlyMap<string, ColumnKind>): ChartData {
+    const notes: string[] = [];
+    for (const cap of this.#caps) {
+      if (cap.seen.size > cap.kept.size) {
+        notes.push(
+          `${columnLabel(cap.column)}: the first ${cap.kept.size} of ${cap.seen.size >= MAX_COUNTED ? "more than " : ""}${cap.seen.size.toLocaleString("en")} values are shown.`,
+        );
+      }
+    }
+    if (this.#dropped > 0) {
+      notes.push(`The first ${MAX_POINTS.toLocaleString("en")} rows are drawn.`);
+    }
+    const own = new Map<string, ColumnKind>();
+    for (const column of this.#columns) own.set(column, kinds.get(column) ?? "text");
+    return { kinds: own, rows: this.#rows, notes };
+  }
+}

@@ -1,0 +1,345 @@
+/**
+ * A chart of a report as one self-contained SVG string, rendered on the server by Observable Plot
+ * over linkedom's DOM: no script, no canvas and nothing fetched to show it. The same string is
+ * inlined in the HTML file and converted to PNG for e-mail. Legends are drawn by chart-legend.ts.
+ */
+import * as Plot from "@observablehq/plot";
+import { parseHTML } from "linkedom";
+import type { ColumnKind, PlainValue } from "../present/column-kind.js";
+import { columnLabel } from "../present/column-label.js";
+import { ChartCollector, type ChartData } from "./chart-data.js";
+import { type Legend, rampLegend, swatchLegend } from "./chart-legend.js";
+import type { BarChartSpec, ChartSpec, HeatmapSpec, LineChartSpec } from "./chart-spec.js";
+import { escapeHtml } from "./escape.js";
+import { formatValue } from "./value-format.js";
+
+/** A rendered chart: the SVG document and its size in pixels. */
+export interface ChartSvg {
+  readonly svg: string;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Size and identity of a chart; `id` must be unique in the page or mail that shows it. */
+export interface ChartSvgOptions {
+  readonly id: string;
+  readonly width?: number;
+  readonly height?: number;
+}
+
+type Row = Record<string, PlainValue>;
+/** A chart's rows in the form Plot draws: category text, a series name, a number. */
+interface Point {
+  x: string | number | Date | null;
+  y?: string;
+  series?: string;
+  value: number | null;
+}
+
+const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
+/** Average width of a 10px tick label glyph, in pixels (no canvas to measure with). */
+const CHAR_WIDTH = 6;
+const LABEL_CHARS = 28;
+const SERIES_KEY = "series";
+
+type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
+
+let serverDocument: PlotDocument | undefined;
+function plotDocument(): PlotDocument {
+  serverDocument ??= parseHTML("<!doctype html><html><body></body></html>")
+    .document as unknown as PlotDocument;
+  return serverDocument;
+}
+
+/** A long label cut in its middle: names often differ only at their end ("… level 2"). */
+function shorten(text: string): string {
+  if (text.length <= LABEL_CHARS) return text;
+  const tail = Math.floor(LABEL_CHARS / 3);
+  return `${text.slice(0, LABEL_CHARS - tail - 1).trimEnd()}…${text.slice(-tail).trimStart()}`;
+}
+
+function categoryText(value: PlainValue, kind: ColumnKind): string {
+  return value === null ? "(none)" : formatValue(value, kind);
+}
+
+function distinct(values: Iterable<string>): string[] {
+  return [...new Set(values)];
+}
+
+function toNumberOrNull(value: PlainValue): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/** Room under the x axis and the rotation its labels need to fit `innerWidth`. */
+function categoryAxis(labels: readonly string[], innerWidth: number) {
+  const longest = Math.max(1, ...labels.map((l) => Math.min(l.length, LABEL_CHARS)));
+  const fits = labels.length * (longest * CHAR_WIDTH + 8) <= innerWidth;
+  // A label rotated by 40° reaches left of its tick by about three quarters of its length.
+  return fits
+    ? { tickRotate: 0, marginBottom: 40, reachLeft: 0, tickFormat: shorten }
+    : {
+        tickRotate: -40,
+        marginBottom: Math.min(170, 24 + longest * CHAR_WIDTH * 0.65),
+        reachLeft: longest * CHAR_WIDTH * 0.77,
+        tickFormat: shorten,
+      };
+}
+
+function percentFormat(kinds: readonly ColumnKind[]) {
+  return kinds.length > 0 && kinds.every((k) => k === "percent") ? "%" : undefined;
+}
+
+function measureLabel(columns: readonly string[]): string {
+  return columns.map((c) => columnLabel(c)).join(", ");
+}
+
+/** Bar or line rows as points: one per row and y column, named by the series column or y. */
+function points(
+  chart: BarChartSpec | LineChartSpec,
+  data: ChartData,
+  xValue: (row: Row) => Point["x"],
+): Point[] {
+  const out: Point[] = [];
+  const seriesKind = chart.series === undefined ? "text" : (data.kinds.get(chart.series) ?? "text");
+  for (const row of data.rows) {
+    for (const y of chart.y) {
+      const point: Point = { x: xValue(row), value: toNumberOrNull(row[y] ?? null) };
+      if (chart.series !== undefined) {
+        point.series = categoryText(row[chart.series] ?? null, seriesKind);
+      } else if (chart.y.length > 1) {
+        point.series = columnLabel(y);
+      }
+      out.push(point);
+    }
+  }
+  return out;
+}
+
+function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: number) {
+  const xKind = data.kinds.get(chart.x) ?? "text";
+  const data2 = points(chart, data, (row) => categoryText(row[chart.x] ?? null, xKind));
+  const xs = distinct(data2.map((p) => p.x as string));
+  const grouped = data2.some((p) => p.series !== undefined);
+  const axis = categoryAxis(xs, width - 70);
+  const yAxis = {
+    label: measureLabel(chart.y),
+    grid: true,
+    tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
+  };
+  const title = (p: Point) =>
+    `${p.x}${p.series ? ` · ${p.series}` : ""}: ${p.value === null ? "" : formatValue(p.value, data.kinds.get(chart.y[0] ?? "") ?? "decimal")}`;
+  const base = { document: plotDocument(), width, height, marginLeft: 60, y: yAxis };
+  if (grouped && !chart.stacked) {
+    const series = distinct(data2.map((p) => p.series as string));
+    return Plot.plot({
+      ...base,
+      marginBottom: axis.marginBottom,
+      marginLeft: Math.max(60, axis.reachLeft),
+      fx: {
+        domain: xs,
+        label: columnLabel(chart.x),
+        tickRotate: axis.tickRotate,
+        tickFormat: axis.tickFormat,
+        axis: "bottom",
+      },
+      x: { domain: series, axis: null },
+      color: { domain: series },
+      marks: [
+        Plot.barY(data2, { fx: "x", x: SERIES_KEY, y: "value", fill: SERIES_KEY, title }),
+        Plot.ruleY([0]),
+      ],
+    });
+  }
+  return Plot.plot({
+    ...base,
+    marginBottom: axis.marginBottom,
+    marginLeft: Math.max(60, axis.reachLeft),
+    x: {
+      domain: xs,
+      label: columnLabel(chart.x),
+      tickRotate: axis.tickRotate,
+      tickFormat: axis.tickFormat,
+    },
+    ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),
+    marks: [
+      Plot.barY(data2, {
+        x: "x",
+        y: "value",
+        fill: grouped ? SERIES_KEY : "#4269d0",
+        title,
+      }),
+      Plot.ruleY([0]),
+    ],
+  });
+}
+
+function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: number) {
+  const data2 = points(chart, data, (row) => {
+    const value = row[chart.x] ?? null;
+    return value instanceof Date || typeof value === "number" ? value : null;
+  })
+    .filter((p) => p.x !== null)
+    .sort((a, b) => Number(a.x) - Number(b.x));
+  const grouped = data2.some((p) => p.series !== undefined);
+  const xKind = data.kinds.get(chart.x) ?? "text";
+  const channels = {
+    x: "x",
+    y: "value",
+    ...(grouped ? { stroke: SERIES_KEY, z: SERIES_KEY } : {}),
+  };
+  return Plot.plot({
+    document: plotDocument(),
+    width,
+    height,
+    marginLeft: 60,
+    x: {
+      label: columnLabel(chart.x),
+      ...(xKind === "date" || xKind === "timestamp" ? { type: "utc" as const } : {}),
+    },
+    y: {
+      label: measureLabel(chart.y),
+      grid: true,
+      tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
+    },
+    ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),
+    marks: [
+      Plot.lineY(data2, { ...channels, strokeWidth: 2, ...(grouped ? {} : { stroke: "#4269d0" }) }),
+      Plot.dot(data2, { ...channels, r: 2.5, fill: grouped ? SERIES_KEY : "#4269d0" }),
+    ],
+  });
+}
+
+function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {
+  const xKind = data.kinds.get(chart.x) ?? "text";
+  const yKind = data.kinds.get(chart.y) ?? "text";
+  const valueKind = data.kinds.get(chart.value) ?? "decimal";
+  const cells: Point[] = data.rows.map((row) => ({
+    x: categoryText(row[chart.x] ?? null, xKind),
+    y: categoryText(row[chart.y] ?? null, yKind),
+    value: toNumberOrNull(row[chart.value] ?? null),
+  }));
+  const xs = distinct(cells.map((c) => c.x as string));
+  const ys = distinct(cells.map((c) => c.y as string));
+  const longestY = Math.max(1, ...ys.map((y) => Math.min(y.length, LABEL_CHARS)));
+  const marginLeft = Math.min(190, 16 + longestY * CHAR_WIDTH);
+  const axis = categoryAxis(xs, width - marginLeft - 20);
+  const cell = Math.max(12, Math.min(28, Math.floor(560 / Math.max(1, ys.length))));
+  return Plot.plot({
+    document: plotDocument(),
+    width,
+    height: 30 + axis.marginBottom + cell * ys.length,
+    marginLeft: Math.max(marginLeft, axis.reachLeft),
+    marginTop: 20,
+    marginBottom: axis.marginBottom,
+    x: {
+      domain: xs,
+      label: columnLabel(chart.x),
+      tickRotate: axis.tickRotate,
+      tickFormat: axis.tickFormat,
+    },
+    y: { domain: ys, label: columnLabel(chart.y), tickFormat: shorten },
+    color: {
+      type: "linear",
+      scheme: "blues",
+      ...(valueKind === "percent" ? { domain: [0, 1] } : {}),
+    },
+    marks: [
+      Plot.cell(cells, {
+        x: "x",
+        y: "y",
+        fill: "value",
+        inset: 0.5,
+        title: (c: Point) =>
+          `${c.y} · ${c.x}: ${c.value === null ? "" : formatValue(c.value, valueKind)}`,
+      }),
+    ],
+  });
+}
+
+const RAMP_PERCENT = new Intl.NumberFormat("en", { style: "percent", maximumFractionDigits: 0 });
+const RAMP_NUMBER = new Intl.NumberFormat("en", { maximumSignificantDigits: 3 });
+
+function rampTick(value: number, kind: ColumnKind): string {
+  return kind === "percent" ? RAMP_PERCENT.format(value) : RAMP_NUMBER.format(value);
+}
+
+/** The legend of a drawn chart's colour scale, if it has one. */
+function legendOf(
+  plot: ReturnType<typeof Plot.plot>,
+  chart: ChartSpec,
+  data: ChartData,
+  options: { id: string; width: number },
+): Legend | undefined {
+  const scale = plot.scale("color");
+  if (!scale) return undefined;
+  if (chart.type === "heatmap") {
+    const [low, high] = (scale.domain ?? [0, 1]) as [number, number];
+    const interpolate = scale.interpolate as ((t: number) => string) | undefined;
+    const kind = data.kinds.get(chart.value) ?? "decimal";
+    return rampLegend({
+      id: `${options.id}-ramp`,
+      label: columnLabel(chart.value),
+      domain: [Number(low), Number(high)],
+      color: (t) => interpolate?.(t) ?? "#888",
+      format: (v) => rampTick(v, kind),
+    });
+  }
+  const domain = (scale.domain ?? []) as string[];
+  const range = (scale.range ?? []) as string[];
+  const entries = domain.map((label, i) => ({ label, color: range[i % range.length] ?? "#888" }));
+  return swatchLegend(entries, options.width - 20);
+}
+
+function emptyChart(width: number): ChartSvg {
+  const height = 60;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT}">` +
+    `<text x="10" y="34" font-size="13" fill="#555">No rows to draw.</text></svg>`;
+  return { svg, width, height };
+}
+
+/**
+ * `chart` drawn from plain rows (column name → value, e.g. from a query already read) whose
+ * columns are of `kinds`: the same categories kept and the same drawing as the report's.
+ */
+export function chartSvgFromRows(
+  chart: ChartSpec,
+  rows: Iterable<Readonly<Record<string, PlainValue>>>,
+  kinds: ReadonlyMap<string, ColumnKind>,
+  options: ChartSvgOptions,
+): ChartSvg {
+  const collector = new ChartCollector(chart);
+  for (const row of rows) collector.add((column) => row[column] ?? null);
+  return renderChartSvg(chart, collector.result(kinds), options);
+}
+
+/** `chart` drawn from `data` as a standalone SVG document. */
+export function renderChartSvg(
+  chart: ChartSpec,
+  data: ChartData,
+  options: ChartSvgOptions,
+): ChartSvg {
+  const width = options.width ?? 800;
+  if (data.rows.length === 0) return emptyChart(width);
+  const height = options.height ?? 400;
+  const plot =
+    chart.type === "bar"
+      ? barPlot(chart, data, width, height)
+      : chart.type === "line"
+        ? linePlot(chart, data, width, height)
+        : heatmapPlot(chart, data, width);
+  const legend = legendOf(plot, chart, data, { id: options.id, width });
+  const top = legend ? legend.height + 8 : 0;
+  const plotHeight = Number(plot.getAttribute("height") ?? height);
+  plot.setAttribute("y", String(top));
+  const total = top + plotHeight;
+  const label = chart.title ?? "";
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${total}" viewBox="0 0 ${width} ${total}"` +
+    ` role="img" aria-label="${escapeHtml(label)}" fill="currentColor" font-family="${FONT}" font-size="10">` +
+    `<rect width="${width}" height="${total}" fill="#ffffff"/>` +
+    (legend ? `<g transform="translate(10,4)">${legend.svg}</g>` : "") +
+    plot.outerHTML +
+    "</svg>";
+  return { svg, width, height: total };
+}

@@ -1,0 +1,75 @@
+/**
+ * One pass over a query's streamed result for the HTML report: the first rows of its table, the
+ * count of all its rows, the rows of each chart drawn from it, and (for the summary query) its
+ * overall row. Past the table's first rows only the columns the charts read are converted, so a
+ * large result streams through in bounded memory.
+ */
+import type { DuckDBResult, DuckDBValue } from "@duckdb/node-api";
+import {
+  type ColumnKind,
+  columnKind,
+  type PlainValue,
+  plainConverter,
+} from "../present/column-kind.js";
+import type { ChartCollector } from "./chart-data.js";
+
+/** Rows of a table shown in the HTML report; more are counted, not kept. */
+export const MAX_TABLE_ROWS = 1_000;
+
+/** What one pass over a result gathered. */
+export interface CollectedQuery {
+  readonly columns: readonly { name: string; kind: ColumnKind }[];
+  readonly kinds: ReadonlyMap<string, ColumnKind>;
+  readonly rows: PlainValue[][];
+  readonly totalRows: number;
+  /** The first row whose `scope` column is "overall", when one was asked for and found. */
+  readonly overall?: Readonly<Record<string, PlainValue>>;
+}
+
+/**
+ * Reads `result` to its end, feeding `charts`. `wantOverall` keeps the row whose `scope` is
+ * "overall". `queryError` turns a failure while reading into the caller's error.
+ */
+export async function collectQuery(
+  result: DuckDBResult,
+  charts: readonly ChartCollector[],
+  options: { wantOverall: boolean; queryError: (error: unknown) => unknown },
+): Promise<CollectedQuery> {
+  const names = result.deduplicatedColumnNames();
+  const columns = names.map((name, i) => ({ name, kind: columnKind(name, result.columnType(i)) }));
+  const convert = columns.map((c, i) => {
+    const toPlain = plainConverter(c.kind, result.columnType(i));
+    return (value: DuckDBValue): PlainValue => (value === null ? null : toPlain(value));
+  });
+  const index = new Map(names.map((name, i) => [name, i]));
+  const scope = index.get("scope");
+  const rows: PlainValue[][] = [];
+  let overall: Record<string, PlainValue> | undefined;
+  let total = 0;
+  for (;;) {
+    const chunk = await result.fetchChunk().catch((error: unknown) => {
+      throw options.queryError(error);
+    });
+    if (!chunk || chunk.rowCount === 0) break;
+    const vectors = names.map((_, c) => chunk.getColumnVector(c));
+    const cell = (r: number, c: number) =>
+      (convert[c] as (v: DuckDBValue) => PlainValue)(
+        (vectors[c] as (typeof vectors)[number]).getItem(r),
+      );
+    for (let r = 0; r < chunk.rowCount; r++) {
+      if (rows.length < MAX_TABLE_ROWS) rows.push(names.map((_, c) => cell(r, c)));
+      if (options.wantOverall && !overall && scope !== undefined && cell(r, scope) === "overall") {
+        overall = Object.fromEntries(names.map((name, c) => [name, cell(r, c)]));
+      }
+      for (const chart of charts) {
+        chart.add((column) => {
+          const c = index.get(column);
+          return c === undefined ? null : cell(r, c);
+        });
+      }
+      total++;
+    }
+  }
+  const kinds = new Map(columns.map((c) => [c.name, c.kind]));
+  return { columns, kinds, rows, totalRows: total, ...(overall ? { overall } : {}) };
+}

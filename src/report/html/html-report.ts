@@ -1,0 +1,159 @@
+/**
+ * The HTML report of one report run: each query streamed once (its table's first rows, its
+ * charts' rows, the summary's overall row), then the document built and written as one file.
+ */
+import { writeFile } from "node:fs/promises";
+import type { LmsDatabase } from "../../load/database.js";
+import { type LastLoad, lastLoad } from "../last-load.js";
+import { columnLabel } from "../present/column-label.js";
+import { bindJob, type ReportJob } from "../report-jobs.js";
+import { type BoundQuery, streamQuery } from "../run-query.js";
+import { sqlError } from "../sql-error.js";
+import { checkChartsOnDatabase } from "./chart-columns.js";
+import { ChartCollector } from "./chart-data.js";
+import type { ChartSpec } from "./chart-spec.js";
+import { renderChartSvg } from "./chart-svg.js";
+import { type CollectedQuery, collectQuery } from "./collect-query.js";
+import { renderReportFile } from "./render-document.js";
+import type { DocumentChart, Headline, ReportDocument } from "./report-document.js";
+import { formatValue } from "./value-format.js";
+
+/** The query whose `scope = 'overall'` row gives the headline figures. */
+export const SUMMARY_QUERY = "compliance-summary";
+/** Headline figures, in order; those the summary query has are shown. */
+export const HEADLINE_COLUMNS = ["completion_rate", "overdue", "failed", "expiring"] as const;
+
+/** What the document is built from besides the data. */
+export interface HtmlReportInput {
+  readonly job: Pick<ReportJob, "title" | "description" | "charts">;
+  readonly bound: readonly BoundQuery[];
+  readonly loaded: LastLoad;
+  readonly now: Date;
+  /** The file of the same run holding every row of a query (a file name), if any. */
+  readonly fullFileOf: (query: string) => string | undefined;
+}
+
+/** A chart's heading: its own title, or what it shows by what. */
+export function chartTitle(chart: ChartSpec): string {
+  if (chart.title) return chart.title;
+  if (chart.type === "heatmap") {
+    return `${columnLabel(chart.value)} by ${columnLabel(chart.y)} and ${columnLabel(chart.x)}`;
+  }
+  return `${chart.y.map((y) => columnLabel(y)).join(", ")} by ${columnLabel(chart.x)}`;
+}
+
+function headlines(collected: CollectedQuery | undefined): Headline[] {
+  const overall = collected?.overall;
+  if (!collected || !overall) return [];
+  return HEADLINE_COLUMNS.filter((name) => name in overall).map((name) => ({
+    label: columnLabel(name),
+    text: formatValue(overall[name] ?? null, collected.kinds.get(name) ?? "text") || "–",
+  }));
+}
+
+function params(bound: readonly BoundQuery[]): { name: string; value: string }[] {
+  const seen = new Map<string, string>();
+  for (const b of bound) {
+    for (const [name, value] of b.params) if (!seen.has(name)) seen.set(name, value.text);
+  }
+  return [...seen].map(([name, value]) => ({ name, value }));
+}
+
+/**
+ * Runs the queries (each on a connection of its own: a stream ends if its connection runs
+ * anything else) and builds the document. Answers it with the row count of each query.
+ */
+export async function buildReportDocument(
+  db: Pick<LmsDatabase, "connect">,
+  input: HtmlReportInput,
+): Promise<{ document: ReportDocument; rows: Record<string, number> }> {
+  const collectors = input.job.charts.map((chart) => new ChartCollector(chart));
+  const collected = new Map<string, CollectedQuery>();
+  for (const b of input.bound) {
+    const reader = await db.connect();
+    try {
+      const result = await streamQuery(reader, b);
+      const charts = collectors.filter((c) => c.chart.query === b.query.name);
+      collected.set(
+        b.query.name,
+        await collectQuery(result, charts, {
+          wantOverall: b.query.name === SUMMARY_QUERY,
+          queryError: (error) => sqlError(error, b.query.file, "run"),
+        }),
+      );
+    } finally {
+      reader.closeSync();
+    }
+  }
+  const charts: DocumentChart[] = collectors.map((collector, i) => {
+    const kinds = collected.get(collector.chart.query)?.kinds ?? new Map();
+    const data = collector.result(kinds);
+    return {
+      title: chartTitle(collector.chart),
+      chart: renderChartSvg(collector.chart, data, { id: `chart-${i + 1}` }),
+      notes: data.notes,
+    };
+  });
+  const rows: Record<string, number> = {};
+  const tables = input.bound.map((b) => {
+    const c = collected.get(b.query.name) as CollectedQuery;
+    rows[b.query.name] = c.totalRows;
+    const fullFile = input.fullFileOf(b.query.name);
+    return {
+      query: b.query.name,
+      title: b.query.title,
+      columns: c.columns.map((col) => ({ ...col, label: columnLabel(col.name) })),
+      rows: c.rows,
+      totalRows: c.totalRows,
+      ...(fullFile ? { fullFile } : {}),
+    };
+  });
+  const document: ReportDocument = {
+    title: input.job.title,
+    description: input.job.description,
+    generatedAt: input.now,
+    loadedAt: input.loaded.finishedAt,
+    params: params(input.bound),
+    headlines: headlines(collected.get(SUMMARY_QUERY)),
+    charts,
+    tables,
+  };
+  return { document, rows };
+}
+
+/**
+ * The document of `job` on its own, for a caller that sends it rather than writes it (e-mail):
+ * binds the job's queries, checks its charts' columns and reads when the data was loaded, then
+ * builds it. `fullFileOf` names files of the same delivery that hold every row (default none).
+ */
+export async function reportDocumentForJob(
+  db: Pick<LmsDatabase, "connect">,
+  job: ReportJob,
+  options: { now: Date; fullFileOf?: (query: string) => string | undefined },
+): Promise<ReportDocument> {
+  const connection = await db.connect();
+  let bound: BoundQuery[];
+  let loaded: LastLoad;
+  try {
+    bound = await bindJob(connection, job);
+    await checkChartsOnDatabase(connection, job.file, job.charts, bound);
+    loaded = await lastLoad(connection);
+  } finally {
+    connection.closeSync();
+  }
+  const input = { job, bound, loaded, now: options.now, fullFileOf: options.fullFileOf ?? none };
+  return (await buildReportDocument(db, input)).document;
+}
+
+const none = () => undefined;
+
+/** Writes the HTML file of a report run to `path`; answers the row count of each query. */
+export async function writeHtmlReport(
+  db: Pick<LmsDatabase, "connect">,
+  path: string,
+  input: HtmlReportInput,
+): Promise<Record<string, number>> {
+  const { document, rows } = await buildReportDocument(db, input);
+  await writeFile(path, renderReportFile(document), "utf8");
+  return rows;
+}

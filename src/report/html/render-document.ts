@@ -1,0 +1,169 @@
+/**
+ * A report document as HTML, in two variants built from the same parts:
+ * - the file: one self-contained page, a stylesheet in `<style>`, charts as inline SVG;
+ * - the e-mail body: inline style attributes only (many mail clients drop `<style>`), charts as
+ *   `<img src="cid:NAME">`, with the SVGs returned under those names for the mail to attach as PNG.
+ * Every text is escaped.
+ */
+import { type ColumnKind, isNumberKind, isTimeKind } from "../present/column-kind.js";
+import { escapeHtml } from "./escape.js";
+import type { DocumentTable, ReportDocument } from "./report-document.js";
+import { CLASS_NAMES, INLINE_STYLES, type Part, STYLESHEET } from "./styles.js";
+import { columnFormatter } from "./value-format.js";
+
+/** A chart of the e-mail variant, referenced in the body as `cid:` + `cid`. */
+export interface EmailImage {
+  readonly cid: string;
+  readonly title: string;
+  readonly svg: string;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The e-mail variant: the body and the charts it references. */
+export interface EmailReport {
+  readonly html: string;
+  readonly images: readonly EmailImage[];
+}
+
+type Look = (part: Part) => string;
+
+const fileLook: Look = (part) => (CLASS_NAMES[part] ? ` class="${CLASS_NAMES[part]}"` : "");
+const emailLook: Look = (part) => ` style="${escapeHtml(INLINE_STYLES[part])}"`;
+
+function utcText(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+function header(doc: ReportDocument, look: Look): string {
+  const loaded = doc.loadedAt ? utcText(doc.loadedAt) : "no successful extract recorded";
+  const params =
+    doc.params.length === 0
+      ? "none"
+      : doc.params
+          .map((p) => `${escapeHtml(p.name)} = ${escapeHtml(p.value === "" ? "(none)" : p.value)}`)
+          .join("; ");
+  return [
+    `<h1${look("title")}>${escapeHtml(doc.title)}</h1>`,
+    `<p${look("meta")}>${escapeHtml(doc.description)}</p>`,
+    `<p${look("meta")}>Data loaded: ${escapeHtml(loaded)} · generated ${escapeHtml(utcText(doc.generatedAt))}</p>`,
+    `<p${look("meta")}>Parameters: ${params}</p>`,
+  ].join("\n");
+}
+
+function headlines(doc: ReportDocument, look: Look, email: boolean): string {
+  if (doc.headlines.length === 0) return "";
+  const cards = doc.headlines.map(
+    (h) =>
+      `<span${look("headlineValue")}>${escapeHtml(h.text)}</span><span${look("headlineLabel")}>${escapeHtml(h.label)}</span>`,
+  );
+  // Mail clients lay out tables reliably and flexbox hardly at all.
+  if (email) {
+    return `<table role="presentation"${look("headlines")}><tr>${cards.map((c) => `<td${look("headline")}>${c}</td>`).join("")}</tr></table>`;
+  }
+  return `<div${look("headlines")}>${cards.map((c) => `<div${look("headline")}>${c}</div>`).join("")}</div>`;
+}
+
+function cellPart(kind: ColumnKind): Part {
+  if (isNumberKind(kind)) return "tdNumber";
+  return isTimeKind(kind) ? "tdTime" : "td";
+}
+
+function table(t: DocumentTable, look: Look): string {
+  const head = t.columns
+    .map(
+      (c) =>
+        `<th scope="col"${look(isNumberKind(c.kind) ? "thNumber" : "th")}>${escapeHtml(c.label)}</th>`,
+    )
+    .join("");
+  const cells = t.columns.map((c) => ({
+    open: `<td${look(cellPart(c.kind))}>`,
+    format: columnFormatter(c.name, c.kind),
+  }));
+  const body = t.rows
+    .map((row) => {
+      const tds = row.map((value, i) => {
+        const cell = cells[i];
+        return cell ? `${cell.open}${escapeHtml(cell.format(value))}</td>` : "";
+      });
+      return `<tr>${tds.join("")}</tr>`;
+    })
+    .join("\n");
+  const count =
+    t.totalRows > t.rows.length
+      ? `The first ${t.rows.length.toLocaleString("en")} of ${t.totalRows.toLocaleString("en")} rows are shown. ${
+          t.fullFile
+            ? `Every row is in ${escapeHtml(t.fullFile)}, written with this page.`
+            : "Write the report with --format xlsx or csv for every row."
+        }`
+      : `${t.totalRows.toLocaleString("en")} ${t.totalRows === 1 ? "row" : "rows"}.`;
+  return [
+    `<h2${look("heading")} id="table-${escapeHtml(t.query)}">${escapeHtml(t.title)}</h2>`,
+    `<p${look("note")}>${count}</p>`,
+    `<div${look("tableBox")}><table${look("table")}><thead><tr>${head}</tr></thead><tbody>`,
+    body,
+    "</tbody></table></div>",
+  ].join("\n");
+}
+
+function notes(list: readonly string[], look: Look): string {
+  return list.map((n) => `<p${look("note")}>${escapeHtml(n)}</p>`).join("");
+}
+
+function page(title: string, head: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+${head}
+</head>
+${body}
+</html>
+`;
+}
+
+/** The HTML file: self-contained, nothing fetched, no script. */
+export function renderReportFile(doc: ReportDocument): string {
+  const charts = doc.charts.map(
+    (c) =>
+      `<figure${fileLook("chart")}><h2${fileLook("heading")}>${escapeHtml(c.title)}</h2>${c.chart.svg}${notes(c.notes, fileLook)}</figure>`,
+  );
+  const main = [
+    header(doc, fileLook),
+    headlines(doc, fileLook, false),
+    ...charts,
+    ...doc.tables.map((t) => table(t, fileLook)),
+  ].join("\n");
+  return page(
+    doc.title,
+    `<style>${STYLESHEET}</style>`,
+    `<body>\n<main${fileLook("body")}>\n${main}\n</main>\n</body>`,
+  );
+}
+
+/**
+ * The e-mail body: inline styles, no `<style>` or `<svg>`; each chart is an `<img>` whose `src`
+ * is `cid:` and the name of one of the returned images (`chart-1`, `chart-2`, ...).
+ */
+export function renderReportEmail(doc: ReportDocument): EmailReport {
+  const images: EmailImage[] = doc.charts.map((c, i) => ({
+    cid: `chart-${i + 1}`,
+    title: c.title,
+    svg: c.chart.svg,
+    width: c.chart.width,
+    height: c.chart.height,
+  }));
+  const charts = doc.charts.map((c, i) => {
+    const image = images[i] as EmailImage;
+    return `<div${emailLook("chart")}><h2${emailLook("heading")}>${escapeHtml(c.title)}</h2><img src="cid:${image.cid}" alt="${escapeHtml(c.title)}" width="${image.width}" height="${image.height}" style="display:block;max-width:100%;height:auto;border:0;">${notes(c.notes, emailLook)}</div>`;
+  });
+  const main = [
+    header(doc, emailLook),
+    headlines(doc, emailLook, true),
+    ...charts,
+    ...doc.tables.map((t) => table(t, emailLook)),
+  ].join("\n");
+  return { html: page(doc.title, "", `<body${emailLook("body")}>\n${main}\n</body>`), images };
+}

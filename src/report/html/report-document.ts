@@ -1,0 +1,50 @@
+/**
+ * What an HTML report shows, independent of how it is delivered (a file, or an e-mail body):
+ * the title, when the data was loaded, the parameters, headline figures, charts and tables.
+ */
+import type { ColumnKind, PlainValue } from "../present/column-kind.js";
+import type { ChartSvg } from "./chart-svg.js";
+
+/** One headline figure, formatted. */
+export interface Headline {
+  readonly label: string;
+  readonly text: string;
+}
+
+/** A rendered chart with its heading and notes on what it leaves out. */
+export interface DocumentChart {
+  readonly title: string;
+  readonly chart: ChartSvg;
+  readonly notes: readonly string[];
+}
+
+/** A table column: its SQL name, the label a person reads, and how its values are shown. */
+export interface TableColumn {
+  readonly name: string;
+  readonly label: string;
+  readonly kind: ColumnKind;
+}
+
+/** One query as a table: its first rows, and how many it has in all. */
+export interface DocumentTable {
+  readonly query: string;
+  readonly title: string;
+  readonly columns: readonly TableColumn[];
+  readonly rows: readonly (readonly PlainValue[])[];
+  readonly totalRows: number;
+  /** The file of the same run that holds every row (a file name), when there is one. */
+  readonly fullFile?: string;
+}
+
+/** A whole report. */
+export interface ReportDocument {
+  readonly title: string;
+  readonly description: string;
+  readonly generatedAt: Date;
+  /** When the last successful extract finished, or null when none is recorded. */
+  readonly loadedAt: Date | null;
+  readonly params: readonly { name: string; value: string }[];
+  readonly headlines: readonly Headline[];
+  readonly charts: readonly DocumentChart[];
+  readonly tables: readonly DocumentTable[];
+}

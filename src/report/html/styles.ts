@@ -1,0 +1,110 @@
+/**
+ * How the report looks: a stylesheet for the HTML file (screen, phone width and print), and the
+ * same looks as inline style attributes for e-mail, where many clients drop `<style>` elements.
+ */
+
+/** Parts of the page that carry a look. */
+export type Part =
+  | "body"
+  | "title"
+  | "heading"
+  | "meta"
+  | "headlines"
+  | "headline"
+  | "headlineValue"
+  | "headlineLabel"
+  | "chart"
+  | "note"
+  | "tableBox"
+  | "table"
+  | "th"
+  | "thNumber"
+  | "td"
+  | "tdNumber"
+  | "tdTime";
+
+const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
+
+/** Inline styles per part (e-mail). */
+export const INLINE_STYLES: Readonly<Record<Part, string>> = {
+  body: `margin:0;padding:16px;font-family:${FONT};color:#1b1f24;background:#ffffff;`,
+  title: "margin:0 0 4px;font-size:22px;",
+  heading: "margin:24px 0 8px;font-size:17px;",
+  meta: "margin:4px 0;font-size:13px;color:#57606a;",
+  headlines: "width:100%;border-collapse:separate;border-spacing:8px;margin:8px -8px;",
+  headline: "padding:10px 14px;border:1px solid #d0d7de;border-radius:6px;background:#f6f8fa;",
+  headlineValue: "display:block;font-size:22px;font-weight:bold;",
+  headlineLabel: "display:block;font-size:12px;color:#57606a;",
+  chart: "margin:8px 0 16px;",
+  note: "margin:4px 0;font-size:12px;color:#57606a;",
+  tableBox: "overflow-x:auto;",
+  table: `border-collapse:collapse;font-family:${FONT};font-size:13px;`,
+  th: "text-align:left;padding:4px 8px;border-bottom:2px solid #d0d7de;background:#f6f8fa;white-space:nowrap;",
+  thNumber:
+    "text-align:right;padding:4px 8px;border-bottom:2px solid #d0d7de;background:#f6f8fa;white-space:nowrap;",
+  td: "text-align:left;padding:3px 8px;border-bottom:1px solid #eaeef2;vertical-align:top;",
+  tdNumber:
+    "text-align:right;padding:3px 8px;border-bottom:1px solid #eaeef2;vertical-align:top;white-space:nowrap;",
+  tdTime:
+    "text-align:left;padding:3px 8px;border-bottom:1px solid #eaeef2;vertical-align:top;white-space:nowrap;",
+};
+
+/** Class names per part (the HTML file). */
+export const CLASS_NAMES: Readonly<Record<Part, string>> = {
+  body: "report",
+  title: "title",
+  heading: "heading",
+  meta: "meta",
+  headlines: "headlines",
+  headline: "headline",
+  headlineValue: "headline-value",
+  headlineLabel: "headline-label",
+  chart: "chart",
+  note: "note",
+  tableBox: "table-box",
+  table: "data",
+  th: "",
+  thNumber: "num",
+  td: "",
+  tdNumber: "num",
+  tdTime: "time",
+};
+
+/** The stylesheet of the HTML file. */
+export const STYLESHEET = `
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+body { margin: 0; font-family: ${FONT}; color: #1b1f24; background: #ffffff; }
+.report { max-width: 1200px; margin: 0 auto; padding: 16px; }
+.title { margin: 0 0 4px; font-size: 1.6rem; }
+.heading { margin: 28px 0 8px; font-size: 1.15rem; }
+.meta { margin: 4px 0; font-size: 0.85rem; color: #57606a; }
+.headlines { display: flex; flex-wrap: wrap; gap: 8px; margin: 12px 0; }
+.headline { padding: 10px 14px; border: 1px solid #d0d7de; border-radius: 6px; background: #f6f8fa; min-width: 140px; }
+.headline-value { display: block; font-size: 1.5rem; font-weight: bold; }
+.headline-label { display: block; font-size: 0.8rem; color: #57606a; }
+.chart { margin: 8px 0 20px; }
+.chart svg { display: block; max-width: 100%; height: auto; }
+.note { margin: 4px 0; font-size: 0.8rem; color: #57606a; }
+.table-box { overflow-x: auto; max-width: 100%; border: 1px solid #eaeef2; }
+table.data { border-collapse: collapse; font-size: 0.82rem; }
+table.data th { text-align: left; padding: 4px 8px; border-bottom: 2px solid #d0d7de; background: #f6f8fa; white-space: nowrap; position: sticky; top: 0; }
+table.data td { padding: 3px 8px; border-bottom: 1px solid #eaeef2; vertical-align: top; }
+table.data .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+table.data .time { white-space: nowrap; font-variant-numeric: tabular-nums; }
+table.data tbody tr:nth-child(even) { background: #fafbfc; }
+@media (max-width: 600px) {
+  .report { padding: 8px; }
+  .title { font-size: 1.3rem; }
+  .headline { flex: 1 1 40%; min-width: 0; }
+}
+@media print {
+  .report { max-width: none; padding: 0; }
+  .table-box { overflow: visible; border: none; }
+  table.data { font-size: 8pt; }
+  table.data th { position: static; }
+  thead { display: table-header-group; }
+  tr, .chart, .headline { break-inside: avoid; }
+  .heading { break-after: avoid; }
+}
+`;

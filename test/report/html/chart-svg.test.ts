@@ -1,0 +1,166 @@
+/**
+ * Each chart type drawn by Plot on the server: an SVG document with marks (counted as rect and
+ * path elements), legends drawn in SVG, rates as percentages, hostile text shown as text, and
+ * the category caps that keep a chart legible.
+ */
+import { describe, expect, test } from "vitest";
+import { ChartCollector, MAX_CATEGORIES } from "../../../src/report/html/chart-data.js";
+import type { ChartSpec } from "../../../src/report/html/chart-spec.js";
+import { chartSvgFromRows, renderChartSvg } from "../../../src/report/html/chart-svg.js";
+import type { ColumnKind, PlainValue } from "../../../src/report/present/column-kind.js";
+
+const KINDS = new Map<string, ColumnKind>([
+  ["group_name", "text"],
+  ["product_title", "text"],
+  ["completion_rate", "percent"],
+  ["overdue", "integer"],
+  ["completed", "integer"],
+  ["week", "date"],
+  ["status", "text"],
+]);
+
+function draw(chart: ChartSpec, rows: Record<string, PlainValue>[]) {
+  const collector = new ChartCollector(chart);
+  for (const row of rows) collector.add((column) => row[column] ?? null);
+  const data = collector.result(KINDS);
+  const drawn = renderChartSvg(chart, data, { id: "t" });
+  // The entry point for rows read elsewhere draws the same chart.
+  expect(chartSvgFromRows(chart, rows, KINDS, { id: "t" })).toEqual(drawn);
+  return { ...drawn, notes: data.notes };
+}
+
+const count = (svg: string, tag: string) =>
+  (svg.match(new RegExp(`<${tag}[\\s>/]`, "g")) ?? []).length;
+
+const GROUPS = ["Sales", "North", "Support"];
+const PRODUCTS = ["Fire safety", "Data protection"];
+const grid = GROUPS.flatMap((group_name, g) =>
+  PRODUCTS.map((product_title, p) => ({
+    group_name,
+    product_title,
+    completion_rate: (g + 1) / 4 - p / 8,
+    overdue: 3 * g + p + 1,
+    completed: g + p,
+  })),
+);
+const weeks = Array.from({ length: 8 }, (_, i) => ({
+  week: new Date(Date.UTC(2026, 0, 5 + 7 * i)),
+  completion_rate: 0.3 + i * 0.05,
+}));
+
+describe("renderChartSvg", () => {
+  test("a bar chart: one rect per bar plus the background, an SVG document", () => {
+    const rows = GROUPS.map((group_name, i) => ({ group_name, overdue: i + 2 }));
+    const { svg, width, height } = draw(
+      { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false },
+      rows,
+    );
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="800" height="\d+"/);
+    expect(svg.endsWith("</svg>")).toBe(true);
+    expect(width).toBe(800);
+    expect(height).toBeGreaterThan(100);
+    expect(count(svg, "rect")).toBe(1 + GROUPS.length);
+    for (const g of GROUPS) expect(svg).toContain(`>${g}</text>`);
+  });
+
+  test("a grouped bar chart has a bar per group and series and a swatch legend", () => {
+    const { svg } = draw(
+      {
+        type: "bar",
+        query: "q",
+        x: "group_name",
+        y: ["overdue"],
+        series: "product_title",
+        stacked: false,
+      },
+      grid,
+    );
+    // background + bars + one swatch per series
+    expect(count(svg, "rect")).toBe(1 + grid.length + PRODUCTS.length);
+    for (const p of PRODUCTS) expect(svg).toContain(`>${p}</text>`);
+  });
+
+  test("a stacked bar chart of several y columns names each in its legend", () => {
+    const { svg } = draw(
+      { type: "bar", query: "q", x: "group_name", y: ["overdue", "completed"], stacked: true },
+      grid.slice(0, 3),
+    );
+    expect(count(svg, "rect")).toBe(1 + 3 * 2 + 2);
+    expect(svg).toContain(">Overdue</text>");
+    expect(svg).toContain(">Completed</text>");
+  });
+
+  test("a line over DATE weeks with a _rate y: a path, a dot per week, a percent axis", () => {
+    const { svg } = draw({ type: "line", query: "q", x: "week", y: ["completion_rate"] }, weeks);
+    expect(count(svg, "path")).toBeGreaterThanOrEqual(1);
+    expect(count(svg, "circle")).toBe(weeks.length);
+    expect(svg).toMatch(/>\d+%<\/text>/);
+    expect(svg).toContain("Completion rate");
+  });
+
+  test("a heatmap: a cell per row and a colour ramp legend drawn as an SVG gradient", () => {
+    const { svg } = draw(
+      {
+        type: "heatmap",
+        query: "q",
+        x: "product_title",
+        y: "group_name",
+        value: "completion_rate",
+      },
+      grid,
+    );
+    expect(count(svg, "rect")).toBe(1 + grid.length + 1);
+    expect(svg).toContain('<linearGradient id="t-ramp"');
+    expect(svg).toContain(">0%</text>");
+    expect(svg).toContain(">100%</text>");
+  });
+
+  test("hostile text shows as text, never as markup", () => {
+    const evil = `<script>alert("x")</script> & <img src=x onerror=alert(1)>`;
+    const rows = [
+      { group_name: evil, product_title: evil, completion_rate: 0.5, overdue: 2 },
+      { group_name: "Sales", product_title: "B", completion_rate: 0.2, overdue: 1 },
+    ];
+    for (const chart of [
+      { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false },
+      {
+        type: "heatmap",
+        query: "q",
+        x: "product_title",
+        y: "group_name",
+        value: "completion_rate",
+      },
+      {
+        type: "bar",
+        query: "q",
+        x: "product_title",
+        y: ["overdue"],
+        series: "group_name",
+        stacked: true,
+      },
+    ] as ChartSpec[]) {
+      const { svg } = draw(chart, rows);
+      expect(svg).not.toContain("<script");
+      expect(svg).not.toContain("<img");
+      expect(svg).toContain("&lt;script&gt;");
+    }
+  });
+
+  test("past the category cap, the first categories are drawn and a note says so", () => {
+    const rows = Array.from({ length: MAX_CATEGORIES.bar + 5 }, (_, i) => ({
+      group_name: `Group ${i}`,
+      overdue: i,
+    }));
+    const { svg, notes } = draw(
+      { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false },
+      rows,
+    );
+    expect(count(svg, "rect")).toBe(1 + MAX_CATEGORIES.bar);
+    expect(notes).toEqual([`Group name: the first ${MAX_CATEGORIES.bar} of 35 values are shown.`]);
+  });
+
+  test("no rows: a small SVG that says so", () => {
+    const { svg } = draw({ type: "line", query: "q", x: "week", y: ["completion_rate"] }, []);
+    expect(svg).toContain("No rows to draw.");
+  });
+});
