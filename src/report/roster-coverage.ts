@@ -45,7 +45,7 @@ FROM people LEFT JOIN "user" ON "user".user_id = people.user_id`;
  */
 export async function rosterCoverage(connection: DuckDBConnection): Promise<RosterCoverage> {
   const tables = await connection.runAndReadAll(
-    "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'user' AND schema_name = current_schema()",
+    "SELECT count(*) FROM information_schema.tables WHERE table_name = 'user' AND table_schema = current_schema()",
   );
   if (Number(tables.getRows()[0]?.[0] ?? 0) === 0) {
     throw new UsageError(
