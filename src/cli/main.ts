@@ -15,6 +15,7 @@ import { registerDemo } from "./commands/demo.js";
 import { registerExtract } from "./commands/extract.js";
 import { registerList } from "./commands/list.js";
 import { registerReport } from "./commands/report.js";
+import { registerRoster } from "./commands/roster.js";
 import { registerRun } from "./commands/run.js";
 import { registerSchedule } from "./commands/schedule.js";
 import { registerSimulate } from "./commands/simulate.js";
@@ -33,6 +34,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerSchedule,
   registerSimulate,
   registerDemo,
+  registerRoster,
 ];
 
 /** Runs the CLI with `argv` (without node and script) and answers the exit code. */
