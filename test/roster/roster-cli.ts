@@ -48,8 +48,13 @@ export async function query(dbPath: string, sql: string): Promise<Record<string,
   const instance = await DuckDBInstance.create(dbPath, { access_mode: "READ_ONLY" });
   try {
     const connection = await instance.connect();
-    const reader = await connection.runAndReadAll(sql);
-    return reader.getRowObjectsJS() as Record<string, unknown>[];
+    try {
+      const reader = await connection.runAndReadAll(sql);
+      return reader.getRowObjectsJS() as Record<string, unknown>[];
+    } finally {
+      // An open connection keeps the file locked after the instance is closed.
+      connection.closeSync();
+    }
   } finally {
     instance.closeSync();
   }
