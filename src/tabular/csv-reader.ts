@@ -7,11 +7,11 @@ import { TabularError, type TabularRow, type TabularSource } from "./types.js";
 const SHOWN: Readonly<Record<string, string>> = { "\t": "tab", ",": '","', ";": '";"', "|": '"|"' };
 
 function isBlank(fields: readonly string[]): boolean {
-  return fields.every((field) => field === "");
+  return fields.every((field) => field.trim() === "");
 }
 
 /**
- * Opens decoded CSV bytes. Lines with only empty fields (blank lines, `,,,` left by spreadsheets)
+ * Opens CSV bytes. Lines with only empty or blank fields (blank lines, `,,,` left by spreadsheets)
  * are skipped; a record with fewer fields than the header is padded with nulls; one with more
  * keeps them all, for the caller to report.
  */

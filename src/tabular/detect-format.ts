@@ -31,9 +31,12 @@ function firstTextChar(bytes: Uint8Array): string {
   return head.trimStart().charAt(0);
 }
 
-/** The format of `file`'s `bytes`; throws TabularError for a format no reader handles. */
-export function detectFormat(bytes: Uint8Array, file: string): TabularFormat {
-  const byName = BY_EXTENSION[extname(file).toLowerCase()];
+/**
+ * The format of the `bytes` of the file at `path` (`file` names it in messages); throws
+ * TabularError for a format no reader handles.
+ */
+export function detectFormat(bytes: Uint8Array, path: string, file: string): TabularFormat {
+  const byName = BY_EXTENSION[extname(path).toLowerCase()];
   if (startsWith(bytes, OLE)) {
     throw new TabularError(
       `${file} is a legacy Excel (.xls) file; save it as .xlsx or as CSV UTF-8 and import that`,

@@ -48,7 +48,7 @@ export async function openTabularFile(
   const bytes = await readBytes(path, file);
   // Blank text files are caught by their readers; a file of no bytes has no format to detect.
   if (bytes.length === 0) throw new TabularError(`${file} is empty: it has no header and no rows`);
-  const format = detectFormat(bytes, file);
+  const format = detectFormat(bytes, path, file);
   if (options.sheet !== undefined && format !== "xlsx") {
     throw new TabularError(
       `${file} is ${format.toUpperCase()}, which has no sheets; leave out --sheet`,
