@@ -1,8 +1,10 @@
 /**
- * `npm run bench`: the extractor and the exports, each figure as a ratio to a floor measured in
- * the same run. `BENCH_SCALE=small` runs a reduced version (a quick check that the bench works).
+ * `npm run bench`: the extractor, the exports and the roster import, each figure as a ratio to a
+ * floor measured in the same run. `BENCH_SCALE=small` runs a reduced version (a quick check that
+ * the bench works).
  */
 import { benchExports } from "../report/bench-exports.js";
+import { benchRoster } from "../roster/bench-roster.js";
 import { benchExtract } from "./extract-bench.js";
 
 const small = process.env.BENCH_SCALE === "small";
@@ -42,3 +44,5 @@ log(
 );
 log("\n## exports");
 await benchExports({ rows: small ? 100_000 : 1_000_000, print: log });
+log("\n## roster import");
+await benchRoster({ rows: small ? 20_000 : 100_000, print: log });

@@ -47,7 +47,7 @@ async function stageRows(
   const width = source.columns.length;
   let rows = 0;
   try {
-    for await (const row of source.rows()) {
+    for (const row of source.rows()) {
       const where = `${source.unit} ${row.line}`;
       if (row.values.length > width) {
         problems.add(where, `${row.values.length} fields but the header has ${width}`);

@@ -29,7 +29,7 @@ export function openCsv(bytes: Uint8Array, file: string): TabularSource {
   }
   if (first.done) throw new TabularError(`${file} is empty: it has no header and no rows`);
   const columns = first.value.fields;
-  async function* rows(): AsyncGenerator<TabularRow> {
+  function* rows(): Generator<TabularRow> {
     for (const record of records) {
       if (isBlank(record.fields)) continue;
       const values: (string | null)[] = record.fields.map((field) => (field === "" ? null : field));

@@ -1,4 +1,5 @@
 /** The text of a text-format file: UTF-8 with or without a byte order mark, nothing else. */
+import { isUtf8 } from "node:buffer";
 import { TabularError } from "./types.js";
 
 /**
@@ -7,11 +8,9 @@ import { TabularError } from "./types.js";
  * garbles every accented name.
  */
 export function decodeUtf8(bytes: Uint8Array, file: string, saveAs: string): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch (error) {
-    throw new TabularError(`${file} is not UTF-8 text; save it as ${saveAs} and import it again`, {
-      cause: error,
-    });
+  if (!isUtf8(bytes)) {
+    throw new TabularError(`${file} is not UTF-8 text; save it as ${saveAs} and import it again`);
   }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -67,7 +67,7 @@ export function openJsonLines(bytes: Uint8Array, file: string): TabularSource {
     for (const key of Object.keys(object)) if (!index.has(key)) index.set(key, index.size);
   }
   const columns = [...index.keys()];
-  async function* rows(): AsyncGenerator<TabularRow> {
+  function* rows(): Generator<TabularRow> {
     for (const { line, object } of records) {
       const values = columns.map((key) => asText(object[key]));
       yield { line, values };

@@ -51,8 +51,11 @@ export async function openParquet(path: string, file: string): Promise<TabularSo
       cause: error,
     });
   }
-  async function* rows(): AsyncGenerator<TabularRow> {
-    yield* read.rows;
-  }
-  return { format: "parquet", columns: read.columns, unit: "row", detail: "Parquet", rows };
+  return {
+    format: "parquet",
+    columns: read.columns,
+    unit: "row",
+    detail: "Parquet",
+    rows: () => read.rows,
+  };
 }

@@ -60,7 +60,7 @@ export async function openXlsx(
   const header = texts.shift();
   if (!header) throw new TabularError(`${file}: sheet "${worksheet.name}" is empty`);
   const columns = header.values.map((value) => value ?? "");
-  async function* rows(): AsyncGenerator<TabularRow> {
+  function* rows(): Generator<TabularRow> {
     for (const { line, values } of texts) {
       while (values.length < columns.length) values.push(null);
       yield { line, values };

@@ -7,10 +7,8 @@ import { TabularError, type TabularSource } from "../../src/tabular/types.js";
 
 const records = (text: string, d = ",") => [...parseCsv(text, d)];
 
-async function rowsOf(source: TabularSource) {
-  const rows = [];
-  for await (const row of source.rows()) rows.push(row);
-  return rows;
+function rowsOf(source: TabularSource) {
+  return [...source.rows()];
 }
 
 describe("parseCsv", () => {
@@ -70,7 +68,7 @@ describe("openCsv", () => {
     const source = openCsv(bytes, "x.csv");
     expect(source.columns).toEqual(["id", "name", "city"]);
     expect(source.unit).toBe("line");
-    expect(await rowsOf(source)).toEqual([
+    expect(rowsOf(source)).toEqual([
       { line: 3, values: ["1", "Ana", null] },
       { line: 5, values: ["2", null, "Oslo", "extra"] },
     ]);

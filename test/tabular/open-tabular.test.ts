@@ -10,10 +10,8 @@ import { tempDir } from "../config/temp-dir.js";
 let temp: ReturnType<typeof tempDir> | undefined;
 afterEach(() => temp?.remove());
 
-async function rowsOf(source: TabularSource) {
-  const rows = [];
-  for await (const row of source.rows()) rows.push(row);
-  return rows;
+function rowsOf(source: TabularSource) {
+  return [...source.rows()];
 }
 
 describe("openTabularFile", () => {
@@ -28,7 +26,7 @@ describe("openTabularFile", () => {
     const { source, sha256, size } = await openTabularFile(path, { file: "export.csv" });
     expect(source.format).toBe("xlsx");
     expect(source.columns).toEqual(["Id", "Amount", "Formula"]);
-    expect(await rowsOf(source)).toEqual([{ line: 2, values: ["7", "2.5", "5"] }]);
+    expect(rowsOf(source)).toEqual([{ line: 2, values: ["7", "2.5", "5"] }]);
     expect(sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(size).toBeGreaterThan(0);
   });
@@ -39,14 +37,14 @@ describe("openTabularFile", () => {
     const source = (await openTabularFile(array)).source;
     expect(source.columns).toEqual(["id", "tags", "x"]);
     expect(source.unit).toBe("row");
-    expect(await rowsOf(source)).toEqual([
+    expect(rowsOf(source)).toEqual([
       { line: 1, values: ["1", '["a"]', null] },
       { line: 2, values: ["2", null, null] },
     ]);
     const lines = temp.write("people.dat", '\n{"id": 3}\n');
     const jsonl = (await openTabularFile(lines)).source;
     expect(jsonl.format).toBe("jsonl");
-    expect(await rowsOf(jsonl)).toEqual([{ line: 2, values: ["3"] }]);
+    expect(rowsOf(jsonl)).toEqual([{ line: 2, values: ["3"] }]);
   });
 
   test("a JSON line that is not JSON names its line", async () => {
