@@ -6,12 +6,12 @@
  * Targets: Parquet and CSV within 1.5x of the bare COPY; Excel at least 40k rows/s with styles
  * and under 600 MB peak. Run: build, then `node dist/report/bench-exports.js [ROWS] [REPEAT]`.
  */
-import { fork } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
+import { type MeasuredCase, measureInChild, medianCase, reportCase } from "../bench/child-case.js";
 import { openDatabase } from "../load/database.js";
 import { CSV_COPY_OPTIONS } from "./export/csv.js";
 import { PARQUET_COPY_OPTIONS } from "./export/parquet.js";
@@ -21,13 +21,7 @@ const CASES = ["copy-parquet", "parquet", "copy-csv", "csv", "xlsx"] as const;
 type CaseName = (typeof CASES)[number];
 
 /** One measured case. */
-export interface BenchCase {
-  name: CaseName;
-  rows: number;
-  seconds: number;
-  rowsPerSecond: number;
-  peakRssMb: number;
-}
+export type BenchCase = MeasuredCase<CaseName>;
 
 const QUERY = `-- title: Bench
 -- description: Take-like rows for the export benchmark.
@@ -100,26 +94,6 @@ async function runCase(
   }
 }
 
-function measureInChild(name: CaseName, dbPath: string, dir: string): Promise<BenchCase> {
-  return new Promise((done, fail) => {
-    const child = fork(fileURLToPath(import.meta.url), ["--case", name, dbPath, dir], {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    });
-    child.once("message", (message) => {
-      const { seconds, rows, maxRssKb } = message as {
-        seconds: number;
-        rows: number;
-        maxRssKb: number;
-      };
-      done({ name, rows, seconds, rowsPerSecond: rows / seconds, peakRssMb: maxRssKb / 1024 });
-    });
-    child.once("error", fail);
-    child.once("exit", (code) => {
-      if (code !== 0) fail(new Error(`bench case ${name} exited with ${code}`));
-    });
-  });
-}
-
 /**
  * Runs every case `repeat` times (a fresh process each) on a `rows`-row table and answers, per
  * case, the median time and the highest peak RSS (also printed through `print`). The machine may
@@ -141,13 +115,12 @@ export async function benchExports(
     const runs = new Map<CaseName, BenchCase[]>();
     for (let round = 0; round < repeat; round++) {
       for (const name of CASES) {
-        runs.set(name, [...(runs.get(name) ?? []), await measureInChild(name, dbPath, dir)]);
+        const run = await measureInChild(fileURLToPath(import.meta.url), name, [dbPath, dir]);
+        runs.set(name, [...(runs.get(name) ?? []), run]);
       }
     }
     for (const name of CASES) {
-      const all = (runs.get(name) ?? []).sort((x, y) => x.seconds - y.seconds);
-      const median = all[Math.floor(all.length / 2)] as BenchCase;
-      const result = { ...median, peakRssMb: Math.max(...all.map((r) => r.peakRssMb)) };
+      const result = medianCase(runs.get(name) ?? []);
       results.push(result);
       print(
         `${name.padEnd(13)} ${String(result.rows).padStart(9)} rows ${result.seconds.toFixed(2).padStart(7)} s ${Math.round(result.rowsPerSecond).toLocaleString("en").padStart(11)} rows/s  peak RSS ${Math.round(result.peakRssMb)} MB`,
@@ -174,9 +147,7 @@ const isMain =
 if (isMain) {
   if (process.argv[2] === "--case") {
     const [name, dbPath, dir] = process.argv.slice(3) as [CaseName, string, string];
-    const { seconds, rows } = await runCase(name, dbPath, dir);
-    process.send?.({ seconds, rows, maxRssKb: process.resourceUsage().maxRSS });
-    process.disconnect?.();
+    reportCase(await runCase(name, dbPath, dir));
   } else {
     await benchExports({
       rows: Number(process.argv[2] ?? 1_000_000),

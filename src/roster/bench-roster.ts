@@ -5,24 +5,18 @@
  * its own process so its peak RSS is its own; the median time of `repeat` runs is kept.
  * Run: build, then `node dist/roster/bench-roster.js [ROWS] [REPEAT]`.
  */
-import { fork } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type MeasuredCase, measureInChild, medianCase, reportCase } from "../bench/child-case.js";
 import { openDatabase } from "../load/database.js";
 import { importRoster } from "./import-roster.js";
 
 const CASES = ["read_csv", "read_csv-keyed", "roster-import"] as const;
 type CaseName = (typeof CASES)[number];
 
-export interface RosterBenchCase {
-  name: CaseName;
-  rows: number;
-  seconds: number;
-  rowsPerSecond: number;
-  peakRssMb: number;
-}
+export type RosterBenchCase = MeasuredCase<CaseName>;
 
 const DEPARTMENTS = ["Sales, EMEA", "R&D", "Finance", "Ops", "Legal", "Support"];
 
@@ -66,29 +60,6 @@ async function runCase(name: CaseName, csv: string, dir: string, round: string) 
   }
 }
 
-function measureInChild(name: CaseName, csv: string, dir: string, round: number) {
-  return new Promise<RosterBenchCase>((done, fail) => {
-    const args = ["--case", name, csv, dir, String(round)];
-    const child = fork(fileURLToPath(import.meta.url), args, {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    });
-    child.once("message", (message) => {
-      const { seconds, rows, maxRssKb } = message as Record<string, number>;
-      done({
-        name,
-        rows: rows as number,
-        seconds: seconds as number,
-        rowsPerSecond: (rows as number) / (seconds as number),
-        peakRssMb: (maxRssKb as number) / 1024,
-      });
-    });
-    child.once("error", fail);
-    child.once("exit", (code) => {
-      if (code !== 0) fail(new Error(`bench case ${name} exited with ${code}`));
-    });
-  });
-}
-
 /** Runs both cases `repeat` times on a `rows`-person file; prints and answers the medians. */
 export async function benchRoster(
   options: { rows?: number; repeat?: number; print?: (line: string) => void } = {},
@@ -103,14 +74,12 @@ export async function benchRoster(
     const runs = new Map<CaseName, RosterBenchCase[]>();
     for (let round = 0; round < repeat; round++) {
       for (const name of CASES) {
-        runs.set(name, [...(runs.get(name) ?? []), await measureInChild(name, csv, dir, round)]);
+        const args = [csv, dir, String(round)];
+        const run = await measureInChild(fileURLToPath(import.meta.url), name, args);
+        runs.set(name, [...(runs.get(name) ?? []), run]);
       }
     }
-    const results = CASES.map((name) => {
-      const all = (runs.get(name) ?? []).sort((x, y) => x.seconds - y.seconds);
-      const median = all[Math.floor(all.length / 2)] as RosterBenchCase;
-      return { ...median, peakRssMb: Math.max(...all.map((r) => r.peakRssMb)) };
-    });
+    const results = CASES.map((name) => medianCase(runs.get(name) ?? []));
     for (const r of results) {
       print(
         `${r.name.padEnd(14)} ${String(r.rows).padStart(8)} rows ${r.seconds.toFixed(2).padStart(6)} s ${Math.round(r.rowsPerSecond).toLocaleString("en").padStart(10)} rows/s  peak RSS ${Math.round(r.peakRssMb)} MB`,
@@ -132,9 +101,7 @@ const isMain =
 if (isMain) {
   if (process.argv[2] === "--case") {
     const [name, csv, dir, round] = process.argv.slice(3) as [CaseName, string, string, string];
-    const { seconds, rows } = await runCase(name, csv, dir, round);
-    process.send?.({ seconds, rows, maxRssKb: process.resourceUsage().maxRSS });
-    process.disconnect?.();
+    reportCase(await runCase(name, csv, dir, round));
   } else {
     await benchRoster({
       rows: Number(process.argv[2] ?? 100_000),
