@@ -53,3 +53,23 @@ export function medianCase<N extends string>(runs: readonly MeasuredCase<N>[]): 
   const median = sorted[Math.floor(sorted.length / 2)] as MeasuredCase<N>;
   return { ...median, peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)) };
 }
+
+/**
+ * Runs every case of `cases` `repeat` times, each in a fresh process (rounds interleave the cases,
+ * so a slow spell of the machine falls on all of them), and answers each case's
+ * {@link medianCase}, in the order of `cases`.
+ */
+export async function medianOfRounds<N extends string>(
+  script: string,
+  cases: readonly N[],
+  repeat: number,
+  args: (round: number) => readonly string[],
+): Promise<MeasuredCase<N>[]> {
+  const runs = new Map<N, MeasuredCase<N>[]>(cases.map((name) => [name, []]));
+  for (let round = 0; round < Math.max(1, repeat); round++) {
+    for (const name of cases) {
+      runs.get(name)?.push(await measureInChild(script, name, args(round)));
+    }
+  }
+  return cases.map((name) => medianCase(runs.get(name) ?? []));
+}

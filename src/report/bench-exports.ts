@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { type MeasuredCase, measureInChild, medianCase, reportCase } from "../bench/child-case.js";
+import { type MeasuredCase, medianOfRounds, reportCase } from "../bench/child-case.js";
 import { openDatabase } from "../load/database.js";
 import { CSV_COPY_OPTIONS } from "./export/csv.js";
 import { PARQUET_COPY_OPTIONS } from "./export/parquet.js";
@@ -111,19 +111,11 @@ export async function benchExports(
     const dbPath = join(dir, "bench.duckdb");
     await createData(dbPath, rows);
     await writeFile(join(dir, "bench.sql"), QUERY);
-    const results: BenchCase[] = [];
-    const runs = new Map<CaseName, BenchCase[]>();
-    for (let round = 0; round < repeat; round++) {
-      for (const name of CASES) {
-        const run = await measureInChild(fileURLToPath(import.meta.url), name, [dbPath, dir]);
-        runs.set(name, [...(runs.get(name) ?? []), run]);
-      }
-    }
-    for (const name of CASES) {
-      const result = medianCase(runs.get(name) ?? []);
-      results.push(result);
+    const script = fileURLToPath(import.meta.url);
+    const results = await medianOfRounds(script, CASES, repeat, () => [dbPath, dir]);
+    for (const result of results) {
       print(
-        `${name.padEnd(13)} ${String(result.rows).padStart(9)} rows ${result.seconds.toFixed(2).padStart(7)} s ${Math.round(result.rowsPerSecond).toLocaleString("en").padStart(11)} rows/s  peak RSS ${Math.round(result.peakRssMb)} MB`,
+        `${result.name.padEnd(13)} ${String(result.rows).padStart(9)} rows ${result.seconds.toFixed(2).padStart(7)} s ${Math.round(result.rowsPerSecond).toLocaleString("en").padStart(11)} rows/s  peak RSS ${Math.round(result.peakRssMb)} MB`,
       );
     }
     const by = (n: CaseName) => results.find((r) => r.name === n) as BenchCase;

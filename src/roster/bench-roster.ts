@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type MeasuredCase, measureInChild, medianCase, reportCase } from "../bench/child-case.js";
+import { type MeasuredCase, medianOfRounds, reportCase } from "../bench/child-case.js";
 import { openDatabase } from "../load/database.js";
 import { importRoster } from "./import-roster.js";
 
@@ -60,7 +60,7 @@ async function runCase(name: CaseName, csv: string, dir: string, round: string) 
   }
 }
 
-/** Runs both cases `repeat` times on a `rows`-person file; prints and answers the medians. */
+/** Runs every case `repeat` times on a `rows`-person file; prints and answers the medians. */
 export async function benchRoster(
   options: { rows?: number; repeat?: number; print?: (line: string) => void } = {},
 ): Promise<RosterBenchCase[]> {
@@ -71,15 +71,8 @@ export async function benchRoster(
   try {
     const csv = join(dir, "people.csv");
     await writeRoster(csv, rows);
-    const runs = new Map<CaseName, RosterBenchCase[]>();
-    for (let round = 0; round < repeat; round++) {
-      for (const name of CASES) {
-        const args = [csv, dir, String(round)];
-        const run = await measureInChild(fileURLToPath(import.meta.url), name, args);
-        runs.set(name, [...(runs.get(name) ?? []), run]);
-      }
-    }
-    const results = CASES.map((name) => medianCase(runs.get(name) ?? []));
+    const script = fileURLToPath(import.meta.url);
+    const results = await medianOfRounds(script, CASES, repeat, (round) => [csv, dir, `${round}`]);
     for (const r of results) {
       print(
         `${r.name.padEnd(14)} ${String(r.rows).padStart(8)} rows ${r.seconds.toFixed(2).padStart(6)} s ${Math.round(r.rowsPerSecond).toLocaleString("en").padStart(10)} rows/s  peak RSS ${Math.round(r.peakRssMb)} MB`,

@@ -4,6 +4,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
+import { existingColumns } from "../load/migrate.js";
 import { USER_TABLE } from "../load/user-table.js";
 import { ROSTER_STAGING } from "./staging.js";
 
@@ -19,14 +20,6 @@ export interface ImportRecord {
 const USER = quoteIdent(USER_TABLE);
 const STAGING = quoteIdent(ROSTER_STAGING);
 
-async function columnsOf(connection: DuckDBConnection, table: string): Promise<Set<string>> {
-  const reader = await connection.runAndReadAll(
-    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND schema_name = current_schema()",
-    [table],
-  );
-  return new Set(reader.getRows().map((row) => String(row[0])));
-}
-
 /**
  * Upserts staging into `user` by user_id. Only `fileColumns` are written: a column the file lacks
  * keeps its value for existing people (and is null for new ones); extras `user` lacks are added.
@@ -35,7 +28,7 @@ async function mergeStaging(
   connection: DuckDBConnection,
   fileColumns: readonly string[],
 ): Promise<void> {
-  const have = await columnsOf(connection, USER_TABLE);
+  const have = await existingColumns(connection, USER_TABLE);
   for (const name of fileColumns) {
     if (!have.has(name)) {
       await connection.run(`ALTER TABLE ${USER} ADD COLUMN ${quoteIdent(name)} VARCHAR`);

@@ -7,20 +7,11 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import ExcelJS from "exceljs";
 import { describe, expect, test } from "vitest";
+import { USER_BASE_COLUMNS } from "../../src/load/user-table.js";
 import { expectedRows, FIELDS, HEADERS, hrCsv, PEOPLE } from "./hr-fixture.js";
 import { cli, imports, users, withTempDir } from "./roster-cli.js";
 
-const ALL_COLUMNS = [
-  "user_id",
-  "email",
-  "firstname",
-  "lastname",
-  "user_status",
-  "user_organisation_identifier",
-  "department",
-  "manager_email",
-  "notes",
-];
+const ALL_COLUMNS = [...USER_BASE_COLUMNS, "department", "manager_email", "notes"];
 
 describe("roster import, CSV as HR systems write it", () => {
   test.each([

@@ -2,46 +2,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { DuckDBInstance } from "@duckdb/node-api";
-import type { CliContext } from "../../src/cli/context.js";
-import { main } from "../../src/cli/main.js";
 
-function collector() {
-  let text = "";
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** main() with `cwd` as working directory and the given environment only. */
-export async function cli(
-  args: string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<CliRun> {
-  const stdout = collector();
-  const stderr = collector();
-  const ctx: CliContext = {
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    env,
-    cwd,
-    signal: new AbortController().signal,
-  };
-  const code = await main(args, ctx);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+export { runInProcess as cli } from "../helpers/in-process-cli.js";
 
 /** Every row of `sql` on the database file, through a DuckDB instance opened for this read only. */
 export async function query(dbPath: string, sql: string): Promise<Record<string, unknown>[]> {
