@@ -1,16 +1,13 @@
 /**
  * The table a roster is loaded into before it touches `user`: the shape of `user` (base columns
- * typed, extras VARCHAR, keyed on user_id), filled through DuckDB data chunks. A leftover from an
+ * typed, extras VARCHAR, keyed on user_id), filled through DuckDB's appender. A leftover from an
  * interrupted import is replaced by the next one.
  */
-import { BIGINT, type DuckDBConnection, DuckDBDataChunk, VARCHAR } from "@duckdb/node-api";
+import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
 import { createUserTableSql, USER_BASE_COLUMNS } from "../load/user-table.js";
 
 export const ROSTER_STAGING = "_roster_staging";
-
-/** One DuckDB vector's worth of rows per chunk. */
-const CHUNK_ROWS = 2048;
 
 /** Creates the staging table anew with the base columns and `extras` (VARCHAR). */
 export async function createStaging(
@@ -32,48 +29,34 @@ export async function dropStaging(connection: DuckDBConnection): Promise<void> {
 }
 
 /**
- * Appends rows to the staging table, column-wise in chunks of {@link CHUNK_ROWS}. `sources[c]` is
- * the index in a file row of table column `c` (-1: the file has no such column, null). The first
- * table column is `user_id`, given separately as a bigint.
+ * Appends rows to the staging table. `sources[c]` is the index in a file row of table column `c`
+ * (-1: the file has no such column, null). The first table column is `user_id`, given separately
+ * as a bigint. Row by row through the appender: measured here, about twice as fast for text as
+ * filling data chunks from JavaScript arrays.
  */
 export class StagingAppender {
-  private readonly columns: (string | bigint | null)[][];
-  private rows = 0;
-
   private constructor(
-    private readonly appender: Awaited<ReturnType<DuckDBConnection["createAppender"]>>,
+    private readonly appender: DuckDBAppender,
     private readonly sources: readonly number[],
-  ) {
-    this.columns = sources.map(() => []);
-  }
+  ) {}
 
   static async open(connection: DuckDBConnection, sources: readonly number[]) {
     return new StagingAppender(await connection.createAppender(ROSTER_STAGING), sources);
   }
 
   add(id: bigint, values: readonly (string | null)[]): void {
-    const { columns, sources } = this;
-    (columns[0] as bigint[]).push(id);
+    const { appender, sources } = this;
+    appender.appendBigInt(id);
     for (let c = 1; c < sources.length; c++) {
-      const source = sources[c] as number;
-      (columns[c] as (string | null)[]).push(source < 0 ? null : (values[source] ?? null));
+      const value = values[sources[c] as number] ?? null;
+      if (value === null) appender.appendNull();
+      else appender.appendVarchar(value);
     }
-    if (++this.rows === CHUNK_ROWS) this.flushChunk();
+    appender.endRow();
   }
 
-  /** Appends what is buffered and closes the appender (committing its rows). */
+  /** Flushes and closes the appender (committing its rows). */
   close(): void {
-    this.flushChunk();
     this.appender.closeSync();
-  }
-
-  private flushChunk(): void {
-    if (this.rows === 0) return;
-    const types = this.sources.map((_, c) => (c === 0 ? BIGINT : VARCHAR));
-    const chunk = DuckDBDataChunk.create(types, this.rows);
-    chunk.setColumns(this.columns);
-    this.appender.appendDataChunk(chunk);
-    for (const column of this.columns) column.length = 0;
-    this.rows = 0;
   }
 }
