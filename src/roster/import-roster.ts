@@ -46,31 +46,32 @@ async function stageRows(
   const firstLine = new Map<bigint, number>();
   const width = source.columns.length;
   let rows = 0;
+  const at = (line: number) => `${source.unit} ${line}`;
   try {
     for (const row of source.rows()) {
-      const where = `${source.unit} ${row.line}`;
       if (row.values.length > width) {
-        problems.add(where, `${row.values.length} fields but the header has ${width}`);
+        problems.add(at(row.line), `${row.values.length} fields but the header has ${width}`);
         continue;
       }
       const check = parseUserId(row.values[plan.userIdIndex] ?? null);
       if ("problem" in check) {
-        problems.add(where, check.problem);
+        problems.add(at(row.line), check.problem);
         continue;
       }
       const earlier = firstLine.get(check.id);
       if (earlier !== undefined) {
-        problems.add(where, `user_id ${check.id} is also on ${source.unit} ${earlier}`);
+        problems.add(at(row.line), `user_id ${check.id} is also on ${at(earlier)}`);
         continue;
       }
       firstLine.set(check.id, row.line);
-      appender.add(check.id, row.values);
+      // Once the file is known to be refused, the rest is only checked.
+      if (problems.count === 0) appender.add(check.id, row.values);
       rows++;
     }
   } catch (error) {
     // Text the format cannot parse ends the reading; it is listed with the problems before it.
     if (!(error instanceof TabularError) || error.line === undefined) throw error;
-    problems.add(`${source.unit} ${error.line}`, error.message);
+    problems.add(at(error.line), error.message);
   } finally {
     appender.close();
   }
