@@ -59,6 +59,14 @@ describe("replace and --merge", () => {
       expect(out).toContain("mode merge; columns: user_id, email, site; extra columns: site");
       const table = await users(join(dir, "lms.duckdb"));
       expect(table.columns.slice(-3)).toEqual(["department", "manager_email", "site"]);
+      const types = await query(
+        join(dir, "lms.duckdb"),
+        "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = 'user' AND column_name IN ('user_id', 'site') ORDER BY column_index",
+      );
+      expect(types).toEqual([
+        { column_name: "user_id", data_type: "BIGINT" },
+        { column_name: "site", data_type: "VARCHAR" },
+      ]);
       expect(
         table.rows.map((r) => [
           r.user_id,
