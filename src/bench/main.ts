@@ -1,9 +1,11 @@
 /**
- * `npm run bench`: the extractor and the exports, each figure as a ratio to a floor measured in
- * the same run. `BENCH_SCALE=small` runs a reduced version (a quick check that the bench works).
+ * `npm run bench`: the extractor, the exports, the HTML report, publishing and the roster import,
+ * each figure as a ratio to a floor measured in the same run. `BENCH_SCALE=small` runs a reduced
+ * version (a quick check that the bench works).
  */
 import { benchExports } from "../report/bench-exports.js";
 import { benchHtml } from "../report/html/bench-html.js";
+import { benchRoster } from "../roster/bench-roster.js";
 import { benchExtract } from "./extract-bench.js";
 import { benchPublish } from "./publish-bench.js";
 
@@ -48,3 +50,5 @@ log("\n## html report");
 await benchHtml({ complianceRows: small ? 20_000 : 200_000, print: log });
 log("\n## publish");
 await benchPublish({ takes: small ? 200_000 : 2_000_000, log });
+log("\n## roster import");
+await benchRoster({ rows: small ? 20_000 : 100_000, print: log });

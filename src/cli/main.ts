@@ -16,6 +16,7 @@ import { registerExtract } from "./commands/extract.js";
 import { registerList } from "./commands/list.js";
 import { registerPublish } from "./commands/publish.js";
 import { registerReport } from "./commands/report.js";
+import { registerRoster } from "./commands/roster.js";
 import { registerRun } from "./commands/run.js";
 import { registerSchedule } from "./commands/schedule.js";
 import { registerSimulate } from "./commands/simulate.js";
@@ -35,6 +36,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerSchedule,
   registerSimulate,
   registerDemo,
+  registerRoster,
 ];
 
 /** Runs the CLI with `argv` (without node and script) and answers the exit code. */

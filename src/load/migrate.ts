@@ -16,7 +16,11 @@ import {
 } from "./staging.js";
 import { createUserTableSql, ROSTER_IMPORTS_SQL } from "./user-table.js";
 
-async function existingColumns(connection: DuckDBConnection, table: string): Promise<Set<string>> {
+/** The column names of `table` in the current schema. */
+export async function existingColumns(
+  connection: DuckDBConnection,
+  table: string,
+): Promise<Set<string>> {
   const reader = await connection.runAndReadAll(
     "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND schema_name = current_schema()",
     [table],

@@ -1,4 +1,4 @@
-/** main() run in-process with its own streams: exit code and what it printed. */
+/** main() run in the test's own process with a test context: what it printed and its exit code. */
 import { Writable } from "node:stream";
 import type { CliContext } from "../../src/cli/context.js";
 import { main } from "../../src/cli/main.js";
@@ -14,21 +14,36 @@ function collector(): { stream: Writable; text: () => string } {
   return { stream, text: () => text };
 }
 
-/** Runs `args` in `cwd` with `env` (JSON logs, warnings only, unless `env` says otherwise). */
-export async function runCli(
-  cwd: string,
+export interface InProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `args` with `cwd` as working directory and `env` as the whole environment. */
+export async function runInProcess(
   args: string[],
+  cwd: string,
   env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
+): Promise<InProcessRun> {
   const stdout = collector();
   const stderr = collector();
   const ctx: CliContext = {
     stdout: stdout.stream,
     stderr: stderr.stream,
-    env: { LMS_LOG_FORMAT: "json", LMS_QUIET: "1", ...env },
+    env,
     cwd,
     signal: new AbortController().signal,
   };
   const code = await main(args, ctx);
   return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/** Runs `args` in `cwd` with `env` (JSON logs, warnings only, unless `env` says otherwise). */
+export function runCli(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<InProcessRun> {
+  return runInProcess(args, cwd, { LMS_LOG_FORMAT: "json", LMS_QUIET: "1", ...env });
 }

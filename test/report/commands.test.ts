@@ -6,11 +6,9 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { CliContext } from "../../src/cli/context.js";
-import { main } from "../../src/cli/main.js";
 import { createLmsDatabase } from "../fixtures/lms-dataset.js";
+import { runInProcess } from "../helpers/in-process-cli.js";
 import { SHIPPED_QUERIES, SHIPPED_REPORTS } from "./shipped-catalog.js";
 
 let cwd: string;
@@ -27,29 +25,8 @@ afterAll(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-function collector() {
-  let text = "";
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
-async function cli(args: string[], env: Record<string, string> = {}) {
-  const stdout = collector();
-  const stderr = collector();
-  const ctx: CliContext = {
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    env,
-    cwd,
-    signal: new AbortController().signal,
-  };
-  const code = await main(args, ctx);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+function cli(args: string[], env: Record<string, string> = {}) {
+  return runInProcess(args, cwd, env);
 }
 
 /** The error main() printed: exactly one line, starting with the program name. */

@@ -1,0 +1,75 @@
+/**
+ * Which file column feeds which column of the `user` table. Headers are compared by
+ * {@link headerKey} (case, spaces, punctuation and accents ignored) against the usual names HR
+ * and portal exports give the person fields; every other column is kept under its snake_case name.
+ */
+import { USER_BASE_COLUMNS } from "../load/user-table.js";
+import { headerKey, uniqueColumnNames } from "../tabular/header-names.js";
+import { RosterError } from "./errors.js";
+
+export type UserBaseColumn = (typeof USER_BASE_COLUMNS)[number];
+
+/** Header keys (see headerKey) per base column; the column's own name is always one. */
+export const ROSTER_ALIASES: Readonly<Record<UserBaseColumn, readonly string[]>> = {
+  user_id: ["userid", "id", "user"],
+  firstname: ["firstname", "givenname", "first", "forename", "prenom"],
+  lastname: ["lastname", "surname", "familyname", "last"],
+  email: ["email", "emailaddress", "employeeemail", "mail"],
+  user_status: ["userstatus", "status"],
+  user_organisation_identifier: [
+    "userorganisationidentifier",
+    "organisationidentifier",
+    "organizationidentifier",
+    "organisationid",
+    "organizationid",
+    "employeeid",
+    "employeenumber",
+  ],
+};
+
+const BY_KEY = new Map<string, UserBaseColumn>(
+  USER_BASE_COLUMNS.flatMap((column) =>
+    ROSTER_ALIASES[column].map((key) => [key, column] as const),
+  ),
+);
+
+/** The table column of each file column, in file order, and which of them are extras. */
+export interface RosterColumns {
+  /** Per file column: the `user` column it fills. */
+  readonly names: readonly string[];
+  /** Index of the file column holding `user_id`. */
+  readonly userIdIndex: number;
+  /** Columns that are not base columns, in file order. */
+  readonly extras: readonly string[];
+}
+
+/**
+ * Maps a file's header to `user` columns. Throws RosterError when no column is `user_id` (naming
+ * the columns found) or when two columns mean the same base column.
+ */
+export function planRosterColumns(header: readonly string[], file: string): RosterColumns {
+  const preset: (UserBaseColumn | undefined)[] = [];
+  const seen = new Map<UserBaseColumn, string>();
+  header.forEach((raw, index) => {
+    const base = BY_KEY.get(headerKey(raw));
+    if (base === undefined) return;
+    const earlier = seen.get(base);
+    if (earlier !== undefined) {
+      throw new RosterError(
+        `${file}: columns "${earlier}" and "${raw}" both mean ${base}; rename or remove one and import again`,
+      );
+    }
+    seen.set(base, raw);
+    preset[index] = base;
+  });
+  const userIdIndex = preset.indexOf("user_id");
+  if (userIdIndex < 0) {
+    const found = header.map((raw) => JSON.stringify(raw)).join(", ");
+    throw new RosterError(
+      `${file} has no user_id column (found ${found}); add one named "user_id" (or "User ID", "id") holding each person's portal user id`,
+    );
+  }
+  const names = uniqueColumnNames(header, preset);
+  const extras = names.filter((_, index) => preset[index] === undefined);
+  return { names, userIdIndex, extras };
+}

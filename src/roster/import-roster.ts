@@ -1,0 +1,126 @@
+/**
+ * `roster import`: a people file into the `user` table. The file is read and checked whole into a
+ * staging table first; only a file without problems reaches `user`, so a bad file changes nothing.
+ */
+import { basename } from "node:path";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { LmsDatabase } from "../load/database.js";
+import { openTabularFile } from "../tabular/open-tabular.js";
+import { TabularError, type TabularSource } from "../tabular/types.js";
+import { planRosterColumns, type RosterColumns } from "./aliases.js";
+import { RosterError } from "./errors.js";
+import { ProblemList } from "./problems.js";
+import { createStaging, dropStaging, StagingAppender } from "./staging.js";
+import { type RosterMode, swapInRoster } from "./swap.js";
+import { parseUserId } from "./user-id.js";
+
+export interface RosterImportOptions {
+  /** Path of the file to read. */
+  readonly path: string;
+  /** XLSX sheet name; default the first sheet. */
+  readonly sheet?: string;
+  readonly mode: RosterMode;
+}
+
+export interface RosterImportSummary {
+  readonly file: string;
+  readonly rows: number;
+  /** Table column per file column, in file order. */
+  readonly columns: readonly string[];
+  readonly extras: readonly string[];
+  readonly mode: RosterMode;
+  /** e.g. `CSV, delimiter ";"`. */
+  readonly format: string;
+}
+
+/** Reads every row into staging, gathering problems; answers the number of rows staged. */
+async function stageRows(
+  connection: DuckDBConnection,
+  source: TabularSource,
+  plan: RosterColumns,
+  problems: ProblemList,
+): Promise<number> {
+  const tableColumns = await createStaging(connection, plan.extras);
+  const sources = tableColumns.map((name) => plan.names.indexOf(name));
+  const appender = await StagingAppender.open(connection, sources);
+  const firstLine = new Map<bigint, number>();
+  const width = source.columns.length;
+  let rows = 0;
+  const at = (line: number) => `${source.unit} ${line}`;
+  try {
+    for (const row of source.rows()) {
+      if (row.values.length > width) {
+        problems.add(at(row.line), `${row.values.length} fields but the header has ${width}`);
+        continue;
+      }
+      const check = parseUserId(row.values[plan.userIdIndex] ?? null);
+      if ("problem" in check) {
+        problems.add(at(row.line), check.problem);
+        continue;
+      }
+      const earlier = firstLine.get(check.id);
+      if (earlier !== undefined) {
+        problems.add(at(row.line), `user_id ${check.id} is also on ${at(earlier)}`);
+        continue;
+      }
+      firstLine.set(check.id, row.line);
+      // Once the file is known to be refused, the rest is only checked.
+      if (problems.count === 0) appender.add(check.id, row.values);
+      rows++;
+    }
+  } catch (error) {
+    // Text the format cannot parse ends the reading; it is listed with the problems before it.
+    if (!(error instanceof TabularError) || error.line === undefined) throw error;
+    problems.add(at(error.line), error.message);
+  } finally {
+    appender.close();
+  }
+  return rows;
+}
+
+function formatName(source: TabularSource): string {
+  return `${source.format === "jsonl" ? "JSON" : source.format.toUpperCase()}, ${source.detail}`;
+}
+
+/**
+ * Imports the roster at `options.path` into `db`. Throws TabularError (unreadable file) or
+ * RosterError (missing user_id column, bad rows, no rows) with `user` untouched.
+ */
+export async function importRoster(
+  db: LmsDatabase,
+  options: RosterImportOptions,
+): Promise<RosterImportSummary> {
+  const file = basename(options.path);
+  const opened = await openTabularFile(options.path, { file, sheet: options.sheet });
+  const { source } = opened;
+  const plan = planRosterColumns(source.columns, file);
+  const connection = await db.connect();
+  const problems = new ProblemList();
+  let rows: number;
+  try {
+    rows = await stageRows(connection, source, plan, problems);
+    if (problems.count > 0) throw problems.toError(file);
+    if (rows === 0) {
+      throw new RosterError(
+        `${file} has a header but no rows; nothing was imported (an empty roster would remove everyone)`,
+      );
+    }
+  } catch (error) {
+    await dropStaging(connection).catch(() => undefined);
+    throw error;
+  }
+  await swapInRoster(connection, plan.names, {
+    file,
+    sha256: opened.sha256,
+    rows,
+    mode: options.mode,
+  });
+  return {
+    file,
+    rows,
+    columns: plan.names,
+    extras: plan.extras,
+    mode: options.mode,
+    format: formatName(source),
+  };
+}

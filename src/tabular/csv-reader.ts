@@ -1,0 +1,47 @@
+/** CSV (and TSV) files: delimiter sniffed, first record the header, empty cells null. */
+import { type CsvRecord, parseCsv } from "./csv-parse.js";
+import { sniffDelimiter } from "./csv-sniff.js";
+import { decodeUtf8 } from "./decode-text.js";
+import { TabularError, type TabularRow, type TabularSource } from "./types.js";
+
+const SHOWN: Readonly<Record<string, string>> = { "\t": "tab", ",": '","', ";": '";"', "|": '"|"' };
+
+function isBlank(fields: readonly string[]): boolean {
+  return fields.every((field) => field.trim() === "");
+}
+
+/**
+ * Opens CSV bytes. Lines with only empty or blank fields (blank lines, `,,,` left by spreadsheets)
+ * are skipped; a record with fewer fields than the header is padded with nulls; one with more
+ * keeps them all, for the caller to report.
+ */
+export function openCsv(bytes: Uint8Array, file: string): TabularSource {
+  const text = decodeUtf8(bytes, file, '"CSV UTF-8"');
+  const delimiter = sniffDelimiter(text);
+  const records = parseCsv(text, delimiter);
+  let first: IteratorResult<CsvRecord>;
+  try {
+    do first = records.next();
+    while (!first.done && isBlank(first.value.fields));
+  } catch (error) {
+    if (!(error instanceof TabularError)) throw error;
+    throw new TabularError(`${file} line ${error.line}: ${error.message}`, { cause: error });
+  }
+  if (first.done) throw new TabularError(`${file} is empty: it has no header and no rows`);
+  const columns = first.value.fields;
+  function* rows(): Generator<TabularRow> {
+    for (const record of records) {
+      if (isBlank(record.fields)) continue;
+      const values: (string | null)[] = record.fields.map((field) => (field === "" ? null : field));
+      while (values.length < columns.length) values.push(null);
+      yield { line: record.line, values };
+    }
+  }
+  return {
+    format: "csv",
+    columns,
+    unit: "line",
+    detail: `delimiter ${SHOWN[delimiter] ?? delimiter}`,
+    rows,
+  };
+}

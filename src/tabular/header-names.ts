@@ -1,0 +1,56 @@
+/**
+ * Header names made usable as column names, shared by every command that reads a spreadsheet:
+ * `Manager Email` → `manager_email`, `Prénom` → `prenom`, `部署` stays `部署`.
+ *
+ * Accents are folded (NFKD without combining marks) because the same header is typed with and
+ * without them; other scripts are kept, since dropping them would leave nothing.
+ */
+
+const COMBINING_MARKS = /\p{M}+/gu;
+const NOT_WORD = /[^\p{L}\p{N}]+/gu;
+
+/** Lower case, accents folded, camelCase split: the letters and digits a name is made of. */
+function words(raw: string): string[] {
+  const folded = raw
+    .normalize("NFKD")
+    .replace(COMBINING_MARKS, "")
+    // managerEmail → manager Email; userID → user ID (a run of capitals stays one word).
+    .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2")
+    .toLowerCase();
+  return folded.split(NOT_WORD).filter((word) => word !== "");
+}
+
+/** snake_case of one header cell; "" when it has no letter or digit. */
+export function snakeCase(raw: string): string {
+  return words(raw).join("_");
+}
+
+/**
+ * The key two spellings of one header share: case, spaces, punctuation and accents ignored
+ * (`E-mail`, `email`, `EMAIL` → `email`), for matching against a list of aliases.
+ */
+export function headerKey(raw: string): string {
+  return words(raw).join("");
+}
+
+/**
+ * Column names for a whole header, in order: `preset[i]` when given (a name the caller chose, such
+ * as an alias's target; presets are assumed distinct), else snake_case, a header with no letter or
+ * digit named `column_N` (its 1-based position), and a name already used suffixed `_2`, `_3`, ...
+ * (the earlier column keeps it).
+ */
+export function uniqueColumnNames(
+  raw: readonly string[],
+  preset: readonly (string | undefined)[] = [],
+): string[] {
+  const used = new Set(preset.filter((name) => name !== undefined));
+  return raw.map((cell, index) => {
+    const fixed = preset[index];
+    if (fixed !== undefined) return fixed;
+    const base = snakeCase(cell) || `column_${index + 1}`;
+    let name = base;
+    for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
+    used.add(name);
+    return name;
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * JSON lines (one object per line; a file holding one JSON array of objects is read the same
+ * way). The columns are every key met, in the order first met; a value that is not a string is
+ * kept as its JSON text (`42`, `true`, `{"a":1}`), null stays null.
+ */
+import { decodeUtf8 } from "./decode-text.js";
+import { TabularError, type TabularRow, type TabularSource } from "./types.js";
+
+interface JsonRecord {
+  readonly line: number;
+  readonly object: Record<string, unknown>;
+}
+
+function asObject(value: unknown, file: string, line: number): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TabularError(`${file} line ${line}: expected a JSON object ({"user_id": ...})`, {
+      line,
+    });
+  }
+  return value as Record<string, unknown>;
+}
+
+function parseLine(text: string, file: string, line: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TabularError(`${file} line ${line}: not JSON (${reason})`, { line, cause: error });
+  }
+}
+
+function parseRecords(text: string, file: string): JsonRecord[] {
+  if (text.trimStart().startsWith("[")) {
+    const array = parseLine(text, file, 1);
+    if (!Array.isArray(array)) throw new TabularError(`${file}: expected a JSON array of objects`);
+    // An array has no line per record: number them as rows.
+    return array.map((value, index) => ({
+      line: index + 1,
+      object: asObject(value, file, index + 1),
+    }));
+  }
+  const records: JsonRecord[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index++) {
+    const source = lines[index] as string;
+    if (source.trim() === "") continue;
+    records.push({
+      line: index + 1,
+      object: asObject(parseLine(source, file, index + 1), file, index + 1),
+    });
+  }
+  return records;
+}
+
+function asText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") return value === "" ? null : value;
+  return JSON.stringify(value);
+}
+
+export function openJsonLines(bytes: Uint8Array, file: string): TabularSource {
+  const text = decodeUtf8(bytes, file, "UTF-8");
+  const records = parseRecords(text, file);
+  if (records.length === 0) throw new TabularError(`${file} is empty: it has no records`);
+  const index = new Map<string, number>();
+  for (const { object } of records) {
+    for (const key of Object.keys(object)) if (!index.has(key)) index.set(key, index.size);
+  }
+  const columns = [...index.keys()];
+  function* rows(): Generator<TabularRow> {
+    for (const { line, object } of records) {
+      const values = columns.map((key) => asText(object[key]));
+      yield { line, values };
+    }
+  }
+  const array = text.trimStart().startsWith("[");
+  return {
+    format: "jsonl",
+    columns,
+    unit: array ? "row" : "line",
+    detail: array ? "JSON array" : "JSON lines",
+    rows,
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The entry point of every command that reads a table from a file: read the bytes once (their
+ * sha256 identifies the file that was imported), pick the reader, open it.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { errnoCode } from "../config/errno-code.js";
+import { openCsv } from "./csv-reader.js";
+import { detectFormat } from "./detect-format.js";
+import { openJsonLines } from "./jsonl-reader.js";
+import { openParquet } from "./parquet-reader.js";
+import { TabularError, type TabularSource } from "./types.js";
+import { openXlsx } from "./xlsx-reader.js";
+
+export interface TabularFile {
+  readonly source: TabularSource;
+  /** Hex sha256 of the file's bytes. */
+  readonly sha256: string;
+  readonly size: number;
+}
+
+const READ_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: "does not exist",
+  EISDIR: "is a directory; give a file",
+  EACCES: "cannot be read (permission denied)",
+  EPERM: "cannot be read (permission denied)",
+};
+
+async function readBytes(path: string, file: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    const reason = READ_ERRORS[errnoCode(error) ?? ""] ?? `cannot be read (${errnoCode(error)})`;
+    throw new TabularError(`${file} ${reason}`, { cause: error });
+  }
+}
+
+/**
+ * Opens the table in the file at `path` (`file` is how messages name it). `sheet` picks an XLSX
+ * sheet by name and is refused for other formats. Throws TabularError when the file is missing,
+ * unreadable, empty, or not readable in its format.
+ */
+export async function openTabularFile(
+  path: string,
+  options: { file?: string; sheet?: string } = {},
+): Promise<TabularFile> {
+  const file = options.file ?? path;
+  const bytes = await readBytes(path, file);
+  // Blank text files are caught by their readers; a file of no bytes has no format to detect.
+  if (bytes.length === 0) throw new TabularError(`${file} is empty: it has no header and no rows`);
+  const format = detectFormat(bytes, path, file);
+  if (options.sheet !== undefined && format !== "xlsx") {
+    throw new TabularError(
+      `${file} is ${format.toUpperCase()}, which has no sheets; leave out --sheet`,
+    );
+  }
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const source =
+    format === "csv"
+      ? openCsv(bytes, file)
+      : format === "jsonl"
+        ? openJsonLines(bytes, file)
+        : format === "xlsx"
+          ? await openXlsx(bytes, file, options.sheet)
+          : await openParquet(path, file);
+  return { source, sha256, size: bytes.length };
+}

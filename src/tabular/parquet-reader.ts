@@ -1,0 +1,61 @@
+/**
+ * Parquet files, read by DuckDB's `read_parquet` in a private in-memory database, every column
+ * cast to text (DuckDB's own text for numbers, dates, lists and structs). Rows are numbered from 1.
+ */
+import { DuckDBInstance } from "@duckdb/node-api";
+import { TabularError, type TabularRow, type TabularSource } from "./types.js";
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n", 1)[0] ?? message;
+}
+
+function quote(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Every row of the file at `path` as text, read whole (a roster is small beside memory). */
+async function readAll(path: string): Promise<{ columns: string[]; rows: TabularRow[] }> {
+  const instance = await DuckDBInstance.create(":memory:");
+  try {
+    const connection = await instance.connect();
+    const described = await connection.runAndReadAll(
+      "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet($path))",
+      { path },
+    );
+    const columns = described.getRows().map((row) => String(row[0]));
+    const select = columns.map((name) => `CAST(${quote(name)} AS VARCHAR)`).join(", ");
+    const result = await connection.stream(`SELECT ${select} FROM read_parquet($path)`, { path });
+    const rows: TabularRow[] = [];
+    for (let chunk = await result.fetchChunk(); chunk; chunk = await result.fetchChunk()) {
+      if (chunk.rowCount === 0) break;
+      for (const values of chunk.getRows()) {
+        rows.push({
+          line: rows.length + 1,
+          values: values.map((value) => (value === null || value === "" ? null : String(value))),
+        });
+      }
+    }
+    return { columns, rows };
+  } finally {
+    instance.closeSync();
+  }
+}
+
+export async function openParquet(path: string, file: string): Promise<TabularSource> {
+  let read: { columns: string[]; rows: TabularRow[] };
+  try {
+    read = await readAll(path);
+  } catch (error) {
+    throw new TabularError(`${file} cannot be read as Parquet (${firstLine(error)})`, {
+      cause: error,
+    });
+  }
+  return {
+    format: "parquet",
+    columns: read.columns,
+    unit: "row",
+    detail: "Parquet",
+    rows: () => read.rows,
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Every kind of bad roster: one error line listing the problems with their places, exit code 2,
+ * and the roster imported before (rows, columns and `_roster_imports`) exactly as it was.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { hrCsv } from "./hr-fixture.js";
+import { cli, imports, query, users } from "./roster-cli.js";
+
+let dir: string;
+let before: Awaited<ReturnType<typeof users>>;
+let importsBefore: Record<string, unknown>[];
+
+beforeAll(async () => {
+  // One database with a good roster for every case; each case must leave it unchanged.
+  dir = await mkdtemp(join(tmpdir(), "lms-roster-bad-"));
+  await writeFile(join(dir, "good.csv"), hrCsv(","));
+  const run = await cli(["roster", "import", "good.csv", "--db", "lms.duckdb"], dir);
+  expect(run.code).toBe(0);
+  before = await users(join(dir, "lms.duckdb"));
+  importsBefore = await imports(join(dir, "lms.duckdb"));
+  await mkdir(join(dir, "folder.csv"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function importFails(file: string, extra: string[] = []): Promise<string> {
+  const run = await cli(["roster", "import", file, "--db", "lms.duckdb", ...extra], dir);
+  expect(run.code).toBe(2);
+  expect(run.stdout).toBe("");
+  const lines = run.stderr.trimEnd().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(await users(join(dir, "lms.duckdb"))).toEqual(before);
+  expect(await imports(join(dir, "lms.duckdb"))).toEqual(importsBefore);
+  const staging = await query(
+    join(dir, "lms.duckdb"),
+    "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = '_roster_staging'",
+  );
+  expect(staging).toEqual([{ n: 0 }]);
+  return lines[0] as string;
+}
+
+async function csvFails(text: string | Buffer, name = "bad.csv"): Promise<string> {
+  await writeFile(join(dir, name), text);
+  return importFails(name);
+}
+
+describe("a bad roster changes nothing and says what to fix", () => {
+  test("no user_id column: the columns found are named", async () => {
+    expect(await csvFails("Name,E-mail,Department\nAna,a@x.org,Sales\n")).toBe(
+      'lms-export: bad.csv has no user_id column (found "Name", "E-mail", "Department"); add one named "user_id" (or "User ID", "id") holding each person\'s portal user id',
+    );
+  });
+
+  test("empty, non-integer and duplicate user_id, a row too wide: all listed with their lines", async () => {
+    const text = [
+      "id,name,notes",
+      "1,Ana,ok",
+      ",Bo,no id",
+      "x12,Cy,not a number",
+      '7,"Di',
+      'ana",two lines',
+      "1,Ed,again",
+      "9,Fay,too,many",
+      "99999999999999999999,Gil,too large",
+      "3.0,Hal,a whole number written by a spreadsheet",
+    ].join("\r\n");
+    expect(await csvFails(text)).toBe(
+      'lms-export: bad.csv: 5 problems, nothing was imported (the previous roster is unchanged): line 3: user_id is empty; line 4: user_id "x12" is not a whole number; line 7: user_id 1 is also on line 2; line 8: 4 fields but the header has 3; line 9: user_id 99999999999999999999 is too large. Fix the file and import it again',
+    );
+  });
+
+  test("past ten problems the rest are counted", async () => {
+    const rows = Array.from({ length: 14 }, (_, i) => `n${i},x`);
+    expect(await csvFails(`user_id,name\n${rows.join("\n")}\n`)).toMatch(
+      /^lms-export: bad\.csv: 14 problems, .*line 11: user_id "n9" is not a whole number; and 4 more\. Fix the file and import it again$/,
+    );
+  });
+
+  test("a quoted field never closed ends the reading, after the problems before it", async () => {
+    expect(await csvFails('user_id;name\n1;Ana\nzz;Bo\n2;"Cy\n3;Di\n')).toBe(
+      'lms-export: bad.csv: 2 problems, nothing was imported (the previous roster is unchanged): line 3: user_id "zz" is not a whole number; line 4: a quoted field starts here and is never closed. Fix the file and import it again',
+    );
+  });
+
+  test("a header only", async () => {
+    expect(await csvFails("\uFEFFUser ID,Name\r\n\r\n")).toBe(
+      "lms-export: bad.csv has a header but no rows; nothing was imported (an empty roster would remove everyone)",
+    );
+  });
+
+  test.each([
+    ["an empty file", "", "lms-export: bad.csv is empty: it has no header and no rows"],
+    [
+      "blank lines only",
+      "\uFEFF\r\n\r\n",
+      "lms-export: bad.csv is empty: it has no header and no rows",
+    ],
+    [
+      "not UTF-8",
+      Buffer.from("user_id,name\n1,Jos\xe9\n", "latin1"),
+      'lms-export: bad.csv is not UTF-8 text; save it as "CSV UTF-8" and import it again',
+    ],
+    [
+      "two columns meaning the same field",
+      "user_id,Email,E-mail\n1,a,b\n",
+      'lms-export: bad.csv: columns "Email" and "E-mail" both mean email; rename or remove one and import again',
+    ],
+  ])("%s", async (_, text, message) => {
+    expect(await csvFails(text)).toBe(message);
+  });
+
+  test("a missing file, a directory, a legacy .xls, a broken workbook", async () => {
+    expect(await importFails("missing.csv")).toBe("lms-export: missing.csv does not exist");
+    expect(await importFails("folder.csv")).toBe(
+      "lms-export: folder.csv is a directory; give a file",
+    );
+    await writeFile(
+      join(dir, "old.xls"),
+      Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+    );
+    expect(await importFails("old.xls")).toBe(
+      "lms-export: old.xls is a legacy Excel (.xls) file; save it as .xlsx or as CSV UTF-8 and import that",
+    );
+    await writeFile(join(dir, "broken.xlsx"), Buffer.from("PK\u0003\u0004 not really a zip"));
+    expect(await importFails("broken.xlsx")).toMatch(
+      /^lms-export: broken\.xlsx cannot be read as an XLSX workbook \(.+\)$/,
+    );
+    await writeFile(join(dir, "fake.parquet"), "user_id\n1\n");
+    expect(await importFails("fake.parquet")).toBe(
+      "lms-export: fake.parquet is not a Parquet file",
+    );
+  });
+
+  test("XLSX problems are placed by sheet row number", async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet("People");
+    sheet.addRow(["Title line of the export"]);
+    sheet.getRow(3).values = ["User ID", "First Name"];
+    sheet.getRow(4).values = [1, "Ana"];
+    sheet.getRow(6).values = ["abc", "Bo"];
+    sheet.getRow(7).values = [1, "Cy", "stray"];
+    await book.xlsx.writeFile(join(dir, "people.xlsx"));
+    // The first non-empty row is the header: here a title, so there is no user_id column.
+    expect(await importFails("people.xlsx")).toBe(
+      'lms-export: people.xlsx has no user_id column (found "Title line of the export"); add one named "user_id" (or "User ID", "id") holding each person\'s portal user id',
+    );
+    sheet.spliceRows(1, 1);
+    await book.xlsx.writeFile(join(dir, "people.xlsx"));
+    expect(await importFails("people.xlsx")).toBe(
+      'lms-export: people.xlsx: 2 problems, nothing was imported (the previous roster is unchanged): row 5: user_id "abc" is not a whole number; row 6: 3 fields but the header has 2. Fix the file and import it again',
+    );
+  });
+
+  test("JSON lines: a line that is not an object", async () => {
+    await writeFile(join(dir, "people.jsonl"), '{"user_id": 1}\n[1, 2]\n');
+    expect(await importFails("people.jsonl")).toBe(
+      'lms-export: people.jsonl line 2: expected a JSON object ({"user_id": ...})',
+    );
+  });
+
+  test("--sheet on a CSV", async () => {
+    await writeFile(join(dir, "ok.csv"), "user_id\n1\n");
+    expect(await importFails("ok.csv", ["--sheet", "People"])).toBe(
+      "lms-export: ok.csv is CSV, which has no sheets; leave out --sheet",
+    );
+  });
+});

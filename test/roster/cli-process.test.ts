@@ -1,0 +1,89 @@
+/**
+ * The CLI as a real child process against a real DuckDB file: an import, a bad file, and an
+ * import killed part-way, after which the roster is the old one or the new one, whole.
+ */
+import { stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { collect, runCli, spawnCli } from "../helpers/spawn-cli.js";
+import { expectedRows, hrCsv } from "./hr-fixture.js";
+import { imports, query, users, withTempDir } from "./roster-cli.js";
+
+// Each test starts two or three Node processes that load the sources: slow on a busy machine.
+const SLOW = { timeout: 240_000 };
+
+describe("lms-export roster import, as a process", () => {
+  test(
+    "imports into the --db file, refuses a bad file with exit 2 and one line",
+    SLOW,
+    async () => {
+      await withTempDir(async (dir) => {
+        await writeFile(join(dir, "people.csv"), hrCsv(";"));
+        const db = join(dir, "lms.duckdb");
+        const ok = await runCli(["roster", "import", "people.csv", "--db", db], { cwd: dir });
+        expect(ok.stderr).toBe("");
+        expect(ok.code).toBe(0);
+        expect(ok.stdout).toMatch(/^roster import: 4 rows from people\.csv .*mode replace/);
+        expect((await users(db)).rows).toEqual(expectedRows());
+
+        await writeFile(join(dir, "bad.csv"), "user_id,name\n1,a\n1,b\n");
+        const bad = await runCli(["roster", "import", "bad.csv", "--merge"], {
+          cwd: dir,
+          env: { LMS_DB: db },
+        });
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toBe(
+          "lms-export: bad.csv: 1 problem, nothing was imported (the previous roster is unchanged): line 3: user_id 1 is also on line 2. Fix the file and import it again\n",
+        );
+        expect((await users(db)).rows).toEqual(expectedRows());
+        expect(await imports(db)).toHaveLength(1);
+      });
+    },
+  );
+
+  test(
+    "killed part-way: the roster is the old one or the new one, and the next import works",
+    SLOW,
+    async () => {
+      await withTempDir(async (dir) => {
+        const db = join(dir, "lms.duckdb");
+        await writeFile(join(dir, "old.csv"), "user_id,name\n1,old\n");
+        expect((await runCli(["roster", "import", "old.csv", "--db", db], { cwd: dir })).code).toBe(
+          0,
+        );
+        const lines = ["user_id,name,department"];
+        for (let i = 1; i <= 200_000; i++) lines.push(`${i},Person ${i},Dept ${i % 40}`);
+        await writeFile(join(dir, "big.csv"), `${lines.join("\n")}\n`);
+        const child = spawnCli(["roster", "import", "big.csv", "--db", db], { cwd: dir });
+        // Killed once the import writes (the staging table's creation goes to the write-ahead log,
+        // its rows to the log or, a row group at a time, to the file): part-way through loading.
+        const baseline = (await stat(db)).size;
+        const watcher = setInterval(() => {
+          Promise.all([stat(db), stat(`${db}.wal`).catch(() => ({ size: 0 }))])
+            .then(([file, wal]) => {
+              if (wal.size > 0 || file.size > baseline) child.kill("SIGKILL");
+            })
+            .catch(() => undefined);
+        }, 10);
+        const result = await collect(child);
+        clearInterval(watcher);
+        const count = await query(db, 'SELECT count(*)::INTEGER AS n FROM "user"');
+        expect(result.code === 0 || result.code === null).toBe(true);
+        if (result.code === 0) expect(count).toEqual([{ n: 200_000 }]);
+        else expect((await users(db)).rows).toEqual([expect.objectContaining({ user_id: 1n })]);
+
+        const again = await runCli(["roster", "import", "old.csv", "--db", db], { cwd: dir });
+        expect(again.stderr).toBe("");
+        expect(again.code).toBe(0);
+        expect((await users(db)).rows).toEqual([
+          expect.objectContaining({ user_id: 1n, name: "old" }),
+        ]);
+        const leftovers = await query(
+          db,
+          "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = '_roster_staging'",
+        );
+        expect(leftovers).toEqual([{ n: 0 }]);
+      });
+    },
+  );
+});

@@ -1,0 +1,115 @@
+/**
+ * Replace (the file is the whole roster) against --merge (upsert by user_id), and the record of
+ * each import in `_roster_imports`.
+ */
+import { createHash } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { USER_BASE_COLUMNS } from "../../src/load/user-table.js";
+import { cli, imports, query, users, withTempDir } from "./roster-cli.js";
+
+const FIRST =
+  "user_id,First Name,Department,Manager Email\n1,Ana,Sales,m1@x.org\n2,Bo,R&D,m2@x.org\n";
+
+async function importOk(dir: string, name: string, text: string, extra: string[] = []) {
+  await writeFile(join(dir, name), text);
+  const run = await cli(["roster", "import", name, "--db", "lms.duckdb", ...extra], dir);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  return run.stdout;
+}
+
+describe("replace and --merge", () => {
+  test("replace: people and extra columns the new file lacks are gone", async () => {
+    await withTempDir(async (dir) => {
+      await importOk(dir, "first.csv", FIRST);
+      const out = await importOk(
+        dir,
+        "second.csv",
+        "id,Department,Site\n2,Finance,Lyon\n3,Ops,Oslo\n",
+      );
+      expect(out).toBe(
+        'roster import: 2 rows from second.csv (CSV, delimiter ","), mode replace; columns: user_id, department, site; extra columns: department, site\n',
+      );
+      const table = await users(join(dir, "lms.duckdb"));
+      expect(table.columns).toEqual([...USER_BASE_COLUMNS, "department", "site"]);
+      expect(table.rows.map((r) => [r.user_id, r.firstname, r.department, r.site])).toEqual([
+        [2n, null, "Finance", "Lyon"],
+        [3n, null, "Ops", "Oslo"],
+      ]);
+      // The key survives the swap: a duplicate id cannot be inserted.
+      const keys = await query(
+        join(dir, "lms.duckdb"),
+        "SELECT constraint_column_names AS c FROM duckdb_constraints() WHERE table_name = 'user' AND constraint_type = 'PRIMARY KEY'",
+      );
+      expect(keys).toEqual([{ c: ["user_id"] }]);
+    });
+  });
+
+  test("--merge: updates and adds by user_id, keeps other people and columns the file lacks", async () => {
+    await withTempDir(async (dir) => {
+      await importOk(dir, "first.csv", FIRST);
+      const out = await importOk(
+        dir,
+        "update.csv",
+        "User ID,E-mail,Site\n2,bo@x.org,Lyon\n3,cy@x.org,Oslo\n",
+        ["--merge"],
+      );
+      expect(out).toContain("mode merge; columns: user_id, email, site; extra columns: site");
+      const table = await users(join(dir, "lms.duckdb"));
+      expect(table.columns.slice(-3)).toEqual(["department", "manager_email", "site"]);
+      const types = await query(
+        join(dir, "lms.duckdb"),
+        "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = 'user' AND column_name IN ('user_id', 'site') ORDER BY column_index",
+      );
+      expect(types).toEqual([
+        { column_name: "user_id", data_type: "BIGINT" },
+        { column_name: "site", data_type: "VARCHAR" },
+      ]);
+      expect(
+        table.rows.map((r) => [
+          r.user_id,
+          r.firstname,
+          r.email,
+          r.department,
+          r.manager_email,
+          r.site,
+        ]),
+      ).toEqual([
+        [1n, "Ana", null, "Sales", "m1@x.org", null],
+        [2n, "Bo", "bo@x.org", "R&D", "m2@x.org", "Lyon"],
+        [3n, null, "cy@x.org", null, null, "Oslo"],
+      ]);
+    });
+  });
+
+  test("--merge into an empty database, and a file of ids only", async () => {
+    await withTempDir(async (dir) => {
+      await importOk(dir, "ids.csv", "user_id\n5\n6\n", ["--merge"]);
+      await importOk(dir, "ids.csv", "user_id\n6\n7\n", ["--merge"]);
+      const table = await users(join(dir, "lms.duckdb"));
+      expect(table.rows.map((r) => r.user_id)).toEqual([5n, 6n, 7n]);
+    });
+  });
+
+  test("each import is recorded: file name, sha256 of its bytes, rows, mode, when", async () => {
+    await withTempDir(async (dir) => {
+      const start = Date.now();
+      await importOk(dir, "first.csv", FIRST);
+      await importOk(dir, "more.csv", "user_id\n9\n", ["--merge"]);
+      const rows = await imports(join(dir, "lms.duckdb"));
+      const sha = async (name: string) =>
+        createHash("sha256")
+          .update(await readFile(join(dir, name)))
+          .digest("hex");
+      expect(rows.map((r) => [r.import_id, r.file, r.sha256, r.rows, r.mode])).toEqual([
+        [1n, "first.csv", await sha("first.csv"), 2n, "replace"],
+        [2n, "more.csv", await sha("more.csv"), 1n, "merge"],
+      ]);
+      const at = new Date(`${String(rows[0]?.imported_at)}Z`).getTime();
+      expect(at).toBeGreaterThanOrEqual(start - 1000);
+      expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+    });
+  });
+});

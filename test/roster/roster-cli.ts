@@ -1,0 +1,52 @@
+/** Running `roster import` in-process and reading the database back with a DuckDB of its own. */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+
+export { runInProcess as cli } from "../helpers/in-process-cli.js";
+
+/** Every row of `sql` on the database file, through a DuckDB instance opened for this read only. */
+export async function query(dbPath: string, sql: string): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(dbPath, { access_mode: "READ_ONLY" });
+  try {
+    const connection = await instance.connect();
+    try {
+      const reader = await connection.runAndReadAll(sql);
+      return reader.getRowObjectsJS() as Record<string, unknown>[];
+    } finally {
+      // An open connection keeps the file locked after the instance is closed.
+      connection.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
+}
+
+/** The `user` table (ordered by user_id) and its column names. */
+export async function users(
+  dbPath: string,
+): Promise<{ columns: string[]; rows: Record<string, unknown>[] }> {
+  const rows = await query(dbPath, 'SELECT * FROM "user" ORDER BY user_id');
+  const columns = (
+    await query(
+      dbPath,
+      "SELECT column_name FROM duckdb_columns() WHERE table_name = 'user' ORDER BY column_index",
+    )
+  ).map((row) => String(row.column_name));
+  return { columns, rows };
+}
+
+/** The `_roster_imports` rows, oldest first. */
+export function imports(dbPath: string): Promise<Record<string, unknown>[]> {
+  return query(dbPath, "SELECT * FROM _roster_imports ORDER BY import_id");
+}
+
+export async function withTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "lms-roster-"));
+  try {
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,82 @@
+/** The CSV parser, the delimiter sniffer and the CSV reader on the shapes exports take. */
+import { describe, expect, test } from "vitest";
+import { parseCsv } from "../../src/tabular/csv-parse.js";
+import { openCsv } from "../../src/tabular/csv-reader.js";
+import { sniffDelimiter } from "../../src/tabular/csv-sniff.js";
+import { TabularError, type TabularSource } from "../../src/tabular/types.js";
+
+const records = (text: string, d = ",") => [...parseCsv(text, d)];
+
+function rowsOf(source: TabularSource) {
+  return [...source.rows()];
+}
+
+describe("parseCsv", () => {
+  test("quoted delimiters, doubled quotes and line breaks; each record's first line", () => {
+    const text = 'a,b\r\n"x, y","say ""hi"""\r\n"two\r\nlines",z\r\n\r\nlast,one';
+    expect(records(text)).toEqual([
+      { line: 1, fields: ["a", "b"] },
+      { line: 2, fields: ["x, y", 'say "hi"'] },
+      { line: 3, fields: ["two\r\nlines", "z"] },
+      { line: 5, fields: [""] },
+      { line: 6, fields: ["last", "one"] },
+    ]);
+  });
+
+  test("LF, lone CR, a trailing delimiter, an empty quoted field, a quote inside a field", () => {
+    expect(records('a,b\rc,\n"",d"e\n')).toEqual([
+      { line: 1, fields: ["a", "b"] },
+      { line: 2, fields: ["c", ""] },
+      { line: 3, fields: ["", 'd"e'] },
+    ]);
+  });
+
+  test("an unclosed quote names the line it starts on", () => {
+    const thrown = (() => {
+      try {
+        records('a\nb\n"c\nd\n');
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(TabularError);
+    expect((thrown as TabularError).line).toBe(3);
+  });
+});
+
+describe("sniffDelimiter", () => {
+  test.each([
+    ["user_id,name\n1,a\n", ","],
+    ["user_id;name;city\n1;Smith, Jr;Paris\n2;Lee;Oslo\n", ";"],
+    ["user_id\tname\n1\ta,b\n", "\t"],
+    ["user_id|name\n1|a;b\n", "|"],
+    ['user_id;name\n1;"a;b"\n', ";"],
+    ["user_id\n1\n2\n", ","],
+  ])("%j → %j", (text, delimiter) => {
+    expect(sniffDelimiter(text)).toBe(delimiter);
+  });
+
+  test("a header that splits both ways: the delimiter the rows agree with wins", () => {
+    const text = "id;name,first\n1;Lee,Ann\n2;Kim\n3;Ito\n";
+    expect(sniffDelimiter(text)).toBe(";");
+  });
+});
+
+describe("openCsv", () => {
+  test("BOM dropped, blank and all-empty lines skipped, short rows padded, empty cells null", async () => {
+    const bytes = Buffer.from("\uFEFF\r\nid,name,city\r\n1,Ana\r\n,,\r\n2,,Oslo,extra\r\n");
+    const source = openCsv(bytes, "x.csv");
+    expect(source.columns).toEqual(["id", "name", "city"]);
+    expect(source.unit).toBe("line");
+    expect(rowsOf(source)).toEqual([
+      { line: 3, values: ["1", "Ana", null] },
+      { line: 5, values: ["2", null, "Oslo", "extra"] },
+    ]);
+  });
+
+  test("an unclosed quote in the header names the file and line", () => {
+    expect(() => openCsv(Buffer.from('id,"name\n1,a\n'), "x.csv")).toThrow(
+      "x.csv line 1: a quoted field starts here and is never closed",
+    );
+  });
+});

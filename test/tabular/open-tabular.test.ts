@@ -1,0 +1,69 @@
+/** Format detection and the reader interface the `roster` and spreadsheet commands share. */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import ExcelJS from "exceljs";
+import { afterEach, describe, expect, test } from "vitest";
+import { openTabularFile } from "../../src/tabular/open-tabular.js";
+import type { TabularSource } from "../../src/tabular/types.js";
+import { tempDir } from "../config/temp-dir.js";
+
+let temp: ReturnType<typeof tempDir> | undefined;
+afterEach(() => temp?.remove());
+
+function rowsOf(source: TabularSource) {
+  return [...source.rows()];
+}
+
+describe("openTabularFile", () => {
+  test("a workbook saved under a .csv name is read as a workbook", async () => {
+    temp = tempDir("lms-tabular-");
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet("Export");
+    sheet.addRow(["Id", "Amount", "Formula"]);
+    sheet.addRow([7, 2.5, { formula: "B2*2", result: 5 }]);
+    const path = join(temp.dir, "export.csv");
+    await book.xlsx.writeFile(path);
+    const { source, sha256, size } = await openTabularFile(path, { file: "export.csv" });
+    expect(source.format).toBe("xlsx");
+    expect(source.columns).toEqual(["Id", "Amount", "Formula"]);
+    expect(rowsOf(source)).toEqual([{ line: 2, values: ["7", "2.5", "5"] }]);
+    expect(sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(size).toBeGreaterThan(0);
+  });
+
+  test("a JSON array of objects, and a .txt file of JSON lines, by their first character", async () => {
+    temp = tempDir("lms-tabular-");
+    const array = temp.write("people.json", '[{"id": 1, "tags": ["a"]}, {"id": 2, "x": null}]');
+    const source = (await openTabularFile(array)).source;
+    expect(source.columns).toEqual(["id", "tags", "x"]);
+    expect(source.unit).toBe("row");
+    expect(rowsOf(source)).toEqual([
+      { line: 1, values: ["1", '["a"]', null] },
+      { line: 2, values: ["2", null, null] },
+    ]);
+    const lines = temp.write("people.dat", '\n{"id": 3}\n');
+    const jsonl = (await openTabularFile(lines)).source;
+    expect(jsonl.format).toBe("jsonl");
+    expect(rowsOf(jsonl)).toEqual([{ line: 2, values: ["3"] }]);
+  });
+
+  test("a JSON line that is not JSON names its line", async () => {
+    temp = tempDir("lms-tabular-");
+    const path = temp.write("people.jsonl", '{"id": 1}\n{"id": 2,\n');
+    await expect(openTabularFile(path, { file: "people.jsonl" })).rejects.toThrow(
+      /^people\.jsonl line 2: not JSON \(/,
+    );
+  });
+
+  test("a file of whitespace only is empty, whatever its extension", async () => {
+    temp = tempDir("lms-tabular-");
+    await writeFile(join(temp.dir, "blank.jsonl"), "\n \n");
+    await expect(openTabularFile(join(temp.dir, "blank.jsonl"), { file: "b" })).rejects.toThrow(
+      "b is empty: it has no records",
+    );
+    await writeFile(join(temp.dir, "blank.csv"), "\uFEFF \r\n\t\r\n");
+    await expect(openTabularFile(join(temp.dir, "blank.csv"))).rejects.toThrow(
+      /blank\.csv is empty: it has no header and no rows$/,
+    );
+  });
+});
