@@ -7,16 +7,22 @@
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type MeasuredCase, medianOfRounds, reportCase } from "../bench/child-case.js";
+import { measureInChild, medianOfRounds, runIfCase } from "../bench/measure-child.js";
 import { openDatabase } from "../load/database.js";
 import { importRoster } from "./import-roster.js";
 
 const CASES = ["read_csv", "read_csv-keyed", "roster-import"] as const;
 type CaseName = (typeof CASES)[number];
 
-export type RosterBenchCase = MeasuredCase<CaseName>;
+export interface RosterBenchCase {
+  name: CaseName;
+  rows: number;
+  seconds: number;
+  rowsPerSecond: number;
+  peakRssMb: number;
+}
 
 const DEPARTMENTS = ["Sales, EMEA", "R&D", "Finance", "Ops", "Legal", "Support"];
 
@@ -72,7 +78,21 @@ export async function benchRoster(
     const csv = join(dir, "people.csv");
     await writeRoster(csv, rows);
     const script = fileURLToPath(import.meta.url);
-    const results = await medianOfRounds(script, CASES, repeat, (round) => [csv, dir, `${round}`]);
+    // Each run gets a database file of its own, numbered by its round.
+    const rounds = new Map<CaseName, number>();
+    const measure = async (name: CaseName): Promise<RosterBenchCase> => {
+      const round = rounds.get(name) ?? 0;
+      rounds.set(name, round + 1);
+      const run = await measureInChild<{ seconds: number; rows: number }>(script, [
+        "--case",
+        name,
+        csv,
+        dir,
+        `${round}`,
+      ]);
+      return { name, ...run, rowsPerSecond: run.rows / run.seconds };
+    };
+    const results = await medianOfRounds(CASES, repeat, measure);
     for (const r of results) {
       print(
         `${r.name.padEnd(14)} ${String(r.rows).padStart(8)} rows ${r.seconds.toFixed(2).padStart(6)} s ${Math.round(r.rowsPerSecond).toLocaleString("en").padStart(10)} rows/s  peak RSS ${Math.round(r.peakRssMb)} MB`,
@@ -89,16 +109,12 @@ export async function benchRoster(
   }
 }
 
-const isMain =
-  process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  if (process.argv[2] === "--case") {
-    const [name, csv, dir, round] = process.argv.slice(3) as [CaseName, string, string, string];
-    reportCase(await runCase(name, csv, dir, round));
-  } else {
-    await benchRoster({
-      rows: Number(process.argv[2] ?? 100_000),
-      repeat: Number(process.argv[3] ?? 3),
-    });
-  }
+const started = await runIfCase(import.meta.url, ([name, csv, dir, round]) =>
+  runCase(name as CaseName, csv as string, dir as string, round as string),
+);
+if (started.main && !started.case) {
+  await benchRoster({
+    rows: Number(process.argv[2] ?? 100_000),
+    repeat: Number(process.argv[3] ?? 3),
+  });
 }
