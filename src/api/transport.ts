@@ -5,19 +5,24 @@
 
 import type { Logger } from "../log/logger.js";
 import { linkSignals, sleep } from "./abort.js";
+import type { AdaptiveSettings } from "./adaptive-limit.js";
 import { afterQueuedWrites } from "./after-queued-writes.js";
 import { authorizationValue, TokenManager } from "./auth.js";
+import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
 import { type ListContent, readEnvelope } from "./envelope.js";
 import {
   ApiError,
   AuthError,
   isTokenRejection,
   NotFoundError,
+  OverloadError,
   type RequestContext,
   RetryBudgetError,
 } from "./errors.js";
 import { createHttpConnection, type HttpConnection } from "./http.js";
 import { createLimiter, type Limiter } from "./limiter.js";
+import { NO_OVERLOAD, overloadWait } from "./overload.js";
+import { PauseGate } from "./pause-gate.js";
 import { Redactor } from "./redact.js";
 import { retryDelay } from "./retry.js";
 import { type ClientStats, StatsCounter } from "./stats.js";
@@ -27,7 +32,14 @@ export interface TransportOptions {
   readonly baseUrl: URL;
   readonly apiKey: string;
   readonly authScheme: string;
-  readonly concurrency: number;
+  /** Requests in flight: fixed, or adapted to the portal's answers (see adaptive-limit.ts). */
+  readonly concurrency: number | "auto";
+  /** The most requests in flight `auto` may reach. */
+  readonly maxConcurrency: number;
+  /** Tuning of `auto` (tests and the benchmark); default DEFAULT_ADAPTIVE. */
+  readonly adaptive?: Partial<AdaptiveSettings> | undefined;
+  /** With `auto`: how long one call may wait in all on "too busy" answers before it fails. */
+  readonly maxOverloadWaitMs: number;
   readonly rate: number | undefined;
   readonly maxAttempts: number;
   readonly timeoutMs: number;
@@ -65,6 +77,8 @@ export class Transport {
   readonly #options: TransportOptions;
   readonly #http: HttpConnection;
   readonly #limiter: Limiter;
+  readonly #pace: ConcurrencyControl;
+  readonly #gate = new PauseGate();
   readonly #tokens: TokenManager;
   readonly #redactor = new Redactor();
   readonly #stats = new StatsCounter();
@@ -75,16 +89,25 @@ export class Transport {
     this.#options = options;
     this.#redactor.add(options.apiKey);
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, "");
+    const ceiling = ConcurrencyControl.ceiling(options.concurrency, options.maxConcurrency);
     this.#http = createHttpConnection({
       origin: options.baseUrl.origin,
-      connections: options.concurrency,
+      connections: ceiling,
       timeoutMs: options.timeoutMs,
     });
-    this.#limiter = createLimiter({
-      concurrency: options.concurrency,
+    const limiter = createLimiter({
+      concurrency: ceiling,
       rate: options.rate,
       signal: options.signal,
     });
+    this.#limiter = limiter;
+    this.#pace = new ConcurrencyControl(
+      options.concurrency,
+      (limit) => {
+        limiter.concurrency = limit;
+      },
+      { ...options.adaptive, maxLimit: options.maxConcurrency },
+    );
     this.#tokens = new TokenManager({
       signal: options.signal,
       issue: (signal) => this.#issueToken(signal),
@@ -113,6 +136,10 @@ export class Transport {
 
   stats(): ClientStats {
     return this.#stats.snapshot();
+  }
+
+  pace(): PaceFigures {
+    return this.#pace.figures();
   }
 
   close(): Promise<void> {
@@ -159,15 +186,19 @@ export class Transport {
     };
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     let attempt = 0;
+    let overloaded = NO_OVERLOAD;
     const refused: string[] = [];
     try {
       for (;;) {
         attempt += 1;
         const token = authenticated ? await this.#tokens.current(signal) : undefined;
         try {
-          const answer = await this.#limiter.run(() => {
+          const answer = await this.#limiter.run(async () => {
+            // A pause asked for by the portal holds every request, including those let through.
+            await this.#gate.wait(signal);
             this.#stats.request(call.operation);
-            return this.#http.send(
+            const sent = this.#pace.sent(this.#limiter.active);
+            const got = await this.#http.send(
               {
                 method: call.method,
                 path: context.path,
@@ -177,6 +208,8 @@ export class Transport {
               },
               context,
             );
+            this.#pace.answered(sent, got.status);
+            return got;
           }, signal);
           // The requests this answer freed a slot for go out before it is processed.
           await afterQueuedWrites();
@@ -213,7 +246,17 @@ export class Transport {
             write: call.write ?? false,
           });
           if (delay === null) throw error;
-          if (attempt >= this.#options.maxAttempts) {
+          const overload = overloadWait(error, this.#pace.adaptive, overloaded, delay);
+          this.#gate.pauseFor(overload.pauseMs);
+          if (overload.free) {
+            // Too busy while the pace is coming down is not a failure of this request: it does
+            // not spend an attempt, only the call's overall wait.
+            overloaded = overload.next;
+            if (overloaded.waitedMs > this.#options.maxOverloadWaitMs) {
+              throw new OverloadError(context, overloaded.waitedMs, overloaded.answers, error);
+            }
+            attempt -= 1;
+          } else if (attempt >= this.#options.maxAttempts) {
             throw new RetryBudgetError(context, attempt, error);
           }
           this.#stats.retry(call.operation);

@@ -120,6 +120,7 @@ export async function extractWith(options: {
       apiKey,
       authScheme: config.authScheme,
       concurrency: config.concurrency,
+      maxConcurrency: config.maxConcurrency,
       rate: config.rate,
       pageSize: config.pageSize,
       logger,
@@ -141,6 +142,7 @@ export async function extractWith(options: {
     runOptions: {
       baseUrl: config.baseUrl,
       concurrency: config.concurrency,
+      maxConcurrency: config.maxConcurrency,
       rate: config.rate ?? null,
       authScheme: config.authScheme,
       db: resolve(config.db),

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
+import { CAPACITY_RETRY_AFTER_SECONDS, Capacity, type CapacityStats } from "./capacity.js";
 import { createSimulatorData, type SimulatorData } from "./data.js";
 import { DEFAULT_FAULTS, delayOf, drawFault, type FaultConfig } from "./faults.js";
 import { type HandlerContext, handle } from "./handlers.js";
@@ -52,6 +53,11 @@ export interface SimulatorOptions {
   faults?: Partial<FaultConfig>;
   /** Where unexpected server errors are reported; default silent. */
   logger?: Logger;
+  /**
+   * Requests served at once (with a queue of twice as many, 429 beyond; see capacity.ts);
+   * default 0 = no limit.
+   */
+  capacity?: number;
 }
 
 /** Counters of what the simulator served. */
@@ -72,6 +78,8 @@ export interface RunningSimulator {
   /** Mutable while running: each request reads the current values. */
   readonly faults: FaultConfig;
   readonly stats: SimulatorStats;
+  /** What the capacity model did; undefined without `capacity`. */
+  readonly capacity: CapacityStats | undefined;
   /** Stops listening, drops open connections and pending answers; resolves when closed. */
   close(): Promise<void>;
 }
@@ -110,6 +118,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
   const pending = new Set<() => void>();
   let closing = false;
+  const capacity =
+    options.capacity !== undefined && options.capacity > 0
+      ? new Capacity(options.capacity)
+      : undefined;
 
   /** Waits `ms`; answers false if the simulator closed meanwhile. */
   const pause = (ms: number): Promise<boolean> =>
@@ -139,10 +151,38 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if ("status" in match) return sendFailure(res, match.status, match.message);
     const { operation } = match.route;
     stats.byOperation.set(operation, (stats.byOperation.get(operation) ?? 0) + 1);
-    const due = arrived + delayOf(faults, faultRng);
-    const send = replyTo(match, text, req.headers.authorization, res);
-    if (!(await pause(due - performance.now()))) return;
-    send();
+    if (capacity === undefined) {
+      const due = arrived + delayOf(faults, faultRng);
+      const send = replyTo(match, text, req.headers.authorization, res);
+      if (!(await pause(due - performance.now()))) return;
+      send();
+      return;
+    }
+    await serveWithin(capacity, match, text, req, res);
+  }
+
+  /** Waits for a place, then serves as above from the moment it was given; 429 when full. */
+  async function serveWithin(
+    within: Capacity,
+    match: RouteMatch,
+    text: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const admitted = within.admit();
+    if (admitted === null) {
+      const retryAfter = String(CAPACITY_RETRY_AFTER_SECONDS);
+      return sendFailure(res, 429, "too many requests", { "retry-after": retryAfter });
+    }
+    const release = await admitted;
+    try {
+      const due = performance.now() + delayOf(faults, faultRng);
+      const send = replyTo(match, text, req.headers.authorization, res);
+      if (!(await pause(due - performance.now()))) return;
+      send();
+    } finally {
+      release();
+    }
   }
 
   /** Runs the operation (unless a fault replaces it) and answers how to send the reply. */
@@ -222,6 +262,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     data,
     faults,
     stats,
+    capacity: capacity?.stats,
     close: async () => {
       if (closing) return;
       closing = true;

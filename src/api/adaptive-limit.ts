@@ -1,0 +1,202 @@
+/**
+ * How many requests to keep in flight when the portal's capacity is unknown: pure functions from
+ * what the portal answered (round-trip times and overload answers) to the next limit.
+ *
+ * The design follows the known adaptive-concurrency controllers (TCP Vegas, Netflix's Gradient2,
+ * Envoy's adaptive concurrency filter):
+ * - A server with spare capacity answers in about its no-load time however many requests come;
+ *   past its capacity, requests queue and the round trip grows with the queue. So the limit grows
+ *   while the round trip stays near the no-load baseline, and shrinks in proportion once it grows
+ *   past `tolerance` times the baseline (which leaves a short queue at the portal, so it never
+ *   idles between one answer and the next request).
+ * - A 429 or 503 is the portal saying it is full: the limit is halved at once, once per window,
+ *   since the answers of the requests already in flight tell nothing new.
+ * - The baseline is the lowest round trip seen, and it is measured again from time to time by
+ *   dropping to `probeLimit` requests for a few answers (as Envoy does): a portal that became
+ *   slower for good would otherwise keep the limit needlessly low.
+ * - Slow start: from a small limit, the limit doubles per window while the round trip is steady,
+ *   so a large portal is reached in a few round trips; the first rise of latency ends it.
+ * - The limit only grows when it is used: a client with little to send proves nothing about the
+ *   portal, and a limit grown idle would become a burst when the work arrives.
+ */
+
+/** Bounds and tuning of the controller. */
+export interface AdaptiveSettings {
+  readonly minLimit: number;
+  readonly maxLimit: number;
+  /** The limit of the first window, after the first baseline probe. */
+  readonly initialLimit: number;
+  /** Requests in flight while the no-load round trip is measured. */
+  readonly probeLimit: number;
+  /** Answers a probe takes its baseline from. */
+  readonly probeSamples: number;
+  /** Time between baseline probes, ms. */
+  readonly probeIntervalMs: number;
+  /** Round trip ÷ baseline above which the limit shrinks. */
+  readonly tolerance: number;
+  /** Round trip ÷ baseline below which slow start keeps doubling. */
+  readonly steadyRatio: number;
+  /** Factor applied on an overload answer. */
+  readonly overloadFactor: number;
+  /** Answers per window, at least (a window is also at least half the limit). */
+  readonly minWindow: number;
+}
+
+export const DEFAULT_ADAPTIVE: AdaptiveSettings = {
+  minLimit: 1,
+  maxLimit: 64,
+  initialLimit: 4,
+  probeLimit: 2,
+  probeSamples: 8,
+  probeIntervalMs: 5_000,
+  tolerance: 2,
+  steadyRatio: 1.5,
+  overloadFactor: 0.5,
+  minWindow: 8,
+};
+
+/** One answer, as the limiter saw it. */
+export interface LimitSample {
+  /** When the request was sent, ms (any monotonic clock, the same as `now`). */
+  readonly startedAt: number;
+  /** Round trip, ms. */
+  readonly latencyMs: number;
+  /** A 429 or 503: the portal said it is full. */
+  readonly overload: boolean;
+  /** Requests in flight when this one was sent, itself included. */
+  readonly inFlight: number;
+}
+
+export type LimitPhase = "probe" | "slowStart" | "steady";
+
+/** Everything the controller remembers. Replace it with what {@link nextState} answers. */
+export interface LimitState {
+  readonly limit: number;
+  readonly phase: LimitPhase;
+  /** The no-load round trip, ms; undefined until the first probe ends. */
+  readonly baselineMs: number | undefined;
+  /** Round trips of the current window. */
+  readonly window: readonly number[];
+  /** Largest number in flight seen in the current window. */
+  readonly windowInFlight: number;
+  /** Answers to requests sent before this belong to an earlier window and are not judged. */
+  readonly windowStart: number;
+  /** Where a probe returns to. */
+  readonly resume: { readonly limit: number; readonly phase: LimitPhase };
+  readonly nextProbeAt: number;
+  /** Round-trip median of the last full window, ms (for progress). */
+  readonly lastRttMs: number | undefined;
+}
+
+const clamp = (value: number, s: AdaptiveSettings): number =>
+  Math.max(s.minLimit, Math.min(s.maxLimit, Math.floor(value)));
+
+/** The state at the start of a run: a probe for the baseline, then slow start. */
+export function initialState(now: number, s: AdaptiveSettings = DEFAULT_ADAPTIVE): LimitState {
+  return {
+    limit: clamp(s.probeLimit, s),
+    phase: "probe",
+    baselineMs: undefined,
+    window: [],
+    windowInFlight: 0,
+    windowStart: now,
+    resume: { limit: clamp(s.initialLimit, s), phase: "slowStart" },
+    nextProbeAt: now + s.probeIntervalMs,
+    lastRttMs: undefined,
+  };
+}
+
+/** A new window from `now`, at `limit`, in `phase`. */
+function newWindow(
+  state: LimitState,
+  now: number,
+  limit: number,
+  phase: LimitPhase,
+  s: AdaptiveSettings,
+): LimitState {
+  return {
+    ...state,
+    limit: clamp(limit, s),
+    phase,
+    window: [],
+    windowInFlight: 0,
+    windowStart: now,
+  };
+}
+
+/** The state after one answer arrived at `now`. */
+export function nextState(
+  state: LimitState,
+  sample: LimitSample,
+  now: number,
+  s: AdaptiveSettings = DEFAULT_ADAPTIVE,
+): LimitState {
+  // Sent before the last change: it was judged already, or belongs to the previous limit.
+  if (sample.startedAt < state.windowStart) return state;
+  if (state.phase === "probe") return probeAnswer(state, sample, now, s);
+  if (sample.overload) return newWindow(state, now, state.limit * s.overloadFactor, "steady", s);
+  if (now >= state.nextProbeAt) {
+    const probing = newWindow(state, now, s.probeLimit, "probe", s);
+    return { ...probing, resume: { limit: state.limit, phase: state.phase } };
+  }
+  const window = [...state.window, sample.latencyMs];
+  const windowInFlight = Math.max(state.windowInFlight, sample.inFlight);
+  if (window.length < Math.max(s.minWindow, Math.ceil(state.limit / 2))) {
+    return { ...state, window, windowInFlight };
+  }
+  return judgeWindow({ ...state, window, windowInFlight }, now, s);
+}
+
+/** During a probe, only answers to requests sent at the probe's load count. */
+function probeAnswer(
+  state: LimitState,
+  sample: LimitSample,
+  now: number,
+  s: AdaptiveSettings,
+): LimitState {
+  if (sample.overload) {
+    // Full even at the probe's load: come back to half of what was used before.
+    const resume = {
+      limit: clamp(state.resume.limit * s.overloadFactor, s),
+      phase: "steady" as const,
+    };
+    return { ...state, resume };
+  }
+  if (sample.inFlight > s.probeLimit) return state;
+  const window = [...state.window, sample.latencyMs];
+  if (window.length < s.probeSamples) return { ...state, window };
+  const measured = Math.min(...window);
+  const ended = newWindow(state, now, state.resume.limit, state.resume.phase, s);
+  return { ...ended, baselineMs: measured, nextProbeAt: now + s.probeIntervalMs };
+}
+
+/** A full window: grow, hold or shrink by its median round trip against the baseline. */
+function judgeWindow(state: LimitState, now: number, s: AdaptiveSettings): LimitState {
+  const rtt = median(state.window);
+  const baseline = Math.min(state.baselineMs ?? rtt, ...state.window);
+  const ratio = rtt / Math.max(baseline, 1e-3);
+  const judged = { ...state, baselineMs: baseline, lastRttMs: rtt };
+  if (ratio > s.tolerance) {
+    // Shrink to where the round trip would be back at the tolerance, at most by half.
+    const factor = Math.max(s.overloadFactor, s.tolerance / ratio);
+    return newWindow(judged, now, state.limit * factor, "steady", s);
+  }
+  // Growing is only earned by a limit that was (nearly) used.
+  const used = state.windowInFlight >= state.limit / 2;
+  if (!used) return newWindow(judged, now, state.limit, state.phase, s);
+  const ceiling = Math.max(state.limit, 2 * state.windowInFlight);
+  if (state.phase === "slowStart" && ratio < s.steadyRatio) {
+    return newWindow(judged, now, Math.min(ceiling, state.limit * 2), "slowStart", s);
+  }
+  const step = Math.max(1, Math.floor(Math.sqrt(state.limit) / 2));
+  return newWindow(judged, now, Math.min(ceiling, state.limit + step), "steady", s);
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
