@@ -48,7 +48,7 @@ export interface ExtractBenchResult {
   minimumRequests: number;
 }
 
-async function extractOnce(input: ExtractChildInput): Promise<ExtractChildOutput> {
+export async function extractOnce(input: ExtractChildInput): Promise<ExtractChildOutput> {
   const { stdout } = await run(process.execPath, [CHILD, JSON.stringify(input)], {
     maxBuffer: 1 << 20,
   });

@@ -4,6 +4,7 @@
  */
 import { benchExports } from "../report/bench-exports.js";
 import { benchExtract } from "./extract-bench.js";
+import { benchPace, paceTable } from "./pace-bench.js";
 
 const small = process.env.BENCH_SCALE === "small";
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -40,5 +41,9 @@ log(
 log(
   `| requests ÷ minimum the plan needs | ${extract.requests} ÷ ${extract.minimumRequests} = ${(extract.requests / extract.minimumRequests).toFixed(3)} | 1.000 ${pass(extract.requests === extract.minimumRequests)} |`,
 );
+log("\n## pace (portals of limited capacity, --concurrency auto)");
+const pace = await benchPace({ capacities: small ? [4] : [4, 16, 64], log });
+log("");
+for (const line of paceTable(pace)) log(line);
 log("\n## exports");
 await benchExports({ rows: small ? 100_000 : 1_000_000, print: log });

@@ -150,10 +150,17 @@ export async function extractWith(options: {
   });
 }
 
+function paceRange(pace: ExtractResult["pace"]): string {
+  return pace.min === pace.max
+    ? String(pace.final)
+    : `${pace.min} to ${pace.max}, ${pace.final} at the end`;
+}
+
 /** The end-of-run summary printed on stdout. */
 export function extractSummary(result: ExtractResult, seconds: number): string {
   const lines = [
     `run ${result.runId} (${result.mode}${result.since ? ` since ${result.since.toISOString()}` : ""}) finished in ${seconds.toFixed(1)} s: ${result.requests} requests, ${result.retries} retries`,
+    `  requests in flight ${paceRange(result.pace)}, ${result.pace.overloads} too-busy answers (429/503)`,
   ];
   for (const [resource, outcome] of result.resources) {
     const table = result.tables[resource];

@@ -77,6 +77,8 @@ export interface ExtractResult {
   readonly tables: Readonly<Partial<Record<ExtractedName, number>>>;
   readonly requests: number;
   readonly retries: number;
+  /** The limit on requests in flight over the run, and the portal's "too busy" answers. */
+  readonly pace: RunPace;
 }
 
 const KIND: Readonly<Record<ExtractedName, CheckpointKind>> = {
@@ -254,6 +256,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       tables,
       requests: fetched.client.requests,
       retries: fetched.client.retries,
+      pace: runPaceOf(client),
     };
   } finally {
     await client?.close();

@@ -1,0 +1,126 @@
+/**
+ * The pace benchmark: a simulated portal serving K requests at once (2K queued, 429 beyond) at
+ * 20 ms a request, extracted at fixed concurrencies and with `auto`, each run its own process.
+ * For each K it reports auto's wall time ÷ the best fixed concurrency's, auto's overload answers ÷
+ * its requests, and the best fixed run's wall time ÷ the portal's service time
+ * (requests × latency ÷ K: the least any client can take).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { extractOnce } from "./extract-bench.js";
+import type { ExtractChildOutput } from "./extract-child.js";
+import { spawnSimulator } from "./spawn-simulator.js";
+
+const LATENCY_MS = 20;
+const PAGE_SIZE = 500;
+/** Users per unit of capacity: each run asks about 250 × K requests, about 5 s of service. */
+const USERS_PER_SLOT = 250;
+const TAKES_PER_USER = 5;
+/** `auto` may go as high as the portal could take; the default ceiling (64) would cap K = 64. */
+export const AUTO_MAX_CONCURRENCY = 256;
+
+export interface PaceFigure {
+  readonly capacity: number;
+  readonly requests: number;
+  readonly serviceMs: number;
+  /** Wall time per fixed concurrency tried. */
+  readonly fixed: readonly { concurrency: number; wallMs: number; overloads: number }[];
+  readonly best: { concurrency: number; wallMs: number };
+  readonly auto: ExtractChildOutput;
+  /** auto ÷ best fixed. */
+  readonly autoRatio: number;
+  /** auto's overload answers ÷ its requests. */
+  readonly overloadShare: number;
+  /** best fixed ÷ service time. */
+  readonly serviceRatio: number;
+}
+
+/** Fixed concurrencies tried: K, the queue half full, and capacity plus the whole queue. */
+export const fixedConcurrencies = (capacity: number): number[] => [
+  capacity,
+  2 * capacity,
+  3 * capacity,
+];
+
+async function benchCapacity(
+  capacity: number,
+  dir: string,
+  log: (line: string) => void,
+): Promise<PaceFigure> {
+  const users = USERS_PER_SLOT * capacity;
+  const sim = await spawnSimulator([
+    ...["--users", String(users), "--takes-per-user", String(TAKES_PER_USER)],
+    ...["--capacity", String(capacity), "--latency", String(LATENCY_MS)],
+  ]);
+  try {
+    const at = (name: string) => join(dir, `k${capacity}-${name}.duckdb`);
+    const base = { baseUrl: sim.baseUrl, pageSize: PAGE_SIZE, dryRun: false };
+    // Warms the simulator's caches so no measured run pays for them.
+    await extractOnce({ ...base, concurrency: 3 * capacity, db: at("warm"), dryRun: true });
+    const fixed: PaceFigure["fixed"][number][] = [];
+    for (const concurrency of fixedConcurrencies(capacity)) {
+      const out = await extractOnce({ ...base, concurrency, db: at(`fixed-${concurrency}`) });
+      fixed.push({ concurrency, wallMs: out.wallMs, overloads: out.pace.overloads });
+      log(
+        `K=${capacity} fixed ${concurrency}: ${(out.wallMs / 1000).toFixed(2)} s, ${out.requests} requests, ${out.pace.overloads} overload answers`,
+      );
+    }
+    const auto = await extractOnce({
+      ...base,
+      concurrency: "auto",
+      maxConcurrency: AUTO_MAX_CONCURRENCY,
+      db: at("auto"),
+    });
+    log(
+      `K=${capacity} auto: ${(auto.wallMs / 1000).toFixed(2)} s, ${auto.requests} requests, concurrency ${auto.pace.min}–${auto.pace.max} (final ${auto.pace.final}), ${auto.pace.overloads} overload answers`,
+    );
+    const best = fixed.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+    const serviceMs = (auto.requests * LATENCY_MS) / capacity;
+    return {
+      capacity,
+      requests: auto.requests,
+      serviceMs,
+      fixed,
+      best,
+      auto,
+      autoRatio: auto.wallMs / best.wallMs,
+      overloadShare: auto.pace.overloads / auto.requests,
+      serviceRatio: best.wallMs / ((auto.requests * LATENCY_MS) / capacity),
+    };
+  } finally {
+    await sim.stop();
+  }
+}
+
+export async function benchPace(options: {
+  capacities: readonly number[];
+  log: (line: string) => void;
+}): Promise<PaceFigure[]> {
+  const dir = await mkdtemp(join(tmpdir(), "lms-pace-bench-"));
+  try {
+    const figures: PaceFigure[] = [];
+    for (const capacity of options.capacities) {
+      figures.push(await benchCapacity(capacity, dir, options.log));
+    }
+    return figures;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The table of figures, in the README's form. */
+export function paceTable(figures: readonly PaceFigure[]): string[] {
+  const pass = (ok: boolean) => (ok ? "ok" : "MISSED");
+  const lines = [
+    "| portal capacity K | requests | best fixed | auto ÷ best fixed (≤ 1.15) | auto's concurrency | overload answers (≤ 1%) | best fixed ÷ service time (≤ 1.10) |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+  ];
+  for (const f of figures) {
+    const a = f.auto;
+    lines.push(
+      `| ${f.capacity} | ${f.requests} | ${f.best.concurrency}: ${(f.best.wallMs / 1000).toFixed(2)} s | ${f.autoRatio.toFixed(2)} (${(a.wallMs / 1000).toFixed(2)} s) ${pass(f.autoRatio <= 1.15)} | ${a.pace.min}–${a.pace.max}, final ${a.pace.final} | ${a.pace.overloads} (${(100 * f.overloadShare).toFixed(2)}%) ${pass(f.overloadShare <= 0.01)} | ${f.serviceRatio.toFixed(2)} (÷ ${(f.serviceMs / 1000).toFixed(2)} s) ${pass(f.serviceRatio <= 1.1)} |`,
+    );
+  }
+  return lines;
+}
