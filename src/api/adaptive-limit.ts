@@ -11,11 +11,17 @@
  *   idles between one answer and the next request).
  * - A 429 or 503 is the portal saying it is full: the limit is halved at once, once per window,
  *   since the answers of the requests already in flight tell nothing new.
- * - The baseline is the lowest round trip seen, and it is measured again from time to time by
- *   dropping to `probeLimit` requests for a few answers (as Envoy does): a portal that became
- *   slower for good would otherwise keep the limit needlessly low.
- * - Slow start: from a small limit, the limit doubles per window while the round trip is steady,
- *   so a large portal is reached in a few round trips; the first rise of latency ends it.
+ * - The baseline is the median round trip of a few answers at `probeLimit` requests in flight,
+ *   measured at the start and again from time to time (as Envoy does): a portal that became
+ *   slower for good would otherwise keep the limit needlessly low. A window whose median is lower
+ *   lowers it. Medians, not minima: one lucky answer would make every later window look slow.
+ * - While the round trip is steady (below `steadyRatio` times the baseline) the limit grows by
+ *   half per window, so a large portal is reached in a few round trips, and a limit cut by a
+ *   passing slowdown (of the portal, or of this machine: its own busy moments lengthen the round
+ *   trips it measures) comes back as fast; between `steadyRatio` and `tolerance` it grows by a
+ *   little, probing for the point where the portal's queue starts.
+ * - A rising round trip cuts the limit by at most a quarter per window, an overload answer by
+ *   half: latency is a noisy signal, a 429 is not.
  * - The limit only grows when it is used: a client with little to send proves nothing about the
  *   portal, and a limit grown idle would become a burst when the work arrives.
  */
@@ -34,10 +40,12 @@ export interface AdaptiveSettings {
   readonly probeIntervalMs: number;
   /** Round trip ÷ baseline above which the limit shrinks. */
   readonly tolerance: number;
-  /** Round trip ÷ baseline below which slow start keeps doubling. */
+  /** Round trip ÷ baseline below which the limit grows by half per window. */
   readonly steadyRatio: number;
   /** Factor applied on an overload answer. */
   readonly overloadFactor: number;
+  /** The smallest factor a rising round trip applies per window. */
+  readonly latencyFactor: number;
   /** Answers per window, at least (a window is also at least half the limit). */
   readonly minWindow: number;
 }
@@ -52,6 +60,7 @@ export const DEFAULT_ADAPTIVE: AdaptiveSettings = {
   tolerance: 2,
   steadyRatio: 1.5,
   overloadFactor: 0.5,
+  latencyFactor: 0.75,
   minWindow: 8,
 };
 
@@ -165,7 +174,7 @@ function probeAnswer(
   if (sample.inFlight > s.probeLimit) return state;
   const window = [...state.window, sample.latencyMs];
   if (window.length < s.probeSamples) return { ...state, window };
-  const measured = Math.min(...window);
+  const measured = median(window);
   const ended = newWindow(state, now, state.resume.limit, state.resume.phase, s);
   return { ...ended, baselineMs: measured, nextProbeAt: now + s.probeIntervalMs };
 }
@@ -173,20 +182,27 @@ function probeAnswer(
 /** A full window: grow, hold or shrink by its median round trip against the baseline. */
 function judgeWindow(state: LimitState, now: number, s: AdaptiveSettings): LimitState {
   const rtt = median(state.window);
-  const baseline = Math.min(state.baselineMs ?? rtt, ...state.window);
+  const baseline = Math.min(state.baselineMs ?? rtt, rtt);
   const ratio = rtt / Math.max(baseline, 1e-3);
   const judged = { ...state, baselineMs: baseline, lastRttMs: rtt };
   if (ratio > s.tolerance) {
-    // Shrink to where the round trip would be back at the tolerance, at most by half.
-    const factor = Math.max(s.overloadFactor, s.tolerance / ratio);
+    // Shrink toward where the round trip would be back at the tolerance.
+    const factor = Math.max(s.latencyFactor, s.tolerance / ratio);
     return newWindow(judged, now, state.limit * factor, "steady", s);
   }
   // Growing is only earned by a limit that was (nearly) used.
   const used = state.windowInFlight >= state.limit / 2;
   if (!used) return newWindow(judged, now, state.limit, state.phase, s);
   const ceiling = Math.max(state.limit, 2 * state.windowInFlight);
-  if (state.phase === "slowStart" && ratio < s.steadyRatio) {
-    return newWindow(judged, now, Math.min(ceiling, state.limit * 2), "slowStart", s);
+  if (ratio < s.steadyRatio) {
+    const grown = state.phase === "slowStart" ? state.limit * 2 : state.limit * 1.5;
+    return newWindow(
+      judged,
+      now,
+      Math.min(ceiling, Math.max(state.limit + 1, grown)),
+      state.phase,
+      s,
+    );
   }
   const step = Math.max(1, Math.floor(Math.sqrt(state.limit) / 2));
   return newWindow(judged, now, Math.min(ceiling, state.limit + step), "steady", s);
