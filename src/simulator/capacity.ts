@@ -3,8 +3,14 @@
  * (first come, first served), and `429 Too Many Requests` with `Retry-After: 1` for anything
  * beyond. A request's latency starts when it is served, so waiting in the queue shows up to the
  * client as a longer round trip, the way an overloaded application server's worker pool does.
+ *
+ * Service runs on the portal's own clock, not on this process's timers: a place is free again at
+ * the moment its request's answer was due, even if the timer that sends the answer fires late. A
+ * remote portal's workers do not wait for the network or for the client; measured on timers, a
+ * busy machine (the simulator shares it with the client) added each timer's lateness to every
+ * request's service and left places idle, so that a client keeping K requests in flight took
+ * about twice requests × latency ÷ K.
  */
-
 /** Seconds in the `Retry-After` of a refusal for want of capacity. */
 export const CAPACITY_RETRY_AFTER_SECONDS = 1;
 
@@ -18,14 +24,19 @@ export interface CapacityStats {
   refused: number;
 }
 
-/** A place being served: call `release` once the answer is sent. */
-export type Release = () => void;
+/** A place being served from `startAt`; `release(dueAt)` once its answer is sent. */
+export interface Place {
+  /** When service began on the portal's clock (performance.now() time). */
+  readonly startAt: number;
+  /** Frees the place as of `dueAt`, when the answer was due (not when it went out). */
+  release(dueAt: number): void;
+}
 
 export class Capacity {
   readonly #slots: number;
   readonly #queueLimit: number;
   #serving = 0;
-  readonly #queue: ((release: Release) => void)[] = [];
+  readonly #queue: { arrivedAt: number; admit: (place: Place) => void }[] = [];
   readonly stats: CapacityStats = { peakServing: 0, queued: 0, refused: 0 };
 
   /** `slots` requests served at once (>= 1); a queue of twice as many. */
@@ -38,14 +49,14 @@ export class Capacity {
    * A place, at once or after the requests queued before this one; `null` when the queue is full
    * (the caller answers 429).
    */
-  admit(): Promise<Release> | null {
-    if (this.#serving < this.#slots) return Promise.resolve(this.#take());
+  admit(arrivedAt: number): Promise<Place> | null {
+    if (this.#serving < this.#slots) return Promise.resolve(this.#take(arrivedAt));
     if (this.#queue.length >= this.#queueLimit) {
       this.stats.refused += 1;
       return null;
     }
     this.stats.queued += 1;
-    return new Promise((resolve) => this.#queue.push(resolve));
+    return new Promise((admit) => this.#queue.push({ arrivedAt, admit }));
   }
 
   /** Requests being served now. */
@@ -58,17 +69,20 @@ export class Capacity {
     return this.#queue.length;
   }
 
-  #take(): Release {
+  #take(startAt: number): Place {
     this.#serving += 1;
     this.stats.peakServing = Math.max(this.stats.peakServing, this.#serving);
     let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#serving -= 1;
-      // The freed place goes straight to the oldest waiting request.
-      const next = this.#queue.shift();
-      if (next !== undefined) next(this.#take());
+    return {
+      startAt,
+      release: (dueAt) => {
+        if (released) return;
+        released = true;
+        this.#serving -= 1;
+        // The freed place goes straight to the oldest waiting request, from when it was free.
+        const next = this.#queue.shift();
+        if (next !== undefined) next.admit(this.#take(Math.max(next.arrivedAt, dueAt)));
+      },
     };
   }
 }

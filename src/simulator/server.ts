@@ -158,30 +158,34 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       send();
       return;
     }
-    await serveWithin(capacity, match, text, req, res);
+    await serveWithin(capacity, arrived, match, text, req, res);
   }
 
-  /** Waits for a place, then serves as above from the moment it was given; 429 when full. */
+  /**
+   * Waits for a place, then serves as above from the moment the place was free (see capacity.ts);
+   * 429 when the queue is full.
+   */
   async function serveWithin(
     within: Capacity,
+    arrived: number,
     match: RouteMatch,
     text: string,
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
-    const admitted = within.admit();
+    const admitted = within.admit(arrived);
     if (admitted === null) {
       const retryAfter = String(CAPACITY_RETRY_AFTER_SECONDS);
       return sendFailure(res, 429, "too many requests", { "retry-after": retryAfter });
     }
-    const release = await admitted;
+    const place = await admitted;
+    const due = place.startAt + delayOf(faults, faultRng);
     try {
-      const due = performance.now() + delayOf(faults, faultRng);
       const send = replyTo(match, text, req.headers.authorization, res);
       if (!(await pause(due - performance.now()))) return;
       send();
     } finally {
-      release();
+      place.release(due);
     }
   }
 

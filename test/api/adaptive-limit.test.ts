@@ -38,6 +38,20 @@ function run(
   return { state, limits, now };
 }
 
+/** The same answer `count` times, 1 ms apart from `from`, each sent as it arrives. */
+function repeat(
+  start: LimitState,
+  from: number,
+  count: number,
+  answer: { latencyMs: number; overload: boolean; inFlight: number },
+): LimitState {
+  let state = start;
+  for (let t = from; t < from + count; t++) {
+    state = nextState(state, { startedAt: t, ...answer }, t, SETTINGS);
+  }
+  return state;
+}
+
 /** A portal serving `capacity` at once in `serviceMs`: beyond it, requests queue. */
 const portal =
   (capacity: number, serviceMs = 20) =>
@@ -99,29 +113,14 @@ describe("the adaptive limit", () => {
     );
     expect(again.limit).toBe(32);
     // Refusals of requests sent after each decrease bring it down to the minimum and no lower.
-    let state = again;
-    for (let t = now + 2; t < now + 20; t++) {
-      state = nextState(
-        state,
-        { startedAt: t, latencyMs: 3, overload: true, inFlight: 1 },
-        t,
-        SETTINGS,
-      );
-    }
+    const state = repeat(again, now + 2, 18, { latencyMs: 3, overload: true, inFlight: 1 });
     expect(state.limit).toBe(SETTINGS.minLimit);
   });
 
   it("does not rise on a limit it does not use", () => {
     const probed = run(initialState(0, SETTINGS), SETTINGS.probeSamples, () => 20);
-    let state = probed.state;
-    for (let t = probed.now + 1; t < probed.now + 500; t++) {
-      state = nextState(
-        state,
-        { startedAt: t, latencyMs: 20, overload: false, inFlight: 1 },
-        t,
-        SETTINGS,
-      );
-    }
+    const sample = { latencyMs: 20, overload: false, inFlight: 1 };
+    const state = repeat(probed.state, probed.now + 1, 500, sample);
     expect(state.limit).toBe(SETTINGS.initialLimit);
   });
 

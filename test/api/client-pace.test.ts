@@ -4,7 +4,7 @@
  * clear message, and the figures say what happened.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient, type LmsClient } from "../../src/api/client.js";
+import { type ClientOptions, createClient, type LmsClient } from "../../src/api/client.js";
 import { OverloadError, RetryBudgetError } from "../../src/api/errors.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 
@@ -18,6 +18,18 @@ afterEach(async () => {
   sim = undefined;
 });
 
+/** A client of the simulator with quick retries and at most 2 attempts. */
+function paceClient(running: RunningSimulator, options: Partial<ClientOptions>): LmsClient {
+  return createClient({
+    baseUrl: running.baseUrl,
+    apiKey: KEY,
+    maxAttempts: 2,
+    retryBaseMs: 1,
+    retryMaxMs: 5,
+    ...options,
+  });
+}
+
 async function failure(promise: Promise<unknown>): Promise<Error> {
   return promise.then(
     () => {
@@ -30,14 +42,7 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 describe("the pace of a client", () => {
   it("auto: 429s do not spend attempts; the call succeeds after more refusals than attempts", async () => {
     sim = await startSimulator({ apiKey: KEY, users: 20 });
-    lms = createClient({
-      baseUrl: sim.baseUrl,
-      apiKey: KEY,
-      concurrency: "auto",
-      maxAttempts: 2,
-      retryBaseMs: 1,
-      retryMaxMs: 5,
-    });
+    lms = paceClient(sim, { concurrency: "auto" });
     await lms.authenticate();
     const running = sim;
     running.faults.rateLimitRate = 1;
@@ -61,15 +66,7 @@ describe("the pace of a client", () => {
       users: 20,
       faults: { rateLimitRate: 0, retryAfterSeconds: 0 },
     });
-    lms = createClient({
-      baseUrl: sim.baseUrl,
-      apiKey: KEY,
-      concurrency: "auto",
-      maxAttempts: 2,
-      retryBaseMs: 2,
-      retryMaxMs: 5,
-      maxOverloadWaitMs: 50,
-    });
+    lms = paceClient(sim, { concurrency: "auto", retryBaseMs: 2, maxOverloadWaitMs: 50 });
     await lms.authenticate();
     sim.faults.rateLimitRate = 1;
     const error = await failure(lms.listGroups({ limit: 3 }));
@@ -83,14 +80,7 @@ describe("the pace of a client", () => {
 
   it("fixed: the attempts are spent as before", async () => {
     sim = await startSimulator({ apiKey: KEY, users: 20 });
-    lms = createClient({
-      baseUrl: sim.baseUrl,
-      apiKey: KEY,
-      concurrency: 4,
-      maxAttempts: 2,
-      retryBaseMs: 1,
-      retryMaxMs: 5,
-    });
+    lms = paceClient(sim, { concurrency: 4 });
     await lms.authenticate();
     sim.faults.rateLimitRate = 1;
     sim.faults.retryAfterSeconds = 0;
