@@ -15,8 +15,9 @@
  *   measured at the start and again from time to time (as Envoy does): a portal that became
  *   slower for good would otherwise keep the limit needlessly low. A window whose median is lower
  *   lowers it. Medians, not minima: one lucky answer would make every later window look slow.
- * - While the round trip is steady (below `steadyRatio` times the baseline) the limit grows by
- *   half per window, so a large portal is reached in a few round trips, and a limit cut by a
+ * - While the round trip is steady (below `steadyRatio` times the baseline) the limit doubles per
+ *   window in slow start and grows by a quarter after it, so a large portal is reached in a few
+ *   round trips (a window is about one round trip of answers), and a limit cut by a
  *   passing slowdown (of the portal, or of this machine: its own busy moments lengthen the round
  *   trips it measures) comes back as fast; between `steadyRatio` and `tolerance` it grows by a
  *   little, probing for the point where the portal's queue starts.
@@ -46,7 +47,9 @@ export interface AdaptiveSettings {
   readonly overloadFactor: number;
   /** The smallest factor a rising round trip applies per window. */
   readonly latencyFactor: number;
-  /** Answers per window, at least (a window is also at least half the limit). */
+  /** Growth per window of a steady round trip after slow start. */
+  readonly regrowFactor: number;
+  /** Answers per window, at least (a window is also at least as many as the limit). */
   readonly minWindow: number;
 }
 
@@ -61,6 +64,7 @@ export const DEFAULT_ADAPTIVE: AdaptiveSettings = {
   steadyRatio: 1.5,
   overloadFactor: 0.5,
   latencyFactor: 0.75,
+  regrowFactor: 1.25,
   minWindow: 8,
 };
 
@@ -150,7 +154,9 @@ export function nextState(
   }
   const window = [...state.window, sample.latencyMs];
   const windowInFlight = Math.max(state.windowInFlight, sample.inFlight);
-  if (window.length < Math.max(s.minWindow, Math.ceil(state.limit / 2))) {
+  // A window is about one round trip of answers: fewer would judge a new limit before the queue
+  // it builds at the portal shows in the round trip.
+  if (window.length < Math.max(s.minWindow, state.limit)) {
     return { ...state, window, windowInFlight };
   }
   return judgeWindow({ ...state, window, windowInFlight }, now, s);
@@ -195,7 +201,7 @@ function judgeWindow(state: LimitState, now: number, s: AdaptiveSettings): Limit
   if (!used) return newWindow(judged, now, state.limit, state.phase, s);
   const ceiling = Math.max(state.limit, 2 * state.windowInFlight);
   if (ratio < s.steadyRatio) {
-    const grown = state.phase === "slowStart" ? state.limit * 2 : state.limit * 1.5;
+    const grown = state.limit * (state.phase === "slowStart" ? 2 : s.regrowFactor);
     return newWindow(
       judged,
       now,

@@ -86,7 +86,7 @@ describe("the adaptive limit", () => {
     const steady = run(initialState(0, SETTINGS), 2_000, () => 20);
     expect(steady.state.limit).toBe(64);
     // The portal slows to four times its no-load round trip.
-    const slowed = run(steady.state, 40, () => 80, { from: steady.now });
+    const slowed = run(steady.state, 200, () => 80, { from: steady.now });
     expect(slowed.state.limit).toBeLessThan(64);
     expect(slowed.state.limit).toBeGreaterThanOrEqual(SETTINGS.minLimit);
     expect(
