@@ -56,7 +56,7 @@ export async function extractOnce(input: ExtractChildInput): Promise<ExtractChil
 }
 
 /** The users the extract asked takes for (every user of a group or with an access record). */
-async function portalUserIds(path: string): Promise<number[]> {
+export async function portalUserIds(path: string): Promise<number[]> {
   const db = await openDatabase(path);
   try {
     const connection = await db.connect();

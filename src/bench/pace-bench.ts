@@ -8,7 +8,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { extractOnce } from "./extract-bench.js";
+import { bareLoop } from "./bare-loop.js";
+import { extractOnce, portalUserIds } from "./extract-bench.js";
 import type { ExtractChildOutput } from "./extract-child.js";
 import { spawnSimulator } from "./spawn-simulator.js";
 
@@ -34,6 +35,8 @@ export interface PaceFigure {
   readonly overloadShare: number;
   /** best fixed ÷ service time. */
   readonly serviceRatio: number;
+  /** A bare undici loop of as many requests at 2K in flight ÷ service time: what the machine allows. */
+  readonly bareRatio: number;
 }
 
 /** Fixed concurrencies tried: K, the queue half full, and capacity plus the whole queue. */
@@ -75,6 +78,9 @@ async function benchCapacity(
     log(
       `K=${capacity} auto: ${(auto.wallMs / 1000).toFixed(2)} s, ${auto.requests} requests, concurrency ${auto.pace.min}–${auto.pace.max} (final ${auto.pace.final}), ${auto.pace.overloads} overload answers`,
     );
+    const userIds = await portalUserIds(at("auto"));
+    const bareMs = await bareLoop(sim.baseUrl, auto.requests, 2 * capacity, userIds);
+    log(`K=${capacity} bare undici loop at ${2 * capacity}: ${(bareMs / 1000).toFixed(2)} s`);
     const best = fixed.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
     const serviceMs = (auto.requests * LATENCY_MS) / capacity;
     return {
@@ -86,7 +92,8 @@ async function benchCapacity(
       auto,
       autoRatio: auto.wallMs / best.wallMs,
       overloadShare: auto.pace.overloads / auto.requests,
-      serviceRatio: best.wallMs / ((auto.requests * LATENCY_MS) / capacity),
+      serviceRatio: best.wallMs / serviceMs,
+      bareRatio: bareMs / serviceMs,
     };
   } finally {
     await sim.stop();
@@ -113,13 +120,13 @@ export async function benchPace(options: {
 export function paceTable(figures: readonly PaceFigure[]): string[] {
   const pass = (ok: boolean) => (ok ? "ok" : "MISSED");
   const lines = [
-    "| portal capacity K | requests | best fixed | auto ÷ best fixed (≤ 1.15) | auto's concurrency | overload answers (≤ 1%) | best fixed ÷ service time (≤ 1.10) |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
+    "| portal capacity K | requests | best fixed | auto ÷ best fixed (≤ 1.15) | auto's concurrency | overload answers (≤ 1%) | best fixed ÷ service time (≤ 1.10) | bare undici loop ÷ service time (reference) |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   for (const f of figures) {
     const a = f.auto;
     lines.push(
-      `| ${f.capacity} | ${f.requests} | ${f.best.concurrency}: ${(f.best.wallMs / 1000).toFixed(2)} s | ${f.autoRatio.toFixed(2)} (${(a.wallMs / 1000).toFixed(2)} s) ${pass(f.autoRatio <= 1.15)} | ${a.pace.min}–${a.pace.max}, final ${a.pace.final} | ${a.pace.overloads} (${(100 * f.overloadShare).toFixed(2)}%) ${pass(f.overloadShare <= 0.01)} | ${f.serviceRatio.toFixed(2)} (÷ ${(f.serviceMs / 1000).toFixed(2)} s) ${pass(f.serviceRatio <= 1.1)} |`,
+      `| ${f.capacity} | ${f.requests} | ${f.best.concurrency}: ${(f.best.wallMs / 1000).toFixed(2)} s | ${f.autoRatio.toFixed(2)} (${(a.wallMs / 1000).toFixed(2)} s) ${pass(f.autoRatio <= 1.15)} | ${a.pace.min}–${a.pace.max}, final ${a.pace.final} | ${a.pace.overloads} (${(100 * f.overloadShare).toFixed(2)}%) ${pass(f.overloadShare <= 0.01)} | ${f.serviceRatio.toFixed(2)} (÷ ${(f.serviceMs / 1000).toFixed(2)} s) ${pass(f.serviceRatio <= 1.1)} | ${f.bareRatio.toFixed(2)} |`,
     );
   }
   return lines;
