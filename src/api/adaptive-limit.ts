@@ -15,8 +15,9 @@
  *   measured at the start and again from time to time (as Envoy does): a portal that became
  *   slower for good would otherwise keep the limit needlessly low. A window whose median is lower
  *   lowers it. Medians, not minima: one lucky answer would make every later window look slow.
- * - While the round trip is steady (below `steadyRatio` times the baseline) the limit doubles per
- *   window in slow start and grows by a quarter after it, so a large portal is reached in a few
+ * - While no queue shows (a round trip below `slowStartRatio` times the baseline) slow start
+ *   doubles the limit per window; while the round trip is steady (below `steadyRatio` times the
+ *   baseline) it grows by a quarter per window, so a large portal is reached in a few
  *   round trips (a window is about one round trip of answers), and a limit cut by a
  *   passing slowdown (of the portal, or of this machine: its own busy moments lengthen the round
  *   trips it measures) comes back as fast; between `steadyRatio` and `tolerance` it grows by a
@@ -41,7 +42,9 @@ export interface AdaptiveSettings {
   readonly probeIntervalMs: number;
   /** Round trip ÷ baseline above which the limit shrinks. */
   readonly tolerance: number;
-  /** Round trip ÷ baseline below which the limit grows by half per window. */
+  /** Round trip ÷ baseline below which slow start doubles the limit per window. */
+  readonly slowStartRatio: number;
+  /** Round trip ÷ baseline below which the limit grows by `regrowFactor` per window. */
   readonly steadyRatio: number;
   /** Factor applied on an overload answer. */
   readonly overloadFactor: number;
@@ -61,6 +64,7 @@ export const DEFAULT_ADAPTIVE: AdaptiveSettings = {
   probeSamples: 8,
   probeIntervalMs: 5_000,
   tolerance: 2,
+  slowStartRatio: 1.2,
   steadyRatio: 1.5,
   overloadFactor: 0.5,
   latencyFactor: 0.75,
@@ -196,22 +200,20 @@ function judgeWindow(state: LimitState, now: number, s: AdaptiveSettings): Limit
     const factor = Math.max(s.latencyFactor, s.tolerance / ratio);
     return newWindow(judged, now, state.limit * factor, "steady", s);
   }
-  // Growing is only earned by a limit that was (nearly) used.
+  // Growing is only earned by a limit that was (nearly) used, and from what was used.
   const used = state.windowInFlight >= state.limit / 2;
   if (!used) return newWindow(judged, now, state.limit, state.phase, s);
-  const ceiling = Math.max(state.limit, 2 * state.windowInFlight);
-  if (ratio < s.steadyRatio) {
-    const grown = state.limit * (state.phase === "slowStart" ? 2 : s.regrowFactor);
-    return newWindow(
-      judged,
-      now,
-      Math.min(ceiling, Math.max(state.limit + 1, grown)),
-      state.phase,
-      s,
-    );
+  const grow = (factor: number): number =>
+    Math.min(state.limit * factor, Math.max(state.limit + 1, state.windowInFlight * factor));
+  // Doubling only while no queue shows at all: from at most 1.2 times the portal's capacity it
+  // lands below capacity plus a queue of twice as much, where a portal would start refusing.
+  if (state.phase === "slowStart" && ratio < s.slowStartRatio) {
+    return newWindow(judged, now, grow(2), "slowStart", s);
   }
+  if (ratio < s.steadyRatio) return newWindow(judged, now, grow(s.regrowFactor), "steady", s);
   const step = Math.max(1, Math.floor(Math.sqrt(state.limit) / 2));
-  return newWindow(judged, now, Math.min(ceiling, state.limit + step), "steady", s);
+  const added = Math.min(state.limit + step, Math.max(state.limit, state.windowInFlight + step));
+  return newWindow(judged, now, added, "steady", s);
 }
 
 export function median(values: readonly number[]): number {
