@@ -15,9 +15,10 @@ import { spawnSimulator } from "./spawn-simulator.js";
 
 const LATENCY_MS = 20;
 const PAGE_SIZE = 500;
-/** Users per unit of capacity: each run asks about 250 × K requests, about 5 s of service. */
-const USERS_PER_SLOT = 250;
+/** Users per unit of capacity: each run asks about 200 × K requests, about 4.5 s of service. */
+const USERS_PER_SLOT = 200;
 const TAKES_PER_USER = 5;
+const ROUNDS = 2;
 /** `auto` may go as high as the portal could take; the default ceiling (64) would cap K = 64. */
 export const AUTO_MAX_CONCURRENCY = 256;
 
@@ -61,24 +62,31 @@ async function benchCapacity(
     const base = { baseUrl: sim.baseUrl, pageSize: PAGE_SIZE, dryRun: false };
     // Warms the simulator's caches so no measured run pays for them.
     await extractOnce({ ...base, concurrency: 3 * capacity, db: at("warm"), dryRun: true });
-    const fixed: PaceFigure["fixed"][number][] = [];
-    for (const concurrency of fixedConcurrencies(capacity)) {
-      const out = await extractOnce({ ...base, concurrency, db: at(`fixed-${concurrency}`) });
-      fixed.push({ concurrency, wallMs: out.wallMs, overloads: out.pace.overloads });
-      log(
-        `K=${capacity} fixed ${concurrency}: ${(out.wallMs / 1000).toFixed(2)} s, ${out.requests} requests, ${out.pace.overloads} overload answers`,
-      );
+    // Two rounds, alternating every setting, each keeping its faster run: on a shared machine a
+    // single run can meet a busy moment that has nothing to do with the setting.
+    const runs = new Map<string, ExtractChildOutput>();
+    const settings: (number | "auto")[] = [...fixedConcurrencies(capacity), "auto"];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const concurrency of settings) {
+        const out = await extractOnce({
+          ...base,
+          concurrency,
+          ...(concurrency === "auto" ? { maxConcurrency: AUTO_MAX_CONCURRENCY } : {}),
+          db: at(`${concurrency}-${round}`),
+        });
+        log(
+          `K=${capacity} ${concurrency}: ${(out.wallMs / 1000).toFixed(2)} s, ${out.requests} requests, concurrency ${out.pace.min}–${out.pace.max} (final ${out.pace.final}), ${out.pace.overloads} overload answers`,
+        );
+        const kept = runs.get(String(concurrency));
+        if (kept === undefined || out.wallMs < kept.wallMs) runs.set(String(concurrency), out);
+      }
     }
-    const auto = await extractOnce({
-      ...base,
-      concurrency: "auto",
-      maxConcurrency: AUTO_MAX_CONCURRENCY,
-      db: at("auto"),
+    const fixed = fixedConcurrencies(capacity).map((concurrency) => {
+      const out = runs.get(String(concurrency))!;
+      return { concurrency, wallMs: out.wallMs, overloads: out.pace.overloads };
     });
-    log(
-      `K=${capacity} auto: ${(auto.wallMs / 1000).toFixed(2)} s, ${auto.requests} requests, concurrency ${auto.pace.min}–${auto.pace.max} (final ${auto.pace.final}), ${auto.pace.overloads} overload answers`,
-    );
-    const userIds = await portalUserIds(at("auto"));
+    const auto = runs.get("auto")!;
+    const userIds = await portalUserIds(at("auto-0"));
     const bareMs = await bareLoop(sim.baseUrl, auto.requests, 2 * capacity, userIds);
     log(`K=${capacity} bare undici loop at ${2 * capacity}: ${(bareMs / 1000).toFixed(2)} s`);
     const best = fixed.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
