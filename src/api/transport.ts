@@ -19,9 +19,9 @@ import {
   type RequestContext,
   RetryBudgetError,
 } from "./errors.js";
-import { createHttpConnection, type HttpConnection } from "./http.js";
+import { createHttpConnection, type HttpAnswer, type HttpConnection } from "./http.js";
 import { createLimiter, type Limiter } from "./limiter.js";
-import { NO_OVERLOAD, overloadWait } from "./overload.js";
+import { NO_OVERLOAD, type OverloadTally, overloadWait } from "./overload.js";
 import { PauseGate } from "./pause-gate.js";
 import { Redactor } from "./redact.js";
 import { retryDelay } from "./retry.js";
@@ -193,24 +193,7 @@ export class Transport {
         attempt += 1;
         const token = authenticated ? await this.#tokens.current(signal) : undefined;
         try {
-          const answer = await this.#limiter.run(async () => {
-            // A pause asked for by the portal holds every request, including those let through.
-            await this.#gate.wait(signal);
-            this.#stats.request(call.operation);
-            const sent = this.#pace.sent(this.#limiter.active);
-            const got = await this.#http.send(
-              {
-                method: call.method,
-                path: context.path,
-                headers: headers(token, this.#options.authScheme, body !== undefined),
-                body,
-                signal,
-              },
-              context,
-            );
-            this.#pace.answered(sent, got.status);
-            return got;
-          }, signal);
+          const answer = await this.#sendOnce(call, context, token, body, signal);
           // The requests this answer freed a slot for go out before it is processed.
           await afterQueuedWrites();
           signal?.throwIfAborted();
@@ -238,42 +221,92 @@ export class Transport {
             await this.#tokens.renew(token, signal);
             continue;
           }
-          const delay = retryDelay({
+          ({ attempt, overloaded } = await this.#retryOrThrow(call, context, error, {
             attempt,
-            error,
-            baseMs: this.#options.retryBaseMs,
-            maxMs: this.#options.retryMaxMs,
-            write: call.write ?? false,
-          });
-          if (delay === null) throw error;
-          const overload = overloadWait(error, this.#pace.adaptive, overloaded, delay);
-          this.#gate.pauseFor(overload.pauseMs);
-          if (overload.free) {
-            // Too busy while the pace is coming down is not a failure of this request: it does
-            // not spend an attempt, only the call's overall wait.
-            overloaded = overload.next;
-            if (overloaded.waitedMs > this.#options.maxOverloadWaitMs) {
-              throw new OverloadError(context, overloaded.waitedMs, overloaded.answers, error);
-            }
-            attempt -= 1;
-          } else if (attempt >= this.#options.maxAttempts) {
-            throw new RetryBudgetError(context, attempt, error);
-          }
-          this.#stats.retry(call.operation);
-          this.#options.logger.debug(`retrying in ${delay} ms: ${error.message}`, {
-            operation: call.operation,
-            path: context.path,
-            attempt,
-            delayMs: delay,
-            ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
-          });
-          await sleep(delay, signal);
+            overloaded,
+            signal,
+          }));
         }
       }
     } finally {
       linked.dispose();
     }
   }
+  /** One HTTP attempt through the limiter, after any pause the portal asked for. */
+  #sendOnce(
+    call: Call,
+    context: RequestContext,
+    token: string | undefined,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<HttpAnswer> {
+    return this.#limiter.run(async () => {
+      // A pause asked for by the portal holds every request, including those let through.
+      await this.#gate.wait(signal);
+      this.#stats.request(call.operation);
+      const sent = this.#pace.sent(this.#limiter.active);
+      const answer = await this.#http.send(
+        {
+          method: call.method,
+          path: context.path,
+          headers: headers(token, this.#options.authScheme, body !== undefined),
+          body,
+          signal,
+        },
+        context,
+      );
+      this.#pace.answered(sent, answer.status);
+      return answer;
+    }, signal);
+  }
+
+  /** Waits before the next attempt, or throws when the failure is final or the budget spent. */
+  async #retryOrThrow(
+    call: Call,
+    context: RequestContext,
+    error: ApiError,
+    state: RetryState,
+  ): Promise<{ attempt: number; overloaded: OverloadTally }> {
+    let { attempt, overloaded } = state;
+    const delay = retryDelay({
+      attempt,
+      error,
+      baseMs: this.#options.retryBaseMs,
+      maxMs: this.#options.retryMaxMs,
+      write: call.write ?? false,
+    });
+    if (delay === null) throw error;
+    const overload = overloadWait(error, this.#pace.adaptive, overloaded, delay);
+    this.#gate.pauseFor(overload.pauseMs);
+    if (overload.free) {
+      // Too busy while the pace is coming down is not a failure of this request: it does not
+      // spend an attempt, only the call's overall wait.
+      overloaded = overload.next;
+      if (overloaded.waitedMs > this.#options.maxOverloadWaitMs) {
+        throw new OverloadError(context, overloaded.waitedMs, overloaded.answers, error);
+      }
+      attempt -= 1;
+    } else if (attempt >= this.#options.maxAttempts) {
+      throw new RetryBudgetError(context, attempt, error);
+    }
+    this.#stats.retry(call.operation);
+    this.#options.logger.debug(`retrying in ${delay} ms: ${error.message}`, {
+      operation: call.operation,
+      path: context.path,
+      attempt,
+      delayMs: delay,
+      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+    });
+    await sleep(delay, state.signal);
+    return { attempt, overloaded };
+  }
+}
+
+/** Where a call stands in its retries. */
+interface RetryState {
+  readonly attempt: number;
+  readonly overloaded: OverloadTally;
+  readonly signal: AbortSignal | undefined;
 }
 
 function headers(
