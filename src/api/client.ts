@@ -6,6 +6,8 @@
 import { type Logger, silentLogger } from "../log/logger.js";
 import type { ApiRecord } from "../resources/record-types.js";
 import { RESOURCES } from "../resources/registry.js";
+import type { AdaptiveSettings } from "./adaptive-limit.js";
+import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
 import type { ListContent } from "./envelope.js";
 import { NotFoundError } from "./errors.js";
 import { type ListPage, type PagesOptions, paginate } from "./paginate.js";
@@ -20,6 +22,7 @@ import type {
   UserEditBody,
 } from "./types.js";
 
+export type { PaceFigures } from "./concurrency-control.js";
 export type { ListPage, ListSummary, PagesOptions } from "./paginate.js";
 export type { ClientStats } from "./stats.js";
 export type {
@@ -44,8 +47,17 @@ export interface ClientOptions {
    * accepts it with the prefix (see authorization-form.ts).
    */
   authScheme?: string;
-  /** Max requests in flight over the whole client (and sockets to the portal); default 16. */
-  concurrency?: number;
+  /**
+   * Max requests in flight over the whole client (and sockets to the portal), or "auto" to adapt
+   * it to the portal's answers (see adaptive-limit.ts); default 16.
+   */
+  concurrency?: number | "auto";
+  /** The most requests in flight "auto" may reach; default 64. */
+  maxConcurrency?: number;
+  /** Tuning of "auto" (tests, the benchmark); default DEFAULT_ADAPTIVE. */
+  adaptive?: Partial<AdaptiveSettings>;
+  /** With "auto", how long one call may wait in all on "too busy" answers; default 10 minutes. */
+  maxOverloadWaitMs?: number;
   /** Max requests started per second; default unlimited. */
   rate?: number;
   /** `limit` asked for by `pages`/`takePages`; default 500. */
@@ -105,6 +117,8 @@ export interface LmsClient {
   getAvailabilityGroup(id: number): Promise<ApiRecord<"availability_group"> | null>;
 
   stats(): ClientStats;
+  /** The pace so far: the limit on requests in flight, its range, latency, overload answers. */
+  pace(): PaceFigures;
   /** Waits for requests in flight, then closes the connections. */
   close(): Promise<void>;
 }
@@ -119,6 +133,8 @@ const LIST_OPERATION: Record<ListedResource, string> = {
 
 const DEFAULTS = {
   concurrency: 16,
+  maxConcurrency: 64,
+  maxOverloadWaitMs: 600_000,
   pageSize: 500,
   maxAttempts: 6,
   timeoutMs: 30_000,
@@ -128,7 +144,15 @@ const DEFAULTS = {
 
 export function createClient(options: ClientOptions): LmsClient {
   const baseUrl = parseBaseUrl(options.baseUrl);
-  const concurrency = positiveInteger("concurrency", options.concurrency, DEFAULTS.concurrency);
+  const concurrency =
+    options.concurrency === "auto"
+      ? "auto"
+      : positiveInteger("concurrency", options.concurrency, DEFAULTS.concurrency);
+  const maxConcurrency = positiveInteger(
+    "maxConcurrency",
+    options.maxConcurrency,
+    DEFAULTS.maxConcurrency,
+  );
   const defaultPageSize = positiveInteger("pageSize", options.pageSize, DEFAULTS.pageSize);
   const logger = options.logger ?? silentLogger;
   const transport = new Transport({
@@ -136,6 +160,13 @@ export function createClient(options: ClientOptions): LmsClient {
     apiKey: options.apiKey,
     authScheme: options.authScheme,
     concurrency,
+    maxConcurrency,
+    adaptive: options.adaptive,
+    maxOverloadWaitMs: nonNegative(
+      "maxOverloadWaitMs",
+      options.maxOverloadWaitMs,
+      DEFAULTS.maxOverloadWaitMs,
+    ),
     rate: options.rate,
     maxAttempts: positiveInteger("maxAttempts", options.maxAttempts, DEFAULTS.maxAttempts),
     timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, DEFAULTS.timeoutMs),
@@ -201,7 +232,7 @@ export function createClient(options: ClientOptions): LmsClient {
     return paginate<T>({
       pageSize,
       key,
-      window: 2 * concurrency,
+      window: 2 * ConcurrencyControl.ceiling(concurrency, maxConcurrency),
       skipStarts: pageOptions.skipStarts,
       onSummary: pageOptions.onSummary,
       logger,
@@ -273,6 +304,7 @@ export function createClient(options: ClientOptions): LmsClient {
       maybe(get("getAvailabilityGroup", fill(endpoints.availabilityGroup.get, { id }))),
 
     stats: () => transport.stats(),
+    pace: () => transport.pace(),
     close: () => transport.close(),
   };
 }

@@ -22,7 +22,8 @@ export type ApiErrorCode =
   | "ERR_ENVELOPE"
   | "ERR_NETWORK"
   | "ERR_NOT_FOUND"
-  | "ERR_RETRY_BUDGET";
+  | "ERR_RETRY_BUDGET"
+  | "ERR_OVERLOAD";
 
 interface ApiErrorInit {
   httpStatus?: number;
@@ -196,6 +197,25 @@ export function permissionDenied(context: RequestContext, refusal: ApiError): Au
       ...(refusal.serverCode === undefined ? {} : { serverCode: refusal.serverCode }),
     },
   );
+}
+
+/**
+ * The portal kept saying it was full (429, or 503 with `Retry-After`) for longer than the client
+ * waits in all, although the client had lowered its pace; `cause` is the last answer.
+ */
+export class OverloadError extends ApiError {
+  override name = "OverloadError";
+  constructor(context: RequestContext, waitedMs: number, answers: number, last: ApiError) {
+    super(
+      "ERR_OVERLOAD",
+      context,
+      `the portal kept answering that it is too busy (${answers} answers over ${Math.round(waitedMs / 1000)} s of waiting, requests slowed down meanwhile); try again later, e.g. \`lms-export extract --resume\`, or lower --max-concurrency`,
+      {
+        cause: last,
+        ...(last.httpStatus === undefined ? {} : { httpStatus: last.httpStatus }),
+      },
+    );
+  }
 }
 
 /** The part of an ApiError message after its `operation (METHOD path, HTTP n): ` prefix. */

@@ -30,6 +30,11 @@ export interface Limiter {
   readonly active: number;
   /** Tasks waiting for a slot. */
   readonly pending: number;
+  /**
+   * Tasks allowed to run at once. Raising it starts waiting tasks at once; lowering it lets the
+   * running ones finish and holds back new starts until fewer run.
+   */
+  concurrency: number;
 }
 
 export function createLimiter(options: LimiterOptions): Limiter {
@@ -88,6 +93,12 @@ export function createLimiter(options: LimiterOptions): Limiter {
     },
     get pending() {
       return limit.pendingCount;
+    },
+    get concurrency() {
+      return limit.concurrency;
+    },
+    set concurrency(value: number) {
+      limit.concurrency = Math.max(1, Math.floor(value));
     },
   };
 }

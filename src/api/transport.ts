@@ -5,9 +5,11 @@
 
 import type { Logger } from "../log/logger.js";
 import { linkSignals, sleep } from "./abort.js";
+import type { AdaptiveSettings } from "./adaptive-limit.js";
 import { afterQueuedWrites } from "./after-queued-writes.js";
 import { authorizationValue, TokenManager } from "./auth.js";
 import { AuthorizationForm } from "./authorization-form.js";
+import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
 import { type ListContent, readEnvelope } from "./envelope.js";
 import {
   ApiError,
@@ -16,12 +18,15 @@ import {
   isTokenRejection,
   isUnexplainedFailure,
   NotFoundError,
+  OverloadError,
   permissionDenied,
   type RequestContext,
   RetryBudgetError,
 } from "./errors.js";
-import { createHttpConnection, type HttpConnection } from "./http.js";
+import { createHttpConnection, type HttpAnswer, type HttpConnection } from "./http.js";
 import { createLimiter, type Limiter } from "./limiter.js";
+import { NO_OVERLOAD, type OverloadTally, overloadWait } from "./overload.js";
+import { PauseGate } from "./pause-gate.js";
 import { Redactor } from "./redact.js";
 import { isRedirect, redirectError } from "./redirect.js";
 import { retryDelay } from "./retry.js";
@@ -33,7 +38,14 @@ export interface TransportOptions {
   readonly apiKey: string;
   /** Prefix before the token; undefined: detected (see authorization-form.ts). */
   readonly authScheme: string | undefined;
-  readonly concurrency: number;
+  /** Requests in flight: fixed, or adapted to the portal's answers (see adaptive-limit.ts). */
+  readonly concurrency: number | "auto";
+  /** The most requests in flight `auto` may reach. */
+  readonly maxConcurrency: number;
+  /** Tuning of `auto` (tests and the benchmark); default DEFAULT_ADAPTIVE. */
+  readonly adaptive?: Partial<AdaptiveSettings> | undefined;
+  /** With `auto`: how long one call may wait in all on "too busy" answers before it fails. */
+  readonly maxOverloadWaitMs: number;
   readonly rate: number | undefined;
   readonly maxAttempts: number;
   readonly timeoutMs: number;
@@ -71,6 +83,8 @@ export class Transport {
   readonly #options: TransportOptions;
   readonly #http: HttpConnection;
   readonly #limiter: Limiter;
+  readonly #pace: ConcurrencyControl;
+  readonly #gate = new PauseGate();
   readonly #tokens: TokenManager;
   readonly #form: AuthorizationForm;
   readonly #redactor = new Redactor();
@@ -82,17 +96,26 @@ export class Transport {
     this.#options = options;
     this.#redactor.add(options.apiKey);
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, "");
+    const ceiling = ConcurrencyControl.ceiling(options.concurrency, options.maxConcurrency);
     this.#http = createHttpConnection({
       origin: options.baseUrl.origin,
-      connections: options.concurrency,
+      connections: ceiling,
       timeoutMs: options.timeoutMs,
     });
-    this.#limiter = createLimiter({
-      concurrency: options.concurrency,
+    const limiter = createLimiter({
+      concurrency: ceiling,
       rate: options.rate,
       signal: options.signal,
     });
     this.#form = new AuthorizationForm(options.authScheme, options.logger);
+    this.#limiter = limiter;
+    this.#pace = new ConcurrencyControl(
+      options.concurrency,
+      (limit) => {
+        limiter.concurrency = limit;
+      },
+      { ...options.adaptive, maxLimit: options.maxConcurrency },
+    );
     this.#tokens = new TokenManager({
       signal: options.signal,
       issue: (signal) => this.#issueToken(signal),
@@ -121,6 +144,10 @@ export class Transport {
 
   stats(): ClientStats {
     return this.#stats.snapshot();
+  }
+
+  pace(): PaceFigures {
+    return this.#pace.figures();
   }
 
   close(): Promise<void> {
@@ -173,6 +200,7 @@ export class Transport {
     };
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     let attempt = 0;
+    let overloaded = NO_OVERLOAD;
     const refused: string[] = [];
     let freshTokenTried = false;
     try {
@@ -182,20 +210,8 @@ export class Transport {
         // Read when the request leaves the queue, so requests queued behind a switch use it.
         let scheme = this.#form.scheme;
         try {
-          const answer = await this.#limiter.run(() => {
-            scheme = this.#form.scheme;
-            this.#stats.request(call.operation);
-            return this.#http.send(
-              {
-                method: call.method,
-                path: context.path,
-                headers: headers(token, scheme, body !== undefined),
-                body,
-                signal,
-              },
-              context,
-            );
-          }, signal);
+          let answer: HttpAnswer;
+          ({ answer, scheme } = await this.#sendOnce(call, context, token, body, signal));
           // The requests this answer freed a slot for go out before it is processed.
           await afterQueuedWrites();
           signal?.throwIfAborted();
@@ -246,32 +262,97 @@ export class Transport {
               }
             }
           }
-          const delay = retryDelay({
+          ({ attempt, overloaded } = await this.#retryOrThrow(call, context, error, {
             attempt,
-            error,
-            baseMs: this.#options.retryBaseMs,
-            maxMs: this.#options.retryMaxMs,
-            write: call.write ?? false,
-          });
-          if (delay === null) throw error;
-          if (attempt >= this.#options.maxAttempts) {
-            throw new RetryBudgetError(context, attempt, error);
-          }
-          this.#stats.retry(call.operation);
-          this.#options.logger.debug(`retrying in ${delay} ms: ${error.message}`, {
-            operation: call.operation,
-            path: context.path,
-            attempt,
-            delayMs: delay,
-            ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
-          });
-          await sleep(delay, signal);
+            overloaded,
+            signal,
+          }));
         }
       }
     } finally {
       linked.dispose();
     }
   }
+  /**
+   * One HTTP attempt through the limiter, after any pause the portal asked for. The Authorization
+   * form is read when the request leaves the queue, so requests queued behind a switch use it;
+   * it is answered with the answer.
+   */
+  #sendOnce(
+    call: Call,
+    context: RequestContext,
+    token: string | undefined,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ answer: HttpAnswer; scheme: string }> {
+    return this.#limiter.run(async () => {
+      // A pause asked for by the portal holds every request, including those let through.
+      await this.#gate.wait(signal);
+      const scheme = this.#form.scheme;
+      this.#stats.request(call.operation);
+      const sent = this.#pace.sent(this.#limiter.active);
+      const answer = await this.#http.send(
+        {
+          method: call.method,
+          path: context.path,
+          headers: headers(token, scheme, body !== undefined),
+          body,
+          signal,
+        },
+        context,
+      );
+      this.#pace.answered(sent, answer.status);
+      return { answer, scheme };
+    }, signal);
+  }
+
+  /** Waits before the next attempt, or throws when the failure is final or the budget spent. */
+  async #retryOrThrow(
+    call: Call,
+    context: RequestContext,
+    error: ApiError,
+    state: RetryState,
+  ): Promise<{ attempt: number; overloaded: OverloadTally }> {
+    let { attempt, overloaded } = state;
+    const delay = retryDelay({
+      attempt,
+      error,
+      baseMs: this.#options.retryBaseMs,
+      maxMs: this.#options.retryMaxMs,
+      write: call.write ?? false,
+    });
+    if (delay === null) throw error;
+    const overload = overloadWait(error, this.#pace.adaptive, overloaded, delay);
+    this.#gate.pauseFor(overload.pauseMs);
+    if (overload.free) {
+      // Too busy while the pace is coming down is not a failure of this request: it does not
+      // spend an attempt, only the call's overall wait.
+      overloaded = overload.next;
+      if (overloaded.waitedMs > this.#options.maxOverloadWaitMs) {
+        throw new OverloadError(context, overloaded.waitedMs, overloaded.answers, error);
+      }
+      attempt -= 1;
+    } else if (attempt >= this.#options.maxAttempts) {
+      throw new RetryBudgetError(context, attempt, error);
+    }
+    this.#stats.retry(call.operation);
+    this.#options.logger.debug(`retrying in ${delay} ms: ${error.message}`, {
+      operation: call.operation,
+      path: context.path,
+      attempt,
+      delayMs: delay,
+      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+    });
+    await sleep(delay, state.signal);
+    return { attempt, overloaded };
+  }
+}
+
+/** Where a call stands in its retries. */
+interface RetryState {
+  readonly attempt: number;
+  readonly overloaded: OverloadTally;
+  readonly signal: AbortSignal | undefined;
 }
 
 function headers(

@@ -48,7 +48,7 @@ export interface ExtractBenchResult {
   minimumRequests: number;
 }
 
-async function extractOnce(input: ExtractChildInput): Promise<ExtractChildOutput> {
+export async function extractOnce(input: ExtractChildInput): Promise<ExtractChildOutput> {
   const { stdout } = await run(process.execPath, [CHILD, JSON.stringify(input)], {
     maxBuffer: 1 << 20,
   });
@@ -56,7 +56,7 @@ async function extractOnce(input: ExtractChildInput): Promise<ExtractChildOutput
 }
 
 /** The users the extract asked takes for (every user of a group or with an access record). */
-async function portalUserIds(path: string): Promise<number[]> {
+export async function portalUserIds(path: string): Promise<number[]> {
   const db = await openDatabase(path);
   try {
     const connection = await db.connect();

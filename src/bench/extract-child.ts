@@ -2,7 +2,7 @@
  * One measured extract, run as its own process so its peak RSS is its own. Reads its settings as
  * JSON from argv[2] and prints one JSON line with the outcome.
  */
-import { runExtract } from "../extract/extract.js";
+import { type ExtractResult, runExtract } from "../extract/extract.js";
 import { openDatabase } from "../load/database.js";
 import { silentLogger } from "../log/logger.js";
 
@@ -10,7 +10,8 @@ export interface ExtractChildInput {
   baseUrl: string;
   db: string;
   dryRun: boolean;
-  concurrency: number;
+  concurrency: number | "auto";
+  maxConcurrency?: number;
   pageSize: number;
 }
 
@@ -22,6 +23,7 @@ export interface ExtractChildOutput {
   retries: number;
   maxRssMb: number;
   records: Record<string, number>;
+  pace: ExtractResult["pace"];
 }
 
 const input = JSON.parse(process.argv[2] ?? "{}") as ExtractChildInput;
@@ -33,6 +35,7 @@ const result = await runExtract({
     baseUrl: input.baseUrl,
     apiKey: "demo-key",
     concurrency: input.concurrency,
+    ...(input.maxConcurrency === undefined ? {} : { maxConcurrency: input.maxConcurrency }),
     pageSize: input.pageSize,
   },
   mode: "full",
@@ -52,5 +55,6 @@ const output: ExtractChildOutput = {
   records: Object.fromEntries(
     [...result.resources].map(([name, outcome]) => [name, outcome.records]),
   ),
+  pace: result.pace,
 };
 process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -7,6 +7,7 @@ import { benchExports } from "../report/bench-exports.js";
 import { benchHtml } from "../report/html/bench-html.js";
 import { benchRoster } from "../roster/bench-roster.js";
 import { benchExtract } from "./extract-bench.js";
+import { benchPace, paceTable } from "./pace-bench.js";
 import { benchPublish } from "./publish-bench.js";
 
 const small = process.env.BENCH_SCALE === "small";
@@ -44,6 +45,10 @@ log(
 log(
   `| requests ÷ minimum the plan needs | ${extract.requests} ÷ ${extract.minimumRequests} = ${(extract.requests / extract.minimumRequests).toFixed(3)} | 1.000 ${pass(extract.requests === extract.minimumRequests)} |`,
 );
+log("\n## pace (portals of limited capacity, --concurrency auto)");
+const pace = await benchPace({ capacities: small ? [4] : [4, 16, 64], log });
+log("");
+for (const line of paceTable(pace)) log(line);
 log("\n## exports");
 await benchExports({ rows: small ? 100_000 : 1_000_000, print: log });
 log("\n## html report");

@@ -120,6 +120,7 @@ export async function extractWith(options: {
       apiKey,
       authScheme: config.authScheme,
       concurrency: config.concurrency,
+      maxConcurrency: config.maxConcurrency,
       rate: config.rate,
       pageSize: config.pageSize,
       logger,
@@ -141,6 +142,7 @@ export async function extractWith(options: {
     runOptions: {
       baseUrl: config.baseUrl,
       concurrency: config.concurrency,
+      maxConcurrency: config.maxConcurrency,
       rate: config.rate ?? null,
       authScheme: config.authScheme,
       db: resolve(config.db),
@@ -148,10 +150,17 @@ export async function extractWith(options: {
   });
 }
 
+function paceRange(pace: ExtractResult["pace"]): string {
+  return pace.min === pace.max
+    ? String(pace.final)
+    : `${pace.min} to ${pace.max}, ${pace.final} at the end`;
+}
+
 /** The end-of-run summary printed on stdout. */
 export function extractSummary(result: ExtractResult, seconds: number): string {
   const lines = [
     `run ${result.runId} (${result.mode}${result.since ? ` since ${result.since.toISOString()}` : ""}) finished in ${seconds.toFixed(1)} s: ${result.requests} requests, ${result.retries} retries`,
+    `  requests in flight ${paceRange(result.pace)}, ${result.pace.overloads} too-busy answers (429/503)`,
   ];
   for (const [resource, outcome] of result.resources) {
     const table = result.tables[resource];

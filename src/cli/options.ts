@@ -21,7 +21,7 @@ export function withConfigOption<T>(y: Argv<T>) {
 
 /**
  * Where the portal is and how hard to ask it: --base-url --api-key-file --auth-scheme
- * --concurrency --rate --page-size --allow-http, plus --config. A hidden --api-key exists only so
+ * --concurrency --max-concurrency --rate --page-size --allow-http, plus --config. A hidden --api-key exists only so
  * resolveConfig can refuse it with a message that says where the key goes instead.
  */
 export function withConnectionOptions<T>(y: Argv<T>) {
@@ -45,9 +45,15 @@ export function withConnectionOptions<T>(y: Argv<T>) {
         'Prefix before the token in the Authorization header: "Bearer", or "" for none (default: none, or Bearer if the portal refuses the raw token)',
     })
     .option("concurrency", {
+      type: "string",
+      group: CONNECTION,
+      description:
+        'Requests in flight: "auto" adapts to the portal, a number fixes it (default auto; env LMS_CONCURRENCY)',
+    })
+    .option("max-concurrency", {
       type: "number",
       group: CONNECTION,
-      description: "Requests in flight at most (default 16; env LMS_CONCURRENCY)",
+      description: "Requests in flight auto may reach (default 64; env LMS_MAX_CONCURRENCY)",
     })
     .option("rate", {
       type: "number",

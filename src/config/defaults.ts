@@ -3,14 +3,21 @@
  * environment and flags override them, in that order.
  */
 
-/** Requests in flight over the whole client. */
-export const DEFAULT_CONCURRENCY = 16;
+/** Requests in flight over the whole client: adapted to the portal's answers. */
+export const DEFAULT_CONCURRENCY = "auto";
+// A portal's capacity is rarely published and differs by orders of magnitude between portals:
+// too few requests in flight leave a large portal idle, too many fill a small one's queue and earn
+// 429s. "auto" starts low, grows while the round trip stays near its no-load value, and backs off
+// when it rises or the portal says it is full (see src/api/adaptive-limit.ts). A number fixes it.
+
+/** The most requests in flight "auto" may reach. */
+export const DEFAULT_MAX_CONCURRENCY = 64;
 // The take fan-out (one request per user) dominates a run: its wall time is
-// requests × latency ÷ concurrency, e.g. 50,000 users × 40 ms ÷ 16 ≈ 2 minutes. Sixteen requests in
-// flight keep a 20–50 ms link busy with pages of this size, while the load one client puts on a
-// portal stays about that of a few browser tabs; raising it buys little once the link or the
-// portal is the bottleneck and makes 429s more likely. The upper bound (256) stops a typo from
-// becoming a flood.
+// requests × latency ÷ concurrency, e.g. 50,000 users × 40 ms ÷ 64 ≈ 31 s when the portal keeps
+// up. 64 is about what a mid-sized application server handles at once; a bigger portal can be
+// given more with --max-concurrency.
+
+// The upper bound of both (256) stops a typo from becoming a flood.
 export const MAX_CONCURRENCY = 256;
 
 /** Requests per second; undefined = no limit beyond `concurrency`. */

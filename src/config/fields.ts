@@ -9,6 +9,8 @@ import { MAX_CONCURRENCY, MAX_PAGE_SIZE } from "./defaults.js";
 
 export { REPORT_FORMATS, type ReportFormat } from "../report/formats.js";
 
+const REQUESTS_IN_FLIGHT = z.int().min(1).max(MAX_CONCURRENCY);
+
 // RFC 9110 token characters: what an auth scheme may be made of. Empty = send the raw token.
 const AUTH_SCHEME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
 
@@ -17,7 +19,11 @@ export const FIELD_SCHEMAS = {
   baseUrl: z.string().trim().min(1),
   apiKeyFile: z.string().min(1),
   db: z.string().min(1),
-  concurrency: z.int().min(1).max(MAX_CONCURRENCY),
+  concurrency: z.union([
+    z.string().trim().toLowerCase().pipe(z.literal("auto")),
+    REQUESTS_IN_FLIGHT,
+  ]),
+  maxConcurrency: REQUESTS_IN_FLIGHT,
   rate: z.number().min(0).max(1_000_000),
   pageSize: z.int().min(1).max(MAX_PAGE_SIZE),
   authScheme: z.string().regex(AUTH_SCHEME),
@@ -73,10 +79,17 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
   },
   concurrency: {
     kind: "number",
-    expected: `a whole number from 1 to ${MAX_CONCURRENCY}`,
+    expected: `"auto" or a whole number from 1 to ${MAX_CONCURRENCY}`,
     flag: "concurrency",
     env: "LMS_CONCURRENCY",
     file: "concurrency",
+  },
+  maxConcurrency: {
+    kind: "number",
+    expected: `a whole number from 1 to ${MAX_CONCURRENCY}`,
+    flag: "max-concurrency",
+    env: "LMS_MAX_CONCURRENCY",
+    file: "maxConcurrency",
   },
   rate: {
     kind: "number",

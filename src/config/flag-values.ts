@@ -4,6 +4,7 @@
  * flag that is absent is undefined and cannot mask the environment or the config file.
  */
 import { UsageError } from "../cli-error.js";
+import { fromText } from "./env-values.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
 import type { RawValues } from "./validate.js";
 
@@ -40,6 +41,8 @@ function normalise(field: FieldName, value: unknown): unknown {
   }
   if (field === "reportParams") return parseParams(Array.isArray(value) ? value : [value]);
   if (field === "logFormat" && typeof value === "string") return value.toLowerCase();
+  // `--concurrency` is read as text so that it can say "auto"; a number is still a number.
+  if (field === "concurrency" && typeof value === "string") return fromText(value, "number");
   return value;
 }
 

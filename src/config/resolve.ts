@@ -12,6 +12,7 @@ import {
   CONFIG_FILE_NAME,
   DEFAULT_CONCURRENCY,
   DEFAULT_DB,
+  DEFAULT_MAX_CONCURRENCY,
   DEFAULT_OUT_DIR,
   DEFAULT_PAGE_SIZE,
   DEFAULT_RATE,
@@ -37,7 +38,10 @@ export interface ResolvedConfig {
   baseUrl: string | undefined;
   /** Absolute path of the DuckDB file (":memory:" is kept as is). */
   db: string;
-  concurrency: number;
+  /** Requests in flight: "auto" (adapted to the portal) or a fixed number. */
+  concurrency: number | "auto";
+  /** The most requests in flight "auto" may reach. */
+  maxConcurrency: number;
   /** Requests per second; undefined = no limit. */
   rate: number | undefined;
   pageSize: number;
@@ -155,6 +159,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     baseUrl: rawBaseUrl === undefined ? undefined : checkedBaseUrl(rawBaseUrl, allowHttp, sources),
     db: pick("db") ?? resolvePath(input.cwd, portal?.defaultDb ?? DEFAULT_DB),
     concurrency: pick("concurrency") ?? DEFAULT_CONCURRENCY,
+    maxConcurrency: pick("maxConcurrency") ?? DEFAULT_MAX_CONCURRENCY,
     rate: rate === 0 ? undefined : rate,
     pageSize: pick("pageSize") ?? DEFAULT_PAGE_SIZE,
     authScheme: pick("authScheme"),

@@ -6,12 +6,14 @@
 import { setMaxListeners } from "node:events";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
+import { ConcurrencyControl } from "../api/concurrency-control.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
 import { type CheckpointKind, clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import { extractMemoryLimit, memoryLimit, mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
+import { type RunPace, recordRunPace } from "../load/run-pace.js";
 import {
   finishRun,
   type ResourceStats,
@@ -76,6 +78,8 @@ export interface ExtractResult {
   readonly tables: Readonly<Partial<Record<ExtractedName, number>>>;
   readonly requests: number;
   readonly retries: number;
+  /** The limit on requests in flight over the run, and the portal's "too busy" answers. */
+  readonly pace: RunPace;
 }
 
 const KIND: Readonly<Record<ExtractedName, CheckpointKind>> = {
@@ -157,6 +161,11 @@ async function openSinks(
   return { sinks, done };
 }
 
+function runPaceOf(client: LmsClient): RunPace {
+  const pace = client.pace();
+  return { min: pace.min, max: pace.max, final: pace.current, overloads: pace.overloads };
+}
+
 /** Runs an extract; throws CliError (with the run marked failed or interrupted) when it cannot finish. */
 export async function runExtract(options: RunExtractOptions): Promise<ExtractResult> {
   const connection = await options.db.connect();
@@ -188,6 +197,8 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     }
     const runId = await applyRun(connection, decision, request);
     const progress = new Progress(decision.resources);
+    const paced = client;
+    progress.watchPace(() => paced.pace());
     const { sinks, done } = await openSinks(options, connection, runId, decision, sinkConnections);
     const plan: ExtractPlan = {
       runId,
@@ -210,8 +221,14 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
         // Twice the concurrency per fan-out queue: while the takes fill the slots, more of them
         // wait in the limiter, so a freed slot sends its next request at once instead of after
         // its answer has been processed. Together with after-queued-writes.ts the two gain about
-        // 0.03 on the latency benchmark's ratio; this one alone, nothing measurable.
-        workers: 2 * (options.clientOptions.concurrency ?? 16),
+        // 0.03 on the latency benchmark's ratio; this one alone, nothing measurable. An adaptive
+        // pace may rise to its ceiling, so the queues are sized for that.
+        workers:
+          2 *
+          ConcurrencyControl.ceiling(
+            options.clientOptions.concurrency ?? 16,
+            options.clientOptions.maxConcurrency ?? 64,
+          ),
         logger: options.logger,
         progress,
         signal: options.signal,
@@ -223,8 +240,10 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
         },
       });
       await notFoundWrites;
+      await recordRunPace(connection, runId, runPaceOf(client));
     } catch (error) {
       await notFoundWrites.catch(() => {});
+      await recordRunPace(connection, runId, runPaceOf(client)).catch(() => {});
       throw await fetchFailure(connection, runId, error, options.signal?.aborted === true);
     } finally {
       display?.stop();
@@ -239,6 +258,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       tables,
       requests: fetched.client.requests,
       retries: fetched.client.retries,
+      pace: runPaceOf(client),
     };
   } finally {
     await client?.close();

@@ -2,6 +2,7 @@
  * Shows extract progress: redrawn bars on a terminal, one log line per finished resource otherwise.
  */
 import type { Writable } from "node:stream";
+import type { PaceFigures } from "../api/client.js";
 import type { Logger } from "../log/logger.js";
 import type { Progress, ResourceProgress } from "./progress.js";
 
@@ -32,6 +33,17 @@ function progressLine(p: ResourceProgress, now: number): string {
   return `${p.resource.padEnd(19)} ${bar} ${`${p.requestsDone}/${p.requestsPlanned}`.padStart(13)} req ${p.records.toLocaleString("en-US").padStart(11)} rec ${`${rate.toLocaleString("en-US")}/s`.padStart(9)} ${eta}`;
 }
 
+const ms = (value: number | undefined): string =>
+  value === undefined ? "–" : `${Math.round(value)} ms`;
+
+/** The pace line: requests in flight now (and their range), latency, "too busy" answers. */
+export function paceLine(pace: PaceFigures): string {
+  const range = pace.mode === "auto" ? ` (auto, ${pace.min}–${pace.max} so far)` : " (fixed)";
+  const baseline = pace.baselineMs === undefined ? "" : ` (no-load ${ms(pace.baselineMs)})`;
+  const busy = pace.overloads === 0 ? "" : `, ${pace.overloads} too-busy answers`;
+  return `concurrency ${pace.current}${range}, latency ${ms(pace.latencyMs)}${baseline}${busy}`;
+}
+
 /** Redraws all resources every `intervalMs` on a terminal; stop() draws the final state. */
 export function renderTerminalProgress(
   progress: Progress,
@@ -42,6 +54,8 @@ export function renderTerminalProgress(
   const draw = () => {
     const now = Date.now();
     const lines = progress.snapshot().map((p) => progressLine(p, now));
+    const pace = progress.pace();
+    if (pace !== undefined) lines.push(paceLine(pace));
     const up = drawn > 0 ? `\x1b[${drawn}A` : "";
     stream.write(`${up}${lines.map((line) => `\x1b[2K${line}\n`).join("")}`);
     drawn = lines.length;
@@ -60,11 +74,19 @@ export function renderTerminalProgress(
 /** Off a terminal: one structured line per resource as it finishes. */
 export function logProgress(progress: Progress, logger: Logger): void {
   progress.onFinish((_event, p) => {
+    const pace = progress.pace();
     logger.info(`extracted ${p.resource}`, {
       resource: p.resource,
       records: p.records,
       requests: p.requestsDone,
       seconds: Math.round(((p.finishedAt ?? Date.now()) - p.startedAt) / 100) / 10,
+      ...(pace === undefined
+        ? {}
+        : {
+            concurrency: pace.current,
+            latencyMs: pace.latencyMs === undefined ? null : Math.round(pace.latencyMs),
+            overloadAnswers: pace.overloads,
+          }),
     });
   });
 }

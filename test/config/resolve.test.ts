@@ -32,7 +32,8 @@ describe("resolveConfig precedence", () => {
     expect(config).toMatchObject({
       baseUrl: undefined,
       db: join(tmp.dir, "lms.duckdb"),
-      concurrency: 16,
+      concurrency: "auto",
+      maxConcurrency: 64,
       rate: undefined,
       pageSize: 500,
       authScheme: undefined,
@@ -187,7 +188,7 @@ describe("resolveConfig errors name the source, the field and the expected value
 
   it("a wrong value in the file", async () => {
     expect(await fileError({ concurrency: "abc" })).toBe(
-      `${join(tmp.dir, "lms-export.config.json")}: field "concurrency" must be a whole number from 1 to 256 (got "abc")`,
+      `${join(tmp.dir, "lms-export.config.json")}: field "concurrency" must be "auto" or a whole number from 1 to 256 (got "abc")`,
     );
     expect(await fileError({ pageSize: 0 })).toContain(
       'field "pageSize" must be a whole number from 1 to 10000 (got 0)',
@@ -256,14 +257,39 @@ describe("resolveConfig errors name the source, the field and the expected value
     expect(again).toContain('field "concurrency"');
   });
 
+  it("--concurrency auto or a number, from any source, and --max-concurrency", async () => {
+    const resolved = (flags: Record<string, unknown>, env: Record<string, string> = {}) =>
+      resolveConfig({ flags, env, cwd: tmp.dir });
+    expect((await resolved({ concurrency: "auto" })).concurrency).toBe("auto");
+    expect((await resolved({ concurrency: "12" })).concurrency).toBe(12);
+    expect((await resolved({}, { LMS_CONCURRENCY: "Auto" })).concurrency).toBe("auto");
+    const max = await resolved({ "max-concurrency": 128 }, { LMS_CONCURRENCY: "8" });
+    expect(max).toMatchObject({ concurrency: 8, maxConcurrency: 128 });
+    expect(max.sources.maxConcurrency).toBe("--max-concurrency");
+    tmp.write(
+      "lms-export.config.json",
+      JSON.stringify({ concurrency: "auto", maxConcurrency: 32 }),
+    );
+    expect(await resolved({})).toMatchObject({ concurrency: "auto", maxConcurrency: 32 });
+    expect(await usageErrorOf(() => resolved({ concurrency: "fast" }))).toBe(
+      'option --concurrency must be "auto" or a whole number from 1 to 256 (got "fast")',
+    );
+    expect(await usageErrorOf(() => resolved({ "max-concurrency": 0 }))).toBe(
+      "option --max-concurrency must be a whole number from 1 to 256 (got 0)",
+    );
+  });
+
   it("a wrong environment variable", async () => {
     const envError = (env: Record<string, string>) =>
       usageErrorOf(() => resolveConfig({ flags: {}, env, cwd: tmp.dir }));
     expect(await envError({ LMS_CONCURRENCY: "abc" })).toBe(
-      'environment variable LMS_CONCURRENCY must be a whole number from 1 to 256 (got "abc")',
+      'environment variable LMS_CONCURRENCY must be "auto" or a whole number from 1 to 256 (got "abc")',
     );
     expect(await envError({ LMS_CONCURRENCY: "2.5" })).toContain(
-      "LMS_CONCURRENCY must be a whole number",
+      'LMS_CONCURRENCY must be "auto" or a whole number',
+    );
+    expect(await envError({ LMS_MAX_CONCURRENCY: "auto" })).toBe(
+      'environment variable LMS_MAX_CONCURRENCY must be a whole number from 1 to 256 (got "auto")',
     );
     expect(await envError({ LMS_PAGE_SIZE: "0" })).toContain(
       "LMS_PAGE_SIZE must be a whole number from 1 to 10000 (got 0)",
@@ -286,10 +312,10 @@ describe("resolveConfig errors name the source, the field and the expected value
     const flagError = (flags: Record<string, unknown>) =>
       usageErrorOf(() => resolveConfig({ flags, env: {}, cwd: tmp.dir }));
     expect(await flagError({ concurrency: 0 })).toBe(
-      "option --concurrency must be a whole number from 1 to 256 (got 0)",
+      'option --concurrency must be "auto" or a whole number from 1 to 256 (got 0)',
     );
     expect(await flagError({ concurrency: Number.NaN })).toBe(
-      "option --concurrency must be a whole number from 1 to 256 (got a value that is not a number)",
+      'option --concurrency must be "auto" or a whole number from 1 to 256 (got a value that is not a number)',
     );
     expect(await flagError({ "page-size": 20_000 })).toContain(
       "option --page-size must be a whole number from 1 to 10000",

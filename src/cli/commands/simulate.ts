@@ -80,6 +80,10 @@ function describeFaults(faults: Readonly<FaultConfig>): string {
   return on.length === 0 ? "none" : on.map(([name, value]) => `${name}=${value}`).join(", ");
 }
 
+function describeCapacity(capacity: number | undefined): string {
+  return capacity ? `serving ${capacity} requests at once, ${2 * capacity} queued; ` : "";
+}
+
 export function registerSimulate(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "simulate",
@@ -139,6 +143,12 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
           type: "number",
           default: 0,
           description: "Added latency per request, ms",
+        })
+        .option("capacity", {
+          type: "number",
+          default: 0,
+          description:
+            "Requests served at once; twice as many wait, more get 429 Retry-After: 1 (0 = no limit)",
         })
         .option("jitter", { type: "number", default: 0, description: "Plus random 0..N ms" })
         .option("error-rate", { type: "number", default: 0, description: "Share answered 500/503" })
@@ -202,6 +212,10 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
           "a portal that reads the spec's open points the other way",
         )
         .example(
+          "$0 simulate --capacity 8 --latency 20",
+          "a portal that serves 8 requests at once, queues 16 and refuses the rest",
+        )
+        .example(
           "$0 simulate --token-max-requests 100 --insert-while-paging 2",
           "tokens that expire, data that moves",
         )
@@ -226,6 +240,7 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
         deletedProducts: count("deleted-products", argv.deletedProducts),
         maxLimit: checked("max-limit", argv.maxLimit, { integer: true, min: 1 }),
         dialect: argv.dialect,
+        capacity: count("capacity", argv.capacity),
         tokenTtlMs: (checked("token-ttl", argv.tokenTtl, { min: 0 }) ?? 3600) * 1000,
         faults: {
           latencyMs: checked("latency", argv.latency, { min: 0 }),
@@ -250,7 +265,7 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
         ctx.stdout.write(`${running.baseUrl}\n`);
         ctx.stdout.write(
           `serving ${data.count("user")} users, ${data.count("take")} takes, ${data.count("grp")} groups, ` +
-            `${data.count("product")} products (seed ${options.seed}, ${argv.dialect} dialect); faults: ${describeFaults(running.faults)}; ` +
+            `${data.count("product")} products (seed ${options.seed}, ${argv.dialect} dialect); ${describeCapacity(options.capacity)}faults: ${describeFaults(running.faults)}; ` +
             "stop with Ctrl-C\n",
         );
         await untilAborted(ctx.signal);

@@ -1,0 +1,226 @@
+/**
+ * How many requests to keep in flight when the portal's capacity is unknown: pure functions from
+ * what the portal answered (round-trip times and overload answers) to the next limit.
+ *
+ * The design follows the known adaptive-concurrency controllers (TCP Vegas, Netflix's Gradient2,
+ * Envoy's adaptive concurrency filter):
+ * - A server with spare capacity answers in about its no-load time however many requests come;
+ *   past its capacity, requests queue and the round trip grows with the queue. So the limit grows
+ *   while the round trip stays near the no-load baseline, and shrinks in proportion once it grows
+ *   past `tolerance` times the baseline (which leaves a short queue at the portal, so it never
+ *   idles between one answer and the next request).
+ * - A 429 or 503 is the portal saying it is full: the limit is halved at once, once per window,
+ *   since the answers of the requests already in flight tell nothing new.
+ * - The baseline is the median round trip of a few answers at `probeLimit` requests in flight,
+ *   measured at the start and again from time to time (as Envoy does): a portal that became
+ *   slower for good would otherwise keep the limit needlessly low. A window whose median is lower
+ *   lowers it. Medians, not minima: one lucky answer would make every later window look slow.
+ * - While no queue shows (a round trip below `slowStartRatio` times the baseline) slow start
+ *   doubles the limit per window; while the round trip is steady (below `steadyRatio` times the
+ *   baseline) it grows by a quarter per window, so a large portal is reached in a few
+ *   round trips (a window is about one round trip of answers), and a limit cut by a
+ *   passing slowdown (of the portal, or of this machine: its own busy moments lengthen the round
+ *   trips it measures) comes back as fast; between `steadyRatio` and `tolerance` it grows by a
+ *   little, probing for the point where the portal's queue starts.
+ * - A rising round trip cuts the limit by at most a quarter per window, an overload answer by
+ *   half: latency is a noisy signal, a 429 is not.
+ * - The limit only grows when it is used: a client with little to send proves nothing about the
+ *   portal, and a limit grown idle would become a burst when the work arrives.
+ */
+
+/** Bounds and tuning of the controller. */
+export interface AdaptiveSettings {
+  readonly minLimit: number;
+  readonly maxLimit: number;
+  /** The limit of the first window, after the first baseline probe. */
+  readonly initialLimit: number;
+  /** Requests in flight while the no-load round trip is measured. */
+  readonly probeLimit: number;
+  /** Answers a probe takes its baseline from. */
+  readonly probeSamples: number;
+  /** Time between baseline probes, ms. */
+  readonly probeIntervalMs: number;
+  /** Round trip ÷ baseline above which the limit shrinks. */
+  readonly tolerance: number;
+  /** Round trip ÷ baseline below which slow start doubles the limit per window. */
+  readonly slowStartRatio: number;
+  /** Round trip ÷ baseline below which the limit grows by `regrowFactor` per window. */
+  readonly steadyRatio: number;
+  /** Factor applied on an overload answer. */
+  readonly overloadFactor: number;
+  /** The smallest factor a rising round trip applies per window. */
+  readonly latencyFactor: number;
+  /** Growth per window of a steady round trip after slow start. */
+  readonly regrowFactor: number;
+  /** Answers per window, at least (a window is also at least as many as the limit). */
+  readonly minWindow: number;
+}
+
+export const DEFAULT_ADAPTIVE: AdaptiveSettings = {
+  minLimit: 1,
+  maxLimit: 64,
+  initialLimit: 4,
+  probeLimit: 2,
+  probeSamples: 8,
+  probeIntervalMs: 5_000,
+  tolerance: 2,
+  slowStartRatio: 1.2,
+  steadyRatio: 1.5,
+  overloadFactor: 0.5,
+  latencyFactor: 0.75,
+  regrowFactor: 1.25,
+  minWindow: 8,
+};
+
+/** One answer, as the limiter saw it. */
+export interface LimitSample {
+  /** When the request was sent, ms (any monotonic clock, the same as `now`). */
+  readonly startedAt: number;
+  /** Round trip, ms. */
+  readonly latencyMs: number;
+  /** A 429 or 503: the portal said it is full. */
+  readonly overload: boolean;
+  /** Requests in flight when this one was sent, itself included. */
+  readonly inFlight: number;
+}
+
+export type LimitPhase = "probe" | "slowStart" | "steady";
+
+/** Everything the controller remembers. Replace it with what {@link nextState} answers. */
+export interface LimitState {
+  readonly limit: number;
+  readonly phase: LimitPhase;
+  /** The no-load round trip, ms; undefined until the first probe ends. */
+  readonly baselineMs: number | undefined;
+  /** Round trips of the current window. */
+  readonly window: readonly number[];
+  /** Largest number in flight seen in the current window. */
+  readonly windowInFlight: number;
+  /** Answers to requests sent before this belong to an earlier window and are not judged. */
+  readonly windowStart: number;
+  /** Where a probe returns to. */
+  readonly resume: { readonly limit: number; readonly phase: LimitPhase };
+  readonly nextProbeAt: number;
+  /** Round-trip median of the last full window, ms (for progress). */
+  readonly lastRttMs: number | undefined;
+}
+
+const clamp = (value: number, s: AdaptiveSettings): number =>
+  Math.max(s.minLimit, Math.min(s.maxLimit, Math.floor(value)));
+
+/** The state at the start of a run: a probe for the baseline, then slow start. */
+export function initialState(now: number, s: AdaptiveSettings = DEFAULT_ADAPTIVE): LimitState {
+  return {
+    limit: clamp(s.probeLimit, s),
+    phase: "probe",
+    baselineMs: undefined,
+    window: [],
+    windowInFlight: 0,
+    windowStart: now,
+    resume: { limit: clamp(s.initialLimit, s), phase: "slowStart" },
+    nextProbeAt: now + s.probeIntervalMs,
+    lastRttMs: undefined,
+  };
+}
+
+/** A new window from `now`, at `limit`, in `phase`. */
+function newWindow(
+  state: LimitState,
+  now: number,
+  limit: number,
+  phase: LimitPhase,
+  s: AdaptiveSettings,
+): LimitState {
+  return {
+    ...state,
+    limit: clamp(limit, s),
+    phase,
+    window: [],
+    windowInFlight: 0,
+    windowStart: now,
+  };
+}
+
+/** The state after one answer arrived at `now`. */
+export function nextState(
+  state: LimitState,
+  sample: LimitSample,
+  now: number,
+  s: AdaptiveSettings = DEFAULT_ADAPTIVE,
+): LimitState {
+  // Sent before the last change: it was judged already, or belongs to the previous limit.
+  if (sample.startedAt < state.windowStart) return state;
+  if (state.phase === "probe") return probeAnswer(state, sample, now, s);
+  if (sample.overload) return newWindow(state, now, state.limit * s.overloadFactor, "steady", s);
+  if (now >= state.nextProbeAt) {
+    const probing = newWindow(state, now, s.probeLimit, "probe", s);
+    return { ...probing, resume: { limit: state.limit, phase: state.phase } };
+  }
+  const window = [...state.window, sample.latencyMs];
+  const windowInFlight = Math.max(state.windowInFlight, sample.inFlight);
+  // A window is about one round trip of answers: fewer would judge a new limit before the queue
+  // it builds at the portal shows in the round trip.
+  if (window.length < Math.max(s.minWindow, state.limit)) {
+    return { ...state, window, windowInFlight };
+  }
+  return judgeWindow({ ...state, window, windowInFlight }, now, s);
+}
+
+/** During a probe, only answers to requests sent at the probe's load count. */
+function probeAnswer(
+  state: LimitState,
+  sample: LimitSample,
+  now: number,
+  s: AdaptiveSettings,
+): LimitState {
+  if (sample.overload) {
+    // Full even at the probe's load: come back to half of what was used before.
+    const resume = {
+      limit: clamp(state.resume.limit * s.overloadFactor, s),
+      phase: "steady" as const,
+    };
+    return { ...state, resume };
+  }
+  if (sample.inFlight > s.probeLimit) return state;
+  const window = [...state.window, sample.latencyMs];
+  if (window.length < s.probeSamples) return { ...state, window };
+  const measured = median(window);
+  const ended = newWindow(state, now, state.resume.limit, state.resume.phase, s);
+  return { ...ended, baselineMs: measured, nextProbeAt: now + s.probeIntervalMs };
+}
+
+/** A full window: grow, hold or shrink by its median round trip against the baseline. */
+function judgeWindow(state: LimitState, now: number, s: AdaptiveSettings): LimitState {
+  const rtt = median(state.window);
+  const baseline = Math.min(state.baselineMs ?? rtt, rtt);
+  const ratio = rtt / Math.max(baseline, 1e-3);
+  const judged = { ...state, baselineMs: baseline, lastRttMs: rtt };
+  if (ratio > s.tolerance) {
+    // Shrink toward where the round trip would be back at the tolerance.
+    const factor = Math.max(s.latencyFactor, s.tolerance / ratio);
+    return newWindow(judged, now, state.limit * factor, "steady", s);
+  }
+  // Growing is only earned by a limit that was (nearly) used, and from what was used.
+  const used = state.windowInFlight >= state.limit / 2;
+  if (!used) return newWindow(judged, now, state.limit, state.phase, s);
+  const grow = (factor: number): number =>
+    Math.min(state.limit * factor, Math.max(state.limit + 1, state.windowInFlight * factor));
+  // Doubling only while no queue shows at all: from at most 1.2 times the portal's capacity it
+  // lands below capacity plus a queue of twice as much, where a portal would start refusing.
+  if (state.phase === "slowStart" && ratio < s.slowStartRatio) {
+    return newWindow(judged, now, grow(2), "slowStart", s);
+  }
+  if (ratio < s.steadyRatio) return newWindow(judged, now, grow(s.regrowFactor), "steady", s);
+  const step = Math.max(1, Math.floor(Math.sqrt(state.limit) / 2));
+  const added = Math.min(state.limit + step, Math.max(state.limit, state.windowInFlight + step));
+  return newWindow(judged, now, added, "steady", s);
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}

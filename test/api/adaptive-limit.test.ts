@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import {
+  type AdaptiveSettings,
+  DEFAULT_ADAPTIVE,
+  initialState,
+  type LimitState,
+  median,
+  nextState,
+} from "../../src/api/adaptive-limit.js";
+
+const SETTINGS: AdaptiveSettings = { ...DEFAULT_ADAPTIVE, maxLimit: 64, probeIntervalMs: 60_000 };
+
+/**
+ * Feeds `count` answers arriving 1 ms apart, each for a request sent at that moment with the limit
+ * fully used, whose round trip `latency(limit)` gives; answers the states after each answer.
+ */
+function run(
+  start: LimitState,
+  count: number,
+  latency: (limit: number) => number,
+  options: { from?: number; overloadAt?: ReadonlySet<number>; settings?: AdaptiveSettings } = {},
+): { state: LimitState; limits: number[]; now: number } {
+  const settings = options.settings ?? SETTINGS;
+  let state = start;
+  let now = options.from ?? 0;
+  const limits: number[] = [];
+  for (let i = 0; i < count; i++) {
+    now += 1;
+    const sample = {
+      startedAt: now,
+      latencyMs: latency(state.limit),
+      overload: options.overloadAt?.has(i) ?? false,
+      inFlight: Math.min(state.limit, state.phase === "probe" ? settings.probeLimit : state.limit),
+    };
+    state = nextState(state, sample, now, settings);
+    limits.push(state.limit);
+  }
+  return { state, limits, now };
+}
+
+/** The same answer `count` times, 1 ms apart from `from`, each sent as it arrives. */
+function repeat(
+  start: LimitState,
+  from: number,
+  count: number,
+  answer: { latencyMs: number; overload: boolean; inFlight: number },
+): LimitState {
+  let state = start;
+  for (let t = from; t < from + count; t++) {
+    state = nextState(state, { startedAt: t, ...answer }, t, SETTINGS);
+  }
+  return state;
+}
+
+/** A portal serving `capacity` at once in `serviceMs`: beyond it, requests queue. */
+const portal =
+  (capacity: number, serviceMs = 20) =>
+  (limit: number) =>
+    serviceMs * Math.max(1, limit / capacity);
+
+describe("the adaptive limit", () => {
+  it("starts by measuring the no-load round trip at the probe's limit", () => {
+    const start = initialState(0, SETTINGS);
+    expect(start).toMatchObject({ limit: 2, phase: "probe", baselineMs: undefined });
+    const { state } = run(start, SETTINGS.probeSamples, () => 20);
+    expect(state).toMatchObject({ limit: 4, phase: "slowStart", baselineMs: 20 });
+  });
+
+  it("rises while the round trip stays steady, up to the maximum and no further", () => {
+    const { state, limits } = run(initialState(0, SETTINGS), 2_000, () => 20);
+    expect(state.limit).toBe(64);
+    expect(Math.max(...limits)).toBe(64);
+    // Slow start doubles: 4, 8, 16, 32, 64.
+    expect([...new Set(limits)].slice(0, 6)).toEqual([2, 4, 8, 16, 32, 64]);
+  });
+
+  it("settles near where the round trip reaches the tolerance when latency rises with load", () => {
+    // A portal of 8: its round trip doubles at 16 in flight.
+    const { limits } = run(initialState(0, SETTINGS), 3_000, portal(8));
+    const settled = limits.slice(-500);
+    expect(Math.min(...settled)).toBeGreaterThanOrEqual(8);
+    expect(Math.max(...settled)).toBeLessThanOrEqual(2 * 8 + 2);
+  });
+
+  it("falls in proportion when the round trip rises well above the baseline", () => {
+    const steady = run(initialState(0, SETTINGS), 2_000, () => 20);
+    expect(steady.state.limit).toBe(64);
+    // The portal slows to four times its no-load round trip.
+    const slowed = run(steady.state, 200, () => 80, { from: steady.now });
+    expect(slowed.state.limit).toBeLessThan(64);
+    expect(slowed.state.limit).toBeGreaterThanOrEqual(SETTINGS.minLimit);
+    expect(
+      slowed.limits.every((limit, i) => i === 0 || limit <= (slowed.limits[i - 1] ?? 64)),
+    ).toBe(true);
+  });
+
+  it("halves on an overload answer, once per window, and never below the minimum", () => {
+    const steady = run(initialState(0, SETTINGS), 2_000, () => 20);
+    const now = steady.now + 1;
+    const refused = nextState(
+      steady.state,
+      { startedAt: now, latencyMs: 3, overload: true, inFlight: 64 },
+      now,
+      SETTINGS,
+    );
+    expect(refused.limit).toBe(32);
+    // Another refusal of a request sent before the decrease changes nothing.
+    const again = nextState(
+      refused,
+      { startedAt: now - 1, latencyMs: 3, overload: true, inFlight: 64 },
+      now + 1,
+      SETTINGS,
+    );
+    expect(again.limit).toBe(32);
+    // Refusals of requests sent after each decrease bring it down to the minimum and no lower.
+    const state = repeat(again, now + 2, 18, { latencyMs: 3, overload: true, inFlight: 1 });
+    expect(state.limit).toBe(SETTINGS.minLimit);
+  });
+
+  it("does not rise on a limit it does not use", () => {
+    const probed = run(initialState(0, SETTINGS), SETTINGS.probeSamples, () => 20);
+    const sample = { latencyMs: 20, overload: false, inFlight: 1 };
+    const state = repeat(probed.state, probed.now + 1, 500, sample);
+    expect(state.limit).toBe(SETTINGS.initialLimit);
+  });
+
+  it("measures the baseline again from time to time, at the probe's limit", () => {
+    const settings = { ...SETTINGS, probeIntervalMs: 1_000 };
+    const steady = run(initialState(0, settings), 900, () => 20, { settings });
+    expect(steady.state.baselineMs).toBe(20);
+    // From now on the portal's no-load round trip is 40 ms for good.
+    const slower = run(steady.state, 400, (limit) => (limit <= 2 ? 40 : 45), {
+      from: steady.now,
+      settings,
+    });
+    expect(slower.limits).toContain(settings.probeLimit);
+    expect(slower.state.baselineMs).toBe(40);
+    // Measured against the new baseline, 45 ms is steady: the limit is back up.
+    expect(slower.state.limit).toBeGreaterThan(32);
+  });
+
+  it("a probe counts only answers to requests sent at the probe's load", () => {
+    const start = initialState(0, SETTINGS);
+    const crowded = nextState(
+      start,
+      { startedAt: 1, latencyMs: 500, overload: false, inFlight: 30 },
+      2,
+      SETTINGS,
+    );
+    expect(crowded.window).toEqual([]);
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});

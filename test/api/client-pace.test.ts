@@ -1,0 +1,91 @@
+/**
+ * The client's pace against the simulated portal over HTTP: "too busy" answers do not spend the
+ * attempts of an adaptive client, a portal that is too busy forever still ends the call with a
+ * clear message, and the figures say what happened.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { type ClientOptions, createClient, type LmsClient } from "../../src/api/client.js";
+import { OverloadError, RetryBudgetError } from "../../src/api/errors.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+
+const KEY = "pace-client-key-1e4b";
+let sim: RunningSimulator | undefined;
+let lms: LmsClient | undefined;
+afterEach(async () => {
+  await lms?.close();
+  await sim?.close();
+  lms = undefined;
+  sim = undefined;
+});
+
+/** A client of the simulator with quick retries and at most 2 attempts. */
+function paceClient(running: RunningSimulator, options: Partial<ClientOptions>): LmsClient {
+  return createClient({
+    baseUrl: running.baseUrl,
+    apiKey: KEY,
+    maxAttempts: 2,
+    retryBaseMs: 1,
+    retryMaxMs: 5,
+    ...options,
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: unknown) => error as Error,
+  );
+}
+
+describe("the pace of a client", () => {
+  it("auto: 429s do not spend attempts; the call succeeds after more refusals than attempts", async () => {
+    sim = await startSimulator({ apiKey: KEY, users: 20 });
+    lms = paceClient(sim, { concurrency: "auto" });
+    await lms.authenticate();
+    const running = sim;
+    running.faults.rateLimitRate = 1;
+    running.faults.retryAfterSeconds = 0;
+    const before = running.stats.requests;
+    // Let the portal refuse five times in a row, then serve.
+    const served = lms.listGroups({ limit: 3 });
+    while (running.stats.requests - before < 5) await new Promise((r) => setTimeout(r, 1));
+    running.faults.rateLimitRate = 0;
+    const page = await served;
+    expect(page.result).toHaveLength(3);
+    const pace = lms.pace();
+    expect(pace.mode).toBe("auto");
+    expect(pace.overloads).toBeGreaterThanOrEqual(5);
+    expect(pace.overloads).toBe(running.stats.requests - before - 1);
+  });
+
+  it("auto: a portal that answers 429 forever ends the call, saying why and what to do", async () => {
+    sim = await startSimulator({
+      apiKey: KEY,
+      users: 20,
+      faults: { rateLimitRate: 0, retryAfterSeconds: 0 },
+    });
+    lms = paceClient(sim, { concurrency: "auto", retryBaseMs: 2, maxOverloadWaitMs: 50 });
+    await lms.authenticate();
+    sim.faults.rateLimitRate = 1;
+    const error = await failure(lms.listGroups({ limit: 3 }));
+    expect(error).toBeInstanceOf(OverloadError);
+    expect(error.message).toMatch(
+      /^listGroups \(POST \/api-v2\/grp\/get_all, HTTP 429\): the portal kept answering that it is too busy \(\d+ answers over \d+ s of waiting/,
+    );
+    expect(error.message).toContain("--resume");
+    expect(lms.pace().overloads).toBeGreaterThan(2);
+  });
+
+  it("fixed: the attempts are spent as before", async () => {
+    sim = await startSimulator({ apiKey: KEY, users: 20 });
+    lms = paceClient(sim, { concurrency: 4 });
+    await lms.authenticate();
+    sim.faults.rateLimitRate = 1;
+    sim.faults.retryAfterSeconds = 0;
+    const error = await failure(lms.listGroups({ limit: 3 }));
+    expect(error).toBeInstanceOf(RetryBudgetError);
+    expect(lms.pace()).toMatchObject({ mode: "fixed", current: 4, min: 4, max: 4, overloads: 2 });
+  });
+});

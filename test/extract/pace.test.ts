@@ -1,0 +1,139 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runExtract } from "../../src/extract/extract.js";
+import { openDatabase } from "../../src/load/database.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { EXTRACTED } from "../../src/resources/registry.js";
+import { type SimulatorOptions, startSimulator } from "../../src/simulator/server.js";
+import { runCli } from "../helpers/spawn-cli.js";
+import { normaliseTable } from "../helpers/table-snapshot.js";
+
+const KEY = "pace-key-5d0e";
+const NOW = new Date("2026-06-01T00:00:00Z");
+const PORTAL: SimulatorOptions = { apiKey: KEY, users: 400, takesPerUser: 3, now: NOW, seed: 31 };
+
+let dir: string;
+let cleanDb: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-pace-"));
+  // The reference: the same portal without a capacity limit, extracted at a fixed pace.
+  cleanDb = join(dir, "clean.duckdb");
+  const sim = await startSimulator(PORTAL);
+  const db = await openDatabase(cleanDb);
+  try {
+    await runExtract({
+      db,
+      clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 4, pageSize: 50 },
+      mode: "full",
+      logger: silentLogger,
+    });
+  } finally {
+    db.close();
+    await sim.close();
+  }
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Every table of `path` equals the clean run's, row by row; answers its last `_runs` row. */
+async function expectSameAsClean(path: string): Promise<Record<string, unknown>> {
+  const a = await openDatabase(cleanDb, { readOnly: true });
+  const b = await openDatabase(path, { readOnly: true });
+  const ca = await a.connect();
+  const cb = await b.connect();
+  try {
+    for (const resource of EXTRACTED) {
+      expect(await normaliseTable(cb, resource), resource).toEqual(
+        await normaliseTable(ca, resource),
+      );
+    }
+    const reader = await cb.runAndReadAll(
+      "SELECT status, concurrency_min, concurrency_max, concurrency_final, overload_answers FROM _runs ORDER BY run_id DESC LIMIT 1",
+    );
+    return reader.getRowObjectsJS()[0] ?? {};
+  } finally {
+    ca.closeSync();
+    cb.closeSync();
+    a.close();
+    b.close();
+  }
+}
+
+describe("--concurrency auto against a portal of limited capacity", () => {
+  it("extract --concurrency auto completes against a portal serving 4 at once, with exact data", async () => {
+    const sim = await startSimulator({ ...PORTAL, capacity: 4, faults: { latencyMs: 5 } });
+    const keyFile = join(dir, "key");
+    await writeFile(keyFile, `${KEY}\n`, { mode: 0o600 });
+    const db = join(dir, "auto.duckdb");
+    try {
+      const out = await runCli([
+        "extract",
+        "--base-url",
+        sim.baseUrl,
+        "--api-key-file",
+        keyFile,
+        "--db",
+        db,
+        "--concurrency",
+        "auto",
+        "--max-concurrency",
+        "64",
+        "--page-size",
+        "50",
+        "--log-format",
+        "json",
+      ]);
+      expect(out.code, out.stderr).toBe(0);
+      const run = await expectSameAsClean(db);
+      expect(run.status).toBe("succeeded");
+      const min = Number(run.concurrency_min);
+      const max = Number(run.concurrency_max);
+      const final = Number(run.concurrency_final);
+      expect(min).toBeGreaterThanOrEqual(1);
+      expect(max).toBeLessThanOrEqual(64);
+      expect(final).toBeGreaterThanOrEqual(min);
+      expect(final).toBeLessThanOrEqual(max);
+      expect(Number(run.overload_answers)).toBe(sim.capacity?.refused);
+      expect(out.stderr).toMatch(/"concurrency":\d+/);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("a limit far too high meets 429s, comes down, finishes exact, and counts them in _runs", async () => {
+    const sim = await startSimulator({ ...PORTAL, capacity: 2, faults: { latencyMs: 5 } });
+    const path = join(dir, "overload.duckdb");
+    const db = await openDatabase(path);
+    try {
+      const result = await runExtract({
+        db,
+        clientOptions: {
+          baseUrl: sim.baseUrl,
+          apiKey: KEY,
+          concurrency: "auto",
+          maxConcurrency: 64,
+          // Start far above the portal's 2 served + 4 queued, so it must refuse some.
+          adaptive: { initialLimit: 48 },
+          maxAttempts: 2,
+          pageSize: 50,
+        },
+        mode: "full",
+        logger: silentLogger,
+      });
+      expect(result.runId).toBe(1);
+    } finally {
+      db.close();
+      await sim.close();
+    }
+    const refused = sim.capacity?.refused ?? 0;
+    expect(refused).toBeGreaterThan(0);
+    const run = await expectSameAsClean(path);
+    expect(run.status).toBe("succeeded");
+    expect(Number(run.overload_answers)).toBe(refused);
+    expect(Number(run.concurrency_max)).toBe(48);
+    expect(Number(run.concurrency_min)).toBeLessThan(48);
+  });
+});
