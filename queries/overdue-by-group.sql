@@ -1,7 +1,8 @@
 -- title: Overdue required products by group
 -- description: One row per group that has users linked to it directly: the required products of
 --   its users (user x product pairs: with product_ids, every listed product for every user;
---   without it, each product the user holds an access record for), how many are completed, and
+--   without it, each product the user holds an access record for), how many are completed (a
+--   completed take that reaches the product's pass mark, as in the compliance query), and
 --   how many are overdue, by the rules of the compliance query (not completed, and the due date,
 --   the earlier of first access + due_days and the latest access expiry day, before today).
 --   overdue_share = overdue / required. A user linked to several groups counts in each. Most
@@ -30,9 +31,13 @@ pairs AS (
   SELECT user_id, product_id FROM access WHERE len($product_ids) = 0
 ),
 completed AS (
+  -- Completed as the compliance query means it: a completed take that reaches the pass mark.
   SELECT DISTINCT take_user_id AS user_id, take_product_id AS product_id
   FROM take
+  LEFT JOIN product ON product.product_id = take.take_product_id
   WHERE take_completed_date IS NOT NULL
+    AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
+         OR take_score >= product.product_min_score)
 ),
 states AS (
   SELECT pairs.user_id,

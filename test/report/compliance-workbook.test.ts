@@ -78,6 +78,7 @@ describe("the weekly compliance workbook", () => {
       "compliance-summary",
       "compliance-trend",
       "compliance",
+      "overdue-by-group",
       "access",
       "completion",
       "About",
