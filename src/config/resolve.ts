@@ -54,6 +54,14 @@ export interface ResolvedConfig {
   quiet: boolean;
   /** Absolute path of the key file, if any source named one. */
   apiKeyFile: string | undefined;
+  /** The mail server URL as given (checked by the mail settings, only when mail is sent). */
+  smtpUrl: string | undefined;
+  /** Absolute path of the SMTP password file, if any source named one. */
+  smtpPasswordFile: string | undefined;
+  /** The sender's address for report mail. */
+  mailFrom: string | undefined;
+  /** Allow an unencrypted SMTP session to a host that is not this machine. */
+  allowInsecureSmtp: boolean;
   /** The config file used, if any. */
   configFile: string | undefined;
   /** Where each setting came from: "--db", "LMS_DB", "<file> (db)" or "default". */
@@ -154,6 +162,10 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
       pick("logFormat") ?? ((input.isTTY ?? process.stderr.isTTY === true) ? "human" : "json"),
     quiet: pick("quiet") ?? false,
     apiKeyFile: pick("apiKeyFile"),
+    smtpUrl: pick("smtpUrl"),
+    smtpPasswordFile: pick("smtpPasswordFile"),
+    mailFrom: pick("mailFrom"),
+    allowInsecureSmtp: pick("allowInsecureSmtp") ?? false,
     configFile: file?.path,
     sources,
   };
@@ -164,6 +176,9 @@ function withAbsolutePaths(values: ConfigValues, base: string): ConfigValues {
   if (out.db !== undefined) out.db = resolvePath(base, out.db);
   if (out.outDir !== undefined) out.outDir = resolvePath(base, out.outDir);
   if (out.apiKeyFile !== undefined) out.apiKeyFile = resolvePath(base, out.apiKeyFile);
+  if (out.smtpPasswordFile !== undefined) {
+    out.smtpPasswordFile = resolvePath(base, out.smtpPasswordFile);
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import { UsageError } from "../cli-error.js";
+import type { MailBlock } from "../mail/mail-block.js";
 import { type Catalog, loadQueryFile, type QueryDef, type ReportFormat } from "./catalog.js";
 import { type ParamValue, resolveQueryParams } from "./params.js";
 
@@ -22,6 +23,8 @@ export interface ReportJob {
   queries: QueryDef[];
   formats: ReportFormat[];
   fileName: string;
+  /** The definition's mail block, if it has one. */
+  mail?: MailBlock;
   /** Parameter values per query name. */
   params: Map<string, Map<string, ParamValue>>;
 }
@@ -75,6 +78,7 @@ export async function resolveJobs(
         formats: report.formats,
         fileName: report.fileName,
         reportParams: report.params,
+        ...(report.mail === undefined ? {} : { mail: report.mail }),
       };
     } else if (query) {
       base = job(query, query.file);

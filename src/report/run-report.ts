@@ -70,17 +70,31 @@ export async function runReports(
   await prepareOutputDir(options.outDir);
   const results: ReportRunResult[] = [];
   for (const job of jobs) {
-    const result = await runJob(db, job, { ...options, now });
+    const result = await writeJobFiles(db, job, { ...options, now });
     logger.info("report written", { report: job.name, files: result.files, rows: result.rows });
     results.push(result);
   }
   return results;
 }
 
-async function runJob(
+/**
+ * Chooses what a job's files hold: given the job's bound queries (in order), answers the ones to
+ * export, each possibly narrowed (a query may be left out, never added).
+ */
+export type SelectQueries = (
+  connection: DuckDBConnection,
+  bound: readonly BoundQuery[],
+) => Promise<BoundQuery[]>;
+
+/**
+ * Writes one job's files into `options.outDir` (which must exist) with the contract of
+ * runReports; `select` narrows what they hold (per-recipient files of a split mail). File names
+ * are those of the whole report, so a narrowed file is named as the file it is a part of.
+ */
+export async function writeJobFiles(
   db: Pick<LmsDatabase, "connect">,
   job: ReportJob,
-  options: RunReportsOptions & { now: Date },
+  options: RunReportsOptions & { now: Date; select?: SelectQueries },
 ): Promise<ReportRunResult> {
   const neutralise = options.neutraliseFormulas ?? true;
   const staging = new OutputStaging(options.outDir);
@@ -88,10 +102,11 @@ async function runJob(
   const rows: Record<string, number> = {};
   const connection = await db.connect();
   try {
-    const bound: BoundQuery[] = [];
+    let bound: BoundQuery[] = [];
     for (const query of job.queries) {
       bound.push(await bindQuery(connection, query, job.params.get(query.name) ?? new Map()));
     }
+    if (options.select) bound = await options.select(connection, bound);
     for (const format of job.formats) {
       if (format === "xlsx") {
         const file = staging.reserve(`${base}.xlsx`);

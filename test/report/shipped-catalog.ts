@@ -13,6 +13,7 @@ export const SHIPPED_QUERIES = [
   "completion",
   "compliance",
   "freshness",
+  "group-managers",
   "group-rollup",
   "score-distribution",
   "score-histogram",

@@ -1,9 +1,12 @@
 import type { Argv } from "yargs";
+import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
 import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withFormulaOption } from "../formula-option.js";
+import { withMailOptions } from "../mail-options.js";
+import { mailRequest, planMail, sendPlannedMail } from "../mail-step.js";
 import {
   withConfigOption,
   withDbOption,
@@ -22,11 +25,13 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     "report <names..>",
     "Write reports from the database: report or query names (see `list`), or .sql files",
     (y) =>
-      withFormulaOption(
-        withCatalogOption(
-          withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+      withMailOptions(
+        withFormulaOption(
+          withCatalogOption(
+            withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+          ),
+          "CSV and Excel text cells",
         ),
-        "CSV and Excel text cells",
       )
         .positional("names", {
           type: "string",
@@ -39,11 +44,28 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           "$0 report compliance --param product_ids=12,15 --param group_id=3 --format xlsx",
           "one query, with parameters, as a workbook",
         )
-        .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file"),
+        .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file")
+        .example(
+          "$0 report weekly-compliance --mail-to compliance@example.com",
+          "write the report and mail it (server settings: LMS_SMTP_URL, LMS_MAIL_FROM)",
+        ),
     async (args) => {
-      const { config, logger } = await setupCommand(args, ctx);
+      const setup = await setupCommand(args, ctx);
+      const { config, logger } = setup;
+      const request = await mailRequest(args, setup, ctx);
       const catalog = await loadCatalogFor(args.catalog, ctx);
+      const now = new Date();
+      const resolve = {
+        cwd: ctx.cwd,
+        formats: config.formats,
+        given: config.reportParams,
+        givenSource: config.sources.reportParams,
+        now,
+      };
       await withDatabase(config.db, { readOnly: true }, async (db) => {
+        const planned = request
+          ? await planMail(db, await resolveJobs(args.names, catalog, resolve), request)
+          : undefined;
         const results = await runReports(db, args.names, {
           catalog,
           outDir: config.outDir,
@@ -53,8 +75,18 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           neutraliseFormulas: args.neutraliseFormulas,
           logger,
           cwd: ctx.cwd,
+          now,
         });
         ctx.stdout.write(reportSummary(results, ctx.cwd));
+        if (request && planned) {
+          await sendPlannedMail(db, planned, results, {
+            request,
+            setup,
+            ctx,
+            now,
+            neutraliseFormulas: args.neutraliseFormulas,
+          });
+        }
       });
     },
   );
