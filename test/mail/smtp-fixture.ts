@@ -44,7 +44,12 @@ export async function startSmtp(
       if (auth.username === options.auth?.user && auth.password === options.auth?.pass) {
         callback(null, { user: auth.username });
       } else {
-        callback(Object.assign(new Error("Authentication failed"), { responseCode: 535 }));
+        // Echoes what it got, as a careless server might: the client must redact it.
+        callback(
+          Object.assign(new Error(`Authentication failed for password ${auth.password ?? ""}`), {
+            responseCode: 535,
+          }),
+        );
       }
     },
     onRcptTo(address, _session, callback) {
