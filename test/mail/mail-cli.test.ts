@@ -4,7 +4,7 @@
  * manager, `when: "rows"`, and settings checked before anything is written.
  */
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { mailWorkspace, reportArgs, runCliIn } from "./cli-harness.js";
@@ -225,4 +225,27 @@ describe("when and settings", () => {
     );
     expect(existsSync(join(dir, "fmt-out"))).toBe(false);
   });
+});
+
+test("the body shows at most 200 rows and says the full list is attached", async () => {
+  await writeFile(
+    join(dir, "many.sql"),
+    "-- title: Many\nSELECT range AS n, 'row ' || range AS label FROM range(250)\n",
+  );
+  smtp = await startSmtp();
+  const run = await runCliIn(
+    dir,
+    reportArgs("many.sql", "--mail-to", "ops@example.com", "--format", "csv", "--out", "many-out"),
+    env(smtp.url),
+  );
+  expect(run.code).toBe(0);
+  await smtp.close();
+  const message = smtp.received[0];
+  const html = String(message?.parsed.html);
+  expect(html).toContain(">row 199<");
+  expect(html).not.toContain(">row 200<");
+  expect(message?.parsed.text).toMatch(
+    /The first 200 of 250 rows are shown; the full list is attached: see many-\d{4}-\d{2}-\d{2}\.csv\./,
+  );
+  expect(csvRows(message?.parsed.attachments[0]?.content.toString("utf8") ?? "")).toHaveLength(250);
 });
