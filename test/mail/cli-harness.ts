@@ -2,10 +2,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { CliContext } from "../../src/cli/context.js";
 import { main } from "../../src/cli/main.js";
 import { Collect } from "../log/collect.js";
 import { createMailDatabase, writeMailCatalog } from "./mail-dataset.js";
+import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
 
 export interface CliRun {
   code: number;
@@ -46,4 +48,36 @@ export function reportArgs(name: string, ...extra: string[]): string[] {
     "json",
     ...extra,
   ];
+}
+
+/**
+ * A suite's workspace (made before its tests, removed after) and SMTP servers started by its
+ * tests, each closed after its test.
+ */
+export function useMailWorkspace(): {
+  readonly dir: string;
+  smtp(options?: Parameters<typeof startSmtp>[0]): Promise<SmtpFixture>;
+} {
+  let dir = "";
+  let remove: (() => Promise<void>) | undefined;
+  const servers: SmtpFixture[] = [];
+  beforeAll(async () => {
+    ({ dir, remove } = await mailWorkspace());
+  });
+  afterAll(async () => {
+    await remove?.();
+  });
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+    async smtp(options) {
+      const server = await startSmtp(options);
+      servers.push(server);
+      return server;
+    },
+  };
 }

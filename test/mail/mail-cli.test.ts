@@ -6,25 +6,11 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { mailWorkspace, reportArgs, runCliIn } from "./cli-harness.js";
+import { describe, expect, test } from "vitest";
+import { reportArgs, runCliIn, useMailWorkspace } from "./cli-harness.js";
 import { MANAGERS, UNASSIGNED } from "./mail-dataset.js";
-import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
 
-let dir: string;
-let remove: () => Promise<void>;
-let smtp: SmtpFixture | undefined;
-
-beforeAll(async () => {
-  ({ dir, remove } = await mailWorkspace());
-});
-afterAll(async () => {
-  await remove();
-});
-afterEach(async () => {
-  await smtp?.close();
-  smtp = undefined;
-});
+const ws = useMailWorkspace();
 
 const FROM = "reports@example.com";
 
@@ -43,9 +29,13 @@ function csvRows(text: string): Record<string, string>[] {
 
 describe("a split report", () => {
   test("each manager gets only their rows in body and attachments; the rest go to `to` with cc", async () => {
-    smtp = await startSmtp();
-    const out = join(dir, "split-out");
-    const run = await runCliIn(dir, reportArgs("team-list", "--mail", "--out", out), env(smtp.url));
+    const smtp = await ws.smtp();
+    const out = join(ws.dir, "split-out");
+    const run = await runCliIn(
+      ws.dir,
+      reportArgs("team-list", "--mail", "--out", out),
+      env(smtp.url),
+    );
     expect(run.stderr).not.toContain('"level":"error"');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("mail: 3 messages sent");
@@ -101,9 +91,9 @@ describe("a split report", () => {
   });
 
   test("text from the data is escaped in the HTML body", async () => {
-    smtp = await startSmtp();
+    const smtp = await ws.smtp();
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("team-list", "--mail", "--out", "esc-out"),
       env(smtp.url),
     );
@@ -118,10 +108,10 @@ describe("a split report", () => {
 
 describe("--mail-to", () => {
   test("sends the whole report to those addresses only, files attached byte for byte", async () => {
-    smtp = await startSmtp();
-    const out = join(dir, "to-out");
+    const smtp = await ws.smtp();
+    const out = join(ws.dir, "to-out");
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("team-list", "--mail-to", "Ops@Example.com,ops2@example.com", "--out", out),
       env(smtp.url),
     );
@@ -139,9 +129,9 @@ describe("--mail-to", () => {
   });
 
   test("a query without a mail block gets the default subject and every format", async () => {
-    smtp = await startSmtp();
+    const smtp = await ws.smtp();
     const run = await runCliIn(
-      dir,
+      ws.dir,
       [
         ...reportArgs(
           "group-managers",
@@ -164,58 +154,58 @@ describe("--mail-to", () => {
   });
 
   test("a bad address stops the command before anything is written", async () => {
-    smtp = await startSmtp();
+    const smtp = await ws.smtp();
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("team-list", "--mail-to", "ops@example.com,not an address", "--out", "bad-out"),
       env(smtp.url),
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--mail-to: "not an address" is not an e-mail address');
-    expect(existsSync(join(dir, "bad-out"))).toBe(false);
+    expect(existsSync(join(ws.dir, "bad-out"))).toBe(false);
     expect(smtp.received).toHaveLength(0);
   });
 });
 
 describe("when and settings", () => {
   test('when: "rows" sends nothing for an empty result, and the file is still written', async () => {
-    smtp = await startSmtp();
+    const smtp = await ws.smtp();
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("empty-team", "--mail", "--out", "empty-out"),
       env(smtp.url),
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("mail: 0 messages sent");
     expect(run.stderr).toContain("no rows: report not mailed");
-    expect((await readdir(join(dir, "empty-out"))).filter((f) => f.endsWith(".csv"))).toHaveLength(
-      1,
-    );
+    expect(
+      (await readdir(join(ws.dir, "empty-out"))).filter((f) => f.endsWith(".csv")),
+    ).toHaveLength(1);
     expect(smtp.received).toHaveLength(0);
   });
 
   test("missing settings: exit 2 naming what to set, before anything is written", async () => {
-    const run = await runCliIn(dir, reportArgs("team-list", "--mail", "--out", "unset-out"), {});
+    const run = await runCliIn(ws.dir, reportArgs("team-list", "--mail", "--out", "unset-out"), {});
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("sending mail needs settings: set LMS_SMTP_URL");
     expect(run.stderr).toContain("LMS_MAIL_FROM");
-    expect(existsSync(join(dir, "unset-out"))).toBe(false);
+    expect(existsSync(join(ws.dir, "unset-out"))).toBe(false);
   });
 
   test("--mail on a report without a mail block is refused before anything is written", async () => {
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("group-managers", "--mail", "--out", "noblock-out"),
       env("smtp://127.0.0.1:25"),
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('has no "mail" block');
-    expect(existsSync(join(dir, "noblock-out"))).toBe(false);
+    expect(existsSync(join(ws.dir, "noblock-out"))).toBe(false);
   });
 
   test("an attached format that is not written is refused, naming the file and the field", async () => {
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("team-list", "--mail", "--format", "csv", "--out", "fmt-out"),
       env("smtp://127.0.0.1:25"),
     );
@@ -223,18 +213,18 @@ describe("when and settings", () => {
     expect(run.stderr).toMatch(
       /team-list\.json: field mail\.attach\[1\]: xlsx is not among the formats written/,
     );
-    expect(existsSync(join(dir, "fmt-out"))).toBe(false);
+    expect(existsSync(join(ws.dir, "fmt-out"))).toBe(false);
   });
 });
 
 test("the body shows at most 200 rows and says the full list is attached", async () => {
   await writeFile(
-    join(dir, "many.sql"),
+    join(ws.dir, "many.sql"),
     "-- title: Many\nSELECT range AS n, 'row ' || range AS label FROM range(250)\n",
   );
-  smtp = await startSmtp();
+  const smtp = await ws.smtp();
   const run = await runCliIn(
-    dir,
+    ws.dir,
     reportArgs("many.sql", "--mail-to", "ops@example.com", "--format", "csv", "--out", "many-out"),
     env(smtp.url),
   );

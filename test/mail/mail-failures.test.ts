@@ -7,24 +7,10 @@ import { existsSync } from "node:fs";
 import { chmod, readdir, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { mailWorkspace, reportArgs, runCliIn } from "./cli-harness.js";
-import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
+import { beforeAll, describe, expect, test } from "vitest";
+import { reportArgs, runCliIn, useMailWorkspace } from "./cli-harness.js";
 
-let dir: string;
-let remove: () => Promise<void>;
-let smtp: SmtpFixture | undefined;
-
-beforeAll(async () => {
-  ({ dir, remove } = await mailWorkspace());
-});
-afterAll(async () => {
-  await remove();
-});
-afterEach(async () => {
-  await smtp?.close();
-  smtp = undefined;
-});
+const ws = useMailWorkspace();
 
 const FROM = "reports@example.com";
 const PASSWORD = "s3cret-Pa55word-xyz";
@@ -40,9 +26,9 @@ async function closedPort(): Promise<number> {
 
 test("a refused connection is retried, then exit 1 with the files kept", async () => {
   const port = await closedPort();
-  const out = join(dir, "refused-out");
+  const out = join(ws.dir, "refused-out");
   const run = await runCliIn(
-    dir,
+    ws.dir,
     reportArgs("team-list", "--mail-to", "ops@example.com", "--out", out),
     { LMS_SMTP_URL: `smtp://127.0.0.1:${port}`, LMS_MAIL_FROM: FROM },
   );
@@ -57,9 +43,9 @@ test("a refused connection is retried, then exit 1 with the files kept", async (
 });
 
 test("a recipient the server refuses is an error naming it; the others get the message once", async () => {
-  smtp = await startSmtp({ rejectRecipients: ["nobody@example.com"] });
+  const smtp = await ws.smtp({ rejectRecipients: ["nobody@example.com"] });
   const run = await runCliIn(
-    dir,
+    ws.dir,
     reportArgs("team-list", "--mail-to", "ok@example.com,nobody@example.com", "--out", "rcpt-out"),
     { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: FROM },
   );
@@ -71,9 +57,9 @@ test("a recipient the server refuses is an error naming it; the others get the m
 });
 
 test("a message whose only recipient is refused is not retried", async () => {
-  smtp = await startSmtp({ rejectRecipients: ["nobody@example.com"] });
+  const smtp = await ws.smtp({ rejectRecipients: ["nobody@example.com"] });
   const run = await runCliIn(
-    dir,
+    ws.dir,
     reportArgs("team-list", "--mail-to", "nobody@example.com", "--out", "rcpt1-out"),
     { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: FROM },
   );
@@ -85,9 +71,9 @@ test("a message whose only recipient is refused is not retried", async () => {
 });
 
 test("a lost answer to the message data is reported as delivery unknown and not sent again", async () => {
-  smtp = await startSmtp({ dropAfterData: true });
+  const smtp = await ws.smtp({ dropAfterData: true });
   const run = await runCliIn(
-    dir,
+    ws.dir,
     reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "lost-out"),
     { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: FROM },
   );
@@ -101,15 +87,15 @@ test("a lost answer to the message data is reported as delivery unknown and not 
 describe("a server that requires a login", () => {
   let passwordFile: string;
   beforeAll(async () => {
-    passwordFile = join(dir, "smtp.pass");
+    passwordFile = join(ws.dir, "smtp.pass");
     await writeFile(passwordFile, `${PASSWORD}\n`);
     await chmod(passwordFile, 0o600);
   });
 
   test("logs in with the user of the URL and the password file", async () => {
-    smtp = await startSmtp({ auth: { user: "reporter", pass: PASSWORD } });
+    const smtp = await ws.smtp({ auth: { user: "reporter", pass: PASSWORD } });
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "auth-out"),
       {
         LMS_SMTP_URL: `smtp://reporter@127.0.0.1:${smtp.port}`,
@@ -124,9 +110,9 @@ describe("a server that requires a login", () => {
   });
 
   test("a wrong password fails with exit 1, and no output shows the password", async () => {
-    smtp = await startSmtp({ auth: { user: "reporter", pass: "another" } });
+    const smtp = await ws.smtp({ auth: { user: "reporter", pass: "another" } });
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "wrong-out"),
       {
         LMS_SMTP_URL: `smtp://reporter@127.0.0.1:${smtp.port}`,
@@ -148,7 +134,7 @@ describe("a server that requires a login", () => {
 
   test("a password in the URL is refused with a message saying to use the file, not showing it", async () => {
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "inurl-out"),
       { LMS_SMTP_URL: `smtp://reporter:${PASSWORD}@127.0.0.1:2525`, LMS_MAIL_FROM: FROM },
     );
@@ -156,12 +142,12 @@ describe("a server that requires a login", () => {
     expect(run.stderr).toContain("contains a password");
     expect(run.stderr).toContain("LMS_SMTP_PASSWORD_FILE");
     expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
-    expect(existsSync(join(dir, "inurl-out"))).toBe(false);
+    expect(existsSync(join(ws.dir, "inurl-out"))).toBe(false);
   });
 
   test("--smtp-password is refused", async () => {
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("team-list", "--mail-to", "ops@example.com", "--smtp-password", PASSWORD),
       { LMS_SMTP_URL: "smtp://127.0.0.1:2525", LMS_MAIL_FROM: FROM },
     );
@@ -172,12 +158,12 @@ describe("a server that requires a login", () => {
 
   test("a user without a password is refused before anything is written", async () => {
     const run = await runCliIn(
-      dir,
+      ws.dir,
       reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "nopass-out"),
       { LMS_SMTP_URL: "smtp://reporter@127.0.0.1:2525", LMS_MAIL_FROM: FROM },
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("needs a password");
-    expect(existsSync(join(dir, "nopass-out"))).toBe(false);
+    expect(existsSync(join(ws.dir, "nopass-out"))).toBe(false);
   });
 });
