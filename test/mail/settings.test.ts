@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { resolveConfig } from "../../src/config/resolve.js";
+import { createRedactor } from "../../src/log/redact.js";
 import { afterFailure } from "../../src/mail/deliver.js";
 import { resolveMailSettings } from "../../src/mail/settings.js";
 import { SmtpAttemptError } from "../../src/mail/smtp-attempt.js";
@@ -132,5 +133,15 @@ describe("afterFailure: a retry never delivers twice", () => {
     expect(afterFailure(failure({ code: "EMESSAGE", responseCode: 554 }, true))).toBe("give up");
     expect(afterFailure(failure({ code: "ECONNECTION" }, true))).toBe("unknown");
     expect(afterFailure(failure({ code: "ETIMEDOUT" }, true))).toBe("unknown");
+  });
+});
+
+test("fields named like an SMTP password are redacted whatever their value", () => {
+  const redact = createRedactor(() => []);
+  expect(redact.fields({ pass: "a", smtpPassword: "b", smtp_password: "c", user: "u" })).toEqual({
+    pass: "[redacted]",
+    smtpPassword: "[redacted]",
+    smtp_password: "[redacted]",
+    user: "u",
   });
 });
