@@ -82,6 +82,16 @@ function lineAndColumn(text: string, offset: number): string {
   return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }
 
+/** Top-level fields that group settings, with an example shown when one is not an object. */
+const SECTION_EXAMPLES: Readonly<Record<string, string>> = {
+  report: '{"formats": ["csv"], "params": {}}',
+  mail: '{"from": "reports@example.com", "smtpUrl": "smtps://mail.example.com:465"}',
+};
+
+function isPasswordName(name: string): boolean {
+  return /pass(word)?$/.test(name.toLowerCase().replace(/[-_]/g, ""));
+}
+
 function isApiKeyName(name: string): boolean {
   return name.toLowerCase().replace(/[-_]/g, "") === "apikey";
 }
@@ -104,13 +114,17 @@ function flatten(path: string, document: object): RawValues {
         continue;
       }
       if (prefix === "" && EXTRA_TOP_LEVEL.has(key)) continue;
-      if (prefix === "" && key === "report") {
+      if (prefix === "mail" && isPasswordName(key)) {
+        throw new UsageError(
+          `${path}: field "${dotted}" is not allowed: a password in a config file ends up in backups and version control; put it alone in a file readable only by you (chmod 600) and set "mail.smtpPasswordFile" to its path, or use LMS_SMTP_PASSWORD_FILE or LMS_SMTP_PASSWORD`,
+        );
+      }
+      const example = prefix === "" ? SECTION_EXAMPLES[key] : undefined;
+      if (example !== undefined) {
         if (typeof value !== "object" || value === null || Array.isArray(value)) {
-          throw new UsageError(
-            `${path}: field "report" must be an object such as {"formats": ["csv"], "params": {}}`,
-          );
+          throw new UsageError(`${path}: field "${key}" must be an object such as ${example}`);
         }
-        visit(value, "report");
+        visit(value, key);
         continue;
       }
       throw new UsageError(`${path}: unknown field "${dotted}" (known fields: ${known})`);

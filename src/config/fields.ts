@@ -33,6 +33,10 @@ export const FIELD_SCHEMAS = {
   reportParams: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()])),
   logFormat: z.enum(["human", "json"]),
   quiet: z.boolean(),
+  smtpUrl: z.string().trim().min(1),
+  smtpPasswordFile: z.string().min(1),
+  mailFrom: z.string().trim().min(1),
+  allowInsecureSmtp: z.boolean(),
 };
 
 export type FieldName = keyof typeof FIELD_SCHEMAS;
@@ -154,6 +158,35 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
     flag: "quiet",
     env: "LMS_QUIET",
     file: "quiet",
+  },
+  smtpUrl: {
+    kind: "string",
+    expected:
+      "the mail server as smtp://host:port or smtps://host:port (a user name may precede the host)",
+    flag: "smtp-url",
+    env: "LMS_SMTP_URL",
+    file: "mail.smtpUrl",
+  },
+  smtpPasswordFile: {
+    kind: "string",
+    expected: "the path of a file holding the SMTP password",
+    flag: "smtp-password-file",
+    env: "LMS_SMTP_PASSWORD_FILE",
+    file: "mail.smtpPasswordFile",
+  },
+  mailFrom: {
+    kind: "string",
+    expected: "the sender's address, e.g. reports@example.com",
+    flag: "mail-from",
+    env: "LMS_MAIL_FROM",
+    file: "mail.from",
+  },
+  allowInsecureSmtp: {
+    kind: "boolean",
+    expected: "true or false (in the environment: 1/0, true/false, yes/no)",
+    flag: "allow-insecure-smtp",
+    env: "LMS_ALLOW_INSECURE_SMTP",
+    file: "mail.allowInsecureSmtp",
   },
 };
 

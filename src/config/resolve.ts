@@ -61,6 +61,14 @@ export interface ResolvedConfig {
   quiet: boolean;
   /** Absolute path of the key file, if any source named one. */
   apiKeyFile: string | undefined;
+  /** The mail server URL as given (checked by the mail settings, only when mail is sent). */
+  smtpUrl: string | undefined;
+  /** Absolute path of the SMTP password file, if any source named one. */
+  smtpPasswordFile: string | undefined;
+  /** The sender's address for report mail. */
+  mailFrom: string | undefined;
+  /** Allow an unencrypted SMTP session to a host that is not this machine. */
+  allowInsecureSmtp: boolean;
   /** The config file used, if any. */
   configFile: string | undefined;
   /** The portal of the config file's `portals` these settings are for (`--portal`), if any. */
@@ -173,6 +181,10 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
       pick("logFormat") ?? ((input.isTTY ?? process.stderr.isTTY === true) ? "human" : "json"),
     quiet: pick("quiet") ?? false,
     apiKeyFile: pick("apiKeyFile"),
+    smtpUrl: pick("smtpUrl"),
+    smtpPasswordFile: pick("smtpPasswordFile"),
+    mailFrom: pick("mailFrom"),
+    allowInsecureSmtp: pick("allowInsecureSmtp") ?? false,
     configFile: file?.path,
     portal: portal?.name,
     portals: Object.keys(file?.portals ?? {}),
@@ -212,6 +224,9 @@ function withAbsolutePaths(values: ConfigValues, base: string): ConfigValues {
   if (out.db !== undefined) out.db = resolvePath(base, out.db);
   if (out.outDir !== undefined) out.outDir = resolvePath(base, out.outDir);
   if (out.apiKeyFile !== undefined) out.apiKeyFile = resolvePath(base, out.apiKeyFile);
+  if (out.smtpPasswordFile !== undefined) {
+    out.smtpPasswordFile = resolvePath(base, out.smtpPasswordFile);
+  }
   return out;
 }
 

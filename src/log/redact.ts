@@ -18,6 +18,8 @@ const SECRET_KEYS: ReadonlySet<string> = new Set([
   "authorization",
   "proxyauthorization",
   "password",
+  "pass",
+  "smtppassword",
   "secret",
 ]);
 

@@ -3,9 +3,11 @@
  * (`reports/*.json`), loaded and checked as a whole so that a broken definition stops every
  * command that reads it with a message naming the file and the field.
  */
+
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { UsageError } from "../cli-error.js";
+import type { MailBlock } from "../mail/mail-block.js";
 import type { ReportFormat } from "./formats.js";
 import type { ChartSpec } from "./html/chart-spec.js";
 import { parseQueryHeader } from "./query-header.js";
@@ -55,6 +57,8 @@ export interface ReportDef {
   fileName: string;
   /** Charts of the HTML report, in order. */
   charts: ChartSpec[];
+  /** Who the report is mailed to, when mail is asked for. */
+  mail?: MailBlock;
 }
 
 /** Queries and reports by name. */

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { UsageError } from "../cli-error.js";
+import { mailBlockSchema, subjectProblem } from "../mail/mail-block.js";
 import type { QueryDef, QueryParam, ReportDef } from "./catalog.js";
 import { REPORT_FORMATS } from "./formats.js";
 import { ChartJson, type ChartSpec, chartShapeProblem } from "./html/chart-spec.js";
@@ -17,14 +18,17 @@ const ParamJson = z.union([
   z.array(z.union([z.string(), z.number()])),
 ]);
 
+const Format = z.enum(REPORT_FORMATS);
+
 const ReportJson = z.strictObject({
   title: z.string().trim().min(1, "must be a non-empty text"),
   description: z.string().trim().min(1, "must be a non-empty text"),
   queries: z.array(z.string().min(1)).min(1, "must name at least one query"),
-  formats: z.array(z.enum(REPORT_FORMATS)).min(1, "must name at least one format"),
+  formats: z.array(Format).min(1, "must name at least one format"),
   params: z.record(z.string(), ParamJson).default({}),
   fileName: z.string().min(1, "must be a non-empty file name pattern"),
   charts: z.array(ChartJson).default([]),
+  mail: mailBlockSchema(Format).optional(),
 });
 
 /** Placeholders a file name pattern may use. */
@@ -117,6 +121,7 @@ export function parseReportFile(
   if (problem) fail("fileName", problem);
   if (new Set(def.formats).size !== def.formats.length) fail("formats", "lists a format twice");
   checkCharts(def.charts, def.queries, fail);
+  if (def.mail !== undefined) checkMailBlock(def.mail, def.queries, fail);
 
   return {
     name,
@@ -128,6 +133,16 @@ export function parseReportFile(
     params: def.params,
     fileName: def.fileName,
     charts: def.charts,
+    ...(def.mail === undefined
+      ? {}
+      : {
+          mail: {
+            ...def.mail,
+            attach: def.mail.attach,
+            whenQuery: def.mail.whenQuery,
+            splitBy: def.mail.splitBy,
+          },
+        }),
   };
 }
 
@@ -147,4 +162,23 @@ function checkCharts(
     const problem = chartShapeProblem(chart);
     if (problem) fail(`charts[${index}].${problem[0]}`, problem[1]);
   });
+}
+
+/** What the mail block refers to: its subject's placeholders and the report's queries. */
+function checkMailBlock(
+  mail: z.output<typeof ReportJson>["mail"] & object,
+  queries: readonly string[],
+  fail: (field: string, message: string) => never,
+): void {
+  const problem = subjectProblem(mail.subject);
+  if (problem) fail("mail.subject", problem);
+  if (mail.whenQuery !== undefined && !queries.includes(mail.whenQuery)) {
+    fail(
+      "mail.whenQuery",
+      `${JSON.stringify(mail.whenQuery)} is not one of the report's queries: ${queries.join(", ")}`,
+    );
+  }
+  if (mail.attach !== undefined && new Set(mail.attach).size !== mail.attach.length) {
+    fail("mail.attach", "lists a format twice");
+  }
 }

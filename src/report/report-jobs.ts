@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { UsageError } from "../cli-error.js";
+import type { MailBlock } from "../mail/mail-block.js";
 import { type Catalog, loadQueryFile, type QueryDef } from "./catalog.js";
 import { QUERY_DEFAULT_FORMATS, type ReportFormat } from "./formats.js";
 import type { ChartSpec } from "./html/chart-spec.js";
@@ -25,6 +26,8 @@ export interface ReportJob {
   fileName: string;
   /** Charts of the HTML report (none for a single query). */
   charts: ChartSpec[];
+  /** The definition's mail block, if it has one. */
+  mail?: MailBlock;
   /** Parameter values per query name. */
   params: Map<string, Map<string, ParamValue>>;
 }
@@ -79,6 +82,7 @@ export async function resolveJobs(
         fileName: report.fileName,
         charts: report.charts,
         reportParams: report.params,
+        ...(report.mail === undefined ? {} : { mail: report.mail }),
       };
     } else if (query) {
       base = job(query, query.file);

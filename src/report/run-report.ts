@@ -88,7 +88,7 @@ export async function runReports(
   const results: ReportRunResult[] = [];
   for (const job of jobs) {
     const coverage = job.queries.some(readsRoster) ? roster : undefined;
-    const result = await runJob(db, job, { ...options, now, roster: coverage });
+    const result = await writeJobFiles(db, job, { ...options, now, roster: coverage });
     logger.info("report written", { report: job.name, files: result.files, rows: result.rows });
     results.push(result);
   }
@@ -116,12 +116,29 @@ async function checkRoster(
   }
 }
 
-interface JobOptions extends RunReportsOptions {
+/**
+ * Chooses what a job's files hold: given the job's bound queries (in order), answers the ones to
+ * export, each possibly narrowed (a query may be left out, never added).
+ */
+export type SelectQueries = (
+  connection: DuckDBConnection,
+  bound: readonly BoundQuery[],
+) => Promise<BoundQuery[]>;
+
+/**
+ * Writes one job's files into `options.outDir` (which must exist) with the contract of
+ * runReports; `select` narrows what they hold (per-recipient files of a split mail). File names
+ * are those of the whole report, so a narrowed file is named as the file it is a part of.
+ */
+/** What writing one job's files needs beyond runReports' options. */
+export interface JobOptions extends RunReportsOptions {
   now: Date;
+  /** How the roster covers the data, for the About sheet (undefined: the job shows no names). */
   roster: RosterCoverage | undefined;
+  select?: SelectQueries;
 }
 
-async function runJob(
+export async function writeJobFiles(
   db: Pick<LmsDatabase, "connect">,
   job: ReportJob,
   options: JobOptions,
@@ -132,8 +149,9 @@ async function runJob(
   const rows: Record<string, number> = {};
   const connection = await db.connect();
   try {
-    const bound = await bindJob(connection, job);
+    let bound = await bindJob(connection, job);
     await checkChartsOnDatabase(connection, job.file, job.charts, bound);
+    if (options.select) bound = await options.select(connection, bound);
     for (const format of job.formats) {
       if (format === "html") {
         const file = staging.reserve(`${base}.html`);

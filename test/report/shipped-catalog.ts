@@ -15,6 +15,7 @@ export const SHIPPED_QUERIES = [
   "compliance-summary",
   "compliance-trend",
   "freshness",
+  "group-managers",
   "group-rollup",
   "overdue-by-group",
   "score-distribution",

@@ -1,9 +1,12 @@
 import type { Argv } from "yargs";
+import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
 import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
 import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withFormulaOption } from "../formula-option.js";
+import { withMailOptions } from "../mail-options.js";
+import { mailRequest, planMail, sendPlannedMail } from "../mail-step.js";
 import {
   withConfigOption,
   withDbOption,
@@ -23,15 +26,17 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     "report <names..>",
     "Write reports from the database: report or query names (see `list`), or .sql files",
     (y) =>
-      withFormulaOption(
-        withCatalogOption(
-          withParamOption(
-            withOutputOptions(
-              withLogOptions(withReportSourceOptions(withDbOption(withConfigOption(y)))),
+      withMailOptions(
+        withFormulaOption(
+          withCatalogOption(
+            withParamOption(
+              withOutputOptions(
+                withLogOptions(withReportSourceOptions(withDbOption(withConfigOption(y)))),
+              ),
             ),
           ),
+          "CSV and Excel text cells",
         ),
-        "CSV and Excel text cells",
       )
         .positional("names", {
           type: "string",
@@ -50,11 +55,28 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
         )
         .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file")
         .example("$0 report completion --lake /srv/lake", "across every portal of a lake")
-        .example("$0 report compliance --all-portals", "across every portal's database"),
+        .example("$0 report compliance --all-portals", "across every portal's database")
+        .example(
+          "$0 report weekly-compliance --mail-to compliance@example.com",
+          "write the report and mail it (server settings: LMS_SMTP_URL, LMS_MAIL_FROM)",
+        ),
     async (args) => {
-      const { config, logger } = await setupCommand(args, ctx);
+      const setup = await setupCommand(args, ctx);
+      const { config, logger } = setup;
+      const request = await mailRequest(args, setup, ctx);
       const catalog = await loadCatalogFor(args.catalog, ctx);
+      const now = new Date();
+      const resolve = {
+        cwd: ctx.cwd,
+        formats: config.formats,
+        given: config.reportParams,
+        givenSource: config.sources.reportParams,
+        now,
+      };
       await withReportSource(args, ctx, config.db, async (db) => {
+        const planned = request
+          ? await planMail(db, await resolveJobs(args.names, catalog, resolve), request)
+          : undefined;
         const results = await runReports(db, args.names, {
           catalog,
           outDir: config.outDir,
@@ -64,8 +86,18 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           neutraliseFormulas: args.neutraliseFormulas,
           logger,
           cwd: ctx.cwd,
+          now,
         });
         ctx.stdout.write(reportSummary(results, ctx.cwd));
+        if (request && planned) {
+          await sendPlannedMail(db, planned, results, {
+            request,
+            setup,
+            ctx,
+            now,
+            neutraliseFormulas: args.neutraliseFormulas,
+          });
+        }
       });
     },
   );

@@ -19,6 +19,7 @@ import { streamIsTTY } from "../../log/color.js";
 import type { Logger } from "../../log/logger.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withLogOptions } from "../options.js";
+import { checkScheduledMail } from "../scheduled-mail-check.js";
 
 /** How one run ended. */
 export interface RunOutcome {
@@ -330,6 +331,10 @@ export function registerSchedule(root: Argv, ctx: CliContext): Argv {
         })
         .example('$0 schedule --cron "0 6 * * 1" -- run weekly-compliance', "Mondays at 06:00")
         .example(
+          '$0 schedule --cron "0 6 * * 1" -- run weekly-compliance --mail',
+          "Mondays at 06:00, then mailed as the report's mail block says",
+        )
+        .example(
           '$0 schedule --cron "30 2 * * *" --timezone Europe/Berlin -- extract --incremental',
           "Every night at 02:30 Berlin time",
         ),
@@ -337,6 +342,7 @@ export function registerSchedule(root: Argv, ctx: CliContext): Argv {
       const args = commandArgs(argv);
       const timezone = argv.timezone === "" ? undefined : argv.timezone;
       checkCron(argv.cron, timezone);
+      await checkScheduledMail(args, ctx);
       const config = await resolveConfig({
         flags: argv,
         env: ctx.env,
@@ -348,7 +354,7 @@ export function registerSchedule(root: Argv, ctx: CliContext): Argv {
         quiet: config.quiet,
         stream: ctx.stderr,
         env: ctx.env,
-        secrets: () => [ctx.env.LMS_API_KEY ?? ""],
+        secrets: () => [ctx.env.LMS_API_KEY ?? "", ctx.env.LMS_SMTP_PASSWORD ?? ""],
       });
       await runSchedule({
         cron: argv.cron,

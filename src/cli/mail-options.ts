@@ -1,0 +1,45 @@
+/**
+ * The mail options of `report` and `run`: --mail, --mail-to, and the mail server settings that
+ * can also come from the environment or the config file. The password is never an option: a
+ * hidden --smtp-password exists only to be refused with a message saying where it goes.
+ */
+import type { Argv } from "yargs";
+
+const MAIL = "Mail:";
+
+export function withMailOptions<T>(y: Argv<T>) {
+  return y
+    .option("mail", {
+      type: "boolean",
+      group: MAIL,
+      description: "Mail each report as its definition's mail block says",
+    })
+    .option("mail-to", {
+      type: "string",
+      group: MAIL,
+      description:
+        "Mail each report, whole, to these addresses instead (comma-separated; implies --mail)",
+    })
+    .option("smtp-url", {
+      type: "string",
+      group: MAIL,
+      description: "Mail server, smtp://[user@]host:port or smtps://... (env LMS_SMTP_URL)",
+    })
+    .option("smtp-password-file", {
+      type: "string",
+      group: MAIL,
+      description:
+        "File holding the mail server password (env LMS_SMTP_PASSWORD_FILE, or LMS_SMTP_PASSWORD)",
+    })
+    .option("mail-from", {
+      type: "string",
+      group: MAIL,
+      description: "Sender address (env LMS_MAIL_FROM; config mail.from)",
+    })
+    .option("allow-insecure-smtp", {
+      type: "boolean",
+      group: MAIL,
+      description: "Allow an unencrypted session to a mail server that is not this machine",
+    })
+    .option("smtp-password", { type: "string", hidden: true });
+}

@@ -1,0 +1,102 @@
+/**
+ * The mail step of `report` and `run`: settings and recipients checked before anything runs,
+ * each report's mail planned before its files are written, and the messages sent after. A mail
+ * problem never removes a written file; it makes the command fail (exit 1) once every message
+ * was tried.
+ */
+import { CliError, UsageError } from "../cli-error.js";
+import type { LmsDatabase } from "../load/database.js";
+import { createRedactor } from "../log/redact.js";
+import { parseAddressList } from "../mail/address.js";
+import { checkSplitColumn, jobMail } from "../mail/job-mail.js";
+import { mailReports, type ReportToMail } from "../mail/mail-reports.js";
+import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
+import type { ReportJob } from "../report/report-jobs.js";
+import type { ReportRunResult } from "../report/run-report.js";
+import type { CommandSetup } from "./command-setup.js";
+import type { CliContext } from "./context.js";
+
+/** What was asked: the server settings, and --mail-to's addresses if given. */
+export interface MailRequest {
+  settings: MailSettings;
+  mailTo: string[] | undefined;
+  secrets: readonly string[];
+}
+
+/**
+ * Undefined when neither --mail nor --mail-to was given. Otherwise checks the addresses and the
+ * server settings and reads the password (added to the redacted secrets at once); every problem
+ * is a UsageError before anything runs.
+ */
+export async function mailRequest(
+  args: Readonly<Record<string, unknown>>,
+  setup: CommandSetup,
+  ctx: CliContext,
+): Promise<MailRequest | undefined> {
+  if (args.smtpPassword !== undefined || args["smtp-password"] !== undefined) {
+    throw new UsageError(
+      "--smtp-password is not accepted: a password on the command line is visible to other users and kept in shell history; put it alone in a file and set LMS_SMTP_PASSWORD_FILE (or --smtp-password-file), or set LMS_SMTP_PASSWORD",
+    );
+  }
+  const given = args.mailTo ?? args["mail-to"];
+  if (args.mail !== true && given === undefined) return undefined;
+  const mailTo = given === undefined ? undefined : parseAddressList(String(given), "--mail-to");
+  const settings = await resolveMailSettings(setup.config, ctx.env, setup.logger);
+  if (settings.password !== undefined) setup.secrets.push(settings.password);
+  return { settings, mailTo, secrets: setup.secrets };
+}
+
+/** Each job's mail, checked against the database (the split column) before a file is written. */
+export async function planMail(
+  db: Pick<LmsDatabase, "connect">,
+  jobs: readonly ReportJob[],
+  request: MailRequest,
+): Promise<Omit<ReportToMail, "result">[]> {
+  const planned = jobs.map((job) => ({ job, mail: jobMail(job, request.mailTo) }));
+  const connection = await db.connect();
+  try {
+    for (const { job, mail } of planned) await checkSplitColumn(connection, job, mail);
+  } finally {
+    connection.closeSync();
+  }
+  return planned;
+}
+
+/** Sends the planned mail for the written `results` (same order); a CliError if any failed. */
+export async function sendPlannedMail(
+  db: Pick<LmsDatabase, "connect">,
+  planned: readonly Omit<ReportToMail, "result">[],
+  results: readonly ReportRunResult[],
+  options: {
+    request: MailRequest;
+    setup: CommandSetup;
+    ctx: CliContext;
+    now: Date;
+    neutraliseFormulas?: boolean;
+  },
+): Promise<void> {
+  const { request, setup, ctx } = options;
+  const reports = planned.flatMap((p, i) => {
+    const result = results[i];
+    return result === undefined ? [] : [{ ...p, result }];
+  });
+  const summary = await mailReports(db, reports, {
+    settings: request.settings,
+    outDir: setup.config.outDir,
+    now: options.now,
+    logger: setup.logger,
+    signal: ctx.signal,
+    ...(options.neutraliseFormulas === undefined
+      ? {}
+      : { neutraliseFormulas: options.neutraliseFormulas }),
+  });
+  ctx.stdout.write(`mail: ${summary.sent} message${summary.sent === 1 ? "" : "s"} sent\n`);
+  if (summary.problems.length > 0) {
+    const redact = createRedactor(() => request.secrets);
+    const more =
+      summary.problems.length > 1 ? ` (and ${summary.problems.length - 1} more; see the log)` : "";
+    throw new CliError(
+      `${redact.text(summary.problems[0] ?? "")}${more}; the report files are written`,
+    );
+  }
+}

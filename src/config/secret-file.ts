@@ -1,0 +1,70 @@
+/**
+ * Reading a secret (the API key, the SMTP password) from a file of its own. A file is where a
+ * secret belongs: a flag value is visible to other users in the process list and stays in shell
+ * history, and a config file ends up in backups.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { UsageError } from "../cli-error.js";
+import type { Logger } from "../log/logger.js";
+import { errnoCode } from "./errno-code.js";
+
+/** Larger than any plausible secret: a file this big is the wrong file. */
+const MAX_SECRET_FILE_BYTES = 64 * 1024;
+
+/**
+ * Contract: answers the file's one line, surrounding whitespace and a trailing newline trimmed.
+ * A missing, unreadable, empty, oversized or multi-line file is a one-line UsageError naming the
+ * path and `source` (never the content). A file that group or others may read gets a warning on
+ * `logger`, not an error.
+ */
+export async function readSecretFile(
+  path: string,
+  options: { source: string; what: string; logger?: Logger | undefined },
+): Promise<string> {
+  const { source, what, logger } = options;
+  // "the key", "the password": the short word reads better in the longer messages.
+  const short = what.split(" ").at(-1) ?? what;
+  const fail = (why: string): never => {
+    throw new UsageError(`the ${what} file ${path} (from ${source}) ${why}`);
+  };
+  let size = 0;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) fail(`is a folder: name the file that holds the ${short}`);
+    size = info.size;
+    // Windows has no POSIX mode bits worth reading.
+    if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {
+      logger?.warn(`the ${what} file can be read by other users: restrict it with chmod 600`, {
+        path,
+        mode: (info.mode & 0o777).toString(8).padStart(4, "0"),
+      });
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    fail(describeReadError(error, short));
+  }
+  if (size > MAX_SECRET_FILE_BYTES) {
+    fail(`is ${size} bytes, far too big for a ${short}: check the path`);
+  }
+  let text = "";
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    fail(describeReadError(error, short));
+  }
+  const secret = text.replace(/^\uFEFF/, "").trim();
+  if (secret === "") fail(`is empty: write the ${what} on its first line`);
+  if (/[\r\n]/.test(secret)) fail(`holds more than one line: it must contain only the ${what}`);
+  return secret;
+}
+
+function describeReadError(error: unknown, what: string): string {
+  const code = errnoCode(error);
+  if (code === "ENOENT") {
+    return `does not exist: create it with the ${what} on one line, or fix the path`;
+  }
+  if (code === "EACCES" || code === "EPERM") {
+    return "cannot be read (permission denied): let the user running lms-export read it";
+  }
+  return `cannot be read (${code ?? "unknown error"}): check the path`;
+}

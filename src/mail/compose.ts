@@ -1,0 +1,46 @@
+/**
+ * One complete message as the bytes handed to the server: headers, the HTML body with its plain
+ * alternative, inline images, and the report files attached from disk exactly as written.
+ */
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import MailComposer from "nodemailer/lib/mail-composer";
+import type { MailBody } from "./body.js";
+
+export interface OutgoingMail {
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  body: MailBody;
+  /** Paths of the files to attach, attached under their own names. */
+  files: string[];
+  date: Date;
+}
+
+/** The message bytes and its Message-ID (a fresh one each time: each message is new). */
+export async function composeMail(mail: OutgoingMail): Promise<{ raw: Buffer; messageId: string }> {
+  const domain = mail.from.slice(mail.from.lastIndexOf("@") + 1);
+  const messageId = `<${Date.now().toString(36)}.${randomBytes(8).toString("hex")}@${domain}>`;
+  const attachments = [];
+  for (const file of mail.files) {
+    // Read here, not by nodemailer: the bytes sent are the bytes on disk, nothing else is read.
+    attachments.push({ filename: basename(file), content: await readFile(file) });
+  }
+  for (const image of mail.body.inline) attachments.push({ ...image });
+  const composer = new MailComposer({
+    from: mail.from,
+    to: mail.to,
+    ...(mail.cc.length > 0 ? { cc: mail.cc } : {}),
+    subject: mail.subject,
+    date: mail.date,
+    messageId,
+    text: mail.body.text,
+    html: mail.body.html,
+    attachments,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  return { raw: await composer.compile().build(), messageId };
+}

@@ -1,0 +1,100 @@
+/**
+ * Delivering one message with retries that can never deliver it twice. A failed attempt is tried
+ * again only when the server cannot have accepted the message: the failure came before the
+ * server read the message data, or the server answered the data with a temporary (4xx) refusal.
+ * When the connection is lost after the data was sent, the answer is unknown: the message may
+ * have been delivered, so it is not sent again and is reported as "delivery unknown".
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "../log/logger.js";
+import type { MailSettings } from "./settings.js";
+import { attemptSend, type Envelope, SmtpAttemptError } from "./smtp-attempt.js";
+
+/** How a message ended. `accepted`/`rejected` are the server's answer per recipient. */
+export type DeliveryOutcome =
+  | { status: "sent"; response: string; accepted: string[]; rejected: string[] }
+  | { status: "failed"; attempts: number; error: SmtpAttemptError }
+  | { status: "unknown"; attempts: number; error: SmtpAttemptError };
+
+export interface RetryPolicy {
+  /** Attempts in all, at least 1. */
+  attempts: number;
+  /** Wait before the second attempt; each later wait doubles. */
+  firstDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, firstDelayMs: 2_000 };
+
+/** Errors a later attempt may not get again; nodemailer's own codes. */
+const TRANSIENT_CODES = new Set(["ECONNECTION", "ESOCKET", "ETIMEDOUT", "EDNS"]);
+
+/** What to do after a failed attempt. */
+export function afterFailure(error: SmtpAttemptError): "retry" | "give up" | "unknown" {
+  if (error.dataStarted) {
+    // An answer to the data was received: the server refused it, nothing was delivered.
+    if (error.code === "EMESSAGE" && error.responseCode !== undefined) {
+      return error.responseCode >= 400 && error.responseCode < 500 ? "retry" : "give up";
+    }
+    return "unknown";
+  }
+  if (error.responseCode !== undefined) {
+    return error.responseCode >= 400 && error.responseCode < 500 ? "retry" : "give up";
+  }
+  return error.code !== undefined && TRANSIENT_CODES.has(error.code) ? "retry" : "give up";
+}
+
+/**
+ * Sends `raw` to `envelope` per `policy`. Never throws for a delivery problem: the outcome says
+ * what happened; every failed attempt is logged with the server's answer. `signal` stops waiting
+ * between attempts (the outcome is then the last failure).
+ */
+export async function deliver(
+  settings: MailSettings,
+  envelope: Envelope,
+  raw: Buffer,
+  options: { policy?: RetryPolicy; logger: Logger; signal?: AbortSignal; label: string },
+): Promise<DeliveryOutcome> {
+  const policy = options.policy ?? DEFAULT_RETRY;
+  let delay = policy.firstDelayMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const info = await attemptSend(settings, envelope, raw);
+      return {
+        status: "sent",
+        response: info.response,
+        accepted: info.accepted,
+        rejected: info.rejected,
+      };
+    } catch (caught) {
+      const error =
+        caught instanceof SmtpAttemptError ? caught : new SmtpAttemptError(caught, false);
+      const next = afterFailure(error);
+      const fields = {
+        message: options.label,
+        server: settings.display,
+        attempt,
+        code: error.code,
+        response: error.response,
+        error: error.message,
+      };
+      if (next === "unknown") {
+        options.logger.error(
+          "mail delivery unknown: the connection ended after the message was sent; not sending it again",
+          fields,
+        );
+        return { status: "unknown", attempts: attempt, error };
+      }
+      if (next === "give up" || attempt >= policy.attempts || options.signal?.aborted) {
+        options.logger.error("mail not delivered", fields);
+        return { status: "failed", attempts: attempt, error };
+      }
+      options.logger.warn("mail not delivered yet, trying again", { ...fields, retryInMs: delay });
+      try {
+        await sleep(delay, undefined, options.signal ? { signal: options.signal } : {});
+      } catch {
+        return { status: "failed", attempts: attempt, error };
+      }
+      delay *= 2;
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * What mail one report job sends, decided before anything is written: its recipients, subject,
+ * attachments and conditions, from the definition's mail block or from --mail-to. Every problem
+ * is a UsageError naming the file and the field, found before a file is written.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { UsageError } from "../cli-error.js";
+import type { ReportJob } from "../report/report-jobs.js";
+import { bindQuery, describeColumns } from "../report/run-query.js";
+import { DEFAULT_SUBJECT, type MailBlock } from "./mail-block.js";
+
+/** A job's mail with every default filled in. */
+export interface JobMail {
+  to: string[];
+  cc: string[];
+  subject: string;
+  /** Formats attached, all among the formats the job writes. */
+  attach: string[];
+  when: MailBlock["when"];
+  /** The query whose rows `when: "rows"` looks at. */
+  whenQuery: string;
+  splitBy: string | undefined;
+}
+
+/**
+ * The mail of `job`. With `mailTo`, those addresses replace the block's recipients, and the
+ * report is sent whole to them (no cc, no split); a job without a mail block then gets the
+ * defaults. Without `mailTo`, a job without a mail block is an error.
+ */
+export function jobMail(job: ReportJob, mailTo: readonly string[] | undefined): JobMail {
+  const block = job.mail;
+  const first = job.queries[0]?.name ?? job.name;
+  if (block === undefined) {
+    if (mailTo === undefined) {
+      throw new UsageError(
+        `${job.file} has no "mail" block, so --mail does not know whom to send ${job.name} to: add one, or name the recipients with --mail-to ADDR[,ADDR]`,
+      );
+    }
+    return {
+      to: [...mailTo],
+      cc: [],
+      subject: DEFAULT_SUBJECT,
+      attach: [...job.formats],
+      when: "always",
+      whenQuery: first,
+      splitBy: undefined,
+    };
+  }
+  const attach = block.attach ?? [...job.formats];
+  attach.forEach((format, index) => {
+    if (!(job.formats as readonly string[]).includes(format)) {
+      throw new UsageError(
+        `${job.file}: field mail.attach[${index}]: ${format} is not among the formats written (${job.formats.join(", ")}); add it to the report's formats or to --format`,
+      );
+    }
+  });
+  return {
+    to: mailTo === undefined ? block.to : [...mailTo],
+    cc: mailTo === undefined ? block.cc : [],
+    subject: block.subject,
+    attach,
+    when: block.when,
+    whenQuery: block.whenQuery ?? first,
+    splitBy: mailTo === undefined ? block.splitBy : undefined,
+  };
+}
+
+/** Checks that the split column is a column of the job's first query (a UsageError if not). */
+export async function checkSplitColumn(
+  connection: DuckDBConnection,
+  job: ReportJob,
+  mail: JobMail,
+): Promise<void> {
+  const query = job.queries[0];
+  if (mail.splitBy === undefined || query === undefined) return;
+  const bound = await bindQuery(connection, query, job.params.get(query.name) ?? new Map());
+  const columns = (await describeColumns(connection, bound)).map((c) => c.name);
+  if (!columns.includes(mail.splitBy)) {
+    throw new UsageError(
+      `${job.file}: field mail.splitBy: ${mail.splitBy} is not a column of query ${query.name} (its columns: ${columns.join(", ")})`,
+    );
+  }
+}

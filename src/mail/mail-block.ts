@@ -1,0 +1,70 @@
+/**
+ * The `mail` block of a report definition: who gets the report, under which subject, with which
+ * files, when, and whether it is split into one message per recipient found in the data.
+ *
+ *   "mail": { "to": ["compliance@example.com"], "cc": [], "subject": "{title}: {date}",
+ *             "attach": ["xlsx"], "when": "rows", "whenQuery": "compliance",
+ *             "splitBy": "manager_email" }
+ */
+import { z } from "zod";
+import { isMailAddress } from "./address.js";
+
+/** When a report is mailed: every time, or only when its chosen query returned rows. */
+export const MAIL_WHEN = ["always", "rows"] as const;
+
+/** Placeholders a subject may use. */
+export const SUBJECT_PLACEHOLDERS = ["title", "date"] as const;
+
+export const DEFAULT_SUBJECT = "{title} ({date})";
+
+const Address = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine(isMailAddress, "must be a plain e-mail address such as compliance@example.com");
+
+/** The block's JSON shape; `formats` is the report's format enum, so attach follows it. */
+export function mailBlockSchema<F extends string>(formats: z.ZodType<F>) {
+  return z.strictObject({
+    to: z.array(Address).min(1, "must name at least one address"),
+    cc: z.array(Address).default([]),
+    subject: z.string().trim().min(1, "must be a non-empty text").default(DEFAULT_SUBJECT),
+    attach: z.array(formats).optional(),
+    when: z.enum(MAIL_WHEN).default("always"),
+    whenQuery: z.string().min(1).optional(),
+    splitBy: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a column name of the first query")
+      .optional(),
+  });
+}
+
+/** A checked mail block. `attach` undefined: every format the report writes. */
+export interface MailBlock {
+  to: string[];
+  cc: string[];
+  subject: string;
+  attach: string[] | undefined;
+  when: (typeof MAIL_WHEN)[number];
+  whenQuery: string | undefined;
+  splitBy: string | undefined;
+}
+
+/** Why `subject` is not a valid subject, or undefined when it is. */
+export function subjectProblem(subject: string): string | undefined {
+  for (const match of subject.matchAll(/\{([^}]*)\}/g)) {
+    const name = match[1] ?? "";
+    if (!(SUBJECT_PLACEHOLDERS as readonly string[]).includes(name)) {
+      return `unknown placeholder {${name}}; use ${SUBJECT_PLACEHOLDERS.map((p) => `{${p}}`).join(", ")}`;
+    }
+  }
+  if (/[\r\n]/.test(subject)) return "must be one line";
+  return undefined;
+}
+
+/** The subject with {title} and {date} (YYYY-MM-DD, UTC) filled in. */
+export function expandSubject(subject: string, values: { title: string; now: Date }): string {
+  return subject
+    .replaceAll("{title}", values.title)
+    .replaceAll("{date}", values.now.toISOString().slice(0, 10));
+}

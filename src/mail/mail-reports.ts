@@ -1,0 +1,212 @@
+/**
+ * Mailing the reports a command has written: for each report, decide whether it is sent (`when`),
+ * to whom (split or not), build each message (body from the first query's rows, the files
+ * attached from disk) and deliver it. The files stay written whatever happens to the mail;
+ * problems are collected and reported together at the end.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { LmsDatabase } from "../load/database.js";
+import type { Logger } from "../log/logger.js";
+import { lastLoad } from "../report/last-load.js";
+import { columnLabel } from "../report/present/column-label.js";
+import type { ReportJob } from "../report/report-jobs.js";
+import { type BoundQuery, bindQuery } from "../report/run-query.js";
+import type { ReportRunResult } from "../report/run-report.js";
+import { MAX_BODY_ROWS, type MailBodyRenderer, renderMailBody } from "./body.js";
+import { readBodyTable } from "./body-table.js";
+import { composeMail } from "./compose.js";
+import { DEFAULT_RETRY, deliver, type RetryPolicy } from "./deliver.js";
+import type { JobMail } from "./job-mail.js";
+import { expandSubject } from "./mail-block.js";
+import type { MailSettings } from "./settings.js";
+import { type SplitGroup, splitAddresses } from "./split.js";
+import { writeSplitFiles } from "./split-files.js";
+
+export interface MailReportsOptions {
+  settings: MailSettings;
+  outDir: string;
+  /** The time the reports were made with (their file names and the subject's {date}). */
+  now: Date;
+  logger: Logger;
+  signal?: AbortSignal;
+  policy?: RetryPolicy;
+  neutraliseFormulas?: boolean;
+  render?: MailBodyRenderer;
+}
+
+/** One report to mail: its job, its mail, and what writing it produced. */
+export interface ReportToMail {
+  job: ReportJob;
+  mail: JobMail;
+  result: ReportRunResult;
+}
+
+/** What mailing did: messages delivered, and one line per problem. */
+export interface MailSummary {
+  sent: number;
+  problems: string[];
+}
+
+/** One message to build: recipients, whose rows, which files. */
+interface Message {
+  to: string[];
+  cc: string[];
+  scope: string | undefined;
+  query: BoundQuery;
+  files: string[];
+  rows: Record<string, number>;
+}
+
+export async function mailReports(
+  db: Pick<LmsDatabase, "connect">,
+  reports: readonly ReportToMail[],
+  options: MailReportsOptions,
+): Promise<MailSummary> {
+  const summary: MailSummary = { sent: 0, problems: [] };
+  for (const report of reports) {
+    const { mail, result, job } = report;
+    if (mail.when === "rows" && (result.rows[mail.whenQuery] ?? 0) === 0) {
+      options.logger.info("no rows: report not mailed", {
+        report: job.name,
+        query: mail.whenQuery,
+      });
+      continue;
+    }
+    const connection = await db.connect();
+    try {
+      const messages = await messagesOf(db, connection, report, options);
+      const loaded = await lastLoad(connection);
+      for (const message of messages) {
+        const problem = await sendOne(connection, report, message, loaded.finishedAt, options);
+        if (problem === undefined) summary.sent++;
+        else summary.problems.push(problem);
+      }
+    } finally {
+      connection.closeSync();
+    }
+  }
+  return summary;
+}
+
+function attached(files: readonly string[], formats: readonly string[]): string[] {
+  return files.filter((file) => formats.some((format) => file.endsWith(`.${format}`)));
+}
+
+async function messagesOf(
+  db: Pick<LmsDatabase, "connect">,
+  connection: DuckDBConnection,
+  { job, mail, result }: ReportToMail,
+  options: MailReportsOptions,
+): Promise<Message[]> {
+  const firstQuery = job.queries[0];
+  if (firstQuery === undefined) return [];
+  const first = await bindQuery(
+    connection,
+    firstQuery,
+    job.params.get(firstQuery.name) ?? new Map(),
+  );
+  const column = mail.splitBy;
+  if (column === undefined) {
+    const files = attached(result.files, mail.attach);
+    return [{ to: mail.to, cc: mail.cc, scope: undefined, query: first, files, rows: result.rows }];
+  }
+  const { addresses, invalid } = await splitAddresses(connection, first, column);
+  if (invalid.length > 0) {
+    options.logger.warn(
+      "values that are not e-mail addresses: their rows go to the report's recipients",
+      {
+        report: job.name,
+        column,
+        values: invalid.slice(0, 10),
+      },
+    );
+  }
+  const groups: SplitGroup[] = [
+    ...addresses.map((address) => ({ address })),
+    { address: undefined },
+  ];
+  const messages: Message[] = [];
+  for (const group of groups) {
+    const split = await writeSplitFiles(db, job, mail, group, addresses, options);
+    const rows = split.rows[firstQuery.name] ?? 0;
+    if (group.address === undefined && rows === 0 && mail.when === "rows") continue;
+    messages.push({
+      to: group.address === undefined ? mail.to : [group.address],
+      cc: group.address === undefined ? mail.cc : [],
+      scope:
+        group.address === undefined
+          ? `without a ${columnLabel(column)} address`
+          : `${columnLabel(column)} ${group.address}`,
+      query: split.first,
+      files: split.files,
+      rows: split.rows,
+    });
+  }
+  return messages;
+}
+
+/** Builds and delivers one message; answers a problem line, or undefined when it was delivered. */
+async function sendOne(
+  connection: DuckDBConnection,
+  { job, mail }: ReportToMail,
+  message: Message,
+  loadedAt: Date | null,
+  options: MailReportsOptions,
+): Promise<string | undefined> {
+  const render = options.render ?? renderMailBody;
+  const table = await readBodyTable(connection, message.query, MAX_BODY_ROWS);
+  const files = message.files.map((file) => file.slice(file.lastIndexOf("/") + 1));
+  const body = render({
+    title: job.title,
+    description: job.description,
+    generatedAt: options.now,
+    loadedAt,
+    ...(message.scope === undefined ? {} : { scope: message.scope }),
+    counts: job.queries
+      .filter((q) => message.rows[q.name] !== undefined)
+      .map((q) => ({ query: q.name, title: q.title, rows: message.rows[q.name] ?? 0 })),
+    table,
+    attachments: files,
+  });
+  const subject = expandSubject(mail.subject, { title: job.title, now: options.now });
+  const { raw, messageId } = await composeMail({
+    from: options.settings.from,
+    to: message.to,
+    cc: message.cc,
+    subject,
+    body,
+    files: message.files,
+    date: options.now,
+  });
+  const recipients = [...message.to, ...message.cc];
+  const label = `${job.name} to ${recipients.join(", ")}`;
+  const outcome = await deliver(
+    options.settings,
+    { from: options.settings.from, to: recipients },
+    raw,
+    {
+      policy: options.policy ?? DEFAULT_RETRY,
+      logger: options.logger,
+      label,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  if (outcome.status === "unknown") {
+    return `mail ${label}: delivery unknown (the connection ended after the message was sent; it was not sent again): ${outcome.error.message}`;
+  }
+  if (outcome.status === "failed") {
+    return `mail ${label} not delivered after ${outcome.attempts} attempt${outcome.attempts === 1 ? "" : "s"}: ${outcome.error.message}`;
+  }
+  options.logger.info("mail sent", {
+    report: job.name,
+    to: outcome.accepted,
+    subject,
+    files,
+    messageId,
+    response: outcome.response,
+  });
+  if (outcome.rejected.length > 0) {
+    return `mail ${label}: the server refused recipient ${outcome.rejected.join(", ")} (the others got it)`;
+  }
+  return undefined;
+}

@@ -1,0 +1,119 @@
+/**
+ * The mail server, its password and the sender, decided once before a report runs, so a missing
+ * or unsafe setting stops the command before anything is written or sent.
+ */
+import { UsageError } from "../cli-error.js";
+import type { ResolvedConfig } from "../config/resolve.js";
+import { readSecretFile } from "../config/secret-file.js";
+import type { Logger } from "../log/logger.js";
+import { isMailAddress } from "./address.js";
+import { type SmtpSecurity, smtpSecurity } from "./smtp-security.js";
+
+/** Everything needed to send report mail. `password` is secret: redact it before logging. */
+export interface MailSettings {
+  host: string;
+  port: number;
+  security: SmtpSecurity;
+  user: string | undefined;
+  password: string | undefined;
+  from: string;
+  /** The server as it may be shown: scheme, user, host and port, never a password. */
+  display: string;
+}
+
+type MailConfig = Pick<
+  ResolvedConfig,
+  "smtpUrl" | "smtpPasswordFile" | "mailFrom" | "allowInsecureSmtp" | "sources"
+>;
+
+/**
+ * Contract: a one-line UsageError, before anything connects, when the server URL or the sender is
+ * missing (naming what to set), when the URL is not smtp:// or smtps:// or holds a password (it
+ * belongs in a file), when a plain session would leave this machine (see smtpSecurity), when the
+ * sender is not an address, or when a user is named without a password. The password comes from
+ * LMS_SMTP_PASSWORD_FILE (or --smtp-password-file), then LMS_SMTP_PASSWORD, then the config file's
+ * mail.smtpPasswordFile.
+ */
+export async function resolveMailSettings(
+  config: MailConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  logger?: Logger,
+): Promise<MailSettings> {
+  const missing: string[] = [];
+  if (config.smtpUrl === undefined)
+    missing.push(
+      "LMS_SMTP_URL (or mail.smtpUrl in the config file) to smtp://host:port or smtps://host:port",
+    );
+  if (config.mailFrom === undefined)
+    missing.push("LMS_MAIL_FROM (or mail.from in the config file) to the sender's address");
+  if (config.smtpUrl === undefined || config.mailFrom === undefined) {
+    throw new UsageError(`sending mail needs settings: set ${missing.join(", and ")}`);
+  }
+  const url = parseSmtpUrl(config.smtpUrl, config.sources.smtpUrl);
+  const security = smtpSecurity(url, config.allowInsecureSmtp, config.sources.smtpUrl);
+  const from = config.mailFrom.trim();
+  if (!isMailAddress(from)) {
+    throw new UsageError(
+      `the sender ${JSON.stringify(from)} (from ${config.sources.mailFrom}) is not an e-mail address: give one such as reports@example.com`,
+    );
+  }
+  const user = url.username === "" ? undefined : decodeURIComponent(url.username);
+  const password = await readPassword(config, env, logger);
+  if (user !== undefined && password === undefined) {
+    throw new UsageError(
+      `the mail server user ${user} needs a password: put it alone in a file and set LMS_SMTP_PASSWORD_FILE, or set LMS_SMTP_PASSWORD`,
+    );
+  }
+  const port = url.port === "" ? (security.secure ? 465 : 587) : Number(url.port);
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const shownUser = user === undefined ? "" : `${url.username}@`;
+  return {
+    host,
+    port,
+    security,
+    user,
+    password: user === undefined ? undefined : password,
+    from,
+    display: `${url.protocol}//${shownUser}${url.hostname}:${port}`,
+  };
+}
+
+function parseSmtpUrl(text: string, source: string): URL {
+  const trimmed = text.trim();
+  const url = URL.canParse(trimmed) ? new URL(trimmed) : undefined;
+  if (url === undefined || url.hostname === "") {
+    throw new UsageError(
+      `the mail server URL (from ${source}) is not a valid URL: give smtp://host:port or smtps://host:port`,
+    );
+  }
+  if (url.password !== "") {
+    throw new UsageError(
+      `the mail server URL (from ${source}) contains a password: remove it from the URL, put it alone in a file (chmod 600) and set LMS_SMTP_PASSWORD_FILE to its path`,
+    );
+  }
+  if ((url.pathname !== "" && url.pathname !== "/") || url.search !== "" || url.hash !== "") {
+    throw new UsageError(
+      `the mail server URL (from ${source}) has a path or query: give only smtp://[user@]host:port`,
+    );
+  }
+  return url;
+}
+
+async function readPassword(
+  config: MailConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  logger: Logger | undefined,
+): Promise<string | undefined> {
+  const source = config.sources.smtpPasswordFile;
+  const file = config.smtpPasswordFile;
+  const read = (path: string) => readSecretFile(path, { source, what: "SMTP password", logger });
+  if (
+    file !== undefined &&
+    (source === "--smtp-password-file" || source === "LMS_SMTP_PASSWORD_FILE")
+  ) {
+    return read(file);
+  }
+  const fromEnv = env.LMS_SMTP_PASSWORD;
+  if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
+  return file === undefined ? undefined : read(file);
+}

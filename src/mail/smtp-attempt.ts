@@ -1,0 +1,106 @@
+/**
+ * One attempt to hand one message to the mail server: connect (TLS as decided by the settings),
+ * log in, send, quit. It reports how far it got, because that decides whether trying again is
+ * safe: nodemailer streams the message only after the server answered DATA with 354, so a
+ * failure before the first byte of the message was read cannot have delivered anything, and a
+ * lost answer after it may have.
+ */
+import { Readable } from "node:stream";
+import SMTPConnection, { type SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
+import type { MailSettings } from "./settings.js";
+
+/** An attempt that failed, with the error nodemailer gave and how far the attempt had got. */
+export class SmtpAttemptError extends Error {
+  override readonly name = "SmtpAttemptError";
+  /** nodemailer's code: ECONNECTION, ETIMEDOUT, EAUTH, EENVELOPE, EMESSAGE, ETLS, ... */
+  readonly code: string | undefined;
+  /** The server's answer, when it gave one. */
+  readonly response: string | undefined;
+  readonly responseCode: number | undefined;
+  /** Whether the server had started reading the message (DATA was accepted). */
+  readonly dataStarted: boolean;
+
+  constructor(cause: unknown, dataStarted: boolean) {
+    const error = cause as Partial<{
+      message: string;
+      code: string;
+      response: string;
+      responseCode: number;
+    }>;
+    super(String(error.message ?? cause).split("\n", 1)[0], { cause });
+    this.code = error.code;
+    this.response = error.response;
+    this.responseCode = error.responseCode;
+    this.dataStarted = dataStarted;
+  }
+}
+
+/** The SMTP envelope: who the server is told the message comes from and goes to. */
+export interface Envelope {
+  from: string;
+  to: string[];
+}
+
+// Generous for a slow relay, short enough that a dead one does not hold a Monday run for long.
+const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 120_000 };
+
+/**
+ * Contract: resolves with the server's answer when it accepted the message (some recipients may
+ * still be listed in `rejected`); rejects with an SmtpAttemptError otherwise. The connection is
+ * closed either way. Certificates are always verified.
+ */
+export async function attemptSend(
+  settings: MailSettings,
+  envelope: Envelope,
+  raw: Buffer,
+): Promise<SMTPConnectionSendInfo> {
+  let dataStarted = false;
+  const connection = new SMTPConnection({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.security.secure,
+    requireTLS: settings.security.requireTLS,
+    tls: { servername: settings.host, rejectUnauthorized: true },
+    logger: false,
+    ...TIMEOUTS,
+  });
+  // Errors also reach the pending callback; without a listener an 'error' event would throw.
+  let lastError: unknown;
+  connection.on("error", (error) => {
+    lastError = error;
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      connection.once("error", reject);
+      connection.once("end", () =>
+        reject(lastError ?? new Error("the server closed the connection")),
+      );
+      connection.connect((error) => (error ? reject(error) : resolve()));
+    });
+    connection.removeAllListeners("end");
+    if (settings.user !== undefined) {
+      await new Promise<void>((resolve, reject) => {
+        connection.login({ user: settings.user, pass: settings.password }, (error) =>
+          error ? reject(error) : resolve(),
+        );
+      });
+    }
+    const message = new Readable({
+      read() {
+        dataStarted = true;
+        this.push(raw);
+        this.push(null);
+      },
+    });
+    const info = await new Promise<SMTPConnectionSendInfo>((resolve, reject) => {
+      connection.send(envelope, message, (error, result) =>
+        error || result === undefined ? reject(error) : resolve(result),
+      );
+    });
+    connection.quit();
+    return info;
+  } catch (error) {
+    connection.close();
+    throw new SmtpAttemptError(error, dataStarted);
+  }
+}

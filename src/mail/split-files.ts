@@ -1,0 +1,64 @@
+/**
+ * The files of one recipient's share of a split report: the report's own export, narrowed to that
+ * recipient's rows, written in the attached formats under `<out>/split/<address>/` (rows without
+ * an address under `<out>/split/unassigned/`) with the whole report's file names, so each
+ * attachment is byte for byte a file on disk. Queries of the report without the split column are
+ * left out of these files: their rows cannot be told apart by recipient.
+ */
+import { join } from "node:path";
+import type { LmsDatabase } from "../load/database.js";
+import { prepareOutputDir } from "../report/output-files.js";
+import type { ReportJob } from "../report/report-jobs.js";
+import { type BoundQuery, describeColumns } from "../report/run-query.js";
+import { writeJobFiles } from "../report/run-report.js";
+import type { JobMail } from "./job-mail.js";
+import { narrowQuery, type SplitGroup } from "./split.js";
+
+/** The folder, below the output folder, of per-recipient files. */
+export const SPLIT_DIR = "split";
+
+export interface SplitFiles {
+  files: string[];
+  rows: Record<string, number>;
+  /** The first query narrowed to this share, for the message body. */
+  first: BoundQuery;
+}
+
+export async function writeSplitFiles(
+  db: Pick<LmsDatabase, "connect">,
+  job: ReportJob,
+  mail: JobMail,
+  group: SplitGroup,
+  addresses: readonly string[],
+  options: { outDir: string; now: Date; neutraliseFormulas?: boolean },
+): Promise<SplitFiles> {
+  const column = mail.splitBy as string;
+  const outDir = join(options.outDir, SPLIT_DIR, group.address ?? "unassigned");
+  await prepareOutputDir(outDir);
+  let first: BoundQuery | undefined;
+  const result = await writeJobFiles(
+    db,
+    { ...job, formats: job.formats.filter((f) => mail.attach.includes(f)) },
+    {
+      outDir,
+      now: options.now,
+      // The roster's coverage is the whole report's: it was said once, not per recipient.
+      roster: undefined,
+      ...(options.neutraliseFormulas === undefined
+        ? {}
+        : { neutraliseFormulas: options.neutraliseFormulas }),
+      select: async (connection, bound) => {
+        const kept: BoundQuery[] = [];
+        for (const b of bound) {
+          const columns = await describeColumns(connection, b);
+          if (!columns.some((c) => c.name === column)) continue;
+          kept.push(narrowQuery(b, column, group, addresses));
+        }
+        first = kept[0];
+        return kept;
+      },
+    },
+  );
+  if (first === undefined) throw new Error(`query ${job.queries[0]?.name} lost its split column`);
+  return { files: result.files, rows: result.rows, first };
+}

@@ -1,0 +1,83 @@
+/** Runs the CLI in-process (main with a test context) in a folder holding the mail dataset. */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import type { CliContext } from "../../src/cli/context.js";
+import { main } from "../../src/cli/main.js";
+import { Collect } from "../log/collect.js";
+import { createMailDatabase, writeMailCatalog } from "./mail-dataset.js";
+import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A temporary folder with lms.duckdb (the mail dataset) and the catalog folder `cat`. */
+export async function mailWorkspace(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "lms-mail-"));
+  await createMailDatabase(join(dir, "lms.duckdb"));
+  await writeMailCatalog(join(dir, "cat"));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export async function runCliIn(
+  dir: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<CliRun> {
+  const stdout = new Collect();
+  const stderr = new Collect();
+  const ctx: CliContext = { stdout, stderr, env, cwd: dir, signal: new AbortController().signal };
+  const code = await main(args, ctx);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/** `report NAME --catalog cat --db lms.duckdb --log-format json` plus `extra`. */
+export function reportArgs(name: string, ...extra: string[]): string[] {
+  return [
+    "report",
+    name,
+    "--catalog",
+    "cat",
+    "--db",
+    "lms.duckdb",
+    "--log-format",
+    "json",
+    ...extra,
+  ];
+}
+
+/**
+ * A suite's workspace (made before its tests, removed after) and SMTP servers started by its
+ * tests, each closed after its test.
+ */
+export function useMailWorkspace(): {
+  readonly dir: string;
+  smtp(options?: Parameters<typeof startSmtp>[0]): Promise<SmtpFixture>;
+} {
+  let dir = "";
+  let remove: (() => Promise<void>) | undefined;
+  const servers: SmtpFixture[] = [];
+  beforeAll(async () => {
+    ({ dir, remove } = await mailWorkspace());
+  });
+  afterAll(async () => {
+    await remove?.();
+  });
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+    async smtp(options) {
+      const server = await startSmtp(options);
+      servers.push(server);
+      return server;
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * Delivery problems against real SMTP servers on 127.0.0.1: a refused connection (retried, then
+ * exit 1 with the files kept), a refused recipient, a lost answer to the message data (not sent
+ * again: "delivery unknown"), and logins, with the password never shown anywhere.
+ */
+import { existsSync } from "node:fs";
+import { chmod, readdir, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { reportArgs, runCliIn, useMailWorkspace } from "./cli-harness.js";
+
+const ws = useMailWorkspace();
+
+const FROM = "reports@example.com";
+const PASSWORD = "s3cret-Pa55word-xyz";
+
+/** A port on 127.0.0.1 where nothing listens (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test("a refused connection is retried, then exit 1 with the files kept", async () => {
+  const port = await closedPort();
+  const out = join(ws.dir, "refused-out");
+  const run = await runCliIn(
+    ws.dir,
+    reportArgs("team-list", "--mail-to", "ops@example.com", "--out", out),
+    { LMS_SMTP_URL: `smtp://127.0.0.1:${port}`, LMS_MAIL_FROM: FROM },
+  );
+  expect(run.code).toBe(1);
+  expect(run.stderr.match(/trying again/g)).toHaveLength(2);
+  expect(run.stderr).toMatch(
+    /lms-export: mail team-list to ops@example\.com not delivered after 3 attempts: .*ECONNREFUSED.*; the report files are written/,
+  );
+  expect((await readdir(out)).sort()).toEqual(
+    expect.arrayContaining([expect.stringMatching(/\.csv$/), expect.stringMatching(/\.xlsx$/)]),
+  );
+});
+
+test("a recipient the server refuses is an error naming it; the others get the message once", async () => {
+  const smtp = await ws.smtp({ rejectRecipients: ["nobody@example.com"] });
+  const run = await runCliIn(
+    ws.dir,
+    reportArgs("team-list", "--mail-to", "ok@example.com,nobody@example.com", "--out", "rcpt-out"),
+    { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: FROM },
+  );
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain("the server refused recipient nobody@example.com");
+  await smtp.close();
+  expect(smtp.received).toHaveLength(1);
+  expect(smtp.received[0]?.to).toEqual(["ok@example.com"]);
+});
+
+test("a message whose only recipient is refused is not retried", async () => {
+  const smtp = await ws.smtp({ rejectRecipients: ["nobody@example.com"] });
+  const run = await runCliIn(
+    ws.dir,
+    reportArgs("team-list", "--mail-to", "nobody@example.com", "--out", "rcpt1-out"),
+    { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: FROM },
+  );
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(
+    /mail team-list to nobody@example\.com not delivered after 1 attempt: .*550/,
+  );
+  expect(run.stderr).not.toContain("trying again");
+});
+
+test("a lost answer to the message data is reported as delivery unknown and not sent again", async () => {
+  const smtp = await ws.smtp({ dropAfterData: true });
+  const run = await runCliIn(
+    ws.dir,
+    reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "lost-out"),
+    { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: FROM },
+  );
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain("delivery unknown");
+  expect(run.stderr).not.toContain("trying again");
+  await smtp.close();
+  expect(smtp.received).toHaveLength(1);
+});
+
+describe("a server that requires a login", () => {
+  let passwordFile: string;
+  beforeAll(async () => {
+    passwordFile = join(ws.dir, "smtp.pass");
+    await writeFile(passwordFile, `${PASSWORD}\n`);
+    await chmod(passwordFile, 0o600);
+  });
+
+  test("logs in with the user of the URL and the password file", async () => {
+    const smtp = await ws.smtp({ auth: { user: "reporter", pass: PASSWORD } });
+    const run = await runCliIn(
+      ws.dir,
+      reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "auth-out"),
+      {
+        LMS_SMTP_URL: `smtp://reporter@127.0.0.1:${smtp.port}`,
+        LMS_SMTP_PASSWORD_FILE: passwordFile,
+        LMS_MAIL_FROM: FROM,
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(smtp.logins).toEqual([{ user: "reporter", pass: PASSWORD }]);
+    await smtp.close();
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  test("a wrong password fails with exit 1, and no output shows the password", async () => {
+    const smtp = await ws.smtp({ auth: { user: "reporter", pass: "another" } });
+    const run = await runCliIn(
+      ws.dir,
+      reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "wrong-out"),
+      {
+        LMS_SMTP_URL: `smtp://reporter@127.0.0.1:${smtp.port}`,
+        LMS_SMTP_PASSWORD: PASSWORD,
+        LMS_MAIL_FROM: FROM,
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /not delivered after 1 attempt: .*535 Authentication failed for password \[redacted\]/,
+    );
+    expect(run.stderr).toMatch(
+      /"level":"error".*"response":"535 Authentication failed for password \[redacted\]"/,
+    );
+    expect(smtp.logins[0]?.pass).toBe(PASSWORD);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(Buffer.from(PASSWORD).toString("base64"));
+  });
+
+  test("a password in the URL is refused with a message saying to use the file, not showing it", async () => {
+    const run = await runCliIn(
+      ws.dir,
+      reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "inurl-out"),
+      { LMS_SMTP_URL: `smtp://reporter:${PASSWORD}@127.0.0.1:2525`, LMS_MAIL_FROM: FROM },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("contains a password");
+    expect(run.stderr).toContain("LMS_SMTP_PASSWORD_FILE");
+    expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
+    expect(existsSync(join(ws.dir, "inurl-out"))).toBe(false);
+  });
+
+  test("--smtp-password is refused", async () => {
+    const run = await runCliIn(
+      ws.dir,
+      reportArgs("team-list", "--mail-to", "ops@example.com", "--smtp-password", PASSWORD),
+      { LMS_SMTP_URL: "smtp://127.0.0.1:2525", LMS_MAIL_FROM: FROM },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--smtp-password is not accepted");
+    expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
+  });
+
+  test("a user without a password is refused before anything is written", async () => {
+    const run = await runCliIn(
+      ws.dir,
+      reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "nopass-out"),
+      { LMS_SMTP_URL: "smtp://reporter@127.0.0.1:2525", LMS_MAIL_FROM: FROM },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("needs a password");
+    expect(existsSync(join(ws.dir, "nopass-out"))).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * `run REPORT --mail-to` end to end in-process: extract from the simulated portal over real HTTP
+ * into a new DuckDB file, write the report, mail it through a real SMTP server on 127.0.0.1.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { runCliIn } from "./cli-harness.js";
+import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
+
+let dir: string;
+let sim: RunningSimulator;
+let smtp: SmtpFixture;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-run-mail-"));
+  sim = await startSimulator({ users: 40, takesPerUser: 3, seed: 5 });
+  smtp = await startSmtp();
+});
+afterAll(async () => {
+  await smtp.close();
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test("run extracts, writes the report and mails it", async () => {
+  const run = await runCliIn(
+    dir,
+    [
+      "run",
+      "data-freshness",
+      "--db",
+      "lms.duckdb",
+      "--out",
+      "out",
+      "--format",
+      "csv",
+      "--mail-to",
+      "ops@example.com",
+      "--log-format",
+      "json",
+    ],
+    {
+      LMS_BASE_URL: sim.baseUrl,
+      LMS_API_KEY: "demo-key",
+      LMS_SMTP_URL: smtp.url,
+      LMS_MAIL_FROM: "reports@example.com",
+    },
+  );
+  expect(run.stderr).not.toContain('"level":"error"');
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("mail: 1 message sent");
+  await smtp.close();
+  const [message] = smtp.received;
+  expect(message?.to).toEqual(["ops@example.com"]);
+  // Data was loaded by this very run, and the body says when.
+  expect(message?.parsed.text).toMatch(/Data loaded \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+  const attachment = message?.parsed.attachments[0];
+  expect(
+    attachment?.content.equals(await readFile(join(dir, "out", attachment.filename as string))),
+  ).toBe(true);
+});

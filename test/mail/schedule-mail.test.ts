@@ -1,0 +1,59 @@
+/**
+ * `schedule ... -- run weekly-compliance --mail` checks the mail settings and addresses of the
+ * command when it starts, so a missing setting fails at once with exit 2, not at the first tick.
+ */
+import { describe, expect, test } from "vitest";
+import type { CliContext } from "../../src/cli/context.js";
+import { main } from "../../src/cli/main.js";
+import { checkScheduledMail } from "../../src/cli/scheduled-mail-check.js";
+import { Collect } from "../log/collect.js";
+
+function context(env: Record<string, string>): { ctx: CliContext; stderr: Collect } {
+  const stderr = new Collect();
+  return {
+    ctx: {
+      stdout: new Collect(),
+      stderr,
+      env,
+      cwd: process.cwd(),
+      signal: new AbortController().signal,
+    },
+    stderr,
+  };
+}
+
+describe("schedule with a command that mails", () => {
+  test.each([
+    [["run", "weekly-compliance", "--mail"], {}, "sending mail needs settings: set LMS_SMTP_URL"],
+    [
+      ["run", "weekly-compliance", "--mail-to=ops@example.com,oops"],
+      {},
+      '--mail-to: "oops" is not an e-mail address',
+    ],
+    [
+      ["run", "weekly-compliance", "--mail"],
+      {
+        LMS_SMTP_URL: "smtp://mail.example.com:587",
+        LMS_MAIL_FROM: "r@example.com",
+        LMS_SMTP_PASSWORD: "pw",
+      },
+      "",
+    ],
+    [
+      ["run", "weekly-compliance", "--mail", "--smtp-url", "smtp://u:pw@127.0.0.1:25"],
+      { LMS_MAIL_FROM: "r@example.com" },
+      "contains a password",
+    ],
+  ])("%j %j", async (command, env, expected) => {
+    const { ctx, stderr } = context(env);
+    if (expected === "") {
+      await expect(checkScheduledMail(command, ctx)).resolves.toBeUndefined();
+      return;
+    }
+    const code = await main(["schedule", "--cron", "0 6 * * 1", "--", ...command], ctx);
+    expect(code).toBe(2);
+    expect(stderr.lines()).toHaveLength(1);
+    expect(stderr.text()).toContain(expected);
+    expect(stderr.text()).not.toContain(":pw@");
+  });
+});

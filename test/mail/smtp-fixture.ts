@@ -1,0 +1,105 @@
+/**
+ * A real SMTP server on 127.0.0.1 (smtp-server, port 0) that keeps every message it accepts,
+ * parsed back with mailparser. Options make it require a login, refuse some recipients, or drop
+ * the connection once the message data has arrived (a lost answer).
+ */
+import type { AddressInfo } from "node:net";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface Received {
+  from: string;
+  to: string[];
+  raw: Buffer;
+  parsed: ParsedMail;
+}
+
+export interface SmtpFixture {
+  port: number;
+  url: string;
+  received: Received[];
+  /** Logins tried: user and password as the server got them. */
+  logins: { user: string; pass: string }[];
+  close(): Promise<void>;
+}
+
+export async function startSmtp(
+  options: {
+    auth?: { user: string; pass: string };
+    rejectRecipients?: readonly string[];
+    /** Drop the connection instead of answering the end of the message data. */
+    dropAfterData?: boolean;
+  } = {},
+): Promise<SmtpFixture> {
+  const received: Received[] = [];
+  const logins: { user: string; pass: string }[] = [];
+  const pending: Promise<void>[] = [];
+  const server = new SMTPServer({
+    authOptional: options.auth === undefined,
+    allowInsecureAuth: true,
+    hideSTARTTLS: true,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      logins.push({ user: auth.username ?? "", pass: auth.password ?? "" });
+      if (auth.username === options.auth?.user && auth.password === options.auth?.pass) {
+        callback(null, { user: auth.username });
+      } else {
+        // Echoes what it got, as a careless server might: the client must redact it.
+        callback(
+          Object.assign(new Error(`Authentication failed for password ${auth.password ?? ""}`), {
+            responseCode: 535,
+          }),
+        );
+      }
+    },
+    onRcptTo(address, _session, callback) {
+      if (options.rejectRecipients?.includes(address.address.toLowerCase())) {
+        callback(
+          Object.assign(new Error(`no such user ${address.address}`), { responseCode: 550 }),
+        );
+        return;
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        const from = session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address;
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        const parsing = simpleParser(raw).then((parsed) => {
+          received.push({ from, to, raw, parsed });
+        });
+        pending.push(parsing);
+        if (options.dropAfterData) {
+          // The message has arrived, the answer never does.
+          (session as unknown as { socket?: { destroy(): void } }).socket?.destroy();
+          for (const socket of sockets) socket.destroy();
+          return;
+        }
+        parsing.then(() => callback(), callback);
+      });
+    },
+  });
+  const sockets = new Set<import("node:net").Socket>();
+  (server as unknown as { server: import("node:net").Server }).server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = (
+    server as unknown as { server: import("node:net").Server }
+  ).server.address() as AddressInfo;
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    logins,
+    async close() {
+      await Promise.allSettled(pending);
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
