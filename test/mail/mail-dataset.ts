@@ -22,6 +22,16 @@ export async function createMailDatabase(path: string): Promise<void> {
   const connection = await db.connect();
   try {
     await connection.run(createUserTableSql());
+    // A group that exists and has nobody in it: a report filtered to it has no rows.
+    await insertRows(connection, "grp", [
+      {
+        grp_id: 9,
+        grp_name: "Empty",
+        grp_parent_id: null,
+        grp_created_date: "2025-01-01 00:00:00",
+        grp_updated_date: "2025-01-01 00:00:00",
+      },
+    ]);
     await insertRows(connection, "user_grp", [
       { user_grp_id: 21, user_grp_grp_id: 2, user_grp_user_id: 201, user_grp_group_admin: 1 },
       { user_grp_id: 22, user_grp_grp_id: 3, user_grp_user_id: 202, user_grp_group_admin: 1 },
@@ -69,7 +79,7 @@ export async function writeMailCatalog(dir: string): Promise<void> {
       description: "A group nobody is in.",
       queries: ["group-managers"],
       formats: ["csv"],
-      params: { group_id: 999 },
+      params: { group_id: 9 },
       fileName: "empty-team-{date}",
       mail: { to: ["compliance@example.com"], when: "rows" },
     }),
