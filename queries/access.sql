@@ -11,7 +11,11 @@
 -- param product_ids int_list = []: Only these products (empty = every product).
 SELECT
   product_access.product_access_product_id AS product_id,
-  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  coalesce(
+    product.product_i18n_title,
+    product.product_i18n_name,
+    CASE WHEN product.product_id IS NULL THEN '(product ' || product_access.product_access_product_id || ', no longer in the portal)' END
+  ) AS product_title,
   count(*) AS accesses,
   count(DISTINCT product_access_user_id) AS users,
   count(*) FILTER (WHERE product_access_status = 'active') AS active,
@@ -28,6 +32,6 @@ SELECT
 FROM product_access
 LEFT JOIN product ON product.product_id = product_access.product_access_product_id
 WHERE len($product_ids) = 0 OR list_contains($product_ids, product_access.product_access_product_id)
-GROUP BY product_access.product_access_product_id, product.product_i18n_title,
+GROUP BY product_access.product_access_product_id, product.product_i18n_title, product.product_id,
          product.product_i18n_name
 ORDER BY product_id NULLS LAST

@@ -1,6 +1,6 @@
 -- title: Attempts per user and product
--- description: One row per user and product with at least one take, for the analysis of take
---   scores. Takes are ordered by start (take_started_date, else take_created_date; then take_id).
+-- description: One row per person and product with at least one take, for the analysis of take
+--   scores. Names and e-mail come from the roster (empty for people it does not list). Takes are ordered by start (take_started_date, else take_created_date; then take_id).
 --   attempts: takes; completed_attempts: takes with a completion date; first_started_at: the
 --   earliest start; first_completed_at: the earliest completion; attempts_to_complete: the
 --   position of the first take with a completion date in that order (empty if none);
@@ -20,8 +20,15 @@ WITH ordered AS (
 )
 SELECT
   ordered.user_id,
+  "user".firstname,
+  "user".lastname,
+  "user".email,
   ordered.product_id,
-  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  coalesce(
+    product.product_i18n_title,
+    product.product_i18n_name,
+    CASE WHEN product.product_id IS NULL THEN '(product ' || ordered.product_id || ', no longer in the portal)' END
+  ) AS product_title,
   count(*) AS attempts,
   count(completed_at) AS completed_attempts,
   min(started_at) AS first_started_at,
@@ -32,5 +39,7 @@ SELECT
   arg_max(score, attempt) AS last_score
 FROM ordered
 LEFT JOIN product ON product.product_id = ordered.product_id
-GROUP BY ordered.user_id, ordered.product_id, product.product_i18n_title, product.product_i18n_name
+LEFT JOIN "user" ON "user".user_id = ordered.user_id
+GROUP BY ordered.user_id, "user".firstname, "user".lastname, "user".email, ordered.product_id,
+         product.product_i18n_title, product.product_i18n_name, product.product_id
 ORDER BY ordered.user_id, ordered.product_id

@@ -84,7 +84,11 @@ SELECT
   totals.group_id,
   CASE WHEN totals.group_id IS NULL THEN '(all users)' ELSE grp.grp_name END AS group_name,
   totals.product_id,
-  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  coalesce(
+    product.product_i18n_title,
+    product.product_i18n_name,
+    CASE WHEN product.product_id IS NULL THEN '(product ' || totals.product_id || ', no longer in the portal)' END
+  ) AS product_title,
   totals.enrolled_users,
   totals.active_users,
   totals.started_users,

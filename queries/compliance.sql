@@ -1,24 +1,44 @@
--- title: Compliance: required products per user
--- description: One row per user and required product, with where the user stands.
---   Users: with group_id, the users linked to that group or any of its subgroups; without it,
---   every user seen in user_grp, product_access or take. Required products: with product_ids,
---   every listed product for every user (whether or not the user has an access record);
---   without it, each product the user holds an access record for.
+-- title: Compliance: required products per person
+-- description: One row per person and required product, with where the person stands, the most
+--   urgent first: overdue rows by days overdue (most first), then every other row, each by last
+--   name and first name. Names and e-mail come from the roster ("lms-export roster import FILE");
+--   they are empty for people the roster does not list.
+--   People: with group_id, the people linked to that group or any of its subgroups; without it,
+--   everyone seen in user_grp, product_access or take. Required products: with product_ids,
+--   every listed product for every person (whether or not they have an access record); without
+--   it, each product the person holds an access record for.
+--   A take passes when it is completed (take_completed_date present) and the product has no pass
+--   mark (product_min_score empty or 0), or the take has no score, or take_score is at least
+--   product_min_score. product_allow_notation is not used: the interface does not say what it
+--   means.
+--   status, the first that applies: "completed" (a passing take); "failed" (completed takes,
+--   none passing); "access expired" (access_state is expired); "in progress" (a take without a
+--   completion date); "not started".
 --   access_state: "active" if an access record is in status active and not past its expiry day;
 --   else "expired" if one is in status expired or past its expiry day; else "inactive" if there
 --   is a record; else "none".
---   status: "completed" if a take has a completion date; else "access expired" if access_state is
---   expired; else "in progress" if there is a take; else "not started".
 --   due_date: the earlier of (first access granted day + due_days) and the latest access expiry
 --   day; either one alone when the other is missing; empty without an access record.
---   days_overdue: today - due_date when the product is not completed and due_date is before
+--   days_overdue: today - due_date when the status is not "completed" and due_date is before
 --   today; 0 when completed or not yet due; empty when there is no due date.
---   last_activity: the latest take start or completion.
---   Days are UTC calendar days.
+--   expires_in_days: days from today to the expiry day of the active access (empty when the
+--   access is not active or never expires); expiring: true when that is from 0 to expiring_days.
+--   certificate: an access record has product_access_certificate "1".
+--   completed_at: the first passing completion; best_score: the best score of a completed take;
+--   last_activity: the latest take start or completion. Days are UTC calendar days.
 -- param today date = today: Reference day (UTC).
--- param product_ids int_list = []: Required products (empty = each product a user has access to).
--- param group_id int = null: Only users of this group and its subgroups (empty = every user).
+-- param product_ids int_list = []: Required products (empty = each product a person has access to).
+-- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30: Days after access is granted by which a product must be completed.
+-- param expiring_days int = 30: An active access expiring within this many days is flagged.
+-- label days_overdue: Days overdue
+-- label due_date: Due date
+-- label access_state: Access
+-- label access_granted: Access granted
+-- label access_expires: Access expires
+-- label expires_in_days: Expires in (days)
+-- label expiring: Expiring soon
+-- label completed_at: Completed on
 WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
   SELECT grp_id, grp_id FROM grp
   UNION -- UNION, not UNION ALL: a cycle in grp_parent_id ends instead of looping
@@ -46,27 +66,41 @@ pairs AS (
   FROM product_access JOIN scope_users ON scope_users.user_id = product_access_user_id
   WHERE len($product_ids) = 0 AND product_access_product_id IS NOT NULL
 ),
+access_records AS (
+  SELECT product_access.*,
+         product_access_status = 'active'
+           AND (product_access_expired_date IS NULL
+                OR CAST(product_access_expired_date AS DATE) >= $today) AS is_active
+  FROM product_access
+),
 access AS (
   SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
-         coalesce(bool_or(product_access_status = 'active'
-                          AND (product_access_expired_date IS NULL
-                               OR CAST(product_access_expired_date AS DATE) >= $today)), false)
-           AS has_active,
+         coalesce(bool_or(is_active), false) AS has_active,
          coalesce(bool_or(product_access_status = 'expired'
                           OR CAST(product_access_expired_date AS DATE) < $today), false)
            AS has_expired,
+         -- An active record without an expiry day keeps the access open for good.
+         CASE WHEN NOT coalesce(bool_or(is_active AND product_access_expired_date IS NULL), false)
+              THEN max(CAST(product_access_expired_date AS DATE)) FILTER (WHERE is_active)
+              END AS active_until,
+         coalesce(bool_or(trim(product_access_certificate) = '1'), false) AS certificate,
          min(product_access_created_date) AS access_granted,
          max(product_access_expired_date) AS access_expires
-  FROM product_access
+  FROM access_records
   GROUP BY product_access_user_id, product_access_product_id
 ),
 takes AS (
   SELECT take_user_id AS user_id, take_product_id AS product_id,
          count(*) AS attempts,
-         min(take_completed_date) AS completed_at,
+         count(take_completed_date) AS completed_takes,
+         min(take_completed_date) FILTER (
+           WHERE take_completed_date IS NOT NULL
+             AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
+                  OR take_score >= product.product_min_score)) AS passed_at,
          max(take_score) FILTER (WHERE take_completed_date IS NOT NULL) AS best_score,
          max(greatest(take_started_date, take_completed_date)) AS last_activity
   FROM take
+  LEFT JOIN product ON product.product_id = take.take_product_id
   GROUP BY take_user_id, take_product_id
 ),
 user_groups AS (
@@ -83,33 +117,55 @@ states AS (
          access.access_granted, access.access_expires,
          least(CAST(access.access_granted AS DATE) + CAST($due_days AS INTEGER),
                CAST(access.access_expires AS DATE)) AS due_date,
+         access.active_until - $today AS expires_in_days,
+         coalesce(access.certificate, false) AS certificate,
          coalesce(takes.attempts, 0) AS attempts,
-         takes.completed_at, takes.best_score, takes.last_activity
+         coalesce(takes.completed_takes, 0) AS completed_takes,
+         takes.passed_at, takes.best_score, takes.last_activity
   FROM pairs
   LEFT JOIN access ON access.user_id = pairs.user_id AND access.product_id = pairs.product_id
   LEFT JOIN takes ON takes.user_id = pairs.user_id AND takes.product_id = pairs.product_id
+),
+rows AS (
+  SELECT states.*,
+         CASE WHEN states.passed_at IS NOT NULL THEN 'completed'
+              WHEN states.completed_takes > 0 THEN 'failed'
+              WHEN states.access_state = 'expired' THEN 'access expired'
+              WHEN states.attempts > 0 THEN 'in progress'
+              ELSE 'not started' END AS status,
+         CASE WHEN states.due_date IS NULL THEN NULL
+              WHEN states.passed_at IS NOT NULL OR states.due_date >= $today THEN 0
+              ELSE $today - states.due_date END AS days_overdue
+  FROM states
 )
 SELECT
-  states.user_id,
+  rows.user_id,
+  "user".firstname,
+  "user".lastname,
+  "user".email,
   user_groups.groups,
-  states.product_id,
-  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
-  CASE WHEN states.completed_at IS NOT NULL THEN 'completed'
-       WHEN states.access_state = 'expired' THEN 'access expired'
-       WHEN states.attempts > 0 THEN 'in progress'
-       ELSE 'not started' END AS status,
-  states.access_state,
-  states.access_granted,
-  states.access_expires,
-  states.due_date,
-  CASE WHEN states.due_date IS NULL THEN NULL
-       WHEN states.completed_at IS NOT NULL OR states.due_date >= $today THEN 0
-       ELSE $today - states.due_date END AS days_overdue,
-  states.attempts,
-  states.best_score,
-  states.completed_at,
-  states.last_activity
-FROM states
-LEFT JOIN user_groups ON user_groups.user_id = states.user_id
-LEFT JOIN product ON product.product_id = states.product_id
-ORDER BY states.user_id, states.product_id
+  rows.product_id,
+  coalesce(
+    product.product_i18n_title,
+    product.product_i18n_name,
+    CASE WHEN product.product_id IS NULL THEN '(product ' || rows.product_id || ', no longer in the portal)' END
+  ) AS product_title,
+  rows.status,
+  rows.days_overdue,
+  rows.due_date,
+  rows.access_state,
+  rows.access_granted,
+  rows.access_expires,
+  rows.expires_in_days,
+  coalesce(rows.expires_in_days BETWEEN 0 AND $expiring_days, false) AS expiring,
+  rows.certificate,
+  rows.attempts,
+  rows.best_score,
+  rows.passed_at AS completed_at,
+  rows.last_activity
+FROM rows
+LEFT JOIN "user" ON "user".user_id = rows.user_id
+LEFT JOIN user_groups ON user_groups.user_id = rows.user_id
+LEFT JOIN product ON product.product_id = rows.product_id
+ORDER BY coalesce(rows.days_overdue, 0) DESC,
+         "user".lastname NULLS LAST, "user".firstname NULLS LAST, rows.user_id, rows.product_id

@@ -16,7 +16,11 @@ WITH scored AS (
 )
 SELECT
   scored.product_id,
-  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  coalesce(
+    product.product_i18n_title,
+    product.product_i18n_name,
+    CASE WHEN product.product_id IS NULL THEN '(product ' || scored.product_id || ', no longer in the portal)' END
+  ) AS product_title,
   count(*) AS takes,
   count(DISTINCT user_id) AS users,
   avg(score) AS mean,
@@ -41,5 +45,5 @@ SELECT
   count(*) FILTER (WHERE score < 0 OR score > 100) AS scores_outside
 FROM scored
 LEFT JOIN product ON product.product_id = scored.product_id
-GROUP BY scored.product_id, product.product_i18n_title, product.product_i18n_name
+GROUP BY scored.product_id, product.product_i18n_title, product.product_id, product.product_i18n_name
 ORDER BY scored.product_id

@@ -18,12 +18,16 @@ WITH scored AS (
 )
 SELECT
   scored.product_id,
-  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  coalesce(
+    product.product_i18n_title,
+    product.product_i18n_name,
+    CASE WHEN product.product_id IS NULL THEN '(product ' || scored.product_id || ', no longer in the portal)' END
+  ) AS product_title,
   bucket_from,
   bucket_from + $bucket_width - 1 AS bucket_to,
   count(*) AS takes,
   count(*) / sum(count(*)) OVER (PARTITION BY scored.product_id) AS takes_share
 FROM scored
 LEFT JOIN product ON product.product_id = scored.product_id
-GROUP BY scored.product_id, product.product_i18n_title, product.product_i18n_name, bucket_from
+GROUP BY scored.product_id, product.product_i18n_title, product.product_id, product.product_i18n_name, bucket_from
 ORDER BY scored.product_id, bucket_from

@@ -16,7 +16,11 @@ WITH durations AS (
 )
 SELECT
   durations.product_id,
-  coalesce(product.product_i18n_title, product.product_i18n_name) AS product_title,
+  coalesce(
+    product.product_i18n_title,
+    product.product_i18n_name,
+    CASE WHEN product.product_id IS NULL THEN '(product ' || durations.product_id || ', no longer in the portal)' END
+  ) AS product_title,
   count(*) FILTER (WHERE hours >= 0) AS completed_takes,
   count(DISTINCT user_id) FILTER (WHERE hours >= 0) AS users,
   avg(hours) FILTER (WHERE hours >= 0) AS avg_hours,
@@ -26,5 +30,5 @@ SELECT
   count(*) FILTER (WHERE hours < 0) AS negative_durations
 FROM durations
 LEFT JOIN product ON product.product_id = durations.product_id
-GROUP BY durations.product_id, product.product_i18n_title, product.product_i18n_name
+GROUP BY durations.product_id, product.product_i18n_title, product.product_id, product.product_i18n_name
 ORDER BY durations.product_id

@@ -189,20 +189,23 @@ export function createClient(options: ClientOptions): LmsClient {
   function pagesOf<T>(
     operation: string,
     path: string,
+    key: string,
     pageOptions: PagesOptions,
     notFoundIsEmpty: boolean,
   ): AsyncIterable<ListPage<T>> {
     const pageSize = positiveInteger("pageSize", pageOptions.pageSize, defaultPageSize);
     return paginate<T>({
       pageSize,
+      key,
       window: 2 * concurrency,
       skipStarts: pageOptions.skipStarts,
       onSummary: pageOptions.onSummary,
       logger,
       label: `${operation} (${baseUrl.pathname.replace(/\/+$/, "")}${path})`,
-      fetchPage: async (start, limit, signal) => {
+      fetchPage: async (start, limit, signal, extra) => {
         const body: ListRequest = { start, limit };
-        if (pageOptions.criteria !== undefined) body.criterias = pageOptions.criteria;
+        const criteria = [...(pageOptions.criteria ?? []), ...(extra ?? [])];
+        if (pageOptions.criteria !== undefined || criteria.length > 0) body.criterias = criteria;
         try {
           return await transport.list({ ...post(operation, path, body), signal });
         } catch (error) {
@@ -217,12 +220,14 @@ export function createClient(options: ClientOptions): LmsClient {
     authenticate: () => transport.authenticate(),
     pages: <R extends ListedResource>(resource: R, pageOptions: PagesOptions = {}) => {
       const path = RESOURCES[resource].endpoints.list;
-      return pagesOf<ApiRecord<R>>(LIST_OPERATION[resource], path, pageOptions, false);
+      const key = RESOURCES[resource].primaryKey;
+      return pagesOf<ApiRecord<R>>(LIST_OPERATION[resource], path, key, pageOptions, false);
     },
     takePages: (userId, pageOptions = {}) =>
       pagesOf<ApiRecord<"take">>(
         "listTakesForUser",
         fill(endpoints.take, { id: userId }),
+        RESOURCES.take.primaryKey,
         pageOptions,
         true,
       ),

@@ -1,25 +1,24 @@
 /**
- * Walking a paginated list (`start`/`limit`/`total`) as an async iterator of pages.
+ * Walking a paginated list (`start`/`limit`/`total`) as an async iterator of pages, exactly.
  *
  * Page one tells `total`; the other pages are then requested in parallel (the shared limiter
  * bounds what is really in flight) and yielded as they complete. At most `window` pages are
  * requested or waiting to be consumed at any time, so memory stays bounded however long the list.
  *
- * Why a second, sequential pass: lists are ordered newest first, so a record created while we
- * page lands at the front and pushes every later record one place further. Pages read in
- * parallel at fixed offsets can then miss a record that moved from a page not yet read into one
- * already read. When any page reports a different `total` than page one (or a page comes back
- * short), the list is read again from start 0, one page after the other, each page starting
- * where the previous one ended. In that pass an insert can only push records later, to where we
- * have not read yet, so every record that existed when the pass began is read at least once
- * (some twice: duplicates are removed downstream by the merge on the primary key). Deletions
- * during a pass can still hide a record; the received-versus-total check reports it.
+ * Offset pages name the same records only while the list keeps one order and one content, and
+ * the interface promises neither. So the keys received are checked once the pages are in: every
+ * page full, `total` the same on every page, no key received twice, and as many distinct keys as
+ * `total`. That is the usual case and costs no request. Otherwise the list is read again by key
+ * ranges that each fit one answer (key-ranges.ts), where order no longer matters; every record
+ * that existed while the listing ran is then received. If that cannot settle, the listing fails
+ * (InexactListError) rather than hand on a list with records missing.
  */
 
 import { setMaxListeners } from "node:events";
 import type { Logger } from "../log/logger.js";
 import { type LinkedSignal, linkSignals } from "./abort.js";
 import type { ListContent } from "./envelope.js";
+import { keyOf, readByKeyRanges } from "./key-ranges.js";
 import type { Criterion } from "./types.js";
 
 /** One page of a list, in the order pages complete (not necessarily by `start`). */
@@ -31,7 +30,7 @@ export interface ListPage<T> {
   /** `total` as this page's answer reported it. */
   total: number;
   records: T[];
-  /** True for pages of the sequential re-read that follows a change of `total`. */
+  /** True for pages of the key-range re-read that follows an unsettled offset pass. */
   reread: boolean;
 }
 
@@ -40,17 +39,19 @@ export interface ListPage<T> {
  * - `total`: the last `total` the portal reported;
  * - `received`: records in all pages yielded (both passes; pages skipped on resume excluded);
  * - `serverCap`: records per page the portal actually returns, when below the limit asked;
- * - `totalChanged`: some page reported another `total` than page one (a re-read followed);
+ * - `totalChanged`: some page reported another `total` than page one;
+ * - `reread`: the offset pass did not settle and the list was read again by key ranges;
  * - `requests`: pages requested (HTTP attempts, retries included, are in the client's stats);
  * - `skippedPages`: pages not fetched because of `skipStarts`;
- * - `countMatches`: the records received agree with `total` (see module comment); a mismatch
- *   is also logged as a warning.
+ * - `countMatches`: the records received agree with `total`, or the key-range re-read settled
+ *   (see module comment); only a resumed listing whose skipped pages hide the answer can be false.
  */
 export interface ListSummary {
   total: number;
   received: number;
   serverCap?: number;
   totalChanged: boolean;
+  reread: boolean;
   requests: number;
   skippedPages: number;
   countMatches: boolean;
@@ -73,17 +74,23 @@ export interface PagesOptions {
   onSummary?: (summary: ListSummary) => void;
 }
 
-/** Fetches one page; rejects on failure (after the transport's retries). */
+/**
+ * Fetches one page; rejects on failure (after the transport's retries). `extra` criteria narrow
+ * the listing's own (the key ranges of a re-read).
+ */
 export type PageFetcher = (
   start: number,
   limit: number,
   signal: AbortSignal | undefined,
+  extra?: readonly Criterion[],
 ) => Promise<ListContent>;
 
 /** Inputs of {@link paginate}. */
 export interface PaginateOptions {
   readonly fetchPage: PageFetcher;
   readonly pageSize: number;
+  /** The records' primary key field (integer keys), checked after the offset pass. */
+  readonly key: string;
   /** Pages requested or completed-but-unconsumed at most (about 2 × concurrency). */
   readonly window: number;
   readonly skipStarts?: ReadonlySet<number> | undefined;
@@ -99,8 +106,8 @@ type Settled =
   | { readonly start: number; readonly ok: false; readonly error: unknown };
 
 /**
- * Yields every page of the list once (plus re-read pages, flagged, after a change of `total`).
- * Stopping the iteration early, or a failure, cancels the pages still in flight.
+ * Yields every page of the list once (plus re-read pages, flagged, when the offset pass did not
+ * settle). Stopping the iteration early, or a failure, cancels the pages still in flight.
  * Records are passed on as the portal sent them: typing them is the caller's promise, checking
  * them the loader's job.
  */
@@ -123,12 +130,18 @@ export async function* paginate<T>(options: PaginateOptions): AsyncGenerator<Lis
     return parallel.linked.signal ?? parallel.controller.signal;
   };
   const inflight = new Map<number, Promise<Settled>>();
+  const keys = new KeyTally(options.key);
   let requests = 0;
   let received = 0;
 
-  const fetchCounted = (start: number, limit: number, signal = options.signal) => {
+  const fetchCounted = (
+    start: number,
+    limit: number,
+    signal = options.signal,
+    extra?: readonly Criterion[],
+  ) => {
     requests += 1;
-    return fetchPage(start, limit, signal);
+    return fetchPage(start, limit, signal, extra);
   };
   const page = (start: number, limit: number, content: ListContent, reread: boolean) => ({
     start,
@@ -163,6 +176,7 @@ export async function* paginate<T>(options: PaginateOptions): AsyncGenerator<Lis
       skippedRecords += Math.min(step, total);
     } else {
       received += firstCount;
+      keys.count(first.records);
     }
 
     let next = inconsistent ? total : step;
@@ -199,33 +213,43 @@ export async function* paginate<T>(options: PaginateOptions): AsyncGenerator<Lis
       }
       if (content.records.length < Math.min(step, total - start)) inconsistent = true;
       received += content.records.length;
+      keys.count(content.records);
       fill();
       yield page(start, step, content, false);
     }
 
+    const unsettled = totalChanged || inconsistent || !keys.settled(total - skippedRecords);
     let countMatches = received + skippedRecords === total;
-    if (totalChanged || inconsistent) {
-      logger.info(`${label}: the list changed while it was read; reading it again in order`, {
+    if (unsettled) {
+      logger.info(`${label}: the list changed while it was read; reading it again by key ranges`, {
         totalAtStart: total,
         totalSeen: lastTotal,
+        distinctKeys: keys.distinct,
+        repeatedKeys: keys.repeats,
       });
-      let start = 0;
-      let rereadReceived = 0;
-      let rereadTotal: number | undefined;
-      for (;;) {
-        const content = await fetchCounted(start, step);
-        rereadTotal ??= content.total;
-        lastTotal = content.total;
-        const count = content.records.length;
-        rereadReceived += count;
-        received += count;
-        yield page(start, step, content, true);
-        start += count;
-        if (count === 0 || start >= content.total) break;
+      let distinct = 0;
+      for await (const answer of readByKeyRanges<T>({
+        fetch: (extra, start, limit, signal) => fetchCounted(start, limit, signal, extra),
+        key: options.key,
+        step,
+        window,
+        knownKeys: keys.all(),
+        label,
+        logger,
+        signal: parallelSignal(),
+      })) {
+        distinct += answer.records.length;
+        received += answer.records.length;
+        yield {
+          start: 0,
+          limit: step,
+          total: answer.records.length,
+          records: answer.records,
+          reread: true,
+        };
       }
-      // Inserts during the pass may add records (and repeats); fewer than the pass began
-      // with means records were lost to deletions or the portal miscounts.
-      countMatches = rereadReceived >= (rereadTotal ?? 0);
+      lastTotal = distinct;
+      countMatches = true;
     }
 
     if (!countMatches) {
@@ -244,14 +268,50 @@ export async function* paginate<T>(options: PaginateOptions): AsyncGenerator<Lis
       received,
       ...(serverCap === undefined ? {} : { serverCap }),
       totalChanged,
+      reread: unsettled,
       requests,
       skippedPages,
       countMatches,
     });
   } finally {
-    // Consumer stopped early or a page failed: cancel what is still in flight. Their outcomes
-    // are already captured as `Settled` values, so nothing rejects unobserved.
-    if (inflight.size > 0) parallel?.controller.abort(new Error(`${label}: listing stopped`));
+    // Consumer stopped early or a page (or a key range) failed: cancel what is still in flight.
+    // Their outcomes are already captured as settled values, so nothing rejects unobserved.
+    parallel?.controller.abort(new Error(`${label}: listing stopped`));
     parallel?.linked.dispose();
+  }
+}
+
+/**
+ * The keys an offset pass received: how many distinct, how many twice. A key received twice
+ * means the list moved under the pages, so some other record was skipped.
+ */
+class KeyTally {
+  private readonly seen = new Set<number>();
+  repeats = 0;
+  private keyless = 0;
+
+  constructor(private readonly key: string) {}
+
+  count(records: readonly unknown[]): void {
+    for (const record of records) {
+      const k = keyOf(record, this.key);
+      if (k === undefined) this.keyless += 1;
+      else if (this.seen.has(k)) this.repeats += 1;
+      else this.seen.add(k);
+    }
+  }
+
+  get distinct(): number {
+    return this.seen.size;
+  }
+
+  /** Whether the pass received exactly `expected` distinct keys, none twice. */
+  settled(expected: number): boolean {
+    // Records without an integer key are the loader's to reject; they still count as received.
+    return this.repeats === 0 && this.seen.size + this.keyless === expected;
+  }
+
+  all(): Iterable<number> {
+    return this.seen;
   }
 }

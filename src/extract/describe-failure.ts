@@ -3,6 +3,7 @@
  * was wrong (the key, a URL that is not a portal), 1 when the run failed.
  */
 import { ApiError, AuthError, EnvelopeError, RetryBudgetError } from "../api/errors.js";
+import { InexactListError } from "../api/inexact-list-error.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE, type ExitCode } from "../cli-error.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 
@@ -24,6 +25,8 @@ export function describeFailure(error: unknown, interrupted: boolean): FailureDe
     return { message: `extract failed: ${error.message}`, exitCode: EXIT_USAGE };
   }
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+  if (error instanceof InexactListError)
+    return { message: `extract failed: ${error.message}`, exitCode: EXIT_FAILED };
   if (error instanceof ApiError)
     return { message: `extract failed: ${error.message}`, exitCode: EXIT_FAILED };
   // Anything else is DuckDB's (or a bug's) message: its first line, and what to do about memory.

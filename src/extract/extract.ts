@@ -19,6 +19,7 @@ import {
   recordResourceStats,
 } from "../load/runs.js";
 import { tableSizes } from "../load/table-sizes.js";
+import { writeIntoFile } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
@@ -229,6 +230,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       display?.stop();
     }
     const tables = options.dryRun ? {} : await store(connection, runId, plan, fetched, options);
+    if (!options.dryRun) await writeIntoFile(connection, options.db.path);
     return {
       runId,
       mode: decision.mode,

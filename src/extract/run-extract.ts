@@ -8,10 +8,13 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsClient } from "../api/client.js";
+import { keyOf } from "../api/key-ranges.js";
 import type { Criterion } from "../api/types.js";
+import { unstagedKeys } from "../load/unstaged-keys.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { RESOURCES } from "../resources/registry.js";
+import { stillPresent } from "./confirm-gone.js";
 import { FanoutQueue } from "./fanout-queue.js";
 import { idsInStaging, idsInTable } from "./known-ids.js";
 import { FANOUT, type FanoutName, idFrom, isList, type ListName, sourcesFrom } from "./plan.js";
@@ -60,6 +63,9 @@ export interface FetchOutcome {
   readonly resources: Map<ExtractedName, ResourceOutcome>;
   readonly client: ReturnType<LmsClient["stats"]>;
 }
+
+/** Keys per lookup of stored records a full run's listing did not deliver. */
+const CONFIRM_BATCH = 200;
 
 /** The cursor criterion of an incremental run for one resource. */
 function cursorCriteria(resource: ExtractedName, since: Date | undefined): Criterion[] {
@@ -161,7 +167,9 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
     resource: ListName,
     skipStarts: ReadonlySet<number>,
     totalKey: boolean,
+    received: Set<number>,
   ) => {
+    const key = RESOURCES[resource].primaryKey;
     let total = -1;
     let recordTotal = totalKey;
     for await (const page of client.pages(resource, {
@@ -183,6 +191,10 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
       },
     })) {
       counted(resource, page.records.length);
+      for (const record of page.records) {
+        const k = keyOf(record, key);
+        if (k !== undefined) received.add(k);
+      }
       progress.planAtLeast(resource, Math.ceil(page.total / Math.max(1, page.limit)));
       emit(resource, page.records);
       // Re-read pages come after the parallel pass; their offsets no longer name a stable unit.
@@ -197,15 +209,30 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
   const pageList = async (resource: ListName) => {
     const done = doneOf(resource);
     const stored = [...done].find((key) => key.startsWith("total:"));
-    const total = await listOnce(resource, numbers(done), stored === undefined);
+    const received = new Set<number>();
+    const total = await listOnce(resource, numbers(done), stored === undefined, received);
     if (stored !== undefined && stored !== `total:${total}`) {
       env.logger.info(`${resource} changed since the interrupted attempt: listing it again`, {
         resource,
         before: Number(stored.slice("total:".length)),
         now: total,
       });
-      await listOnce(resource, new Set(), false);
+      await listOnce(resource, new Set(), false, received);
     }
+    if (plan.mode === "full") await keepWhatStillExists(resource, received);
+  };
+
+  /** A full run's rows the listing did not deliver are looked up before the merge may drop them. */
+  const keepWhatStillExists = async (resource: ListName, received: ReadonlySet<number>) => {
+    const missing = (await unstagedKeys(env.connection, resource)).filter((k) => !received.has(k));
+    if (missing.length === 0) return;
+    const found = await stillPresent(client, resource, missing, CONFIRM_BATCH);
+    env.logger.info(
+      `${resource}: ${missing.length} stored records were not listed; the portal still has ${found.length} of them (kept), the others are gone`,
+      { resource, missing: missing.length, kept: found.length },
+    );
+    emit(resource, found);
+    await sink(resource).add(found);
   };
 
   /** Seeds fan-out queues with ids already in the database. */

@@ -49,7 +49,8 @@ async function createInstance(
       readOnly ? { ...memory, access_mode: "READ_ONLY" } : memory,
     );
   } catch (error) {
-    throw openError(shown, error);
+    if (!readOnly || !/replaying WAL/i.test(String(error))) throw openError(shown, error);
+    instance = await afterReplay(shown, path, memory);
   }
   if (readOnly) return instance;
   try {
@@ -64,6 +65,32 @@ async function createInstance(
     throw openError(shown, error);
   }
   return instance;
+}
+
+/**
+ * A read-only open cannot replay changes left in the `.wal` file by a run whose final write into
+ * the database failed (a full disk): DuckDB fails it with "Bad file descriptor". A brief
+ * read-write open replays and writes them in; then the read-only open is tried again. When that
+ * cannot be done either, the message says why and what to do.
+ */
+async function afterReplay(
+  shown: string,
+  path: string,
+  memory: { memory_limit: string },
+): Promise<DuckDBInstance> {
+  try {
+    const writer = await DuckDBInstance.create(path, memory);
+    const connection = await writer.connect();
+    try {
+      await connection.run("CHECKPOINT");
+    } finally {
+      connection.closeSync();
+      writer.closeSync();
+    }
+    return await DuckDBInstance.create(path, { ...memory, access_mode: "READ_ONLY" });
+  } catch (error) {
+    throw openError(shown, error);
+  }
 }
 
 function handle(path: string, shared: Shared, onLastClose: () => void): LmsDatabase {

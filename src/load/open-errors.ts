@@ -6,6 +6,7 @@
 import { access, constants, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { CliError, UsageError } from "../cli-error.js";
+import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? text;
@@ -63,6 +64,16 @@ export function openError(shown: string, error: unknown): CliError {
     const pid = /\(PID (\d+)\)/.exec(message)?.[1];
     return new CliError(
       `database ${shown} is in use by another process${pid ? ` (PID ${pid})` : ""}; wait for it to finish or use another --db`,
+      1,
+      options,
+    );
+  }
+  if (/replaying WAL/i.test(message)) {
+    const reason = looksLikeFullDisk(message)
+      ? noSpaceText(shown)
+      : firstLine(message).replace(/^[\w ]+Error: /, "");
+    return new CliError(
+      `database ${shown} has changes in ${basename(shown)}.wal that could not be written into it (${reason}); free space there and run the command again, they are written in then (do not delete the .wal file)`,
       1,
       options,
     );

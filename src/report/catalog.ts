@@ -31,6 +31,8 @@ export interface QueryDef {
   title: string;
   description: string;
   params: QueryParam[];
+  /** Column labels the header gives (`-- label NAME: Label`), for `columnLabel`. */
+  labels: ReadonlyMap<string, string>;
   sql: string;
 }
 
@@ -90,6 +92,7 @@ export async function loadQueryFile(
     title: header.title ?? name,
     description: header.description ?? "",
     params: header.params,
+    labels: header.labels,
     sql,
   };
 }

@@ -8,10 +8,13 @@
  * -- param today date = today: Reference day.
  * -- param group_id int = null: Only this group and its subgroups.
  * -- param product_ids int_list: Required; no default.
+ * -- label days_overdue: Days overdue
  * ```
  *
  * A parameter's default is written the way it would be given on the command line (`null` = no
- * value). The header is the leading run of `--` lines; the SQL follows it.
+ * value). A label names a result column for people (workbook headers, the HTML report, the
+ * e-mail) where the rule of `columnLabel` would read wrong. The header is the leading run of `--`
+ * lines; the SQL follows it.
  */
 import { UsageError } from "../cli-error.js";
 import type { QueryParam } from "./catalog.js";
@@ -21,10 +24,13 @@ export interface QueryHeader {
   title: string | undefined;
   description: string | undefined;
   params: QueryParam[];
+  /** Column labels by SQL column name, from `-- label NAME: Label` lines. */
+  labels: Map<string, string>;
 }
 
 const PARAM_TYPES = ["int", "number", "string", "date", "int_list", "string_list", "bool"] as const;
 const PARAM_LINE = /^param\s+(\S+)\s+(\S+?)(?:\s*=\s*(.*?))?\s*:\s+(.+)$/;
+const LABEL_LINE = /^label\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(\S.*)$/;
 /** `$name` in DuckDB; a leading underscore is kept for names the exporter binds itself. */
 const PARAM_NAME = /^[a-z][a-z0-9_]*$/;
 
@@ -37,7 +43,12 @@ function isParamType(value: string): value is QueryParam["type"] {
  * the file and line for a malformed entry, an unknown key or type, or a repeated parameter.
  */
 export function parseQueryHeader(text: string, file: string): QueryHeader {
-  const header: QueryHeader = { title: undefined, description: undefined, params: [] };
+  const header: QueryHeader = {
+    title: undefined,
+    description: undefined,
+    params: [],
+    labels: new Map(),
+  };
   let last: { append(more: string): void } | undefined;
   const lines = text.split(/\r?\n/);
   for (let index = 0; index < lines.length; index++) {
@@ -80,10 +91,27 @@ export function parseQueryHeader(text: string, file: string): QueryHeader {
       };
       continue;
     }
+    if (body.startsWith("label ")) {
+      parseLabelLine(body, where, header.labels);
+      last = undefined;
+      continue;
+    }
     // Any other comment line in the header is a note for readers of the SQL, not an entry.
     last = undefined;
   }
   return header;
+}
+
+function parseLabelLine(body: string, where: string, labels: Map<string, string>): void {
+  const match = LABEL_LINE.exec(body);
+  if (!match) {
+    throw new UsageError(
+      `${where}: a label line reads "label COLUMN: Label" (got ${JSON.stringify(body)})`,
+    );
+  }
+  const [, column = "", label = ""] = match;
+  if (labels.has(column)) throw new UsageError(`${where}: column ${column} is labelled twice`);
+  labels.set(column, label.trim());
 }
 
 function parseParamLine(body: string, where: string): QueryParam {

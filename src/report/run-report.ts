@@ -12,8 +12,16 @@ import { exportParquet } from "./export/parquet.js";
 import { type AboutLine, XlsxWorkbook } from "./export/xlsx.js";
 import { type LastLoad, lastLoad } from "./last-load.js";
 import { expandFileName, OutputStaging, prepareOutputDir } from "./output-files.js";
+import { checkReferences } from "./param-references.js";
 import { projectRoot } from "./project-root.js";
 import { type ReportJob, resolveJobs } from "./report-jobs.js";
+import {
+  type RosterCoverage,
+  readsRoster,
+  rosterAboutLines,
+  rosterCoverage,
+  rosterWarning,
+} from "./roster-coverage.js";
 import { type BoundQuery, bindQuery, streamQuery } from "./run-query.js";
 import { sqlError } from "./sql-error.js";
 
@@ -67,20 +75,54 @@ export async function runReports(
     givenSource: options.paramsSource ?? "--param",
     now,
   });
+  const checking = await db.connect();
+  try {
+    await checkReferences(checking, jobs, options.paramsSource ?? "--param");
+  } finally {
+    checking.closeSync();
+  }
   await prepareOutputDir(options.outDir);
+  const roster = await checkRoster(db, jobs, logger);
   const results: ReportRunResult[] = [];
   for (const job of jobs) {
-    const result = await runJob(db, job, { ...options, now });
+    const coverage = job.queries.some(readsRoster) ? roster : undefined;
+    const result = await runJob(db, job, { ...options, now, roster: coverage });
     logger.info("report written", { report: job.name, files: result.files, rows: result.rows });
     results.push(result);
   }
   return results;
 }
 
+/**
+ * When a job shows roster fields: how well the roster covers the data, with one warning for the
+ * whole run when it lacks anyone (the workbooks' About sheets repeat the count).
+ */
+async function checkRoster(
+  db: Pick<LmsDatabase, "connect">,
+  jobs: readonly ReportJob[],
+  logger: Logger,
+): Promise<RosterCoverage | undefined> {
+  if (!jobs.some((job) => job.queries.some(readsRoster))) return undefined;
+  const connection = await db.connect();
+  try {
+    const coverage = await rosterCoverage(connection);
+    const warning = rosterWarning(coverage);
+    if (warning) logger.warn(warning, { roster: coverage.roster, missing: coverage.missing });
+    return coverage;
+  } finally {
+    connection.closeSync();
+  }
+}
+
+interface JobOptions extends RunReportsOptions {
+  now: Date;
+  roster: RosterCoverage | undefined;
+}
+
 async function runJob(
   db: Pick<LmsDatabase, "connect">,
   job: ReportJob,
-  options: RunReportsOptions & { now: Date },
+  options: JobOptions,
 ): Promise<ReportRunResult> {
   const neutralise = options.neutraliseFormulas ?? true;
   const staging = new OutputStaging(options.outDir);
@@ -125,7 +167,7 @@ async function writeWorkbook(
   bound: readonly BoundQuery[],
   rows: Record<string, number>,
   loaded: LastLoad,
-  options: RunReportsOptions & { now: Date; neutralise: boolean },
+  options: JobOptions & { neutralise: boolean },
 ): Promise<void> {
   const book = new XlsxWorkbook(path, {
     neutraliseFormulas: options.neutralise,
@@ -137,9 +179,10 @@ async function writeWorkbook(
       const reader: DuckDBConnection = await db.connect();
       try {
         const result = await streamQuery(reader, b);
-        rows[b.query.name] = await book.addResult(b.query.name, result, (error) =>
-          sqlError(error, b.query.file, "run"),
-        );
+        rows[b.query.name] = await book.addResult(b.query.name, result, {
+          labels: b.query.labels,
+          queryError: (error) => sqlError(error, b.query.file, "run"),
+        });
       } finally {
         reader.closeSync();
       }
@@ -157,7 +200,7 @@ function aboutLines(
   bound: readonly BoundQuery[],
   rows: Record<string, number>,
   loaded: LastLoad,
-  options: { now: Date; neutralise: boolean },
+  options: { now: Date; neutralise: boolean; roster: RosterCoverage | undefined },
 ): AboutLine[] {
   const lines: AboutLine[] = [
     { label: "Report", value: job.name },
@@ -181,6 +224,7 @@ function aboutLines(
       value: `${rows[b.query.name] ?? 0} rows: ${b.query.title}`,
     });
   }
+  if (options.roster) lines.push(...rosterAboutLines(options.roster));
   lines.push({
     label: "Formula neutralisation",
     value: options.neutralise

@@ -41,6 +41,8 @@ export interface PageRequest {
   criterias?: unknown;
   /** For `take`: the user whose takes are listed. */
   parentId?: number;
+  /** `newest` first (the default), or a new random order for this request. */
+  order?: "newest" | "random";
 }
 
 /**
@@ -72,12 +74,17 @@ export interface SimulatorData {
   createUserGroup(body: unknown): ApiRecord<"user_grp">;
   /** Inserts `count` new records, newest of all (take: for user `parentId`); answers their ids. */
   insert(name: ListedName, count: number, parentId?: number): number[];
+  /** Removes up to `count` random records (take: of user `parentId`); answers their ids. */
+  remove(name: ListedName, count: number, parentId?: number): number[];
+  /** Removes the record with primary key `id`; false when there is none. */
+  removeKey(name: ListedName, id: number): boolean;
 }
 
 class PortalData implements SimulatorData {
   readonly now: Date;
   private readonly gen: PortalGenerator;
   private readonly insertRng: Rng;
+  private readonly churnRng: Rng;
 
   constructor(options: DataOptions) {
     this.now = options.now;
@@ -89,19 +96,22 @@ class PortalData implements SimulatorData {
       deletedProducts: options.deletedProducts,
     });
     this.insertRng = new Rng(deriveSeed(options.seed, 4));
+    this.churnRng = new Rng(deriveSeed(options.seed, 5));
   }
 
   list<R extends ResourceName>(name: R): ApiRecord<R>[] {
-    const store = this.gen.tables[name].store;
+    const table = this.gen.tables[name];
     const out: ApiRecord<R>[] = [];
-    for (let row = 0; row < store.length; row++) out.push(store.record(row) as ApiRecord<R>);
+    for (let row = 0; row < table.length; row++) {
+      if (!table.isRemoved(row)) out.push(table.store.record(row) as ApiRecord<R>);
+    }
     return out;
   }
 
   get<R extends ResourceName>(name: R, id: number): ApiRecord<R> | undefined {
-    const store = this.gen.tables[name].store;
-    const row = store.rowOf(id);
-    return row < 0 ? undefined : (store.record(row) as ApiRecord<R>);
+    const table = this.gen.tables[name];
+    const row = table.store.rowOf(id);
+    return row < 0 || table.isRemoved(row) ? undefined : (table.store.record(row) as ApiRecord<R>);
   }
 
   groupByExternalId(externalId: string): ApiRecord<"grp"> | undefined {
@@ -125,7 +135,7 @@ class PortalData implements SimulatorData {
   }
 
   count(name: ResourceName): number {
-    return this.gen.tables[name].length;
+    return this.gen.tables[name].liveCount;
   }
 
   deletedProductIds(): number[] {
@@ -133,12 +143,23 @@ class PortalData implements SimulatorData {
   }
 
   page<R extends ListedName>(name: R, request: PageRequest): ListResult<R> {
-    const { total, rows } = this.select(name, request);
+    const { total, rows } =
+      request.order === "random" ? this.shuffled(name, request) : this.select(name, request);
     const store = this.gen.tables[name].store;
     const result: ApiRecord<R>[] = [];
     for (let i = 0; i < rows.length; i++)
       result.push(store.record(rows[i] as number) as ApiRecord<R>);
     return { total, result };
+  }
+
+  /** Every matching row in a new random order, then the asked-for slice. */
+  private shuffled(name: ListedName, request: PageRequest): RowPage {
+    const all = Array.from(this.select(name, { ...request, start: 0, limit: Infinity }).rows);
+    for (let i = all.length - 1; i > 0; i--) {
+      const j = this.churnRng.int(0, i);
+      [all[i], all[j]] = [all[j] as number, all[i] as number];
+    }
+    return { total: all.length, rows: all.slice(request.start, request.start + request.limit) };
   }
 
   private select(name: ListedName, request: PageRequest): RowPage {
@@ -163,6 +184,25 @@ class PortalData implements SimulatorData {
 
   insert(name: ListedName, count: number, parentId?: number): number[] {
     return insertRecords(this.gen, this.insertRng, name, count, parentId);
+  }
+
+  removeKey(name: ListedName, id: number): boolean {
+    const table = this.gen.tables[name];
+    return table.remove(table.store.rowOf(id));
+  }
+
+  remove(name: ListedName, count: number, parentId?: number): number[] {
+    const table = this.gen.tables[name];
+    const candidates = parentId === undefined ? undefined : [...table.childRows(parentId)];
+    const ids: number[] = [];
+    for (let attempt = 0; ids.length < count && attempt < count * 20; attempt++) {
+      const row = candidates
+        ? candidates[this.churnRng.int(0, candidates.length - 1)]
+        : this.churnRng.int(0, table.length - 1);
+      if (row === undefined || !table.remove(row)) continue;
+      ids.push(table.store.get(row, RESOURCES[name].primaryKey) as number);
+    }
+    return ids;
   }
 }
 

@@ -27,6 +27,13 @@ export interface FaultConfig {
   tokenMaxRequests: number;
   /** On each list request with start > 0, this many new records of that list are inserted first. */
   insertWhilePaging: number;
+  /** On each list request with start > 0, this many random records of that list are removed first. */
+  deleteWhilePaging: number;
+  /**
+   * Each list request sees the records in a new random order (the interface promises no order),
+   * so offset pages skip some records and repeat others.
+   */
+  unstableOrder: boolean;
 }
 
 export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
@@ -40,6 +47,8 @@ export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
   statusFalseRate: 0,
   tokenMaxRequests: 0,
   insertWhilePaging: 0,
+  deleteWhilePaging: 0,
+  unstableOrder: false,
 };
 
 /**

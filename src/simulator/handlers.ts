@@ -54,9 +54,12 @@ function list(
 ): unknown {
   const request = parseListRequest(body, ctx.maxLimit);
   const inserts = Math.floor(ctx.faults.insertWhilePaging);
-  // Inserted before answering, so this very page already sees the shifted offsets.
+  const removals = Math.floor(ctx.faults.deleteWhilePaging);
+  // Inserted and removed before answering, so this very page already sees the shifted offsets.
   if (inserts > 0 && request.start > 0) ctx.data.insert(resource, inserts, parentId);
-  const page = ctx.data.page(resource, { ...request, parentId });
+  if (removals > 0 && request.start > 0) ctx.data.remove(resource, removals, parentId);
+  const order = ctx.faults.unstableOrder ? "random" : "newest";
+  const page = ctx.data.page(resource, { ...request, parentId, order });
   return { status: true, total: page.total, result: page.result };
 }
 

@@ -35,6 +35,8 @@ export class Table {
   private readonly cache = new Map<string, { version: number; rows: Int32Array }>();
   private readonly parentField: string | undefined;
   private children: Map<number, number[]> | null = null;
+  /** Rows removed while a client pages (fault `deleteWhilePaging`); they list and read as gone. */
+  private readonly removed = new Set<number>();
 
   /**
    * `parentField`: a reference field to keep a per-parent index on (e.g. take_user_id, whose
@@ -48,8 +50,42 @@ export class Table {
     this.createdPosition = this.createdField ? this.store.position(this.createdField) : -1;
   }
 
+  /** Rows stored, removed ones included (row numbers stay valid). */
   get length(): number {
     return this.store.length;
+  }
+
+  /** Records that still exist. */
+  get liveCount(): number {
+    return this.store.length - this.removed.size;
+  }
+
+  isRemoved(row: number): boolean {
+    return this.removed.has(row);
+  }
+
+  /**
+   * Removes a record as a portal deleting it would: it no longer lists, reads or counts, and every
+   * later offset shifts back by one. Answers false when the row was already gone.
+   */
+  remove(row: number): boolean {
+    if (row < 0 || row >= this.store.length || this.removed.has(row)) return false;
+    this.removed.add(row);
+    if (this.order) {
+      const at = this.order.subarray(0, this.orderLength).indexOf(row);
+      if (at >= 0) {
+        this.order.copyWithin(at, at + 1, this.orderLength);
+        this.orderLength--;
+      }
+    }
+    if (this.children && this.parentField) {
+      const siblings = this.children.get(this.store.get(row, this.parentField) as number);
+      const at = siblings?.indexOf(row) ?? -1;
+      if (at >= 0) siblings?.splice(at, 1);
+    }
+    // Cached filter results are keyed by the store's version.
+    this.store.version++;
+    return true;
   }
 
   /** Appends a record and keeps the orderings current. */
@@ -116,9 +152,9 @@ export class Table {
 
   private ordered(): Int32Array {
     if (!this.order) {
-      const rows = this.store.length;
-      const order = new Int32Array(Math.max(16, rows * 2));
-      for (let i = 0; i < rows; i++) order[i] = i;
+      const order = new Int32Array(Math.max(16, this.store.length * 2));
+      let rows = 0;
+      for (let i = 0; i < this.store.length; i++) if (!this.removed.has(i)) order[rows++] = i;
       order.subarray(0, rows).sort((a, b) => this.newerFirst(a, b));
       this.order = order;
       this.orderLength = rows;
@@ -168,6 +204,7 @@ export class Table {
   }
 
   private addChild(row: number): void {
+    if (this.removed.has(row)) return;
     const parent = this.store.get(row, this.parentField as string);
     if (typeof parent !== "number" || !this.children) return;
     const list = this.children.get(parent);

@@ -10,6 +10,12 @@ class FakeList {
   cap = Number.POSITIVE_INFINITY;
   /** Records inserted at the front on each request with start > 0. */
   insertPerRequest = 0;
+  /** Random records removed on each request with start > 0 (after the inserts). */
+  deletePerRequest = 0;
+  /** Each request sees the records in a new random order. */
+  shuffle = false;
+  /** Key-range criteria are ignored (a portal that does not filter by key). */
+  ignoreCriteria = false;
   inFlight = 0;
   peakInFlight = 0;
   requested: number[] = [];
@@ -22,22 +28,28 @@ class FakeList {
   }
 
   fetcher(delay = () => 1): PageFetcher {
-    return async (start, limit, signal): Promise<ListContent> => {
+    return async (start, limit, signal, extra = []): Promise<ListContent> => {
       this.requested.push(start);
       this.inFlight += 1;
       this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
       try {
         if (start > 0) {
           for (let i = 0; i < this.insertPerRequest; i++) this.ids.unshift(this.nextId++);
+          for (let i = 0; i < this.deletePerRequest; i++) {
+            this.ids.splice(Math.floor(Math.random() * this.ids.length), 1);
+          }
         }
         await sleep(delay(), signal).catch((error: unknown) => {
           this.aborted += 1;
           throw error;
         });
-        const records = this.ids
-          .slice(start, start + Math.min(limit, this.cap))
-          .map((id) => ({ id }));
-        return { total: this.ids.length, records };
+        let view = this.shuffle ? [...this.ids].sort(() => Math.random() - 0.5) : this.ids;
+        for (const c of this.ignoreCriteria ? [] : extra) {
+          const bound = Number(c.value);
+          view = view.filter((id) => (c.operator === "greater_than" ? id > bound : id < bound));
+        }
+        const records = view.slice(start, start + Math.min(limit, this.cap)).map((id) => ({ id }));
+        return { total: view.length, records };
       } finally {
         this.inFlight -= 1;
       }
@@ -71,6 +83,7 @@ describe("paginate", () => {
         pageSize: 10,
         window: 4,
         logger: collectingLogger(),
+        key: "id",
         label: "test",
         onSummary: (s) => (summary = s),
       }),
@@ -84,6 +97,7 @@ describe("paginate", () => {
       total: 103,
       received: 103,
       totalChanged: false,
+      reread: false,
       requests: 11,
       skippedPages: 0,
       countMatches: true,
@@ -97,6 +111,7 @@ describe("paginate", () => {
       pageSize: 10,
       window: 3,
       logger: collectingLogger(),
+      key: "id",
       label: "test",
     });
     let count = 0;
@@ -118,6 +133,7 @@ describe("paginate", () => {
       pageSize: 10,
       window: 10,
       logger: collectingLogger(),
+      key: "id",
       label: "test",
     });
     const order = (await drain(iterable)).map((p) => p.start);
@@ -136,6 +152,7 @@ describe("paginate", () => {
         pageSize: 50,
         window: 4,
         logger,
+        key: "id",
         label: "test",
         onSummary: (s) => (summary = s),
       }),
@@ -149,7 +166,7 @@ describe("paginate", () => {
     expect(logger.lines.some((l) => l.message.includes("at most 20 records"))).toBe(true);
   });
 
-  it("re-reads sequentially after the total changed, so no record is missed", async () => {
+  it("re-reads by key ranges after the total changed, so no record is missed", async () => {
     const list = new FakeList(60);
     list.insertPerRequest = 2;
     const original = [...list.ids];
@@ -159,8 +176,9 @@ describe("paginate", () => {
         fetchPage: list.fetcher(() => Math.floor(Math.random() * 4)),
         pageSize: 10,
         window: 6,
-        logger: collectingLogger(),
+        key: "id",
         label: "test",
+        logger: collectingLogger(),
         onSummary: (s) => (summary = s),
       }),
     );
@@ -170,14 +188,92 @@ describe("paginate", () => {
     // The parallel pass alone misses records pushed across page borders by the inserts.
     const parallelOnly = new Set(pages.filter((p) => !p.reread).flatMap((p) => p.ids));
     expect(original.filter((id) => !parallelOnly.has(id)).length).toBeGreaterThan(0);
-    expect(summary?.totalChanged).toBe(true);
-    expect(summary?.countMatches).toBe(true);
-    // Re-read pages follow each other: each starts where the previous one ended.
-    const reread = pages.filter((p) => p.reread);
-    for (let i = 1; i < reread.length; i++) {
-      const previous = reread[i - 1];
-      expect(reread[i]?.start).toBe((previous?.start ?? 0) + (previous?.ids.length ?? 0));
+    expect(summary).toMatchObject({ totalChanged: true, reread: true, countMatches: true });
+    // The key-range pages hold no key twice.
+    const rereadIds = pages.filter((p) => p.reread).flatMap((p) => p.ids);
+    expect(new Set(rereadIds).size).toBe(rereadIds.length);
+  });
+
+  it("receives every record of a list whose order changes on every request", async () => {
+    for (const size of [1, 9, 10, 11, 75, 503]) {
+      const list = new FakeList(size);
+      list.shuffle = true;
+      let summary: ListSummary | undefined;
+      const logger = collectingLogger();
+      const pages = await drain(
+        paginate<{ id: number }>({
+          fetchPage: list.fetcher(() => 0),
+          pageSize: 10,
+          window: 4,
+          key: "id",
+          label: "test",
+          logger,
+          onSummary: (s) => (summary = s),
+        }),
+      );
+      const got = new Set(pages.flatMap((p) => p.ids));
+      expect([...got].sort((a, b) => a - b)).toEqual(list.ids.slice().sort((a, b) => a - b));
+      expect(summary?.countMatches).toBe(true);
+      expect(summary?.total).toBe(size);
+      expect(logger.lines.filter((l) => l.level === "warn")).toEqual([]);
     }
+  });
+
+  it("keeps every record that existed throughout while records come and go", async () => {
+    const list = new FakeList(400);
+    list.shuffle = true;
+    list.insertPerRequest = 1;
+    list.deletePerRequest = 1;
+    const before = new Set(list.ids);
+    const pages = await drain(
+      paginate<{ id: number }>({
+        fetchPage: list.fetcher(() => 0),
+        pageSize: 25,
+        window: 4,
+        key: "id",
+        label: "test",
+        logger: collectingLogger(),
+      }),
+    );
+    const got = new Set(pages.flatMap((p) => p.ids));
+    const survivors = list.ids.filter((id) => before.has(id));
+    expect(survivors.length).toBeGreaterThan(300);
+    for (const id of survivors) expect(got.has(id)).toBe(true);
+  });
+
+  it("costs no extra request when the list holds still", async () => {
+    const list = new FakeList(95);
+    let summary: ListSummary | undefined;
+    await drain(
+      paginate<{ id: number }>({
+        fetchPage: list.fetcher(() => 0),
+        pageSize: 10,
+        window: 4,
+        key: "id",
+        label: "test",
+        logger: collectingLogger(),
+        onSummary: (s) => (summary = s),
+      }),
+    );
+    expect(list.requested).toHaveLength(10);
+    expect(summary?.reread).toBe(false);
+  });
+
+  it("fails loudly when the order changes and the portal does not filter by key", async () => {
+    const list = new FakeList(60);
+    list.shuffle = true;
+    list.ignoreCriteria = true;
+    const iterable = paginate<{ id: number }>({
+      fetchPage: list.fetcher(() => 0),
+      pageSize: 10,
+      window: 4,
+      key: "id",
+      label: "listGroups (/grp/get_all)",
+      logger: collectingLogger(),
+    });
+    await expect(drain(iterable)).rejects.toThrow(
+      /listGroups \(\/grp\/get_all\): the list cannot be read exactly: .*does not filter by key range/,
+    );
   });
 
   it("skips the pages of a resumed listing", async () => {
@@ -190,6 +286,7 @@ describe("paginate", () => {
         window: 4,
         skipStarts: new Set([0, 20, 50]),
         logger: collectingLogger(),
+        key: "id",
         label: "test",
         onSummary: (s) => (summary = s),
       }),
@@ -207,34 +304,35 @@ describe("paginate", () => {
         pageSize: 10,
         window: 4,
         logger: collectingLogger(),
+        key: "id",
         label: "test",
       }),
     );
     expect(pages).toEqual([{ start: 0, ids: [], reread: false }]);
   });
 
-  it("warns when fewer records arrive than the total promises", async () => {
-    const logger = collectingLogger();
-    let summary: ListSummary | undefined;
-    const pages = await drain(
-      paginate<{ id: number }>({
-        // A portal whose total overstates its last page.
-        fetchPage: async (start) => ({
-          total: 25,
-          records: start < 20 ? Array.from({ length: 10 }, (_, i) => ({ id: start + i })) : [],
-        }),
-        pageSize: 10,
-        window: 4,
-        logger,
-        label: "grp",
-        onSummary: (s) => (summary = s),
-      }),
-    );
-    expect(pages.filter((p) => !p.reread).flatMap((p) => p.ids)).toHaveLength(20);
-    expect(summary?.countMatches).toBe(false);
-    expect(logger.lines.some((l) => l.level === "warn" && l.message.includes("total is 25"))).toBe(
-      true,
-    );
+  it("fails rather than pass on fewer records than the total promises", async () => {
+    const iterable = paginate<{ id: number }>({
+      // A portal whose total overstates its last page, in every range it is asked for.
+      fetchPage: async (start, _limit, _signal, extra = []) => {
+        const all = Array.from({ length: 20 }, (_, i) => i);
+        let ids = all;
+        for (const c of extra) {
+          const bound = Number(c.value);
+          ids = ids.filter((id) => (c.operator === "greater_than" ? id > bound : id < bound));
+        }
+        return {
+          total: ids.length + 5,
+          records: ids.slice(start, start + 10).map((id) => ({ id })),
+        };
+      },
+      pageSize: 10,
+      window: 4,
+      key: "id",
+      label: "grp",
+      logger: collectingLogger(),
+    });
+    await expect(drain(iterable)).rejects.toThrow(/grp: the list cannot be read exactly/);
   });
 
   it("a failing page fails the listing and cancels the pages in flight", async () => {
@@ -246,6 +344,7 @@ describe("paginate", () => {
       pageSize: 10,
       window: 6,
       logger: collectingLogger(),
+      key: "id",
       label: "test",
     });
     await expect(drain(iterable)).rejects.toThrow("page 10 broke");
@@ -261,6 +360,7 @@ describe("paginate", () => {
       pageSize: 10,
       window: 6,
       logger: collectingLogger(),
+      key: "id",
       label: "test",
       onSummary: () => (summaries += 1),
     })) {

@@ -62,7 +62,13 @@ describe("the project's catalog", () => {
     const catalog = await loadCatalog(ROOT);
     expect([...catalog.reports.keys()].sort()).toEqual(SHIPPED_REPORTS);
     const weekly = catalog.reports.get("weekly-compliance");
-    expect(weekly?.queries).toEqual(["compliance", "access", "completion"]);
+    expect(weekly?.queries).toEqual([
+      "compliance-summary",
+      "compliance-trend",
+      "compliance",
+      "access",
+      "completion",
+    ]);
     expect(weekly?.formats).toEqual(["xlsx", "parquet"]);
     expect(weekly?.fileName).toBe("weekly-compliance-{date}");
     for (const query of catalog.queries.values()) {
@@ -75,19 +81,25 @@ describe("the project's catalog", () => {
         name: "product_ids",
         type: "int_list",
         default: "[]",
-        description: "Required products (empty = each product a user has access to).",
+        description: "Required products (empty = each product a person has access to).",
       },
       {
         name: "group_id",
         type: "int",
         default: null,
-        description: "Only users of this group and its subgroups (empty = every user).",
+        description: "Only people of this group and its subgroups (empty = everyone).",
       },
       {
         name: "due_days",
         type: "int",
         default: "30",
         description: "Days after access is granted by which a product must be completed.",
+      },
+      {
+        name: "expiring_days",
+        type: "int",
+        default: "30",
+        description: "An active access expiring within this many days is flagged.",
       },
     ]);
   });
@@ -180,9 +192,32 @@ describe("query headers and SQL", () => {
       header("-- title: T\n-- description: D\n-- param n int: N.\n-- param n int: N."),
       /^queries\/q\.sql:4: parameter n is declared twice$/,
     ],
+    [
+      "a malformed label line",
+      header("-- title: T\n-- description: D\n-- label days overdue: Days"),
+      /^queries\/q\.sql:3: a label line reads "label COLUMN: Label"/,
+    ],
+    [
+      "a column labelled twice",
+      header("-- title: T\n-- description: D\n-- label one: One\n-- label one: Uno"),
+      /^queries\/q\.sql:4: column one is labelled twice$/,
+    ],
   ])("%s", async (_, text, message) => {
     const root = await catalogWith({ "queries/q.sql": text });
     await expect(loadCatalog(root)).rejects.toThrow(message);
+  });
+
+  test("label lines give column labels", async () => {
+    const root = await catalogWith({
+      "queries/q.sql": header(
+        "-- title: T\n-- description: D\n-- label one: The one\n-- label two_x: Two",
+      ),
+    });
+    const query = (await loadCatalog(root)).queries.get("q");
+    expect([...(query?.labels ?? [])]).toEqual([
+      ["one", "The one"],
+      ["two_x", "Two"],
+    ]);
   });
 
   async function bindError(sql: string): Promise<Error> {

@@ -73,13 +73,19 @@ describe("report", () => {
     expect((await readdir(join(cwd, "out"))).sort()).toEqual([
       `${base}-access.parquet`,
       `${base}-completion.parquet`,
+      `${base}-compliance-summary.parquet`,
+      `${base}-compliance-trend.parquet`,
       `${base}-compliance.parquet`,
       `${base}.xlsx`,
     ]);
     expect(run.stdout).toContain(
-      "report weekly-compliance: compliance 12, access 3, completion 16 rows",
+      "report weekly-compliance: compliance-summary 8, compliance-trend 12, compliance 12, access 3, completion 16 rows",
     );
     expect(run.stdout).toContain(`out/${base}.xlsx`);
+    // This database has no roster: one warning says so and how to import one.
+    const warnings = run.stderr.split("\n").filter((line) => line.includes("roster"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('import one with \\"lms-export roster import FILE\\"');
   });
 
   test("--format, --out and --no-neutralise-formulas", async () => {
@@ -230,7 +236,9 @@ describe("list", () => {
     expect(run.stdout).toMatch(
       /--param due_days=INT \(default: 30; a whole number, e\.g\. 30\)\s+Days after/,
     );
-    expect(run.stdout).toContain("queries: compliance, access, completion; formats: xlsx, parquet");
+    expect(run.stdout).toContain(
+      "queries: compliance-summary, compliance-trend, compliance, access, completion; formats: xlsx, parquet",
+    );
   });
 
   test("--json", async () => {

@@ -166,7 +166,27 @@ describe("Excel", () => {
     const sheet = book.getWorksheet("mixed-types") as ExcelJS.Worksheet;
     const [header, ...data] = sheetValues(sheet);
     const expected = await queryResult("mixed-types", 9);
-    expect(header).toEqual(expected.names);
+    // Headers are labels a person reads; the About sheet keeps the SQL names.
+    expect(expected.names).toEqual([
+      "id",
+      "label",
+      "score",
+      "pass_rate",
+      "day",
+      "happened_at",
+      "flag",
+      "delta",
+    ]);
+    expect(header).toEqual([
+      "ID",
+      "Label",
+      "Score",
+      "Pass rate",
+      "Day",
+      "Happened at",
+      "Flag",
+      "Delta",
+    ]);
     // BIGINT becomes a number, DOUBLE a number, DATE/TIMESTAMP a Date (UTC), BOOLEAN a boolean,
     // text neutralised; NULL an empty cell.
     const want = expected.rows.map((row, r) =>
@@ -184,10 +204,11 @@ describe("Excel", () => {
     expect(sheet.autoFilter).toBeTruthy();
     const numFmt = (c: number) => sheet.getRow(2).getCell(c).numFmt;
     expect(numFmt(1)).toBe("0");
-    expect(numFmt(3)).toBe("0.00");
+    expect(numFmt(3)).toBe("#,##0.00");
     expect(numFmt(4)).toBe("0.0%");
     expect(numFmt(5)).toBe("yyyy-mm-dd");
     expect(numFmt(6)).toBe("yyyy-mm-dd hh:mm:ss");
+    expect(numFmt(8)).toBe("#,##0");
     // exceljs leaves out a width equal to Excel's default (9).
     const widths = sheet.columns.map((col) => col.width ?? 9);
     expect(widths.every((w) => w >= 8 && w <= 62)).toBe(true);
@@ -239,7 +260,7 @@ describe("Excel", () => {
     ]);
     const ids = book.worksheets.slice(0, 4).map((s) => {
       const [header, ...rows] = sheetValues(s);
-      expect(header).toEqual(["id", "label", "half"]);
+      expect(header).toEqual(["ID", "Label", "Half"]);
       return rows.map((r) => r[0]);
     });
     expect(ids).toEqual([[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]);
@@ -256,7 +277,7 @@ describe("Excel", () => {
     });
     const book = await readWorkbook(join(out, "series-2026-03-10.xlsx"));
     expect(sheetValues(book.getWorksheet("series") as ExcelJS.Worksheet)).toEqual([
-      ["id", "label", "half"],
+      ["ID", "Label", "Half"],
     ]);
   });
 });

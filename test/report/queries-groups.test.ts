@@ -69,7 +69,7 @@ describe("access", () => {
       [10, "Safety", 7, 7, 4, 1, 1, 1, 2, 1, 2],
       // #11 (03-15) expiring; #12 active but past (03-01); #7 has no expiry date.
       [20, "Privacy", 4, 4, 3, 0, 1, 0, 1, 1, 1],
-      [30, null, 1, 1, 1, 0, 0, 0, 0, 0, 0], // a deleted product keeps its id
+      [30, "(product 30, no longer in the portal)", 1, 1, 1, 0, 0, 0, 0, 0, 0], // a deleted product keeps its id
     ]);
   });
 
@@ -118,7 +118,7 @@ describe("completion", () => {
       // 102 (90), 104 (50), 109 (75): avg 295/4, median (75+80)/2; passed >= 70: 3 of 4.
       [null, "(all users)", 10, "Safety", 8, 4, 6, 4, 0.5, 73.75, 77.5, 70, 3, 0.75],
       [null, "(all users)", 20, "Privacy", 4, 3, 2, 1, 0.25, 100, 100, null, 1, 1],
-      [null, "(all users)", 30, null, 1, 1, 0, 0, 0, null, null, null, 0, null],
+      [null, "(all users)", 30, "(product 30, no longer in the portal)", 1, 1, 0, 0, 0, null, null, null, 0, null],
       // Company = 101..105: completed 101 (80), 102 (90), 104 (50).
       [1, "Company", 10, "Safety", 5, 3, 4, 3, 0.6, r6(220 / 3), 80, 70, 2, r6(2 / 3)],
       [1, "Company", 20, "Privacy", 4, 3, 2, 1, 0.25, 100, 100, null, 1, 1],
@@ -131,9 +131,9 @@ describe("completion", () => {
       [4, "Support", 20, "Privacy", 1, 1, 0, 0, 0, null, null, null, 0, null],
       [5, "Orphan", 10, "Safety", 1, 1, 1, 0, 0, null, null, 70, 0, null],
       [6, "LoopA", 10, "Safety", 1, 0, 0, 0, 0, null, null, 70, 0, null],
-      [6, "LoopA", 30, null, 1, 1, 0, 0, 0, null, null, null, 0, null],
+      [6, "LoopA", 30, "(product 30, no longer in the portal)", 1, 1, 0, 0, 0, null, null, null, 0, null],
       [7, "LoopB", 10, "Safety", 1, 0, 0, 0, 0, null, null, 70, 0, null],
-      [7, "LoopB", 30, null, 1, 1, 0, 0, 0, null, null, null, 0, null],
+      [7, "LoopB", 30, "(product 30, no longer in the portal)", 1, 1, 0, 0, 0, null, null, null, 0, null],
     ]);
   });
 

@@ -24,8 +24,9 @@ export interface QueryRunner {
   close(): void;
 }
 
-export async function openQueryRunner(): Promise<QueryRunner> {
-  const db = await createLmsDatabase();
+/** A runner over the dataset; with `roster`, the `user` table holds ROSTER. */
+export async function openQueryRunner(options: { roster?: boolean } = {}): Promise<QueryRunner> {
+  const db = await createLmsDatabase(options);
   const catalog = await loadCatalog(new URL("../../", import.meta.url).pathname);
   return {
     catalog,
@@ -48,7 +49,9 @@ export async function openQueryRunner(): Promise<QueryRunner> {
           if (types[c] === DuckDBTypeId.BIGINT || types[c] === DuckDBTypeId.INTEGER) {
             return Number(v);
           }
-          if (types[c] === DuckDBTypeId.DOUBLE) return r6(Number(v));
+          if (types[c] === DuckDBTypeId.DOUBLE || types[c] === DuckDBTypeId.DECIMAL) {
+            return r6(Number(v));
+          }
           return v as Cell;
         }),
       );

@@ -12,6 +12,8 @@ export const SHIPPED_QUERIES = [
   "attempts",
   "completion",
   "compliance",
+  "compliance-summary",
+  "compliance-trend",
   "freshness",
   "group-rollup",
   "score-distribution",

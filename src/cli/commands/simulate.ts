@@ -74,7 +74,7 @@ function listenError(error: unknown, host: string, port: number): CliError {
 
 function describeFaults(faults: Readonly<FaultConfig>): string {
   const on = Object.entries(faults).filter(
-    ([name, value]) => name !== "retryAfterSeconds" && value > 0,
+    ([name, value]) => name !== "retryAfterSeconds" && (value === true || Number(value) > 0),
   );
   return on.length === 0 ? "none" : on.map(([name, value]) => `${name}=${value}`).join(", ");
 }
@@ -171,6 +171,16 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
           default: 0,
           description: "New records inserted before each list page after the first",
         })
+        .option("delete-while-paging", {
+          type: "number",
+          default: 0,
+          description: "Random records removed before each list page after the first",
+        })
+        .option("unstable-order", {
+          type: "boolean",
+          default: false,
+          description: "Each list request sees the records in a new random order",
+        })
         .example("$0 simulate", "1,000 users on a free port, no faults")
         .example(
           "$0 simulate --port 8787 --users 50000 --seed 7",
@@ -183,6 +193,10 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
         .example(
           "$0 simulate --token-max-requests 100 --insert-while-paging 2",
           "tokens that expire, data that moves",
+        )
+        .example(
+          "$0 simulate --unstable-order --insert-while-paging 1 --delete-while-paging 1",
+          "a list whose order and content change while it is paged",
         ),
     async (argv) => {
       const port = checked("port", argv.port, { integer: true, min: 0, max: 65_535 }) ?? 0;
@@ -212,6 +226,8 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
           statusFalseRate: rate("status-false-rate", argv.statusFalseRate),
           tokenMaxRequests: count("token-max-requests", argv.tokenMaxRequests),
           insertWhilePaging: count("insert-while-paging", argv.insertWhilePaging),
+          deleteWhilePaging: count("delete-while-paging", argv.deleteWhilePaging),
+          unstableOrder: argv.unstableOrder,
         },
       };
       const running = await startSimulator(options).catch((error: unknown) => {

@@ -6,8 +6,15 @@
  * Percentages: a numeric column whose name ends in `_rate`, `_share` or `_pct` holds a fraction
  * (0.25 = 25 %) and is formatted as a percentage. Queries follow that naming rule.
  *
+ * Numbers: counts and measures get a thousands separator; identifiers (a column named `id` or
+ * ending in `_id`) do not, because 1,042 reads as a quantity.
+ *
  * Dates: exceljs writes a Date as its UTC wall time; the database keeps UTC instants, so the
- * cell shows the UTC time the CSV and Parquet files show.
+ * cell shows the UTC time the CSV and Parquet files show. A DATE column is shown as a date. A
+ * TIMESTAMP column is shown as a date too when every value of its first chunk (up to 2,048 rows)
+ * falls at midnight UTC: such a column holds days (a due date, a day the portal sent without a
+ * time), and "00:00:00" on every line is noise. The cell still holds the exact instant; only its
+ * format changes, and one format serves the whole column.
  */
 import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
 import { INTEGER_TYPE_IDS, isNumericType } from "../numeric-types.js";
@@ -29,11 +36,13 @@ export interface ColumnWriter {
 
 const DAY_MS = 86_400_000;
 const PERCENT = /_(rate|share|pct)$/;
+const IDENTIFIER = /(^|_)id$/;
 
 /** Excel number formats by kind of column. */
 export const NUMBER_FORMATS = {
-  integer: "0",
-  decimal: "0.00",
+  identifier: "0",
+  integer: "#,##0",
+  decimal: "#,##0.00",
   percent: "0.0%",
   date: "yyyy-mm-dd",
   timestamp: "yyyy-mm-dd hh:mm:ss",
@@ -81,7 +90,9 @@ export function columnWriter(
     const numFmt = percent
       ? NUMBER_FORMATS.percent
       : INTEGER_TYPE_IDS.has(id)
-        ? NUMBER_FORMATS.integer
+        ? IDENTIFIER.test(name)
+          ? NUMBER_FORMATS.identifier
+          : NUMBER_FORMATS.integer
         : NUMBER_FORMATS.decimal;
     return { style: { numFmt }, baseWidth: 10, measure: false, convert: toNumber };
   }
@@ -119,6 +130,19 @@ export function columnWriter(
       };
     }
   }
+}
+
+const DATE_STYLE = { numFmt: NUMBER_FORMATS.date };
+
+/**
+ * `writer`, or a writer of the same values shown as dates when it writes timestamps and every
+ * date of `sample` (the first rows) is at midnight UTC (see the module comment).
+ */
+export function settleDateFormat(writer: ColumnWriter, sample: readonly CellValue[]): ColumnWriter {
+  if (writer.style.numFmt !== NUMBER_FORMATS.timestamp) return writer;
+  const dates = sample.filter((value): value is Date => value instanceof Date);
+  if (dates.length === 0 || dates.some((date) => date.getTime() % DAY_MS !== 0)) return writer;
+  return { ...writer, style: DATE_STYLE, baseWidth: 11 };
 }
 
 /** Column width in characters: header and sampled values, within sensible bounds. */

@@ -1,8 +1,10 @@
 /**
  * Excel export with exceljs's streaming WorkbookWriter (useStyles: number formats and a bold header
- * need it): a sheet per query with a bold frozen header row, an autofilter over the data, widths
- * from the header and the first rows, real number/date/boolean cells, a sheet continued on a new
- * one past Excel's row limit, and an "About" sheet.
+ * need it): a sheet per query with a bold frozen header row of labels a person reads
+ * (`columnLabel`), an autofilter over the data, widths from the header and the first rows, real
+ * number/date/boolean cells, overdue rows highlighted, a page setup that prints one page wide
+ * (`xlsx-layout.ts`), a sheet continued on a new one past Excel's row limit, and an "About" sheet
+ * that also maps each header back to its SQL column name.
  *
  * Two measured facts shape it (exceljs 4.4, this machine):
  * - Each cell gets its own merged style object, and exceljs hashes a style it has not seen by
@@ -14,10 +16,18 @@
  *   fast as the default for files about a third larger.
  */
 import { createWriteStream, type WriteStream } from "node:fs";
-import type { DuckDBResult } from "@duckdb/node-api";
+import type { DuckDBDataChunk, DuckDBResult } from "@duckdb/node-api";
 import ExcelJS from "exceljs";
+import { columnLabel } from "../present/column-label.js";
 import { neutraliseText } from "./formula-injection.js";
-import { type CellValue, type ColumnWriter, columnWidth, columnWriter } from "./xlsx-cells.js";
+import {
+  type CellValue,
+  type ColumnWriter,
+  columnWidth,
+  columnWriter,
+  settleDateFormat,
+} from "./xlsx-cells.js";
+import { overdueHighlight, pageSetup } from "./xlsx-layout.js";
 
 /** Excel's limit: rows per sheet, header included. */
 export const EXCEL_MAX_ROWS = 1_048_576;
@@ -35,6 +45,34 @@ export interface XlsxOptions {
 export interface AboutLine {
   label: string;
   value: CellValue;
+}
+
+/** How a result is written: its column labels, and how a failure while reading it is shown. */
+export interface ResultOptions {
+  /** Labels the query gives its columns (see `columnLabel`). */
+  labels?: ReadonlyMap<string, string>;
+  /** Applied to a failure while fetching rows (the query failing as it runs) before it is thrown. */
+  queryError?: (error: unknown) => unknown;
+}
+
+/** How the columns of one result are written, on each of its sheets. */
+interface SheetLayout {
+  /** SQL column names. */
+  headers: string[];
+  labels: string[];
+  writers: ColumnWriter[];
+  widths: number[];
+  /** The first chunk's rows, converted while the formats were settled. */
+  firstRows: CellValue[][];
+  /** Whether the About sheet's table has its headers already. */
+  listed: boolean;
+}
+
+/** A header of a data sheet as the About sheet lists it. */
+interface HeaderEntry {
+  sheet: string;
+  label: string;
+  name: string;
 }
 
 const HIGH_WATER_BYTES = 16 * 1024 * 1024;
@@ -60,6 +98,7 @@ export class XlsxWorkbook {
   readonly #maxDataRows: number;
   readonly #neutralise: boolean;
   readonly #sheetNames = new Set<string>();
+  readonly #headers: HeaderEntry[] = [];
   #failure: Error | undefined;
 
   constructor(path: string, options: XlsxOptions) {
@@ -117,21 +156,14 @@ export class XlsxWorkbook {
 
   /**
    * Writes `result` to a sheet named `name` (continued on "name (2)" ... past the row limit).
-   * Reads the result to its end; answers the number of data rows. A failure while fetching rows
-   * (the query failing as it runs) is passed through `queryError` before it is thrown.
+   * Reads the result to its end; answers the number of data rows.
    */
   async addResult(
     name: string,
     result: DuckDBResult,
-    queryError: (error: unknown) => unknown = (error) => error,
+    options: ResultOptions = {},
   ): Promise<number> {
-    const headers = result.deduplicatedColumnNames();
-    const writers: ColumnWriter[] = headers.map((header, i) =>
-      columnWriter(header, result.columnType(i), { neutraliseFormulas: this.#neutralise }),
-    );
-    const styles = writers.map((w) => w.style);
-    const lastColumn = headers.length;
-
+    const queryError = options.queryError ?? ((error: unknown) => error);
     const next = async () => {
       const fetched = await result.fetchChunk().catch((error: unknown) => {
         throw queryError(error);
@@ -139,43 +171,21 @@ export class XlsxWorkbook {
       return fetched && fetched.rowCount > 0 ? fetched : null;
     };
     let chunk = await next();
-    const firstRows = chunk ? this.#rows(chunk, writers) : [];
-    const widths = headers.map((header, c) =>
-      columnWidth(
-        header,
-        writers[c] as ColumnWriter,
-        firstRows.map((row) => row[c] ?? null),
-      ),
-    );
+    const layout = this.#layout(result, chunk, options.labels);
+    const { writers, firstRows } = layout;
+    const styles = writers.map((w) => w.style);
+    const lastColumn = writers.length;
 
     let sheetRows = 0;
     let total = 0;
-    const openSheet = () => {
-      const sheet = this.#book.addWorksheet(this.#sheetName(name), {
-        views: [{ state: "frozen", ySplit: 1 }],
-      });
-      sheet.columns = widths.map((width) => ({ width }));
-      const header = sheet.addRow(headers);
-      for (let c = 1; c <= lastColumn; c++) header.getCell(c).style = BOLD;
-      header.commit();
-      sheetRows = 0;
-      return sheet;
-    };
-    const closeSheet = (s: ExcelJS.Worksheet) => {
-      s.autoFilter = {
-        from: { row: 1, column: 1 },
-        to: { row: sheetRows + 1, column: lastColumn },
-      };
-      s.commit();
-    };
-
-    let current = openSheet();
+    let current = this.#openSheet(name, layout);
     let rows = firstRows;
     while (chunk) {
       for (const values of rows) {
         if (sheetRows === this.#maxDataRows) {
-          closeSheet(current);
-          current = openSheet();
+          this.#closeSheet(current, layout.headers, sheetRows);
+          current = this.#openSheet(name, layout);
+          sheetRows = 0;
         }
         const row = current.addRow(values);
         for (let c = 0; c < lastColumn; c++) row.getCell(c + 1).style = styles[c] as object;
@@ -187,14 +197,64 @@ export class XlsxWorkbook {
       chunk = await next();
       rows = chunk ? this.#rows(chunk, writers) : [];
     }
-    closeSheet(current);
+    this.#closeSheet(current, layout.headers, sheetRows);
     return total;
   }
 
-  #rows(
-    chunk: NonNullable<Awaited<ReturnType<DuckDBResult["fetchChunk"]>>>,
-    writers: ColumnWriter[],
-  ) {
+  /**
+   * The columns of `result`: SQL names, labels, writers (formats settled on the first chunk's
+   * rows, which are converted here), and widths from the labels and those rows.
+   */
+  #layout(
+    result: DuckDBResult,
+    chunk: DuckDBDataChunk | null,
+    given: ReadonlyMap<string, string> | undefined,
+  ): SheetLayout {
+    const headers = result.deduplicatedColumnNames();
+    const labels = headers.map((header) => columnLabel(header, given));
+    const initial = headers.map((header, i) =>
+      columnWriter(header, result.columnType(i), { neutraliseFormulas: this.#neutralise }),
+    );
+    const firstRows = chunk ? this.#rows(chunk, initial) : [];
+    const column = (c: number) => firstRows.map((row) => row[c] ?? null);
+    const writers = initial.map((writer, c) => settleDateFormat(writer, column(c)));
+    const widths = labels.map((label, c) =>
+      columnWidth(label, writers[c] as ColumnWriter, column(c)),
+    );
+    return { headers, labels, writers, widths, firstRows, listed: false };
+  }
+
+  /** A new sheet with the header row; the first sheet of a result lists its headers for About. */
+  #openSheet(name: string, layout: SheetLayout): ExcelJS.Worksheet {
+    const sheetName = this.#sheetName(name);
+    const sheet = this.#book.addWorksheet(sheetName, {
+      views: [{ state: "frozen", ySplit: 1 }],
+      pageSetup: pageSetup(),
+    });
+    if (!layout.listed) {
+      layout.listed = true;
+      layout.labels.forEach((label, c) => {
+        this.#headers.push({ sheet: sheetName, label, name: layout.headers[c] ?? "" });
+      });
+    }
+    sheet.columns = layout.widths.map((width) => ({ width }));
+    const header = sheet.addRow(layout.labels);
+    for (let c = 1; c <= layout.labels.length; c++) header.getCell(c).style = BOLD;
+    header.commit();
+    return sheet;
+  }
+
+  #closeSheet(sheet: ExcelJS.Worksheet, headers: readonly string[], dataRows: number): void {
+    sheet.autoFilter = {
+      from: { row: 1, column: 1 },
+      to: { row: dataRows + 1, column: headers.length },
+    };
+    const highlight = overdueHighlight(headers, dataRows);
+    if (highlight) sheet.addConditionalFormatting(highlight);
+    sheet.commit();
+  }
+
+  #rows(chunk: DuckDBDataChunk, writers: readonly ColumnWriter[]) {
     const count = chunk.rowCount;
     const rows: CellValue[][] = Array.from({ length: count }, () => new Array(writers.length));
     writers.forEach((writer, c) => {
@@ -207,13 +267,21 @@ export class XlsxWorkbook {
     return rows;
   }
 
-  /** Adds the About sheet: a two-column list of labels and values. */
+  /**
+   * Adds the About sheet: a two-column list of labels and values, then a table of every data
+   * sheet's headers with their SQL column names (the names CSV and Parquet files use).
+   */
   addAbout(lines: readonly AboutLine[]): void {
-    const sheet = this.#book.addWorksheet(this.#sheetName("About"));
-    sheet.columns = [{ width: 24 }, { width: 60 }];
-    const header = sheet.addRow(["About", ""]);
-    header.getCell(1).style = BOLD;
-    header.commit();
+    const sheet = this.#book.addWorksheet(this.#sheetName("About"), { pageSetup: pageSetup() });
+    sheet.columns = [{ width: 24 }, { width: 60 }, { width: 28 }];
+    const bold = (values: CellValue[]) => {
+      const row = sheet.addRow(values);
+      values.forEach((_, c) => {
+        row.getCell(c + 1).style = BOLD;
+      });
+      row.commit();
+    };
+    bold(["About", ""]);
     const dateStyle = { numFmt: "yyyy-mm-dd hh:mm:ss", alignment: { horizontal: "left" as const } };
     for (const line of lines) {
       const value =
@@ -224,6 +292,14 @@ export class XlsxWorkbook {
       row.getCell(1).style = BOLD;
       if (value instanceof Date) row.getCell(2).style = dateStyle;
       row.commit();
+    }
+    if (this.#headers.length > 0) {
+      sheet.addRow([]).commit();
+      bold(["Sheet", "Column", "SQL name"]);
+      for (const entry of this.#headers) {
+        const text = (value: string) => (this.#neutralise ? neutraliseText(value) : value);
+        sheet.addRow([entry.sheet, text(entry.label), entry.name]).commit();
+      }
     }
     sheet.commit();
   }

@@ -1,0 +1,122 @@
+-- title: Compliance summary: overall, per group and per roster column
+-- description: Where the required products stand, in totals: one row for everyone in scope
+--   (scope "overall"), one per group (scope "group"; a group counts the people of all its
+--   subgroups, each once), and one per value of the roster column named by by_column (scope is
+--   that column's name; people without a value, or missing from the roster, count under
+--   "(not set)"; no such rows when the roster has no such column).
+--   People and required products are those of the compliance query with the same parameters,
+--   and so are the rules: completed = a passing take; failed = completed takes, none passing;
+--   overdue = not completed and the due date is before today.
+--   people: people with at least one required product; required: person-product pairs;
+--   completion_rate = completed / required; overdue_rate = overdue / required.
+-- param today date = today: Reference day (UTC).
+-- param product_ids int_list = []: Required products (empty = each product a person has access to).
+-- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
+-- param due_days int = 30: Days after access is granted by which a product must be completed.
+-- param by_column string = department: Roster column to total by (e.g. department, site).
+-- label people: People
+-- label required: Required items
+-- label completion_rate: Completion rate
+-- label overdue_rate: Overdue rate
+WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
+  SELECT grp_id, grp_id FROM grp
+  UNION -- UNION, not UNION ALL: a cycle in grp_parent_id ends instead of looping
+  SELECT tree.ancestor_id, grp.grp_id
+  FROM tree JOIN grp ON grp.grp_parent_id = tree.descendant_id
+),
+-- People in scope, their required products and the pass rule are those of compliance.sql, written
+-- again so that each query file stands alone; a test checks that the three queries agree.
+scope_users AS (
+  SELECT user_grp_user_id AS user_id
+  FROM tree JOIN user_grp ON user_grp.user_grp_grp_id = tree.descendant_id
+  WHERE $group_id IS NOT NULL AND tree.ancestor_id = $group_id
+  UNION
+  SELECT user_id FROM (
+    SELECT user_grp_user_id AS user_id FROM user_grp
+    UNION SELECT product_access_user_id FROM product_access
+    UNION SELECT take_user_id FROM take
+  ) AS everyone
+  WHERE $group_id IS NULL
+),
+pairs AS (
+  SELECT scope_users.user_id, required.product_id
+  FROM scope_users CROSS JOIN (SELECT DISTINCT unnest($product_ids) AS product_id) AS required
+  WHERE len($product_ids) > 0 AND scope_users.user_id IS NOT NULL
+  UNION
+  SELECT product_access_user_id, product_access_product_id
+  FROM product_access JOIN scope_users ON scope_users.user_id = product_access_user_id
+  WHERE len($product_ids) = 0 AND product_access_product_id IS NOT NULL
+),
+access AS (
+  SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
+         least(CAST(min(product_access_created_date) AS DATE) + CAST($due_days AS INTEGER),
+               CAST(max(product_access_expired_date) AS DATE)) AS due_date
+  FROM product_access
+  GROUP BY product_access_user_id, product_access_product_id
+),
+takes AS (
+  SELECT take_user_id AS user_id, take_product_id AS product_id,
+         count(take_completed_date) AS completed_takes,
+         bool_or(take_completed_date IS NOT NULL
+                 AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
+                      OR take_score >= product.product_min_score)) AS passed
+  FROM take
+  LEFT JOIN product ON product.product_id = take.take_product_id
+  GROUP BY take_user_id, take_product_id
+),
+items AS (
+  SELECT pairs.user_id,
+         coalesce(takes.passed, false) AS completed,
+         NOT coalesce(takes.passed, false) AND coalesce(takes.completed_takes, 0) > 0 AS failed,
+         NOT coalesce(takes.passed, false) AND coalesce(access.due_date < $today, false) AS overdue
+  FROM pairs
+  LEFT JOIN access ON access.user_id = pairs.user_id AND access.product_id = pairs.product_id
+  LEFT JOIN takes ON takes.user_id = pairs.user_id AND takes.product_id = pairs.product_id
+),
+members AS (
+  SELECT DISTINCT tree.ancestor_id AS group_id, user_grp.user_grp_user_id AS user_id
+  FROM tree JOIN user_grp ON user_grp.user_grp_grp_id = tree.descendant_id
+  WHERE $group_id IS NULL
+     OR tree.ancestor_id IN (SELECT descendant_id FROM tree WHERE ancestor_id = $group_id)
+),
+-- The roster column is found by name among each row's fields, so the SQL never changes with
+-- the parameter; a column the roster lacks matches nothing.
+roster_values AS (
+  SELECT u.user_id, nullif(trim(field.value ->> '$'), '') AS value
+  FROM "user" AS u, json_each(to_json(u)) AS field
+  WHERE field.key = $by_column
+),
+has_column AS (
+  SELECT count(*) > 0 AS present
+  FROM duckdb_columns()
+  WHERE table_name = 'user' AND column_name = $by_column
+    AND database_name = current_database() AND schema_name = current_schema()
+),
+scoped AS (
+  SELECT 1 AS part, 'overall' AS scope, '(all users)' AS name, NULL::BIGINT AS group_id, items.*
+  FROM items
+  UNION ALL
+  SELECT 2, 'group', grp.grp_name, members.group_id, items.*
+  FROM items
+  JOIN members ON members.user_id = items.user_id
+  JOIN grp ON grp.grp_id = members.group_id
+  UNION ALL
+  SELECT 3, $by_column, coalesce(roster_values.value, '(not set)'), NULL, items.*
+  FROM items
+  LEFT JOIN roster_values ON roster_values.user_id = items.user_id
+  WHERE (SELECT present FROM has_column)
+)
+SELECT
+  scope,
+  name,
+  group_id,
+  count(DISTINCT user_id) AS people,
+  count(*) AS required,
+  count(*) FILTER (WHERE completed) AS completed,
+  count(*) FILTER (WHERE failed) AS failed,
+  count(*) FILTER (WHERE overdue) AS overdue,
+  count(*) FILTER (WHERE completed) / count(*) AS completion_rate,
+  count(*) FILTER (WHERE overdue) / count(*) AS overdue_rate
+FROM scoped
+GROUP BY part, scope, name, group_id
+ORDER BY part, name = '(not set)', name, group_id

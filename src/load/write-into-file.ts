@@ -1,0 +1,30 @@
+/**
+ * The end of a run that changed the database: its changes are written from the write-ahead log
+ * into the database file now (CHECKPOINT), not silently at close.
+ *
+ * DuckDB checkpoints when the last connection closes and ignores a failure there: on a disk that
+ * filled up, a run then reported success with its changes left in the `.wal` file, and every
+ * later read failed while replaying it. Checkpointing here turns that into a failed run with the
+ * reason, while the changes stay safe in the `.wal` file for the next open.
+ */
+import { basename } from "node:path";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { CliError, EXIT_FAILED } from "../cli-error.js";
+import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
+import { duckdbFirstLine } from "./duckdb-message.js";
+
+/** Checkpoints the database at `path`; a failure is a CliError (exit 1) saying what to do. */
+export async function writeIntoFile(connection: DuckDBConnection, path: string): Promise<void> {
+  if (path === ":memory:") return;
+  try {
+    await connection.run("CHECKPOINT");
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    const reason = looksLikeFullDisk(text) ? noSpaceText(path) : duckdbFirstLine(text);
+    throw new CliError(
+      `the records were stored, but writing them into ${path} failed (${reason}); they are kept in ${basename(path)}.wal beside it: free space, then run any lms-export command on this database to finish writing them (do not delete the .wal file)`,
+      EXIT_FAILED,
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Whether the roster covers the people a report shows. Names come from the `user` table, which
+ * stays empty until a roster is imported; reports still run without one, with empty names, and
+ * say so once: a warning line for the run and lines on the workbook's About sheet.
+ *
+ * "People in the data" are the user ids of user_grp, product_access and take: everyone a report
+ * can list.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { UsageError } from "../cli-error.js";
+import type { QueryDef } from "./catalog.js";
+import type { AboutLine } from "./export/xlsx.js";
+
+/** How to fill the roster, as every message says it. */
+export const ROSTER_IMPORT_HINT = '"lms-export roster import FILE"';
+
+/** The roster's size and the people in the data it lacks. */
+export interface RosterCoverage {
+  /** People in the roster. */
+  roster: number;
+  /** People in the data, and those of them the roster does not list. */
+  people: number;
+  missing: number;
+}
+
+/** Whether `query` shows roster fields: the table must be quoted in DuckDB SQL (`"user"`). */
+export function readsRoster(query: QueryDef): boolean {
+  return /"user"/i.test(query.sql);
+}
+
+const COVERAGE_SQL = `WITH people AS (
+  SELECT user_grp_user_id AS user_id FROM user_grp
+  UNION SELECT product_access_user_id FROM product_access
+  UNION SELECT take_user_id FROM take
+)
+SELECT (SELECT count(*) FROM "user") AS roster,
+       count(people.user_id) AS people,
+       count(people.user_id) FILTER (WHERE "user".user_id IS NULL) AS missing
+FROM people LEFT JOIN "user" ON "user".user_id = people.user_id`;
+
+/**
+ * Counts the roster and the people in the data it does not list. A database written before the
+ * roster existed, opened read-only, has no `user` table: that is a UsageError saying how to bring
+ * the file up to date (any command that opens it for writing adds the table).
+ */
+export async function rosterCoverage(connection: DuckDBConnection): Promise<RosterCoverage> {
+  const tables = await connection.runAndReadAll(
+    "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'user' AND schema_name = current_schema()",
+  );
+  if (Number(tables.getRows()[0]?.[0] ?? 0) === 0) {
+    throw new UsageError(
+      `the database has no "user" table (it was written by an older lms-export); run ${ROSTER_IMPORT_HINT} or "lms-export extract" once to add it, then run the report again`,
+    );
+  }
+  const reader = await connection.runAndReadAll(COVERAGE_SQL);
+  const [roster = 0, people = 0, missing = 0] = (reader.getRows()[0] ?? []).map(Number);
+  return { roster, people, missing };
+}
+
+/** The one warning line for a run, or undefined when the roster lists everyone. */
+export function rosterWarning(coverage: RosterCoverage): string | undefined {
+  if (coverage.missing === 0) return undefined;
+  if (coverage.roster === 0) {
+    return `no roster imported: the ${coverage.missing} people in the data are shown by user_id only, without names; import one with ${ROSTER_IMPORT_HINT}`;
+  }
+  return `${coverage.missing} of the ${coverage.people} people in the data are not in the roster: their names are empty; import an up-to-date roster with ${ROSTER_IMPORT_HINT}`;
+}
+
+/** The About sheet's lines on the roster. */
+export function rosterAboutLines(coverage: RosterCoverage): AboutLine[] {
+  return [
+    {
+      label: "Roster",
+      value:
+        coverage.roster === 0
+          ? `none imported: names are empty; import one with ${ROSTER_IMPORT_HINT}`
+          : `${coverage.roster} people`,
+    },
+    { label: "People not in the roster", value: coverage.missing },
+  ];
+}

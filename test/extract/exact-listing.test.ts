@@ -1,0 +1,196 @@
+/**
+ * Lists whose order is not stable and whose records change while they are paged: the extract
+ * still ends with every record that existed for the whole run, and a full run over a complete
+ * database deletes none of them. Real HTTP to the simulator, a real DuckDB file.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "../../src/api/client.js";
+import { stillPresent } from "../../src/extract/confirm-gone.js";
+import { type RunExtractOptions, runExtract } from "../../src/extract/extract.js";
+import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
+import type { Logger } from "../../src/log/logger.js";
+import { EXTRACTED, RESOURCES } from "../../src/resources/registry.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { normaliseApi, normaliseTable } from "../helpers/table-snapshot.js";
+
+const KEY = "exact-key-5b1e";
+const NOW = new Date("2026-06-01T00:00:00Z");
+const LISTS = ["grp", "user_grp", "product_access", "svc_availability"] as const;
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-exact-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function recordingLogger(lines: string[]): Logger {
+  const log = (level: string) => (message: string) => lines.push(`${level} ${message}`);
+  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+}
+
+function options(sim: RunningSimulator, db: LmsDatabase, logger: Logger): RunExtractOptions {
+  return {
+    db,
+    clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 8, pageSize: 20, logger },
+    mode: "full",
+    logger,
+  };
+}
+
+async function keysOf(db: LmsDatabase, table: string, key: string): Promise<Set<number>> {
+  const connection = await db.connect();
+  try {
+    const reader = await connection.runAndReadAll(`SELECT ${key} FROM ${table}`);
+    return new Set(reader.getRows().map((row) => Number(row[0])));
+  } finally {
+    connection.closeSync();
+  }
+}
+
+const portalKeys = (sim: RunningSimulator, name: (typeof LISTS)[number]) =>
+  new Set(
+    sim.data
+      .list(name)
+      .map((r) => Number((r as Record<string, unknown>)[RESOURCES[name].primaryKey])),
+  );
+
+describe("exact listing", () => {
+  it("copies every record when each page request sees the list in another order", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 200,
+      takesPerUser: 2,
+      now: NOW,
+      seed: 21,
+    });
+    sim.faults.unstableOrder = true;
+    const db = await openDatabase(join(dir, "unstable.duckdb"));
+    const lines: string[] = [];
+    try {
+      await runExtract(options(sim, db, recordingLogger(lines)));
+      const connection = await db.connect();
+      for (const name of EXTRACTED) {
+        if (name === "product") continue; // deleted products answer 404 on purpose
+        const expected = normaliseApi(name, sim.data.list(name));
+        const actual = await normaliseTable(connection, name);
+        expect(actual.size, name).toBe(expected.size);
+        for (const [id, row] of expected) expect(actual.get(id), `${name} ${id}`).toEqual(row);
+      }
+      connection.closeSync();
+      // It was the re-read that made it exact, and nothing was left to warn about.
+      expect(lines.some((l) => l.includes("reading it again by key ranges"))).toBe(true);
+      expect(lines.filter((l) => l.startsWith("warn"))).toEqual([]);
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
+  it("a full run while records come and go keeps every record that existed throughout", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 200,
+      takesPerUser: 2,
+      now: NOW,
+      seed: 22,
+    });
+    const db = await openDatabase(join(dir, "churn.duckdb"));
+    try {
+      // A complete database first, then a full run while the portal churns.
+      await runExtract(options(sim, db, recordingLogger([])));
+      const before = new Map(LISTS.map((name) => [name, portalKeys(sim, name)]));
+      Object.assign(sim.faults, {
+        unstableOrder: true,
+        insertWhilePaging: 1,
+        deleteWhilePaging: 1,
+      });
+      await runExtract(options(sim, db, recordingLogger([])));
+      Object.assign(sim.faults, {
+        unstableOrder: false,
+        insertWhilePaging: 0,
+        deleteWhilePaging: 0,
+      });
+      for (const name of LISTS) {
+        const start = before.get(name) as Set<number>;
+        const end = portalKeys(sim, name);
+        const table = await keysOf(db, name, RESOURCES[name].primaryKey);
+        const survivors = [...start].filter((id) => end.has(id));
+        expect(survivors.length, name).toBeGreaterThan(0);
+        // Every record that existed before and after the run is in the table...
+        expect(
+          survivors.filter((id) => !table.has(id)),
+          name,
+        ).toEqual([]);
+        // ...and the table holds nothing the portal never had.
+        expect(
+          [...table].filter((id) => !start.has(id) && !end.has(id)),
+          name,
+        ).toEqual([]);
+      }
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
+  it("a full run asks the portal about stored records it did not list, and drops only the gone", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 60,
+      takesPerUser: 1,
+      now: NOW,
+      seed: 23,
+    });
+    const db = await openDatabase(join(dir, "confirm.duckdb"));
+    const lines: string[] = [];
+    try {
+      await runExtract(options(sim, db, recordingLogger([])));
+      const groups = sim.data.list("grp").map((g) => g.grp_id);
+      const gone = groups[3] as number;
+      expect(sim.data.removeKey("grp", gone)).toBe(true);
+      await runExtract(options(sim, db, recordingLogger(lines)));
+      const table = await keysOf(db, "grp", "grp_id");
+      expect(table.has(gone)).toBe(false);
+      expect(table.size).toBe(groups.length - 1);
+      expect(
+        lines.some((l) =>
+          l.includes("grp: 1 stored records were not listed; the portal still has 0"),
+        ),
+      ).toBe(true);
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
+  it("looks stored records up by key and answers only those the portal still has", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 60,
+      takesPerUser: 1,
+      now: NOW,
+      seed: 24,
+    });
+    const client = createClient({
+      baseUrl: sim.baseUrl,
+      apiKey: KEY,
+      concurrency: 4,
+      pageSize: 20,
+    });
+    try {
+      const access = sim.data.list("product_access").map((a) => a.product_access_id);
+      const wanted = [access[0], access[5], access[7]] as number[];
+      const found = await stillPresent(client, "product_access", [...wanted, 9_999_999], 2);
+      const ids = found.map((r) => (r as { product_access_id: number }).product_access_id);
+      expect(ids.sort((a, b) => a - b)).toEqual(wanted.sort((a, b) => a - b));
+    } finally {
+      await client.close();
+      await sim.close();
+    }
+  });
+});
