@@ -8,7 +8,13 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
 import { createSimulatorData, type SimulatorData } from "./data.js";
-import { DEFAULT_FAULTS, delayOf, drawFault, type FaultConfig } from "./faults.js";
+import {
+  DEFAULT_FAULTS,
+  delayOf,
+  drawFault,
+  dropsWriteAnswer,
+  type FaultConfig,
+} from "./faults.js";
 import { type HandlerContext, handle } from "./handlers.js";
 import {
   parseJsonBody,
@@ -177,6 +183,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       if (error instanceof RequestError) return () => sendFailure(res, error.status, error.message);
       throw error;
     }
+    const write = match.route.kind === "edit" || match.route.kind === "create";
+    if (write && dropsWriteAnswer(faults, faultRng)) return () => res.socket?.destroy();
     if (fault === "reset") return () => sendReset(res, answer);
     if (fault === "malformed") {
       const html = faultRng.chance(0.5);
