@@ -140,15 +140,19 @@ function readRows(
       }
       const idCell = idIndex >= 0 ? (row.values[idIndex] ?? null) : null;
       const id = rowId(idCell, spec, where, firstLine, problems, source.unit);
+      // A repeated id is a problem even when the first row has others of its own.
+      if (typeof id === "number") firstLine.set(String(id), row.line);
       const set = readRow(row.values, names, spec, where, problems);
       if (id === undefined || set === undefined) continue;
-      const key = id === null ? createKey(set) : String(id);
-      const earlier = id === null ? firstLine.get(key) : undefined;
-      if (earlier !== undefined) {
-        problems.add(where, `${key} is also on ${source.unit} ${earlier}`);
-        continue;
+      if (id === null) {
+        const key = createKey(set);
+        const earlier = firstLine.get(key);
+        if (earlier !== undefined) {
+          problems.add(where, `${key} is also on ${source.unit} ${earlier}`);
+          continue;
+        }
+        firstLine.set(key, row.line);
       }
-      firstLine.set(key, row.line);
       rows.push({ line: row.line, values: row.values, id, set });
     }
   } catch (error) {
