@@ -34,6 +34,11 @@ export function parseIntCell(text: string): number | undefined {
 /** The value of `text` for `field`, or why it cannot be one. */
 export function parseCell(field: FieldSpec, text: string): CellParse {
   if (text === "null") {
+    if (field.values) {
+      return {
+        problem: `${field.name} cannot be cleared (null): give one of ${field.values.join(", ")}`,
+      };
+    }
     return field.nullable
       ? { value: null }
       : { problem: `${field.name} cannot be cleared (null): the portal requires a value` };

@@ -78,6 +78,12 @@ describe("apply refuses a bad file and sends nothing", () => {
     const [g] = groupIds();
     const message = await refused("grp.edit", ["grp_id,grp_name", `${g},null`]);
     expect(message).toContain("line 2: grp_name cannot be cleared (null)");
+    const [a] = accessIds();
+    const status = await refused("product_access.edit", [
+      "product_access_id,product_access_status",
+      `${a},null`,
+    ]);
+    expect(status).toContain("product_access_status cannot be cleared (null): give one of active");
   });
 
   it("the id column missing, and a create without its references", async () => {
