@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -87,7 +87,13 @@ describe("the client as a library", () => {
     ).rejects.toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
 
-  it("the declarations type the records (tsc over a consumer file)", async () => {
+  it("the declarations type the records (tsc over a consumer file and the README example)", async () => {
+    const readme = await readFile(join(PROJECT_ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## The client as a library"));
+    const example = /```text\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(example).toContain('from "lms-export"');
+    const fromReadme = join(dir, "readme-example.ts");
+    await writeFile(fromReadme, example ?? "");
     const file = join(dir, "use.ts");
     await writeFile(
       file,
@@ -105,7 +111,13 @@ void g;
     // The @ts-expect-error line makes tsc fail unless the body type refuses a read-only field.
     await run(
       process.execPath,
-      [tsc, ...args, "--skipLibCheck", "--typeRoots", types, "--types", "node", file],
+      [
+        tsc,
+        ...args,
+        ...["--target", "es2022", "--skipLibCheck", "--typeRoots", types, "--types", "node"],
+        file,
+        fromReadme,
+      ],
       { cwd: dir },
     );
   });
