@@ -6,6 +6,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsClient } from "../api/client.js";
+import { inTransaction } from "../load/merge.js";
 import { type ChangeSetRef, insertOutcome, type Outcome } from "./changes-table.js";
 import type { OpSpec } from "./ops.js";
 import type { PlannedRow } from "./plan.js";
@@ -45,20 +46,6 @@ function serialised() {
     tail = next.catch(() => undefined);
     return next;
   };
-}
-
-async function inTransaction(
-  connection: DuckDBConnection,
-  work: () => Promise<void>,
-): Promise<void> {
-  await connection.run("BEGIN TRANSACTION");
-  try {
-    await work();
-    await connection.run("COMMIT");
-  } catch (error) {
-    await connection.run("ROLLBACK").catch(() => undefined);
-    throw error;
-  }
 }
 
 /** Records the rows that need no request (unchanged) and answers the result of every row by line. */

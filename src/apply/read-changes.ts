@@ -4,9 +4,10 @@
  * ids. Uses the tabular readers, so CSV, XLSX, Parquet and JSON lines all work.
  */
 import { basename } from "node:path";
+import { forEachRow } from "../tabular/checked-rows.js";
 import { snakeCase } from "../tabular/header-names.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
-import { TabularError, type TabularSource } from "../tabular/types.js";
+import type { TabularSource } from "../tabular/types.js";
 import { type CellValue, parseCell, parseIntCell } from "./cell-value.js";
 import { closestName } from "./closest-name.js";
 import type { OpSpec } from "./ops.js";
@@ -130,35 +131,24 @@ function readRows(
   const rows: ChangeRow[] = [];
   const firstLine = new Map<string, number>();
   const idIndex = spec.idColumn ? names.indexOf(spec.idColumn) : -1;
-  const width = source.columns.length;
-  try {
-    for (const row of source.rows()) {
-      const where = `${source.unit} ${row.line}`;
-      if (row.values.length > width) {
-        problems.add(where, `${row.values.length} fields but the header has ${width}`);
-        continue;
+  forEachRow(source, problems, (row, where) => {
+    const idCell = idIndex >= 0 ? (row.values[idIndex] ?? null) : null;
+    const id = rowId(idCell, spec, where, firstLine, problems, source.unit);
+    // A repeated id is a problem even when the first row has others of its own.
+    if (typeof id === "number") firstLine.set(String(id), row.line);
+    const set = readRow(row.values, names, spec, where, problems);
+    if (id === undefined || set === undefined) return;
+    if (id === null) {
+      const key = createKey(set);
+      const earlier = firstLine.get(key);
+      if (earlier !== undefined) {
+        problems.add(where, `${key} is also on ${source.unit} ${earlier}`);
+        return;
       }
-      const idCell = idIndex >= 0 ? (row.values[idIndex] ?? null) : null;
-      const id = rowId(idCell, spec, where, firstLine, problems, source.unit);
-      // A repeated id is a problem even when the first row has others of its own.
-      if (typeof id === "number") firstLine.set(String(id), row.line);
-      const set = readRow(row.values, names, spec, where, problems);
-      if (id === undefined || set === undefined) continue;
-      if (id === null) {
-        const key = createKey(set);
-        const earlier = firstLine.get(key);
-        if (earlier !== undefined) {
-          problems.add(where, `${key} is also on ${source.unit} ${earlier}`);
-          continue;
-        }
-        firstLine.set(key, row.line);
-      }
-      rows.push({ line: row.line, values: row.values, id, set });
+      firstLine.set(key, row.line);
     }
-  } catch (error) {
-    if (!(error instanceof TabularError) || error.line === undefined) throw error;
-    problems.add(`${source.unit} ${error.line}`, error.message);
-  }
+    rows.push({ line: row.line, values: row.values, id, set });
+  });
   return rows;
 }
 
