@@ -80,42 +80,63 @@ async function recordUnchanged(
   });
 }
 
+/** Sends one row: its result and the record answered; undefined when stopped by an abort. */
+async function sendOne(
+  options: ExecuteOptions,
+  planned: PlannedRow,
+): Promise<{ result: RowResult; answer?: AnsweredRecord } | undefined> {
+  const { spec, signal } = options;
+  try {
+    const answer = await sendRow(options.client, spec, planned.recordId, planned.body, {
+      checkFirst: options.checkFirst,
+      signal,
+    });
+    const recordId = answeredId(spec, answer, planned.recordId);
+    return { result: { outcome: "applied", error: null, recordId }, answer };
+  } catch (error) {
+    if (signal?.aborted) return undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    return { result: { outcome: "failed", error: message, recordId: planned.recordId } };
+  }
+}
+
+/** Rows an abort kept from being confirmed: `skipped`, to be sent by the next run. */
+async function recordSkipped(
+  options: ExecuteOptions,
+  skipped: readonly PlannedRow[],
+  results: Map<number, RowResult>,
+): Promise<void> {
+  const { connection, ref } = options;
+  await inTransaction(connection, async () => {
+    for (const planned of skipped) {
+      const error = "interrupted before the portal confirmed it";
+      results.set(planned.row.line, { outcome: "skipped", error, recordId: planned.recordId });
+      await insertOutcome(connection, ref, {
+        line: planned.row.line,
+        recordId: planned.recordId,
+        before: planned.before,
+        after: planned.body,
+        outcome: "skipped",
+        error,
+      });
+    }
+  });
+}
+
 /** Applies the plan; answers each line's result. Rows not sent because of an abort are `skipped`. */
 export async function executePlan(options: ExecuteOptions): Promise<Map<number, RowResult>> {
-  const { client, connection, spec, ref, signal } = options;
+  const { connection, spec, ref, signal } = options;
   const results = new Map<number, RowResult>();
   await recordUnchanged(options, results);
   const queue = options.plan.filter((p) => p.status === "change");
-  const total = queue.length;
   const write = serialised();
   let next = 0;
-  let finished = 0;
   let failed = 0;
 
   async function one(planned: PlannedRow): Promise<void> {
-    let result: RowResult;
-    let after: unknown = planned.body;
-    let answer: AnsweredRecord | undefined;
-    try {
-      answer = await sendRow(client, spec, planned.recordId, planned.body, {
-        checkFirst: options.checkFirst,
-        signal,
-      });
-      after = answer;
-      result = {
-        outcome: "applied",
-        error: null,
-        recordId: answeredId(spec, answer, planned.recordId),
-      };
-    } catch (error) {
-      if (signal?.aborted) return;
-      result = {
-        outcome: "failed",
-        error: error instanceof Error ? error.message : String(error),
-        recordId: planned.recordId,
-      };
-      failed++;
-    }
+    const sent = await sendOne(options, planned);
+    if (!sent) return;
+    const { result, answer } = sent;
     await write(() =>
       inTransaction(connection, async () => {
         if (answer) await upsertAnswer(connection, spec, answer);
@@ -123,48 +144,24 @@ export async function executePlan(options: ExecuteOptions): Promise<Map<number, 
           line: planned.row.line,
           recordId: result.recordId,
           before: planned.before,
-          after,
+          after: answer ?? planned.body,
           outcome: result.outcome,
           error: result.error,
         });
       }),
     );
     results.set(planned.row.line, result);
-    finished++;
-    options.onProgress?.(finished, failed, total);
+    if (result.outcome === "failed") failed++;
+    options.onProgress?.(results.size - (options.plan.length - queue.length), failed, queue.length);
   }
 
   async function worker(): Promise<void> {
-    while (next < queue.length && !signal?.aborted) {
-      const planned = queue[next++] as PlannedRow;
-      await one(planned);
-    }
+    while (next < queue.length && !signal?.aborted) await one(queue[next++] as PlannedRow);
   }
   const workers = Math.max(1, Math.min(options.concurrency, queue.length));
   await Promise.all(Array.from({ length: workers }, () => worker()));
 
   const skipped = queue.filter((p) => !results.has(p.row.line));
-  if (skipped.length > 0) {
-    await write(() =>
-      inTransaction(connection, async () => {
-        for (const planned of skipped) {
-          const result: RowResult = {
-            outcome: "skipped",
-            error: "interrupted before the portal confirmed it",
-            recordId: planned.recordId,
-          };
-          results.set(planned.row.line, result);
-          await insertOutcome(connection, ref, {
-            line: planned.row.line,
-            recordId: planned.recordId,
-            before: planned.before,
-            after: planned.body,
-            outcome: "skipped",
-            error: result.error,
-          });
-        }
-      }),
-    );
-  }
+  if (skipped.length > 0) await write(() => recordSkipped(options, skipped, results));
   return results;
 }

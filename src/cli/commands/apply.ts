@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Argv } from "yargs";
-import { type ApplyPlan, executeApply, planApply } from "../../apply/apply.js";
+import { type ApplyOutcome, type ApplyPlan, executeApply, planApply } from "../../apply/apply.js";
 import { APPLY_OPS, type ApplyOp } from "../../apply/ops.js";
 import { ChangeFileError } from "../../apply/problems.js";
 import { renderCounts, renderDiff } from "../../apply/render-diff.js";
@@ -84,6 +84,26 @@ function progressWriter(ctx: CliContext, quiet: boolean) {
   };
 }
 
+/** The summary on stdout; exit 1 when interrupted or when rows failed. */
+function reportOutcome(ctx: CliContext, op: ApplyOp, planned: ApplyPlan, outcome: ApplyOutcome) {
+  ctx.stdout.write(
+    `apply ${op}: ${outcome.applied} applied, ${outcome.unchanged} unchanged, ${outcome.failed.length} failed, ${outcome.skipped} skipped; results in ${outcome.resultsFile}\n`,
+  );
+  if (ctx.signal.aborted) {
+    throw new CliError(
+      "apply interrupted: run the same command again (or with --resume) to send the rest",
+      1,
+    );
+  }
+  if (outcome.failed.length > 0) {
+    const lines = outcome.failed.slice(0, 20).join(", ");
+    throw new CliError(
+      `${outcome.failed.length} rows failed (${planned.file.unit}s ${lines}${outcome.failed.length > 20 ? ", ..." : ""}); the rest were applied. See the error column of ${outcome.resultsFile}, fix those rows and run the same command again`,
+      1,
+    );
+  }
+}
+
 async function runApply(
   args: ApplyArgs,
   argv: Readonly<Record<string, unknown>>,
@@ -106,8 +126,14 @@ async function runApply(
     const planned = await planApply(db, path, op, { strict: args.strict }).catch((error) => {
       throw asCliError(error);
     });
-    for (const warning of planned.unknown.slice(0, 20))
+    for (const warning of planned.unknown.slice(0, 20)) {
       logger.warn(`${warning} (sent anyway; --strict refuses)`);
+    }
+    if (planned.counts.done > 0) {
+      logger.info(
+        `${planned.counts.done} rows were applied by an earlier run of this file and are not sent again`,
+      );
+    }
     const diff = renderDiff(planned.spec, planned.plan, planned.file.unit);
     ctx.stdout.write(diff);
     if (args.dryRun) {
@@ -131,22 +157,7 @@ async function runApply(
       signal: ctx.signal,
       onProgress: progressWriter(ctx, config.quiet),
     });
-    ctx.stdout.write(
-      `apply ${op}: ${outcome.applied} applied, ${outcome.unchanged} unchanged, ${outcome.failed.length} failed, ${outcome.skipped} skipped; results in ${outcome.resultsFile}\n`,
-    );
-    if (ctx.signal.aborted) {
-      throw new CliError(
-        "apply interrupted: run the same command again (or with --resume) to send the rest",
-        1,
-      );
-    }
-    if (outcome.failed.length > 0) {
-      const lines = outcome.failed.slice(0, 20).join(", ");
-      throw new CliError(
-        `${outcome.failed.length} rows failed (${planned.file.unit}s ${lines}${outcome.failed.length > 20 ? ", ..." : ""}); the rest were applied. See the error column of ${outcome.resultsFile}, fix those rows and run the same command again`,
-        1,
-      );
-    }
+    reportOutcome(ctx, op, planned, outcome);
   });
 }
 
