@@ -3,6 +3,8 @@
  * file says, every row is in `_changes` and the results file, and applying again changes nothing.
  */
 import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
@@ -197,6 +199,33 @@ describe("apply", () => {
     expect(results[0]?.record_id).toBe(String(admin?.user_grp_id));
     const dry = await fx.run(["apply", path, "--op", "user_grp.create", "--dry-run"]);
     expect(dry.stdout).toContain("0 to change");
+  });
+
+  it("reads a workbook: people's headers, rows numbered as in the sheet", async () => {
+    const groups = fx.sim.data.list("grp").slice(-3);
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Changes");
+    sheet.addRow(["Grp ID", "Grp External Name"]);
+    for (const g of groups) sheet.addRow([g.grp_id, `Team ${g.grp_id}`]);
+    const path = join(fx.dir, "teams.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const dry = await fx.run(["apply", path, "--op", "grp.edit", "--dry-run"]);
+    expect(dry.stdout).toContain(`row 2  grp ${groups[0]?.grp_id}  grp_external_name:`);
+    const result = await fx.run(["apply", path, "--op", "grp.edit", "--yes"]);
+    expect(result.code, result.stderr).toBe(0);
+    for (const g of groups) {
+      expect(fx.sim.data.get("grp", g.grp_id)?.grp_external_name).toBe(`Team ${g.grp_id}`);
+    }
+    const sets = await query(
+      fx.db,
+      "SELECT file, op, rows::INT AS rows FROM _change_sets WHERE file = 'teams.xlsx'",
+    );
+    expect(sets).toEqual([{ file: "teams.xlsx", op: "grp.edit", rows: 3 }]);
+    const results = await query(
+      fx.db,
+      `SELECT "Grp ID" AS id, outcome FROM read_csv('${path}.results.csv', header = true, all_varchar = true)`,
+    );
+    expect(results).toEqual(groups.map((g) => ({ id: String(g.grp_id), outcome: "applied" })));
   });
 
   it("answers lost after the write: edits are sent again, creates checked first, no duplicate link", async () => {
