@@ -47,7 +47,7 @@ async function atTerminal(args: string[], answer: string) {
 }
 
 describe("apply at a terminal", () => {
-  it("asks before sending: N sends nothing, y applies", async () => {
+  it("asks before sending: N or Ctrl-C sends nothing, y applies", async () => {
     const groups = fx.sim.data.list("grp").slice(0, 3);
     const path = await csvFile(fx.dir, "terminal.csv", [
       "grp_id,grp_description",
@@ -59,6 +59,11 @@ describe("apply at a terminal", () => {
     expect(no.output).toContain(`grp ${groups[0]?.grp_id}  grp_description:`);
     expect(no.output).toContain("Apply 3 changes to the portal? (y/N)");
     expect(no.code).toBe(1);
+    expect(fx.writes()).toBe(before);
+
+    const interrupted = await atTerminal(args, "\x03");
+    expect(interrupted.code).toBe(1);
+    expect(interrupted.output).toContain("not applied: nothing was sent");
     expect(fx.writes()).toBe(before);
 
     const yes = await atTerminal(args, "y");

@@ -38,10 +38,19 @@ function asCliError(error: unknown): unknown {
 
 async function askYesNo(ctx: CliContext, question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: ctx.stdout });
+  // Ctrl-C at the question is a "no", like the interrupt of any other step.
+  const stop = new AbortController();
+  rl.on("SIGINT", () => stop.abort());
+  const onAbort = () => stop.abort();
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
   try {
-    const answer = await rl.question(question);
+    const answer = await rl.question(question, { signal: stop.signal });
     return /^y(es)?$/i.test(answer.trim());
+  } catch (error) {
+    if (stop.signal.aborted) return false;
+    throw error;
   } finally {
+    ctx.signal.removeEventListener("abort", onAbort);
     rl.close();
   }
 }
