@@ -66,24 +66,29 @@ export interface OutcomeRow {
 const json = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
 
-/** Appends one row's outcome (inside the caller's transaction when it has one). */
-export async function insertOutcome(
+/** Appends the outcomes of rows, in one statement (inside the caller's transaction). */
+export async function insertOutcomes(
   connection: DuckDBConnection,
   ref: ChangeSetRef,
-  row: OutcomeRow,
+  rows: readonly OutcomeRow[],
 ): Promise<void> {
-  await connection.run(
-    `INSERT INTO _changes VALUES ($set, $file, $line::BIGINT, $op, $record::BIGINT, $before::JSON, $after::JSON, $outcome, $error, now()::TIMESTAMP)`,
-    {
-      set: ref.id,
-      file: ref.file,
-      line: String(row.line),
-      op: ref.op,
-      record: row.recordId === null ? null : String(row.recordId),
-      before: json(row.before),
-      after: json(row.after),
-      outcome: row.outcome,
-      error: row.error,
-    },
+  if (rows.length === 0) return;
+  let n = 0;
+  const p = () => `$${++n}`;
+  const tuples = rows.map(
+    () =>
+      `(${p()}, ${p()}, ${p()}::BIGINT, ${p()}, ${p()}::BIGINT, ${p()}::JSON, ${p()}::JSON, ${p()}, ${p()}, now()::TIMESTAMP)`,
   );
+  const values = rows.flatMap((row) => [
+    ref.id,
+    ref.file,
+    String(row.line),
+    ref.op,
+    row.recordId === null ? null : String(row.recordId),
+    json(row.before),
+    json(row.after),
+    row.outcome,
+    row.error,
+  ]);
+  await connection.run(`INSERT INTO _changes VALUES ${tuples.join(", ")}`, values);
 }

@@ -1,17 +1,15 @@
 /**
  * Sends the rows of a change set that change something, a few at a time under the client's shared
- * limiter, and records each outcome as soon as it is known: the answered record into the local
- * table and the outcome into `_changes`, in one transaction, so an interrupted run leaves exactly
- * what was confirmed and a rerun sends only the rest.
+ * limiter, and records each outcome (the answered record into the local table, the outcome into
+ * `_changes`; see outcome-recorder.ts), so a rerun sends only what was not confirmed.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsClient } from "../api/client.js";
-import { inTransaction } from "../load/merge.js";
-import { type ChangeSetRef, insertOutcome, type Outcome } from "./changes-table.js";
+import type { ChangeSetRef, Outcome } from "./changes-table.js";
 import type { OpSpec } from "./ops.js";
+import { OutcomeRecorder } from "./outcome-recorder.js";
 import type { PlannedRow } from "./plan.js";
 import { type AnsweredRecord, sendRow } from "./send-row.js";
-import { upsertAnswer } from "./upsert-answer.js";
 
 export interface RowResult {
   readonly outcome: Outcome;
@@ -38,38 +36,20 @@ const answeredId = (spec: OpSpec, record: AnsweredRecord, fallback: number | nul
   return Number.isSafeInteger(id) ? id : fallback;
 };
 
-/** One statement queue over the connection: DuckDB runs one transaction per connection at a time. */
-function serialised() {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(work: () => Promise<T>): Promise<T> => {
-    const next = tail.then(work, work);
-    tail = next.catch(() => undefined);
-    return next;
-  };
-}
-
-/** Records the rows that need no request (unchanged) and answers the result of every row by line. */
-async function recordUnchanged(
-  options: ExecuteOptions,
+/** The rows that need no request: `applied` earlier (not recorded again) and `unchanged`. */
+function recordUnsent(
+  plan: readonly PlannedRow[],
+  recorder: OutcomeRecorder,
   results: Map<number, RowResult>,
-): Promise<void> {
-  for (const planned of options.plan) {
+): void {
+  for (const planned of plan) {
+    const { line } = planned.row;
     if (planned.status === "done") {
-      results.set(planned.row.line, {
-        outcome: "applied",
-        error: null,
-        recordId: planned.recordId,
-      });
-    }
-  }
-  const unchanged = options.plan.filter((p) => p.status === "unchanged");
-  if (unchanged.length === 0) return;
-  await inTransaction(options.connection, async () => {
-    for (const planned of unchanged) {
-      const result: RowResult = { outcome: "unchanged", error: null, recordId: planned.recordId };
-      results.set(planned.row.line, result);
-      await insertOutcome(options.connection, options.ref, {
-        line: planned.row.line,
+      results.set(line, { outcome: "applied", error: null, recordId: planned.recordId });
+    } else if (planned.status === "unchanged") {
+      results.set(line, { outcome: "unchanged", error: null, recordId: planned.recordId });
+      recorder.add({
+        line,
         recordId: planned.recordId,
         before: planned.before,
         after: planned.before,
@@ -77,7 +57,7 @@ async function recordUnchanged(
         error: null,
       });
     }
-  });
+  }
 }
 
 /** Sends one row: its result and the record answered; undefined when stopped by an abort. */
@@ -100,68 +80,52 @@ async function sendOne(
   }
 }
 
-/** Rows an abort kept from being confirmed: `skipped`, to be sent by the next run. */
-async function recordSkipped(
-  options: ExecuteOptions,
-  skipped: readonly PlannedRow[],
-  results: Map<number, RowResult>,
-): Promise<void> {
-  const { connection, ref } = options;
-  await inTransaction(connection, async () => {
-    for (const planned of skipped) {
-      const error = "interrupted before the portal confirmed it";
-      results.set(planned.row.line, { outcome: "skipped", error, recordId: planned.recordId });
-      await insertOutcome(connection, ref, {
-        line: planned.row.line,
-        recordId: planned.recordId,
-        before: planned.before,
-        after: planned.body,
-        outcome: "skipped",
-        error,
-      });
-    }
-  });
-}
-
 /** Applies the plan; answers each line's result. Rows not sent because of an abort are `skipped`. */
 export async function executePlan(options: ExecuteOptions): Promise<Map<number, RowResult>> {
-  const { connection, spec, ref, signal } = options;
+  const { signal } = options;
   const results = new Map<number, RowResult>();
-  await recordUnchanged(options, results);
+  const recorder = new OutcomeRecorder(options.connection, options.spec, options.ref);
+  recordUnsent(options.plan, recorder, results);
   const queue = options.plan.filter((p) => p.status === "change");
-  const write = serialised();
   let next = 0;
+  let sent = 0;
   let failed = 0;
 
-  async function one(planned: PlannedRow): Promise<void> {
-    const sent = await sendOne(options, planned);
-    if (!sent) return;
-    const { result, answer } = sent;
-    await write(() =>
-      inTransaction(connection, async () => {
-        if (answer) await upsertAnswer(connection, spec, answer);
-        await insertOutcome(connection, ref, {
-          line: planned.row.line,
-          recordId: result.recordId,
-          before: planned.before,
-          after: answer ?? planned.body,
-          outcome: result.outcome,
-          error: result.error,
-        });
-      }),
-    );
+  const record = (planned: PlannedRow, result: RowResult, answer?: AnsweredRecord) => {
     results.set(planned.row.line, result);
-    if (result.outcome === "failed") failed++;
-    options.onProgress?.(results.size - (options.plan.length - queue.length), failed, queue.length);
-  }
-
+    recorder.add(
+      {
+        line: planned.row.line,
+        recordId: result.recordId,
+        before: planned.before,
+        after: answer ?? planned.body,
+        outcome: result.outcome,
+        error: result.error,
+      },
+      answer,
+    );
+  };
   async function worker(): Promise<void> {
-    while (next < queue.length && !signal?.aborted) await one(queue[next++] as PlannedRow);
+    while (next < queue.length && !signal?.aborted) {
+      const planned = queue[next++] as PlannedRow;
+      const outcome = await sendOne(options, planned);
+      if (!outcome) return;
+      record(planned, outcome.result, outcome.answer);
+      sent++;
+      if (outcome.result.outcome === "failed") failed++;
+      options.onProgress?.(sent, failed, queue.length);
+    }
   }
-  const workers = Math.max(1, Math.min(options.concurrency, queue.length));
-  await Promise.all(Array.from({ length: workers }, () => worker()));
-
-  const skipped = queue.filter((p) => !results.has(p.row.line));
-  if (skipped.length > 0) await write(() => recordSkipped(options, skipped, results));
+  try {
+    const workers = Math.max(1, Math.min(options.concurrency, queue.length));
+    await Promise.all(Array.from({ length: workers }, () => worker()));
+    for (const planned of queue) {
+      if (results.has(planned.row.line)) continue;
+      const error = "interrupted before the portal confirmed it";
+      record(planned, { outcome: "skipped", error, recordId: planned.recordId });
+    }
+  } finally {
+    await recorder.close();
+  }
   return results;
 }

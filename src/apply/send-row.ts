@@ -15,7 +15,7 @@ import type { CellValue } from "./cell-value.js";
 import type { OpSpec } from "./ops.js";
 
 /** Attempts per row, the first included. */
-const ATTEMPTS = 5;
+const ATTEMPTS = 8;
 const BASE_MS = 250;
 const MAX_MS = 8_000;
 

@@ -37,34 +37,60 @@ function storedText(field: FieldSpec, value: unknown): string | null | undefined
   }
 }
 
-/** Writes `record` into the op's local table. */
-export async function upsertAnswer(
-  connection: DuckDBConnection,
+/** The fields of the op's table that `record` gives usable values for, with those values. */
+function storedRow(
   spec: OpSpec,
   record: Readonly<Record<string, unknown>>,
-): Promise<void> {
+): { fields: FieldSpec[]; values: (string | null)[] } | undefined {
   const resource = RESOURCES[spec.resource];
-  const key = resource.primaryKey;
   const allowed: ReadonlySet<string> =
     spec.resource === "user"
       ? new Set<string>(USER_BASE_COLUMNS)
       : new Set(resource.fields.map((f) => f.name));
-  const columns: string[] = [];
-  const casts: string[] = [];
-  const values: Record<string, string | null> = {};
+  const fields: FieldSpec[] = [];
+  const values: (string | null)[] = [];
   for (const field of resource.fields) {
     if (!allowed.has(field.name) || !(field.name in record)) continue;
     const text = storedText(field, record[field.name]);
     if (text === undefined) continue;
-    const param = `p${columns.length}`;
-    columns.push(quoteIdent(field.name));
-    casts.push(`$${param}::${DUCKDB_TYPES[field.type]}`);
-    values[param] = text;
+    fields.push(field);
+    values.push(text);
   }
-  if (values.p0 === undefined || columns[0] !== quoteIdent(key)) return;
-  const updates = columns.slice(1).map((column) => `${column} = excluded.${column}`);
-  await connection.run(
-    `INSERT INTO ${quoteIdent(spec.table)} (${columns.join(", ")}) VALUES (${casts.join(", ")}) ON CONFLICT (${quoteIdent(key)}) ${updates.length > 0 ? `DO UPDATE SET ${updates.join(", ")}` : "DO NOTHING"}`,
-    values,
-  );
+  // Without its key a record cannot be stored.
+  return fields[0]?.name === resource.primaryKey && values[0] !== null
+    ? { fields, values }
+    : undefined;
+}
+
+/**
+ * Writes the `records` into the op's local table, one statement for records giving the same
+ * fields (a statement per record cost milliseconds each). Keys are distinct within a change set.
+ */
+export async function upsertAnswers(
+  connection: DuckDBConnection,
+  spec: OpSpec,
+  records: readonly Readonly<Record<string, unknown>>[],
+): Promise<void> {
+  const groups = new Map<string, { fields: FieldSpec[]; rows: (string | null)[][] }>();
+  for (const record of records) {
+    const row = storedRow(spec, record);
+    if (!row) continue;
+    const shape = row.fields.map((f) => f.name).join(",");
+    const group = groups.get(shape) ?? { fields: row.fields, rows: [] };
+    group.rows.push(row.values);
+    groups.set(shape, group);
+  }
+  const key = quoteIdent(RESOURCES[spec.resource].primaryKey);
+  for (const { fields, rows } of groups.values()) {
+    const columns = fields.map((f) => quoteIdent(f.name));
+    let n = 0;
+    const tuples = rows.map(
+      () => `(${fields.map((f) => `$${++n}::${DUCKDB_TYPES[f.type]}`).join(", ")})`,
+    );
+    const updates = columns.slice(1).map((column) => `${column} = excluded.${column}`);
+    await connection.run(
+      `INSERT INTO ${quoteIdent(spec.table)} (${columns.join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT (${key}) ${updates.length > 0 ? `DO UPDATE SET ${updates.join(", ")}` : "DO NOTHING"}`,
+      rows.flat(),
+    );
+  }
 }

@@ -246,13 +246,20 @@ describe("apply", () => {
         0,
       );
 
-      const access = fx.sim.data.list("product_access").slice(50, 70);
+      // Edits: 40 rows at 0.3, so some answers are lost (all 40 kept: 0.7^40) and every row
+      // gets through within its 8 attempts (a row lost 8 times running: 0.3^8 each).
+      fx.sim.faults.writeThenDropRate = 0.3;
+      const access = fx.sim.data.list("product_access").slice(50, 90);
       const edits = await csvFile(fx.dir, "lossy-access.csv", [
         "product_access_id,product_access_status",
         ...access.map((r) => `${r.product_access_id},inactive`),
       ]);
+      const editsBefore = fx.sim.stats.byOperation.get("product_access/edit") ?? 0;
       const edited = await fx.run(["apply", edits, "--op", "product_access.edit", "--yes"]);
       expect(edited.code, edited.stderr).toBe(0);
+      expect(
+        (fx.sim.stats.byOperation.get("product_access/edit") ?? 0) - editsBefore,
+      ).toBeGreaterThan(access.length);
       for (const r of access) {
         expect(fx.sim.data.get("product_access", r.product_access_id)?.product_access_status).toBe(
           "inactive",
