@@ -1,8 +1,9 @@
 /**
- * `npm run bench`: the extractor, the exports and the roster import, each figure as a ratio to a
+ * `npm run bench`: the extractor, the exports, the roster import and apply, each figure as a ratio to a
  * floor measured in the same run. `BENCH_SCALE=small` runs a reduced version (a quick check that
  * the bench works).
  */
+import { benchApply } from "../apply/bench-apply.js";
 import { benchExports } from "../report/bench-exports.js";
 import { benchRoster } from "../roster/bench-roster.js";
 import { benchExtract } from "./extract-bench.js";
@@ -46,3 +47,5 @@ log("\n## exports");
 await benchExports({ rows: small ? 100_000 : 1_000_000, print: log });
 log("\n## roster import");
 await benchRoster({ rows: small ? 20_000 : 100_000, print: log });
+log("\n## apply");
+await benchApply({ rows: small ? 200 : 1_000, print: log });
