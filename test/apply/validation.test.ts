@@ -3,7 +3,7 @@
  * problems with their lines, exit code 2, and not one write request at the simulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { query } from "../roster/roster-cli.js";
+import { cli, query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
 
 let fx: ApplyFixture;
@@ -154,6 +154,19 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(unknownOp.stderr).toContain("--op must be one of product_access.edit, grp.edit");
     // Nothing refused left a trace in the bookkeeping either.
     expect(await query(fx.db, "SELECT count(*)::INT AS n FROM _changes")).toEqual([{ n: 0 }]);
+  });
+
+  it("a database that does not exist: extract first", async () => {
+    const path = await csvFile(fx.dir, "no-db.csv", ["grp_id,grp_name", "1,x"]);
+    const missing = `${fx.dir}/missing.duckdb`;
+    const result = await cli(
+      ["apply", path, "--op", "grp.edit", "--dry-run", "--db", missing],
+      fx.dir,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `database ${missing} does not exist; run "lms-export extract" first`,
+    );
   });
 
   it("a dry run sends no write", async () => {

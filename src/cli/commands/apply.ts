@@ -3,6 +3,7 @@
  * and recorded. Exit 0 when every row is applied (or there is nothing to do), 1 when some failed,
  * 2 for bad input (nothing sent).
  */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Argv } from "yargs";
@@ -131,12 +132,21 @@ async function runApply(
   if (!args.dryRun && !config.baseUrl) {
     throw new UsageError("no portal address: pass --base-url URL or set LMS_BASE_URL");
   }
+  if (!existsSync(config.db)) {
+    // The diff, the checks of ids and the record of what was done all live in the database.
+    throw new UsageError(
+      `database ${config.db} does not exist; run "lms-export extract" first (apply compares the file with it) or check --db`,
+    );
+  }
   await withDatabase(config.db, {}, async (db) => {
     const planned = await planApply(db, path, op, { strict: args.strict }).catch((error) => {
       throw asCliError(error);
     });
     for (const warning of planned.unknown.slice(0, 20)) {
       logger.warn(`${warning} (sent anyway; --strict refuses)`);
+    }
+    if (planned.unknown.length > 20) {
+      logger.warn(`and ${planned.unknown.length - 20} more ids not in the local database`);
     }
     if (planned.counts.done > 0) {
       logger.info(
