@@ -10,7 +10,13 @@ import { appliedLines, type ChangeSetRef, changeSetId, startChangeSet } from "./
 import { executePlan, type RowResult } from "./execute.js";
 import { readLocalState } from "./local-state.js";
 import { type ApplyOp, type OpSpec, opSpec } from "./ops.js";
-import { countPlan, type PlanCounts, type PlannedRow, planChanges } from "./plan.js";
+import {
+  adminMismatches,
+  countPlan,
+  type PlanCounts,
+  type PlannedRow,
+  planChanges,
+} from "./plan.js";
 import { ChangeFileError } from "./problems.js";
 import { type ChangeFile, readChangeFile } from "./read-changes.js";
 import { writeResults } from "./results-csv.js";
@@ -23,6 +29,8 @@ export interface ApplyPlan {
   readonly counts: PlanCounts;
   /** Referenced ids the local database does not know (warnings unless strict). */
   readonly unknown: readonly string[];
+  /** What the file asks for that cannot be done and is left as it is (warnings). */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -50,7 +58,8 @@ export async function planApply(
     const ref = { id: changeSetId(file.sha256, op), file: file.file, op };
     const done = await appliedLines(connection, ref.id);
     const plan = planChanges(spec, file.rows, local, done);
-    return { spec, file, ref, plan, counts: countPlan(plan), unknown: local.unknown };
+    const notes = spec.kind === "create" ? adminMismatches(plan, file.unit) : [];
+    return { spec, file, ref, plan, counts: countPlan(plan), unknown: local.unknown, notes };
   } finally {
     connection.closeSync();
   }

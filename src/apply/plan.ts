@@ -89,6 +89,24 @@ export function planChanges(
   });
 }
 
+/**
+ * Links the file asks for that exist with another admin value: the interface has no edit of a
+ * link, so they stay as they are, and the person is told.
+ */
+export function adminMismatches(plan: readonly PlannedRow[], unit: string): string[] {
+  const notes: string[] = [];
+  for (const { row, status, before, body } of plan) {
+    const wanted = body.user_grp_group_admin;
+    if (status !== "unchanged" || !before || wanted === undefined || wanted === null) continue;
+    const stored = before.user_grp_group_admin ?? null;
+    if (stored === wanted) continue;
+    notes.push(
+      `${unit} ${row.line}: user ${body.user_grp_user_id} is already in group ${body.user_grp_grp_id} with user_grp_group_admin ${stored}; the interface cannot change a link, so it stays`,
+    );
+  }
+  return notes;
+}
+
 export interface PlanCounts {
   readonly rows: number;
   readonly change: number;

@@ -123,10 +123,19 @@ describe("apply", () => {
     );
     expect(local).toEqual([{ s: "expired" }]);
 
-    // The same command again sends nothing; so does the same content in a new file.
+    // The same command again sends nothing; so does the same content in a new file, its dates
+    // written another way (compared as instants).
     const again = await fx.run(["apply", path, "--op", "product_access.edit", "--yes"]);
     expect(again.code, again.stderr).toBe(0);
-    const copy = await csvFile(fx.dir, "access-copy.csv", [...lines, ""]);
+    const copy = await csvFile(
+      fx.dir,
+      "access-copy.csv",
+      lines.map((line) =>
+        line
+          .replace("2027-03-31T17:00:00Z", "2027-03-31 19:00:00+02:00")
+          .replace(",2026-06-01,", ",2026-06-01T00:00:00.000Z,"),
+      ),
+    );
     const dryCopy = await fx.run(["apply", copy, "--op", "product_access.edit", "--dry-run"]);
     expect(dryCopy.stdout).toBe("dry run: 42 rows: 0 to change, 42 unchanged; nothing was sent\n");
     expect(fx.writes() - before).toBe(40);
@@ -180,13 +189,22 @@ describe("apply", () => {
     const group = fx.sim.data.list("grp").at(-1)?.grp_id as number;
     const intake = outsiders(group, 12);
     const member = fx.sim.data.list("user_grp").find((l) => l.user_grp_grp_id === group);
+    if (!member) throw new Error(`group ${group} has no members to ask for again`);
     const lines = ["user_grp_user_id,user_grp_grp_id,user_grp_group_admin"];
     for (const [i, u] of intake.entries()) lines.push(`${u},${group},${i === 0 ? 1 : ""}`);
-    if (member) lines.push(`${member.user_grp_user_id},${group},`);
+    // Asked with the other admin value: a link cannot be edited, so it stays, with a warning.
+    if (member) {
+      lines.push(
+        `${member.user_grp_user_id},${group},${member.user_grp_group_admin === 1 ? 0 : 1}`,
+      );
+    }
     const path = await csvFile(fx.dir, "intake.csv", lines);
     const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain(`12 applied, ${member ? 1 : 0} unchanged`);
+    expect(result.stdout).toContain("12 applied, 1 unchanged");
+    expect(result.stderr).toContain(
+      `user ${member.user_grp_user_id} is already in group ${group} with user_grp_group_admin ${member.user_grp_group_admin}; the interface cannot change a link`,
+    );
     for (const u of intake) expect(linksOf(u, group)).toBe(1);
     const admin = fx.sim.data
       .list("user_grp")

@@ -145,6 +145,7 @@ async function runApply(
     for (const warning of planned.unknown.slice(0, 20)) {
       logger.warn(`${warning} (sent anyway; --strict refuses)`);
     }
+    for (const note of planned.notes.slice(0, 20)) logger.warn(note);
     if (planned.unknown.length > 20) {
       logger.warn(`and ${planned.unknown.length - 20} more ids not in the local database`);
     }
