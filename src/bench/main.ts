@@ -1,8 +1,9 @@
 /**
- * `npm run bench`: the extractor, the exports, the HTML report, publishing and the roster import,
- * each figure as a ratio to a floor measured in the same run. `BENCH_SCALE=small` runs a reduced
- * version (a quick check that the bench works).
+ * `npm run bench`: the extractor, the exports, the HTML report, publishing, the roster import and
+ * apply, each figure as a ratio to a floor measured in the same run. `BENCH_SCALE=small` runs a
+ * reduced version (a quick check that the bench works).
  */
+import { benchApply } from "../apply/bench-apply.js";
 import { benchExports } from "../report/bench-exports.js";
 import { benchHtml } from "../report/html/bench-html.js";
 import { benchRoster } from "../roster/bench-roster.js";
@@ -57,3 +58,5 @@ log("\n## publish");
 await benchPublish({ takes: small ? 200_000 : 2_000_000, log });
 log("\n## roster import");
 await benchRoster({ rows: small ? 20_000 : 100_000, print: log });
+log("\n## apply");
+await benchApply({ rows: small ? 200 : 1_000, print: log });

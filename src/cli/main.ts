@@ -11,6 +11,7 @@ import {
   type ExitCode,
   UsageError,
 } from "../cli-error.js";
+import { registerApply } from "./commands/apply.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerExtract } from "./commands/extract.js";
 import { registerList } from "./commands/list.js";
@@ -37,6 +38,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerSimulate,
   registerDemo,
   registerRoster,
+  registerApply,
 ];
 
 /** Runs the CLI with `argv` (without node and script) and answers the exit code. */

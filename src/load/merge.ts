@@ -155,7 +155,8 @@ export async function tableCounts(
   return counts as Record<ExtractedName, number>;
 }
 
-async function inTransaction(
+/** Runs `work` in one transaction: committed whole, or rolled back and the error rethrown. */
+export async function inTransaction(
   connection: DuckDBConnection,
   work: () => Promise<void>,
 ): Promise<void> {

@@ -10,6 +10,10 @@
  * - `_schema_drift`: fields the portal sent that the registry does not know (values are kept in
  *   each table's `_extra` column).
  * - `_not_found`: ids a fan-out lookup asked for and the portal did not know.
+ * - `_change_sets`: one row per change set `apply` started (file sha256 + operation), written
+ *   before its first request, so a later run knows a create may have reached the portal.
+ * - `_changes`: the outcome of every row of every `apply`: applied, unchanged, failed or skipped,
+ *   with the record before and the record the portal answered.
  */
 export const META_TABLES_SQL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS _runs (
@@ -49,6 +53,25 @@ export const META_TABLES_SQL: readonly string[] = [
   run_id BIGINT NOT NULL,
   resource VARCHAR NOT NULL,
   id VARCHAR NOT NULL
+)`,
+  `CREATE TABLE IF NOT EXISTS _change_sets (
+  change_set_id VARCHAR PRIMARY KEY,
+  file VARCHAR NOT NULL,
+  op VARCHAR NOT NULL,
+  rows BIGINT NOT NULL,
+  started_at TIMESTAMP NOT NULL
+)`,
+  `CREATE TABLE IF NOT EXISTS _changes (
+  change_set_id VARCHAR NOT NULL,
+  file VARCHAR NOT NULL,
+  line BIGINT NOT NULL,
+  op VARCHAR NOT NULL,
+  record_id BIGINT,
+  "before" JSON,
+  "after" JSON,
+  outcome VARCHAR NOT NULL,
+  error VARCHAR,
+  "time" TIMESTAMP NOT NULL
 )`,
 ];
 

@@ -5,8 +5,9 @@
 import { basename } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsDatabase } from "../load/database.js";
+import { forEachRow } from "../tabular/checked-rows.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
-import { TabularError, type TabularSource } from "../tabular/types.js";
+import type { TabularSource } from "../tabular/types.js";
 import { planRosterColumns, type RosterColumns } from "./aliases.js";
 import { RosterError } from "./errors.js";
 import { ProblemList } from "./problems.js";
@@ -44,34 +45,24 @@ async function stageRows(
   const sources = tableColumns.map((name) => plan.names.indexOf(name));
   const appender = await StagingAppender.open(connection, sources);
   const firstLine = new Map<bigint, number>();
-  const width = source.columns.length;
   let rows = 0;
-  const at = (line: number) => `${source.unit} ${line}`;
   try {
-    for (const row of source.rows()) {
-      if (row.values.length > width) {
-        problems.add(at(row.line), `${row.values.length} fields but the header has ${width}`);
-        continue;
-      }
+    forEachRow(source, problems, (row, where) => {
       const check = parseUserId(row.values[plan.userIdIndex] ?? null);
       if ("problem" in check) {
-        problems.add(at(row.line), check.problem);
-        continue;
+        problems.add(where, check.problem);
+        return;
       }
       const earlier = firstLine.get(check.id);
       if (earlier !== undefined) {
-        problems.add(at(row.line), `user_id ${check.id} is also on ${at(earlier)}`);
-        continue;
+        problems.add(where, `user_id ${check.id} is also on ${source.unit} ${earlier}`);
+        return;
       }
       firstLine.set(check.id, row.line);
       // Once the file is known to be refused, the rest is only checked.
       if (problems.count === 0) appender.add(check.id, row.values);
       rows++;
-    }
-  } catch (error) {
-    // Text the format cannot parse ends the reading; it is listed with the problems before it.
-    if (!(error instanceof TabularError) || error.line === undefined) throw error;
-    problems.add(at(error.line), error.message);
+    });
   } finally {
     appender.close();
   }

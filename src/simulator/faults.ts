@@ -23,6 +23,12 @@ export interface FaultConfig {
   malformedRate: number;
   /** Share answered 200 `{status:false, code:500, message}`. */
   statusFalseRate: number;
+  /**
+   * Share of writes (edits, creates) that are applied and then answered with a dropped connection
+   * and no byte of reply: the client cannot tell whether the write happened. Drawn on its own,
+   * after the faults above, and only for writes that succeeded.
+   */
+  writeThenDropRate: number;
   /** A token stops working after serving this many requests (0 = never). */
   tokenMaxRequests: number;
   /** On each list request with start > 0, this many new records of that list are inserted first. */
@@ -47,6 +53,7 @@ export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
   resetRate: 0,
   malformedRate: 0,
   statusFalseRate: 0,
+  writeThenDropRate: 0,
   tokenMaxRequests: 0,
   insertWhilePaging: 0,
   deleteWhilePaging: 0,
@@ -77,6 +84,11 @@ export function drawFault(faults: Readonly<FaultConfig>, rng: Rng): FaultKind {
     r -= share;
   }
   return "none";
+}
+
+/** Whether a write that succeeded loses its answer (drawn only when the rate is set). */
+export function dropsWriteAnswer(faults: Readonly<FaultConfig>, rng: Rng): boolean {
+  return faults.writeThenDropRate > 0 && rng.next() < faults.writeThenDropRate;
 }
 
 /** Milliseconds to hold a request before answering. */

@@ -10,7 +10,13 @@ import { silentLogger } from "../log/logger.js";
 import { CAPACITY_RETRY_AFTER_SECONDS, Capacity, type CapacityStats } from "./capacity.js";
 import { createSimulatorData, type SimulatorData } from "./data.js";
 import { type Dialect, type DialectName, dialectOf, rewriteAnswer } from "./dialect.js";
-import { DEFAULT_FAULTS, delayOf, drawFault, type FaultConfig } from "./faults.js";
+import {
+  DEFAULT_FAULTS,
+  delayOf,
+  drawFault,
+  dropsWriteAnswer,
+  type FaultConfig,
+} from "./faults.js";
 import { type HandlerContext, handle } from "./handlers.js";
 import {
   parseJsonBody,
@@ -261,6 +267,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return () => sendFailure(res, dialect, error.status, error.message);
       throw error;
     }
+    const write = match.route.kind === "edit" || match.route.kind === "create";
+    if (write && dropsWriteAnswer(faults, faultRng)) return () => res.socket?.destroy();
     if (fault === "reset") return () => sendReset(res, answer);
     if (fault === "malformed") {
       const html = faultRng.chance(0.5);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 
-export { runInProcess as cli } from "../helpers/in-process-cli.js";
+export { type InProcessRun as CliRun, runInProcess as cli } from "../helpers/in-process-cli.js";
 
 /** Every row of `sql` on the database file, through a DuckDB instance opened for this read only. */
 export async function query(dbPath: string, sql: string): Promise<Record<string, unknown>[]> {

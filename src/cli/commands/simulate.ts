@@ -183,6 +183,11 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
           description:
             "How the spec's open points are answered: standard, or other (Bearer only, failures as 200 {status:false}, numbers as strings, mixed date formats)",
         })
+        .option("write-then-drop-rate", {
+          type: "number",
+          default: 0,
+          description: "Share of writes applied, then the connection dropped without an answer",
+        })
         .option("insert-while-paging", {
           type: "number",
           default: 0,
@@ -251,6 +256,7 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
           resetRate: rate("reset-rate", argv.resetRate),
           malformedRate: rate("malformed-rate", argv.malformedRate),
           statusFalseRate: rate("status-false-rate", argv.statusFalseRate),
+          writeThenDropRate: rate("write-then-drop-rate", argv.writeThenDropRate),
           tokenMaxRequests: count("token-max-requests", argv.tokenMaxRequests),
           insertWhilePaging: count("insert-while-paging", argv.insertWhilePaging),
           deleteWhilePaging: count("delete-while-paging", argv.deleteWhilePaging),

@@ -1,0 +1,83 @@
+/**
+ * One cell of a change file read as the value of a writable field. A blank cell is "leave the
+ * field as it is" and never reaches here; the literal `null` clears a nullable field. Dates are
+ * normalised to UTC text so that comparing and sending them do not depend on how they were written.
+ */
+import { parseDateTimeMicros } from "../extract/parse-datetime.js";
+import type { FieldSpec } from "../resources/types.js";
+
+/** What a field is set to: text, an integer, or null (cleared). */
+export type CellValue = string | number | null;
+
+export type CellParse = { readonly value: CellValue } | { readonly problem: string };
+
+const INT_TEXT = /^[+-]?\d+$/;
+
+/** Micros since the epoch as ISO 8601 UTC, seconds always shown, a fraction only when there is one. */
+export function isoFromMicros(micros: number | bigint): string {
+  const big = BigInt(micros);
+  const ms = Number(big / 1000n);
+  const rest = Number(((big % 1_000_000n) + 1_000_000n) % 1_000_000n);
+  const base = new Date(ms - (((ms % 1000) + 1000) % 1000)).toISOString().slice(0, 19);
+  if (rest === 0) return `${base}Z`;
+  return `${base}.${String(rest).padStart(6, "0").replace(/0+$/, "")}Z`;
+}
+
+/** An integer cell (ids and int fields): a safe integer or undefined. */
+export function parseIntCell(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!INT_TEXT.test(trimmed)) return undefined;
+  const n = Number(trimmed);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** The value of `text` for `field`, or why it cannot be one. */
+export function parseCell(field: FieldSpec, text: string): CellParse {
+  if (text === "null") {
+    if (field.values) {
+      return {
+        problem: `${field.name} cannot be cleared (null): give one of ${field.values.join(", ")}`,
+      };
+    }
+    return field.nullable
+      ? { value: null }
+      : { problem: `${field.name} cannot be cleared (null): the portal requires a value` };
+  }
+  switch (field.type) {
+    case "int":
+    case "flag": {
+      const n = parseIntCell(text);
+      return n === undefined
+        ? { problem: `${field.name} must be an integer, got ${JSON.stringify(text)}` }
+        : { value: n };
+    }
+    case "datetime": {
+      const micros = parseDateTimeMicros(text.trim());
+      return micros === undefined
+        ? {
+            problem: `${field.name} must be an ISO 8601 date or date-time (e.g. 2026-12-31 or 2026-12-31T17:00:00Z), got ${JSON.stringify(text)}`,
+          }
+        : { value: isoFromMicros(micros) };
+    }
+    default: {
+      if (field.values && !field.values.includes(text)) {
+        return {
+          problem: `${field.name} must be one of ${field.values.join(", ")}, got ${JSON.stringify(text)}`,
+        };
+      }
+      return { value: text };
+    }
+  }
+}
+
+/** Whether a stored value and a wanted one are the same (dates compared as instants). */
+export function sameValue(field: FieldSpec, stored: CellValue, wanted: CellValue): boolean {
+  if (stored === null || wanted === null) return stored === wanted;
+  if (field.type === "datetime") {
+    const a = parseDateTimeMicros(String(stored));
+    const b = parseDateTimeMicros(String(wanted));
+    return a !== undefined && b !== undefined && BigInt(a) === BigInt(b);
+  }
+  if (field.type === "int" || field.type === "flag") return Number(stored) === Number(wanted);
+  return String(stored) === String(wanted);
+}

@@ -1,0 +1,140 @@
+/**
+ * What the local database holds for the records a change file names: the "before" of each edit,
+ * the links that already exist for a create, and which referenced ids the database does not know.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { parseDateTimeMicros } from "../extract/parse-datetime.js";
+import { quoteIdent } from "../load/ddl.js";
+import { type CellValue, isoFromMicros } from "./cell-value.js";
+import type { OpSpec } from "./ops.js";
+import type { ChangeRow } from "./read-changes.js";
+
+/** Field → stored value of one record, with its key. */
+export type LocalRecord = Readonly<Record<string, CellValue>>;
+
+export interface LocalState {
+  /** Edits: the stored record per id. Creates: the stored link per `user:group`. */
+  readonly records: ReadonlyMap<string, LocalRecord>;
+  /** Ids the rows reference that the database does not know: "line N: ..." texts. */
+  readonly unknown: readonly string[];
+}
+
+export const linkKey = (userId: unknown, groupId: unknown): string => `${userId}:${groupId}`;
+
+async function tableColumns(connection: DuckDBConnection, table: string): Promise<Set<string>> {
+  const reader = await connection.runAndReadAll(
+    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND schema_name = current_schema()",
+    [table],
+  );
+  return new Set(reader.getRows().map((row) => String(row[0])));
+}
+
+/** A stored value as the file would write it (dates as UTC ISO text, integers as numbers). */
+function fromStored(value: unknown, type: string): CellValue {
+  if (value === null || value === undefined) return null;
+  const text = String(value);
+  if (type === "datetime") {
+    const micros = parseDateTimeMicros(text);
+    return micros === undefined ? text : isoFromMicros(micros);
+  }
+  if (type === "int" || type === "flag") return Number(text);
+  return text;
+}
+
+async function readRecords(
+  connection: DuckDBConnection,
+  spec: OpSpec,
+  key: string,
+  fields: readonly { name: string; type: string }[],
+  ids: readonly number[],
+): Promise<Map<string, LocalRecord>> {
+  const have = await tableColumns(connection, spec.table);
+  const present = fields.filter((field) => have.has(field.name));
+  const out = new Map<string, LocalRecord>();
+  if (ids.length === 0 || !have.has(key)) return out;
+  const list = present.map((field) => `CAST(${quoteIdent(field.name)} AS VARCHAR)`).join(", ");
+  const reader = await connection.runAndReadAll(
+    `SELECT ${list} FROM ${quoteIdent(spec.table)} WHERE ${quoteIdent(key)} IN (SELECT unnest(string_split($ids, ','))::BIGINT)`,
+    { ids: ids.join(",") },
+  );
+  for (const row of reader.getRows()) {
+    const record: Record<string, CellValue> = {};
+    present.forEach((field, i) => {
+      record[field.name] = fromStored(row[i], field.type);
+    });
+    out.set(spec.kind === "edit" ? String(record[key]) : "", record);
+  }
+  return out;
+}
+
+async function knownIds(
+  connection: DuckDBConnection,
+  sql: string,
+  ids: readonly number[],
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const reader = await connection.runAndReadAll(sql, { ids: ids.join(",") });
+  return new Set(reader.getRows().map((row) => Number(row[0])));
+}
+
+const IDS = "(SELECT unnest(string_split($ids, ','))::BIGINT)";
+
+async function createState(
+  connection: DuckDBConnection,
+  rows: readonly ChangeRow[],
+  unit: string,
+): Promise<LocalState> {
+  const users = [...new Set(rows.map((row) => Number(row.set.get("user_grp_user_id"))))];
+  const groups = [...new Set(rows.map((row) => Number(row.set.get("user_grp_grp_id"))))];
+  const reader = await connection.runAndReadAll(
+    `SELECT user_grp_id, user_grp_user_id, user_grp_grp_id, user_grp_group_admin FROM user_grp WHERE user_grp_user_id IN ${IDS}`,
+    { ids: users.join(",") || "0" },
+  );
+  const records = new Map<string, LocalRecord>();
+  for (const [id, user, group, admin] of reader.getRows()) {
+    records.set(linkKey(user, group), {
+      user_grp_id: Number(id),
+      user_grp_user_id: Number(user),
+      user_grp_grp_id: Number(group),
+      user_grp_group_admin: admin === null ? null : Number(admin),
+    });
+  }
+  const knownGroups = await knownIds(
+    connection,
+    `SELECT grp_id FROM grp WHERE grp_id IN ${IDS}`,
+    groups,
+  );
+  const knownUsers = await knownIds(
+    connection,
+    `SELECT user_id FROM "user" WHERE user_id IN ${IDS} UNION SELECT user_grp_user_id FROM user_grp WHERE user_grp_user_id IN ${IDS} UNION SELECT product_access_user_id FROM product_access WHERE product_access_user_id IN ${IDS}`,
+    users,
+  );
+  const unknown: string[] = [];
+  for (const row of rows) {
+    const user = Number(row.set.get("user_grp_user_id"));
+    const group = Number(row.set.get("user_grp_grp_id"));
+    const where = `${unit} ${row.line}`;
+    if (!knownGroups.has(group))
+      unknown.push(`${where}: group ${group} is not in the local database`);
+    if (!knownUsers.has(user)) unknown.push(`${where}: user ${user} is not in the local database`);
+  }
+  return { records, unknown };
+}
+
+/** The local state the rows of a change file are compared with. */
+export async function readLocalState(
+  connection: DuckDBConnection,
+  spec: OpSpec,
+  rows: readonly ChangeRow[],
+  unit: string,
+): Promise<LocalState> {
+  if (spec.kind === "create") return createState(connection, rows, unit);
+  const key = spec.idColumn as string;
+  const ids = rows.map((row) => row.id as number);
+  const fields = [{ name: key, type: "int" }, ...spec.fields];
+  const records = await readRecords(connection, spec, key, fields, ids);
+  const unknown = rows
+    .filter((row) => !records.has(String(row.id)))
+    .map((row) => `${unit} ${row.line}: ${key} ${row.id} is not in the local database`);
+  return { records, unknown };
+}

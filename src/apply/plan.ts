@@ -1,0 +1,125 @@
+/**
+ * The change set: each row of the file compared with the local database, field by field. A row
+ * that would set every field to what is stored changes nothing and is not sent; a row an earlier
+ * run of the same change set applied is not sent again.
+ */
+import { type CellValue, sameValue } from "./cell-value.js";
+import { type LocalRecord, type LocalState, linkKey } from "./local-state.js";
+import type { OpSpec } from "./ops.js";
+import type { ChangeRow } from "./read-changes.js";
+
+export interface FieldChange {
+  readonly field: string;
+  /** The stored value; undefined when the database does not have the record. */
+  readonly old: CellValue | undefined;
+  readonly new: CellValue;
+}
+
+export type PlanStatus = "change" | "unchanged" | "done";
+
+export interface PlannedRow {
+  readonly row: ChangeRow;
+  /** The edited record, or for a create the existing link's id when there is one. */
+  readonly recordId: number | null;
+  readonly status: PlanStatus;
+  readonly changes: readonly FieldChange[];
+  readonly before: LocalRecord | null;
+  /** What is sent: every field the row sets (same body twice, same state). */
+  readonly body: Readonly<Record<string, CellValue>>;
+}
+
+function planEdit(spec: OpSpec, row: ChangeRow, before: LocalRecord | undefined): PlannedRow {
+  const changes: FieldChange[] = [];
+  for (const [name, value] of row.set) {
+    const field = spec.fields.find((f) => f.name === name);
+    if (!field) continue;
+    const old = before ? (before[name] ?? null) : undefined;
+    if (old === undefined || !sameValue(field, old, value))
+      changes.push({ field: name, old, new: value });
+  }
+  return {
+    row,
+    recordId: row.id,
+    status: changes.length > 0 ? "change" : "unchanged",
+    changes,
+    before: before ?? null,
+    body: Object.fromEntries(row.set),
+  };
+}
+
+function planCreate(row: ChangeRow, existing: LocalRecord | undefined): PlannedRow {
+  const body = Object.fromEntries(row.set);
+  if (existing) {
+    return {
+      row,
+      recordId: Number(existing.user_grp_id),
+      status: "unchanged",
+      changes: [],
+      before: existing,
+      body,
+    };
+  }
+  const changes = [...row.set].map(([field, value]) => ({ field, old: null, new: value }));
+  return { row, recordId: null, status: "change", changes, before: null, body };
+}
+
+/** The plan of every row; `done` maps lines an earlier run applied to the id it answered. */
+export function planChanges(
+  spec: OpSpec,
+  rows: readonly ChangeRow[],
+  local: LocalState,
+  done: ReadonlyMap<number, number | null>,
+): PlannedRow[] {
+  return rows.map((row) => {
+    if (done.has(row.line)) {
+      return {
+        row,
+        recordId: done.get(row.line) ?? null,
+        status: "done",
+        changes: [],
+        before: null,
+        body: Object.fromEntries(row.set),
+      };
+    }
+    if (spec.kind === "create") {
+      const key = linkKey(row.set.get("user_grp_user_id"), row.set.get("user_grp_grp_id"));
+      return planCreate(row, local.records.get(key));
+    }
+    return planEdit(spec, row, local.records.get(String(row.id)));
+  });
+}
+
+/**
+ * Links the file asks for that exist with another admin value: the interface has no edit of a
+ * link, so they stay as they are, and the person is told.
+ */
+export function adminMismatches(plan: readonly PlannedRow[], unit: string): string[] {
+  const notes: string[] = [];
+  for (const { row, status, before, body } of plan) {
+    const wanted = body.user_grp_group_admin;
+    if (status !== "unchanged" || !before || wanted === undefined || wanted === null) continue;
+    const stored = before.user_grp_group_admin ?? null;
+    if (stored === wanted) continue;
+    notes.push(
+      `${unit} ${row.line}: user ${body.user_grp_user_id} is already in group ${body.user_grp_grp_id} with user_grp_group_admin ${stored}; the interface cannot change a link, so it stays`,
+    );
+  }
+  return notes;
+}
+
+export interface PlanCounts {
+  readonly rows: number;
+  readonly change: number;
+  readonly unchanged: number;
+  readonly done: number;
+}
+
+export function countPlan(plan: readonly PlannedRow[]): PlanCounts {
+  const count = (status: PlanStatus) => plan.filter((p) => p.status === status).length;
+  return {
+    rows: plan.length,
+    change: count("change"),
+    unchanged: count("unchanged"),
+    done: count("done"),
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * A change file read and checked whole against the registry, before anything is sent: columns
+ * (a misspelt header is an error with the nearest writable field), types, enums, dates, duplicate
+ * ids. Uses the tabular readers, so CSV, XLSX, Parquet and JSON lines all work.
+ */
+import { basename } from "node:path";
+import { forEachRow } from "../tabular/checked-rows.js";
+import { snakeCase } from "../tabular/header-names.js";
+import { openTabularFile } from "../tabular/open-tabular.js";
+import type { TabularSource } from "../tabular/types.js";
+import { type CellValue, parseCell, parseIntCell } from "./cell-value.js";
+import { closestName } from "./closest-name.js";
+import type { OpSpec } from "./ops.js";
+import { ChangeProblems } from "./problems.js";
+
+/** One row of the file: the record it names and the fields it sets (blank cells left out). */
+export interface ChangeRow {
+  readonly line: number;
+  /** The cells as read, for the results file. */
+  readonly values: readonly (string | null)[];
+  /** The edited record's id; null for a create. */
+  readonly id: number | null;
+  /** Field → value to set, in file column order. */
+  readonly set: ReadonlyMap<string, CellValue>;
+}
+
+export interface ChangeFile {
+  /** The file's name as messages show it. */
+  readonly file: string;
+  readonly sha256: string;
+  /** The header as written. */
+  readonly columns: readonly string[];
+  readonly unit: "line" | "row";
+  readonly rows: readonly ChangeRow[];
+}
+
+/** Field name per column (undefined for the id column), after checking the header. */
+function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems): string[] {
+  const writable = spec.fields.map((field) => field.name);
+  const known = spec.idColumn ? [spec.idColumn, ...writable] : writable;
+  const seen = new Map<string, string>();
+  const names = source.columns.map((raw) => {
+    const name = snakeCase(raw);
+    const earlier = seen.get(name);
+    if (earlier !== undefined) {
+      problems.add("header", `columns "${earlier}" and "${raw}" both name ${name}`);
+    }
+    seen.set(name, raw);
+    if (!known.includes(name)) {
+      const hint = closestName(name, known);
+      problems.add(
+        "header",
+        `column "${raw}" is not a writable field of ${spec.resource} for ${spec.op}${hint ? `; did you mean ${hint}?` : ""} (writable: ${writable.join(", ")})`,
+      );
+    }
+    return name;
+  });
+  const needed = spec.idColumn ? [spec.idColumn, ...spec.required] : spec.required;
+  for (const name of needed) {
+    if (!names.includes(name)) problems.add("header", `no ${name} column; ${spec.op} needs one`);
+  }
+  return names;
+}
+
+/** The row's id (edits), checked for presence, type and repetition. */
+function rowId(
+  cell: string | null,
+  spec: OpSpec,
+  where: string,
+  firstLine: Map<string, number>,
+  problems: ChangeProblems,
+  unit: string,
+): number | null | undefined {
+  if (!spec.idColumn) return null;
+  if (cell === null || cell.trim() === "") {
+    problems.add(where, `${spec.idColumn} is blank; every row names the record it changes`);
+    return undefined;
+  }
+  const id = parseIntCell(cell);
+  if (id === undefined || id < 1) {
+    problems.add(where, `${spec.idColumn} must be a positive integer, got ${JSON.stringify(cell)}`);
+    return undefined;
+  }
+  const earlier = firstLine.get(String(id));
+  if (earlier !== undefined) {
+    problems.add(where, `${spec.idColumn} ${id} is also on ${unit} ${earlier}`);
+    return undefined;
+  }
+  return id;
+}
+
+function readRow(
+  values: readonly (string | null)[],
+  names: readonly string[],
+  spec: OpSpec,
+  where: string,
+  problems: ChangeProblems,
+): Map<string, CellValue> | undefined {
+  const set = new Map<string, CellValue>();
+  let ok = true;
+  names.forEach((name, index) => {
+    const field = spec.fields.find((f) => f.name === name);
+    const cell = values[index] ?? null;
+    if (!field || cell === null || cell === "") return;
+    const parsed = parseCell(field, cell);
+    if ("problem" in parsed) {
+      problems.add(where, parsed.problem);
+      ok = false;
+    } else set.set(name, parsed.value);
+  });
+  for (const name of spec.required) {
+    if (names.includes(name) && (set.get(name) ?? null) === null && ok) {
+      problems.add(where, `${name} is required for ${spec.op}`);
+      ok = false;
+    }
+  }
+  return ok ? set : undefined;
+}
+
+/** A create's key: the same link twice in one file is a mistake, like an id twice. */
+function createKey(set: ReadonlyMap<string, CellValue>): string {
+  return `user ${set.get("user_grp_user_id")} in group ${set.get("user_grp_grp_id")}`;
+}
+
+function readRows(
+  source: TabularSource,
+  names: readonly string[],
+  spec: OpSpec,
+  problems: ChangeProblems,
+): ChangeRow[] {
+  const rows: ChangeRow[] = [];
+  const firstLine = new Map<string, number>();
+  const idIndex = spec.idColumn ? names.indexOf(spec.idColumn) : -1;
+  forEachRow(source, problems, (row, where) => {
+    const idCell = idIndex >= 0 ? (row.values[idIndex] ?? null) : null;
+    const id = rowId(idCell, spec, where, firstLine, problems, source.unit);
+    // A repeated id is a problem even when the first row has others of its own.
+    if (typeof id === "number") firstLine.set(String(id), row.line);
+    const set = readRow(row.values, names, spec, where, problems);
+    if (id === undefined || set === undefined) return;
+    if (id === null) {
+      const key = createKey(set);
+      const earlier = firstLine.get(key);
+      if (earlier !== undefined) {
+        problems.add(where, `${key} is also on ${source.unit} ${earlier}`);
+        return;
+      }
+      firstLine.set(key, row.line);
+    }
+    rows.push({ line: row.line, values: row.values, id, set });
+  });
+  return rows;
+}
+
+/**
+ * Reads the change file at `path` for `spec`. Throws TabularError (unreadable) or ChangeFileError
+ * (listing every problem found, the first few with their lines).
+ */
+export async function readChangeFile(path: string, spec: OpSpec): Promise<ChangeFile> {
+  const file = basename(path);
+  const opened = await openTabularFile(path, { file });
+  const { source } = opened;
+  const problems = new ChangeProblems();
+  const names = mapHeader(source, spec, problems);
+  const rows = readRows(source, names, spec, problems);
+  if (problems.count > 0) throw problems.toError(file);
+  return { file, sha256: opened.sha256, columns: source.columns, unit: source.unit, rows };
+}

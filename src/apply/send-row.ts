@@ -1,0 +1,101 @@
+/**
+ * Sending one row, repeating only what is safe to repeat. The write operations have no
+ * idempotency key, so a lost answer (timeout, reset) leaves it unknown whether the portal applied
+ * the write:
+ * - an edit sets fields to values: sending the same body again gives the same state, so it is
+ *   sent again;
+ * - a create sent again could make a second link, so the portal is first asked whether the link
+ *   now exists (a list of `user_grp` by user and group), and only when it does not is it sent again.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { LmsClient } from "../api/client.js";
+import { isRetryable, retryDelay } from "../api/retry.js";
+import type { ApiRecord } from "../resources/record-types.js";
+import type { CellValue } from "./cell-value.js";
+import type { OpSpec } from "./ops.js";
+
+/** Attempts per row, the first included. */
+const ATTEMPTS = 8;
+const BASE_MS = 250;
+const MAX_MS = 8_000;
+
+export type AnsweredRecord = Readonly<Record<string, unknown>>;
+
+type Body = Readonly<Record<string, CellValue>>;
+
+function sendEdit(
+  client: LmsClient,
+  spec: OpSpec,
+  id: number,
+  body: Body,
+): Promise<AnsweredRecord> {
+  // The registry's writable fields are what reaches here; the client's body types say the same.
+  switch (spec.resource) {
+    case "product_access":
+      return client.editProductAccess(id, body as Parameters<LmsClient["editProductAccess"]>[1]);
+    case "grp":
+      return client.editGroup(id, body as Parameters<LmsClient["editGroup"]>[1]);
+    case "user":
+      return client.editUser(id, body as Parameters<LmsClient["editUser"]>[1]);
+    default:
+      throw new TypeError(`${spec.op} is not an edit`);
+  }
+}
+
+/** The link of `userId` in `groupId` if the portal has it. */
+export async function findLink(
+  client: LmsClient,
+  userId: number,
+  groupId: number,
+): Promise<ApiRecord<"user_grp"> | undefined> {
+  const answer = await client.listUserGroups({
+    start: 0,
+    limit: 10,
+    criterias: [
+      { column: "user_grp_user_id", operator: "equal", value: userId },
+      { column: "user_grp_grp_id", operator: "equal", value: groupId },
+    ],
+  });
+  // Criteria are taken as AND, but the answer is filtered again rather than trusted.
+  return answer.result.find(
+    (link) => Number(link.user_grp_user_id) === userId && Number(link.user_grp_grp_id) === groupId,
+  );
+}
+
+export interface SendOptions {
+  /** An earlier run of this change set started: a create may already be in the portal. */
+  readonly checkFirst: boolean;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Sends one row and answers the record the portal answered (or found). Throws the last error. */
+export async function sendRow(
+  client: LmsClient,
+  spec: OpSpec,
+  id: number | null,
+  body: Body,
+  options: SendOptions,
+): Promise<AnsweredRecord> {
+  const create = spec.kind === "create";
+  const userId = Number(body.user_grp_user_id);
+  const groupId = Number(body.user_grp_grp_id);
+  let uncertain = create && options.checkFirst;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (uncertain) {
+        const found = await findLink(client, userId, groupId);
+        if (found) return found;
+      }
+      if (!create) return await sendEdit(client, spec, id as number, body);
+      const link = { user_grp_group_admin: 0, ...body } as Parameters<
+        LmsClient["createUserGroup"]
+      >[0];
+      return await client.createUserGroup(link);
+    } catch (error) {
+      const delay = retryDelay({ attempt, error, baseMs: BASE_MS, maxMs: MAX_MS });
+      if (delay === null || attempt >= ATTEMPTS || !isRetryable(error)) throw error;
+      uncertain = create;
+      await sleep(delay, undefined, { signal: options.signal });
+    }
+  }
+}

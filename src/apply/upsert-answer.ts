@@ -1,0 +1,96 @@
+/**
+ * The record the portal answered to a write, stored over the local row (upsert by key), so a
+ * report or a dry run right after sees the change. Only columns the table has are written; the
+ * roster's own columns and `_extra` keep their values.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { coerceDateTime, coerceInt, coerceText } from "../extract/coerce-value.js";
+import { DUCKDB_TYPES, quoteIdent } from "../load/ddl.js";
+import { USER_BASE_COLUMNS } from "../load/user-table.js";
+import { RESOURCES } from "../resources/registry.js";
+import type { FieldSpec } from "../resources/types.js";
+import { isoFromMicros } from "./cell-value.js";
+import type { OpSpec } from "./ops.js";
+
+/** The value as text DuckDB casts to the column type; undefined when the portal's value is unusable. */
+function storedText(field: FieldSpec, value: unknown): string | null | undefined {
+  if (value === null || value === undefined) return null;
+  switch (field.type) {
+    case "int":
+    case "flag": {
+      const n = coerceInt(value);
+      return n === undefined ? undefined : n === null ? null : String(n);
+    }
+    case "datetime": {
+      const micros = coerceDateTime(value);
+      return micros === undefined
+        ? undefined
+        : micros === null
+          ? null
+          : isoFromMicros(micros).replace("Z", "");
+    }
+    case "string":
+    case "unknown":
+      return coerceText(value) ?? undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The fields of the op's table that `record` gives usable values for, with those values. */
+function storedRow(
+  spec: OpSpec,
+  record: Readonly<Record<string, unknown>>,
+): { fields: FieldSpec[]; values: (string | null)[] } | undefined {
+  const resource = RESOURCES[spec.resource];
+  const allowed: ReadonlySet<string> =
+    spec.resource === "user"
+      ? new Set<string>(USER_BASE_COLUMNS)
+      : new Set(resource.fields.map((f) => f.name));
+  const fields: FieldSpec[] = [];
+  const values: (string | null)[] = [];
+  for (const field of resource.fields) {
+    if (!allowed.has(field.name) || !(field.name in record)) continue;
+    const text = storedText(field, record[field.name]);
+    if (text === undefined) continue;
+    fields.push(field);
+    values.push(text);
+  }
+  // Without its key a record cannot be stored.
+  return fields[0]?.name === resource.primaryKey && values[0] !== null
+    ? { fields, values }
+    : undefined;
+}
+
+/**
+ * Writes the `records` into the op's local table, one statement for records giving the same
+ * fields (a statement per record cost milliseconds each). Keys are distinct within a change set.
+ */
+export async function upsertAnswers(
+  connection: DuckDBConnection,
+  spec: OpSpec,
+  records: readonly Readonly<Record<string, unknown>>[],
+): Promise<void> {
+  const groups = new Map<string, { fields: FieldSpec[]; rows: (string | null)[][] }>();
+  for (const record of records) {
+    const row = storedRow(spec, record);
+    if (!row) continue;
+    const shape = row.fields.map((f) => f.name).join(",");
+    const group = groups.get(shape) ?? { fields: row.fields, rows: [] };
+    group.rows.push(row.values);
+    groups.set(shape, group);
+  }
+  const key = quoteIdent(RESOURCES[spec.resource].primaryKey);
+  for (const { fields, rows } of groups.values()) {
+    const columns = fields.map((f) => quoteIdent(f.name));
+    let n = 0;
+    const tuples = rows.map(
+      () => `(${fields.map((f) => `$${++n}::${DUCKDB_TYPES[f.type]}`).join(", ")})`,
+    );
+    const updates = columns.slice(1).map((column) => `${column} = excluded.${column}`);
+    await connection.run(
+      `INSERT INTO ${quoteIdent(spec.table)} (${columns.join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT (${key}) ${updates.length > 0 ? `DO UPDATE SET ${updates.join(", ")}` : "DO NOTHING"}`,
+      rows.flat(),
+    );
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * `apply FILE --op OP`: bulk changes from a file, checked whole, shown as a diff, confirmed, sent
+ * and recorded. Exit 0 when every row is applied (or there is nothing to do), 1 when some failed,
+ * 2 for bad input (nothing sent).
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
+import type { Argv } from "yargs";
+import { type ApplyOutcome, type ApplyPlan, executeApply, planApply } from "../../apply/apply.js";
+import { APPLY_OPS, type ApplyOp } from "../../apply/ops.js";
+import { ChangeFileError } from "../../apply/problems.js";
+import { renderCounts, renderDiff } from "../../apply/render-diff.js";
+import { CliError, UsageError } from "../../cli-error.js";
+import { streamIsTTY } from "../../log/color.js";
+import { TabularError } from "../../tabular/types.js";
+import { setupCommand, setupPortalCommand, withDatabase } from "../command-setup.js";
+import type { CliContext } from "../context.js";
+import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
+
+const DEFAULT_MAX_CHANGES = 500;
+
+interface ApplyArgs {
+  file: string;
+  op: string;
+  dryRun: boolean;
+  yes: boolean;
+  resume: boolean;
+  maxChanges: number | undefined;
+  strict: boolean;
+}
+
+function asCliError(error: unknown): unknown {
+  if (error instanceof TabularError || error instanceof ChangeFileError) {
+    return new UsageError(error.message, { cause: error });
+  }
+  return error;
+}
+
+async function askYesNo(ctx: CliContext, question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: ctx.stdout });
+  // Ctrl-C at the question is a "no", like the interrupt of any other step.
+  const stop = new AbortController();
+  rl.on("SIGINT", () => stop.abort());
+  const onAbort = () => stop.abort();
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const answer = await rl.question(question, { signal: stop.signal });
+    return /^y(es)?$/i.test(answer.trim());
+  } catch (error) {
+    if (stop.signal.aborted) return false;
+    throw error;
+  } finally {
+    ctx.signal.removeEventListener("abort", onAbort);
+    rl.close();
+  }
+}
+
+/** Whether to go on: --yes, or a person at a terminal who says so. */
+async function confirmed(ctx: CliContext, args: ApplyArgs, planned: ApplyPlan): Promise<boolean> {
+  if (args.yes) return true;
+  const terminal = streamIsTTY(ctx.stdout) && process.stdin.isTTY === true;
+  if (!terminal) {
+    throw new UsageError(
+      `apply would send ${planned.counts.change} changes and there is no terminal to confirm them: pass --yes to apply without asking (try --dry-run first to see them)`,
+    );
+  }
+  return askYesNo(ctx, `Apply ${planned.counts.change} changes to the portal? (y/N) `);
+}
+
+function checkMaxChanges(args: ApplyArgs, planned: ApplyPlan): void {
+  const max = args.maxChanges ?? DEFAULT_MAX_CHANGES;
+  if (!Number.isInteger(max) || max < 0) {
+    throw new UsageError(`--max-changes must be a whole number >= 0, got ${args.maxChanges}`);
+  }
+  if (planned.counts.change > max) {
+    throw new UsageError(
+      `${planned.file.file} would change ${planned.counts.change} records, more than --max-changes ${max}; nothing was sent. Check the file, then raise --max-changes ${planned.counts.change}`,
+    );
+  }
+}
+
+function progressWriter(ctx: CliContext, quiet: boolean) {
+  const terminal = streamIsTTY(ctx.stderr);
+  let lastShown = 0;
+  return (done: number, failed: number, total: number) => {
+    if (quiet) return;
+    const line = `applying: ${done}/${total} sent, ${failed} failed`;
+    if (terminal) ctx.stderr.write(`\r${line}${done === total ? "\n" : ""}`);
+    else if (done === total || done - lastShown >= Math.max(1, Math.ceil(total / 10))) {
+      lastShown = done;
+      ctx.stderr.write(`${line}\n`);
+    }
+  };
+}
+
+/** The summary on stdout; exit 1 when interrupted or when rows failed. */
+function reportOutcome(ctx: CliContext, op: ApplyOp, planned: ApplyPlan, outcome: ApplyOutcome) {
+  ctx.stdout.write(
+    `apply ${op}: ${outcome.applied} applied, ${outcome.unchanged} unchanged, ${outcome.failed.length} failed, ${outcome.skipped} skipped; results in ${outcome.resultsFile}\n`,
+  );
+  if (ctx.signal.aborted) {
+    throw new CliError(
+      "apply interrupted: run the same command again (or with --resume) to send the rest",
+      1,
+    );
+  }
+  if (outcome.failed.length > 0) {
+    const lines = outcome.failed.slice(0, 20).join(", ");
+    throw new CliError(
+      `${outcome.failed.length} rows failed (${planned.file.unit}s ${lines}${outcome.failed.length > 20 ? ", ..." : ""}); the rest were applied. See the error column of ${outcome.resultsFile}, fix those rows and run the same command again`,
+      1,
+    );
+  }
+}
+
+async function runApply(
+  args: ApplyArgs,
+  argv: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<void> {
+  if (!(APPLY_OPS as readonly string[]).includes(args.op)) {
+    throw new UsageError(`--op must be one of ${APPLY_OPS.join(", ")}, got "${args.op}"`);
+  }
+  const op = args.op as ApplyOp;
+  const path = resolve(ctx.cwd, args.file);
+  const flags = { ...argv, format: undefined, param: undefined };
+  // A dry run reads only the local database: it needs no key.
+  const setup = args.dryRun ? await setupCommand(flags, ctx) : await setupPortalCommand(flags, ctx);
+  const apiKey = "apiKey" in setup ? String(setup.apiKey) : "";
+  const { config, logger } = setup;
+  if (!args.dryRun && !config.baseUrl) {
+    throw new UsageError("no portal address: pass --base-url URL or set LMS_BASE_URL");
+  }
+  if (!existsSync(config.db)) {
+    // The diff, the checks of ids and the record of what was done all live in the database.
+    throw new UsageError(
+      `database ${config.db} does not exist; run "lms-export extract" first (apply compares the file with it) or check --db`,
+    );
+  }
+  await withDatabase(config.db, {}, async (db) => {
+    const planned = await planApply(db, path, op, { strict: args.strict }).catch((error) => {
+      throw asCliError(error);
+    });
+    for (const warning of planned.unknown.slice(0, 20)) {
+      logger.warn(`${warning} (sent anyway; --strict refuses)`);
+    }
+    for (const note of planned.notes.slice(0, 20)) logger.warn(note);
+    if (planned.unknown.length > 20) {
+      logger.warn(`and ${planned.unknown.length - 20} more ids not in the local database`);
+    }
+    if (planned.counts.done > 0) {
+      logger.info(
+        `${planned.counts.done} rows were applied by an earlier run of this file and are not sent again`,
+      );
+    }
+    const diff = renderDiff(planned.spec, planned.plan, planned.file.unit);
+    ctx.stdout.write(diff);
+    if (args.dryRun) {
+      ctx.stdout.write(`dry run: ${renderCounts(planned.counts)}; nothing was sent\n`);
+      return;
+    }
+    checkMaxChanges(args, planned);
+    if (planned.counts.change > 0 && !(await confirmed(ctx, args, planned))) {
+      throw new CliError("not applied: nothing was sent", 1);
+    }
+    const outcome = await executeApply(db, path, planned, {
+      clientOptions: {
+        baseUrl: config.baseUrl as string,
+        apiKey,
+        authScheme: config.authScheme,
+        concurrency: config.concurrency,
+        maxConcurrency: config.maxConcurrency,
+        rate: config.rate,
+        logger,
+      },
+      // Rows under way at once; with "auto" the client's limiter decides what is really in flight.
+      concurrency: config.concurrency === "auto" ? config.maxConcurrency : config.concurrency,
+      signal: ctx.signal,
+      onProgress: progressWriter(ctx, config.quiet),
+    });
+    reportOutcome(ctx, op, planned, outcome);
+  });
+}
+
+export function registerApply(root: Argv, ctx: CliContext): Argv {
+  return root.command(
+    "apply <file>",
+    "Apply bulk changes from a file (CSV, XLSX, Parquet, JSON lines) to the portal",
+    (y) =>
+      withLogOptions(withDbOption(withConnectionOptions(y)))
+        .positional("file", {
+          type: "string",
+          demandOption: true,
+          description: "One row per change: the record's id column and the fields to set",
+        })
+        .option("op", {
+          type: "string",
+          demandOption: true,
+          description: `The change: ${APPLY_OPS.join(", ")}`,
+        })
+        .option("dry-run", {
+          type: "boolean",
+          default: false,
+          description: "Show the changes (old → new) and send nothing",
+        })
+        .option("yes", {
+          type: "boolean",
+          default: false,
+          description: "Apply without asking (required off a terminal)",
+        })
+        .option("resume", {
+          type: "boolean",
+          default: false,
+          description: "Send only the rows an earlier run of this file did not apply (always done)",
+        })
+        .option("max-changes", {
+          type: "number",
+          description: `Refuse a change set larger than this (default ${DEFAULT_MAX_CHANGES})`,
+        })
+        .option("strict", {
+          type: "boolean",
+          default: false,
+          description: "Ids missing from the local database are errors, not warnings",
+        })
+        .example("$0 apply extend.csv --op product_access.edit --dry-run", "see what would change")
+        .example("$0 apply extend.csv --op product_access.edit --yes", "apply it from a script")
+        .example("$0 apply intake.xlsx --op user_grp.create", "put a new intake into a group"),
+    (args) =>
+      runApply(
+        {
+          file: args.file,
+          op: args.op,
+          dryRun: args.dryRun,
+          yes: args.yes,
+          resume: args.resume,
+          maxChanges: args.maxChanges,
+          strict: args.strict,
+        },
+        args,
+        ctx,
+      ),
+  );
+}

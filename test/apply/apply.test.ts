@@ -1,0 +1,292 @@
+/**
+ * `apply` against the simulated portal over HTTP, with a real DuckDB file: the portal ends as the
+ * file says, every row is in `_changes` and the results file, and applying again changes nothing.
+ */
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { query } from "../roster/roster-cli.js";
+import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
+
+let fx: ApplyFixture;
+beforeAll(async () => {
+  fx = await startFixture(47);
+});
+afterAll(async () => {
+  await fx.close();
+});
+
+const instant = (text: unknown) => Date.parse(String(text));
+
+function linksOf(userId: number, groupId: number): number {
+  return fx.sim.data
+    .list("user_grp")
+    .filter((l) => l.user_grp_user_id === userId && l.user_grp_grp_id === groupId).length;
+}
+
+/** Users not yet in group `groupId`, the first `count`. */
+function outsiders(groupId: number, count: number): number[] {
+  return fx.sim.data
+    .userIds()
+    .filter((u) => linksOf(u, groupId) === 0)
+    .slice(0, count);
+}
+
+describe("apply", () => {
+  it("product_access.edit: 40 rows applied exactly, recorded, and a second apply is a no-op", async () => {
+    const records = fx.sim.data.list("product_access").slice(0, 42);
+    const same = records[40];
+    const blank = records[41];
+    if (!same || !blank) throw new Error("the portal has too few access records");
+    const rows = records.slice(0, 40).map((r, i) => {
+      if (i < 30) return `${r.product_access_id},,2027-03-31T17:00:00Z,`;
+      if (i < 39) return `${r.product_access_id},expired,2026-06-01,`;
+      return `${r.product_access_id},inactive,null,1`;
+    });
+    const lines = [
+      "Product Access ID,Product Access Status,Product Access Expired Date,Product Access Certificate",
+      ...rows,
+      `${same.product_access_id},${same.product_access_status},,`,
+      `${blank.product_access_id},,,`,
+    ];
+    const path = await csvFile(fx.dir, "access.csv", lines);
+
+    const before = fx.writes();
+    const dry = await fx.run(["apply", path, "--op", "product_access.edit", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(fx.writes()).toBe(before);
+    expect(dry.stdout).toContain(
+      `line 2  product_access ${records[0]?.product_access_id}  product_access_expired_date:`,
+    );
+    expect(dry.stdout).toContain('→ "2027-03-31T17:00:00Z"');
+    expect(dry.stdout).not.toContain(`line 42 `);
+    expect(dry.stdout).toContain("dry run: 42 rows: 40 to change, 2 unchanged; nothing was sent");
+
+    const applied = await fx.run(["apply", path, "--op", "product_access.edit", "--yes"]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(fx.writes() - before).toBe(40);
+    expect(applied.stdout).toContain("40 applied, 2 unchanged, 0 failed, 0 skipped");
+
+    for (const [i, r] of records.slice(0, 40).entries()) {
+      const now = fx.sim.data.get("product_access", r.product_access_id);
+      if (i < 30) {
+        expect(instant(now?.product_access_expired_date)).toBe(instant("2027-03-31T17:00:00Z"));
+        expect(now?.product_access_status).toBe(r.product_access_status);
+      } else if (i < 39) {
+        expect(now?.product_access_status).toBe("expired");
+        expect(instant(now?.product_access_expired_date)).toBe(instant("2026-06-01T00:00:00Z"));
+      } else {
+        expect(now?.product_access_status).toBe("inactive");
+        expect(now?.product_access_expired_date).toBeNull();
+        expect(now?.product_access_certificate).toBe("1");
+      }
+    }
+
+    const results = await query(
+      fx.db,
+      `SELECT * FROM read_csv('${path}.results.csv', header = true, all_varchar = true)`,
+    );
+    expect(results).toHaveLength(42);
+    expect(Object.keys(results[0] ?? {})).toEqual([
+      "Product Access ID",
+      "Product Access Status",
+      "Product Access Expired Date",
+      "Product Access Certificate",
+      "outcome",
+      "error",
+      "record_id",
+    ]);
+    expect(results.filter((r) => r.outcome === "applied")).toHaveLength(40);
+    expect(results[41]).toMatchObject({ outcome: "unchanged", error: null });
+    expect(results[0]?.record_id).toBe(String(records[0]?.product_access_id));
+    expect(results[39]?.["Product Access Expired Date"]).toBe("null");
+
+    const changes = await query(
+      fx.db,
+      `SELECT line::INT AS line, op, record_id::INT AS id, outcome, error, "before"->>'product_access_status' AS old, "after"->>'product_access_status' AS new FROM _changes ORDER BY line`,
+    );
+    expect(changes).toHaveLength(42);
+    expect(changes[31]).toMatchObject({
+      line: 33,
+      op: "product_access.edit",
+      id: records[31]?.product_access_id,
+      outcome: "applied",
+      error: null,
+      old: records[31]?.product_access_status,
+      new: "expired",
+    });
+    // The local table took the answers: a report right after sees the change.
+    const local = await query(
+      fx.db,
+      `SELECT product_access_status AS s FROM product_access WHERE product_access_id = ${records[35]?.product_access_id}`,
+    );
+    expect(local).toEqual([{ s: "expired" }]);
+
+    // The same command again sends nothing; so does the same content in a new file, its dates
+    // written another way (compared as instants).
+    const again = await fx.run(["apply", path, "--op", "product_access.edit", "--yes"]);
+    expect(again.code, again.stderr).toBe(0);
+    const copy = await csvFile(
+      fx.dir,
+      "access-copy.csv",
+      lines.map((line) =>
+        line
+          .replace("2027-03-31T17:00:00Z", "2027-03-31 19:00:00+02:00")
+          .replace(",2026-06-01,", ",2026-06-01T00:00:00.000Z,"),
+      ),
+    );
+    const dryCopy = await fx.run(["apply", copy, "--op", "product_access.edit", "--dry-run"]);
+    expect(dryCopy.stdout).toBe("dry run: 42 rows: 0 to change, 42 unchanged; nothing was sent\n");
+    expect(fx.writes() - before).toBe(40);
+  });
+
+  it("grp.edit and user.edit: blank leaves a field, null clears it; a refused row fails alone (exit 1)", async () => {
+    const groups = fx.sim.data.list("grp").slice(0, 4);
+    const [g0, g1, g2, g3] = groups;
+    if (!g0 || !g1 || !g2 || !g3) throw new Error("too few groups");
+    const path = await csvFile(fx.dir, "groups.csv", [
+      "grp_id,grp_description,grp_external_id,grp_parent_id",
+      `${g0.grp_id},"Intake, autumn 2026",,`,
+      `${g1.grp_id},,null,`,
+      `${g2.grp_id},Leavers,,987654`,
+      `${g3.grp_id},Managers,EXT-${g3.grp_id},`,
+    ]);
+    const result = await fx.run(["apply", path, "--op", "grp.edit", "--yes"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("1 rows failed (lines 4)");
+    expect(fx.sim.data.get("grp", g0.grp_id)?.grp_description).toBe("Intake, autumn 2026");
+    expect(fx.sim.data.get("grp", g0.grp_id)?.grp_external_id).toBe(g0.grp_external_id);
+    expect(fx.sim.data.get("grp", g1.grp_id)?.grp_external_id).toBeNull();
+    expect(fx.sim.data.get("grp", g2.grp_id)?.grp_description).toBe(g2.grp_description);
+    expect(fx.sim.data.get("grp", g3.grp_id)?.grp_external_id).toBe(`EXT-${g3.grp_id}`);
+    const results = await query(
+      fx.db,
+      `SELECT outcome, error FROM read_csv('${path}.results.csv', header = true, all_varchar = true)`,
+    );
+    expect(results.map((r) => r.outcome)).toEqual(["applied", "applied", "failed", "applied"]);
+    expect(String(results[2]?.error)).toContain("grp_parent_id 987654 matches no group");
+
+    const users = fx.sim.data.userIds().slice(0, 5);
+    const people = await csvFile(fx.dir, "people.jsonl", [
+      ...users.map((u) => JSON.stringify({ user_id: u, user_organisation_identifier: `ORG-${u}` })),
+    ]);
+    const edit = await fx.run(["apply", people, "--op", "user.edit", "--yes"]);
+    expect(edit.code, edit.stderr).toBe(0);
+    for (const u of users) {
+      expect(fx.sim.data.get("user", u)?.user_organisation_identifier).toBe(`ORG-${u}`);
+    }
+    const dry = await fx.run(["apply", people, "--op", "user.edit", "--dry-run"]);
+    expect(dry.stdout).toContain("0 to change");
+    const roster = await query(
+      fx.db,
+      `SELECT count(*)::INT AS n FROM "user" WHERE user_organisation_identifier LIKE 'ORG-%'`,
+    );
+    expect(roster).toEqual([{ n: 5 }]);
+  });
+
+  it("user_grp.create: a new intake into a group, an existing link left alone", async () => {
+    const group = fx.sim.data.list("grp").at(-1)?.grp_id as number;
+    const intake = outsiders(group, 12);
+    const member = fx.sim.data.list("user_grp").find((l) => l.user_grp_grp_id === group);
+    if (!member) throw new Error(`group ${group} has no members to ask for again`);
+    const lines = ["user_grp_user_id,user_grp_grp_id,user_grp_group_admin"];
+    for (const [i, u] of intake.entries()) lines.push(`${u},${group},${i === 0 ? 1 : ""}`);
+    // Asked with the other admin value: a link cannot be edited, so it stays, with a warning.
+    if (member) {
+      lines.push(
+        `${member.user_grp_user_id},${group},${member.user_grp_group_admin === 1 ? 0 : 1}`,
+      );
+    }
+    const path = await csvFile(fx.dir, "intake.csv", lines);
+    const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("12 applied, 1 unchanged");
+    expect(result.stderr).toContain(
+      `user ${member.user_grp_user_id} is already in group ${group} with user_grp_group_admin ${member.user_grp_group_admin}; the interface cannot change a link`,
+    );
+    for (const u of intake) expect(linksOf(u, group)).toBe(1);
+    const admin = fx.sim.data
+      .list("user_grp")
+      .find((l) => l.user_grp_user_id === intake[0] && l.user_grp_grp_id === group);
+    expect(admin?.user_grp_group_admin).toBe(1);
+    const results = await query(
+      fx.db,
+      `SELECT record_id FROM read_csv('${path}.results.csv', header = true, all_varchar = true)`,
+    );
+    expect(results[0]?.record_id).toBe(String(admin?.user_grp_id));
+    const dry = await fx.run(["apply", path, "--op", "user_grp.create", "--dry-run"]);
+    expect(dry.stdout).toContain("0 to change");
+  });
+
+  it("reads a workbook: people's headers, rows numbered as in the sheet", async () => {
+    const groups = fx.sim.data.list("grp").slice(-3);
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Changes");
+    sheet.addRow(["Grp ID", "Grp External Name"]);
+    for (const g of groups) sheet.addRow([g.grp_id, `Team ${g.grp_id}`]);
+    const path = join(fx.dir, "teams.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const dry = await fx.run(["apply", path, "--op", "grp.edit", "--dry-run"]);
+    expect(dry.stdout).toContain(`row 2  grp ${groups[0]?.grp_id}  grp_external_name:`);
+    const result = await fx.run(["apply", path, "--op", "grp.edit", "--yes"]);
+    expect(result.code, result.stderr).toBe(0);
+    for (const g of groups) {
+      expect(fx.sim.data.get("grp", g.grp_id)?.grp_external_name).toBe(`Team ${g.grp_id}`);
+    }
+    const sets = await query(
+      fx.db,
+      "SELECT file, op, rows::INT AS rows FROM _change_sets WHERE file = 'teams.xlsx'",
+    );
+    expect(sets).toEqual([{ file: "teams.xlsx", op: "grp.edit", rows: 3 }]);
+    const results = await query(
+      fx.db,
+      `SELECT "Grp ID" AS id, outcome FROM read_csv('${path}.results.csv', header = true, all_varchar = true)`,
+    );
+    expect(results).toEqual(groups.map((g) => ({ id: String(g.grp_id), outcome: "applied" })));
+  });
+
+  it("answers lost after the write: edits are sent again, creates checked first, no duplicate link", async () => {
+    fx.sim.faults.writeThenDropRate = 0.5;
+    try {
+      const group = fx.sim.data.list("grp").at(-2)?.grp_id as number;
+      const intake = outsiders(group, 20);
+      const path = await csvFile(fx.dir, "lossy-intake.csv", [
+        "user_grp_user_id,user_grp_grp_id",
+        ...intake.map((u) => `${u},${group}`),
+      ]);
+      const listsBefore = fx.sim.stats.byOperation.get("user_grp/get_all") ?? 0;
+      const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
+      expect(result.code, result.stderr).toBe(0);
+      for (const u of intake) expect(linksOf(u, group)).toBe(1);
+      // At least one answer was lost (20 draws at 0.5), and each was followed by a check.
+      expect((fx.sim.stats.byOperation.get("user_grp/get_all") ?? 0) - listsBefore).toBeGreaterThan(
+        0,
+      );
+
+      // Edits: 40 rows at 0.3, so some answers are lost (all 40 kept: 0.7^40) and every row
+      // gets through within its 8 attempts (a row lost 8 times running: 0.3^8 each).
+      fx.sim.faults.writeThenDropRate = 0.3;
+      const access = fx.sim.data.list("product_access").slice(50, 90);
+      const edits = await csvFile(fx.dir, "lossy-access.csv", [
+        "product_access_id,product_access_status",
+        ...access.map((r) => `${r.product_access_id},inactive`),
+      ]);
+      const editsBefore = fx.sim.stats.byOperation.get("product_access/edit") ?? 0;
+      const edited = await fx.run(["apply", edits, "--op", "product_access.edit", "--yes"]);
+      expect(edited.code, edited.stderr).toBe(0);
+      expect(
+        (fx.sim.stats.byOperation.get("product_access/edit") ?? 0) - editsBefore,
+      ).toBeGreaterThan(access.length);
+      for (const r of access) {
+        expect(fx.sim.data.get("product_access", r.product_access_id)?.product_access_status).toBe(
+          "inactive",
+        );
+      }
+    } finally {
+      fx.sim.faults.writeThenDropRate = 0;
+    }
+    // No temporary results file is left behind.
+    expect((await readdir(fx.dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+});

@@ -1,0 +1,78 @@
+/** A simulated portal extracted into a DuckDB file, and the `apply` command run against both. */
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runExtract } from "../../src/extract/extract.js";
+import { openDatabase } from "../../src/load/database.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { type CliRun, cli } from "../roster/roster-cli.js";
+
+export const KEY = "apply-key-5e1f";
+export const NOW = new Date("2026-06-01T00:00:00Z");
+
+export interface ApplyFixture {
+  readonly sim: RunningSimulator;
+  readonly dir: string;
+  readonly db: string;
+  readonly keyFile: string;
+  /** `lms-export ARGS --db DB --base-url ... --api-key-file ...` in-process. */
+  run(args: string[]): Promise<CliRun>;
+  /** The connection flags for a child process. */
+  readonly flags: string[];
+  /** Write requests (edits and creates) the simulator received so far. */
+  writes(): number;
+  close(): Promise<void>;
+}
+
+export async function startFixture(seed = 31): Promise<ApplyFixture> {
+  const sim = await startSimulator({ apiKey: KEY, users: 120, takesPerUser: 1, now: NOW, seed });
+  const dir = await mkdtemp(join(tmpdir(), "lms-apply-"));
+  const db = join(dir, "lms.duckdb");
+  const keyFile = join(dir, "key");
+  await writeFile(keyFile, `${KEY}\n`, { mode: 0o600 });
+  const handle = await openDatabase(db);
+  try {
+    await runExtract({
+      db: handle,
+      clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY },
+      mode: "full",
+      logger: silentLogger,
+    });
+  } finally {
+    handle.close();
+  }
+  const flags = [
+    "--db",
+    db,
+    "--base-url",
+    sim.baseUrl,
+    "--api-key-file",
+    keyFile,
+    "--log-format",
+    "json",
+  ];
+  return {
+    sim,
+    dir,
+    db,
+    keyFile,
+    flags,
+    run: (args) => cli([...args, ...flags], dir),
+    writes: () => {
+      let n = 0;
+      for (const [operation, count] of sim.stats.byOperation) {
+        if (operation.endsWith("/edit") || operation.endsWith("/create")) n += count;
+      }
+      return n;
+    },
+    close: () => sim.close(),
+  };
+}
+
+/** A CSV file in the fixture's folder; answers its path. */
+export async function csvFile(dir: string, name: string, lines: string[]): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, `${lines.join("\n")}\n`);
+  return path;
+}

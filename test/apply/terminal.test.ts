@@ -1,0 +1,111 @@
+/**
+ * `apply` at a terminal (a pseudo-terminal made by util-linux `script`): the diff, then a (y/N)
+ * question; only "y" sends. And Ctrl-C part-way: what was confirmed is kept, the rest is skipped
+ * and sent by the next run.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collect, spawnCli } from "../helpers/spawn-cli.js";
+import { query } from "../roster/roster-cli.js";
+import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
+
+let fx: ApplyFixture;
+beforeAll(async () => {
+  fx = await startFixture(61);
+});
+afterAll(async () => {
+  await fx.close();
+});
+
+const helper = (name: string) => fileURLToPath(new URL(`../helpers/${name}`, import.meta.url));
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+/** Runs apply inside a pseudo-terminal, typing `answer` at the question. */
+async function atTerminal(args: string[], answer: string) {
+  const command = [
+    process.execPath,
+    "--import",
+    helper("register-ts.mjs"),
+    helper("cli-child.ts"),
+    ...args,
+    ...fx.flags,
+  ]
+    .map(shellQuote)
+    .join(" ");
+  const child = spawn("script", ["-qec", command, "/dev/null"], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, LMS_LOG_FORMAT: "json" },
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.includes("(y/N)") && !child.stdin?.writableEnded) child.stdin?.end(`${answer}\n`);
+  });
+  const done = await collect(child);
+  return { code: done.code, output };
+}
+
+describe("apply at a terminal", () => {
+  it("asks before sending: N or Ctrl-C sends nothing, y applies", async () => {
+    const groups = fx.sim.data.list("grp").slice(0, 3);
+    const path = await csvFile(fx.dir, "terminal.csv", [
+      "grp_id,grp_description",
+      ...groups.map((g) => `${g.grp_id},asked first ${g.grp_id}`),
+    ]);
+    const args = ["apply", path, "--op", "grp.edit"];
+    const before = fx.writes();
+    const no = await atTerminal(args, "n");
+    expect(no.output).toContain(`grp ${groups[0]?.grp_id}  grp_description:`);
+    expect(no.output).toContain("Apply 3 changes to the portal? (y/N)");
+    expect(no.code).toBe(1);
+    expect(fx.writes()).toBe(before);
+
+    const interrupted = await atTerminal(args, "\x03");
+    expect(interrupted.code).toBe(1);
+    expect(interrupted.output).toContain("not applied: nothing was sent");
+    expect(fx.writes()).toBe(before);
+
+    const yes = await atTerminal(args, "y");
+    expect(yes.code, yes.output).toBe(0);
+    expect(fx.writes() - before).toBe(3);
+    for (const g of groups) {
+      expect(fx.sim.data.get("grp", g.grp_id)?.grp_description).toBe(`asked first ${g.grp_id}`);
+    }
+  });
+
+  it("Ctrl-C part-way: confirmed rows kept, the rest skipped, the next run sends the rest", async () => {
+    fx.sim.faults.latencyMs = 50;
+    const access = fx.sim.data.list("product_access").slice(0, 40);
+    const path = await csvFile(fx.dir, "interrupted.csv", [
+      "product_access_id,product_access_certificate",
+      ...access.map(
+        (r) => `${r.product_access_id},${r.product_access_certificate === "1" ? 0 : 1}`,
+      ),
+    ]);
+    const args = ["apply", path, "--op", "product_access.edit", "--yes"];
+    const start = fx.writes();
+    const child = spawnCli([...args, ...fx.flags, "--concurrency", "2"]);
+    const done = collect(child);
+    while (fx.writes() - start < 10 && child.exitCode === null) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    child.kill("SIGINT");
+    const stopped = await done;
+    expect(stopped.code, stopped.stderr).toBe(1);
+    expect(stopped.stderr).toContain("apply interrupted: run the same command again");
+    const outcomes = await query(
+      fx.db,
+      `SELECT outcome, count(*)::INT AS n FROM read_csv('${path}.results.csv', header = true, all_varchar = true) GROUP BY ALL ORDER BY ALL`,
+    );
+    expect(outcomes.map((o) => o.outcome)).toEqual(["applied", "skipped"]);
+    fx.sim.faults.latencyMs = 0;
+    const rest = await fx.run(args);
+    expect(rest.code, rest.stderr).toBe(0);
+    for (const r of access) {
+      expect(
+        fx.sim.data.get("product_access", r.product_access_id)?.product_access_certificate,
+      ).toBe(r.product_access_certificate === "1" ? "0" : "1");
+    }
+  });
+});

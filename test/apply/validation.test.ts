@@ -1,0 +1,184 @@
+/**
+ * Every way a change file can be wrong is found before anything is sent: one message listing the
+ * problems with their lines, exit code 2, and not one write request at the simulator.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli, query } from "../roster/roster-cli.js";
+import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
+
+let fx: ApplyFixture;
+beforeAll(async () => {
+  fx = await startFixture();
+});
+afterAll(async () => {
+  await fx.close();
+});
+
+/** Runs apply on the lines and expects a refusal that sent nothing. */
+async function refused(op: string, lines: string[], extra: string[] = []): Promise<string> {
+  const before = fx.writes();
+  const path = await csvFile(fx.dir, `bad-${Math.random().toString(36).slice(2)}.csv`, lines);
+  const result = await fx.run(["apply", path, "--op", op, "--yes", ...extra]);
+  expect(result.code, result.stderr).toBe(2);
+  expect(fx.writes()).toBe(before);
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  return result.stderr;
+}
+
+const accessIds = () => fx.sim.data.list("product_access").map((r) => r.product_access_id);
+const groupIds = () => fx.sim.data.list("grp").map((r) => r.grp_id);
+
+describe("apply refuses a bad file and sends nothing", () => {
+  it("a misspelt column, with the nearest writable field", async () => {
+    const [a] = accessIds();
+    const message = await refused("product_access.edit", [
+      "product_access_id,product_acess_status",
+      `${a},expired`,
+    ]);
+    expect(message).toContain('column "product_acess_status" is not a writable field');
+    expect(message).toContain("did you mean product_access_status?");
+  });
+
+  it("a read-only field is not writable either", async () => {
+    const [a] = accessIds();
+    const message = await refused("product_access.edit", [
+      "product_access_id,product_access_user_id",
+      `${a},7`,
+    ]);
+    expect(message).toContain('"product_access_user_id" is not a writable field');
+  });
+
+  it("wrong types, enum values, dates, blank and repeated ids, all with their lines", async () => {
+    const [a, b, c] = accessIds();
+    const message = await refused("product_access.edit", [
+      "product_access_id,product_access_status,product_access_expired_date,product_access_product_id",
+      `${a},expird,2026-12-31,`,
+      `${b},active,31/12/2026,`,
+      `${c},,2026-02-30,`,
+      `${a},active,,`,
+      ",active,,",
+      `x${c},active,,`,
+      `${b}0,,,1.5`,
+    ]);
+    expect(message).toContain("7 problems, nothing was sent");
+    expect(message).toContain(
+      'line 2: product_access_status must be one of active, inactive, expired, got "expird"',
+    );
+    expect(message).toContain("line 3: product_access_expired_date must be an ISO 8601 date");
+    expect(message).toContain(
+      'line 4: product_access_expired_date must be an ISO 8601 date or date-time (e.g. 2026-12-31 or 2026-12-31T17:00:00Z), got "2026-02-30"',
+    );
+    expect(message).toContain(`line 5: product_access_id ${a} is also on line 2`);
+    expect(message).toContain("line 6: product_access_id is blank");
+    expect(message).toContain(`line 7: product_access_id must be a positive integer, got "x${c}"`);
+    expect(message).toContain('line 8: product_access_product_id must be an integer, got "1.5"');
+  });
+
+  it("null on a field the portal requires", async () => {
+    const [g] = groupIds();
+    const message = await refused("grp.edit", ["grp_id,grp_name", `${g},null`]);
+    expect(message).toContain("line 2: grp_name cannot be cleared (null)");
+    const [a] = accessIds();
+    const status = await refused("product_access.edit", [
+      "product_access_id,product_access_status",
+      `${a},null`,
+    ]);
+    expect(status).toContain("product_access_status cannot be cleared (null): give one of active");
+  });
+
+  it("the id column missing, and a create without its references", async () => {
+    expect(await refused("grp.edit", ["grp_name", "x"])).toContain("header: no grp_id column");
+    const [g] = groupIds();
+    const message = await refused("user_grp.create", [
+      "user_grp_grp_id,user_grp_group_admin",
+      `${g},0`,
+    ]);
+    expect(message).toContain("header: no user_grp_user_id column; user_grp.create needs one");
+  });
+
+  it("a create that names the same link twice or leaves a reference blank", async () => {
+    const [g] = groupIds();
+    const user = fx.sim.data.userIds()[0] as number;
+    const message = await refused("user_grp.create", [
+      "user_grp_user_id,user_grp_grp_id",
+      `${user},${g}`,
+      `${user},${g}`,
+      `,${g}`,
+    ]);
+    expect(message).toContain(`line 3: user ${user} in group ${g} is also on line 2`);
+    expect(message).toContain("line 4: user_grp_user_id is required for user_grp.create");
+  });
+
+  it("lists the first 20 problems and counts the rest", async () => {
+    const ids = accessIds().slice(0, 30);
+    const message = await refused("product_access.edit", [
+      "product_access_id,product_access_status",
+      ...ids.map((id) => `${id},gone`),
+    ]);
+    expect(message).toContain("30 problems");
+    expect(message).toContain("line 21:");
+    expect(message).not.toContain("line 22:");
+    expect(message).toContain("and 10 more");
+  });
+
+  it("ids not in the local database: a warning, an error with --strict", async () => {
+    const [a] = accessIds();
+    const lines = ["product_access_id,product_access_status", `${a},inactive`, "99999999,inactive"];
+    const message = await refused("product_access.edit", lines, ["--strict"]);
+    expect(message).toContain("line 3: product_access_id 99999999 is not in the local database");
+    const path = await csvFile(fx.dir, "unknown.csv", lines);
+    const dry = await fx.run(["apply", path, "--op", "product_access.edit", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain("product_access_id 99999999 is not in the local database");
+    expect(dry.stdout).toContain(
+      'line 3  product_access 99999999  product_access_status: (not in the local database) → "inactive"',
+    );
+  });
+
+  it("more changes than --max-changes, and no terminal without --yes", async () => {
+    const ids = accessIds().slice(0, 5);
+    const lines = [
+      "product_access_id,product_access_status,product_access_certificate",
+      ...ids.map((id) => `${id},inactive,max-changes`),
+    ];
+    const max = await refused("product_access.edit", lines, ["--max-changes", "4"]);
+    expect(max).toContain("would change 5 records, more than --max-changes 4");
+    const before = fx.writes();
+    const path = await csvFile(fx.dir, "no-yes.csv", lines);
+    const result = await fx.run(["apply", path, "--op", "product_access.edit"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("pass --yes");
+    expect(fx.writes()).toBe(before);
+    const unknownOp = await fx.run(["apply", path, "--op", "product.edit", "--yes"]);
+    expect(unknownOp.code).toBe(2);
+    expect(unknownOp.stderr).toContain("--op must be one of product_access.edit, grp.edit");
+    // Nothing refused left a trace in the bookkeeping either.
+    expect(await query(fx.db, "SELECT count(*)::INT AS n FROM _changes")).toEqual([{ n: 0 }]);
+  });
+
+  it("a database that does not exist: extract first", async () => {
+    const path = await csvFile(fx.dir, "no-db.csv", ["grp_id,grp_name", "1,x"]);
+    const missing = `${fx.dir}/missing.duckdb`;
+    const result = await cli(
+      ["apply", path, "--op", "grp.edit", "--dry-run", "--db", missing],
+      fx.dir,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `database ${missing} does not exist; run "lms-export extract" first`,
+    );
+  });
+
+  it("a dry run sends no write", async () => {
+    const ids = accessIds().slice(0, 5);
+    const path = await csvFile(fx.dir, "dry.csv", [
+      "product_access_id,product_access_status",
+      ...ids.map((id) => `${id},expired`),
+    ]);
+    const before = fx.writes();
+    const dry = await fx.run(["apply", path, "--op", "product_access.edit", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(fx.writes()).toBe(before);
+    expect(dry.stdout).toMatch(/dry run: 5 rows: \d+ to change/);
+  });
+});
