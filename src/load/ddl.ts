@@ -1,5 +1,5 @@
 /**
- * DuckDB table definitions derived from the registry (DESIGN.md section 6): one table per extracted
+ * DuckDB table definitions derived from the registry: one table per extracted
  * resource, named and columned exactly as the spec's fields, keyed by the registry's primary key.
  */
 import { RESOURCES } from "../resources/registry.js";

@@ -49,7 +49,7 @@ export function sendText(
   res.end(text);
 }
 
-/** A failure answer: HTTP `status` with `{code, message}` (spec section 7). */
+/** A failure answer: HTTP `status` with `{code, message}` (docs/api.md §4). */
 export function sendFailure(
   res: ServerResponse,
   status: number,
