@@ -2,7 +2,7 @@
  * Turns a complete HTTP answer into the envelope's content, or into the typed error it amounts to.
  * Pure: no I/O, so every edge case is testable without a server.
  *
- * Envelope (spec section 4.1, 7): `{status:true, total, result:[...]}` for lists,
+ * Envelope (docs/api.md §3, §4): `{status:true, total, result:[...]}` for lists,
  * `{status:true, result:{...}}` for one record, `{status:true, token}` for the token request;
  * failures are non-2xx with `{code, message}`. Where the spec is silent, both answers are taken:
  * - a failure may also arrive as HTTP 2xx `{status:false, code, message}`;

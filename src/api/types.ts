@@ -1,5 +1,5 @@
 /**
- * Request and response shapes of the API (spec section 4.1), typed from the registry.
+ * Request and response shapes of the API (docs/api.md §2), typed from the registry.
  */
 import type { Operator } from "../resources/operators.js";
 import type { ApiRecord, FieldName } from "../resources/record-types.js";

@@ -1,6 +1,6 @@
 /**
  * The extraction plan: which resources come from paginated lists and which are fanned out from
- * ids found in other resources' records (DESIGN.md section 1).
+ * ids found in other resources' records (docs/api.md §2).
  *
  * The spec has no list endpoint for users or products, so:
  * - takes are listed per user id, and user ids come from user-group links and product access;

@@ -16,11 +16,11 @@
  */
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { toRecordBatch } from "../encode/to-record-batch.js";
 import { type StagingWriter, stagingWriter } from "../load/append-batch.js";
 import { type CheckpointKind, markDone } from "../load/checkpoint.js";
 import { recordDrift, recordRejects } from "../load/runs.js";
 import type { ExtractedName } from "../resources/registry.js";
-import { toRecordBatch } from "./to-record-batch.js";
 
 /** Receives the records of one resource; the fetch-only benchmark floor uses a discarding one. */
 export interface RecordSink {

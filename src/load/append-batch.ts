@@ -11,7 +11,7 @@ import {
   DuckDBVector,
 } from "@duckdb/node-api";
 import { Int64, type RecordBatch, type Schema } from "apache-arrow";
-import { Int64Column } from "../extract/fixed-width-column.js";
+import { Int64Column } from "../encode/fixed-width-column.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { copyDirect, copyToVector, duckdbTypeIdFor } from "./arrow-to-vector.js";
 import { quoteIdent } from "./ddl.js";

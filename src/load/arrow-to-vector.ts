@@ -16,7 +16,7 @@ import {
 } from "@duckdb/node-api";
 import duckdb from "@duckdb/node-bindings";
 import { type Data, type DataType, Type } from "apache-arrow";
-import { isValid } from "../extract/validity-bitmap.js";
+import { isValid } from "../encode/validity-bitmap.js";
 
 /** DuckDB column type id that stores each supported Arrow type. */
 export function duckdbTypeIdFor(type: DataType): DuckDBTypeId | undefined {

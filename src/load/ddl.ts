@@ -1,7 +1,8 @@
 /**
- * DuckDB table definitions derived from the registry (DESIGN.md section 6): one table per extracted
+ * DuckDB table definitions derived from the registry: one table per extracted
  * resource, named and columned exactly as the spec's fields, keyed by the registry's primary key.
  */
+import { EXTRA_COLUMN } from "../resources/extra-column.js";
 import { RESOURCES } from "../resources/registry.js";
 import type { FieldSpec, FieldType, ResourceName } from "../resources/types.js";
 
@@ -17,11 +18,7 @@ export const DUCKDB_TYPES: Readonly<Record<FieldType, string>> = {
   unknown: "VARCHAR",
 };
 
-/**
- * Name of the extra column that keeps, as a JSON object, any field the portal sent that the
- * registry does not know (schema drift is kept, never dropped).
- */
-export const EXTRA_COLUMN = "_extra";
+export { EXTRA_COLUMN };
 
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

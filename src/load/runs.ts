@@ -9,7 +9,7 @@ import {
   listValue,
   VARCHAR,
 } from "@duckdb/node-api";
-import type { Reject } from "../extract/to-record-batch.js";
+import type { Reject } from "../encode/to-record-batch.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { EXTRACTED } from "../resources/registry.js";
 import { quoteIdent } from "./ddl.js";

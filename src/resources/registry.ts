@@ -1,5 +1,5 @@
 /**
- * The registry: one declarative entry per resource of the LMS API v2 (spec section 2 and 4).
+ * The registry: one declarative entry per resource of the LMS API v2 (docs/api.md §1, §2).
  *
  * This is the only place a field list is written. Nullability: the spec states it only for groups;
  * for every other resource the primary key is required and every other field is taken as nullable,

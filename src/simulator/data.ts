@@ -8,16 +8,15 @@ import type { ResourceName } from "../resources/types.js";
 import { compileCriteria } from "./criteria.js";
 import { generatePortal } from "./generate.js";
 import { insertRecords } from "./inserts.js";
+import type { ListedName } from "./listed-name.js";
 import { applyEdit, createLink, type EditableName } from "./mutations.js";
 import type { PortalGenerator } from "./portal-generator.js";
 import { deriveSeed, Rng } from "./prng.js";
 import { notFound } from "./request-error.js";
 import type { RowPage } from "./table.js";
 
+export type { ListedName } from "./listed-name.js";
 export type { EditableName } from "./mutations.js";
-
-/** Resources served by a list operation (take: per user). */
-export type ListedName = "grp" | "user_grp" | "product_access" | "svc_availability" | "take";
 
 /** What to generate; see SimulatorOptions for the meaning and defaults. */
 export interface DataOptions {

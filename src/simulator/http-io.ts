@@ -51,7 +51,7 @@ export function sendText(
 }
 
 /**
- * A failure answer as the dialect sends it: HTTP `status` with `{code, message}` (spec section 7),
+ * A failure answer as the dialect sends it: HTTP `status` with `{code, message}` (docs/api.md §4),
  * or HTTP 200 with `{status:false, ...}`.
  */
 export function sendFailure(

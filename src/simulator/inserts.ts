@@ -3,7 +3,7 @@
  * and no older than anything else in its table, so it lists first and shifts every later
  * offset by one, as a busy live portal does.
  */
-import type { ListedName } from "./data.js";
+import type { ListedName } from "./listed-name.js";
 import { insertTime } from "./mutations.js";
 import { MAX_GROUP_DEPTH, type PortalGenerator } from "./portal-generator.js";
 import type { Rng } from "./prng.js";

@@ -1,5 +1,5 @@
 /**
- * Semantic rules for the product fields of spec 2.8, keyed by field name: titles and HTML in the
+ * Semantic rules for the product fields of the registry, keyed by field name: titles and HTML in the
  * product's language, URLs, a decimal price with a formatted label, 0/1 flags. Fields the spec
  * only shows as null stay null, except a few event fields on event products, so clients meet both.
  */

@@ -1,6 +1,6 @@
 /**
  * A request the simulated portal refuses: the HTTP status and the one-line message that go into
- * the `{code, message}` failure body (spec section 7). `code` repeats the HTTP status, which is
+ * the `{code, message}` failure body (docs/api.md §4). `code` repeats the HTTP status, which is
  * the simplest reading of a body that carries an integer code and nothing else.
  */
 export class RequestError extends Error {

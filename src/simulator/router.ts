@@ -58,7 +58,7 @@ function routesOf(spec: ResourceSpec): Route[] {
   return out;
 }
 
-/** The 15 operations of spec section 4 (token and 14 on resources). */
+/** The 15 operations of docs/api.md §2 (token and 14 on resources). */
 export function buildRoutes(): Route[] {
   const resources: readonly ResourceSpec[] = Object.values(RESOURCES);
   return [route("token", "POST", "/token"), ...resources.flatMap(routesOf)];

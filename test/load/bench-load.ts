@@ -10,7 +10,7 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RecordBatch } from "apache-arrow";
-import { toRecordBatch } from "../../src/extract/to-record-batch.js";
+import { toRecordBatch } from "../../src/encode/to-record-batch.js";
 import { stagingWriter } from "../../src/load/append-batch.js";
 import { openDatabase } from "../../src/load/database.js";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
-import { toRecordBatch } from "../../src/extract/to-record-batch.js";
+import { toRecordBatch } from "../../src/encode/to-record-batch.js";
 import { stagingWriter } from "../../src/load/append-batch.js";
 import { openDatabase } from "../../src/load/database.js";
 import { clearStaging, mergeStaging } from "../../src/load/merge.js";

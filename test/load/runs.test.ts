@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
-import { toRecordBatch } from "../../src/extract/to-record-batch.js";
+import { toRecordBatch } from "../../src/encode/to-record-batch.js";
 import { stagingWriter } from "../../src/load/append-batch.js";
 import { clearCheckpoints, doneKeys, markDone } from "../../src/load/checkpoint.js";
 import { clearStaging } from "../../src/load/merge.js";

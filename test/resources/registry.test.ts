@@ -15,7 +15,7 @@ describe("registry", () => {
     }
   });
 
-  it("lists the product's 62 fields of spec section 2.8", () => {
+  it("lists the product's 62 fields", () => {
     expect(RESOURCES.product.fields).toHaveLength(62);
   });
 

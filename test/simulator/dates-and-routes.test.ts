@@ -33,7 +33,7 @@ describe("dates", () => {
 });
 
 describe("routes", () => {
-  it("derives the 15 operations of spec section 4 from the registry", () => {
+  it("derives the 15 operations of docs/api.md §2 from the registry", () => {
     const names = buildRoutes().map((r) => `${r.method} ${r.operation}`);
     expect(names.sort()).toEqual(
       [

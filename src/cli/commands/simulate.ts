@@ -205,8 +205,8 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
         })
         .example("$0 simulate", "1,000 users on a free port, no faults")
         .example(
-          "$0 simulate --port 8787 --users 50000 --seed 7",
-          "a bigger portal on a fixed port",
+          "$0 simulate --users 50000 --seed 7",
+          "a bigger portal; its base URL is the first line of output",
         )
         .example(
           "$0 simulate --latency 40 --jitter 20 --error-rate 0.02 --rate-limit-rate 0.01 --reset-rate 0.005",

@@ -1,7 +1,7 @@
 import { type RecordBatch, Type } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { arrowSchema, arrowSchemaFor } from "../../src/extract/arrow-schema.js";
-import { toRecordBatch, toRecordBatchFor } from "../../src/extract/to-record-batch.js";
+import { arrowSchema, arrowSchemaFor } from "../../src/encode/arrow-schema.js";
+import { toRecordBatch, toRecordBatchFor } from "../../src/encode/to-record-batch.js";
 import { EXTRACTED, RESOURCES } from "../../src/resources/registry.js";
 
 /** Raw stored value of a column cell (bigint for Int64/Timestamp, string for Utf8, ...). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDateTimeMicros } from "../../src/extract/parse-datetime.js";
+import { parseDateTimeMicros } from "../../src/encode/parse-datetime.js";
 
 const micros = (iso: string) => Date.parse(iso) * 1000;
 

@@ -18,7 +18,7 @@ import {
   TimestampMicrosecond,
   Utf8,
 } from "apache-arrow";
-import { EXTRA_COLUMN } from "../load/ddl.js";
+import { EXTRA_COLUMN } from "../resources/extra-column.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { RESOURCES } from "../resources/registry.js";
 import type { FieldType, ResourceSpec } from "../resources/types.js";
