@@ -3,7 +3,7 @@
  * field as it is" and never reaches here; the literal `null` clears a nullable field. Dates are
  * normalised to UTC text so that comparing and sending them do not depend on how they were written.
  */
-import { parseDateTimeMicros } from "../extract/parse-datetime.js";
+import { parseDateTimeMicros } from "../encode/parse-datetime.js";
 import type { FieldSpec } from "../resources/types.js";
 
 /** What a field is set to: text, an integer, or null (cleared). */

@@ -3,7 +3,7 @@
  * the links that already exist for a create, and which referenced ids the database does not know.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { parseDateTimeMicros } from "../extract/parse-datetime.js";
+import { parseDateTimeMicros } from "../encode/parse-datetime.js";
 import { quoteIdent } from "../load/ddl.js";
 import { type CellValue, isoFromMicros } from "./cell-value.js";
 import type { OpSpec } from "./ops.js";

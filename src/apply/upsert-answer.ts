@@ -4,7 +4,7 @@
  * roster's own columns and `_extra` keep their values.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { coerceDateTime, coerceInt, coerceText } from "../extract/coerce-value.js";
+import { coerceDateTime, coerceInt, coerceText } from "../encode/coerce-value.js";
 import { DUCKDB_TYPES, quoteIdent } from "../load/ddl.js";
 import { USER_BASE_COLUMNS } from "../load/user-table.js";
 import { RESOURCES } from "../resources/registry.js";

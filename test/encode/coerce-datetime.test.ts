@@ -3,8 +3,8 @@
  * by hand as epoch seconds), or refused.
  */
 import { describe, expect, it } from "vitest";
-import { coerceDateTime } from "../../src/extract/coerce-value.js";
-import { toRecordBatch } from "../../src/extract/to-record-batch.js";
+import { coerceDateTime } from "../../src/encode/coerce-value.js";
+import { toRecordBatch } from "../../src/encode/to-record-batch.js";
 
 const micros = (seconds: number) => seconds * 1_000_000;
 
