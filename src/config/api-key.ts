@@ -3,7 +3,9 @@
  * the config file's apiKeyFile) or from LMS_API_KEY — never from a flag value, which other users
  * can read in the process list and which stays in shell history.
  */
+import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
+import { dirname, relative } from "node:path";
 import { UsageError } from "../cli-error.js";
 import type { Logger } from "../log/logger.js";
 import { errnoCode } from "./errno-code.js";
@@ -66,6 +68,12 @@ async function readKeyFile(
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
+    if (errnoCode(error) === "ENOENT" && looksLikeKey(path)) {
+      // Echoing the "path" would print the key itself on the terminal and in logs.
+      throw new UsageError(
+        `the API key file setting (from ${source}) names no file and looks like a key itself: put the key alone in a file (chmod 600) and name that file instead`,
+      );
+    }
     fail(describeReadError(error));
   }
   if (size > MAX_KEY_FILE_BYTES)
@@ -80,6 +88,24 @@ async function readKeyFile(
   if (key === "") fail("is empty: write the API key on its first line");
   if (/[\r\n]/.test(key)) fail("holds more than one line: it must contain only the API key");
   return key;
+}
+
+/**
+ * Whether the part of `path` below its deepest existing folder reads like a secret rather than a
+ * file name: long, letters and digits mixed, no spaces and no file extension. Keys may hold `/`
+ * (base64), so the whole missing tail is judged, not only the last name.
+ */
+function looksLikeKey(path: string): boolean {
+  let existing = dirname(path);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const tail = relative(existing, path);
+  return (
+    tail.length >= 16 &&
+    !/\s/.test(tail) &&
+    /\d/.test(tail) &&
+    /[A-Za-z]/.test(tail) &&
+    !/\.[A-Za-z]{1,5}$/.test(tail)
+  );
 }
 
 function describeReadError(error: unknown): string {
