@@ -11,6 +11,7 @@ import {
   type ExitCode,
   UsageError,
 } from "../cli-error.js";
+import { guardOutput } from "./closed-output.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerExtract } from "./commands/extract.js";
 import { registerList } from "./commands/list.js";
@@ -44,6 +45,7 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   }
+  const output = given ? undefined : guardOutput([process.stdout, process.stderr]);
   let usageFailure: string | undefined;
   let root = yargs([...argv])
     .scriptName("lms-export")
@@ -84,6 +86,13 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
       ctx.stderr.write(`lms-export: ${usageFailure}\n`);
       return EXIT_USAGE;
     }
+    // A failed write reports itself on a later tick: let it arrive before answering.
+    if (output) await new Promise((resolve) => setImmediate(resolve));
+    const failed = output?.failure();
+    if (failed !== undefined) {
+      ctx.stderr.write(`lms-export: could not write the output: ${failed.message}\n`);
+      return EXIT_FAILED;
+    }
     return EXIT_OK;
   } catch (error) {
     if (error instanceof CliError) {
@@ -94,6 +103,7 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
     ctx.stderr.write(`lms-export: unexpected error: ${message}\n`);
     return EXIT_FAILED;
   } finally {
+    output?.dispose();
     if (!given) {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);

@@ -36,8 +36,10 @@ function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-async function* rowsOf(result: DuckDBResult): AsyncGenerator<DuckDBValue[]> {
+/** The rows of `result`, until the reader of `out` has gone away (`sql ... | head`). */
+async function* rowsOf(result: DuckDBResult, out: Writable): AsyncGenerator<DuckDBValue[]> {
   for await (const chunk of result) {
+    if (out.destroyed || out.writableEnded) return;
     for (let r = 0; r < chunk.rowCount; r++) yield chunk.getRowValues(r);
   }
 }
@@ -57,7 +59,7 @@ export async function printResult(
   let count = 0;
   if (format === "csv") {
     out.write(`${names.map(csvField).join(",")}\r\n`);
-    for await (const row of rowsOf(result)) {
+    for await (const row of rowsOf(result, out)) {
       const fields = row.map((value, c) => {
         if (value === null) return "";
         const t = text(value);
@@ -71,7 +73,7 @@ export async function printResult(
   }
   if (format === "json") {
     out.write("[");
-    for await (const row of rowsOf(result)) {
+    for await (const row of rowsOf(result, out)) {
       const object = Object.fromEntries(names.map((name, c) => [name, jsonValue(row[c] ?? null)]));
       out.write(`${count === 0 ? "\n" : ",\n"}${JSON.stringify(object)}`);
       count++;
@@ -80,7 +82,7 @@ export async function printResult(
     return count;
   }
   const cells: string[][] = [];
-  for await (const row of rowsOf(result)) {
+  for await (const row of rowsOf(result, out)) {
     cells.push(row.map((value) => (value === null ? "NULL" : clip(text(value)))));
   }
   const widths = names.map((name, c) =>
