@@ -7,6 +7,8 @@ import {
   CliError,
   EXIT_FAILED,
   EXIT_OK,
+  EXIT_SIGINT,
+  EXIT_SIGTERM,
   EXIT_USAGE,
   type ExitCode,
   UsageError,
@@ -40,10 +42,19 @@ const COMMANDS: readonly RegisterCommand[] = [
 export async function main(argv: readonly string[], given?: CliContext): Promise<ExitCode> {
   const controller = new AbortController();
   const ctx = given ?? processContext(controller.signal);
-  const stop = () => controller.abort(new CliError("interrupted", EXIT_FAILED));
+  // A command that ends in an error after a signal was stopped by it: it answers 130 or 143,
+  // as a shell reports a program the signal killed. Commands whose normal end is a signal
+  // (simulate, schedule) return and answer 0.
+  let signalled: ExitCode | undefined;
+  const stopBy = (code: ExitCode) => () => {
+    signalled ??= code;
+    controller.abort(new CliError("interrupted", code));
+  };
+  const onInt = stopBy(EXIT_SIGINT);
+  const onTerm = stopBy(EXIT_SIGTERM);
   if (!given) {
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.once("SIGINT", onInt);
+    process.once("SIGTERM", onTerm);
   }
   const output = given ? undefined : guardOutput([process.stdout, process.stderr]);
   let usageFailure: string | undefined;
@@ -97,7 +108,7 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
   } catch (error) {
     if (error instanceof CliError) {
       ctx.stderr.write(`lms-export: ${error.message}\n`);
-      return error.exitCode;
+      return signalled ?? error.exitCode;
     }
     const message = error instanceof Error ? error.message : String(error);
     ctx.stderr.write(`lms-export: unexpected error: ${message}\n`);
@@ -105,8 +116,8 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
   } finally {
     output?.dispose();
     if (!given) {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
     }
   }
 }

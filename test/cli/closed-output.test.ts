@@ -23,11 +23,12 @@ afterAll(async () => {
 
 async function runStatuses(path: string): Promise<string[]> {
   const instance = await DuckDBInstance.create(path, { access_mode: "READ_ONLY" });
+  const connection = await instance.connect();
   try {
-    const connection = await instance.connect();
     const reader = await connection.runAndReadAll("SELECT status FROM _runs ORDER BY run_id");
     return reader.getRowObjects().map((row) => String(row.status));
   } finally {
+    connection.closeSync();
     instance.closeSync();
   }
 }
