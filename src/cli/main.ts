@@ -14,6 +14,7 @@ import {
   UsageError,
 } from "../cli-error.js";
 import { guardOutput } from "./closed-output.js";
+import { registerCheck } from "./commands/check.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerExtract } from "./commands/extract.js";
 import { registerList } from "./commands/list.js";
@@ -33,6 +34,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerRun,
   registerSql,
   registerList,
+  registerCheck,
   registerSchedule,
   registerSimulate,
   registerDemo,
