@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import { runReports } from "../../report/run-report.js";
-import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
+import { loadCatalogFor, refuseOutputInCatalog, withCatalogOption } from "../catalog-option.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withFormulaOption } from "../formula-option.js";
@@ -43,6 +43,7 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     async (args) => {
       const { config, logger } = await setupCommand(args, ctx);
       const catalog = await loadCatalogFor(args.catalog, ctx);
+      refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
       await withDatabase(config.db, { readOnly: true }, async (db) => {
         const results = await runReports(db, args.names, {
           catalog,

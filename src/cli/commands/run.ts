@@ -1,8 +1,9 @@
 import type { Argv } from "yargs";
 import type { Catalog } from "../../report/catalog.js";
+import { prepareOutputDir } from "../../report/output-files.js";
 import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
-import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
+import { loadCatalogFor, refuseOutputInCatalog, withCatalogOption } from "../catalog-option.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
@@ -42,8 +43,8 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
           "refresh the database, then the weekly workbook",
         )
         .example(
-          "$0 run completion-overview --format csv --out reports/",
-          "CSV only, into reports/",
+          "$0 run completion-overview --format csv --out exports/",
+          "CSV only, into exports/",
         ),
     async (args) => {
       let catalog: Catalog | undefined;
@@ -58,6 +59,9 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
             givenSource: config.sources.reportParams,
             now: new Date(),
           });
+          refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
+          // An output folder that cannot be made is found now, not after the extract.
+          await prepareOutputDir(config.outDir);
         },
         after: async (db, { config, logger }) => {
           const reports = await runReports(db, args.reports, {
