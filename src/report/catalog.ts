@@ -50,6 +50,8 @@ export interface ReportDef {
   formats: ReportFormat[];
   params: Record<string, unknown>;
   fileName: string;
+  /** CSV files start with a UTF-8 byte-order mark (for Excel on Windows). */
+  csvBom: boolean;
 }
 
 /** Queries and reports by name. */

@@ -22,6 +22,7 @@ const ReportJson = z.strictObject({
   formats: z.array(z.enum(["parquet", "csv", "xlsx"])).min(1, "must name at least one format"),
   params: z.record(z.string(), ParamJson).default({}),
   fileName: z.string().min(1, "must be a non-empty file name pattern"),
+  csvBom: z.boolean().default(false),
 });
 
 /** Placeholders a file name pattern may use. */
@@ -123,5 +124,6 @@ export function parseReportFile(
     formats: def.formats,
     params: def.params,
     fileName: def.fileName,
+    csvBom: def.csvBom,
   };
 }

@@ -22,6 +22,8 @@ export interface ReportJob {
   queries: QueryDef[];
   formats: ReportFormat[];
   fileName: string;
+  /** CSV files start with a UTF-8 byte-order mark. */
+  csvBom: boolean;
   /** Parameter values per query name. */
   params: Map<string, Map<string, ParamValue>>;
 }
@@ -74,6 +76,7 @@ export async function resolveJobs(
         queries,
         formats: report.formats,
         fileName: report.fileName,
+        csvBom: report.csvBom,
         reportParams: report.params,
       };
     } else if (query) {
@@ -122,6 +125,7 @@ function job(
     queries: [query],
     formats: [...ALL_FORMATS],
     fileName: "{report}-{date}",
+    csvBom: false,
     reportParams: {},
   };
 }

@@ -3,6 +3,7 @@ import { runReports } from "../../report/run-report.js";
 import { loadCatalogFor, refuseOutputInCatalog, withCatalogOption } from "../catalog-option.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { withCsvBomOption } from "../csv-bom-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import {
   withConfigOption,
@@ -23,8 +24,10 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     "Write reports from the database: report or query names (see `list`), or .sql files",
     (y) =>
       withFormulaOption(
-        withCatalogOption(
-          withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+        withCsvBomOption(
+          withCatalogOption(
+            withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+          ),
         ),
         "CSV and Excel text cells",
       )
@@ -52,6 +55,7 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           params: config.reportParams,
           paramsSource: config.sources.reportParams,
           neutraliseFormulas: args.neutraliseFormulas,
+          csvBom: args.csvBom === true,
           logger,
           cwd: ctx.cwd,
         });

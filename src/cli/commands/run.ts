@@ -5,6 +5,7 @@ import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
 import { loadCatalogFor, refuseOutputInCatalog, withCatalogOption } from "../catalog-option.js";
 import type { CliContext } from "../context.js";
+import { withCsvBomOption } from "../csv-bom-option.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
 import { withFormulaOption } from "../formula-option.js";
@@ -23,10 +24,12 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
     "Extract, then write the named reports (the scheduled job)",
     (y) =>
       withFormulaOption(
-        withCatalogOption(
-          withParamOption(
-            withOutputOptions(
-              withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+        withCsvBomOption(
+          withCatalogOption(
+            withParamOption(
+              withOutputOptions(
+                withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+              ),
             ),
           ),
         ),
@@ -70,6 +73,7 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
             params: config.reportParams,
             paramsSource: config.sources.reportParams,
             neutraliseFormulas: args.neutraliseFormulas,
+            csvBom: args.csvBom === true,
             ...(catalog ? { catalog } : {}),
             cwd: ctx.cwd,
             logger,
