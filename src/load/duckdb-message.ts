@@ -25,6 +25,16 @@ export function duckdbDetails(message: string): string {
 }
 
 /**
+ * What to do when SQL was refused a file (DuckDB's file access is off for user SQL), as a clause
+ * to append; empty for any other error.
+ */
+export function fileAccessHint(message: string): string {
+  return /Permission Error: Cannot access (file|directory)/.test(message)
+    ? "; SQL here reads only the database: to let it use files, pass --allow-file-access DIR"
+    : "";
+}
+
+/**
  * What to do when DuckDB ran out of its memory ceiling (set by LMS_DUCKDB_MEMORY_LIMIT), as a
  * clause to append to the message; empty for any other error.
  */

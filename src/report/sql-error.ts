@@ -6,7 +6,12 @@
  * added on that same line), so n is the file's line.
  */
 import { CliError, UsageError } from "../cli-error.js";
-import { duckdbDetails, duckdbFirstLine as firstLine, memoryHint } from "../load/duckdb-message.js";
+import {
+  duckdbDetails,
+  fileAccessHint,
+  duckdbFirstLine as firstLine,
+  memoryHint,
+} from "../load/duckdb-message.js";
 
 /** `where:LINE: Kind Error: what` (or `where: ...` when DuckDB gives no line). */
 export function sqlErrorText(error: unknown, where: string): string {
@@ -22,6 +27,8 @@ export function sqlErrorText(error: unknown, where: string): string {
  */
 export function sqlError(error: unknown, where: string, stage: "prepare" | "run"): CliError {
   const text = sqlErrorText(error, where);
+  const refused = fileAccessHint(messageOf(error));
+  if (refused !== "") return new UsageError(`SQL error in ${text}${refused}`, { cause: error });
   return stage === "prepare"
     ? new UsageError(`SQL error in ${text}${duckdbDetails(messageOf(error))}`, {
         cause: error,
@@ -46,7 +53,9 @@ export function inlineSqlError(error: unknown): CliError {
   const kind = /^([\w ]+?) Error:/.exec(first)?.[1] ?? "";
   return FAILURE_KINDS.has(kind) || memoryHint(message) !== ""
     ? new CliError(`query failed${text}${memoryHint(message)}`, 1, { cause: error })
-    : new UsageError(`SQL error${text}${duckdbDetails(message)}`, { cause: error });
+    : new UsageError(`SQL error${text}${fileAccessHint(message)}${duckdbDetails(message)}`, {
+        cause: error,
+      });
 }
 
 function messageOf(error: unknown): string {

@@ -1,9 +1,11 @@
 import type { Argv } from "yargs";
+import { restrictFileAccess } from "../../load/file-access.js";
 import { runReports } from "../../report/run-report.js";
 import { loadCatalogFor, refuseOutputInCatalog, withCatalogOption } from "../catalog-option.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withCsvBomOption } from "../csv-bom-option.js";
+import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import {
   withConfigOption,
@@ -23,13 +25,15 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     "report <names..>",
     "Write reports from the database: report or query names (see `list`), or .sql files",
     (y) =>
-      withFormulaOption(
-        withCsvBomOption(
-          withCatalogOption(
-            withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+      withFileAccessOption(
+        withFormulaOption(
+          withCsvBomOption(
+            withCatalogOption(
+              withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+            ),
           ),
+          "CSV and Excel text cells",
         ),
-        "CSV and Excel text cells",
       )
         .positional("names", {
           type: "string",
@@ -47,7 +51,13 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
       const { config, logger } = await setupCommand(args, ctx);
       const catalog = await loadCatalogFor(args.catalog, ctx);
       refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
+      const allowed = allowedFolders(args.allowFileAccess, {
+        config,
+        cwd: ctx.cwd,
+        outDir: config.outDir,
+      });
       await withDatabase(config.db, { readOnly: true }, async (db) => {
+        await restrictFileAccess(db, [config.outDir, ...allowed]);
         const results = await runReports(db, args.names, {
           catalog,
           outDir: config.outDir,

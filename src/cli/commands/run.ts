@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { restrictFileAccess } from "../../load/file-access.js";
 import type { Catalog } from "../../report/catalog.js";
 import { prepareOutputDir } from "../../report/output-files.js";
 import { resolveJobs } from "../../report/report-jobs.js";
@@ -8,6 +9,7 @@ import type { CliContext } from "../context.js";
 import { withCsvBomOption } from "../csv-bom-option.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
+import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import {
   withConnectionOptions,
@@ -23,17 +25,19 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
     "run <reports..>",
     "Extract, then write the named reports (the scheduled job)",
     (y) =>
-      withFormulaOption(
-        withCsvBomOption(
-          withCatalogOption(
-            withParamOption(
-              withOutputOptions(
-                withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+      withFileAccessOption(
+        withFormulaOption(
+          withCsvBomOption(
+            withCatalogOption(
+              withParamOption(
+                withOutputOptions(
+                  withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+                ),
               ),
             ),
           ),
+          "CSV and Excel text cells",
         ),
-        "CSV and Excel text cells",
       )
         .positional("reports", {
           type: "string",
@@ -51,6 +55,7 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
         ),
     async (args) => {
       let catalog: Catalog | undefined;
+      let allowed: string[] = [];
       await extractCommand(args, ctx, {
         // A wrong report name or parameter is found before a long extract, not after it.
         before: async ({ config }) => {
@@ -63,10 +68,17 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
             now: new Date(),
           });
           refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
+          allowed = allowedFolders(args.allowFileAccess, {
+            config,
+            cwd: ctx.cwd,
+            outDir: config.outDir,
+          });
           // An output folder that cannot be made is found now, not after the extract.
           await prepareOutputDir(config.outDir);
         },
         after: async (db, { config, logger }) => {
+          // The extract is done: from here on only report SQL runs on this instance.
+          await restrictFileAccess(db, [config.outDir, ...allowed]);
           const reports = await runReports(db, args.reports, {
             outDir: config.outDir,
             ...(config.formats ? { formats: config.formats } : {}),

@@ -1,10 +1,12 @@
 import type { Argv } from "yargs";
 import { UsageError } from "../../cli-error.js";
 import { openDatabase } from "../../load/database.js";
+import { restrictFileAccess } from "../../load/file-access.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { inlineSqlError } from "../../report/sql-error.js";
 import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import { withConfigOption, withDbOption } from "../options.js";
 
@@ -19,7 +21,7 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
     "sql <query..>",
     "Run one SQL statement on the database (read-only) and print the result",
     (y) =>
-      withFormulaOption(withDbOption(withConfigOption(y)), "CSV text cells")
+      withFileAccessOption(withFormulaOption(withDbOption(withConfigOption(y)), "CSV text cells"))
         .positional("query", {
           type: "string",
           array: true,
@@ -42,8 +44,10 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
       const { config } = await setupCommand({ ...args, format: undefined, param: undefined }, ctx);
       const format = args.format as PrintFormat;
       const query = oneQuery(args.query);
+      const allowed = allowedFolders(args.allowFileAccess, { config, cwd: ctx.cwd });
       const db = await openDatabase(config.db, { readOnly: true });
       try {
+        await restrictFileAccess(db, allowed);
         const connection = await db.connect();
         let count: number;
         try {
