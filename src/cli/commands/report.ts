@@ -15,6 +15,7 @@ import {
   withParamOption,
 } from "../options.js";
 import { reportSummary } from "../report-summary.js";
+import { withWaitOption } from "../wait-option.js";
 
 /**
  * `report NAME|FILE.sql ...`: reads the database (read-only, so an extract may not be running on
@@ -25,14 +26,18 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     "report <names..>",
     "Write reports from the database: report or query names (see `list`), or .sql files",
     (y) =>
-      withFileAccessOption(
-        withFormulaOption(
-          withCsvBomOption(
-            withCatalogOption(
-              withParamOption(withOutputOptions(withLogOptions(withDbOption(withConfigOption(y))))),
+      withWaitOption(
+        withFileAccessOption(
+          withFormulaOption(
+            withCsvBomOption(
+              withCatalogOption(
+                withParamOption(
+                  withOutputOptions(withLogOptions(withDbOption(withConfigOption(y)))),
+                ),
+              ),
             ),
+            "CSV and Excel text cells",
           ),
-          "CSV and Excel text cells",
         ),
       )
         .positional("names", {
@@ -56,7 +61,8 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
         cwd: ctx.cwd,
         outDir: config.outDir,
       });
-      await withDatabase(config.db, { readOnly: true }, async (db) => {
+      const wait = { seconds: args.wait, logger };
+      await withDatabase(config.db, { readOnly: true, wait }, async (db) => {
         await restrictFileAccess(db, [config.outDir, ...allowed]);
         const results = await runReports(db, args.names, {
           catalog,

@@ -19,24 +19,27 @@ import {
   withParamOption,
 } from "../options.js";
 import { reportSummary } from "../report-summary.js";
+import { withWaitOption } from "../wait-option.js";
 
 export function registerRun(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "run <reports..>",
     "Extract, then write the named reports (the scheduled job)",
     (y) =>
-      withFileAccessOption(
-        withFormulaOption(
-          withCsvBomOption(
-            withCatalogOption(
-              withParamOption(
-                withOutputOptions(
-                  withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+      withWaitOption(
+        withFileAccessOption(
+          withFormulaOption(
+            withCsvBomOption(
+              withCatalogOption(
+                withParamOption(
+                  withOutputOptions(
+                    withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+                  ),
                 ),
               ),
             ),
+            "CSV and Excel text cells",
           ),
-          "CSV and Excel text cells",
         ),
       )
         .positional("reports", {

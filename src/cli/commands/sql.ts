@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { UsageError } from "../../cli-error.js";
-import { openDatabase } from "../../load/database.js";
 import { restrictFileAccess } from "../../load/file-access.js";
+import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { inlineSqlError } from "../../report/sql-error.js";
 import { setupCommand } from "../command-setup.js";
@@ -9,6 +9,7 @@ import type { CliContext } from "../context.js";
 import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import { withConfigOption, withDbOption } from "../options.js";
+import { withWaitOption } from "../wait-option.js";
 
 /**
  * `sql "SELECT ..."`: one ad-hoc statement on the database opened read-only (nothing can be
@@ -21,7 +22,11 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
     "sql <query..>",
     "Run one SQL statement on the database (read-only) and print the result",
     (y) =>
-      withFileAccessOption(withFormulaOption(withDbOption(withConfigOption(y)), "CSV text cells"))
+      withWaitOption(
+        withFileAccessOption(
+          withFormulaOption(withDbOption(withConfigOption(y)), "CSV text cells"),
+        ),
+      )
         .positional("query", {
           type: "string",
           array: true,
@@ -41,11 +46,18 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
         .example('$0 sql "FROM take LIMIT 100" --format csv > takes.csv', ""),
     async (args) => {
       // --format here means the print format, not report formats: keep it from the settings.
-      const { config } = await setupCommand({ ...args, format: undefined, param: undefined }, ctx);
+      const { config, logger } = await setupCommand(
+        { ...args, format: undefined, param: undefined },
+        ctx,
+      );
       const format = args.format as PrintFormat;
       const query = oneQuery(args.query);
       const allowed = allowedFolders(args.allowFileAccess, { config, cwd: ctx.cwd });
-      const db = await openDatabase(config.db, { readOnly: true });
+      const db = await openDatabaseWaiting(
+        config.db,
+        { readOnly: true },
+        { seconds: args.wait, logger, signal: ctx.signal },
+      );
       try {
         await restrictFileAccess(db, allowed);
         const connection = await db.connect();
