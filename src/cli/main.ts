@@ -83,6 +83,10 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
       "extract a real portal, then write the weekly workbook",
     )
     .example('$0 sql "SELECT count(*) FROM take"', "ask the database anything")
+    .completion(
+      "completion",
+      "Print a bash/zsh completion script: lms-export completion >> ~/.bashrc",
+    )
     .help()
     .alias("h", "help")
     .version();

@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { UsageError } from "../cli-error.js";
 import { type Catalog, loadQueryFile, type QueryDef, type ReportFormat } from "./catalog.js";
 import { type ParamValue, resolveQueryParams } from "./params.js";
+import { didYouMean } from "./suggest-name.js";
 
 /** Formats a single query is written in when run on its own without --format. */
 export const ALL_FORMATS: readonly ReportFormat[] = ["parquet", "csv", "xlsx"];
@@ -31,8 +32,9 @@ export interface ReportJob {
 function unknownName(name: string, catalog: Catalog): UsageError {
   const reports = [...catalog.reports.keys()].join(", ") || "none";
   const queries = [...catalog.queries.keys()].join(", ") || "none";
+  const known = [...catalog.reports.keys(), ...catalog.queries.keys()];
   return new UsageError(
-    `unknown report or query ${JSON.stringify(name)}; reports: ${reports}; queries: ${queries} (or give a path to a .sql file)`,
+    `unknown report or query ${JSON.stringify(name)}${didYouMean(name, known)}; reports: ${reports}; queries: ${queries} (or give a path to a .sql file)`,
   );
 }
 

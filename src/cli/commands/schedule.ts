@@ -17,6 +17,7 @@ import { resolveConfig } from "../../config/resolve.js";
 import { createCliLogger } from "../../log/cli-logger.js";
 import { streamIsTTY } from "../../log/color.js";
 import type { Logger } from "../../log/logger.js";
+import { didYouMean } from "../../report/suggest-name.js";
 import { loadCatalogFor } from "../catalog-option.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withLogOptions } from "../options.js";
@@ -329,7 +330,7 @@ async function checkReportNames(args: readonly string[], ctx: CliContext): Promi
   for (const name of names) {
     if (/\.sql$/i.test(name) || catalog.reports.has(name) || catalog.queries.has(name)) continue;
     throw new UsageError(
-      `unknown report or query "${name}" in the command after --; \`lms-export list\` shows the names`,
+      `unknown report or query "${name}" in the command after --${didYouMean(name, [...catalog.reports.keys(), ...catalog.queries.keys()])}; \`lms-export list\` shows the names`,
     );
   }
 }
