@@ -6,6 +6,9 @@ import type { Logger } from "../log/logger.js";
 import type { Progress, ResourceProgress } from "./progress.js";
 
 const BAR_WIDTH = 20;
+const MIN_BAR_WIDTH = 5;
+/** Columns assumed when the stream does not say (a terminal that reports none). */
+const DEFAULT_COLUMNS = 80;
 
 function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
@@ -14,12 +17,29 @@ function formatDuration(ms: number): string {
   return `${m}:${String(s).padStart(2, "0")}`;
 }
 
-/** One line of the terminal display. */
-function progressLine(p: ResourceProgress, now: number): string {
+/**
+ * One line of the terminal display, shorter than `columns`: a line that wraps breaks the
+ * cursor-up redraw and scrolls the display. The bar shrinks first, then the rate goes.
+ */
+function progressLine(p: ResourceProgress, now: number, columns: number): string {
+  const full = progressFields(p, now, BAR_WIDTH);
+  const room = columns - 1;
+  if (full.text.length <= room) return full.text;
+  const barWidth = Math.max(MIN_BAR_WIDTH, BAR_WIDTH - (full.text.length - room));
+  const narrower = progressFields(p, now, barWidth);
+  if (narrower.text.length <= room) return narrower.text;
+  return narrower.withoutRate.slice(0, room);
+}
+
+function progressFields(
+  p: ResourceProgress,
+  now: number,
+  barWidth: number,
+): { text: string; withoutRate: string } {
   const planned = Math.max(p.requestsPlanned, 1);
   const share = Math.min(1, p.requestsDone / planned);
-  const filled = Math.round(share * BAR_WIDTH);
-  const bar = `${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}`;
+  const filled = Math.round(share * barWidth);
+  const bar = `${"█".repeat(filled)}${"░".repeat(barWidth - filled)}`;
   const elapsed = (p.finishedAt ?? now) - p.startedAt;
   const rate = elapsed > 0 ? Math.round((p.records * 1000) / elapsed) : 0;
   const remaining = p.requestsPlanned - p.requestsDone;
@@ -29,7 +49,9 @@ function progressLine(p: ResourceProgress, now: number): string {
       : p.requestsDone > 0 && remaining > 0
         ? `ETA ${formatDuration((elapsed / p.requestsDone) * remaining)}`
         : "";
-  return `${p.resource.padEnd(19)} ${bar} ${`${p.requestsDone}/${p.requestsPlanned}`.padStart(13)} req ${p.records.toLocaleString("en-US").padStart(11)} rec ${`${rate.toLocaleString("en-US")}/s`.padStart(9)} ${eta}`;
+  const head = `${p.resource.padEnd(19)} ${bar} ${`${p.requestsDone}/${p.requestsPlanned}`.padStart(13)} req ${p.records.toLocaleString("en-US").padStart(11)} rec`;
+  const rateText = `${rate.toLocaleString("en-US")}/s`.padStart(9);
+  return { text: `${head} ${rateText} ${eta}`.trimEnd(), withoutRate: `${head} ${eta}`.trimEnd() };
 }
 
 /** Redraws all resources every `intervalMs` on a terminal; stop() draws the final state. */
@@ -41,7 +63,8 @@ export function renderTerminalProgress(
   let drawn = 0;
   const draw = () => {
     const now = Date.now();
-    const lines = progress.snapshot().map((p) => progressLine(p, now));
+    const columns = (stream as { columns?: number }).columns ?? DEFAULT_COLUMNS;
+    const lines = progress.snapshot().map((p) => progressLine(p, now, columns));
     const up = drawn > 0 ? `\x1b[${drawn}A` : "";
     stream.write(`${up}${lines.map((line) => `\x1b[2K${line}\n`).join("")}`);
     drawn = lines.length;
