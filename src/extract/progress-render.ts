@@ -36,8 +36,9 @@ function progressFields(
   now: number,
   barWidth: number,
 ): { text: string; withoutRate: string } {
+  const resumed = p.requestsPlanned === 0 && p.records > 0;
   const planned = Math.max(p.requestsPlanned, 1);
-  const share = Math.min(1, p.requestsDone / planned);
+  const share = resumed ? 1 : Math.min(1, p.requestsDone / planned);
   const filled = Math.round(share * barWidth);
   const bar = `${"█".repeat(filled)}${"░".repeat(barWidth - filled)}`;
   const elapsed = (p.finishedAt ?? now) - p.startedAt;
@@ -49,7 +50,9 @@ function progressFields(
       : p.requestsDone > 0 && remaining > 0
         ? `ETA ${formatDuration((elapsed / p.requestsDone) * remaining)}`
         : "";
-  const head = `${p.resource.padEnd(19)} ${bar} ${`${p.requestsDone}/${p.requestsPlanned}`.padStart(13)} req ${p.records.toLocaleString("en-US").padStart(11)} rec`;
+  // A resource an interrupted attempt finished asks nothing now: what it loaded is the figure.
+  const requests = resumed ? "resumed" : `${p.requestsDone}/${p.requestsPlanned} req`;
+  const head = `${p.resource.padEnd(19)} ${bar} ${requests.padStart(17)} ${p.records.toLocaleString("en-US").padStart(11)} rec`;
   const rateText = `${rate.toLocaleString("en-US")}/s`.padStart(9);
   return { text: `${head} ${rateText} ${eta}`.trimEnd(), withoutRate: `${head} ${eta}`.trimEnd() };
 }

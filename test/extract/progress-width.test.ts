@@ -24,6 +24,16 @@ function terminal(columns: number) {
 }
 
 describe("progress width", () => {
+  it("shows what a resumed run had already loaded instead of 0/0 req 0 rec", () => {
+    const progress = new Progress(["grp"], () => 0);
+    progress.received("grp", 5_915);
+    progress.finish("grp");
+    const { stream, lines } = terminal(80);
+    renderTerminalProgress(progress, stream, 1_000_000).stop();
+    expect(lines()[0]).toMatch(/^grp\s+█{5,}\s+resumed\s+5,915 rec/);
+    expect(lines()[0]).not.toContain("0/0");
+  });
+
   for (const columns of [80, 60, 120]) {
     it(`fits ${columns} columns with large figures`, () => {
       let clock = 0;
