@@ -5,10 +5,10 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/server.js";
 import { createLmsDatabase } from "../fixtures/lms-dataset.js";
+import { readRows } from "../helpers/read-rows.js";
 import { collect, spawnCli } from "../helpers/spawn-cli.js";
 
 const KEY = "closed-output-key-3a9d";
@@ -20,18 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function runStatuses(path: string): Promise<string[]> {
-  const instance = await DuckDBInstance.create(path, { access_mode: "READ_ONLY" });
-  const connection = await instance.connect();
-  try {
-    const reader = await connection.runAndReadAll("SELECT status FROM _runs ORDER BY run_id");
-    return reader.getRowObjects().map((row) => String(row.status));
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
 
 describe("a closed output pipe", () => {
   it("ends `sql` quietly with exit 0 once its reader has read the first line", async () => {
@@ -66,7 +54,10 @@ describe("a closed output pipe", () => {
         const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
         expect(code).toBe(0);
       }
-      expect(await runStatuses(db)).toEqual(["succeeded", "succeeded"]);
+      expect(await readRows(db, "SELECT status FROM _runs ORDER BY run_id")).toEqual([
+        ["succeeded"],
+        ["succeeded"],
+      ]);
     } finally {
       await sim.close();
     }

@@ -5,9 +5,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { readRows } from "../helpers/read-rows.js";
 import { collect, runCli, spawnCli } from "../helpers/spawn-cli.js";
 
 const KEY = "exit-codes-key-55e1";
@@ -25,17 +25,6 @@ afterAll(async () => {
   await sim.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function readRows(path: string, sql: string): Promise<unknown[][]> {
-  const instance = await DuckDBInstance.create(path, { access_mode: "READ_ONLY" });
-  const connection = await instance.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRows();
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
 
 describe("an extract stopped by a signal", () => {
   for (const [signal, code] of [

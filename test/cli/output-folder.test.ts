@@ -6,11 +6,10 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { prepareOutputDir } from "../../src/report/output-files.js";
 import { createLmsDatabase } from "../fixtures/lms-dataset.js";
+import { runInProcess } from "../helpers/in-process-cli.js";
 import { PROJECT_ROOT, runCli } from "../helpers/spawn-cli.js";
 
 let cwd: string;
@@ -28,24 +27,7 @@ afterAll(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-async function cli(args: string[]) {
-  let stderr = "";
-  const sink = (add: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        add(String(chunk));
-        done();
-      },
-    });
-  const code = await main(args, {
-    stdout: sink(() => {}),
-    stderr: sink((t) => (stderr += t)),
-    env: {},
-    cwd,
-    signal: new AbortController().signal,
-  });
-  return { code, stderr };
-}
+const cli = (args: string[]) => runInProcess(args, cwd);
 
 describe("the output folder", () => {
   it("is refused inside the shipped reports/ or a --catalog's queries/, writing nothing", async () => {

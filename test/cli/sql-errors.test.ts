@@ -5,10 +5,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { createLmsDatabase } from "../fixtures/lms-dataset.js";
+import { runInProcess } from "../helpers/in-process-cli.js";
 
 let cwd: string;
 beforeAll(async () => {
@@ -19,25 +18,7 @@ afterAll(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-async function sql(...args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const sink = (add: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        add(String(chunk));
-        done();
-      },
-    });
-  const code = await main(["sql", ...args], {
-    stdout: sink((t) => (stdout += t)),
-    stderr: sink((t) => (stderr += t)),
-    env: {},
-    cwd,
-    signal: new AbortController().signal,
-  });
-  return { code, stdout, stderr };
-}
+const sql = (...args: string[]) => runInProcess(["sql", ...args], cwd);
 
 describe("sql with bad SQL", () => {
   it("suggests the table DuckDB thinks was meant, with the caret under it, exit 2", async () => {

@@ -5,10 +5,9 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { createLmsDatabase } from "../fixtures/lms-dataset.js";
+import { runInProcess } from "../helpers/in-process-cli.js";
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const today = () => new Date().toISOString().slice(0, 10);
@@ -40,22 +39,8 @@ afterAll(async () => {
 });
 
 async function cli(args: string[]) {
-  let stderr = "";
-  const sink = (add: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        add(String(chunk));
-        done();
-      },
-    });
-  const code = await main(args, {
-    stdout: sink(() => {}),
-    stderr: sink((t) => (stderr += t)),
-    env: {},
-    cwd,
-    signal: new AbortController().signal,
-  });
-  expect(code, stderr).toBe(0);
+  const run = await runInProcess(args, cwd);
+  expect(run.code, run.stderr).toBe(0);
 }
 
 describe("CSV byte-order mark", () => {
