@@ -11,7 +11,17 @@ export const EXIT_FAILED = 1;
 /** Bad usage or bad input. */
 export const EXIT_USAGE = 2;
 
-export type ExitCode = typeof EXIT_OK | typeof EXIT_FAILED | typeof EXIT_USAGE;
+/** Stopped by Ctrl-C (SIGINT): 128 + 2, as shells report it. */
+export const EXIT_SIGINT = 130;
+/** Stopped by SIGTERM: 128 + 15. */
+export const EXIT_SIGTERM = 143;
+
+export type ExitCode =
+  | typeof EXIT_OK
+  | typeof EXIT_FAILED
+  | typeof EXIT_USAGE
+  | typeof EXIT_SIGINT
+  | typeof EXIT_SIGTERM;
 
 export class CliError extends Error {
   override readonly name = "CliError";

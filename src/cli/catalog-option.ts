@@ -4,7 +4,7 @@
  * tool's own folders are not the place for a team's reports.
  */
 import { statSync } from "node:fs";
-import { delimiter, resolve } from "node:path";
+import { delimiter, join, resolve, sep } from "node:path";
 import type { Argv } from "yargs";
 import { UsageError } from "../cli-error.js";
 import { type Catalog, loadCatalog } from "../report/catalog.js";
@@ -25,6 +25,33 @@ export async function loadCatalogFor(
   flag: readonly string[] | undefined,
   ctx: CliContext,
 ): Promise<Catalog> {
+  return loadCatalog(projectRoot(), catalogDirs(flag, ctx));
+}
+
+/**
+ * Refuses an output folder inside the queries/ or reports/ folder of a catalog in use: report
+ * files would sit among the definitions (and a `.json` export would be read as one).
+ */
+export function refuseOutputInCatalog(
+  outDir: string,
+  outSource: string,
+  flag: readonly string[] | undefined,
+  ctx: CliContext,
+): void {
+  const out = resolve(outDir);
+  for (const root of [projectRoot(), ...catalogDirs(flag, ctx)]) {
+    for (const folder of [join(root, "queries"), join(root, "reports")]) {
+      if (out === folder || out.startsWith(`${folder}${sep}`)) {
+        throw new UsageError(
+          `${outSource} ${outDir} is inside the catalog folder ${folder}, where the query and report definitions live; write reports elsewhere, e.g. --out out`,
+        );
+      }
+    }
+  }
+}
+
+/** The catalog folders given by flags, else LMS_CATALOG; each must be a folder. */
+function catalogDirs(flag: readonly string[] | undefined, ctx: CliContext): string[] {
   const given = flag ?? ctx.env.LMS_CATALOG?.split(delimiter).filter(Boolean) ?? [];
   const source = flag ? "--catalog" : "LMS_CATALOG";
   const dirs = given.map((dir) => resolve(ctx.cwd, dir));
@@ -35,7 +62,7 @@ export async function loadCatalogFor(
       );
     }
   }
-  return loadCatalog(projectRoot(), dirs);
+  return dirs;
 }
 
 /** True for an existing folder; false for anything else, a path that cannot be read included. */

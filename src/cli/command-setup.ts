@@ -4,10 +4,11 @@
  */
 import { readApiKey } from "../config/api-key.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
-import { type LmsDatabase, openDatabase } from "../load/database.js";
+import type { LmsDatabase } from "../load/database.js";
+import { openDatabaseWaiting } from "../load/wait-for-lock.js";
 import { createCliLogger } from "../log/cli-logger.js";
 import { streamIsTTY } from "../log/color.js";
-import type { Logger } from "../log/logger.js";
+import { type Logger, silentLogger } from "../log/logger.js";
 import type { CliContext } from "./context.js";
 
 export interface CommandSetup {
@@ -55,13 +56,19 @@ export async function setupPortalCommand(
   return { ...setup, apiKey };
 }
 
-/** Opens the database at `path` for `use` and closes it however `use` ends. */
+/**
+ * Opens the database at `path` for `use` and closes it however `use` ends. With `wait.seconds`,
+ * a database another process holds is waited for (--wait).
+ */
 export async function withDatabase<T>(
   path: string,
-  options: { readOnly?: boolean },
+  options: { readOnly?: boolean; wait?: { seconds: number | undefined; logger: Logger } },
   use: (db: LmsDatabase) => Promise<T>,
 ): Promise<T> {
-  const db = await openDatabase(path, options);
+  const db = await openDatabaseWaiting(path, options, {
+    seconds: options.wait?.seconds,
+    logger: options.wait?.logger ?? silentLogger,
+  });
   try {
     return await use(db);
   } finally {

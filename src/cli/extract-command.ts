@@ -24,7 +24,8 @@ export async function extractCommand(
   const setup = await setupPortalCommand(args, ctx);
   await hooks.before?.(setup);
   const { config, logger, apiKey } = setup;
-  await withDatabase(config.db, {}, async (db) => {
+  const waitSeconds = typeof args.wait === "number" ? args.wait : undefined;
+  await withDatabase(config.db, { wait: { seconds: waitSeconds, logger } }, async (db) => {
     const result = await extractWith({ config, flags: args, db, ctx, logger, apiKey });
     ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
     await hooks.after?.(db, setup);

@@ -7,11 +7,15 @@ import {
   CliError,
   EXIT_FAILED,
   EXIT_OK,
+  EXIT_SIGINT,
+  EXIT_SIGTERM,
   EXIT_USAGE,
   type ExitCode,
   UsageError,
 } from "../cli-error.js";
+import { guardOutput } from "./closed-output.js";
 import { registerApply } from "./commands/apply.js";
+import { registerCheck } from "./commands/check.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerExtract } from "./commands/extract.js";
 import { registerList } from "./commands/list.js";
@@ -34,6 +38,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerSql,
   registerList,
   registerPublish,
+  registerCheck,
   registerSchedule,
   registerSimulate,
   registerDemo,
@@ -45,11 +50,21 @@ const COMMANDS: readonly RegisterCommand[] = [
 export async function main(argv: readonly string[], given?: CliContext): Promise<ExitCode> {
   const controller = new AbortController();
   const ctx = given ?? processContext(controller.signal);
-  const stop = () => controller.abort(new CliError("interrupted", EXIT_FAILED));
+  // A command that ends in an error after a signal was stopped by it: it answers 130 or 143,
+  // as a shell reports a program the signal killed. Commands whose normal end is a signal
+  // (simulate, schedule) return and answer 0.
+  let signalled: ExitCode | undefined;
+  const stopBy = (code: ExitCode) => () => {
+    signalled ??= code;
+    controller.abort(new CliError("interrupted", code));
+  };
+  const onInt = stopBy(EXIT_SIGINT);
+  const onTerm = stopBy(EXIT_SIGTERM);
   if (!given) {
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.once("SIGINT", onInt);
+    process.once("SIGTERM", onTerm);
   }
+  const output = given ? undefined : guardOutput([process.stdout, process.stderr]);
   let usageFailure: string | undefined;
   let root = yargs([...argv])
     .scriptName("lms-export")
@@ -74,6 +89,10 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
       "extract a real portal, then write the weekly workbook",
     )
     .example('$0 sql "SELECT count(*) FROM take"', "ask the database anything")
+    .completion(
+      "completion",
+      "Print a bash/zsh completion script: lms-export completion >> ~/.bashrc",
+    )
     .help()
     .alias("h", "help")
     .version();
@@ -90,19 +109,27 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
       ctx.stderr.write(`lms-export: ${usageFailure}\n`);
       return EXIT_USAGE;
     }
+    // A failed write reports itself on a later tick: let it arrive before answering.
+    if (output) await new Promise((resolve) => setImmediate(resolve));
+    const failed = output?.failure();
+    if (failed !== undefined) {
+      ctx.stderr.write(`lms-export: could not write the output: ${failed.message}\n`);
+      return EXIT_FAILED;
+    }
     return EXIT_OK;
   } catch (error) {
     if (error instanceof CliError) {
       ctx.stderr.write(`lms-export: ${error.message}\n`);
-      return error.exitCode;
+      return signalled ?? error.exitCode;
     }
     const message = error instanceof Error ? error.message : String(error);
     ctx.stderr.write(`lms-export: unexpected error: ${message}\n`);
     return EXIT_FAILED;
   } finally {
+    output?.dispose();
     if (!given) {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
     }
   }
 }

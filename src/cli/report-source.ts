@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import type { LmsDatabase } from "../load/database.js";
+import type { Logger } from "../log/logger.js";
 import { openLake } from "../publish/lake/lake-views.js";
 import { openPortalsDatabase } from "../report/portals-database.js";
 import { portalDatabases } from "./all-portals.js";
@@ -27,23 +28,29 @@ export function withReportSourceOptions<T>(y: Argv<T>) {
     .conflicts("lake", "all-portals");
 }
 
-/** Runs `use` on the source the flags name and closes it however `use` ends. */
+/**
+ * Runs `use` on the source the flags name and closes it however `use` ends. `use` also gets the
+ * folders the source reads while queries run (the lake's), which must stay readable when file
+ * access is restricted. `wait` waits for a database file another process holds.
+ */
 export async function withReportSource(
   args: Readonly<Record<string, unknown>> & { lake?: string | undefined; allPortals?: boolean },
   ctx: CliContext,
   db: string,
-  use: (db: Pick<LmsDatabase, "connect">) => Promise<void>,
+  options: { wait?: { seconds: number | undefined; logger: Logger } },
+  use: (db: Pick<LmsDatabase, "connect">, reads: readonly string[]) => Promise<void>,
 ): Promise<void> {
   if (args.lake === undefined && !args.allPortals) {
-    await withDatabase(db, { readOnly: true }, use);
+    await withDatabase(db, { readOnly: true, ...options }, (opened) => use(opened, []));
     return;
   }
+  const lake = args.lake === undefined ? undefined : resolve(ctx.cwd, args.lake);
   const source =
-    args.lake !== undefined
-      ? await openLake(resolve(ctx.cwd, args.lake))
+    lake !== undefined
+      ? await openLake(lake)
       : await openPortalsDatabase(await portalDatabases(args, ctx));
   try {
-    await use(source);
+    await use(source, lake === undefined ? [] : [lake]);
   } finally {
     source.close();
   }

@@ -7,6 +7,7 @@ import { readFile, stat } from "node:fs/promises";
 import { UsageError } from "../cli-error.js";
 import type { Logger } from "../log/logger.js";
 import { errnoCode } from "./errno-code.js";
+import { looksLikeSecret } from "./looks-like-secret.js";
 
 /** Larger than any plausible secret: a file this big is the wrong file. */
 const MAX_SECRET_FILE_BYTES = 64 * 1024;
@@ -41,6 +42,12 @@ export async function readSecretFile(
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
+    if (errnoCode(error) === "ENOENT" && looksLikeSecret(path)) {
+      // The setting holds the secret itself: never echo it.
+      throw new UsageError(
+        `the ${what} file setting (from ${source}) names no file and looks like a ${short} itself: put the ${short} alone in a file (chmod 600) and name that file instead`,
+      );
+    }
     fail(describeReadError(error, short));
   }
   if (size > MAX_SECRET_FILE_BYTES) {

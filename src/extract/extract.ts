@@ -199,6 +199,12 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     const progress = new Progress(decision.resources);
     const paced = client;
     progress.watchPace(() => paced.pace());
+    if (decision.resumeId !== undefined) {
+      // What the interrupted attempts staged shows from the start, not "0 rec".
+      for (const [resource, size] of await tableSizes(connection, decision.resources)) {
+        progress.received(resource, size.staged);
+      }
+    }
     const { sinks, done } = await openSinks(options, connection, runId, decision, sinkConnections);
     const plan: ExtractPlan = {
       runId,

@@ -7,6 +7,9 @@ import type { Logger } from "../log/logger.js";
 import type { Progress, ResourceProgress } from "./progress.js";
 
 const BAR_WIDTH = 20;
+const MIN_BAR_WIDTH = 5;
+/** Columns assumed when the stream does not say (a terminal that reports none). */
+const DEFAULT_COLUMNS = 80;
 
 function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
@@ -15,12 +18,30 @@ function formatDuration(ms: number): string {
   return `${m}:${String(s).padStart(2, "0")}`;
 }
 
-/** One line of the terminal display. */
-function progressLine(p: ResourceProgress, now: number): string {
+/**
+ * One line of the terminal display, shorter than `columns`: a line that wraps breaks the
+ * cursor-up redraw and scrolls the display. The bar shrinks first, then the rate goes.
+ */
+function progressLine(p: ResourceProgress, now: number, columns: number): string {
+  const full = progressFields(p, now, BAR_WIDTH);
+  const room = columns - 1;
+  if (full.text.length <= room) return full.text;
+  const barWidth = Math.max(MIN_BAR_WIDTH, BAR_WIDTH - (full.text.length - room));
+  const narrower = progressFields(p, now, barWidth);
+  if (narrower.text.length <= room) return narrower.text;
+  return narrower.withoutRate.slice(0, room);
+}
+
+function progressFields(
+  p: ResourceProgress,
+  now: number,
+  barWidth: number,
+): { text: string; withoutRate: string } {
+  const resumed = p.requestsPlanned === 0 && p.records > 0;
   const planned = Math.max(p.requestsPlanned, 1);
-  const share = Math.min(1, p.requestsDone / planned);
-  const filled = Math.round(share * BAR_WIDTH);
-  const bar = `${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}`;
+  const share = resumed ? 1 : Math.min(1, p.requestsDone / planned);
+  const filled = Math.round(share * barWidth);
+  const bar = `${"█".repeat(filled)}${"░".repeat(barWidth - filled)}`;
   const elapsed = (p.finishedAt ?? now) - p.startedAt;
   const rate = elapsed > 0 ? Math.round((p.records * 1000) / elapsed) : 0;
   const remaining = p.requestsPlanned - p.requestsDone;
@@ -30,7 +51,11 @@ function progressLine(p: ResourceProgress, now: number): string {
       : p.requestsDone > 0 && remaining > 0
         ? `ETA ${formatDuration((elapsed / p.requestsDone) * remaining)}`
         : "";
-  return `${p.resource.padEnd(19)} ${bar} ${`${p.requestsDone}/${p.requestsPlanned}`.padStart(13)} req ${p.records.toLocaleString("en-US").padStart(11)} rec ${`${rate.toLocaleString("en-US")}/s`.padStart(9)} ${eta}`;
+  // A resource an interrupted attempt finished asks nothing now: what it loaded is the figure.
+  const requests = resumed ? "resumed" : `${p.requestsDone}/${p.requestsPlanned} req`;
+  const head = `${p.resource.padEnd(19)} ${bar} ${requests.padStart(17)} ${p.records.toLocaleString("en-US").padStart(11)} rec`;
+  const rateText = `${rate.toLocaleString("en-US")}/s`.padStart(9);
+  return { text: `${head} ${rateText} ${eta}`.trimEnd(), withoutRate: `${head} ${eta}`.trimEnd() };
 }
 
 const ms = (value: number | undefined): string =>
@@ -53,9 +78,11 @@ export function renderTerminalProgress(
   let drawn = 0;
   const draw = () => {
     const now = Date.now();
-    const lines = progress.snapshot().map((p) => progressLine(p, now));
+    const columns = (stream as { columns?: number }).columns ?? DEFAULT_COLUMNS;
+    const lines = progress.snapshot().map((p) => progressLine(p, now, columns));
     const pace = progress.pace();
-    if (pace !== undefined) lines.push(paceLine(pace));
+    // Kept within the terminal's width like the other lines, so nothing wraps.
+    if (pace !== undefined) lines.push(paceLine(pace).slice(0, Math.max(1, columns - 1)));
     const up = drawn > 0 ? `\x1b[${drawn}A` : "";
     stream.write(`${up}${lines.map((line) => `\x1b[2K${line}\n`).join("")}`);
     drawn = lines.length;

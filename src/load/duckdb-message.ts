@@ -12,6 +12,29 @@ export function duckdbFirstLine(message: string): string {
 }
 
 /**
+ * What DuckDB says after its first line — "Did you mean …?", candidate bindings, the "LINE n:"
+ * excerpt and its caret — as lines indented under the message, or "" when it says nothing more.
+ * Every line gets the same indent so the caret still points at the right character.
+ */
+export function duckdbDetails(message: string): string {
+  const rest = message
+    .split("\n")
+    .slice(1)
+    .filter((line) => line.trim() !== "");
+  return rest.map((line) => `\n  ${line.trimEnd()}`).join("");
+}
+
+/**
+ * What to do when SQL was refused a file (DuckDB's file access is off for user SQL), as a clause
+ * to append; empty for any other error.
+ */
+export function fileAccessHint(message: string): string {
+  return /Permission Error: Cannot access (file|directory)/.test(message)
+    ? "; SQL here reads only the database: to let it use files, pass --allow-file-access DIR"
+    : "";
+}
+
+/**
  * What to do when DuckDB ran out of its memory ceiling (set by LMS_DUCKDB_MEMORY_LIMIT), as a
  * clause to append to the message; empty for any other error.
  */

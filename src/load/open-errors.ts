@@ -56,15 +56,24 @@ async function writable(path: string): Promise<boolean> {
   }
 }
 
+/** The file is locked by another process (an extract, a DuckDB client); `pid` when DuckDB says. */
+export class DatabaseLockedError extends CliError {
+  readonly pid: string | undefined;
+  constructor(message: string, pid: string | undefined, options: { cause?: unknown }) {
+    super(message, 1, options);
+    this.pid = pid;
+  }
+}
+
 /** Maps an error DuckDB raised while opening or preparing `shown` to a CliError. */
 export function openError(shown: string, error: unknown): CliError {
   const message = error instanceof Error ? error.message : String(error);
   const options = { cause: error };
   if (/Could not set lock on file/i.test(message)) {
     const pid = /\(PID (\d+)\)/.exec(message)?.[1];
-    return new CliError(
-      `database ${shown} is in use by another process${pid ? ` (PID ${pid})` : ""}; wait for it to finish or use another --db`,
-      1,
+    return new DatabaseLockedError(
+      `database ${shown} is in use by another process${pid ? ` (PID ${pid})` : ""}; wait for it to finish (--wait) or use another --db`,
+      pid,
       options,
     );
   }

@@ -59,6 +59,8 @@ export interface ReportDef {
   charts: ChartSpec[];
   /** Who the report is mailed to, when mail is asked for. */
   mail?: MailBlock;
+  /** CSV files start with a UTF-8 byte-order mark (for Excel on Windows). */
+  csvBom: boolean;
 }
 
 /** Queries and reports by name. */

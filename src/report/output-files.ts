@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { access, mkdir, rename, rm } from "node:fs/promises";
+import { access, mkdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { UsageError } from "../cli-error.js";
 import { confinePath } from "../security/confine-path.js";
@@ -27,17 +27,39 @@ export function expandFileName(pattern: string, values: { report: string; now: D
 }
 
 /**
- * Creates `outDir` if needed and checks it can be written; a UsageError (one line) otherwise.
+ * Creates `outDir` if needed and checks it can be written; a UsageError (one line) otherwise:
+ * for a path that names a file, and for a place where no folder can be made.
  */
 export async function prepareOutputDir(outDir: string): Promise<void> {
   const refuse = (error: unknown): never => {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new UsageError(
       `cannot write to output directory ${outDir} (${code}); choose another --out or fix its permissions`,
     );
   };
-  await mkdir(outDir, { recursive: true }).catch(refuse);
+  await makeFolders(outDir).catch(refuse);
   await access(outDir, constants.W_OK).catch(refuse);
+}
+
+/**
+ * `mkdir -p`, one level at a time. Node's own recursive mkdir never returns for a path under
+ * /proc or /sys (the kernel answers ENOENT for the child and EEXIST for the parent, and it retries
+ * the pair forever at full CPU); here every error ends the walk.
+ */
+async function makeFolders(path: string, isOut = true): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory()) return;
+  if (info !== undefined && isOut) {
+    throw new UsageError(`--out ${path} is a file, not a folder: name a folder for the reports`);
+  }
+  if (info !== undefined) throw Object.assign(new Error(path), { code: "ENOTDIR" });
+  const parent = dirname(path);
+  if (parent !== path) await makeFolders(parent, false);
+  await mkdir(path).catch((error: NodeJS.ErrnoException) => {
+    // Another process may have made it meanwhile; anything else is the answer.
+    if (error.code !== "EEXIST") throw error;
+  });
 }
 
 /** The files of one run. Call commit() or abort() once. */

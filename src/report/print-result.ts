@@ -32,12 +32,30 @@ function jsonValue(value: DuckDBValue): unknown {
   return String(value);
 }
 
+/**
+ * A TIMESTAMP (stored in UTC) as ISO 8601 with its `Z`, so a program reading the JSON gets the
+ * instant, not a local time: "2026-03-05T10:22:13.000Z". Microseconds past the millisecond show
+ * as more digits.
+ */
+function isoTimestamp(value: DuckDBValue): unknown {
+  const micros = (value as { micros?: unknown } | null)?.micros;
+  if (typeof micros !== "bigint") return jsonValue(value);
+  const millis = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
+  const rest = Number(micros - millis * 1000n);
+  const iso = new Date(Number(millis)).toISOString();
+  return rest === 0 ? iso : `${iso.slice(0, -1)}${String(rest).padStart(3, "0")}Z`;
+}
+
+const TIMESTAMP_TYPES = new Set<DuckDBTypeId>([DuckDBTypeId.TIMESTAMP, DuckDBTypeId.TIMESTAMP_TZ]);
+
 function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-async function* rowsOf(result: DuckDBResult): AsyncGenerator<DuckDBValue[]> {
+/** The rows of `result`, until the reader of `out` has gone away (`sql ... | head`). */
+async function* rowsOf(result: DuckDBResult, out: Writable): AsyncGenerator<DuckDBValue[]> {
   for await (const chunk of result) {
+    if (out.destroyed || out.writableEnded) return;
     for (let r = 0; r < chunk.rowCount; r++) yield chunk.getRowValues(r);
   }
 }
@@ -57,7 +75,7 @@ export async function printResult(
   let count = 0;
   if (format === "csv") {
     out.write(`${names.map(csvField).join(",")}\r\n`);
-    for await (const row of rowsOf(result)) {
+    for await (const row of rowsOf(result, out)) {
       const fields = row.map((value, c) => {
         if (value === null) return "";
         const t = text(value);
@@ -71,8 +89,14 @@ export async function printResult(
   }
   if (format === "json") {
     out.write("[");
-    for await (const row of rowsOf(result)) {
-      const object = Object.fromEntries(names.map((name, c) => [name, jsonValue(row[c] ?? null)]));
+    for await (const row of rowsOf(result, out)) {
+      const object = Object.fromEntries(
+        names.map((name, c) => {
+          const value = row[c] ?? null;
+          const isTime = value !== null && TIMESTAMP_TYPES.has(types[c] as DuckDBTypeId);
+          return [name, isTime ? isoTimestamp(value) : jsonValue(value)];
+        }),
+      );
       out.write(`${count === 0 ? "\n" : ",\n"}${JSON.stringify(object)}`);
       count++;
     }
@@ -80,7 +104,7 @@ export async function printResult(
     return count;
   }
   const cells: string[][] = [];
-  for await (const row of rowsOf(result)) {
+  for await (const row of rowsOf(result, out)) {
     cells.push(row.map((value) => (value === null ? "NULL" : clip(text(value)))));
   }
   const widths = names.map((name, c) =>

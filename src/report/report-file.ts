@@ -29,6 +29,7 @@ const ReportJson = z.strictObject({
   fileName: z.string().min(1, "must be a non-empty file name pattern"),
   charts: z.array(ChartJson).default([]),
   mail: mailBlockSchema(Format).optional(),
+  csvBom: z.boolean().default(false),
 });
 
 /** Placeholders a file name pattern may use. */
@@ -143,6 +144,7 @@ export function parseReportFile(
             splitBy: def.mail.splitBy,
           },
         }),
+    csvBom: def.csvBom,
   };
 }
 

@@ -13,6 +13,7 @@ import { QUERY_DEFAULT_FORMATS, type ReportFormat } from "./formats.js";
 import type { ChartSpec } from "./html/chart-spec.js";
 import { type ParamValue, resolveQueryParams } from "./params.js";
 import { type BoundQuery, bindQuery } from "./run-query.js";
+import { didYouMean } from "./suggest-name.js";
 
 /** One report to produce: a definition, or a single query run on its own. */
 export interface ReportJob {
@@ -28,6 +29,8 @@ export interface ReportJob {
   charts: ChartSpec[];
   /** The definition's mail block, if it has one. */
   mail?: MailBlock;
+  /** CSV files start with a UTF-8 byte-order mark (for Excel on Windows). */
+  csvBom: boolean;
   /** Parameter values per query name. */
   params: Map<string, Map<string, ParamValue>>;
 }
@@ -35,8 +38,9 @@ export interface ReportJob {
 function unknownName(name: string, catalog: Catalog): UsageError {
   const reports = [...catalog.reports.keys()].join(", ") || "none";
   const queries = [...catalog.queries.keys()].join(", ") || "none";
+  const known = [...catalog.reports.keys(), ...catalog.queries.keys()];
   return new UsageError(
-    `unknown report or query ${JSON.stringify(name)}; reports: ${reports}; queries: ${queries} (or give a path to a .sql file)`,
+    `unknown report or query ${JSON.stringify(name)}${didYouMean(name, known)}; reports: ${reports}; queries: ${queries} (or give a path to a .sql file)`,
   );
 }
 
@@ -81,6 +85,7 @@ export async function resolveJobs(
         formats: report.formats,
         fileName: report.fileName,
         charts: report.charts,
+        csvBom: report.csvBom,
         reportParams: report.params,
         ...(report.mail === undefined ? {} : { mail: report.mail }),
       };
@@ -131,6 +136,7 @@ function job(
     formats: [...QUERY_DEFAULT_FORMATS],
     fileName: "{report}-{date}",
     charts: [],
+    csvBom: false,
     reportParams: {},
   };
 }

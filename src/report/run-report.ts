@@ -47,6 +47,8 @@ export interface RunReportsOptions {
   /** How given params are named in messages (default "--param"). */
   paramsSource?: string;
   neutraliseFormulas?: boolean;
+  /** Every CSV starts with a UTF-8 byte-order mark, whatever the report says (--csv-bom). */
+  csvBom?: boolean;
   now?: Date;
   logger?: Logger;
   catalog?: Catalog;
@@ -178,7 +180,10 @@ export async function writeJobFiles(
         rows[b.query.name] =
           format === "parquet"
             ? await exportParquet(connection, b, file.temp)
-            : await exportCsv(connection, b, file.temp, { neutraliseFormulas: neutralise });
+            : await exportCsv(connection, b, file.temp, {
+                neutraliseFormulas: neutralise,
+                bom: options.csvBom === true || job.csvBom,
+              });
       }
     }
     const files = await staging.commit();

@@ -6,7 +6,12 @@
  * added on that same line), so n is the file's line.
  */
 import { CliError, UsageError } from "../cli-error.js";
-import { duckdbFirstLine as firstLine, memoryHint } from "../load/duckdb-message.js";
+import {
+  duckdbDetails,
+  fileAccessHint,
+  duckdbFirstLine as firstLine,
+  memoryHint,
+} from "../load/duckdb-message.js";
 
 /** `where:LINE: Kind Error: what` (or `where: ...` when DuckDB gives no line). */
 export function sqlErrorText(error: unknown, where: string): string {
@@ -22,18 +27,37 @@ export function sqlErrorText(error: unknown, where: string): string {
  */
 export function sqlError(error: unknown, where: string, stage: "prepare" | "run"): CliError {
   const text = sqlErrorText(error, where);
+  const refused = fileAccessHint(messageOf(error));
+  if (refused !== "") return new UsageError(`SQL error in ${text}${refused}`, { cause: error });
   return stage === "prepare"
-    ? new UsageError(`SQL error in ${text}`, { cause: error })
+    ? new UsageError(`SQL error in ${text}${duckdbDetails(messageOf(error))}`, {
+        cause: error,
+      })
     : new CliError(`query failed: ${text}${memoryHint(String(error))}`, 1, { cause: error });
 }
 
-/** For a statement typed on the command line: `SQL error (line N): Kind Error: what`. */
-export function inlineSqlError(error: unknown, stage: "prepare" | "run"): CliError {
-  const message = error instanceof Error ? error.message : String(error);
+/** DuckDB error kinds that say the machine failed, not the statement. */
+const FAILURE_KINDS = new Set(["Out of Memory", "IO", "Internal", "Fatal", "Interrupt"]);
+
+/**
+ * For a statement typed on the command line: `SQL error (line N): Kind Error: what`, then
+ * DuckDB's hints and caret on the lines below. Whatever DuckDB refuses about the statement, when
+ * preparing or while running it (a value that does not convert), is bad input (exit 2); running
+ * out of memory, a disk error or an interruption is a failed run (exit 1).
+ */
+export function inlineSqlError(error: unknown): CliError {
+  const message = messageOf(error);
   const first = firstLine(message);
   const line = /\bLINE (\d+):/.exec(message)?.[1];
   const text = `${line === undefined ? "" : ` (line ${line})`}: ${first}`;
-  return stage === "prepare"
-    ? new UsageError(`SQL error${text}`, { cause: error })
-    : new CliError(`query failed${text}${memoryHint(message)}`, 1, { cause: error });
+  const kind = /^([\w ]+?) Error:/.exec(first)?.[1] ?? "";
+  return FAILURE_KINDS.has(kind) || memoryHint(message) !== ""
+    ? new CliError(`query failed${text}${memoryHint(message)}`, 1, { cause: error })
+    : new UsageError(`SQL error${text}${fileAccessHint(message)}${duckdbDetails(message)}`, {
+        cause: error,
+      });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

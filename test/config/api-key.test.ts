@@ -127,4 +127,17 @@ describe("readApiKey", () => {
     expect(message).toContain("--api-key-file");
     expect(message).toContain("LMS_API_KEY");
   });
+
+  it("never echoes a key given where a key-file path belongs (environment or config file)", async () => {
+    const fromEnv = await usageErrorOf(() => keyFor({}, { LMS_API_KEY_FILE: KEY }));
+    expect(fromEnv).toContain("(from LMS_API_KEY_FILE) names no file and looks like a key itself");
+    expect(fromEnv).not.toContain(KEY);
+    const slashy = "Zm9vYmFy/YmF6cXV4c2VjcmV0MTIz+A==";
+    const base64 = await usageErrorOf(() => keyFor({}, { LMS_API_KEY_FILE: slashy }));
+    expect(base64).not.toContain("YmF6cXV4c2VjcmV0MTIz");
+    tmp.write("lms-export.config.json", JSON.stringify({ apiKeyFile: KEY }));
+    const fromFile = await usageErrorOf(() => keyFor({}, {}));
+    expect(fromFile).toContain("looks like a key itself");
+    expect(fromFile).not.toContain(KEY);
+  });
 });

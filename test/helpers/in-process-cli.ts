@@ -22,9 +22,9 @@ export interface InProcessRun {
 
 /** Runs `args` with `cwd` as working directory and `env` as the whole environment. */
 export async function runInProcess(
-  args: string[],
+  args: readonly string[],
   cwd: string,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<InProcessRun> {
   const stdout = collector();
   const stderr = collector();
@@ -35,7 +35,7 @@ export async function runInProcess(
     cwd,
     signal: new AbortController().signal,
   };
-  const code = await main(args, ctx);
+  const code = await main([...args], ctx);
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 

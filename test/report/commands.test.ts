@@ -168,7 +168,7 @@ describe("sql", () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual([
       { take_id: 1001, take_score: 60, take_completed_date: null },
-      { take_id: 1002, take_score: 80, take_completed_date: "2026-01-06 09:00:00" },
+      { take_id: 1002, take_score: 80, take_completed_date: "2026-01-06T09:00:00.000Z" },
     ]);
   });
 

@@ -60,6 +60,11 @@ export function registerDemo(root: Argv, ctx: CliContext): Argv {
             apiKey: DEFAULT_API_KEY,
           });
           ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
+          if ((result.resources.get("product")?.notFound ?? 0) > 0) {
+            ctx.stdout.write(
+              "  (not found: the simulated portal deletes a product on purpose, as real portals do, to show how lookups of records that are gone end up in _not_found)\n",
+            );
+          }
           const catalog = await loadCatalog(projectRoot());
           const reports = await runReports(db, [...catalog.reports.keys()], {
             outDir: config.outDir,

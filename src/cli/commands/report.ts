@@ -1,9 +1,12 @@
 import type { Argv } from "yargs";
+import { restrictFileAccess } from "../../load/file-access.js";
 import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
-import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
+import { loadCatalogFor, refuseOutputInCatalog, withCatalogOption } from "../catalog-option.js";
 import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { withCsvBomOption } from "../csv-bom-option.js";
+import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import { withMailOptions } from "../mail-options.js";
 import { mailRequest, planMail, sendPlannedMail } from "../mail-step.js";
@@ -16,6 +19,7 @@ import {
 } from "../options.js";
 import { withReportSource, withReportSourceOptions } from "../report-source.js";
 import { reportSummary } from "../report-summary.js";
+import { withWaitOption } from "../wait-option.js";
 
 /**
  * `report NAME|FILE.sql ...`: reads the database (read-only, so an extract may not be running on
@@ -27,15 +31,21 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     "Write reports from the database: report or query names (see `list`), or .sql files",
     (y) =>
       withMailOptions(
-        withFormulaOption(
-          withCatalogOption(
-            withParamOption(
-              withOutputOptions(
-                withLogOptions(withReportSourceOptions(withDbOption(withConfigOption(y)))),
+        withWaitOption(
+          withFileAccessOption(
+            withFormulaOption(
+              withCsvBomOption(
+                withCatalogOption(
+                  withParamOption(
+                    withOutputOptions(
+                      withLogOptions(withReportSourceOptions(withDbOption(withConfigOption(y)))),
+                    ),
+                  ),
+                ),
               ),
+              "CSV and Excel text cells",
             ),
           ),
-          "CSV and Excel text cells",
         ),
       )
         .positional("names", {
@@ -65,6 +75,12 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
       const { config, logger } = setup;
       const request = await mailRequest(args, setup, ctx);
       const catalog = await loadCatalogFor(args.catalog, ctx);
+      refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
+      const allowed = allowedFolders(args.allowFileAccess, {
+        config,
+        cwd: ctx.cwd,
+        outDir: config.outDir,
+      });
       const now = new Date();
       const resolve = {
         cwd: ctx.cwd,
@@ -73,7 +89,9 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
         givenSource: config.sources.reportParams,
         now,
       };
-      await withReportSource(args, ctx, config.db, async (db) => {
+      const wait = { seconds: args.wait, logger };
+      await withReportSource(args, ctx, config.db, { wait }, async (db, reads) => {
+        await restrictFileAccess(db, [config.outDir, ...allowed, ...reads]);
         const planned = request
           ? await planMail(db, await resolveJobs(args.names, catalog, resolve), request)
           : undefined;
@@ -84,6 +102,7 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
           params: config.reportParams,
           paramsSource: config.sources.reportParams,
           neutraliseFormulas: args.neutraliseFormulas,
+          csvBom: args.csvBom === true,
           logger,
           cwd: ctx.cwd,
           now,

@@ -1,12 +1,16 @@
 import type { Argv } from "yargs";
 import type { ResolvedConfig } from "../../config/resolve.js";
+import { restrictFileAccess } from "../../load/file-access.js";
 import type { Catalog } from "../../report/catalog.js";
+import { prepareOutputDir } from "../../report/output-files.js";
 import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
-import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
+import { loadCatalogFor, refuseOutputInCatalog, withCatalogOption } from "../catalog-option.js";
 import type { CliContext } from "../context.js";
+import { withCsvBomOption } from "../csv-bom-option.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
+import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import { withMailOptions } from "../mail-options.js";
 import { type MailRequest, mailRequest, planMail, sendPlannedMail } from "../mail-step.js";
@@ -18,6 +22,7 @@ import {
   withParamOption,
 } from "../options.js";
 import { reportSummary } from "../report-summary.js";
+import { withWaitOption } from "../wait-option.js";
 
 export function registerRun(root: Argv, ctx: CliContext): Argv {
   return root.command(
@@ -25,15 +30,21 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
     "Extract, then write the named reports (the scheduled job)",
     (y) =>
       withMailOptions(
-        withFormulaOption(
-          withCatalogOption(
-            withParamOption(
-              withOutputOptions(
-                withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+        withWaitOption(
+          withFileAccessOption(
+            withFormulaOption(
+              withCsvBomOption(
+                withCatalogOption(
+                  withParamOption(
+                    withOutputOptions(
+                      withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+                    ),
+                  ),
+                ),
               ),
+              "CSV and Excel text cells",
             ),
           ),
-          "CSV and Excel text cells",
         ),
       )
         .positional("reports", {
@@ -47,13 +58,14 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
           "refresh the database, then the weekly workbook",
         )
         .example(
-          "$0 run completion-overview --format csv --out reports/",
-          "CSV only, into reports/",
+          "$0 run completion-overview --format csv --out exports/",
+          "CSV only, into exports/",
         )
         .example("$0 run weekly-compliance --mail", "then mail it as its definition says"),
     async (args) => {
       let catalog: Catalog | undefined;
       let request: MailRequest | undefined;
+      let allowed: string[] = [];
       const resolveOptions = (config: ResolvedConfig, now: Date) => ({
         cwd: ctx.cwd,
         formats: config.formats,
@@ -67,9 +79,20 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
           request = await mailRequest(args, setup, ctx);
           catalog = await loadCatalogFor(args.catalog, ctx);
           await resolveJobs(args.reports, catalog, resolveOptions(setup.config, new Date()));
+          const { config } = setup;
+          refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
+          allowed = allowedFolders(args.allowFileAccess, {
+            config,
+            cwd: ctx.cwd,
+            outDir: config.outDir,
+          });
+          // An output folder that cannot be made is found now, not after the extract.
+          await prepareOutputDir(config.outDir);
         },
         after: async (db, setup) => {
           const { config, logger } = setup;
+          // The extract is done: from here on only report SQL runs on this instance.
+          await restrictFileAccess(db, [config.outDir, ...allowed]);
           const now = new Date();
           const planned =
             request && catalog
@@ -86,6 +109,7 @@ export function registerRun(root: Argv, ctx: CliContext): Argv {
             params: config.reportParams,
             paramsSource: config.sources.reportParams,
             neutraliseFormulas: args.neutraliseFormulas,
+            csvBom: args.csvBom === true,
             ...(catalog ? { catalog } : {}),
             cwd: ctx.cwd,
             logger,

@@ -17,6 +17,8 @@ import { resolveConfig } from "../../config/resolve.js";
 import { createCliLogger } from "../../log/cli-logger.js";
 import { streamIsTTY } from "../../log/color.js";
 import type { Logger } from "../../log/logger.js";
+import { didYouMean } from "../../report/suggest-name.js";
+import { loadCatalogFor } from "../catalog-option.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withLogOptions } from "../options.js";
 import { checkScheduledMail } from "../scheduled-mail-check.js";
@@ -304,7 +306,34 @@ function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
   if (args[0] === "schedule") {
     throw new UsageError("schedule cannot run schedule: name the command to run after --");
   }
+  // A flag first (--version) is lms-export's own option, not a command.
+  if (!args[0]?.startsWith("-") && !SCHEDULABLE.includes(args[0] ?? "")) {
+    throw new UsageError(
+      `unknown command "${args[0]}" after --: name one of ${SCHEDULABLE.join(", ")}`,
+    );
+  }
   return args;
+}
+
+/** Commands a schedule may run. */
+const SCHEDULABLE = ["run", "extract", "report", "sql", "list", "check", "demo", "simulate"];
+
+/**
+ * The report and query names of a scheduled `report` or `run`, checked now: a typo must not wait
+ * a week for its first tick. Names are the words after the command up to the first flag.
+ */
+async function checkReportNames(args: readonly string[], ctx: CliContext): Promise<void> {
+  if (args[0] !== "report" && args[0] !== "run") return;
+  const firstFlag = args.findIndex((arg, i) => i > 0 && arg.startsWith("-"));
+  const names = args.slice(1, firstFlag === -1 ? undefined : firstFlag);
+  const catalogs = args.flatMap((arg, i) => (arg === "--catalog" ? [args[i + 1] ?? ""] : []));
+  const catalog = await loadCatalogFor(catalogs.length > 0 ? catalogs : undefined, ctx);
+  for (const name of names) {
+    if (/\.sql$/i.test(name) || catalog.reports.has(name) || catalog.queries.has(name)) continue;
+    throw new UsageError(
+      `unknown report or query "${name}" in the command after --${didYouMean(name, [...catalog.reports.keys(), ...catalog.queries.keys()])}; \`lms-export list\` shows the names`,
+    );
+  }
 }
 
 export function registerSchedule(root: Argv, ctx: CliContext): Argv {
@@ -340,6 +369,7 @@ export function registerSchedule(root: Argv, ctx: CliContext): Argv {
         ),
     async (argv) => {
       const args = commandArgs(argv);
+      await checkReportNames(args, ctx);
       const timezone = argv.timezone === "" ? undefined : argv.timezone;
       checkCron(argv.cron, timezone);
       await checkScheduledMail(args, ctx);

@@ -1,12 +1,15 @@
 import type { Argv } from "yargs";
 import { UsageError } from "../../cli-error.js";
-import { openDatabase } from "../../load/database.js";
+import { restrictFileAccess } from "../../load/file-access.js";
+import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { inlineSqlError } from "../../report/sql-error.js";
 import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import { withConfigOption, withDbOption } from "../options.js";
+import { withWaitOption } from "../wait-option.js";
 
 /**
  * `sql "SELECT ..."`: one ad-hoc statement on the database opened read-only (nothing can be
@@ -14,12 +17,19 @@ import { withConfigOption, withDbOption } from "../options.js";
  */
 export function registerSql(root: Argv, ctx: CliContext): Argv {
   return root.command(
-    "sql <query>",
+    // Variadic so that unquoted SQL gets a message saying to quote it, not yargs' "Unknown
+    // arguments" naming every word.
+    "sql <query..>",
     "Run one SQL statement on the database (read-only) and print the result",
     (y) =>
-      withFormulaOption(withDbOption(withConfigOption(y)), "CSV text cells")
+      withWaitOption(
+        withFileAccessOption(
+          withFormulaOption(withDbOption(withConfigOption(y)), "CSV text cells"),
+        ),
+      )
         .positional("query", {
           type: "string",
+          array: true,
           demandOption: true,
           description: 'One SQL statement, e.g. "SELECT count(*) FROM take"',
         })
@@ -36,27 +46,37 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
         .example('$0 sql "FROM take LIMIT 100" --format csv > takes.csv', ""),
     async (args) => {
       // --format here means the print format, not report formats: keep it from the settings.
-      const { config } = await setupCommand({ ...args, format: undefined, param: undefined }, ctx);
+      const { config, logger } = await setupCommand(
+        { ...args, format: undefined, param: undefined },
+        ctx,
+      );
       const format = args.format as PrintFormat;
-      const db = await openDatabase(config.db, { readOnly: true });
+      const query = oneQuery(args.query);
+      const allowed = allowedFolders(args.allowFileAccess, { config, cwd: ctx.cwd });
+      const db = await openDatabaseWaiting(
+        config.db,
+        { readOnly: true },
+        { seconds: args.wait, logger, signal: ctx.signal },
+      );
       try {
+        await restrictFileAccess(db, allowed);
         const connection = await db.connect();
         let count: number;
         try {
-          count = (await connection.extractStatements(args.query)).count;
+          count = (await connection.extractStatements(query)).count;
         } catch (error) {
-          throw inlineSqlError(error, "prepare");
+          throw inlineSqlError(error);
         }
         if (count !== 1) {
           throw new UsageError(`give exactly one SQL statement (got ${count})`);
         }
         let parameters: number;
         try {
-          const prepared = await connection.prepare(args.query);
+          const prepared = await connection.prepare(query);
           parameters = prepared.parameterCount;
           prepared.destroySync();
         } catch (error) {
-          throw inlineSqlError(error, "prepare");
+          throw inlineSqlError(error);
         }
         if (parameters > 0) {
           throw new UsageError(
@@ -65,20 +85,29 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
         }
         let result: Awaited<ReturnType<typeof connection.stream>>;
         try {
-          result = await connection.stream(args.query);
+          result = await connection.stream(query);
         } catch (error) {
-          throw inlineSqlError(error, "run");
+          throw inlineSqlError(error);
         }
         try {
           await printResult(result, ctx.stdout, format, {
             neutraliseFormulas: args.neutraliseFormulas,
           });
         } catch (error) {
-          throw inlineSqlError(error, "run");
+          throw inlineSqlError(error);
         }
       } finally {
         db.close();
       }
     },
+  );
+}
+
+/** The SQL as one argument; several words mean the shell split an unquoted statement. */
+function oneQuery(words: readonly (string | number)[]): string {
+  if (words.length === 1) return String(words[0]);
+  const shown = words.slice(0, 3).join(" ");
+  throw new UsageError(
+    `sql takes the statement as one argument: quote it, e.g. lms-export sql "${shown}${words.length > 3 ? " …" : ""}"`,
   );
 }

@@ -4,6 +4,9 @@
  * field. Text columns are neutralised against formula injection unless that is turned off; the
  * wrapper that does it is a SELECT over the query, so it stays one streamed COPY.
  */
+import { createReadStream, createWriteStream } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
 import { type DuckDBConnection, DuckDBTypeId } from "@duckdb/node-api";
 import { quoteIdent } from "../../load/ddl.js";
 import { type BoundQuery, copyQuery, describeColumns } from "../run-query.js";
@@ -13,8 +16,33 @@ import { neutraliseSql } from "./formula-injection.js";
 export const CSV_COPY_OPTIONS =
   "FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"', NEW_LINE '\\r\\n'";
 
-/** Writes the query's result to `target`; answers the number of rows. */
+/** The UTF-8 byte-order mark: Excel on Windows reads a CSV as UTF-8 only when it starts so. */
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * Writes the query's result to `target`; answers the number of rows. With `bom` the file starts
+ * with a UTF-8 byte-order mark and is otherwise the same bytes.
+ */
 export async function exportCsv(
+  connection: DuckDBConnection,
+  bound: BoundQuery,
+  target: string,
+  options: { neutraliseFormulas: boolean; bom?: boolean },
+): Promise<number> {
+  if (!options.bom) return copyCsv(connection, bound, target, options);
+  // DuckDB cannot write the mark itself: COPY beside the target, then the mark and those bytes.
+  const plain = `${target}.plain`;
+  try {
+    const rows = await copyCsv(connection, bound, plain, options);
+    await writeFile(target, UTF8_BOM);
+    await pipeline(createReadStream(plain), createWriteStream(target, { flags: "a" }));
+    return rows;
+  } finally {
+    await rm(plain, { force: true });
+  }
+}
+
+async function copyCsv(
   connection: DuckDBConnection,
   bound: BoundQuery,
   target: string,

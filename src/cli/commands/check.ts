@@ -1,0 +1,144 @@
+/**
+ * `check`: is everything in place for an extract? Configuration, the API key, the portal
+ * reachable, a token obtained and one list call answered, one ✓/✗ line each, so a first setup
+ * (or a cron job that stopped working) is diagnosed in seconds without touching the database.
+ */
+import { request } from "undici";
+import type { Argv } from "yargs";
+import { createClient } from "../../api/client.js";
+import { CliError, EXIT_FAILED, UsageError } from "../../cli-error.js";
+import { readApiKey } from "../../config/api-key.js";
+import type { ResolvedConfig } from "../../config/resolve.js";
+import { createRedactor } from "../../log/redact.js";
+import { type CommandSetup, setupCommand } from "../command-setup.js";
+import type { CliContext } from "../context.js";
+import { withConnectionOptions } from "../options.js";
+
+/** A slow portal answers a single small request well within this; a dead one does not. */
+const TIMEOUT_MS = 15_000;
+
+type Mark = (ok: boolean, what: string, detail: string) => void;
+
+export function registerCheck(root: Argv, ctx: CliContext): Argv {
+  return root.command(
+    "check",
+    "Check the settings, the API key and the portal (token, one list call) without extracting",
+    (y) =>
+      withConnectionOptions(y)
+        .example("$0 check", "with the settings of the environment and lms-export.config.json")
+        .example("$0 check --base-url https://lms.example.com/api-v2 --api-key-file key", ""),
+    async (args) => {
+      const secrets: string[] = [];
+      const redact = createRedactor(() => secrets);
+      let failed = 0;
+      const mark: Mark = (ok, what, detail) => {
+        if (!ok) failed++;
+        ctx.stdout.write(`${ok ? "✓" : "✗"} ${what}: ${redact.text(detail)}\n`);
+      };
+      const settings = await checkSettings(args, ctx, mark);
+      if (settings === undefined) {
+        throw new UsageError("check failed: fix the configuration first");
+      }
+      secrets.push(settings.apiKey);
+      await checkPortal(settings.config, settings.apiKey, ctx.signal, mark);
+      if (failed > 0) throw new CliError(`check failed: ${failed} of 5 checks`, EXIT_FAILED);
+    },
+  );
+}
+
+/** The configuration and the key; undefined (after printing why) when either is wrong. */
+async function checkSettings(
+  args: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+  mark: Mark,
+): Promise<{ config: CommandSetup["config"]; apiKey: string } | undefined> {
+  let setup: CommandSetup;
+  try {
+    setup = await setupCommand({ ...args, quiet: true }, ctx);
+  } catch (error) {
+    mark(false, "configuration", errorText(error));
+    return undefined;
+  }
+  const { config } = setup;
+  if (config.baseUrl === undefined) {
+    mark(false, "configuration", "no portal address: pass --base-url URL or set LMS_BASE_URL");
+    return undefined;
+  }
+  const from = config.configFile === undefined ? "flags and environment" : config.configFile;
+  mark(true, "configuration", `portal ${config.baseUrl} (settings from ${from})`);
+  try {
+    const apiKey = await readApiKey(config, ctx.env, { logger: setup.logger });
+    mark(true, "API key", `read from ${keySource(config, ctx.env)}`);
+    return { config, apiKey };
+  } catch (error) {
+    mark(false, "API key", errorText(error));
+    return undefined;
+  }
+}
+
+async function checkPortal(
+  config: ResolvedConfig,
+  apiKey: string,
+  signal: AbortSignal,
+  mark: Mark,
+): Promise<void> {
+  const baseUrl = config.baseUrl ?? "";
+  const started = Date.now();
+  try {
+    // Any HTTP answer at all means the address, the network and TLS are right.
+    const answer = await request(baseUrl, {
+      method: "GET",
+      signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]),
+    });
+    await answer.body.dump();
+    mark(true, "portal reachable", `answered in ${Date.now() - started} ms`);
+  } catch (error) {
+    mark(false, "portal reachable", `${baseUrl}: ${errorText(error)}`);
+    mark(false, "token", "not tried (the portal is unreachable)");
+    mark(false, "list call", "not tried (the portal is unreachable)");
+    return;
+  }
+  const client = createClient({
+    baseUrl,
+    apiKey,
+    authScheme: config.authScheme,
+    concurrency: 1,
+    maxAttempts: 2,
+    timeoutMs: TIMEOUT_MS,
+    signal,
+  });
+  try {
+    await client.authenticate();
+    mark(true, "token", "obtained");
+  } catch (error) {
+    mark(false, "token", errorText(error));
+    mark(false, "list call", "not tried (no token)");
+    return;
+  }
+  try {
+    const groups = await client.listGroups({ limit: 1 });
+    mark(true, "list call", `listGroups answered (limit 1): ${groups.total} groups in all`);
+  } catch (error) {
+    mark(false, "list call", errorText(error));
+  }
+}
+
+/** Where the key came from, never the key. */
+function keySource(config: ResolvedConfig, env: CliContext["env"]): string {
+  const source = config.sources.apiKeyFile;
+  const fromFlagOrEnv = source === "--api-key-file" || source === "LMS_API_KEY_FILE";
+  if (config.apiKeyFile !== undefined && (fromFlagOrEnv || !env.LMS_API_KEY?.trim())) {
+    return `${config.apiKeyFile} (${source})`;
+  }
+  return "LMS_API_KEY";
+}
+
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  // Node's errno codes (ECONNREFUSED, CERT_HAS_EXPIRED) say what went wrong; the client's own
+  // ERR_* codes only repeat the message.
+  return typeof code === "string" && !code.startsWith("ERR_") && !error.message.includes(code)
+    ? `${error.message} (${code})`
+    : error.message;
+}

@@ -1,0 +1,87 @@
+/**
+ * `lms-export check` as a user runs it: real child processes against a simulated portal started
+ * with `simulate --port 0`, with the right key, a wrong key, and no portal address.
+ */
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, spawnCli } from "../helpers/spawn-cli.js";
+
+const KEY = "check-key-0c4e9f27";
+let dir: string;
+let portal: ChildProcess;
+let baseUrl: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-check-"));
+  await writeFile(join(dir, "key"), `${KEY}\n`, { mode: 0o600 });
+  portal = spawnCli(["simulate", "--port", "0", "--users", "20", "--api-key", KEY]);
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    portal.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(out.split("\n")[0]!.trim());
+    });
+    portal.once("exit", (code) => reject(new Error(`simulate exited with ${code}`)));
+  });
+});
+afterAll(async () => {
+  portal?.kill("SIGTERM");
+  await rm(dir, { recursive: true, force: true });
+});
+
+const lines = (text: string) => text.trimEnd().split("\n");
+
+describe("lms-export check", () => {
+  it("passes all five checks with the right key, one line each, exit 0", async () => {
+    const run = await runCli(["check"], {
+      cwd: dir,
+      env: { LMS_BASE_URL: baseUrl, LMS_API_KEY_FILE: join(dir, "key"), LMS_API_KEY: undefined },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(lines(run.stdout).map((line) => line.split(":")[0])).toEqual([
+      "✓ configuration",
+      "✓ API key",
+      "✓ portal reachable",
+      "✓ token",
+      "✓ list call",
+    ]);
+    expect(run.stdout).toContain(`portal ${baseUrl}`);
+    expect(run.stdout).toMatch(/groups in all/);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(KEY);
+  });
+
+  it("fails the token with a wrong key, exit 1, never printing the key", async () => {
+    const wrong = "wrong-key-e81d55aa90";
+    const run = await runCli(["check", "--base-url", baseUrl], {
+      cwd: dir,
+      env: { LMS_API_KEY: wrong, LMS_API_KEY_FILE: undefined, LMS_BASE_URL: undefined },
+    });
+    expect(run.code).toBe(1);
+    const shown = lines(run.stdout);
+    expect(shown.slice(0, 3).every((line) => line.startsWith("✓"))).toBe(true);
+    expect(shown[3]).toMatch(/^✗ token: .*refused the API key/);
+    expect(shown[4]).toBe("✗ list call: not tried (no token)");
+    expect(run.stderr).toBe("lms-export: check failed: 2 of 5 checks\n");
+    expect(`${run.stdout}${run.stderr}`).not.toContain(wrong);
+  });
+
+  it("answers 2 for a bad configuration and 1 for a portal that is not there", async () => {
+    const none = await runCli(["check"], {
+      cwd: dir,
+      env: { LMS_BASE_URL: undefined, LMS_API_KEY_FILE: join(dir, "key") },
+    });
+    expect(none.code).toBe(2);
+    expect(lines(none.stdout)).toEqual([
+      "✗ configuration: no portal address: pass --base-url URL or set LMS_BASE_URL",
+    ]);
+    const closed = await runCli(["check", "--base-url", "http://127.0.0.1:9/api-v2"], {
+      cwd: dir,
+      env: { LMS_API_KEY_FILE: join(dir, "key") },
+    });
+    expect(closed.code).toBe(1);
+    expect(closed.stdout).toMatch(/^✗ portal reachable: .*ECONNREFUSED/m);
+  });
+});

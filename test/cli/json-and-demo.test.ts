@@ -1,0 +1,42 @@
+/**
+ * `sql --format json` writes instants as ISO 8601 with Z; the demo, a real child process, says why
+ * the simulated portal answers "not found" for a product.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLmsDatabase } from "../fixtures/lms-dataset.js";
+import { runCli } from "../helpers/spawn-cli.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-json-demo-"));
+  (await createLmsDatabase({ path: join(dir, "lms.duckdb") })).close();
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("instants and the demo's not found", () => {
+  it("writes TIMESTAMP and TIMESTAMPTZ as ISO 8601 with Z in JSON", async () => {
+    const sql =
+      "SELECT TIMESTAMP '2026-03-05 10:22:13.123456' AS a, TIMESTAMPTZ '2026-03-05 10:22:13+02' AS b, NULL::TIMESTAMP AS c";
+    const run = await runCli(["sql", sql, "--format", "json", "--db", join(dir, "lms.duckdb")]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([
+      { a: "2026-03-05T10:22:13.123456Z", b: "2026-03-05T08:22:13.000Z", c: null },
+    ]);
+  });
+
+  it("explains the product the simulated portal deleted on purpose", async () => {
+    const run = await runCli(
+      ["demo", "--users", "40", "--db", join(dir, "demo.duckdb"), "--out", join(dir, "out")],
+      { cwd: dir },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /1 not found \(see _not_found\)\n {2}\(not found: the simulated portal deletes a product on purpose/,
+    );
+  });
+});

@@ -1,0 +1,35 @@
+/** "Did you mean" for mistyped report names, and shell completion from a real child process. */
+import { describe, expect, it } from "vitest";
+import { didYouMean, suggestNames } from "../../src/report/suggest-name.js";
+import { runCli } from "../helpers/spawn-cli.js";
+
+describe("names", () => {
+  it("suggests names within two edits or starting with what was typed", () => {
+    const known = ["weekly-compliance", "compliance", "completion", "access", "attempts"];
+    expect(suggestNames("weekly-complianse", known)).toEqual(["weekly-compliance"]);
+    expect(suggestNames("acess", known)).toEqual(["access"]);
+    expect(suggestNames("att", known)).toEqual(["attempts"]);
+    expect(suggestNames("zzzzzz", known)).toEqual([]);
+    expect(didYouMean("complation", known)).toBe('; did you mean "completion"?');
+  });
+
+  it("says it in the error of a real process, and prints a completion script offering report", async () => {
+    const typo = await runCli([
+      "schedule",
+      "--cron",
+      "0 6 * * 1",
+      "--",
+      "report",
+      "weekly-complianse",
+    ]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('did you mean "weekly-compliance"?');
+    const script = await runCli(["completion"]);
+    expect(script.code).toBe(0);
+    expect(script.stdout).toContain("###-begin-lms-export-completions-###");
+    expect(script.stdout).toContain("--get-yargs-completions");
+    const offered = await runCli(["--get-yargs-completions", "lms-export", "rep"]);
+    const words = offered.stdout.split("\n").filter((word) => word.startsWith("rep"));
+    expect(words).toEqual(["report"]);
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * `schedule` checks its command when it starts: a real child process with an unknown command or
+ * report name ends at once with exit 2 instead of waiting for its first tick.
+ */
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/spawn-cli.js";
+
+describe("schedule checks its command at start", () => {
+  it("refuses an unknown command and an unknown report name with exit 2", async () => {
+    const command = await runCli(["schedule", "--cron", "0 6 * * 1", "--", "rnu", "weekly"]);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(/^lms-export: unknown command "rnu" after --: name one of run,/);
+    const report = await runCli([
+      ...["schedule", "--cron", "0 6 * * 1", "--", "run", "weekly-complianse"],
+      ...["--incremental"],
+    ]);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain('unknown report or query "weekly-complianse"');
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * --wait: a database held read-write by another process (as an extract holds it) is waited for,
+ * with one line saying whom it waits for, instead of failing at once.
+ */
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLmsDatabase } from "../fixtures/lms-dataset.js";
+import { collect, runCli, spawnCli } from "../helpers/spawn-cli.js";
+import { kill, spawnHelper, waitForLine } from "../load/helpers/child-process.js";
+
+let dir: string;
+let db: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-wait-"));
+  db = join(dir, "lms.duckdb");
+  (await createLmsDatabase({ path: db })).close();
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function holdLock(): Promise<ChildProcess> {
+  const holder = spawnHelper("hold-lock.mjs", [db]);
+  await waitForLine(holder, "ready");
+  return holder;
+}
+
+describe("--wait for a database another process holds", () => {
+  it("fails at once without --wait, and after the time given with --wait 1", async () => {
+    const holder = await holdLock();
+    try {
+      const now = await runCli(["sql", "SELECT 1", "--db", db]);
+      expect(now.code).toBe(1);
+      expect(now.stderr).toContain(`is in use by another process (PID ${holder.pid})`);
+      const brief = await runCli(["sql", "SELECT 1", "--db", db, "--wait", "1"]);
+      expect(brief.code).toBe(1);
+      expect(brief.stderr).toContain("(waited 1 s)");
+      expect(brief.stderr).toContain(`in use by process ${holder.pid}: waiting for it`);
+    } finally {
+      await kill(holder);
+    }
+  });
+
+  it("runs once the holder lets go", async () => {
+    const holder = await holdLock();
+    const child = spawnCli([
+      ...["sql", "SELECT count(*) AS n FROM grp", "--db", db, "--format", "csv"],
+      ...["--wait", "120"],
+    ]);
+    const done = collect(child);
+    let stderr = "";
+    await new Promise<void>((resolve) => {
+      child.stderr!.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes("waiting for it")) resolve();
+      });
+    });
+    await kill(holder);
+    const result = await done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("n\r\n7\r\n");
+    expect(result.stderr.match(/waiting for it/g)).toHaveLength(1);
+  });
+});
