@@ -101,7 +101,7 @@ describe("report", () => {
     [
       "an unknown name",
       ["report", "weekly"],
-      /^lms-export: unknown report or query "weekly"; reports: completion-overview, data-freshness, score-analysis, weekly-compliance; queries: access, .*time-to-complete \(or give a path to a \.sql file\)$/,
+      /^lms-export: unknown report or query "weekly"; did you mean "weekly-compliance"\?; reports: completion-overview, data-freshness, score-analysis, weekly-compliance; queries: access, .*time-to-complete \(or give a path to a \.sql file\)$/,
     ],
     [
       "a bad parameter value",
