@@ -8,7 +8,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
 import { ConcurrencyControl } from "../api/concurrency-control.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
-import { type CheckpointKind, clearCheckpoints, doneKeys } from "../load/checkpoint.js";
+import { clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import { extractMemoryLimit, memoryLimit, mergeMemoryLimit } from "../load/memory-limit.js";
@@ -26,6 +26,7 @@ import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
 import { refuseEmptying } from "./empty-guard.js";
+import { extractionOf } from "./plan.js";
 import { applyRun, decideRun, earliestCursor, type RunDecision } from "./prepare-run.js";
 import { Progress } from "./progress.js";
 import {
@@ -81,16 +82,6 @@ export interface ExtractResult {
   /** The limit on requests in flight over the run, and the portal's "too busy" answers. */
   readonly pace: RunPace;
 }
-
-const KIND: Readonly<Record<ExtractedName, CheckpointKind>> = {
-  grp: "page",
-  user_grp: "page",
-  product_access: "page",
-  svc_availability: "page",
-  take: "parent",
-  availability_group: "lookup",
-  product: "lookup",
-};
 
 /** The run's outcome is recorded even when recording it fails, without hiding the real error. */
 async function recordOutcome(
@@ -155,7 +146,10 @@ async function openSinks(
   );
   if (decision.resumeId !== undefined) {
     for (const resource of decision.resources) {
-      done.set(resource, await doneKeys(connection, runId, resource, KIND[resource]));
+      done.set(
+        resource,
+        await doneKeys(connection, runId, resource, extractionOf(resource).checkpoint),
+      );
     }
   }
   return { sinks, done };
@@ -331,22 +325,11 @@ async function store(
   }
 }
 
-/** The client operation each extracted resource is fetched with (the names in its stats). */
-const OPERATION: Readonly<Record<ExtractedName, string>> = {
-  grp: "listGroups",
-  user_grp: "listUserGroups",
-  product_access: "listProductAccess",
-  svc_availability: "listAvailabilities",
-  take: "listTakesForUser",
-  availability_group: "getAvailabilityGroup",
-  product: "getProduct",
-};
-
 /** Client retries attributed to resources through the operation that made them. */
 function retriesByResource(fetched: FetchOutcome): Map<ExtractedName, number> {
   const found = new Map<ExtractedName, number>();
   for (const resource of fetched.resources.keys()) {
-    found.set(resource, fetched.client.byOperation[OPERATION[resource]]?.retries ?? 0);
+    found.set(resource, fetched.client.byOperation[extractionOf(resource).operation]?.retries ?? 0);
   }
   return found;
 }
