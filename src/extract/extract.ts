@@ -160,6 +160,87 @@ function runPaceOf(client: LmsClient): RunPace {
   return { min: pace.min, max: pace.max, final: pace.current, overloads: pace.overloads };
 }
 
+/** Checks the key with the portal; a failure is the CliError the user sees. */
+async function authenticate(
+  client: LmsClient,
+  controller: AbortController,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const stop = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", stop, { once: true });
+  try {
+    await client.authenticate();
+  } catch (error) {
+    throw await fetchFailure(undefined, undefined, error, signal?.aborted === true);
+  } finally {
+    signal?.removeEventListener("abort", stop);
+  }
+}
+
+/**
+ * Twice the concurrency per fan-out queue: while the takes fill the slots, more of them wait in
+ * the limiter, so a freed slot sends its next request at once instead of after its answer has
+ * been processed. Together with after-queued-writes.ts the two gain about 0.03 on the latency
+ * benchmark's ratio; this one alone, nothing measurable. An adaptive pace may rise to its
+ * ceiling, so the queues are sized for that.
+ */
+function fanoutWorkers(options: RunExtractOptions): number {
+  return (
+    2 *
+    ConcurrencyControl.ceiling(
+      options.clientOptions.concurrency ?? 16,
+      options.clientOptions.maxConcurrency ?? 64,
+    )
+  );
+}
+
+/** What fetching needs besides the plan: the run's connection, client, abort and progress. */
+interface FetchContext {
+  readonly connection: DuckDBConnection;
+  readonly client: LmsClient;
+  readonly controller: AbortController;
+  readonly progress: Progress;
+}
+
+/** Fetches the plan with the progress shown; a failure is the CliError the user sees, run marked. */
+async function fetchRun(
+  plan: ExtractPlan,
+  context: FetchContext,
+  options: RunExtractOptions,
+): Promise<FetchOutcome> {
+  const { connection, client, controller, progress } = context;
+  const { runId } = plan;
+  // Not-found ids are written as they come, in order, on the run's own connection.
+  let notFoundWrites = Promise.resolve();
+  const display = options.showProgress?.(progress);
+  try {
+    const fetched = await fetchAll(plan, {
+      connection,
+      client,
+      controller,
+      workers: fanoutWorkers(options),
+      logger: options.logger,
+      progress,
+      signal: options.signal,
+      onNotFound: (resource, id) => {
+        notFoundWrites = notFoundWrites.then(() =>
+          recordNotFound(connection, runId, resource, [id]),
+        );
+        return notFoundWrites;
+      },
+    });
+    await notFoundWrites;
+    await recordRunPace(connection, runId, runPaceOf(client));
+    return fetched;
+  } catch (error) {
+    await notFoundWrites.catch(() => {});
+    await recordRunPace(connection, runId, runPaceOf(client)).catch(() => {});
+    throw await fetchFailure(connection, runId, error, options.signal?.aborted === true);
+  } finally {
+    display?.stop();
+  }
+}
+
 /** Runs an extract; throws CliError (with the run marked failed or interrupted) when it cannot finish. */
 export async function runExtract(options: RunExtractOptions): Promise<ExtractResult> {
   const connection = await options.db.connect();
@@ -179,16 +260,8 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       ...(decision.pageSize !== undefined ? { pageSize: decision.pageSize } : {}),
       signal: controller.signal,
     });
-    const stop = () => controller.abort(options.signal?.reason);
-    options.signal?.addEventListener("abort", stop, { once: true });
-    try {
-      // The key is checked before anything is written, so a wrong key or URL loses nothing.
-      await client.authenticate();
-    } catch (error) {
-      throw await fetchFailure(undefined, undefined, error, options.signal?.aborted === true);
-    } finally {
-      options.signal?.removeEventListener("abort", stop);
-    }
+    // The key is checked before anything is written, so a wrong key or URL loses nothing.
+    await authenticate(client, controller, options.signal);
     const runId = await applyRun(connection, decision, request);
     const progress = new Progress(decision.resources);
     const paced = client;
@@ -203,45 +276,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       sinks,
       done,
     };
-    // Not-found ids are written as they come, in order, on the run's own connection.
-    let notFoundWrites = Promise.resolve();
-    const display = options.showProgress?.(progress);
-    let fetched: FetchOutcome;
-    try {
-      fetched = await fetchAll(plan, {
-        connection,
-        client,
-        controller,
-        // Twice the concurrency per fan-out queue: while the takes fill the slots, more of them
-        // wait in the limiter, so a freed slot sends its next request at once instead of after
-        // its answer has been processed. Together with after-queued-writes.ts the two gain about
-        // 0.03 on the latency benchmark's ratio; this one alone, nothing measurable. An adaptive
-        // pace may rise to its ceiling, so the queues are sized for that.
-        workers:
-          2 *
-          ConcurrencyControl.ceiling(
-            options.clientOptions.concurrency ?? 16,
-            options.clientOptions.maxConcurrency ?? 64,
-          ),
-        logger: options.logger,
-        progress,
-        signal: options.signal,
-        onNotFound: (resource, id) => {
-          notFoundWrites = notFoundWrites.then(() =>
-            recordNotFound(connection, runId, resource, [id]),
-          );
-          return notFoundWrites;
-        },
-      });
-      await notFoundWrites;
-      await recordRunPace(connection, runId, runPaceOf(client));
-    } catch (error) {
-      await notFoundWrites.catch(() => {});
-      await recordRunPace(connection, runId, runPaceOf(client)).catch(() => {});
-      throw await fetchFailure(connection, runId, error, options.signal?.aborted === true);
-    } finally {
-      display?.stop();
-    }
+    const fetched = await fetchRun(plan, { connection, client, controller, progress }, options);
     const tables = options.dryRun ? {} : await store(connection, runId, plan, fetched, options);
     if (!options.dryRun) await writeIntoFile(connection, options.db.path);
     return {
