@@ -7,17 +7,20 @@ import { type Logger, silentLogger } from "../log/logger.js";
 import type { ApiRecord } from "../resources/record-types.js";
 import { RESOURCES } from "../resources/registry.js";
 import type { AdaptiveSettings } from "./adaptive-limit.js";
+import { Calls, get, post } from "./calls.js";
 import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
-import type { ListContent } from "./envelope.js";
-import { NotFoundError } from "./errors.js";
-import { type ListPage, type PagesOptions, paginate } from "./paginate.js";
+import { nonNegative, positiveInteger } from "./option-checks.js";
+import type { ListPage, PagesOptions } from "./paginate.js";
+import { childRead, fill, listRead, lookupRead } from "./reads.js";
 import type { ClientStats } from "./stats.js";
-import { type Call, Transport } from "./transport.js";
+import { Transport } from "./transport.js";
 import type {
+  ChildResource,
   EditBody,
   ListedResource,
   ListRequest,
   ListResponse,
+  LookupResource,
   NewUserGroup,
   UserEditBody,
 } from "./types.js";
@@ -26,11 +29,13 @@ export type { PaceFigures } from "./concurrency-control.js";
 export type { ListPage, ListSummary, PagesOptions } from "./paginate.js";
 export type { ClientStats } from "./stats.js";
 export type {
+  ChildResource,
   Criterion,
   EditBody,
   ListedResource,
   ListRequest,
   ListResponse,
+  LookupResource,
   NewUserGroup,
   Operator,
   UserEditBody,
@@ -88,6 +93,14 @@ export interface LmsClient {
     resource: R,
     options?: PagesOptions,
   ): AsyncIterable<ListPage<ApiRecord<R>>>;
+  /** Every page of a resource listed per parent; a parent the portal does not know has none. */
+  childPages<R extends ChildResource>(
+    resource: R,
+    parentId: number,
+    options?: PagesOptions,
+  ): AsyncIterable<ListPage<ApiRecord<R>>>;
+  /** One record by id, or `null` for an id the portal does not know. */
+  lookup<R extends LookupResource>(resource: R, id: number): Promise<ApiRecord<R> | null>;
   /** Every page of one user's takes; a user the portal does not know has none. */
   takePages(userId: number, options?: PagesOptions): AsyncIterable<ListPage<ApiRecord<"take">>>;
 
@@ -123,14 +136,6 @@ export interface LmsClient {
   close(): Promise<void>;
 }
 
-/** Operation names of the list resources (used in stats, logs and messages). */
-const LIST_OPERATION: Record<ListedResource, string> = {
-  grp: "listGroups",
-  user_grp: "listUserGroups",
-  product_access: "listProductAccess",
-  svc_availability: "listAvailabilities",
-};
-
 const DEFAULTS = {
   concurrency: 16,
   maxConcurrency: 64,
@@ -143,6 +148,121 @@ const DEFAULTS = {
 } as const;
 
 export function createClient(options: ClientOptions): LmsClient {
+  const { transport, calls } = open(options);
+  const reads = genericReads(calls);
+  return {
+    authenticate: () => transport.authenticate(),
+    ...reads,
+    ...namedReads(reads, calls),
+    ...writes(calls),
+    stats: () => transport.stats(),
+    pace: () => transport.pace(),
+    close: () => transport.close(),
+  };
+}
+
+type GenericReads = Pick<LmsClient, "pages" | "childPages" | "lookup">;
+
+/** The reads of any resource, as the registry declares them. */
+function genericReads(calls: Calls): GenericReads {
+  return {
+    pages: (resource, pageOptions = {}) => {
+      const { operation, path, key } = listRead(resource);
+      return calls.pages(operation, path, key, pageOptions, false);
+    },
+    childPages: (resource, parentId, pageOptions = {}) => {
+      const { operation, path, key } = childRead(resource, parentId);
+      return calls.pages(operation, path, key, pageOptions, true);
+    },
+    lookup: (resource, id) => {
+      const { operation, path } = lookupRead(resource, id);
+      return calls.maybe(get(operation, path));
+    },
+  };
+}
+
+/** One page of a list resource. */
+function listPage<R extends ListedResource>(
+  calls: Calls,
+  resource: R,
+  body: ListRequest,
+): Promise<ListResponse<ApiRecord<R>>> {
+  const { operation, path } = listRead(resource);
+  return calls.list(post(operation, path, body));
+}
+
+type NamedRead =
+  | "takePages"
+  | "listGroups"
+  | "listProductAccess"
+  | "getProductAccess"
+  | "listUserGroups"
+  | "listTakesForUser"
+  | "getProduct"
+  | "listAvailabilities"
+  | "getAvailability"
+  | "getAvailabilityGroup";
+
+/** The named read operations: each one of the generic reads of its resource. */
+function namedReads(reads: GenericReads, calls: Calls): Pick<LmsClient, NamedRead> {
+  const { lookup } = reads;
+  return {
+    takePages: (userId, pageOptions = {}) => reads.childPages("take", userId, pageOptions),
+    listGroups: (body = {}) => listPage(calls, "grp", body),
+    listProductAccess: (body = {}) => listPage(calls, "product_access", body),
+    getProductAccess: (id) => lookup("product_access", id),
+    listUserGroups: (body = {}) => listPage(calls, "user_grp", body),
+    listTakesForUser: (userId, body = {}) => {
+      const { operation, path } = childRead("take", userId);
+      return calls.listForParent(post(operation, path, body));
+    },
+    getProduct: (id) => lookup("product", id),
+    listAvailabilities: (body = {}) => listPage(calls, "svc_availability", body),
+    getAvailability: (id) => lookup("svc_availability", id),
+    getAvailabilityGroup: (id) => lookup("availability_group", id),
+  };
+}
+
+type Write =
+  | "editGroup"
+  | "getGroupByExternalId"
+  | "editProductAccess"
+  | "createUserGroup"
+  | "editUser";
+
+/** The operations that change data, and the read by external id that goes with them. */
+function writes(calls: Calls): Pick<LmsClient, Write> {
+  return {
+    editGroup: (id, body) =>
+      calls.single(post("editGroup", fill(writePaths.grp.edit, { id }), body, true)),
+    getGroupByExternalId: (externalId) =>
+      calls.maybe(
+        get(
+          "getGroupByExternalId",
+          fill(writePaths.grp.getByExternalId, { external_id: externalId }),
+        ),
+      ),
+    editProductAccess: (id, body) =>
+      calls.single(
+        post("editProductAccess", fill(writePaths.productAccess.edit, { id }), body, true),
+      ),
+    createUserGroup: (body) =>
+      calls.single(post("createUserGroup", writePaths.userGrp.create, body, true)),
+    editUser: (id, body) =>
+      calls.single(post("editUser", fill(writePaths.user.edit, { id }), body, true)),
+  };
+}
+
+/** Paths of the write operations, from the registry. */
+const writePaths = {
+  grp: RESOURCES.grp.endpoints,
+  userGrp: RESOURCES.user_grp.endpoints,
+  user: RESOURCES.user.endpoints,
+  productAccess: RESOURCES.product_access.endpoints,
+};
+
+/** The transport and the call shapes over it, with the options checked. */
+function open(options: ClientOptions): { transport: Transport; calls: Calls } {
   const baseUrl = parseBaseUrl(options.baseUrl);
   const concurrency =
     options.concurrency === "auto"
@@ -153,7 +273,7 @@ export function createClient(options: ClientOptions): LmsClient {
     options.maxConcurrency,
     DEFAULTS.maxConcurrency,
   );
-  const defaultPageSize = positiveInteger("pageSize", options.pageSize, DEFAULTS.pageSize);
+  const pageSize = positiveInteger("pageSize", options.pageSize, DEFAULTS.pageSize);
   const logger = options.logger ?? silentLogger;
   const transport = new Transport({
     baseUrl,
@@ -175,158 +295,14 @@ export function createClient(options: ClientOptions): LmsClient {
     logger,
     signal: options.signal,
   });
-  const endpoints = {
-    grp: RESOURCES.grp.endpoints,
-    userGrp: RESOURCES.user_grp.endpoints,
-    user: RESOURCES.user.endpoints,
-    productAccess: RESOURCES.product_access.endpoints,
-    take: RESOURCES.take.endpoints.listFor.path,
-    availability: RESOURCES.svc_availability.endpoints,
-    availabilityGroup: RESOURCES.availability_group.endpoints,
-    product: RESOURCES.product.endpoints,
-  };
-
-  const post = (operation: string, path: string, body: unknown, write = false): Call => ({
-    operation,
-    method: "POST",
-    path,
-    body,
-    write,
+  const calls = new Calls({
+    transport,
+    baseUrl,
+    pageSize,
+    window: 2 * ConcurrencyControl.ceiling(concurrency, maxConcurrency),
+    logger,
   });
-  const get = (operation: string, path: string): Call => ({ operation, method: "GET", path });
-
-  async function list<T>(call: Call): Promise<ListResponse<T>> {
-    const content = await transport.list(call);
-    return toResponse<T>(content);
-  }
-  /** A list scoped to a parent that does not exist holds nothing (survives 404 or empty). */
-  async function listForParent<T>(call: Call): Promise<ListResponse<T>> {
-    try {
-      return await list<T>(call);
-    } catch (error) {
-      if (error instanceof NotFoundError) return { total: 0, result: [] };
-      throw error;
-    }
-  }
-  async function single<T>(call: Call): Promise<T> {
-    // The record's shape is the portal's promise; the loader checks every field.
-    return (await transport.single(call)) as T;
-  }
-  async function maybe<T>(call: Call): Promise<T | null> {
-    try {
-      return await single<T>(call);
-    } catch (error) {
-      if (error instanceof NotFoundError) return null;
-      throw error;
-    }
-  }
-
-  function pagesOf<T>(
-    operation: string,
-    path: string,
-    key: string,
-    pageOptions: PagesOptions,
-    notFoundIsEmpty: boolean,
-  ): AsyncIterable<ListPage<T>> {
-    const pageSize = positiveInteger("pageSize", pageOptions.pageSize, defaultPageSize);
-    return paginate<T>({
-      pageSize,
-      key,
-      window: 2 * ConcurrencyControl.ceiling(concurrency, maxConcurrency),
-      skipStarts: pageOptions.skipStarts,
-      onSummary: pageOptions.onSummary,
-      logger,
-      label: `${operation} (${baseUrl.pathname.replace(/\/+$/, "")}${path})`,
-      fetchPage: async (start, limit, signal, extra) => {
-        const body: ListRequest = { start, limit };
-        const criteria = [...(pageOptions.criteria ?? []), ...(extra ?? [])];
-        if (pageOptions.criteria !== undefined || criteria.length > 0) body.criterias = criteria;
-        try {
-          return await transport.list({ ...post(operation, path, body), signal });
-        } catch (error) {
-          if (notFoundIsEmpty && error instanceof NotFoundError) return { total: 0, records: [] };
-          throw error;
-        }
-      },
-    });
-  }
-
-  return {
-    authenticate: () => transport.authenticate(),
-    pages: <R extends ListedResource>(resource: R, pageOptions: PagesOptions = {}) => {
-      const path = RESOURCES[resource].endpoints.list;
-      const key = RESOURCES[resource].primaryKey;
-      return pagesOf<ApiRecord<R>>(LIST_OPERATION[resource], path, key, pageOptions, false);
-    },
-    takePages: (userId, pageOptions = {}) =>
-      pagesOf<ApiRecord<"take">>(
-        "listTakesForUser",
-        fill(endpoints.take, { id: userId }),
-        RESOURCES.take.primaryKey,
-        pageOptions,
-        true,
-      ),
-
-    listGroups: (body = {}) => list(post("listGroups", endpoints.grp.list, body)),
-    editGroup: (id, body) =>
-      single(post("editGroup", fill(endpoints.grp.edit, { id }), body, true)),
-    getGroupByExternalId: (externalId) =>
-      maybe(
-        get(
-          "getGroupByExternalId",
-          fill(endpoints.grp.getByExternalId, { external_id: externalId }),
-        ),
-      ),
-
-    listProductAccess: (body = {}) =>
-      list(post("listProductAccess", endpoints.productAccess.list, body)),
-    editProductAccess: (id, body) =>
-      single(post("editProductAccess", fill(endpoints.productAccess.edit, { id }), body, true)),
-    getProductAccess: (id) =>
-      maybe(get("getProductAccess", fill(endpoints.productAccess.get, { id }))),
-
-    createUserGroup: (body) =>
-      single(post("createUserGroup", endpoints.userGrp.create, body, true)),
-    listUserGroups: (body = {}) => list(post("listUserGroups", endpoints.userGrp.list, body)),
-
-    editUser: (id, body) => single(post("editUser", fill(endpoints.user.edit, { id }), body, true)),
-
-    listTakesForUser: (userId, body = {}) =>
-      listForParent(post("listTakesForUser", fill(endpoints.take, { id: userId }), body)),
-
-    getProduct: (id) => maybe(get("getProduct", fill(endpoints.product.get, { id }))),
-
-    listAvailabilities: (body = {}) =>
-      list(post("listAvailabilities", endpoints.availability.list, body)),
-    getAvailability: (id) =>
-      maybe(get("getAvailability", fill(endpoints.availability.get, { id }))),
-    getAvailabilityGroup: (id) =>
-      maybe(get("getAvailabilityGroup", fill(endpoints.availabilityGroup.get, { id }))),
-
-    stats: () => transport.stats(),
-    pace: () => transport.pace(),
-    close: () => transport.close(),
-  };
-}
-
-function toResponse<T>(content: ListContent): ListResponse<T> {
-  // Typing the records is the portal's promise; the loader validates every field.
-  return { total: content.total, result: content.records as T[] };
-}
-
-/**
- * Fills `{name}` placeholders of a registry path. Ids must be safe integers; other values are
- * percent-encoded so an external id cannot change the path.
- */
-function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new TypeError(`no value for {${name}} in ${template}`);
-    if (typeof value === "number" && !Number.isSafeInteger(value)) {
-      throw new RangeError(`{${name}} must be an integer, got ${value}`);
-    }
-    return encodeURIComponent(String(value));
-  });
+  return { transport, calls };
 }
 
 function parseBaseUrl(text: string): URL {
@@ -343,20 +319,4 @@ function parseBaseUrl(text: string): URL {
     throw new TypeError("the base URL must not carry a query string or fragment");
   }
   return url;
-}
-
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a positive integer, got ${value}`);
-  }
-  return value;
-}
-
-function nonNegative(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) {
-    throw new RangeError(`${name} must be a non-negative number, got ${value}`);
-  }
-  return value;
 }

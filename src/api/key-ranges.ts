@@ -127,6 +127,33 @@ function describe(range: KeyRange): string {
 }
 
 /**
+ * The records of an answer inside its range (a range's edges are asked for one key wider, see
+ * `inside`), with their keys; an answer outside the range shows the portal does not filter by it.
+ */
+function withinRange<T>(
+  content: ListContent,
+  range: KeyRange,
+  key: string,
+  fail: (reason: string) => never,
+): { keys: number[]; records: T[] } {
+  const keys: number[] = [];
+  const records: T[] = [];
+  for (const record of content.records) {
+    const k = keyOf(record, key);
+    if (k === undefined) fail(`a record has no integer ${key}`);
+    else if (!inside(k, range, 1)) {
+      fail(
+        `asked for ${key} in ${describe(range)}, it answered ${k}: it does not filter by key range, so the list cannot be read exactly while its order changes`,
+      );
+    } else if (inside(k, range, 0)) {
+      keys.push(k);
+      records.push(record as T);
+    }
+  }
+  return { keys, records };
+}
+
+/**
  * Yields every range's records once every range fits one answer; records are trimmed to their
  * range, so no key is yielded twice. Throws InexactListError when the portal's answers show the
  * ranges are not honoured, or when the list does not settle within `maxRequests`.
@@ -167,20 +194,7 @@ export async function* readByKeyRanges<T>(
     inflight.delete(settled.id);
     if (!settled.ok) throw settled.error;
     const { range, content } = settled;
-    const keys: number[] = [];
-    const records: T[] = [];
-    for (const record of content.records) {
-      const k = keyOf(record, key);
-      if (k === undefined) fail(`a record has no integer ${key}`);
-      else if (!inside(k, range, 1)) {
-        fail(
-          `asked for ${key} in ${describe(range)}, it answered ${k}: it does not filter by key range, so the list cannot be read exactly while its order changes`,
-        );
-      } else if (inside(k, range, 0)) {
-        keys.push(k);
-        records.push(record as T);
-      }
-    }
+    const { keys, records } = withinRange<T>(content, range, key, fail);
     if (content.total > content.records.length) {
       const halves = splitRange(range, keys);
       if (!halves) {

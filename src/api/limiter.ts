@@ -5,8 +5,8 @@
  * Rate limiting uses evenly spaced start slots (one every 1000/rate ms) rather than a bursting
  * token bucket: a portal that states no rate limit is best treated gently and evenly.
  */
-import pLimit from "p-limit";
-import { linkSignals, sleep } from "./abort.js";
+import pLimit, { type LimitFunction } from "p-limit";
+import { type LinkedSignal, linkSignals, sleep } from "./abort.js";
 
 /** Options of {@link createLimiter}. */
 export interface LimiterOptions {
@@ -53,41 +53,8 @@ export function createLimiter(options: LimiterOptions): Limiter {
   }
 
   return {
-    run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-      const linked = linkSignals(options.signal, signal);
-      const combined = linked.signal;
-      if (combined?.aborted) {
-        linked.dispose();
-        return Promise.reject(combined.reason);
-      }
-      return new Promise<T>((resolve, reject) => {
-        let settled = false;
-        const onAbort = (): void => {
-          if (settled) return;
-          settled = true;
-          linked.dispose();
-          reject(combined?.reason);
-        };
-        combined?.addEventListener("abort", onAbort, { once: true });
-        // The queued function checks `settled` so an aborted task frees its slot immediately
-        // instead of running (p-limit cannot remove one queued task).
-        limit(async () => {
-          if (settled) return;
-          try {
-            await waitForSlot(combined);
-            if (settled) return;
-            const value = await task();
-            if (!settled) resolve(value);
-          } catch (error) {
-            if (!settled) reject(error);
-          } finally {
-            settled = true;
-            combined?.removeEventListener("abort", onAbort);
-            linked.dispose();
-          }
-        }).catch(() => {});
-      });
-    },
+    run: <T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> =>
+      runLimited(limit, waitForSlot, task, linkSignals(options.signal, signal)),
     get active() {
       return limit.activeCount;
     },
@@ -101,4 +68,45 @@ export function createLimiter(options: LimiterOptions): Limiter {
       limit.concurrency = Math.max(1, Math.floor(value));
     },
   };
+}
+
+/** Runs `task` in a slot of `limit` once its start slot comes, or rejects when `linked` aborts. */
+function runLimited<T>(
+  limit: LimitFunction,
+  waitForSlot: (signal: AbortSignal | undefined) => Promise<void>,
+  task: () => Promise<T>,
+  linked: LinkedSignal,
+): Promise<T> {
+  const combined = linked.signal;
+  if (combined?.aborted) {
+    linked.dispose();
+    return Promise.reject(combined.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const onAbort = (): void => {
+      if (settled) return;
+      settled = true;
+      linked.dispose();
+      reject(combined?.reason);
+    };
+    combined?.addEventListener("abort", onAbort, { once: true });
+    // The queued function checks `settled` so an aborted task frees its slot immediately
+    // instead of running (p-limit cannot remove one queued task).
+    limit(async () => {
+      if (settled) return;
+      try {
+        await waitForSlot(combined);
+        if (settled) return;
+        const value = await task();
+        if (!settled) resolve(value);
+      } catch (error) {
+        if (!settled) reject(error);
+      } finally {
+        settled = true;
+        combined?.removeEventListener("abort", onAbort);
+        linked.dispose();
+      }
+    }).catch(() => {});
+  });
 }

@@ -112,172 +112,225 @@ type Settled =
  * them the loader's job.
  */
 export async function* paginate<T>(options: PaginateOptions): AsyncGenerator<ListPage<T>> {
-  const { fetchPage, logger, label } = options;
-  const skip = options.skipStarts ?? new Set<number>();
-  const window = Math.max(1, Math.floor(options.window));
-  const pageSize = Math.max(1, Math.floor(options.pageSize));
+  const listing = new Listing<T>(options);
+  try {
+    yield* listing.offsetPass();
+    const unsettled = listing.unsettled();
+    let countMatches = listing.countMatches();
+    if (unsettled) {
+      yield* listing.rereadByKeyRanges();
+      countMatches = true;
+    }
+    if (!countMatches) listing.warnShort();
+    options.onSummary?.(listing.summary(unsettled, countMatches));
+  } finally {
+    listing.stop();
+  }
+}
+
+/** One listing's state: what the offset pass asked, received and noticed. */
+class Listing<T> {
+  private readonly skip: ReadonlySet<number>;
+  private readonly window: number;
+  private readonly pageSize: number;
   // The signal that cancels pages in flight is made only once pages run side by side: most
   // listings (a user's takes) are one page, and a controller per request was a measurable part
   // of the client's time. Until then requests follow the caller's signal alone.
-  let parallel: { controller: AbortController; linked: LinkedSignal } | undefined;
-  const parallelSignal = (): AbortSignal => {
-    if (!parallel) {
+  private parallel: { controller: AbortController; linked: LinkedSignal } | undefined;
+  private readonly inflight = new Map<number, Promise<Settled>>();
+  private readonly keys: KeyTally;
+  private requests = 0;
+  private received = 0;
+  private total = 0;
+  private step = 0;
+  private serverCap: number | undefined;
+  private inconsistent = false;
+  private totalChanged = false;
+  private lastTotal = 0;
+  private skippedPages = 0;
+  private skippedRecords = 0;
+  private next = 0;
+
+  constructor(private readonly options: PaginateOptions) {
+    this.skip = options.skipStarts ?? new Set<number>();
+    this.window = Math.max(1, Math.floor(options.window));
+    this.pageSize = Math.max(1, Math.floor(options.pageSize));
+    this.keys = new KeyTally(options.key);
+  }
+
+  /** Page one, then the other pages side by side, yielded as they complete. */
+  async *offsetPass(): AsyncGenerator<ListPage<T>> {
+    const first = await this.fetchCounted(0, this.pageSize);
+    this.begin(first);
+    this.fill();
+    if (!this.skip.has(0)) yield this.page(0, this.pageSize, first);
+    while (this.inflight.size > 0) {
+      const settled = await Promise.race(this.inflight.values());
+      this.inflight.delete(settled.start);
+      if (!settled.ok) throw settled.error;
+      const { start, content } = settled;
+      if (content.total !== this.total) {
+        this.totalChanged = true;
+        this.lastTotal = content.total;
+      }
+      if (content.records.length < Math.min(this.step, this.total - start)) {
+        this.inconsistent = true;
+      }
+      this.received += content.records.length;
+      this.keys.count(content.records);
+      this.fill();
+      yield this.page(start, this.step, content);
+    }
+  }
+
+  /** What page one tells: `total`, the portal's cap on a page, whether offsets can be trusted. */
+  private begin(first: ListContent): void {
+    const { total } = first;
+    const firstCount = first.records.length;
+    this.total = total;
+    this.lastTotal = total;
+    this.step = this.pageSize;
+    if (firstCount > 0 && firstCount < Math.min(this.pageSize, total)) {
+      // Fewer records than asked while more remain: the portal caps `limit` silently.
+      this.serverCap = firstCount;
+      this.step = firstCount;
+      this.options.logger.info(
+        `${this.options.label}: the portal returns at most ${firstCount} records per page`,
+        { asked: this.pageSize },
+      );
+    }
+    // An empty page one while `total` promises records: offsets cannot be trusted this time.
+    this.inconsistent = firstCount === 0 && total > 0;
+    if (this.skip.has(0)) {
+      this.skippedPages += 1;
+      this.skippedRecords += Math.min(this.step, total);
+    } else {
+      this.received += firstCount;
+      this.keys.count(first.records);
+    }
+    this.next = this.inconsistent ? total : this.step;
+  }
+
+  /** Requests pages until the window is full or the list is covered. */
+  private fill(): void {
+    const { total, step } = this;
+    while (this.inflight.size < this.window && this.next < total) {
+      const start = this.next;
+      this.next += step;
+      if (this.skip.has(start)) {
+        this.skippedPages += 1;
+        this.skippedRecords += Math.min(step, total - start);
+        continue;
+      }
+      this.inflight.set(
+        start,
+        this.fetchCounted(start, step, this.parallelSignal()).then(
+          (content): Settled => ({ start, ok: true, content }),
+          (error: unknown): Settled => ({ start, ok: false, error }),
+        ),
+      );
+    }
+  }
+
+  unsettled(): boolean {
+    return (
+      this.totalChanged || this.inconsistent || !this.keys.settled(this.total - this.skippedRecords)
+    );
+  }
+
+  countMatches(): boolean {
+    return this.received + this.skippedRecords === this.total;
+  }
+
+  /** The list read again by key ranges, which every record present all along falls in. */
+  async *rereadByKeyRanges(): AsyncGenerator<ListPage<T>> {
+    const { options, keys, step } = this;
+    options.logger.info(
+      `${options.label}: the list changed while it was read; reading it again by key ranges`,
+      {
+        totalAtStart: this.total,
+        totalSeen: this.lastTotal,
+        distinctKeys: keys.distinct,
+        repeatedKeys: keys.repeats,
+      },
+    );
+    let distinct = 0;
+    for await (const answer of readByKeyRanges<T>({
+      fetch: (extra, start, limit, signal) => this.fetchCounted(start, limit, signal, extra),
+      key: options.key,
+      step,
+      window: this.window,
+      knownKeys: keys.all(),
+      label: options.label,
+      logger: options.logger,
+      signal: this.parallelSignal(),
+    })) {
+      distinct += answer.records.length;
+      this.received += answer.records.length;
+      yield {
+        start: 0,
+        limit: step,
+        total: answer.records.length,
+        records: answer.records,
+        reread: true,
+      };
+    }
+    this.lastTotal = distinct;
+  }
+
+  warnShort(): void {
+    const { received, skippedRecords, lastTotal } = this;
+    const skipped = skippedRecords > 0 ? ` (and ${skippedRecords} in skipped pages)` : "";
+    this.options.logger.warn(
+      `${this.options.label}: received ${received} records${skipped}, but the total is ${lastTotal}`,
+      { received, total: lastTotal, skippedPages: this.skippedPages },
+    );
+  }
+
+  summary(reread: boolean, countMatches: boolean): ListSummary {
+    return {
+      total: this.lastTotal,
+      received: this.received,
+      ...(this.serverCap === undefined ? {} : { serverCap: this.serverCap }),
+      totalChanged: this.totalChanged,
+      reread,
+      requests: this.requests,
+      skippedPages: this.skippedPages,
+      countMatches,
+    };
+  }
+
+  /**
+   * Consumer stopped early or a page (or a key range) failed: cancel what is still in flight.
+   * Their outcomes are already captured as settled values, so nothing rejects unobserved.
+   */
+  stop(): void {
+    this.parallel?.controller.abort(new Error(`${this.options.label}: listing stopped`));
+    this.parallel?.linked.dispose();
+  }
+
+  private parallelSignal(): AbortSignal {
+    if (!this.parallel) {
       const controller = new AbortController();
       // Each page in flight listens on it; the window bounds how many.
       setMaxListeners(0, controller.signal);
-      parallel = { controller, linked: linkSignals(options.signal, controller.signal) };
+      this.parallel = { controller, linked: linkSignals(this.options.signal, controller.signal) };
     }
-    return parallel.linked.signal ?? parallel.controller.signal;
-  };
-  const inflight = new Map<number, Promise<Settled>>();
-  const keys = new KeyTally(options.key);
-  let requests = 0;
-  let received = 0;
+    return this.parallel.linked.signal ?? this.parallel.controller.signal;
+  }
 
-  const fetchCounted = (
+  private fetchCounted(
     start: number,
     limit: number,
-    signal = options.signal,
+    signal = this.options.signal,
     extra?: readonly Criterion[],
-  ) => {
-    requests += 1;
-    return fetchPage(start, limit, signal, extra);
-  };
-  const page = (start: number, limit: number, content: ListContent, reread: boolean) => ({
-    start,
-    limit,
-    total: content.total,
-    records: content.records as T[],
-    reread,
-  });
+  ): Promise<ListContent> {
+    this.requests += 1;
+    return this.options.fetchPage(start, limit, signal, extra);
+  }
 
-  try {
-    const first = await fetchCounted(0, pageSize);
-    const total = first.total;
-    const firstCount = first.records.length;
-    let step = pageSize;
-    let serverCap: number | undefined;
-    if (firstCount > 0 && firstCount < Math.min(pageSize, total)) {
-      // Fewer records than asked while more remain: the portal caps `limit` silently.
-      serverCap = firstCount;
-      step = firstCount;
-      logger.info(`${label}: the portal returns at most ${firstCount} records per page`, {
-        asked: pageSize,
-      });
-    }
-    // An empty page one while `total` promises records: offsets cannot be trusted this time.
-    let inconsistent = firstCount === 0 && total > 0;
-    let totalChanged = false;
-    let lastTotal = total;
-    let skippedPages = 0;
-    let skippedRecords = 0;
-    if (skip.has(0)) {
-      skippedPages += 1;
-      skippedRecords += Math.min(step, total);
-    } else {
-      received += firstCount;
-      keys.count(first.records);
-    }
-
-    let next = inconsistent ? total : step;
-    const fill = (): void => {
-      while (inflight.size < window && next < total) {
-        const start = next;
-        next += step;
-        if (skip.has(start)) {
-          skippedPages += 1;
-          skippedRecords += Math.min(step, total - start);
-          continue;
-        }
-        inflight.set(
-          start,
-          fetchCounted(start, step, parallelSignal()).then(
-            (content): Settled => ({ start, ok: true, content }),
-            (error: unknown): Settled => ({ start, ok: false, error }),
-          ),
-        );
-      }
-    };
-
-    fill();
-    if (!skip.has(0)) yield page(0, pageSize, first, false);
-
-    while (inflight.size > 0) {
-      const settled = await Promise.race(inflight.values());
-      inflight.delete(settled.start);
-      if (!settled.ok) throw settled.error;
-      const { start, content } = settled;
-      if (content.total !== total) {
-        totalChanged = true;
-        lastTotal = content.total;
-      }
-      if (content.records.length < Math.min(step, total - start)) inconsistent = true;
-      received += content.records.length;
-      keys.count(content.records);
-      fill();
-      yield page(start, step, content, false);
-    }
-
-    const unsettled = totalChanged || inconsistent || !keys.settled(total - skippedRecords);
-    let countMatches = received + skippedRecords === total;
-    if (unsettled) {
-      logger.info(`${label}: the list changed while it was read; reading it again by key ranges`, {
-        totalAtStart: total,
-        totalSeen: lastTotal,
-        distinctKeys: keys.distinct,
-        repeatedKeys: keys.repeats,
-      });
-      let distinct = 0;
-      for await (const answer of readByKeyRanges<T>({
-        fetch: (extra, start, limit, signal) => fetchCounted(start, limit, signal, extra),
-        key: options.key,
-        step,
-        window,
-        knownKeys: keys.all(),
-        label,
-        logger,
-        signal: parallelSignal(),
-      })) {
-        distinct += answer.records.length;
-        received += answer.records.length;
-        yield {
-          start: 0,
-          limit: step,
-          total: answer.records.length,
-          records: answer.records,
-          reread: true,
-        };
-      }
-      lastTotal = distinct;
-      countMatches = true;
-    }
-
-    if (!countMatches) {
-      const skipped = skippedRecords > 0 ? ` (and ${skippedRecords} in skipped pages)` : "";
-      logger.warn(
-        `${label}: received ${received} records${skipped}, but the total is ${lastTotal}`,
-        {
-          received,
-          total: lastTotal,
-          skippedPages,
-        },
-      );
-    }
-    options.onSummary?.({
-      total: lastTotal,
-      received,
-      ...(serverCap === undefined ? {} : { serverCap }),
-      totalChanged,
-      reread: unsettled,
-      requests,
-      skippedPages,
-      countMatches,
-    });
-  } finally {
-    // Consumer stopped early or a page (or a key range) failed: cancel what is still in flight.
-    // Their outcomes are already captured as settled values, so nothing rejects unobserved.
-    parallel?.controller.abort(new Error(`${label}: listing stopped`));
-    parallel?.linked.dispose();
+  private page(start: number, limit: number, content: ListContent): ListPage<T> {
+    return { start, limit, total: content.total, records: content.records as T[], reread: false };
   }
 }
 

@@ -201,8 +201,7 @@ export class Transport {
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     let attempt = 0;
     let overloaded = NO_OVERLOAD;
-    const refused: string[] = [];
-    let freshTokenTried = false;
+    const tries: TokenTries = { refused: [], freshToken: false };
     try {
       for (;;) {
         attempt += 1;
@@ -223,43 +222,12 @@ export class Transport {
         } catch (error) {
           if (signal?.aborted) throw signal.reason;
           if (!(error instanceof ApiError)) throw error;
-          if (token !== undefined && error instanceof NotFoundError) this.#served(token, scheme);
-          if (token !== undefined && isTokenRejection(error)) {
-            // A token refused before it ever served may want the other header form (same token).
-            const neverServed = !this.#tokens.hasServed(token);
-            if (this.#form.refused(token, scheme, neverServed) === "resend") {
+          if (token !== undefined) {
+            const next = await this.#tokenTrouble(error, { token, scheme, context, signal }, tries);
+            if (next === "again") {
+              // Not a failed attempt: the request goes again without spending the retry budget.
               attempt -= 1;
               continue;
-            }
-            refused.push(token);
-            const fruitless = refused.filter((t) => !this.#tokens.hasServed(t)).length;
-            if (fruitless > MAX_FRUITLESS_TOKENS || refused.length > MAX_RENEWALS_PER_CALL) {
-              throw new AuthError(
-                context,
-                `the portal refused ${refused.length} access tokens it had just issued; check --auth-scheme (the prefix of the Authorization header)`,
-                { httpStatus: error.httpStatus ?? 401, cause: error },
-              );
-            }
-            // A refused token is not a failed attempt: the request is sent again with the next
-            // token without spending the retry budget. Writes are safe to resend here: the
-            // portal refused them before doing anything.
-            attempt -= 1;
-            await this.#tokens.renew(token, signal);
-            continue;
-          }
-          const permission = isPermissionRefusal(error);
-          if (token !== undefined && (permission || isUnexplainedFailure(error))) {
-            // One fresh token per call: a 403 or a failure that says nothing may come from a
-            // token the portal stopped honouring without saying so.
-            if (freshTokenTried) {
-              if (permission) throw permissionDenied(context, error);
-            } else {
-              freshTokenTried = true;
-              await this.#tokens.renew(token, signal);
-              if (permission) {
-                attempt -= 1;
-                continue;
-              }
             }
           }
           ({ attempt, overloaded } = await this.#retryOrThrow(call, context, error, {
@@ -273,6 +241,58 @@ export class Transport {
       linked.dispose();
     }
   }
+
+  /**
+   * What a failure sent with a token says about the token: "again" when the request is to be
+   * sent again at once (another header form, a renewed token), "retry" when it is the request's
+   * failure (retried or thrown by the retry rules). Throws when the tokens themselves are hopeless.
+   */
+  async #tokenTrouble(
+    error: ApiError,
+    sent: {
+      token: string;
+      scheme: string;
+      context: RequestContext;
+      signal: AbortSignal | undefined;
+    },
+    tries: TokenTries,
+  ): Promise<"again" | "retry"> {
+    const { token, scheme, context, signal } = sent;
+    if (error instanceof NotFoundError) this.#served(token, scheme);
+    if (isTokenRejection(error)) {
+      // A token refused before it ever served may want the other header form (same token).
+      const neverServed = !this.#tokens.hasServed(token);
+      if (this.#form.refused(token, scheme, neverServed) === "resend") return "again";
+      tries.refused.push(token);
+      const { refused } = tries;
+      const fruitless = refused.filter((t) => !this.#tokens.hasServed(t)).length;
+      if (fruitless > MAX_FRUITLESS_TOKENS || refused.length > MAX_RENEWALS_PER_CALL) {
+        throw new AuthError(
+          context,
+          `the portal refused ${refused.length} access tokens it had just issued; check --auth-scheme (the prefix of the Authorization header)`,
+          { httpStatus: error.httpStatus ?? 401, cause: error },
+        );
+      }
+      // A refused token is not a failed attempt: the request is sent again with the next token.
+      // Writes are safe to resend here: the portal refused them before doing anything.
+      await this.#tokens.renew(token, signal);
+      return "again";
+    }
+    const permission = isPermissionRefusal(error);
+    if (permission || isUnexplainedFailure(error)) {
+      // One fresh token per call: a 403 or a failure that says nothing may come from a token the
+      // portal stopped honouring without saying so.
+      if (tries.freshToken) {
+        if (permission) throw permissionDenied(context, error);
+      } else {
+        tries.freshToken = true;
+        await this.#tokens.renew(token, signal);
+        if (permission) return "again";
+      }
+    }
+    return "retry";
+  }
+
   /**
    * One HTTP attempt through the limiter, after any pause the portal asked for. The Authorization
    * form is read when the request leaves the queue, so requests queued behind a switch use it;
@@ -346,6 +366,12 @@ export class Transport {
     await sleep(delay, state.signal);
     return { attempt, overloaded };
   }
+}
+
+/** The tokens one call has seen refused, and whether it already tried a fresh one. */
+interface TokenTries {
+  readonly refused: string[];
+  freshToken: boolean;
 }
 
 /** Where a call stands in its retries. */

@@ -52,5 +52,23 @@ export type NewUserGroup = {
   [F in WritableField<"user_grp">]: NonNullable<ApiRecord<"user_grp">[F]>;
 };
 
-/** Resources listed with a plain paginated POST list. */
-export type ListedResource = "grp" | "user_grp" | "product_access" | "svc_availability";
+/** Resources whose registry entry is extracted with a plain paginated POST list. */
+export type ListedResource = {
+  [R in ResourceName]: Resources[R] extends { readonly extraction: { readonly kind: "list" } }
+    ? R
+    : never;
+}[ResourceName];
+
+/** Resources whose registry entry is extracted as a list per parent id (a user's takes). */
+export type ChildResource = {
+  [R in ResourceName]: Resources[R] extends { readonly extraction: { readonly kind: "perParent" } }
+    ? R
+    : never;
+}[ResourceName];
+
+/** Resources the registry gives a read of one record by id. */
+export type LookupResource = {
+  [R in ResourceName]: Resources[R] extends { readonly endpoints: { readonly get: string } }
+    ? R
+    : never;
+}[ResourceName];

@@ -8,7 +8,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
 import { ConcurrencyControl } from "../api/concurrency-control.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
-import { type CheckpointKind, clearCheckpoints, doneKeys } from "../load/checkpoint.js";
+import { clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import { extractMemoryLimit, memoryLimit, mergeMemoryLimit } from "../load/memory-limit.js";
@@ -26,6 +26,7 @@ import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
 import { refuseEmptying } from "./empty-guard.js";
+import { extractionOf } from "./plan.js";
 import { applyRun, decideRun, earliestCursor, type RunDecision } from "./prepare-run.js";
 import { Progress } from "./progress.js";
 import {
@@ -81,16 +82,6 @@ export interface ExtractResult {
   /** The limit on requests in flight over the run, and the portal's "too busy" answers. */
   readonly pace: RunPace;
 }
-
-const KIND: Readonly<Record<ExtractedName, CheckpointKind>> = {
-  grp: "page",
-  user_grp: "page",
-  product_access: "page",
-  svc_availability: "page",
-  take: "parent",
-  availability_group: "lookup",
-  product: "lookup",
-};
 
 /** The run's outcome is recorded even when recording it fails, without hiding the real error. */
 async function recordOutcome(
@@ -155,7 +146,10 @@ async function openSinks(
   );
   if (decision.resumeId !== undefined) {
     for (const resource of decision.resources) {
-      done.set(resource, await doneKeys(connection, runId, resource, KIND[resource]));
+      done.set(
+        resource,
+        await doneKeys(connection, runId, resource, extractionOf(resource).checkpoint),
+      );
     }
   }
   return { sinks, done };
@@ -164,6 +158,87 @@ async function openSinks(
 function runPaceOf(client: LmsClient): RunPace {
   const pace = client.pace();
   return { min: pace.min, max: pace.max, final: pace.current, overloads: pace.overloads };
+}
+
+/** Checks the key with the portal; a failure is the CliError the user sees. */
+async function authenticate(
+  client: LmsClient,
+  controller: AbortController,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const stop = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", stop, { once: true });
+  try {
+    await client.authenticate();
+  } catch (error) {
+    throw await fetchFailure(undefined, undefined, error, signal?.aborted === true);
+  } finally {
+    signal?.removeEventListener("abort", stop);
+  }
+}
+
+/**
+ * Twice the concurrency per fan-out queue: while the takes fill the slots, more of them wait in
+ * the limiter, so a freed slot sends its next request at once instead of after its answer has
+ * been processed. Together with after-queued-writes.ts the two gain about 0.03 on the latency
+ * benchmark's ratio; this one alone, nothing measurable. An adaptive pace may rise to its
+ * ceiling, so the queues are sized for that.
+ */
+function fanoutWorkers(options: RunExtractOptions): number {
+  return (
+    2 *
+    ConcurrencyControl.ceiling(
+      options.clientOptions.concurrency ?? 16,
+      options.clientOptions.maxConcurrency ?? 64,
+    )
+  );
+}
+
+/** What fetching needs besides the plan: the run's connection, client, abort and progress. */
+interface FetchContext {
+  readonly connection: DuckDBConnection;
+  readonly client: LmsClient;
+  readonly controller: AbortController;
+  readonly progress: Progress;
+}
+
+/** Fetches the plan with the progress shown; a failure is the CliError the user sees, run marked. */
+async function fetchRun(
+  plan: ExtractPlan,
+  context: FetchContext,
+  options: RunExtractOptions,
+): Promise<FetchOutcome> {
+  const { connection, client, controller, progress } = context;
+  const { runId } = plan;
+  // Not-found ids are written as they come, in order, on the run's own connection.
+  let notFoundWrites = Promise.resolve();
+  const display = options.showProgress?.(progress);
+  try {
+    const fetched = await fetchAll(plan, {
+      connection,
+      client,
+      controller,
+      workers: fanoutWorkers(options),
+      logger: options.logger,
+      progress,
+      signal: options.signal,
+      onNotFound: (resource, id) => {
+        notFoundWrites = notFoundWrites.then(() =>
+          recordNotFound(connection, runId, resource, [id]),
+        );
+        return notFoundWrites;
+      },
+    });
+    await notFoundWrites;
+    await recordRunPace(connection, runId, runPaceOf(client));
+    return fetched;
+  } catch (error) {
+    await notFoundWrites.catch(() => {});
+    await recordRunPace(connection, runId, runPaceOf(client)).catch(() => {});
+    throw await fetchFailure(connection, runId, error, options.signal?.aborted === true);
+  } finally {
+    display?.stop();
+  }
 }
 
 /** Runs an extract; throws CliError (with the run marked failed or interrupted) when it cannot finish. */
@@ -185,16 +260,8 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       ...(decision.pageSize !== undefined ? { pageSize: decision.pageSize } : {}),
       signal: controller.signal,
     });
-    const stop = () => controller.abort(options.signal?.reason);
-    options.signal?.addEventListener("abort", stop, { once: true });
-    try {
-      // The key is checked before anything is written, so a wrong key or URL loses nothing.
-      await client.authenticate();
-    } catch (error) {
-      throw await fetchFailure(undefined, undefined, error, options.signal?.aborted === true);
-    } finally {
-      options.signal?.removeEventListener("abort", stop);
-    }
+    // The key is checked before anything is written, so a wrong key or URL loses nothing.
+    await authenticate(client, controller, options.signal);
     const runId = await applyRun(connection, decision, request);
     const progress = new Progress(decision.resources);
     const paced = client;
@@ -215,45 +282,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       sinks,
       done,
     };
-    // Not-found ids are written as they come, in order, on the run's own connection.
-    let notFoundWrites = Promise.resolve();
-    const display = options.showProgress?.(progress);
-    let fetched: FetchOutcome;
-    try {
-      fetched = await fetchAll(plan, {
-        connection,
-        client,
-        controller,
-        // Twice the concurrency per fan-out queue: while the takes fill the slots, more of them
-        // wait in the limiter, so a freed slot sends its next request at once instead of after
-        // its answer has been processed. Together with after-queued-writes.ts the two gain about
-        // 0.03 on the latency benchmark's ratio; this one alone, nothing measurable. An adaptive
-        // pace may rise to its ceiling, so the queues are sized for that.
-        workers:
-          2 *
-          ConcurrencyControl.ceiling(
-            options.clientOptions.concurrency ?? 16,
-            options.clientOptions.maxConcurrency ?? 64,
-          ),
-        logger: options.logger,
-        progress,
-        signal: options.signal,
-        onNotFound: (resource, id) => {
-          notFoundWrites = notFoundWrites.then(() =>
-            recordNotFound(connection, runId, resource, [id]),
-          );
-          return notFoundWrites;
-        },
-      });
-      await notFoundWrites;
-      await recordRunPace(connection, runId, runPaceOf(client));
-    } catch (error) {
-      await notFoundWrites.catch(() => {});
-      await recordRunPace(connection, runId, runPaceOf(client)).catch(() => {});
-      throw await fetchFailure(connection, runId, error, options.signal?.aborted === true);
-    } finally {
-      display?.stop();
-    }
+    const fetched = await fetchRun(plan, { connection, client, controller, progress }, options);
     const tables = options.dryRun ? {} : await store(connection, runId, plan, fetched, options);
     if (!options.dryRun) await writeIntoFile(connection, options.db.path);
     return {
@@ -337,22 +366,11 @@ async function store(
   }
 }
 
-/** The client operation each extracted resource is fetched with (the names in its stats). */
-const OPERATION: Readonly<Record<ExtractedName, string>> = {
-  grp: "listGroups",
-  user_grp: "listUserGroups",
-  product_access: "listProductAccess",
-  svc_availability: "listAvailabilities",
-  take: "listTakesForUser",
-  availability_group: "getAvailabilityGroup",
-  product: "getProduct",
-};
-
 /** Client retries attributed to resources through the operation that made them. */
 function retriesByResource(fetched: FetchOutcome): Map<ExtractedName, number> {
   const found = new Map<ExtractedName, number>();
   for (const resource of fetched.resources.keys()) {
-    found.set(resource, fetched.client.byOperation[OPERATION[resource]]?.retries ?? 0);
+    found.set(resource, fetched.client.byOperation[extractionOf(resource).operation]?.retries ?? 0);
   }
   return found;
 }

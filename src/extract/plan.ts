@@ -1,84 +1,120 @@
 /**
- * The extraction plan: which resources come from paginated lists and which are fanned out from
- * ids found in other resources' records (docs/api.md §2).
+ * The extraction plan, read from the registry's `extraction` entries: which resources come from
+ * paginated lists and which are fanned out from ids found in other resources' records
+ * (docs/api.md §2), and the order that puts every resource after the ones its ids come from.
  *
- * The spec has no list endpoint for users or products, so:
+ * The spec has no list endpoint for users or products, so (see the registry):
  * - takes are listed per user id, and user ids come from user-group links and product access;
  * - availability groups are read one id at a time, ids from availabilities whose target type is
  *   `availability_group`;
  * - products are read one id at a time, ids from product access, takes and availability groups.
  */
 import { UsageError } from "../cli-error.js";
-import { EXTRACTED, type ExtractedName } from "../resources/registry.js";
+import { EXTRACTED, type ExtractedName, RESOURCES, type Resources } from "../resources/registry.js";
+import type { Extraction, IdSource as RegistryIdSource } from "../resources/types.js";
 
-export type ListName = "grp" | "user_grp" | "product_access" | "svc_availability";
-export type FanoutName = "take" | "availability_group" | "product";
+type KindOf<R extends ExtractedName> = Resources[R]["extraction"]["kind"];
+type NamesOfKind<K extends Extraction["kind"]> = {
+  [R in ExtractedName]: KindOf<R> extends K ? R : never;
+}[ExtractedName];
 
-/** Where fan-out ids come from: a field of a parent's records, optionally filtered. */
-export interface IdSource {
+export type ListName = NamesOfKind<"list">;
+/** Resources listed once per parent id (a user's takes). */
+export type PerParentName = NamesOfKind<"perParent">;
+/** Resources read one id at a time (products, availability groups). */
+export type LookupName = NamesOfKind<"lookup">;
+export type FanoutName = PerParentName | LookupName;
+
+/** Where fan-out ids come from: a field of an extracted parent's records, optionally filtered. */
+export interface IdSource extends RegistryIdSource {
   readonly parent: ExtractedName;
-  readonly field: string;
-  /** Only records where this field equals this value carry a usable id. */
-  readonly when?: { readonly field: string; readonly equals: string };
 }
 
-export const LISTS: readonly ListName[] = ["grp", "user_grp", "product_access", "svc_availability"];
-
-export const FANOUT: Readonly<Record<FanoutName, { readonly sources: readonly IdSource[] }>> = {
-  take: {
-    sources: [
-      { parent: "user_grp", field: "user_grp_user_id" },
-      { parent: "product_access", field: "product_access_user_id" },
-    ],
-  },
-  availability_group: {
-    sources: [
-      {
-        parent: "svc_availability",
-        field: "svc_availability_target_id",
-        when: { field: "svc_availability_target_type", equals: "availability_group" },
-      },
-    ],
-  },
-  product: {
-    sources: [
-      { parent: "product_access", field: "product_access_product_id" },
-      { parent: "take", field: "take_product_id" },
-      { parent: "availability_group", field: "availability_group_product_id" },
-    ],
-  },
-};
+export function extractionOf(name: ExtractedName): Extraction {
+  return RESOURCES[name].extraction;
+}
 
 export function isList(name: ExtractedName): name is ListName {
-  return (LISTS as readonly string[]).includes(name);
+  return extractionOf(name).kind === "list";
 }
+
+export function isPerParent(name: ExtractedName): name is PerParentName {
+  return extractionOf(name).kind === "perParent";
+}
+
+function isExtracted(name: string): name is ExtractedName {
+  return (EXTRACTED as readonly string[]).includes(name);
+}
+
+/** The id sources of a fan-out resource; a parent that is never extracted is a registry error. */
+function sourcesOf(child: ExtractedName): readonly IdSource[] {
+  const extraction = extractionOf(child);
+  if (extraction.kind === "list") return [];
+  return extraction.idsFrom.map((source) => {
+    const { parent } = source;
+    if (!isExtracted(parent))
+      throw new Error(`${child}: ids from ${parent}, which is not extracted`);
+    return { ...source, parent };
+  });
+}
+
+export const LISTS: readonly ListName[] = EXTRACTED.filter(isList);
+
+export const FANOUT: Readonly<Record<FanoutName, { readonly sources: readonly IdSource[] }>> =
+  Object.fromEntries(
+    EXTRACTED.filter((name) => !isList(name)).map((name) => [name, { sources: sourcesOf(name) }]),
+  ) as Record<FanoutName, { readonly sources: readonly IdSource[] }>;
+
+/**
+ * The lists, then each fan-out resource once every resource its ids come from is placed (the
+ * registry's order among those ready), so a child's parents are always started before it.
+ */
+function dependencyOrder(): ExtractedName[] {
+  const order: ExtractedName[] = [...LISTS];
+  let pending = EXTRACTED.filter((name) => !isList(name)) as FanoutName[];
+  while (pending.length > 0) {
+    const ready = pending.find((child) =>
+      FANOUT[child].sources.every((source) => order.includes(source.parent)),
+    );
+    if (ready === undefined) throw new Error(`fan-out ids form a cycle: ${pending.join(", ")}`);
+    order.push(ready);
+    pending = pending.filter((child) => child !== ready);
+  }
+  return order;
+}
+
+/** Every extracted resource, parents before children. */
+export const DEPENDENCY_ORDER: readonly ExtractedName[] = dependencyOrder();
+
+/** The fan-out resources, parents before children. */
+export const FANOUT_ORDER: readonly FanoutName[] = DEPENDENCY_ORDER.filter(
+  (name): name is FanoutName => !isList(name),
+);
 
 /** Id sources feeding `child` whose parent is `parent`. */
 export function sourcesFrom(parent: ExtractedName): { child: FanoutName; source: IdSource }[] {
   const found: { child: FanoutName; source: IdSource }[] = [];
-  for (const [child, { sources }] of Object.entries(FANOUT) as [
-    FanoutName,
-    { sources: readonly IdSource[] },
-  ][]) {
-    for (const source of sources) if (source.parent === parent) found.push({ child, source });
+  for (const child of FANOUT_ORDER) {
+    for (const source of FANOUT[child].sources)
+      if (source.parent === parent) found.push({ child, source });
   }
   return found;
 }
 
 /**
- * The resources a run extracts, in registry order. `only` narrows the set; a fan-out resource
- * whose parents are not extracted in the same run takes its ids from the parents' tables in the
- * database (what an earlier run loaded).
+ * The resources a run extracts, parents before children. `only` narrows the set; a fan-out
+ * resource whose parents are not extracted in the same run takes its ids from the parents' tables
+ * in the database (what an earlier run loaded).
  */
 export function selectResources(only: readonly string[] | undefined): ExtractedName[] {
-  if (!only || only.length === 0) return [...EXTRACTED];
-  const unknown = only.filter((name) => !(EXTRACTED as readonly string[]).includes(name));
+  if (!only || only.length === 0) return [...DEPENDENCY_ORDER];
+  const unknown = only.filter((name) => !isExtracted(name));
   if (unknown.length > 0) {
     throw new UsageError(
       `--only: unknown resource ${unknown.map((n) => `"${n}"`).join(", ")}; choose from ${EXTRACTED.join(", ")}`,
     );
   }
-  return EXTRACTED.filter((name) => only.includes(name));
+  return DEPENDENCY_ORDER.filter((name) => only.includes(name));
 }
 
 /** Reads the id a source yields from one raw record, or undefined when it carries none. */

@@ -7,7 +7,7 @@
  * and checkpoints in place, so `--resume` continues it.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { LmsClient } from "../api/client.js";
+import type { ListSummary, LmsClient } from "../api/client.js";
 import { keyOf } from "../api/key-ranges.js";
 import type { Criterion } from "../api/types.js";
 import { unstagedKeys } from "../load/unstaged-keys.js";
@@ -17,7 +17,19 @@ import { RESOURCES } from "../resources/registry.js";
 import { stillPresent } from "./confirm-gone.js";
 import { FanoutQueue } from "./fanout-queue.js";
 import { idsInStaging, idsInTable } from "./known-ids.js";
-import { FANOUT, type FanoutName, idFrom, isList, type ListName, sourcesFrom } from "./plan.js";
+import {
+  extractionOf,
+  FANOUT,
+  FANOUT_ORDER,
+  type FanoutName,
+  idFrom,
+  isList,
+  isPerParent,
+  type ListName,
+  type LookupName,
+  type PerParentName,
+  sourcesFrom,
+} from "./plan.js";
 import { Progress } from "./progress.js";
 import type { RecordSink } from "./sink.js";
 
@@ -82,80 +94,140 @@ function cursorCriteria(resource: ExtractedName, since: Date | undefined): Crite
  * Fetches everything the plan names into its sinks. Resolves with per-resource outcomes once every
  * sink has been finished; rejects with the first failure after all work in flight has settled.
  */
-export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Promise<FetchOutcome> {
-  const { client, controller } = env;
-  const abort = () => controller.abort(env.signal?.reason);
-  if (env.signal?.aborted) abort();
-  env.signal?.addEventListener("abort", abort, { once: true });
-  const progress = env.progress ?? new Progress(plan.resources);
-  const selected = new Set(plan.resources);
-  const workers = env.workers;
-  const outcomes = new Map<ExtractedName, ResourceOutcome>();
-  const started = Date.now();
-  for (const resource of plan.resources) {
-    outcomes.set(resource, { records: 0, rejects: 0, requests: 0, notFound: 0, durationMs: 0 });
+export function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Promise<FetchOutcome> {
+  return new ExtractRun(plan, env).run();
+}
+
+/** The numeric keys of a done-set (ids, page offsets). */
+function numbers(keys: ReadonlySet<string>): Set<number> {
+  return new Set([...keys].filter((key) => /^\d+$/.test(key)).map(Number));
+}
+
+/** One run's fetching: its fan-out queues, producers, outcomes and failures. */
+class ExtractRun {
+  private readonly progress: Progress;
+  private readonly selected: ReadonlySet<ExtractedName>;
+  private readonly outcomes = new Map<ExtractedName, ResourceOutcome>();
+  private readonly queues = new Map<FanoutName, FanoutQueue>();
+  // Each producer settles once; a child queue closes when every producer feeding it has finished.
+  private readonly producers = new Map<ExtractedName, Promise<void>>();
+  private readonly failures: unknown[] = [];
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly plan: ExtractPlan,
+    private readonly env: ExtractEnvironment,
+  ) {
+    this.progress = env.progress ?? new Progress(plan.resources);
+    this.selected = new Set(plan.resources);
+    for (const resource of plan.resources) {
+      this.outcomes.set(resource, {
+        records: 0,
+        rejects: 0,
+        requests: 0,
+        notFound: 0,
+        durationMs: 0,
+      });
+    }
+    for (const child of FANOUT_ORDER) {
+      if (!this.selected.has(child)) continue;
+      const work = isPerParent(child)
+        ? (id: number) => this.fetchChildren(child, id)
+        : (id: number) => this.lookupOne(child, id);
+      this.queues.set(child, new FanoutQueue(env.workers, work, numbers(this.doneOf(child))));
+    }
   }
-  const outcome = (resource: ExtractedName) => outcomes.get(resource)!;
-  const sink = (resource: ExtractedName) => {
-    const found = plan.sinks.get(resource);
+
+  async run(): Promise<FetchOutcome> {
+    const { env } = this;
+    const abort = () => env.controller.abort(env.signal?.reason);
+    if (env.signal?.aborted) abort();
+    env.signal?.addEventListener("abort", abort, { once: true });
+    try {
+      await this.seed();
+      for (const resource of this.plan.resources) {
+        if (isList(resource)) this.track(resource, this.pageList(resource));
+      }
+      this.startChildren();
+      await Promise.allSettled(this.producers.values());
+      if (this.failures.length > 0) {
+        // Tasks still running when the first one failed are aborted; wait for them so nothing
+        // writes to the database after the run reports its failure.
+        await Promise.allSettled([...this.queues.values()].map((queue) => queue.settled()));
+        await Promise.allSettled([...this.plan.sinks.values()].map((s) => s.abandon()));
+        throw this.failures[0];
+      }
+      return { resources: this.outcomes, client: env.client.stats() };
+    } finally {
+      env.signal?.removeEventListener("abort", abort);
+    }
+  }
+
+  private outcome(resource: ExtractedName): ResourceOutcome {
+    return this.outcomes.get(resource)!;
+  }
+
+  private sink(resource: ExtractedName): RecordSink {
+    const found = this.plan.sinks.get(resource);
     if (!found) throw new Error(`no sink for ${resource}`);
     return found;
-  };
-  const doneOf = (resource: ExtractedName) => plan.done.get(resource) ?? new Set<string>();
-  const numbers = (keys: ReadonlySet<string>) =>
-    new Set([...keys].filter((key) => /^\d+$/.test(key)).map(Number));
+  }
 
-  const queues = new Map<FanoutName, FanoutQueue>();
+  private doneOf(resource: ExtractedName): ReadonlySet<string> {
+    return this.plan.done.get(resource) ?? new Set<string>();
+  }
+
+  private criteria(resource: ExtractedName): Criterion[] {
+    return cursorCriteria(resource, this.plan.cursors.get(resource));
+  }
+
   /** One request answered with `records` records. */
-  const counted = (resource: ExtractedName, records: number) => {
-    outcome(resource).requests += 1;
-    progress.requested(resource);
-    progress.received(resource, records);
-  };
+  private counted(resource: ExtractedName, records: number): void {
+    this.outcome(resource).requests += 1;
+    this.progress.requested(resource);
+    this.progress.received(resource, records);
+  }
 
   /** Pushes the ids that records of `parent` carry to the fan-out queues that take them. */
-  const emit = (parent: ExtractedName, records: readonly unknown[]) => {
+  private emit(parent: ExtractedName, records: readonly unknown[]): void {
     for (const { child, source } of sourcesFrom(parent)) {
-      const queue = queues.get(child);
+      const queue = this.queues.get(child);
       if (!queue) continue;
       for (const record of records) {
         const id = idFrom(source, record as Record<string, unknown>);
         if (id !== undefined) queue.push(id);
       }
-      progress.planAtLeast(child, queue.planned);
+      this.progress.planAtLeast(child, queue.planned);
     }
-  };
+  }
 
-  const fetchTakes = async (userId: number) => {
-    const take = sink("take");
-    for await (const page of client.takePages(userId, {
-      criteria: cursorCriteria("take", plan.cursors.get("take")),
-    })) {
-      counted("take", page.records.length);
-      emit("take", page.records);
-      await take.add(page.records);
+  /** Every page of one parent's children, then the parent marked done. */
+  private async fetchChildren(resource: PerParentName, parentId: number): Promise<void> {
+    const sink = this.sink(resource);
+    const pages = this.env.client.childPages(resource, parentId, {
+      criteria: this.criteria(resource),
+    });
+    for await (const page of pages) {
+      this.counted(resource, page.records.length);
+      this.emit(resource, page.records);
+      await sink.add(page.records);
     }
-    await take.add([], { kind: "parent", keys: [String(userId)] });
-  };
+    await sink.add([], { kind: extractionOf(resource).checkpoint, keys: [String(parentId)] });
+  }
 
-  const lookup = (resource: "product" | "availability_group") => async (id: number) => {
-    const record =
-      resource === "product" ? await client.getProduct(id) : await client.getAvailabilityGroup(id);
-    counted(resource, record === null ? 0 : 1);
+  /** One record by id; an id the portal does not know is recorded, not fatal. */
+  private async lookupOne(resource: LookupName, id: number): Promise<void> {
+    const record = await this.env.client.lookup(resource, id);
+    this.counted(resource, record === null ? 0 : 1);
+    const done = { kind: extractionOf(resource).checkpoint, keys: [String(id)] };
     if (record === null) {
-      outcome(resource).notFound += 1;
-      await env.onNotFound?.(resource, id);
-      await sink(resource).add([], { kind: "lookup", keys: [String(id)] });
+      this.outcome(resource).notFound += 1;
+      await this.env.onNotFound?.(resource, id);
+      await this.sink(resource).add([], done);
       return;
     }
-    emit(resource, [record]);
-    await sink(resource).add([record], { kind: "lookup", keys: [String(id)] });
-  };
-
-  for (const child of Object.keys(FANOUT) as FanoutName[]) {
-    if (!selected.has(child)) continue;
-    const work = child === "take" ? fetchTakes : lookup(child);
-    queues.set(child, new FanoutQueue(workers, work, numbers(doneOf(child))));
+    this.emit(resource, [record]);
+    await this.sink(resource).add([record], done);
   }
 
   /**
@@ -163,81 +235,91 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
    * is unchanged; the list's `total` is checkpointed beside them, and a resumed run that finds a
    * different total lists the whole resource again (the merge removes the repeats).
    */
-  const listOnce = async (
-    resource: ListName,
-    skipStarts: ReadonlySet<number>,
-    totalKey: boolean,
-    received: Set<number>,
-  ) => {
-    const key = RESOURCES[resource].primaryKey;
-    let total = -1;
-    let recordTotal = totalKey;
-    for await (const page of client.pages(resource, {
-      criteria: cursorCriteria(resource, plan.cursors.get(resource)),
-      skipStarts,
-      onSummary: (summary) => {
-        total = summary.total;
-        if (!summary.countMatches) {
-          env.logger.warn(
-            `${resource}: received ${summary.received} records, the portal announced ${summary.total}`,
-            {
-              resource,
-              received: summary.received,
-              total: summary.total,
-              totalChanged: summary.totalChanged,
-            },
-          );
-        }
-      },
-    })) {
-      counted(resource, page.records.length);
-      for (const record of page.records) {
-        const k = keyOf(record, key);
-        if (k !== undefined) received.add(k);
-      }
-      progress.planAtLeast(resource, Math.ceil(page.total / Math.max(1, page.limit)));
-      emit(resource, page.records);
-      // Re-read pages come after the parallel pass; their offsets no longer name a stable unit.
-      const keys = page.reread ? [] : [String(page.start)];
-      if (recordTotal) keys.push(`total:${page.total}`);
-      recordTotal = false;
-      await sink(resource).add(page.records, keys.length > 0 ? { kind: "page", keys } : undefined);
-    }
-    return total;
-  };
-
-  const pageList = async (resource: ListName) => {
-    const done = doneOf(resource);
+  private async pageList(resource: ListName): Promise<void> {
+    const done = this.doneOf(resource);
     const stored = [...done].find((key) => key.startsWith("total:"));
     const received = new Set<number>();
-    const total = await listOnce(resource, numbers(done), stored === undefined, received);
+    const total = await this.listOnce(resource, numbers(done), stored === undefined, received);
     if (stored !== undefined && stored !== `total:${total}`) {
-      env.logger.info(`${resource} changed since the interrupted attempt: listing it again`, {
+      this.env.logger.info(`${resource} changed since the interrupted attempt: listing it again`, {
         resource,
         before: Number(stored.slice("total:".length)),
         now: total,
       });
-      await listOnce(resource, new Set(), false, received);
+      await this.listOnce(resource, new Set(), false, received);
     }
-    if (plan.mode === "full") await keepWhatStillExists(resource, received);
-  };
+    if (this.plan.mode === "full") await this.keepWhatStillExists(resource, received);
+  }
+
+  /** One pass over a list; resolves with the total the portal announced. */
+  private async listOnce(
+    resource: ListName,
+    skipStarts: ReadonlySet<number>,
+    totalKey: boolean,
+    received: Set<number>,
+  ): Promise<number> {
+    const key = RESOURCES[resource].primaryKey;
+    let total = -1;
+    let recordTotal = totalKey;
+    const pages = this.env.client.pages(resource, {
+      criteria: this.criteria(resource),
+      skipStarts,
+      onSummary: (summary) => {
+        total = summary.total;
+        if (!summary.countMatches) this.warnCount(resource, summary);
+      },
+    });
+    for await (const page of pages) {
+      this.counted(resource, page.records.length);
+      for (const record of page.records) {
+        const k = keyOf(record, key);
+        if (k !== undefined) received.add(k);
+      }
+      this.progress.planAtLeast(resource, Math.ceil(page.total / Math.max(1, page.limit)));
+      this.emit(resource, page.records);
+      // Re-read pages come after the parallel pass; their offsets no longer name a stable unit.
+      const keys = page.reread ? [] : [String(page.start)];
+      if (recordTotal) keys.push(`total:${page.total}`);
+      recordTotal = false;
+      const done = keys.length > 0 ? { kind: extractionOf(resource).checkpoint, keys } : undefined;
+      await this.sink(resource).add(page.records, done);
+    }
+    return total;
+  }
+
+  private warnCount(resource: ListName, summary: ListSummary): void {
+    this.env.logger.warn(
+      `${resource}: received ${summary.received} records, the portal announced ${summary.total}`,
+      {
+        resource,
+        received: summary.received,
+        total: summary.total,
+        totalChanged: summary.totalChanged,
+      },
+    );
+  }
 
   /** A full run's rows the listing did not deliver are looked up before the merge may drop them. */
-  const keepWhatStillExists = async (resource: ListName, received: ReadonlySet<number>) => {
+  private async keepWhatStillExists(
+    resource: ListName,
+    received: ReadonlySet<number>,
+  ): Promise<void> {
+    const { env } = this;
     const missing = (await unstagedKeys(env.connection, resource)).filter((k) => !received.has(k));
     if (missing.length === 0) return;
-    const found = await stillPresent(client, resource, missing, CONFIRM_BATCH);
+    const found = await stillPresent(env.client, resource, missing, CONFIRM_BATCH);
     env.logger.info(
       `${resource}: ${missing.length} stored records were not listed; the portal still has ${found.length} of them (kept), the others are gone`,
       { resource, missing: missing.length, kept: found.length },
     );
-    emit(resource, found);
-    await sink(resource).add(found);
-  };
+    this.emit(resource, found);
+    await this.sink(resource).add(found);
+  }
 
   /** Seeds fan-out queues with ids already in the database. */
-  const seed = async () => {
-    for (const [child, queue] of queues) {
+  private async seed(): Promise<void> {
+    const { env, plan, selected } = this;
+    for (const [child, queue] of this.queues) {
       for (const source of FANOUT[child].sources) {
         const fromTable = !selected.has(source.parent) || plan.mode === "incremental";
         const ids = fromTable ? await idsInTable(env.connection, source) : [];
@@ -251,46 +333,20 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
           ids.push(...(await idsInStaging(env.connection, source)));
         }
         for (const id of ids) queue.push(id);
-        progress.planAtLeast(child, queue.planned);
+        this.progress.planAtLeast(child, queue.planned);
       }
     }
-  };
+  }
 
-  // Each producer settles once; a child queue closes when every producer feeding it has finished.
-  const producers = new Map<ExtractedName, Promise<void>>();
-  // A resource's sink commits its last records as soon as the resource is fetched, while the
-  // others go on (the lists end long before the takes).
-  const finishResource = async (resource: ExtractedName, work: Promise<void>) => {
-    await work;
-    const totals = await sink(resource).finish();
-    outcome(resource).records = totals.records;
-    outcome(resource).rejects = totals.rejects;
-    outcome(resource).durationMs = Date.now() - started;
-    progress.finish(resource);
-  };
-  const failures: unknown[] = [];
-  const track = (resource: ExtractedName, work: Promise<void>) => {
-    const done = finishResource(resource, work).catch((error: unknown) => {
-      failures.push(error);
-      controller.abort(error);
-      throw error;
-    });
-    done.catch(() => {});
-    producers.set(resource, done);
-  };
-
-  try {
-    await seed();
-    for (const resource of plan.resources)
-      if (isList(resource)) track(resource, pageList(resource));
-    // Children in dependency order, so each one's parents' promises already exist.
-    for (const child of ["take", "availability_group", "product"] as const) {
-      const queue = queues.get(child);
+  /** Children in dependency order, so each one's parents' promises already exist. */
+  private startChildren(): void {
+    for (const child of FANOUT_ORDER) {
+      const queue = this.queues.get(child);
       if (!queue) continue;
       const parents = FANOUT[child].sources
-        .map((source) => producers.get(source.parent))
+        .map((source) => this.producers.get(source.parent))
         .filter((p): p is Promise<void> => p !== undefined);
-      track(
+      this.track(
         child,
         Promise.all(parents).then(
           () => {
@@ -304,16 +360,29 @@ export async function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Prom
         ),
       );
     }
-    await Promise.allSettled(producers.values());
-    if (failures.length > 0) {
-      // Tasks still running when the first one failed are aborted; wait for them so nothing writes
-      // to the database after the run reports its failure.
-      await Promise.allSettled([...queues.values()].map((queue) => queue.settled()));
-      await Promise.allSettled([...plan.sinks.values()].map((s) => s.abandon()));
-      throw failures[0];
-    }
-    return { resources: outcomes, client: client.stats() };
-  } finally {
-    env.signal?.removeEventListener("abort", abort);
+  }
+
+  /**
+   * A resource's sink commits its last records as soon as the resource is fetched, while the
+   * others go on (the lists end long before the takes).
+   */
+  private async finishResource(resource: ExtractedName, work: Promise<void>): Promise<void> {
+    await work;
+    const totals = await this.sink(resource).finish();
+    const outcome = this.outcome(resource);
+    outcome.records = totals.records;
+    outcome.rejects = totals.rejects;
+    outcome.durationMs = Date.now() - this.started;
+    this.progress.finish(resource);
+  }
+
+  private track(resource: ExtractedName, work: Promise<void>): void {
+    const done = this.finishResource(resource, work).catch((error: unknown) => {
+      this.failures.push(error);
+      this.env.controller.abort(error);
+      throw error;
+    });
+    done.catch(() => {});
+    this.producers.set(resource, done);
   }
 }

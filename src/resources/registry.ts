@@ -40,6 +40,7 @@ const grp = {
     "grp_external_id",
     "grp_external_name",
   ],
+  extraction: { kind: "list", checkpoint: "page", operation: "listGroups" },
   fields: [
     key("grp_id"),
     f("grp_name", "string", false),
@@ -59,6 +60,7 @@ const userGrp = {
   updatedField: "user_grp_updated_date",
   endpoints: { list: "/user_grp/get_all", create: "/user_grp/create" },
   writable: ["user_grp_grp_id", "user_grp_user_id", "user_grp_group_admin"],
+  extraction: { kind: "list", checkpoint: "page", operation: "listUserGroups" },
   fields: [
     key("user_grp_id"),
     f("user_grp_grp_id", "int"),
@@ -108,6 +110,8 @@ const productAccess = {
     "product_access_certificate",
     "product_access_expired_date",
   ],
+  extraction: { kind: "list", checkpoint: "page", operation: "listProductAccess" },
+  getOperation: "getProductAccess",
   fields: [
     key("product_access_id"),
     f("product_access_product_id", "int"),
@@ -126,6 +130,16 @@ const take = {
   primaryKey: "take_id",
   updatedField: "take_updated_date",
   endpoints: { listFor: { path: "/take/get_all_for_user/{id}", parent: "user" } },
+  extraction: {
+    kind: "perParent",
+    checkpoint: "parent",
+    operation: "listTakesForUser",
+    // The spec has no list of users: the users to ask are those the links and accesses name.
+    idsFrom: [
+      { parent: "user_grp", field: "user_grp_user_id" },
+      { parent: "product_access", field: "product_access_user_id" },
+    ],
+  },
   fields: [
     key("take_id"),
     f("take_product_id", "int"),
@@ -145,6 +159,8 @@ const svcAvailability = {
   primaryKey: "svc_availability_id",
   updatedField: "svc_availability_updated_date",
   endpoints: { list: "/svc_availability/get_all", get: "/svc_availability/get/{id}" },
+  extraction: { kind: "list", checkpoint: "page", operation: "listAvailabilities" },
+  getOperation: "getAvailability",
   fields: [
     key("svc_availability_id"),
     f("svc_availability_target_type", "string"),
@@ -161,6 +177,18 @@ const availabilityGroup = {
   primaryKey: "availability_group_id",
   updatedField: "availability_group_updated_date",
   endpoints: { get: "/availability_group/get/{id}" },
+  extraction: {
+    kind: "lookup",
+    checkpoint: "lookup",
+    operation: "getAvailabilityGroup",
+    idsFrom: [
+      {
+        parent: "svc_availability",
+        field: "svc_availability_target_id",
+        when: { field: "svc_availability_target_type", equals: "availability_group" },
+      },
+    ],
+  },
   fields: [
     key("availability_group_id"),
     f("availability_group_product_id", "int"),
@@ -177,6 +205,16 @@ const product = {
   primaryKey: "product_id",
   updatedField: "product_updated_date",
   endpoints: { get: "/product/get/{id}" },
+  extraction: {
+    kind: "lookup",
+    checkpoint: "lookup",
+    operation: "getProduct",
+    idsFrom: [
+      { parent: "product_access", field: "product_access_product_id" },
+      { parent: "take", field: "take_product_id" },
+      { parent: "availability_group", field: "availability_group_product_id" },
+    ],
+  },
   fields: [
     key("product_id"),
     f("product_key", "string"),

@@ -63,6 +63,38 @@ export type ResourceName =
   | "svc_availability"
   | "availability_group";
 
+/** Where a fan-out's ids come from: a field of a parent's records, optionally filtered. */
+export interface IdSource {
+  readonly parent: ResourceName;
+  readonly field: string;
+  /** Only records where this field equals this value carry a usable id. */
+  readonly when?: { readonly field: string; readonly equals: string };
+}
+
+/**
+ * How the extractor copies a resource, with the client read operation it uses (a method of the
+ * client and its name in the client's statistics) and the kind of resume checkpoint its work
+ * leaves:
+ * - `list`: the paged list (`endpoints.list`), checkpointed by page offset;
+ * - `perParent`: the list per parent id (`endpoints.listFor`), checkpointed by parent id;
+ * - `lookup`: one record per id (`endpoints.get`), checkpointed by id.
+ * A fan-out (`perParent`, `lookup`) takes its ids from the records of the resources `idsFrom` names.
+ */
+export type Extraction =
+  | { readonly kind: "list"; readonly checkpoint: "page"; readonly operation: string }
+  | {
+      readonly kind: "perParent";
+      readonly checkpoint: "parent";
+      readonly operation: string;
+      readonly idsFrom: readonly IdSource[];
+    }
+  | {
+      readonly kind: "lookup";
+      readonly checkpoint: "lookup";
+      readonly operation: string;
+      readonly idsFrom: readonly IdSource[];
+    };
+
 export interface ResourceSpec {
   readonly name: ResourceName;
   /** Human name for messages and progress output. */
@@ -74,4 +106,11 @@ export interface ResourceSpec {
   /** Fields writable through the edit (or create) operation, with their types as the spec gives them. */
   readonly writable?: readonly string[];
   readonly fields: readonly FieldSpec[];
+  /** How the extractor copies it; a resource without one is not extracted. */
+  readonly extraction?: Extraction;
+  /**
+   * The client's name for reading one record by `endpoints.get`, where the extraction does not
+   * already name it (a `lookup` extraction's operation is that read).
+   */
+  readonly getOperation?: string;
 }
