@@ -22,6 +22,16 @@ export async function createMailDatabase(path: string): Promise<void> {
   const connection = await db.connect();
   try {
     await connection.run(createUserTableSql());
+    // A group nobody is in, for a report that mails nothing (its id must exist to be accepted).
+    await insertRows(connection, "grp", [
+      {
+        grp_id: 999,
+        grp_name: "Empty",
+        grp_parent_id: 1,
+        grp_created_date: "2025-01-01 00:00:00",
+        grp_updated_date: "2025-01-01 00:00:00",
+      },
+    ]);
     await insertRows(connection, "user_grp", [
       { user_grp_id: 21, user_grp_grp_id: 2, user_grp_user_id: 201, user_grp_group_admin: 1 },
       { user_grp_id: 22, user_grp_grp_id: 3, user_grp_user_id: 202, user_grp_group_admin: 1 },
