@@ -6,7 +6,7 @@
  */
 import { simpleParser } from "mailparser";
 import { describe, expect, test } from "vitest";
-import { reportArgs, runCliIn, useMailWorkspace } from "./cli-harness.js";
+import { reportArgs, useMailWorkspace } from "./cli-harness.js";
 import { darkPixels, decodePng, distinctColours, PNG_SIGNATURE } from "./png-pixels.js";
 import type { Received } from "./smtp-fixture.js";
 
@@ -43,9 +43,7 @@ async function checkCharts(message: Received, count: number): Promise<Buffer[]> 
 
 describe("charts in the body", () => {
   test("weekly-compliance: one inline PNG per chart, headline figures, the tables", async () => {
-    const smtp = await ws.smtp();
-    const run = await runCliIn(
-      ws.dir,
+    const { run, received } = await ws.mailed(
       reportArgs(
         "weekly-compliance",
         "--mail-to",
@@ -55,13 +53,12 @@ describe("charts in the body", () => {
         "--out",
         "weekly-out",
       ),
-      env(smtp.url),
+      env,
     );
     expect(run.stderr).not.toContain('"level":"error"');
     expect(run.code).toBe(0);
-    await smtp.close();
-    expect(smtp.received).toHaveLength(1);
-    const message = smtp.received[0] as Received;
+    expect(received).toHaveLength(1);
+    const message = received[0] as Received;
     await checkCharts(message, 2);
     const html = String(message.parsed.html);
     expect(html).toContain("Completion rate at the end of each week");
@@ -82,21 +79,18 @@ describe("charts in the body", () => {
   });
 
   test("a split report: each manager's body and chart are drawn from their rows only", async () => {
-    const smtp = await ws.smtp();
-    const run = await runCliIn(
-      ws.dir,
+    const { run, received } = await ws.mailed(
       reportArgs("team-chart", "--mail", "--out", "chart-out"),
-      env(smtp.url),
+      env,
     );
     expect(run.code).toBe(0);
-    await smtp.close();
-    expect(smtp.received).toHaveLength(3);
+    expect(received).toHaveLength(3);
     const groupsOf = (message: Received) =>
       (message.parsed.text ?? "")
         .split("\n")
         .flatMap((line) => /^(\w+) \| /.exec(line)?.[1] ?? [])
         .filter((first) => first !== "Group");
-    const byRecipient = new Map(smtp.received.map((m) => [m.to.join(), m]));
+    const byRecipient = new Map(received.map((m) => [m.to.join(), m]));
     const sales = byRecipient.get("sales.lead@example.com") as Received;
     const north = byRecipient.get("north.lead@example.com") as Received;
     const rest = byRecipient.get("compliance@example.com") as Received;

@@ -97,15 +97,12 @@ describe("a split report", () => {
   });
 
   test("text from the data is escaped in the HTML body", async () => {
-    const smtp = await ws.smtp();
-    const run = await runCliIn(
-      ws.dir,
+    const { run, received } = await ws.mailed(
       reportArgs("team-list", "--mail", "--out", "esc-out"),
-      env(smtp.url),
+      env,
     );
     expect(run.code).toBe(0);
-    await smtp.close();
-    const sales = smtp.received.find((m) => m.to.join() === "sales.lead@example.com");
+    const sales = received.find((m) => m.to.join() === "sales.lead@example.com");
     expect(String(sales?.parsed.html)).toContain("Bea &lt;b&gt;");
     expect(String(sales?.parsed.html)).not.toContain("Bea <b>");
     expect(sales?.parsed.text).toContain("Bea <b>");
