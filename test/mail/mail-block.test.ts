@@ -114,6 +114,21 @@ describe("renderMailBody", () => {
     expect(text).toContain("O'Brien & co");
   });
 
+  test("without an attachment holding every row, the cut line says none is attached", () => {
+    const table = {
+      ...document.tables[0],
+      fullFile: undefined,
+    } as ReportDocument["tables"][number];
+    const { text } = renderMailBody({
+      document: { ...document, tables: [table] },
+      attachments: [],
+    });
+    expect(text).toContain(
+      "The first 2 of 3 rows are shown; the full list is in the report's xlsx, csv or parquet files, none of them attached.",
+    );
+    expect(text).not.toContain("Attached:");
+  });
+
   test("a table cut to fewer rows than the body shows says so, without the data", () => {
     const long = {
       ...document.tables[0],
