@@ -1,23 +1,23 @@
 /**
  * Mailing the reports a command has written: for each report, decide whether it is sent (`when`),
- * to whom (split or not), build each message (body from the first query's rows, the files
- * attached from disk) and deliver it. The files stay written whatever happens to the mail;
+ * to whom (split or not), build each message (the body is the report as its recipient gets it,
+ * charts included; the files attached from disk) and deliver it. The files stay written whatever happens to the mail;
  * problems are collected and reported together at the end.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsDatabase } from "../load/database.js";
 import type { Logger } from "../log/logger.js";
-import { lastLoad } from "../report/last-load.js";
+import { type LastLoad, lastLoad } from "../report/last-load.js";
 import { columnLabel } from "../report/present/column-label.js";
-import type { ReportJob } from "../report/report-jobs.js";
-import { type BoundQuery, bindQuery } from "../report/run-query.js";
+import { bindJob, type ReportJob } from "../report/report-jobs.js";
+import type { BoundQuery } from "../report/run-query.js";
 import type { ReportRunResult } from "../report/run-report.js";
-import { MAX_BODY_ROWS, type MailBodyRenderer, renderMailBody } from "./body.js";
-import { readBodyTable } from "./body-table.js";
+import { type MailBodyRenderer, renderMailBody } from "./body.js";
 import { composeMail } from "./compose.js";
 import { DEFAULT_RETRY, deliver, type RetryPolicy } from "./deliver.js";
 import type { JobMail } from "./job-mail.js";
 import { expandSubject } from "./mail-block.js";
+import { messageDocument } from "./mail-document.js";
 import type { MailSettings } from "./settings.js";
 import { type SplitGroup, splitAddresses } from "./split.js";
 import { writeSplitFiles } from "./split-files.js";
@@ -47,14 +47,13 @@ export interface MailSummary {
   problems: string[];
 }
 
-/** One message to build: recipients, whose rows, which files. */
+/** One message to build: recipients, whose rows (the queries as narrowed for them), which files. */
 interface Message {
   to: string[];
   cc: string[];
   scope: string | undefined;
-  query: BoundQuery;
+  bound: BoundQuery[];
   files: string[];
-  rows: Record<string, number>;
 }
 
 export async function mailReports(
@@ -77,7 +76,7 @@ export async function mailReports(
       const messages = await messagesOf(db, connection, report, options);
       const loaded = await lastLoad(connection);
       for (const message of messages) {
-        const problem = await sendOne(connection, report, message, loaded.finishedAt, options);
+        const problem = await sendOne(db, report, message, loaded, options);
         if (problem === undefined) summary.sent++;
         else summary.problems.push(problem);
       }
@@ -98,17 +97,13 @@ async function messagesOf(
   { job, mail, result }: ReportToMail,
   options: MailReportsOptions,
 ): Promise<Message[]> {
-  const firstQuery = job.queries[0];
-  if (firstQuery === undefined) return [];
-  const first = await bindQuery(
-    connection,
-    firstQuery,
-    job.params.get(firstQuery.name) ?? new Map(),
-  );
+  const bound = await bindJob(connection, job);
+  const first = bound[0];
+  if (first === undefined) return [];
   const column = mail.splitBy;
   if (column === undefined) {
     const files = attached(result.files, mail.attach);
-    return [{ to: mail.to, cc: mail.cc, scope: undefined, query: first, files, rows: result.rows }];
+    return [{ to: mail.to, cc: mail.cc, scope: undefined, bound, files }];
   }
   const { addresses, invalid } = await splitAddresses(connection, first, column);
   if (invalid.length > 0) {
@@ -128,7 +123,7 @@ async function messagesOf(
   const messages: Message[] = [];
   for (const group of groups) {
     const split = await writeSplitFiles(db, job, mail, group, addresses, options);
-    const rows = split.rows[firstQuery.name] ?? 0;
+    const rows = split.rows[first.query.name] ?? 0;
     if (group.address === undefined && rows === 0 && mail.when === "rows") continue;
     messages.push({
       to: group.address === undefined ? mail.to : [group.address],
@@ -137,9 +132,8 @@ async function messagesOf(
         group.address === undefined
           ? `without a ${columnLabel(column)} address`
           : `${columnLabel(column)} ${group.address}`,
-      query: split.first,
+      bound: split.bound,
       files: split.files,
-      rows: split.rows,
     });
   }
   return messages;
@@ -147,25 +141,22 @@ async function messagesOf(
 
 /** Builds and delivers one message; answers a problem line, or undefined when it was delivered. */
 async function sendOne(
-  connection: DuckDBConnection,
+  db: Pick<LmsDatabase, "connect">,
   { job, mail }: ReportToMail,
   message: Message,
-  loadedAt: Date | null,
+  loaded: LastLoad,
   options: MailReportsOptions,
 ): Promise<string | undefined> {
   const render = options.render ?? renderMailBody;
-  const table = await readBodyTable(connection, message.query, MAX_BODY_ROWS);
+  const document = await messageDocument(db, job, message.bound, {
+    attach: mail.attach,
+    loaded,
+    now: options.now,
+  });
   const files = message.files.map((file) => file.slice(file.lastIndexOf("/") + 1));
   const body = render({
-    title: job.title,
-    description: job.description,
-    generatedAt: options.now,
-    loadedAt,
+    document,
     ...(message.scope === undefined ? {} : { scope: message.scope }),
-    counts: job.queries
-      .filter((q) => message.rows[q.name] !== undefined)
-      .map((q) => ({ query: q.name, title: q.title, rows: message.rows[q.name] ?? 0 })),
-    table,
     attachments: files,
   });
   const subject = expandSubject(mail.subject, { title: job.title, now: options.now });

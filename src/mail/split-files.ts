@@ -20,8 +20,8 @@ export const SPLIT_DIR = "split";
 export interface SplitFiles {
   files: string[];
   rows: Record<string, number>;
-  /** The first query narrowed to this share, for the message body. */
-  first: BoundQuery;
+  /** The queries narrowed to this share (those with the split column), for the message body. */
+  bound: BoundQuery[];
 }
 
 export async function writeSplitFiles(
@@ -35,7 +35,7 @@ export async function writeSplitFiles(
   const column = mail.splitBy as string;
   const outDir = join(options.outDir, SPLIT_DIR, group.address ?? "unassigned");
   await prepareOutputDir(outDir);
-  let first: BoundQuery | undefined;
+  let narrowed: BoundQuery[] = [];
   const result = await writeJobFiles(
     db,
     { ...job, formats: job.formats.filter((f) => mail.attach.includes(f)) },
@@ -54,11 +54,13 @@ export async function writeSplitFiles(
           if (!columns.some((c) => c.name === column)) continue;
           kept.push(narrowQuery(b, column, group, addresses));
         }
-        first = kept[0];
+        narrowed = kept;
         return kept;
       },
     },
   );
-  if (first === undefined) throw new Error(`query ${job.queries[0]?.name} lost its split column`);
-  return { files: result.files, rows: result.rows, first };
+  if (narrowed.length === 0) {
+    throw new Error(`query ${job.queries[0]?.name} lost its split column`);
+  }
+  return { files: result.files, rows: result.rows, bound: narrowed };
 }

@@ -201,8 +201,11 @@ function queryFileName(job: ReportJob, base: string, query: string, format: stri
   return `${job.queries.length === 1 ? base : `${base}-${query}`}.${format}`;
 }
 
-/** The file of the same run that holds every row of `query`, for the HTML report to point to. */
-function fullFileOf(job: ReportJob, base: string, query: string): string | undefined {
+/**
+ * The file of the same run that holds every row of `query`, for the HTML report (or a mail body,
+ * given the job with the attached formats) to point to.
+ */
+export function fullFileOf(job: ReportJob, base: string, query: string): string | undefined {
   if (job.formats.includes("xlsx")) return `${base}.xlsx`;
   const format = (["csv", "parquet"] as const).find((f) => job.formats.includes(f));
   return format ? queryFileName(job, base, query, format) : undefined;

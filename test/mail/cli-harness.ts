@@ -57,6 +57,11 @@ export function reportArgs(name: string, ...extra: string[]): string[] {
 export function useMailWorkspace(): {
   readonly dir: string;
   smtp(options?: Parameters<typeof startSmtp>[0]): Promise<SmtpFixture>;
+  /** Runs the CLI with `args` against a fresh SMTP server (`env` given its URL), then closes it. */
+  mailed(
+    args: readonly string[],
+    env: (url: string) => Record<string, string>,
+  ): Promise<{ run: CliRun; received: SmtpFixture["received"] }>;
 } {
   let dir = "";
   let remove: (() => Promise<void>) | undefined;
@@ -78,6 +83,12 @@ export function useMailWorkspace(): {
       const server = await startSmtp(options);
       servers.push(server);
       return server;
+    },
+    async mailed(args, env) {
+      const server = await this.smtp();
+      const run = await runCliIn(dir, args, env(server.url));
+      await server.close();
+      return { run, received: server.received };
     },
   };
 }

@@ -3,8 +3,10 @@
  * Also the default body renderer: everything from the data HTML-escaped, the cut-off line.
  */
 import { beforeAll, describe, expect, test } from "vitest";
-import { escapeHtml, renderMailBody } from "../../src/mail/body.js";
+import { renderMailBody } from "../../src/mail/body.js";
 import { type Catalog, loadCatalog } from "../../src/report/catalog.js";
+import { escapeHtml } from "../../src/report/html/escape.js";
+import type { ReportDocument } from "../../src/report/html/report-document.js";
 import { projectRoot } from "../../src/report/project-root.js";
 import { parseReportFile } from "../../src/report/report-file.js";
 
@@ -73,19 +75,26 @@ describe("the mail block", () => {
 });
 
 describe("renderMailBody", () => {
-  const input = {
+  const document: ReportDocument = {
     title: "Overdue <script>alert(1)</script>",
     description: 'A & B "quoted"',
     generatedAt: new Date("2026-11-23T06:00:00Z"),
     loadedAt: null,
-    counts: [{ query: "q", title: "Q <i>", rows: 3 }],
-    table: {
-      labels: ["Name <x>"],
-      rows: [["<img src=x onerror=alert(1)>"], ["O'Brien & co"]],
-      totalRows: 3,
-    },
-    attachments: ["t-2026-11-23.xlsx"],
+    params: [],
+    headlines: [],
+    charts: [],
+    tables: [
+      {
+        query: "q",
+        title: "Q <i>",
+        columns: [{ name: "name", label: "Name <x>", kind: "text" }],
+        rows: [["<img src=x onerror=alert(1)>"], ["O'Brien & co"]],
+        totalRows: 3,
+        fullFile: "t-2026-11-23.xlsx",
+      },
+    ],
   };
+  const input = { document, attachments: ["t-2026-11-23.xlsx"] };
 
   test("escapes every text from the report and the data", () => {
     const { html } = renderMailBody(input);
@@ -102,5 +111,35 @@ describe("renderMailBody", () => {
     expect(text).toContain(line);
     expect(html).toContain(escapeHtml(line));
     expect(text).toContain("no successful extract recorded");
+    expect(text).toContain("O'Brien & co");
+  });
+
+  test("without an attachment holding every row, the cut line says none is attached", () => {
+    const table = {
+      ...document.tables[0],
+      fullFile: undefined,
+    } as ReportDocument["tables"][number];
+    const { text } = renderMailBody({
+      document: { ...document, tables: [table] },
+      attachments: [],
+    });
+    expect(text).toContain(
+      "The first 2 of 3 rows are shown; the full list is in the report's xlsx, csv or parquet files, none of them attached.",
+    );
+    expect(text).not.toContain("Attached:");
+  });
+
+  test("a table cut to fewer rows than the body shows says so, without the data", () => {
+    const long = {
+      ...document.tables[0],
+      rows: Array.from({ length: 250 }, (_, i) => [`row ${i}`]),
+      totalRows: 250,
+    } as ReportDocument["tables"][number];
+    const { html, text } = renderMailBody({ ...input, document: { ...document, tables: [long] } });
+    expect(html).toContain(">row 199<");
+    expect(html).not.toContain(">row 200<");
+    expect(text).toContain("row 199\n");
+    expect(text).not.toContain("row 200");
+    expect(text).toContain("The first 200 of 250 rows are shown; the full list is attached");
   });
 });

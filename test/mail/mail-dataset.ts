@@ -50,7 +50,27 @@ export async function createMailDatabase(path: string): Promise<void> {
   }
 }
 
-/** A catalog folder with the reports `team-list` (split by manager) and `empty-team` (when rows). */
+/** People per group (admins apart) with the e-mail of the group's admin: one row per group. */
+const TEAM_SIZE_SQL = `-- title: Team size
+-- description: People per group, with the e-mail of the group's admin.
+WITH admins AS (
+  SELECT a.user_grp_grp_id AS grp_id, nullif(trim(u.email), '') AS manager_email
+  FROM user_grp a LEFT JOIN "user" u ON u.user_id = a.user_grp_user_id
+  WHERE a.user_grp_group_admin = 1
+)
+SELECT grp.grp_name, admins.manager_email, count(DISTINCT m.user_grp_user_id) AS people
+FROM user_grp m
+JOIN grp ON grp.grp_id = m.user_grp_grp_id
+LEFT JOIN admins ON admins.grp_id = m.user_grp_grp_id
+WHERE coalesce(m.user_grp_group_admin, 0) = 0
+GROUP BY ALL
+ORDER BY grp.grp_name
+`;
+
+/**
+ * A catalog folder with the reports `team-list` (split by manager), `empty-team` (when rows) and
+ * `team-chart` (a bar chart of the team sizes, split by manager).
+ */
 export async function writeMailCatalog(dir: string): Promise<void> {
   await mkdir(join(dir, "reports"), { recursive: true });
   await mkdir(join(dir, "queries"), { recursive: true });
@@ -70,6 +90,19 @@ export async function writeMailCatalog(dir: string): Promise<void> {
         attach: ["csv", "xlsx"],
         splitBy: "manager_email",
       },
+    }),
+  );
+  await writeFile(join(dir, "queries", "team-size.sql"), TEAM_SIZE_SQL);
+  await writeFile(
+    join(dir, "reports", "team-chart.json"),
+    report({
+      title: "Team chart",
+      description: "People per group, drawn.",
+      queries: ["team-size"],
+      formats: ["csv"],
+      fileName: "team-chart-{date}",
+      charts: [{ query: "team-size", type: "bar", x: "grp_name", y: ["people"] }],
+      mail: { to: ["compliance@example.com"], splitBy: "manager_email" },
     }),
   );
   await writeFile(

@@ -56,7 +56,7 @@ test("run extracts, writes the report and mails it", async () => {
   const [message] = smtp.received;
   expect(message?.to).toEqual(["ops@example.com"]);
   // Data was loaded by this very run, and the body says when.
-  expect(message?.parsed.text).toMatch(/Data loaded \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+  expect(message?.parsed.text).toMatch(/Data loaded: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
   const attachment = message?.parsed.attachments[0];
   expect(
     attachment?.content.equals(await readFile(join(dir, "out", attachment.filename as string))),

@@ -1,18 +1,27 @@
 /**
  * HTML report benchmark: the weekly-compliance report over a database whose compliance query gives
- * `complianceRows` rows, written as HTML and, as the floor, as CSV (the same queries run, every
- * row written), each in a fresh process so its peak RSS is its own. Prints the median time, the
- * highest peak RSS and the ratios. Run: build, then `node dist/report/html/bench-html.js [ROWS]`.
+ * `complianceRows` rows, written as HTML, made into a mail message's body (`mail-body`: the
+ * document, its charts as PNG, the text part, the MIME message without the files) and, as the
+ * floor, written as CSV (the same queries run, every row written), each in a fresh process so its
+ * peak RSS is its own. Prints the median time, the highest peak RSS and the ratios. Run: build,
+ * then `node dist/report/html/bench-html.js [ROWS]`.
  */
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureInChild, medianOfRounds, runIfCase } from "../../bench/measure-child.js";
-import { openDatabase } from "../../load/database.js";
+import { type LmsDatabase, openDatabase } from "../../load/database.js";
+import { renderMailBody } from "../../mail/body.js";
+import { composeMail } from "../../mail/compose.js";
+import { messageDocument } from "../../mail/mail-document.js";
+import { loadCatalog } from "../catalog.js";
+import { lastLoad } from "../last-load.js";
+import { projectRoot } from "../project-root.js";
+import { bindJob, resolveJobs } from "../report-jobs.js";
 import { runReports } from "../run-report.js";
 
-const CASES = ["csv", "html"] as const;
+const CASES = ["csv", "html", "mail-body"] as const;
 type CaseName = (typeof CASES)[number];
 const REPORT = "weekly-compliance";
 const NOW = new Date("2026-03-10T06:00:00Z");
@@ -64,7 +73,37 @@ async function createData(path: string, complianceRows: number): Promise<void> {
   }
 }
 
-/** Runs one case in this process: the report in one format, timed after a warm-up. */
+/** The report's mail message as `--mail` builds it, without the files: its size and rows. */
+async function mailBody(db: Pick<LmsDatabase, "connect">) {
+  const catalog = await loadCatalog(projectRoot());
+  const [job] = await resolveJobs([REPORT], catalog, {
+    cwd: process.cwd(),
+    formats: undefined,
+    given: {},
+    givenSource: "bench",
+    now: NOW,
+  });
+  if (!job) throw new Error(`no report ${REPORT}`);
+  const connection = await db.connect();
+  const bound = await bindJob(connection, job);
+  const loaded = await lastLoad(connection);
+  connection.closeSync();
+  const document = await messageDocument(db, job, bound, { attach: job.formats, loaded, now: NOW });
+  const body = renderMailBody({ document, attachments: [] });
+  const { raw } = await composeMail({
+    from: "reports@example.com",
+    to: ["compliance@example.com"],
+    cc: [],
+    subject: job.title,
+    body,
+    files: [],
+    date: NOW,
+  });
+  const compliance = document.tables.find((t) => t.query === "compliance");
+  return { bytes: raw.length, complianceRows: compliance?.totalRows ?? 0 };
+}
+
+/** Runs one case in this process: the report in one format, or its mail body; after a warm-up. */
 async function runCase(name: CaseName, dbPath: string, dir: string) {
   const db = await openDatabase(dbPath, { readOnly: true });
   try {
@@ -72,6 +111,10 @@ async function runCase(name: CaseName, dbPath: string, dir: string) {
     await warm.run("SELECT count(*) FROM product_access");
     warm.closeSync();
     const started = performance.now();
+    if (name === "mail-body") {
+      const made = await mailBody(db);
+      return { seconds: (performance.now() - started) / 1000, ...made };
+    }
     const [result] = await runReports(db, [REPORT], {
       outDir: join(dir, name),
       formats: [name],
@@ -109,13 +152,15 @@ export async function benchHtml(
     });
     for (const r of results) {
       print(
-        `${REPORT} as ${r.name.padEnd(4)} ${r.complianceRows.toLocaleString("en").padStart(9)} compliance rows ${r.seconds.toFixed(2).padStart(6)} s  ${(r.bytes / 1024 / 1024).toFixed(1).padStart(6)} MB written  peak RSS ${Math.round(r.peakRssMb)} MB`,
+        `${REPORT} as ${r.name.padEnd(9)} ${r.complianceRows.toLocaleString("en").padStart(9)} compliance rows ${r.seconds.toFixed(2).padStart(6)} s  ${(r.bytes / 1024 / 1024).toFixed(1).padStart(6)} MB written  peak RSS ${Math.round(r.peakRssMb)} MB`,
       );
     }
-    const [csv, html] = results as [HtmlBenchCase, HtmlBenchCase];
-    print(
-      `html / csv: time ${(html.seconds / csv.seconds).toFixed(2)}x, peak RSS ${(html.peakRssMb / csv.peakRssMb).toFixed(2)}x (${Math.round(html.peakRssMb - csv.peakRssMb)} MB more)`,
-    );
+    const [csv, ...others] = results as [HtmlBenchCase, ...HtmlBenchCase[]];
+    for (const other of others) {
+      print(
+        `${other.name} / csv: time ${(other.seconds / csv.seconds).toFixed(2)}x, peak RSS ${(other.peakRssMb / csv.peakRssMb).toFixed(2)}x (${Math.round(other.peakRssMb - csv.peakRssMb)} MB more)`,
+      );
+    }
     return results;
   } finally {
     await rm(dir, { recursive: true, force: true });

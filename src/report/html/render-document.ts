@@ -69,7 +69,38 @@ function cellPart(kind: ColumnKind): Part {
   return isTimeKind(kind) ? "tdTime" : "td";
 }
 
-function table(t: DocumentTable, look: Look): string {
+/** The line under a table's heading: how many rows it has and which of them are shown. */
+type CountLine = (t: DocumentTable, shown: number) => string;
+
+function rowCount(t: DocumentTable): string {
+  return `${t.totalRows.toLocaleString("en")} ${t.totalRows === 1 ? "row" : "rows"}.`;
+}
+
+function firstRows(t: DocumentTable, shown: number): string {
+  return `The first ${shown.toLocaleString("en")} of ${t.totalRows.toLocaleString("en")} rows are shown`;
+}
+
+const fileCountLine: CountLine = (t, shown) =>
+  t.totalRows > shown
+    ? `${firstRows(t, shown)}. ${
+        t.fullFile
+          ? `Every row is in ${t.fullFile}, written with this page.`
+          : "Write the report with --format xlsx or csv for every row."
+      }`
+    : rowCount(t);
+
+/** The e-mail's count line: `fullFile` is then the attachment holding every row. */
+export const emailCountLine: CountLine = (t, shown) =>
+  t.totalRows > shown
+    ? `${firstRows(t, shown)}; ${
+        t.fullFile
+          ? `the full list is attached: see ${t.fullFile}.`
+          : "the full list is in the report's xlsx, csv or parquet files, none of them attached."
+      }`
+    : rowCount(t);
+
+function table(t: DocumentTable, look: Look, count: CountLine, maxRows: number): string {
+  const shown = t.rows.slice(0, Math.max(0, maxRows));
   const head = t.columns
     .map(
       (c) =>
@@ -80,7 +111,7 @@ function table(t: DocumentTable, look: Look): string {
     open: `<td${look(cellPart(c.kind))}>`,
     format: columnFormatter(c.name, c.kind),
   }));
-  const body = t.rows
+  const body = shown
     .map((row) => {
       const tds = row.map((value, i) => {
         const cell = cells[i];
@@ -89,17 +120,9 @@ function table(t: DocumentTable, look: Look): string {
       return `<tr>${tds.join("")}</tr>`;
     })
     .join("\n");
-  const count =
-    t.totalRows > t.rows.length
-      ? `The first ${t.rows.length.toLocaleString("en")} of ${t.totalRows.toLocaleString("en")} rows are shown. ${
-          t.fullFile
-            ? `Every row is in ${escapeHtml(t.fullFile)}, written with this page.`
-            : "Write the report with --format xlsx or csv for every row."
-        }`
-      : `${t.totalRows.toLocaleString("en")} ${t.totalRows === 1 ? "row" : "rows"}.`;
   return [
     `<h2${look("heading")} id="table-${escapeHtml(t.query)}">${escapeHtml(t.title)}</h2>`,
-    `<p${look("note")}>${count}</p>`,
+    `<p${look("note")}>${escapeHtml(count(t, shown.length))}</p>`,
     `<div${look("tableBox")}><table${look("table")}><thead><tr>${head}</tr></thead><tbody>`,
     body,
     "</tbody></table></div>",
@@ -134,7 +157,7 @@ export function renderReportFile(doc: ReportDocument): string {
     header(doc, fileLook),
     headlines(doc, fileLook, false),
     ...charts,
-    ...doc.tables.map((t) => table(t, fileLook)),
+    ...doc.tables.map((t) => table(t, fileLook, fileCountLine, t.rows.length)),
   ].join("\n");
   return page(
     doc.title,
@@ -143,11 +166,21 @@ export function renderReportFile(doc: ReportDocument): string {
   );
 }
 
+/** What the e-mail variant cuts and adds. */
+export interface EmailOptions {
+  /** Rows shown per table (default all the document has); the attachments hold every row. */
+  readonly maxRows?: number;
+  /** Lines under the header, e.g. whose rows a message holds. */
+  readonly lead?: readonly string[];
+  /** Lines at the end, e.g. the files attached. */
+  readonly foot?: readonly string[];
+}
+
 /**
  * The e-mail body: inline styles, no `<style>` or `<svg>`; each chart is an `<img>` whose `src`
  * is `cid:` and the name of one of the returned images (`chart-1`, `chart-2`, ...).
  */
-export function renderReportEmail(doc: ReportDocument): EmailReport {
+export function renderReportEmail(doc: ReportDocument, options: EmailOptions = {}): EmailReport {
   const images: EmailImage[] = doc.charts.map((c, i) => ({
     cid: `chart-${i + 1}`,
     title: c.title,
@@ -159,11 +192,17 @@ export function renderReportEmail(doc: ReportDocument): EmailReport {
     const image = images[i] as EmailImage;
     return `<div${emailLook("chart")}><h2${emailLook("heading")}>${escapeHtml(c.title)}</h2><img src="cid:${image.cid}" alt="${escapeHtml(c.title)}" width="${image.width}" height="${image.height}" style="display:block;max-width:100%;height:auto;border:0;">${notes(c.notes, emailLook)}</div>`;
   });
+  const lines = (list: readonly string[] | undefined) =>
+    (list ?? []).map((line) => `<p${emailLook("meta")}>${escapeHtml(line)}</p>`);
   const main = [
     header(doc, emailLook),
+    ...lines(options.lead),
     headlines(doc, emailLook, true),
     ...charts,
-    ...doc.tables.map((t) => table(t, emailLook)),
+    ...doc.tables.map((t) =>
+      table(t, emailLook, emailCountLine, options.maxRows ?? Number.POSITIVE_INFINITY),
+    ),
+    ...lines(options.foot),
   ].join("\n");
   return { html: page(doc.title, "", `<body${emailLook("body")}>\n${main}\n</body>`), images };
 }

@@ -1,0 +1,57 @@
+/**
+ * The plain-text alternative of a report mail: what the HTML part says, line for line, for
+ * clients that show no HTML. Charts are named, with a pointer to the HTML part that shows them.
+ */
+import { emailCountLine } from "../report/html/render-document.js";
+import type { DocumentTable, ReportDocument } from "../report/html/report-document.js";
+import { columnFormatter } from "../report/html/value-format.js";
+
+function utcText(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+function headerLines(doc: ReportDocument): string[] {
+  const loaded = doc.loadedAt ? utcText(doc.loadedAt) : "no successful extract recorded";
+  const params =
+    doc.params.length === 0
+      ? "none"
+      : doc.params.map((p) => `${p.name} = ${p.value === "" ? "(none)" : p.value}`).join("; ");
+  return [
+    doc.title,
+    "=".repeat(Math.min(doc.title.length, 72)),
+    doc.description,
+    `Data loaded: ${loaded} · generated ${utcText(doc.generatedAt)}`,
+    `Parameters: ${params}`,
+  ];
+}
+
+function tableLines(t: DocumentTable, maxRows: number): string[] {
+  const shown = t.rows.slice(0, Math.max(0, maxRows));
+  const format = t.columns.map((c) => columnFormatter(c.name, c.kind));
+  const rows = shown.map((row) => row.map((value, i) => format[i]?.(value) ?? "").join(" | "));
+  return [
+    "",
+    t.title,
+    "-".repeat(Math.min(t.title.length, 72)),
+    emailCountLine(t, shown.length),
+    ...(shown.length > 0 ? [t.columns.map((c) => c.label).join(" | "), ...rows] : []),
+  ];
+}
+
+/** The text part; `lead` and `foot` are the lines the HTML part adds under its header and last. */
+export function renderReportText(
+  doc: ReportDocument,
+  options: { maxRows: number; lead: readonly string[]; foot: readonly string[] },
+): string {
+  const lines = [...headerLines(doc), ...options.lead];
+  if (doc.headlines.length > 0) {
+    lines.push("", ...doc.headlines.map((h) => `${h.label}: ${h.text}`));
+  }
+  for (const chart of doc.charts) {
+    lines.push("", `Chart: ${chart.title} (an image in the HTML version of this message)`);
+    lines.push(...chart.notes);
+  }
+  for (const t of doc.tables) lines.push(...tableLines(t, options.maxRows));
+  if (options.foot.length > 0) lines.push("", ...options.foot);
+  return `${lines.join("\n")}\n`;
+}

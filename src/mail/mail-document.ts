@@ -1,0 +1,33 @@
+/**
+ * The report document of one message, from the queries its recipient gets (the whole report, or
+ * one recipient's narrowed queries): charts of queries left out of the message are left out too,
+ * and each table names the attachment that holds all its rows.
+ */
+import type { LmsDatabase } from "../load/database.js";
+import { buildReportDocument } from "../report/html/html-report.js";
+import type { ReportDocument } from "../report/html/report-document.js";
+import type { LastLoad } from "../report/last-load.js";
+import { expandFileName } from "../report/output-files.js";
+import type { ReportJob } from "../report/report-jobs.js";
+import type { BoundQuery } from "../report/run-query.js";
+import { fullFileOf } from "../report/run-report.js";
+
+export async function messageDocument(
+  db: Pick<LmsDatabase, "connect">,
+  job: ReportJob,
+  bound: readonly BoundQuery[],
+  options: { attach: readonly string[]; loaded: LastLoad; now: Date },
+): Promise<ReportDocument> {
+  const names = new Set(bound.map((b) => b.query.name));
+  const base = expandFileName(job.fileName, { report: job.name, now: options.now });
+  // The attachments are the files of the attached formats, named as the report's own.
+  const attached = { ...job, formats: job.formats.filter((f) => options.attach.includes(f)) };
+  const { document } = await buildReportDocument(db, {
+    job: { ...job, charts: job.charts.filter((chart) => names.has(chart.query)) },
+    bound,
+    loaded: options.loaded,
+    now: options.now,
+    fullFileOf: (query) => fullFileOf(attached, base, query),
+  });
+  return document;
+}
