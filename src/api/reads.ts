@@ -3,17 +3,9 @@
  * method, and its name in the statistics) and the path of a resource's list, list per parent, and
  * read by id.
  */
-import type { ApiRecord } from "../resources/record-types.js";
-import { type ExtractedName, RESOURCES, type Resources } from "../resources/registry.js";
-import type { ResourceName, ResourceSpec } from "../resources/types.js";
-import type { LmsClient } from "./client.js";
-import type {
-  ChildResource,
-  ListedResource,
-  ListRequest,
-  ListResponse,
-  LookupResource,
-} from "./types.js";
+import { RESOURCES } from "../resources/registry.js";
+import type { ResourceSpec } from "../resources/types.js";
+import type { ChildResource, ListedResource, LookupResource } from "./types.js";
 
 export interface Read {
   readonly operation: string;
@@ -57,41 +49,3 @@ export function fill(template: string, values: Record<string, string | number>):
     return encodeURIComponent(String(value));
   });
 }
-
-/** The client method a read of each kind is, for resource `R`. */
-type ReadMethod<R extends ResourceName, K> = K extends "list"
-  ? (body?: ListRequest) => Promise<ListResponse<ApiRecord<R>>>
-  : K extends "perParent"
-    ? (parentId: number, body?: ListRequest) => Promise<ListResponse<ApiRecord<R>>>
-    : (id: number) => Promise<ApiRecord<R> | null>;
-
-type Extraction<R extends ExtractedName> = Resources[R]["extraction"];
-
-/** Per extracted resource: does its extraction name a client method that reads it? */
-type ExtractionReads = {
-  [R in ExtractedName]: LmsClient[Extraction<R>["operation"]] extends ReadMethod<
-    R,
-    Extraction<R>["kind"]
-  >
-    ? true
-    : false;
-}[ExtractedName];
-
-/** Per resource with a separate read by id: is it a client method that reads it? */
-type GetReads = {
-  [R in ResourceName]: Resources[R] extends { readonly getOperation: infer O extends string }
-    ? O extends keyof LmsClient
-      ? LmsClient[O] extends ReadMethod<R, "lookup">
-        ? true
-        : false
-      : false
-    : true;
-}[ResourceName];
-
-type Holds<T extends true> = T;
-
-/**
- * Does not compile when a registry entry names a read the client lacks, or one that reads
- * another resource or has another shape.
- */
-export type RegistryReadsExist = Holds<ExtractionReads | GetReads>;

@@ -3,13 +3,13 @@
  * apply, each figure as a ratio to a floor measured in the same run. `BENCH_SCALE=small` runs a
  * reduced version (a quick check that the bench works).
  */
-import { benchApply } from "../apply/bench-apply.js";
-import { benchExports } from "../report/bench-exports.js";
-import { benchHtml } from "../report/html/bench-html.js";
-import { benchRoster } from "../roster/bench-roster.js";
+import { benchApply } from "./apply-bench.js";
+import { benchExports } from "./exports-bench.js";
 import { benchExtract } from "./extract-bench.js";
+import { benchHtml } from "./html-bench.js";
 import { benchPace, paceTable } from "./pace-bench.js";
 import { benchPublish } from "./publish-bench.js";
+import { benchRoster } from "./roster-bench.js";
 
 const small = process.env.BENCH_SCALE === "small";
 const log = (line: string) => process.stdout.write(`${line}\n`);

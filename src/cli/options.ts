@@ -4,7 +4,7 @@
  * (the defaults are shown in the descriptions instead). The API key is never an option.
  */
 import type { Argv } from "yargs";
-import { REPORT_FORMATS_TEXT } from "../report/formats.js";
+import { REPORT_FORMATS_TEXT } from "../config/report-formats.js";
 
 const CONNECTION = "Connection:";
 const OUTPUT = "Output:";

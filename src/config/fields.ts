@@ -4,10 +4,10 @@
  * a source derives from this table, so a setting is declared once.
  */
 import { z } from "zod";
-import { REPORT_FORMATS, REPORT_FORMATS_TEXT } from "../report/formats.js";
 import { MAX_CONCURRENCY, MAX_PAGE_SIZE } from "./defaults.js";
+import { REPORT_FORMATS, REPORT_FORMATS_TEXT } from "./report-formats.js";
 
-export { REPORT_FORMATS, type ReportFormat } from "../report/formats.js";
+export { REPORT_FORMATS, type ReportFormat } from "./report-formats.js";
 
 const REQUESTS_IN_FLIGHT = z.int().min(1).max(MAX_CONCURRENCY);
 

@@ -9,8 +9,8 @@
  * A portal's database defaults to `lms-<name>.duckdb` in the working directory.
  */
 import { UsageError } from "../cli-error.js";
-import { checkPortalName } from "../publish/portal-name.js";
 import { type ConfigValues, FIELDS, type FieldName } from "./fields.js";
+import { checkPortalName } from "./portal-name.js";
 import { type RawValues, validateSource } from "./validate.js";
 
 /** The settings a portal entry may set. */

@@ -7,67 +7,11 @@
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { UsageError } from "../cli-error.js";
-import type { MailBlock } from "../mail/mail-block.js";
-import type { ReportFormat } from "./formats.js";
-import type { ChartSpec } from "./html/chart-spec.js";
+import type { Catalog, QueryDef, ReportDef } from "./model.js";
 import { parseQueryHeader } from "./query-header.js";
 import { parseReportFile } from "./report-file.js";
 
-/** One parameter a query declares in its header. */
-export interface QueryParam {
-  name: string;
-  type: "int" | "number" | "string" | "date" | "int_list" | "string_list" | "bool";
-  /**
-   * Default as written in the header (a string parsed like a command-line value, e.g. "30",
-   * "today", "1,2"), or null for "no value" (SQL NULL). Absent: the parameter is required.
-   */
-  default?: unknown;
-  description: string;
-}
-
-/**
- * A query: `sql` is the whole file text, header included, so DuckDB's line numbers in errors are
- * the file's. `file` is the path shown in messages (relative to the catalog root when inside it).
- */
-export interface QueryDef {
-  name: string;
-  file: string;
-  title: string;
-  description: string;
-  params: QueryParam[];
-  /** Column labels the header gives (`-- label NAME: Label`), for `columnLabel`. */
-  labels: ReadonlyMap<string, string>;
-  sql: string;
-}
-
-export type { ReportFormat } from "./formats.js";
-
-/**
- * A report definition: which queries (catalog names), the default formats and parameter values,
- * and the output file name pattern (placeholders {date}, {time}, {report}).
- */
-export interface ReportDef {
-  name: string;
-  file: string;
-  title: string;
-  description: string;
-  queries: string[];
-  formats: ReportFormat[];
-  params: Record<string, unknown>;
-  fileName: string;
-  /** Charts of the HTML report, in order. */
-  charts: ChartSpec[];
-  /** Who the report is mailed to, when mail is asked for. */
-  mail?: MailBlock;
-  /** CSV files start with a UTF-8 byte-order mark (for Excel on Windows). */
-  csvBom: boolean;
-}
-
-/** Queries and reports by name. */
-export interface Catalog {
-  queries: Map<string, QueryDef>;
-  reports: Map<string, ReportDef>;
-}
+export type { Catalog, QueryDef, QueryParam, ReportDef, ReportFormat } from "./model.js";
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 

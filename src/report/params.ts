@@ -16,7 +16,7 @@ import {
   VARCHAR,
 } from "@duckdb/node-api";
 import { UsageError } from "../cli-error.js";
-import type { QueryParam } from "./catalog.js";
+import type { QueryParam } from "./model.js";
 
 /** The parameter types a query header may declare. */
 export type ParamType = QueryParam["type"];

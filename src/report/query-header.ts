@@ -17,7 +17,7 @@
  * lines; the SQL follows it.
  */
 import { UsageError } from "../cli-error.js";
-import type { QueryParam } from "./catalog.js";
+import type { QueryParam } from "./model.js";
 
 /** What a header declares; title and description are undefined when absent. */
 export interface QueryHeader {

@@ -4,10 +4,10 @@
  */
 import { z } from "zod";
 import { UsageError } from "../cli-error.js";
+import { REPORT_FORMATS } from "../config/report-formats.js";
 import { mailBlockSchema, subjectProblem } from "../mail/mail-block.js";
-import type { QueryDef, QueryParam, ReportDef } from "./catalog.js";
-import { REPORT_FORMATS } from "./formats.js";
 import { ChartJson, type ChartSpec, chartShapeProblem } from "./html/chart-spec.js";
+import type { QueryDef, QueryParam, ReportDef } from "./model.js";
 import { parseParamValue } from "./params.js";
 
 const ParamJson = z.union([

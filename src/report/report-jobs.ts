@@ -7,9 +7,9 @@
 import { resolve } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { UsageError } from "../cli-error.js";
+import { QUERY_DEFAULT_FORMATS, type ReportFormat } from "../config/report-formats.js";
 import type { MailBlock } from "../mail/mail-block.js";
 import { type Catalog, loadQueryFile, type QueryDef } from "./catalog.js";
-import { QUERY_DEFAULT_FORMATS, type ReportFormat } from "./formats.js";
 import type { ChartSpec } from "./html/chart-spec.js";
 import { type ParamValue, resolveQueryParams } from "./params.js";
 import { type BoundQuery, bindQuery } from "./run-query.js";

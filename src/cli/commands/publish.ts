@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { UsageError } from "../../cli-error.js";
+import { checkPortalName } from "../../config/portal-name.js";
 import { publishLake } from "../../publish/lake/publish-lake.js";
-import { checkPortalName } from "../../publish/portal-name.js";
 import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
 import { checkSchemaName, publishPostgres } from "../../publish/postgres/publish-postgres.js";
 import { configuredPortals, forEachPortal, portalsAtOnce } from "../all-portals.js";

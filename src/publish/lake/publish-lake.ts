@@ -11,10 +11,10 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { CliError, UsageError } from "../../cli-error.js";
+import { checkPortalName, checkSnapshotDate, DEFAULT_PORTAL } from "../../config/portal-name.js";
 import type { LmsDatabase } from "../../load/database.js";
 import { type Logger, silentLogger } from "../../log/logger.js";
 import { PARQUET_COPY_OPTIONS } from "../../report/export/parquet.js";
-import { checkPortalName, checkSnapshotDate, DEFAULT_PORTAL } from "../portal-name.js";
 import {
   asLakeTable,
   describePublishedTables,

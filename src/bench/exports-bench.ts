@@ -4,18 +4,18 @@
  * own process so its peak RSS is its own. Prints rows/s, peak RSS and the ratios to the floor.
  *
  * Targets: Parquet and CSV within 1.5x of the bare COPY; Excel at least 40k rows/s with styles
- * and under 600 MB peak. Run: build, then `node dist/report/bench-exports.js [ROWS] [REPEAT]`.
+ * and under 600 MB peak. Run: build, then `node dist/bench/exports-bench.js [ROWS] [REPEAT]`.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { measureInChild, medianOfRounds, runIfCase } from "../bench/measure-child.js";
 import { openDatabase } from "../load/database.js";
-import { CSV_COPY_OPTIONS } from "./export/csv.js";
-import { PARQUET_COPY_OPTIONS } from "./export/parquet.js";
-import { runReports } from "./run-report.js";
+import { CSV_COPY_OPTIONS } from "../report/export/csv.js";
+import { PARQUET_COPY_OPTIONS } from "../report/export/parquet.js";
+import { runReports } from "../report/run-report.js";
+import { measureInChild, medianOfRounds, runIfCase } from "./measure-child.js";
 
 const CASES = ["copy-parquet", "parquet", "copy-csv", "csv", "xlsx"] as const;
 type CaseName = (typeof CASES)[number];

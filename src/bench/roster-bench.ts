@@ -3,15 +3,15 @@
  * bare DuckDB `read_csv` of the same file into a table as the floor, and the same into a table
  * keyed on user_id as `user` is (the key's index is a large part of the cost). Each case runs in
  * its own process so its peak RSS is its own; the median time of `repeat` runs is kept.
- * Run: build, then `node dist/roster/bench-roster.js [ROWS] [REPEAT]`.
+ * Run: build, then `node dist/bench/roster-bench.js [ROWS] [REPEAT]`.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measureInChild, medianOfRounds, runIfCase } from "../bench/measure-child.js";
 import { openDatabase } from "../load/database.js";
-import { importRoster } from "./import-roster.js";
+import { importRoster } from "../roster/import-roster.js";
+import { measureInChild, medianOfRounds, runIfCase } from "./measure-child.js";
 
 const CASES = ["read_csv", "read_csv-keyed", "roster-import"] as const;
 type CaseName = (typeof CASES)[number];

@@ -4,22 +4,22 @@
  * document, its charts as PNG, the text part, the MIME message without the files) and, as the
  * floor, written as CSV (the same queries run, every row written), each in a fresh process so its
  * peak RSS is its own. Prints the median time, the highest peak RSS and the ratios. Run: build,
- * then `node dist/report/html/bench-html.js [ROWS]`.
+ * then `node dist/bench/html-bench.js [ROWS]`.
  */
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measureInChild, medianOfRounds, runIfCase } from "../../bench/measure-child.js";
-import { type LmsDatabase, openDatabase } from "../../load/database.js";
-import { renderMailBody } from "../../mail/body.js";
-import { composeMail } from "../../mail/compose.js";
-import { messageDocument } from "../../mail/mail-document.js";
-import { loadCatalog } from "../catalog.js";
-import { lastLoad } from "../last-load.js";
-import { projectRoot } from "../project-root.js";
-import { bindJob, resolveJobs } from "../report-jobs.js";
-import { runReports } from "../run-report.js";
+import { type LmsDatabase, openDatabase } from "../load/database.js";
+import { renderMailBody } from "../mail/body.js";
+import { composeMail } from "../mail/compose.js";
+import { messageDocument } from "../mail/mail-document.js";
+import { loadCatalog } from "../report/catalog.js";
+import { lastLoad } from "../report/last-load.js";
+import { projectRoot } from "../report/project-root.js";
+import { bindJob, resolveJobs } from "../report/report-jobs.js";
+import { runReports } from "../report/run-report.js";
+import { measureInChild, medianOfRounds, runIfCase } from "./measure-child.js";
 
 const CASES = ["csv", "html", "mail-body"] as const;
 type CaseName = (typeof CASES)[number];

@@ -3,19 +3,19 @@
  * 20 ms (in its own process), beside a bare loop of the same N edits through the client with the
  * same concurrency as the floor. The difference is what apply adds: reading and checking the
  * file, the diff against the database, recording every outcome, the results file.
- * Run: build, then `node dist/apply/bench-apply.js [ROWS]`.
+ * Run: build, then `node dist/bench/apply-bench.js [ROWS]`.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ClientOptions, createClient } from "../api/client.js";
-import { spawnSimulator } from "../bench/spawn-simulator.js";
+import { executeApply, planApply } from "../apply/apply.js";
 import { runExtract } from "../extract/extract.js";
 import { openDatabase } from "../load/database.js";
 import { silentLogger } from "../log/logger.js";
 import { DEFAULT_API_KEY } from "../simulator/server.js";
-import { executeApply, planApply } from "./apply.js";
+import { spawnSimulator } from "./spawn-simulator.js";
 
 const LATENCY_MS = 20;
 const CONCURRENCY = 16;

@@ -1,0 +1,64 @@
+/**
+ * What the catalog holds: queries with their parameters and labels, report definitions, and the
+ * catalog itself. Types only, so that the catalog's readers (query headers, report files,
+ * parameters) and the catalog can all name them without importing each other.
+ */
+import type { ReportFormat } from "../config/report-formats.js";
+import type { MailBlock } from "../mail/mail-block.js";
+import type { ChartSpec } from "./html/chart-spec.js";
+
+/** One parameter a query declares in its header. */
+export interface QueryParam {
+  name: string;
+  type: "int" | "number" | "string" | "date" | "int_list" | "string_list" | "bool";
+  /**
+   * Default as written in the header (a string parsed like a command-line value, e.g. "30",
+   * "today", "1,2"), or null for "no value" (SQL NULL). Absent: the parameter is required.
+   */
+  default?: unknown;
+  description: string;
+}
+
+/**
+ * A query: `sql` is the whole file text, header included, so DuckDB's line numbers in errors are
+ * the file's. `file` is the path shown in messages (relative to the catalog root when inside it).
+ */
+export interface QueryDef {
+  name: string;
+  file: string;
+  title: string;
+  description: string;
+  params: QueryParam[];
+  /** Column labels the header gives (`-- label NAME: Label`), for `columnLabel`. */
+  labels: ReadonlyMap<string, string>;
+  sql: string;
+}
+
+export type { ReportFormat } from "../config/report-formats.js";
+
+/**
+ * A report definition: which queries (catalog names), the default formats and parameter values,
+ * and the output file name pattern (placeholders {date}, {time}, {report}).
+ */
+export interface ReportDef {
+  name: string;
+  file: string;
+  title: string;
+  description: string;
+  queries: string[];
+  formats: ReportFormat[];
+  params: Record<string, unknown>;
+  fileName: string;
+  /** Charts of the HTML report, in order. */
+  charts: ChartSpec[];
+  /** Who the report is mailed to, when mail is asked for. */
+  mail?: MailBlock;
+  /** CSV files start with a UTF-8 byte-order mark (for Excel on Windows). */
+  csvBom: boolean;
+}
+
+/** Queries and reports by name. */
+export interface Catalog {
+  queries: Map<string, QueryDef>;
+  reports: Map<string, ReportDef>;
+}
