@@ -2,29 +2,13 @@
  * "Did you mean …?" for a mistyped name: the known names within two edits (Levenshtein) or that
  * start with what was typed, closest first.
  */
-
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + cost,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
+import { editDistance } from "../text/edit-distance.js";
 
 /** The names `typed` may have meant, at most three; empty when none is close. */
 export function suggestNames(typed: string, known: Iterable<string>): string[] {
   const wanted = typed.toLowerCase();
   return [...known]
-    .map((name) => ({ name, d: distance(wanted, name.toLowerCase()) }))
+    .map((name) => ({ name, d: editDistance(wanted, name.toLowerCase()) }))
     .filter(({ name, d }) => d <= 2 || (wanted.length >= 2 && name.startsWith(wanted)))
     .sort((x, y) => x.d - y.d || x.name.localeCompare(y.name))
     .slice(0, 3)
