@@ -281,6 +281,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       resuming: decision.resumeId !== undefined,
       sinks,
       done,
+      confirmGone: decision.mode === "full" && options.dryRun !== true,
     };
     const fetched = await fetchRun(plan, { connection, client, controller, progress }, options);
     const tables = options.dryRun ? {} : await store(connection, runId, plan, fetched, options);

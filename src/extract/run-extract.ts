@@ -8,7 +8,6 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ListSummary, LmsClient } from "../api/client.js";
-import { keyOf } from "../api/key-ranges.js";
 import type { Criterion } from "../api/types.js";
 import { unstagedKeys } from "../load/unstaged-keys.js";
 import type { Logger } from "../log/logger.js";
@@ -47,6 +46,11 @@ export interface ExtractPlan {
   readonly sinks: ReadonlyMap<ExtractedName, RecordSink>;
   /** Work finished by an earlier attempt of this run (resume), per resource. */
   readonly done: ReadonlyMap<ExtractedName, ReadonlySet<string>>;
+  /**
+   * Stored records a full run's lists did not deliver are looked up before the merge may drop
+   * them (off when nothing is stored, as in the benchmark's fetch-only floor).
+   */
+  readonly confirmGone: boolean;
 }
 
 export interface ExtractEnvironment {
@@ -238,17 +242,16 @@ class ExtractRun {
   private async pageList(resource: ListName): Promise<void> {
     const done = this.doneOf(resource);
     const stored = [...done].find((key) => key.startsWith("total:"));
-    const received = new Set<number>();
-    const total = await this.listOnce(resource, numbers(done), stored === undefined, received);
+    const total = await this.listOnce(resource, numbers(done), stored === undefined);
     if (stored !== undefined && stored !== `total:${total}`) {
       this.env.logger.info(`${resource} changed since the interrupted attempt: listing it again`, {
         resource,
         before: Number(stored.slice("total:".length)),
         now: total,
       });
-      await this.listOnce(resource, new Set(), false, received);
+      await this.listOnce(resource, new Set(), false);
     }
-    if (this.plan.mode === "full") await this.keepWhatStillExists(resource, received);
+    if (this.plan.confirmGone) await this.keepWhatStillExists(resource);
   }
 
   /** One pass over a list; resolves with the total the portal announced. */
@@ -256,9 +259,7 @@ class ExtractRun {
     resource: ListName,
     skipStarts: ReadonlySet<number>,
     totalKey: boolean,
-    received: Set<number>,
   ): Promise<number> {
-    const key = RESOURCES[resource].primaryKey;
     let total = -1;
     let recordTotal = totalKey;
     const pages = this.env.client.pages(resource, {
@@ -271,10 +272,6 @@ class ExtractRun {
     });
     for await (const page of pages) {
       this.counted(resource, page.records.length);
-      for (const record of page.records) {
-        const k = keyOf(record, key);
-        if (k !== undefined) received.add(k);
-      }
       this.progress.planAtLeast(resource, Math.ceil(page.total / Math.max(1, page.limit)));
       this.emit(resource, page.records);
       // Re-read pages come after the parallel pass; their offsets no longer name a stable unit.
@@ -300,12 +297,12 @@ class ExtractRun {
   }
 
   /** A full run's rows the listing did not deliver are looked up before the merge may drop them. */
-  private async keepWhatStillExists(
-    resource: ListName,
-    received: ReadonlySet<number>,
-  ): Promise<void> {
+  private async keepWhatStillExists(resource: ListName): Promise<void> {
     const { env } = this;
-    const missing = (await unstagedKeys(env.connection, resource)).filter((k) => !received.has(k));
+    // Committed first, the staging table holds every record listed: what the table has beyond it
+    // is what the listing did not deliver (no set of the listed keys kept in memory).
+    await this.sink(resource).flush();
+    const missing = await unstagedKeys(env.connection, resource);
     if (missing.length === 0) return;
     const found = await stillPresent(env.client, resource, missing, CONFIRM_BATCH);
     env.logger.info(

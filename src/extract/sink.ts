@@ -29,6 +29,8 @@ export interface RecordSink {
     records: readonly unknown[],
     done?: { kind: CheckpointKind; keys: readonly string[] },
   ): Promise<void>;
+  /** Commits what is buffered, so a reader of the staging table sees every record added so far. */
+  flush(): Promise<void>;
   /** Writes what is buffered; answers the totals. */
   finish(): Promise<SinkTotals>;
   /**
@@ -120,6 +122,10 @@ export class StagingSink implements RecordSink {
     // Callers wait only while more than two slices are queued: enough to bound memory, while the
     // checkpoint writes that follow a commit do not hold up fetching.
     if (this.backlog > 2 * SLICE_ROWS) await this.tail;
+  }
+
+  flush(): Promise<void> {
+    return this.commit();
   }
 
   async finish(): Promise<SinkTotals> {
@@ -221,6 +227,7 @@ export class CountingSink implements RecordSink {
   async add(records: readonly unknown[]): Promise<void> {
     this.records += records.length;
   }
+  async flush(): Promise<void> {}
   async finish(): Promise<SinkTotals> {
     return { records: this.records, rejects: 0 };
   }
