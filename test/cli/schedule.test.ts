@@ -1,16 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { UsageError } from "../../src/cli-error.js";
 import {
   checkCron,
-  displayCommand,
   runSchedule,
   type ScheduleOptions,
   type StartRun,
   type StartTicker,
-  spawnCliRun,
-} from "../../src/cli/commands/schedule.js";
-import { UsageError } from "../../src/cli-error.js";
+} from "../../src/schedule/scheduler.js";
+import { displayCommand, spawnCliRun } from "../../src/schedule/spawn-run.js";
 import { CollectingLogger, tempFolder, waitFor } from "./schedule-helpers.js";
 
 let tmp: ReturnType<typeof tempFolder>;

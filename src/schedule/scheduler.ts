@@ -1,0 +1,198 @@
+/**
+ * The scheduler: runs a command at each tick of a cron expression, never two at once, and stops
+ * cleanly on its signal (the running run gets SIGTERM, then SIGKILL after a grace period). The
+ * clock, the ticker and how a run starts are injected, so tests drive it without waiting.
+ */
+import { Cron } from "croner";
+import { UsageError } from "../cli-error.js";
+import type { Logger } from "../log/logger.js";
+import { type ChildRun, displayCommand, spawnCliRun } from "./spawn-run.js";
+
+export type { ChildRun, RunOutcome } from "./spawn-run.js";
+
+/** Starts one run with the lms-export arguments given after `--`. */
+export type StartRun = (args: readonly string[]) => ChildRun;
+
+/** The clock that decides when runs happen. */
+export interface Ticker {
+  /** The next tick, or null if there is none. */
+  nextRun(): Date | null;
+  /** No tick after this. */
+  stop(): void;
+}
+
+/** Starts a ticker that calls `onTick` at each tick. */
+export type StartTicker = (onTick: () => void) => Ticker;
+
+/** What runSchedule needs; the run starter, ticker and clock are replaceable for tests. */
+export interface ScheduleOptions {
+  /** Cron expression (5 fields, or 6 with seconds first), already checked by checkCron. */
+  cron: string;
+  /** IANA time zone the expression is read in; default the machine's. */
+  timezone?: string;
+  /** Start one run immediately as well. */
+  runNow?: boolean;
+  /** lms-export arguments for each run, e.g. ["run", "weekly-compliance"]. */
+  args: readonly string[];
+  logger: Logger;
+  /** Aborting it stops the schedule (see the module comment). */
+  signal: AbortSignal;
+  /** Default: a child process of this CLI (spawnCliRun). */
+  startRun?: StartRun;
+  /** Default: croner with `cron` and `timezone`. */
+  startTicker?: StartTicker;
+  /** Milliseconds clock for run durations; default Date.now. */
+  now?: () => number;
+  /** After SIGTERM, how long a run may take to end before it gets SIGKILL; default 60 s. */
+  stopGraceMs?: number;
+}
+
+/** What happened while the schedule ran. */
+export interface ScheduleSummary {
+  runs: number;
+  failed: number;
+  skipped: number;
+}
+
+// Long enough for an extract to finish its merge transaction after SIGTERM, short enough that
+// a service manager's own stop timeout (systemd: 90 s) is not reached first.
+const DEFAULT_STOP_GRACE_MS = 60_000;
+
+/**
+ * Checks a cron expression and time zone and answers the first run time after now.
+ * Contract: a one-line UsageError for a bad expression, an unknown time zone, or an expression
+ * that never matches.
+ */
+export function checkCron(cron: string, timezone?: string): Date {
+  if (timezone !== undefined) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: timezone });
+    } catch {
+      throw new UsageError(
+        `unknown time zone "${timezone}" for --timezone: use an IANA name such as Europe/Berlin or UTC`,
+      );
+    }
+  }
+  let next: Date | null;
+  try {
+    const job = new Cron(cron, { paused: true, timezone });
+    next = job.nextRun();
+    job.stop();
+  } catch (error) {
+    // croner repeats the pattern in its message; it is already quoted once here.
+    const detail =
+      error instanceof Error
+        ? error.message
+            .replace(/^CronPattern: /, "")
+            .replace(` ('${cron}')`, "")
+            .replace(/\.$/, "")
+        : "";
+    throw new UsageError(
+      `invalid --cron expression "${cron}"${detail === "" ? "" : ` (${detail})`}: use 5 fields "minute hour day month weekday", e.g. "0 6 * * 1" for Mondays at 06:00`,
+    );
+  }
+  if (next === null) {
+    throw new UsageError(`the --cron expression "${cron}" never matches a future time: check it`);
+  }
+  return next;
+}
+
+/**
+ * Runs `args` at each tick until `signal` aborts, then stops as the module comment says and
+ * answers what happened. Logs one line when it starts (with the next run time), one when each run
+ * starts, one per run with its outcome (exit code, duration), one per skipped tick, one at the end.
+ */
+export async function runSchedule(options: ScheduleOptions): Promise<ScheduleSummary> {
+  const { logger, signal, args } = options;
+  const now = options.now ?? Date.now;
+  const startRun = options.startRun ?? ((a) => spawnCliRun(a));
+  const startTicker =
+    options.startTicker ?? ((onTick) => cronTicker(options.cron, options.timezone, onTick));
+  const summary: ScheduleSummary = { runs: 0, failed: 0, skipped: 0 };
+  const command = displayCommand(args);
+  if (signal.aborted) return summary;
+
+  let current:
+    | { run: ChildRun; number: number; startedAt: number; done: Promise<void> }
+    | undefined;
+  let stopping = false;
+  let ticker: Ticker | undefined;
+  const nextRunText = () => ticker?.nextRun()?.toISOString() ?? "none";
+
+  const tick = (): void => {
+    if (stopping) return;
+    if (current !== undefined) {
+      summary.skipped += 1;
+      logger.warn("run skipped: the previous run is still going", {
+        running: current.number,
+        runningForMs: now() - current.startedAt,
+        nextRun: nextRunText(),
+      });
+      return;
+    }
+    summary.runs += 1;
+    const number = summary.runs;
+    const startedAt = now();
+    logger.info("run started", { run: number, command });
+    const run = startRun(args);
+    const done = run.exited.then((outcome) => {
+      current = undefined;
+      const fields = {
+        run: number,
+        exitCode: outcome.exitCode,
+        ...(outcome.signal === null ? {} : { signal: outcome.signal }),
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        durationMs: now() - startedAt,
+        ...(stopping ? {} : { nextRun: nextRunText() }),
+        // Exit code 2 is bad usage: every later run will fail the same way until it is fixed.
+        ...(outcome.exitCode === 2 ? { hint: "check the command given after --" } : {}),
+      };
+      if (outcome.exitCode === 0) {
+        logger.info("run succeeded", fields);
+      } else {
+        summary.failed += 1;
+        logger.error("run failed", fields);
+      }
+    });
+    current = { run, number, startedAt, done };
+  };
+
+  const stopped = new Promise<void>((resolve) => {
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  ticker = startTicker(tick);
+  logger.info("schedule started", {
+    cron: options.cron,
+    timezone: options.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    command,
+    nextRun: nextRunText(),
+  });
+  if (options.runNow === true) tick();
+
+  await stopped;
+  stopping = true;
+  ticker.stop();
+  const running = current;
+  if (running !== undefined) {
+    logger.info("stopping: asking the running run to end and waiting for it", {
+      run: running.number,
+    });
+    running.run.kill("SIGTERM");
+    const grace = setTimeout(() => {
+      logger.warn("the running run did not end after SIGTERM: killing it", { run: running.number });
+      running.run.kill("SIGKILL");
+    }, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+    await running.done;
+    clearTimeout(grace);
+  }
+  logger.info("schedule stopped", { ...summary });
+  return summary;
+}
+
+/** A ticker driven by croner. */
+function cronTicker(cron: string, timezone: string | undefined, onTick: () => void): Ticker {
+  const job = new Cron(cron, { timezone }, () => {
+    onTick();
+  });
+  return { nextRun: () => job.nextRun(), stop: () => job.stop() };
+}

@@ -1,0 +1,88 @@
+/**
+ * One scheduled run as a child process of this same CLI, so a crash or a leak in one run cannot
+ * take the scheduler down with it.
+ */
+import { spawn } from "node:child_process";
+import type { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+
+/** The CLI's launcher, found from this module's place in src/ or dist/. */
+export const CLI_BIN_PATH = fileURLToPath(new URL("../../bin/lms-export.js", import.meta.url));
+
+/** How one run ended. */
+export interface RunOutcome {
+  /** The exit code, or null when the process ended by a signal or never started. */
+  exitCode: number | null;
+  /** The signal that ended it, if any. */
+  signal: string | null;
+  /** Why it could not start (e.g. ENOENT), if it could not. */
+  error?: string;
+}
+
+/** One started run of the scheduled command. */
+export interface ChildRun {
+  /** Resolves (never rejects) once the run has ended. */
+  readonly exited: Promise<RunOutcome>;
+  /** Sends a signal to the run (SIGTERM to ask it to stop, SIGKILL to end it). */
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** Where a run's output goes: this process's own streams are shared, others get a pipe. */
+export interface RunStreams {
+  stdout: Writable;
+  stderr: Writable;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+}
+
+/**
+ * Starts `file args...` as a child process. Default `file`/`args`: this CLI run by the same Node
+ * (process.execPath + CLI_BIN_PATH + `args`), so the schedule runs the same version it is.
+ */
+export function spawnCliRun(
+  args: readonly string[],
+  streams: RunStreams = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+  command: { file: string; args: readonly string[] } = {
+    file: process.execPath,
+    args: [CLI_BIN_PATH, ...args],
+  },
+): ChildRun {
+  const outInherit = streams.stdout === process.stdout;
+  const errInherit = streams.stderr === process.stderr;
+  const child = spawn(command.file, [...command.args], {
+    cwd: streams.cwd,
+    env: { ...streams.env },
+    stdio: ["ignore", outInherit ? "inherit" : "pipe", errInherit ? "inherit" : "pipe"],
+  });
+  child.stdout?.pipe(streams.stdout, { end: false });
+  child.stderr?.pipe(streams.stderr, { end: false });
+  const exited = new Promise<RunOutcome>((resolve) => {
+    child.once("error", (error) => resolve({ exitCode: null, signal: null, error: error.message }));
+    // "close", not "exit": the run's last output lines have been passed on by then.
+    child.once("close", (code, signalName) => resolve({ exitCode: code, signal: signalName }));
+  });
+  return {
+    exited,
+    kill: (signalName) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signalName);
+    },
+  };
+}
+
+/** The command as a log shows it, with any value given to --api-key hidden. */
+export function displayCommand(args: readonly string[]): string {
+  const shown: string[] = [];
+  let hideNext = false;
+  for (const arg of args) {
+    if (hideNext) {
+      shown.push("[redacted]");
+      hideNext = false;
+    } else if (/^--api-key=/.test(arg)) {
+      shown.push("--api-key=[redacted]");
+    } else {
+      shown.push(arg);
+      hideNext = arg === "--api-key";
+    }
+  }
+  return ["lms-export", ...shown].join(" ");
+}
