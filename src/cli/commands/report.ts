@@ -2,24 +2,15 @@ import type { Argv } from "yargs";
 import { restrictFileAccess } from "../../load/file-access.js";
 import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
-import { loadCatalogFor, refuseOutputInCatalog, withCatalogOption } from "../catalog-option.js";
+import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
-import { withCsvBomOption } from "../csv-bom-option.js";
-import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
-import { withFormulaOption } from "../formula-option.js";
-import { withMailOptions } from "../mail-options.js";
+import { allowedFolders } from "../file-access-option.js";
 import { mailRequest, planMail, sendPlannedMail } from "../mail-step.js";
-import {
-  withConfigOption,
-  withDbOption,
-  withLogOptions,
-  withOutputOptions,
-  withParamOption,
-} from "../options.js";
+import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 import { withReportSource, withReportSourceOptions } from "../report-source.js";
 import { reportSummary } from "../report-summary.js";
-import { withWaitOption } from "../wait-option.js";
+import { withReportWritingOptions } from "../report-writing-options.js";
 
 /**
  * `report NAME|FILE.sql ...`: reads the database (read-only, so an extract may not be running on
@@ -30,23 +21,8 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
     "report <names..>",
     "Write reports from the database: report or query names (see `list`), or .sql files",
     (y) =>
-      withMailOptions(
-        withWaitOption(
-          withFileAccessOption(
-            withFormulaOption(
-              withCsvBomOption(
-                withCatalogOption(
-                  withParamOption(
-                    withOutputOptions(
-                      withLogOptions(withReportSourceOptions(withDbOption(withConfigOption(y)))),
-                    ),
-                  ),
-                ),
-              ),
-              "CSV and Excel text cells",
-            ),
-          ),
-        ),
+      withReportWritingOptions(
+        withLogOptions(withReportSourceOptions(withDbOption(withConfigOption(y)))),
       )
         .positional("names", {
           type: "string",

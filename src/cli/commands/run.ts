@@ -5,47 +5,23 @@ import type { Catalog } from "../../report/catalog.js";
 import { prepareOutputDir } from "../../report/output-files.js";
 import { resolveJobs } from "../../report/report-jobs.js";
 import { runReports } from "../../report/run-report.js";
-import { loadCatalogFor, refuseOutputInCatalog, withCatalogOption } from "../catalog-option.js";
+import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CliContext } from "../context.js";
-import { withCsvBomOption } from "../csv-bom-option.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
-import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
-import { withFormulaOption } from "../formula-option.js";
-import { withMailOptions } from "../mail-options.js";
+import { allowedFolders } from "../file-access-option.js";
 import { type MailRequest, mailRequest, planMail, sendPlannedMail } from "../mail-step.js";
-import {
-  withConnectionOptions,
-  withDbOption,
-  withLogOptions,
-  withOutputOptions,
-  withParamOption,
-} from "../options.js";
+import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
 import { reportSummary } from "../report-summary.js";
-import { withWaitOption } from "../wait-option.js";
+import { withReportWritingOptions } from "../report-writing-options.js";
 
 export function registerRun(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "run <reports..>",
     "Extract, then write the named reports (the scheduled job)",
     (y) =>
-      withMailOptions(
-        withWaitOption(
-          withFileAccessOption(
-            withFormulaOption(
-              withCsvBomOption(
-                withCatalogOption(
-                  withParamOption(
-                    withOutputOptions(
-                      withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
-                    ),
-                  ),
-                ),
-              ),
-              "CSV and Excel text cells",
-            ),
-          ),
-        ),
+      withReportWritingOptions(
+        withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
       )
         .positional("reports", {
           type: "string",
