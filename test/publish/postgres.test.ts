@@ -126,9 +126,12 @@ async function duringTakeCopy(
   const admin = await server.admin("bi");
   try {
     for (let i = 0; i < 4000 && going(); i++) {
+      // `state = 'active'`: an idle connection of an earlier publish still shows its last COPY
+      // as `query`, and acting on it would signal a process that has not started copying yet.
       const copying = await admin.query(
         `SELECT pid FROM pg_stat_activity
-         WHERE application_name = 'lms-export publish' AND query LIKE 'COPY %"take"%'`,
+         WHERE application_name = 'lms-export publish' AND state = 'active'
+           AND query LIKE 'COPY %"take"%'`,
       );
       if (copying.rows[0]) {
         await act(copying.rows[0].pid, admin);
