@@ -10,7 +10,8 @@ import { type ExtractFlags, extractSummary, extractWith } from "./extract-option
 /**
  * Extracts into the configured database and prints the summary. `before` runs with the command's
  * setup before anything is fetched (checks that must not wait for a long extract); `after` runs
- * on the same open database (before it is closed).
+ * once the extract is merged, on the database opened read-only (it is not held during the
+ * extract, so others can read it meanwhile).
  */
 export async function extractCommand(
   args: ExtractFlags & Readonly<Record<string, unknown>>,
@@ -25,9 +26,19 @@ export async function extractCommand(
   await hooks.before?.(setup);
   const { config, logger, apiKey } = setup;
   const waitSeconds = typeof args.wait === "number" ? args.wait : undefined;
-  await withDatabase(config.db, { wait: { seconds: waitSeconds, logger } }, async (db) => {
-    const result = await extractWith({ config, flags: args, db, ctx, logger, apiKey });
-    ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
-    await hooks.after?.(db, setup);
+  const result = await extractWith({
+    config,
+    flags: args,
+    db: config.db,
+    ...(waitSeconds !== undefined ? { waitSeconds } : {}),
+    ctx,
+    logger,
+    apiKey,
   });
+  ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
+  const { after } = hooks;
+  if (!after) return;
+  await withDatabase(config.db, { readOnly: true, wait: { seconds: waitSeconds, logger } }, (db) =>
+    after(db, setup),
+  );
 }

@@ -96,7 +96,10 @@ function parseSince(value: string | undefined): Date | undefined {
 export async function extractWith(options: {
   config: ResolvedConfig;
   flags: ExtractFlags;
-  db: LmsDatabase;
+  /** A path (the CLI: the database stays readable during the run), or an open database. */
+  db: string | LmsDatabase;
+  /** --wait: seconds to wait for a database or side file another process holds. */
+  waitSeconds?: number;
   ctx: CliContext;
   logger: Logger;
   apiKey?: string;
@@ -115,6 +118,7 @@ export async function extractWith(options: {
   const quiet = config.quiet;
   return runExtract({
     db: options.db,
+    ...(options.waitSeconds !== undefined ? { waitSeconds: options.waitSeconds } : {}),
     clientOptions: {
       baseUrl: config.baseUrl,
       apiKey,

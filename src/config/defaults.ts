@@ -40,3 +40,9 @@ export const DEFAULT_OUT_DIR = "out";
 
 /** The config file looked for in the working directory when --config is not given. */
 export const CONFIG_FILE_NAME = "lms-export.config.json";
+
+/** Seconds an extract waits for readers to let go of the database before its merge. */
+export const DEFAULT_MERGE_WAIT_SECONDS = 600;
+// The merge needs the database to itself for a moment; a report or `sql` holding it takes
+// seconds to minutes. Meanwhile the run's records are safe in the side file, and past the wait
+// the run fails with `--resume` as the way on, so a reader stuck open does not hang a schedule.

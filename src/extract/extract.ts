@@ -1,27 +1,35 @@
 /**
  * The extract pipeline's entry point: decides the run (new, or an interrupted one resumed),
- * checks the key with the portal, opens a staging sink per resource, fetches everything, then
- * merges in one transaction that also marks the run succeeded.
+ * checks the key with the portal, opens a staging sink per resource in the side file, fetches
+ * everything, then merges into the database in one transaction that also marks the run
+ * succeeded. The database is written only at the start and for the merge (see
+ * src/load/extract-store.ts), so it can be read while the run fetches.
  */
 import { setMaxListeners } from "node:events";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
 import { ConcurrencyControl } from "../api/concurrency-control.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
-import { clearCheckpoints, doneKeys } from "../load/checkpoint.js";
+import { DEFAULT_MERGE_WAIT_SECONDS } from "../config/defaults.js";
+import { doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
+import { ExtractStore } from "../load/extract-store.js";
+import { adoptLegacyStaging } from "../load/legacy-staging.js";
 import { extractMemoryLimit, memoryLimit, mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
 import { type RunPace, recordRunPace } from "../load/run-pace.js";
 import {
+  copyRunRecords,
   finishRun,
   type ResourceStats,
   recordNotFound,
   recordResourceStats,
 } from "../load/runs.js";
+import { storedKeys } from "../load/stored-keys.js";
+import type { TableSize } from "../load/table-sizes.js";
 import { tableSizes } from "../load/table-sizes.js";
-import { writeIntoFile } from "../load/write-into-file.js";
+import { WriteIntoFileError, writeIntoFile } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
@@ -48,7 +56,17 @@ export { DEFAULT_LOOKBACK_MS } from "./prepare-run.js";
 export const DEFAULT_BATCH_ROWS = 32_768;
 
 export interface RunExtractOptions {
-  readonly db: LmsDatabase;
+  /**
+   * The database: a path (the database is then written only at the start and for the merge,
+   * and read by others meanwhile), or a database this process holds open.
+   */
+  readonly db: string | LmsDatabase;
+  /**
+   * Seconds to wait for the database or the side file when another process holds it; undefined:
+   * fail at once on the side file (another extract), wait DEFAULT_MERGE_WAIT_SECONDS for the
+   * database (a reader).
+   */
+  readonly waitSeconds?: number;
   readonly clientOptions: Omit<ClientOptions, "signal">;
   readonly mode: "full" | "incremental";
   /** Explicit incremental cursor (`--since`); implies incremental. */
@@ -83,30 +101,45 @@ export interface ExtractResult {
   readonly pace: RunPace;
 }
 
-/** The run's outcome is recorded even when recording it fails, without hiding the real error. */
+/**
+ * The run's outcome is recorded in the database, with its pace and what it recorded in the side
+ * file, even when recording it fails, without hiding the real error. After an interruption the
+ * database is tried once: nobody waits on a Ctrl-C (the next run closes the row out).
+ */
 async function recordOutcome(
-  connection: DuckDBConnection,
+  store: ExtractStore,
   runId: number,
   status: "failed" | "interrupted",
   message: string,
+  pace: RunPace | undefined,
 ): Promise<void> {
-  await finishRun(connection, runId, status, message).catch(() => {});
+  await store
+    .withDatabase(
+      "write",
+      async (connection) => {
+        await finishRun(connection, runId, status, message);
+        if (pace) await recordRunPace(connection, runId, pace);
+        await copyRunRecords(connection, store.side, runId);
+      },
+      { once: status === "interrupted" },
+    )
+    .catch(() => {});
 }
 
 /** Turns a failure of the fetch into the CliError the user sees, with the run marked. */
 async function fetchFailure(
-  connection: DuckDBConnection | undefined,
-  runId: number | undefined,
+  run: { store: ExtractStore; runId: number; pace: RunPace } | undefined,
   error: unknown,
   interrupted: boolean,
 ): Promise<CliError> {
   const failure = describeFailure(error, interrupted);
-  if (connection && runId !== undefined) {
-    await recordOutcome(connection, runId, interrupted ? "interrupted" : "failed", failure.message);
+  if (run) {
+    const status = interrupted ? "interrupted" : "failed";
+    await recordOutcome(run.store, run.runId, status, failure.message, run.pace);
   }
   // Resuming helps after an interruption or a portal failure, not after bad input.
   const hint =
-    failure.exitCode === EXIT_USAGE || runId === undefined
+    failure.exitCode === EXIT_USAGE || run === undefined
       ? ""
       : " (`lms-export extract --resume` continues from here)";
   return new CliError(`${failure.message}; the database is unchanged${hint}`, failure.exitCode, {
@@ -117,10 +150,10 @@ async function fetchFailure(
 /** Opens the staging sinks and reads what an earlier attempt finished. */
 async function openSinks(
   options: RunExtractOptions,
+  store: ExtractStore,
   connection: DuckDBConnection,
   runId: number,
   decision: RunDecision,
-  sinkConnections: DuckDBConnection[],
 ): Promise<{
   sinks: Map<ExtractedName, RecordSink>;
   done: Map<ExtractedName, ReadonlySet<string>>;
@@ -136,8 +169,7 @@ async function openSinks(
         sinks.set(resource, new CountingSink());
         return;
       }
-      const sinkConnection = await options.db.connect();
-      sinkConnections.push(sinkConnection);
+      const sinkConnection = await store.connect();
       sinks.set(
         resource,
         await StagingSink.open({ connection: sinkConnection, runId, resource, batchRows }),
@@ -171,7 +203,7 @@ async function authenticate(
   try {
     await client.authenticate();
   } catch (error) {
-    throw await fetchFailure(undefined, undefined, error, signal?.aborted === true);
+    throw await fetchFailure(undefined, error, signal?.aborted === true);
   } finally {
     signal?.removeEventListener("abort", stop);
   }
@@ -194,8 +226,10 @@ function fanoutWorkers(options: RunExtractOptions): number {
   );
 }
 
-/** What fetching needs besides the plan: the run's connection, client, abort and progress. */
+/** What fetching needs besides the plan: the storage, client, abort and progress. */
 interface FetchContext {
+  readonly store: ExtractStore;
+  /** A connection to the side file, for the not-found ids. */
   readonly connection: DuckDBConnection;
   readonly client: LmsClient;
   readonly controller: AbortController;
@@ -208,14 +242,14 @@ async function fetchRun(
   context: FetchContext,
   options: RunExtractOptions,
 ): Promise<FetchOutcome> {
-  const { connection, client, controller, progress } = context;
+  const { store, connection, client, controller, progress } = context;
   const { runId } = plan;
   // Not-found ids are written as they come, in order, on the run's own connection.
   let notFoundWrites = Promise.resolve();
   const display = options.showProgress?.(progress);
   try {
     const fetched = await fetchAll(plan, {
-      connection,
+      stored: storedKeys(store),
       client,
       controller,
       workers: fanoutWorkers(options),
@@ -230,31 +264,47 @@ async function fetchRun(
       },
     });
     await notFoundWrites;
-    await recordRunPace(connection, runId, runPaceOf(client));
     return fetched;
   } catch (error) {
     await notFoundWrites.catch(() => {});
-    await recordRunPace(connection, runId, runPaceOf(client)).catch(() => {});
-    throw await fetchFailure(connection, runId, error, options.signal?.aborted === true);
+    const run = { store, runId, pace: runPaceOf(client) };
+    throw await fetchFailure(run, error, options.signal?.aborted === true);
   } finally {
     display?.stop();
   }
 }
 
+/** Opens the run's storage: waits as `waitSeconds` says (see RunExtractOptions). */
+function openStore(options: RunExtractOptions): Promise<ExtractStore> {
+  const { logger, signal, waitSeconds } = options;
+  return ExtractStore.open(options.db, {
+    side: { seconds: waitSeconds, logger, ...(signal ? { signal } : {}) },
+    database: {
+      seconds: waitSeconds ?? DEFAULT_MERGE_WAIT_SECONDS,
+      logger,
+      ...(signal ? { signal } : {}),
+      purpose: "(the extract's records wait in the side file meanwhile)",
+    },
+  });
+}
+
 /** Runs an extract; throws CliError (with the run marked failed or interrupted) when it cannot finish. */
 export async function runExtract(options: RunExtractOptions): Promise<ExtractResult> {
-  const connection = await options.db.connect();
-  const sinkConnections: DuckDBConnection[] = [];
+  const store = await openStore(options);
   const controller = new AbortController();
   // Every request in flight listens on this signal; thousands of listeners are expected here.
   setMaxListeners(0, controller.signal);
   let client: LmsClient | undefined;
+  let merged = false;
   try {
     // The instance may be shared with reports that follow (`run`): its ceiling is lowered for the
     // extract only (see memory-limit.ts).
-    await connection.run(`SET memory_limit = '${extractMemoryLimit()}'`);
+    await store.setMemoryLimit(extractMemoryLimit());
     const request = { ...options, pageSize: options.clientOptions.pageSize };
-    const decision = await decideRun(connection, request);
+    const decision = await store.withDatabase("write", async (connection) => {
+      await adoptLegacyStaging(connection, store.side);
+      return decideRun(connection, store.side, request);
+    });
     client = createClient({
       ...options.clientOptions,
       ...(decision.pageSize !== undefined ? { pageSize: decision.pageSize } : {}),
@@ -262,98 +312,140 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     });
     // The key is checked before anything is written, so a wrong key or URL loses nothing.
     await authenticate(client, controller, options.signal);
-    const runId = await applyRun(connection, decision, request);
-    const progress = new Progress(decision.resources);
-    const paced = client;
-    progress.watchPace(() => paced.pace());
-    if (decision.resumeId !== undefined) {
-      // What the interrupted attempts staged shows from the start, not "0 rec".
-      for (const [resource, size] of await tableSizes(connection, decision.resources)) {
-        progress.received(resource, size.staged);
-      }
-    }
-    const { sinks, done } = await openSinks(options, connection, runId, decision, sinkConnections);
-    const plan: ExtractPlan = {
-      runId,
-      resources: decision.resources,
-      mode: decision.mode,
-      cursors: decision.cursors,
-      resuming: decision.resumeId !== undefined,
-      sinks,
-      done,
-      confirmGone: decision.mode === "full" && options.dryRun !== true,
-    };
-    const fetched = await fetchRun(plan, { connection, client, controller, progress }, options);
-    const tables = options.dryRun ? {} : await store(connection, runId, plan, fetched, options);
-    if (!options.dryRun) await writeIntoFile(connection, options.db.path);
-    return {
-      runId,
-      mode: decision.mode,
-      since: earliestCursor(decision.cursors),
-      resources: fetched.resources,
-      tables,
-      requests: fetched.client.requests,
-      retries: fetched.client.retries,
-      pace: runPaceOf(client),
-    };
+    const runId = await applyRun(store, decision, request);
+    const result = await fetchAndStore(store, client, controller, runId, decision, options);
+    merged = true;
+    return result;
+  } catch (error) {
+    // The merge committed; only writing the database file failed: the staged rows are done with.
+    if (error instanceof WriteIntoFileError) merged = true;
+    throw error;
   } finally {
     await client?.close();
-    await connection.run(`SET memory_limit = '${memoryLimit()}'`).catch(() => {});
-    for (const sinkConnection of sinkConnections) sinkConnection.closeSync();
-    connection.closeSync();
+    await store.setMemoryLimit(memoryLimit()).catch(() => {});
+    if (merged && !options.dryRun) await store.discard().catch(() => {});
+    else store.close();
   }
 }
 
-/** Records the run's figures and merges the staged records in one transaction. */
-async function store(
-  connection: DuckDBConnection,
+/** The run after it is written down: fetch into the side file, then merge into the database. */
+async function fetchAndStore(
+  store: ExtractStore,
+  client: LmsClient,
+  controller: AbortController,
   runId: number,
+  decision: RunDecision,
+  options: RunExtractOptions,
+): Promise<ExtractResult> {
+  const progress = new Progress(decision.resources);
+  progress.watchPace(() => client.pace());
+  if (decision.resumeId !== undefined) {
+    // What the interrupted attempts staged shows from the start, not "0 rec".
+    const sizes = await store.withDatabase("read", (connection) =>
+      tableSizes(connection, store.side, decision.resources),
+    );
+    for (const [resource, size] of sizes) progress.received(resource, size.staged);
+  }
+  const connection = await store.connect();
+  const { sinks, done } = await openSinks(options, store, connection, runId, decision);
+  const plan: ExtractPlan = {
+    runId,
+    resources: decision.resources,
+    mode: decision.mode,
+    cursors: decision.cursors,
+    resuming: decision.resumeId !== undefined,
+    sinks,
+    done,
+    confirmGone: decision.mode === "full" && options.dryRun !== true,
+  };
+  const fetched = await fetchRun(
+    plan,
+    { store, connection, client, controller, progress },
+    options,
+  );
+  const pace = runPaceOf(client);
+  const tables = options.dryRun ? {} : await merge(store, plan, fetched, pace, options);
+  return {
+    runId,
+    mode: decision.mode,
+    since: earliestCursor(decision.cursors),
+    resources: fetched.resources,
+    tables,
+    requests: fetched.client.requests,
+    retries: fetched.client.retries,
+    pace,
+  };
+}
+
+/** The per-resource figures recorded in `_run_resources`. */
+function resourceStats(
   plan: ExtractPlan,
   fetched: FetchOutcome,
+  sizes: ReadonlyMap<ExtractedName, TableSize>,
+): Map<ExtractedName, ResourceStats> {
+  const retries = retriesByResource(fetched);
+  const stats = new Map<ExtractedName, ResourceStats>();
+  for (const [resource, outcome] of fetched.resources) {
+    // Records staged by the interrupted attempts count too: what the run loads is what is staged.
+    if (plan.resuming) outcome.records = sizes.get(resource)?.staged ?? outcome.records;
+    stats.set(resource, {
+      records: outcome.records,
+      requests: outcome.requests,
+      retries: retries.get(resource) ?? 0,
+      rejects: outcome.rejects,
+      notFound: outcome.notFound,
+      durationMs: outcome.durationMs,
+    });
+  }
+  return stats;
+}
+
+/**
+ * Merges the staged records into the database in one transaction that also records the run's
+ * figures, its outcome and what it recorded in the side file; then writes the database file.
+ */
+async function merge(
+  store: ExtractStore,
+  plan: ExtractPlan,
+  fetched: FetchOutcome,
+  pace: RunPace,
   options: RunExtractOptions,
 ): Promise<Partial<Record<ExtractedName, number>>> {
+  const { runId } = plan;
   try {
-    const retries = retriesByResource(fetched);
-    const sizes = await tableSizes(connection, plan.resources);
-    const stats = new Map<ExtractedName, ResourceStats>();
-    for (const [resource, outcome] of fetched.resources) {
-      // Records staged by the interrupted attempts count too: what the run loads is what is staged.
-      if (plan.resuming) outcome.records = sizes.get(resource)?.staged ?? outcome.records;
-      stats.set(resource, {
-        records: outcome.records,
-        requests: outcome.requests,
-        retries: retries.get(resource) ?? 0,
-        rejects: outcome.rejects,
-        notFound: outcome.notFound,
-        durationMs: outcome.durationMs,
+    return await store.withDatabase("write", async (connection) => {
+      const sizes = await tableSizes(connection, store.side, plan.resources);
+      await recordResourceStats(connection, runId, resourceStats(plan, fetched, sizes));
+      if (plan.mode === "full" && !options.allowEmpty) refuseEmptying(sizes);
+      // A primary key index is built or loaded whole during the merge: give DuckDB room for the
+      // largest one.
+      const largest = Math.max(
+        0,
+        ...[...sizes.values()].map((size) => Math.max(size.rows, size.staged)),
+      );
+      await store.setMemoryLimit(mergeMemoryLimit(largest));
+      const mergeStarted = Date.now();
+      const tables = await mergeStaging(connection, store.side, plan.resources, plan.mode, {
+        keepRejectedOf: runId,
+        beforeCommit: async (tx) => {
+          await finishRun(tx, runId, "succeeded");
+          await recordRunPace(tx, runId, pace);
+          await copyRunRecords(tx, store.side, runId);
+        },
       });
-    }
-    await recordResourceStats(connection, runId, stats);
-    if (plan.mode === "full" && !options.allowEmpty) refuseEmptying(sizes);
-    // A primary key index is built or loaded whole during the merge: give DuckDB room for the
-    // largest one.
-    const largest = Math.max(
-      0,
-      ...[...sizes.values()].map((size) => Math.max(size.rows, size.staged)),
-    );
-    await connection.run(`SET memory_limit = '${mergeMemoryLimit(largest)}'`);
-    const mergeStarted = Date.now();
-    const tables = await mergeStaging(connection, plan.resources, plan.mode, {
-      keepRejectedOf: runId,
-      beforeCommit: async (tx) => {
-        await finishRun(tx, runId, "succeeded");
-        await clearCheckpoints(tx, runId);
-      },
+      options.logger.info("merged the staged records into the tables", {
+        runId,
+        seconds: (Date.now() - mergeStarted) / 1000,
+      });
+      await writeIntoFile(connection, store.path, store.databaseCatalog);
+      return tables;
     });
-    options.logger.info("merged the staged records into the tables", {
-      runId,
-      seconds: (Date.now() - mergeStarted) / 1000,
-    });
-    return tables;
   } catch (error) {
+    // Committed already: the run succeeded, its records wait in the .wal file.
+    if (error instanceof WriteIntoFileError) throw error;
     const text = error instanceof Error ? error.message : String(error);
     const message = duckdbFirstLine(text);
-    await recordOutcome(connection, runId, "failed", message || "merge failed");
+    await recordOutcome(store, runId, "failed", message || "merge failed", pace);
     if (error instanceof CliError) throw error;
     const memory = memoryHint(text);
     const advice = memory

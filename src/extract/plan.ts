@@ -10,8 +10,9 @@
  * - products are read one id at a time, ids from product access, takes and availability groups.
  */
 import { UsageError } from "../cli-error.js";
+import type { IdSource } from "../load/known-ids.js";
 import { EXTRACTED, type ExtractedName, RESOURCES, type Resources } from "../resources/registry.js";
-import type { Extraction, IdSource as RegistryIdSource } from "../resources/types.js";
+import type { Extraction } from "../resources/types.js";
 
 type KindOf<R extends ExtractedName> = Resources[R]["extraction"]["kind"];
 type NamesOfKind<K extends Extraction["kind"]> = {
@@ -26,9 +27,7 @@ export type LookupName = NamesOfKind<"lookup">;
 export type FanoutName = PerParentName | LookupName;
 
 /** Where fan-out ids come from: a field of an extracted parent's records, optionally filtered. */
-export interface IdSource extends RegistryIdSource {
-  readonly parent: ExtractedName;
-}
+export type { IdSource } from "../load/known-ids.js";
 
 export function extractionOf(name: ExtractedName): Extraction {
   return RESOURCES[name].extraction;

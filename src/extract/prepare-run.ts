@@ -5,8 +5,7 @@
  * discards an interrupted run's work.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { clearCheckpoints } from "../load/checkpoint.js";
-import { clearStaging } from "../load/merge.js";
+import type { ExtractStore } from "../load/extract-store.js";
 import {
   abandonRunningRuns,
   lastLoadedByResource,
@@ -14,8 +13,9 @@ import {
   resumableRun,
   startRun,
 } from "../load/runs.js";
+import { clearSide } from "../load/side-file.js";
 import type { Logger } from "../log/logger.js";
-import { EXTRACTED, type ExtractedName, RESOURCES } from "../resources/registry.js";
+import { type ExtractedName, RESOURCES } from "../resources/registry.js";
 import { selectResources } from "./plan.js";
 
 /** One hour: covers clock skew between this machine and the portal, and writes that landed while the previous run was paging. */
@@ -56,13 +56,17 @@ export function earliestCursor(cursors: ReadonlyMap<ExtractedName, Date>): Date 
   return earliest;
 }
 
-/** Reads only: what the run will be. Bad input (an unknown --only resource) fails here. */
+/**
+ * Reads only: what the run will be. Bad input (an unknown --only resource) fails here. On a
+ * connection to the database; `side` names the side file (what an interrupted run left).
+ */
 export async function decideRun(
   connection: DuckDBConnection,
+  side: string,
   request: RunRequest,
 ): Promise<RunDecision> {
   const resources = selectResources(request.only);
-  const previous = await resumableRun(connection);
+  const previous = await resumableRun(connection, side);
   if (request.resume && previous) {
     const stored = previous.options as StoredOptions;
     const ignored = [
@@ -119,35 +123,43 @@ export async function decideRun(
   };
 }
 
-/** Writes the decision: reopens the resumed run, or clears leftovers and starts a new run. */
+/**
+ * Writes the decision: reopens the resumed run, or empties the side file and starts a new run in
+ * the database's `_runs`.
+ */
 export async function applyRun(
-  connection: DuckDBConnection,
+  store: ExtractStore,
   decision: RunDecision,
   request: RunRequest,
 ): Promise<number> {
-  if (decision.resumeId !== undefined) {
-    await reopenRun(connection, decision.resumeId);
-    request.logger.info(`resuming run ${decision.resumeId}`, { runId: decision.resumeId });
-    return decision.resumeId;
+  const { resumeId } = decision;
+  if (resumeId !== undefined) {
+    await store.withDatabase("write", (connection) => reopenRun(connection, resumeId));
+    request.logger.info(`resuming run ${resumeId}`, { runId: resumeId });
+    return resumeId;
   }
-  await abandonRunningRuns(
-    connection,
-    "stopped without recording an outcome; superseded by a later run",
-  );
-  // Checkpoints first: a crash between the two then leaves staged rows without checkpoints (a
-  // resume fetches them again), never checkpoints whose rows are gone (a resume would skip them).
-  await clearCheckpoints(connection);
-  await clearStaging(connection, EXTRACTED);
-  return startRun(connection, {
-    mode: decision.mode,
-    since: earliestCursor(decision.cursors),
-    options: {
-      ...request.runOptions,
-      resources: decision.resources,
-      pageSize: decision.pageSize,
-      cursors: Object.fromEntries(
-        [...decision.cursors].map(([name, date]) => [name, date.toISOString()]),
-      ),
-    },
+  const side = await store.connect();
+  try {
+    await clearSide(side);
+  } finally {
+    store.release(side);
+  }
+  return store.withDatabase("write", async (connection) => {
+    await abandonRunningRuns(
+      connection,
+      "stopped without recording an outcome; superseded by a later run",
+    );
+    return startRun(connection, {
+      mode: decision.mode,
+      since: earliestCursor(decision.cursors),
+      options: {
+        ...request.runOptions,
+        resources: decision.resources,
+        pageSize: decision.pageSize,
+        cursors: Object.fromEntries(
+          [...decision.cursors].map(([name, date]) => [name, date.toISOString()]),
+        ),
+      },
+    });
   });
 }

@@ -6,16 +6,14 @@
  * A run that fails or is interrupted leaves the resource tables as they were and its staged work
  * and checkpoints in place, so `--resume` continues it.
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ListSummary, LmsClient } from "../api/client.js";
 import type { Criterion } from "../api/types.js";
-import { unstagedKeys } from "../load/unstaged-keys.js";
+import type { StoredKeys } from "../load/stored-keys.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { RESOURCES } from "../resources/registry.js";
 import { stillPresent } from "./confirm-gone.js";
 import { FanoutQueue } from "./fanout-queue.js";
-import { idsInStaging, idsInTable } from "./known-ids.js";
 import {
   extractionOf,
   FANOUT,
@@ -54,7 +52,8 @@ export interface ExtractPlan {
 }
 
 export interface ExtractEnvironment {
-  readonly connection: DuckDBConnection;
+  /** Keys and ids read back from storage. */
+  readonly stored: StoredKeys;
   /** An authenticated client whose requests all follow `controller`'s signal. */
   readonly client: LmsClient;
   readonly controller: AbortController;
@@ -302,7 +301,7 @@ class ExtractRun {
     // Committed first, the staging table holds every record listed: what the table has beyond it
     // is what the listing did not deliver (no set of the listed keys kept in memory).
     await this.sink(resource).flush();
-    const missing = await unstagedKeys(env.connection, resource);
+    const missing = await env.stored.unstaged(resource);
     if (missing.length === 0) return;
     const found = await stillPresent(env.client, resource, missing, CONFIRM_BATCH);
     env.logger.info(
@@ -319,7 +318,7 @@ class ExtractRun {
     for (const [child, queue] of this.queues) {
       for (const source of FANOUT[child].sources) {
         const fromTable = !selected.has(source.parent) || plan.mode === "incremental";
-        const ids = fromTable ? await idsInTable(env.connection, source) : [];
+        const ids = fromTable ? await env.stored.inTable(source) : [];
         if (!selected.has(source.parent) && ids.length === 0) {
           env.logger.warn(
             `${child}: the ${source.parent} table holds no ids to fetch ${child} for; extract ${source.parent} too`,
@@ -327,7 +326,7 @@ class ExtractRun {
           );
         }
         if (plan.resuming && selected.has(source.parent)) {
-          ids.push(...(await idsInStaging(env.connection, source)));
+          ids.push(...(await env.stored.inStaging(source)));
         }
         for (const id of ids) queue.push(id);
         this.progress.planAtLeast(child, queue.planned);

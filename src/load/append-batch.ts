@@ -40,7 +40,7 @@ interface Plan {
 
 async function tableColumns(connection: DuckDBConnection, table: string): Promise<string[]> {
   const reader = await connection.runAndReadAll(
-    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND schema_name = current_schema() ORDER BY column_index",
+    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND database_name = current_database() AND schema_name = current_schema() ORDER BY column_index",
     [table],
   );
   return reader.getRows().map((row) => String(row[0]));

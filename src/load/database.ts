@@ -119,6 +119,11 @@ function handle(path: string, shared: Shared, onLastClose: () => void): LmsDatab
   };
 }
 
+/** Whether this process has the database at `path` open through openDatabase. */
+export function isOpenInProcess(path: string): boolean {
+  return open.has(resolve(path));
+}
+
 /**
  * Opens (creating if needed, unless `readOnly`) the database at `path` and makes sure the resource,
  * bookkeeping, staging and checkpoint tables exist with the registry's columns.

@@ -1,15 +1,19 @@
 /**
- * Moves staged rows into the resource tables in ONE transaction, so that a failure (or a kill)
- * at any point leaves every resource table exactly as it was before.
+ * Moves staged rows from the side file (side-file.ts) into the resource tables in ONE
+ * transaction, so that a failure (or a kill) at any point leaves every resource table exactly as
+ * it was before. The connection's default database is the database; the side file is named
+ * through `side`. The staged rows are left in place: DuckDB writes one database per transaction,
+ * so the side file is emptied after the merge commits.
  *
  * Per resource the staged rows are first reduced to one per primary key, the copy with the highest
  * `_seq` (the latest fetched). Deduplicating before writing matters: DuckDB's INSERT OR REPLACE
  * keeps an arbitrary copy when one statement carries a key twice, and upserting a key twice in one
  * transaction is where DuckDB's index constraint checks have historically been over-eager.
- * - full: the staging table is first swapped in as the resource table (see swapStagedIn), which
- *   works when the staged keys are distinct, the usual case. A repeated key (a resumed run, or
- *   records re-read after offset drift) makes the swap's ADD PRIMARY KEY fail; the transaction is
- *   then rolled back and the merge done again the careful way: rows whose key was not staged are
+ * - full: the resource table is first replaced by a new one filled with the staged rows (see
+ *   replaceWithStaged), which works when the staged keys are distinct, the usual case. A repeated
+ *   key (a resumed run, or records re-read after offset drift) makes its insert fail on the
+ *   primary key; the transaction is then rolled back and the merge done again the careful way:
+ *   rows whose key was not staged are
  *   deleted (records gone from the portal), then the deduplicated staged rows are upserted. The
  *   deleted and upserted key sets are disjoint, which avoids the delete-then-reinsert-same-key
  *   pattern DuckDB's ART index has had trouble with.
@@ -17,8 +21,9 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { EXTRACTED, type ExtractedName, RESOURCES } from "../resources/registry.js";
-import { EXTRA_COLUMN, quoteIdent } from "./ddl.js";
-import { createStagingTableSql, SEQ_COLUMN, stagingTable } from "./staging.js";
+import { createTableSql, EXTRA_COLUMN, quoteIdent } from "./ddl.js";
+import { inSide } from "./side-file.js";
+import { SEQ_COLUMN, stagingTable } from "./staging.js";
 
 /** Extra steps of a merge. */
 export interface MergeOptions {
@@ -35,18 +40,19 @@ export interface MergeOptions {
   keepRejectedOf?: number;
 }
 
-function dedupedSql(resource: ExtractedName, columns: string): string {
+function dedupedSql(resource: ExtractedName, stage: string, columns: string): string {
   const key = quoteIdent(RESOURCES[resource].primaryKey);
-  return `SELECT ${columns} FROM ${quoteIdent(stagingTable(resource))} QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${quoteIdent(SEQ_COLUMN)} DESC) = 1`;
+  return `SELECT ${columns} FROM ${stage} QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${quoteIdent(SEQ_COLUMN)} DESC) = 1`;
 }
 
 /** The quoted identifiers a merge of `resource` uses. */
-function sqlNames(resource: ExtractedName) {
+function sqlNames(resource: ExtractedName, side: string) {
   const spec = RESOURCES[resource];
   return {
     spec,
+    side,
     table: quoteIdent(resource),
-    stage: quoteIdent(stagingTable(resource)),
+    stage: inSide(side, stagingTable(resource)),
     key: quoteIdent(spec.primaryKey),
     columns: [...spec.fields.map((f) => f.name), EXTRA_COLUMN].map(quoteIdent).join(", "),
   };
@@ -54,12 +60,13 @@ function sqlNames(resource: ExtractedName) {
 
 async function mergeOne(
   connection: DuckDBConnection,
+  names: ReturnType<typeof sqlNames>,
   resource: ExtractedName,
-  mode: "full" | "incremental" | "swap",
+  mode: "full" | "incremental" | "replace",
   keepRejectedOf: number | undefined,
 ): Promise<void> {
-  if (mode === "swap") return swapStagedIn(connection, resource, keepRejectedOf);
-  const { spec, table, stage, key, columns } = sqlNames(resource);
+  if (mode === "replace") return replaceWithStaged(connection, names, resource, keepRejectedOf);
+  const { spec, side, table, stage, key, columns } = names;
   const probe = await connection.runAndReadAll(
     `SELECT EXISTS (SELECT 1 FROM ${table}), count(*) = count(DISTINCT ${key}) FROM ${stage}`,
   );
@@ -67,16 +74,18 @@ async function mergeOne(
   // Without repeated keys the rows stream in as they are; the window that picks the latest copy
   // of a key holds the whole staged set in memory.
   const staged =
-    distinct === true ? `SELECT ${columns} FROM ${stage}` : dedupedSql(resource, columns);
+    distinct === true ? `SELECT ${columns} FROM ${stage}` : dedupedSql(resource, stage, columns);
   if (mode === "full" && distinct === true)
-    return swapStagedIn(connection, resource, keepRejectedOf);
+    return replaceWithStaged(connection, names, resource, keepRejectedOf);
   if (filled !== true) {
     // A first load: nothing to delete or replace, and a plain insert skips the key lookups.
     await connection.run(`INSERT INTO ${table} (${columns}) ${staged}`);
   } else {
     if (mode === "full") {
       const rejected =
-        keepRejectedOf === undefined ? "" : ` AND ${table}.${key} NOT IN (${rejectedKeysSql()})`;
+        keepRejectedOf === undefined
+          ? ""
+          : ` AND ${table}.${key} NOT IN (${rejectedKeysSql(side)})`;
       await connection.run(
         `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})${rejected}`,
         keepRejectedOf === undefined
@@ -86,58 +95,62 @@ async function mergeOne(
     }
     await connection.run(`INSERT OR REPLACE INTO ${table} (${columns}) ${staged}`);
   }
-  await connection.run(`DELETE FROM ${stage}`);
 }
 
 /** The resources with `_rejects` rows in the run (none without a run): only they need keeping. */
 async function resourcesWithRejects(
   connection: DuckDBConnection,
+  side: string,
   runId: number | undefined,
 ): Promise<Set<string>> {
   if (runId === undefined) return new Set();
   const reader = await connection.runAndReadAll(
-    "SELECT DISTINCT resource FROM _rejects WHERE run_id = $run::BIGINT",
+    `SELECT DISTINCT resource FROM ${inSide(side, "_rejects")} WHERE run_id = $run::BIGINT`,
     { run: runId },
   );
   return new Set(reader.getRows().map(([resource]) => String(resource)));
 }
 
-/** The `_rejects` keys of a run and resource, as a subquery taking $path, $run and $resource. */
-function rejectedKeysSql(): string {
-  return "SELECT TRY_CAST(json_extract_string(raw, $path) AS BIGINT) AS k FROM _rejects WHERE run_id = $run::BIGINT AND resource = $resource AND k IS NOT NULL";
+/**
+ * The `_rejects` keys of a run and resource (in the side file), as a subquery taking $path, $run
+ * and $resource.
+ */
+function rejectedKeysSql(side: string): string {
+  return `SELECT TRY_CAST(json_extract_string(raw, $path) AS BIGINT) AS k FROM ${inSide(side, "_rejects")} WHERE run_id = $run::BIGINT AND resource = $resource AND k IS NOT NULL`;
 }
 
 /**
- * A full merge whose staged keys are all distinct: the staging table becomes the resource table
- * (renamed, its `_seq` dropped, its constraints added) and a new empty staging table takes its
- * place. Nothing is copied, which makes a full run's merge several times cheaper in time and
- * memory than deleting and upserting every row. Rows of records this run rejected are carried
- * over from the old table first. Inside the merge's transaction like every other step.
+ * A full merge whose staged keys are all distinct: the resource table is replaced by a new one
+ * filled with the staged rows, plus the rows of records this run rejected (carried over from the
+ * old table, which is renamed aside and dropped at the end). Inserting into an empty table skips
+ * the key lookups of deleting and upserting every row, which makes a full run's merge several
+ * times cheaper in time and memory. Inside the merge's transaction like every other step.
  */
-async function swapStagedIn(
+async function replaceWithStaged(
   connection: DuckDBConnection,
+  names: ReturnType<typeof sqlNames>,
   resource: ExtractedName,
   keepRejectedOf: number | undefined,
 ): Promise<void> {
-  const { spec, table, stage, key, columns } = sqlNames(resource);
+  const { spec, side, table, stage, key, columns } = names;
+  const old = quoteIdent(`${resource}__replaced`);
+  // The new table has its key and NOT NULL constraints before the rows go in: DuckDB checks
+  // them as the rows are inserted, where a key added afterwards to the transaction's own rows is
+  // checked only at COMMIT (and NOT NULL not at all).
+  await connection.run(
+    [
+      `ALTER TABLE ${table} RENAME TO ${old}`,
+      createTableSql(resource, { ifNotExists: false }),
+      `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${stage}`,
+    ].join(";\n"),
+  );
   if (keepRejectedOf !== undefined) {
     await connection.run(
-      `INSERT INTO ${stage} SELECT ${columns}, 0 FROM ${table} WHERE ${key} IN (${rejectedKeysSql()}) AND NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})`,
+      `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${old} WHERE ${key} IN (${rejectedKeysSql(side)}) AND NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${old}.${key})`,
       { path: `$.${spec.primaryKey}`, run: keepRejectedOf, resource },
     );
   }
-  // One call for the whole swap: each statement is cheap, the round trips were not.
-  const statements = [
-    `DROP TABLE ${table}`,
-    `ALTER TABLE ${stage} RENAME TO ${table}`,
-    `ALTER TABLE ${table} DROP COLUMN ${quoteIdent(SEQ_COLUMN)}`,
-    ...spec.fields
-      .filter((field) => !field.nullable && field.name !== spec.primaryKey)
-      .map((field) => `ALTER TABLE ${table} ALTER COLUMN ${quoteIdent(field.name)} SET NOT NULL`),
-    `ALTER TABLE ${table} ADD PRIMARY KEY (${key})`,
-    createStagingTableSql(resource),
-  ];
-  await connection.run(statements.join(";\n"));
+  await connection.run(`DROP TABLE ${old}`);
 }
 
 /** Row count of every extracted resource table. */
@@ -180,27 +193,29 @@ export async function inTransaction(
  */
 export async function mergeStaging(
   connection: DuckDBConnection,
+  side: string,
   resources: readonly ExtractedName[],
   mode: "full" | "incremental",
   options: MergeOptions = {},
 ): Promise<Record<ExtractedName, number>> {
   const unique = [...new Set(resources)];
-  const rejected = await resourcesWithRejects(connection, options.keepRejectedOf);
+  const rejected = await resourcesWithRejects(connection, side, options.keepRejectedOf);
   let dataMerged = false;
-  const attempt = (how: "full" | "incremental" | "swap") =>
+  const attempt = (how: "full" | "incremental" | "replace") =>
     inTransaction(connection, async () => {
       for (const resource of unique) {
         const keep = rejected.has(resource) ? options.keepRejectedOf : undefined;
-        await mergeOne(connection, resource, how, keep);
+        await mergeOne(connection, sqlNames(resource, side), resource, how, keep);
       }
       dataMerged = true;
       await options.beforeCommit?.(connection);
     });
   if (mode === "full") {
-    // Swapping first skips the check for repeated keys, whose hash table of every staged key
-    // costs more memory than the rest of the merge; ADD PRIMARY KEY makes the same check anyway.
+    // Replacing first skips the check for repeated keys, whose hash table of every staged key
+    // costs more memory than the rest of the merge; the new table's primary key makes the same
+    // check anyway.
     try {
-      await attempt("swap");
+      await attempt("replace");
       return await tableCounts(connection);
     } catch (error) {
       // Only a failed data step is retried: beforeCommit and COMMIT are not run twice.
@@ -209,16 +224,4 @@ export async function mergeStaging(
   }
   await attempt(mode);
   return tableCounts(connection);
-}
-
-/** Empties the staging tables of `resources` (one transaction). */
-export async function clearStaging(
-  connection: DuckDBConnection,
-  resources: readonly ExtractedName[],
-): Promise<void> {
-  await inTransaction(connection, async () => {
-    for (const resource of new Set(resources)) {
-      await connection.run(`DELETE FROM ${quoteIdent(stagingTable(resource))}`);
-    }
-  });
 }

@@ -15,6 +15,33 @@
  * - `_changes`: the outcome of every row of every `apply`: applied, unchanged, failed or skipped,
  *   with the record before and the record the portal answered.
  */
+
+/**
+ * The tables a run writes while it fetches: kept in the side file during the run (see
+ * side-file.ts) and copied into the database with the run's outcome.
+ */
+export const RUN_RECORD_TABLES = ["_rejects", "_schema_drift", "_not_found"] as const;
+
+export const RUN_RECORD_TABLES_SQL: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS _rejects (
+  run_id BIGINT NOT NULL,
+  resource VARCHAR NOT NULL,
+  raw JSON NOT NULL,
+  reason VARCHAR NOT NULL
+)`,
+  `CREATE TABLE IF NOT EXISTS _schema_drift (
+  run_id BIGINT NOT NULL,
+  resource VARCHAR NOT NULL,
+  field VARCHAR NOT NULL,
+  example JSON
+)`,
+  `CREATE TABLE IF NOT EXISTS _not_found (
+  run_id BIGINT NOT NULL,
+  resource VARCHAR NOT NULL,
+  id VARCHAR NOT NULL
+)`,
+];
+
 export const META_TABLES_SQL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS _runs (
   run_id BIGINT PRIMARY KEY,
@@ -37,23 +64,7 @@ export const META_TABLES_SQL: readonly string[] = [
   duration_ms BIGINT NOT NULL,
   PRIMARY KEY (run_id, resource)
 )`,
-  `CREATE TABLE IF NOT EXISTS _rejects (
-  run_id BIGINT NOT NULL,
-  resource VARCHAR NOT NULL,
-  raw JSON NOT NULL,
-  reason VARCHAR NOT NULL
-)`,
-  `CREATE TABLE IF NOT EXISTS _schema_drift (
-  run_id BIGINT NOT NULL,
-  resource VARCHAR NOT NULL,
-  field VARCHAR NOT NULL,
-  example JSON
-)`,
-  `CREATE TABLE IF NOT EXISTS _not_found (
-  run_id BIGINT NOT NULL,
-  resource VARCHAR NOT NULL,
-  id VARCHAR NOT NULL
-)`,
+  ...RUN_RECORD_TABLES_SQL,
   `CREATE TABLE IF NOT EXISTS _change_sets (
   change_set_id VARCHAR PRIMARY KEY,
   file VARCHAR NOT NULL,

@@ -2,6 +2,8 @@
  * Brings an existing database up to the registry: creates missing tables and adds columns the
  * registry gained since the file was written. Added columns are nullable (existing rows have no
  * value for them). Changed column types are not migrated: they fail loudly at append time.
+ * The staging and checkpoint tables live in the extract's side file (side-file.ts); those of files
+ * written before are taken over by the next extract (legacy-staging.ts).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { EXTRACTED, RESOURCES } from "../resources/registry.js";
@@ -12,17 +14,16 @@ import {
   CHECKPOINT_TABLE_SQL,
   stagingColumnTypes,
   stagingTable,
-  stagingTablesSql,
 } from "./staging.js";
 import { createUserTableSql, ROSTER_IMPORTS_SQL } from "./user-table.js";
 
-/** The column names of `table` in the current schema. */
+/** The column names of `table` in the connection's current database and schema. */
 export async function existingColumns(
   connection: DuckDBConnection,
   table: string,
 ): Promise<Set<string>> {
   const reader = await connection.runAndReadAll(
-    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND schema_name = current_schema()",
+    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND database_name = current_database() AND schema_name = current_schema()",
     [table],
   );
   return new Set(reader.getRows().map((row) => String(row[0])));
@@ -44,12 +45,12 @@ async function addMissingColumns(
 }
 
 /**
- * Files written before `_checkpoint` lost its primary key: the table is rebuilt without it,
+ * Side files written before `_checkpoint` lost its primary key: the table is rebuilt without it,
  * keeping the checkpoints of a run that may still be resumed.
  */
 async function dropCheckpointKey(connection: DuckDBConnection): Promise<void> {
   const reader = await connection.runAndReadAll(
-    "SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND schema_name = current_schema() AND constraint_type = 'PRIMARY KEY'",
+    "SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND database_name = current_database() AND schema_name = current_schema() AND constraint_type = 'PRIMARY KEY'",
     [CHECKPOINT_TABLE],
   );
   if (Number(reader.getRows()[0]?.[0] ?? 0) === 0) return;
@@ -69,19 +70,27 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
     await addMissingColumns(connection, "_runs", RUN_PACE_COLUMNS);
     await connection.run(createUserTableSql());
     await connection.run(ROSTER_IMPORTS_SQL);
-    for (const sql of stagingTablesSql(EXTRACTED)) await connection.run(sql);
-    await connection.run(CHECKPOINT_TABLE_SQL);
-    await dropCheckpointKey(connection);
     for (const name of EXTRACTED) {
       const columns = new Map<string, string>();
       for (const field of RESOURCES[name].fields) columns.set(field.name, DUCKDB_TYPES[field.type]);
       columns.set(EXTRA_COLUMN, "JSON");
       await addMissingColumns(connection, name, columns);
-      await addMissingColumns(connection, stagingTable(name), stagingColumnTypes(name));
     }
     await connection.run("COMMIT");
   } catch (error) {
     await connection.run("ROLLBACK").catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * The side file's tables brought up to the registry: staging columns it gained since an
+ * interrupted run wrote them, and `_checkpoint` without the key older versions gave it.
+ */
+export async function addStagingColumns(connection: DuckDBConnection): Promise<void> {
+  await connection.run(CHECKPOINT_TABLE_SQL);
+  await dropCheckpointKey(connection);
+  for (const name of EXTRACTED) {
+    await addMissingColumns(connection, stagingTable(name), stagingColumnTypes(name));
   }
 }

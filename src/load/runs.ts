@@ -12,8 +12,8 @@ import {
 import type { Reject } from "../encode/to-record-batch.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { EXTRACTED } from "../resources/registry.js";
-import { quoteIdent } from "./ddl.js";
-import type { RunStatus } from "./meta-ddl.js";
+import { RUN_RECORD_TABLES, type RunStatus } from "./meta-ddl.js";
+import { inSide } from "./side-file.js";
 import { CHECKPOINT_TABLE, stagingTable } from "./staging.js";
 
 export type RunMode = "full" | "incremental";
@@ -234,29 +234,38 @@ export async function lastLoadedByResource(
   return found;
 }
 
-async function hasLeftovers(connection: DuckDBConnection, runId: number): Promise<boolean> {
+/** Whether the side file holds staged rows, or checkpoints of `runId`. */
+async function hasLeftovers(
+  connection: DuckDBConnection,
+  side: string,
+  runId: number,
+): Promise<boolean> {
   const staged = EXTRACTED.map(
-    (name) => `EXISTS (SELECT 1 FROM ${quoteIdent(stagingTable(name))})`,
+    (name) => `EXISTS (SELECT 1 FROM ${inSide(side, stagingTable(name))})`,
   ).join(" OR ");
   const reader = await connection.runAndReadAll(
-    `SELECT EXISTS (SELECT 1 FROM ${CHECKPOINT_TABLE} WHERE run_id = $run::BIGINT) OR ${staged}`,
+    `SELECT EXISTS (SELECT 1 FROM ${inSide(side, CHECKPOINT_TABLE)} WHERE run_id = $run::BIGINT) OR ${staged}`,
     { run: runId },
   );
   return reader.getRows()[0]?.[0] === true;
 }
 
 /**
- * The latest run, if it did not succeed and left staged rows or checkpoints to continue from;
- * null otherwise (including when a later run succeeded).
+ * The latest run, if it did not succeed and left staged rows or checkpoints in the side file to
+ * continue from; null otherwise (including when a later run succeeded, or the side file's rows
+ * belong to a run whose merge committed before the side file could be emptied).
  */
-export async function resumableRun(connection: DuckDBConnection): Promise<ResumableRun | null> {
+export async function resumableRun(
+  connection: DuckDBConnection,
+  side: string,
+): Promise<ResumableRun | null> {
   const reader = await connection.runAndReadAll(
     "SELECT run_id, status, mode, since, options FROM _runs ORDER BY run_id DESC LIMIT 1",
   );
   const row = reader.getRows()[0];
   if (!row || row[1] === "succeeded") return null;
   const runId = Number(row[0]);
-  if (!(await hasLeftovers(connection, runId))) return null;
+  if (!(await hasLeftovers(connection, side, runId))) return null;
   const parsed: unknown = typeof row[4] === "string" ? JSON.parse(row[4]) : {};
   const options =
     typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
@@ -268,4 +277,28 @@ export async function resumableRun(connection: DuckDBConnection): Promise<Resuma
     since: toDate(row[3]),
     options,
   };
+}
+
+/**
+ * Copies what a run recorded in the side file while fetching (rejects, schema drift, not-found
+ * ids) into the database. A table's rows of the run are replaced when the side file has some, so
+ * an outcome recorded twice (a failed attempt, then the resumed one) is not counted twice.
+ */
+export async function copyRunRecords(
+  connection: DuckDBConnection,
+  side: string,
+  runId: number,
+): Promise<void> {
+  for (const table of RUN_RECORD_TABLES) {
+    const from = inSide(side, table);
+    const params = { run: runId };
+    await connection.run(
+      `DELETE FROM ${table} WHERE run_id = $run::BIGINT AND EXISTS (SELECT 1 FROM ${from} WHERE run_id = $run::BIGINT)`,
+      params,
+    );
+    await connection.run(
+      `INSERT INTO ${table} SELECT * FROM ${from} WHERE run_id = $run::BIGINT`,
+      params,
+    );
+  }
 }

@@ -6,6 +6,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ExtractedName } from "../resources/registry.js";
 import { quoteIdent } from "./ddl.js";
+import { inSide } from "./side-file.js";
 import { stagingTable } from "./staging.js";
 
 export interface TableSize {
@@ -15,8 +16,10 @@ export interface TableSize {
   readonly staged: number;
 }
 
+/** On a connection to the database; `side` names the side file that holds the staging tables. */
 export async function tableSizes(
   connection: DuckDBConnection,
+  side: string,
   resources: readonly ExtractedName[],
 ): Promise<Map<ExtractedName, TableSize>> {
   const sizes = new Map<ExtractedName, TableSize>();
@@ -24,7 +27,7 @@ export async function tableSizes(
   const sql = resources
     .map(
       (resource) =>
-        `SELECT '${resource}' AS resource, (SELECT count(*) FROM ${quoteIdent(resource)}) AS n, (SELECT count(*) FROM ${quoteIdent(stagingTable(resource))}) AS staged`,
+        `SELECT '${resource}' AS resource, (SELECT count(*) FROM ${quoteIdent(resource)}) AS n, (SELECT count(*) FROM ${inSide(side, stagingTable(resource))}) AS staged`,
     )
     .join(" UNION ALL ");
   const reader = await connection.runAndReadAll(sql);

@@ -7,16 +7,21 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ExtractedName, RESOURCES } from "../resources/registry.js";
 import { quoteIdent } from "./ddl.js";
+import { inSide } from "./side-file.js";
 import { stagingTable } from "./staging.js";
 
-/** Keys in `resource`'s table but not (yet committed) in its staging table, ascending. */
+/**
+ * Keys in `resource`'s table but not (yet committed) in its staging table, ascending. On a
+ * connection to the database; `side` names the side file.
+ */
 export async function unstagedKeys(
   connection: DuckDBConnection,
+  side: string,
   resource: ExtractedName,
 ): Promise<number[]> {
   const key = quoteIdent(RESOURCES[resource].primaryKey);
   const reader = await connection.runAndReadAll(
-    `SELECT ${key} FROM ${quoteIdent(resource)} EXCEPT SELECT ${key} FROM ${quoteIdent(stagingTable(resource))} ORDER BY 1`,
+    `SELECT ${key} FROM ${quoteIdent(resource)} EXCEPT SELECT ${key} FROM ${inSide(side, stagingTable(resource))} ORDER BY 1`,
   );
   return reader.getRows().map((row) => Number(row[0]));
 }

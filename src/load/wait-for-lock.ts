@@ -1,6 +1,7 @@
 /**
- * Opening a database another process holds (an extract in progress): with a wait, poll with a
- * growing delay until the lock is gone or the time is up, saying once whom it waits for.
+ * Opening a database another process holds (an extract merging, a DuckDB client): with a wait,
+ * poll with a growing delay until the lock is gone or the time is up, saying once whom it waits
+ * for.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { CliError } from "../cli-error.js";
@@ -13,23 +14,29 @@ export interface LockWait {
   readonly seconds: number | undefined;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
+  /** Why the wait is worth it, for the line that says whom it waits for. */
+  readonly purpose?: string;
 }
 
 const FIRST_DELAY_MS = 100;
 const MAX_DELAY_MS = 2_000;
 
-export async function openDatabaseWaiting(
+/**
+ * Runs `attempt` until it does not fail with DatabaseLockedError or the wait is over; the last
+ * lock error then says how long it waited.
+ */
+export async function whileLocked<T>(
   path: string,
-  options: { readOnly?: boolean },
   wait: LockWait,
-): Promise<LmsDatabase> {
-  if (wait.seconds === undefined) return openDatabase(path, options);
+  attempt: () => Promise<T>,
+): Promise<T> {
+  if (wait.seconds === undefined) return attempt();
   const deadline = Date.now() + wait.seconds * 1000;
   let delay = FIRST_DELAY_MS;
   let told = false;
   for (;;) {
     try {
-      return await openDatabase(path, options);
+      return await attempt();
     } catch (error) {
       if (!(error instanceof DatabaseLockedError)) throw error;
       const left = deadline - Date.now();
@@ -40,11 +47,19 @@ export async function openDatabaseWaiting(
         told = true;
         const whom = error.pid ? `process ${error.pid}` : "another process";
         wait.logger.info(
-          `database ${path} is in use by ${whom}: waiting for it, up to ${wait.seconds} s`,
+          `database ${path} is in use by ${whom}: waiting for it, up to ${wait.seconds} s${wait.purpose ? ` ${wait.purpose}` : ""}`,
         );
       }
       await sleep(Math.min(delay, left), undefined, { signal: wait.signal });
       delay = Math.min(delay * 2, MAX_DELAY_MS);
     }
   }
+}
+
+export function openDatabaseWaiting(
+  path: string,
+  options: { readOnly?: boolean },
+  wait: LockWait,
+): Promise<LmsDatabase> {
+  return whileLocked(path, wait, () => openDatabase(path, options));
 }

@@ -9,6 +9,7 @@ import { expect, it } from "vitest";
 import { StagingSink } from "../../src/extract/sink.js";
 import { openDatabase } from "../../src/load/database.js";
 import { startRun } from "../../src/load/runs.js";
+import { withSideTables } from "../load/helpers/memory-db.js";
 import { tempDir } from "../load/helpers/temp-dir.js";
 
 const group = (id: number) => ({
@@ -33,7 +34,7 @@ async function counts(connection: DuckDBConnection): Promise<number[]> {
 
 it("rows, rejects and checkpoint marks of uncommitted work vanish together, then land once", async () => {
   const db = await openDatabase(join(await tempDir(), "sink.duckdb"));
-  const main = await db.connect();
+  const { connection: main } = await withSideTables(await db.connect());
   const runId = await startRun(main, { mode: "full", since: null, options: {} });
   const open = async (connection: DuckDBConnection) =>
     StagingSink.open({

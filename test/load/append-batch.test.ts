@@ -6,7 +6,7 @@ import { stagingWriter, stagingWriterFor } from "../../src/load/append-batch.js"
 import { openDatabase } from "../../src/load/database.js";
 import { createStagingTableSql } from "../../src/load/staging.js";
 import { RESOURCES } from "../../src/resources/registry.js";
-import { memory } from "./helpers/memory-db.js";
+import { memory, withSideTables } from "./helpers/memory-db.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 function batchOf(...args: Parameters<typeof toRecordBatch>) {
@@ -195,7 +195,8 @@ describe("stagingWriter", () => {
   it("continues _seq after the rows already staged (resume) and flush makes rows visible", async () => {
     const path = join(await tempDir(), "seq.duckdb");
     const first = await openDatabase(path);
-    const writer = await stagingWriter(await first.connect(), "grp");
+    const { connection: staging } = await withSideTables(await first.connect());
+    const writer = await stagingWriter(staging, "grp");
     const group = (id: number, name: string) => ({
       grp_id: id,
       grp_name: name,

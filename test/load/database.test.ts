@@ -70,36 +70,28 @@ async function tableNames(path: string): Promise<string[]> {
 }
 
 describe("openDatabase", () => {
-  it("creates resource, meta, staging and checkpoint tables and keeps data across reopen", async () => {
+  it("creates resource and meta tables, none of an extract's staging, and keeps data across reopen", async () => {
     const path = join(await tempDir(), "lms.duckdb");
     const db = await openDatabase(path);
     const connection = await db.connect();
     await connection.run(
       "INSERT INTO grp (grp_id, grp_name, grp_created_date, grp_updated_date) VALUES (1, 'g', now()::TIMESTAMP, now()::TIMESTAMP)",
     );
-    const staged = await connection.runAndReadAll(
-      "SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = '_stage_take' ORDER BY ordinal_position",
-    );
-    expect(staged.getRows().map((r) => r[0])).toEqual([
-      ...RESOURCES.take.fields.map((f) => f.name),
-      "_extra",
-      "_seq",
-    ]);
-    expect(staged.getRows().every((r) => r[2] === "YES")).toBe(true);
     db.close();
 
     const names = await tableNames(path);
     for (const name of EXTRACTED) {
       expect(names).toContain(name);
-      expect(names).toContain(`_stage_${name}`);
+      // Staging lives in the extract's side file (src/load/side-file.ts).
+      expect(names).not.toContain(`_stage_${name}`);
     }
+    expect(names).not.toContain("_checkpoint");
     for (const meta of [
       "_runs",
       "_run_resources",
       "_rejects",
       "_schema_drift",
       "_not_found",
-      "_checkpoint",
       "_roster_imports",
       "user",
     ]) {
@@ -122,39 +114,12 @@ describe("openDatabase", () => {
     const db = await openDatabase(path);
     const connection = await db.connect();
     await connection.run("ALTER TABLE take DROP COLUMN take_score");
-    await connection.run("ALTER TABLE _stage_take DROP COLUMN take_score");
     db.close();
     const reopened = await openDatabase(path);
     const reader = await (await reopened.connect()).runAndReadAll(
       "SELECT table_name FROM duckdb_columns() WHERE column_name = 'take_score' ORDER BY table_name",
     );
-    expect(reader.getRows().map((r) => r[0])).toEqual(["_stage_take", "take"]);
-    reopened.close();
-  });
-
-  it("drops the primary key an older file's _checkpoint had, keeping its checkpoints", async () => {
-    const path = join(await tempDir(), "old-checkpoint.duckdb");
-    const db = await openDatabase(path);
-    const connection = await db.connect();
-    await connection.run("DROP TABLE _checkpoint");
-    await connection.run(
-      "CREATE TABLE _checkpoint (run_id BIGINT NOT NULL, resource VARCHAR NOT NULL, kind VARCHAR NOT NULL, key VARCHAR NOT NULL, PRIMARY KEY (run_id, resource, kind, key))",
-    );
-    await connection.run("INSERT INTO _checkpoint VALUES (4, 'take', 'parent', '17')");
-    db.close();
-    const reopened = await openDatabase(path);
-    const again = await reopened.connect();
-    const keys = await again.runAndReadAll(
-      "SELECT count(*) FROM duckdb_constraints() WHERE table_name = '_checkpoint' AND constraint_type = 'PRIMARY KEY'",
-    );
-    expect(keys.getRows()).toEqual([[0n]]);
-    // A key marked twice is accepted now; the old row is still there.
-    await again.run("INSERT INTO _checkpoint VALUES (4, 'take', 'parent', '17')");
-    const rows = await again.runAndReadAll("SELECT run_id, key FROM _checkpoint");
-    expect(rows.getRows()).toEqual([
-      [4n, "17"],
-      [4n, "17"],
-    ]);
+    expect(reader.getRows().map((r) => r[0])).toEqual(["take"]);
     reopened.close();
   });
 

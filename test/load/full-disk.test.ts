@@ -5,7 +5,7 @@
  * processes; mounting needs root (CI runs as root), so elsewhere the test is skipped.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, open, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +22,19 @@ function tryMount(dir: string, bytes: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Writes zeros into `path` until the file system has no space left. */
+async function fillUp(path: string): Promise<void> {
+  const chunk = Buffer.alloc(64 * 1024);
+  const file = await open(path, "w");
+  try {
+    for (;;) await file.write(chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+  } finally {
+    await file.close().catch(() => undefined);
   }
 }
 
@@ -87,7 +100,9 @@ describe("a full disk at the end of an extract", () => {
     if (!failed) throw new Error("no disk size made the final write fail");
     expect(failed.stderr).toContain("lms.duckdb.wal");
 
-    // Still full: a reader is told what happened and what to do.
+    // What the failed run left may have freed a little (its side file is deleted once the merge
+    // has committed): fill what is left, so the disk is still full for the next read.
+    await fillUp(join(tiny, "filler"));
     const blocked = await runCli([
       "sql",
       "SELECT count(*) FROM take",
@@ -96,12 +111,19 @@ describe("a full disk at the end of an extract", () => {
       "--format",
       "csv",
     ]);
-    expect(blocked.code).toBe(1);
-    expect(blocked.stderr).toMatch(
-      /has changes in lms\.duckdb\.wal that could not be written into it \(no space left on /,
-    );
+    // With the disk still full, a read either sees every record (DuckDB replays the .wal file in
+    // memory) or says what happened and what to do; never a wrong answer or a bare DuckDB error.
+    const takes = String(sim.data.list("take").length);
+    if (blocked.code === 0) {
+      expect(blocked.stdout.trim().split("\n").at(-1)).toBe(takes);
+    } else {
+      expect(blocked.code).toBe(1);
+      expect(blocked.stderr).toMatch(
+        /has changes in lms\.duckdb\.wal that could not be written into it \(no space left on /,
+      );
+    }
 
-    // Room again: a read-only command finds every record.
+    await rm(join(tiny, "filler"));
     execFileSync("mount", ["-o", `remount,size=${size * 4}`, tiny]);
     const read = await runCli([
       "sql",
@@ -112,7 +134,7 @@ describe("a full disk at the end of an extract", () => {
       "csv",
     ]);
     expect(read.code, read.stderr).toBe(0);
-    expect(read.stdout.trim().split("\n").at(-1)).toBe(String(sim.data.list("take").length));
+    expect(read.stdout.trim().split("\n").at(-1)).toBe(takes);
     // Three extracts and three reads in child processes: slow on a busy machine, not stuck.
   }, 240_000);
 });

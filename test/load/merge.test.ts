@@ -4,11 +4,12 @@ import { describe, expect, it } from "vitest";
 import { toRecordBatch } from "../../src/encode/to-record-batch.js";
 import { stagingWriter } from "../../src/load/append-batch.js";
 import { openDatabase } from "../../src/load/database.js";
-import { clearStaging, mergeStaging } from "../../src/load/merge.js";
+import { type MergeOptions, mergeStaging } from "../../src/load/merge.js";
 import { finishRun, startRun } from "../../src/load/runs.js";
+import { clearSide } from "../../src/load/side-file.js";
 import { EXTRACTED, type ExtractedName } from "../../src/resources/registry.js";
 import { kill, spawnHelper, waitForLine } from "./helpers/child-process.js";
-import { memory } from "./helpers/memory-db.js";
+import { memory, withSideTables } from "./helpers/memory-db.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 async function stage(connection: DuckDBConnection, resource: ExtractedName, records: unknown[]) {
@@ -17,6 +18,22 @@ async function stage(connection: DuckDBConnection, resource: ExtractedName, reco
   const writer = await stagingWriter(connection, resource);
   if (batch) await writer.append(batch);
   await writer.close();
+}
+
+/**
+ * A merge with the database as its own side file, then the side file emptied as the end of a
+ * run empties it (the merge itself leaves the staged rows).
+ */
+async function merged(
+  connection: DuckDBConnection,
+  resources: readonly ExtractedName[],
+  mode: "full" | "incremental",
+  options: MergeOptions = {},
+) {
+  const { side } = await withSideTables(connection);
+  const counts = await mergeStaging(connection, side, resources, mode, options);
+  await clearSide(connection);
+  return counts;
 }
 
 const group = (id: number, name: string) => ({
@@ -41,7 +58,7 @@ async function loadedGroupsAndTake(): Promise<DuckDBConnection> {
   const connection = await memory();
   await stage(connection, "grp", [group(1, "a"), group(2, "b")]);
   await stage(connection, "take", [{ take_id: 1, take_score: 5 }]);
-  await mergeStaging(connection, ["grp", "take"], "full");
+  await merged(connection, ["grp", "take"], "full");
   return connection;
 }
 
@@ -63,7 +80,7 @@ describe("mergeStaging", () => {
   it("full mode: the table becomes exactly the staged set, latest copy of a key winning", async () => {
     const connection = await memory();
     await stage(connection, "grp", [group(1, "a"), group(2, "b"), group(3, "c")]);
-    await mergeStaging(connection, ["grp"], "full");
+    await merged(connection, ["grp"], "full");
     expect(await groups(connection)).toEqual([
       [1, "a"],
       [2, "b"],
@@ -72,7 +89,7 @@ describe("mergeStaging", () => {
 
     await stage(connection, "grp", [group(2, "b-old"), group(3, "c")]);
     await stage(connection, "grp", [group(4, "d"), group(2, "b-new")]);
-    const counts = await mergeStaging(connection, ["grp"], "full");
+    const counts = await merged(connection, ["grp"], "full");
     expect(await groups(connection)).toEqual([
       [2, "b-new"],
       [3, "c"],
@@ -96,7 +113,7 @@ describe("mergeStaging", () => {
     ]);
     await stage(connection, "take", [{ take_id: 7, take_score: 3 }]);
     let commits = 0;
-    const counts = await mergeStaging(connection, ["grp", "take"], "full", {
+    const counts = await merged(connection, ["grp", "take"], "full", {
       beforeCommit: async () => {
         commits++;
       },
@@ -125,17 +142,17 @@ describe("mergeStaging", () => {
   it("full mode with nothing staged empties the table", async () => {
     const connection = await memory();
     await stage(connection, "grp", [group(1, "a")]);
-    await mergeStaging(connection, ["grp"], "full");
-    await mergeStaging(connection, ["grp"], "full");
+    await merged(connection, ["grp"], "full");
+    await merged(connection, ["grp"], "full");
     expect(await groups(connection)).toEqual([]);
   });
 
   it("incremental mode: inserts new keys, replaces staged ones, keeps the rest", async () => {
     const connection = await memory();
     await stage(connection, "grp", [group(1, "a"), group(2, "b"), group(3, "c")]);
-    await mergeStaging(connection, ["grp"], "full");
+    await merged(connection, ["grp"], "full");
     await stage(connection, "grp", [group(2, "b1"), group(5, "e"), group(2, "b2")]);
-    const counts = await mergeStaging(connection, ["grp"], "incremental");
+    const counts = await merged(connection, ["grp"], "incremental");
     expect(await groups(connection)).toEqual([
       [1, "a"],
       [2, "b2"],
@@ -155,13 +172,13 @@ describe("mergeStaging", () => {
     await stage(connection, "grp", [group(1, "a")]);
     await stage(connection, "take", [{ take_id: 9, take_user_id: 1 }]);
     await stage(connection, "product", [{ product_id: 4 }]);
-    const counts = await mergeStaging(connection, ["grp", "take", "grp"], "incremental");
+    const counts = await mergeStaging(connection, "memory", ["grp", "take", "grp"], "incremental");
     expect(counts.grp).toBe(1);
     expect(counts.take).toBe(1);
     expect(counts.product).toBe(0);
+    // The merge leaves the staged rows; the end of a run deletes the side file.
     expect(await count(connection, "_stage_product")).toBe(1);
-    await clearStaging(connection, ["product"]);
-    expect(await count(connection, "_stage_product")).toBe(0);
+    expect(await count(connection, "_stage_grp")).toBe(1);
   });
 
   it("a failure in the second resource leaves every table exactly as before", async () => {
@@ -173,7 +190,7 @@ describe("mergeStaging", () => {
     // after `grp` was already merged inside the transaction.
     await connection.run("INSERT INTO _stage_take (take_id, _seq) VALUES (NULL, 100)");
     const before = await snapshot(connection);
-    await expect(mergeStaging(connection, ["grp", "take"], "full")).rejects.toThrow(
+    await expect(merged(connection, ["grp", "take"], "full")).rejects.toThrow(
       /NOT NULL|constraint/i,
     );
     expect(await snapshot(connection)).toEqual(before);
@@ -192,7 +209,7 @@ describe("mergeStaging", () => {
     await stage(connection, "grp", [group(1, "a")]);
     const before = await snapshot(connection);
     await expect(
-      mergeStaging(connection, ["grp"], "full", {
+      merged(connection, ["grp"], "full", {
         beforeCommit: async (tx) => {
           expect(await groups(tx)).toEqual([[1, "a"]]);
           await finishRun(tx, runId, "succeeded");
@@ -205,7 +222,7 @@ describe("mergeStaging", () => {
       (await connection.runAndReadAll("SELECT status FROM _runs")).getRows()[0]?.[0];
     expect(await status()).toBe("running");
 
-    await mergeStaging(connection, ["grp"], "full", {
+    await merged(connection, ["grp"], "full", {
       beforeCommit: (tx) => finishRun(tx, runId, "succeeded"),
     });
     expect(await status()).toBe("succeeded");
@@ -215,7 +232,7 @@ describe("mergeStaging", () => {
   it("a process killed inside a big merge transaction leaves the previous data intact", async () => {
     const path = join(await tempDir(), "killed.duckdb");
     const db = await openDatabase(path);
-    const connection = await db.connect();
+    const { connection } = await withSideTables(await db.connect());
     await stage(
       connection,
       "grp",
@@ -226,7 +243,7 @@ describe("mergeStaging", () => {
       "take",
       Array.from({ length: 1000 }, (_, i) => ({ take_id: i + 1, take_score: i % 100 })),
     );
-    await mergeStaging(connection, EXTRACTED, "full");
+    await merged(connection, EXTRACTED, "full");
     // More staged rows than one DuckDB row group (122,880), so the uncommitted merge writes
     // data blocks to the file before the kill.
     await connection.run(
@@ -251,7 +268,7 @@ describe("mergeStaging", () => {
       expect(await count(after, "take")).toBe(1000);
       expect(await count(after, "_stage_take")).toBe(150_000);
       // The staged data is still there, so the merge can simply be run again.
-      const counts = await mergeStaging(after, EXTRACTED, "full");
+      const counts = await mergeStaging(after, "killed", EXTRACTED, "full");
       expect(counts.take).toBe(150_000);
       expect(counts.grp).toBe(2);
     } finally {

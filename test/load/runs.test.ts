@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { toRecordBatch } from "../../src/encode/to-record-batch.js";
 import { stagingWriter } from "../../src/load/append-batch.js";
 import { clearCheckpoints, doneKeys, markDone } from "../../src/load/checkpoint.js";
-import { clearStaging } from "../../src/load/merge.js";
 import {
   finishRun,
   lastLoadedByResource,
@@ -15,6 +14,7 @@ import {
   resumableRun,
   startRun,
 } from "../../src/load/runs.js";
+import { clearSide } from "../../src/load/side-file.js";
 import { memory } from "./helpers/memory-db.js";
 
 async function rows(connection: DuckDBConnection, sql: string) {
@@ -148,7 +148,7 @@ describe("runs", () => {
 
   it("resumableRun: only the latest unsucceeded run that left staging or checkpoints", async () => {
     const connection = await memory();
-    expect(await resumableRun(connection)).toBeNull();
+    expect(await resumableRun(connection, "memory")).toBeNull();
     const since = new Date("2026-02-01T00:00:00Z");
     const run = await startRun(connection, {
       mode: "incremental",
@@ -156,33 +156,33 @@ describe("runs", () => {
       options: { resources: ["grp", "take"], pageSize: 500 },
     });
     // Nothing staged or checkpointed yet: nothing to resume.
-    expect(await resumableRun(connection)).toBeNull();
+    expect(await resumableRun(connection, "memory")).toBeNull();
 
     await markDone(connection, run, "grp", "page", ["0"]);
-    expect(await resumableRun(connection)).toEqual({
+    expect(await resumableRun(connection, "memory")).toEqual({
       runId: run,
       mode: "incremental",
       since,
       options: { resources: ["grp", "take"], pageSize: 500 },
     });
     await finishRun(connection, run, "interrupted", "SIGINT");
-    expect((await resumableRun(connection))?.runId).toBe(run);
+    expect((await resumableRun(connection, "memory"))?.runId).toBe(run);
 
     // Staged rows alone also make a run resumable.
     await clearCheckpoints(connection, run);
-    expect(await resumableRun(connection)).toBeNull();
+    expect(await resumableRun(connection, "memory")).toBeNull();
     const { batch } = toRecordBatch("take", [{ take_id: 1 }]);
     const writer = await stagingWriter(connection, "take");
     if (batch) await writer.append(batch);
     await writer.close();
-    expect((await resumableRun(connection))?.runId).toBe(run);
+    expect((await resumableRun(connection, "memory"))?.runId).toBe(run);
 
     // A later successful run supersedes it.
-    await clearStaging(connection, ["take"]);
+    await clearSide(connection);
     const next = await startRun(connection, { mode: "full", since: null, options: {} });
     await markDone(connection, next, "grp", "page", ["0"]);
     await finishRun(connection, next, "succeeded");
-    expect(await resumableRun(connection)).toBeNull();
+    expect(await resumableRun(connection, "memory")).toBeNull();
   });
 });
 

@@ -11,7 +11,7 @@ const connection = await db.connect();
 // Pinned: a module's top-level locals die when its body suspends for good, and a collected
 // instance closes the file, which would end the transaction before the kill it waits for.
 (globalThis as { heldDatabase?: unknown }).heldDatabase = { db, connection };
-await mergeStaging(connection, EXTRACTED, "full", {
+await mergeStaging(connection, "killed", EXTRACTED, "full", {
   beforeCommit: async () => {
     process.stdout.write("before-commit\n");
     await new Promise(() => {});

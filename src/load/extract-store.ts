@@ -1,0 +1,246 @@
+/**
+ * Where an extract keeps its work: the side file (side-file.ts) for everything gathered during the
+ * run, and the database, reached only through `withDatabase` for the run's start, the reads of
+ * stored keys and the final merge.
+ *
+ * Two ways to open it:
+ * - by path (the CLI): the side file is this store's own DuckDB instance, and the database is
+ *   attached only inside `withDatabase`, so between those moments other processes read it (and
+ *   write it) freely. Another extract of the same database is kept out by the side file's lock.
+ * - on an open database (programs and tests that hold the database): the side file is attached
+ *   to that instance for the run.
+ *
+ * Connections from `connect()` name the side file's tables unqualified; those given to
+ * `withDatabase` name the database's tables unqualified, and the side file's through `inSide`.
+ */
+import { basename, resolve } from "node:path";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { CliError } from "../cli-error.js";
+import { isOpenInProcess, type LmsDatabase } from "./database.js";
+import { quoteIdent } from "./ddl.js";
+import { extractMemoryLimit } from "./memory-limit.js";
+import { addStagingColumns, migrate } from "./migrate.js";
+import { checkDatabasePath, DatabaseLockedError, openError } from "./open-errors.js";
+import { removeSideFile, sidePathOf, sideTablesSql } from "./side-file.js";
+import { type LockWait, whileLocked } from "./wait-for-lock.js";
+
+/** The database's name inside a store opened by path (never the side file's own name). */
+const DATABASE_ALIAS = "lms_export_database";
+/** The side file's name inside a database's instance (a store opened on an open database). */
+const SIDE_ALIAS = "lms_export_staging";
+
+export interface StoreWaits {
+  /** For the side file: another extract of the same database holds it. */
+  readonly side: LockWait;
+  /** For the database, at the start and the merge: a reader or another writer holds it. */
+  readonly database: LockWait;
+}
+
+type Attachment =
+  | { readonly kind: "own"; readonly instance: DuckDBInstance }
+  | { readonly kind: "shared"; readonly db: LmsDatabase };
+
+export class ExtractStore {
+  private readonly connections = new Set<DuckDBConnection>();
+  /** `withDatabase` calls run one at a time: each attaches and detaches the database. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private migrated = false;
+  private closed = false;
+
+  private constructor(
+    /** Absolute path of the database. */
+    readonly path: string,
+    readonly sidePath: string,
+    /** The side file's catalog name, for `inSide`. */
+    readonly side: string,
+    private readonly attachment: Attachment,
+    private readonly waits: StoreWaits,
+  ) {}
+
+  /** Opens the store of the database at `target` (a path, or an open database). */
+  static async open(target: string | LmsDatabase, waits: StoreWaits): Promise<ExtractStore> {
+    if (typeof target !== "string") return ExtractStore.onDatabase(target, waits);
+    const path = resolve(target);
+    if (isOpenInProcess(path)) {
+      // A second instance in this process would not be kept out by the file lock.
+      throw new CliError(
+        `database ${target} is open in this process; close it before extracting by path, or pass the open database`,
+      );
+    }
+    await checkDatabasePath(target, path, false);
+    const sidePath = sidePathOf(path);
+    const instance = await whileLocked(sidePath, waits.side, () => openSide(target, sidePath));
+    try {
+      const connection = await instance.connect();
+      try {
+        const reader = await connection.runAndReadAll("SELECT current_database()");
+        const side = String(reader.getRows()[0]?.[0]);
+        await prepareSide(connection);
+        return new ExtractStore(path, sidePath, side, { kind: "own", instance }, waits);
+      } finally {
+        connection.closeSync();
+      }
+    } catch (error) {
+      instance.closeSync();
+      throw error;
+    }
+  }
+
+  private static async onDatabase(db: LmsDatabase, waits: StoreWaits): Promise<ExtractStore> {
+    if (db.path === ":memory:") {
+      throw new CliError("an extract needs a database file, not :memory:");
+    }
+    const sidePath = sidePathOf(db.path);
+    const connection = await db.connect();
+    try {
+      await connection.run(
+        `ATTACH IF NOT EXISTS '${sidePath.replaceAll("'", "''")}' AS ${quoteIdent(SIDE_ALIAS)}`,
+      );
+      await connection.run(`USE ${quoteIdent(SIDE_ALIAS)}`);
+      await prepareSide(connection);
+    } catch (error) {
+      throw openError(basename(sidePath), error);
+    } finally {
+      connection.closeSync();
+    }
+    const store = new ExtractStore(db.path, sidePath, SIDE_ALIAS, { kind: "shared", db }, waits);
+    store.migrated = true;
+    return store;
+  }
+
+  /** A connection whose default database is the side file. */
+  async connect(): Promise<DuckDBConnection> {
+    if (this.closed) throw new Error("the extract's store is closed");
+    const { attachment } = this;
+    const connection =
+      attachment.kind === "own"
+        ? await attachment.instance.connect()
+        : await attachment.db.connect();
+    this.connections.add(connection);
+    if (attachment.kind === "shared") await connection.run(`USE ${quoteIdent(SIDE_ALIAS)}`);
+    return connection;
+  }
+
+  /** DuckDB's memory ceiling for the instance the store runs in. */
+  async setMemoryLimit(limit: string): Promise<void> {
+    const connection = await this.connect();
+    try {
+      await connection.run(`SET memory_limit = '${limit}'`);
+    } finally {
+      this.release(connection);
+    }
+  }
+
+  /**
+   * Runs `use` on a connection whose default database is the database, opened for `mode` for the
+   * length of the call. `once`: try the lock once instead of waiting (recording an interruption).
+   */
+  withDatabase<T>(
+    mode: "read" | "write",
+    use: (connection: DuckDBConnection) => Promise<T>,
+    options: { once?: boolean } = {},
+  ): Promise<T> {
+    const turn = this.queue.then(() => this.attached(mode, use, options.once === true));
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** The name of the database inside `withDatabase` connections (for CHECKPOINT). */
+  get databaseCatalog(): string {
+    return this.attachment.kind === "own" ? DATABASE_ALIAS : "";
+  }
+
+  private async attached<T>(
+    mode: "read" | "write",
+    use: (connection: DuckDBConnection) => Promise<T>,
+    once: boolean,
+  ): Promise<T> {
+    const { attachment } = this;
+    if (attachment.kind === "shared") {
+      const connection = await attachment.db.connect();
+      try {
+        return await use(connection);
+      } finally {
+        connection.closeSync();
+      }
+    }
+    const connection = await this.connect();
+    const wait = once ? { ...this.waits.database, seconds: undefined } : this.waits.database;
+    const shown = this.path;
+    const readOnly = mode === "read" && this.migrated;
+    await whileLocked(shown, wait, async () => {
+      try {
+        await connection.run(
+          `ATTACH '${this.path.replaceAll("'", "''")}' AS ${DATABASE_ALIAS}${readOnly ? " (READ_ONLY)" : ""}`,
+        );
+      } catch (error) {
+        throw openError(shown, error);
+      }
+    });
+    try {
+      await connection.run(`USE ${DATABASE_ALIAS}`);
+      if (!this.migrated) {
+        await migrate(connection);
+        this.migrated = true;
+      }
+      return await use(connection);
+    } finally {
+      await connection.run(`USE ${quoteIdent(this.side)}`).catch(() => undefined);
+      await connection.run(`DETACH ${DATABASE_ALIAS}`).catch(() => undefined);
+      this.release(connection);
+    }
+  }
+
+  /** Closes a connection from `connect()`. */
+  release(connection: DuckDBConnection): void {
+    this.connections.delete(connection);
+    connection.closeSync();
+  }
+
+  /** Closes the store; the side file stays (an interrupted run resumes from it). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const connection of this.connections) connection.closeSync();
+    this.connections.clear();
+    if (this.attachment.kind === "own") this.attachment.instance.closeSync();
+  }
+
+  /** Closes the store and deletes the side file: its run is merged, nothing is left to resume. */
+  async discard(): Promise<void> {
+    const { attachment } = this;
+    if (attachment.kind === "shared") {
+      const connection = await attachment.db.connect();
+      try {
+        await connection.run(`DETACH DATABASE IF EXISTS ${quoteIdent(SIDE_ALIAS)}`);
+      } finally {
+        connection.closeSync();
+      }
+    }
+    this.close();
+    await removeSideFile(this.sidePath);
+  }
+}
+
+/** Opens the side file as an instance of its own; a lock there means another extract runs. */
+async function openSide(shown: string, sidePath: string): Promise<DuckDBInstance> {
+  try {
+    return await DuckDBInstance.create(sidePath, { memory_limit: extractMemoryLimit() });
+  } catch (error) {
+    const failure = openError(sidePath, error);
+    if (failure instanceof DatabaseLockedError) {
+      throw new DatabaseLockedError(
+        `another extract of database ${shown} is running${failure.pid ? ` (PID ${failure.pid})` : ""}; wait for it to finish (--wait)`,
+        failure.pid,
+        { cause: error },
+      );
+    }
+    throw failure;
+  }
+}
+
+/** Creates the side file's tables, and adds columns the registry gained since it was written. */
+async function prepareSide(connection: DuckDBConnection): Promise<void> {
+  for (const sql of sideTablesSql()) await connection.run(sql);
+  await addStagingColumns(connection);
+}

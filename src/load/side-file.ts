@@ -1,0 +1,54 @@
+/**
+ * The side file of an extract: `<database>.staging`, a DuckDB file of its own beside the database.
+ * It holds what a run gathers before the merge: the staging tables, the resume checkpoints and the
+ * run's rejects, schema drift and not-found ids. The database itself is then written only at the
+ * start of a run (its `_runs` row) and for the short merge at the end, so reports and `sql` can
+ * read it while a long extract fetches; and the staging tables stay out of its catalog.
+ *
+ * DuckDB writes to only one attached database per transaction, so the merge writes the database
+ * and the side file is emptied after it commits: a kill in between leaves staged rows of a run the
+ * database records as succeeded, which the next run recognises and discards (see runs.ts).
+ */
+import { rm } from "node:fs/promises";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { EXTRACTED } from "../resources/registry.js";
+import { quoteIdent } from "./ddl.js";
+import { RUN_RECORD_TABLES, RUN_RECORD_TABLES_SQL } from "./meta-ddl.js";
+import {
+  CHECKPOINT_TABLE,
+  CHECKPOINT_TABLE_SQL,
+  stagingTable,
+  stagingTablesSql,
+} from "./staging.js";
+
+/** The side file of the database at `path`. */
+export function sidePathOf(path: string): string {
+  return `${path}.staging`;
+}
+
+/** Every table the side file holds, created if missing. */
+export function sideTablesSql(): string[] {
+  return [...stagingTablesSql(EXTRACTED), CHECKPOINT_TABLE_SQL, ...RUN_RECORD_TABLES_SQL];
+}
+
+/** `table` of the side file, named from a connection whose default database is another one. */
+export function inSide(sideCatalog: string, table: string): string {
+  return `${quoteIdent(sideCatalog)}.main.${quoteIdent(table)}`;
+}
+
+/** Deletes the side file and its write-ahead log (after a merge, with nothing left to resume). */
+export async function removeSideFile(sidePath: string): Promise<void> {
+  await rm(sidePath, { force: true });
+  await rm(`${sidePath}.wal`, { force: true });
+}
+
+/** Empties every table of the side file (a new run starts), checkpoints first. */
+export async function clearSide(connection: DuckDBConnection): Promise<void> {
+  // A crash between the statements then leaves staged rows without checkpoints (a resume fetches
+  // them again), never checkpoints whose rows are gone (a resume would skip them).
+  await connection.run(`DELETE FROM ${CHECKPOINT_TABLE}`);
+  for (const resource of EXTRACTED) {
+    await connection.run(`DELETE FROM ${quoteIdent(stagingTable(resource))}`);
+  }
+  for (const table of RUN_RECORD_TABLES) await connection.run(`DELETE FROM ${quoteIdent(table)}`);
+}
