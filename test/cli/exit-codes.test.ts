@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 /**
  * Exit codes as a shell sees them: a real extract stopped by Ctrl-C answers 130, by SIGTERM 143,
  * marks its run interrupted and keeps its staged work so `--resume` continues it.
@@ -51,12 +52,15 @@ describe("an extract stopped by a signal", () => {
       expect(stopped.code, stopped.stderr).toBe(code);
       expect(stopped.stderr).toContain("extract interrupted");
       expect(await readRows(db, "SELECT status FROM _runs")).toEqual([["interrupted"]]);
-      const staged = await readRows(db, "SELECT count(*) FROM _stage_grp");
+      // What it fetched waits in the side file beside the database.
+      const staged = await readRows(`${db}.staging`, "SELECT count(*) FROM _stage_grp");
       expect(Number(staged[0]?.[0])).toBeGreaterThan(0);
 
       const resumed = await runCli([...args, "--resume"]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(await readRows(db, "SELECT status FROM _runs")).toEqual([["succeeded"]]);
+      // Merged: the side file is gone.
+      expect(existsSync(`${db}.staging`)).toBe(false);
     });
   }
 });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliError, UsageError } from "../../src/cli-error.js";
 import { openDatabase } from "../../src/load/database.js";
-import { EXTRACTED, RESOURCES } from "../../src/resources/registry.js";
+import { EXTRACTED } from "../../src/resources/registry.js";
 import { collect } from "../helpers/child-output.js";
 import { kill, spawnHelper, waitForLine } from "./helpers/child-process.js";
 import { tempDir } from "./helpers/temp-dir.js";

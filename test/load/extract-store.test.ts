@@ -1,0 +1,130 @@
+/**
+ * The extract's side file: created with the staging tables beside the database, taking over what
+ * a database written before it held, refusing a second instance of the database in this process.
+ */
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/load/database.js";
+import { ExtractStore } from "../../src/load/extract-store.js";
+import { adoptLegacyStaging } from "../../src/load/legacy-staging.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { RESOURCES } from "../../src/resources/registry.js";
+import { readRows } from "../helpers/read-rows.js";
+import { tempDir } from "./helpers/temp-dir.js";
+
+const waits = {
+  side: { seconds: undefined, logger: silentLogger },
+  database: { seconds: 5, logger: silentLogger },
+};
+
+const GROUP =
+  "(1, 'g', NULL, NULL, NULL, NULL, TIMESTAMP '2026-01-01', TIMESTAMP '2026-01-02', NULL";
+
+describe("the extract's side file", () => {
+  it("holds the staging tables, nullable, with the arrival order, beside the database", async () => {
+    const path = join(await tempDir(), "lms.duckdb");
+    const store = await ExtractStore.open(path, waits);
+    try {
+      expect(store.sidePath).toBe(`${path}.staging`);
+      const connection = await store.connect();
+      const reader = await connection.runAndReadAll(
+        "SELECT column_name, is_nullable FROM information_schema.columns WHERE table_name = '_stage_take' ORDER BY ordinal_position",
+      );
+      expect(reader.getRows().map((r) => r[0])).toEqual([
+        ...RESOURCES.take.fields.map((f) => f.name),
+        "_extra",
+        "_seq",
+      ]);
+      expect(reader.getRows().every((r) => r[1] === "YES")).toBe(true);
+      // The database is created on first use, with the resource tables and no staging.
+      const names = await store.withDatabase("read", async (db) =>
+        (
+          await db.runAndReadAll(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()",
+          )
+        )
+          .getRows()
+          .map((r) => String(r[0])),
+      );
+      expect(names).toContain("take");
+      expect(names.filter((n) => n.startsWith("_stage_") || n === "_checkpoint")).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("takes over the staging and checkpoints an older database held, and drops them there", async () => {
+    const path = join(await tempDir(), "old.duckdb");
+    const db = await openDatabase(path);
+    const old = await db.connect();
+    await old.run(
+      "CREATE TABLE _stage_grp AS SELECT * FROM grp LIMIT 0; ALTER TABLE _stage_grp ADD COLUMN _seq BIGINT",
+    );
+    await old.run(`INSERT INTO _stage_grp VALUES ${GROUP}, 7)`);
+    await old.run(
+      "CREATE TABLE _checkpoint (run_id BIGINT NOT NULL, resource VARCHAR NOT NULL, kind VARCHAR NOT NULL, key VARCHAR NOT NULL, PRIMARY KEY (run_id, resource, kind, key))",
+    );
+    await old.run("INSERT INTO _checkpoint VALUES (4, 'grp', 'page', '0')");
+    db.close();
+
+    const store = await ExtractStore.open(path, waits);
+    try {
+      await store.withDatabase("write", (connection) => adoptLegacyStaging(connection, store.side));
+      const side = await store.connect();
+      const staged = await side.runAndReadAll("SELECT grp_id, grp_name, _seq FROM _stage_grp");
+      expect(staged.getRows()).toEqual([[1n, "g", 7n]]);
+      const marks = await side.runAndReadAll("SELECT run_id, resource, kind, key FROM _checkpoint");
+      expect(marks.getRows()).toEqual([[4n, "grp", "page", "0"]]);
+      // A second take-over finds nothing left to move.
+      await store.withDatabase("write", (connection) => adoptLegacyStaging(connection, store.side));
+      expect((await side.runAndReadAll("SELECT count(*) FROM _stage_grp")).getRows()).toEqual([
+        [1n],
+      ]);
+    } finally {
+      store.close();
+    }
+    const left = await readRows(
+      path,
+      "SELECT count(*) FROM duckdb_tables() WHERE table_name IN ('_stage_grp', '_checkpoint')",
+    );
+    expect(left).toEqual([[0n]]);
+  });
+
+  it("drops the primary key an older side file's _checkpoint had, keeping its checkpoints", async () => {
+    const path = join(await tempDir(), "keyed.duckdb");
+    const instance = await DuckDBInstance.create(`${path}.staging`);
+    const connection = await instance.connect();
+    await connection.run(
+      "CREATE TABLE _checkpoint (run_id BIGINT NOT NULL, resource VARCHAR NOT NULL, kind VARCHAR NOT NULL, key VARCHAR NOT NULL, PRIMARY KEY (run_id, resource, kind, key))",
+    );
+    await connection.run("INSERT INTO _checkpoint VALUES (4, 'take', 'parent', '17')");
+    connection.closeSync();
+    instance.closeSync();
+
+    const store = await ExtractStore.open(path, waits);
+    try {
+      const side = await store.connect();
+      await side.run("INSERT INTO _checkpoint VALUES (4, 'take', 'parent', '17')");
+      const rows = await side.runAndReadAll("SELECT run_id, key FROM _checkpoint");
+      expect(rows.getRows()).toEqual([
+        [4n, "17"],
+        [4n, "17"],
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("refuses a path this process holds open (the file lock would not keep the two apart)", async () => {
+    const path = join(await tempDir(), "held.duckdb");
+    const db = await openDatabase(path);
+    try {
+      await expect(ExtractStore.open(path, waits)).rejects.toThrow(
+        `database ${path} is open in this process; close it before extracting by path, or pass the open database`,
+      );
+    } finally {
+      db.close();
+    }
+  });
+});
