@@ -11,6 +11,7 @@ import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
 import { withPortalOptions } from "../portal-options.js";
+import { withWaitOption } from "../wait-option.js";
 
 export function registerExtract(root: Argv, ctx: CliContext): Argv {
   return root.command(
@@ -18,7 +19,7 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
     "Copy everything the portal exposes into the DuckDB file",
     (y) =>
       withPortalOptions(
-        withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+        withWaitOption(withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y))))),
         'A portal under "portals" in the config file: its address, key, concurrency and database',
       )
         .example(
