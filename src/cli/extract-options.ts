@@ -4,9 +4,9 @@
  */
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { UsageError } from "../cli-error.js";
 import { readApiKey } from "../config/api-key.js";
 import type { ResolvedConfig } from "../config/resolve.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { type ExtractResult, runExtract } from "../extract/extract.js";
 import { logProgress, renderTerminalProgress } from "../extract/progress-render.js";
 import type { LmsDatabase } from "../load/database.js";
@@ -85,7 +85,8 @@ function parseSince(value: string | undefined): Date | undefined {
   const real = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1));
   const exists = real.getUTCMonth() === (month ?? 1) - 1 && real.getUTCDate() === day;
   if (!ok || !exists || Number.isNaN(date.getTime())) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `--since: "${value}" is not an ISO 8601 date or date-time with a zone; use e.g. 2026-01-31 or 2026-01-31T08:00:00Z`,
     );
   }
@@ -103,12 +104,16 @@ export async function extractWith(options: {
 }): Promise<ExtractResult> {
   const { config, flags, ctx, logger } = options;
   if (!config.baseUrl) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       "no portal address: pass --base-url URL or set LMS_BASE_URL (see `lms-export extract --help`)",
     );
   }
   if (flags.lookback !== undefined && !(flags.lookback >= 0)) {
-    throw new UsageError(`--lookback must be a number of minutes >= 0, got ${flags.lookback}`);
+    throw new LmsExportError(
+      "bad-input",
+      `--lookback must be a number of minutes >= 0, got ${flags.lookback}`,
+    );
   }
   const since = parseSince(flags.since);
   const apiKey = options.apiKey ?? (await readApiKey(config, ctx.env, { logger }));

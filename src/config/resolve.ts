@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { checkBaseUrl } from "../security/base-url.js";
 import { type LoadedConfigFile, loadConfigFile } from "./config-file.js";
 import {
@@ -102,14 +102,15 @@ export interface ResolveConfigInput {
  * Contract: precedence per setting is flags > environment > config file > defaults
  * (report parameters merge per key in the same order). Every source is validated whole, even
  * where a higher one overrides it, so a broken config file is never silently masked. Throws a
- * one-line UsageError naming the source (flag, environment variable, or file and field), the
+ * one-line bad-input error naming the source (flag, environment variable, or file and field), the
  * setting and the expected value. A `--api-key` flag is refused: keys come from a file or the
  * environment. Relative paths from the config file are resolved against the file's folder; from
  * flags, the environment and defaults against `cwd`.
  */
 export async function resolveConfig(input: ResolveConfigInput): Promise<ResolvedConfig> {
   if (flagValue(input.flags, "api-key") !== undefined) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       "--api-key is not accepted: a key on the command line is visible to other users and kept in shell history; put it in a file and pass --api-key-file FILE, or set LMS_API_KEY_FILE or LMS_API_KEY",
     );
   }
@@ -243,8 +244,8 @@ function checkedBaseUrl(
   try {
     return checkBaseUrl(url, allowHttp).href.replace(/\/+$/, "");
   } catch (error) {
-    if (error instanceof UsageError) {
-      throw new UsageError(`${error.message} (base URL from ${sources.baseUrl})`);
+    if (error instanceof LmsExportError) {
+      throw new LmsExportError(error.code, `${error.message} (base URL from ${sources.baseUrl})`);
     }
     throw error;
   }

@@ -7,9 +7,10 @@ import { setMaxListeners } from "node:events";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
 import { ConcurrencyControl } from "../api/concurrency-control.js";
-import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
+import { looksLikeFullDisk } from "../load/disk-space.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import { extractMemoryLimit, memoryLimit, mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
@@ -93,23 +94,23 @@ async function recordOutcome(
   await finishRun(connection, runId, status, message).catch(() => {});
 }
 
-/** Turns a failure of the fetch into the CliError the user sees, with the run marked. */
+/** Turns a failure of the fetch into the error the user sees, with the run marked. */
 async function fetchFailure(
   connection: DuckDBConnection | undefined,
   runId: number | undefined,
   error: unknown,
   interrupted: boolean,
-): Promise<CliError> {
+): Promise<LmsExportError> {
   const failure = describeFailure(error, interrupted);
   if (connection && runId !== undefined) {
     await recordOutcome(connection, runId, interrupted ? "interrupted" : "failed", failure.message);
   }
   // Resuming helps after an interruption or a portal failure, not after bad input.
   const hint =
-    failure.exitCode === EXIT_USAGE || runId === undefined
+    failure.code === "bad-input" || failure.code === "auth-refused" || runId === undefined
       ? ""
       : " (`lms-export extract --resume` continues from here)";
-  return new CliError(`${failure.message}; the database is unchanged${hint}`, failure.exitCode, {
+  return new LmsExportError(failure.code, `${failure.message}; the database is unchanged${hint}`, {
     cause: error,
   });
 }
@@ -160,7 +161,7 @@ function runPaceOf(client: LmsClient): RunPace {
   return { min: pace.min, max: pace.max, final: pace.current, overloads: pace.overloads };
 }
 
-/** Checks the key with the portal; a failure is the CliError the user sees. */
+/** Checks the key with the portal; a failure is the error the user sees. */
 async function authenticate(
   client: LmsClient,
   controller: AbortController,
@@ -202,7 +203,7 @@ interface FetchContext {
   readonly progress: Progress;
 }
 
-/** Fetches the plan with the progress shown; a failure is the CliError the user sees, run marked. */
+/** Fetches the plan with the progress shown; a failure is the error the user sees, run marked. */
 async function fetchRun(
   plan: ExtractPlan,
   context: FetchContext,
@@ -241,7 +242,7 @@ async function fetchRun(
   }
 }
 
-/** Runs an extract; throws CliError (with the run marked failed or interrupted) when it cannot finish. */
+/** Runs an extract; throws LmsExportError (run marked failed or interrupted) if it cannot finish. */
 export async function runExtract(options: RunExtractOptions): Promise<ExtractResult> {
   const connection = await options.db.connect();
   const sinkConnections: DuckDBConnection[] = [];
@@ -354,14 +355,14 @@ async function store(
     const text = error instanceof Error ? error.message : String(error);
     const message = duckdbFirstLine(text);
     await recordOutcome(connection, runId, "failed", message || "merge failed");
-    if (error instanceof CliError) throw error;
+    if (error instanceof LmsExportError) throw error;
     const memory = memoryHint(text);
     const advice = memory
       ? `${memory} with \`lms-export extract --resume\``
       : ": free disk space or fix the database's folder, then run `lms-export extract --resume`";
-    throw new CliError(
+    throw new LmsExportError(
+      memory ? "out-of-memory" : looksLikeFullDisk(text) ? "disk-full" : "storage-failed",
       `storing the extracted records failed (${message}); the tables are unchanged${advice}`,
-      EXIT_FAILED,
       { cause: error },
     );
   }

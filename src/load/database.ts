@@ -9,7 +9,7 @@
 
 import { resolve } from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { CliError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { memoryLimit } from "./memory-limit.js";
 import { migrate } from "./migrate.js";
 import { checkDatabasePath, openError } from "./open-errors.js";
@@ -122,7 +122,7 @@ function handle(path: string, shared: Shared, onLastClose: () => void): LmsDatab
 /**
  * Opens (creating if needed, unless `readOnly`) the database at `path` and makes sure the resource,
  * bookkeeping, staging and checkpoint tables exist with the registry's columns.
- * Errors are CliErrors with one-line messages: the file is locked by another process (exit 1);
+ * Errors are LmsExportErrors, one line: the file is locked by another process (exit 1);
  * the directory is missing, the path is a directory or not a DuckDB file, or it cannot be written
  * (exit 2). A file that is not a DuckDB database is never modified.
  * `":memory:"` opens a private in-memory database.
@@ -153,7 +153,8 @@ export async function openDatabase(
   }
   const shared = await pending;
   if (shared.readOnly && !readOnly) {
-    throw new CliError(
+    throw new LmsExportError(
+      "locked",
       `database ${path} is already open read-only in this process; close it before writing`,
     );
   }

@@ -9,7 +9,7 @@
  * can). One thing in an extract does grow with the portal: a primary key index must fit in memory
  * while it is built (measured: 10M keys fail under 64 MB), so the merge gets more on big portals.
  */
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 
 /** DuckDB reads "MB" as 10^6 bytes. */
 const MB = 1_000_000;
@@ -25,7 +25,8 @@ function configured(env: NodeJS.ProcessEnv): string | undefined {
   const given = env.LMS_DUCKDB_MEMORY_LIMIT?.trim();
   if (!given) return undefined;
   if (!SIZE.test(given)) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `LMS_DUCKDB_MEMORY_LIMIT="${given}" is not a size; set it like 512MB or 2GB, or unset it`,
     );
   }

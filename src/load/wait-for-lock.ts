@@ -3,7 +3,7 @@
  * growing delay until the lock is gone or the time is up, saying once whom it waits for.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { CliError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import { type LmsDatabase, openDatabase } from "./database.js";
 import { DatabaseLockedError } from "./open-errors.js";
@@ -34,7 +34,9 @@ export async function openDatabaseWaiting(
       if (!(error instanceof DatabaseLockedError)) throw error;
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new CliError(`${error.message} (waited ${wait.seconds} s)`, 1, { cause: error });
+        throw new LmsExportError("locked", `${error.message} (waited ${wait.seconds} s)`, {
+          cause: error,
+        });
       }
       if (!told) {
         told = true;

@@ -9,21 +9,22 @@
  */
 import { basename } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { CliError, EXIT_FAILED } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 import { duckdbFirstLine } from "./duckdb-message.js";
 
-/** Checkpoints the database at `path`; a failure is a CliError (exit 1) saying what to do. */
+/** Checkpoints the database at `path`; a failure is a typed error saying what to do. */
 export async function writeIntoFile(connection: DuckDBConnection, path: string): Promise<void> {
   if (path === ":memory:") return;
   try {
     await connection.run("CHECKPOINT");
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    const reason = looksLikeFullDisk(text) ? noSpaceText(path) : duckdbFirstLine(text);
-    throw new CliError(
+    const full = looksLikeFullDisk(text);
+    const reason = full ? noSpaceText(path) : duckdbFirstLine(text);
+    throw new LmsExportError(
+      full ? "disk-full" : "storage-failed",
       `the records were stored, but writing them into ${path} failed (${reason}); they are kept in ${basename(path)}.wal beside it: free space, then run any lms-export command on this database to finish writing them (do not delete the .wal file)`,
-      EXIT_FAILED,
       { cause: error },
     );
   }

@@ -22,16 +22,17 @@ export function tempDir(prefix: string): {
   };
 }
 
-/** The UsageError message thrown by `run`, checked to be one line with exit code 2. */
+/** The bad-input message thrown by `run`, checked to be one line with exit code 2. */
 export async function usageErrorOf(run: () => Promise<unknown>): Promise<string> {
-  const { UsageError } = await import("../../src/cli-error.js");
+  const { LmsExportError } = await import("../../src/errors/lms-export-error.js");
+  const { exitCodeOf } = await import("../../src/cli/exit-codes.js");
   try {
     await run();
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    if (error.exitCode !== 2) throw new Error(`exit code ${error.exitCode}`);
+    if (!(error instanceof LmsExportError)) throw error;
+    if (exitCodeOf(error) !== 2) throw new Error(`exit code ${exitCodeOf(error)}`);
     if (error.message.includes("\n")) throw new Error(`two lines: ${error.message}`);
     return error.message;
   }
-  throw new Error("expected a UsageError");
+  throw new Error("expected a bad-input error");
 }

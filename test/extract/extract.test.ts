@@ -317,7 +317,7 @@ describe("extract", () => {
       const wrong = options(sim, db);
       await expect(
         runExtract({ ...wrong, clientOptions: { ...wrong.clientOptions, apiKey: "not-the-key" } }),
-      ).rejects.toMatchObject({ exitCode: 2 });
+      ).rejects.toMatchObject({ code: "auth-refused" });
       const connection = await db.connect();
       const runs = await connection.runAndReadAll("SELECT status FROM _runs ORDER BY run_id");
       expect(runs.getRows()).toEqual([["interrupted"]]);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/cli-error.js";
 import {
   DEFAULT_MEMORY_LIMIT,
   EXTRACT_MEMORY_LIMIT,
@@ -33,7 +32,7 @@ describe("DuckDB memory ceiling", () => {
   it("refuses what is not a size, in one line naming the variable", () => {
     for (const bad of ["lots", "2", "1GB'; DROP TABLE take; --", "-5MB"]) {
       const attempt = () => memoryLimit({ LMS_DUCKDB_MEMORY_LIMIT: bad });
-      expect(attempt).toThrow(UsageError);
+      expect(attempt).toThrow(expect.objectContaining({ code: "bad-input" }));
       expect(attempt).toThrow(/^LMS_DUCKDB_MEMORY_LIMIT=".*" is not a size; set it like 512MB/);
     }
   });

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { UsageError } from "../../cli-error.js";
 import { checkPortalName } from "../../config/portal-name.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { publishLake } from "../../publish/lake/publish-lake.js";
 import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
 import { checkSchemaName, publishPostgres } from "../../publish/postgres/publish-postgres.js";
@@ -58,14 +58,15 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
         ),
     async (args) => {
       if (args.lake === undefined && args.postgres === undefined) {
-        throw new UsageError("name a target: --lake DIR or --postgres URL");
+        throw new LmsExportError("bad-input", "name a target: --lake DIR or --postgres URL");
       }
       const portal = args.portal === undefined ? undefined : checkPortalName(args.portal);
       const schema = args.schema === undefined ? undefined : checkSchemaName(args.schema);
       const pg = args.postgres === undefined ? undefined : await pgSettings(args.postgres, ctx.env);
       if (args.allPortals) {
         if (pg || args.db !== undefined) {
-          throw new UsageError(
+          throw new LmsExportError(
+            "bad-input",
             "--all-portals publishes each portal's database to --lake only: leave out --postgres and --db",
           );
         }
