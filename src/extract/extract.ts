@@ -106,10 +106,9 @@ async function fetchFailure(
     await recordOutcome(connection, runId, interrupted ? "interrupted" : "failed", failure.message);
   }
   // Resuming helps after an interruption or a portal failure, not after bad input.
+  const badInput = ["bad-input", "not-found", "auth-refused"].includes(failure.code);
   const hint =
-    failure.code === "bad-input" || failure.code === "auth-refused" || runId === undefined
-      ? ""
-      : " (`lms-export extract --resume` continues from here)";
+    badInput || runId === undefined ? "" : " (`lms-export extract --resume` continues from here)";
   return new LmsExportError(failure.code, `${failure.message}; the database is unchanged${hint}`, {
     cause: error,
   });
