@@ -122,9 +122,9 @@ function handle(path: string, shared: Shared, onLastClose: () => void): LmsDatab
 /**
  * Opens (creating if needed, unless `readOnly`) the database at `path` and makes sure the resource,
  * bookkeeping, staging and checkpoint tables exist with the registry's columns.
- * Errors are LmsExportErrors, one line: the file is locked by another process (exit 1);
+ * Errors are LmsExportErrors, one line: the file is locked by another process (`locked`);
  * the directory is missing, the path is a directory or not a DuckDB file, or it cannot be written
- * (exit 2). A file that is not a DuckDB database is never modified.
+ * (`not-found`, `bad-input`). A file that is not a DuckDB database is never modified.
  * `":memory:"` opens a private in-memory database.
  */
 export async function openDatabase(

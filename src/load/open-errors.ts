@@ -1,7 +1,8 @@
 /**
  * Turns the ways opening a database file can fail into one-line messages that say what is wrong
- * and what to do. Bad paths (missing directory, not a DuckDB file, no write permission) are usage
- * errors (exit 2); a lock held by another process is a run failure (exit 1), since waiting fixes it.
+ * and what to do. Bad paths (not a DuckDB file, no write permission) are `bad-input`, missing
+ * ones `not-found`; a lock held by another process is `locked`, a run failure since waiting fixes
+ * it; a write-ahead log that cannot be written in is `disk-full` or `storage-failed`.
  */
 import { access, constants, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";

@@ -23,7 +23,7 @@ export function sqlErrorText(error: unknown, where: string): string {
 
 /**
  * The error to throw for a query that DuckDB refused. `stage` "prepare": the query text is wrong
- * (bad input, exit 2); "run": it was valid but failed while running (exit 1).
+ * (`bad-input`); "run": it was valid but failed while running (`query-failed`, `out-of-memory`).
  */
 export function sqlError(error: unknown, where: string, stage: "prepare" | "run"): LmsExportError {
   const text = sqlErrorText(error, where);
@@ -47,8 +47,8 @@ const FAILURE_KINDS = new Set(["Out of Memory", "IO", "Internal", "Fatal", "Inte
 /**
  * For a statement typed on the command line: `SQL error (line N): Kind Error: what`, then
  * DuckDB's hints and caret on the lines below. Whatever DuckDB refuses about the statement, when
- * preparing or while running it (a value that does not convert), is bad input (exit 2); running
- * out of memory, a disk error or an interruption is a failed run (exit 1).
+ * preparing or while running it (a value that does not convert), is `bad-input`; running out of
+ * memory, a disk error or an interruption is a failed run (`out-of-memory`, `query-failed`).
  */
 export function inlineSqlError(error: unknown): LmsExportError {
   const message = messageOf(error);
