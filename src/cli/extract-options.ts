@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { UsageError } from "../cli-error.js";
 import { readApiKey } from "../config/api-key.js";
+import { DEFAULT_LOOKBACK_MS } from "../config/defaults.js";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { type ExtractResult, runExtract } from "../extract/extract.js";
 import { logProgress, renderTerminalProgress } from "../extract/progress-render.js";
@@ -37,7 +38,7 @@ export function withExtractOptions<T>(y: Argv<T>) {
     .option("lookback", {
       type: "number",
       group: EXTRACT,
-      description: "Minutes before the last run's start an incremental run looks back (default 60)",
+      description: `Minutes before the last run's start an incremental run looks back (default ${DEFAULT_LOOKBACK_MS / 60_000})`,
     })
     .option("allow-empty", {
       type: "boolean",

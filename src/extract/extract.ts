@@ -8,6 +8,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
 import { ConcurrencyControl } from "../api/concurrency-control.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
+import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY } from "../config/defaults.js";
 import { clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
@@ -188,8 +189,8 @@ function fanoutWorkers(options: RunExtractOptions): number {
   return (
     2 *
     ConcurrencyControl.ceiling(
-      options.clientOptions.concurrency ?? 16,
-      options.clientOptions.maxConcurrency ?? 64,
+      options.clientOptions.concurrency ?? DEFAULT_CLIENT_CONCURRENCY,
+      options.clientOptions.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     )
   );
 }
