@@ -38,7 +38,7 @@ export function withExtractOptions<T>(y: Argv<T>) {
     .option("lookback", {
       type: "number",
       group: EXTRACT,
-      description: `Minutes before the last run's start an incremental run looks back (default ${DEFAULT_LOOKBACK_MS / 60_000})`,
+      description: `Minutes before the last run's start an incremental run looks back (default ${DEFAULT_LOOKBACK_MS / 60_000}; env LMS_LOOKBACK)`,
     })
     .option("allow-empty", {
       type: "boolean",
@@ -67,7 +67,6 @@ export interface ExtractFlags {
   full?: boolean | undefined;
   incremental?: boolean | undefined;
   since?: string | undefined;
-  lookback?: number | undefined;
   resume?: boolean | undefined;
   allowEmpty?: boolean | undefined;
   only?: string[] | undefined;
@@ -108,9 +107,6 @@ export async function extractWith(options: {
       "no portal address: pass --base-url URL or set LMS_BASE_URL (see `lms-export extract --help`)",
     );
   }
-  if (flags.lookback !== undefined && !(flags.lookback >= 0)) {
-    throw new UsageError(`--lookback must be a number of minutes >= 0, got ${flags.lookback}`);
-  }
   const since = parseSince(flags.since);
   const apiKey = options.apiKey ?? (await readApiKey(config, ctx.env, { logger }));
   const quiet = config.quiet;
@@ -128,7 +124,7 @@ export async function extractWith(options: {
     },
     mode: flags.incremental || since ? "incremental" : "full",
     ...(since ? { since } : {}),
-    ...(flags.lookback !== undefined ? { lookbackMs: flags.lookback * 60_000 } : {}),
+    lookbackMs: config.lookbackMs,
     resume: flags.resume === true,
     allowEmpty: flags.allowEmpty === true,
     ...(flags.only ? { only: flags.only } : {}),

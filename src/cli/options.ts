@@ -13,6 +13,7 @@ import {
   DEFAULT_PAGE_SIZE,
 } from "../config/defaults.js";
 import { REPORT_FORMATS_TEXT } from "../config/report-formats.js";
+import { DEFAULT_MEMORY_LIMIT, EXTRACT_MEMORY_LIMIT } from "../load/memory-limit.js";
 
 const CONNECTION = "Connection:";
 const OUTPUT = "Output:";
@@ -79,12 +80,17 @@ export function withConnectionOptions<T>(y: Argv<T>) {
     .option("api-key", { type: "string", hidden: true });
 }
 
-/** --db FILE: the DuckDB file. */
+/** --db FILE: the DuckDB file, and --duckdb-memory-limit SIZE: the ceiling DuckDB works under. */
 export function withDbOption<T>(y: Argv<T>) {
-  return y.option("db", {
-    type: "string",
-    description: `DuckDB file (default ./${DEFAULT_DB}; env LMS_DB)`,
-  });
+  return y
+    .option("db", {
+      type: "string",
+      description: `DuckDB file (default ./${DEFAULT_DB}; env LMS_DB)`,
+    })
+    .option("duckdb-memory-limit", {
+      type: "string",
+      description: `DuckDB's memory ceiling, e.g. 1GB (default: ${DEFAULT_MEMORY_LIMIT} for reports, ${EXTRACT_MEMORY_LIMIT} while extracting; env LMS_DUCKDB_MEMORY_LIMIT)`,
+    });
 }
 
 /** --out DIR and --format LIST (report formats; repeatable or comma-separated). */

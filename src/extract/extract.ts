@@ -253,7 +253,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   try {
     // The instance may be shared with reports that follow (`run`): its ceiling is lowered for the
     // extract only (see memory-limit.ts).
-    await connection.run(`SET memory_limit = '${extractMemoryLimit()}'`);
+    await connection.run(`SET memory_limit = '${extractMemoryLimit(options.db.memoryLimit)}'`);
     const request = { ...options, pageSize: options.clientOptions.pageSize };
     const decision = await decideRun(connection, request);
     client = createClient({
@@ -299,7 +299,9 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     };
   } finally {
     await client?.close();
-    await connection.run(`SET memory_limit = '${memoryLimit()}'`).catch(() => {});
+    await connection
+      .run(`SET memory_limit = '${memoryLimit(options.db.memoryLimit)}'`)
+      .catch(() => {});
     for (const sinkConnection of sinkConnections) sinkConnection.closeSync();
     connection.closeSync();
   }
@@ -337,7 +339,9 @@ async function store(
       0,
       ...[...sizes.values()].map((size) => Math.max(size.rows, size.staged)),
     );
-    await connection.run(`SET memory_limit = '${mergeMemoryLimit(largest)}'`);
+    await connection.run(
+      `SET memory_limit = '${mergeMemoryLimit(largest, options.db.memoryLimit)}'`,
+    );
     const mergeStarted = Date.now();
     const tables = await mergeStaging(connection, plan.resources, plan.mode, {
       keepRejectedOf: runId,

@@ -50,7 +50,10 @@ function discard(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
-async function report(args: string[]): Promise<{ code: number; stderr: string }> {
+async function report(
+  args: string[],
+  env: CliContext["env"] = {},
+): Promise<{ code: number; stderr: string }> {
   let stderr = "";
   const ctx: CliContext = {
     stdout: discard(),
@@ -60,7 +63,7 @@ async function report(args: string[]): Promise<{ code: number; stderr: string }>
         done();
       },
     }),
-    env: {},
+    env,
     cwd,
     signal: new AbortController().signal,
   };
@@ -128,17 +131,12 @@ test("completion of a 100k-user portal fits the default memory ceiling, medians 
 });
 
 test("a query that outgrows DuckDB's memory ceiling fails in one line that says how to raise it", async () => {
-  const before = process.env.LMS_DUCKDB_MEMORY_LIMIT;
-  process.env.LMS_DUCKDB_MEMORY_LIMIT = "16MB";
-  try {
-    const { code, stderr } = await report(["completion", "--format", "csv", "--out", "small"]);
-    expect(code).toBe(1);
-    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
-    expect(stderr).toMatch(
-      /^lms-export: query failed: queries\/completion\.sql.*Out of Memory Error.*; DuckDB ran out of its memory ceiling: set LMS_DUCKDB_MEMORY_LIMIT higher \(e\.g\. 1GB\) and run again\n$/,
-    );
-  } finally {
-    if (before === undefined) delete process.env.LMS_DUCKDB_MEMORY_LIMIT;
-    else process.env.LMS_DUCKDB_MEMORY_LIMIT = before;
-  }
+  const { code, stderr } = await report(["completion", "--format", "csv", "--out", "small"], {
+    LMS_DUCKDB_MEMORY_LIMIT: "16MB",
+  });
+  expect(code).toBe(1);
+  expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(stderr).toMatch(
+    /^lms-export: query failed: queries\/completion\.sql.*Out of Memory Error.*; DuckDB ran out of its memory ceiling: set LMS_DUCKDB_MEMORY_LIMIT higher \(e\.g\. 1GB\) and run again\n$/,
+  );
 });

@@ -138,7 +138,7 @@ async function runApply(
       `database ${config.db} does not exist; run "lms-export extract" first (apply compares the file with it) or check --db`,
     );
   }
-  await withDatabase(config.db, {}, async (db) => {
+  await withDatabase(config.db, { memoryLimit: config.duckdbMemoryLimit }, async (db) => {
     const planned = await planApply(db, path, op, { strict: args.strict }).catch((error) => {
       throw asCliError(error);
     });
