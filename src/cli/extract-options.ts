@@ -9,11 +9,11 @@ import { readApiKey } from "../config/api-key.js";
 import { DEFAULT_LOOKBACK_MS } from "../config/defaults.js";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { type ExtractResult, runExtract } from "../extract/extract.js";
-import { logProgress, renderTerminalProgress } from "../extract/progress-render.js";
 import type { LmsDatabase } from "../load/database.js";
 import { streamIsTTY } from "../log/color.js";
 import type { Logger } from "../log/logger.js";
 import type { CliContext } from "./context.js";
+import { logProgress, renderTerminalProgress } from "./progress-render.js";
 
 const EXTRACT = "Extract:";
 
