@@ -2,11 +2,12 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/config/resolve.js";
-import { tempDir, usageErrorOf } from "./temp-dir.js";
+import { scratchDir } from "../helpers/temp-dir.js";
+import { usageErrorOf } from "../helpers/usage-error.js";
 
-let tmp: ReturnType<typeof tempDir>;
+let tmp: ReturnType<typeof scratchDir>;
 beforeEach(() => {
-  tmp = tempDir("lms-config-");
+  tmp = scratchDir("lms-config-");
 });
 afterEach(() => {
   tmp.remove();

@@ -7,12 +7,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { CliContext } from "../../src/cli/context.js";
-import { main } from "../../src/cli/main.js";
 import { openDatabase } from "../../src/load/database.js";
+import { runInProcess } from "../helpers/in-process-cli.js";
 
 let cwd: string;
 
@@ -46,30 +44,8 @@ afterAll(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-function discard(): Writable {
-  return new Writable({ write: (_chunk, _encoding, done) => done() });
-}
-
-async function report(
-  args: string[],
-  env: CliContext["env"] = {},
-): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const ctx: CliContext = {
-    stdout: discard(),
-    stderr: new Writable({
-      write(chunk, _encoding, done) {
-        stderr += String(chunk);
-        done();
-      },
-    }),
-    env,
-    cwd,
-    signal: new AbortController().signal,
-  };
-  const code = await main(["report", ...args], ctx);
-  return { code, stderr };
-}
+const report = (args: string[], env: Record<string, string> = {}) =>
+  runInProcess(["report", ...args], cwd, env);
 
 test("completion of a 100k-user portal fits the default memory ceiling, medians exact", async () => {
   const { code, stderr } = await report([

@@ -66,40 +66,35 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
         now,
       };
       const wait = { seconds: args.wait, logger };
-      await withReportSource(
-        args,
-        ctx,
-        config.db,
-        { wait, memoryLimit: config.duckdbMemoryLimit },
-        async (db, reads) => {
-          await restrictFileAccess(db, [config.outDir, ...allowed, ...reads]);
-          const planned = request
-            ? await planMail(db, await resolveJobs(args.names, catalog, resolve), request)
-            : undefined;
-          const results = await runReports(db, args.names, {
-            catalog,
-            outDir: config.outDir,
-            ...(config.formats ? { formats: config.formats } : {}),
-            params: config.reportParams,
-            paramsSource: config.sources.reportParams,
-            neutraliseFormulas: args.neutraliseFormulas,
-            csvBom: args.csvBom === true,
-            logger,
-            cwd: ctx.cwd,
+      const source = { wait, memoryLimit: config.duckdbMemoryLimit };
+      await withReportSource(args, ctx, config.db, source, async (db, reads) => {
+        await restrictFileAccess(db, [config.outDir, ...allowed, ...reads]);
+        const planned = request
+          ? await planMail(db, await resolveJobs(args.names, catalog, resolve), request)
+          : undefined;
+        const results = await runReports(db, args.names, {
+          catalog,
+          outDir: config.outDir,
+          ...(config.formats ? { formats: config.formats } : {}),
+          params: config.reportParams,
+          paramsSource: config.sources.reportParams,
+          neutraliseFormulas: args.neutraliseFormulas,
+          csvBom: args.csvBom === true,
+          logger,
+          cwd: ctx.cwd,
+          now,
+        });
+        ctx.stdout.write(reportSummary(results, ctx.cwd));
+        if (request && planned) {
+          await sendPlannedMail(db, planned, results, {
+            request,
+            setup,
+            ctx,
             now,
+            neutraliseFormulas: args.neutraliseFormulas,
           });
-          ctx.stdout.write(reportSummary(results, ctx.cwd));
-          if (request && planned) {
-            await sendPlannedMail(db, planned, results, {
-              request,
-              setup,
-              ctx,
-              now,
-              neutraliseFormulas: args.neutraliseFormulas,
-            });
-          }
-        },
-      );
+        }
+      });
     },
   );
 }
