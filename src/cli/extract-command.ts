@@ -25,7 +25,8 @@ export async function extractCommand(
   await hooks.before?.(setup);
   const { config, logger, apiKey } = setup;
   const waitSeconds = typeof args.wait === "number" ? args.wait : undefined;
-  await withDatabase(config.db, { wait: { seconds: waitSeconds, logger } }, async (db) => {
+  const open = { memoryLimit: config.duckdbMemoryLimit, wait: { seconds: waitSeconds, logger } };
+  await withDatabase(config.db, open, async (db) => {
     const result = await extractWith({ config, flags: args, db, ctx, logger, apiKey });
     ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
     await hooks.after?.(db, setup);

@@ -5,14 +5,15 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { readApiKey } from "../config/api-key.js";
+import { DEFAULT_LOOKBACK_MS } from "../config/defaults.js";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { type ExtractResult, runExtract } from "../extract/extract.js";
-import { logProgress, renderTerminalProgress } from "../extract/progress-render.js";
 import type { LmsDatabase } from "../load/database.js";
 import { streamIsTTY } from "../log/color.js";
 import type { Logger } from "../log/logger.js";
 import type { CliContext } from "./context.js";
+import { logProgress, renderTerminalProgress } from "./progress-render.js";
 
 const EXTRACT = "Extract:";
 
@@ -37,7 +38,7 @@ export function withExtractOptions<T>(y: Argv<T>) {
     .option("lookback", {
       type: "number",
       group: EXTRACT,
-      description: "Minutes before the last run's start an incremental run looks back (default 60)",
+      description: `Minutes before the last run's start an incremental run looks back (default ${DEFAULT_LOOKBACK_MS / 60_000}; env LMS_LOOKBACK)`,
     })
     .option("allow-empty", {
       type: "boolean",
@@ -66,7 +67,6 @@ export interface ExtractFlags {
   full?: boolean | undefined;
   incremental?: boolean | undefined;
   since?: string | undefined;
-  lookback?: number | undefined;
   resume?: boolean | undefined;
   allowEmpty?: boolean | undefined;
   only?: string[] | undefined;
@@ -109,12 +109,6 @@ export async function extractWith(options: {
       "no portal address: pass --base-url URL or set LMS_BASE_URL (see `lms-export extract --help`)",
     );
   }
-  if (flags.lookback !== undefined && !(flags.lookback >= 0)) {
-    throw new LmsExportError(
-      "bad-input",
-      `--lookback must be a number of minutes >= 0, got ${flags.lookback}`,
-    );
-  }
   const since = parseSince(flags.since);
   const apiKey = options.apiKey ?? (await readApiKey(config, ctx.env, { logger }));
   const quiet = config.quiet;
@@ -132,7 +126,7 @@ export async function extractWith(options: {
     },
     mode: flags.incremental || since ? "incremental" : "full",
     ...(since ? { since } : {}),
-    ...(flags.lookback !== undefined ? { lookbackMs: flags.lookback * 60_000 } : {}),
+    lookbackMs: config.lookbackMs,
     resume: flags.resume === true,
     allowEmpty: flags.allowEmpty === true,
     ...(flags.only ? { only: flags.only } : {}),

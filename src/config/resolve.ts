@@ -12,6 +12,7 @@ import {
   CONFIG_FILE_NAME,
   DEFAULT_CONCURRENCY,
   DEFAULT_DB,
+  DEFAULT_LOOKBACK_MS,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_OUT_DIR,
   DEFAULT_PAGE_SIZE,
@@ -45,6 +46,10 @@ export interface ResolvedConfig {
   /** Requests per second; undefined = no limit. */
   rate: number | undefined;
   pageSize: number;
+  /** How far before the last successful run's start an incremental extract looks, ms. */
+  lookbackMs: number;
+  /** DuckDB's memory ceiling as given (e.g. "1GB"); undefined = the database layer's own figures. */
+  duckdbMemoryLimit: string | undefined;
   /**
    * "" = raw token in the Authorization header, otherwise "<scheme> <token>"; undefined = not set:
    * the client detects whether the portal wants `Bearer`.
@@ -156,6 +161,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const allowHttp = pick("allowHttp") ?? false;
   const rawBaseUrl = pick("baseUrl");
   const rate = pick("rate") ?? DEFAULT_RATE;
+  const lookback = pick("lookback");
   const reportParams: Record<string, string> = {};
   for (const layer of [...layers].reverse()) {
     for (const [key, value] of Object.entries(layer.values.reportParams ?? {})) {
@@ -171,6 +177,8 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     maxConcurrency: pick("maxConcurrency") ?? DEFAULT_MAX_CONCURRENCY,
     rate: rate === 0 ? undefined : rate,
     pageSize: pick("pageSize") ?? DEFAULT_PAGE_SIZE,
+    lookbackMs: lookback === undefined ? DEFAULT_LOOKBACK_MS : lookback * 60_000,
+    duckdbMemoryLimit: pick("duckdbMemoryLimit"),
     authScheme: pick("authScheme"),
     allowHttp,
     outDir: pick("outDir") ?? resolvePath(input.cwd, DEFAULT_OUT_DIR),

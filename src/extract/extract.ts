@@ -7,6 +7,7 @@ import { setMaxListeners } from "node:events";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
 import { ConcurrencyControl } from "../api/concurrency-control.js";
+import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY } from "../config/defaults.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { clearCheckpoints, doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
@@ -188,8 +189,8 @@ function fanoutWorkers(options: RunExtractOptions): number {
   return (
     2 *
     ConcurrencyControl.ceiling(
-      options.clientOptions.concurrency ?? 16,
-      options.clientOptions.maxConcurrency ?? 64,
+      options.clientOptions.concurrency ?? DEFAULT_CLIENT_CONCURRENCY,
+      options.clientOptions.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     )
   );
 }
@@ -252,7 +253,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   try {
     // The instance may be shared with reports that follow (`run`): its ceiling is lowered for the
     // extract only (see memory-limit.ts).
-    await connection.run(`SET memory_limit = '${extractMemoryLimit()}'`);
+    await connection.run(`SET memory_limit = '${extractMemoryLimit(options.db.memoryLimit)}'`);
     const request = { ...options, pageSize: options.clientOptions.pageSize };
     const decision = await decideRun(connection, request);
     client = createClient({
@@ -298,7 +299,9 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     };
   } finally {
     await client?.close();
-    await connection.run(`SET memory_limit = '${memoryLimit()}'`).catch(() => {});
+    await connection
+      .run(`SET memory_limit = '${memoryLimit(options.db.memoryLimit)}'`)
+      .catch(() => {});
     for (const sinkConnection of sinkConnections) sinkConnection.closeSync();
     connection.closeSync();
   }
@@ -336,7 +339,9 @@ async function store(
       0,
       ...[...sizes.values()].map((size) => Math.max(size.rows, size.staged)),
     );
-    await connection.run(`SET memory_limit = '${mergeMemoryLimit(largest)}'`);
+    await connection.run(
+      `SET memory_limit = '${mergeMemoryLimit(largest, options.db.memoryLimit)}'`,
+    );
     const mergeStarted = Date.now();
     const tables = await mergeStaging(connection, plan.resources, plan.mode, {
       keepRejectedOf: runId,

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
-import { type LmsDatabase, openDatabase } from "./database.js";
+import { type LmsDatabase, type OpenOptions, openDatabase } from "./database.js";
 import { DatabaseLockedError } from "./open-errors.js";
 
 export interface LockWait {
@@ -20,7 +20,7 @@ const MAX_DELAY_MS = 2_000;
 
 export async function openDatabaseWaiting(
   path: string,
-  options: { readOnly?: boolean },
+  options: OpenOptions,
   wait: LockWait,
 ): Promise<LmsDatabase> {
   if (wait.seconds === undefined) return openDatabase(path, options);

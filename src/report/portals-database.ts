@@ -50,6 +50,9 @@ async function createViews(setup: DuckDBConnection, portals: readonly PortalData
 }
 
 /** Opens every portal's database read-only behind one set of views. */
-export function openPortalsDatabase(portals: readonly PortalDatabase[]): Promise<ViewDatabase> {
-  return openViewDatabase((setup) => createViews(setup, portals));
+export function openPortalsDatabase(
+  portals: readonly PortalDatabase[],
+  memoryLimit?: string,
+): Promise<ViewDatabase> {
+  return openViewDatabase((setup) => createViews(setup, portals), memoryLimit);
 }

@@ -9,7 +9,7 @@ import { expect, it } from "vitest";
 import { StagingSink } from "../../src/extract/sink.js";
 import { openDatabase } from "../../src/load/database.js";
 import { startRun } from "../../src/load/runs.js";
-import { tempDir } from "../load/helpers/temp-dir.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const group = (id: number) => ({
   grp_id: id,

@@ -6,8 +6,8 @@ import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import { openDatabase } from "../../src/load/database.js";
 import { EXTRACTED, RESOURCES } from "../../src/resources/registry.js";
 import { collect } from "../helpers/child-output.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { kill, spawnHelper, waitForLine } from "./helpers/child-process.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const NOBODY = 65_534;
 

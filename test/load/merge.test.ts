@@ -7,9 +7,9 @@ import { openDatabase } from "../../src/load/database.js";
 import { clearStaging, mergeStaging } from "../../src/load/merge.js";
 import { finishRun, startRun } from "../../src/load/runs.js";
 import { EXTRACTED, type ExtractedName } from "../../src/resources/registry.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { kill, spawnHelper, waitForLine } from "./helpers/child-process.js";
 import { memory } from "./helpers/memory-db.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 async function stage(connection: DuckDBConnection, resource: ExtractedName, records: unknown[]) {
   const { batch, rejects } = toRecordBatch(resource, records);

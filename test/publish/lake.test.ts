@@ -11,7 +11,7 @@ import { MANIFEST_FILE, readManifest } from "../../src/publish/lake/manifest.js"
 import { STAGING_DIR, stagingPath } from "../../src/publish/lake/partition.js";
 import { publishLake } from "../../src/publish/lake/publish-lake.js";
 import { PUBLISHED_TABLES } from "../../src/publish/published-tables.js";
-import { tempDir } from "../load/helpers/temp-dir.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { FIXTURE_ROWS, filledDatabase, firstRow, tableCounts } from "./helpers/filled-db.js";
 import { readHive, readParquet } from "./helpers/parquet-reader.js";
 

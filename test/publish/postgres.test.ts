@@ -17,7 +17,7 @@ import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
 import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
 import { PUBLISHED_TABLES } from "../../src/publish/published-tables.js";
 import { collect, spawnCli } from "../helpers/spawn-cli.js";
-import { tempDir } from "../load/helpers/temp-dir.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { filledDatabase, tableCounts } from "./helpers/filled-db.js";
 
 const PASSWORD = "s3cret:pässword\\with'quote";

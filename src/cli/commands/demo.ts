@@ -51,7 +51,7 @@ export function registerDemo(root: Argv, ctx: CliContext): Argv {
         ctx.stderr.write(
           `portal at ${portal.baseUrl}; extracting into ${relative(ctx.cwd, dbPath)}\n`,
         );
-        const db = await openDatabase(dbPath);
+        const db = await openDatabase(dbPath, { memoryLimit: config.duckdbMemoryLimit });
         try {
           const extractConfig = { ...config, baseUrl: portal.baseUrl, db: dbPath };
           const result = await extractWith({

@@ -55,7 +55,7 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
       const allowed = allowedFolders(args.allowFileAccess, { config, cwd: ctx.cwd });
       const db = await openDatabaseWaiting(
         config.db,
-        { readOnly: true },
+        { readOnly: true, memoryLimit: config.duckdbMemoryLimit },
         { seconds: args.wait, logger, signal: ctx.signal },
       );
       try {

@@ -40,7 +40,7 @@ export function lakeViewSql(manifest: LakeManifest, table: string, files: string
 }
 
 /** Opens the lake at `lakeDir` as an in-memory database of views. */
-export async function openLake(lakeDir: string): Promise<ViewDatabase> {
+export async function openLake(lakeDir: string, memoryLimit?: string): Promise<ViewDatabase> {
   const manifest = await readManifest(lakeDir);
   if (manifest.partitions.length === 0) {
     throw new LmsExportError(
@@ -56,5 +56,5 @@ export async function openLake(lakeDir: string): Promise<ViewDatabase> {
         .map((p) => join(lakeDir, p.path));
       await setup.run(lakeViewSql(manifest, table, files));
     }
-  });
+  }, memoryLimit);
 }
