@@ -4,20 +4,50 @@ import base from "./vitest.config.js";
 /**
  * The fast tier: pure unit tests and tests against an in-process simulator and DuckDB file.
  * Left out are the tests that spawn the CLI or helper processes (kill -9, locks, a full disk,
- * the scheduler), run large scales, or run the README; `npm test` runs them all. A new test file
- * is in this tier unless it is named here.
+ * the scheduler, a terminal, PostgreSQL, chromium: each CLI child compiles the sources anew), run
+ * large scales, or run the README, and the ten slowest of the in-process ones (whole extracts,
+ * mail with SMTP faults, roster and apply end to end), which took two thirds of the tier's time;
+ * `npm test` runs them all. A new test file is in this tier unless it is named here.
  */
 const SLOW_TESTS = [
   "test/e2e/**",
   "test/readme.test.ts",
-  "test/cli/schedule.test.ts",
+  "test/api/client-retry.test.ts",
+  "test/apply/apply.test.ts",
+  "test/apply/resume.test.ts",
+  "test/apply/terminal.test.ts",
+  "test/cli/check.test.ts",
+  "test/cli/closed-output.test.ts",
+  "test/cli/exit-codes.test.ts",
+  "test/cli/file-access.test.ts",
+  "test/cli/json-and-demo.test.ts",
+  "test/cli/key-not-echoed.test.ts",
+  "test/cli/names-and-completion.test.ts",
+  "test/cli/output-folder.test.ts",
+  "test/cli/schedule-check.test.ts",
   "test/cli/schedule-cli.test.ts",
+  "test/cli/schedule.test.ts",
+  "test/cli/wait-lock.test.ts",
+  "test/extract/dialect.test.ts",
+  "test/extract/exact-listing.test.ts",
+  "test/extract/extract.test.ts",
+  "test/extract/pace.test.ts",
   "test/extract/resume.test.ts",
   "test/load/database.test.ts",
   "test/load/full-disk.test.ts",
   "test/load/merge.test.ts",
+  "test/mail/mail-child.test.ts",
+  "test/mail/mail-cli.test.ts",
+  "test/mail/mail-failures.test.ts",
+  "test/publish/lake.test.ts",
+  "test/publish/postgres.test.ts",
   "test/report/completion-scale.test.ts",
+  "test/report/html/html-browser.test.ts",
+  "test/roster/bad-rosters.test.ts",
+  "test/roster/cli-process.test.ts",
+  "test/roster/import-formats.test.ts",
   "test/simulator/scale.test.ts",
+  "test/simulator/write-then-drop.test.ts",
 ];
 
 export default mergeConfig(

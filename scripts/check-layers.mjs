@@ -16,7 +16,7 @@ const ROOT = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.u
 const SRC = join(ROOT, "src");
 
 const LAYERS = {
-  "cli-error.ts": 0,
+  errors: 0,
   resources: 0,
   log: 0,
   security: 0,

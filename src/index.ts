@@ -1,6 +1,8 @@
 /**
  * lms-export as a library: the typed client of the portal's API v2, with authentication, retries
- * and the shared limiter. Everything else in the package is the command line's and may change.
+ * and the shared limiter, and the typed failure of the stages below the command line
+ * (`LmsExportError` with its `code`). Everything else in the package is the command line's and
+ * may change.
  */
 export {
   type ClientOptions,
@@ -31,6 +33,7 @@ export {
   NotFoundError,
   RetryBudgetError,
 } from "./api/errors.js";
+export { FAILURE_CODES, type FailureCode, LmsExportError } from "./errors/lms-export-error.js";
 export type {
   ApiRecord,
   Availability,

@@ -2,7 +2,16 @@
  * The LMS API v2 client: every operation of the spec, typed from the registry, plus paginated
  * listing. Paths come from the registry's `endpoints`; nothing here restates them.
  */
-
+import {
+  DEFAULT_CLIENT_CONCURRENCY,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_MAX_OVERLOAD_WAIT_MS,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_RETRY_BASE_MS,
+  DEFAULT_RETRY_MAX_MS,
+  DEFAULT_TIMEOUT_MS,
+} from "../config/defaults.js";
 import { type Logger, silentLogger } from "../log/logger.js";
 import type { ApiRecord } from "../resources/record-types.js";
 import { RESOURCES } from "../resources/registry.js";
@@ -54,26 +63,26 @@ export interface ClientOptions {
   authScheme?: string;
   /**
    * Max requests in flight over the whole client (and sockets to the portal), or "auto" to adapt
-   * it to the portal's answers (see adaptive-limit.ts); default 16.
+   * it to the portal's answers (see adaptive-limit.ts); default DEFAULT_CLIENT_CONCURRENCY.
    */
   concurrency?: number | "auto";
-  /** The most requests in flight "auto" may reach; default 64. */
+  /** The most requests in flight "auto" may reach; default DEFAULT_MAX_CONCURRENCY. */
   maxConcurrency?: number;
   /** Tuning of "auto" (tests, the benchmark); default DEFAULT_ADAPTIVE. */
   adaptive?: Partial<AdaptiveSettings>;
-  /** With "auto", how long one call may wait in all on "too busy" answers; default 10 minutes. */
+  /** With "auto", how long one call may wait in all on "too busy" answers; default DEFAULT_MAX_OVERLOAD_WAIT_MS. */
   maxOverloadWaitMs?: number;
   /** Max requests started per second; default unlimited. */
   rate?: number;
-  /** `limit` asked for by `pages`/`takePages`; default 500. */
+  /** `limit` asked for by `pages`/`takePages`; default DEFAULT_PAGE_SIZE. */
   pageSize?: number;
-  /** Attempts per request, first included; default 6. */
+  /** Attempts per request, first included; default DEFAULT_MAX_ATTEMPTS. */
   maxAttempts?: number;
-  /** Header and body timeout, ms; default 30 000. */
+  /** Header and body timeout, ms; default DEFAULT_TIMEOUT_MS. */
   timeoutMs?: number;
-  /** Backoff before the first retry, ms (jittered, doubling); default 250. */
+  /** Backoff before the first retry, ms (jittered, doubling); default DEFAULT_RETRY_BASE_MS. */
   retryBaseMs?: number;
-  /** Cap of the backoff, ms; default 15 000. */
+  /** Cap of the backoff, ms; default DEFAULT_RETRY_MAX_MS. */
   retryMaxMs?: number;
   logger?: Logger;
   /** Aborts everything in flight and every later call. */
@@ -137,14 +146,14 @@ export interface LmsClient {
 }
 
 const DEFAULTS = {
-  concurrency: 16,
-  maxConcurrency: 64,
-  maxOverloadWaitMs: 600_000,
-  pageSize: 500,
-  maxAttempts: 6,
-  timeoutMs: 30_000,
-  retryBaseMs: 250,
-  retryMaxMs: 15_000,
+  concurrency: DEFAULT_CLIENT_CONCURRENCY,
+  maxConcurrency: DEFAULT_MAX_CONCURRENCY,
+  maxOverloadWaitMs: DEFAULT_MAX_OVERLOAD_WAIT_MS,
+  pageSize: DEFAULT_PAGE_SIZE,
+  maxAttempts: DEFAULT_MAX_ATTEMPTS,
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  retryBaseMs: DEFAULT_RETRY_BASE_MS,
+  retryMaxMs: DEFAULT_RETRY_MAX_MS,
 } as const;
 
 export function createClient(options: ClientOptions): LmsClient {

@@ -5,8 +5,8 @@
  */
 import { Writable } from "node:stream";
 import pLimit from "p-limit";
-import { CliError, UsageError } from "../cli-error.js";
 import { resolveConfig } from "../config/resolve.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { streamIsTTY } from "../log/color.js";
 import type { CliContext } from "./context.js";
 
@@ -17,7 +17,7 @@ function resolveFor(flags: Readonly<Record<string, unknown>>, ctx: CliContext) {
   return resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY: streamIsTTY(ctx.stderr) });
 }
 
-/** The config file's portal names; a UsageError when it has none. */
+/** The config file's portal names; a bad-input error when it has none. */
 export async function configuredPortals(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
@@ -25,14 +25,15 @@ export async function configuredPortals(
   const config = await resolveFor({ ...flags, portal: undefined }, ctx);
   if (config.portals.length === 0) {
     const where = config.configFile ?? "no config file was found";
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `--all-portals needs "portals" in the config file (${where}), e.g. {"portals": {"acme": {"baseUrl": "...", "apiKeyFile": "..."}}}`,
     );
   }
   return config.portals;
 }
 
-/** A UsageError unless `name` is a portal of the config file. */
+/** A bad-input error unless `name` is a portal of the config file. */
 export async function requireConfiguredPortal(
   name: string,
   flags: Readonly<Record<string, unknown>>,
@@ -41,7 +42,8 @@ export async function requireConfiguredPortal(
   const config = await resolveFor(flags, ctx);
   if (config.portal === undefined) {
     const known = config.portals.length > 0 ? config.portals.join(", ") : "none";
-    throw new UsageError(
+    throw new LmsExportError(
+      "not-found",
       `--portal ${name} is not under "portals" in the config file (${config.configFile ?? "none found"}; portals: ${known})`,
     );
   }
@@ -70,7 +72,7 @@ function portalStreams(ctx: CliContext): { stdout: Writable; stderr: Writable; t
 
 /**
  * Runs `each` for every portal, at most `atOnce` at a time; prints one summary line per portal
- * and throws a CliError naming the failed ones.
+ * and throws an error naming the failed ones.
  */
 export async function forEachPortal(
   names: readonly string[],
@@ -100,7 +102,10 @@ export async function forEachPortal(
   ctx.stdout.write(`${lines.join("\n")}\n`);
   const failed = outcomes.filter((o) => o.error !== undefined).map((o) => o.name);
   if (failed.length > 0) {
-    throw new CliError(`${failed.length} of ${names.length} portals failed: ${failed.join(", ")}`);
+    throw new LmsExportError(
+      "failed",
+      `${failed.length} of ${names.length} portals failed: ${failed.join(", ")}`,
+    );
   }
 }
 
@@ -108,7 +113,8 @@ export async function forEachPortal(
 export function portalsAtOnce(given: number | undefined): number {
   if (given === undefined) return DEFAULT_PORTALS_AT_ONCE;
   if (!Number.isInteger(given) || given < 1 || given > 64) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `option --portals-at-once must be a whole number from 1 to 64 (got ${given})`,
     );
   }

@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { delimiter, join, resolve, sep } from "node:path";
 import type { Argv } from "yargs";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { type Catalog, loadCatalog } from "../report/catalog.js";
 import { projectRoot } from "../report/project-root.js";
 import type { CliContext } from "./context.js";
@@ -42,7 +42,8 @@ export function refuseOutputInCatalog(
   for (const root of [projectRoot(), ...catalogDirs(flag, ctx)]) {
     for (const folder of [join(root, "queries"), join(root, "reports")]) {
       if (out === folder || out.startsWith(`${folder}${sep}`)) {
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           `${outSource} ${outDir} is inside the catalog folder ${folder}, where the query and report definitions live; write reports elsewhere, e.g. --out out`,
         );
       }
@@ -57,7 +58,8 @@ function catalogDirs(flag: readonly string[] | undefined, ctx: CliContext): stri
   const dirs = given.map((dir) => resolve(ctx.cwd, dir));
   for (const [i, dir] of dirs.entries()) {
     if (!isFolder(dir)) {
-      throw new UsageError(
+      throw new LmsExportError(
+        "bad-input",
         `${source}: ${given[i]} is not a folder; give a folder holding queries/ and/or reports/`,
       );
     }

@@ -4,7 +4,7 @@
  */
 import { readApiKey } from "../config/api-key.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
-import type { LmsDatabase } from "../load/database.js";
+import type { LmsDatabase, OpenOptions } from "../load/database.js";
 import { openDatabaseWaiting } from "../load/wait-for-lock.js";
 import { createCliLogger } from "../log/cli-logger.js";
 import { streamIsTTY } from "../log/color.js";
@@ -62,7 +62,7 @@ export async function setupPortalCommand(
  */
 export async function withDatabase<T>(
   path: string,
-  options: { readOnly?: boolean; wait?: { seconds: number | undefined; logger: Logger } },
+  options: OpenOptions & { wait?: { seconds: number | undefined; logger: Logger } },
   use: (db: LmsDatabase) => Promise<T>,
 ): Promise<T> {
   const db = await openDatabaseWaiting(path, options, {

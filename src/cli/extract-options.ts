@@ -4,15 +4,16 @@
  */
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { UsageError } from "../cli-error.js";
 import { readApiKey } from "../config/api-key.js";
+import { DEFAULT_LOOKBACK_MS } from "../config/defaults.js";
 import type { ResolvedConfig } from "../config/resolve.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { type ExtractResult, runExtract } from "../extract/extract.js";
-import { logProgress, renderTerminalProgress } from "../extract/progress-render.js";
 import type { LmsDatabase } from "../load/database.js";
 import { streamIsTTY } from "../log/color.js";
 import type { Logger } from "../log/logger.js";
 import type { CliContext } from "./context.js";
+import { logProgress, renderTerminalProgress } from "./progress-render.js";
 
 const EXTRACT = "Extract:";
 
@@ -37,7 +38,7 @@ export function withExtractOptions<T>(y: Argv<T>) {
     .option("lookback", {
       type: "number",
       group: EXTRACT,
-      description: "Minutes before the last run's start an incremental run looks back (default 60)",
+      description: `Minutes before the last run's start an incremental run looks back (default ${DEFAULT_LOOKBACK_MS / 60_000}; env LMS_LOOKBACK)`,
     })
     .option("allow-empty", {
       type: "boolean",
@@ -66,7 +67,6 @@ export interface ExtractFlags {
   full?: boolean | undefined;
   incremental?: boolean | undefined;
   since?: string | undefined;
-  lookback?: number | undefined;
   resume?: boolean | undefined;
   allowEmpty?: boolean | undefined;
   only?: string[] | undefined;
@@ -85,7 +85,8 @@ function parseSince(value: string | undefined): Date | undefined {
   const real = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1));
   const exists = real.getUTCMonth() === (month ?? 1) - 1 && real.getUTCDate() === day;
   if (!ok || !exists || Number.isNaN(date.getTime())) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `--since: "${value}" is not an ISO 8601 date or date-time with a zone; use e.g. 2026-01-31 or 2026-01-31T08:00:00Z`,
     );
   }
@@ -106,18 +107,17 @@ export async function extractWith(options: {
 }): Promise<ExtractResult> {
   const { config, flags, ctx, logger } = options;
   if (!config.baseUrl) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       "no portal address: pass --base-url URL or set LMS_BASE_URL (see `lms-export extract --help`)",
     );
-  }
-  if (flags.lookback !== undefined && !(flags.lookback >= 0)) {
-    throw new UsageError(`--lookback must be a number of minutes >= 0, got ${flags.lookback}`);
   }
   const since = parseSince(flags.since);
   const apiKey = options.apiKey ?? (await readApiKey(config, ctx.env, { logger }));
   const quiet = config.quiet;
   return runExtract({
     db: options.db,
+    ...(config.duckdbMemoryLimit !== undefined ? { memoryLimit: config.duckdbMemoryLimit } : {}),
     ...(options.waitSeconds !== undefined ? { waitSeconds: options.waitSeconds } : {}),
     clientOptions: {
       baseUrl: config.baseUrl,
@@ -131,7 +131,7 @@ export async function extractWith(options: {
     },
     mode: flags.incremental || since ? "incremental" : "full",
     ...(since ? { since } : {}),
-    ...(flags.lookback !== undefined ? { lookbackMs: flags.lookback * 60_000 } : {}),
+    lookbackMs: config.lookbackMs,
     resume: flags.resume === true,
     allowEmpty: flags.allowEmpty === true,
     ...(flags.only ? { only: flags.only } : {}),

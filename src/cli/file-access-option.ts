@@ -6,8 +6,8 @@
 import { realpathSync, statSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
 import type { Argv } from "yargs";
-import { UsageError } from "../cli-error.js";
 import type { ResolvedConfig } from "../config/resolve.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 
 export function withFileAccessOption<T>(y: Argv<T>) {
   return y.option("allow-file-access", {
@@ -35,7 +35,7 @@ function holds(folder: string, file: string): boolean {
 /**
  * The folders SQL may reach: `outDir` (reports write there; undefined for `sql`) and each folder
  * given, as real absolute paths. A given path that is not a folder, or any folder holding the
- * configured API key file, is a UsageError.
+ * configured API key file, is a bad-input error.
  */
 export function allowedFolders(
   given: readonly string[] | undefined,
@@ -51,7 +51,10 @@ export function allowedFolders(
       isFolder = false;
     }
     if (!isFolder) {
-      throw new UsageError(`--allow-file-access ${dir} is not a folder: name an existing folder`);
+      throw new LmsExportError(
+        "bad-input",
+        `--allow-file-access ${dir} is not a folder: name an existing folder`,
+      );
     }
     folders.push({ path: realPath(path), shown: `--allow-file-access ${dir}` });
   }
@@ -63,7 +66,8 @@ export function allowedFolders(
     const key = realPath(keyFile);
     for (const folder of folders) {
       if (holds(folder.path, key)) {
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           `${folder.shown} holds the API key file, which SQL must never read: keep the key in a folder of its own`,
         );
       }

@@ -4,7 +4,7 @@
  * problem never removes a written file; it makes the command fail (exit 1) once every message
  * was tried.
  */
-import { CliError, UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { LmsDatabase } from "../load/database.js";
 import { createRedactor } from "../log/redact.js";
 import { parseAddressList } from "../mail/address.js";
@@ -26,7 +26,7 @@ export interface MailRequest {
 /**
  * Undefined when neither --mail nor --mail-to was given. Otherwise checks the addresses and the
  * server settings and reads the password (added to the redacted secrets at once); every problem
- * is a UsageError before anything runs.
+ * is a bad-input error before anything runs.
  */
 export async function mailRequest(
   args: Readonly<Record<string, unknown>>,
@@ -34,7 +34,8 @@ export async function mailRequest(
   ctx: CliContext,
 ): Promise<MailRequest | undefined> {
   if (args.smtpPassword !== undefined || args["smtp-password"] !== undefined) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       "--smtp-password is not accepted: a password on the command line is visible to other users and kept in shell history; put it alone in a file and set LMS_SMTP_PASSWORD_FILE (or --smtp-password-file), or set LMS_SMTP_PASSWORD",
     );
   }
@@ -62,7 +63,7 @@ export async function planMail(
   return planned;
 }
 
-/** Sends the planned mail for the written `results` (same order); a CliError if any failed. */
+/** Sends the planned mail for the written `results` (same order); mail-failed if any failed. */
 export async function sendPlannedMail(
   db: Pick<LmsDatabase, "connect">,
   planned: readonly Omit<ReportToMail, "result">[],
@@ -95,7 +96,8 @@ export async function sendPlannedMail(
     const redact = createRedactor(() => request.secrets);
     const more =
       summary.problems.length > 1 ? ` (and ${summary.problems.length - 1} more; see the log)` : "";
-    throw new CliError(
+    throw new LmsExportError(
+      "mail-failed",
       `${redact.text(summary.problems[0] ?? "")}${more}; the report files are written`,
     );
   }

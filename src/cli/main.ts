@@ -1,18 +1,10 @@
 /**
- * The yargs root: the one place that turns errors into messages and exit codes.
- * Handlers never call process.exit; they throw CliError (or return) and main() answers the code.
+ * The yargs root: the one place that turns errors into messages and exit codes (by
+ * exit-codes.ts). Handlers never call process.exit; they throw an LmsExportError (or return) and
+ * main() answers the code.
  */
 import yargs, { type Argv } from "yargs";
-import {
-  CliError,
-  EXIT_FAILED,
-  EXIT_OK,
-  EXIT_SIGINT,
-  EXIT_SIGTERM,
-  EXIT_USAGE,
-  type ExitCode,
-  UsageError,
-} from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { guardOutput } from "./closed-output.js";
 import { registerApply } from "./commands/apply.js";
 import { registerCheck } from "./commands/check.js";
@@ -27,6 +19,16 @@ import { registerSchedule } from "./commands/schedule.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerSql } from "./commands/sql.js";
 import { type CliContext, processContext } from "./context.js";
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_SIGINT,
+  EXIT_SIGTERM,
+  EXIT_USAGE,
+  type ExitCode,
+  exitCodeOf,
+  failureLine,
+} from "./exit-codes.js";
 
 /** Each command module adds itself to the root parser. */
 export type RegisterCommand = (root: Argv, ctx: CliContext) => Argv;
@@ -56,7 +58,7 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
   let signalled: ExitCode | undefined;
   const stopBy = (code: ExitCode) => () => {
     signalled ??= code;
-    controller.abort(new CliError("interrupted", code));
+    controller.abort(new LmsExportError("interrupted", "interrupted"));
   };
   const onInt = stopBy(EXIT_SIGINT);
   const onTerm = stopBy(EXIT_SIGTERM);
@@ -81,7 +83,7 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
       // before any handler runs: a mistyped flag must never start an extract.
       if (error) throw error;
       usageFailure = message;
-      throw new UsageError(message);
+      throw new LmsExportError("bad-input", message);
     })
     .example("$0 demo", "the whole pipeline on a simulated portal, no setup")
     .example(
@@ -118,13 +120,9 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
     }
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof CliError) {
-      ctx.stderr.write(`lms-export: ${error.message}\n`);
-      return signalled ?? error.exitCode;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    ctx.stderr.write(`lms-export: unexpected error: ${message}\n`);
-    return EXIT_FAILED;
+    ctx.stderr.write(`${failureLine(error)}\n`);
+    // A typed failure after a signal came from it; an untyped one is a bug either way.
+    return error instanceof LmsExportError ? (signalled ?? exitCodeOf(error)) : EXIT_FAILED;
   } finally {
     output?.dispose();
     if (!given) {

@@ -4,7 +4,16 @@
  * (the defaults are shown in the descriptions instead). The API key is never an option.
  */
 import type { Argv } from "yargs";
+import {
+  CONFIG_FILE_NAME,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_DB,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_OUT_DIR,
+  DEFAULT_PAGE_SIZE,
+} from "../config/defaults.js";
 import { REPORT_FORMATS_TEXT } from "../config/report-formats.js";
+import { DEFAULT_MEMORY_LIMIT, EXTRACT_MEMORY_LIMIT } from "../load/memory-limit.js";
 
 const CONNECTION = "Connection:";
 const OUTPUT = "Output:";
@@ -14,8 +23,7 @@ const LOGGING = "Logging:";
 export function withConfigOption<T>(y: Argv<T>) {
   return y.option("config", {
     type: "string",
-    description:
-      "JSON config file (default: lms-export.config.json in the working directory; env LMS_CONFIG)",
+    description: `JSON config file (default: ${CONFIG_FILE_NAME} in the working directory; env LMS_CONFIG)`,
   });
 }
 
@@ -47,13 +55,12 @@ export function withConnectionOptions<T>(y: Argv<T>) {
     .option("concurrency", {
       type: "string",
       group: CONNECTION,
-      description:
-        'Requests in flight: "auto" adapts to the portal, a number fixes it (default auto; env LMS_CONCURRENCY)',
+      description: `Requests in flight: "auto" adapts to the portal, a number fixes it (default ${DEFAULT_CONCURRENCY}; env LMS_CONCURRENCY)`,
     })
     .option("max-concurrency", {
       type: "number",
       group: CONNECTION,
-      description: "Requests in flight auto may reach (default 64; env LMS_MAX_CONCURRENCY)",
+      description: `Requests in flight auto may reach (default ${DEFAULT_MAX_CONCURRENCY}; env LMS_MAX_CONCURRENCY)`,
     })
     .option("rate", {
       type: "number",
@@ -63,7 +70,7 @@ export function withConnectionOptions<T>(y: Argv<T>) {
     .option("page-size", {
       type: "number",
       group: CONNECTION,
-      description: "Records asked for per list page (default 500; env LMS_PAGE_SIZE)",
+      description: `Records asked for per list page (default ${DEFAULT_PAGE_SIZE}; env LMS_PAGE_SIZE)`,
     })
     .option("allow-http", {
       type: "boolean",
@@ -73,12 +80,17 @@ export function withConnectionOptions<T>(y: Argv<T>) {
     .option("api-key", { type: "string", hidden: true });
 }
 
-/** --db FILE: the DuckDB file. */
+/** --db FILE: the DuckDB file, and --duckdb-memory-limit SIZE: the ceiling DuckDB works under. */
 export function withDbOption<T>(y: Argv<T>) {
-  return y.option("db", {
-    type: "string",
-    description: "DuckDB file (default ./lms.duckdb; env LMS_DB)",
-  });
+  return y
+    .option("db", {
+      type: "string",
+      description: `DuckDB file (default ./${DEFAULT_DB}; env LMS_DB)`,
+    })
+    .option("duckdb-memory-limit", {
+      type: "string",
+      description: `DuckDB's memory ceiling, e.g. 1GB (default: ${DEFAULT_MEMORY_LIMIT} for reports, ${EXTRACT_MEMORY_LIMIT} while extracting; env LMS_DUCKDB_MEMORY_LIMIT)`,
+    });
 }
 
 /** --out DIR and --format LIST (report formats; repeatable or comma-separated). */
@@ -87,7 +99,7 @@ export function withOutputOptions<T>(y: Argv<T>) {
     .option("out", {
       type: "string",
       group: OUTPUT,
-      description: "Folder reports are written to (default ./out; env LMS_OUT)",
+      description: `Folder reports are written to (default ./${DEFAULT_OUT_DIR}; env LMS_OUT)`,
     })
     .option("format", {
       type: "string",

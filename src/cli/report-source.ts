@@ -37,7 +37,10 @@ export async function withReportSource(
   args: Readonly<Record<string, unknown>> & { lake?: string | undefined; allPortals?: boolean },
   ctx: CliContext,
   db: string,
-  options: { wait?: { seconds: number | undefined; logger: Logger } },
+  options: {
+    memoryLimit?: string | undefined;
+    wait?: { seconds: number | undefined; logger: Logger };
+  },
   use: (db: Pick<LmsDatabase, "connect">, reads: readonly string[]) => Promise<void>,
 ): Promise<void> {
   if (args.lake === undefined && !args.allPortals) {
@@ -47,8 +50,8 @@ export async function withReportSource(
   const lake = args.lake === undefined ? undefined : resolve(ctx.cwd, args.lake);
   const source =
     lake !== undefined
-      ? await openLake(lake)
-      : await openPortalsDatabase(await portalDatabases(args, ctx));
+      ? await openLake(lake, options.memoryLimit)
+      : await openPortalsDatabase(await portalDatabases(args, ctx), options.memoryLimit);
   try {
     await use(source, lake === undefined ? [] : [lake]);
   } finally {

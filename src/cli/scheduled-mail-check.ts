@@ -26,7 +26,7 @@ function mailFlags(args: readonly string[]): Record<string, unknown> {
 }
 
 /**
- * Contract: does nothing unless `args` hold --mail or --mail-to; otherwise throws the UsageError
+ * Contract: does nothing unless `args` hold --mail or --mail-to; otherwise throws the bad input
  * the scheduled command itself would give for its mail settings or addresses. The password file
  * is read to check it, and the password dropped.
  */

@@ -3,7 +3,7 @@
  * instead of failing at once. Alone it waits up to ten minutes.
  */
 import type { Argv } from "yargs";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 
 const DEFAULT_WAIT_SECONDS = 600;
 
@@ -17,7 +17,10 @@ export function withWaitOption<T>(y: Argv<T>) {
       if (text === "" || text === "true") return DEFAULT_WAIT_SECONDS;
       const seconds = Number(text);
       if (!Number.isFinite(seconds) || seconds < 0) {
-        throw new UsageError(`--wait must be a number of seconds >= 0, got "${text}"`);
+        throw new LmsExportError(
+          "bad-input",
+          `--wait must be a number of seconds >= 0, got "${text}"`,
+        );
       }
       return seconds;
     },

@@ -3,7 +3,7 @@
  * the config file's apiKeyFile) or from LMS_API_KEY — never from a flag value, which other users
  * can read in the process list and which stays in shell history.
  */
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import type { ResolvedConfig } from "./resolve.js";
 import { readSecretFile } from "./secret-file.js";
@@ -17,7 +17,7 @@ import { readSecretFile } from "./secret-file.js";
  * 3. a key file named by the config file's "apiKeyFile".
  * A key file holds the key on one line; surrounding whitespace and a trailing newline are
  * trimmed. A missing, unreadable, empty or multi-line file, or no key anywhere, is a one-line
- * UsageError naming the path (never the content). A key file that group or others may read gets
+ * bad-input naming the path (never the content). A key file that group or others may read gets
  * a warning on `logger`, not an error.
  */
 export async function readApiKey(
@@ -43,7 +43,8 @@ export async function readApiKey(
       logger: options.logger,
     });
   }
-  throw new UsageError(
+  throw new LmsExportError(
+    "bad-input",
     "no API key: put the key alone in a file and pass --api-key-file FILE (or set LMS_API_KEY_FILE), or set LMS_API_KEY",
   );
 }

@@ -9,7 +9,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { errnoCode } from "./errno-code.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
 import { type PortalEntries, parsePortals } from "./portals.js";
@@ -30,7 +30,7 @@ export interface LoadedConfigFile {
 const EXTRA_TOP_LEVEL = new Set(["$schema"]);
 
 /**
- * Contract: reads and validates `path` (absolute). Throws a one-line UsageError naming the file
+ * Contract: reads and validates `path` (absolute). Throws a one-line bad-input naming the file
  * when it cannot be read, is not JSON (position only: the parser's excerpt could contain a
  * secret), is not an object, has an unknown field (listing the known ones), holds an API key
  * (`apiKey`, `api_key`, any case: keys belong in a key file), or has a wrong value.
@@ -47,11 +47,15 @@ export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
         : code === "EISDIR"
           ? "is a folder, not a file"
           : `cannot be read (${code ?? "unknown error"})`;
-    throw new UsageError(`the config file ${path} ${why}: check --config or LMS_CONFIG`);
+    throw new LmsExportError(
+      code === "ENOENT" ? "not-found" : "bad-input",
+      `the config file ${path} ${why}: check --config or LMS_CONFIG`,
+    );
   }
   const document = parseJson(path, text);
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the config file ${path} must hold a JSON object, e.g. {"db": "./lms.duckdb"}`,
     );
   }
@@ -73,7 +77,10 @@ function parseJson(path: string, text: string): unknown {
     const message = error instanceof Error ? error.message : "";
     const position = /position (\d+)/.exec(message)?.[1];
     const where = position === undefined ? "" : ` at ${lineAndColumn(text, Number(position))}`;
-    throw new UsageError(`the config file ${path} is not valid JSON${where}: fix the syntax`);
+    throw new LmsExportError(
+      "bad-input",
+      `the config file ${path} is not valid JSON${where}: fix the syntax`,
+    );
   }
 }
 
@@ -104,7 +111,8 @@ function flatten(path: string, document: object): RawValues {
     for (const [key, value] of Object.entries(object)) {
       const dotted = prefix === "" ? key : `${prefix}.${key}`;
       if (isApiKeyName(key)) {
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           `${path}: field "${dotted}" is not allowed: an API key in a config file ends up in backups and version control; put the key alone in a file readable only by you (chmod 600) and set "apiKeyFile" to its path, or use LMS_API_KEY_FILE or LMS_API_KEY`,
         );
       }
@@ -115,19 +123,26 @@ function flatten(path: string, document: object): RawValues {
       }
       if (prefix === "" && EXTRA_TOP_LEVEL.has(key)) continue;
       if (prefix === "mail" && isPasswordName(key)) {
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           `${path}: field "${dotted}" is not allowed: a password in a config file ends up in backups and version control; put it alone in a file readable only by you (chmod 600) and set "mail.smtpPasswordFile" to its path, or use LMS_SMTP_PASSWORD_FILE or LMS_SMTP_PASSWORD`,
         );
       }
       const example = prefix === "" ? SECTION_EXAMPLES[key] : undefined;
       if (example !== undefined) {
         if (typeof value !== "object" || value === null || Array.isArray(value)) {
-          throw new UsageError(`${path}: field "${key}" must be an object such as ${example}`);
+          throw new LmsExportError(
+            "bad-input",
+            `${path}: field "${key}" must be an object such as ${example}`,
+          );
         }
         visit(value, key);
         continue;
       }
-      throw new UsageError(`${path}: unknown field "${dotted}" (known fields: ${known})`);
+      throw new LmsExportError(
+        "bad-input",
+        `${path}: unknown field "${dotted}" (known fields: ${known})`,
+      );
     }
   };
   visit(document, "");

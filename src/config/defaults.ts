@@ -1,6 +1,7 @@
 /**
  * Defaults for every setting, each with the reason it is what it is. A config file, the
- * environment and flags override them, in that order.
+ * environment and flags override them, in that order. The client (src/api) and the extract read
+ * theirs from here too, so a default is declared once.
  */
 
 /** Requests in flight over the whole client: adapted to the portal's answers. */
@@ -17,6 +18,12 @@ export const DEFAULT_MAX_CONCURRENCY = 64;
 // up. 64 is about what a mid-sized application server handles at once; a bigger portal can be
 // given more with --max-concurrency.
 
+/**
+ * Requests in flight when the client is created without `concurrency` (a program using it as a
+ * library); the command line's default is DEFAULT_CONCURRENCY.
+ */
+export const DEFAULT_CLIENT_CONCURRENCY = 16;
+
 // The upper bound of both (256) stops a typo from becoming a flood.
 export const MAX_CONCURRENCY = 256;
 
@@ -31,6 +38,24 @@ export const DEFAULT_PAGE_SIZE = 500;
 // JSON) amortise the per-request latency, keep a retried page cheap and well inside the
 // timeout, and if the portal caps it silently the client notices and pages on with the cap.
 export const MAX_PAGE_SIZE = 10_000;
+
+/** Attempts per request, the first included. */
+export const DEFAULT_MAX_ATTEMPTS = 6;
+/** Header and body timeout of one request, ms. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Backoff before the first retry, ms (jittered, doubling), and its cap. */
+export const DEFAULT_RETRY_BASE_MS = 250;
+export const DEFAULT_RETRY_MAX_MS = 15_000;
+// Five retries at 250 ms doubling wait about 8 s in all (before jitter): a portal's brief restart
+// or a dropped connection is ridden out, a portal that stays down fails the run soon.
+
+/** With "auto", how long one call may wait in all on "too busy" answers, ms. */
+export const DEFAULT_MAX_OVERLOAD_WAIT_MS = 600_000;
+
+/** How far before the last successful run's start an incremental run looks, ms. */
+export const DEFAULT_LOOKBACK_MS = 3_600_000;
+// One hour covers clock skew between this machine and the portal, and writes that landed while
+// the previous run was paging.
 
 /** The DuckDB file, relative to the working directory. */
 export const DEFAULT_DB = "lms.duckdb";

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { MAX_CONCURRENCY, MAX_PAGE_SIZE } from "./defaults.js";
+import { DUCKDB_SIZE } from "./duckdb-size.js";
 import { REPORT_FORMATS, REPORT_FORMATS_TEXT } from "./report-formats.js";
 
 export { REPORT_FORMATS, type ReportFormat } from "./report-formats.js";
@@ -26,6 +27,8 @@ export const FIELD_SCHEMAS = {
   maxConcurrency: REQUESTS_IN_FLIGHT,
   rate: z.number().min(0).max(1_000_000),
   pageSize: z.int().min(1).max(MAX_PAGE_SIZE),
+  lookback: z.number().min(0),
+  duckdbMemoryLimit: z.string().trim().regex(DUCKDB_SIZE),
   authScheme: z.string().regex(AUTH_SCHEME),
   allowHttp: z.boolean(),
   outDir: z.string().min(1),
@@ -108,6 +111,20 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
     flag: "page-size",
     env: "LMS_PAGE_SIZE",
     file: "pageSize",
+  },
+  lookback: {
+    kind: "number",
+    expected: "a number of minutes >= 0",
+    flag: "lookback",
+    env: "LMS_LOOKBACK",
+    file: "lookback",
+  },
+  duckdbMemoryLimit: {
+    kind: "string",
+    expected: "a size such as 512MB or 2GB",
+    flag: "duckdb-memory-limit",
+    env: "LMS_DUCKDB_MEMORY_LIMIT",
+    file: "duckdbMemoryLimit",
   },
   authScheme: {
     kind: "string",

@@ -3,7 +3,7 @@
  * read. Only flags the user gave count: the shared option groups declare no yargs defaults, so a
  * flag that is absent is undefined and cannot mask the environment or the config file.
  */
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { fromText } from "./env-values.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
 import type { RawValues } from "./validate.js";
@@ -15,7 +15,7 @@ export function flagValue(flags: Readonly<Record<string, unknown>>, flag: string
 
 /**
  * Contract: reads every setting's flag; `--format` may be repeated or comma-separated;
- * `--param KEY=VALUE` may be repeated and becomes an object (a malformed one is a UsageError).
+ * `--param KEY=VALUE` may be repeated and becomes an object (a malformed one is a bad-input error).
  */
 export function rawFromFlags(flags: Readonly<Record<string, unknown>>): RawValues {
   const raw: RawValues = {};
@@ -52,7 +52,8 @@ function parseParams(values: readonly unknown[]): Record<string, string> {
     const text = String(value);
     const eq = text.indexOf("=");
     if (eq <= 0) {
-      throw new UsageError(
+      throw new LmsExportError(
+        "bad-input",
         `option --param must be KEY=VALUE, e.g. --param days=30 (got ${JSON.stringify(text)})`,
       );
     }

@@ -8,7 +8,7 @@
  *
  * A portal's database defaults to `lms-<name>.duckdb` in the working directory.
  */
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { type ConfigValues, FIELDS, type FieldName } from "./fields.js";
 import { checkPortalName } from "./portal-name.js";
 import { type RawValues, validateSource } from "./validate.js";
@@ -36,30 +36,38 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Validates the `portals` field of the config file at `path`; UsageError naming the field. */
+/** Validates the `portals` field of the config file at `path`; bad-input error naming the field. */
 export function parsePortals(path: string, value: unknown): PortalEntries {
   const example =
     '{"acme": {"baseUrl": "https://acme.example.com/api-v2", "apiKeyFile": "acme.key"}}';
   if (!isObject(value)) {
-    throw new UsageError(`${path}: field "portals" must be an object such as ${example}`);
+    throw new LmsExportError(
+      "bad-input",
+      `${path}: field "portals" must be an object such as ${example}`,
+    );
   }
   const entries: PortalEntries = {};
   for (const [name, entry] of Object.entries(value)) {
     checkPortalName(name, `${path}: portal name`);
     if (!isObject(entry)) {
-      throw new UsageError(`${path}: field "portals.${name}" must be an object such as ${example}`);
+      throw new LmsExportError(
+        "bad-input",
+        `${path}: field "portals.${name}" must be an object such as ${example}`,
+      );
     }
     const raw: RawValues = {};
     for (const [key, inner] of Object.entries(entry)) {
       if (key.toLowerCase().replace(/[-_]/g, "") === "apikey") {
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           `${path}: field "portals.${name}.${key}" is not allowed: an API key in a config file ends up in backups and version control; put it alone in a file (chmod 600) and set "apiKeyFile"`,
         );
       }
       const field = PORTAL_FIELDS.find((f) => FIELDS[f].file === key);
       if (field === undefined) {
         const known = PORTAL_FIELDS.map((f) => FIELDS[f].file).join(", ");
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           `${path}: unknown field "portals.${name}.${key}" (a portal may set: ${known})`,
         );
       }

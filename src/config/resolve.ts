@@ -5,13 +5,14 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { checkBaseUrl } from "../security/base-url.js";
 import { type LoadedConfigFile, loadConfigFile } from "./config-file.js";
 import {
   CONFIG_FILE_NAME,
   DEFAULT_CONCURRENCY,
   DEFAULT_DB,
+  DEFAULT_LOOKBACK_MS,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_OUT_DIR,
   DEFAULT_PAGE_SIZE,
@@ -45,6 +46,10 @@ export interface ResolvedConfig {
   /** Requests per second; undefined = no limit. */
   rate: number | undefined;
   pageSize: number;
+  /** How far before the last successful run's start an incremental extract looks, ms. */
+  lookbackMs: number;
+  /** DuckDB's memory ceiling as given (e.g. "1GB"); undefined = the database layer's own figures. */
+  duckdbMemoryLimit: string | undefined;
   /**
    * "" = raw token in the Authorization header, otherwise "<scheme> <token>"; undefined = not set:
    * the client detects whether the portal wants `Bearer`.
@@ -102,14 +107,15 @@ export interface ResolveConfigInput {
  * Contract: precedence per setting is flags > environment > config file > defaults
  * (report parameters merge per key in the same order). Every source is validated whole, even
  * where a higher one overrides it, so a broken config file is never silently masked. Throws a
- * one-line UsageError naming the source (flag, environment variable, or file and field), the
+ * one-line bad-input error naming the source (flag, environment variable, or file and field), the
  * setting and the expected value. A `--api-key` flag is refused: keys come from a file or the
  * environment. Relative paths from the config file are resolved against the file's folder; from
  * flags, the environment and defaults against `cwd`.
  */
 export async function resolveConfig(input: ResolveConfigInput): Promise<ResolvedConfig> {
   if (flagValue(input.flags, "api-key") !== undefined) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       "--api-key is not accepted: a key on the command line is visible to other users and kept in shell history; put it in a file and pass --api-key-file FILE, or set LMS_API_KEY_FILE or LMS_API_KEY",
     );
   }
@@ -155,6 +161,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const allowHttp = pick("allowHttp") ?? false;
   const rawBaseUrl = pick("baseUrl");
   const rate = pick("rate") ?? DEFAULT_RATE;
+  const lookback = pick("lookback");
   const reportParams: Record<string, string> = {};
   for (const layer of [...layers].reverse()) {
     for (const [key, value] of Object.entries(layer.values.reportParams ?? {})) {
@@ -170,6 +177,8 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     maxConcurrency: pick("maxConcurrency") ?? DEFAULT_MAX_CONCURRENCY,
     rate: rate === 0 ? undefined : rate,
     pageSize: pick("pageSize") ?? DEFAULT_PAGE_SIZE,
+    lookbackMs: lookback === undefined ? DEFAULT_LOOKBACK_MS : lookback * 60_000,
+    duckdbMemoryLimit: pick("duckdbMemoryLimit"),
     authScheme: pick("authScheme"),
     allowHttp,
     outDir: pick("outDir") ?? resolvePath(input.cwd, DEFAULT_OUT_DIR),
@@ -243,8 +252,8 @@ function checkedBaseUrl(
   try {
     return checkBaseUrl(url, allowHttp).href.replace(/\/+$/, "");
   } catch (error) {
-    if (error instanceof UsageError) {
-      throw new UsageError(`${error.message} (base URL from ${sources.baseUrl})`);
+    if (error instanceof LmsExportError) {
+      throw new LmsExportError(error.code, `${error.message} (base URL from ${sources.baseUrl})`);
     }
     throw error;
   }

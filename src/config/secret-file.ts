@@ -4,7 +4,7 @@
  * history, and a config file ends up in backups.
  */
 import { readFile, stat } from "node:fs/promises";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import { errnoCode } from "./errno-code.js";
 import { looksLikeSecret } from "./looks-like-secret.js";
@@ -14,7 +14,7 @@ const MAX_SECRET_FILE_BYTES = 64 * 1024;
 
 /**
  * Contract: answers the file's one line, surrounding whitespace and a trailing newline trimmed.
- * A missing, unreadable, empty, oversized or multi-line file is a one-line UsageError naming the
+ * A missing, unreadable, empty, oversized or multi-line file is a one-line bad-input naming the
  * path and `source` (never the content). A file that group or others may read gets a warning on
  * `logger`, not an error.
  */
@@ -26,7 +26,7 @@ export async function readSecretFile(
   // "the key", "the password": the short word reads better in the longer messages.
   const short = what.split(" ").at(-1) ?? what;
   const fail = (why: string): never => {
-    throw new UsageError(`the ${what} file ${path} (from ${source}) ${why}`);
+    throw new LmsExportError("bad-input", `the ${what} file ${path} (from ${source}) ${why}`);
   };
   let size = 0;
   try {
@@ -41,10 +41,11 @@ export async function readSecretFile(
       });
     }
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (error instanceof LmsExportError) throw error;
     if (errnoCode(error) === "ENOENT" && looksLikeSecret(path)) {
       // The setting holds the secret itself: never echo it.
-      throw new UsageError(
+      throw new LmsExportError(
+        "bad-input",
         `the ${what} file setting (from ${source}) names no file and looks like a ${short} itself: put the ${short} alone in a file (chmod 600) and name that file instead`,
       );
     }

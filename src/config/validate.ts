@@ -1,10 +1,10 @@
 /**
  * Validates the values one source gives (a flag set, the environment or a config file) against
- * the settings table, and turns the first problem into a one-line UsageError that names the
+ * the settings table, and turns the first problem into a one-line bad-input error that names the
  * source, the setting and what was expected.
  */
 import { z } from "zod";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { type ConfigValues, FIELD_NAMES, FIELD_SCHEMAS, FIELDS, type FieldName } from "./fields.js";
 
 const VALUES_SCHEMA = z.object(FIELD_SCHEMAS).partial();
@@ -13,7 +13,7 @@ const VALUES_SCHEMA = z.object(FIELD_SCHEMAS).partial();
 export type RawValues = Partial<Record<FieldName, unknown>>;
 
 /**
- * Contract: answers the validated values (only the keys the source set) or throws a UsageError
+ * Contract: answers the validated values (only the keys the source set) or throws a bad-input error
  * `${where(field)} must be ${expected} (got ${value})`.
  */
 export function validateSource(raw: RawValues, where: (field: FieldName) => string): ConfigValues {
@@ -28,9 +28,13 @@ export function validateSource(raw: RawValues, where: (field: FieldName) => stri
   const issue = result.error.issues[0];
   const field = fieldOf(issue?.path[0]);
   if (field === undefined) {
-    throw new UsageError(`invalid configuration: ${issue?.message ?? "unknown problem"}`);
+    throw new LmsExportError(
+      "bad-input",
+      `invalid configuration: ${issue?.message ?? "unknown problem"}`,
+    );
   }
-  throw new UsageError(
+  throw new LmsExportError(
+    "bad-input",
     `${where(field)} must be ${FIELDS[field].expected} (got ${showValue(raw[field])})`,
   );
 }

@@ -4,7 +4,7 @@
  * than every record having been deleted, so the run stops instead of emptying the table;
  * `--allow-empty` accepts it.
  */
-import { CliError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { TableSize } from "../load/table-sizes.js";
 import type { ExtractedName } from "../resources/registry.js";
 
@@ -12,7 +12,8 @@ import type { ExtractedName } from "../resources/registry.js";
 export function refuseEmptying(sizes: ReadonlyMap<ExtractedName, TableSize>): void {
   for (const [resource, { rows, staged }] of sizes) {
     if (staged === 0 && rows > 0) {
-      throw new CliError(
+      throw new LmsExportError(
+        "refused",
         `${resource}: the portal answered no records but the table holds ${rows}; nothing was changed. If the portal really is empty now, run again with --allow-empty`,
       );
     }

@@ -9,31 +9,24 @@ import { setMaxListeners } from "node:events";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
 import { ConcurrencyControl } from "../api/concurrency-control.js";
-import { CliError, EXIT_FAILED, EXIT_USAGE } from "../cli-error.js";
-import { DEFAULT_MERGE_WAIT_SECONDS } from "../config/defaults.js";
+import {
+  DEFAULT_CLIENT_CONCURRENCY,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_MERGE_WAIT_SECONDS,
+} from "../config/defaults.js";
 import { doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
-import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import { ExtractStore } from "../load/extract-store.js";
 import { adoptLegacyStaging } from "../load/legacy-staging.js";
-import { extractMemoryLimit, memoryLimit, mergeMemoryLimit } from "../load/memory-limit.js";
-import { mergeStaging } from "../load/merge.js";
-import { type RunPace, recordRunPace } from "../load/run-pace.js";
-import {
-  copyRunRecords,
-  finishRun,
-  type ResourceStats,
-  recordNotFound,
-  recordResourceStats,
-} from "../load/runs.js";
+import { extractMemoryLimit, memoryLimit } from "../load/memory-limit.js";
+import type { RunPace } from "../load/run-pace.js";
+import { recordNotFound } from "../load/runs.js";
 import { storedKeys } from "../load/stored-keys.js";
-import type { TableSize } from "../load/table-sizes.js";
 import { tableSizes } from "../load/table-sizes.js";
-import { WriteIntoFileError, writeIntoFile } from "../load/write-into-file.js";
+import { WriteIntoFileError } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
-import { describeFailure } from "./describe-failure.js";
-import { refuseEmptying } from "./empty-guard.js";
+import { mergeRun } from "./merge-run.js";
 import { extractionOf } from "./plan.js";
 import { applyRun, decideRun, earliestCursor, type RunDecision } from "./prepare-run.js";
 import { Progress } from "./progress.js";
@@ -43,6 +36,7 @@ import {
   fetchAll,
   type ResourceOutcome,
 } from "./run-extract.js";
+import { fetchFailure } from "./run-outcome.js";
 import { CountingSink, type RecordSink, StagingSink } from "./sink.js";
 
 export { DEFAULT_LOOKBACK_MS } from "./prepare-run.js";
@@ -67,6 +61,8 @@ export interface RunExtractOptions {
    * database (a reader).
    */
   readonly waitSeconds?: number;
+  /** The configured DuckDB memory ceiling (the `duckdbMemoryLimit` setting), for a path. */
+  readonly memoryLimit?: string;
   readonly clientOptions: Omit<ClientOptions, "signal">;
   readonly mode: "full" | "incremental";
   /** Explicit incremental cursor (`--since`); implies incremental. */
@@ -99,52 +95,6 @@ export interface ExtractResult {
   readonly retries: number;
   /** The limit on requests in flight over the run, and the portal's "too busy" answers. */
   readonly pace: RunPace;
-}
-
-/**
- * The run's outcome is recorded in the database, with its pace and what it recorded in the side
- * file, even when recording it fails, without hiding the real error. After an interruption the
- * database is tried once: nobody waits on a Ctrl-C (the next run closes the row out).
- */
-async function recordOutcome(
-  store: ExtractStore,
-  runId: number,
-  status: "failed" | "interrupted",
-  message: string,
-  pace: RunPace | undefined,
-): Promise<void> {
-  await store
-    .withDatabase(
-      "write",
-      async (connection) => {
-        await finishRun(connection, runId, status, message);
-        if (pace) await recordRunPace(connection, runId, pace);
-        await copyRunRecords(connection, store.side, runId);
-      },
-      { once: status === "interrupted" },
-    )
-    .catch(() => {});
-}
-
-/** Turns a failure of the fetch into the CliError the user sees, with the run marked. */
-async function fetchFailure(
-  run: { store: ExtractStore; runId: number; pace: RunPace } | undefined,
-  error: unknown,
-  interrupted: boolean,
-): Promise<CliError> {
-  const failure = describeFailure(error, interrupted);
-  if (run) {
-    const status = interrupted ? "interrupted" : "failed";
-    await recordOutcome(run.store, run.runId, status, failure.message, run.pace);
-  }
-  // Resuming helps after an interruption or a portal failure, not after bad input.
-  const hint =
-    failure.exitCode === EXIT_USAGE || run === undefined
-      ? ""
-      : " (`lms-export extract --resume` continues from here)";
-  return new CliError(`${failure.message}; the database is unchanged${hint}`, failure.exitCode, {
-    cause: error,
-  });
 }
 
 /** Opens the staging sinks and reads what an earlier attempt finished. */
@@ -192,7 +142,7 @@ function runPaceOf(client: LmsClient): RunPace {
   return { min: pace.min, max: pace.max, final: pace.current, overloads: pace.overloads };
 }
 
-/** Checks the key with the portal; a failure is the CliError the user sees. */
+/** Checks the key with the portal; a failure is the error the user sees. */
 async function authenticate(
   client: LmsClient,
   controller: AbortController,
@@ -220,8 +170,8 @@ function fanoutWorkers(options: RunExtractOptions): number {
   return (
     2 *
     ConcurrencyControl.ceiling(
-      options.clientOptions.concurrency ?? 16,
-      options.clientOptions.maxConcurrency ?? 64,
+      options.clientOptions.concurrency ?? DEFAULT_CLIENT_CONCURRENCY,
+      options.clientOptions.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     )
   );
 }
@@ -236,7 +186,7 @@ interface FetchContext {
   readonly progress: Progress;
 }
 
-/** Fetches the plan with the progress shown; a failure is the CliError the user sees, run marked. */
+/** Fetches the plan with the progress shown; a failure is the error the user sees, run marked. */
 async function fetchRun(
   plan: ExtractPlan,
   context: FetchContext,
@@ -274,21 +224,30 @@ async function fetchRun(
   }
 }
 
+/** The configured memory ceiling: an open database's own, or the one given with a path. */
+function configuredMemoryLimit(options: RunExtractOptions): string | undefined {
+  return typeof options.db === "string" ? options.memoryLimit : options.db.memoryLimit;
+}
+
 /** Opens the run's storage: waits as `waitSeconds` says (see RunExtractOptions). */
 function openStore(options: RunExtractOptions): Promise<ExtractStore> {
   const { logger, signal, waitSeconds } = options;
-  return ExtractStore.open(options.db, {
-    side: { seconds: waitSeconds, logger, ...(signal ? { signal } : {}) },
-    database: {
-      seconds: waitSeconds ?? DEFAULT_MERGE_WAIT_SECONDS,
-      logger,
-      ...(signal ? { signal } : {}),
-      purpose: "(the extract's records wait in the side file meanwhile)",
+  return ExtractStore.open(
+    options.db,
+    {
+      side: { seconds: waitSeconds, logger, ...(signal ? { signal } : {}) },
+      database: {
+        seconds: waitSeconds ?? DEFAULT_MERGE_WAIT_SECONDS,
+        logger,
+        ...(signal ? { signal } : {}),
+        purpose: "(the extract's records wait in the side file meanwhile)",
+      },
     },
-  });
+    configuredMemoryLimit(options),
+  );
 }
 
-/** Runs an extract; throws CliError (with the run marked failed or interrupted) when it cannot finish. */
+/** Runs an extract; throws LmsExportError (run marked failed or interrupted) if it cannot finish. */
 export async function runExtract(options: RunExtractOptions): Promise<ExtractResult> {
   const store = await openStore(options);
   const controller = new AbortController();
@@ -299,7 +258,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   try {
     // The instance may be shared with reports that follow (`run`): its ceiling is lowered for the
     // extract only (see memory-limit.ts).
-    await store.setMemoryLimit(extractMemoryLimit());
+    await store.setMemoryLimit(extractMemoryLimit(configuredMemoryLimit(options)));
     const request = { ...options, pageSize: options.clientOptions.pageSize };
     const decision = await store.withDatabase("write", async (connection) => {
       await adoptLegacyStaging(connection, store.side);
@@ -322,7 +281,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     throw error;
   } finally {
     await client?.close();
-    await store.setMemoryLimit(memoryLimit()).catch(() => {});
+    await store.setMemoryLimit(memoryLimit(configuredMemoryLimit(options))).catch(() => {});
     if (merged && !options.dryRun) await store.discard().catch(() => {});
     else store.close();
   }
@@ -364,7 +323,12 @@ async function fetchAndStore(
     options,
   );
   const pace = runPaceOf(client);
-  const tables = options.dryRun ? {} : await merge(store, plan, fetched, pace, options);
+  const settings = {
+    allowEmpty: options.allowEmpty === true,
+    memoryLimit: configuredMemoryLimit(options),
+    logger: options.logger,
+  };
+  const tables = options.dryRun ? {} : await mergeRun(store, plan, fetched, pace, settings);
   return {
     runId,
     mode: decision.mode,
@@ -375,95 +339,4 @@ async function fetchAndStore(
     retries: fetched.client.retries,
     pace,
   };
-}
-
-/** The per-resource figures recorded in `_run_resources`. */
-function resourceStats(
-  plan: ExtractPlan,
-  fetched: FetchOutcome,
-  sizes: ReadonlyMap<ExtractedName, TableSize>,
-): Map<ExtractedName, ResourceStats> {
-  const retries = retriesByResource(fetched);
-  const stats = new Map<ExtractedName, ResourceStats>();
-  for (const [resource, outcome] of fetched.resources) {
-    // Records staged by the interrupted attempts count too: what the run loads is what is staged.
-    if (plan.resuming) outcome.records = sizes.get(resource)?.staged ?? outcome.records;
-    stats.set(resource, {
-      records: outcome.records,
-      requests: outcome.requests,
-      retries: retries.get(resource) ?? 0,
-      rejects: outcome.rejects,
-      notFound: outcome.notFound,
-      durationMs: outcome.durationMs,
-    });
-  }
-  return stats;
-}
-
-/**
- * Merges the staged records into the database in one transaction that also records the run's
- * figures, its outcome and what it recorded in the side file; then writes the database file.
- */
-async function merge(
-  store: ExtractStore,
-  plan: ExtractPlan,
-  fetched: FetchOutcome,
-  pace: RunPace,
-  options: RunExtractOptions,
-): Promise<Partial<Record<ExtractedName, number>>> {
-  const { runId } = plan;
-  try {
-    return await store.withDatabase("write", async (connection) => {
-      const sizes = await tableSizes(connection, store.side, plan.resources);
-      await recordResourceStats(connection, runId, resourceStats(plan, fetched, sizes));
-      if (plan.mode === "full" && !options.allowEmpty) refuseEmptying(sizes);
-      // A primary key index is built or loaded whole during the merge: give DuckDB room for the
-      // largest one.
-      const largest = Math.max(
-        0,
-        ...[...sizes.values()].map((size) => Math.max(size.rows, size.staged)),
-      );
-      await store.setMemoryLimit(mergeMemoryLimit(largest));
-      const mergeStarted = Date.now();
-      const tables = await mergeStaging(connection, store.side, plan.resources, plan.mode, {
-        keepRejectedOf: runId,
-        beforeCommit: async (tx) => {
-          await finishRun(tx, runId, "succeeded");
-          await recordRunPace(tx, runId, pace);
-          await copyRunRecords(tx, store.side, runId);
-        },
-      });
-      options.logger.info("merged the staged records into the tables", {
-        runId,
-        seconds: (Date.now() - mergeStarted) / 1000,
-      });
-      await writeIntoFile(connection, store.path, store.databaseCatalog);
-      return tables;
-    });
-  } catch (error) {
-    // Committed already: the run succeeded, its records wait in the .wal file.
-    if (error instanceof WriteIntoFileError) throw error;
-    const text = error instanceof Error ? error.message : String(error);
-    const message = duckdbFirstLine(text);
-    await recordOutcome(store, runId, "failed", message || "merge failed", pace);
-    if (error instanceof CliError) throw error;
-    const memory = memoryHint(text);
-    const advice = memory
-      ? `${memory} with \`lms-export extract --resume\``
-      : ": free disk space or fix the database's folder, then run `lms-export extract --resume`";
-    throw new CliError(
-      `storing the extracted records failed (${message}); the tables are unchanged${advice}`,
-      EXIT_FAILED,
-      { cause: error },
-    );
-  }
-}
-
-/** Client retries attributed to resources through the operation that made them. */
-function retriesByResource(fetched: FetchOutcome): Map<ExtractedName, number> {
-  const found = new Map<ExtractedName, number>();
-  for (const resource of fetched.resources.keys()) {
-    found.set(resource, fetched.client.byOperation[extractionOf(resource).operation]?.retries ?? 0);
-  }
-  return found;
 }

@@ -9,7 +9,7 @@
  *   `availability_group`;
  * - products are read one id at a time, ids from product access, takes and availability groups.
  */
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { IdSource } from "../load/known-ids.js";
 import { EXTRACTED, type ExtractedName, RESOURCES, type Resources } from "../resources/registry.js";
 import type { Extraction } from "../resources/types.js";
@@ -109,7 +109,8 @@ export function selectResources(only: readonly string[] | undefined): ExtractedN
   if (!only || only.length === 0) return [...DEPENDENCY_ORDER];
   const unknown = only.filter((name) => !isExtracted(name));
   if (unknown.length > 0) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `--only: unknown resource ${unknown.map((n) => `"${n}"`).join(", ")}; choose from ${EXTRACTED.join(", ")}`,
     );
   }

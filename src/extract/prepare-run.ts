@@ -5,6 +5,7 @@
  * discards an interrupted run's work.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { DEFAULT_LOOKBACK_MS } from "../config/defaults.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import {
   abandonRunningRuns,
@@ -18,8 +19,7 @@ import type { Logger } from "../log/logger.js";
 import { type ExtractedName, RESOURCES } from "../resources/registry.js";
 import { selectResources } from "./plan.js";
 
-/** One hour: covers clock skew between this machine and the portal, and writes that landed while the previous run was paging. */
-export const DEFAULT_LOOKBACK_MS = 3_600_000;
+export { DEFAULT_LOOKBACK_MS };
 
 export interface RunRequest {
   readonly mode: "full" | "incremental";

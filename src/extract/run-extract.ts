@@ -6,14 +6,18 @@
  * A run that fails or is interrupted leaves the resource tables as they were and its staged work
  * and checkpoints in place, so `--resume` continues it.
  */
-import type { ListSummary, LmsClient } from "../api/client.js";
+import type { ListSummary } from "../api/client.js";
 import type { Criterion } from "../api/types.js";
-import type { StoredKeys } from "../load/stored-keys.js";
-import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { RESOURCES } from "../resources/registry.js";
 import { stillPresent } from "./confirm-gone.js";
 import { FanoutQueue } from "./fanout-queue.js";
+import type {
+  ExtractEnvironment,
+  ExtractPlan,
+  FetchOutcome,
+  ResourceOutcome,
+} from "./fetch-plan.js";
 import {
   extractionOf,
   FANOUT,
@@ -30,54 +34,12 @@ import {
 import { Progress } from "./progress.js";
 import type { RecordSink } from "./sink.js";
 
-/** What a run needs; the caller prepares the run row, sinks and done-sets (see extract.ts). */
-export interface ExtractPlan {
-  readonly runId: number;
-  readonly resources: readonly ExtractedName[];
-  readonly mode: "full" | "incremental";
-  /**
-   * Incremental cursors: only records of a resource updated after its cursor are listed. A
-   * resource without one is listed whole.
-   */
-  readonly cursors: ReadonlyMap<ExtractedName, Date>;
-  readonly resuming: boolean;
-  readonly sinks: ReadonlyMap<ExtractedName, RecordSink>;
-  /** Work finished by an earlier attempt of this run (resume), per resource. */
-  readonly done: ReadonlyMap<ExtractedName, ReadonlySet<string>>;
-  /**
-   * Stored records a full run's lists did not deliver are looked up before the merge may drop
-   * them (off when nothing is stored, as in the benchmark's fetch-only floor).
-   */
-  readonly confirmGone: boolean;
-}
-
-export interface ExtractEnvironment {
-  /** Keys and ids read back from storage. */
-  readonly stored: StoredKeys;
-  /** An authenticated client whose requests all follow `controller`'s signal. */
-  readonly client: LmsClient;
-  readonly controller: AbortController;
-  /** Fan-out workers per child resource. */
-  readonly workers: number;
-  readonly logger: Logger;
-  readonly progress?: Progress;
-  readonly signal?: AbortSignal;
-  /** Called for each id a lookup answered "not found" (kept, not fatal). */
-  readonly onNotFound?: (resource: ExtractedName, id: number) => Promise<void>;
-}
-
-export interface ResourceOutcome {
-  records: number;
-  rejects: number;
-  requests: number;
-  notFound: number;
-  durationMs: number;
-}
-
-export interface FetchOutcome {
-  readonly resources: Map<ExtractedName, ResourceOutcome>;
-  readonly client: ReturnType<LmsClient["stats"]>;
-}
+export type {
+  ExtractEnvironment,
+  ExtractPlan,
+  FetchOutcome,
+  ResourceOutcome,
+} from "./fetch-plan.js";
 
 /** Keys per lookup of stored records a full run's listing did not deliver. */
 const CONFIRM_BATCH = 200;

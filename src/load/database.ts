@@ -9,7 +9,7 @@
 
 import { resolve } from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { CliError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { memoryLimit } from "./memory-limit.js";
 import { migrate } from "./migrate.js";
 import { checkDatabasePath, openError } from "./open-errors.js";
@@ -22,6 +22,8 @@ import { checkDatabasePath, openError } from "./open-errors.js";
 export interface LmsDatabase {
   /** Absolute path of the file, or ":memory:". */
   readonly path: string;
+  /** The configured memory ceiling it was opened with; undefined = memory-limit.ts's figures. */
+  readonly memoryLimit: string | undefined;
   instance: DuckDBInstance;
   connect(): Promise<DuckDBConnection>;
   close(): void;
@@ -30,7 +32,14 @@ export interface LmsDatabase {
 interface Shared {
   instance: DuckDBInstance;
   readOnly: boolean;
+  memoryLimit: string | undefined;
   handles: number;
+}
+
+/** How {@link openDatabase} opens a file. */
+export interface OpenOptions {
+  readonly readOnly?: boolean;
+  readonly memoryLimit?: string | undefined;
 }
 
 const open = new Map<string, Promise<Shared>>();
@@ -40,8 +49,9 @@ async function createInstance(
   shown: string,
   path: string,
   readOnly: boolean,
+  configuredMemory?: string,
 ): Promise<DuckDBInstance> {
-  const memory = { memory_limit: memoryLimit() };
+  const memory = { memory_limit: memoryLimit(configuredMemory) };
   let instance: DuckDBInstance;
   try {
     instance = await DuckDBInstance.create(
@@ -98,6 +108,7 @@ function handle(path: string, shared: Shared, onLastClose: () => void): LmsDatab
   let closed = false;
   return {
     path,
+    memoryLimit: shared.memoryLimit,
     instance: shared.instance,
     async connect() {
       if (closed) throw new Error(`database ${path} is closed`);
@@ -127,19 +138,18 @@ export function isOpenInProcess(path: string): boolean {
 /**
  * Opens (creating if needed, unless `readOnly`) the database at `path` and makes sure the resource,
  * bookkeeping, staging and checkpoint tables exist with the registry's columns.
- * Errors are CliErrors with one-line messages: the file is locked by another process (exit 1);
+ * Errors are LmsExportErrors, one line: the file is locked by another process (`locked`);
  * the directory is missing, the path is a directory or not a DuckDB file, or it cannot be written
- * (exit 2). A file that is not a DuckDB database is never modified.
- * `":memory:"` opens a private in-memory database.
+ * (`not-found`, `bad-input`). A file that is not a DuckDB database is never modified.
+ * `":memory:"` opens a private in-memory database. `memoryLimit` is the configured ceiling
+ * (the `duckdbMemoryLimit` setting); a file already open in this process keeps its first one.
  */
-export async function openDatabase(
-  path: string,
-  options: { readOnly?: boolean } = {},
-): Promise<LmsDatabase> {
+export async function openDatabase(path: string, options: OpenOptions = {}): Promise<LmsDatabase> {
   const readOnly = options.readOnly ?? false;
+  const memoryLimit = options.memoryLimit;
   if (path === MEMORY) {
-    const instance = await createInstance(path, MEMORY, false);
-    const shared: Shared = { instance, readOnly: false, handles: 1 };
+    const instance = await createInstance(path, MEMORY, false, memoryLimit);
+    const shared: Shared = { instance, readOnly: false, memoryLimit, handles: 1 };
     return handle(MEMORY, shared, () => undefined);
   }
   const absolute = resolve(path);
@@ -148,7 +158,8 @@ export async function openDatabase(
     // Registered before the first await so that concurrent opens of one file share the instance.
     const opening = (async (): Promise<Shared> => {
       await checkDatabasePath(path, absolute, readOnly);
-      return { instance: await createInstance(path, absolute, readOnly), readOnly, handles: 0 };
+      const instance = await createInstance(path, absolute, readOnly, memoryLimit);
+      return { instance, readOnly, memoryLimit, handles: 0 };
     })();
     pending = opening;
     open.set(absolute, opening);
@@ -158,7 +169,8 @@ export async function openDatabase(
   }
   const shared = await pending;
   if (shared.readOnly && !readOnly) {
-    throw new CliError(
+    throw new LmsExportError(
+      "locked",
       `database ${path} is already open read-only in this process; close it before writing`,
     );
   }

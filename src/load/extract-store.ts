@@ -15,7 +15,7 @@
  */
 import { basename, resolve } from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { CliError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { isOpenInProcess, type LmsDatabase } from "./database.js";
 import { quoteIdent } from "./ddl.js";
 import { extractMemoryLimit } from "./memory-limit.js";
@@ -57,19 +57,29 @@ export class ExtractStore {
     private readonly waits: StoreWaits,
   ) {}
 
-  /** Opens the store of the database at `target` (a path, or an open database). */
-  static async open(target: string | LmsDatabase, waits: StoreWaits): Promise<ExtractStore> {
+  /**
+   * Opens the store of the database at `target` (a path, or an open database); `memoryLimit` is
+   * the configured DuckDB ceiling, for a path.
+   */
+  static async open(
+    target: string | LmsDatabase,
+    waits: StoreWaits,
+    memoryLimit?: string,
+  ): Promise<ExtractStore> {
     if (typeof target !== "string") return ExtractStore.onDatabase(target, waits);
     const path = resolve(target);
     if (isOpenInProcess(path)) {
       // A second instance in this process would not be kept out by the file lock.
-      throw new CliError(
+      throw new LmsExportError(
+        "locked",
         `database ${target} is open in this process; close it before extracting by path, or pass the open database`,
       );
     }
     await checkDatabasePath(target, path, false);
     const sidePath = sidePathOf(path);
-    const instance = await whileLocked(sidePath, waits.side, () => openSide(target, sidePath));
+    const instance = await whileLocked(sidePath, waits.side, () =>
+      openSide(target, sidePath, memoryLimit),
+    );
     try {
       const connection = await instance.connect();
       try {
@@ -88,7 +98,7 @@ export class ExtractStore {
 
   private static async onDatabase(db: LmsDatabase, waits: StoreWaits): Promise<ExtractStore> {
     if (db.path === ":memory:") {
-      throw new CliError("an extract needs a database file, not :memory:");
+      throw new LmsExportError("bad-input", "an extract needs a database file, not :memory:");
     }
     const sidePath = sidePathOf(db.path);
     const connection = await db.connect();
@@ -223,9 +233,13 @@ export class ExtractStore {
 }
 
 /** Opens the side file as an instance of its own; a lock there means another extract runs. */
-async function openSide(shown: string, sidePath: string): Promise<DuckDBInstance> {
+async function openSide(
+  shown: string,
+  sidePath: string,
+  memoryLimit: string | undefined,
+): Promise<DuckDBInstance> {
   try {
-    return await DuckDBInstance.create(sidePath, { memory_limit: extractMemoryLimit() });
+    return await DuckDBInstance.create(sidePath, { memory_limit: extractMemoryLimit(memoryLimit) });
   } catch (error) {
     const failure = openError(sidePath, error);
     if (failure instanceof DatabaseLockedError) {

@@ -1,7 +1,8 @@
 /**
  * DuckDB's memory ceiling. Its own default is 80% of the machine's memory, which it fills with
- * cached blocks during a large extract. `LMS_DUCKDB_MEMORY_LIMIT` (e.g. "2GB") sets it for
- * everything; otherwise reports get 256 MB and an extract 128 MB.
+ * cached blocks during a large extract. The `duckdbMemoryLimit` setting (e.g. "2GB", resolved by
+ * the config with the others and passed in as `configured`) sets it for everything; otherwise
+ * reports get 256 MB and an extract 128 MB.
  *
  * Why two figures: an extract only appends and then builds primary keys, which run as fast under
  * 128 MB and keep the whole process under 400 MB at 2M takes; report queries that group hundreds of
@@ -9,7 +10,7 @@
  * can). One thing in an extract does grow with the portal: a primary key index must fit in memory
  * while it is built (measured: 10M keys fail under 64 MB), so the merge gets more on big portals.
  */
-import { UsageError } from "../cli-error.js";
+import { DUCKDB_SIZE } from "../config/duckdb-size.js";
 
 /** DuckDB reads "MB" as 10^6 bytes. */
 const MB = 1_000_000;
@@ -18,28 +19,27 @@ const EXTRACT_MB = 128;
 export const DEFAULT_MEMORY_LIMIT = "256MB";
 export const EXTRACT_MEMORY_LIMIT = `${EXTRACT_MB}MB`;
 
-/** A size DuckDB accepts, e.g. 512MB, 1.5GB, 2GiB (checked: the value ends up in a SET). */
-const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
-
-function configured(env: NodeJS.ProcessEnv): string | undefined {
-  const given = env.LMS_DUCKDB_MEMORY_LIMIT?.trim();
+/**
+ * The configured ceiling, checked again here (the settings check it first) because it ends up in
+ * a SET statement: a value from elsewhere must not reach the SQL.
+ */
+function checked(configured: string | undefined): string | undefined {
+  const given = configured?.trim();
   if (!given) return undefined;
-  if (!SIZE.test(given)) {
-    throw new UsageError(
-      `LMS_DUCKDB_MEMORY_LIMIT="${given}" is not a size; set it like 512MB or 2GB, or unset it`,
-    );
+  if (!DUCKDB_SIZE.test(given)) {
+    throw new TypeError(`memory limit ${JSON.stringify(given)} is not a size such as 512MB or 2GB`);
   }
   return given;
 }
 
 /** The ceiling for opening a database and running reports. */
-export function memoryLimit(env: NodeJS.ProcessEnv = process.env): string {
-  return configured(env) ?? DEFAULT_MEMORY_LIMIT;
+export function memoryLimit(configured?: string): string {
+  return checked(configured) ?? DEFAULT_MEMORY_LIMIT;
 }
 
 /** The ceiling while an extract runs. */
-export function extractMemoryLimit(env: NodeJS.ProcessEnv = process.env): string {
-  return configured(env) ?? EXTRACT_MEMORY_LIMIT;
+export function extractMemoryLimit(configured?: string): string {
+  return checked(configured) ?? EXTRACT_MEMORY_LIMIT;
 }
 
 /** A primary key index takes about 8 bytes a key; twice that, plus room for the scan. */
@@ -48,13 +48,10 @@ const MERGE_BASE_BYTES = 64 * MB;
 
 /**
  * The ceiling for an extract's final merge, whose largest table has `largestTable` rows: the
- * extract's own, or more when that table's primary key index needs it (unless the user set one).
+ * extract's own, or more when that table's primary key index needs it (unless a ceiling is configured).
  */
-export function mergeMemoryLimit(
-  largestTable: number,
-  env: NodeJS.ProcessEnv = process.env,
-): string {
-  const given = configured(env);
+export function mergeMemoryLimit(largestTable: number, configured?: string): string {
+  const given = checked(configured);
   if (given) return given;
   const needed = MERGE_BASE_BYTES + INDEX_BYTES_PER_KEY * Math.max(0, largestTable);
   if (needed <= EXTRACT_MB * MB) return EXTRACT_MEMORY_LIMIT;

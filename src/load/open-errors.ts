@@ -1,11 +1,12 @@
 /**
  * Turns the ways opening a database file can fail into one-line messages that say what is wrong
- * and what to do. Bad paths (missing directory, not a DuckDB file, no write permission) are usage
- * errors (exit 2); a lock held by another process is a run failure (exit 1), since waiting fixes it.
+ * and what to do. Bad paths (not a DuckDB file, no write permission) are `bad-input`, missing
+ * ones `not-found`; a lock held by another process is `locked`, a run failure since waiting fixes
+ * it; a write-ahead log that cannot be written in is `disk-full` or `storage-failed`.
  */
 import { access, constants, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { CliError, UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 
 function firstLine(text: string): string {
@@ -21,27 +22,36 @@ export async function checkDatabasePath(
   const dir = dirname(absolute);
   const fileStat = await stat(absolute).catch(() => undefined);
   if (fileStat?.isDirectory()) {
-    throw new UsageError(`--db ${shown} is a directory; give a database file path inside it`);
+    throw new LmsExportError(
+      "bad-input",
+      `--db ${shown} is a directory; give a database file path inside it`,
+    );
   }
   if (!fileStat) {
     const dirStat = await stat(dir).catch(() => undefined);
     if (!dirStat?.isDirectory()) {
-      throw new UsageError(
+      throw new LmsExportError(
+        "not-found",
         `directory ${dir} for database ${shown} does not exist; create it or choose another --db`,
       );
     }
     if (readOnly) {
-      throw new UsageError(
+      throw new LmsExportError(
+        "not-found",
         `database ${shown} does not exist; run "lms-export extract" first or check --db`,
       );
     }
   }
   if (readOnly) return;
   if (fileStat && !(await writable(absolute))) {
-    throw new UsageError(`database ${shown} is read-only; make it writable or choose another --db`);
+    throw new LmsExportError(
+      "bad-input",
+      `database ${shown} is read-only; make it writable or choose another --db`,
+    );
   }
   if (!(await writable(dir))) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `directory ${dir} is not writable (DuckDB keeps ${basename(absolute)}.wal beside the database); fix its permissions or choose another --db`,
     );
   }
@@ -57,16 +67,16 @@ async function writable(path: string): Promise<boolean> {
 }
 
 /** The file is locked by another process (an extract, a DuckDB client); `pid` when DuckDB says. */
-export class DatabaseLockedError extends CliError {
+export class DatabaseLockedError extends LmsExportError {
   readonly pid: string | undefined;
   constructor(message: string, pid: string | undefined, options: { cause?: unknown }) {
-    super(message, 1, options);
+    super("locked", message, options);
     this.pid = pid;
   }
 }
 
-/** Maps an error DuckDB raised while opening or preparing `shown` to a CliError. */
-export function openError(shown: string, error: unknown): CliError {
+/** Maps an error DuckDB raised while opening or preparing `shown` to a typed failure. */
+export function openError(shown: string, error: unknown): LmsExportError {
   const message = error instanceof Error ? error.message : String(error);
   const options = { cause: error };
   if (/Could not set lock on file/i.test(message)) {
@@ -78,38 +88,45 @@ export function openError(shown: string, error: unknown): CliError {
     );
   }
   if (/replaying WAL/i.test(message)) {
-    const reason = looksLikeFullDisk(message)
-      ? noSpaceText(shown)
-      : firstLine(message).replace(/^[\w ]+Error: /, "");
-    return new CliError(
+    const full = looksLikeFullDisk(message);
+    const reason = full ? noSpaceText(shown) : firstLine(message).replace(/^[\w ]+Error: /, "");
+    return new LmsExportError(
+      full ? "disk-full" : "storage-failed",
       `database ${shown} has changes in ${basename(shown)}.wal that could not be written into it (${reason}); free space there and run the command again, they are written in then (do not delete the .wal file)`,
-      1,
       options,
     );
   }
   if (/not a valid DuckDB database file/i.test(message)) {
-    return new UsageError(
+    return new LmsExportError(
+      "bad-input",
       `${shown} is not a DuckDB database (it was left untouched); choose another --db`,
       options,
     );
   }
   if (/Permission denied|Read-only file system|read-only mode/i.test(message)) {
-    return new UsageError(
+    return new LmsExportError(
+      "bad-input",
       `database ${shown} cannot be written (${firstLine(message).replace(/^[\w ]+Error: /, "")}); fix its permissions or choose another --db`,
       options,
     );
   }
   if (/No such file or directory/i.test(message)) {
-    return new UsageError(
+    return new LmsExportError(
+      "not-found",
       `directory for database ${shown} does not exist; create it or choose another --db`,
       options,
     );
   }
   if (/database does not exist/i.test(message)) {
-    return new UsageError(
+    return new LmsExportError(
+      "not-found",
       `database ${shown} does not exist; run "lms-export extract" first or check --db`,
       options,
     );
   }
-  return new CliError(`cannot open database ${shown}: ${firstLine(message)}`, 1, options);
+  return new LmsExportError(
+    "storage-failed",
+    `cannot open database ${shown}: ${firstLine(message)}`,
+    options,
+  );
 }

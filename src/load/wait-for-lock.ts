@@ -4,9 +4,9 @@
  * for.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { CliError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
-import { type LmsDatabase, openDatabase } from "./database.js";
+import { type LmsDatabase, type OpenOptions, openDatabase } from "./database.js";
 import { DatabaseLockedError } from "./open-errors.js";
 
 export interface LockWait {
@@ -41,7 +41,9 @@ export async function whileLocked<T>(
       if (!(error instanceof DatabaseLockedError)) throw error;
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new CliError(`${error.message} (waited ${wait.seconds} s)`, 1, { cause: error });
+        throw new LmsExportError("locked", `${error.message} (waited ${wait.seconds} s)`, {
+          cause: error,
+        });
       }
       if (!told) {
         told = true;
@@ -58,7 +60,7 @@ export async function whileLocked<T>(
 
 export function openDatabaseWaiting(
   path: string,
-  options: { readOnly?: boolean },
+  options: OpenOptions,
   wait: LockWait,
 ): Promise<LmsDatabase> {
   return whileLocked(path, wait, () => openDatabase(path, options));

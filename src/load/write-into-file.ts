@@ -9,17 +9,17 @@
  */
 import { basename } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { CliError, EXIT_FAILED } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { quoteIdent } from "./ddl.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 import { duckdbFirstLine } from "./duckdb-message.js";
 
 /** The changes are committed, but writing them into the database file failed. */
-export class WriteIntoFileError extends CliError {}
+export class WriteIntoFileError extends LmsExportError {}
 
 /**
  * Checkpoints the database at `path` (named `catalog` on the connection, or its default
- * database); a failure is a WriteIntoFileError (exit 1) saying what to do.
+ * database); a failure is a WriteIntoFileError saying what to do.
  */
 export async function writeIntoFile(
   connection: DuckDBConnection,
@@ -31,10 +31,11 @@ export async function writeIntoFile(
     await connection.run(catalog ? `CHECKPOINT ${quoteIdent(catalog)}` : "CHECKPOINT");
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    const reason = looksLikeFullDisk(text) ? noSpaceText(path) : duckdbFirstLine(text);
+    const full = looksLikeFullDisk(text);
+    const reason = full ? noSpaceText(path) : duckdbFirstLine(text);
     throw new WriteIntoFileError(
+      full ? "disk-full" : "storage-failed",
       `the records were stored, but writing them into ${path} failed (${reason}); they are kept in ${basename(path)}.wal beside it: free space, then run any lms-export command on this database to finish writing them (do not delete the .wal file)`,
-      EXIT_FAILED,
       { cause: error },
     );
   }

@@ -3,7 +3,7 @@
  * comments, no spaces. Strict on purpose: an address also names a folder of per-recipient files
  * and goes into an SMTP envelope, so anything unusual is refused rather than interpreted.
  */
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 
 const ADDRESS =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -23,7 +23,7 @@ export function normaliseAddress(text: string): string {
 
 /**
  * The addresses of a comma-separated list (or a list of such lists), normalised and without
- * repeats. Contract: a UsageError naming `source` and the first bad address; an empty list is an
+ * repeats. Contract: a bad-input naming `source` and the first bad address; an empty list is an
  * error too.
  */
 export function parseAddressList(values: string | readonly string[], source: string): string[] {
@@ -32,13 +32,15 @@ export function parseAddressList(values: string | readonly string[], source: str
     .map(normaliseAddress)
     .filter((value) => value !== "");
   if (parts.length === 0) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `${source} names no address: give one or more, e.g. a@example.com,b@example.com`,
     );
   }
   for (const part of parts) {
     if (!isMailAddress(part)) {
-      throw new UsageError(
+      throw new LmsExportError(
+        "bad-input",
         `${source}: ${JSON.stringify(part)} is not an e-mail address; give plain addresses such as compliance@example.com, separated by commas`,
       );
     }

@@ -1,10 +1,10 @@
 /**
  * What mail one report job sends, decided before anything is written: its recipients, subject,
  * attachments and conditions, from the definition's mail block or from --mail-to. Every problem
- * is a UsageError naming the file and the field, found before a file is written.
+ * is a bad-input error naming the file and the field, found before a file is written.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import { bindQuery, describeColumns } from "../report/run-query.js";
 import { DEFAULT_SUBJECT, type MailBlock } from "./mail-block.js";
@@ -32,7 +32,8 @@ export function jobMail(job: ReportJob, mailTo: readonly string[] | undefined): 
   const first = job.queries[0]?.name ?? job.name;
   if (block === undefined) {
     if (mailTo === undefined) {
-      throw new UsageError(
+      throw new LmsExportError(
+        "bad-input",
         `${job.file} has no "mail" block, so --mail does not know whom to send ${job.name} to: add one, or name the recipients with --mail-to ADDR[,ADDR]`,
       );
     }
@@ -49,7 +50,8 @@ export function jobMail(job: ReportJob, mailTo: readonly string[] | undefined): 
   const attach = block.attach ?? [...job.formats];
   attach.forEach((format, index) => {
     if (!(job.formats as readonly string[]).includes(format)) {
-      throw new UsageError(
+      throw new LmsExportError(
+        "bad-input",
         `${job.file}: field mail.attach[${index}]: ${format} is not among the formats written (${job.formats.join(", ")}); add it to the report's formats or to --format`,
       );
     }
@@ -65,7 +67,7 @@ export function jobMail(job: ReportJob, mailTo: readonly string[] | undefined): 
   };
 }
 
-/** Checks that the split column is a column of the job's first query (a UsageError if not). */
+/** Checks that the split column is a column of the job's first query (a bad-input error if not). */
 export async function checkSplitColumn(
   connection: DuckDBConnection,
   job: ReportJob,
@@ -76,7 +78,8 @@ export async function checkSplitColumn(
   const bound = await bindQuery(connection, query, job.params.get(query.name) ?? new Map());
   const columns = (await describeColumns(connection, bound)).map((c) => c.name);
   if (!columns.includes(mail.splitBy)) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `${job.file}: field mail.splitBy: ${mail.splitBy} is not a column of query ${query.name} (its columns: ${columns.join(", ")})`,
     );
   }

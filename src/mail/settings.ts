@@ -2,9 +2,10 @@
  * The mail server, its password and the sender, decided once before a report runs, so a missing
  * or unsafe setting stops the command before anything is written or sent.
  */
-import { UsageError } from "../cli-error.js";
+
 import type { ResolvedConfig } from "../config/resolve.js";
 import { readSecretFile } from "../config/secret-file.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import { isMailAddress } from "./address.js";
 import { type SmtpSecurity, smtpSecurity } from "./smtp-security.js";
@@ -27,7 +28,7 @@ type MailConfig = Pick<
 >;
 
 /**
- * Contract: a one-line UsageError, before anything connects, when the server URL or the sender is
+ * Contract: a one-line bad-input, before anything connects, when the server URL or the sender is
  * missing (naming what to set), when the URL is not smtp:// or smtps:// or holds a password (it
  * belongs in a file), when a plain session would leave this machine (see smtpSecurity), when the
  * sender is not an address, or when a user is named without a password. The password comes from
@@ -47,20 +48,25 @@ export async function resolveMailSettings(
   if (config.mailFrom === undefined)
     missing.push("LMS_MAIL_FROM (or mail.from in the config file) to the sender's address");
   if (config.smtpUrl === undefined || config.mailFrom === undefined) {
-    throw new UsageError(`sending mail needs settings: set ${missing.join(", and ")}`);
+    throw new LmsExportError(
+      "bad-input",
+      `sending mail needs settings: set ${missing.join(", and ")}`,
+    );
   }
   const url = parseSmtpUrl(config.smtpUrl, config.sources.smtpUrl);
   const security = smtpSecurity(url, config.allowInsecureSmtp, config.sources.smtpUrl);
   const from = config.mailFrom.trim();
   if (!isMailAddress(from)) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the sender ${JSON.stringify(from)} (from ${config.sources.mailFrom}) is not an e-mail address: give one such as reports@example.com`,
     );
   }
   const user = url.username === "" ? undefined : decodeURIComponent(url.username);
   const password = await readPassword(config, env, logger);
   if (user !== undefined && password === undefined) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the mail server user ${user} needs a password: put it alone in a file and set LMS_SMTP_PASSWORD_FILE, or set LMS_SMTP_PASSWORD`,
     );
   }
@@ -82,17 +88,20 @@ function parseSmtpUrl(text: string, source: string): URL {
   const trimmed = text.trim();
   const url = URL.canParse(trimmed) ? new URL(trimmed) : undefined;
   if (url === undefined || url.hostname === "") {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the mail server URL (from ${source}) is not a valid URL: give smtp://host:port or smtps://host:port`,
     );
   }
   if (url.password !== "") {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the mail server URL (from ${source}) contains a password: remove it from the URL, put it alone in a file (chmod 600) and set LMS_SMTP_PASSWORD_FILE to its path`,
     );
   }
   if ((url.pathname !== "" && url.pathname !== "/") || url.search !== "" || url.hash !== "") {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the mail server URL (from ${source}) has a path or query: give only smtp://[user@]host:port`,
     );
   }

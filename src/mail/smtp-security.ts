@@ -3,7 +3,7 @@
  * connects. The password and every report travel over it, so plain text is only accepted when the
  * traffic never leaves this machine, or when the operator says the network is trusted.
  */
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { isLoopbackHost } from "../security/loopback.js";
 
 /** The TLS options of one SMTP session. */
@@ -18,12 +18,13 @@ export interface SmtpSecurity {
  * Contract: smtps:// is TLS from the start. smtp:// always upgrades with STARTTLS when the server
  * offers it; it is required (no plain session) unless the host is this machine (127.0.0.0/8, ::1,
  * localhost) or `allowInsecure` is true. Certificates are always verified. Any other scheme is a
- * UsageError naming `source`.
+ * bad-input error naming `source`.
  */
 export function smtpSecurity(url: URL, allowInsecure: boolean, source: string): SmtpSecurity {
   if (url.protocol === "smtps:") return { secure: true, requireTLS: false };
   if (url.protocol !== "smtp:") {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the mail server URL (from ${source}) uses the ${url.protocol.replace(/:$/, "")} scheme: use smtp://host:port or smtps://host:port`,
     );
   }

@@ -6,7 +6,7 @@
 
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Catalog, QueryDef, ReportDef } from "./model.js";
 import { parseQueryHeader } from "./query-header.js";
 import { parseReportFile } from "./report-file.js";
@@ -29,14 +29,18 @@ export async function loadQueryFile(
     sql = await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new UsageError(`cannot read query file ${shown} (${code})`);
+    throw new LmsExportError(
+      code === "ENOENT" ? "not-found" : "bad-input",
+      `cannot read query file ${shown} (${code})`,
+    );
   }
   const header = parseQueryHeader(sql, shown);
   const name = basename(path).replace(/\.sql$/i, "");
   if (options.strict) {
-    if (!header.title) throw new UsageError(`${shown}: the header has no "-- title:" line`);
+    if (!header.title)
+      throw new LmsExportError("bad-input", `${shown}: the header has no "-- title:" line`);
     if (!header.description) {
-      throw new UsageError(`${shown}: the header has no "-- description:" line`);
+      throw new LmsExportError("bad-input", `${shown}: the header has no "-- description:" line`);
     }
   }
   return {
@@ -87,7 +91,8 @@ async function catalogFiles(
       const shown = `${label}${kind}/${file}`;
       const name = file.slice(0, -extension.length);
       if (!NAME.test(name)) {
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           `${shown}: a ${noun} file name must be lower case letters, digits, - and _ (it becomes the ${noun} name)`,
         );
       }
@@ -103,7 +108,7 @@ async function catalogFiles(
  * query has a title, a description and well-formed parameters; every report names existing
  * queries (from any of the folders), sets only parameters its queries declare (with values of the
  * declared type), and its queries agree on each shared parameter's type; no name is both a query
- * and a report. Any violation is a UsageError naming the file (and the field or line).
+ * and a report. Any violation is a bad-input error naming the file (and the field or line).
  */
 export async function loadCatalog(
   root: string,
@@ -117,14 +122,20 @@ export async function loadCatalog(
   const reports = new Map<string, ReportDef>();
   for (const { path, shown, name } of await catalogFiles(roots, "reports")) {
     if (queries.has(name)) {
-      throw new UsageError(`${shown}: report ${name} has the same name as a query; rename one`);
+      throw new LmsExportError(
+        "bad-input",
+        `${shown}: report ${name} has the same name as a query; rename one`,
+      );
     }
     let text: string;
     try {
       text = await readFile(path, "utf8");
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-      throw new UsageError(`cannot read report file ${shown} (${code})`);
+      throw new LmsExportError(
+        code === "ENOENT" ? "not-found" : "bad-input",
+        `cannot read report file ${shown} (${code})`,
+      );
     }
     reports.set(name, parseReportFile(text, { name, file: shown, queries }));
   }

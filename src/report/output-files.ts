@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { access, mkdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { confinePath } from "../security/confine-path.js";
 
 /** A file being written: `temp` now, `final` after commit. */
@@ -27,14 +27,15 @@ export function expandFileName(pattern: string, values: { report: string; now: D
 }
 
 /**
- * Creates `outDir` if needed and checks it can be written; a UsageError (one line) otherwise:
+ * Creates `outDir` if needed and checks it can be written; a bad-input error (one line) otherwise:
  * for a path that names a file, and for a place where no folder can be made.
  */
 export async function prepareOutputDir(outDir: string): Promise<void> {
   const refuse = (error: unknown): never => {
-    if (error instanceof UsageError) throw error;
+    if (error instanceof LmsExportError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `cannot write to output directory ${outDir} (${code}); choose another --out or fix its permissions`,
     );
   };
@@ -51,7 +52,10 @@ async function makeFolders(path: string, isOut = true): Promise<void> {
   const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) return;
   if (info !== undefined && isOut) {
-    throw new UsageError(`--out ${path} is a file, not a folder: name a folder for the reports`);
+    throw new LmsExportError(
+      "bad-input",
+      `--out ${path} is a file, not a folder: name a folder for the reports`,
+    );
   }
   if (info !== undefined) throw Object.assign(new Error(path), { code: "ENOTDIR" });
   const parent = dirname(path);
@@ -71,11 +75,14 @@ export class OutputStaging {
     this.#outDir = outDir;
   }
 
-  /** Reserves `fileName` (UsageError if it would leave the output folder). */
+  /** Reserves `fileName` (bad-input error if it would leave the output folder). */
   reserve(fileName: string): StagedFile {
     const final = confinePath(this.#outDir, fileName);
     if (this.#files.some((f) => f.final === final)) {
-      throw new UsageError(`two outputs of one report would both be written to ${fileName}`);
+      throw new LmsExportError(
+        "bad-input",
+        `two outputs of one report would both be written to ${fileName}`,
+      );
     }
     const temp = join(
       dirname(final),

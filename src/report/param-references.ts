@@ -5,7 +5,7 @@
  * written.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ReportJob } from "./report-jobs.js";
 
 interface Reference {
@@ -41,7 +41,7 @@ function idsOf(text: string): number[] {
     .map(Number);
 }
 
-/** Throws a UsageError naming the first parameter whose ids the database does not know. */
+/** Throws a bad-input error naming the first parameter whose ids the database does not know. */
 export async function checkReferences(
   connection: DuckDBConnection,
   jobs: readonly ReportJob[],
@@ -61,7 +61,8 @@ export async function checkReferences(
         const known = new Set(reader.getRows().map((row) => Number(row[0])));
         const unknown = ids.filter((id) => !known.has(id));
         if (unknown.length > 0) {
-          throw new UsageError(
+          throw new LmsExportError(
+            "bad-input",
             `${source} ${name}=${param.text}: no ${reference.what} with id ${unknown.join(", ")} in the database, so the report would match nobody; list them with: ${reference.list}`,
           );
         }

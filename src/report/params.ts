@@ -15,7 +15,7 @@ import {
   listValue,
   VARCHAR,
 } from "@duckdb/node-api";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { QueryParam } from "./model.js";
 
 /** The parameter types a query header may declare. */
@@ -60,9 +60,10 @@ export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-function badValue(name: string, type: ParamType, raw: unknown, source: string): UsageError {
+function badValue(name: string, type: ParamType, raw: unknown, source: string): LmsExportError {
   const shown = typeof raw === "string" ? JSON.stringify(raw) : JSON.stringify(raw ?? null);
-  return new UsageError(
+  return new LmsExportError(
+    "bad-input",
     `bad value ${shown} for parameter ${name} (${type}: ${PARAM_TYPE_HINTS[type]}) from ${source}`,
   );
 }
@@ -117,7 +118,7 @@ function toBool(raw: unknown): boolean | undefined {
  *
  * Null: JSON null, and for every type except string and the lists an empty string, mean "no
  * value" (bound as NULL). For the lists an empty string is the empty list.
- * Throws a UsageError naming the parameter, its type, what it accepts and `source`.
+ * Throws a bad-input error naming the parameter, its type, what it accepts and `source`.
  */
 export function parseParamValue(
   param: Pick<QueryParam, "name" | "type">,
@@ -200,7 +201,8 @@ export function resolveQueryParams(
         parseParamValue(param, param.default, `the default in ${queryFile}`, now),
       );
     } else {
-      throw new UsageError(
+      throw new LmsExportError(
+        "bad-input",
         `parameter ${param.name} (${param.type}: ${PARAM_TYPE_HINTS[param.type]}) is required by ${queryFile}; pass --param ${param.name}=VALUE`,
       );
     }

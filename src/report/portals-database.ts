@@ -5,7 +5,7 @@
  * queries run on it unchanged.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { CliError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { quoteIdent } from "../load/ddl.js";
 import { PUBLISHED_TABLES } from "../publish/published-tables.js";
 import { openViewDatabase, type ViewDatabase } from "./view-database.js";
@@ -26,7 +26,8 @@ async function createViews(setup: DuckDBConnection, portals: readonly PortalData
     try {
       await setup.run(`ATTACH ${sqlString(portal.db)} AS ${alias} (READ_ONLY)`);
     } catch (error) {
-      throw new CliError(
+      throw new LmsExportError(
+        "storage-failed",
         `portal ${portal.name}: cannot open ${portal.db} (${(error as Error).message.split("\n")[0]}); extract it first`,
       );
     }
@@ -49,6 +50,9 @@ async function createViews(setup: DuckDBConnection, portals: readonly PortalData
 }
 
 /** Opens every portal's database read-only behind one set of views. */
-export function openPortalsDatabase(portals: readonly PortalDatabase[]): Promise<ViewDatabase> {
-  return openViewDatabase((setup) => createViews(setup, portals));
+export function openPortalsDatabase(
+  portals: readonly PortalDatabase[],
+  memoryLimit?: string,
+): Promise<ViewDatabase> {
+  return openViewDatabase((setup) => createViews(setup, portals), memoryLimit);
 }

@@ -16,7 +16,7 @@
  * e-mail) where the rule of `columnLabel` would read wrong. The header is the leading run of `--`
  * lines; the SQL follows it.
  */
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { QueryParam } from "./model.js";
 
 /** What a header declares; title and description are undefined when absent. */
@@ -39,7 +39,7 @@ function isParamType(value: string): value is QueryParam["type"] {
 }
 
 /**
- * Parses the header of `text` (the file `file`, used in messages). Throws a UsageError naming
+ * Parses the header of `text` (the file `file`, used in messages). Throws a bad-input error naming
  * the file and line for a malformed entry, an unknown key or type, or a repeated parameter.
  */
 export function parseQueryHeader(text: string, file: string): QueryHeader {
@@ -69,7 +69,8 @@ export function parseQueryHeader(text: string, file: string): QueryHeader {
     const keyMatch = /^(title|description):\s*(.*)$/.exec(body);
     if (keyMatch) {
       const key = keyMatch[1] as "title" | "description";
-      if (header[key] !== undefined) throw new UsageError(`${where}: ${key} is given twice`);
+      if (header[key] !== undefined)
+        throw new LmsExportError("bad-input", `${where}: ${key} is given twice`);
       header[key] = keyMatch[2] ?? "";
       last = {
         append: (more) => {
@@ -81,7 +82,10 @@ export function parseQueryHeader(text: string, file: string): QueryHeader {
     if (body.startsWith("param ")) {
       const param = parseParamLine(body, where);
       if (header.params.some((p) => p.name === param.name)) {
-        throw new UsageError(`${where}: parameter ${param.name} is declared twice`);
+        throw new LmsExportError(
+          "bad-input",
+          `${where}: parameter ${param.name} is declared twice`,
+        );
       }
       header.params.push(param);
       last = {
@@ -105,30 +109,35 @@ export function parseQueryHeader(text: string, file: string): QueryHeader {
 function parseLabelLine(body: string, where: string, labels: Map<string, string>): void {
   const match = LABEL_LINE.exec(body);
   if (!match) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `${where}: a label line reads "label COLUMN: Label" (got ${JSON.stringify(body)})`,
     );
   }
   const [, column = "", label = ""] = match;
-  if (labels.has(column)) throw new UsageError(`${where}: column ${column} is labelled twice`);
+  if (labels.has(column))
+    throw new LmsExportError("bad-input", `${where}: column ${column} is labelled twice`);
   labels.set(column, label.trim());
 }
 
 function parseParamLine(body: string, where: string): QueryParam {
   const match = PARAM_LINE.exec(body);
   if (!match) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `${where}: a parameter line reads "param NAME TYPE [= DEFAULT]: description" (got ${JSON.stringify(body)})`,
     );
   }
   const [, name = "", type = "", rawDefault, description = ""] = match;
   if (!PARAM_NAME.test(name)) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `${where}: parameter name ${JSON.stringify(name)} must be lower case letters, digits and _ and start with a letter`,
     );
   }
   if (!isParamType(type)) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `${where}: parameter ${name} has unknown type ${JSON.stringify(type)}; use one of ${PARAM_TYPES.join(", ")}`,
     );
   }

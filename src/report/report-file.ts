@@ -3,8 +3,8 @@
  * refers to (queries, parameters, the file name pattern). Every error names the file and the field.
  */
 import { z } from "zod";
-import { UsageError } from "../cli-error.js";
 import { REPORT_FORMATS } from "../config/report-formats.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { mailBlockSchema, subjectProblem } from "../mail/mail-block.js";
 import { ChartJson, type ChartSpec, chartShapeProblem } from "./html/chart-spec.js";
 import type { QueryDef, QueryParam, ReportDef } from "./model.js";
@@ -67,13 +67,13 @@ export function parseReportFile(
 ): ReportDef {
   const { name, file, queries } = context;
   function fail(field: string, message: string): never {
-    throw new UsageError(`${file}: field ${field}: ${message}`);
+    throw new LmsExportError("bad-input", `${file}: field ${field}: ${message}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${file}: not valid JSON (${(error as Error).message})`);
+    throw new LmsExportError("bad-input", `${file}: not valid JSON (${(error as Error).message})`);
   }
   const parsed = ReportJson.safeParse(json);
   if (!parsed.success) {
@@ -114,7 +114,7 @@ export function parseReportFile(
       // The value's validity does not depend on the day, only "today" would and it is valid.
       parseParamValue(entry.param, value, `${file} (params.${key})`, new Date(0));
     } catch (error) {
-      if (error instanceof UsageError) fail(`params.${key}`, error.message);
+      if (error instanceof LmsExportError) fail(`params.${key}`, error.message);
       throw error;
     }
   }

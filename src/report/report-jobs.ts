@@ -6,8 +6,8 @@
  */
 import { resolve } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { UsageError } from "../cli-error.js";
 import { QUERY_DEFAULT_FORMATS, type ReportFormat } from "../config/report-formats.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { MailBlock } from "../mail/mail-block.js";
 import { type Catalog, loadQueryFile, type QueryDef } from "./catalog.js";
 import type { ChartSpec } from "./html/chart-spec.js";
@@ -35,11 +35,12 @@ export interface ReportJob {
   params: Map<string, Map<string, ParamValue>>;
 }
 
-function unknownName(name: string, catalog: Catalog): UsageError {
+function unknownName(name: string, catalog: Catalog): LmsExportError {
   const reports = [...catalog.reports.keys()].join(", ") || "none";
   const queries = [...catalog.queries.keys()].join(", ") || "none";
   const known = [...catalog.reports.keys(), ...catalog.queries.keys()];
-  return new UsageError(
+  return new LmsExportError(
+    "not-found",
     `unknown report or query ${JSON.stringify(name)}${didYouMean(name, known)}; reports: ${reports}; queries: ${queries} (or give a path to a .sql file)`,
   );
 }
@@ -61,7 +62,8 @@ export async function resolveJobs(
     now: Date;
   },
 ): Promise<ReportJob[]> {
-  if (names.length === 0) throw new UsageError("name at least one report or query to run");
+  if (names.length === 0)
+    throw new LmsExportError("bad-input", "name at least one report or query to run");
   const jobs: ReportJob[] = [];
   for (const name of names) {
     const report = catalog.reports.get(name);
@@ -114,7 +116,8 @@ export async function resolveJobs(
         .map(([n, t]) => `${n} (${t})`)
         .sort()
         .join(", ");
-      throw new UsageError(
+      throw new LmsExportError(
+        "bad-input",
         `unknown parameter ${key}: none of the chosen queries declares it; they take ${known || "no parameters"}`,
       );
     }

@@ -7,7 +7,7 @@
  * can list.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { QueryDef } from "./catalog.js";
 import type { AboutLine } from "./export/xlsx.js";
 
@@ -40,7 +40,7 @@ FROM people LEFT JOIN "user" ON "user".user_id = people.user_id`;
 
 /**
  * Counts the roster and the people in the data it does not list. A database written before the
- * roster existed, opened read-only, has no `user` table: that is a UsageError saying how to bring
+ * roster existed, opened read-only, has no `user` table: that is bad input, saying how to bring
  * the file up to date (any command that opens it for writing adds the table).
  */
 export async function rosterCoverage(connection: DuckDBConnection): Promise<RosterCoverage> {
@@ -48,7 +48,8 @@ export async function rosterCoverage(connection: DuckDBConnection): Promise<Rost
     "SELECT count(*) FROM information_schema.tables WHERE table_name = 'user' AND table_schema = current_schema()",
   );
   if (Number(tables.getRows()[0]?.[0] ?? 0) === 0) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the database has no "user" table (it was written by an older lms-export); run ${ROSTER_IMPORT_HINT} or "lms-export extract" once to add it, then run the report again`,
     );
   }

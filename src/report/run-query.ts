@@ -19,7 +19,7 @@ import {
   StatementType,
   VARCHAR,
 } from "@duckdb/node-api";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { QueryDef } from "./catalog.js";
 import { PARAM_DUCKDB_TYPES, type ResolvedParams } from "./params.js";
 import { sqlError } from "./sql-error.js";
@@ -64,7 +64,7 @@ export function statementText(sql: string): string {
 }
 
 /**
- * Checks `query` on `connection` and pairs it with `params`. Throws a UsageError (with file and
+ * Checks `query` on `connection` and pairs it with `params`. Throws bad input (with file and
  * line) when the file holds no or several statements, is not a SELECT, fails to prepare, or uses a
  * `$name` its header does not declare.
  */
@@ -81,7 +81,8 @@ export async function bindQuery(
     throw sqlError(error, query.file, "prepare");
   }
   if (count !== 1) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `${query.file} holds ${count} SQL statements; a query file holds exactly one SELECT`,
     );
   }
@@ -93,7 +94,10 @@ export async function bindQuery(
   }
   try {
     if (prepared.statementType !== StatementType.SELECT) {
-      throw new UsageError(`${query.file} is not a SELECT query; reports only read the database`);
+      throw new LmsExportError(
+        "bad-input",
+        `${query.file} is not a SELECT query; reports only read the database`,
+      );
     }
     const values: Record<string, DuckDBValue> = {};
     const types: Record<string, DuckDBType> = {};
@@ -102,7 +106,8 @@ export async function bindQuery(
       const value = params.get(name);
       if (value === undefined) {
         const declared = query.params.map((p) => p.name).join(", ") || "none";
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           /^\d+$/.test(name) || name === ""
             ? `${query.file} uses a positional parameter (? or $${name}); use $name parameters declared in its header`
             : `${query.file} uses $${name}, which its header does not declare (declared: ${declared}); add "-- param ${name} TYPE = DEFAULT: description"`,

@@ -3,7 +3,7 @@
  * each format to temporary files in the output folder, and rename them into place together.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { CliError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { LmsDatabase } from "../load/database.js";
 import { type Logger, silentLogger } from "../log/logger.js";
 import { type Catalog, loadCatalog, type ReportFormat } from "./catalog.js";
@@ -61,7 +61,7 @@ export interface RunReportsOptions {
 /**
  * Runs every name in order. Contract: names and parameters are all checked before the first file
  * is written; each report's files appear together or not at all (a failure leaves no temporary
- * file and the previous files untouched); errors are CliError/UsageError with one-line messages.
+ * file and the previous files untouched); errors are LmsExportErrors with one-line messages.
  * Only `connect()` of the database is used, with a connection per concurrent reader.
  */
 export async function runReports(
@@ -190,7 +190,7 @@ export async function writeJobFiles(
     return { report: job.name, files, rows };
   } catch (error) {
     await staging.abort();
-    throw asCliError(error, job);
+    throw asReportFailure(error, job);
   } finally {
     connection.closeSync();
   }
@@ -285,14 +285,14 @@ function aboutLines(
   return lines;
 }
 
-/** Errors that are not already CliErrors become one-line run failures naming the report. */
-function asCliError(error: unknown, job: ReportJob): unknown {
-  if (error instanceof CliError) return error;
+/** Errors that are not already typed become one-line run failures naming the report. */
+function asReportFailure(error: unknown, job: ReportJob): unknown {
+  if (error instanceof LmsExportError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   const message = error instanceof Error ? error.message : String(error);
-  return new CliError(
+  return new LmsExportError(
+    code === "ENOSPC" ? "disk-full" : code ? "storage-failed" : "failed",
     `report ${job.name} failed${code ? ` (${code})` : ""}: ${message.split("\n", 1)[0]}`,
-    1,
     { cause: error },
   );
 }

@@ -5,7 +5,7 @@
  * caret. The statement DuckDB saw always starts with the query file's first line (wrappers are
  * added on that same line), so n is the file's line.
  */
-import { CliError, UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import {
   duckdbDetails,
   fileAccessHint,
@@ -23,17 +23,22 @@ export function sqlErrorText(error: unknown, where: string): string {
 
 /**
  * The error to throw for a query that DuckDB refused. `stage` "prepare": the query text is wrong
- * (bad input, exit 2); "run": it was valid but failed while running (exit 1).
+ * (`bad-input`); "run": it was valid but failed while running (`query-failed`, `out-of-memory`).
  */
-export function sqlError(error: unknown, where: string, stage: "prepare" | "run"): CliError {
+export function sqlError(error: unknown, where: string, stage: "prepare" | "run"): LmsExportError {
   const text = sqlErrorText(error, where);
   const refused = fileAccessHint(messageOf(error));
-  if (refused !== "") return new UsageError(`SQL error in ${text}${refused}`, { cause: error });
+  if (refused !== "")
+    return new LmsExportError("bad-input", `SQL error in ${text}${refused}`, { cause: error });
   return stage === "prepare"
-    ? new UsageError(`SQL error in ${text}${duckdbDetails(messageOf(error))}`, {
+    ? new LmsExportError("bad-input", `SQL error in ${text}${duckdbDetails(messageOf(error))}`, {
         cause: error,
       })
-    : new CliError(`query failed: ${text}${memoryHint(String(error))}`, 1, { cause: error });
+    : new LmsExportError(
+        memoryHint(String(error)) ? "out-of-memory" : "query-failed",
+        `query failed: ${text}${memoryHint(String(error))}`,
+        { cause: error },
+      );
 }
 
 /** DuckDB error kinds that say the machine failed, not the statement. */
@@ -42,20 +47,28 @@ const FAILURE_KINDS = new Set(["Out of Memory", "IO", "Internal", "Fatal", "Inte
 /**
  * For a statement typed on the command line: `SQL error (line N): Kind Error: what`, then
  * DuckDB's hints and caret on the lines below. Whatever DuckDB refuses about the statement, when
- * preparing or while running it (a value that does not convert), is bad input (exit 2); running
- * out of memory, a disk error or an interruption is a failed run (exit 1).
+ * preparing or while running it (a value that does not convert), is `bad-input`; running out of
+ * memory, a disk error or an interruption is a failed run (`out-of-memory`, `query-failed`).
  */
-export function inlineSqlError(error: unknown): CliError {
+export function inlineSqlError(error: unknown): LmsExportError {
   const message = messageOf(error);
   const first = firstLine(message);
   const line = /\bLINE (\d+):/.exec(message)?.[1];
   const text = `${line === undefined ? "" : ` (line ${line})`}: ${first}`;
   const kind = /^([\w ]+?) Error:/.exec(first)?.[1] ?? "";
   return FAILURE_KINDS.has(kind) || memoryHint(message) !== ""
-    ? new CliError(`query failed${text}${memoryHint(message)}`, 1, { cause: error })
-    : new UsageError(`SQL error${text}${fileAccessHint(message)}${duckdbDetails(message)}`, {
-        cause: error,
-      });
+    ? new LmsExportError(
+        memoryHint(message) ? "out-of-memory" : "query-failed",
+        `query failed${text}${memoryHint(message)}`,
+        { cause: error },
+      )
+    : new LmsExportError(
+        "bad-input",
+        `SQL error${text}${fileAccessHint(message)}${duckdbDetails(message)}`,
+        {
+          cause: error,
+        },
+      );
 }
 
 function messageOf(error: unknown): string {

@@ -12,10 +12,13 @@ export interface ViewDatabase {
   close(): void;
 }
 
+/** `configuredMemory` is the `duckdbMemoryLimit` setting, if any. */
 export async function openViewDatabase(
   setup: (connection: DuckDBConnection) => Promise<void>,
+  configuredMemory?: string,
 ): Promise<ViewDatabase> {
-  const instance = await DuckDBInstance.create(":memory:", { memory_limit: memoryLimit() });
+  const memory_limit = memoryLimit(configuredMemory);
+  const instance = await DuckDBInstance.create(":memory:", { memory_limit });
   const connections: DuckDBConnection[] = [];
   try {
     const connection = await instance.connect();

@@ -4,7 +4,7 @@
  * clock, the ticker and how a run starts are injected, so tests drive it without waiting.
  */
 import { Cron } from "croner";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import { type ChildRun, displayCommand, spawnCliRun } from "./spawn-run.js";
 
@@ -60,7 +60,7 @@ const DEFAULT_STOP_GRACE_MS = 60_000;
 
 /**
  * Checks a cron expression and time zone and answers the first run time after now.
- * Contract: a one-line UsageError for a bad expression, an unknown time zone, or an expression
+ * Contract: a one-line bad-input error for a bad expression, an unknown time zone, or an expression
  * that never matches.
  */
 export function checkCron(cron: string, timezone?: string): Date {
@@ -68,7 +68,8 @@ export function checkCron(cron: string, timezone?: string): Date {
     try {
       new Intl.DateTimeFormat("en-US", { timeZone: timezone });
     } catch {
-      throw new UsageError(
+      throw new LmsExportError(
+        "bad-input",
         `unknown time zone "${timezone}" for --timezone: use an IANA name such as Europe/Berlin or UTC`,
       );
     }
@@ -87,12 +88,16 @@ export function checkCron(cron: string, timezone?: string): Date {
             .replace(` ('${cron}')`, "")
             .replace(/\.$/, "")
         : "";
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `invalid --cron expression "${cron}"${detail === "" ? "" : ` (${detail})`}: use 5 fields "minute hour day month weekday", e.g. "0 6 * * 1" for Mondays at 06:00`,
     );
   }
   if (next === null) {
-    throw new UsageError(`the --cron expression "${cron}" never matches a future time: check it`);
+    throw new LmsExportError(
+      "bad-input",
+      `the --cron expression "${cron}" never matches a future time: check it`,
+    );
   }
   return next;
 }

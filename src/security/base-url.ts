@@ -1,7 +1,7 @@
 /**
  * The one gate a base URL passes before any request carries the API key to it.
  */
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { isLoopbackHost } from "./loopback.js";
 
 /**
@@ -9,7 +9,7 @@ import { isLoopbackHost } from "./loopback.js";
  *
  * Contract: answers the parsed URL when it is https://, or http:// to a loopback host
  * (127.0.0.0/8, ::1, localhost), or http:// anywhere when `allowHttp` is true. Throws a one-line
- * UsageError otherwise, and for any other scheme or a URL carrying a user name or password. The
+ * bad-input otherwise, and for any other scheme or a URL carrying a user name or password. The
  * message names the URL with any credentials removed and says what to do. TLS verification is not
  * configurable anywhere: an https:// URL is always verified by the HTTP client.
  */
@@ -17,23 +17,27 @@ export function checkBaseUrl(url: string, allowHttp: boolean): URL {
   const trimmed = url.trim();
   const parsed = URL.canParse(trimmed) ? new URL(trimmed) : undefined;
   if (parsed === undefined) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the base URL "${withoutCredentialsText(trimmed)}" is not a valid URL: give the full address, e.g. https://lms.example.com/api-v2`,
     );
   }
   if (parsed.username !== "" || parsed.password !== "") {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the base URL ${displayUrl(parsed)} contains a user name or password: remove them from the URL and give the API key in a file (--api-key-file FILE or LMS_API_KEY_FILE) or in LMS_API_KEY`,
     );
   }
   if (parsed.protocol === "https:") return parsed;
   if (parsed.protocol === "http:") {
     if (allowHttp || isLoopbackHost(parsed.hostname)) return parsed;
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the base URL ${displayUrl(parsed)} is plain http: the API key and every record would cross the network unencrypted; use https://, or pass --allow-http (LMS_ALLOW_HTTP=1) if the network is trusted`,
     );
   }
-  throw new UsageError(
+  throw new LmsExportError(
+    "bad-input",
     `the base URL ${displayUrl(parsed)} uses the ${parsed.protocol.replace(/:$/, "")} scheme: use an https:// address, e.g. https://lms.example.com/api-v2`,
   );
 }

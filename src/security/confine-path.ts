@@ -5,12 +5,12 @@
  */
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { UsageError } from "../cli-error.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 
 /**
  * Answers the absolute path of `fileName` inside `outDir`.
  *
- * Contract: throws a one-line UsageError when `fileName` is empty, contains a NUL byte, is
+ * Contract: throws a one-line bad-input error when `fileName` is empty, contains a NUL byte, is
  * absolute (POSIX `/x`, Windows `C:\x` or `\\server\x`), has a `..` segment (with `/` or `\` as
  * separator, so a name means the same on every platform), or — where the file system can tell —
  * would land outside `outDir` through a symbolic link (an existing directory on the way, or the
@@ -19,7 +19,8 @@ import { UsageError } from "../cli-error.js";
 export function confinePath(outDir: string, fileName: string): string {
   const shown = JSON.stringify(fileName.replaceAll("\0", "\\0"));
   const refuse = (why: string): never => {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `refusing to write ${shown}: ${why}; output files must stay inside ${outDir} (use a plain file name such as "weekly-compliance.csv")`,
     );
   };

@@ -31,7 +31,10 @@ async function readBytes(path: string, file: string): Promise<Buffer> {
     return await readFile(path);
   } catch (error) {
     const reason = READ_ERRORS[errnoCode(error) ?? ""] ?? `cannot be read (${errnoCode(error)})`;
-    throw new TabularError(`${file} ${reason}`, { cause: error });
+    throw new TabularError(`${file} ${reason}`, {
+      cause: error,
+      code: errnoCode(error) === "ENOENT" ? "not-found" : "bad-input",
+    });
   }
 }
 

@@ -2,6 +2,7 @@
  * What every tabular reader answers, whatever the file format: the header as written in the file
  * and the rows as text, each with the place it came from so a problem can be pointed at.
  */
+import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
 
 export type TabularFormat = "csv" | "xlsx" | "parquet" | "jsonl";
 
@@ -31,14 +32,24 @@ export interface TabularSource {
   rows(): Iterable<TabularRow>;
 }
 
-/** A file that cannot be read as a table at all: one message naming the file and the fix. */
-export class TabularError extends Error {
+/**
+ * A file that cannot be read as a table at all: one message naming the file and the fix. Bad
+ * input, or `not-found` for a file that is not there.
+ */
+export class TabularError extends LmsExportError {
   override readonly name = "TabularError";
   /** The line or row at fault, when there is one. */
   readonly line: number | undefined;
 
-  constructor(message: string, options: { line?: number; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
+  constructor(
+    message: string,
+    options: {
+      line?: number;
+      cause?: unknown;
+      code?: Extract<FailureCode, "bad-input" | "not-found">;
+    } = {},
+  ) {
+    super(options.code ?? "bad-input", message, { cause: options.cause });
     this.line = options.line;
   }
 }

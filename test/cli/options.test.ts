@@ -10,7 +10,6 @@ import {
   withOutputOptions,
   withParamOption,
 } from "../../src/cli/options.js";
-import { UsageError } from "../../src/cli-error.js";
 import { resolveConfig } from "../../src/config/resolve.js";
 
 const cwd = mkdtempSync(join(tmpdir(), "lms-options-"));
@@ -128,7 +127,9 @@ describe("shared option groups", () => {
 
   it("accept --api-key only so that resolveConfig can refuse it with directions", async () => {
     const argv = await parser(["--api-key", "lk_live_x"]).parseAsync();
-    await expect(resolveConfig({ flags: argv, env: {}, cwd })).rejects.toBeInstanceOf(UsageError);
+    await expect(resolveConfig({ flags: argv, env: {}, cwd })).rejects.toMatchObject({
+      code: "bad-input",
+    });
     await expect(resolveConfig({ flags: argv, env: {}, cwd })).rejects.toThrow(/--api-key-file/);
   });
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { UsageError } from "../../src/cli-error.js";
+import type { LmsExportError } from "../../src/errors/lms-export-error.js";
 import {
   checkCron,
   runSchedule,
@@ -265,8 +265,8 @@ describe("checkCron", () => {
     } catch (caught) {
       error = caught;
     }
-    expect(error).toBeInstanceOf(UsageError);
-    const message = (error as UsageError).message;
+    expect(error).toMatchObject({ code: "bad-input" });
+    const message = (error as LmsExportError).message;
     expect(message).toContain(`invalid --cron expression "${cron}"`);
     expect(message).toContain(detail);
     expect(message).toContain('"0 6 * * 1"');

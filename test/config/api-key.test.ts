@@ -4,13 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readApiKey } from "../../src/config/api-key.js";
 import { resolveConfig } from "../../src/config/resolve.js";
 import type { LogFields, Logger } from "../../src/log/logger.js";
-import { tempDir, usageErrorOf } from "./temp-dir.js";
+import { scratchDir } from "../helpers/temp-dir.js";
+import { usageErrorOf } from "../helpers/usage-error.js";
 
 const KEY = "lk_live_7c1f0e2d9a";
 
-let tmp: ReturnType<typeof tempDir>;
+let tmp: ReturnType<typeof scratchDir>;
 beforeEach(() => {
-  tmp = tempDir("lms-key-");
+  tmp = scratchDir("lms-key-");
 });
 afterEach(() => {
   tmp.remove();

@@ -2,7 +2,8 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { resolveConfig } from "../../src/config/resolve.js";
-import { tempDir, usageErrorOf } from "./temp-dir.js";
+import { scratchDir } from "../helpers/temp-dir.js";
+import { usageErrorOf } from "../helpers/usage-error.js";
 
 const made: { remove(): void }[] = [];
 afterEach(() => {
@@ -10,7 +11,7 @@ afterEach(() => {
 });
 
 function configDir(portals: unknown) {
-  const dir = tempDir("lms-portals-config-");
+  const dir = scratchDir("lms-portals-config-");
   made.push(dir);
   dir.write(
     "lms-export.config.json",

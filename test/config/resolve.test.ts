@@ -2,11 +2,12 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/config/resolve.js";
-import { tempDir, usageErrorOf } from "./temp-dir.js";
+import { scratchDir } from "../helpers/temp-dir.js";
+import { usageErrorOf } from "../helpers/usage-error.js";
 
-let tmp: ReturnType<typeof tempDir>;
+let tmp: ReturnType<typeof scratchDir>;
 beforeEach(() => {
-  tmp = tempDir("lms-config-");
+  tmp = scratchDir("lms-config-");
 });
 afterEach(() => {
   tmp.remove();
@@ -172,6 +173,50 @@ describe("resolveConfig precedence", () => {
       cwd: tmp.dir,
     });
     expect(off.allowHttp).toBe(false);
+  });
+});
+
+describe("the extract's lookback and DuckDB's memory ceiling are settings like the others", () => {
+  it("default to an hour and to the database layer's own ceilings", async () => {
+    const config = await resolveConfig({ flags: {}, env: {}, cwd: tmp.dir });
+    expect(config.lookbackMs).toBe(3_600_000);
+    expect(config.duckdbMemoryLimit).toBeUndefined();
+  });
+
+  it("come from the file, the environment or a flag, in that rising order", async () => {
+    tmp.write(
+      "lms-export.config.json",
+      JSON.stringify({ lookback: 90, duckdbMemoryLimit: "512MB" }),
+    );
+    const fromFile = await resolveConfig({ flags: {}, env: {}, cwd: tmp.dir });
+    expect(fromFile.lookbackMs).toBe(90 * 60_000);
+    expect(fromFile.duckdbMemoryLimit).toBe("512MB");
+    expect(fromFile.sources.duckdbMemoryLimit).toContain("(duckdbMemoryLimit)");
+
+    const env = { LMS_LOOKBACK: "0", LMS_DUCKDB_MEMORY_LIMIT: " 2GB " };
+    const fromEnv = await resolveConfig({ flags: {}, env, cwd: tmp.dir });
+    expect(fromEnv.lookbackMs).toBe(0);
+    expect(fromEnv.duckdbMemoryLimit).toBe("2GB");
+
+    const flags = { lookback: 5, "duckdb-memory-limit": "1GiB" };
+    const fromFlags = await resolveConfig({ flags, env, cwd: tmp.dir });
+    expect(fromFlags.lookbackMs).toBe(5 * 60_000);
+    expect(fromFlags.duckdbMemoryLimit).toBe("1GiB");
+    expect(fromFlags.sources.lookback).toBe("--lookback");
+  });
+
+  it("refuse a wrong value in one line naming where it came from", async () => {
+    const resolveWith = (env: Record<string, string>, flags: Record<string, unknown> = {}) =>
+      usageErrorOf(() => resolveConfig({ flags, env, cwd: tmp.dir }));
+    expect(await resolveWith({ LMS_DUCKDB_MEMORY_LIMIT: "1GB'; DROP TABLE take; --" })).toBe(
+      `environment variable LMS_DUCKDB_MEMORY_LIMIT must be a size such as 512MB or 2GB (got "1GB'; DROP TABLE take; --")`,
+    );
+    expect(await resolveWith({ LMS_LOOKBACK: "an hour" })).toBe(
+      'environment variable LMS_LOOKBACK must be a number of minutes >= 0 (got "an hour")',
+    );
+    expect(await resolveWith({}, { lookback: -1 })).toBe(
+      "option --lookback must be a number of minutes >= 0 (got -1)",
+    );
   });
 });
 

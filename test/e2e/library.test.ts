@@ -51,6 +51,9 @@ console.log(JSON.stringify({
   id: first.grp_id,
   description: edited.grp_description,
   missing,
+  failure: ((e) => ({ name: e.name, code: e.code, isError: e instanceof Error }))(
+    new lms.LmsExportError("not-found", "no such report"),
+  ),
 }));
 `;
 
@@ -67,17 +70,21 @@ describe("the client as a library", () => {
       "set through the library",
     );
     expect(answer.missing).toBe("NotFoundError");
-    // Only the public surface: the client and its error classes (types leave no runtime trace).
+    // Only the public surface: the client, its error classes and the stages' typed failure
+    // (types leave no runtime trace).
     expect(answer.exports).toEqual([
       "ApiError",
       "AuthError",
       "EnvelopeError",
+      "FAILURE_CODES",
       "HttpError",
+      "LmsExportError",
       "NetworkError",
       "NotFoundError",
       "RetryBudgetError",
       "createClient",
     ]);
+    expect(answer.failure).toEqual({ name: "LmsExportError", code: "not-found", isError: true });
   });
 
   it("a deep import outside the exports map is refused", async () => {

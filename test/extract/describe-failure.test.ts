@@ -10,7 +10,7 @@ describe("describeFailure", () => {
     expect(describeFailure(error, false)).toEqual({
       message:
         "extract failed: FATAL Error: Failed to create checkpoint because of error: failed to pin block of size 256.0 KiB (61.0 MiB/61.0 MiB used); DuckDB ran out of its memory ceiling: set LMS_DUCKDB_MEMORY_LIMIT higher (e.g. 1GB) and run again",
-      exitCode: 1,
+      code: "out-of-memory",
     });
   });
 
@@ -18,11 +18,11 @@ describe("describeFailure", () => {
     const error = new Error("IO Error: No space left on device\n\nMore detail");
     expect(describeFailure(error, false)).toEqual({
       message: "extract failed: IO Error: No space left on device",
-      exitCode: 1,
+      code: "disk-full",
     });
   });
 
-  it("a redirect (never followed) is a wrong base URL: exit 2", () => {
+  it("a redirect (never followed) is a wrong base URL: bad input", () => {
     const context = { operation: "authenticate", method: "POST", path: "/api-v2/token" } as const;
     const error = new HttpError(context, "the portal answered with a redirect to lms.example.org", {
       httpStatus: 302,
@@ -30,7 +30,7 @@ describe("describeFailure", () => {
     expect(describeFailure(error, false)).toEqual({
       message:
         "extract failed: authenticate (POST /api-v2/token, HTTP 302): the portal answered with a redirect to lms.example.org",
-      exitCode: 2,
+      code: "bad-input",
     });
   });
 });

@@ -3,11 +3,9 @@
  * dialect (Bearer only, failures as 200 {status:false}, numbers as strings, mixed date formats,
  * keys reversed) ends with exactly the tables an extract of the standard dialect gives.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runExtract } from "../../src/extract/extract.js";
 import { openDatabase } from "../../src/load/database.js";
 import type { Logger } from "../../src/log/logger.js";
@@ -18,17 +16,12 @@ import {
   startSimulator,
 } from "../../src/simulator/server.js";
 import { UNREADABLE_DATE } from "../../src/simulator/unreadable-dates.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const KEY = "dialect-key-5e1b";
 const NOW = new Date("2026-06-01T00:00:00Z");
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "lms-dialect-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirForFile("lms-dialect-");
 
 interface Line {
   readonly level: string;

@@ -3,10 +3,8 @@
  * still ends with every record that existed for the whole run, and a full run over a complete
  * database deletes none of them. Real HTTP to the simulator, a real DuckDB file.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/client.js";
 import { stillPresent } from "../../src/extract/confirm-gone.js";
 import { type RunExtractOptions, runExtract } from "../../src/extract/extract.js";
@@ -15,18 +13,13 @@ import type { Logger } from "../../src/log/logger.js";
 import { EXTRACTED, RESOURCES } from "../../src/resources/registry.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { normaliseApi, normaliseTable } from "../helpers/table-snapshot.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const KEY = "exact-key-5b1e";
 const NOW = new Date("2026-06-01T00:00:00Z");
 const LISTS = ["grp", "user_grp", "product_access", "svc_availability"] as const;
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "lms-exact-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirForFile("lms-exact-");
 
 function recordingLogger(lines: string[]): Logger {
   const log = (level: string) => (message: string) => lines.push(`${level} ${message}`);

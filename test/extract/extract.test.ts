@@ -1,24 +1,18 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type RunExtractOptions, runExtract } from "../../src/extract/extract.js";
 import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
 import { type Logger, silentLogger } from "../../src/log/logger.js";
 import { EXTRACTED, type ExtractedName } from "../../src/resources/registry.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { countRows, normaliseApi, normaliseTable } from "../helpers/table-snapshot.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const KEY = "secret-key-7f3a9c";
 const NOW = new Date("2026-06-01T00:00:00Z");
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "lms-extract-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirForFile("lms-extract-");
 
 function collectingLogger(lines: string[]): Logger {
   const log = (level: string) => (message: string, fields?: object) => {
@@ -317,7 +311,7 @@ describe("extract", () => {
       const wrong = options(sim, db);
       await expect(
         runExtract({ ...wrong, clientOptions: { ...wrong.clientOptions, apiKey: "not-the-key" } }),
-      ).rejects.toMatchObject({ exitCode: 2 });
+      ).rejects.toMatchObject({ code: "auth-refused" });
       const connection = await db.connect();
       const runs = await connection.runAndReadAll("SELECT status FROM _runs ORDER BY run_id");
       expect(runs.getRows()).toEqual([["interrupted"]]);

@@ -1,7 +1,6 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runExtract } from "../../src/extract/extract.js";
 import { openDatabase } from "../../src/load/database.js";
 import { silentLogger } from "../../src/log/logger.js";
@@ -9,17 +8,12 @@ import { EXTRACTED } from "../../src/resources/registry.js";
 import { startSimulator } from "../../src/simulator/server.js";
 import { collect, runCli, spawnCli } from "../helpers/spawn-cli.js";
 import { normaliseTable } from "../helpers/table-snapshot.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const KEY = "resume-key-81c2";
 const NOW = new Date("2026-06-01T00:00:00Z");
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "lms-resume-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirForFile("lms-resume-");
 
 describe("extract --resume", () => {
   it("after kill -9 mid-run, continues without refetching finished work and equals a clean run", async () => {

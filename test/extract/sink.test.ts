@@ -9,8 +9,8 @@ import { expect, it } from "vitest";
 import { StagingSink } from "../../src/extract/sink.js";
 import { openDatabase } from "../../src/load/database.js";
 import { startRun } from "../../src/load/runs.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { withSideTables } from "../load/helpers/memory-db.js";
-import { tempDir } from "../load/helpers/temp-dir.js";
 
 const group = (id: number) => ({
   grp_id: id,

@@ -6,8 +6,8 @@ import { stagingWriter, stagingWriterFor } from "../../src/load/append-batch.js"
 import { openDatabase } from "../../src/load/database.js";
 import { createStagingTableSql } from "../../src/load/staging.js";
 import { RESOURCES } from "../../src/resources/registry.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { memory, withSideTables } from "./helpers/memory-db.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 function batchOf(...args: Parameters<typeof toRecordBatch>) {
   const { batch, rejects } = toRecordBatch(...args);

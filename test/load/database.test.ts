@@ -1,21 +1,22 @@
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CliError, UsageError } from "../../src/cli-error.js";
+import { exitCodeOf } from "../../src/cli/exit-codes.js";
+import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import { openDatabase } from "../../src/load/database.js";
 import { EXTRACTED } from "../../src/resources/registry.js";
 import { collect } from "../helpers/child-output.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { kill, spawnHelper, waitForLine } from "./helpers/child-process.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const NOBODY = 65_534;
 
-async function openError(path: string, readOnly = false): Promise<CliError> {
+async function openError(path: string, readOnly = false): Promise<LmsExportError> {
   try {
     const db = await openDatabase(path, { readOnly });
     db.close();
   } catch (error) {
-    if (error instanceof CliError) return error;
+    if (error instanceof LmsExportError) return error;
     throw error;
   }
   throw new Error(`openDatabase(${path}) succeeded`);
@@ -42,8 +43,8 @@ async function openUnprivileged(
         (await openDatabase(path, { readOnly: readOnly ?? false })).close();
         outcomes.push({ ok: true });
       } catch (error) {
-        if (!(error instanceof CliError)) throw error;
-        outcomes.push({ ok: false, message: error.message, exitCode: error.exitCode });
+        if (!(error instanceof LmsExportError)) throw error;
+        outcomes.push({ ok: false, message: error.message, exitCode: exitCodeOf(error) });
       }
     }
     return outcomes;
@@ -146,7 +147,7 @@ describe("openDatabase", () => {
     db.close();
   });
 
-  it("fails with a one-line CliError when another process holds the file", async () => {
+  it("fails with a one-line locked error (exit 1) when another process holds the file", async () => {
     const path = join(await tempDir(), "locked.duckdb");
     (await openDatabase(path)).close();
     const child = spawnHelper("hold-lock.mjs", [path]);
@@ -154,8 +155,8 @@ describe("openDatabase", () => {
       await waitForLine(child, "ready");
       for (const readOnly of [false, true]) {
         const error = await openError(path, readOnly);
-        expect(error).not.toBeInstanceOf(UsageError);
-        expect(error.exitCode).toBe(1);
+        expect(error.code).toBe("locked");
+        expect(exitCodeOf(error)).toBe(1);
         expect(error.message).toMatch(
           new RegExp(`^database ${path} is in use by another process \\(PID ${child.pid}\\); wait`),
         );
@@ -175,8 +176,8 @@ describe("openDatabase", () => {
       const path = join(dir, `notes-${content.length}.txt`);
       await writeFile(path, content);
       const error = await openError(path);
-      expect(error).toBeInstanceOf(UsageError);
-      expect(error.exitCode).toBe(2);
+      expect(error.code).toBe("bad-input");
+      expect(exitCodeOf(error)).toBe(2);
       expect(error.message).toBe(
         `${path} is not a DuckDB database (it was left untouched); choose another --db`,
       );
@@ -189,19 +190,19 @@ describe("openDatabase", () => {
     const dir = await tempDir();
     const missing = join(dir, "nope", "lms.duckdb");
     const noDir = await openError(missing);
-    expect(noDir).toBeInstanceOf(UsageError);
+    expect(noDir.code).toBe("not-found");
     expect(noDir.message).toBe(
       `directory ${join(dir, "nope")} for database ${missing} does not exist; create it or choose another --db`,
     );
     await expect(stat(join(dir, "nope"))).rejects.toThrow();
 
     const isDir = await openError(dir);
-    expect(isDir).toBeInstanceOf(UsageError);
+    expect(isDir.code).toBe("bad-input");
     expect(isDir.message).toMatch(/is a directory/);
 
     const absent = join(dir, "absent.duckdb");
     const readOnly = await openError(absent, true);
-    expect(readOnly).toBeInstanceOf(UsageError);
+    expect(readOnly.code).toBe("not-found");
     expect(readOnly.message).toMatch(/does not exist; run "lms-export extract" first/);
     await expect(stat(absent)).rejects.toThrow();
   });

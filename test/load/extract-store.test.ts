@@ -11,7 +11,7 @@ import { adoptLegacyStaging } from "../../src/load/legacy-staging.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { RESOURCES } from "../../src/resources/registry.js";
 import { readRows } from "../helpers/read-rows.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const waits = {
   side: { seconds: undefined, logger: silentLogger },

@@ -8,9 +8,9 @@ import { type MergeOptions, mergeStaging } from "../../src/load/merge.js";
 import { finishRun, startRun } from "../../src/load/runs.js";
 import { clearSide } from "../../src/load/side-file.js";
 import { EXTRACTED, type ExtractedName } from "../../src/resources/registry.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { kill, spawnHelper, waitForLine } from "./helpers/child-process.js";
 import { memory, withSideTables } from "./helpers/memory-db.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 async function stage(connection: DuckDBConnection, resource: ExtractedName, records: unknown[]) {
   const { batch, rejects } = toRecordBatch(resource, records);

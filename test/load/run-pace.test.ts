@@ -1,19 +1,12 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/load/database.js";
 import { RUN_PACE_COLUMNS } from "../../src/load/meta-ddl.js";
 import { recordRunPace } from "../../src/load/run-pace.js";
 import { startRun } from "../../src/load/runs.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "lms-run-pace-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirForFile("lms-run-pace-");
 
 describe("the pace of a run in _runs", () => {
   it("a file written before the pace columns opens, gains them (null for old runs) and records them", async () => {

@@ -3,17 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import type { CliContext } from "../../src/cli/context.js";
-import { main } from "../../src/cli/main.js";
-import { Collect } from "../log/collect.js";
+import { type InProcessRun, runInProcess } from "../helpers/in-process-cli.js";
 import { createMailDatabase, writeMailCatalog } from "./mail-dataset.js";
 import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
 
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type CliRun = InProcessRun;
 
 /** A temporary folder with lms.duckdb (the mail dataset) and the catalog folder `cat`. */
 export async function mailWorkspace(): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -23,16 +17,13 @@ export async function mailWorkspace(): Promise<{ dir: string; remove(): Promise<
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-export async function runCliIn(
+/** The CLI run in-process in `dir` with `env` as its whole environment. */
+export function runCliIn(
   dir: string,
   args: readonly string[],
   env: Record<string, string>,
 ): Promise<CliRun> {
-  const stdout = new Collect();
-  const stderr = new Collect();
-  const ctx: CliContext = { stdout, stderr, env, cwd: dir, signal: new AbortController().signal };
-  const code = await main(args, ctx);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  return runInProcess(args, dir, env);
 }
 
 /** `report NAME --catalog cat --db lms.duckdb --log-format json` plus `extra`. */

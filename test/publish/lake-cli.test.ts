@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runCli } from "../helpers/in-process-cli.js";
-import { tempDir } from "../load/helpers/temp-dir.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { FIXTURE_ROWS, filledDatabase } from "./helpers/filled-db.js";
 
 const cli = (cwd: string, args: string[]) => runCli(cwd, args);

@@ -5,13 +5,13 @@
 import { readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { CliError } from "../../src/cli-error.js";
+import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import type { LmsDatabase } from "../../src/load/database.js";
 import { MANIFEST_FILE, readManifest } from "../../src/publish/lake/manifest.js";
 import { STAGING_DIR, stagingPath } from "../../src/publish/lake/partition.js";
 import { publishLake } from "../../src/publish/lake/publish-lake.js";
 import { PUBLISHED_TABLES } from "../../src/publish/published-tables.js";
-import { tempDir } from "../load/helpers/temp-dir.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { FIXTURE_ROWS, filledDatabase, firstRow, tableCounts } from "./helpers/filled-db.js";
 import { readHive, readParquet } from "./helpers/parquet-reader.js";
 
@@ -174,7 +174,7 @@ describe("publish --lake", () => {
     const lake = await twoPortalsTwoDays();
     const before = await fileIdentities(lake.dir);
     const controller = new AbortController();
-    controller.abort(new CliError("interrupted"));
+    controller.abort(new LmsExportError("interrupted", "interrupted"));
     const aborted = publishLake(lake.a, {
       lakeDir: lake.dir,
       portal: "a",
@@ -234,7 +234,7 @@ describe("publish --lake", () => {
     await expect(retyped).rejects.toThrow(
       "column user.department is BIGINT in the database but VARCHAR in the lake",
     );
-    await expect(retyped).rejects.toBeInstanceOf(CliError);
+    await expect(retyped).rejects.toMatchObject({ code: "refused" });
     expect(await readFile(join(dir, MANIFEST_FILE), "utf8")).toBe(manifestBefore);
   });
 

@@ -11,13 +11,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type PgServer, postgresInstalled, startPgServer } from "../../src/bench/temp-postgres.js";
 import type { CliContext } from "../../src/cli/context.js";
 import { main } from "../../src/cli/main.js";
-import { CliError, UsageError } from "../../src/cli-error.js";
+import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import type { LmsDatabase } from "../../src/load/database.js";
 import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
 import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
 import { PUBLISHED_TABLES } from "../../src/publish/published-tables.js";
 import { collect, spawnCli } from "../helpers/spawn-cli.js";
-import { tempDir } from "../load/helpers/temp-dir.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { filledDatabase, tableCounts } from "./helpers/filled-db.js";
 
 const PASSWORD = "s3cret:pässword\\with'quote";
@@ -225,7 +225,11 @@ describe.skipIf(!installed)("publish --postgres", () => {
         signal: controller.signal,
       }),
     ).rejects.toThrow("interrupted");
-    expect(await duringTakeCopy(() => controller.abort(new CliError("interrupted")))).toBe(true);
+    expect(
+      await duringTakeCopy(() =>
+        controller.abort(new LmsExportError("interrupted", "interrupted")),
+      ),
+    ).toBe(true);
     await failing;
     const client = await bi();
     try {
@@ -272,7 +276,7 @@ describe.skipIf(!installed)("publish --postgres", () => {
       url.replace("publisher@", `publisher:${encodeURIComponent(PASSWORD)}@`),
       {},
     );
-    await expect(inUrl).rejects.toBeInstanceOf(UsageError);
+    await expect(inUrl).rejects.toMatchObject({ code: "bad-input" });
     await expect(inUrl).rejects.toThrow("contains a password; remove it and put the password");
 
     await publishPostgres(db, { settings: await pgSettings(url, { PGPASSWORD: PASSWORD }) });
@@ -287,7 +291,7 @@ describe.skipIf(!installed)("publish --postgres", () => {
     const wrong = publishPostgres(db, {
       settings: await pgSettings(url, { PGPASSWORD: "wrong-one" }),
     });
-    await expect(wrong).rejects.toBeInstanceOf(CliError);
+    await expect(wrong).rejects.toMatchObject({ code: "publish-failed" });
     await expect(wrong).rejects.toThrow("password authentication failed");
     const none = publishPostgres(db, {
       settings: await pgSettings(url, { PGPASSFILE: join(dir, "no") }),

@@ -6,7 +6,6 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { UsageError } from "../../src/cli-error.js";
 import { loadCatalog } from "../../src/report/catalog.js";
 import { parseParamValue, resolveQueryParams } from "../../src/report/params.js";
 import { bindQuery, statementText } from "../../src/report/run-query.js";
@@ -157,7 +156,7 @@ describe("report definitions are validated on load", () => {
   test.each(cases)("%s", async (_, text, message) => {
     const root = await catalogWith({ "reports/bad.json": text });
     const error = await loadCatalog(root).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toMatchObject({ code: "bad-input" });
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain("\n");
   });
@@ -236,7 +235,7 @@ describe("query headers and SQL", () => {
 
   test("a syntax error names the file and the line", async () => {
     const error = await bindError(`${head}SELECT i\nFROMM range(3) AS t(i)\n`);
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toMatchObject({ code: "bad-input" });
     expect(error.message).toMatch(
       /^SQL error in queries\/q\.sql:5: Parser Error: syntax error at or near/,
     );
@@ -315,7 +314,7 @@ describe("parameter values", () => {
     ],
     ["bool", "maybe", /^bad value "maybe" for parameter x \(bool: true or false\)/],
   ] as const)("%s %s is refused with the name and the type", (type, raw, message) => {
-    expect(() => p(type, raw)).toThrow(UsageError);
+    expect(() => p(type, raw)).toThrow(expect.objectContaining({ code: "bad-input" }));
     expect(() => p(type, raw)).toThrow(message);
   });
 

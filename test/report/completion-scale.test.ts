@@ -7,12 +7,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { CliContext } from "../../src/cli/context.js";
-import { main } from "../../src/cli/main.js";
 import { openDatabase } from "../../src/load/database.js";
+import { runInProcess } from "../helpers/in-process-cli.js";
 
 let cwd: string;
 
@@ -46,27 +44,8 @@ afterAll(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-function discard(): Writable {
-  return new Writable({ write: (_chunk, _encoding, done) => done() });
-}
-
-async function report(args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const ctx: CliContext = {
-    stdout: discard(),
-    stderr: new Writable({
-      write(chunk, _encoding, done) {
-        stderr += String(chunk);
-        done();
-      },
-    }),
-    env: {},
-    cwd,
-    signal: new AbortController().signal,
-  };
-  const code = await main(["report", ...args], ctx);
-  return { code, stderr };
-}
+const report = (args: string[], env: Record<string, string> = {}) =>
+  runInProcess(["report", ...args], cwd, env);
 
 test("completion of a 100k-user portal fits the default memory ceiling, medians exact", async () => {
   const { code, stderr } = await report([
@@ -128,17 +107,12 @@ test("completion of a 100k-user portal fits the default memory ceiling, medians 
 });
 
 test("a query that outgrows DuckDB's memory ceiling fails in one line that says how to raise it", async () => {
-  const before = process.env.LMS_DUCKDB_MEMORY_LIMIT;
-  process.env.LMS_DUCKDB_MEMORY_LIMIT = "16MB";
-  try {
-    const { code, stderr } = await report(["completion", "--format", "csv", "--out", "small"]);
-    expect(code).toBe(1);
-    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
-    expect(stderr).toMatch(
-      /^lms-export: query failed: queries\/completion\.sql.*Out of Memory Error.*; DuckDB ran out of its memory ceiling: set LMS_DUCKDB_MEMORY_LIMIT higher \(e\.g\. 1GB\) and run again\n$/,
-    );
-  } finally {
-    if (before === undefined) delete process.env.LMS_DUCKDB_MEMORY_LIMIT;
-    else process.env.LMS_DUCKDB_MEMORY_LIMIT = before;
-  }
+  const { code, stderr } = await report(["completion", "--format", "csv", "--out", "small"], {
+    LMS_DUCKDB_MEMORY_LIMIT: "16MB",
+  });
+  expect(code).toBe(1);
+  expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(stderr).toMatch(
+    /^lms-export: query failed: queries\/completion\.sql.*Out of Memory Error.*; DuckDB ran out of its memory ceiling: set LMS_DUCKDB_MEMORY_LIMIT higher \(e\.g\. 1GB\) and run again\n$/,
+  );
 });

@@ -1,10 +1,8 @@
 /** Running `roster import` in-process and reading the database back with a DuckDB of its own. */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 
 export { type InProcessRun as CliRun, runInProcess as cli } from "../helpers/in-process-cli.js";
+export { withTempDir } from "../helpers/temp-dir.js";
 
 /** Every row of `sql` on the database file, through a DuckDB instance opened for this read only. */
 export async function query(dbPath: string, sql: string): Promise<Record<string, unknown>[]> {
@@ -40,13 +38,4 @@ export async function users(
 /** The `_roster_imports` rows, oldest first. */
 export function imports(dbPath: string): Promise<Record<string, unknown>[]> {
   return query(dbPath, "SELECT * FROM _roster_imports ORDER BY import_id");
-}
-
-export async function withTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), "lms-roster-"));
-  try {
-    return await use(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }

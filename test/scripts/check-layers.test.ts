@@ -1,40 +1,7 @@
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../helpers/spawn-cli.js";
+import { describe, expect, it } from "vitest";
+import { scratchProject as project, runProjectScript } from "../helpers/project-script.js";
 
-const SCRIPT = join(PROJECT_ROOT, "scripts", "check-layers.mjs");
-const run = promisify(execFile);
-
-let dir: string | undefined;
-
-afterEach(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-  dir = undefined;
-});
-
-/** A scratch project whose src/ holds the given files. */
-async function project(files: Record<string, string>): Promise<string> {
-  dir = await mkdtemp(join(tmpdir(), "lms-layers-"));
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, "src", path)), { recursive: true });
-    await writeFile(join(dir, "src", path), text);
-  }
-  return dir;
-}
-
-async function check(root: string): Promise<{ code: number; output: string }> {
-  try {
-    const { stdout } = await run(process.execPath, [SCRIPT, root]);
-    return { code: 0, output: stdout };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, output: failed.stdout };
-  }
-}
+const check = (root: string) => runProjectScript("check-layers.mjs", root);
 
 describe("check:layers", () => {
   it("passes imports that go down the layers", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/cli-error.js";
+import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import { checkBaseUrl } from "../../src/security/base-url.js";
 import { isLoopbackHost } from "../../src/security/loopback.js";
 
@@ -7,13 +7,13 @@ function usageMessage(run: () => unknown): string {
   try {
     run();
   } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).exitCode).toBe(2);
-    const message = (error as UsageError).message;
+    expect(error).toBeInstanceOf(LmsExportError);
+    expect((error as LmsExportError).code).toBe("bad-input");
+    const message = (error as LmsExportError).message;
     expect(message).not.toContain("\n");
     return message;
   }
-  throw new Error("expected a UsageError");
+  throw new Error("expected a bad-input error");
 }
 
 describe("checkBaseUrl", () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { UsageError } from "../../src/cli-error.js";
+import type { LmsExportError } from "../../src/errors/lms-export-error.js";
 import { confinePath } from "../../src/security/confine-path.js";
 
 let root: string;
@@ -25,8 +25,8 @@ function refusal(name: string): string {
   try {
     confinePath(outDir, name);
   } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    const message = (error as UsageError).message;
+    expect(error).toMatchObject({ code: "bad-input" });
+    const message = (error as LmsExportError).message;
     expect(message).not.toContain("\n");
     expect(message).toContain(outDir);
     return message;

@@ -5,9 +5,9 @@ import ExcelJS from "exceljs";
 import { afterEach, describe, expect, test } from "vitest";
 import { openTabularFile } from "../../src/tabular/open-tabular.js";
 import type { TabularSource } from "../../src/tabular/types.js";
-import { tempDir } from "../config/temp-dir.js";
+import { scratchDir } from "../helpers/temp-dir.js";
 
-let temp: ReturnType<typeof tempDir> | undefined;
+let temp: ReturnType<typeof scratchDir> | undefined;
 afterEach(() => temp?.remove());
 
 function rowsOf(source: TabularSource) {
@@ -16,7 +16,7 @@ function rowsOf(source: TabularSource) {
 
 describe("openTabularFile", () => {
   test("a workbook saved under a .csv name is read as a workbook", async () => {
-    temp = tempDir("lms-tabular-");
+    temp = scratchDir("lms-tabular-");
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet("Export");
     sheet.addRow(["Id", "Amount", "Formula"]);
@@ -32,7 +32,7 @@ describe("openTabularFile", () => {
   });
 
   test("a JSON array of objects, and a .txt file of JSON lines, by their first character", async () => {
-    temp = tempDir("lms-tabular-");
+    temp = scratchDir("lms-tabular-");
     const array = temp.write("people.json", '[{"id": 1, "tags": ["a"]}, {"id": 2, "x": null}]');
     const source = (await openTabularFile(array)).source;
     expect(source.columns).toEqual(["id", "tags", "x"]);
@@ -48,7 +48,7 @@ describe("openTabularFile", () => {
   });
 
   test("a JSON line that is not JSON names its line", async () => {
-    temp = tempDir("lms-tabular-");
+    temp = scratchDir("lms-tabular-");
     const path = temp.write("people.jsonl", '{"id": 1}\n{"id": 2,\n');
     await expect(openTabularFile(path, { file: "people.jsonl" })).rejects.toThrow(
       /^people\.jsonl line 2: not JSON \(/,
@@ -56,7 +56,7 @@ describe("openTabularFile", () => {
   });
 
   test("a file of whitespace only is empty, whatever its extension", async () => {
-    temp = tempDir("lms-tabular-");
+    temp = scratchDir("lms-tabular-");
     await writeFile(join(temp.dir, "blank.jsonl"), "\n \n");
     await expect(openTabularFile(join(temp.dir, "blank.jsonl"), { file: "b" })).rejects.toThrow(
       "b is empty: it has no records",

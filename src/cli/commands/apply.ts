@@ -9,11 +9,9 @@ import { createInterface } from "node:readline/promises";
 import type { Argv } from "yargs";
 import { type ApplyOutcome, type ApplyPlan, executeApply, planApply } from "../../apply/apply.js";
 import { APPLY_OPS, type ApplyOp } from "../../apply/ops.js";
-import { ChangeFileError } from "../../apply/problems.js";
 import { renderCounts, renderDiff } from "../../apply/render-diff.js";
-import { CliError, UsageError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { streamIsTTY } from "../../log/color.js";
-import { TabularError } from "../../tabular/types.js";
 import { setupCommand, setupPortalCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
@@ -28,13 +26,6 @@ interface ApplyArgs {
   resume: boolean;
   maxChanges: number | undefined;
   strict: boolean;
-}
-
-function asCliError(error: unknown): unknown {
-  if (error instanceof TabularError || error instanceof ChangeFileError) {
-    return new UsageError(error.message, { cause: error });
-  }
-  return error;
 }
 
 async function askYesNo(ctx: CliContext, question: string): Promise<boolean> {
@@ -61,7 +52,8 @@ async function confirmed(ctx: CliContext, args: ApplyArgs, planned: ApplyPlan): 
   if (args.yes) return true;
   const terminal = streamIsTTY(ctx.stdout) && process.stdin.isTTY === true;
   if (!terminal) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `apply would send ${planned.counts.change} changes and there is no terminal to confirm them: pass --yes to apply without asking (try --dry-run first to see them)`,
     );
   }
@@ -71,10 +63,14 @@ async function confirmed(ctx: CliContext, args: ApplyArgs, planned: ApplyPlan): 
 function checkMaxChanges(args: ApplyArgs, planned: ApplyPlan): void {
   const max = args.maxChanges ?? DEFAULT_MAX_CHANGES;
   if (!Number.isInteger(max) || max < 0) {
-    throw new UsageError(`--max-changes must be a whole number >= 0, got ${args.maxChanges}`);
+    throw new LmsExportError(
+      "bad-input",
+      `--max-changes must be a whole number >= 0, got ${args.maxChanges}`,
+    );
   }
   if (planned.counts.change > max) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `${planned.file.file} would change ${planned.counts.change} records, more than --max-changes ${max}; nothing was sent. Check the file, then raise --max-changes ${planned.counts.change}`,
     );
   }
@@ -100,16 +96,16 @@ function reportOutcome(ctx: CliContext, op: ApplyOp, planned: ApplyPlan, outcome
     `apply ${op}: ${outcome.applied} applied, ${outcome.unchanged} unchanged, ${outcome.failed.length} failed, ${outcome.skipped} skipped; results in ${outcome.resultsFile}\n`,
   );
   if (ctx.signal.aborted) {
-    throw new CliError(
+    throw new LmsExportError(
+      "interrupted",
       "apply interrupted: run the same command again (or with --resume) to send the rest",
-      1,
     );
   }
   if (outcome.failed.length > 0) {
     const lines = outcome.failed.slice(0, 20).join(", ");
-    throw new CliError(
+    throw new LmsExportError(
+      "failed",
       `${outcome.failed.length} rows failed (${planned.file.unit}s ${lines}${outcome.failed.length > 20 ? ", ..." : ""}); the rest were applied. See the error column of ${outcome.resultsFile}, fix those rows and run the same command again`,
-      1,
     );
   }
 }
@@ -120,7 +116,10 @@ async function runApply(
   ctx: CliContext,
 ): Promise<void> {
   if (!(APPLY_OPS as readonly string[]).includes(args.op)) {
-    throw new UsageError(`--op must be one of ${APPLY_OPS.join(", ")}, got "${args.op}"`);
+    throw new LmsExportError(
+      "bad-input",
+      `--op must be one of ${APPLY_OPS.join(", ")}, got "${args.op}"`,
+    );
   }
   const op = args.op as ApplyOp;
   const path = resolve(ctx.cwd, args.file);
@@ -130,18 +129,21 @@ async function runApply(
   const apiKey = "apiKey" in setup ? String(setup.apiKey) : "";
   const { config, logger } = setup;
   if (!args.dryRun && !config.baseUrl) {
-    throw new UsageError("no portal address: pass --base-url URL or set LMS_BASE_URL");
+    throw new LmsExportError(
+      "bad-input",
+      "no portal address: pass --base-url URL or set LMS_BASE_URL",
+    );
   }
   if (!existsSync(config.db)) {
     // The diff, the checks of ids and the record of what was done all live in the database.
-    throw new UsageError(
+    throw new LmsExportError(
+      "not-found",
       `database ${config.db} does not exist; run "lms-export extract" first (apply compares the file with it) or check --db`,
     );
   }
-  await withDatabase(config.db, {}, async (db) => {
-    const planned = await planApply(db, path, op, { strict: args.strict }).catch((error) => {
-      throw asCliError(error);
-    });
+  await withDatabase(config.db, { memoryLimit: config.duckdbMemoryLimit }, async (db) => {
+    // A file that cannot be applied is typed bad input by the apply stage: nothing was sent.
+    const planned = await planApply(db, path, op, { strict: args.strict });
     for (const warning of planned.unknown.slice(0, 20)) {
       logger.warn(`${warning} (sent anyway; --strict refuses)`);
     }
@@ -162,7 +164,7 @@ async function runApply(
     }
     checkMaxChanges(args, planned);
     if (planned.counts.change > 0 && !(await confirmed(ctx, args, planned))) {
-      throw new CliError("not applied: nothing was sent", 1);
+      throw new LmsExportError("refused", "not applied: nothing was sent");
     }
     const outcome = await executeApply(db, path, planned, {
       clientOptions: {

@@ -6,9 +6,9 @@
 import { request } from "undici";
 import type { Argv } from "yargs";
 import { createClient } from "../../api/client.js";
-import { CliError, EXIT_FAILED, UsageError } from "../../cli-error.js";
 import { readApiKey } from "../../config/api-key.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { createRedactor } from "../../log/redact.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
@@ -37,11 +37,11 @@ export function registerCheck(root: Argv, ctx: CliContext): Argv {
       };
       const settings = await checkSettings(args, ctx, mark);
       if (settings === undefined) {
-        throw new UsageError("check failed: fix the configuration first");
+        throw new LmsExportError("bad-input", "check failed: fix the configuration first");
       }
       secrets.push(settings.apiKey);
       await checkPortal(settings.config, settings.apiKey, ctx.signal, mark);
-      if (failed > 0) throw new CliError(`check failed: ${failed} of 5 checks`, EXIT_FAILED);
+      if (failed > 0) throw new LmsExportError("failed", `check failed: ${failed} of 5 checks`);
     },
   );
 }

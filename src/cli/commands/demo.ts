@@ -1,6 +1,6 @@
 import { relative, resolve } from "node:path";
 import type { Argv } from "yargs";
-import { UsageError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { openDatabase } from "../../load/database.js";
 import { loadCatalog } from "../../report/catalog.js";
 import { projectRoot } from "../../report/project-root.js";
@@ -35,10 +35,13 @@ export function registerDemo(root: Argv, ctx: CliContext): Argv {
         .example("$0 demo --users 10000 --out /tmp/demo", "a larger portal, elsewhere"),
     async (args) => {
       if (!Number.isInteger(args.users) || args.users < 1 || args.users > 1_000_000) {
-        throw new UsageError(`--users must be a whole number from 1 to 1000000, got ${args.users}`);
+        throw new LmsExportError(
+          "bad-input",
+          `--users must be a whole number from 1 to 1000000, got ${args.users}`,
+        );
       }
       if (!Number.isInteger(args.seed))
-        throw new UsageError(`--seed must be a whole number, got ${args.seed}`);
+        throw new LmsExportError("bad-input", `--seed must be a whole number, got ${args.seed}`);
       const started = Date.now();
       const { config, logger } = await setupCommand({ ...args, db: undefined }, ctx);
       const dbPath = resolve(ctx.cwd, args.db ?? DEMO_DB);
@@ -48,7 +51,7 @@ export function registerDemo(root: Argv, ctx: CliContext): Argv {
         ctx.stderr.write(
           `portal at ${portal.baseUrl}; extracting into ${relative(ctx.cwd, dbPath)}\n`,
         );
-        const db = await openDatabase(dbPath);
+        const db = await openDatabase(dbPath, { memoryLimit: config.duckdbMemoryLimit });
         try {
           const extractConfig = { ...config, baseUrl: portal.baseUrl, db: dbPath };
           const result = await extractWith({

@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { UsageError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import {
   configuredPortals,
   forEachPortal,
@@ -37,7 +37,8 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
       if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
       if (!args.allPortals) return extractCommand(args, ctx);
       if (args.db !== undefined || args.baseUrl !== undefined) {
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           "--all-portals takes each portal's address and database from the config file: leave out --db and --base-url",
         );
       }

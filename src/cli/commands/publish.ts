@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { UsageError } from "../../cli-error.js";
 import { checkPortalName } from "../../config/portal-name.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { publishLake } from "../../publish/lake/publish-lake.js";
 import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
 import { checkSchemaName, publishPostgres } from "../../publish/postgres/publish-postgres.js";
@@ -58,14 +58,15 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
         ),
     async (args) => {
       if (args.lake === undefined && args.postgres === undefined) {
-        throw new UsageError("name a target: --lake DIR or --postgres URL");
+        throw new LmsExportError("bad-input", "name a target: --lake DIR or --postgres URL");
       }
       const portal = args.portal === undefined ? undefined : checkPortalName(args.portal);
       const schema = args.schema === undefined ? undefined : checkSchemaName(args.schema);
       const pg = args.postgres === undefined ? undefined : await pgSettings(args.postgres, ctx.env);
       if (args.allPortals) {
         if (pg || args.db !== undefined) {
-          throw new UsageError(
+          throw new LmsExportError(
+            "bad-input",
             "--all-portals publishes each portal's database to --lake only: leave out --postgres and --db",
           );
         }
@@ -94,30 +95,34 @@ async function publishOne(
 ): Promise<void> {
   const { config, logger, secrets } = await setupCommand(args, ctx);
   if (to.pg?.password) secrets.push(to.pg.password);
-  await withDatabase(config.db, { readOnly: true }, async (db) => {
-    if (to.pg) {
-      const options = {
-        settings: to.pg,
+  await withDatabase(
+    config.db,
+    { readOnly: true, memoryLimit: config.duckdbMemoryLimit },
+    async (db) => {
+      if (to.pg) {
+        const options = {
+          settings: to.pg,
+          logger,
+          signal: ctx.signal,
+          ...(to.schema ? { schema: to.schema } : {}),
+        };
+        const result = await publishPostgres(db, options);
+        const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
+        ctx.stdout.write(`postgres ${to.pg.shown}:\n${lines.join("\n")}\n`);
+      }
+      if (args.lake === undefined) return;
+      const lakeDir = resolve(ctx.cwd, args.lake);
+      const result = await publishLake(db, {
+        lakeDir,
+        ...(args.portal ? { portal: args.portal } : {}),
+        ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
         logger,
         signal: ctx.signal,
-        ...(to.schema ? { schema: to.schema } : {}),
-      };
-      const result = await publishPostgres(db, options);
-      const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
-      ctx.stdout.write(`postgres ${to.pg.shown}:\n${lines.join("\n")}\n`);
-    }
-    if (args.lake === undefined) return;
-    const lakeDir = resolve(ctx.cwd, args.lake);
-    const result = await publishLake(db, {
-      lakeDir,
-      ...(args.portal ? { portal: args.portal } : {}),
-      ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
-      logger,
-      signal: ctx.signal,
-    });
-    const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
-    ctx.stdout.write(
-      `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
-    );
-  });
+      });
+      const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
+      ctx.stdout.write(
+        `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
+      );
+    },
+  );
 }

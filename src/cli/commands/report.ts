@@ -66,7 +66,8 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
         now,
       };
       const wait = { seconds: args.wait, logger };
-      await withReportSource(args, ctx, config.db, { wait }, async (db, reads) => {
+      const source = { wait, memoryLimit: config.duckdbMemoryLimit };
+      await withReportSource(args, ctx, config.db, source, async (db, reads) => {
         await restrictFileAccess(db, [config.outDir, ...allowed, ...reads]);
         const planned = request
           ? await planMail(db, await resolveJobs(args.names, catalog, resolve), request)

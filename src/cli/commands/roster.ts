@@ -1,9 +1,7 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { CliError, UsageError } from "../../cli-error.js";
-import { RosterError } from "../../roster/errors.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
-import { TabularError } from "../../tabular/types.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption } from "../options.js";
@@ -13,16 +11,15 @@ function summaryLine(s: RosterImportSummary): string {
   return `roster import: ${s.rows} rows from ${s.file} (${s.format}), mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}\n`;
 }
 
-/** Bad files are bad input (exit 2); a database that fails the swap is a failed run (exit 1). */
-function asCliError(error: unknown): unknown {
-  if (error instanceof TabularError || error instanceof RosterError) {
-    return new UsageError(error.message, { cause: error });
-  }
-  if (error instanceof CliError || !(error instanceof Error)) return error;
+/** Bad files are typed as bad input already; a database that fails the swap is a failed run. */
+function asRosterFailure(error: unknown): unknown {
+  if (error instanceof LmsExportError || !(error instanceof Error)) return error;
   const reason = error.message.split("\n", 1)[0];
-  return new CliError(`roster import failed (${reason}); the previous roster is unchanged`, 1, {
-    cause: error,
-  });
+  return new LmsExportError(
+    "storage-failed",
+    `roster import failed (${reason}); the previous roster is unchanged`,
+    { cause: error },
+  );
 }
 
 /**
@@ -59,14 +56,17 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             { ...args, format: undefined, param: undefined },
             ctx,
           );
-          const summary = await withDatabase(config.db, {}, (db) =>
-            importRoster(db, {
-              path: resolve(ctx.cwd, args.file),
-              sheet: args.sheet,
-              mode: args.merge ? "merge" : "replace",
-            }).catch((error: unknown) => {
-              throw asCliError(error);
-            }),
+          const summary = await withDatabase(
+            config.db,
+            { memoryLimit: config.duckdbMemoryLimit },
+            (db) =>
+              importRoster(db, {
+                path: resolve(ctx.cwd, args.file),
+                sheet: args.sheet,
+                mode: args.merge ? "merge" : "replace",
+              }).catch((error: unknown) => {
+                throw asRosterFailure(error);
+              }),
           );
           ctx.stdout.write(summaryLine(summary));
         },

@@ -9,8 +9,8 @@
  * The engine is src/schedule/scheduler.ts; this file checks the command and wires it.
  */
 import type { Argv } from "yargs";
-import { UsageError } from "../../cli-error.js";
 import { resolveConfig } from "../../config/resolve.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { createCliLogger } from "../../log/cli-logger.js";
 import { streamIsTTY } from "../../log/color.js";
 import { didYouMean } from "../../report/suggest-name.js";
@@ -29,16 +29,21 @@ function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
   // "-- lms-export run x" means the same as "-- run x".
   if (args[0] === "lms-export") args.shift();
   if (args.length === 0) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       'name the command to run after --, e.g. lms-export schedule --cron "0 6 * * 1" -- run weekly-compliance',
     );
   }
   if (args[0] === "schedule") {
-    throw new UsageError("schedule cannot run schedule: name the command to run after --");
+    throw new LmsExportError(
+      "bad-input",
+      "schedule cannot run schedule: name the command to run after --",
+    );
   }
   // A flag first (--version) is lms-export's own option, not a command.
   if (!args[0]?.startsWith("-") && !SCHEDULABLE.includes(args[0] ?? "")) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `unknown command "${args[0]}" after --: name one of ${SCHEDULABLE.join(", ")}`,
     );
   }
@@ -60,7 +65,8 @@ async function checkReportNames(args: readonly string[], ctx: CliContext): Promi
   const catalog = await loadCatalogFor(catalogs.length > 0 ? catalogs : undefined, ctx);
   for (const name of names) {
     if (/\.sql$/i.test(name) || catalog.reports.has(name) || catalog.queries.has(name)) continue;
-    throw new UsageError(
+    throw new LmsExportError(
+      "not-found",
       `unknown report or query "${name}" in the command after --${didYouMean(name, [...catalog.reports.keys(), ...catalog.queries.keys()])}; \`lms-export list\` shows the names`,
     );
   }

@@ -4,7 +4,7 @@
  * starts it in the background can read the address before anything else.
  */
 import type { Argv } from "yargs";
-import { CliError, UsageError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { DIALECT_NAMES } from "../../simulator/dialect.js";
 import type { FaultConfig } from "../../simulator/faults.js";
 import {
@@ -15,7 +15,7 @@ import {
 } from "../../simulator/server.js";
 import type { CliContext } from "../context.js";
 
-/** Checks one numeric flag; throws a one-line UsageError naming the flag and what it expects. */
+/** Checks one numeric flag; a one-line bad-input error names the flag and what it expects. */
 function checked(
   flag: string,
   value: number | undefined,
@@ -29,7 +29,8 @@ function checked(
     (!rule.integer || Number.isInteger(value)) &&
     value >= rule.min &&
     (rule.max === undefined || value <= rule.max);
-  if (!ok) throw new UsageError(`--${flag} must be ${expected}, got ${String(value)}`);
+  if (!ok)
+    throw new LmsExportError("bad-input", `--${flag} must be ${expected}, got ${String(value)}`);
   return value;
 }
 
@@ -41,7 +42,10 @@ function parseNow(text: string | undefined): Date | undefined {
   if (text === undefined) return undefined;
   const ms = Date.parse(text);
   if (Number.isNaN(ms)) {
-    throw new UsageError(`--now must be an ISO 8601 date, e.g. 2026-01-31, got ${text}`);
+    throw new LmsExportError(
+      "bad-input",
+      `--now must be an ISO 8601 date, e.g. 2026-01-31, got ${text}`,
+    );
   }
   return new Date(ms);
 }
@@ -54,21 +58,28 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   );
 }
 
-function listenError(error: unknown, host: string, port: number): CliError {
+function listenError(error: unknown, host: string, port: number): LmsExportError {
   const code = (error as { code?: unknown }).code;
   const where = `${host}:${port}`;
   if (code === "EADDRINUSE") {
-    return new CliError(
+    return new LmsExportError(
+      "failed",
       `cannot listen on ${where}: the port is in use; pass --port 0 for any free port`,
     );
   }
   if (code === "EACCES") {
-    return new CliError(`cannot listen on ${where}: permission denied; choose a port above 1023`);
+    return new LmsExportError(
+      "failed",
+      `cannot listen on ${where}: permission denied; choose a port above 1023`,
+    );
   }
   if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
-    return new CliError(`cannot listen on ${where}: no such local address; check --host`);
+    return new LmsExportError(
+      "failed",
+      `cannot listen on ${where}: no such local address; check --host`,
+    );
   }
-  return new CliError(`cannot start the simulator on ${where}: ${String(error)}`, undefined, {
+  return new LmsExportError("failed", `cannot start the simulator on ${where}: ${String(error)}`, {
     cause: error,
   });
 }
@@ -231,9 +242,10 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
     async (argv) => {
       const port = checked("port", argv.port, { integer: true, min: 0, max: 65_535 }) ?? 0;
       const host = argv.host;
-      if (host.trim() === "") throw new UsageError("--host must be an address, e.g. 127.0.0.1");
+      if (host.trim() === "")
+        throw new LmsExportError("bad-input", "--host must be an address, e.g. 127.0.0.1");
       const apiKey = argv.apiKey;
-      if (apiKey === "") throw new UsageError("--api-key must not be empty");
+      if (apiKey === "") throw new LmsExportError("bad-input", "--api-key must not be empty");
       const options: SimulatorOptions = {
         host,
         port,

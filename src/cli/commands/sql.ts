@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { UsageError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
 import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
@@ -55,7 +55,7 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
       const allowed = allowedFolders(args.allowFileAccess, { config, cwd: ctx.cwd });
       const db = await openDatabaseWaiting(
         config.db,
-        { readOnly: true },
+        { readOnly: true, memoryLimit: config.duckdbMemoryLimit },
         { seconds: args.wait, logger, signal: ctx.signal },
       );
       try {
@@ -68,7 +68,7 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
           throw inlineSqlError(error);
         }
         if (count !== 1) {
-          throw new UsageError(`give exactly one SQL statement (got ${count})`);
+          throw new LmsExportError("bad-input", `give exactly one SQL statement (got ${count})`);
         }
         let parameters: number;
         try {
@@ -79,7 +79,8 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
           throw inlineSqlError(error);
         }
         if (parameters > 0) {
-          throw new UsageError(
+          throw new LmsExportError(
+            "bad-input",
             "the statement has parameters (? or $name); sql takes none: write the values into it",
           );
         }
@@ -107,7 +108,8 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
 function oneQuery(words: readonly (string | number)[]): string {
   if (words.length === 1) return String(words[0]);
   const shown = words.slice(0, 3).join(" ");
-  throw new UsageError(
+  throw new LmsExportError(
+    "bad-input",
     `sql takes the statement as one argument: quote it, e.g. lms-export sql "${shown}${words.length > 3 ? " …" : ""}"`,
   );
 }

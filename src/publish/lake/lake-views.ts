@@ -7,7 +7,7 @@
  * manifest does not list yet, and only the latest day's files are opened.
  */
 import { join } from "node:path";
-import { UsageError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { quoteIdent } from "../../load/ddl.js";
 import { openViewDatabase, type ViewDatabase } from "../../report/view-database.js";
 import { type LakeManifest, MANIFEST_FILE, readManifest } from "./manifest.js";
@@ -40,10 +40,11 @@ export function lakeViewSql(manifest: LakeManifest, table: string, files: string
 }
 
 /** Opens the lake at `lakeDir` as an in-memory database of views. */
-export async function openLake(lakeDir: string): Promise<ViewDatabase> {
+export async function openLake(lakeDir: string, memoryLimit?: string): Promise<ViewDatabase> {
   const manifest = await readManifest(lakeDir);
   if (manifest.partitions.length === 0) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `${join(lakeDir, MANIFEST_FILE)} lists no partitions; run "lms-export publish --lake ${lakeDir}" first`,
     );
   }
@@ -55,5 +56,5 @@ export async function openLake(lakeDir: string): Promise<ViewDatabase> {
         .map((p) => join(lakeDir, p.path));
       await setup.run(lakeViewSql(manifest, table, files));
     }
-  });
+  }, memoryLimit);
 }

@@ -7,7 +7,7 @@
 import { open, readFile, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { CliError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 
 interface Owner {
   pid: number;
@@ -73,7 +73,7 @@ export async function withLockFile<T>(
     }
     if (Date.now() >= deadline) {
       const who = owner ? `PID ${owner.pid} on ${owner.host}` : "another process";
-      throw new CliError(`${path} is held by ${who}; ${options.advice}`);
+      throw new LmsExportError("locked", `${path} is held by ${who}; ${options.advice}`);
     }
     await sleep(50);
   }

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { CliError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { PublishedColumn, PublishedTable } from "../published-tables.js";
 import { withLockFile } from "./lock-file.js";
 
@@ -46,17 +46,21 @@ export async function readManifest(lakeDir: string): Promise<LakeManifest> {
     text = await readFile(path, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return structuredClone(EMPTY);
-    throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
+    throw new LmsExportError("storage-failed", `cannot read ${path}: ${(error as Error).message}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new CliError(`${path} is not JSON; is ${lakeDir} a folder written by "publish --lake"?`);
+    throw new LmsExportError(
+      "publish-failed",
+      `${path} is not JSON; is ${lakeDir} a folder written by "publish --lake"?`,
+    );
   }
   const parsed = MANIFEST.safeParse(json);
   if (!parsed.success) {
-    throw new CliError(
+    throw new LmsExportError(
+      "publish-failed",
       `${path} is not a lake manifest of schema version ${LAKE_SCHEMA_VERSION}; publish to another folder`,
     );
   }
@@ -65,7 +69,7 @@ export async function readManifest(lakeDir: string): Promise<LakeManifest> {
 
 /**
  * Checks the schema evolution rule for `tables` against `manifest`: a column the lake knows keeps
- * its type. Throws a CliError naming the column otherwise.
+ * its type. Throws a refusal naming the column otherwise.
  */
 export function checkEvolution(manifest: LakeManifest, tables: readonly PublishedTable[]): void {
   for (const table of tables) {
@@ -73,7 +77,8 @@ export function checkEvolution(manifest: LakeManifest, tables: readonly Publishe
     for (const column of table.columns) {
       const type = known.get(column.name);
       if (type !== undefined && type !== column.type) {
-        throw new CliError(
+        throw new LmsExportError(
+          "refused",
           `column ${table.name}.${column.name} is ${column.type} in the database but ${type} in the lake; columns are never retyped: publish to a new lake folder`,
         );
       }

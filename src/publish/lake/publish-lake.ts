@@ -10,8 +10,8 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { CliError, UsageError } from "../../cli-error.js";
 import { checkPortalName, checkSnapshotDate, DEFAULT_PORTAL } from "../../config/portal-name.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { LmsDatabase } from "../../load/database.js";
 import { type Logger, silentLogger } from "../../log/logger.js";
 import { PARQUET_COPY_OPTIONS } from "../../report/export/parquet.js";
@@ -62,7 +62,8 @@ export async function publishLake(
   );
   const { lakeDir } = options;
   await mkdir(join(lakeDir, STAGING_DIR), { recursive: true }).catch((error) => {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `cannot write the lake folder ${lakeDir} (${(error as NodeJS.ErrnoException).code}); choose another --lake`,
     );
   });
@@ -120,10 +121,12 @@ async function stageAll(
     return { tables, partitions };
   } catch (error) {
     await recoverStaging(lakeDir, at.portal);
-    if (error instanceof CliError) throw error;
-    throw new CliError(`publishing to the lake failed: ${(error as Error).message}`, undefined, {
-      cause: error,
-    });
+    if (error instanceof LmsExportError) throw error;
+    throw new LmsExportError(
+      "publish-failed",
+      `publishing to the lake failed: ${(error as Error).message}`,
+      { cause: error },
+    );
   } finally {
     connection.closeSync();
   }

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ClientConfig } from "pg";
-import { UsageError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { readPgpassPassword } from "./pgpass.js";
 
 export interface PgSettings {
@@ -28,17 +28,20 @@ function parseUrl(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       "--postgres must be a URL such as postgres://user@host:5432/database (no password in it)",
     );
   }
   if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `--postgres must start with postgres:// or postgresql:// (got ${parsed.protocol}//)`,
     );
   }
   if (parsed.password !== "") {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `the --postgres URL contains a password; remove it and ${PASSWORD_ADVICE}`,
     );
   }
@@ -55,7 +58,8 @@ async function passwordFrom(
       return (await readFile(file, "utf8")).replace(/\r?\n$/, "");
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-      throw new UsageError(
+      throw new LmsExportError(
+        "bad-input",
         `LMS_PG_PASSWORD_FILE ${file} cannot be read (${code}); give a file holding the password on one line`,
       );
     }
@@ -94,7 +98,7 @@ function address(url: URL): ClientConfig {
   };
 }
 
-/** Parses and checks `url` and finds the password; UsageError (exit 2) for bad input. */
+/** Parses and checks `url` and finds the password; bad-input error for bad input. */
 export async function pgSettings(
   url: string,
   env: Readonly<Record<string, string | undefined>>,
@@ -107,7 +111,7 @@ export async function pgSettings(
     // Asked only if the server wants one; without one, the server's refusal says what to do.
     password: async () => {
       if (password === undefined) {
-        throw new UsageError(`PostgreSQL asks for a password; ${PASSWORD_ADVICE}`);
+        throw new LmsExportError("bad-input", `PostgreSQL asks for a password; ${PASSWORD_ADVICE}`);
       }
       return password;
     },

@@ -10,7 +10,7 @@
 import type { Socket } from "node:net";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import pg from "pg";
-import { CliError, UsageError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { LmsDatabase } from "../../load/database.js";
 import { quoteIdent } from "../../load/ddl.js";
 import { type Logger, silentLogger } from "../../log/logger.js";
@@ -39,7 +39,8 @@ export interface PublishPostgresResult {
 /** Schema names are identifiers short enough to leave room for the staging suffix. */
 export function checkSchemaName(schema: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,49}$/.test(schema)) {
-    throw new UsageError(
+    throw new LmsExportError(
+      "bad-input",
       `--schema ${JSON.stringify(schema)} is not a schema name: use letters, digits and "_" (at most 50, not starting with a digit)`,
     );
   }
@@ -71,10 +72,11 @@ export async function publishPostgres(
     for (const t of loaded) logger.info("table published", { schema, table: t.name, rows: t.rows });
     return { schema, tables: loaded };
   } catch (error) {
-    if (error instanceof CliError) throw error;
+    if (error instanceof LmsExportError) throw error;
     if (options.signal?.aborted) throw options.signal.reason;
     const message = redact.text(error instanceof Error ? error.message : String(error));
-    throw new CliError(
+    throw new LmsExportError(
+      "publish-failed",
       `publishing to PostgreSQL ${settings.shown} failed: ${message}; its tables are as they were`,
     );
   } finally {

@@ -7,7 +7,7 @@ import { type ColumnKind, columnKind } from "../present/column-kind.js";
 import { type BoundQuery, describeColumns } from "../run-query.js";
 import { type ChartSpec, checkChartColumns } from "./chart-spec.js";
 
-/** Throws a UsageError naming `file` and the field when a chart reads a column it cannot. */
+/** Throws a bad-input error naming `file` and the field when a chart reads a column it cannot. */
 export async function checkChartsOnDatabase(
   connection: DuckDBConnection,
   file: string,

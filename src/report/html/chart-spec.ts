@@ -4,7 +4,7 @@
  * is written (a query's columns are known only once DuckDB has planned it on a database).
  */
 import { z } from "zod";
-import { UsageError } from "../../cli-error.js";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { type ColumnKind, isNumberKind, isTimeKind } from "../present/column-kind.js";
 
 export const CHART_TYPES = ["bar", "line", "heatmap"] as const;
@@ -102,7 +102,7 @@ function fits(kind: ColumnKind, must: ColumnUse["must"]): boolean {
 
 /**
  * Checks each chart's columns against its query's result columns (name → kind). Throws a
- * UsageError naming the file and the field, e.g.
+ * bad-input error naming the file and the field, e.g.
  * `reports/x.json: field charts[0].y[0]: column "foo" is not a column of query "completion"`.
  */
 export function checkChartColumns(
@@ -116,12 +116,14 @@ export function checkChartColumns(
       const where = `${file}: field charts[${index}].${use.field}`;
       const kind = columns.get(use.name);
       if (kind === undefined) {
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           `${where}: column "${use.name}" is not a column of query "${chart.query}"; its columns: ${[...columns.keys()].join(", ")}`,
         );
       }
       if (!fits(kind, use.must)) {
-        throw new UsageError(
+        throw new LmsExportError(
+          "bad-input",
           `${where}: column "${use.name}" of query "${chart.query}" holds ${kind} values; a ${chart.type} chart's ${use.field.replace(/\[\d+\]$/, "")} must hold ${MUST_TEXT[use.must]}`,
         );
       }

@@ -3,7 +3,8 @@
  * "ro") and print the outcome as one JSON line. Tests run it as an unprivileged user, for whom
  * file permissions apply.
  */
-import { CliError } from "../../../src/cli-error.js";
+import { exitCodeOf } from "../../../src/cli/exit-codes.js";
+import { LmsExportError } from "../../../src/errors/lms-export-error.js";
 import { openDatabase } from "../../../src/load/database.js";
 
 for (const arg of process.argv.slice(2)) {
@@ -17,7 +18,7 @@ for (const arg of process.argv.slice(2)) {
     process.stdout.write(
       `${JSON.stringify({
         ok: false,
-        exitCode: error instanceof CliError ? error.exitCode : undefined,
+        exitCode: error instanceof LmsExportError ? exitCodeOf(error) : undefined,
         message: error instanceof Error ? error.message : String(error),
       })}\n`,
     );

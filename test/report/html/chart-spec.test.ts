@@ -1,9 +1,8 @@
 /**
- * Charts in a report definition are checked when it loads: each wrong chart is one UsageError
+ * Charts in a report definition are checked when it loads: each wrong chart is one bad-input error
  * naming the file and the field.
  */
 import { describe, expect, test } from "vitest";
-import { UsageError } from "../../../src/cli-error.js";
 import type { QueryDef } from "../../../src/report/catalog.js";
 import { parseReportFile } from "../../../src/report/report-file.js";
 
@@ -76,7 +75,7 @@ describe("charts of a report definition", () => {
       "reports/x.json: field charts: Invalid input: expected array, received object",
     ],
   ])("%j is refused", (charts, message) => {
-    expect(() => parse(charts)).toThrow(UsageError);
+    expect(() => parse(charts)).toThrow(expect.objectContaining({ code: "bad-input" }));
     expect(() => parse(charts)).toThrow(message);
   });
 });

@@ -1,8 +1,8 @@
 /** The terminal progress display never wraps: every line is shorter than the terminal. */
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { renderTerminalProgress } from "../../src/cli/progress-render.js";
 import { Progress } from "../../src/extract/progress.js";
-import { renderTerminalProgress } from "../../src/extract/progress-render.js";
 
 function terminal(columns: number) {
   let text = "";

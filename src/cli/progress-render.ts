@@ -3,8 +3,8 @@
  */
 import type { Writable } from "node:stream";
 import type { PaceFigures } from "../api/client.js";
+import type { Progress, ResourceProgress } from "../extract/progress.js";
 import type { Logger } from "../log/logger.js";
-import type { Progress, ResourceProgress } from "./progress.js";
 
 const BAR_WIDTH = 20;
 const MIN_BAR_WIDTH = 5;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paceLine } from "../../src/extract/progress-render.js";
+import { paceLine } from "../../src/cli/progress-render.js";
 
 describe("the progress line of the pace", () => {
   it("shows the limit, its range under auto, the latency against its baseline, and 429s", () => {

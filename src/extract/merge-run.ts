@@ -1,0 +1,125 @@
+/**
+ * The end of a run: the staged records merged into the database in one transaction that also
+ * records the run's figures, its outcome and what it recorded in the side file, then the database
+ * file written.
+ */
+import { LmsExportError } from "../errors/lms-export-error.js";
+import { looksLikeFullDisk } from "../load/disk-space.js";
+import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
+import type { ExtractStore } from "../load/extract-store.js";
+import { mergeMemoryLimit } from "../load/memory-limit.js";
+import { mergeStaging } from "../load/merge.js";
+import { type RunPace, recordRunPace } from "../load/run-pace.js";
+import {
+  copyRunRecords,
+  finishRun,
+  type ResourceStats,
+  recordResourceStats,
+} from "../load/runs.js";
+import { type TableSize, tableSizes } from "../load/table-sizes.js";
+import { WriteIntoFileError, writeIntoFile } from "../load/write-into-file.js";
+import type { Logger } from "../log/logger.js";
+import type { ExtractedName } from "../resources/registry.js";
+import { refuseEmptying } from "./empty-guard.js";
+import type { ExtractPlan, FetchOutcome } from "./fetch-plan.js";
+import { extractionOf } from "./plan.js";
+import { recordOutcome } from "./run-outcome.js";
+
+/** What the merge needs besides the plan and the fetch. */
+export interface MergeSettings {
+  readonly allowEmpty: boolean;
+  /** The configured DuckDB memory ceiling, if any. */
+  readonly memoryLimit: string | undefined;
+  readonly logger: Logger;
+}
+
+/** The per-resource figures recorded in `_run_resources`. */
+function resourceStats(
+  plan: ExtractPlan,
+  fetched: FetchOutcome,
+  sizes: ReadonlyMap<ExtractedName, TableSize>,
+): Map<ExtractedName, ResourceStats> {
+  const retries = retriesByResource(fetched);
+  const stats = new Map<ExtractedName, ResourceStats>();
+  for (const [resource, outcome] of fetched.resources) {
+    // Records staged by the interrupted attempts count too: what the run loads is what is staged.
+    if (plan.resuming) outcome.records = sizes.get(resource)?.staged ?? outcome.records;
+    stats.set(resource, {
+      records: outcome.records,
+      requests: outcome.requests,
+      retries: retries.get(resource) ?? 0,
+      rejects: outcome.rejects,
+      notFound: outcome.notFound,
+      durationMs: outcome.durationMs,
+    });
+  }
+  return stats;
+}
+
+/**
+ * Merges the staged records into the database in one transaction that also records the run's
+ * figures, its outcome and what it recorded in the side file; then writes the database file.
+ */
+export async function mergeRun(
+  store: ExtractStore,
+  plan: ExtractPlan,
+  fetched: FetchOutcome,
+  pace: RunPace,
+  options: MergeSettings,
+): Promise<Partial<Record<ExtractedName, number>>> {
+  const { runId } = plan;
+  try {
+    return await store.withDatabase("write", async (connection) => {
+      const sizes = await tableSizes(connection, store.side, plan.resources);
+      await recordResourceStats(connection, runId, resourceStats(plan, fetched, sizes));
+      if (plan.mode === "full" && !options.allowEmpty) refuseEmptying(sizes);
+      // A primary key index is built or loaded whole during the merge: give DuckDB room for the
+      // largest one.
+      const largest = Math.max(
+        0,
+        ...[...sizes.values()].map((size) => Math.max(size.rows, size.staged)),
+      );
+      await store.setMemoryLimit(mergeMemoryLimit(largest, options.memoryLimit));
+      const mergeStarted = Date.now();
+      const tables = await mergeStaging(connection, store.side, plan.resources, plan.mode, {
+        keepRejectedOf: runId,
+        beforeCommit: async (tx) => {
+          await finishRun(tx, runId, "succeeded");
+          await recordRunPace(tx, runId, pace);
+          await copyRunRecords(tx, store.side, runId);
+        },
+      });
+      options.logger.info("merged the staged records into the tables", {
+        runId,
+        seconds: (Date.now() - mergeStarted) / 1000,
+      });
+      await writeIntoFile(connection, store.path, store.databaseCatalog);
+      return tables;
+    });
+  } catch (error) {
+    // Committed already: the run succeeded, its records wait in the .wal file.
+    if (error instanceof WriteIntoFileError) throw error;
+    const text = error instanceof Error ? error.message : String(error);
+    const message = duckdbFirstLine(text);
+    await recordOutcome(store, runId, "failed", message || "merge failed", pace);
+    if (error instanceof LmsExportError) throw error;
+    const memory = memoryHint(text);
+    const advice = memory
+      ? `${memory} with \`lms-export extract --resume\``
+      : ": free disk space or fix the database's folder, then run `lms-export extract --resume`";
+    throw new LmsExportError(
+      memory ? "out-of-memory" : looksLikeFullDisk(text) ? "disk-full" : "storage-failed",
+      `storing the extracted records failed (${message}); the tables are unchanged${advice}`,
+      { cause: error },
+    );
+  }
+}
+
+/** Client retries attributed to resources through the operation that made them. */
+function retriesByResource(fetched: FetchOutcome): Map<ExtractedName, number> {
+  const found = new Map<ExtractedName, number>();
+  for (const resource of fetched.resources.keys()) {
+    found.set(resource, fetched.client.byOperation[extractionOf(resource).operation]?.retries ?? 0);
+  }
+  return found;
+}

@@ -1,0 +1,54 @@
+/**
+ * The outcome of a run that did not finish, written into the database's `_runs`: failed or
+ * interrupted, with its pace and what it recorded in the side file, and the error the user sees.
+ */
+import { LmsExportError } from "../errors/lms-export-error.js";
+import type { ExtractStore } from "../load/extract-store.js";
+import { type RunPace, recordRunPace } from "../load/run-pace.js";
+import { copyRunRecords, finishRun } from "../load/runs.js";
+import { describeFailure } from "./describe-failure.js";
+
+/**
+ * The run's outcome is recorded in the database, with its pace and what it recorded in the side
+ * file, even when recording it fails, without hiding the real error. After an interruption the
+ * database is tried once: nobody waits on a Ctrl-C (the next run closes the row out).
+ */
+export async function recordOutcome(
+  store: ExtractStore,
+  runId: number,
+  status: "failed" | "interrupted",
+  message: string,
+  pace: RunPace | undefined,
+): Promise<void> {
+  await store
+    .withDatabase(
+      "write",
+      async (connection) => {
+        await finishRun(connection, runId, status, message);
+        if (pace) await recordRunPace(connection, runId, pace);
+        await copyRunRecords(connection, store.side, runId);
+      },
+      { once: status === "interrupted" },
+    )
+    .catch(() => {});
+}
+
+/** Turns a failure of the fetch into the error the user sees, with the run marked. */
+export async function fetchFailure(
+  run: { store: ExtractStore; runId: number; pace: RunPace } | undefined,
+  error: unknown,
+  interrupted: boolean,
+): Promise<LmsExportError> {
+  const failure = describeFailure(error, interrupted);
+  if (run) {
+    const status = interrupted ? "interrupted" : "failed";
+    await recordOutcome(run.store, run.runId, status, failure.message, run.pace);
+  }
+  // Resuming helps after an interruption or a portal failure, not after bad input.
+  const badInput = ["bad-input", "not-found", "auth-refused"].includes(failure.code);
+  const hint =
+    badInput || run === undefined ? "" : " (`lms-export extract --resume` continues from here)";
+  return new LmsExportError(failure.code, `${failure.message}; the database is unchanged${hint}`, {
+    cause: error,
+  });
+}

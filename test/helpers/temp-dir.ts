@@ -1,0 +1,72 @@
+/**
+ * Temporary folders for tests, in the OS temp dir, always removed: per test, for a whole test
+ * file, around one piece of work, or as a scratch folder with a helper to write files into it.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach } from "vitest";
+
+const made: string[] = [];
+
+afterEach(async () => {
+  for (const dir of made.splice(0)) {
+    // Tests make files and directories read-only; restore so they can be removed.
+    execFileSync("chmod", ["-R", "u+rwx", dir]);
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** A fresh folder for the current test, removed after it (read-only parts included). */
+export async function tempDir(prefix = "lms-load-"): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/**
+ * A folder for every test of the calling file, made at once and removed after its last test
+ * (or when the process exits, should no test of the file run).
+ */
+export function tempDirForFile(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once("exit", remove);
+  afterAll(remove);
+  return dir;
+}
+
+/** Runs `use` in a fresh folder and removes it however `use` ends. */
+export async function withTempDir<T>(
+  use: (dir: string) => Promise<T>,
+  prefix = "lms-roster-",
+): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A fresh scratch folder, with a helper to write files into it; the caller removes it. */
+export function scratchDir(prefix: string): {
+  dir: string;
+  write(name: string, text: string): string;
+  remove(): void;
+} {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    dir,
+    write(name, text) {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+    remove() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
