@@ -3,7 +3,6 @@
  * JSON from argv[2] and prints one JSON line with the outcome.
  */
 import { type ExtractResult, runExtract } from "../extract/extract.js";
-import { openDatabase } from "../load/database.js";
 import { silentLogger } from "../log/logger.js";
 
 export interface ExtractChildInput {
@@ -27,10 +26,10 @@ export interface ExtractChildOutput {
 }
 
 const input = JSON.parse(process.argv[2] ?? "{}") as ExtractChildInput;
-const db = await openDatabase(input.db);
 const started = performance.now();
+// By path, as the CLI runs it: staged in the side file, merged into the database at the end.
 const result = await runExtract({
-  db,
+  db: input.db,
   clientOptions: {
     baseUrl: input.baseUrl,
     apiKey: "demo-key",
@@ -43,7 +42,6 @@ const result = await runExtract({
   dryRun: input.dryRun,
 });
 const wallMs = performance.now() - started;
-db.close();
 const cpu = process.cpuUsage();
 const output: ExtractChildOutput = {
   wallMs,
