@@ -10,7 +10,7 @@ import { afterQueuedWrites } from "./after-queued-writes.js";
 import { authorizationValue, TokenManager } from "./auth.js";
 import { AuthorizationForm } from "./authorization-form.js";
 import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
-import { type ListContent, readEnvelope } from "./envelope.js";
+import { type ListContent, readEnvelope, statusStoodFor } from "./envelope.js";
 import {
   ApiError,
   AuthError,
@@ -321,7 +321,8 @@ export class Transport {
         },
         context,
       );
-      this.#pace.answered(sent, answer.status);
+      // An overload said as HTTP 200 {status:false} lowers the limit as a 429 does.
+      this.#pace.answered(sent, statusStoodFor(answer));
       return { answer, scheme };
     }, signal);
   }

@@ -137,3 +137,69 @@ describe("--concurrency auto against a portal of limited capacity", () => {
     expect(Number(run.concurrency_min)).toBeLessThan(48);
   });
 });
+
+describe("--concurrency auto against a portal that says it is full as 200 {status:false}", () => {
+  it("extract --concurrency auto against --dialect other --capacity 4 completes, exact, counting them", async () => {
+    const sim = await startSimulator({
+      ...PORTAL,
+      dialect: "other",
+      capacity: 4,
+      faults: { latencyMs: 5 },
+    });
+    const keyFile = join(dir, "key-other");
+    await writeFile(keyFile, `${KEY}\n`, { mode: 0o600 });
+    const db = join(dir, "auto-other.duckdb");
+    try {
+      const out = await runCli([
+        ...["extract", "--base-url", sim.baseUrl, "--api-key-file", keyFile, "--db", db],
+        ...["--concurrency", "auto", "--max-concurrency", "64", "--page-size", "50"],
+      ]);
+      expect(out.code, out.stderr).toBe(0);
+      const run = await expectSameAsClean(db);
+      expect(run.status).toBe("succeeded");
+      // Every refusal the portal sent in an envelope reached the limiter.
+      expect(Number(run.overload_answers)).toBe(sim.capacity?.refused);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("its refusals bring the limit down, spend no attempts, and the data is exact", async () => {
+    const sim = await startSimulator({
+      ...PORTAL,
+      dialect: "other",
+      capacity: 2,
+      faults: { latencyMs: 5 },
+    });
+    const path = join(dir, "overload-other.duckdb");
+    const db = await openDatabase(path);
+    try {
+      await runExtract({
+        db,
+        clientOptions: {
+          baseUrl: sim.baseUrl,
+          apiKey: KEY,
+          concurrency: "auto",
+          maxConcurrency: 64,
+          // Far above the portal's 2 served + 4 queued; round trips never lower the limit here
+          // (any queue is tolerated), so only the refusals can.
+          adaptive: { initialLimit: 48, tolerance: 1e9 },
+          maxAttempts: 2,
+          pageSize: 50,
+        },
+        mode: "full",
+        logger: silentLogger,
+      });
+    } finally {
+      db.close();
+      await sim.close();
+    }
+    const refused = sim.capacity?.refused ?? 0;
+    expect(refused).toBeGreaterThan(2);
+    const run = await expectSameAsClean(path);
+    expect(run.status).toBe("succeeded");
+    expect(Number(run.overload_answers)).toBe(refused);
+    expect(Number(run.concurrency_max)).toBeGreaterThanOrEqual(48);
+    expect(Number(run.concurrency_min)).toBeLessThan(24);
+  });
+});
