@@ -85,13 +85,52 @@ describe("the adaptive limit", () => {
   it("falls in proportion when the round trip rises well above the baseline", () => {
     const steady = run(initialState(0, SETTINGS), 2_000, () => 20);
     expect(steady.state.limit).toBe(64);
-    // The portal slows to four times its no-load round trip.
-    const slowed = run(steady.state, 200, () => 80, { from: steady.now });
+    // The portal slows to four times its no-load round trip, for good (more windows in a row
+    // than a passing stall lasts).
+    const slowed = run(steady.state, 400, () => 80, { from: steady.now });
     expect(slowed.state.limit).toBeLessThan(64);
     expect(slowed.state.limit).toBeGreaterThanOrEqual(SETTINGS.minLimit);
     expect(
       slowed.limits.every((limit, i) => i === 0 || limit <= (slowed.limits[i - 1] ?? 64)),
     ).toBe(true);
+  });
+
+  it("a passing stall does not cut below the load the portal took without a queue", () => {
+    // Cuts of up to half a window, so that three windows would take any limit below it.
+    const settings = { ...SETTINGS, latencyFactor: 0.5 };
+    // A portal of 16: the limit settles with a short queue, having seen 16 and more without one.
+    const settled = run(initialState(0, settings), 3_000, portal(16), { settings });
+    const queueFree = settled.state.queueFree ?? 0;
+    expect(queueFree).toBeGreaterThanOrEqual(16);
+    expect(settled.state.limit).toBeGreaterThanOrEqual(queueFree);
+    // This machine stalls: every answer of the next windows comes ten times late, for one window
+    // less than a rise is trusted after.
+    let stalled = { state: settled.state, limits: [] as number[], now: settled.now };
+    while (stalled.state.slowWindows < settings.trustedSlowWindows - 1) {
+      const next = run(stalled.state, 1, () => 200, { from: stalled.now, settings });
+      stalled = { ...next, limits: [...stalled.limits, ...next.limits] };
+    }
+    expect(stalled.limits.length).toBeGreaterThan(2 * queueFree);
+    expect(Math.min(...stalled.limits)).toBe(queueFree);
+    // Once the round trip is back, the limit is where the portal needs it at once.
+    const after = run(stalled.state, 200, portal(16), { from: stalled.now, settings });
+    expect(Math.min(...after.limits)).toBeGreaterThanOrEqual(queueFree);
+  });
+
+  it("an overload answer forgets the queue-free load", () => {
+    const settled = run(initialState(0, SETTINGS), 3_000, portal(16));
+    const now = settled.now + 1;
+    const refused = nextState(
+      settled.state,
+      { startedAt: now, latencyMs: 3, overload: true, inFlight: settled.state.limit },
+      now,
+      SETTINGS,
+    );
+    expect(refused.queueFree).toBeUndefined();
+    expect(refused.limit).toBe(Math.floor(settled.state.limit / 2));
+    // A stall right after is then taken at its word.
+    const stalled = run(refused, 2 * refused.limit, () => 200, { from: now });
+    expect(stalled.state.limit).toBeLessThan(refused.limit);
   });
 
   it("halves on an overload answer, once per window, and never below the minimum", () => {
