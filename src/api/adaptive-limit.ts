@@ -24,8 +24,8 @@
  *   little, probing for the point where the portal's queue starts.
  * - A rising round trip cuts the limit by at most a quarter per window, an overload answer by
  *   half: latency is a noisy signal, a 429 is not.
- * - A rising round trip at a load the portal took without a queue (since the last overload
- *   answer) is not the portal's queue: this machine or the network stalled, and every
+ * - A rising round trip at a load the portal took without a queue (and no higher than an
+ *   overload answer left the limit) is not the portal's queue: this machine or the network stalled, and every
  *   answer in flight came late at once. It cuts no lower than that load until it lasts
  *   `trustedSlowWindows` windows in a row; on a shared machine such stalls otherwise cut the
  *   limit far below the portal's capacity several times a second, and the limit spends the
@@ -114,7 +114,7 @@ export interface LimitState {
   readonly lastRttMs: number | undefined;
   /**
    * The most requests in flight of a window whose round trip showed no queue (below
-   * `steadyRatio` times the baseline), since the last overload answer.
+   * `steadyRatio` times the baseline); an overload answer caps it at the limit it leaves.
    */
   readonly queueFree: number | undefined;
   /** Windows in a row whose round trip was above `tolerance` times the baseline. */
@@ -171,7 +171,10 @@ export function nextState(
   if (state.phase === "probe") return probeAnswer(state, sample, now, s);
   if (sample.overload) {
     const halved = newWindow(state, now, state.limit * s.overloadFactor, "steady", s);
-    return { ...halved, queueFree: undefined, slowWindows: 0 };
+    // Full: no load above the new limit is known to be free of a queue any more.
+    const queueFree =
+      state.queueFree === undefined ? undefined : Math.min(state.queueFree, halved.limit);
+    return { ...halved, queueFree, slowWindows: 0 };
   }
   if (now >= state.nextProbeAt) {
     const probing = newWindow(state, now, s.probeLimit, "probe", s);

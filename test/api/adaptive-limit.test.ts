@@ -117,20 +117,26 @@ describe("the adaptive limit", () => {
     expect(Math.min(...after.limits)).toBeGreaterThanOrEqual(queueFree);
   });
 
-  it("an overload answer forgets the queue-free load", () => {
+  it("an overload answer caps the queue-free load at the limit it leaves", () => {
     const settled = run(initialState(0, SETTINGS), 3_000, portal(16));
-    const now = settled.now + 1;
-    const refused = nextState(
-      settled.state,
-      { startedAt: now, latencyMs: 3, overload: true, inFlight: settled.state.limit },
-      now,
-      SETTINGS,
-    );
-    expect(refused.queueFree).toBeUndefined();
-    expect(refused.limit).toBe(Math.floor(settled.state.limit / 2));
-    // A stall right after is then taken at its word.
-    const stalled = run(refused, 2 * refused.limit, () => 200, { from: now });
-    expect(stalled.state.limit).toBeLessThan(refused.limit);
+    expect(settled.state.queueFree).toBeGreaterThanOrEqual(16);
+    let state = settled.state;
+    let now = settled.now;
+    for (const expected of [Math.floor(settled.state.limit / 2), 8]) {
+      now += 1;
+      const inFlight = state.limit;
+      state = nextState(
+        state,
+        { startedAt: now, latencyMs: 3, overload: true, inFlight },
+        now,
+        SETTINGS,
+      );
+      expect(state.limit).toBe(expected);
+      expect(state.queueFree).toBe(Math.min(16, expected));
+    }
+    // A stall right after cuts no lower than that.
+    const stalled = run(state, 2 * state.limit, () => 200, { from: now });
+    expect(Math.min(...stalled.limits)).toBe(8);
   });
 
   it("halves on an overload answer, once per window, and never below the minimum", () => {
