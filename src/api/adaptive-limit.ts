@@ -27,9 +27,10 @@
  * - A rising round trip at a load the portal took without a queue (and no higher than an
  *   overload answer left the limit) is not the portal's queue: this machine or the network stalled, and every
  *   answer in flight came late at once. It cuts no lower than that load until it lasts
- *   `trustedSlowWindows` windows in a row; on a shared machine such stalls otherwise cut the
- *   limit far below the portal's capacity several times a second, and the limit spends the
- *   time between them climbing back.
+ *   `trustedSlowWindows` windows in a row, and once a window is back within the tolerance the
+ *   limit returns to that load at once. On a shared machine such stalls otherwise cut the limit
+ *   far below the portal's capacity several times a second, and it spent the time between them
+ *   climbing back.
  * - The limit only grows when it is used: a client with little to send proves nothing about the
  *   portal, and a limit grown idle would become a burst when the work arrives.
  */
@@ -243,6 +244,11 @@ function growWindow(
   // Growing is only earned by a limit that was (nearly) used, and from what was used.
   const used = state.windowInFlight >= state.limit / 2;
   if (!used) return newWindow(state, now, state.limit, state.phase, s);
+  // Back within the tolerance below a load the portal took without a queue: a stall that cut it
+  // is over, and that load is safe at once (climbing back a quarter per window took seconds).
+  if (state.queueFree !== undefined && state.limit < state.queueFree) {
+    return newWindow(state, now, state.queueFree, "steady", s);
+  }
   const grow = (factor: number): number =>
     Math.min(state.limit * factor, Math.max(state.limit + 1, state.windowInFlight * factor));
   // Doubling only while no queue shows at all: from at most 1.2 times the portal's capacity it

@@ -139,6 +139,21 @@ describe("the adaptive limit", () => {
     expect(Math.min(...stalled.limits)).toBe(8);
   });
 
+  it("a stall that lasts cuts below the queue-free load; its end restores that load at once", () => {
+    const settled = run(initialState(0, SETTINGS), 3_000, portal(16));
+    const queueFree = settled.state.queueFree ?? 0;
+    const stalled = run(settled.state, 400, () => 200, { from: settled.now });
+    expect(stalled.state.limit).toBeLessThan(queueFree / 2);
+    // The first window within the tolerance (30 ms here: a slow machine, not a queue) brings it back.
+    let after = { state: stalled.state, limits: [] as number[], now: stalled.now };
+    while (after.state.slowWindows > 0 || after.state.limit < queueFree) {
+      expect(after.limits.length).toBeLessThan(3 * SETTINGS.minWindow);
+      const next = run(after.state, 1, () => 30, { from: after.now });
+      after = { ...next, limits: [...after.limits, ...next.limits] };
+    }
+    expect(after.state.limit).toBe(queueFree);
+  });
+
   it("halves on an overload answer, once per window, and never below the minimum", () => {
     const steady = run(initialState(0, SETTINGS), 2_000, () => 20);
     const now = steady.now + 1;
