@@ -115,7 +115,7 @@ export interface LimitState {
   readonly lastRttMs: number | undefined;
   /**
    * The most requests in flight of a window whose round trip showed no queue (below
-   * `steadyRatio` times the baseline); an overload answer caps it at the limit it leaves.
+   * `slowStartRatio` times the baseline); an overload answer caps it at the limit it leaves.
    */
   readonly queueFree: number | undefined;
   /** Windows in a row whose round trip was above `tolerance` times the baseline. */
@@ -229,8 +229,12 @@ function judgeWindow(state: LimitState, now: number, s: AdaptiveSettings): Limit
     const cut = newWindow(judged, now, Math.max(state.limit * factor, floor), "steady", s);
     return { ...cut, slowWindows };
   }
+  // No queue at all (within what slow start allows): a steady round trip may hide a short
+  // queue, and a load above the portal's capacity must not become a floor.
   const queueFree =
-    ratio < s.steadyRatio ? Math.max(state.queueFree ?? 0, state.windowInFlight) : state.queueFree;
+    ratio < s.slowStartRatio
+      ? Math.max(state.queueFree ?? 0, state.windowInFlight)
+      : state.queueFree;
   return growWindow({ ...judged, queueFree }, ratio, now, s);
 }
 
