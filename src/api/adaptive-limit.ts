@@ -23,7 +23,9 @@
  *   trips it measures) comes back as fast; between `steadyRatio` and `tolerance` it grows by a
  *   little, probing for the point where the portal's queue starts.
  * - A rising round trip cuts the limit by at most a quarter per window, an overload answer by
- *   half: latency is a noisy signal, a 429 is not.
+ *   half: latency is a noisy signal, a 429 is not. Until the next probe the limit then grows to
+ *   no more than one below the load the portal refused (a refusal makes everyone wait its
+ *   `Retry-After`, and growing into the same wall again costs that again).
  * - A rising round trip at a load the portal took without a queue (and no higher than an
  *   overload answer left the limit) is not the portal's queue: this machine or the network stalled, and every
  *   answer in flight came late at once. It cuts no lower than that load until it lasts
@@ -120,6 +122,11 @@ export interface LimitState {
   readonly queueFree: number | undefined;
   /** Windows in a row whose round trip was above `tolerance` times the baseline. */
   readonly slowWindows: number;
+  /**
+   * Requests in flight when the portal last refused one, since the last probe: the limit grows no
+   * higher than one below it. Each refusal costs every request the portal's `Retry-After`.
+   */
+  readonly refusedAt: number | undefined;
 }
 
 const clamp = (value: number, s: AdaptiveSettings): number =>
@@ -139,6 +146,7 @@ export function initialState(now: number, s: AdaptiveSettings = DEFAULT_ADAPTIVE
     lastRttMs: undefined,
     queueFree: undefined,
     slowWindows: 0,
+    refusedAt: undefined,
   };
 }
 
@@ -175,11 +183,12 @@ export function nextState(
     // Full: no load above the new limit is known to be free of a queue any more.
     const queueFree =
       state.queueFree === undefined ? undefined : Math.min(state.queueFree, halved.limit);
-    return { ...halved, queueFree, slowWindows: 0 };
+    return { ...halved, queueFree, slowWindows: 0, refusedAt: sample.inFlight };
   }
   if (now >= state.nextProbeAt) {
     const probing = newWindow(state, now, s.probeLimit, "probe", s);
-    return { ...probing, resume: { limit: state.limit, phase: state.phase }, slowWindows: 0 };
+    const resume = { limit: state.limit, phase: state.phase };
+    return { ...probing, resume, slowWindows: 0, refusedAt: undefined };
   }
   const window = [...state.window, sample.latencyMs];
   const windowInFlight = Math.max(state.windowInFlight, sample.inFlight);
@@ -253,8 +262,17 @@ function growWindow(
   if (state.queueFree !== undefined && state.limit < state.queueFree) {
     return newWindow(state, now, state.queueFree, "steady", s);
   }
+  // Never again as high as where the portal last refused (until the next probe lifts that).
+  const ceiling = state.refusedAt === undefined ? Number.POSITIVE_INFINITY : state.refusedAt - 1;
   const grow = (factor: number): number =>
-    Math.min(state.limit * factor, Math.max(state.limit + 1, state.windowInFlight * factor));
+    Math.max(
+      state.limit,
+      Math.min(
+        ceiling,
+        state.limit * factor,
+        Math.max(state.limit + 1, state.windowInFlight * factor),
+      ),
+    );
   // Doubling only while no queue shows at all: from at most 1.2 times the portal's capacity it
   // lands below capacity plus a queue of twice as much, where a portal would start refusing.
   if (state.phase === "slowStart" && ratio < s.slowStartRatio) {
@@ -263,7 +281,7 @@ function growWindow(
   if (ratio < s.steadyRatio) return newWindow(state, now, grow(s.regrowFactor), "steady", s);
   const step = Math.max(1, Math.floor(Math.sqrt(state.limit) / 2));
   const added = Math.min(state.limit + step, Math.max(state.limit, state.windowInFlight + step));
-  return newWindow(state, now, added, "steady", s);
+  return newWindow(state, now, Math.max(state.limit, Math.min(ceiling, added)), "steady", s);
 }
 
 export function median(values: readonly number[]): number {

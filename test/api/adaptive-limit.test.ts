@@ -154,6 +154,23 @@ describe("the adaptive limit", () => {
     expect(after.state.limit).toBe(queueFree);
   });
 
+  it("after a refusal grows no higher than one below the load refused, until the next probe", () => {
+    const settings = { ...SETTINGS, probeIntervalMs: 5_000 };
+    const steady = run(initialState(0, settings), 2_000, () => 20, { settings });
+    expect(steady.state.limit).toBe(64);
+    const now = steady.now + 1;
+    const sample = { startedAt: now, latencyMs: 3, overload: true, inFlight: 40 };
+    const refused = nextState(steady.state, sample, now, settings);
+    expect(refused).toMatchObject({ limit: 32, refusedAt: 40 });
+    // No queue shows, yet the limit stops below the wall it met.
+    const after = run(refused, 2_000, () => 20, { from: now, settings });
+    expect(Math.max(...after.limits)).toBe(39);
+    // The next probe lifts it: the portal may have more room now.
+    const later = run(after.state, 5_000, () => 20, { from: after.now, settings });
+    expect(later.state.refusedAt).toBeUndefined();
+    expect(later.state.limit).toBe(64);
+  });
+
   it("halves on an overload answer, once per window, and never below the minimum", () => {
     const steady = run(initialState(0, SETTINGS), 2_000, () => 20);
     const now = steady.now + 1;
