@@ -220,7 +220,10 @@ function probeAnswer(
   if (window.length < s.probeSamples) return { ...state, window };
   const measured = median(window);
   const ended = newWindow(state, now, state.resume.limit, state.resume.phase, s);
-  return { ...ended, baselineMs: measured, nextProbeAt: now + s.probeIntervalMs };
+  // As in judgeWindow: loads judged free of a queue against a clearly higher baseline are not.
+  const lowered = state.baselineMs !== undefined && measured * s.slowStartRatio < state.baselineMs;
+  const queueFree = lowered ? undefined : state.queueFree;
+  return { ...ended, baselineMs: measured, nextProbeAt: now + s.probeIntervalMs, queueFree };
 }
 
 /** A full window: grow, hold or shrink by its median round trip against the baseline. */
@@ -240,10 +243,12 @@ function judgeWindow(state: LimitState, now: number, s: AdaptiveSettings): Limit
   }
   // No queue at all (within what slow start allows): a steady round trip may hide a short
   // queue, and a load above the portal's capacity must not become a floor.
+  // A clearly lower baseline shows the loads judged free of a queue against the old one (a probe
+  // measured on a busy machine, at the start of a run) may have had one: only this window counts.
+  const lowered = state.baselineMs !== undefined && rtt * s.slowStartRatio < state.baselineMs;
+  const known = lowered ? 0 : (state.queueFree ?? 0);
   const queueFree =
-    ratio < s.slowStartRatio
-      ? Math.max(state.queueFree ?? 0, state.windowInFlight)
-      : state.queueFree;
+    ratio < s.slowStartRatio ? Math.max(known, state.windowInFlight) : state.queueFree;
   return growWindow({ ...judged, queueFree }, ratio, now, s);
 }
 

@@ -117,6 +117,23 @@ describe("the adaptive limit", () => {
     expect(Math.min(...after.limits)).toBeGreaterThanOrEqual(queueFree);
   });
 
+  it("a clearly lower baseline drops the queue-free load judged against the old one", () => {
+    const settings = { ...SETTINGS, probeIntervalMs: 1_000 };
+    // A busy moment: every round trip takes at least 60 ms, where a portal of 16 takes 20 ms.
+    let busy = true;
+    const latency = (limit: number) => Math.max(busy ? 60 : 0, portal(16)(limit));
+    const early = run(initialState(0, settings), 900, latency, { settings });
+    expect(early.state.baselineMs).toBe(60);
+    expect(early.state.queueFree).toBeGreaterThan(16);
+    // The next probe measures the real no-load round trip.
+    busy = false;
+    let after = { state: early.state, now: early.now };
+    while (after.state.baselineMs !== 20) {
+      after = run(after.state, 1, latency, { from: after.now, settings });
+    }
+    expect(after.state.queueFree).toBeUndefined();
+  });
+
   it("an overload answer caps the queue-free load at the limit it leaves", () => {
     const settled = run(initialState(0, SETTINGS), 3_000, portal(16));
     expect(settled.state.queueFree).toBeGreaterThanOrEqual(16);
