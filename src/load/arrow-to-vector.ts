@@ -92,14 +92,14 @@ function copyUtf8(data: Data, from: number, count: number, vector: duckdb.Vector
   const slots = new Uint8Array(count * STRING_T_BYTES);
   const view = new DataView(slots.buffer);
   const hasNulls = data.nullCount > 0;
-  let long: number[] | undefined;
+  const long: number[] = [];
   for (let i = 0; i < count; i++) {
     const row = from + i;
     if (hasNulls && !isValid(data.nullBitmap, data.offset, row)) continue;
     const start = offsets[row] ?? 0;
     const length = (offsets[row + 1] ?? 0) - start;
     if (length > INLINE_BYTES) {
-      (long ??= []).push(i);
+      long.push(i);
       continue;
     }
     const at = i * STRING_T_BYTES;
@@ -107,7 +107,7 @@ function copyUtf8(data: Data, from: number, count: number, vector: duckdb.Vector
     for (let k = 0; k < length; k++) slots[at + 4 + k] = values[start + k]!;
   }
   duckdb.copy_data_to_vector(vector, 0, slots.buffer, 0, slots.byteLength);
-  for (const i of long ?? []) {
+  for (const i of long) {
     const row = from + i;
     duckdb.vector_assign_string_element_len(
       vector,
