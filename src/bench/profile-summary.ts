@@ -15,10 +15,11 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
 }
 
-interface CpuProfile {
+/** The parts of a `.cpuprofile` (DevTools' Profiler.Profile) read here. */
+export interface CpuProfile {
   nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
+  samples?: number[];
+  timeDeltas?: number[];
 }
 
 export interface SelfTime {
@@ -57,9 +58,9 @@ export function summariseProfile(profile: CpuProfile): ProfileSummary {
   const files = new Map<string, { name: string; file: string; ms: number }>();
   let idle = 0;
   let busy = 0;
-  profile.samples.forEach((id, index) => {
+  (profile.samples ?? []).forEach((id, index) => {
     // timeDeltas[i] is the time before sample i; it is charged to sample i, as DevTools does.
-    const ms = (profile.timeDeltas[index] ?? 0) / 1000;
+    const ms = (profile.timeDeltas?.[index] ?? 0) / 1000;
     const frame = byId.get(id)?.callFrame;
     const name = frame?.functionName || "(anonymous)";
     if (name === "(idle)") {
