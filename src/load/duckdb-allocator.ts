@@ -3,9 +3,9 @@
  * library is loaded: they must be in the environment before anything imports `@duckdb/node-api`
  * (the launcher and the benchmark's child set them first; set later, they change nothing).
  *
- * By default that allocator keeps pages DuckDB freed for about a second before returning them, so
- * an extract's commits, merge and checkpoint left up to about 100 MB of freed memory in the process
- * at its peak. Returning them at once took the peak of an extract of 2M takes from 324 to 298 MB
+ * As DuckDB configures it, that allocator keeps pages DuckDB freed for a while before returning
+ * them to the system, so the freed memory of an extract's commits, merge and checkpoint was still
+ * in the process at its peak. Returning them at once took the peak of an extract of 2M takes from 324 to 298 MB
  * and of 200k takes by about 20 MB, for no measurable CPU time. A value the user set is kept.
  */
 const VARIABLE = "DUCKDB_JE_MALLOC_CONF";
