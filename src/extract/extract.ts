@@ -28,6 +28,7 @@ import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
 import { refuseEmptying } from "./empty-guard.js";
+import { holdHeapGrowth } from "./heap-growth.js";
 import { extractionOf } from "./plan.js";
 import { applyRun, decideRun, earliestCursor, type RunDecision } from "./prepare-run.js";
 import { Progress } from "./progress.js";
@@ -250,6 +251,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   // Every request in flight listens on this signal; thousands of listeners are expected here.
   setMaxListeners(0, controller.signal);
   let client: LmsClient | undefined;
+  const releaseHeapGrowth = holdHeapGrowth();
   try {
     // The instance may be shared with reports that follow (`run`): its ceiling is lowered for the
     // extract only (see memory-limit.ts).
@@ -304,6 +306,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       .catch(() => {});
     for (const sinkConnection of sinkConnections) sinkConnection.closeSync();
     connection.closeSync();
+    releaseHeapGrowth();
   }
 }
 
