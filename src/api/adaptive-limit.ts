@@ -23,7 +23,16 @@
  *   trips it measures) comes back as fast; between `steadyRatio` and `tolerance` it grows by a
  *   little, probing for the point where the portal's queue starts.
  * - A rising round trip cuts the limit by at most a quarter per window, an overload answer by
- *   half: latency is a noisy signal, a 429 is not.
+ *   half: latency is a noisy signal, a 429 is not. Until the next probe the limit then grows to
+ *   no more than one below the load the portal refused (a refusal makes everyone wait its
+ *   `Retry-After`, and growing into the same wall again costs that again).
+ * - A rising round trip at a load the portal took without a queue (and no higher than an
+ *   overload answer left the limit) is not the portal's queue: this machine or the network stalled, and every
+ *   answer in flight came late at once. It cuts no lower than that load until it lasts
+ *   `trustedSlowWindows` windows in a row, and once a window is back within the tolerance the
+ *   limit returns to that load at once. On a shared machine such stalls otherwise cut the limit
+ *   far below the portal's capacity several times a second, and it spent the time between them
+ *   climbing back.
  * - The limit only grows when it is used: a client with little to send proves nothing about the
  *   portal, and a limit grown idle would become a burst when the work arrives.
  */
@@ -54,6 +63,8 @@ export interface AdaptiveSettings {
   readonly regrowFactor: number;
   /** Answers per window, at least (a window is also at least as many as the limit). */
   readonly minWindow: number;
+  /** Slow windows in a row after which a rising round trip cuts below the queue-free load. */
+  readonly trustedSlowWindows: number;
 }
 
 export const DEFAULT_ADAPTIVE: AdaptiveSettings = {
@@ -70,6 +81,7 @@ export const DEFAULT_ADAPTIVE: AdaptiveSettings = {
   latencyFactor: 0.75,
   regrowFactor: 1.25,
   minWindow: 8,
+  trustedSlowWindows: 4,
 };
 
 /** One answer, as the limiter saw it. */
@@ -103,6 +115,18 @@ export interface LimitState {
   readonly nextProbeAt: number;
   /** Round-trip median of the last full window, ms (for progress). */
   readonly lastRttMs: number | undefined;
+  /**
+   * The most requests in flight of a window whose round trip showed no queue (below
+   * `slowStartRatio` times the baseline); an overload answer caps it at the limit it leaves.
+   */
+  readonly queueFree: number | undefined;
+  /** Windows in a row whose round trip was above `tolerance` times the baseline. */
+  readonly slowWindows: number;
+  /**
+   * Requests in flight when the portal last refused one, since the last probe: the limit grows no
+   * higher than one below it. Each refusal costs every request the portal's `Retry-After`.
+   */
+  readonly refusedAt: number | undefined;
 }
 
 const clamp = (value: number, s: AdaptiveSettings): number =>
@@ -120,6 +144,9 @@ export function initialState(now: number, s: AdaptiveSettings = DEFAULT_ADAPTIVE
     resume: { limit: clamp(s.initialLimit, s), phase: "slowStart" },
     nextProbeAt: now + s.probeIntervalMs,
     lastRttMs: undefined,
+    queueFree: undefined,
+    slowWindows: 0,
+    refusedAt: undefined,
   };
 }
 
@@ -151,10 +178,17 @@ export function nextState(
   // Sent before the last change: it was judged already, or belongs to the previous limit.
   if (sample.startedAt < state.windowStart) return state;
   if (state.phase === "probe") return probeAnswer(state, sample, now, s);
-  if (sample.overload) return newWindow(state, now, state.limit * s.overloadFactor, "steady", s);
+  if (sample.overload) {
+    const halved = newWindow(state, now, state.limit * s.overloadFactor, "steady", s);
+    // Full: no load above the new limit is known to be free of a queue any more.
+    const queueFree =
+      state.queueFree === undefined ? undefined : Math.min(state.queueFree, halved.limit);
+    return { ...halved, queueFree, slowWindows: 0, refusedAt: sample.inFlight };
+  }
   if (now >= state.nextProbeAt) {
     const probing = newWindow(state, now, s.probeLimit, "probe", s);
-    return { ...probing, resume: { limit: state.limit, phase: state.phase } };
+    const resume = { limit: state.limit, phase: state.phase };
+    return { ...probing, resume, slowWindows: 0, refusedAt: undefined };
   }
   const window = [...state.window, sample.latencyMs];
   const windowInFlight = Math.max(state.windowInFlight, sample.inFlight);
@@ -186,7 +220,10 @@ function probeAnswer(
   if (window.length < s.probeSamples) return { ...state, window };
   const measured = median(window);
   const ended = newWindow(state, now, state.resume.limit, state.resume.phase, s);
-  return { ...ended, baselineMs: measured, nextProbeAt: now + s.probeIntervalMs };
+  // As in judgeWindow: loads judged free of a queue against a clearly higher baseline are not.
+  const lowered = state.baselineMs !== undefined && measured * s.slowStartRatio < state.baselineMs;
+  const queueFree = lowered ? undefined : state.queueFree;
+  return { ...ended, baselineMs: measured, nextProbeAt: now + s.probeIntervalMs, queueFree };
 }
 
 /** A full window: grow, hold or shrink by its median round trip against the baseline. */
@@ -194,26 +231,62 @@ function judgeWindow(state: LimitState, now: number, s: AdaptiveSettings): Limit
   const rtt = median(state.window);
   const baseline = Math.min(state.baselineMs ?? rtt, rtt);
   const ratio = rtt / Math.max(baseline, 1e-3);
-  const judged = { ...state, baselineMs: baseline, lastRttMs: rtt };
+  const judged = { ...state, baselineMs: baseline, lastRttMs: rtt, slowWindows: 0 };
   if (ratio > s.tolerance) {
     // Shrink toward where the round trip would be back at the tolerance.
+    const slowWindows = state.slowWindows + 1;
     const factor = Math.max(s.latencyFactor, s.tolerance / ratio);
-    return newWindow(judged, now, state.limit * factor, "steady", s);
+    const floor =
+      slowWindows < s.trustedSlowWindows ? Math.min(state.limit, state.queueFree ?? 0) : 0;
+    const cut = newWindow(judged, now, Math.max(state.limit * factor, floor), "steady", s);
+    return { ...cut, slowWindows };
   }
+  // No queue at all (within what slow start allows): a steady round trip may hide a short
+  // queue, and a load above the portal's capacity must not become a floor.
+  // A clearly lower baseline shows the loads judged free of a queue against the old one (a probe
+  // measured on a busy machine, at the start of a run) may have had one: only this window counts.
+  const lowered = state.baselineMs !== undefined && rtt * s.slowStartRatio < state.baselineMs;
+  const known = lowered ? 0 : (state.queueFree ?? 0);
+  const queueFree =
+    ratio < s.slowStartRatio ? Math.max(known, state.windowInFlight) : state.queueFree;
+  return growWindow({ ...judged, queueFree }, ratio, now, s);
+}
+
+/** A window within the tolerance: grow by how far the round trip is from the baseline. */
+function growWindow(
+  state: LimitState,
+  ratio: number,
+  now: number,
+  s: AdaptiveSettings,
+): LimitState {
   // Growing is only earned by a limit that was (nearly) used, and from what was used.
   const used = state.windowInFlight >= state.limit / 2;
-  if (!used) return newWindow(judged, now, state.limit, state.phase, s);
+  if (!used) return newWindow(state, now, state.limit, state.phase, s);
+  // Back within the tolerance below a load the portal took without a queue: a stall that cut it
+  // is over, and that load is safe at once (climbing back a quarter per window took seconds).
+  if (state.queueFree !== undefined && state.limit < state.queueFree) {
+    return newWindow(state, now, state.queueFree, "steady", s);
+  }
+  // Never again as high as where the portal last refused (until the next probe lifts that).
+  const ceiling = state.refusedAt === undefined ? Number.POSITIVE_INFINITY : state.refusedAt - 1;
   const grow = (factor: number): number =>
-    Math.min(state.limit * factor, Math.max(state.limit + 1, state.windowInFlight * factor));
+    Math.max(
+      state.limit,
+      Math.min(
+        ceiling,
+        state.limit * factor,
+        Math.max(state.limit + 1, state.windowInFlight * factor),
+      ),
+    );
   // Doubling only while no queue shows at all: from at most 1.2 times the portal's capacity it
   // lands below capacity plus a queue of twice as much, where a portal would start refusing.
   if (state.phase === "slowStart" && ratio < s.slowStartRatio) {
-    return newWindow(judged, now, grow(2), "slowStart", s);
+    return newWindow(state, now, grow(2), "slowStart", s);
   }
-  if (ratio < s.steadyRatio) return newWindow(judged, now, grow(s.regrowFactor), "steady", s);
+  if (ratio < s.steadyRatio) return newWindow(state, now, grow(s.regrowFactor), "steady", s);
   const step = Math.max(1, Math.floor(Math.sqrt(state.limit) / 2));
   const added = Math.min(state.limit + step, Math.max(state.limit, state.windowInFlight + step));
-  return newWindow(judged, now, added, "steady", s);
+  return newWindow(state, now, Math.max(state.limit, Math.min(ceiling, added)), "steady", s);
 }
 
 export function median(values: readonly number[]): number {

@@ -19,7 +19,7 @@ export interface PaceFigures {
   /** Lowest and highest limit outside the short baseline probes. */
   readonly min: number;
   readonly max: number;
-  /** Answers 429 or 503: the portal said it was full. */
+  /** Answers 429 or 503 (or a 200 `{status:false}` standing for one): the portal was full. */
   readonly overloads: number;
   /** Smoothed round trip of recent answers, ms; undefined before the first. */
   readonly latencyMs: number | undefined;
@@ -80,7 +80,10 @@ export class ConcurrencyControl {
     return { startedAt: this.#now(), inFlight };
   }
 
-  /** Call when its answer arrived (any HTTP status). */
+  /**
+   * Call when its answer arrived, with the HTTP status it stands for (any; a `{status:false}`
+   * envelope's implied status, see envelope.ts).
+   */
   answered(request: SentRequest, status: number): void {
     const now = this.#now();
     const latencyMs = now - request.startedAt;

@@ -157,8 +157,41 @@ function statusFalse(
     ...init,
     tokenRejected: expect !== "token" && meaning.tokenRejected,
     impliedStatus: meaning.status,
-    retryAfter: header(answer, "retry-after"),
+    retryAfter: retryAfterOf(body) ?? header(answer, "retry-after"),
   });
+}
+
+/**
+ * The HTTP status an answer stands for: its own, or for a 2xx `{status:false}` envelope the one
+ * its code or wording implies (see failure-meaning.ts). Read as the answer arrives, before the
+ * envelope itself, so that "too many requests" said as HTTP 200 paces the client as a 429 does;
+ * so only bodies small enough to be a failure envelope, and that say `status:false`, are parsed.
+ */
+export function statusStoodFor(answer: HttpAnswer): number {
+  const { status, text } = answer;
+  if (status < 200 || status > 299) return status;
+  if (text.length > FAILURE_BODY_MAX || !STATUS_FALSE.test(text)) return status;
+  const parsed = parseJson(text);
+  if (!parsed.ok || !isObject(parsed.value) || parsed.value.status !== false) return status;
+  const body = parsed.value;
+  const message = typeof body.message === "string" ? body.message : "";
+  return failureMeaning(integerOrUndefined(body.code), message).status ?? status;
+}
+
+/** Longest body read by {@link statusStoodFor}: a failure envelope is a code and a sentence. */
+const FAILURE_BODY_MAX = 4096;
+const STATUS_FALSE = /"status"\s*:\s*false/;
+
+/**
+ * A wait asked for inside a `{status:false}` envelope: a portal that answers failures as HTTP 200
+ * may say it in the body rather than in a `Retry-After` header (seconds, or an HTTP date).
+ */
+function retryAfterOf(body: Record<string, unknown>): string | undefined {
+  for (const value of [body.retry_after, body.retryAfter, body["retry-after"]]) {
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return String(value);
+    if (typeof value === "string" && value.trim() !== "") return value;
+  }
+  return undefined;
 }
 
 function tokenOf(body: Record<string, unknown>, context: RequestContext, status: number): string {

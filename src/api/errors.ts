@@ -106,7 +106,10 @@ export class EnvelopeError extends ApiError {
    * unknown.
    */
   readonly impliedStatus: number | undefined;
-  /** Raw `Retry-After` header of the answer, if any (a portal may send one with a 200). */
+  /**
+   * The wait the answer asked for, raw: the envelope's `retry_after` if it has one, else the
+   * `Retry-After` header (a portal may send one with a 200).
+   */
   readonly retryAfter: string | undefined;
   constructor(
     context: RequestContext,

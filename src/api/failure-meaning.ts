@@ -32,7 +32,10 @@ const STATUS_WORDS: readonly (readonly [number, RegExp])[] = [
   [403, /\bforbidden\b|\bpermission\b|\baccess denied\b|\bnot allowed\b|\binterdit\b/i],
   [404, /\bnot found\b|\bno such\b|\bdoes not exist\b|\bintrouvable\b|\bintrouvé/i],
   [429, /\btoo many requests\b|\brate[ -]?limit/i],
-  [503, /\b(?:temporarily )?unavailable\b|\btry again\b|\bmaintenance\b/i],
+  [
+    503,
+    /\b(?:temporarily )?unavailable\b|\btry again\b|\bmaintenance\b|\boverloaded\b|\btoo busy\b/i,
+  ],
   [500, /\binternal (?:server )?error\b/i],
 ];
 

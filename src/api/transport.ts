@@ -10,19 +10,8 @@ import { afterQueuedWrites } from "./after-queued-writes.js";
 import { authorizationValue, TokenManager } from "./auth.js";
 import { AuthorizationForm } from "./authorization-form.js";
 import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
-import { type ListContent, readEnvelope } from "./envelope.js";
-import {
-  ApiError,
-  AuthError,
-  isPermissionRefusal,
-  isTokenRejection,
-  isUnexplainedFailure,
-  NotFoundError,
-  OverloadError,
-  permissionDenied,
-  type RequestContext,
-  RetryBudgetError,
-} from "./errors.js";
+import { type ListContent, readEnvelope, statusStoodFor } from "./envelope.js";
+import { ApiError, OverloadError, type RequestContext, RetryBudgetError } from "./errors.js";
 import { createHttpConnection, type HttpAnswer, type HttpConnection } from "./http.js";
 import { createLimiter, type Limiter } from "./limiter.js";
 import { NO_OVERLOAD, type OverloadTally, overloadWait } from "./overload.js";
@@ -31,6 +20,7 @@ import { Redactor } from "./redact.js";
 import { isRedirect, redirectError } from "./redirect.js";
 import { retryDelay } from "./retry.js";
 import { type ClientStats, StatsCounter } from "./stats.js";
+import { type TokenParts, type TokenTries, tokenTrouble } from "./token-trouble.js";
 
 /** Settings of a {@link Transport}; every field already resolved to its final value. */
 export interface TransportOptions {
@@ -67,18 +57,6 @@ export interface Call {
   readonly signal?: AbortSignal | undefined;
 }
 
-/**
- * Refusals of tokens that were never accepted by anyone, after which a call gives up: the
- * portal then refuses our tokens outright (typically a wrong `authScheme`), it is not expiry.
- * Checked lazily, so acceptances that arrive after a refusal still count.
- */
-const MAX_FRUITLESS_TOKENS = 4;
-/**
- * Renewals one call may go through in all. Under heavy concurrency with short-lived tokens, other
- * calls can use up several tokens before this one gets through; this only stops a loop.
- */
-const MAX_RENEWALS_PER_CALL = 100;
-
 export class Transport {
   readonly #options: TransportOptions;
   readonly #http: HttpConnection;
@@ -91,6 +69,7 @@ export class Transport {
   readonly #stats = new StatsCounter();
   /** Base path without trailing slash, e.g. `/api-v2`. */
   readonly #basePath: string;
+  readonly #tokenParts: TokenParts;
 
   constructor(options: TransportOptions) {
     this.#options = options;
@@ -116,7 +95,7 @@ export class Transport {
       },
       { ...options.adaptive, maxLimit: options.maxConcurrency },
     );
-    this.#tokens = new TokenManager({
+    const tokens = new TokenManager({
       signal: options.signal,
       issue: (signal) => this.#issueToken(signal),
       onIssued: (token, reason) => {
@@ -127,6 +106,12 @@ export class Transport {
         }
       },
     });
+    this.#tokens = tokens;
+    this.#tokenParts = {
+      tokens,
+      form: this.#form,
+      served: (token, scheme) => this.#served(token, scheme),
+    };
   }
 
   /** Requests a token now; `AuthError` if the portal refuses the key. */
@@ -223,7 +208,8 @@ export class Transport {
           if (signal?.aborted) throw signal.reason;
           if (!(error instanceof ApiError)) throw error;
           if (token !== undefined) {
-            const next = await this.#tokenTrouble(error, { token, scheme, context, signal }, tries);
+            const sent = { token, scheme, context, signal };
+            const next = await tokenTrouble(error, sent, tries, this.#tokenParts);
             if (next === "again") {
               // Not a failed attempt: the request goes again without spending the retry budget.
               attempt -= 1;
@@ -240,57 +226,6 @@ export class Transport {
     } finally {
       linked.dispose();
     }
-  }
-
-  /**
-   * What a failure sent with a token says about the token: "again" when the request is to be
-   * sent again at once (another header form, a renewed token), "retry" when it is the request's
-   * failure (retried or thrown by the retry rules). Throws when the tokens themselves are hopeless.
-   */
-  async #tokenTrouble(
-    error: ApiError,
-    sent: {
-      token: string;
-      scheme: string;
-      context: RequestContext;
-      signal: AbortSignal | undefined;
-    },
-    tries: TokenTries,
-  ): Promise<"again" | "retry"> {
-    const { token, scheme, context, signal } = sent;
-    if (error instanceof NotFoundError) this.#served(token, scheme);
-    if (isTokenRejection(error)) {
-      // A token refused before it ever served may want the other header form (same token).
-      const neverServed = !this.#tokens.hasServed(token);
-      if (this.#form.refused(token, scheme, neverServed) === "resend") return "again";
-      tries.refused.push(token);
-      const { refused } = tries;
-      const fruitless = refused.filter((t) => !this.#tokens.hasServed(t)).length;
-      if (fruitless > MAX_FRUITLESS_TOKENS || refused.length > MAX_RENEWALS_PER_CALL) {
-        throw new AuthError(
-          context,
-          `the portal refused ${refused.length} access tokens it had just issued; check --auth-scheme (the prefix of the Authorization header)`,
-          { httpStatus: error.httpStatus ?? 401, cause: error },
-        );
-      }
-      // A refused token is not a failed attempt: the request is sent again with the next token.
-      // Writes are safe to resend here: the portal refused them before doing anything.
-      await this.#tokens.renew(token, signal);
-      return "again";
-    }
-    const permission = isPermissionRefusal(error);
-    if (permission || isUnexplainedFailure(error)) {
-      // One fresh token per call: a 403 or a failure that says nothing may come from a token the
-      // portal stopped honouring without saying so.
-      if (tries.freshToken) {
-        if (permission) throw permissionDenied(context, error);
-      } else {
-        tries.freshToken = true;
-        await this.#tokens.renew(token, signal);
-        if (permission) return "again";
-      }
-    }
-    return "retry";
   }
 
   /**
@@ -321,7 +256,8 @@ export class Transport {
         },
         context,
       );
-      this.#pace.answered(sent, answer.status);
+      // An overload said as HTTP 200 {status:false} lowers the limit as a 429 does.
+      this.#pace.answered(sent, statusStoodFor(answer));
       return { answer, scheme };
     }, signal);
   }
@@ -366,12 +302,6 @@ export class Transport {
     await sleep(delay, state.signal);
     return { attempt, overloaded };
   }
-}
-
-/** The tokens one call has seen refused, and whether it already tried a fresh one. */
-interface TokenTries {
-  readonly refused: string[];
-  freshToken: boolean;
 }
 
 /** Where a call stands in its retries. */

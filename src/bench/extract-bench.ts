@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openDatabase } from "../load/database.js";
+import { withDuckdbAllocator } from "../load/duckdb-allocator.js";
 import { bareLoop } from "./bare-loop.js";
 import type { ExtractChildInput, ExtractChildOutput } from "./extract-child.js";
 import { minimumRequests } from "./minimum-requests.js";
@@ -49,8 +50,10 @@ export interface ExtractBenchResult {
 }
 
 export async function extractOnce(input: ExtractChildInput): Promise<ExtractChildOutput> {
+  // The child loads DuckDB with the allocator settings the CLI's launcher gives it.
   const { stdout } = await run(process.execPath, [CHILD, JSON.stringify(input)], {
     maxBuffer: 1 << 20,
+    env: withDuckdbAllocator(process.env),
   });
   return JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as ExtractChildOutput;
 }

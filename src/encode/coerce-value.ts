@@ -84,12 +84,16 @@ export function coerceFlag(value: unknown): number | null | undefined {
 export function coerceDateTime(value: unknown): number | bigint | null | undefined {
   if (typeof value === "number") return value === 0 ? null : epochMicros(value);
   if (typeof value !== "string") return undefined;
+  // The text shapes come first: they are what portals send, and an epoch text (digits only) can
+  // never parse as one (a date-time has "-" at index 4), so the order changes no answer.
+  const parsed = parseDateTimeMicros(value);
+  if (parsed !== undefined) return parsed;
   if (value === "" || value.startsWith("0000-00-00")) return null;
   if (EPOCH_TEXT.test(value)) {
     const seconds = Number(value);
     return seconds === 0 ? null : epochMicros(seconds);
   }
-  return parseDateTimeMicros(value);
+  return undefined;
 }
 
 /** Text of a `string` field, undefined for objects and arrays. */

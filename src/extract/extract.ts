@@ -26,6 +26,7 @@ import { tableSizes } from "../load/table-sizes.js";
 import { WriteIntoFileError } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
+import { holdHeapGrowth } from "./heap-growth.js";
 import { mergeRun } from "./merge-run.js";
 import { extractionOf } from "./plan.js";
 import { applyRun, decideRun, earliestCursor, type RunDecision } from "./prepare-run.js";
@@ -255,6 +256,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   setMaxListeners(0, controller.signal);
   let client: LmsClient | undefined;
   let merged = false;
+  const releaseHeapGrowth = holdHeapGrowth();
   try {
     // The instance may be shared with reports that follow (`run`): its ceiling is lowered for the
     // extract only (see memory-limit.ts).
@@ -284,6 +286,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     await store.setMemoryLimit(memoryLimit(configuredMemoryLimit(options))).catch(() => {});
     if (merged && !options.dryRun) await store.discard().catch(() => {});
     else store.close();
+    releaseHeapGrowth();
   }
 }
 

@@ -22,8 +22,12 @@ export class FanoutQueue {
   /** Ids accepted so far (planned work, for progress). */
   planned = 0;
 
+  /**
+   * `workers`: a number, or read before each start (it may follow a limit that moves, so that
+   * what waits on the limiter stays in proportion to what it lets through).
+   */
   constructor(
-    private readonly workers: number,
+    private readonly workers: number | (() => number),
     private readonly work: (id: number) => Promise<void>,
     skip: ReadonlySet<number> = new Set(),
   ) {
@@ -63,7 +67,7 @@ export class FanoutQueue {
 
   private pump(): void {
     while (
-      this.active < this.workers &&
+      this.active < (typeof this.workers === "number" ? this.workers : this.workers()) &&
       this.head < this.waiting.length &&
       this.failure === undefined
     ) {

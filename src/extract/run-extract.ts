@@ -94,12 +94,16 @@ class ExtractRun {
         durationMs: 0,
       });
     }
+    // An adaptive pace is mostly far below the ceiling the workers are sized for: tasks beyond
+    // twice its current limit would only wait in the limiter, each holding a promise chain and an
+    // abort listener, which costs the client time in garbage collection and listener lists.
+    const workers = () => Math.min(env.workers, Math.max(2, 2 * env.client.pace().current));
     for (const child of FANOUT_ORDER) {
       if (!this.selected.has(child)) continue;
       const work = isPerParent(child)
         ? (id: number) => this.fetchChildren(child, id)
         : (id: number) => this.lookupOne(child, id);
-      this.queues.set(child, new FanoutQueue(env.workers, work, numbers(this.doneOf(child))));
+      this.queues.set(child, new FanoutQueue(workers, work, numbers(this.doneOf(child))));
     }
   }
 

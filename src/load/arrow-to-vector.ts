@@ -7,6 +7,7 @@
  * `data.offset + index`.
  */
 import { Buffer, isAscii } from "node:buffer";
+import { endianness } from "node:os";
 import {
   type DuckDBDataChunk,
   DuckDBTimestampValue,
@@ -17,6 +18,8 @@ import {
 import duckdb from "@duckdb/node-bindings";
 import { type Data, type DataType, Type } from "apache-arrow";
 import { isValid } from "../encode/validity-bitmap.js";
+
+const LITTLE_ENDIAN = endianness() === "LE";
 
 /** DuckDB column type id that stores each supported Arrow type. */
 export function duckdbTypeIdFor(type: DataType): DuckDBTypeId | undefined {
@@ -71,12 +74,58 @@ function copyValidity(data: Data, from: number, count: number, vector: duckdb.Ve
   duckdb.copy_data_to_vector_validity(vector, 0, mask.buffer, 0, mask.byteLength);
 }
 
+/** Bytes of DuckDB's string_t (duckdb.h's duckdb_string_t): a 4-byte length, then 12 bytes. */
+const STRING_T_BYTES = 16;
+/** Strings up to this many bytes are stored inside the string_t itself, zero-padded. */
+const INLINE_BYTES = 12;
+
+/**
+ * Copies rows `from .. from + count` of a Utf8 column into a VARCHAR vector. Short strings (most
+ * codes, statuses and dates) are laid out as inlined string_t values, zero-padded as DuckDB
+ * compares them, and copied in one block; only longer ones cost a native call each (DuckDB
+ * keeps their bytes in the vector's own string heap). Answers false for a layout it cannot take.
+ */
+function copyUtf8(data: Data, from: number, count: number, vector: duckdb.Vector): boolean {
+  const offsets = data.valueOffsets;
+  const values = data.values;
+  if (!(offsets instanceof Int32Array) || !(values instanceof Uint8Array)) return false;
+  const slots = new Uint8Array(count * STRING_T_BYTES);
+  const view = new DataView(slots.buffer);
+  const hasNulls = data.nullCount > 0;
+  const long: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = from + i;
+    if (hasNulls && !isValid(data.nullBitmap, data.offset, row)) continue;
+    const start = offsets[row] ?? 0;
+    const length = (offsets[row + 1] ?? 0) - start;
+    if (length > INLINE_BYTES) {
+      long.push(i);
+      continue;
+    }
+    const at = i * STRING_T_BYTES;
+    view.setUint32(at, length, LITTLE_ENDIAN);
+    for (let k = 0; k < length; k++) slots[at + 4 + k] = values[start + k]!;
+  }
+  duckdb.copy_data_to_vector(vector, 0, slots.buffer, 0, slots.byteLength);
+  for (const i of long) {
+    const row = from + i;
+    duckdb.vector_assign_string_element_len(
+      vector,
+      i,
+      values.subarray(offsets[row] ?? 0, offsets[row + 1] ?? 0),
+    );
+  }
+  copyValidity(data, from, count, vector);
+  return true;
+}
+
 /**
  * Copies rows `from .. from + count` of a column straight into the chunk's vector memory, for the
  * types whose Arrow bytes DuckDB can take as they are:
  * - fixed width (integers, doubles, timestamps in microseconds, stored the same way by both): one
  *   block copy;
- * - Utf8: each value's UTF-8 bytes, handed over without ever becoming a JavaScript string.
+ * - Utf8: each value's UTF-8 bytes, handed over without ever becoming a JavaScript string (see
+ *   copyUtf8).
  * The per-value path costs a call, and an object or a string decode, per value, which made it the
  * largest part of loading. Answers false, doing nothing, for any other column.
  */
@@ -90,21 +139,7 @@ export function copyDirect(
   const typeId = data.type.typeId;
   const values = data.values;
   if (typeId === Type.Utf8) {
-    const offsets = data.valueOffsets;
-    if (!(offsets instanceof Int32Array) || !(values instanceof Uint8Array)) return false;
-    const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
-    const hasNulls = data.nullCount > 0;
-    for (let i = 0; i < count; i++) {
-      const row = from + i;
-      if (hasNulls && !isValid(data.nullBitmap, data.offset, row)) continue;
-      duckdb.vector_assign_string_element_len(
-        vector,
-        i,
-        values.subarray(offsets[row] ?? 0, offsets[row + 1] ?? 0),
-      );
-    }
-    copyValidity(data, from, count, vector);
-    return true;
+    return copyUtf8(data, from, count, duckdb.data_chunk_get_vector(chunk.chunk, column));
   }
   const fixed = typeId === Type.Int || typeId === Type.Float || typeId === Type.Timestamp;
   const typed =

@@ -1,7 +1,7 @@
 /**
  * The simulated portal's capacity: K requests served at once, up to 2K more waiting in a queue
  * (first come, first served), and `429 Too Many Requests` with `Retry-After: 1` for anything
- * beyond. A request's latency starts when it is served, so waiting in the queue shows up to the
+ * beyond (in the other dialect, HTTP 200 `{status:false, code:429, retry_after:1}`). A request's latency starts when it is served, so waiting in the queue shows up to the
  * client as a longer round trip, the way an overloaded application server's worker pool does.
  *
  * Service runs on the portal's own clock, not on this process's timers: a place is free again at

@@ -14,7 +14,8 @@ export interface Dialect {
   requireBearer: boolean;
   /**
    * Failures are HTTP 200 `{status:false, code, message}`; token refusals carry a message and no
-   * code ("Invalid token", "token expired", "Unauthorized").
+   * code ("Invalid token", "token expired", "Unauthorized"); "too many requests" carries its wait
+   * in the envelope (`retry_after`, seconds) instead of a `Retry-After` header.
    */
   failuresAsStatusFalse: boolean;
   /**
@@ -39,18 +40,27 @@ export function dialectOf(option: DialectName | Partial<Dialect> | undefined): D
   return { ...DIALECTS.standard, ...option };
 }
 
-/** A failure as this dialect sends it: the HTTP status and the JSON body. */
+/**
+ * A failure as this dialect sends it: the HTTP status, the JSON body and the headers. A wait the
+ * portal asks for (`retryAfterSeconds`) is a `Retry-After` header beside an HTTP status, and a
+ * `retry_after` field inside a `{status:false}` envelope.
+ */
 export function failureAnswer(
   dialect: Readonly<Dialect>,
   status: number,
   message: string,
-): { status: number; body: string } {
+  retryAfterSeconds?: number,
+): { status: number; body: string; headers: Record<string, string> } {
+  const wait = retryAfterSeconds === undefined ? undefined : Math.max(0, retryAfterSeconds);
   if (!dialect.failuresAsStatusFalse) {
-    return { status, body: JSON.stringify({ code: status, message }) };
+    const headers: Record<string, string> =
+      wait === undefined ? {} : { "retry-after": String(wait) };
+    return { status, body: JSON.stringify({ code: status, message }), headers };
   }
-  const body =
+  const body: Record<string, unknown> =
     status === 401 ? { status: false, message } : { status: false, code: status, message };
-  return { status: 200, body: JSON.stringify(body) };
+  if (wait !== undefined) body.retry_after = wait;
+  return { status: 200, body: JSON.stringify(body), headers: {} };
 }
 
 /** Field types of every resource by field name (field names are unique across resources). */

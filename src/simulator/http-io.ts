@@ -52,17 +52,17 @@ export function sendText(
 
 /**
  * A failure answer as the dialect sends it: HTTP `status` with `{code, message}` (docs/api.md §4),
- * or HTTP 200 with `{status:false, ...}`.
+ * or HTTP 200 with `{status:false, ...}`; `retryAfterSeconds` as the dialect carries a wait.
  */
 export function sendFailure(
   res: ServerResponse,
   dialect: Readonly<Dialect>,
   status: number,
   message: string,
-  headers: Record<string, string> = {},
+  retryAfterSeconds?: number,
 ): void {
-  const answer = failureAnswer(dialect, status, message);
-  sendText(res, answer.status, answer.body, headers);
+  const answer = failureAnswer(dialect, status, message, retryAfterSeconds);
+  sendText(res, answer.status, answer.body, answer.headers);
 }
 
 /** Announces the whole body, sends the first half, then destroys the connection. */

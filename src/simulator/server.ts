@@ -190,7 +190,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   /**
    * Waits for a place, then serves as above from the moment the place was free (see capacity.ts);
-   * 429 when the queue is full.
+   * 429 (as the dialect words it) when the queue is full.
    */
   async function serveWithin(
     within: Capacity,
@@ -202,8 +202,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   ): Promise<void> {
     const admitted = within.admit(arrived);
     if (admitted === null) {
-      const retryAfter = String(CAPACITY_RETRY_AFTER_SECONDS);
-      return sendFailure(res, dialect, 429, "too many requests", { "retry-after": retryAfter });
+      return sendFailure(res, dialect, 429, "too many requests", CAPACITY_RETRY_AFTER_SECONDS);
     }
     const place = await admitted;
     const due = place.startAt + delayOf(faults, faultRng);
@@ -241,9 +240,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return () => sendFailure(res, dialect, status, message);
       }
       case "rateLimit": {
-        const retryAfter = String(Math.max(0, Math.round(faults.retryAfterSeconds)));
-        return () =>
-          sendFailure(res, dialect, 429, "too many requests", { "retry-after": retryAfter });
+        const retryAfter = Math.max(0, Math.round(faults.retryAfterSeconds));
+        return () => sendFailure(res, dialect, 429, "too many requests", retryAfter);
       }
       case "statusFalse": {
         const body = JSON.stringify({ status: false, code: 500, message: "the operation failed" });

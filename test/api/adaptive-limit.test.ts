@@ -85,13 +85,107 @@ describe("the adaptive limit", () => {
   it("falls in proportion when the round trip rises well above the baseline", () => {
     const steady = run(initialState(0, SETTINGS), 2_000, () => 20);
     expect(steady.state.limit).toBe(64);
-    // The portal slows to four times its no-load round trip.
-    const slowed = run(steady.state, 200, () => 80, { from: steady.now });
+    // The portal slows to four times its no-load round trip, for good (more windows in a row
+    // than a passing stall lasts).
+    const slowed = run(steady.state, 400, () => 80, { from: steady.now });
     expect(slowed.state.limit).toBeLessThan(64);
     expect(slowed.state.limit).toBeGreaterThanOrEqual(SETTINGS.minLimit);
     expect(
       slowed.limits.every((limit, i) => i === 0 || limit <= (slowed.limits[i - 1] ?? 64)),
     ).toBe(true);
+  });
+
+  it("a passing stall does not cut below the load the portal took without a queue", () => {
+    // Cuts of up to half a window, so that three windows would take any limit below it.
+    const settings = { ...SETTINGS, latencyFactor: 0.5 };
+    // A portal of 16: the limit settles with a short queue, having seen 16 and more without one.
+    const settled = run(initialState(0, settings), 3_000, portal(16), { settings });
+    const queueFree = settled.state.queueFree ?? 0;
+    expect(queueFree).toBeGreaterThanOrEqual(16);
+    expect(settled.state.limit).toBeGreaterThanOrEqual(queueFree);
+    // This machine stalls: every answer of the next windows comes ten times late, for one window
+    // less than a rise is trusted after.
+    let stalled = { state: settled.state, limits: [] as number[], now: settled.now };
+    while (stalled.state.slowWindows < settings.trustedSlowWindows - 1) {
+      const next = run(stalled.state, 1, () => 200, { from: stalled.now, settings });
+      stalled = { ...next, limits: [...stalled.limits, ...next.limits] };
+    }
+    expect(stalled.limits.length).toBeGreaterThan(2 * queueFree);
+    expect(Math.min(...stalled.limits)).toBe(queueFree);
+    // Once the round trip is back, the limit is where the portal needs it at once.
+    const after = run(stalled.state, 200, portal(16), { from: stalled.now, settings });
+    expect(Math.min(...after.limits)).toBeGreaterThanOrEqual(queueFree);
+  });
+
+  it("a clearly lower baseline drops the queue-free load judged against the old one", () => {
+    const settings = { ...SETTINGS, probeIntervalMs: 1_000 };
+    // A busy moment: every round trip takes at least 60 ms, where a portal of 16 takes 20 ms.
+    let busy = true;
+    const latency = (limit: number) => Math.max(busy ? 60 : 0, portal(16)(limit));
+    const early = run(initialState(0, settings), 900, latency, { settings });
+    expect(early.state.baselineMs).toBe(60);
+    expect(early.state.queueFree).toBeGreaterThan(16);
+    // The next probe measures the real no-load round trip.
+    busy = false;
+    let after = { state: early.state, now: early.now };
+    while (after.state.baselineMs !== 20) {
+      after = run(after.state, 1, latency, { from: after.now, settings });
+    }
+    expect(after.state.queueFree).toBeUndefined();
+  });
+
+  it("an overload answer caps the queue-free load at the limit it leaves", () => {
+    const settled = run(initialState(0, SETTINGS), 3_000, portal(16));
+    expect(settled.state.queueFree).toBeGreaterThanOrEqual(16);
+    let state = settled.state;
+    let now = settled.now;
+    for (const expected of [Math.floor(settled.state.limit / 2), 8]) {
+      now += 1;
+      const inFlight = state.limit;
+      state = nextState(
+        state,
+        { startedAt: now, latencyMs: 3, overload: true, inFlight },
+        now,
+        SETTINGS,
+      );
+      expect(state.limit).toBe(expected);
+      expect(state.queueFree).toBe(Math.min(16, expected));
+    }
+    // A stall right after cuts no lower than that.
+    const stalled = run(state, 2 * state.limit, () => 200, { from: now });
+    expect(Math.min(...stalled.limits)).toBe(8);
+  });
+
+  it("a stall that lasts cuts below the queue-free load; its end restores that load at once", () => {
+    const settled = run(initialState(0, SETTINGS), 3_000, portal(16));
+    const queueFree = settled.state.queueFree ?? 0;
+    const stalled = run(settled.state, 400, () => 200, { from: settled.now });
+    expect(stalled.state.limit).toBeLessThan(queueFree / 2);
+    // The first window within the tolerance (30 ms here: a slow machine, not a queue) brings it back.
+    let after = { state: stalled.state, limits: [] as number[], now: stalled.now };
+    while (after.state.slowWindows > 0 || after.state.limit < queueFree) {
+      expect(after.limits.length).toBeLessThan(3 * SETTINGS.minWindow);
+      const next = run(after.state, 1, () => 30, { from: after.now });
+      after = { ...next, limits: [...after.limits, ...next.limits] };
+    }
+    expect(after.state.limit).toBe(queueFree);
+  });
+
+  it("after a refusal grows no higher than one below the load refused, until the next probe", () => {
+    const settings = { ...SETTINGS, probeIntervalMs: 5_000 };
+    const steady = run(initialState(0, settings), 2_000, () => 20, { settings });
+    expect(steady.state.limit).toBe(64);
+    const now = steady.now + 1;
+    const sample = { startedAt: now, latencyMs: 3, overload: true, inFlight: 40 };
+    const refused = nextState(steady.state, sample, now, settings);
+    expect(refused).toMatchObject({ limit: 32, refusedAt: 40 });
+    // No queue shows, yet the limit stops below the wall it met.
+    const after = run(refused, 2_000, () => 20, { from: now, settings });
+    expect(Math.max(...after.limits)).toBe(39);
+    // The next probe lifts it: the portal may have more room now.
+    const later = run(after.state, 5_000, () => 20, { from: after.now, settings });
+    expect(later.state.refusedAt).toBeUndefined();
+    expect(later.state.limit).toBe(64);
   });
 
   it("halves on an overload answer, once per window, and never below the minimum", () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type ClientOptions, createClient, type LmsClient } from "../../src/api/client.js";
 import { OverloadError, RetryBudgetError } from "../../src/api/errors.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { json, KEY as PORTAL_KEY, startPortal } from "./scripted-portal.js";
 
 const KEY = "pace-client-key-1e4b";
 let sim: RunningSimulator | undefined;
@@ -40,24 +41,54 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 }
 
 describe("the pace of a client", () => {
-  it("auto: 429s do not spend attempts; the call succeeds after more refusals than attempts", async () => {
-    sim = await startSimulator({ apiKey: KEY, users: 20 });
-    lms = paceClient(sim, { concurrency: "auto" });
-    await lms.authenticate();
-    const running = sim;
-    running.faults.rateLimitRate = 1;
-    running.faults.retryAfterSeconds = 0;
-    const before = running.stats.requests;
-    // Let the portal refuse five times in a row, then serve.
-    const served = lms.listGroups({ limit: 3 });
-    while (running.stats.requests - before < 5) await new Promise((r) => setTimeout(r, 1));
-    running.faults.rateLimitRate = 0;
-    const page = await served;
-    expect(page.result).toHaveLength(3);
-    const pace = lms.pace();
-    expect(pace.mode).toBe("auto");
-    expect(pace.overloads).toBeGreaterThanOrEqual(5);
-    expect(pace.overloads).toBe(running.stats.requests - before - 1);
+  for (const dialect of ["standard", "other"] as const) {
+    it(`auto: 429s do not spend attempts; the call succeeds after more refusals than attempts (${dialect})`, async () => {
+      sim = await startSimulator({ apiKey: KEY, users: 20, dialect });
+      lms = paceClient(sim, { concurrency: "auto" });
+      await lms.authenticate();
+      const running = sim;
+      // The other dialect wants Bearer: the first list request finds it out, at no attempt's cost.
+      await lms.listGroups({ limit: 1 });
+      running.faults.rateLimitRate = 1;
+      running.faults.retryAfterSeconds = 0;
+      const before = running.stats.requests;
+      // Let the portal refuse five times in a row, then serve.
+      const served = lms.listGroups({ limit: 3 });
+      while (running.stats.requests - before < 5) await new Promise((r) => setTimeout(r, 1));
+      running.faults.rateLimitRate = 0;
+      const page = await served;
+      expect(page.result).toHaveLength(3);
+      const pace = lms.pace();
+      expect(pace.mode).toBe("auto");
+      expect(pace.overloads).toBeGreaterThanOrEqual(5);
+      expect(pace.overloads).toBe(running.stats.requests - before - 1);
+    });
+  }
+
+  it("auto: a wait asked for inside a 200 {status:false} holds every request, not only the refused one", async () => {
+    const portal = await startPortal();
+    portal.on("/grp/get_all", (_, res, n) => {
+      if (n === 1) {
+        const refusal = { status: false, code: 429, message: "too many requests", retry_after: 1 };
+        return json(res, 200, refusal);
+      }
+      json(res, 200, { status: true, total: "0", result: [] });
+    });
+    portal.on("/product/get/1", (_, res) =>
+      json(res, 200, { status: true, result: { product_id: 1, title: "p" } }),
+    );
+    lms = createClient({ baseUrl: portal.baseUrl, apiKey: PORTAL_KEY, concurrency: "auto" });
+    const refused = lms.listGroups();
+    // Another call, started once the refusal was read, waits out the same second.
+    while (lms.stats().retries < 1) await new Promise((r) => setTimeout(r, 1));
+    const other = lms.getProduct(1);
+    expect(await refused).toEqual({ total: 0, result: [] });
+    expect(await other).toMatchObject({ product_id: 1 });
+    const [first] = portal.arrivalsAt("/grp/get_all");
+    const [product] = portal.arrivalsAt("/product/get/1");
+    expect((product?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1000);
+    expect(lms.pace().overloads).toBe(1);
+    expect(portal.issued).toHaveLength(1);
   });
 
   it("auto: a portal that answers 429 forever ends the call, saying why and what to do", async () => {

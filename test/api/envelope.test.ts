@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readEnvelope } from "../../src/api/envelope.js";
+import { readEnvelope, statusStoodFor } from "../../src/api/envelope.js";
 import {
   AuthError,
   EnvelopeError,
@@ -214,6 +214,56 @@ describe("readEnvelope: failures become typed errors naming operation, path and 
       readEnvelope(answer(200, { status: true }), tokenCtx, "token", redactor),
     );
     expect((noToken as EnvelopeError).problem).toBe("bad_shape");
+  });
+});
+
+describe("the status an answer stands for (what paces the client)", () => {
+  it("is the HTTP status, or for a 200 {status:false} the one its code or wording implies", () => {
+    const cases: [HttpAnswer, number][] = [
+      [answer(429, { code: 429, message: "too many requests" }), 429],
+      [answer(503, "<html>busy</html>"), 503],
+      [answer(200, { status: true, total: 0, result: [] }), 200],
+      [
+        answer(200, { status: false, code: 429, message: "too many requests", retry_after: 1 }),
+        429,
+      ],
+      [answer(200, { status: false, message: "Rate limit exceeded" }), 429],
+      [answer(200, { status: false, message: "Too Many Requests" }), 429],
+      [answer(200, { code: "503", message: "server overloaded", status: false }), 503],
+      [answer(200, { status: false, message: "Service temporarily unavailable" }), 503],
+      [answer(200, { status: false, message: "too busy, come back later" }), 503],
+      [answer(200, { status: false, code: 500, message: "db down" }), 500],
+      [answer(200, { status: false, message: "token expired" }), 401],
+      // Says nothing the client can act on: stays what it was sent as.
+      [answer(200, { status: false, message: "Erreur" }), 200],
+      [answer(200, '{"status":false,'), 200],
+    ];
+    for (const [input, status] of cases) expect(statusStoodFor(input), input.text).toBe(status);
+  });
+
+  it("does not read a success, even one whose records say status:false", () => {
+    const records = Array.from({ length: 300 }, (_, i) => ({ id: i, status: false }));
+    const big = answer(200, { status: true, total: 300, result: records });
+    expect(big.text.length).toBeGreaterThan(4096);
+    expect(statusStoodFor(big)).toBe(200);
+    const small = answer(200, { status: true, total: 1, result: [{ id: 1, status: false }] });
+    expect(statusStoodFor(small)).toBe(200);
+  });
+});
+
+describe("the wait a status:false envelope asks for", () => {
+  const busy = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    caught(() =>
+      readEnvelope(answer(200, { status: false, ...body }, headers), listCtx, "list", redactor),
+    ) as EnvelopeError;
+
+  it("is read from the envelope first, then from a Retry-After header", () => {
+    expect(busy({ code: 429, retry_after: 2 }, { "retry-after": "7" }).retryAfter).toBe("2");
+    expect(busy({ code: 429, retryAfter: "3" }).retryAfter).toBe("3");
+    expect(busy({ code: 429 }, { "retry-after": "7" }).retryAfter).toBe("7");
+    expect(busy({ code: 429 }).retryAfter).toBeUndefined();
+    expect(busy({ code: 429, retry_after: -1 }).retryAfter).toBeUndefined();
+    expect(busy({ message: "too many requests" }).impliedStatus).toBe(429);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HttpError } from "../../src/api/errors.js";
+import { EnvelopeError, HttpError } from "../../src/api/errors.js";
 import { NO_OVERLOAD, overloadWait } from "../../src/api/overload.js";
 import { type GateClock, PauseGate } from "../../src/api/pause-gate.js";
 
@@ -101,6 +101,30 @@ describe("what a too-busy answer costs a call", () => {
       free: false,
       next: NO_OVERLOAD,
     });
+  });
+
+  it("a 200 {status:false} standing for a 429 or 503 counts as one, with the wait it carries", () => {
+    const said = (impliedStatus: number | undefined, retryAfter?: string) =>
+      new EnvelopeError(context, "status_false", "busy", {
+        httpStatus: 200,
+        impliedStatus,
+        retryAfter,
+      });
+    expect(overloadWait(said(429, "2"), true, NO_OVERLOAD, 2_010)).toEqual({
+      pauseMs: 2_000,
+      free: true,
+      next: { answers: 1, waitedMs: 2_010 },
+    });
+    expect(overloadWait(said(429), true, NO_OVERLOAD, 30)).toMatchObject({
+      pauseMs: 0,
+      free: true,
+    });
+    expect(overloadWait(said(503, "1"), true, NO_OVERLOAD, 1_000)).toMatchObject({ free: true });
+    expect(overloadWait(said(429, "1"), false, NO_OVERLOAD, 1_000)).toMatchObject({
+      pauseMs: 1_000,
+      free: false,
+    });
+    expect(overloadWait(said(undefined, "1"), true, NO_OVERLOAD, 10).free).toBe(false);
   });
 
   it("other failures are not overload answers", () => {

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AdaptiveSettings } from "../../src/api/adaptive-limit.js";
 import { runExtract } from "../../src/extract/extract.js";
 import { openDatabase } from "../../src/load/database.js";
 import { silentLogger } from "../../src/log/logger.js";
@@ -62,6 +63,41 @@ async function expectSameAsClean(path: string): Promise<Record<string, unknown>>
   }
 }
 
+/**
+ * Extracts a portal serving 2 at once (4 queued) with `auto` started far above that, at 48, and
+ * at most 2 attempts a request; answers the portal's refusals and the database.
+ */
+async function extractStartingHigh(
+  name: string,
+  portal: SimulatorOptions,
+  adaptive: Partial<AdaptiveSettings> = {},
+): Promise<{ refused: number; path: string }> {
+  const sim = await startSimulator({ ...PORTAL, ...portal, capacity: 2, faults: { latencyMs: 5 } });
+  const path = join(dir, `${name}.duckdb`);
+  const db = await openDatabase(path);
+  try {
+    const result = await runExtract({
+      db,
+      clientOptions: {
+        baseUrl: sim.baseUrl,
+        apiKey: KEY,
+        concurrency: "auto",
+        maxConcurrency: 64,
+        adaptive: { initialLimit: 48, ...adaptive },
+        maxAttempts: 2,
+        pageSize: 50,
+      },
+      mode: "full",
+      logger: silentLogger,
+    });
+    expect(result.runId).toBe(1);
+  } finally {
+    db.close();
+    await sim.close();
+  }
+  return { refused: sim.capacity?.refused ?? 0, path };
+}
+
 describe("--concurrency auto against a portal of limited capacity", () => {
   it("extract --concurrency auto completes against a portal serving 4 at once, with exact data", async () => {
     const sim = await startSimulator({ ...PORTAL, capacity: 4, faults: { latencyMs: 5 } });
@@ -104,36 +140,54 @@ describe("--concurrency auto against a portal of limited capacity", () => {
   });
 
   it("a limit far too high meets 429s, comes down, finishes exact, and counts them in _runs", async () => {
-    const sim = await startSimulator({ ...PORTAL, capacity: 2, faults: { latencyMs: 5 } });
-    const path = join(dir, "overload.duckdb");
-    const db = await openDatabase(path);
-    try {
-      const result = await runExtract({
-        db,
-        clientOptions: {
-          baseUrl: sim.baseUrl,
-          apiKey: KEY,
-          concurrency: "auto",
-          maxConcurrency: 64,
-          // Start far above the portal's 2 served + 4 queued, so it must refuse some.
-          adaptive: { initialLimit: 48 },
-          maxAttempts: 2,
-          pageSize: 50,
-        },
-        mode: "full",
-        logger: silentLogger,
-      });
-      expect(result.runId).toBe(1);
-    } finally {
-      db.close();
-      await sim.close();
-    }
-    const refused = sim.capacity?.refused ?? 0;
+    const { refused, path } = await extractStartingHigh("overload", {});
     expect(refused).toBeGreaterThan(0);
     const run = await expectSameAsClean(path);
     expect(run.status).toBe("succeeded");
     expect(Number(run.overload_answers)).toBe(refused);
     expect(Number(run.concurrency_max)).toBe(48);
     expect(Number(run.concurrency_min)).toBeLessThan(48);
+  });
+});
+
+describe("--concurrency auto against a portal that says it is full as 200 {status:false}", () => {
+  it("extract --concurrency auto against --dialect other --capacity 4 completes, exact, counting them", async () => {
+    const sim = await startSimulator({
+      ...PORTAL,
+      dialect: "other",
+      capacity: 4,
+      faults: { latencyMs: 5 },
+    });
+    const keyFile = join(dir, "key-other");
+    await writeFile(keyFile, `${KEY}\n`, { mode: 0o600 });
+    const db = join(dir, "auto-other.duckdb");
+    try {
+      const out = await runCli([
+        ...["extract", "--base-url", sim.baseUrl, "--api-key-file", keyFile, "--db", db],
+        ...["--concurrency", "auto", "--max-concurrency", "64", "--page-size", "50"],
+      ]);
+      expect(out.code, out.stderr).toBe(0);
+      const run = await expectSameAsClean(db);
+      expect(run.status).toBe("succeeded");
+      // Every refusal the portal sent in an envelope reached the limiter.
+      expect(Number(run.overload_answers)).toBe(sim.capacity?.refused);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("its refusals bring the limit down, spend no attempts, and the data is exact", async () => {
+    // Round trips never lower the limit here (any queue is tolerated), so only the refusals can.
+    const { refused, path } = await extractStartingHigh(
+      "overload-other",
+      { dialect: "other" },
+      { tolerance: 1e9 },
+    );
+    expect(refused).toBeGreaterThan(2);
+    const run = await expectSameAsClean(path);
+    expect(run.status).toBe("succeeded");
+    expect(Number(run.overload_answers)).toBe(refused);
+    expect(Number(run.concurrency_max)).toBeGreaterThanOrEqual(48);
+    expect(Number(run.concurrency_min)).toBeLessThan(24);
   });
 });

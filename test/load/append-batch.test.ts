@@ -254,6 +254,52 @@ describe("stagingWriter", () => {
     ]);
   });
 
+  it("stores short and long strings byte for byte; equal strings compare equal either way", async () => {
+    const connection = await memory();
+    // Around DuckDB's 12-byte inline limit, in ASCII and in multi-byte UTF-8, with NULLs between.
+    const statuses = [
+      "",
+      "a",
+      "passed",
+      "elevenchars",
+      "twelve chars",
+      "thirteen char",
+      "éééééé",
+      "€€€€",
+      "€€€€€",
+      null,
+      "a much longer status that lives outside the string_t",
+      "passed",
+    ];
+    const takes = statuses.map((take_status, i) => ({ take_id: i + 1, take_status }));
+    const writer = await stagingWriter(connection, "take");
+    // Two appends so one value sits in two chunks, stored once inline and once more.
+    await writer.append(batchOf("take", takes));
+    await writer.append(batchOf("take", takes));
+    await writer.close();
+    const stored = await rows(
+      connection,
+      "SELECT take_status, octet_length(encode(take_status)) AS bytes FROM _stage_take WHERE _seq <= 12 ORDER BY _seq",
+    );
+    expect(stored.map((row) => row.take_status)).toEqual(statuses);
+    expect(stored.map((row) => row.bytes)).toEqual(
+      statuses.map((text) => (text === null ? null : String(Buffer.byteLength(text)))),
+    );
+    const groups = await rows(
+      connection,
+      "SELECT take_status, count(*)::INTEGER AS n FROM _stage_take GROUP BY ALL ORDER BY take_status NULLS LAST",
+    );
+    expect(groups).toContainEqual({ take_status: "passed", n: 4 });
+    expect(groups).toContainEqual({ take_status: "twelve chars", n: 2 });
+    expect(groups).toHaveLength(11);
+    expect(
+      await rows(
+        connection,
+        "SELECT count(*)::INTEGER AS n FROM _stage_take WHERE take_status = '€€€€'",
+      ),
+    ).toEqual([{ n: 2 }]);
+  });
+
   it("refuses a batch of another resource and use after close", async () => {
     const connection = await memory();
     const writer = await stagingWriter(connection, "take");

@@ -39,6 +39,30 @@ describe("simulate --capacity", () => {
     await Promise.all(held);
   });
 
+  it("in the other dialect, says it is full as 200 {status:false, code:429} with the wait inside", async () => {
+    const started = await startSimulator({ users: 20, capacity: 1, dialect: "other" });
+    sim = started;
+    const answer = await call(started.baseUrl, "POST", "/token", { body: { apikey: "demo-key" } });
+    const token = `Bearer ${(answer.body as { result: { token: string } }).result.token}`;
+    const capacity = started.capacity;
+    if (capacity === undefined) throw new Error("no capacity model");
+    started.faults.latencyMs = 60_000;
+    const held = Array.from({ length: 3 }, () => list(started.baseUrl, token).catch(() => null));
+    await until(() => capacity.peakServing === 1 && capacity.queued === 2);
+    const refused = await list(started.baseUrl, token);
+    expect(refused.status).toBe(200);
+    expect(refused.headers.get("retry-after")).toBeNull();
+    expect(refused.body).toEqual({
+      status: false,
+      code: 429,
+      message: "too many requests",
+      retry_after: 1,
+    });
+    expect(capacity.refused).toBe(1);
+    await started.close();
+    await Promise.all(held);
+  });
+
   it("queued requests are served in turn, never more than K at once", async () => {
     const started = await startSimulator({ users: 20, capacity: 3, faults: { latencyMs: 5 } });
     sim = started;

@@ -159,7 +159,7 @@ export function registerSimulate(root: Argv, ctx: CliContext): Argv {
           type: "number",
           default: 0,
           description:
-            "Requests served at once; twice as many wait, more get 429 Retry-After: 1 (0 = no limit)",
+            "Requests served at once; twice as many wait, more get 429 Retry-After: 1 (with --dialect other: 200 {status:false, code:429, retry_after:1}) (0 = no limit)",
         })
         .option("jitter", { type: "number", default: 0, description: "Plus random 0..N ms" })
         .option("error-rate", { type: "number", default: 0, description: "Share answered 500/503" })
