@@ -24,6 +24,7 @@ const SLOW_TESTS = [
   "test/cli/key-not-echoed.test.ts",
   "test/cli/names-and-completion.test.ts",
   "test/cli/output-folder.test.ts",
+  "test/cli/read-during-extract.test.ts",
   "test/cli/schedule-check.test.ts",
   "test/cli/schedule-cli.test.ts",
   "test/cli/schedule.test.ts",

@@ -17,9 +17,8 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { toRecordBatch } from "../encode/to-record-batch.js";
-import { type StagingWriter, stagingWriter } from "../load/append-batch.js";
-import { type CheckpointKind, markDone } from "../load/checkpoint.js";
-import { recordDrift, recordRejects } from "../load/runs.js";
+import type { CheckpointKind } from "../load/checkpoint.js";
+import { StagingSession } from "../load/staging-session.js";
 import type { ExtractedName } from "../resources/registry.js";
 
 /** Receives the records of one resource; the fetch-only benchmark floor uses a discarding one. */
@@ -61,7 +60,6 @@ export class StagingSink implements RecordSink {
   private uncommitted = 0;
   /** Rows handed to writes that have not finished yet. */
   private backlog = 0;
-  private inTransaction = false;
   /** The first failed write: every later add throws it at once. */
   private failure: { error: unknown } | undefined;
   private tail: Promise<void> = Promise.resolve();
@@ -71,9 +69,7 @@ export class StagingSink implements RecordSink {
   private timer: NodeJS.Timeout | undefined;
 
   private constructor(
-    private readonly connection: DuckDBConnection,
-    private readonly writer: StagingWriter,
-    private readonly runId: number,
+    private readonly session: StagingSession,
     private readonly resource: ExtractedName,
     private readonly batchRows: number,
     maxDelayMs: number,
@@ -94,11 +90,8 @@ export class StagingSink implements RecordSink {
     /** Longest time records wait before being committed and checkpointed. */
     maxDelayMs?: number;
   }): Promise<StagingSink> {
-    const writer = await stagingWriter(options.connection, options.resource);
     return new StagingSink(
-      options.connection,
-      writer,
-      options.runId,
+      await StagingSession.open(options),
       options.resource,
       options.batchRows,
       options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
@@ -131,14 +124,14 @@ export class StagingSink implements RecordSink {
   async finish(): Promise<SinkTotals> {
     clearInterval(this.timer);
     await this.commit();
-    await this.writer.close();
+    await this.session.close();
     return { records: this.records, rejects: this.rejects };
   }
 
   async abandon(): Promise<void> {
     clearInterval(this.timer);
     await this.commit().catch(() => {});
-    await this.writer.close().catch(() => {});
+    await this.session.close().catch(() => {});
   }
 
   private hasPending(): boolean {
@@ -168,52 +161,24 @@ export class StagingSink implements RecordSink {
     const done = this.done;
     this.done = new Map();
     this.uncommitted = 0;
-    this.tail = this.tail.then(async () => {
-      if (done.size > 0) await this.begin();
-      if (!this.inTransaction) return;
-      try {
-        await this.writer.flush();
-        for (const [kind, keys] of done) {
-          await markDone(this.connection, this.runId, this.resource, kind, keys);
-        }
-        this.inTransaction = false;
-        await this.connection.run("COMMIT");
-      } catch (error) {
-        this.inTransaction = false;
-        await this.connection.run("ROLLBACK").catch(() => {});
-        throw error;
-      }
-    });
+    this.tail = this.tail.then(() => this.session.commit(done));
     return this.tail;
   }
 
-  /**
-   * Rows are appended inside an explicit transaction: the appender's flush then only moves them
-   * into the transaction, and the expensive part (writing them into the table and the WAL) runs in
-   * the COMMIT, which DuckDB executes off the JavaScript thread. A plain flush does all of it on
-   * the JavaScript thread.
-   */
-  private async begin(): Promise<void> {
-    if (this.inTransaction) return;
-    await this.connection.run("BEGIN TRANSACTION");
-    this.inTransaction = true;
-  }
-
   private async write(records: unknown[]): Promise<void> {
-    await this.begin();
     const converted = toRecordBatch(this.resource, records);
     if (converted.batch) {
-      await this.writer.append(converted.batch);
+      await this.session.append(converted.batch);
       this.records += converted.batch.numRows;
     }
     if (converted.rejects.length > 0) {
       this.rejects += converted.rejects.length;
-      await recordRejects(this.connection, this.runId, this.resource, converted.rejects);
+      await this.session.recordRejects(converted.rejects);
     }
     const newDrift = new Map([...converted.drift].filter(([field]) => !this.driftSeen.has(field)));
     if (newDrift.size > 0) {
       for (const field of newDrift.keys()) this.driftSeen.add(field);
-      await recordDrift(this.connection, this.runId, this.resource, newDrift);
+      await this.session.recordDrift(newDrift);
     }
     // Each slice blocks the JavaScript thread for a few milliseconds; yielding after it lets
     // answers that arrived meanwhile be read and the next requests go out.

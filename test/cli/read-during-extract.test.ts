@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXTRACTED } from "../../src/resources/registry.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { readRows } from "../helpers/read-rows.js";
 import { collect, runCli, spawnCli } from "../helpers/spawn-cli.js";
@@ -102,5 +103,24 @@ describe("reading while an extract runs", () => {
     );
     expect(counts).toEqual([[BigInt(sim.data.list("take").length), "succeeded"]]);
     expect(existsSync(`${db}.staging`)).toBe(false);
+    // What `sql` shows: the data, the roster and the documented bookkeeping tables, nothing of
+    // the extract's own working state.
+    const shown = await runCli(["sql", "SHOW TABLES", "--db", db, "--format", "csv"]);
+    expect(shown.code, shown.stderr).toBe(0);
+    const names = shown.stdout.trim().split("\r\n").slice(1).sort();
+    expect(names).toEqual(
+      [
+        ...EXTRACTED,
+        "user",
+        "_runs",
+        "_run_resources",
+        "_rejects",
+        "_schema_drift",
+        "_not_found",
+        "_change_sets",
+        "_changes",
+        "_roster_imports",
+      ].sort(),
+    );
   }, 180_000);
 });

@@ -1,0 +1,83 @@
+/**
+ * One resource's writes into its staging table, on a connection of its own to the side file, in
+ * explicit transactions: the rows, rejects and schema drift of a batch go in, and the commit makes
+ * them durable together with the checkpoint marks of the units of work they complete.
+ *
+ * Why explicit transactions: the appender's flush then only moves the rows into the transaction,
+ * and the expensive part (writing them into the table and the WAL) runs in the COMMIT, which
+ * DuckDB executes off the JavaScript thread. A plain flush does all of it on the JavaScript thread.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { RecordBatch } from "apache-arrow";
+import type { Reject } from "../encode/to-record-batch.js";
+import type { ExtractedName } from "../resources/registry.js";
+import { type StagingWriter, stagingWriter } from "./append-batch.js";
+import { type CheckpointKind, markDone } from "./checkpoint.js";
+import { recordDrift, recordRejects } from "./runs.js";
+
+export class StagingSession {
+  private inTransaction = false;
+
+  private constructor(
+    private readonly connection: DuckDBConnection,
+    private readonly writer: StagingWriter,
+    private readonly runId: number,
+    private readonly resource: ExtractedName,
+  ) {}
+
+  static async open(options: {
+    connection: DuckDBConnection;
+    runId: number;
+    resource: ExtractedName;
+  }): Promise<StagingSession> {
+    const writer = await stagingWriter(options.connection, options.resource);
+    return new StagingSession(options.connection, writer, options.runId, options.resource);
+  }
+
+  async append(batch: RecordBatch): Promise<void> {
+    await this.begin();
+    await this.writer.append(batch);
+  }
+
+  async recordRejects(rejects: readonly Reject[]): Promise<void> {
+    await this.begin();
+    await recordRejects(this.connection, this.runId, this.resource, rejects);
+  }
+
+  /** Fields the registry does not know, with an example value each. */
+  async recordDrift(drift: ReadonlyMap<string, unknown>): Promise<void> {
+    await this.begin();
+    await recordDrift(this.connection, this.runId, this.resource, drift);
+  }
+
+  /**
+   * Commits what was written since the last commit together with the `done` marks (a mark alone
+   * is committed too). A failure rolls all of it back and is rethrown.
+   */
+  async commit(done: ReadonlyMap<CheckpointKind, readonly string[]>): Promise<void> {
+    if (done.size > 0) await this.begin();
+    if (!this.inTransaction) return;
+    try {
+      await this.writer.flush();
+      for (const [kind, keys] of done) {
+        await markDone(this.connection, this.runId, this.resource, kind, keys);
+      }
+      this.inTransaction = false;
+      await this.connection.run("COMMIT");
+    } catch (error) {
+      this.inTransaction = false;
+      await this.connection.run("ROLLBACK").catch(() => {});
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.writer.close();
+  }
+
+  private async begin(): Promise<void> {
+    if (this.inTransaction) return;
+    await this.connection.run("BEGIN TRANSACTION");
+    this.inTransaction = true;
+  }
+}
