@@ -10,18 +10,18 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { streamIsTTY } from "../log/color.js";
 import type { CliContext } from "./context.js";
 
-/** Portals run at once by `--all-portals` unless `--portals-at-once` says otherwise. */
-export const DEFAULT_PORTALS_AT_ONCE = 3;
-
 function resolveFor(flags: Readonly<Record<string, unknown>>, ctx: CliContext) {
   return resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY: streamIsTTY(ctx.stderr) });
 }
 
-/** The config file's portal names; a bad-input error when it has none. */
+/**
+ * The config file's portal names and how many run at once (the `portalsAtOnce` setting); a
+ * bad-input error when the file names no portal.
+ */
 export async function configuredPortals(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
-): Promise<string[]> {
+): Promise<{ names: string[]; atOnce: number }> {
   const config = await resolveFor({ ...flags, portal: undefined }, ctx);
   if (config.portals.length === 0) {
     const where = config.configFile ?? "no config file was found";
@@ -30,7 +30,7 @@ export async function configuredPortals(
       `--all-portals needs "portals" in the config file (${where}), e.g. {"portals": {"acme": {"baseUrl": "...", "apiKeyFile": "..."}}}`,
     );
   }
-  return config.portals;
+  return { names: config.portals, atOnce: config.portalsAtOnce };
 }
 
 /** A bad-input error unless `name` is a portal of the config file. */
@@ -109,25 +109,13 @@ export async function forEachPortal(
   }
 }
 
-/** `--portals-at-once` checked: a whole number from 1 to 64 (default 3). */
-export function portalsAtOnce(given: number | undefined): number {
-  if (given === undefined) return DEFAULT_PORTALS_AT_ONCE;
-  if (!Number.isInteger(given) || given < 1 || given > 64) {
-    throw new LmsExportError(
-      "bad-input",
-      `option --portals-at-once must be a whole number from 1 to 64 (got ${given})`,
-    );
-  }
-  return given;
-}
-
 /** Each configured portal with the path of its database. */
 export async function portalDatabases(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
 ): Promise<{ name: string; db: string }[]> {
   const out: { name: string; db: string }[] = [];
-  for (const name of await configuredPortals(flags, ctx)) {
+  for (const name of (await configuredPortals(flags, ctx)).names) {
     const config = await resolveFor({ ...flags, portal: name, db: undefined }, ctx);
     out.push({ name, db: config.db });
   }

@@ -1,6 +1,6 @@
 /** --portal NAME, --all-portals and --portals-at-once: choosing portals of the config file. */
 import type { Argv } from "yargs";
-import { DEFAULT_PORTALS_AT_ONCE } from "./all-portals.js";
+import { DEFAULT_PORTALS_AT_ONCE } from "../config/defaults.js";
 
 const PORTALS = "Portals:";
 

@@ -71,3 +71,9 @@ export const DEFAULT_MERGE_WAIT_SECONDS = 600;
 // The merge needs the database to itself for a moment; a report or `sql` holding it takes
 // seconds to minutes. Meanwhile the run's records are safe in the side file, and past the wait
 // the run fails with `--resume` as the way on, so a reader stuck open does not hang a schedule.
+
+/** Portals `--all-portals` runs at once. */
+export const DEFAULT_PORTALS_AT_ONCE = 3;
+// Each portal's extract has its own concurrency against its own portal; on this machine's two
+// cores the parsing and DuckDB of three runs keep it busy without one portal starving another.
+export const MAX_PORTALS_AT_ONCE = 64;

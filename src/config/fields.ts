@@ -4,7 +4,7 @@
  * a source derives from this table, so a setting is declared once.
  */
 import { z } from "zod";
-import { MAX_CONCURRENCY, MAX_PAGE_SIZE } from "./defaults.js";
+import { MAX_CONCURRENCY, MAX_PAGE_SIZE, MAX_PORTALS_AT_ONCE } from "./defaults.js";
 import { DUCKDB_SIZE } from "./duckdb-size.js";
 import { REPORT_FORMATS, REPORT_FORMATS_TEXT } from "./report-formats.js";
 
@@ -28,6 +28,7 @@ export const FIELD_SCHEMAS = {
   rate: z.number().min(0).max(1_000_000),
   pageSize: z.int().min(1).max(MAX_PAGE_SIZE),
   lookback: z.number().min(0),
+  portalsAtOnce: z.int().min(1).max(MAX_PORTALS_AT_ONCE),
   duckdbMemoryLimit: z.string().trim().regex(DUCKDB_SIZE),
   authScheme: z.string().regex(AUTH_SCHEME),
   allowHttp: z.boolean(),
@@ -118,6 +119,13 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
     flag: "lookback",
     env: "LMS_LOOKBACK",
     file: "lookback",
+  },
+  portalsAtOnce: {
+    kind: "number",
+    expected: `a whole number from 1 to ${MAX_PORTALS_AT_ONCE}`,
+    flag: "portals-at-once",
+    env: "LMS_PORTALS_AT_ONCE",
+    file: "portalsAtOnce",
   },
   duckdbMemoryLimit: {
     kind: "string",

@@ -16,6 +16,7 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_OUT_DIR,
   DEFAULT_PAGE_SIZE,
+  DEFAULT_PORTALS_AT_ONCE,
   DEFAULT_RATE,
 } from "./defaults.js";
 import { rawFromEnv } from "./env-values.js";
@@ -48,6 +49,8 @@ export interface ResolvedConfig {
   pageSize: number;
   /** How far before the last successful run's start an incremental extract looks, ms. */
   lookbackMs: number;
+  /** Portals `--all-portals` runs at once. */
+  portalsAtOnce: number;
   /** DuckDB's memory ceiling as given (e.g. "1GB"); undefined = the database layer's own figures. */
   duckdbMemoryLimit: string | undefined;
   /**
@@ -178,6 +181,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     rate: rate === 0 ? undefined : rate,
     pageSize: pick("pageSize") ?? DEFAULT_PAGE_SIZE,
     lookbackMs: lookback === undefined ? DEFAULT_LOOKBACK_MS : lookback * 60_000,
+    portalsAtOnce: pick("portalsAtOnce") ?? DEFAULT_PORTALS_AT_ONCE,
     duckdbMemoryLimit: pick("duckdbMemoryLimit"),
     authScheme: pick("authScheme"),
     allowHttp,

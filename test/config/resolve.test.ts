@@ -176,6 +176,23 @@ describe("resolveConfig precedence", () => {
   });
 });
 
+describe("how many portals --all-portals runs at once is a setting like the others", () => {
+  it("defaults to 3 and comes from the file, the environment or a flag, in that rising order", async () => {
+    expect((await resolveConfig({ flags: {}, env: {}, cwd: tmp.dir })).portalsAtOnce).toBe(3);
+    tmp.write("lms-export.config.json", JSON.stringify({ portalsAtOnce: 2 }));
+    expect((await resolveConfig({ flags: {}, env: {}, cwd: tmp.dir })).portalsAtOnce).toBe(2);
+    const env = { LMS_PORTALS_AT_ONCE: "5" };
+    expect((await resolveConfig({ flags: {}, env, cwd: tmp.dir })).portalsAtOnce).toBe(5);
+    const flags = { "portals-at-once": 7 };
+    expect((await resolveConfig({ flags, env, cwd: tmp.dir })).portalsAtOnce).toBe(7);
+    const message = await usageErrorOf(() =>
+      resolveConfig({ flags: { "portals-at-once": 0 }, env: {}, cwd: tmp.dir }),
+    );
+    expect(message).toContain("--portals-at-once");
+    expect(message).toContain("a whole number from 1 to 64");
+  });
+});
+
 describe("the extract's lookback and DuckDB's memory ceiling are settings like the others", () => {
   it("default to an hour and to the database layer's own ceilings", async () => {
     const config = await resolveConfig({ flags: {}, env: {}, cwd: tmp.dir });

@@ -1,11 +1,6 @@
 import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
-import {
-  configuredPortals,
-  forEachPortal,
-  portalsAtOnce,
-  requireConfiguredPortal,
-} from "../all-portals.js";
+import { configuredPortals, forEachPortal, requireConfiguredPortal } from "../all-portals.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
@@ -42,8 +37,8 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
           "--all-portals takes each portal's address and database from the config file: leave out --db and --base-url",
         );
       }
-      const names = await configuredPortals(args, ctx);
-      await forEachPortal(names, portalsAtOnce(args.portalsAtOnce), ctx, (portal, portalCtx) =>
+      const { names, atOnce } = await configuredPortals(args, ctx);
+      await forEachPortal(names, atOnce, ctx, (portal, portalCtx) =>
         extractCommand({ ...args, portal, allPortals: false }, portalCtx),
       );
     },

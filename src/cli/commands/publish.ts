@@ -5,7 +5,7 @@ import { LmsExportError } from "../../errors/lms-export-error.js";
 import { publishLake } from "../../publish/lake/publish-lake.js";
 import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
 import { checkSchemaName, publishPostgres } from "../../publish/postgres/publish-postgres.js";
-import { configuredPortals, forEachPortal, portalsAtOnce } from "../all-portals.js";
+import { configuredPortals, forEachPortal } from "../all-portals.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
@@ -70,8 +70,8 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
             "--all-portals publishes each portal's database to --lake only: leave out --postgres and --db",
           );
         }
-        const names = await configuredPortals(args, ctx);
-        await forEachPortal(names, portalsAtOnce(args.portalsAtOnce), ctx, (name, portalCtx) =>
+        const { names, atOnce } = await configuredPortals(args, ctx);
+        await forEachPortal(names, atOnce, ctx, (name, portalCtx) =>
           publishOne({ ...args, portal: name, allPortals: false }, portalCtx, {}),
         );
         return;
