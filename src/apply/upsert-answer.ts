@@ -5,7 +5,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { coerceDateTime, coerceInt, coerceText } from "../encode/coerce-value.js";
-import { DUCKDB_TYPES, quoteIdent } from "../load/ddl.js";
+import { upsertRows } from "../load/upsert-rows.js";
 import { USER_BASE_COLUMNS } from "../load/user-table.js";
 import { RESOURCES } from "../resources/registry.js";
 import type { FieldSpec } from "../resources/types.js";
@@ -80,17 +80,8 @@ export async function upsertAnswers(
     group.rows.push(row.values);
     groups.set(shape, group);
   }
-  const key = quoteIdent(RESOURCES[spec.resource].primaryKey);
+  const key = RESOURCES[spec.resource].primaryKey;
   for (const { fields, rows } of groups.values()) {
-    const columns = fields.map((f) => quoteIdent(f.name));
-    let n = 0;
-    const tuples = rows.map(
-      () => `(${fields.map((f) => `$${++n}::${DUCKDB_TYPES[f.type]}`).join(", ")})`,
-    );
-    const updates = columns.slice(1).map((column) => `${column} = excluded.${column}`);
-    await connection.run(
-      `INSERT INTO ${quoteIdent(spec.table)} (${columns.join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT (${key}) ${updates.length > 0 ? `DO UPDATE SET ${updates.join(", ")}` : "DO NOTHING"}`,
-      rows.flat(),
-    );
+    await upsertRows(connection, spec.table, key, fields, rows);
   }
 }
