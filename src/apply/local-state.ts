@@ -5,6 +5,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { parseDateTimeMicros } from "../encode/parse-datetime.js";
 import { quoteIdent } from "../load/ddl.js";
+import { existingColumns } from "../load/table-columns.js";
 import { type CellValue, isoFromMicros } from "./cell-value.js";
 import type { OpSpec } from "./ops.js";
 import type { ChangeRow } from "./read-changes.js";
@@ -20,14 +21,6 @@ export interface LocalState {
 }
 
 export const linkKey = (userId: unknown, groupId: unknown): string => `${userId}:${groupId}`;
-
-async function tableColumns(connection: DuckDBConnection, table: string): Promise<Set<string>> {
-  const reader = await connection.runAndReadAll(
-    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND schema_name = current_schema()",
-    [table],
-  );
-  return new Set(reader.getRows().map((row) => String(row[0])));
-}
 
 /** A stored value as the file would write it (dates as UTC ISO text, integers as numbers). */
 function fromStored(value: unknown, type: string): CellValue {
@@ -48,7 +41,7 @@ async function readRecords(
   fields: readonly { name: string; type: string }[],
   ids: readonly number[],
 ): Promise<Map<string, LocalRecord>> {
-  const have = await tableColumns(connection, spec.table);
+  const have = await existingColumns(connection, spec.table);
   const present = fields.filter((field) => have.has(field.name));
   const out = new Map<string, LocalRecord>();
   if (ids.length === 0 || !have.has(key)) return out;

@@ -16,6 +16,7 @@ import type { ExtractedName } from "../resources/registry.js";
 import { copyDirect, copyToVector, duckdbTypeIdFor } from "./arrow-to-vector.js";
 import { quoteIdent } from "./ddl.js";
 import { SEQ_COLUMN, stagingTable } from "./staging.js";
+import { tableColumns } from "./table-columns.js";
 
 /**
  * Writes batches of one resource into its staging table.
@@ -36,14 +37,6 @@ export interface StagingWriter {
 interface Plan {
   /** Per table column: index of the batch column feeding it, -1 for `_seq`. */
   readonly sources: readonly number[];
-}
-
-async function tableColumns(connection: DuckDBConnection, table: string): Promise<string[]> {
-  const reader = await connection.runAndReadAll(
-    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND database_name = current_database() AND schema_name = current_schema() ORDER BY column_index",
-    [table],
-  );
-  return reader.getRows().map((row) => String(row[0]));
 }
 
 function planFor(

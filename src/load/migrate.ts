@@ -15,19 +15,8 @@ import {
   stagingColumnTypes,
   stagingTable,
 } from "./staging.js";
+import { existingColumns } from "./table-columns.js";
 import { createUserTableSql, ROSTER_IMPORTS_SQL } from "./user-table.js";
-
-/** The column names of `table` in the connection's current database and schema. */
-export async function existingColumns(
-  connection: DuckDBConnection,
-  table: string,
-): Promise<Set<string>> {
-  const reader = await connection.runAndReadAll(
-    "SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND database_name = current_database() AND schema_name = current_schema()",
-    [table],
-  );
-  return new Set(reader.getRows().map((row) => String(row[0])));
-}
 
 async function addMissingColumns(
   connection: DuckDBConnection,

@@ -4,7 +4,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
-import { existingColumns } from "../load/migrate.js";
+import { existingColumns } from "../load/table-columns.js";
 import { USER_TABLE } from "../load/user-table.js";
 import { ROSTER_STAGING } from "./staging.js";
 
