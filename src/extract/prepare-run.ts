@@ -138,12 +138,7 @@ export async function applyRun(
     request.logger.info(`resuming run ${resumeId}`, { runId: resumeId });
     return resumeId;
   }
-  const side = await store.connect();
-  try {
-    await clearSide(side);
-  } finally {
-    store.release(side);
-  }
+  await store.withSide(clearSide);
   return store.withDatabase("write", async (connection) => {
     await abandonRunningRuns(
       connection,

@@ -132,10 +132,17 @@ export class ExtractStore {
   }
 
   /** DuckDB's memory ceiling for the instance the store runs in. */
-  async setMemoryLimit(limit: string): Promise<void> {
+  setMemoryLimit(limit: string): Promise<void> {
+    return this.withSide(async (connection) => {
+      await connection.run(`SET memory_limit = '${limit}'`);
+    });
+  }
+
+  /** Runs `use` on a connection to the side file of its own, closed when it ends. */
+  async withSide<T>(use: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     const connection = await this.connect();
     try {
-      await connection.run(`SET memory_limit = '${limit}'`);
+      return await use(connection);
     } finally {
       this.release(connection);
     }
@@ -201,8 +208,7 @@ export class ExtractStore {
     }
   }
 
-  /** Closes a connection from `connect()`. */
-  release(connection: DuckDBConnection): void {
+  private release(connection: DuckDBConnection): void {
     this.connections.delete(connection);
     connection.closeSync();
   }

@@ -22,13 +22,6 @@ export function storedKeys(store: ExtractStore): StoredKeys {
     unstaged: (resource) =>
       store.withDatabase("read", (connection) => unstagedKeys(connection, store.side, resource)),
     inTable: (source) => store.withDatabase("read", (connection) => idsInTable(connection, source)),
-    async inStaging(source) {
-      const connection = await store.connect();
-      try {
-        return await idsInStaging(connection, source);
-      } finally {
-        store.release(connection);
-      }
-    },
+    inStaging: (source) => store.withSide((connection) => idsInStaging(connection, source)),
   };
 }
