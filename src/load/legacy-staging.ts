@@ -5,23 +5,19 @@
  * them from the database: the tables a reader sees are then only the data and the run history.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { EXTRACTED } from "../resources/registry.js";
 import { quoteIdent } from "./ddl.js";
-import { inSide } from "./side-file.js";
-import { CHECKPOINT_TABLE, stagingTable } from "./staging.js";
-
-const LEGACY_TABLES: readonly string[] = [CHECKPOINT_TABLE, ...EXTRACTED.map(stagingTable)];
+import { inSide, WORK_TABLES } from "./side-file.js";
 
 async function legacyTablesIn(connection: DuckDBConnection): Promise<string[]> {
   const reader = await connection.runAndReadAll(
     "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = current_schema()",
   );
   const present = new Set(reader.getRows().map((row) => String(row[0])));
-  return LEGACY_TABLES.filter((table) => present.has(table));
+  return WORK_TABLES.filter((table) => present.has(table));
 }
 
 async function sideIsEmpty(connection: DuckDBConnection, side: string): Promise<boolean> {
-  const any = LEGACY_TABLES.map((table) => `EXISTS (SELECT 1 FROM ${inSide(side, table)})`);
+  const any = WORK_TABLES.map((table) => `EXISTS (SELECT 1 FROM ${inSide(side, table)})`);
   const reader = await connection.runAndReadAll(`SELECT NOT (${any.join(" OR ")})`);
   return reader.getRows()[0]?.[0] === true;
 }

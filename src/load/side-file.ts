@@ -21,6 +21,13 @@ import {
   stagingTablesSql,
 } from "./staging.js";
 
+/**
+ * The run's work in the side file: the checkpoints, then the staging tables. Emptied in this
+ * order, a crash in between leaves staged rows without checkpoints (a resume fetches them again),
+ * never checkpoints whose rows are gone (a resume would skip them).
+ */
+export const WORK_TABLES: readonly string[] = [CHECKPOINT_TABLE, ...EXTRACTED.map(stagingTable)];
+
 /** The side file of the database at `path`. */
 export function sidePathOf(path: string): string {
   return `${path}.staging`;
@@ -44,11 +51,7 @@ export async function removeSideFile(sidePath: string): Promise<void> {
 
 /** Empties every table of the side file (a new run starts), checkpoints first. */
 export async function clearSide(connection: DuckDBConnection): Promise<void> {
-  // A crash between the statements then leaves staged rows without checkpoints (a resume fetches
-  // them again), never checkpoints whose rows are gone (a resume would skip them).
-  await connection.run(`DELETE FROM ${CHECKPOINT_TABLE}`);
-  for (const resource of EXTRACTED) {
-    await connection.run(`DELETE FROM ${quoteIdent(stagingTable(resource))}`);
+  for (const table of [...WORK_TABLES, ...RUN_RECORD_TABLES]) {
+    await connection.run(`DELETE FROM ${quoteIdent(table)}`);
   }
-  for (const table of RUN_RECORD_TABLES) await connection.run(`DELETE FROM ${quoteIdent(table)}`);
 }
