@@ -233,8 +233,23 @@ export class ExtractStore {
         connection.closeSync();
       }
     }
+    if (attachment.kind === "own") await skipFinalCheckpoint(attachment.instance);
     this.close();
     await removeSideFile(this.sidePath);
+  }
+}
+
+/**
+ * Closing an instance writes its write-ahead log into its file first: for a side file about to be
+ * deleted that is wasted work on every staged row (about 50 ms per 200k takes, on the JavaScript
+ * thread). Should the delete then fail, the log is still there and replayed at the next open.
+ */
+async function skipFinalCheckpoint(instance: DuckDBInstance): Promise<void> {
+  const connection = await instance.connect();
+  try {
+    await connection.run("PRAGMA disable_checkpoint_on_shutdown");
+  } finally {
+    connection.closeSync();
   }
 }
 

@@ -77,4 +77,34 @@ describe("parseDateTimeMicros", () => {
   ])("rejects %j", (text) => {
     expect(parseDateTimeMicros(text)).toBeUndefined();
   });
+
+  it("reads the common shape (Z or ±HH:MM, seconds, no fraction) exactly, 1890 to 2210", () => {
+    const offsets = ["Z", "+00:00", "+02:00", "+05:30", "-04:00", "-12:45", "+23:59"];
+    const from = Date.UTC(1890, 0, 1);
+    const to = Date.UTC(2210, 11, 31);
+    // A step that is not a whole number of days or hours, so every field varies.
+    const step = 86_400_000 * 13 + 3_600_000 * 7 + 60_000 * 11 + 37_000;
+    let checked = 0;
+    for (let at = from, i = 0; at < to; at += step, i++) {
+      const text = new Date(at).toISOString().slice(0, 19) + offsets[i % offsets.length];
+      expect(parseDateTimeMicros(text), text).toBe(Date.parse(text) * 1000);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(8000);
+    for (const text of [
+      "2100-02-29T00:00:00Z",
+      "2024-04-31T00:00:00+00:00",
+      "2024-04-30T24:00:00Z",
+      "2024-04-30T23:59:60Z",
+      "2024-04-30T23:59:59+24:00",
+      "2024-04-30T23:59:59+02:60",
+      "20a4-04-30T23:59:59Z",
+      "2024-04-30T23:59:59*02:00",
+    ]) {
+      expect(parseDateTimeMicros(text), text).toBeUndefined();
+    }
+    expect(parseDateTimeMicros("2000-02-29T12:00:00-01:30")).toBe(
+      Date.parse("2000-02-29T13:30:00Z") * 1000,
+    );
+  });
 });
