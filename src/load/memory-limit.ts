@@ -47,13 +47,19 @@ const INDEX_BYTES_PER_KEY = 16;
 const MERGE_BASE_BYTES = 64 * MB;
 
 /**
- * The ceiling for an extract's final merge, whose largest table has `largestTable` rows: the
- * extract's own, or more when that table's primary key index needs it (unless a ceiling is configured).
+ * The merge's least ceiling. The merge is where an extract's memory peaked: at 2M takes DuckDB
+ * filled the extract's 128 MB with the blocks it copies, and the process peaked at 299-301 MB;
+ * under 96 MB the merge takes 256-267 MB and the peak is the fetch's (274-279 MB).
+ */
+const MERGE_MIN_MB = 96;
+
+/**
+ * The ceiling for an extract's final merge, whose largest table has `largestTable` rows: 96 MB, or
+ * more when that table's primary key index needs it (unless a ceiling is configured).
  */
 export function mergeMemoryLimit(largestTable: number, configured?: string): string {
   const given = checked(configured);
   if (given) return given;
   const needed = MERGE_BASE_BYTES + INDEX_BYTES_PER_KEY * Math.max(0, largestTable);
-  if (needed <= EXTRACT_MB * MB) return EXTRACT_MEMORY_LIMIT;
-  return `${Math.ceil(needed / MB)}MB`;
+  return `${Math.max(MERGE_MIN_MB, Math.ceil(needed / MB))}MB`;
 }
