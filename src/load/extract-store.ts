@@ -19,6 +19,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { isOpenInProcess, type LmsDatabase } from "./database.js";
 import { quoteIdent } from "./ddl.js";
 import { extractMemoryLimit } from "./memory-limit.js";
+import { inTransaction } from "./merge.js";
 import { addStagingColumns, migrate } from "./migrate.js";
 import { checkDatabasePath, DatabaseLockedError, openError } from "./open-errors.js";
 import { removeSideFile, sidePathOf, sideTablesSql } from "./side-file.js";
@@ -274,8 +275,14 @@ async function openSide(
   }
 }
 
-/** Creates the side file's tables, and adds columns the registry gained since it was written. */
+/**
+ * Creates the side file's tables, and adds columns the registry gained since it was written, in
+ * one transaction: a commit per statement cost about 10 ms more at every run's start (a merged
+ * run deletes its side file, so the next one creates them all again).
+ */
 async function prepareSide(connection: DuckDBConnection): Promise<void> {
-  for (const sql of sideTablesSql()) await connection.run(sql);
-  await addStagingColumns(connection);
+  await inTransaction(connection, async () => {
+    for (const sql of sideTablesSql()) await connection.run(sql);
+    await addStagingColumns(connection);
+  });
 }
