@@ -5,7 +5,7 @@
  * reports get 256 MB and an extract 128 MB.
  *
  * Why two figures: an extract only appends and then builds primary keys, which run as fast under
- * 128 MB and keep the whole process under 400 MB at 2M takes; report queries that group hundreds of
+ * 128 MB and keep the whole process near 300 MB at 2M takes; report queries that group hundreds of
  * thousands of rows need the larger one (DuckDB spills to disk past either, but not every operator
  * can). One thing in an extract does grow with the portal: a primary key index must fit in memory
  * while it is built (measured: 10M keys fail under 64 MB), so the merge gets more on big portals.
