@@ -49,7 +49,7 @@ const MERGE_BASE_BYTES = 64 * MB;
 /**
  * The merge's least ceiling. The merge is where an extract's memory peaked: at 2M takes DuckDB
  * filled the extract's 128 MB with the blocks it copies, and the process peaked at 299-301 MB;
- * under 96 MB the merge takes 256-267 MB and the peak is the fetch's (274-279 MB).
+ * under 96 MB the merge takes 256-289 MB and the peak is the fetch's (277-299 MB).
  */
 const MERGE_MIN_MB = 96;
 
