@@ -24,6 +24,11 @@ export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
+/** A SQL string literal: a file path or a name given to DuckDB as a value. */
+export function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
 function columnDef(field: FieldSpec, primaryKey: string): string {
   const notNull = field.nullable ? "" : " NOT NULL";
   const pk = field.name === primaryKey ? " PRIMARY KEY" : "";

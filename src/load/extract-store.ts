@@ -17,7 +17,7 @@ import { basename, resolve } from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { isOpenInProcess, type LmsDatabase } from "./database.js";
-import { quoteIdent } from "./ddl.js";
+import { quoteIdent, quoteLiteral } from "./ddl.js";
 import { extractMemoryLimit } from "./memory-limit.js";
 import { inTransaction } from "./merge.js";
 import { addStagingColumns, migrate } from "./migrate.js";
@@ -105,7 +105,7 @@ export class ExtractStore {
     const connection = await db.connect();
     try {
       await connection.run(
-        `ATTACH IF NOT EXISTS '${sidePath.replaceAll("'", "''")}' AS ${quoteIdent(SIDE_ALIAS)}`,
+        `ATTACH IF NOT EXISTS ${quoteLiteral(sidePath)} AS ${quoteIdent(SIDE_ALIAS)}`,
       );
       await connection.run(`USE ${quoteIdent(SIDE_ALIAS)}`);
       await prepareSide(connection);
@@ -174,14 +174,7 @@ export class ExtractStore {
     once: boolean,
   ): Promise<T> {
     const { attachment } = this;
-    if (attachment.kind === "shared") {
-      const connection = await attachment.db.connect();
-      try {
-        return await use(connection);
-      } finally {
-        connection.closeSync();
-      }
-    }
+    if (attachment.kind === "shared") return onInstance(attachment.db, use);
     const connection = await this.connect();
     const wait = once ? { ...this.waits.database, seconds: undefined } : this.waits.database;
     const shown = this.path;
@@ -189,7 +182,7 @@ export class ExtractStore {
     await whileLocked(shown, wait, async () => {
       try {
         await connection.run(
-          `ATTACH '${this.path.replaceAll("'", "''")}' AS ${DATABASE_ALIAS}${readOnly ? " (READ_ONLY)" : ""}`,
+          `ATTACH ${quoteLiteral(this.path)} AS ${DATABASE_ALIAS}${readOnly ? " (READ_ONLY)" : ""}`,
         );
       } catch (error) {
         throw openError(shown, error);
@@ -227,28 +220,28 @@ export class ExtractStore {
   async discard(): Promise<void> {
     const { attachment } = this;
     if (attachment.kind === "shared") {
-      const connection = await attachment.db.connect();
-      try {
-        await connection.run(`DETACH DATABASE IF EXISTS ${quoteIdent(SIDE_ALIAS)}`);
-      } finally {
-        connection.closeSync();
-      }
+      await onInstance(attachment.db, (connection) =>
+        connection.run(`DETACH DATABASE IF EXISTS ${quoteIdent(SIDE_ALIAS)}`),
+      );
+    } else {
+      // Closing an instance writes its write-ahead log into its file first: for a side file about
+      // to be deleted, wasted work on every staged row (about 50 ms per 200k takes, on the
+      // JavaScript thread). Should the delete then fail, the log is replayed at the next open.
+      await this.withSide((connection) => connection.run("PRAGMA disable_checkpoint_on_shutdown"));
     }
-    if (attachment.kind === "own") await skipFinalCheckpoint(attachment.instance);
     this.close();
     await removeSideFile(this.sidePath);
   }
 }
 
-/**
- * Closing an instance writes its write-ahead log into its file first: for a side file about to be
- * deleted that is wasted work on every staged row (about 50 ms per 200k takes, on the JavaScript
- * thread). Should the delete then fail, the log is still there and replayed at the next open.
- */
-async function skipFinalCheckpoint(instance: DuckDBInstance): Promise<void> {
-  const connection = await instance.connect();
+/** Runs `use` on a connection of its own to the open database's instance. */
+async function onInstance<T>(
+  db: LmsDatabase,
+  use: (connection: DuckDBConnection) => Promise<T>,
+): Promise<T> {
+  const connection = await db.connect();
   try {
-    await connection.run("PRAGMA disable_checkpoint_on_shutdown");
+    return await use(connection);
   } finally {
     connection.closeSync();
   }

@@ -6,10 +6,7 @@
  */
 import { sep } from "node:path";
 import type { LmsDatabase } from "./database.js";
-
-function sqlText(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
-}
+import { quoteLiteral } from "./ddl.js";
 
 /**
  * Turns off DuckDB's access to files outside the database, except below `allowedDirectories`
@@ -27,7 +24,9 @@ export async function restrictFileAccess(
     if (locked.getRows()[0]?.[0] === true) return;
     if (allowedDirectories.length > 0) {
       // A trailing separator: "/data/out" must not also allow "/data/out-of-bounds".
-      const list = allowedDirectories.map((dir) => sqlText(dir.endsWith(sep) ? dir : dir + sep));
+      const list = allowedDirectories.map((dir) =>
+        quoteLiteral(dir.endsWith(sep) ? dir : dir + sep),
+      );
       await connection.run(`SET allowed_directories = [${list.join(", ")}]`);
     }
     await connection.run("SET enable_external_access = false");

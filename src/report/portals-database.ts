@@ -6,7 +6,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
-import { quoteIdent } from "../load/ddl.js";
+import { quoteIdent, quoteLiteral } from "../load/ddl.js";
 import { PUBLISHED_TABLES } from "../publish/published-tables.js";
 import { openViewDatabase, type ViewDatabase } from "./view-database.js";
 
@@ -17,14 +17,12 @@ export interface PortalDatabase {
   readonly db: string;
 }
 
-const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
 async function createViews(setup: DuckDBConnection, portals: readonly PortalDatabase[]) {
   const present = new Map<string, string[]>();
   for (const [i, portal] of portals.entries()) {
     const alias = quoteIdent(`portal_${i}`);
     try {
-      await setup.run(`ATTACH ${sqlString(portal.db)} AS ${alias} (READ_ONLY)`);
+      await setup.run(`ATTACH ${quoteLiteral(portal.db)} AS ${alias} (READ_ONLY)`);
     } catch (error) {
       throw new LmsExportError(
         "storage-failed",
@@ -32,12 +30,12 @@ async function createViews(setup: DuckDBConnection, portals: readonly PortalData
       );
     }
     const reader = await setup.runAndReadAll(
-      `SELECT table_name FROM duckdb_tables() WHERE database_name = ${sqlString(`portal_${i}`)}`,
+      `SELECT table_name FROM duckdb_tables() WHERE database_name = ${quoteLiteral(`portal_${i}`)}`,
     );
     for (const [table] of reader.getRowsJS()) {
       const selects = present.get(String(table)) ?? [];
       selects.push(
-        `SELECT *, ${sqlString(portal.name)} AS portal FROM ${alias}.main.${quoteIdent(String(table))}`,
+        `SELECT *, ${quoteLiteral(portal.name)} AS portal FROM ${alias}.main.${quoteIdent(String(table))}`,
       );
       present.set(String(table), selects);
     }

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { LmsExportError } from "../../errors/lms-export-error.js";
-import { quoteIdent } from "../../load/ddl.js";
+import { quoteIdent, quoteLiteral } from "../../load/ddl.js";
 import { openViewDatabase, type ViewDatabase } from "../../report/view-database.js";
 import { type LakeManifest, MANIFEST_FILE, readManifest } from "./manifest.js";
 
@@ -21,8 +21,6 @@ export function latestSnapshots(manifest: LakeManifest): Map<string, string> {
   return latest;
 }
 
-const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
 /** CREATE VIEW for one table of the manifest over the given files (none: an empty view). */
 export function lakeViewSql(manifest: LakeManifest, table: string, files: string[]): string {
   const name = quoteIdent(table);
@@ -33,7 +31,7 @@ export function lakeViewSql(manifest: LakeManifest, table: string, files: string
     columns.push("CAST(NULL AS VARCHAR) AS portal");
     return `CREATE VIEW ${name} AS SELECT ${columns.join(", ")} WHERE false`;
   }
-  const list = files.map(sqlString).join(", ");
+  const list = files.map(quoteLiteral).join(", ");
   return `CREATE VIEW ${name} AS SELECT * EXCLUDE (snapshot_date) FROM read_parquet([${list}],
     hive_partitioning = true, union_by_name = true,
     hive_types = {'portal': 'VARCHAR', 'snapshot_date': 'DATE'})`;
