@@ -64,8 +64,6 @@ export function parseDateTimeMicros(text: string): number | bigint | undefined {
 
 /** Answered by parseCanonical for text of another shape (or outside its years); never a value. */
 const NOT_CANONICAL = -0.5;
-/** Days before the first of each month in a common year. */
-const DAYS_BEFORE_MONTH = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334] as const;
 
 /** Two ASCII digits at `at`, or -1. */
 function twoDigits(s: string, at: number): number {
@@ -76,7 +74,7 @@ function twoDigits(s: string, at: number): number {
 
 /**
  * The shape a portal sends for nearly every value, `YYYY-MM-DDTHH:MM:SS` then `Z` or `±HH:MM`,
- * read in one straight pass: a run parses about four of these per take, and this is about a quarter
+ * read in one straight pass: a run parses about four of these per take, and this is about a sixth
  * faster than the general reader. Years outside 1900-2199 and every other shape answer
  * NOT_CANONICAL and go to parseAnyShape; the two agree on every value this one accepts.
  */
@@ -101,8 +99,8 @@ function parseCanonical(s: string): number | undefined {
   }
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59)
     return undefined;
-  const leap = isLeapYear(year);
-  if (day > (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0))) return undefined;
+  if (day > (month === 2 && isLeapYear(year) ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0)))
+    return undefined;
   let offsetSeconds = 0;
   const zone = s.charCodeAt(19);
   if (len === 20) {
@@ -115,22 +113,9 @@ function parseCanonical(s: string): number | undefined {
     if (oh < 0 || oh > 23 || om < 0 || om > 59) return undefined;
     offsetSeconds = (oh * 3600 + om * 60) * (zone === 45 ? -1 : 1);
   }
-  const y = year - 1;
-  const days =
-    y * 365 +
-    Math.floor(y / 4) -
-    Math.floor(y / 100) +
-    Math.floor(y / 400) -
-    DAYS_FROM_YEAR_ONE_TO_EPOCH +
-    (DAYS_BEFORE_MONTH[month - 1] ?? 0) +
-    (month > 2 && leap ? 1 : 0) +
-    day -
-    1;
+  const days = daysFromCivil(year, month, day);
   return (days * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second - offsetSeconds) * 1_000_000;
 }
-
-/** Days from 0001-01-01 to 1970-01-01 (proleptic Gregorian). */
-const DAYS_FROM_YEAR_ONE_TO_EPOCH = 719_162;
 
 /** Every accepted shape (see the top of this file). */
 function parseAnyShape(text: string): number | bigint | undefined {
