@@ -30,15 +30,23 @@ export function sqlError(error: unknown, where: string, stage: "prepare" | "run"
   const refused = fileAccessHint(messageOf(error));
   if (refused !== "")
     return new LmsExportError("bad-input", `SQL error in ${text}${refused}`, { cause: error });
-  return stage === "prepare"
-    ? new LmsExportError("bad-input", `SQL error in ${text}${duckdbDetails(messageOf(error))}`, {
+  if (stage === "prepare") {
+    return new LmsExportError(
+      "bad-input",
+      `SQL error in ${text}${duckdbDetails(messageOf(error))}`,
+      {
         cause: error,
-      })
-    : new LmsExportError(
-        memoryHint(String(error)) ? "out-of-memory" : "query-failed",
-        `query failed: ${text}${memoryHint(String(error))}`,
-        { cause: error },
-      );
+      },
+    );
+  }
+  const memory = memoryHint(String(error));
+  return new LmsExportError(
+    memory ? "out-of-memory" : "query-failed",
+    `query failed: ${text}${memory}`,
+    {
+      cause: error,
+    },
+  );
 }
 
 /** DuckDB error kinds that say the machine failed, not the statement. */
@@ -56,11 +64,14 @@ export function inlineSqlError(error: unknown): LmsExportError {
   const line = /\bLINE (\d+):/.exec(message)?.[1];
   const text = `${line === undefined ? "" : ` (line ${line})`}: ${first}`;
   const kind = /^([\w ]+?) Error:/.exec(first)?.[1] ?? "";
-  return FAILURE_KINDS.has(kind) || memoryHint(message) !== ""
+  const memory = memoryHint(message);
+  return FAILURE_KINDS.has(kind) || memory !== ""
     ? new LmsExportError(
-        memoryHint(message) ? "out-of-memory" : "query-failed",
-        `query failed${text}${memoryHint(message)}`,
-        { cause: error },
+        memory ? "out-of-memory" : "query-failed",
+        `query failed${text}${memory}`,
+        {
+          cause: error,
+        },
       )
     : new LmsExportError(
         "bad-input",

@@ -30,10 +30,11 @@ async function readBytes(path: string, file: string): Promise<Buffer> {
   try {
     return await readFile(path);
   } catch (error) {
-    const reason = READ_ERRORS[errnoCode(error) ?? ""] ?? `cannot be read (${errnoCode(error)})`;
+    const code = errnoCode(error);
+    const reason = READ_ERRORS[code ?? ""] ?? `cannot be read (${code})`;
     throw new TabularError(`${file} ${reason}`, {
       cause: error,
-      code: errnoCode(error) === "ENOENT" ? "not-found" : "bad-input",
+      code: code === "ENOENT" ? "not-found" : "bad-input",
     });
   }
 }
