@@ -32,6 +32,13 @@ export interface ListContent {
   readonly records: unknown[];
 }
 
+/** A `{status:false}` envelope's code, message and what they mean (see failure-meaning.ts). */
+function failureOf(body: Record<string, unknown>) {
+  const serverCode = integerOrUndefined(body.code);
+  const message = typeof body.message === "string" ? body.message : "";
+  return { serverCode, message, meaning: failureMeaning(serverCode, message) };
+}
+
 /**
  * Reads `answer`. Throws `AuthError` (token request refused), `NotFoundError`, `HttpError`
  * (other non-2xx) or `EnvelopeError` (2xx that is not JSON, `status:false`, or mistyped).
@@ -135,11 +142,9 @@ function statusFalse(
   redactor: Redactor,
 ): Error {
   const httpStatus = answer.status;
-  const serverCode = integerOrUndefined(body.code);
-  const message = typeof body.message === "string" ? body.message : "";
+  const { serverCode, message, meaning } = failureOf(body);
   const said = serverSaid(body, serverCode, redactor);
   const init = { httpStatus, ...(serverCode === undefined ? {} : { serverCode }) };
-  const meaning = failureMeaning(serverCode, message);
   if (
     expect === "token" &&
     (meaning.status === 401 || meaning.status === 403 || mentionsKeyRefusal(message))
@@ -173,9 +178,7 @@ export function statusStoodFor(answer: HttpAnswer): number {
   if (text.length > FAILURE_BODY_MAX || !STATUS_FALSE.test(text)) return status;
   const parsed = parseJson(text);
   if (!parsed.ok || !isObject(parsed.value) || parsed.value.status !== false) return status;
-  const body = parsed.value;
-  const message = typeof body.message === "string" ? body.message : "";
-  return failureMeaning(integerOrUndefined(body.code), message).status ?? status;
+  return failureOf(parsed.value).meaning.status ?? status;
 }
 
 /** Longest body read by {@link statusStoodFor}: a failure envelope is a code and a sentence. */
