@@ -220,10 +220,14 @@ function probeAnswer(
   if (window.length < s.probeSamples) return { ...state, window };
   const measured = median(window);
   const ended = newWindow(state, now, state.resume.limit, state.resume.phase, s);
-  // As in judgeWindow: loads judged free of a queue against a clearly higher baseline are not.
-  const lowered = state.baselineMs !== undefined && measured * s.slowStartRatio < state.baselineMs;
-  const queueFree = lowered ? undefined : state.queueFree;
+  // Loads judged free of a queue against a clearly higher baseline are not.
+  const queueFree = baselineDropped(state, measured, s) ? undefined : state.queueFree;
   return { ...ended, baselineMs: measured, nextProbeAt: now + s.probeIntervalMs, queueFree };
+}
+
+/** A round trip clearly below the baseline: what was learned against the old one is not trusted. */
+function baselineDropped(state: LimitState, rttMs: number, s: AdaptiveSettings): boolean {
+  return state.baselineMs !== undefined && rttMs * s.slowStartRatio < state.baselineMs;
 }
 
 /** A full window: grow, hold or shrink by its median round trip against the baseline. */
@@ -245,8 +249,7 @@ function judgeWindow(state: LimitState, now: number, s: AdaptiveSettings): Limit
   // queue, and a load above the portal's capacity must not become a floor.
   // A clearly lower baseline shows the loads judged free of a queue against the old one (a probe
   // measured on a busy machine, at the start of a run) may have had one: only this window counts.
-  const lowered = state.baselineMs !== undefined && rtt * s.slowStartRatio < state.baselineMs;
-  const known = lowered ? 0 : (state.queueFree ?? 0);
+  const known = baselineDropped(state, rtt, s) ? 0 : (state.queueFree ?? 0);
   const queueFree =
     ratio < s.slowStartRatio ? Math.max(known, state.windowInFlight) : state.queueFree;
   return growWindow({ ...judged, queueFree }, ratio, now, s);
@@ -269,14 +272,11 @@ function growWindow(
   }
   // Never again as high as where the portal last refused (until the next probe lifts that).
   const ceiling = state.refusedAt === undefined ? Number.POSITIVE_INFINITY : state.refusedAt - 1;
+  // Never below the limit, never above the ceiling.
+  const capped = (limit: number): number => Math.max(state.limit, Math.min(ceiling, limit));
   const grow = (factor: number): number =>
-    Math.max(
-      state.limit,
-      Math.min(
-        ceiling,
-        state.limit * factor,
-        Math.max(state.limit + 1, state.windowInFlight * factor),
-      ),
+    capped(
+      Math.min(state.limit * factor, Math.max(state.limit + 1, state.windowInFlight * factor)),
     );
   // Doubling only while no queue shows at all: from at most 1.2 times the portal's capacity it
   // lands below capacity plus a queue of twice as much, where a portal would start refusing.
@@ -286,7 +286,7 @@ function growWindow(
   if (ratio < s.steadyRatio) return newWindow(state, now, grow(s.regrowFactor), "steady", s);
   const step = Math.max(1, Math.floor(Math.sqrt(state.limit) / 2));
   const added = Math.min(state.limit + step, Math.max(state.limit, state.windowInFlight + step));
-  return newWindow(state, now, Math.max(state.limit, Math.min(ceiling, added)), "steady", s);
+  return newWindow(state, now, capped(added), "steady", s);
 }
 
 export function median(values: readonly number[]): number {
