@@ -8,11 +8,10 @@
  * here count as stages (layer 3), so a new stage needs no edit to pass. An argument names another
  * project folder to check (the tests use one).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { ROOT, sourceFiles } from "./project-files.mjs";
 
-const ROOT = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), ".."));
 const SRC = join(ROOT, "src");
 
 const LAYERS = {
@@ -39,14 +38,6 @@ const FORBIDDEN = [
   ["report", /^undici$/, "reports never use the HTTP client"],
   ["report", /^src\/api\//, "reports never use the HTTP client"],
 ];
-
-function sourceFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
 
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\s[^"';]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm;

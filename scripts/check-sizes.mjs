@@ -7,23 +7,14 @@
  * compiler, so braces in strings and comments do not count. An argument names another project
  * folder to check (the tests use one).
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import ts from "typescript";
+import { ROOT, sourceFiles } from "./project-files.mjs";
 
-const ROOT = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), ".."));
 const FOLDERS = ["src/extract", "src/api"];
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 60;
-
-function sourceFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
 
 /** The name a function is known by in a message: its own, its variable's, or its property's. */
 function nameOf(node) {
