@@ -15,6 +15,19 @@ export type { Catalog, QueryDef, QueryParam, ReportDef, ReportFormat } from "./m
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
+/** The text of a query or report file; a missing one is `not-found`, any other failure bad input. */
+async function readCatalogFile(path: string, shown: string, kind: "query" | "report") {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new LmsExportError(
+      code === "ENOENT" ? "not-found" : "bad-input",
+      `cannot read ${kind} file ${shown} (${code})`,
+    );
+  }
+}
+
 /**
  * Reads a query file. `shown` is the path used in messages. Catalog queries must have a title and
  * a description; a standalone file (`strict` false) may omit them.
@@ -24,16 +37,7 @@ export async function loadQueryFile(
   shown: string,
   options: { strict: boolean },
 ): Promise<QueryDef> {
-  let sql: string;
-  try {
-    sql = await readFile(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new LmsExportError(
-      code === "ENOENT" ? "not-found" : "bad-input",
-      `cannot read query file ${shown} (${code})`,
-    );
-  }
+  const sql = await readCatalogFile(path, shown, "query");
   const header = parseQueryHeader(sql, shown);
   const name = basename(path).replace(/\.sql$/i, "");
   if (options.strict) {
@@ -127,16 +131,7 @@ export async function loadCatalog(
         `${shown}: report ${name} has the same name as a query; rename one`,
       );
     }
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-      throw new LmsExportError(
-        code === "ENOENT" ? "not-found" : "bad-input",
-        `cannot read report file ${shown} (${code})`,
-      );
-    }
+    const text = await readCatalogFile(path, shown, "report");
     reports.set(name, parseReportFile(text, { name, file: shown, queries }));
   }
   return { queries, reports };
