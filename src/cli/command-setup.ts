@@ -4,7 +4,7 @@
  */
 import { readApiKey } from "../config/api-key.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
-import type { LmsDatabase, OpenOptions } from "../load/database.js";
+import type { LmsDatabase } from "../load/database.js";
 import { openDatabaseWaiting } from "../load/wait-for-lock.js";
 import { createCliLogger } from "../log/cli-logger.js";
 import { streamIsTTY } from "../log/color.js";
@@ -56,16 +56,27 @@ export async function setupPortalCommand(
   return { ...setup, apiKey };
 }
 
+/** What opening the configured database takes besides the configuration. */
+export interface DatabaseOpening {
+  readonly readOnly?: boolean;
+  /** With `seconds`, a database another process holds is waited for (--wait). */
+  readonly wait?: { seconds: number | undefined; logger: Logger };
+}
+
+/** The settings that say which database to open and how much memory DuckDB may take there. */
+export type DatabaseSettings = Pick<ResolvedConfig, "db" | "duckdbMemoryLimit">;
+
 /**
- * Opens the database at `path` for `use` and closes it however `use` ends. With `wait.seconds`,
- * a database another process holds is waited for (--wait).
+ * Opens the configured database (with the configured memory ceiling) for `use` and closes it
+ * however `use` ends.
  */
 export async function withDatabase<T>(
-  path: string,
-  options: OpenOptions & { wait?: { seconds: number | undefined; logger: Logger } },
+  config: DatabaseSettings,
+  options: DatabaseOpening,
   use: (db: LmsDatabase) => Promise<T>,
 ): Promise<T> {
-  const db = await openDatabaseWaiting(path, options, {
+  const open = { readOnly: options.readOnly, memoryLimit: config.duckdbMemoryLimit };
+  const db = await openDatabaseWaiting(config.db, open, {
     seconds: options.wait?.seconds,
     logger: options.wait?.logger ?? silentLogger,
   });

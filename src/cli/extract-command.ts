@@ -38,10 +38,6 @@ export async function extractCommand(
   ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
   const { after } = hooks;
   if (!after) return;
-  const open = {
-    readOnly: true,
-    memoryLimit: config.duckdbMemoryLimit,
-    wait: { seconds: waitSeconds, logger },
-  };
-  await withDatabase(config.db, open, (db) => after(db, setup));
+  const open = { readOnly: true, wait: { seconds: waitSeconds, logger } };
+  await withDatabase(config, open, (db) => after(db, setup));
 }

@@ -6,11 +6,10 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import type { LmsDatabase } from "../load/database.js";
-import type { Logger } from "../log/logger.js";
 import { openLake } from "../publish/lake/lake-views.js";
 import { openPortalsDatabase } from "../report/portals-database.js";
 import { portalDatabases } from "./all-portals.js";
-import { withDatabase } from "./command-setup.js";
+import { type DatabaseOpening, type DatabaseSettings, withDatabase } from "./command-setup.js";
 import type { CliContext } from "./context.js";
 
 export function withReportSourceOptions<T>(y: Argv<T>) {
@@ -36,22 +35,19 @@ export function withReportSourceOptions<T>(y: Argv<T>) {
 export async function withReportSource(
   args: Readonly<Record<string, unknown>> & { lake?: string | undefined; allPortals?: boolean },
   ctx: CliContext,
-  db: string,
-  options: {
-    memoryLimit?: string | undefined;
-    wait?: { seconds: number | undefined; logger: Logger };
-  },
+  config: DatabaseSettings,
+  options: Pick<DatabaseOpening, "wait">,
   use: (db: Pick<LmsDatabase, "connect">, reads: readonly string[]) => Promise<void>,
 ): Promise<void> {
   if (args.lake === undefined && !args.allPortals) {
-    await withDatabase(db, { readOnly: true, ...options }, (opened) => use(opened, []));
+    await withDatabase(config, { readOnly: true, ...options }, (opened) => use(opened, []));
     return;
   }
   const lake = args.lake === undefined ? undefined : resolve(ctx.cwd, args.lake);
   const source =
     lake !== undefined
-      ? await openLake(lake, options.memoryLimit)
-      : await openPortalsDatabase(await portalDatabases(args, ctx), options.memoryLimit);
+      ? await openLake(lake, config.duckdbMemoryLimit)
+      : await openPortalsDatabase(await portalDatabases(args, ctx), config.duckdbMemoryLimit);
   try {
     await use(source, lake === undefined ? [] : [lake]);
   } finally {

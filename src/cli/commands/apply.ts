@@ -141,7 +141,7 @@ async function runApply(
       `database ${config.db} does not exist; run "lms-export extract" first (apply compares the file with it) or check --db`,
     );
   }
-  await withDatabase(config.db, { memoryLimit: config.duckdbMemoryLimit }, async (db) => {
+  await withDatabase(config, {}, async (db) => {
     // A file that cannot be applied is typed bad input by the apply stage: nothing was sent.
     const planned = await planApply(db, path, op, { strict: args.strict });
     for (const warning of planned.unknown.slice(0, 20)) {

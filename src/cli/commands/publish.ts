@@ -95,34 +95,30 @@ async function publishOne(
 ): Promise<void> {
   const { config, logger, secrets } = await setupCommand(args, ctx);
   if (to.pg?.password) secrets.push(to.pg.password);
-  await withDatabase(
-    config.db,
-    { readOnly: true, memoryLimit: config.duckdbMemoryLimit },
-    async (db) => {
-      if (to.pg) {
-        const options = {
-          settings: to.pg,
-          logger,
-          signal: ctx.signal,
-          ...(to.schema ? { schema: to.schema } : {}),
-        };
-        const result = await publishPostgres(db, options);
-        const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
-        ctx.stdout.write(`postgres ${to.pg.shown}:\n${lines.join("\n")}\n`);
-      }
-      if (args.lake === undefined) return;
-      const lakeDir = resolve(ctx.cwd, args.lake);
-      const result = await publishLake(db, {
-        lakeDir,
-        ...(args.portal ? { portal: args.portal } : {}),
-        ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
+  await withDatabase(config, { readOnly: true }, async (db) => {
+    if (to.pg) {
+      const options = {
+        settings: to.pg,
         logger,
         signal: ctx.signal,
-      });
-      const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
-      ctx.stdout.write(
-        `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
-      );
-    },
-  );
+        ...(to.schema ? { schema: to.schema } : {}),
+      };
+      const result = await publishPostgres(db, options);
+      const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
+      ctx.stdout.write(`postgres ${to.pg.shown}:\n${lines.join("\n")}\n`);
+    }
+    if (args.lake === undefined) return;
+    const lakeDir = resolve(ctx.cwd, args.lake);
+    const result = await publishLake(db, {
+      lakeDir,
+      ...(args.portal ? { portal: args.portal } : {}),
+      ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
+      logger,
+      signal: ctx.signal,
+    });
+    const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
+    ctx.stdout.write(
+      `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
+    );
+  });
 }

@@ -66,8 +66,7 @@ export function registerReport(root: Argv, ctx: CliContext): Argv {
         now,
       };
       const wait = { seconds: args.wait, logger };
-      const source = { wait, memoryLimit: config.duckdbMemoryLimit };
-      await withReportSource(args, ctx, config.db, source, async (db, reads) => {
+      await withReportSource(args, ctx, config, { wait }, async (db, reads) => {
         await restrictFileAccess(db, [config.outDir, ...allowed, ...reads]);
         const planned = request
           ? await planMail(db, await resolveJobs(args.names, catalog, resolve), request)

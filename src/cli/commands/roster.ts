@@ -56,17 +56,14 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             { ...args, format: undefined, param: undefined },
             ctx,
           );
-          const summary = await withDatabase(
-            config.db,
-            { memoryLimit: config.duckdbMemoryLimit },
-            (db) =>
-              importRoster(db, {
-                path: resolve(ctx.cwd, args.file),
-                sheet: args.sheet,
-                mode: args.merge ? "merge" : "replace",
-              }).catch((error: unknown) => {
-                throw asRosterFailure(error);
-              }),
+          const summary = await withDatabase(config, {}, (db) =>
+            importRoster(db, {
+              path: resolve(ctx.cwd, args.file),
+              sheet: args.sheet,
+              mode: args.merge ? "merge" : "replace",
+            }).catch((error: unknown) => {
+              throw asRosterFailure(error);
+            }),
           );
           ctx.stdout.write(summaryLine(summary));
         },
