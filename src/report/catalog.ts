@@ -6,6 +6,7 @@
 
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { errnoCode } from "../config/errno-code.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Catalog, QueryDef, ReportDef } from "./model.js";
 import { parseQueryHeader } from "./query-header.js";
@@ -20,7 +21,7 @@ async function readCatalogFile(path: string, shown: string, kind: "query" | "rep
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    const code = errnoCode(error) ?? "unreadable";
     throw new LmsExportError(
       code === "ENOENT" ? "not-found" : "bad-input",
       `cannot read ${kind} file ${shown} (${code})`,

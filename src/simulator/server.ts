@@ -240,7 +240,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return () => sendFailure(res, dialect, status, message);
       }
       case "rateLimit": {
-        const retryAfter = Math.max(0, Math.round(faults.retryAfterSeconds));
+        // failureAnswer (dialect.ts) keeps it at 0 or more.
+        const retryAfter = Math.round(faults.retryAfterSeconds);
         return () => sendFailure(res, dialect, 429, "too many requests", retryAfter);
       }
       case "statusFalse": {
