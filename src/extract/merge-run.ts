@@ -9,13 +9,8 @@ import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import { mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
-import { type RunPace, recordRunPace } from "../load/run-pace.js";
-import {
-  copyRunRecords,
-  finishRun,
-  type ResourceStats,
-  recordResourceStats,
-} from "../load/runs.js";
+import type { RunPace } from "../load/run-pace.js";
+import { type ResourceStats, recordResourceStats } from "../load/runs.js";
 import { type TableSize, tableSizes } from "../load/table-sizes.js";
 import { WriteIntoFileError, writeIntoFile } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
@@ -23,7 +18,7 @@ import type { ExtractedName } from "../resources/registry.js";
 import { refuseEmptying } from "./empty-guard.js";
 import type { ExtractPlan, FetchOutcome } from "./fetch-plan.js";
 import { extractionOf } from "./plan.js";
-import { recordOutcome } from "./run-outcome.js";
+import { recordOutcome, recordRunEnd } from "./run-outcome.js";
 
 /** What the merge needs besides the plan and the fetch. */
 export interface MergeSettings {
@@ -83,11 +78,7 @@ export async function mergeRun(
       const mergeStarted = Date.now();
       const tables = await mergeStaging(connection, store.side, plan.resources, plan.mode, {
         keepRejectedOf: runId,
-        beforeCommit: async (tx) => {
-          await finishRun(tx, runId, "succeeded");
-          await recordRunPace(tx, runId, pace);
-          await copyRunRecords(tx, store.side, runId);
-        },
+        beforeCommit: (tx) => recordRunEnd(tx, store.side, runId, { status: "succeeded", pace }),
       });
       options.logger.info("merged the staged records into the tables", {
         runId,

@@ -1,12 +1,31 @@
 /**
- * The outcome of a run that did not finish, written into the database's `_runs`: failed or
- * interrupted, with its pace and what it recorded in the side file, and the error the user sees.
+ * How a run's end is written into the database's `_runs`: its status, pace and what it recorded
+ * in the side file; for a run that did not finish (failed or interrupted), also the error the
+ * user sees.
  */
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ExtractStore } from "../load/extract-store.js";
+import type { RunStatus } from "../load/meta-ddl.js";
 import { type RunPace, recordRunPace } from "../load/run-pace.js";
 import { copyRunRecords, finishRun } from "../load/runs.js";
 import { describeFailure } from "./describe-failure.js";
+
+/**
+ * Ends the run's `_runs` row with `status` (and `message`), its pace and what it recorded in the
+ * side file, on a connection to the database: inside the merge's transaction for a run that
+ * succeeded, on its own for one that did not.
+ */
+export async function recordRunEnd(
+  connection: DuckDBConnection,
+  side: string,
+  runId: number,
+  end: { status: RunStatus; message?: string; pace: RunPace | undefined },
+): Promise<void> {
+  await finishRun(connection, runId, end.status, end.message);
+  if (end.pace) await recordRunPace(connection, runId, end.pace);
+  await copyRunRecords(connection, side, runId);
+}
 
 /**
  * The run's outcome is recorded in the database, with its pace and what it recorded in the side
@@ -23,11 +42,7 @@ export async function recordOutcome(
   await store
     .withDatabase(
       "write",
-      async (connection) => {
-        await finishRun(connection, runId, status, message);
-        if (pace) await recordRunPace(connection, runId, pace);
-        await copyRunRecords(connection, store.side, runId);
-      },
+      (connection) => recordRunEnd(connection, store.side, runId, { status, message, pace }),
       { once: status === "interrupted" },
     )
     .catch(() => {});
