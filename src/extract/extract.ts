@@ -113,8 +113,10 @@ async function openSinks(
   const done = new Map<ExtractedName, ReadonlySet<string>>();
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS;
   // Each sink has its own connection, so they open side by side: one after the other, their
-  // few statements each held up the first request by a tenth of a second.
-  await Promise.all(
+  // few statements each held up the first request by a tenth of a second. All of them settle
+  // before a failure is reported: the store is closed next, and closing DuckDB under a
+  // statement still running on a worker thread crashes the process.
+  const opened = await Promise.allSettled(
     decision.resources.map(async (resource) => {
       if (options.dryRun) {
         sinks.set(resource, new CountingSink());
@@ -127,6 +129,8 @@ async function openSinks(
       );
     }),
   );
+  const failed = opened.find((o): o is PromiseRejectedResult => o.status === "rejected");
+  if (failed) throw failed.reason;
   if (decision.resumeId !== undefined) {
     for (const resource of decision.resources) {
       done.set(

@@ -4,6 +4,8 @@ import type { ChildProcess } from "node:child_process";
 /** What a finished child printed, and its exit code (null when a signal ended it). */
 export interface ChildOutput {
   code: number | null;
+  /** The signal that ended it, if one did. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -23,6 +25,6 @@ export function collect(child: ChildProcess): Promise<ChildOutput> {
   });
   return new Promise((resolve, reject) => {
     child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }

@@ -34,8 +34,18 @@ export async function copyRows(
   target: string,
 ): Promise<number> {
   const counted = { rows: 0 };
+  const source = lines(duck, table, counted);
   const copy = pg.query(copyFrom(`COPY ${target} FROM STDIN`));
-  await pipeline(Readable.from(lines(duck, table, counted)), copy);
+  try {
+    await pipeline(Readable.from(source), copy);
+  } catch (error) {
+    // The pipeline settles as soon as the copy fails (a dropped connection, Ctrl-C), while the
+    // reader may still be inside a DuckDB call on a worker thread. The caller then closes the
+    // connection and the database under that call, and the process dies of SIGSEGV. return()
+    // waits its turn behind the call, so nothing of DuckDB is running once this throws.
+    await source.return(undefined).catch(() => undefined);
+    throw error;
+  }
   if (copy.rowCount !== counted.rows) {
     throw new Error(
       `PostgreSQL stored ${copy.rowCount} rows of ${table.name}, ${counted.rows} sent`,
