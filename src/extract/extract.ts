@@ -14,6 +14,7 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MERGE_WAIT_SECONDS,
 } from "../config/defaults.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
 import { ExtractStore } from "../load/extract-store.js";
@@ -28,7 +29,7 @@ import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { holdHeapGrowth } from "./heap-growth.js";
 import { mergeRun } from "./merge-run.js";
-import { extractionOf } from "./plan.js";
+import { extractionOf, selectResources } from "./plan.js";
 import { applyRun, decideRun, earliestCursor, type RunDecision } from "./prepare-run.js";
 import { Progress } from "./progress.js";
 import {
@@ -254,11 +255,23 @@ function openStore(options: RunExtractOptions): Promise<ExtractStore> {
 
 /** Runs an extract; throws LmsExportError (run marked failed or interrupted) if it cannot finish. */
 export async function runExtract(options: RunExtractOptions): Promise<ExtractResult> {
-  const store = await openStore(options);
   const controller = new AbortController();
   // Every request in flight listens on this signal; thousands of listeners are expected here.
   setMaxListeners(0, controller.signal);
-  let client: LmsClient | undefined;
+  // Bad input is refused before the portal is asked anything.
+  selectResources(options.only);
+  const client = createClient({ ...options.clientOptions, signal: controller.signal });
+  // The key is checked while the side file opens and the run is decided, which do not need it:
+  // a run's first list request goes out a round trip or two sooner. It is awaited before the
+  // run is written down, so a wrong key or URL still loses nothing.
+  const keyCheck = checkKey(client, controller, options.signal);
+  let store: ExtractStore;
+  try {
+    store = await openStore(options);
+  } catch (error) {
+    await stopClient(client, controller, keyCheck);
+    throw error;
+  }
   let merged = false;
   const releaseHeapGrowth = holdHeapGrowth();
   try {
@@ -270,13 +283,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       await adoptLegacyStaging(connection, store.side);
       return decideRun(connection, store.side, request);
     });
-    client = createClient({
-      ...options.clientOptions,
-      ...(decision.pageSize !== undefined ? { pageSize: decision.pageSize } : {}),
-      signal: controller.signal,
-    });
-    // The key is checked before anything is written, so a wrong key or URL loses nothing.
-    await authenticate(client, controller, options.signal);
+    await keyCheck.result;
     const runId = await applyRun(store, decision, request);
     const result = await fetchAndStore(store, client, controller, runId, decision, options);
     merged = true;
@@ -286,12 +293,47 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     if (error instanceof WriteIntoFileError) merged = true;
     throw error;
   } finally {
-    await client?.close();
+    await stopClient(client, controller, keyCheck);
     await store.setMemoryLimit(memoryLimit(configuredMemoryLimit(options))).catch(() => {});
     if (merged && !options.dryRun) await store.discard().catch(() => {});
     else store.close();
     releaseHeapGrowth();
   }
+}
+
+/** The key check under way: its outcome, and whether it has one yet. */
+interface KeyCheck {
+  readonly result: Promise<void>;
+  readonly settled: () => boolean;
+}
+
+/** Starts checking the key; a failure is read where `result` is awaited, never as unhandled. */
+function checkKey(
+  client: LmsClient,
+  controller: AbortController,
+  signal: AbortSignal | undefined,
+): KeyCheck {
+  let settled = false;
+  const result = authenticate(client, controller, signal);
+  const done = () => {
+    settled = true;
+  };
+  result.then(done, done);
+  return { result, settled: () => settled };
+}
+
+/**
+ * Closes the client once the key check has settled: a run that fails before awaiting it (a
+ * locked database, a bad --only) stops the check rather than waiting for the portal's answer.
+ */
+async function stopClient(
+  client: LmsClient,
+  controller: AbortController,
+  keyCheck: KeyCheck,
+): Promise<void> {
+  if (!keyCheck.settled()) controller.abort(new LmsExportError("interrupted", "stopped"));
+  await keyCheck.result.catch(() => undefined);
+  await client.close();
 }
 
 /** The run after it is written down: fetch into the side file, then merge into the database. */
@@ -320,6 +362,7 @@ async function fetchAndStore(
     mode: decision.mode,
     cursors: decision.cursors,
     resuming: decision.resumeId !== undefined,
+    pageSize: decision.pageSize,
     sinks,
     done,
     confirmGone: decision.mode === "full" && options.dryRun !== true,

@@ -21,6 +21,11 @@ export interface ExtractPlan {
    */
   readonly cursors: ReadonlyMap<ExtractedName, Date>;
   readonly resuming: boolean;
+  /**
+   * Records a list page asks for: a resumed run keeps its first attempt's, since the pages it
+   * skips are named by their starts.
+   */
+  readonly pageSize: number;
   readonly sinks: ReadonlyMap<ExtractedName, RecordSink>;
   /** Work finished by an earlier attempt of this run (resume), per resource. */
   readonly done: ReadonlyMap<ExtractedName, ReadonlySet<string>>;

@@ -5,7 +5,7 @@
  * discards an interrupted run's work.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { DEFAULT_LOOKBACK_MS } from "../config/defaults.js";
+import { DEFAULT_LOOKBACK_MS, DEFAULT_PAGE_SIZE } from "../config/defaults.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import {
   abandonRunningRuns,
@@ -40,7 +40,8 @@ export interface RunDecision {
   readonly mode: "full" | "incremental";
   readonly cursors: ReadonlyMap<ExtractedName, Date>;
   readonly resources: ExtractedName[];
-  readonly pageSize: number | undefined;
+  /** A resumed run's own (the pages it skips are named by their starts), else the request's. */
+  readonly pageSize: number;
 }
 
 interface StoredOptions {
@@ -90,7 +91,8 @@ export async function decideRun(
       mode: previous.mode,
       cursors,
       resources: selectResources(stored.resources),
-      pageSize: stored.pageSize,
+      // A run recorded without one used the client's default.
+      pageSize: stored.pageSize ?? DEFAULT_PAGE_SIZE,
     };
   }
   if (request.resume) {
@@ -119,7 +121,7 @@ export async function decideRun(
     mode: incremental && cursors.size > 0 ? "incremental" : "full",
     cursors,
     resources,
-    pageSize: request.pageSize,
+    pageSize: request.pageSize ?? DEFAULT_PAGE_SIZE,
   };
 }
 

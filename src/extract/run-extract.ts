@@ -175,6 +175,7 @@ class ExtractRun {
     const sink = this.sink(resource);
     const pages = this.env.client.childPages(resource, parentId, {
       criteria: this.criteria(resource),
+      pageSize: this.plan.pageSize,
     });
     for await (const page of pages) {
       this.counted(resource, page.records.length);
@@ -229,6 +230,7 @@ class ExtractRun {
     let recordTotal = totalKey;
     const pages = this.env.client.pages(resource, {
       criteria: this.criteria(resource),
+      pageSize: this.plan.pageSize,
       skipStarts,
       onSummary: (summary) => {
         total = summary.total;

@@ -119,7 +119,9 @@ describe("extract --resume", () => {
       const warnings: string[] = [];
       const result = await runExtract({
         db,
-        clientOptions,
+        // A different page size is not used: the pages the resumed run skips are named by their
+        // starts at the first attempt's size of 10.
+        clientOptions: { ...clientOptions, pageSize: 30 },
         mode: "full",
         logger: { ...silentLogger, warn: (message) => warnings.push(message) },
         resume: true,
