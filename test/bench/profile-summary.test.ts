@@ -2,10 +2,15 @@ import { Session } from "node:inspector/promises";
 import { describe, expect, it } from "vitest";
 import { summariseProfile } from "../../src/bench/profile-summary.js";
 
-/** Busy work the profile must find; its result is used so it cannot be optimised away. */
-function spinForProfile(until: number): number {
+/**
+ * Busy work the profile must find; its result is used so it cannot be optimised away. A fixed
+ * amount of work (about 0.35 s on this project's machine), not a span of wall time: the
+ * profiler samples a thread only while it runs, so on busy cores a timed spin could be sampled
+ * less than the profiler's own stop.
+ */
+function spinForProfile(rounds: number): number {
   let x = 0;
-  while (performance.now() < until) for (let i = 0; i < 10_000; i++) x = (x * 31 + i) % 1_000_003;
+  for (let r = 0; r < rounds; r++) for (let i = 0; i < 10_000; i++) x = (x * 31 + i) % 1_000_003;
   return x;
 }
 
@@ -16,7 +21,7 @@ describe("summariseProfile", () => {
     await session.post("Profiler.enable");
     await session.post("Profiler.setSamplingInterval", { interval: 200 });
     await session.post("Profiler.start");
-    const result = spinForProfile(performance.now() + 300);
+    const result = spinForProfile(6_000);
     const { profile } = await session.post("Profiler.stop");
     session.disconnect();
     expect(result).toBeGreaterThanOrEqual(0);
