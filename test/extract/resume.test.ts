@@ -1,3 +1,4 @@
+import * as diagnostics from "node:diagnostics_channel";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -117,6 +118,14 @@ describe("extract --resume", () => {
       const take = await normaliseTable(connection, "take");
       expect(take.size).toBe(0);
       const warnings: string[] = [];
+      // Every list page the resumed run asks for, as undici sends it.
+      const limits = new Set<number>();
+      const onRequest = (message: unknown) => {
+        const { body } = (message as { request: { body?: unknown } }).request;
+        const text = Buffer.isBuffer(body) ? body.toString() : typeof body === "string" ? body : "";
+        if (text.includes('"limit"')) limits.add((JSON.parse(text) as { limit: number }).limit);
+      };
+      diagnostics.subscribe("undici:request:create", onRequest);
       const result = await runExtract({
         db,
         // A different page size is not used: the pages the resumed run skips are named by their
@@ -126,7 +135,8 @@ describe("extract --resume", () => {
         logger: { ...silentLogger, warn: (message) => warnings.push(message) },
         resume: true,
         only: ["grp"],
-      });
+      }).finally(() => diagnostics.unsubscribe("undici:request:create", onRequest));
+      expect([...limits]).toEqual([10]);
       // The resumed run keeps its own resources: --only given with --resume is reported, not used.
       expect(warnings).toContain("--resume continues run 1 with its own settings; --only ignored");
       expect(result.tables.take).toBe(sim.data.list("take").length);
