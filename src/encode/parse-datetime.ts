@@ -29,6 +29,11 @@ function isLeapYear(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
 
+/** Days in `month` (1-12) of `year`. */
+function daysInMonth(year: number, month: number): number {
+  return month === 2 && isLeapYear(year) ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
+}
+
 /** Days from 1970-01-01 to the given proleptic Gregorian date (H. Hinnant's days_from_civil). */
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
@@ -65,13 +70,6 @@ export function parseDateTimeMicros(text: string): number | bigint | undefined {
 /** Answered by parseCanonical for text of another shape (or outside its years); never a value. */
 const NOT_CANONICAL = -0.5;
 
-/** Two ASCII digits at `at`, or -1. */
-function twoDigits(s: string, at: number): number {
-  const a = s.charCodeAt(at) - 48;
-  const b = s.charCodeAt(at + 1) - 48;
-  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
-}
-
 /**
  * The shape a portal sends for nearly every value, `YYYY-MM-DDTHH:MM:SS` then `Z` or `±HH:MM`,
  * read in one straight pass: a run parses about four of these per take, and this is about a sixth
@@ -86,21 +84,20 @@ function parseCanonical(s: string): number | undefined {
     return NOT_CANONICAL;
   }
   if (s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return NOT_CANONICAL;
-  const century = twoDigits(s, 0);
-  const yearInCentury = twoDigits(s, 2);
+  const century = digits(s, 0, 2);
+  const yearInCentury = digits(s, 2, 2);
   const year = century * 100 + yearInCentury;
-  const month = twoDigits(s, 5);
-  const day = twoDigits(s, 8);
-  const hour = twoDigits(s, 11);
-  const minute = twoDigits(s, 14);
-  const second = twoDigits(s, 17);
+  const month = digits(s, 5, 2);
+  const day = digits(s, 8, 2);
+  const hour = digits(s, 11, 2);
+  const minute = digits(s, 14, 2);
+  const second = digits(s, 17, 2);
   if (century < 19 || century > 21 || (yearInCentury | month | day | hour | minute | second) < 0) {
     return NOT_CANONICAL;
   }
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59)
     return undefined;
-  if (day > (month === 2 && isLeapYear(year) ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0)))
-    return undefined;
+  if (day > daysInMonth(year, month)) return undefined;
   let offsetSeconds = 0;
   const zone = s.charCodeAt(19);
   if (len === 20) {
@@ -108,8 +105,8 @@ function parseCanonical(s: string): number | undefined {
   } else {
     // '+' or '-', then HH ':' MM
     if ((zone !== 43 && zone !== 45) || s.charCodeAt(22) !== 58) return NOT_CANONICAL;
-    const oh = twoDigits(s, 20);
-    const om = twoDigits(s, 23);
+    const oh = digits(s, 20, 2);
+    const om = digits(s, 23, 2);
     if (oh < 0 || oh > 23 || om < 0 || om > 59) return undefined;
     offsetSeconds = (oh * 3600 + om * 60) * (zone === 45 ? -1 : 1);
   }
@@ -126,8 +123,7 @@ function parseAnyShape(text: string): number | bigint | undefined {
   const day = digits(text, 8, 2);
   if (year < 0 || month < 1 || month > 12 || day < 1) return undefined;
   if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return undefined; // '-'
-  const monthDays = month === 2 && isLeapYear(year) ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
-  if (day > monthDays) return undefined;
+  if (day > daysInMonth(year, month)) return undefined;
 
   let hour = 0;
   let minute = 0;
