@@ -15,17 +15,19 @@ import {
   stagingColumnTypes,
   stagingTable,
 } from "./staging.js";
-import { existingColumns } from "./table-columns.js";
+import { columnsByTable } from "./table-columns.js";
 import { createUserTableSql, ROSTER_IMPORTS_SQL } from "./user-table.js";
 
+/** Adds the `wanted` columns that `table` lacks; `have` is what the catalog holds per table. */
 async function addMissingColumns(
   connection: DuckDBConnection,
+  have: ReadonlyMap<string, ReadonlySet<string>>,
   table: string,
   wanted: ReadonlyMap<string, string>,
 ): Promise<void> {
-  const have = await existingColumns(connection, table);
+  const columns = have.get(table) ?? new Set<string>();
   for (const [name, type] of wanted) {
-    if (!have.has(name)) {
+    if (!columns.has(name)) {
       await connection.run(
         `ALTER TABLE ${quoteIdent(table)} ADD COLUMN ${quoteIdent(name)} ${type}`,
       );
@@ -56,14 +58,16 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
   try {
     for (const name of EXTRACTED) await connection.run(createTableSql(name));
     for (const sql of META_TABLES_SQL) await connection.run(sql);
-    await addMissingColumns(connection, "_runs", RUN_PACE_COLUMNS);
     await connection.run(createUserTableSql());
     await connection.run(ROSTER_IMPORTS_SQL);
+    // Read once, after the creates: adding a column to one table changes no other's.
+    const have = await columnsByTable(connection);
+    await addMissingColumns(connection, have, "_runs", RUN_PACE_COLUMNS);
     for (const name of EXTRACTED) {
       const columns = new Map<string, string>();
       for (const field of RESOURCES[name].fields) columns.set(field.name, DUCKDB_TYPES[field.type]);
       columns.set(EXTRA_COLUMN, "JSON");
-      await addMissingColumns(connection, name, columns);
+      await addMissingColumns(connection, have, name, columns);
     }
     await connection.run("COMMIT");
   } catch (error) {
@@ -79,7 +83,8 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
 export async function addStagingColumns(connection: DuckDBConnection): Promise<void> {
   await connection.run(CHECKPOINT_TABLE_SQL);
   await dropCheckpointKey(connection);
+  const have = await columnsByTable(connection);
   for (const name of EXTRACTED) {
-    await addMissingColumns(connection, stagingTable(name), stagingColumnTypes(name));
+    await addMissingColumns(connection, have, stagingTable(name), stagingColumnTypes(name));
   }
 }

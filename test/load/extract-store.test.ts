@@ -116,6 +116,32 @@ describe("the extract's side file", () => {
     }
   });
 
+  it("adds the staging columns the registry gained since a side file was written, keeping its rows", async () => {
+    const path = join(await tempDir(), "older-side.duckdb");
+    const first = await ExtractStore.open(path, waits);
+    const before = await first.connect();
+    await before.run("INSERT INTO _stage_take (take_id, _seq) VALUES (7, 1)");
+    await before.run("ALTER TABLE _stage_take DROP COLUMN take_score");
+    await before.run('ALTER TABLE _stage_grp DROP COLUMN "_extra"');
+    first.close();
+
+    const store = await ExtractStore.open(path, waits);
+    try {
+      const side = await store.connect();
+      const columns = await side.runAndReadAll(
+        "SELECT table_name, column_name FROM duckdb_columns() WHERE (table_name, column_name) IN (('_stage_take', 'take_score'), ('_stage_grp', '_extra')) ORDER BY table_name",
+      );
+      expect(columns.getRows()).toEqual([
+        ["_stage_grp", "_extra"],
+        ["_stage_take", "take_score"],
+      ]);
+      const rows = await side.runAndReadAll("SELECT take_id, take_score FROM _stage_take");
+      expect(rows.getRows()).toEqual([[7n, null]]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("refuses a path this process holds open (the file lock would not keep the two apart)", async () => {
     const path = join(await tempDir(), "held.duckdb");
     const db = await openDatabase(path);
