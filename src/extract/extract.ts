@@ -18,7 +18,6 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
 import { ExtractStore } from "../load/extract-store.js";
-import { adoptLegacyStaging } from "../load/legacy-staging.js";
 import { extractMemoryLimit, memoryLimit } from "../load/memory-limit.js";
 import type { RunPace } from "../load/run-pace.js";
 import { recordNotFound } from "../load/runs.js";
@@ -30,7 +29,12 @@ import type { ExtractedName } from "../resources/registry.js";
 import { holdHeapGrowth } from "./heap-growth.js";
 import { mergeRun } from "./merge-run.js";
 import { extractionOf, selectResources } from "./plan.js";
-import { applyRun, decideRun, earliestCursor, type RunDecision } from "./prepare-run.js";
+import {
+  decideAndStartRun,
+  earliestCursor,
+  type PendingKeyCheck,
+  type RunDecision,
+} from "./prepare-run.js";
 import { Progress } from "./progress.js";
 import {
   type ExtractPlan,
@@ -279,12 +283,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     // extract only (see memory-limit.ts).
     await store.setMemoryLimit(extractMemoryLimit(configuredMemoryLimit(options)));
     const request = { ...options, pageSize: options.clientOptions.pageSize };
-    const decision = await store.withDatabase("write", async (connection) => {
-      await adoptLegacyStaging(connection, store.side);
-      return decideRun(connection, store.side, request);
-    });
-    await keyCheck.result;
-    const runId = await applyRun(store, decision, request);
+    const { decision, runId } = await decideAndStartRun(store, request, keyCheck);
     const result = await fetchAndStore(store, client, controller, runId, decision, options);
     merged = true;
     return result;
@@ -301,18 +300,12 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   }
 }
 
-/** The key check under way: its outcome, and whether it has one yet. */
-interface KeyCheck {
-  readonly result: Promise<void>;
-  readonly settled: () => boolean;
-}
-
 /** Starts checking the key; a failure is read where `result` is awaited, never as unhandled. */
 function checkKey(
   client: LmsClient,
   controller: AbortController,
   signal: AbortSignal | undefined,
-): KeyCheck {
+): PendingKeyCheck {
   let settled = false;
   const result = authenticate(client, controller, signal);
   const done = () => {
@@ -329,7 +322,7 @@ function checkKey(
 async function stopClient(
   client: LmsClient,
   controller: AbortController,
-  keyCheck: KeyCheck,
+  keyCheck: PendingKeyCheck,
 ): Promise<void> {
   if (!keyCheck.settled()) controller.abort(new LmsExportError("interrupted", "stopped"));
   await keyCheck.result.catch(() => undefined);

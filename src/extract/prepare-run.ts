@@ -7,6 +7,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { DEFAULT_LOOKBACK_MS, DEFAULT_PAGE_SIZE } from "../config/defaults.js";
 import type { ExtractStore } from "../load/extract-store.js";
+import { adoptLegacyStaging } from "../load/legacy-staging.js";
 import {
   abandonRunningRuns,
   lastLoadedByResource,
@@ -32,6 +33,13 @@ export interface RunRequest {
   /** Recorded in `_runs.options` (never secrets). */
   readonly runOptions?: Readonly<Record<string, unknown>>;
   readonly logger: Logger;
+}
+
+/** The portal's answer to the key, asked for while the run is decided. */
+export interface PendingKeyCheck {
+  readonly result: Promise<void>;
+  /** Whether `result` has settled (a promise's state cannot be read synchronously). */
+  readonly settled: () => boolean;
 }
 
 export interface RunDecision {
@@ -126,37 +134,65 @@ export async function decideRun(
 }
 
 /**
- * Writes the decision: reopens the resumed run, or empties the side file and starts a new run in
+ * Writes the decision on `connection`, a connection to the database (inside
+ * `store.withDatabase`): reopens the resumed run, or empties the side file and starts a new run in
  * the database's `_runs`.
  */
 export async function applyRun(
   store: ExtractStore,
+  connection: DuckDBConnection,
   decision: RunDecision,
   request: RunRequest,
 ): Promise<number> {
   const { resumeId } = decision;
   if (resumeId !== undefined) {
-    await store.withDatabase("write", (connection) => reopenRun(connection, resumeId));
+    await reopenRun(connection, resumeId);
     request.logger.info(`resuming run ${resumeId}`, { runId: resumeId });
     return resumeId;
   }
   await store.withSide(clearSide);
-  return store.withDatabase("write", async (connection) => {
-    await abandonRunningRuns(
-      connection,
-      "stopped without recording an outcome; superseded by a later run",
-    );
-    return startRun(connection, {
-      mode: decision.mode,
-      since: earliestCursor(decision.cursors),
-      options: {
-        ...request.runOptions,
-        resources: decision.resources,
-        pageSize: decision.pageSize,
-        cursors: Object.fromEntries(
-          [...decision.cursors].map(([name, date]) => [name, date.toISOString()]),
-        ),
-      },
-    });
+  await abandonRunningRuns(
+    connection,
+    "stopped without recording an outcome; superseded by a later run",
+  );
+  return startRun(connection, {
+    mode: decision.mode,
+    since: earliestCursor(decision.cursors),
+    options: {
+      ...request.runOptions,
+      resources: decision.resources,
+      pageSize: decision.pageSize,
+      cursors: Object.fromEntries(
+        [...decision.cursors].map(([name, date]) => [name, date.toISOString()]),
+      ),
+    },
   });
+}
+
+/**
+ * Decides the run and writes it down once the key is accepted. When the key check has answered
+ * by the time the run is decided (the usual case: the side file takes longer to open than the
+ * portal to answer), both happen in one attachment of the database, which saves attaching it
+ * again (10-20 ms). Otherwise the database is let go while the portal answers, so readers are not
+ * kept out for as long as a slow portal takes.
+ */
+export async function decideAndStartRun(
+  store: ExtractStore,
+  request: RunRequest,
+  keyCheck: PendingKeyCheck,
+): Promise<{ decision: RunDecision; runId: number }> {
+  const started = await store.withDatabase("write", async (connection) => {
+    await adoptLegacyStaging(connection, store.side);
+    const decision = await decideRun(connection, store.side, request);
+    if (!keyCheck.settled()) return { decision, runId: undefined };
+    await keyCheck.result;
+    return { decision, runId: await applyRun(store, connection, decision, request) };
+  });
+  const { decision } = started;
+  if (started.runId !== undefined) return { decision, runId: started.runId };
+  await keyCheck.result;
+  const runId = await store.withDatabase("write", (connection) =>
+    applyRun(store, connection, decision, request),
+  );
+  return { decision, runId };
 }
