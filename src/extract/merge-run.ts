@@ -10,7 +10,7 @@ import type { ExtractStore } from "../load/extract-store.js";
 import { mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
 import type { RunPace } from "../load/run-pace.js";
-import { type ResourceStats, recordResourceStats } from "../load/runs.js";
+import type { ResourceStats } from "../load/runs.js";
 import { type TableSize, tableSizes } from "../load/table-sizes.js";
 import { WriteIntoFileError, writeIntoFile } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
@@ -63,10 +63,13 @@ export async function mergeRun(
   options: MergeSettings,
 ): Promise<Partial<Record<ExtractedName, number>>> {
   const { runId } = plan;
+  // Recorded with the run's end: in the merge's transaction, or with the failure.
+  let resources: Map<ExtractedName, ResourceStats> | undefined;
   try {
     return await store.withDatabase("write", async (connection) => {
       const sizes = await tableSizes(connection, store.side, plan.resources);
-      await recordResourceStats(connection, runId, resourceStats(plan, fetched, sizes));
+      const figures = resourceStats(plan, fetched, sizes);
+      resources = figures;
       if (plan.mode === "full" && !options.allowEmpty) refuseEmptying(sizes);
       // A primary key index is built or loaded whole during the merge: give DuckDB room for the
       // largest one.
@@ -78,7 +81,8 @@ export async function mergeRun(
       const mergeStarted = Date.now();
       const tables = await mergeStaging(connection, store.side, plan.resources, plan.mode, {
         keepRejectedOf: runId,
-        beforeCommit: (tx) => recordRunEnd(tx, store.side, runId, { status: "succeeded", pace }),
+        beforeCommit: (tx) =>
+          recordRunEnd(tx, store.side, runId, { status: "succeeded", pace, resources: figures }),
       });
       options.logger.info("merged the staged records into the tables", {
         runId,
@@ -92,7 +96,12 @@ export async function mergeRun(
     if (error instanceof WriteIntoFileError) throw error;
     const text = error instanceof Error ? error.message : String(error);
     const message = duckdbFirstLine(text);
-    await recordOutcome(store, runId, "failed", message || "merge failed", pace);
+    await recordOutcome(store, runId, {
+      status: "failed",
+      message: message || "merge failed",
+      pace,
+      resources,
+    });
     if (error instanceof LmsExportError) throw error;
     const memory = memoryHint(text);
     const advice = memory

@@ -8,22 +8,38 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import type { RunStatus } from "../load/meta-ddl.js";
 import { type RunPace, recordRunPace } from "../load/run-pace.js";
-import { copyRunRecords, finishRun } from "../load/runs.js";
+import {
+  copyRunRecords,
+  finishRun,
+  type ResourceStats,
+  recordResourceStats,
+} from "../load/runs.js";
+import type { ExtractedName } from "../resources/registry.js";
 import { describeFailure } from "./describe-failure.js";
 
+/** How a run ended, as `_runs` and `_run_resources` keep it. */
+export interface RunEnd {
+  readonly status: RunStatus;
+  readonly message?: string;
+  readonly pace: RunPace | undefined;
+  /** Per-resource figures, known once the run reached its merge. */
+  readonly resources?: ReadonlyMap<ExtractedName, ResourceStats> | undefined;
+}
+
 /**
- * Ends the run's `_runs` row with `status` (and `message`), its pace and what it recorded in the
- * side file, on a connection to the database: inside the merge's transaction for a run that
- * succeeded, on its own for one that did not.
+ * Ends the run's `_runs` row with `status` (and `message`), its pace, its per-resource figures
+ * and what it recorded in the side file, on a connection to the database: inside the merge's
+ * transaction for a run that succeeded, on its own for one that did not.
  */
 export async function recordRunEnd(
   connection: DuckDBConnection,
   side: string,
   runId: number,
-  end: { status: RunStatus; message?: string; pace: RunPace | undefined },
+  end: RunEnd,
 ): Promise<void> {
   await finishRun(connection, runId, end.status, end.message);
   if (end.pace) await recordRunPace(connection, runId, end.pace);
+  if (end.resources) await recordResourceStats(connection, runId, end.resources);
   await copyRunRecords(connection, side, runId);
 }
 
@@ -35,16 +51,12 @@ export async function recordRunEnd(
 export async function recordOutcome(
   store: ExtractStore,
   runId: number,
-  status: "failed" | "interrupted",
-  message: string,
-  pace: RunPace | undefined,
+  end: RunEnd & { readonly status: "failed" | "interrupted"; readonly message: string },
 ): Promise<void> {
   await store
-    .withDatabase(
-      "write",
-      (connection) => recordRunEnd(connection, store.side, runId, { status, message, pace }),
-      { once: status === "interrupted" },
-    )
+    .withDatabase("write", (connection) => recordRunEnd(connection, store.side, runId, end), {
+      once: end.status === "interrupted",
+    })
     .catch(() => {});
 }
 
@@ -57,7 +69,7 @@ export async function fetchFailure(
   const failure = describeFailure(error, interrupted);
   if (run) {
     const status = interrupted ? "interrupted" : "failed";
-    await recordOutcome(run.store, run.runId, status, failure.message, run.pace);
+    await recordOutcome(run.store, run.runId, { status, message: failure.message, pace: run.pace });
   }
   // Resuming helps after an interruption or a portal failure, not after bad input.
   const badInput = ["bad-input", "not-found", "auth-refused"].includes(failure.code);
