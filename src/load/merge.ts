@@ -137,20 +137,24 @@ async function replaceWithStaged(
   // The new table has its key and NOT NULL constraints before the rows go in: DuckDB checks
   // them as the rows are inserted, where a key added afterwards to the transaction's own rows is
   // checked only at COMMIT (and NOT NULL not at all).
-  await connection.run(
-    [
-      `ALTER TABLE ${table} RENAME TO ${old}`,
-      createTableSql(resource, { ifNotExists: false }),
-      `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${stage}`,
-    ].join(";\n"),
-  );
-  if (keepRejectedOf !== undefined) {
-    await connection.run(
-      `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${old} WHERE ${key} IN (${rejectedKeysSql(side)}) AND NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${old}.${key})`,
-      { path: `$.${spec.primaryKey}`, run: keepRejectedOf, resource },
-    );
+  const drop = `DROP TABLE ${old}`;
+  const replace = [
+    `ALTER TABLE ${table} RENAME TO ${old}`,
+    createTableSql(resource, { ifNotExists: false }),
+    `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${stage}`,
+  ];
+  // Without rejects to carry over, the old table is dropped in the same call (one round trip less
+  // per table); the carrying over takes parameters, which a multi-statement call cannot.
+  if (keepRejectedOf === undefined) {
+    await connection.run([...replace, drop].join(";\n"));
+    return;
   }
-  await connection.run(`DROP TABLE ${old}`);
+  await connection.run(replace.join(";\n"));
+  await connection.run(
+    `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${old} WHERE ${key} IN (${rejectedKeysSql(side)}) AND NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${old}.${key})`,
+    { path: `$.${spec.primaryKey}`, run: keepRejectedOf, resource },
+  );
+  await connection.run(drop);
 }
 
 /** Row count of every extracted resource table. */
