@@ -56,10 +56,14 @@ async function dropCheckpointKey(connection: DuckDBConnection): Promise<void> {
 export async function migrate(connection: DuckDBConnection): Promise<void> {
   await connection.run("BEGIN TRANSACTION");
   try {
-    for (const name of EXTRACTED) await connection.run(createTableSql(name));
-    for (const sql of META_TABLES_SQL) await connection.run(sql);
-    await connection.run(createUserTableSql());
-    await connection.run(ROSTER_IMPORTS_SQL);
+    // One call (no parameters): one round trip for every table.
+    const creates = [
+      ...EXTRACTED.map((name) => createTableSql(name)),
+      ...META_TABLES_SQL,
+      createUserTableSql(),
+      ROSTER_IMPORTS_SQL,
+    ];
+    await connection.run(creates.join(";\n"));
     // Read once, after the creates: adding a column to one table changes no other's.
     const have = await columnsByTable(connection);
     await addMissingColumns(connection, have, "_runs", RUN_PACE_COLUMNS);
