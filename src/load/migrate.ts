@@ -65,7 +65,7 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
     ];
     await connection.run(creates.join(";\n"));
     // Read once, after the creates: adding a column to one table changes no other's.
-    const have = await columnsByTable(connection);
+    const have = await columnsByTable(connection, ["_runs", ...EXTRACTED]);
     await addMissingColumns(connection, have, "_runs", RUN_PACE_COLUMNS);
     for (const name of EXTRACTED) {
       const columns = new Map<string, string>();
@@ -87,7 +87,7 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
 export async function addStagingColumns(connection: DuckDBConnection): Promise<void> {
   await connection.run(CHECKPOINT_TABLE_SQL);
   await dropCheckpointKey(connection);
-  const have = await columnsByTable(connection);
+  const have = await columnsByTable(connection, EXTRACTED.map(stagingTable));
   for (const name of EXTRACTED) {
     await addMissingColumns(connection, have, stagingTable(name), stagingColumnTypes(name));
   }
