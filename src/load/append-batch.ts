@@ -16,7 +16,7 @@ import type { ExtractedName } from "../resources/registry.js";
 import { copyDirect, copyToVector, duckdbTypeIdFor } from "./arrow-to-vector.js";
 import { quoteIdent } from "./ddl.js";
 import { SEQ_COLUMN, stagingTable } from "./staging.js";
-import { columnsOfTable } from "./table-columns.js";
+import { columnsByTable } from "./table-columns.js";
 
 /**
  * Writes batches of one resource into its staging table.
@@ -93,7 +93,7 @@ export async function stagingWriterFor(
   connection: DuckDBConnection,
   table: string,
 ): Promise<StagingWriter> {
-  const names = await columnsOfTable(connection, table);
+  const names = (await columnsByTable(connection, [table])).get(table) ?? [];
   if (!names.includes(SEQ_COLUMN)) throw new Error(`table ${table} is not a staging table`);
   const max = await connection.runAndReadAll(
     `SELECT coalesce(max(${quoteIdent(SEQ_COLUMN)}), 0) FROM ${quoteIdent(table)}`,

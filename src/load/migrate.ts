@@ -21,13 +21,13 @@ import { createUserTableSql, ROSTER_IMPORTS_SQL } from "./user-table.js";
 /** Adds the `wanted` columns that `table` lacks; `have` is what the catalog holds per table. */
 async function addMissingColumns(
   connection: DuckDBConnection,
-  have: ReadonlyMap<string, ReadonlySet<string>>,
+  have: ReadonlyMap<string, readonly string[]>,
   table: string,
   wanted: ReadonlyMap<string, string>,
 ): Promise<void> {
-  const columns = have.get(table) ?? new Set<string>();
+  const columns = have.get(table) ?? [];
   for (const [name, type] of wanted) {
-    if (!columns.has(name)) {
+    if (!columns.includes(name)) {
       await connection.run(
         `ALTER TABLE ${quoteIdent(table)} ADD COLUMN ${quoteIdent(name)} ${type}`,
       );
