@@ -6,6 +6,7 @@
  * thousands per run (nodejs/node#55351). Linked signals here detach their listeners explicitly.
  */
 import { setMaxListeners } from "node:events";
+import { watchAbort } from "./abort-watch.js";
 
 /** A signal following several others, and the way to stop following them. */
 export interface LinkedSignal {
@@ -30,15 +31,13 @@ export function linkSignals(...sources: (AbortSignal | undefined)[]): LinkedSign
     controller.abort(aborted.reason);
     return { signal: controller.signal, dispose() {} };
   }
-  const listeners = present.map((source) => {
-    const listener = (): void => controller.abort(source.reason);
-    source.addEventListener("abort", listener, { once: true });
-    return { source, listener };
-  });
+  const unwatch = present.map((source) =>
+    watchAbort(source, () => controller.abort(source.reason)),
+  );
   return {
     signal: controller.signal,
     dispose() {
-      for (const { source, listener } of listeners) source.removeEventListener("abort", listener);
+      for (const stop of unwatch) stop();
     },
   };
 }
@@ -54,20 +53,22 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   const until = performance.now() + ms;
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout;
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
     const arm = (delay: number): void => {
       timer = setTimeout(() => {
         const left = until - performance.now();
         if (left > 0) return arm(Math.ceil(left));
-        signal?.removeEventListener("abort", onAbort);
+        unwatch();
         resolve();
       }, delay);
     };
     arm(Math.ceil(ms));
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const unwatch =
+      signal === undefined
+        ? () => {}
+        : watchAbort(signal, () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          });
   });
 }
 
@@ -79,15 +80,14 @@ export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise
   if (signal === undefined) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
+    const unwatch = watchAbort(signal, () => reject(signal.reason));
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        unwatch();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        unwatch();
         reject(error);
       },
     );

@@ -7,6 +7,7 @@
  */
 import pLimit, { type LimitFunction } from "p-limit";
 import { type LinkedSignal, linkSignals, sleep } from "./abort.js";
+import { watchAbort } from "./abort-watch.js";
 
 /** Options of {@link createLimiter}. */
 export interface LimiterOptions {
@@ -84,13 +85,16 @@ function runLimited<T>(
   }
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const onAbort = (): void => {
-      if (settled) return;
-      settled = true;
-      linked.dispose();
-      reject(combined?.reason);
-    };
-    combined?.addEventListener("abort", onAbort, { once: true });
+    // Every waiting task watches the client's signal: see abort-watch.ts for why not by listener.
+    const unwatch =
+      combined === undefined
+        ? () => {}
+        : watchAbort(combined, () => {
+            if (settled) return;
+            settled = true;
+            linked.dispose();
+            reject(combined.reason);
+          });
     // The queued function checks `settled` so an aborted task frees its slot immediately
     // instead of running (p-limit cannot remove one queued task).
     limit(async () => {
@@ -104,7 +108,7 @@ function runLimited<T>(
         if (!settled) reject(error);
       } finally {
         settled = true;
-        combined?.removeEventListener("abort", onAbort);
+        unwatch();
         linked.dispose();
       }
     }).catch(() => {});
