@@ -27,10 +27,13 @@ export interface DataOptions {
   deletedProducts: number;
 }
 
-/** A page of a list: `total` records match the criteria, `result` holds the asked-for slice. */
-export interface ListResult<R extends ListedName> {
+/**
+ * A page of a list: `total` records match the criteria, `resultJson` is the asked-for slice as
+ * the JSON text of an array of records.
+ */
+export interface ListResult {
   total: number;
-  result: ApiRecord<R>[];
+  resultJson: string;
 }
 
 /** One list request: offset, count (already capped) and raw criteria; `parentId` for take. */
@@ -66,7 +69,7 @@ export interface SimulatorData {
   /** Product ids that records reference but that do not exist. */
   deletedProductIds(): number[];
   /** A list page, newest first, after checking the criteria (RequestError 400 on bad ones). */
-  page<R extends ListedName>(name: R, request: PageRequest): ListResult<R>;
+  page(name: ListedName, request: PageRequest): ListResult;
   /** Applies an edit body (wire values) and bumps the updated date; answers the new record. */
   edit<R extends EditableName>(name: R, id: number, body: unknown): ApiRecord<R>;
   /** Creates a user-group link from a create body; answers the new link. */
@@ -141,14 +144,18 @@ class PortalData implements SimulatorData {
     return [...this.gen.deletedProductIds];
   }
 
-  page<R extends ListedName>(name: R, request: PageRequest): ListResult<R> {
+  page(name: ListedName, request: PageRequest): ListResult {
     const { total, rows } =
       request.order === "random" ? this.shuffled(name, request) : this.select(name, request);
     const store = this.gen.tables[name].store;
-    const result: ApiRecord<R>[] = [];
-    for (let i = 0; i < rows.length; i++)
-      result.push(store.record(rows[i] as number) as ApiRecord<R>);
-    return { total, result };
+    // The text of a record is kept for lists of a whole table, which answer hundreds of records a
+    // page; a user's takes are a handful, and keeping those of two million takes would cost
+    // hundreds of megabytes.
+    const text = (row: number) =>
+      request.parentId === undefined ? store.recordText(row) : JSON.stringify(store.record(row));
+    const parts: string[] = [];
+    for (let i = 0; i < rows.length; i++) parts.push(text(rows[i] as number));
+    return { total, resultJson: `[${parts.join(",")}]` };
   }
 
   /** Every matching row in a new random order, then the asked-for slice. */

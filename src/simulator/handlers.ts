@@ -60,7 +60,13 @@ function list(
   if (removals > 0 && request.start > 0) ctx.data.remove(resource, removals, parentId);
   const order = ctx.faults.unstableOrder ? "random" : "newest";
   const page = ctx.data.page(resource, { ...request, parentId, order });
-  return { status: true, total: page.total, result: page.result };
+  // As JSON.stringify would print {status, total, result}, with the records' text as it is.
+  return new JsonText(`{"status":true,"total":${page.total},"result":${page.resultJson}}`);
+}
+
+/** An answer already printed as JSON. */
+class JsonText {
+  constructor(readonly text: string) {}
 }
 
 function single(resource: ResourceName, id: number, ctx: HandlerContext): unknown {
@@ -83,7 +89,8 @@ function byExternalId(param: string | undefined, ctx: HandlerContext): unknown {
 
 /** The 200 body of an operation as JSON text, or a RequestError (4xx). */
 export function handle(match: RouteMatch, body: unknown, ctx: HandlerContext): string {
-  return JSON.stringify(answerOf(match, body, ctx));
+  const answer = answerOf(match, body, ctx);
+  return answer instanceof JsonText ? answer.text : JSON.stringify(answer);
 }
 
 function answerOf(match: RouteMatch, body: unknown, ctx: HandlerContext): unknown {
