@@ -95,8 +95,8 @@ class ExtractRun {
       });
     }
     // An adaptive pace is mostly far below the ceiling the workers are sized for: tasks beyond
-    // twice its current limit would only wait in the limiter, each holding a promise chain and an
-    // abort listener, which costs the client time in garbage collection and listener lists.
+    // twice its current limit would only wait in the limiter, each holding a promise chain and a
+    // watch on the client's signal, which costs the client time in garbage collection.
     const workers = () => Math.min(env.workers, Math.max(2, 2 * env.client.pace().current));
     for (const child of FANOUT_ORDER) {
       if (!this.selected.has(child)) continue;
