@@ -26,7 +26,17 @@ export function watchAbort(signal: AbortSignal, listener: () => void): () => voi
       "abort",
       () => {
         watchers.delete(signal);
-        for (const watcher of created) watcher();
+        for (const watcher of created) {
+          // As EventTarget does with a listener that throws: the others still run, and the error
+          // is reported as uncaught.
+          try {
+            watcher();
+          } catch (error) {
+            queueMicrotask(() => {
+              throw error;
+            });
+          }
+        }
       },
       { once: true },
     );

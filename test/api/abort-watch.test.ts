@@ -53,3 +53,28 @@ describe("watchAbort", () => {
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 });
+
+describe("watchAbort with a watcher that throws", () => {
+  it("still calls the others and reports the error as uncaught", async () => {
+    const controller = new AbortController();
+    const uncaught: unknown[] = [];
+    const listeners = process.listeners("uncaughtException");
+    process.removeAllListeners("uncaughtException");
+    process.on("uncaughtException", (error) => uncaught.push(error));
+    try {
+      const calls: string[] = [];
+      watchAbort(controller.signal, () => {
+        throw new Error("watcher failed");
+      });
+      watchAbort(controller.signal, () => calls.push("second"));
+      controller.abort();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(calls).toEqual(["second"]);
+      expect(uncaught).toHaveLength(1);
+      expect((uncaught[0] as Error).message).toBe("watcher failed");
+    } finally {
+      process.removeAllListeners("uncaughtException");
+      for (const listener of listeners) process.on("uncaughtException", listener);
+    }
+  });
+});
