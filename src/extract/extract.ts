@@ -128,9 +128,12 @@ async function openSinks(
         return;
       }
       const sinkConnection = await store.connect();
+      // A new run has just emptied the side file (applyRun); one created by this run has the
+      // registry's tables. Then the writers open without asking DuckDB anything.
+      const shape = { fresh: store.freshSide, empty: decision.resumeId === undefined };
       sinks.set(
         resource,
-        await StagingSink.open({ connection: sinkConnection, runId, resource, batchRows }),
+        await StagingSink.open({ connection: sinkConnection, runId, resource, batchRows, shape }),
       );
     }),
   );

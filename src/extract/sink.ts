@@ -89,6 +89,8 @@ export class StagingSink implements RecordSink {
     batchRows: number;
     /** Longest time records wait before being committed and checkpointed. */
     maxDelayMs?: number;
+    /** What is known of the staging table (see `stagingWriter`). */
+    shape?: { fresh?: boolean; empty?: boolean };
   }): Promise<StagingSink> {
     return new StagingSink(
       await StagingSession.open(options),

@@ -15,7 +15,7 @@ import { Int64Column } from "../encode/fixed-width-column.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { copyDirect, copyToVector, duckdbTypeIdFor } from "./arrow-to-vector.js";
 import { quoteIdent } from "./ddl.js";
-import { SEQ_COLUMN, stagingTable } from "./staging.js";
+import { SEQ_COLUMN, stagingColumns, stagingTable } from "./staging.js";
 import { columnsByTable } from "./table-columns.js";
 
 /**
@@ -88,17 +88,28 @@ function copySequence(
   return after + count;
 }
 
+/**
+ * What the caller already knows of a staging table, so that opening its writer asks DuckDB
+ * nothing: its columns (a side file created by this run has the registry's) and whether it is
+ * empty (a new run has just cleared it). Seven writers open at once when a run starts; their
+ * lookups took 10-20 ms together before the first request could go out.
+ */
+export interface KnownStagingTable {
+  readonly columns?: readonly string[] | undefined;
+  readonly empty?: boolean | undefined;
+}
+
 /** `stagingWriter` for any staging table shaped like `_stage_<resource>`. */
 export async function stagingWriterFor(
   connection: DuckDBConnection,
   table: string,
+  known: KnownStagingTable = {},
 ): Promise<StagingWriter> {
-  const names = (await columnsByTable(connection, [table])).get(table) ?? [];
+  const names = [
+    ...(known.columns ?? (await columnsByTable(connection, [table])).get(table) ?? []),
+  ];
   if (!names.includes(SEQ_COLUMN)) throw new Error(`table ${table} is not a staging table`);
-  const max = await connection.runAndReadAll(
-    `SELECT coalesce(max(${quoteIdent(SEQ_COLUMN)}), 0) FROM ${quoteIdent(table)}`,
-  );
-  let seq = Number(max.getRows()[0]?.[0] ?? 0);
+  let seq = known.empty === true ? 0 : await largestSeq(connection, table);
   const appender: DuckDBAppender = await connection.createAppender(table);
   const types = names.map((_, i) => appender.columnType(i));
   const chunkSize = DuckDBVector.standardSize();
@@ -147,10 +158,24 @@ export async function stagingWriterFor(
   };
 }
 
-/** Opens a writer appending into `_stage_<resource>`. */
+async function largestSeq(connection: DuckDBConnection, table: string): Promise<number> {
+  const max = await connection.runAndReadAll(
+    `SELECT coalesce(max(${quoteIdent(SEQ_COLUMN)}), 0) FROM ${quoteIdent(table)}`,
+  );
+  return Number(max.getRows()[0]?.[0] ?? 0);
+}
+
+/**
+ * Opens a writer appending into `_stage_<resource>`. `fresh`: the table was created by this run
+ * from the registry (its columns are known); `empty`: it holds no rows.
+ */
 export function stagingWriter(
   connection: DuckDBConnection,
   resource: ExtractedName,
+  shape: { fresh?: boolean; empty?: boolean } = {},
 ): Promise<StagingWriter> {
-  return stagingWriterFor(connection, stagingTable(resource));
+  return stagingWriterFor(connection, stagingTable(resource), {
+    columns: shape.fresh === true ? stagingColumns(resource) : undefined,
+    empty: shape.empty,
+  });
 }

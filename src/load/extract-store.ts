@@ -57,6 +57,11 @@ export class ExtractStore {
     readonly side: string,
     private readonly attachment: Attachment,
     private readonly waits: StoreWaits,
+    /**
+     * The side file did not exist before this store opened it: its tables were created as the
+     * registry has them (rows may still be moved into them from a file of an older version).
+     */
+    readonly freshSide: boolean,
   ) {}
 
   /**
@@ -89,7 +94,7 @@ export class ExtractStore {
         const reader = await connection.runAndReadAll("SELECT current_database()");
         const side = String(reader.getRows()[0]?.[0]);
         await prepareSide(connection, fresh);
-        return new ExtractStore(path, sidePath, side, { kind: "own", instance }, waits);
+        return new ExtractStore(path, sidePath, side, { kind: "own", instance }, waits, fresh);
       } finally {
         connection.closeSync();
       }
@@ -117,7 +122,14 @@ export class ExtractStore {
     } finally {
       connection.closeSync();
     }
-    const store = new ExtractStore(db.path, sidePath, SIDE_ALIAS, { kind: "shared", db }, waits);
+    const store = new ExtractStore(
+      db.path,
+      sidePath,
+      SIDE_ALIAS,
+      { kind: "shared", db },
+      waits,
+      fresh,
+    );
     store.migrated = true;
     return store;
   }

@@ -29,8 +29,10 @@ export class StagingSession {
     connection: DuckDBConnection;
     runId: number;
     resource: ExtractedName;
+    /** What is known of the staging table (see `stagingWriter`). */
+    shape?: { fresh?: boolean; empty?: boolean };
   }): Promise<StagingSession> {
-    const writer = await stagingWriter(options.connection, options.resource);
+    const writer = await stagingWriter(options.connection, options.resource, options.shape);
     return new StagingSession(options.connection, writer, options.runId, options.resource);
   }
 

@@ -5,7 +5,8 @@ import { toRecordBatch, toRecordBatchFor } from "../../src/encode/to-record-batc
 import { stagingWriter, stagingWriterFor } from "../../src/load/append-batch.js";
 import { openDatabase } from "../../src/load/database.js";
 import { createStagingTableSql } from "../../src/load/staging.js";
-import { RESOURCES } from "../../src/resources/registry.js";
+import { EXTRACTED, RESOURCES } from "../../src/resources/registry.js";
+import type { FieldType } from "../../src/resources/types.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { memory, withSideTables } from "./helpers/memory-db.js";
 
@@ -225,6 +226,36 @@ describe("stagingWriter", () => {
       { grp_id: "4", grp_name: "d", _seq: "5" },
     ]);
     second.close();
+  });
+
+  it("told that its table is the registry's and empty, stores every column where it belongs", async () => {
+    const value = (type: FieldType, i: number): unknown =>
+      ({
+        int: 100 + i,
+        string: `text ${i}`,
+        datetime: `2026-0${1 + (i % 9)}-02T03:04:05Z`,
+        number: i + 0.5,
+        flag: i % 2,
+        string_list: [`a${i}`, `b${i}`],
+        object: { n: i },
+        unknown: `u${i}`,
+      })[type];
+    for (const resource of EXTRACTED) {
+      // Every field its own value, so that a column written into another's place shows.
+      const record = Object.fromEntries(
+        RESOURCES[resource].fields.map((field, i) => [field.name, value(field.type, i)]),
+      );
+      const stored: unknown[] = [];
+      for (const shape of [{}, { fresh: true, empty: true }]) {
+        const connection = await memory();
+        const writer = await stagingWriter(connection, resource, shape);
+        await writer.append(batchOf(resource, [record, record]));
+        await writer.close();
+        stored.push(await rows(connection, `SELECT * FROM _stage_${resource} ORDER BY _seq`));
+      }
+      expect(stored[1], resource).toEqual(stored[0]);
+      expect((stored[1] as { _seq: string }[]).map((row) => row._seq)).toEqual(["1", "2"]);
+    }
   });
 
   it("appends a sliced batch (columns with an offset)", async () => {

@@ -119,6 +119,7 @@ describe("the extract's side file", () => {
   it("adds the staging columns the registry gained since a side file was written, keeping its rows", async () => {
     const path = join(await tempDir(), "older-side.duckdb");
     const first = await ExtractStore.open(path, waits);
+    expect(first.freshSide).toBe(true);
     const before = await first.connect();
     await before.run("INSERT INTO _stage_take (take_id, _seq) VALUES (7, 1)");
     await before.run("ALTER TABLE _stage_take DROP COLUMN take_score");
@@ -126,6 +127,8 @@ describe("the extract's side file", () => {
     first.close();
 
     const store = await ExtractStore.open(path, waits);
+    // Its staging writers look its tables up, rather than take the registry's columns.
+    expect(store.freshSide).toBe(false);
     try {
       const side = await store.connect();
       const columns = await side.runAndReadAll(
