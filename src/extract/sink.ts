@@ -18,6 +18,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { toRecordBatch } from "../encode/to-record-batch.js";
 import type { CheckpointKind } from "../load/checkpoint.js";
+import type { StagingShape } from "../load/append-batch.js";
 import { StagingSession } from "../load/staging-session.js";
 import type { ExtractedName } from "../resources/registry.js";
 
@@ -89,8 +90,7 @@ export class StagingSink implements RecordSink {
     batchRows: number;
     /** Longest time records wait before being committed and checkpointed. */
     maxDelayMs?: number;
-    /** What is known of the staging table (see `stagingWriter`). */
-    shape?: { fresh?: boolean; empty?: boolean };
+    shape?: StagingShape;
   }): Promise<StagingSink> {
     return new StagingSink(
       await StagingSession.open(options),

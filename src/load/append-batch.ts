@@ -166,13 +166,19 @@ async function largestSeq(connection: DuckDBConnection, table: string): Promise<
 }
 
 /**
- * Opens a writer appending into `_stage_<resource>`. `fresh`: the table was created by this run
- * from the registry (its columns are known); `empty`: it holds no rows.
+ * What is known of a resource's staging table. `fresh`: created by this run from the registry
+ * (its columns are known); `empty`: it holds no rows.
  */
+export interface StagingShape {
+  readonly fresh?: boolean;
+  readonly empty?: boolean;
+}
+
+/** Opens a writer appending into `_stage_<resource>`. */
 export function stagingWriter(
   connection: DuckDBConnection,
   resource: ExtractedName,
-  shape: { fresh?: boolean; empty?: boolean } = {},
+  shape: StagingShape = {},
 ): Promise<StagingWriter> {
   return stagingWriterFor(connection, stagingTable(resource), {
     columns: shape.fresh === true ? stagingColumns(resource) : undefined,

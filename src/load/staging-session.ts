@@ -11,7 +11,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import type { RecordBatch } from "apache-arrow";
 import type { Reject } from "../encode/to-record-batch.js";
 import type { ExtractedName } from "../resources/registry.js";
-import { type StagingWriter, stagingWriter } from "./append-batch.js";
+import { type StagingShape, type StagingWriter, stagingWriter } from "./append-batch.js";
 import { type CheckpointKind, markDone } from "./checkpoint.js";
 import { recordDrift, recordRejects } from "./runs.js";
 
@@ -29,8 +29,7 @@ export class StagingSession {
     connection: DuckDBConnection;
     runId: number;
     resource: ExtractedName;
-    /** What is known of the staging table (see `stagingWriter`). */
-    shape?: { fresh?: boolean; empty?: boolean };
+    shape?: StagingShape;
   }): Promise<StagingSession> {
     const writer = await stagingWriter(options.connection, options.resource, options.shape);
     return new StagingSession(options.connection, writer, options.runId, options.resource);
