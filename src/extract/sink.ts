@@ -17,8 +17,8 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { toRecordBatch } from "../encode/to-record-batch.js";
-import type { CheckpointKind } from "../load/checkpoint.js";
 import type { StagingShape } from "../load/append-batch.js";
+import type { CheckpointKind } from "../load/checkpoint.js";
 import { StagingSession } from "../load/staging-session.js";
 import type { ExtractedName } from "../resources/registry.js";
 
