@@ -89,25 +89,15 @@ function copySequence(
 }
 
 /**
- * What the caller already knows of a staging table, so that opening its writer asks DuckDB
- * nothing: its columns (a side file created by this run has the registry's) and whether it is
- * empty (a new run has just cleared it). Seven writers open at once when a run starts; their
- * lookups took 10-20 ms together before the first request could go out.
+ * `stagingWriter` for any staging table shaped like `_stage_<resource>`; `known` is what the
+ * caller knows of it (see StagingShape): its columns, in table order, and whether it is empty.
  */
-export interface KnownStagingTable {
-  readonly columns?: readonly string[] | undefined;
-  readonly empty?: boolean | undefined;
-}
-
-/** `stagingWriter` for any staging table shaped like `_stage_<resource>`. */
 export async function stagingWriterFor(
   connection: DuckDBConnection,
   table: string,
-  known: KnownStagingTable = {},
+  known: { readonly columns?: readonly string[] | undefined; readonly empty?: boolean } = {},
 ): Promise<StagingWriter> {
-  const names = [
-    ...(known.columns ?? (await columnsByTable(connection, [table])).get(table) ?? []),
-  ];
+  const names = known.columns ?? (await columnsByTable(connection, [table])).get(table) ?? [];
   if (!names.includes(SEQ_COLUMN)) throw new Error(`table ${table} is not a staging table`);
   let seq = known.empty === true ? 0 : await largestSeq(connection, table);
   const appender: DuckDBAppender = await connection.createAppender(table);
@@ -166,8 +156,10 @@ async function largestSeq(connection: DuckDBConnection, table: string): Promise<
 }
 
 /**
- * What is known of a resource's staging table. `fresh`: created by this run from the registry
- * (its columns are known); `empty`: it holds no rows.
+ * What the caller knows of a resource's staging table, so that opening its writer asks DuckDB
+ * nothing. `fresh`: created by this run from the registry, so its columns are the registry's;
+ * `empty`: it holds no rows (a new run has just cleared it). Seven writers open at once when a
+ * run starts; their lookups took 10-20 ms together before the first request could go out.
  */
 export interface StagingShape {
   readonly fresh?: boolean;
