@@ -15,10 +15,10 @@ const watchers = new WeakMap<AbortSignal, Set<() => void>>();
 /**
  * Calls `listener` once when `signal` aborts, in the order watchers were added. Returns the way to
  * stop watching. Like `addEventListener`, it does nothing for a signal that has already aborted:
- * check `signal.aborted` first.
+ * check `signal.aborted` first. No signal: nothing to watch.
  */
-export function watchAbort(signal: AbortSignal, listener: () => void): () => void {
-  if (signal.aborted) return () => {};
+export function watchAbort(signal: AbortSignal | undefined, listener: () => void): () => void {
+  if (signal === undefined || signal.aborted) return () => {};
   let set = watchers.get(signal);
   if (set === undefined) {
     const created = new Set<() => void>();

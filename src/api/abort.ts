@@ -62,13 +62,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       }, delay);
     };
     arm(Math.ceil(ms));
-    const unwatch =
-      signal === undefined
-        ? () => {}
-        : watchAbort(signal, () => {
-            clearTimeout(timer);
-            reject(signal.reason);
-          });
+    const unwatch = watchAbort(signal, () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    });
   });
 }
 

@@ -86,15 +86,12 @@ function runLimited<T>(
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     // Every waiting task watches the client's signal: see abort-watch.ts for why not by listener.
-    const unwatch =
-      combined === undefined
-        ? () => {}
-        : watchAbort(combined, () => {
-            if (settled) return;
-            settled = true;
-            linked.dispose();
-            reject(combined.reason);
-          });
+    const unwatch = watchAbort(combined, () => {
+      if (settled) return;
+      settled = true;
+      linked.dispose();
+      reject(combined?.reason);
+    });
     // The queued function checks `settled` so an aborted task frees its slot immediately
     // instead of running (p-limit cannot remove one queued task).
     limit(async () => {
