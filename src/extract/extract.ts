@@ -3,10 +3,10 @@
  * checks the key with the portal, opens a staging sink per resource in the side file, fetches
  * everything, then merges into the database in one transaction that also marks the run
  * succeeded. The database is written only at the start and for the merge (see
- * src/load/extract-store.ts), so it can be read while the run fetches.
+ * src/load/extract-store.ts), so it can be read while the run fetches. A new full run starts
+ * fetching as soon as the key is accepted, while its storage is made ready (pending-sink.ts).
  */
 import { setMaxListeners } from "node:events";
-import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
 import { ConcurrencyControl } from "../api/concurrency-control.js";
 import {
@@ -14,11 +14,9 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MERGE_WAIT_SECONDS,
 } from "../config/defaults.js";
-import { LmsExportError } from "../errors/lms-export-error.js";
-import { doneKeys } from "../load/checkpoint.js";
 import type { LmsDatabase } from "../load/database.js";
 import { ExtractStore } from "../load/extract-store.js";
-import { extractMemoryLimit, memoryLimit } from "../load/memory-limit.js";
+import { memoryLimit } from "../load/memory-limit.js";
 import type { RunPace } from "../load/run-pace.js";
 import { recordNotFound } from "../load/runs.js";
 import { storedKeys } from "../load/stored-keys.js";
@@ -27,23 +25,28 @@ import { WriteIntoFileError } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { holdHeapGrowth } from "./heap-growth.js";
+import { checkKey, stopClient } from "./key-check.js";
 import { mergeRun } from "./merge-run.js";
-import { extractionOf, selectResources } from "./plan.js";
+import { PendingSink, pendingStoredKeys } from "./pending-sink.js";
+import { selectResources } from "./plan.js";
 import {
-  decideAndStartRun,
+  decidedInAdvance,
   earliestCursor,
   type PendingKeyCheck,
   type RunDecision,
+  type RunRequest,
 } from "./prepare-run.js";
 import { Progress } from "./progress.js";
 import {
   type ExtractPlan,
   type FetchOutcome,
+  type FetchPlan,
   fetchAll,
   type ResourceOutcome,
 } from "./run-extract.js";
 import { fetchFailure } from "./run-outcome.js";
-import { CountingSink, type RecordSink, StagingSink } from "./sink.js";
+import { prepareStorage, type RunStorage, type StorageSettings } from "./run-storage.js";
+import type { RecordSink } from "./sink.js";
 
 export { DEFAULT_LOOKBACK_MS } from "./prepare-run.js";
 
@@ -103,73 +106,9 @@ export interface ExtractResult {
   readonly pace: RunPace;
 }
 
-/** Opens the staging sinks and reads what an earlier attempt finished. */
-async function openSinks(
-  options: RunExtractOptions,
-  store: ExtractStore,
-  connection: DuckDBConnection,
-  runId: number,
-  decision: RunDecision,
-): Promise<{
-  sinks: Map<ExtractedName, RecordSink>;
-  done: Map<ExtractedName, ReadonlySet<string>>;
-}> {
-  const sinks = new Map<ExtractedName, RecordSink>();
-  const done = new Map<ExtractedName, ReadonlySet<string>>();
-  const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS;
-  // Each sink has its own connection, so they open side by side: one after the other, their
-  // few statements each held up the first request by a tenth of a second. All of them settle
-  // before a failure is reported: the store is closed next, and closing DuckDB under a
-  // statement still running on a worker thread crashes the process.
-  const opened = await Promise.allSettled(
-    decision.resources.map(async (resource) => {
-      if (options.dryRun) {
-        sinks.set(resource, new CountingSink());
-        return;
-      }
-      const sinkConnection = await store.connect();
-      // A new run has just emptied the side file (applyRun); one created by this run has the
-      // registry's tables. Then the writers open without asking DuckDB anything.
-      const shape = { fresh: store.freshSide, empty: decision.resumeId === undefined };
-      sinks.set(
-        resource,
-        await StagingSink.open({ connection: sinkConnection, runId, resource, batchRows, shape }),
-      );
-    }),
-  );
-  const failed = opened.find((o): o is PromiseRejectedResult => o.status === "rejected");
-  if (failed) throw failed.reason;
-  if (decision.resumeId !== undefined) {
-    for (const resource of decision.resources) {
-      done.set(
-        resource,
-        await doneKeys(connection, runId, resource, extractionOf(resource).checkpoint),
-      );
-    }
-  }
-  return { sinks, done };
-}
-
 function runPaceOf(client: LmsClient): RunPace {
   const pace = client.pace();
   return { min: pace.min, max: pace.max, final: pace.current, overloads: pace.overloads };
-}
-
-/** Checks the key with the portal; a failure is the error the user sees. */
-async function authenticate(
-  client: LmsClient,
-  controller: AbortController,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const stop = () => controller.abort(signal?.reason);
-  signal?.addEventListener("abort", stop, { once: true });
-  try {
-    await client.authenticate();
-  } catch (error) {
-    throw await fetchFailure(undefined, error, signal?.aborted === true);
-  } finally {
-    signal?.removeEventListener("abort", stop);
-  }
 }
 
 /**
@@ -189,11 +128,9 @@ function fanoutWorkers(options: RunExtractOptions): number {
   );
 }
 
-/** What fetching needs besides the plan: the storage, client, abort and progress. */
+/** What fetching needs besides the plan: the storage (perhaps still opening), client, progress. */
 interface FetchContext {
-  readonly store: ExtractStore;
-  /** A connection to the side file, for the not-found ids. */
-  readonly connection: DuckDBConnection;
+  readonly storage: Promise<RunStorage>;
   readonly client: LmsClient;
   readonly controller: AbortController;
   readonly progress: Progress;
@@ -201,18 +138,17 @@ interface FetchContext {
 
 /** Fetches the plan with the progress shown; a failure is the error the user sees, run marked. */
 async function fetchRun(
-  plan: ExtractPlan,
+  plan: FetchPlan,
   context: FetchContext,
   options: RunExtractOptions,
 ): Promise<FetchOutcome> {
-  const { store, connection, client, controller, progress } = context;
-  const { runId } = plan;
+  const { storage, client, controller, progress } = context;
   // Not-found ids are written as they come, in order, on the run's own connection.
   let notFoundWrites = Promise.resolve();
   const display = options.showProgress?.(progress);
   try {
     const fetched = await fetchAll(plan, {
-      stored: storedKeys(store),
+      stored: pendingStoredKeys(storage.then((ready) => storedKeys(ready.store))),
       client,
       controller,
       workers: fanoutWorkers(options),
@@ -220,9 +156,10 @@ async function fetchRun(
       progress,
       signal: options.signal,
       onNotFound: (resource, id) => {
-        notFoundWrites = notFoundWrites.then(() =>
-          recordNotFound(connection, runId, resource, [id]),
-        );
+        notFoundWrites = notFoundWrites.then(async () => {
+          const { connection, runId } = await storage;
+          await recordNotFound(connection, runId, resource, [id]);
+        });
         return notFoundWrites;
       },
     });
@@ -230,7 +167,9 @@ async function fetchRun(
     return fetched;
   } catch (error) {
     await notFoundWrites.catch(() => {});
-    const run = { store, runId, pace: runPaceOf(client) };
+    // A run whose storage failed was never written down: that failure is the one reported.
+    const ready = await storage.catch(() => undefined);
+    const run = ready && { store: ready.store, runId: ready.runId, pace: runPaceOf(client) };
     throw await fetchFailure(run, error, options.signal?.aborted === true);
   } finally {
     display?.stop();
@@ -272,22 +211,15 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   // a run's first list request goes out a round trip or two sooner. It is awaited before the
   // run is written down, so a wrong key or URL still loses nothing.
   const keyCheck = checkKey(client, controller, options.signal);
-  let store: ExtractStore;
-  try {
-    store = await openStore(options);
-  } catch (error) {
-    await stopClient(client, controller, keyCheck);
-    throw error;
-  }
+  const opening = openStore(options);
+  // Read in `finally`, and by the run below; never reported as unhandled meanwhile.
+  opening.catch(() => undefined);
+  const run: ExtractRunContext = { options, client, controller, keyCheck, opening };
+  const advance = decidedInAdvance(runRequest(options));
   let merged = false;
   const releaseHeapGrowth = holdHeapGrowth();
   try {
-    // The instance may be shared with reports that follow (`run`): its ceiling is lowered for the
-    // extract only (see memory-limit.ts).
-    await store.setMemoryLimit(extractMemoryLimit(configuredMemoryLimit(options)));
-    const request = { ...options, pageSize: options.clientOptions.pageSize };
-    const { decision, runId } = await decideAndStartRun(store, request, keyCheck);
-    const result = await fetchAndStore(store, client, controller, runId, decision, options);
+    const result = advance ? await extractAhead(run, advance) : await extractInTurn(run);
     merged = true;
     return result;
   } catch (error) {
@@ -296,64 +228,47 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     throw error;
   } finally {
     await stopClient(client, controller, keyCheck);
-    await store.setMemoryLimit(memoryLimit(configuredMemoryLimit(options))).catch(() => {});
-    if (merged && !options.dryRun) await store.discard().catch(() => {});
-    else store.close();
+    const store = await opening.catch(() => undefined);
+    if (store) {
+      await store.setMemoryLimit(memoryLimit(configuredMemoryLimit(options))).catch(() => {});
+      if (merged && !options.dryRun) await store.discard().catch(() => {});
+      else store.close();
+    }
     releaseHeapGrowth();
   }
 }
 
-/** Starts checking the key; a failure is read where `result` is awaited, never as unhandled. */
-function checkKey(
-  client: LmsClient,
-  controller: AbortController,
-  signal: AbortSignal | undefined,
-): PendingKeyCheck {
-  let settled = false;
-  const result = authenticate(client, controller, signal);
-  const done = () => {
-    settled = true;
+/** One run's parts, from the start of `runExtract`. */
+interface ExtractRunContext {
+  readonly options: RunExtractOptions;
+  readonly client: LmsClient;
+  readonly controller: AbortController;
+  readonly keyCheck: PendingKeyCheck;
+  readonly opening: Promise<ExtractStore>;
+}
+
+/** What the run asks for, as the decision reads it. */
+function runRequest(options: RunExtractOptions): RunRequest {
+  return { ...options, pageSize: options.clientOptions.pageSize };
+}
+
+function storageSettings(options: RunExtractOptions): StorageSettings {
+  return {
+    request: runRequest(options),
+    memoryLimit: configuredMemoryLimit(options),
+    batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS,
+    dryRun: options.dryRun === true,
   };
-  result.then(done, done);
-  return { result, settled: () => settled };
 }
 
-/**
- * Closes the client once the key check has settled: a run that fails before awaiting it (a
- * locked database, a bad --only) stops the check rather than waiting for the portal's answer.
- */
-async function stopClient(
-  client: LmsClient,
-  controller: AbortController,
-  keyCheck: PendingKeyCheck,
-): Promise<void> {
-  if (!keyCheck.settled()) controller.abort(new LmsExportError("interrupted", "stopped"));
-  await keyCheck.result.catch(() => undefined);
-  await client.close();
-}
-
-/** The run after it is written down: fetch into the side file, then merge into the database. */
-async function fetchAndStore(
-  store: ExtractStore,
-  client: LmsClient,
-  controller: AbortController,
-  runId: number,
+/** What a decided run fetches, into `sinks`. */
+function fetchPlan(
   decision: RunDecision,
+  sinks: ReadonlyMap<ExtractedName, RecordSink>,
+  done: ReadonlyMap<ExtractedName, ReadonlySet<string>>,
   options: RunExtractOptions,
-): Promise<ExtractResult> {
-  const progress = new Progress(decision.resources);
-  progress.watchPace(() => client.pace());
-  if (decision.resumeId !== undefined) {
-    // What the interrupted attempts staged shows from the start, not "0 rec".
-    const sizes = await store.withDatabase("read", (connection) =>
-      tableSizes(connection, store.side, decision.resources),
-    );
-    for (const [resource, size] of sizes) progress.received(resource, size.staged);
-  }
-  const connection = await store.connect();
-  const { sinks, done } = await openSinks(options, store, connection, runId, decision);
-  const plan: ExtractPlan = {
-    runId,
+): FetchPlan {
+  return {
     resources: decision.resources,
     mode: decision.mode,
     cursors: decision.cursors,
@@ -363,22 +278,90 @@ async function fetchAndStore(
     done,
     confirmGone: decision.mode === "full" && options.dryRun !== true,
   };
-  const fetched = await fetchRun(
-    plan,
-    { store, connection, client, controller, progress },
-    options,
+}
+
+/** A run the database decides: its storage is made ready, then it fetches. */
+async function extractInTurn(run: ExtractRunContext): Promise<ExtractResult> {
+  const { options, client, controller, keyCheck } = run;
+  const store = await run.opening;
+  const ready = await prepareStorage(store, storageSettings(options), keyCheck);
+  const { decision } = ready;
+  const progress = new Progress(decision.resources);
+  progress.watchPace(() => client.pace());
+  if (decision.resumeId !== undefined) {
+    // What the interrupted attempts staged shows from the start, not "0 rec".
+    const sizes = await store.withDatabase("read", (connection) =>
+      tableSizes(connection, store.side, decision.resources),
+    );
+    for (const [resource, size] of sizes) progress.received(resource, size.staged);
+  }
+  const plan = fetchPlan(decision, ready.sinks, ready.done, options);
+  const storage = Promise.resolve(ready);
+  const fetched = await fetchRun(plan, { storage, client, controller, progress }, options);
+  return storeRun(ready, { ...plan, runId: ready.runId }, fetched, client, options);
+}
+
+/**
+ * A run decided in advance (see pending-sink.ts): it fetches as soon as the key is accepted,
+ * while its storage is made ready. A failure to make it ready stops the fetching and is the
+ * error reported; nothing was written to the run's sinks, which never opened.
+ */
+async function extractAhead(run: ExtractRunContext, advance: RunDecision): Promise<ExtractResult> {
+  const { options, client, controller, keyCheck } = run;
+  const storage = run.opening.then((store) =>
+    prepareStorage(store, storageSettings(options), keyCheck, advance),
   );
+  const sinks = new Map<ExtractedName, RecordSink>();
+  for (const resource of advance.resources) {
+    sinks.set(resource, new PendingSink(storage.then((ready) => sinkOf(ready, resource))));
+  }
+  const progress = new Progress(advance.resources);
+  progress.watchPace(() => client.pace());
+  const plan = fetchPlan(advance, sinks, new Map(), options);
+  const fetching = keyCheck.result.then(() =>
+    fetchRun(plan, { storage, client, controller, progress }, options),
+  );
+  // A refused key fails the fetching at once, and the storage (which awaits the key) after it:
+  // the storage's failure is the one reported, the fetching's is read below.
+  fetching.catch(() => undefined);
+  let ready: RunStorage;
+  try {
+    ready = await storage;
+  } catch (error) {
+    controller.abort(error);
+    // Closing the store under a statement still running crashes the process: let all settle.
+    await fetching.catch(() => undefined);
+    throw error;
+  }
+  const fetched = await fetching;
+  return storeRun(ready, { ...plan, runId: ready.runId }, fetched, client, options);
+}
+
+function sinkOf(ready: RunStorage, resource: ExtractedName): RecordSink {
+  const sink = ready.sinks.get(resource);
+  if (!sink) throw new Error(`no sink opened for ${resource}`);
+  return sink;
+}
+
+/** The fetched run merged into the database (unless a dry run), and what it did. */
+async function storeRun(
+  ready: RunStorage,
+  plan: ExtractPlan,
+  fetched: FetchOutcome,
+  client: LmsClient,
+  options: RunExtractOptions,
+): Promise<ExtractResult> {
   const pace = runPaceOf(client);
   const settings = {
     allowEmpty: options.allowEmpty === true,
     memoryLimit: configuredMemoryLimit(options),
     logger: options.logger,
   };
-  const tables = options.dryRun ? {} : await mergeRun(store, plan, fetched, pace, settings);
+  const tables = options.dryRun ? {} : await mergeRun(ready.store, plan, fetched, pace, settings);
   return {
-    runId,
-    mode: decision.mode,
-    since: earliestCursor(decision.cursors),
+    runId: ready.runId,
+    mode: plan.mode,
+    since: earliestCursor(plan.cursors),
     resources: fetched.resources,
     tables,
     requests: fetched.client.requests,

@@ -10,9 +10,8 @@ import type { ExtractedName } from "../resources/registry.js";
 import type { Progress } from "./progress.js";
 import type { RecordSink } from "./sink.js";
 
-/** What a run needs; the caller prepares the run row, sinks and done-sets (see extract.ts). */
-export interface ExtractPlan {
-  readonly runId: number;
+/** What fetching needs; the caller prepares the sinks and done-sets (see extract.ts). */
+export interface FetchPlan {
   readonly resources: readonly ExtractedName[];
   readonly mode: "full" | "incremental";
   /**
@@ -34,6 +33,11 @@ export interface ExtractPlan {
    * them (off when nothing is stored, as in the benchmark's fetch-only floor).
    */
   readonly confirmGone: boolean;
+}
+
+/** A fetch plan with the run it belongs to, as the merge records it. */
+export interface ExtractPlan extends FetchPlan {
+  readonly runId: number;
 }
 
 export interface ExtractEnvironment {

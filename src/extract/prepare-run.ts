@@ -124,13 +124,32 @@ export async function decideRun(
   if (incremental && cursors.size === 0) {
     request.logger.info("no earlier successful run to continue from: doing a full extract");
   }
+  return newRun(request, resources, cursors);
+}
+
+/** A new run of `resources`: incremental where it has cursors, else full. */
+function newRun(
+  request: RunRequest,
+  resources: ExtractedName[],
+  cursors: ReadonlyMap<ExtractedName, Date>,
+): RunDecision {
   return {
     resumeId: undefined,
-    mode: incremental && cursors.size > 0 ? "incremental" : "full",
+    mode: cursors.size > 0 ? "incremental" : "full",
     cursors,
     resources,
     pageSize: request.pageSize ?? DEFAULT_PAGE_SIZE,
   };
+}
+
+/**
+ * The decision when the request alone makes it: a full run that resumes nothing is a new run of
+ * the selected resources whatever the database holds (`decideRun` reads only to resume or to
+ * find cursors). Undefined when the database has a say.
+ */
+export function decidedInAdvance(request: RunRequest): RunDecision | undefined {
+  if (request.resume || request.since !== undefined || request.mode !== "full") return undefined;
+  return newRun(request, selectResources(request.only), new Map());
 }
 
 /**
@@ -174,16 +193,18 @@ export async function applyRun(
  * by the time the run is decided (the usual case: the side file takes longer to open than the
  * portal to answer), both happen in one attachment of the database, which saves attaching it
  * again (10-20 ms). Otherwise the database is let go while the portal answers, so readers are not
- * kept out for as long as a slow portal takes.
+ * kept out for as long as a slow portal takes. A run `decided` in advance (`decidedInAdvance`) is
+ * written down as it is.
  */
 export async function decideAndStartRun(
   store: ExtractStore,
   request: RunRequest,
   keyCheck: PendingKeyCheck,
+  decided?: RunDecision,
 ): Promise<{ decision: RunDecision; runId: number }> {
   const started = await store.withDatabase("write", async (connection) => {
     await adoptLegacyStaging(connection, store.side);
-    const decision = await decideRun(connection, store.side, request);
+    const decision = decided ?? (await decideRun(connection, store.side, request));
     if (!keyCheck.settled()) return { decision, runId: undefined };
     await keyCheck.result;
     return { decision, runId: await applyRun(store, connection, decision, request) };

@@ -12,12 +12,7 @@ import type { ExtractedName } from "../resources/registry.js";
 import { RESOURCES } from "../resources/registry.js";
 import { stillPresent } from "./confirm-gone.js";
 import { FanoutQueue } from "./fanout-queue.js";
-import type {
-  ExtractEnvironment,
-  ExtractPlan,
-  FetchOutcome,
-  ResourceOutcome,
-} from "./fetch-plan.js";
+import type { ExtractEnvironment, FetchOutcome, FetchPlan, ResourceOutcome } from "./fetch-plan.js";
 import {
   extractionOf,
   FANOUT,
@@ -38,6 +33,7 @@ export type {
   ExtractEnvironment,
   ExtractPlan,
   FetchOutcome,
+  FetchPlan,
   ResourceOutcome,
 } from "./fetch-plan.js";
 
@@ -59,7 +55,7 @@ function cursorCriteria(resource: ExtractedName, since: Date | undefined): Crite
  * Fetches everything the plan names into its sinks. Resolves with per-resource outcomes once every
  * sink has been finished; rejects with the first failure after all work in flight has settled.
  */
-export function fetchAll(plan: ExtractPlan, env: ExtractEnvironment): Promise<FetchOutcome> {
+export function fetchAll(plan: FetchPlan, env: ExtractEnvironment): Promise<FetchOutcome> {
   return new ExtractRun(plan, env).run();
 }
 
@@ -80,7 +76,7 @@ class ExtractRun {
   private readonly started = Date.now();
 
   constructor(
-    private readonly plan: ExtractPlan,
+    private readonly plan: FetchPlan,
     private readonly env: ExtractEnvironment,
   ) {
     this.progress = env.progress ?? new Progress(plan.resources);

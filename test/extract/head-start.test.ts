@@ -1,0 +1,144 @@
+/**
+ * A new full run asks for its lists while its storage is made ready. With the database held by a
+ * reader in another process: a new full run's list requests reach the portal before it can write
+ * the run down, and it ends with the portal's records; an incremental run waits for the database
+ * before it asks; and a run whose database stays locked reports the lock, stops asking, and
+ * writes nothing. Real HTTP to the simulator, real DuckDB files, a real second process.
+ */
+import type { ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LmsExportError } from "../../src/errors/lms-export-error.js";
+import { type RunExtractOptions, runExtract } from "../../src/extract/extract.js";
+import { openDatabase } from "../../src/load/database.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { EXTRACTED } from "../../src/resources/registry.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { readRows } from "../helpers/read-rows.js";
+import { normaliseApi, normaliseTable } from "../helpers/table-snapshot.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+import { kill, spawnHelper, waitForLine } from "../load/helpers/child-process.js";
+
+const KEY = "head-start-key-7c2d";
+const NOW = new Date("2026-06-01T00:00:00Z");
+
+const dir = tempDirForFile("lms-head-start-");
+let sim: RunningSimulator;
+let db: string;
+let reader: ChildProcess | undefined;
+
+beforeEach(async () => {
+  sim = await startSimulator({ apiKey: KEY, users: 40, takesPerUser: 2, now: NOW, seed: 31 });
+  db = join(dir, `db-${Math.random().toString(36).slice(2)}.duckdb`);
+});
+afterEach(async () => {
+  if (reader) await kill(reader);
+  reader = undefined;
+  await sim.close();
+});
+
+function options(extra: Partial<RunExtractOptions> = {}): RunExtractOptions {
+  return {
+    db,
+    clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 4, pageSize: 20 },
+    mode: "full",
+    logger: silentLogger,
+    waitSeconds: 30,
+    ...extra,
+  };
+}
+
+/** List requests the portal has answered so far. */
+function listRequests(): number {
+  let count = 0;
+  for (const [operation, n] of sim.stats.byOperation) if (/get_all/.test(operation)) count += n;
+  return count;
+}
+
+/** A child process holding `path` open read-only, as a report does. */
+async function holdDatabase(path: string): Promise<void> {
+  reader = spawnHelper("hold-lock.mjs", [path, "read-only"]);
+  await waitForLine(reader, "ready");
+}
+
+async function release(): Promise<void> {
+  if (reader) await kill(reader);
+  reader = undefined;
+}
+
+/** Resolves once `check` holds, polling; rejects after `seconds`. */
+async function until(check: () => boolean, seconds: number): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not reached within ${seconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("a run's head start", () => {
+  it("a new full run lists while the database is held, then stores what the portal has", async () => {
+    await runExtract(options());
+    await holdDatabase(db);
+    const before = listRequests();
+    const run = runExtract(options());
+    // The run cannot write itself down while the reader holds the file; its lists go out anyway.
+    await until(() => listRequests() > before, 10);
+    await release();
+    const result = await run;
+    expect(result.runId).toBe(2);
+    const stored = await openDatabase(db);
+    const connection = await stored.connect();
+    try {
+      for (const name of EXTRACTED) {
+        if (name === "product") continue; // deleted products answer 404 on purpose
+        const expected = normaliseApi(name, sim.data.list(name));
+        const actual = await normaliseTable(connection, name);
+        expect(actual.size, name).toBe(expected.size);
+        for (const [id, row] of expected) expect(actual.get(id), `${name} ${id}`).toEqual(row);
+      }
+    } finally {
+      connection.closeSync();
+      stored.close();
+    }
+    expect(await readRows(db, "SELECT run_id, status FROM _runs ORDER BY run_id")).toEqual([
+      [1n, "succeeded"],
+      [2n, "succeeded"],
+    ]);
+  });
+
+  it("an incremental run waits for the database before it lists", async () => {
+    await runExtract(options());
+    await holdDatabase(db);
+    const before = listRequests();
+    const run = runExtract(options({ mode: "incremental" }));
+    // Its cursors are in the database: nothing can be asked for before it is read.
+    await until(() => sim.stats.byOperation.get("token") === 2, 10);
+    await pause(500);
+    expect(listRequests()).toBe(before);
+    await release();
+    const result = await run;
+    expect(result.mode).toBe("incremental");
+    expect(listRequests()).toBeGreaterThan(before);
+  });
+
+  it("a run whose database stays locked reports the lock, stops asking and writes nothing", async () => {
+    await runExtract(options());
+    await holdDatabase(db);
+    const before = listRequests();
+    const failure = await runExtract(options({ waitSeconds: 1 })).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(LmsExportError);
+    expect((failure as LmsExportError).code).toBe("locked");
+    // It had started listing, and stopped with the failure.
+    const atFailure = listRequests();
+    expect(atFailure).toBeGreaterThan(before);
+    await pause(300);
+    expect(listRequests()).toBe(atFailure);
+    await release();
+    expect(await readRows(db, "SELECT run_id, status FROM _runs")).toEqual([[1n, "succeeded"]]);
+  });
+});
