@@ -9,13 +9,8 @@
 import { setMaxListeners } from "node:events";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
 import { ConcurrencyControl } from "../api/concurrency-control.js";
-import {
-  DEFAULT_CLIENT_CONCURRENCY,
-  DEFAULT_MAX_CONCURRENCY,
-  DEFAULT_MERGE_WAIT_SECONDS,
-} from "../config/defaults.js";
+import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY } from "../config/defaults.js";
 import type { LmsDatabase } from "../load/database.js";
-import { ExtractStore } from "../load/extract-store.js";
 import { memoryLimit } from "../load/memory-limit.js";
 import type { RunPace } from "../load/run-pace.js";
 import { recordNotFound } from "../load/runs.js";
@@ -27,6 +22,7 @@ import type { ExtractedName } from "../resources/registry.js";
 import { holdHeapGrowth } from "./heap-growth.js";
 import { checkKey, stopClient } from "./key-check.js";
 import { mergeRun } from "./merge-run.js";
+import { openStore, type StoreOpening } from "./open-store.js";
 import { PendingSink, pendingStoredKeys } from "./pending-sink.js";
 import { selectResources } from "./plan.js";
 import {
@@ -181,24 +177,6 @@ function configuredMemoryLimit(options: RunExtractOptions): string | undefined {
   return typeof options.db === "string" ? options.memoryLimit : options.db.memoryLimit;
 }
 
-/** Opens the run's storage: waits as `waitSeconds` says (see RunExtractOptions). */
-function openStore(options: RunExtractOptions): Promise<ExtractStore> {
-  const { logger, signal, waitSeconds } = options;
-  return ExtractStore.open(
-    options.db,
-    {
-      side: { seconds: waitSeconds, logger, ...(signal ? { signal } : {}) },
-      database: {
-        seconds: waitSeconds ?? DEFAULT_MERGE_WAIT_SECONDS,
-        logger,
-        ...(signal ? { signal } : {}),
-        purpose: "(the extract's records wait in the side file meanwhile)",
-      },
-    },
-    configuredMemoryLimit(options),
-  );
-}
-
 /** Runs an extract; throws LmsExportError (run marked failed or interrupted) if it cannot finish. */
 export async function runExtract(options: RunExtractOptions): Promise<ExtractResult> {
   const controller = new AbortController();
@@ -206,16 +184,22 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   setMaxListeners(0, controller.signal);
   // Bad input is refused before the portal is asked anything.
   selectResources(options.only);
+  // Before any request: see RunRequest.startedAt.
+  const request = runRequest(options, new Date());
   const client = createClient({ ...options.clientOptions, signal: controller.signal });
   // The key is checked while the side file opens and the run is decided, which do not need it:
   // a run's first list request goes out a round trip or two sooner. It is awaited before the
   // run is written down, so a wrong key or URL still loses nothing.
   const keyCheck = checkKey(client, controller, options.signal);
-  const opening = openStore(options);
-  // Read in `finally`, and by the run below; never reported as unhandled meanwhile.
-  opening.catch(() => undefined);
-  const run: ExtractRunContext = { options, client, controller, keyCheck, opening };
-  const advance = decidedInAdvance(runRequest(options));
+  const opening = openStore({
+    db: options.db,
+    waitSeconds: options.waitSeconds,
+    logger: options.logger,
+    signal: options.signal,
+    memoryLimit: configuredMemoryLimit(options),
+  });
+  const run: ExtractRunContext = { options, request, client, controller, keyCheck, opening };
+  const advance = decidedInAdvance(request);
   let merged = false;
   const releaseHeapGrowth = holdHeapGrowth();
   try {
@@ -228,7 +212,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     throw error;
   } finally {
     await stopClient(client, controller, keyCheck);
-    const store = await opening.catch(() => undefined);
+    const store = await opening.store.catch(() => undefined);
     if (store) {
       await store.setMemoryLimit(memoryLimit(configuredMemoryLimit(options))).catch(() => {});
       if (merged && !options.dryRun) await store.discard().catch(() => {});
@@ -241,20 +225,23 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
 /** One run's parts, from the start of `runExtract`. */
 interface ExtractRunContext {
   readonly options: RunExtractOptions;
+  readonly request: RunRequest;
   readonly client: LmsClient;
   readonly controller: AbortController;
   readonly keyCheck: PendingKeyCheck;
-  readonly opening: Promise<ExtractStore>;
+  readonly opening: StoreOpening;
 }
 
 /** What the run asks for, as the decision reads it. */
-function runRequest(options: RunExtractOptions): RunRequest {
-  return { ...options, pageSize: options.clientOptions.pageSize };
+function runRequest(options: RunExtractOptions, startedAt: Date): RunRequest {
+  return { ...options, pageSize: options.clientOptions.pageSize, startedAt };
 }
 
-function storageSettings(options: RunExtractOptions): StorageSettings {
+/** How the run's storage is made ready. */
+function storageSettings(run: ExtractRunContext): StorageSettings {
+  const { options, request } = run;
   return {
-    request: runRequest(options),
+    request,
     memoryLimit: configuredMemoryLimit(options),
     batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS,
     dryRun: options.dryRun === true,
@@ -283,8 +270,8 @@ function fetchPlan(
 /** A run the database decides: its storage is made ready, then it fetches. */
 async function extractInTurn(run: ExtractRunContext): Promise<ExtractResult> {
   const { options, client, controller, keyCheck } = run;
-  const store = await run.opening;
-  const ready = await prepareStorage(store, storageSettings(options), keyCheck);
+  const store = await run.opening.store;
+  const ready = await prepareStorage(store, storageSettings(run), keyCheck);
   const { decision } = ready;
   const progress = new Progress(decision.resources);
   progress.watchPace(() => client.pace());
@@ -302,14 +289,15 @@ async function extractInTurn(run: ExtractRunContext): Promise<ExtractResult> {
 }
 
 /**
- * A run decided in advance (see pending-sink.ts): it fetches as soon as the key is accepted,
- * while its storage is made ready. A failure to make it ready stops the fetching and is the
- * error reported; nothing was written to the run's sinks, which never opened.
+ * A run decided in advance (see pending-sink.ts): it fetches once the key is accepted and the
+ * side file is its own (no other extract of the database runs), while the rest of its storage is
+ * made ready. Whichever fails first is the error reported: a failure to make the storage ready
+ * stops the fetching, and a fetch that fails stops the storage's waiting for a lock.
  */
 async function extractAhead(run: ExtractRunContext, advance: RunDecision): Promise<ExtractResult> {
   const { options, client, controller, keyCheck } = run;
-  const storage = run.opening.then((store) =>
-    prepareStorage(store, storageSettings(options), keyCheck, advance),
+  const storage = run.opening.store.then((store) =>
+    prepareStorage(store, storageSettings(run), keyCheck, advance),
   );
   const sinks = new Map<ExtractedName, RecordSink>();
   for (const resource of advance.resources) {
@@ -318,23 +306,49 @@ async function extractAhead(run: ExtractRunContext, advance: RunDecision): Promi
   const progress = new Progress(advance.resources);
   progress.watchPace(() => client.pace());
   const plan = fetchPlan(advance, sinks, new Map(), options);
-  const fetching = keyCheck.result.then(() =>
+  const fetching = Promise.all([keyCheck.result, run.opening.sideHeld]).then(() =>
     fetchRun(plan, { storage, client, controller, progress }, options),
   );
-  // A refused key fails the fetching at once, and the storage (which awaits the key) after it:
-  // the storage's failure is the one reported, the fetching's is read below.
-  fetching.catch(() => undefined);
+  stopStorageOnFailure(run, storage, fetching);
   let ready: RunStorage;
   try {
     ready = await storage;
   } catch (error) {
     controller.abort(error);
     // Closing the store under a statement still running crashes the process: let all settle.
-    await fetching.catch(() => undefined);
+    const fetchError = await fetching.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    // The storage was stopped because the fetching had failed: that failure is the news.
+    if (run.opening.stop.signal.aborted && fetchError !== undefined) throw fetchError;
     throw error;
   }
   const fetched = await fetching;
   return storeRun(ready, { ...plan, runId: ready.runId }, fetched, client, options);
+}
+
+/**
+ * Once the fetching has failed (a refused key; a portal error, which aborts the run's controller),
+ * a wait of the storage for a lock ends: the run cannot succeed, and nobody should wait out the
+ * lock to learn it. Once the storage is ready, recording the failure may wait for a reader.
+ */
+function stopStorageOnFailure(
+  run: ExtractRunContext,
+  storage: Promise<RunStorage>,
+  fetching: Promise<FetchOutcome>,
+): void {
+  let settled = false;
+  const settle = () => {
+    settled = true;
+  };
+  storage.then(settle, settle);
+  const stop = (reason: unknown) => {
+    if (!settled) run.opening.stop.abort(reason);
+  };
+  const { signal } = run.controller;
+  signal.addEventListener("abort", () => stop(signal.reason), { once: true });
+  fetching.catch(stop);
 }
 
 function sinkOf(ready: RunStorage, resource: ExtractedName): RecordSink {

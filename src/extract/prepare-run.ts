@@ -33,6 +33,13 @@ export interface RunRequest {
   /** Recorded in `_runs.options` (never secrets). */
   readonly runOptions?: Readonly<Record<string, unknown>>;
   readonly logger: Logger;
+  /**
+   * When the run began, before any request: recorded as a new run's `started_at`, from which the
+   * next incremental run reads. A run that fetches before it is written down (pending-sink.ts)
+   * would otherwise record a later time than its first listing and let an edit made in between
+   * slip past both runs.
+   */
+  readonly startedAt: Date;
 }
 
 /** The portal's answer to the key, asked for while the run is decided. */
@@ -175,6 +182,7 @@ export async function applyRun(
     "stopped without recording an outcome; superseded by a later run",
   );
   return startRun(connection, {
+    startedAt: request.startedAt,
     mode: decision.mode,
     since: earliestCursor(decision.cursors),
     options: {

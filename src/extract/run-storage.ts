@@ -5,6 +5,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { doneKeys } from "../load/checkpoint.js";
+import { duckdbFirstLine } from "../load/duckdb-message.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import { extractMemoryLimit } from "../load/memory-limit.js";
 import type { ExtractedName } from "../resources/registry.js";
@@ -15,6 +16,7 @@ import {
   type RunDecision,
   type RunRequest,
 } from "./prepare-run.js";
+import { recordOutcome } from "./run-outcome.js";
 import { CountingSink, type RecordSink, StagingSink } from "./sink.js";
 
 /** What a written-down run stores into. */
@@ -53,16 +55,24 @@ export async function prepareStorage(
   // extract only (see memory-limit.ts).
   await store.setMemoryLimit(extractMemoryLimit(settings.memoryLimit));
   const { decision, runId } = await decideAndStartRun(store, settings.request, keyCheck, decided);
-  const connection = await store.connect();
-  const sinks = await openSinks(store, runId, decision, settings);
-  const done = new Map<ExtractedName, ReadonlySet<string>>();
-  if (decision.resumeId !== undefined) {
-    for (const resource of decision.resources) {
-      const kind = extractionOf(resource).checkpoint;
-      done.set(resource, await doneKeys(connection, runId, resource, kind));
+  try {
+    const connection = await store.connect();
+    const sinks = await openSinks(store, runId, decision, settings);
+    const done = new Map<ExtractedName, ReadonlySet<string>>();
+    if (decision.resumeId !== undefined) {
+      for (const resource of decision.resources) {
+        const kind = extractionOf(resource).checkpoint;
+        done.set(resource, await doneKeys(connection, runId, resource, kind));
+      }
     }
+    return { store, runId, decision, connection, sinks, done };
+  } catch (error) {
+    // The run is written down by now: it ends as failed, with the reason, not left "running".
+    const text = error instanceof Error ? error.message : String(error);
+    const message = duckdbFirstLine(text) || "the side file could not be prepared";
+    await recordOutcome(store, runId, { status: "failed", message, pace: undefined });
+    throw error;
   }
-  return { store, runId, decision, connection, sinks, done };
 }
 
 /** The run's staging sink per resource (counting ones for a dry run). */
@@ -95,6 +105,10 @@ async function openSinks(
     }),
   );
   const failed = opened.find((o): o is PromiseRejectedResult => o.status === "rejected");
-  if (failed) throw failed.reason;
+  if (failed) {
+    // The ones that opened stop their commit timers and close their connections.
+    await Promise.all([...sinks.values()].map((sink) => sink.abandon()));
+    throw failed.reason;
+  }
   return sinks;
 }

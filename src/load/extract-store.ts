@@ -115,6 +115,8 @@ export class ExtractStore {
       await connection.run(
         `ATTACH IF NOT EXISTS ${quoteLiteral(sidePath)} AS ${quoteIdent(SIDE_ALIAS)}`,
       );
+      // This process holds the database, so no other one can hold its side file.
+      waits.side.onHeld?.();
       await connection.run(`USE ${quoteIdent(SIDE_ALIAS)}`);
       await prepareSide(connection, fresh);
     } catch (error) {

@@ -23,6 +23,11 @@ export interface RunInfo {
   mode: RunMode;
   since: Date | null;
   options: Record<string, unknown>;
+  /**
+   * When the run began, before its first request (now if not given). The next incremental run
+   * reads from here (less a lookback), so it must not be later than anything the run fetched.
+   */
+  startedAt?: Date;
 }
 
 /** Per-resource outcome of a run. */
@@ -78,7 +83,7 @@ export async function startRun(connection: DuckDBConnection, info: RunInfo): Pro
      FROM _runs
      RETURNING run_id`,
     {
-      started: timestamp(new Date()),
+      started: timestamp(info.startedAt ?? new Date()),
       mode: info.mode,
       since: info.since ? timestamp(info.since) : null,
       options: safeJson(options),

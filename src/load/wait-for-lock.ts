@@ -16,6 +16,8 @@ export interface LockWait {
   readonly signal?: AbortSignal;
   /** Why the wait is worth it, for the line that says whom it waits for. */
   readonly purpose?: string;
+  /** Told once the lock is this process's: what must not start before it can start then. */
+  readonly onHeld?: () => void;
 }
 
 const FIRST_DELAY_MS = 100;
@@ -30,13 +32,13 @@ export async function whileLocked<T>(
   wait: LockWait,
   attempt: () => Promise<T>,
 ): Promise<T> {
-  if (wait.seconds === undefined) return attempt();
+  if (wait.seconds === undefined) return held(wait, await attempt());
   const deadline = Date.now() + wait.seconds * 1000;
   let delay = FIRST_DELAY_MS;
   let told = false;
   for (;;) {
     try {
-      return await attempt();
+      return held(wait, await attempt());
     } catch (error) {
       if (!(error instanceof DatabaseLockedError)) throw error;
       const left = deadline - Date.now();
@@ -52,9 +54,32 @@ export async function whileLocked<T>(
           `database ${path} is in use by ${whom}: waiting for it, up to ${wait.seconds} s${wait.purpose ? ` ${wait.purpose}` : ""}`,
         );
       }
-      await sleep(Math.min(delay, left), undefined, { signal: wait.signal });
+      await pauseUnlessStopped(path, Math.min(delay, left), wait.signal);
       delay = Math.min(delay * 2, MAX_DELAY_MS);
     }
+  }
+}
+
+function held<T>(wait: LockWait, value: T): T {
+  wait.onHeld?.();
+  return value;
+}
+
+/**
+ * Sleeps `ms`; a stop meanwhile ends the wait with its reason when that is one of ours (an
+ * interruption, or the failure that made the caller give up), else as an interruption: Node's
+ * own AbortError would reach the user as an unexpected error.
+ */
+async function pauseUnlessStopped(path: string, ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch (error) {
+    if (!signal?.aborted) throw error;
+    const reason: unknown = signal.reason;
+    if (reason instanceof LmsExportError) throw reason;
+    throw new LmsExportError("interrupted", `interrupted while waiting for ${path}`, {
+      cause: reason,
+    });
   }
 }
 

@@ -134,4 +134,80 @@ describe("a run's head start", () => {
     await release();
     expect(await readRows(db, "SELECT run_id, status FROM _runs")).toEqual([[1n, "succeeded"]]);
   });
+
+  it("a run that lists before it is written down counts its start from before its first request", async () => {
+    await runExtract(options());
+    await holdDatabase(db);
+    const groupPages = () => sim.stats.byOperation.get("grp/get_all") ?? 0;
+    const pages = groupPages();
+    const run = runExtract(options());
+    await until(() => groupPages() >= 2 * pages, 10);
+    // Edited after the run listed groups, while it waits to write itself down: the next
+    // incremental run must read the edit. Portal dates have whole seconds, hence the pause.
+    const group = sim.data.list("grp")[0]!;
+    sim.data.edit("grp", group.grp_id, { grp_description: "edited while the run waited" });
+    await pause(1500);
+    await release();
+    await run;
+    await runExtract(options({ mode: "incremental", lookbackMs: 1000 }));
+    expect(
+      await readRows(db, `SELECT grp_description FROM grp WHERE grp_id = ${group.grp_id}`),
+    ).toEqual([["edited while the run waited"]]);
+  });
+
+  it("a run asks for nothing while another extract holds the side file", async () => {
+    await runExtract(options());
+    reader = spawnHelper("hold-lock.mjs", [`${db}.staging`]);
+    await waitForLine(reader, "ready");
+    const before = listRequests();
+    const run = runExtract(options());
+    // The key is checked meanwhile; the lists wait for the side file.
+    await until(() => sim.stats.byOperation.get("token") === 2, 10);
+    await pause(500);
+    expect(listRequests()).toBe(before);
+    await release();
+    await run;
+    expect(listRequests()).toBeGreaterThan(before);
+  });
+
+  it("a fetch that fails while the database is held ends the run with its own error", async () => {
+    await runExtract(options());
+    await sim.close();
+    sim = await startSimulator({
+      apiKey: KEY,
+      users: 40,
+      takesPerUser: 2,
+      now: NOW,
+      seed: 31,
+      forbidden: ["grp/get_all"],
+    });
+    await holdDatabase(db);
+    // Without the failure ending the wait, the run would wait out the lock and report it.
+    const failure = await runExtract(options({ waitSeconds: 120 })).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await release();
+    expect(failure).toBeInstanceOf(LmsExportError);
+    expect((failure as LmsExportError).code).not.toBe("locked");
+    expect((failure as LmsExportError).message).toContain("403");
+    expect(await readRows(db, "SELECT run_id, status FROM _runs")).toEqual([[1n, "succeeded"]]);
+  });
+
+  it("an interruption while a run waits for the database is reported as one", async () => {
+    await runExtract(options());
+    await holdDatabase(db);
+    const stop = new AbortController();
+    const run = runExtract(options({ mode: "incremental", signal: stop.signal }));
+    await until(() => sim.stats.byOperation.get("token") === 2, 10);
+    await pause(200);
+    stop.abort(new LmsExportError("interrupted", "interrupted"));
+    const failure = await run.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await release();
+    expect(failure).toBeInstanceOf(LmsExportError);
+    expect((failure as LmsExportError).code).toBe("interrupted");
+  });
 });

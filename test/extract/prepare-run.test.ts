@@ -15,7 +15,7 @@ import { silentLogger } from "../../src/log/logger.js";
 import { readRows } from "../helpers/read-rows.js";
 import { kill, spawnHelper, waitForLine } from "../load/helpers/child-process.js";
 
-const request = { mode: "full" as const, logger: silentLogger };
+const request = { mode: "full" as const, logger: silentLogger, startedAt: new Date() };
 
 let dir: string;
 let db: string;

@@ -1,0 +1,60 @@
+/**
+ * Opening a run's store (the side file, then the database as needed), with the run's waits for
+ * locks. Two moments matter to the run besides the store being open: when the side file is its
+ * own (from then on no other extract of the database can run, so fetching may start), and when
+ * the waiting should stop (an interruption, or a fetch that has already failed).
+ */
+import { DEFAULT_MERGE_WAIT_SECONDS } from "../config/defaults.js";
+import type { LmsDatabase } from "../load/database.js";
+import { ExtractStore } from "../load/extract-store.js";
+import type { Logger } from "../log/logger.js";
+
+/** How the store opens. */
+export interface StoreSettings {
+  /** A database path, or a database this process holds open. */
+  readonly db: string | LmsDatabase;
+  /** See RunExtractOptions.waitSeconds (extract.ts). */
+  readonly waitSeconds: number | undefined;
+  readonly logger: Logger;
+  /** An interruption: stops every wait for a lock. */
+  readonly signal: AbortSignal | undefined;
+  /** The configured DuckDB memory ceiling, for a path. */
+  readonly memoryLimit: string | undefined;
+}
+
+/** A store being opened. */
+export interface StoreOpening {
+  readonly store: Promise<ExtractStore>;
+  /** Resolves once the side file is the run's; rejects if the store cannot open before that. */
+  readonly sideHeld: Promise<void>;
+  /** Stops the store's waits for a lock with the reason given (the run's first failure). */
+  readonly stop: AbortController;
+}
+
+export function openStore(settings: StoreSettings): StoreOpening {
+  const { logger, waitSeconds } = settings;
+  const stop = new AbortController();
+  const signal = settings.signal ? AbortSignal.any([settings.signal, stop.signal]) : stop.signal;
+  let onHeld = () => {};
+  const held = new Promise<void>((resolve) => {
+    onHeld = resolve;
+  });
+  const store = ExtractStore.open(
+    settings.db,
+    {
+      side: { seconds: waitSeconds, logger, signal, onHeld },
+      database: {
+        seconds: waitSeconds ?? DEFAULT_MERGE_WAIT_SECONDS,
+        logger,
+        signal,
+        purpose: "(to write the run down, or to merge it; what it fetched is kept meanwhile)",
+      },
+    },
+    settings.memoryLimit,
+  );
+  // Read by the run and in its `finally`; never reported as unhandled meanwhile.
+  store.catch(() => undefined);
+  const sideHeld = Promise.race([held, store.then(() => undefined)]);
+  sideHeld.catch(() => undefined);
+  return { store, sideHeld, stop };
+}
