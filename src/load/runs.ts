@@ -294,13 +294,26 @@ export async function copyRunRecords(
   side: string,
   runId: number,
 ): Promise<void> {
+  const params = { run: runId };
+  // One question for the three tables: most runs record in one or none of them, and each
+  // statement costs the merge's transaction a round trip.
+  const counted = await connection.runAndReadAll(
+    RUN_RECORD_TABLES.map(
+      (table) =>
+        `SELECT '${table}', count(*) FROM ${inSide(side, table)} WHERE run_id = $run::BIGINT`,
+    ).join(" UNION ALL "),
+    params,
+  );
+  const recorded = new Set(
+    counted
+      .getRows()
+      .filter(([, n]) => Number(n) > 0)
+      .map(([table]) => String(table)),
+  );
   for (const table of RUN_RECORD_TABLES) {
+    if (!recorded.has(table)) continue;
     const from = inSide(side, table);
-    const params = { run: runId };
-    await connection.run(
-      `DELETE FROM ${table} WHERE run_id = $run::BIGINT AND EXISTS (SELECT 1 FROM ${from} WHERE run_id = $run::BIGINT)`,
-      params,
-    );
+    await connection.run(`DELETE FROM ${table} WHERE run_id = $run::BIGINT`, params);
     await connection.run(
       `INSERT INTO ${table} SELECT * FROM ${from} WHERE run_id = $run::BIGINT`,
       params,
