@@ -2,19 +2,25 @@
  * DuckDB's memory ceiling. Its own default is 80% of the machine's memory, which it fills with
  * cached blocks during a large extract. The `duckdbMemoryLimit` setting (e.g. "2GB", resolved by
  * the config with the others and passed in as `configured`) sets it for everything; otherwise
- * reports get 256 MB and an extract 128 MB.
+ * reports get 256 MB and an extract 96 MB.
  *
  * Why two figures: an extract only appends and then builds primary keys, which run as fast under
- * 128 MB and keep the whole process near 300 MB at 2M takes; report queries that group hundreds of
- * thousands of rows need the larger one (DuckDB spills to disk past either, but not every operator
- * can). One thing in an extract does grow with the portal: a primary key index must fit in memory
- * while it is built (measured: 10M keys fail under 64 MB), so the merge gets more on big portals.
+ * 96 MB; report queries that group hundreds of thousands of rows need the larger one (DuckDB
+ * spills to disk past either, but not every operator can). During the fetch DuckDB keeps the side
+ * file's checkpointed blocks cached until its ceiling makes it drop them, although nothing reads
+ * them before the merge: at 2M takes that cache (`duckdb_memory()`'s BASE_TABLE) grew steadily to
+ * about 70 MB, and the process peaked at 300-301 MB under 128 MB, 279-290 MB under 96 MB, in the
+ * same time. Far lower fails: rows appended and not yet checkpointed take up to about 67 MB at
+ * a run's start, when every list fills its table at once, and under 64 MB an automatic checkpoint
+ * could not pin a block. One thing in an extract does grow with the portal: a primary key index
+ * must fit in memory while it is built (measured: 10M keys fail under 64 MB), so the merge gets
+ * more on big portals.
  */
 import { DUCKDB_SIZE } from "../config/duckdb-size.js";
 
 /** DuckDB reads "MB" as 10^6 bytes. */
 const MB = 1_000_000;
-const EXTRACT_MB = 128;
+const EXTRACT_MB = 96;
 
 export const DEFAULT_MEMORY_LIMIT = "256MB";
 export const EXTRACT_MEMORY_LIMIT = `${EXTRACT_MB}MB`;
@@ -47,9 +53,9 @@ const INDEX_BYTES_PER_KEY = 16;
 const MERGE_BASE_BYTES = 64 * MB;
 
 /**
- * The merge's least ceiling. The merge is where an extract's memory peaked: at 2M takes DuckDB
- * filled the extract's 128 MB with the blocks it copies, and the process peaked at 299-301 MB;
- * under 96 MB the merge takes 256-289 MB and the peak is the fetch's (277-299 MB).
+ * The merge's least ceiling. At 2M takes DuckDB fills whatever ceiling the merge has with the
+ * blocks it copies: under 128 MB the process peaked there at 299-301 MB, under 96 MB at
+ * 256-289 MB.
  */
 const MERGE_MIN_MB = 96;
 
