@@ -198,6 +198,8 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
     signal: options.signal,
     memoryLimit: configuredMemoryLimit(options),
   });
+  // A refused key ends the waits to start: the run cannot go on (see open-store.ts).
+  keyCheck.result.catch((error: unknown) => opening.stop.abort(error));
   const run: ExtractRunContext = { options, request, client, controller, keyCheck, opening };
   const advance = decidedInAdvance(request);
   let merged = false;
@@ -245,6 +247,7 @@ function storageSettings(run: ExtractRunContext): StorageSettings {
     memoryLimit: configuredMemoryLimit(options),
     batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS,
     dryRun: options.dryRun === true,
+    stop: run.opening.stop.signal,
   };
 }
 
@@ -309,19 +312,20 @@ async function extractAhead(run: ExtractRunContext, advance: RunDecision): Promi
   const fetching = Promise.all([keyCheck.result, run.opening.sideHeld]).then(() =>
     fetchRun(plan, { storage, client, controller, progress }, options),
   );
-  stopStorageOnFailure(run, storage, fetching);
+  stopStartOnFailure(run, fetching);
   let ready: RunStorage;
   try {
     ready = await storage;
   } catch (error) {
+    const stoppedFirst = stoppedBy(run.opening.stop.signal, error);
     controller.abort(error);
     // Closing the store under a statement still running crashes the process: let all settle.
     const fetchError = await fetching.then(
       () => undefined,
       (failure: unknown) => failure,
     );
-    // The storage was stopped because the fetching had failed: that failure is the news.
-    if (run.opening.stop.signal.aborted && fetchError !== undefined) throw fetchError;
+    // The storage was stopped because the fetching had failed first: that failure is the news.
+    if (stoppedFirst && fetchError !== undefined) throw fetchError;
     throw error;
   }
   const fetched = await fetching;
@@ -330,25 +334,20 @@ async function extractAhead(run: ExtractRunContext, advance: RunDecision): Promi
 
 /**
  * Once the fetching has failed (a refused key; a portal error, which aborts the run's controller),
- * a wait of the storage for a lock ends: the run cannot succeed, and nobody should wait out the
- * lock to learn it. Once the storage is ready, recording the failure may wait for a reader.
+ * the waits to start the run end: it cannot succeed, and nobody should wait out a lock to learn
+ * it. The stop reaches only the waits before the run is written down (see open-store.ts).
  */
-function stopStorageOnFailure(
-  run: ExtractRunContext,
-  storage: Promise<RunStorage>,
-  fetching: Promise<FetchOutcome>,
-): void {
-  let settled = false;
-  const settle = () => {
-    settled = true;
-  };
-  storage.then(settle, settle);
-  const stop = (reason: unknown) => {
-    if (!settled) run.opening.stop.abort(reason);
-  };
+function stopStartOnFailure(run: ExtractRunContext, fetching: Promise<FetchOutcome>): void {
+  const stop = (reason: unknown) => run.opening.stop.abort(reason);
   const { signal } = run.controller;
   signal.addEventListener("abort", () => stop(signal.reason), { once: true });
   fetching.catch(stop);
+}
+
+/** Whether `error` is the stop of `signal`: its reason, or a wait's error caused by it. */
+function stoppedBy(signal: AbortSignal, error: unknown): boolean {
+  if (!signal.aborted) return false;
+  return error === signal.reason || (error instanceof Error && error.cause === signal.reason);
 }
 
 function sinkOf(ready: RunStorage, resource: ExtractedName): RecordSink {

@@ -18,7 +18,7 @@ import type { ExtractedName } from "../resources/registry.js";
 import { refuseEmptying } from "./empty-guard.js";
 import type { ExtractPlan, FetchOutcome } from "./fetch-plan.js";
 import { extractionOf } from "./plan.js";
-import { recordOutcome, recordRunEnd } from "./run-outcome.js";
+import { fetchFailure, recordOutcome, recordRunEnd } from "./run-outcome.js";
 
 /** What the merge needs besides the plan and the fetch. */
 export interface MergeSettings {
@@ -94,6 +94,10 @@ export async function mergeRun(
   } catch (error) {
     // Committed already: the run succeeded, its records wait in the .wal file.
     if (error instanceof WriteIntoFileError) throw error;
+    // Interrupted while it waited for a reader to let go: marked so (one try), resumable.
+    if (error instanceof LmsExportError && error.code === "interrupted") {
+      throw await fetchFailure({ store, runId, pace }, error, true);
+    }
     const text = error instanceof Error ? error.message : String(error);
     const message = duckdbFirstLine(text);
     await recordOutcome(store, runId, {

@@ -2,7 +2,9 @@
  * Opening a run's store (the side file, then the database as needed), with the run's waits for
  * locks. Two moments matter to the run besides the store being open: when the side file is its
  * own (from then on no other extract of the database can run, so fetching may start), and when
- * the waiting should stop (an interruption, or a fetch that has already failed).
+ * the waiting to start should stop (an interruption, a refused key, a fetch that already failed).
+ * That stop reaches the waits before the run is written down only (the side file's here, the
+ * database's in prepare-run.ts): a run that is written down may still wait to record its end.
  */
 import { DEFAULT_MERGE_WAIT_SECONDS } from "../config/defaults.js";
 import type { LmsDatabase } from "../load/database.js";
@@ -27,14 +29,14 @@ export interface StoreOpening {
   readonly store: Promise<ExtractStore>;
   /** Resolves once the side file is the run's; rejects if the store cannot open before that. */
   readonly sideHeld: Promise<void>;
-  /** Stops the store's waits for a lock with the reason given (the run's first failure). */
+  /** Stops the waits to start the run with the reason given (the run's first failure). */
   readonly stop: AbortController;
 }
 
 export function openStore(settings: StoreSettings): StoreOpening {
-  const { logger, waitSeconds } = settings;
+  const { logger, waitSeconds, signal } = settings;
   const stop = new AbortController();
-  const signal = settings.signal ? AbortSignal.any([settings.signal, stop.signal]) : stop.signal;
+  const sideSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
   let onHeld = () => {};
   const held = new Promise<void>((resolve) => {
     onHeld = resolve;
@@ -42,12 +44,12 @@ export function openStore(settings: StoreSettings): StoreOpening {
   const store = ExtractStore.open(
     settings.db,
     {
-      side: { seconds: waitSeconds, logger, signal, onHeld },
+      side: { seconds: waitSeconds, logger, signal: sideSignal, onHeld },
       database: {
         seconds: waitSeconds ?? DEFAULT_MERGE_WAIT_SECONDS,
         logger,
-        signal,
-        purpose: "(to write the run down, or to merge it; what it fetched is kept meanwhile)",
+        ...(signal ? { signal } : {}),
+        purpose: "(to record the run, or to merge what it fetched)",
       },
     },
     settings.memoryLimit,

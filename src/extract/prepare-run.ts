@@ -209,19 +209,30 @@ export async function decideAndStartRun(
   request: RunRequest,
   keyCheck: PendingKeyCheck,
   decided?: RunDecision,
+  stop?: AbortSignal,
 ): Promise<{ decision: RunDecision; runId: number }> {
-  const started = await store.withDatabase("write", async (connection) => {
-    await adoptLegacyStaging(connection, store.side);
-    const decision = decided ?? (await decideRun(connection, store.side, request));
-    if (!keyCheck.settled()) return { decision, runId: undefined };
-    await keyCheck.result;
-    return { decision, runId: await applyRun(store, connection, decision, request) };
-  });
+  // `stop`: the run failed before it was written down (its fetch, or its key): a wait for the
+  // database ends there, and nothing is written. Without a wait the run is written as before
+  // and its failure recorded on it.
+  const waits = stop ? { stop } : {};
+  const started = await store.withDatabase(
+    "write",
+    async (connection) => {
+      await adoptLegacyStaging(connection, store.side);
+      const decision = decided ?? (await decideRun(connection, store.side, request));
+      if (!keyCheck.settled()) return { decision, runId: undefined };
+      await keyCheck.result;
+      return { decision, runId: await applyRun(store, connection, decision, request) };
+    },
+    waits,
+  );
   const { decision } = started;
   if (started.runId !== undefined) return { decision, runId: started.runId };
   await keyCheck.result;
-  const runId = await store.withDatabase("write", (connection) =>
-    applyRun(store, connection, decision, request),
+  const runId = await store.withDatabase(
+    "write",
+    (connection) => applyRun(store, connection, decision, request),
+    waits,
   );
   return { decision, runId };
 }

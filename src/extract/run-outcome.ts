@@ -60,9 +60,12 @@ export async function recordOutcome(
     .catch(() => {});
 }
 
-/** Turns a failure of the fetch into the error the user sees, with the run marked. */
+/**
+ * Turns a failure of the run before its merge (its fetch, or its storage once the run is written
+ * down) into the error the user sees, with the run marked.
+ */
 export async function fetchFailure(
-  run: { store: ExtractStore; runId: number; pace: RunPace } | undefined,
+  run: { store: ExtractStore; runId: number; pace: RunPace | undefined } | undefined,
   error: unknown,
   interrupted: boolean,
 ): Promise<LmsExportError> {

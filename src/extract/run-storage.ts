@@ -5,7 +5,6 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { doneKeys } from "../load/checkpoint.js";
-import { duckdbFirstLine } from "../load/duckdb-message.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import { extractMemoryLimit } from "../load/memory-limit.js";
 import type { ExtractedName } from "../resources/registry.js";
@@ -16,7 +15,7 @@ import {
   type RunDecision,
   type RunRequest,
 } from "./prepare-run.js";
-import { recordOutcome } from "./run-outcome.js";
+import { fetchFailure } from "./run-outcome.js";
 import { CountingSink, type RecordSink, StagingSink } from "./sink.js";
 
 /** What a written-down run stores into. */
@@ -39,6 +38,8 @@ export interface StorageSettings {
   readonly batchRows: number;
   /** Counting sinks only: the benchmark's fetch-and-parse floor. */
   readonly dryRun: boolean;
+  /** Ends the waits to write the run down: the run failed first (see open-store.ts). */
+  readonly stop?: AbortSignal;
 }
 
 /**
@@ -54,10 +55,12 @@ export async function prepareStorage(
   // The instance may be shared with reports that follow (`run`): its ceiling is lowered for the
   // extract only (see memory-limit.ts).
   await store.setMemoryLimit(extractMemoryLimit(settings.memoryLimit));
-  const { decision, runId } = await decideAndStartRun(store, settings.request, keyCheck, decided);
+  const { request, stop } = settings;
+  const { decision, runId } = await decideAndStartRun(store, request, keyCheck, decided, stop);
+  let sinks: Map<ExtractedName, RecordSink> | undefined;
   try {
     const connection = await store.connect();
-    const sinks = await openSinks(store, runId, decision, settings);
+    sinks = await openSinks(store, runId, decision, settings);
     const done = new Map<ExtractedName, ReadonlySet<string>>();
     if (decision.resumeId !== undefined) {
       for (const resource of decision.resources) {
@@ -67,11 +70,10 @@ export async function prepareStorage(
     }
     return { store, runId, decision, connection, sinks, done };
   } catch (error) {
-    // The run is written down by now: it ends as failed, with the reason, not left "running".
-    const text = error instanceof Error ? error.message : String(error);
-    const message = duckdbFirstLine(text) || "the side file could not be prepared";
-    await recordOutcome(store, runId, { status: "failed", message, pace: undefined });
-    throw error;
+    // The run is written down by now: it ends as failed, with the reason, not left "running",
+    // and its sinks stop their commit timers and close their connections.
+    await Promise.all([...(sinks?.values() ?? [])].map((sink) => sink.abandon()));
+    throw await fetchFailure({ store, runId, pace: undefined }, error, false);
   }
 }
 

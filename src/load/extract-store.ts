@@ -169,13 +169,14 @@ export class ExtractStore {
   /**
    * Runs `use` on a connection whose default database is the database, opened for `mode` for the
    * length of the call. `once`: try the lock once instead of waiting (recording an interruption).
+   * `stop`: also ends this call's wait for the lock (besides the store's own signal).
    */
   withDatabase<T>(
     mode: "read" | "write",
     use: (connection: DuckDBConnection) => Promise<T>,
-    options: { once?: boolean } = {},
+    options: { once?: boolean; stop?: AbortSignal } = {},
   ): Promise<T> {
-    const turn = this.queue.then(() => this.attached(mode, use, options.once === true));
+    const turn = this.queue.then(() => this.attached(mode, use, options));
     this.queue = turn.catch(() => undefined);
     return turn;
   }
@@ -188,12 +189,12 @@ export class ExtractStore {
   private async attached<T>(
     mode: "read" | "write",
     use: (connection: DuckDBConnection) => Promise<T>,
-    once: boolean,
+    options: { once?: boolean; stop?: AbortSignal },
   ): Promise<T> {
     const { attachment } = this;
     if (attachment.kind === "shared") return onInstance(attachment.db, use);
     const connection = await this.connect();
-    const wait = once ? { ...this.waits.database, seconds: undefined } : this.waits.database;
+    const wait = waitFor(this.waits.database, options);
     const shown = this.path;
     const readOnly = mode === "read" && this.migrated;
     await whileLocked(shown, wait, async () => {
@@ -299,4 +300,11 @@ async function prepareSide(connection: DuckDBConnection, fresh: boolean): Promis
     await connection.run(sideTablesSql().join(";\n"));
     if (!fresh) await addStagingColumns(connection);
   });
+}
+
+/** The database's wait for one call: tried once, or stopped by `stop` too. */
+function waitFor(wait: LockWait, options: { once?: boolean; stop?: AbortSignal }): LockWait {
+  const { once, stop } = options;
+  const signal = stop && wait.signal ? AbortSignal.any([wait.signal, stop]) : (stop ?? wait.signal);
+  return { ...wait, ...(once ? { seconds: undefined } : {}), ...(signal ? { signal } : {}) };
 }

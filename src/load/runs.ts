@@ -297,19 +297,14 @@ export async function copyRunRecords(
   const params = { run: runId };
   // One question for the three tables: most runs record in one or none of them, and each
   // statement costs the merge's transaction a round trip.
-  const counted = await connection.runAndReadAll(
+  const found = await connection.runAndReadAll(
     RUN_RECORD_TABLES.map(
       (table) =>
-        `SELECT '${table}', count(*) FROM ${inSide(side, table)} WHERE run_id = $run::BIGINT`,
+        `SELECT '${table}' WHERE EXISTS (SELECT 1 FROM ${inSide(side, table)} WHERE run_id = $run::BIGINT)`,
     ).join(" UNION ALL "),
     params,
   );
-  const recorded = new Set(
-    counted
-      .getRows()
-      .filter(([, n]) => Number(n) > 0)
-      .map(([table]) => String(table)),
-  );
+  const recorded = new Set(found.getRows().map(([table]) => String(table)));
   for (const table of RUN_RECORD_TABLES) {
     if (!recorded.has(table)) continue;
     const from = inSide(side, table);

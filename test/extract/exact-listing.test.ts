@@ -12,6 +12,7 @@ import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
 import type { Logger } from "../../src/log/logger.js";
 import { RESOURCES } from "../../src/resources/registry.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { recordingLogger } from "../helpers/recording-logger.js";
 import { expectTablesEqualPortal } from "../helpers/table-snapshot.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 
@@ -20,11 +21,6 @@ const NOW = new Date("2026-06-01T00:00:00Z");
 const LISTS = ["grp", "user_grp", "product_access", "svc_availability"] as const;
 
 const dir = tempDirForFile("lms-exact-");
-
-function recordingLogger(lines: string[]): Logger {
-  const log = (level: string) => (message: string) => lines.push(`${level} ${message}`);
-  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
-}
 
 function options(sim: RunningSimulator, db: LmsDatabase, logger: Logger): RunExtractOptions {
   return {

@@ -14,6 +14,7 @@ import { openDatabase } from "../../src/load/database.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { readRows } from "../helpers/read-rows.js";
+import { recordingLogger } from "../helpers/recording-logger.js";
 import { expectTablesEqualPortal } from "../helpers/table-snapshot.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 import { kill, spawnHelper, waitForLine } from "../load/helpers/child-process.js";
@@ -209,5 +210,60 @@ describe("a run's head start", () => {
     await release();
     expect(failure).toBeInstanceOf(LmsExportError);
     expect((failure as LmsExportError).code).toBe("interrupted");
+  });
+});
+
+describe("waiting for the database", () => {
+  it("an incremental run with a refused key reports the key, not the reader it waits for", async () => {
+    await runExtract(options());
+    await holdDatabase(db);
+    const wrong = options({ mode: "incremental", waitSeconds: 120 });
+    // Without the refusal ending the wait, the run would wait out the reader and report the lock.
+    const failure = await runExtract({
+      ...wrong,
+      clientOptions: { ...wrong.clientOptions, apiKey: "not-the-key" },
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await release();
+    expect(failure).toBeInstanceOf(LmsExportError);
+    expect((failure as LmsExportError).code).toBe("auth-refused");
+  });
+
+  it("an interruption while the merge waits for a reader says how to go on, and resuming does", async () => {
+    await runExtract(options());
+    // Slow answers: the run is still fetching when the reader takes the database.
+    sim.faults.latencyMs = 100;
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const before = listRequests();
+    // An incremental run writes itself down before its first request.
+    const run = runExtract(
+      options({ mode: "incremental", signal: stop.signal, logger: recordingLogger(lines) }),
+    );
+    await until(() => listRequests() > before, 10);
+    await holdDatabase(db);
+    await until(() => lines.some((line) => line.includes("waiting for it")), 60);
+    stop.abort(new LmsExportError("interrupted", "interrupted"));
+    const failure = await run.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await release();
+    expect(failure).toBeInstanceOf(LmsExportError);
+    expect((failure as LmsExportError).code).toBe("interrupted");
+    expect((failure as LmsExportError).message).toContain("--resume");
+    sim.faults.latencyMs = 0;
+    const resumed = await runExtract(options({ mode: "incremental", resume: true }));
+    expect(resumed.runId).toBe(2);
+    const stored = await openDatabase(db);
+    const connection = await stored.connect();
+    try {
+      await expectTablesEqualPortal(connection, sim.data);
+    } finally {
+      connection.closeSync();
+      stored.close();
+    }
   });
 });

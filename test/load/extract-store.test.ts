@@ -1,10 +1,12 @@
 /**
  * The extract's side file: created with the staging tables beside the database, taking over what
- * a database written before it held, refusing a second instance of the database in this process.
+ * a database written before it held, refusing a second instance of the database in this process;
+ * and the store's waits for a database another process holds.
  */
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
+import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import { openDatabase } from "../../src/load/database.js";
 import { ExtractStore } from "../../src/load/extract-store.js";
 import { adoptLegacyStaging } from "../../src/load/legacy-staging.js";
@@ -12,6 +14,7 @@ import { silentLogger } from "../../src/log/logger.js";
 import { RESOURCES } from "../../src/resources/registry.js";
 import { readRows } from "../helpers/read-rows.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { kill, spawnHelper, waitForLine } from "./helpers/child-process.js";
 
 const waits = {
   side: { seconds: undefined, logger: silentLogger },
@@ -154,6 +157,31 @@ describe("the extract's side file", () => {
       );
     } finally {
       db.close();
+    }
+  });
+
+  it("ends one call's wait for the database with that call's stop; later calls wait as before", async () => {
+    const path = join(await tempDir(), "waits.duckdb");
+    const store = await ExtractStore.open(path, {
+      side: { seconds: undefined, logger: silentLogger },
+      database: { seconds: 30, logger: silentLogger },
+    });
+    // Created and migrated before another process holds it.
+    await store.withDatabase("write", async () => undefined);
+    const reader = spawnHelper("hold-lock.mjs", [path, "read-only"]);
+    try {
+      await waitForLine(reader, "ready");
+      const stop = new AbortController();
+      const stopped = store.withDatabase("write", async () => "written", { stop: stop.signal });
+      stop.abort(new LmsExportError("auth-refused", "the key was refused"));
+      await expect(stopped).rejects.toMatchObject({ code: "auth-refused" });
+      const later = store.withDatabase("write", async () => "written");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await kill(reader);
+      await expect(later).resolves.toBe("written");
+    } finally {
+      await kill(reader);
+      store.close();
     }
   });
 });
