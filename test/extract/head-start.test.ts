@@ -77,6 +77,34 @@ async function until(check: () => boolean, seconds: number): Promise<void> {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Every extracted table of the database equals what the simulated portal holds. */
+async function expectDatabaseEqualsPortal(): Promise<void> {
+  const stored = await openDatabase(db);
+  const connection = await stored.connect();
+  try {
+    await expectTablesEqualPortal(connection, sim.data);
+  } finally {
+    connection.closeSync();
+    stored.close();
+  }
+}
+
+/** Interrupts `run` as Ctrl-C does, lets the reader go, and answers the run's failure. */
+async function interruptThenRelease(
+  stop: AbortController,
+  run: Promise<unknown>,
+): Promise<LmsExportError> {
+  stop.abort(new LmsExportError("interrupted", "interrupted"));
+  const failure = await run.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  await release();
+  expect(failure).toBeInstanceOf(LmsExportError);
+  expect((failure as LmsExportError).code).toBe("interrupted");
+  return failure as LmsExportError;
+}
+
 describe("a run's head start", () => {
   it("a new full run lists while the database is held, then stores what the portal has", async () => {
     await runExtract(options());
@@ -88,14 +116,7 @@ describe("a run's head start", () => {
     await release();
     const result = await run;
     expect(result.runId).toBe(2);
-    const stored = await openDatabase(db);
-    const connection = await stored.connect();
-    try {
-      await expectTablesEqualPortal(connection, sim.data);
-    } finally {
-      connection.closeSync();
-      stored.close();
-    }
+    await expectDatabaseEqualsPortal();
     expect(await readRows(db, "SELECT run_id, status FROM _runs ORDER BY run_id")).toEqual([
       [1n, "succeeded"],
       [2n, "succeeded"],
@@ -202,14 +223,7 @@ describe("a run's head start", () => {
     const run = runExtract(options({ mode: "incremental", signal: stop.signal }));
     await until(() => sim.stats.byOperation.get("token") === 2, 10);
     await pause(200);
-    stop.abort(new LmsExportError("interrupted", "interrupted"));
-    const failure = await run.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    await release();
-    expect(failure).toBeInstanceOf(LmsExportError);
-    expect((failure as LmsExportError).code).toBe("interrupted");
+    await interruptThenRelease(stop, run);
   });
 });
 
@@ -245,25 +259,11 @@ describe("waiting for the database", () => {
     await until(() => listRequests() > before, 10);
     await holdDatabase(db);
     await until(() => lines.some((line) => line.includes("waiting for it")), 60);
-    stop.abort(new LmsExportError("interrupted", "interrupted"));
-    const failure = await run.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    await release();
-    expect(failure).toBeInstanceOf(LmsExportError);
-    expect((failure as LmsExportError).code).toBe("interrupted");
-    expect((failure as LmsExportError).message).toContain("--resume");
+    const failure = await interruptThenRelease(stop, run);
+    expect(failure.message).toContain("--resume");
     sim.faults.latencyMs = 0;
     const resumed = await runExtract(options({ mode: "incremental", resume: true }));
     expect(resumed.runId).toBe(2);
-    const stored = await openDatabase(db);
-    const connection = await stored.connect();
-    try {
-      await expectTablesEqualPortal(connection, sim.data);
-    } finally {
-      connection.closeSync();
-      stored.close();
-    }
+    await expectDatabaseEqualsPortal();
   });
 });
