@@ -57,10 +57,10 @@ export async function prepareStorage(
   await store.setMemoryLimit(extractMemoryLimit(settings.memoryLimit));
   const { request, stop } = settings;
   const { decision, runId } = await decideAndStartRun(store, request, keyCheck, decided, stop);
-  let sinks: Map<ExtractedName, RecordSink> | undefined;
+  const sinks = new Map<ExtractedName, RecordSink>();
   try {
     const connection = await store.connect();
-    sinks = await openSinks(store, runId, decision, settings);
+    await openSinks(sinks, store, runId, decision, settings);
     const done = new Map<ExtractedName, ReadonlySet<string>>();
     if (decision.resumeId !== undefined) {
       for (const resource of decision.resources) {
@@ -72,19 +72,22 @@ export async function prepareStorage(
   } catch (error) {
     // The run is written down by now: it ends as failed, with the reason, not left "running",
     // and its sinks stop their commit timers and close their connections.
-    await Promise.all([...(sinks?.values() ?? [])].map((sink) => sink.abandon()));
+    await Promise.all([...sinks.values()].map((sink) => sink.abandon()));
     throw await fetchFailure({ store, runId, pace: undefined }, error, false);
   }
 }
 
-/** The run's staging sink per resource (counting ones for a dry run). */
+/**
+ * Opens into `sinks` the run's staging sink per resource (counting ones for a dry run); on a
+ * failure, those that opened are there for the caller to abandon.
+ */
 async function openSinks(
+  sinks: Map<ExtractedName, RecordSink>,
   store: ExtractStore,
   runId: number,
   decision: RunDecision,
   settings: StorageSettings,
-): Promise<Map<ExtractedName, RecordSink>> {
-  const sinks = new Map<ExtractedName, RecordSink>();
+): Promise<void> {
   // Each sink has its own connection, so they open side by side: one after the other, their
   // few statements each held up the first request by a tenth of a second. All of them settle
   // before a failure is reported: the store is closed next, and closing DuckDB under a
@@ -107,10 +110,5 @@ async function openSinks(
     }),
   );
   const failed = opened.find((o): o is PromiseRejectedResult => o.status === "rejected");
-  if (failed) {
-    // The ones that opened stop their commit timers and close their connections.
-    await Promise.all([...sinks.values()].map((sink) => sink.abandon()));
-    throw failed.reason;
-  }
-  return sinks;
+  if (failed) throw failed.reason;
 }
