@@ -18,7 +18,7 @@ import { withDuckdbAllocator } from "../load/duckdb-allocator.js";
 import { bareLoop } from "./bare-loop.js";
 import type { ExtractChildInput, ExtractChildOutput } from "./extract-child.js";
 import { minimumRequests } from "./minimum-requests.js";
-import { spawnSimulator } from "./spawn-simulator.js";
+import { withSimulator } from "./spawn-simulator.js";
 
 const run = promisify(execFile);
 const CHILD = fileURLToPath(new URL("./extract-child.js", import.meta.url));
@@ -80,134 +80,111 @@ function median(runs: readonly ExtractChildOutput[]): ExtractChildOutput {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-export async function benchExtract(options: {
+export interface ExtractBenchOptions {
   users200k: number;
   users2m: number;
   latencyUsers: number;
   rounds: number;
   log: (line: string) => void;
-}): Promise<ExtractBenchResult> {
-  const dir = await mkdtemp(join(tmpdir(), "lms-bench-"));
-  const base = { concurrency: CONCURRENCY, pageSize: PAGE_SIZE };
-  try {
-    // 1 and 4: zero latency, about 200k takes.
-    let sim = await spawnSimulator(["--users", String(options.users200k)]);
-    let floor: ExtractChildOutput;
-    let pipeline: ExtractChildOutput;
-    let minimum: number;
-    try {
-      // Warm the simulator's caches first so neither measured run pays for them.
-      await extractOnce({
-        ...base,
-        baseUrl: sim.baseUrl,
-        db: join(dir, "warm.duckdb"),
-        dryRun: true,
-      });
-      // Alternate the two and keep the medians: on a shared 2-core machine single runs wander.
-      const floors: ExtractChildOutput[] = [];
-      const pipelines: ExtractChildOutput[] = [];
-      for (let round = 0; round < options.rounds; round++) {
-        const at = (name: string) => join(dir, `${name}-${round}.duckdb`);
-        floors.push(
-          await extractOnce({ ...base, baseUrl: sim.baseUrl, db: at("floor"), dryRun: true }),
-        );
-        pipelines.push(
-          await extractOnce({ ...base, baseUrl: sim.baseUrl, db: at("200k"), dryRun: false }),
-        );
-      }
-      floor = median(floors);
-      pipeline = median(pipelines);
-      options.log(
-        `floor (fetch + parse only), median of ${options.rounds}: ${(floor.wallMs / 1000).toFixed(2)} s (${(floor.cpuMs / 1000).toFixed(2)} s CPU), ${floor.requests} requests`,
-      );
-      options.log(
-        `pipeline, median of ${options.rounds}: ${(pipeline.wallMs / 1000).toFixed(2)} s (${(pipeline.cpuMs / 1000).toFixed(2)} s CPU), ${pipeline.requests} requests, ${pipeline.maxRssMb.toFixed(0)} MB peak`,
-      );
-      const db = await openDatabase(join(dir, "200k-0.duckdb"));
-      const connection = await db.connect();
-      minimum = await minimumRequests(connection, PAGE_SIZE);
-      connection.closeSync();
-      db.close();
-    } finally {
-      await sim.stop();
+}
+
+const LATENCY_MS = 20;
+const BASE = { concurrency: CONCURRENCY, pageSize: PAGE_SIZE };
+
+/**
+ * `rounds` runs of each of `settings` (a dry run or not, and the file's name), alternating so a
+ * slow spell of a shared 2-core machine touches both alike, after a warm-up run that fills the
+ * simulator's caches. Answers every run per setting.
+ */
+async function alternatingRuns(
+  baseUrl: string,
+  dir: string,
+  rounds: number,
+  settings: readonly { name: string; dryRun: boolean }[],
+): Promise<ExtractChildOutput[][]> {
+  const db = join(dir, `${settings[0]?.name ?? "runs"}-warm.duckdb`);
+  await extractOnce({ ...BASE, baseUrl, db, dryRun: true });
+  const runs = settings.map(() => [] as ExtractChildOutput[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, { name, dryRun }] of settings.entries()) {
+      const at = join(dir, `${name}-${round}.duckdb`);
+      runs[i]?.push(await extractOnce({ ...BASE, baseUrl, db: at, dryRun }));
     }
-    // 2: 20 ms latency.
-    const latencyMs = 20;
-    sim = await spawnSimulator([
-      "--users",
-      String(options.latencyUsers),
-      "--latency",
-      String(latencyMs),
+  }
+  return runs;
+}
+
+/** Figures 1 and 4: zero latency, about 200k takes. */
+async function zeroLatency(dir: string, options: ExtractBenchOptions) {
+  return withSimulator(["--users", String(options.users200k)], async (baseUrl) => {
+    const [floors = [], pipelines = []] = await alternatingRuns(baseUrl, dir, options.rounds, [
+      { name: "floor", dryRun: true },
+      { name: "200k", dryRun: false },
     ]);
-    let latency: ExtractChildOutput;
-    let latencyWalls: number[] = [];
-    let bareMs: number;
-    let fetchOnly: ExtractChildOutput;
-    try {
-      // As for the first figure: a warm simulator, then medians of alternating fresh processes.
-      await extractOnce({
-        ...base,
-        baseUrl: sim.baseUrl,
-        db: join(dir, "latency-warm.duckdb"),
-        dryRun: true,
-      });
-      const pipelines: ExtractChildOutput[] = [];
-      const fetchOnlys: ExtractChildOutput[] = [];
-      for (let round = 0; round < LATENCY_ROUNDS; round++) {
-        const at = (name: string) => join(dir, `${name}-${round}.duckdb`);
-        pipelines.push(
-          await extractOnce({ ...base, baseUrl: sim.baseUrl, db: at("latency"), dryRun: false }),
-        );
-        fetchOnlys.push(
-          await extractOnce({
-            ...base,
-            baseUrl: sim.baseUrl,
-            db: at("latency-floor"),
-            dryRun: true,
-          }),
-        );
-      }
-      latency = median(pipelines);
-      latencyWalls = pipelines.map((run) => run.wallMs);
-      fetchOnly = median(fetchOnlys);
-      bareMs = await bareLoop(
-        sim.baseUrl,
-        latency.requests,
-        CONCURRENCY,
-        await portalUserIds(join(dir, "latency-0.duckdb")),
-      );
-    } finally {
-      await sim.stop();
-    }
-    const latencyIdealMs = (latency.requests * latencyMs) / CONCURRENCY;
+    const floor = median(floors);
+    const pipeline = median(pipelines);
     options.log(
-      `20 ms latency, median of ${LATENCY_ROUNDS}: ${(latency.wallMs / 1000).toFixed(2)} s for ${latency.requests} requests (ideal ${(latencyIdealMs / 1000).toFixed(2)} s; rounds ${latencyWalls.map((ms) => (ms / latencyIdealMs).toFixed(2)).join(", ")})`,
+      `floor (fetch + parse only), median of ${options.rounds}: ${(floor.wallMs / 1000).toFixed(2)} s (${(floor.cpuMs / 1000).toFixed(2)} s CPU), ${floor.requests} requests`,
     );
-    // 3: peak RSS at about 2M takes.
-    sim = await spawnSimulator(["--users", String(options.users2m)]);
-    let big: ExtractChildOutput;
-    try {
-      big = await extractOnce({
-        ...base,
-        baseUrl: sim.baseUrl,
-        db: join(dir, "2m.duckdb"),
-        dryRun: false,
-      });
-    } finally {
-      await sim.stop();
-    }
     options.log(
-      `2M takes: ${(big.wallMs / 1000).toFixed(2)} s, ${big.maxRssMb.toFixed(0)} MB peak`,
+      `pipeline, median of ${options.rounds}: ${(pipeline.wallMs / 1000).toFixed(2)} s (${(pipeline.cpuMs / 1000).toFixed(2)} s CPU), ${pipeline.requests} requests, ${pipeline.maxRssMb.toFixed(0)} MB peak`,
     );
+    const db = await openDatabase(join(dir, "200k-0.duckdb"));
+    try {
+      const connection = await db.connect();
+      const minimum = await minimumRequests(connection, PAGE_SIZE);
+      connection.closeSync();
+      return { floor, pipeline, minimum };
+    } finally {
+      db.close();
+    }
+  });
+}
+
+/** Figure 2: 20 ms latency, against the service time, a bare loop and fetching alone. */
+async function withLatency(dir: string, options: ExtractBenchOptions) {
+  const args = ["--users", String(options.latencyUsers), "--latency", String(LATENCY_MS)];
+  return withSimulator(args, async (baseUrl) => {
+    const [pipelines = [], fetchOnlys = []] = await alternatingRuns(baseUrl, dir, LATENCY_ROUNDS, [
+      { name: "latency", dryRun: false },
+      { name: "latency-floor", dryRun: true },
+    ]);
+    const latency = median(pipelines);
+    const userIds = await portalUserIds(join(dir, "latency-0.duckdb"));
+    const bareMs = await bareLoop(baseUrl, latency.requests, CONCURRENCY, userIds);
+    const idealMs = (latency.requests * LATENCY_MS) / CONCURRENCY;
+    const rounds = pipelines.map((run) => (run.wallMs / idealMs).toFixed(2)).join(", ");
+    options.log(
+      `20 ms latency, median of ${LATENCY_ROUNDS}: ${(latency.wallMs / 1000).toFixed(2)} s for ${latency.requests} requests (ideal ${(idealMs / 1000).toFixed(2)} s; rounds ${rounds})`,
+    );
+    return { latency, idealMs, bareMs, fetchOnly: median(fetchOnlys) };
+  });
+}
+
+/** Figure 3: peak RSS at about 2M takes. */
+async function bigRun(dir: string, options: ExtractBenchOptions): Promise<ExtractChildOutput> {
+  const big = await withSimulator(["--users", String(options.users2m)], (baseUrl) =>
+    extractOnce({ ...BASE, baseUrl, db: join(dir, "2m.duckdb"), dryRun: false }),
+  );
+  options.log(`2M takes: ${(big.wallMs / 1000).toFixed(2)} s, ${big.maxRssMb.toFixed(0)} MB peak`);
+  return big;
+}
+
+export async function benchExtract(options: ExtractBenchOptions): Promise<ExtractBenchResult> {
+  const dir = await mkdtemp(join(tmpdir(), "lms-bench-"));
+  try {
+    const { floor, pipeline, minimum } = await zeroLatency(dir, options);
+    const { latency, idealMs, bareMs, fetchOnly } = await withLatency(dir, options);
+    const big = await bigRun(dir, options);
     return {
       floorMs: floor.wallMs,
       pipelineMs: pipeline.wallMs,
       cpuRatio: pipeline.wallMs / floor.wallMs,
-      latencyMs,
+      latencyMs: LATENCY_MS,
       latencyRequests: latency.requests,
       latencyWallMs: latency.wallMs,
-      latencyIdealMs,
-      latencyRatio: latency.wallMs / latencyIdealMs,
+      latencyIdealMs: idealMs,
+      latencyRatio: latency.wallMs / idealMs,
       latencyBareMs: bareMs,
       latencyFetchOnlyMs: fetchOnly.wallMs,
       rss200kMb: pipeline.maxRssMb,

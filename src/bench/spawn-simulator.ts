@@ -40,3 +40,16 @@ export async function spawnSimulator(args: readonly string[]): Promise<Simulator
     },
   };
 }
+
+/** Runs `use` against a simulator started with `args`, stopped whatever happens. */
+export async function withSimulator<T>(
+  args: readonly string[],
+  use: (baseUrl: string) => Promise<T>,
+): Promise<T> {
+  const sim = await spawnSimulator(args);
+  try {
+    return await use(sim.baseUrl);
+  } finally {
+    await sim.stop();
+  }
+}

@@ -48,6 +48,46 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerApply,
 ];
 
+/** The root parser with every command; `onUsageFailure` hears yargs' own usage errors. */
+function rootParser(
+  argv: readonly string[],
+  ctx: CliContext,
+  onUsageFailure: (message: string) => void,
+): Argv {
+  let root = yargs([...argv])
+    .scriptName("lms-export")
+    .usage(
+      "$0 <command> [options]\n\nCopy a learning-management portal (API v2) into DuckDB and export reports.",
+    )
+    .strict()
+    .demandCommand(1, "Name a command: try `lms-export --help`.")
+    .recommendCommands()
+    .exitProcess(false)
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .fail((message, error) => {
+      // yargs reports its own usage problems with a message and no error. Throwing stops it
+      // before any handler runs: a mistyped flag must never start an extract.
+      if (error) throw error;
+      onUsageFailure(message);
+      throw new LmsExportError("bad-input", message);
+    })
+    .example("$0 demo", "the whole pipeline on a simulated portal, no setup")
+    .example(
+      "LMS_API_KEY_FILE=key $0 run weekly-compliance --base-url https://lms.example.com/api-v2",
+      "extract a real portal, then write the weekly workbook",
+    )
+    .example('$0 sql "SELECT count(*) FROM take"', "ask the database anything")
+    .completion(
+      "completion",
+      "Print a bash/zsh completion script: lms-export completion >> ~/.bashrc",
+    )
+    .help()
+    .alias("h", "help")
+    .version();
+  for (const register of COMMANDS) root = register(root, ctx);
+  return root;
+}
+
 /** Runs the CLI with `argv` (without node and script) and answers the exit code. */
 export async function main(argv: readonly string[], given?: CliContext): Promise<ExitCode> {
   const controller = new AbortController();
@@ -68,37 +108,9 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
   }
   const output = given ? undefined : guardOutput([process.stdout, process.stderr]);
   let usageFailure: string | undefined;
-  let root = yargs([...argv])
-    .scriptName("lms-export")
-    .usage(
-      "$0 <command> [options]\n\nCopy a learning-management portal (API v2) into DuckDB and export reports.",
-    )
-    .strict()
-    .demandCommand(1, "Name a command: try `lms-export --help`.")
-    .recommendCommands()
-    .exitProcess(false)
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
-    .fail((message, error) => {
-      // yargs reports its own usage problems with a message and no error. Throwing stops it
-      // before any handler runs: a mistyped flag must never start an extract.
-      if (error) throw error;
-      usageFailure = message;
-      throw new LmsExportError("bad-input", message);
-    })
-    .example("$0 demo", "the whole pipeline on a simulated portal, no setup")
-    .example(
-      "LMS_API_KEY_FILE=key $0 run weekly-compliance --base-url https://lms.example.com/api-v2",
-      "extract a real portal, then write the weekly workbook",
-    )
-    .example('$0 sql "SELECT count(*) FROM take"', "ask the database anything")
-    .completion(
-      "completion",
-      "Print a bash/zsh completion script: lms-export completion >> ~/.bashrc",
-    )
-    .help()
-    .alias("h", "help")
-    .version();
-  for (const register of COMMANDS) root = register(root, ctx);
+  const root = rootParser(argv, ctx, (message) => {
+    usageFailure = message;
+  });
   try {
     // A parse callback makes yargs hand over --help and --version text instead of printing it
     // to the console, so it goes to the context's stdout like everything else.

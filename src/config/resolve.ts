@@ -116,62 +116,15 @@ export interface ResolveConfigInput {
  * flags, the environment and defaults against `cwd`.
  */
 export async function resolveConfig(input: ResolveConfigInput): Promise<ResolvedConfig> {
-  if (flagValue(input.flags, "api-key") !== undefined) {
-    throw new LmsExportError(
-      "bad-input",
-      "--api-key is not accepted: a key on the command line is visible to other users and kept in shell history; put it in a file and pass --api-key-file FILE, or set LMS_API_KEY_FILE or LMS_API_KEY",
-    );
-  }
-  const fromFlags = validateSource(rawFromFlags(input.flags), (f) => `option --${FIELDS[f].flag}`);
-  const fromEnv = validateSource(
-    rawFromEnv(input.env),
-    (f) => `environment variable ${FIELDS[f].env ?? f}`,
-  );
-  const file = await findAndLoadConfigFile(input);
-
-  const layers: Layer[] = [
-    { values: withAbsolutePaths(fromFlags, input.cwd), source: (f) => `--${FIELDS[f].flag}` },
-    { values: withAbsolutePaths(fromEnv, input.cwd), source: (f) => FIELDS[f].env ?? f },
-  ];
-  if (file !== undefined) {
-    layers.push({
-      values: withAbsolutePaths(file.values, file.dir),
-      source: (f) => `${file.path} (${FIELDS[f].file})`,
-    });
-  }
-
-  const portal = portalLayer(input, file);
-  if (portal !== undefined) {
-    // A portal's database is its own: LMS_DB and the file's top-level "db" name another one.
-    for (const layer of layers.slice(1)) layer.values = { ...layer.values, db: undefined };
-    layers.splice(1, 0, portal.layer);
-  }
-
-  const sources = Object.fromEntries(FIELD_NAMES.map((f) => [f, "default"])) as Record<
-    FieldName,
-    string
-  >;
-  const pick = <K extends FieldName>(field: K): ConfigValues[K] => {
-    for (const layer of layers) {
-      const value = layer.values[field];
-      if (value === undefined) continue;
-      sources[field] = layer.source(field);
-      return value;
-    }
-    return undefined;
-  };
+  refuseApiKeyFlag(input.flags);
+  const { layers, file, portal } = await settingLayers(input);
+  const { pick, sources } = pickerOf(layers);
 
   const allowHttp = pick("allowHttp") ?? false;
   const rawBaseUrl = pick("baseUrl");
   const rate = pick("rate") ?? DEFAULT_RATE;
   const lookback = pick("lookback");
-  const reportParams: Record<string, string> = {};
-  for (const layer of [...layers].reverse()) {
-    for (const [key, value] of Object.entries(layer.values.reportParams ?? {})) {
-      reportParams[key] = String(value);
-      sources.reportParams = layer.source("reportParams");
-    }
-  }
+  const reportParams = mergedReportParams(layers, sources);
 
   return {
     baseUrl: rawBaseUrl === undefined ? undefined : checkedBaseUrl(rawBaseUrl, allowHttp, sources),
@@ -203,6 +156,91 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     portals: Object.keys(file?.portals ?? {}),
     sources,
   };
+}
+
+/** A key on the command line is refused outright, before any other source is read. */
+function refuseApiKeyFlag(flags: Readonly<Record<string, unknown>>): void {
+  if (flagValue(flags, "api-key") !== undefined) {
+    throw new LmsExportError(
+      "bad-input",
+      "--api-key is not accepted: a key on the command line is visible to other users and kept in shell history; put it in a file and pass --api-key-file FILE, or set LMS_API_KEY_FILE or LMS_API_KEY",
+    );
+  }
+}
+
+/**
+ * Every source validated whole and turned into layers, highest precedence first: flags, the
+ * `--portal` entry (if any), environment, config file.
+ */
+async function settingLayers(input: ResolveConfigInput): Promise<{
+  layers: Layer[];
+  file: LoadedConfigFile | undefined;
+  portal: ReturnType<typeof portalLayer>;
+}> {
+  const fromFlags = validateSource(rawFromFlags(input.flags), (f) => `option --${FIELDS[f].flag}`);
+  const fromEnv = validateSource(
+    rawFromEnv(input.env),
+    (f) => `environment variable ${FIELDS[f].env ?? f}`,
+  );
+  const file = await findAndLoadConfigFile(input);
+
+  const layers: Layer[] = [
+    { values: withAbsolutePaths(fromFlags, input.cwd), source: (f) => `--${FIELDS[f].flag}` },
+    { values: withAbsolutePaths(fromEnv, input.cwd), source: (f) => FIELDS[f].env ?? f },
+  ];
+  if (file !== undefined) {
+    layers.push({
+      values: withAbsolutePaths(file.values, file.dir),
+      source: (f) => `${file.path} (${FIELDS[f].file})`,
+    });
+  }
+
+  const portal = portalLayer(input, file);
+  if (portal !== undefined) {
+    // A portal's database is its own: LMS_DB and the file's top-level "db" name another one.
+    for (const layer of layers.slice(1)) layer.values = { ...layer.values, db: undefined };
+    layers.splice(1, 0, portal.layer);
+  }
+  return { layers, file, portal };
+}
+
+/**
+ * `pick` answers a setting from the first layer that has it and records that layer in `sources`
+ * ("default" until a layer gives the setting).
+ */
+function pickerOf(layers: readonly Layer[]): {
+  pick: <K extends FieldName>(field: K) => ConfigValues[K];
+  sources: Record<FieldName, string>;
+} {
+  const sources = Object.fromEntries(FIELD_NAMES.map((f) => [f, "default"])) as Record<
+    FieldName,
+    string
+  >;
+  const pick = <K extends FieldName>(field: K): ConfigValues[K] => {
+    for (const layer of layers) {
+      const value = layer.values[field];
+      if (value === undefined) continue;
+      sources[field] = layer.source(field);
+      return value;
+    }
+    return undefined;
+  };
+  return { pick, sources };
+}
+
+/** Report parameters merge per key, the higher layer winning; the source is the last to give one. */
+function mergedReportParams(
+  layers: readonly Layer[],
+  sources: Record<FieldName, string>,
+): Record<string, string> {
+  const reportParams: Record<string, string> = {};
+  for (const layer of [...layers].reverse()) {
+    for (const [key, value] of Object.entries(layer.values.reportParams ?? {})) {
+      reportParams[key] = String(value);
+      sources.reportParams = layer.source("reportParams");
+    }
+  }
+  return reportParams;
 }
 
 interface Layer {

@@ -146,43 +146,16 @@ function parseAnyShape(text: string): number | bigint | undefined {
       const dot = text.charCodeAt(at);
       if (at < len && (dot === 46 || dot === 44)) {
         // '.' or ','
-        at++;
-        const start = at;
-        let scale = 100_000;
-        while (at < len) {
-          const c = text.charCodeAt(at) - 48;
-          if (!(c >= 0 && c <= 9)) break;
-          micros += c * scale;
-          scale = Math.floor(scale / 10);
-          at++;
-        }
+        const start = ++at;
+        while (at < len && isDigit(text.charCodeAt(at))) at++;
         if (at === start) return undefined;
+        micros = fractionMicros(text, start, at);
       }
     }
     if (at < len && text.charCodeAt(at) === 32) at++; // "10:22:13 +02:00"
-    if (at < len) {
-      const sign = text.charCodeAt(at);
-      if (sign === 90 || sign === 122) {
-        // 'Z' 'z'
-        at++;
-      } else if (sign === 43 || sign === 45) {
-        // '+' '-'
-        const oh = digits(text, at + 1, 2);
-        if (oh < 0 || oh > 23) return undefined;
-        at += 3;
-        let om = 0;
-        if (at < len) {
-          if (text.charCodeAt(at) === 58) at++;
-          om = digits(text, at, 2);
-          if (om < 0 || om > 59) return undefined;
-          at += 2;
-        }
-        offsetSeconds = (oh * 3600 + om * 60) * (sign === 45 ? -1 : 1);
-      } else {
-        return undefined;
-      }
-    }
-    if (at !== len) return undefined;
+    const zone = zoneOffsetSeconds(text, at);
+    if (zone === undefined) return undefined;
+    offsetSeconds = zone;
   }
 
   const seconds =
@@ -193,6 +166,44 @@ function parseAnyShape(text: string): number | bigint | undefined {
     offsetSeconds;
   if (seconds > -SAFE_SECONDS && seconds < SAFE_SECONDS) return seconds * 1_000_000 + micros;
   return BigInt(seconds) * 1_000_000n + BigInt(micros);
+}
+
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
+/** The microseconds of the fraction digits `text[start, end)`: digits past the sixth count nothing. */
+function fractionMicros(text: string, start: number, end: number): number {
+  let micros = 0;
+  let scale = 100_000;
+  for (let at = start; at < end; at++) {
+    micros += (text.charCodeAt(at) - 48) * scale;
+    scale = Math.floor(scale / 10);
+  }
+  return micros;
+}
+
+/**
+ * The offset from UTC, in seconds, of the zone that `text` ends with from `at`: none (UTC), `Z`,
+ * or a sign, two digits of hours and optionally two of minutes, with or without a colon. Undefined
+ * when anything else follows.
+ */
+function zoneOffsetSeconds(text: string, at: number): number | undefined {
+  const len = text.length;
+  if (at === len) return 0;
+  const sign = text.charCodeAt(at);
+  if (sign === 90 || sign === 122) return at + 1 === len ? 0 : undefined; // 'Z' 'z'
+  if (sign !== 43 && sign !== 45) return undefined; // '+' '-'
+  const oh = digits(text, at + 1, 2);
+  if (oh < 0 || oh > 23) return undefined;
+  let next = at + 3;
+  let om = 0;
+  if (next < len) {
+    if (text.charCodeAt(next) === 58) next++; // ':'
+    om = digits(text, next, 2);
+    if (om < 0 || om > 59) return undefined;
+    next += 2;
+  }
+  if (next !== len) return undefined;
+  return (oh * 3600 + om * 60) * (sign === 45 ? -1 : 1);
 }
 
 /** Epoch values below this (1973-03-03 in seconds) are refused: see {@link epochMicros}. */

@@ -162,76 +162,83 @@ export function copyDirect(
 
 /** Writes rows `from .. from + count` of `data` into `vector` rows `0 .. count` and flushes it. */
 export function copyToVector(data: Data, from: number, count: number, vector: DuckDBVector): void {
-  const bitmap = data.nullBitmap;
-  const offset = data.offset;
-  const hasNulls = data.nullCount > 0;
   switch (data.type.typeId) {
     case Type.Int:
-    case Type.Float: {
-      const values = data.values;
-      if (
-        !(values instanceof BigInt64Array) &&
-        !(values instanceof Int32Array) &&
-        !(values instanceof Float64Array)
-      ) {
-        throw new TypeError(`unsupported Arrow numeric column ${data.type}`);
-      }
-      for (let i = 0; i < count; i++) {
-        const row = from + i;
-        if (hasNulls && !isValid(bitmap, offset, row)) vector.setItem(i, null);
-        else vector.setItem(i, values[row] ?? null);
-      }
+    case Type.Float:
+      setNumbers(data, from, count, vector);
       break;
-    }
-    case Type.Timestamp: {
-      const values = data.values;
-      if (!(values instanceof BigInt64Array))
-        throw new TypeError("Timestamp column without int64 data");
-      for (let i = 0; i < count; i++) {
-        const row = from + i;
-        const micros = values[row];
-        if ((hasNulls && !isValid(bitmap, offset, row)) || micros === undefined)
-          vector.setItem(i, null);
-        else vector.setItem(i, new DuckDBTimestampValue(micros));
-      }
+    case Type.Timestamp:
+      setTimestamps(data, from, count, vector);
       break;
-    }
     case Type.Utf8: {
       const read = utf8Reader(data, from, count);
       for (let i = 0; i < count; i++) {
         const row = from + i;
-        vector.setItem(i, hasNulls && !isValid(bitmap, offset, row) ? null : read(row));
+        vector.setItem(i, isNullAt(data, row) ? null : read(row));
       }
       break;
     }
-    case Type.List: {
-      const offsets = data.valueOffsets;
-      const child = data.children[0];
-      if (!(offsets instanceof Int32Array) || !child || child.type.typeId !== Type.Utf8) {
-        throw new TypeError(`unsupported Arrow list column ${data.type}`);
-      }
-      const childFrom = offsets[from] ?? 0;
-      const read = utf8Reader(child, childFrom, (offsets[from + count] ?? 0) - childFrom);
-      const childBitmap = child.nullBitmap;
-      const childNulls = child.nullCount > 0;
-      for (let i = 0; i < count; i++) {
-        const row = from + i;
-        if (hasNulls && !isValid(bitmap, offset, row)) {
-          vector.setItem(i, null);
-          continue;
-        }
-        const start = offsets[row] ?? 0;
-        const end = offsets[row + 1] ?? 0;
-        const items: (string | null)[] = [];
-        for (let k = start; k < end; k++) {
-          items.push(childNulls && !isValid(childBitmap, child.offset, k) ? null : read(k));
-        }
-        vector.setItem(i, listValue(items));
-      }
+    case Type.List:
+      setStringLists(data, from, count, vector);
       break;
-    }
     default:
       throw new TypeError(`unsupported Arrow column type ${data.type}`);
   }
   vector.flush();
+}
+
+/** Whether row `row` of `data` is null (a column without nulls has no bitmap to read). */
+const isNullAt = (data: Data, row: number): boolean =>
+  data.nullCount > 0 && !isValid(data.nullBitmap, data.offset, row);
+
+/** Integers and doubles, value by value. */
+function setNumbers(data: Data, from: number, count: number, vector: DuckDBVector): void {
+  const values = data.values;
+  if (
+    !(values instanceof BigInt64Array) &&
+    !(values instanceof Int32Array) &&
+    !(values instanceof Float64Array)
+  ) {
+    throw new TypeError(`unsupported Arrow numeric column ${data.type}`);
+  }
+  for (let i = 0; i < count; i++) {
+    const row = from + i;
+    vector.setItem(i, isNullAt(data, row) ? null : (values[row] ?? null));
+  }
+}
+
+/** Timestamps in microseconds, value by value. */
+function setTimestamps(data: Data, from: number, count: number, vector: DuckDBVector): void {
+  const values = data.values;
+  if (!(values instanceof BigInt64Array))
+    throw new TypeError("Timestamp column without int64 data");
+  for (let i = 0; i < count; i++) {
+    const row = from + i;
+    const micros = values[row];
+    if (isNullAt(data, row) || micros === undefined) vector.setItem(i, null);
+    else vector.setItem(i, new DuckDBTimestampValue(micros));
+  }
+}
+
+/** Lists of strings (the only list type the registry has), value by value. */
+function setStringLists(data: Data, from: number, count: number, vector: DuckDBVector): void {
+  const offsets = data.valueOffsets;
+  const child = data.children[0];
+  if (!(offsets instanceof Int32Array) || !child || child.type.typeId !== Type.Utf8) {
+    throw new TypeError(`unsupported Arrow list column ${data.type}`);
+  }
+  const childFrom = offsets[from] ?? 0;
+  const read = utf8Reader(child, childFrom, (offsets[from + count] ?? 0) - childFrom);
+  for (let i = 0; i < count; i++) {
+    const row = from + i;
+    if (isNullAt(data, row)) {
+      vector.setItem(i, null);
+      continue;
+    }
+    const items: (string | null)[] = [];
+    for (let k = offsets[row] ?? 0; k < (offsets[row + 1] ?? 0); k++) {
+      items.push(isNullAt(child, k) ? null : read(k));
+    }
+    vector.setItem(i, listValue(items));
+  }
 }

@@ -50,110 +50,122 @@ export function isSecretKey(key: string): boolean {
  * Percent-encoded forms of each secret are replaced too, since a secret in a URL is encoded.
  */
 export function createRedactor(secrets: () => readonly string[]): Redactor {
-  const patterns = (): string[] => {
-    const all = new Set<string>();
-    for (const secret of secrets()) {
-      if (secret.length === 0) continue;
-      all.add(secret);
-      all.add(encodeURIComponent(secret));
-    }
-    return [...all].sort((a, b) => b.length - a.length);
-  };
-
-  const redactText = (text: string, list: readonly string[]): string => {
-    let out = text;
-    for (const secret of list) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    }
-    // user:password@ in any URL-looking text, known secret or not.
-    return out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${REDACTED}@`);
-  };
-
-  const redactValue = (
-    value: unknown,
-    list: readonly string[],
-    depth: number,
-    seen: WeakSet<object>,
-  ): unknown => {
-    switch (typeof value) {
-      case "string":
-        return redactText(value, list);
-      case "number":
-      case "boolean":
-      case "undefined":
-        return value;
-      case "bigint":
-        return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-      case "symbol":
-        return value.toString();
-      case "function":
-        return undefined;
-    }
-    if (value === null || typeof value !== "object") return null;
-    if (value instanceof URL) return redactText(value.href, list);
-    if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-    if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes]`;
-    if (seen.has(value)) return "[circular]";
-    if (depth >= MAX_DEPTH) return "[too deep]";
-    seen.add(value);
-    try {
-      if (value instanceof Error) return serializeError(value, list, depth, seen);
-      if (Array.isArray(value)) return value.map((v) => redactValue(v, list, depth + 1, seen));
-      if (value instanceof Map) {
-        return redactEntries(
-          [...value.entries()].map(([k, v]) => [String(k), v]),
-          list,
-          depth,
-          seen,
-        );
-      }
-      if (value instanceof Set) return [...value].map((v) => redactValue(v, list, depth + 1, seen));
-      return redactEntries(Object.entries(value), list, depth, seen);
-    } finally {
-      seen.delete(value);
-    }
-  };
-
-  const redactEntries = (
-    entries: [string, unknown][],
-    list: readonly string[],
-    depth: number,
-    seen: WeakSet<object>,
-  ): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of entries) {
-      out[redactText(key, list)] = isSecretKey(key)
-        ? REDACTED
-        : redactValue(inner, list, depth + 1, seen);
-    }
-    return out;
-  };
-
-  const serializeError = (
-    error: Error,
-    list: readonly string[],
-    depth: number,
-    seen: WeakSet<object>,
-  ): SerializedError => {
-    const extra: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(error)) {
-      if (key === "message" || key === "stack" || key === "cause" || key === "name") continue;
-      extra[key] = isSecretKey(key) ? REDACTED : redactValue(inner, list, depth + 1, seen);
-    }
-    const cause =
-      error.cause === undefined ? undefined : redactValue(error.cause, list, depth + 1, seen);
-    return new SerializedError({
-      type: redactText(error.name, list),
-      message: redactText(error.message, list),
-      stack: error.stack === undefined ? undefined : redactText(error.stack, list),
-      cause,
-      extra,
-    });
-  };
-
+  const patterns = (): string[] => secretPatterns(secrets());
   return {
     text: (text) => redactText(text, patterns()),
     value: (value) => redactValue(value, patterns(), 0, new WeakSet()),
     fields: (fields) => redactEntries(Object.entries(fields), patterns(), 0, new WeakSet()),
   };
+}
+
+/** Every form of the secrets to look for, longest first; empty secrets are skipped. */
+function secretPatterns(secrets: readonly string[]): string[] {
+  const all = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length === 0) continue;
+    all.add(secret);
+    all.add(encodeURIComponent(secret));
+  }
+  return [...all].sort((a, b) => b.length - a.length);
+}
+
+function redactText(text: string, list: readonly string[]): string {
+  let out = text;
+  for (const secret of list) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  // user:password@ in any URL-looking text, known secret or not.
+  return out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${REDACTED}@`);
+}
+
+function redactValue(
+  value: unknown,
+  list: readonly string[],
+  depth: number,
+  seen: WeakSet<object>,
+): unknown {
+  switch (typeof value) {
+    case "string":
+      return redactText(value, list);
+    case "number":
+    case "boolean":
+    case "undefined":
+      return value;
+    case "bigint":
+      return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+    case "symbol":
+      return value.toString();
+    case "function":
+      return undefined;
+  }
+  if (value === null || typeof value !== "object") return null;
+  if (value instanceof URL) return redactText(value.href, list);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes]`;
+  if (seen.has(value)) return "[circular]";
+  if (depth >= MAX_DEPTH) return "[too deep]";
+  seen.add(value);
+  try {
+    return redactObject(value, list, depth, seen);
+  } finally {
+    seen.delete(value);
+  }
+}
+
+/** The copy of an object already checked for cycles and depth, by what kind of object it is. */
+function redactObject(
+  value: object,
+  list: readonly string[],
+  depth: number,
+  seen: WeakSet<object>,
+): unknown {
+  if (value instanceof Error) return serializeError(value, list, depth, seen);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, list, depth + 1, seen));
+  if (value instanceof Map) {
+    return redactEntries(
+      [...value.entries()].map(([k, v]) => [String(k), v]),
+      list,
+      depth,
+      seen,
+    );
+  }
+  if (value instanceof Set) return [...value].map((v) => redactValue(v, list, depth + 1, seen));
+  return redactEntries(Object.entries(value), list, depth, seen);
+}
+
+function redactEntries(
+  entries: [string, unknown][],
+  list: readonly string[],
+  depth: number,
+  seen: WeakSet<object>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of entries) {
+    out[redactText(key, list)] = isSecretKey(key)
+      ? REDACTED
+      : redactValue(inner, list, depth + 1, seen);
+  }
+  return out;
+}
+
+function serializeError(
+  error: Error,
+  list: readonly string[],
+  depth: number,
+  seen: WeakSet<object>,
+): SerializedError {
+  const extra: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(error)) {
+    if (key === "message" || key === "stack" || key === "cause" || key === "name") continue;
+    extra[key] = isSecretKey(key) ? REDACTED : redactValue(inner, list, depth + 1, seen);
+  }
+  const cause =
+    error.cause === undefined ? undefined : redactValue(error.cause, list, depth + 1, seen);
+  return new SerializedError({
+    type: redactText(error.name, list),
+    message: redactText(error.message, list),
+    stack: error.stack === undefined ? undefined : redactText(error.stack, list),
+    cause,
+    extra,
+  });
 }

@@ -139,36 +139,25 @@ async function messagesOf(
   return messages;
 }
 
+/** One message ready to send, with what the log line of its delivery names. */
+interface ComposedMessage {
+  raw: Buffer;
+  messageId: string;
+  subject: string;
+  /** The attached files' names, without their folder. */
+  files: string[];
+}
+
 /** Builds and delivers one message; answers a problem line, or undefined when it was delivered. */
 async function sendOne(
   db: Pick<LmsDatabase, "connect">,
-  { job, mail }: ReportToMail,
+  report: ReportToMail,
   message: Message,
   loaded: LastLoad,
   options: MailReportsOptions,
 ): Promise<string | undefined> {
-  const render = options.render ?? renderMailBody;
-  const document = await messageDocument(db, job, message.bound, {
-    attach: mail.attach,
-    loaded,
-    now: options.now,
-  });
-  const files = message.files.map((file) => file.slice(file.lastIndexOf("/") + 1));
-  const body = render({
-    document,
-    ...(message.scope === undefined ? {} : { scope: message.scope }),
-    attachments: files,
-  });
-  const subject = expandSubject(mail.subject, { title: job.title, now: options.now });
-  const { raw, messageId } = await composeMail({
-    from: options.settings.from,
-    to: message.to,
-    cc: message.cc,
-    subject,
-    body,
-    files: message.files,
-    date: options.now,
-  });
+  const { job } = report;
+  const { raw, messageId, subject, files } = await composeOne(db, report, message, loaded, options);
   const recipients = [...message.to, ...message.cc];
   const label = `${job.name} to ${recipients.join(", ")}`;
   const outcome = await deliver(
@@ -200,4 +189,37 @@ async function sendOne(
     return `mail ${label}: the server refused recipient ${outcome.rejected.join(", ")} (the others got it)`;
   }
   return undefined;
+}
+
+/** The body is the report as this message's recipients get it; the files are attached from disk. */
+async function composeOne(
+  db: Pick<LmsDatabase, "connect">,
+  { job, mail }: ReportToMail,
+  message: Message,
+  loaded: LastLoad,
+  options: MailReportsOptions,
+): Promise<ComposedMessage> {
+  const render = options.render ?? renderMailBody;
+  const document = await messageDocument(db, job, message.bound, {
+    attach: mail.attach,
+    loaded,
+    now: options.now,
+  });
+  const files = message.files.map((file) => file.slice(file.lastIndexOf("/") + 1));
+  const body = render({
+    document,
+    ...(message.scope === undefined ? {} : { scope: message.scope }),
+    attachments: files,
+  });
+  const subject = expandSubject(mail.subject, { title: job.title, now: options.now });
+  const { raw, messageId } = await composeMail({
+    from: options.settings.from,
+    to: message.to,
+    cc: message.cc,
+    subject,
+    body,
+    files: message.files,
+    date: options.now,
+  });
+  return { raw, messageId, subject, files };
 }

@@ -60,6 +60,12 @@ async function* rowsOf(result: DuckDBResult, out: Writable): AsyncGenerator<Duck
   }
 }
 
+/** What every format needs to know of the result's columns. */
+interface Columns {
+  names: string[];
+  types: DuckDBTypeId[];
+}
+
 /**
  * Writes every row of `result` to `out` in `format`; answers the row count. CSV text cells are
  * neutralised unless `neutraliseFormulas` is false.
@@ -70,39 +76,76 @@ export async function printResult(
   format: PrintFormat,
   options: { neutraliseFormulas: boolean },
 ): Promise<number> {
-  const names = result.deduplicatedColumnNames();
-  const types = result.columnTypes().map((t) => t.typeId);
+  const columns: Columns = {
+    names: result.deduplicatedColumnNames(),
+    types: result.columnTypes().map((t) => t.typeId),
+  };
+  if (format === "csv") return printCsv(result, out, columns, options.neutraliseFormulas);
+  if (format === "json") return printJson(result, out, columns);
+  return printTable(result, out, columns);
+}
+
+/**
+ * Writes each row as `format` turns it into text (`index` counts from 0), as soon as it is read,
+ * so a large result is never held whole; answers the row count.
+ */
+async function streamRows(
+  result: DuckDBResult,
+  out: Writable,
+  format: (row: DuckDBValue[], index: number) => string,
+): Promise<number> {
   let count = 0;
-  if (format === "csv") {
-    out.write(`${names.map(csvField).join(",")}\r\n`);
-    for await (const row of rowsOf(result, out)) {
-      const fields = row.map((value, c) => {
-        if (value === null) return "";
-        const t = text(value);
-        const isText = types[c] === DuckDBTypeId.VARCHAR || types[c] === DuckDBTypeId.ENUM;
-        return csvField(isText && options.neutraliseFormulas ? neutraliseText(t) : t);
-      });
-      out.write(`${fields.join(",")}\r\n`);
-      count++;
-    }
-    return count;
+  for await (const row of rowsOf(result, out)) {
+    out.write(format(row, count));
+    count++;
   }
-  if (format === "json") {
-    out.write("[");
-    for await (const row of rowsOf(result, out)) {
-      const object = Object.fromEntries(
-        names.map((name, c) => {
-          const value = row[c] ?? null;
-          const isTime = value !== null && TIMESTAMP_TYPES.has(types[c] as DuckDBTypeId);
-          return [name, isTime ? isoTimestamp(value) : jsonValue(value)];
-        }),
-      );
-      out.write(`${count === 0 ? "\n" : ",\n"}${JSON.stringify(object)}`);
-      count++;
-    }
-    out.write(count === 0 ? "]\n" : "\n]\n");
-    return count;
-  }
+  return count;
+}
+
+function printCsv(
+  result: DuckDBResult,
+  out: Writable,
+  { names, types }: Columns,
+  neutraliseFormulas: boolean,
+): Promise<number> {
+  out.write(`${names.map(csvField).join(",")}\r\n`);
+  return streamRows(result, out, (row) => {
+    const fields = row.map((value, c) => {
+      if (value === null) return "";
+      const t = text(value);
+      const isText = types[c] === DuckDBTypeId.VARCHAR || types[c] === DuckDBTypeId.ENUM;
+      return csvField(isText && neutraliseFormulas ? neutraliseText(t) : t);
+    });
+    return `${fields.join(",")}\r\n`;
+  });
+}
+
+async function printJson(
+  result: DuckDBResult,
+  out: Writable,
+  { names, types }: Columns,
+): Promise<number> {
+  out.write("[");
+  const count = await streamRows(result, out, (row, index) => {
+    const object = Object.fromEntries(
+      names.map((name, c) => {
+        const value = row[c] ?? null;
+        const isTime = value !== null && TIMESTAMP_TYPES.has(types[c] as DuckDBTypeId);
+        return [name, isTime ? isoTimestamp(value) : jsonValue(value)];
+      }),
+    );
+    return `${index === 0 ? "\n" : ",\n"}${JSON.stringify(object)}`;
+  });
+  out.write(count === 0 ? "]\n" : "\n]\n");
+  return count;
+}
+
+/** Every row is read before the first is written: the column widths depend on all of them. */
+async function printTable(
+  result: DuckDBResult,
+  out: Writable,
+  { names, types }: Columns,
+): Promise<number> {
   const cells: string[][] = [];
   for await (const row of rowsOf(result, out)) {
     cells.push(row.map((value) => (value === null ? "NULL" : clip(text(value)))));

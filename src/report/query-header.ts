@@ -38,6 +38,11 @@ function isParamType(value: string): value is QueryParam["type"] {
   return (PARAM_TYPES as readonly string[]).includes(value);
 }
 
+/** Where a continuation line (indented after "--") adds its text: the entry just read. */
+interface Continuation {
+  append(more: string): void;
+}
+
 /**
  * Parses the header of `text` (the file `file`, used in messages). Throws a bad-input error naming
  * the file and line for a malformed entry, an unknown key or type, or a repeated parameter.
@@ -49,61 +54,55 @@ export function parseQueryHeader(text: string, file: string): QueryHeader {
     params: [],
     labels: new Map(),
   };
-  let last: { append(more: string): void } | undefined;
+  let last: Continuation | undefined;
   const lines = text.split(/\r?\n/);
   for (let index = 0; index < lines.length; index++) {
     const line = (lines[index] ?? "").trim();
     if (line === "" && header.title === undefined && header.params.length === 0) continue;
     if (!line.startsWith("--")) break;
-    const where = `${file}:${index + 1}`;
     const raw = line.slice(2);
     const body = raw.trim();
-    if (body === "") {
-      last = undefined;
-      continue;
-    }
-    if (/^\s{2,}/.test(raw) && last) {
+    if (body !== "" && /^\s{2,}/.test(raw) && last) {
       last.append(body);
       continue;
     }
-    const keyMatch = /^(title|description):\s*(.*)$/.exec(body);
-    if (keyMatch) {
-      const key = keyMatch[1] as "title" | "description";
-      if (header[key] !== undefined)
-        throw new LmsExportError("bad-input", `${where}: ${key} is given twice`);
-      header[key] = keyMatch[2] ?? "";
-      last = {
-        append: (more) => {
-          header[key] = `${header[key] ?? ""} ${more}`.trim();
-        },
-      };
-      continue;
-    }
-    if (body.startsWith("param ")) {
-      const param = parseParamLine(body, where);
-      if (header.params.some((p) => p.name === param.name)) {
-        throw new LmsExportError(
-          "bad-input",
-          `${where}: parameter ${param.name} is declared twice`,
-        );
-      }
-      header.params.push(param);
-      last = {
-        append: (more) => {
-          param.description = `${param.description} ${more}`;
-        },
-      };
-      continue;
-    }
-    if (body.startsWith("label ")) {
-      parseLabelLine(body, where, header.labels);
-      last = undefined;
-      continue;
-    }
-    // Any other comment line in the header is a note for readers of the SQL, not an entry.
-    last = undefined;
+    last = body === "" ? undefined : readEntry(header, body, `${file}:${index + 1}`);
   }
   return header;
+}
+
+/**
+ * Adds the entry on one header line (`where` is its file and line) to `header`; answers where a
+ * continuation line would go, undefined when none may follow it.
+ */
+function readEntry(header: QueryHeader, body: string, where: string): Continuation | undefined {
+  const keyMatch = /^(title|description):\s*(.*)$/.exec(body);
+  if (keyMatch) {
+    const key = keyMatch[1] as "title" | "description";
+    if (header[key] !== undefined)
+      throw new LmsExportError("bad-input", `${where}: ${key} is given twice`);
+    header[key] = keyMatch[2] ?? "";
+    return {
+      append: (more) => {
+        header[key] = `${header[key] ?? ""} ${more}`.trim();
+      },
+    };
+  }
+  if (body.startsWith("param ")) {
+    const param = parseParamLine(body, where);
+    if (header.params.some((p) => p.name === param.name)) {
+      throw new LmsExportError("bad-input", `${where}: parameter ${param.name} is declared twice`);
+    }
+    header.params.push(param);
+    return {
+      append: (more) => {
+        param.description = `${param.description} ${more}`;
+      },
+    };
+  }
+  if (body.startsWith("label ")) parseLabelLine(body, where, header.labels);
+  // Any other comment line in the header is a note for readers of the SQL, not an entry.
+  return undefined;
 }
 
 function parseLabelLine(body: string, where: string, labels: Map<string, string>): void {

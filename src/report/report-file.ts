@@ -58,6 +58,14 @@ function fieldPath(path: readonly PropertyKey[]): string {
   return out === "" ? "(top level)" : out;
 }
 
+/** Throws the bad-input error for `field` of the definition file being checked. */
+type Fail = (field: string, message: string) => never;
+
+type ReportFields = z.output<typeof ReportJson>;
+
+/** A parameter some query of the report declares, with the query that declared it first. */
+type DeclaredParams = Map<string, { param: QueryParam; query: string }>;
+
 /**
  * Parses and checks `text`, the definition `file` of report `name`, against the loaded queries.
  */
@@ -66,9 +74,22 @@ export function parseReportFile(
   context: { name: string; file: string; queries: ReadonlyMap<string, QueryDef> },
 ): ReportDef {
   const { name, file, queries } = context;
-  function fail(field: string, message: string): never {
+  const fail: Fail = (field, message) => {
     throw new LmsExportError("bad-input", `${file}: field ${field}: ${message}`);
-  }
+  };
+  const def = parseFields(text, file, fail);
+  const declared = checkQueries(def.queries, queries, fail);
+  checkParams(def.params, declared, file, fail);
+  const problem = fileNamePatternProblem(def.fileName);
+  if (problem) fail("fileName", problem);
+  if (new Set(def.formats).size !== def.formats.length) fail("formats", "lists a format twice");
+  checkCharts(def.charts, def.queries, fail);
+  if (def.mail !== undefined) checkMailBlock(def.mail, def.queries, fail);
+  return reportDef(def, name, file);
+}
+
+/** The JSON of `text` checked against the shape of a definition; the first issue is reported. */
+function parseFields(text: string, file: string, fail: Fail): ReportFields {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -80,10 +101,20 @@ export function parseReportFile(
     const issue = parsed.error.issues[0];
     fail(fieldPath(issue?.path ?? []), issue?.message ?? "invalid");
   }
-  const def = parsed.data;
+  return parsed.data;
+}
 
-  const declared = new Map<string, { param: QueryParam; query: string }>();
-  def.queries.forEach((queryName, index) => {
+/**
+ * Each named query exists, and queries sharing a parameter agree on its type (the report gives
+ * them one value); answers the parameters the queries declare.
+ */
+function checkQueries(
+  names: readonly string[],
+  queries: ReadonlyMap<string, QueryDef>,
+  fail: Fail,
+): DeclaredParams {
+  const declared: DeclaredParams = new Map();
+  names.forEach((queryName, index) => {
     const query = queries.get(queryName);
     if (!query) {
       fail(
@@ -102,7 +133,17 @@ export function parseReportFile(
       declared.set(param.name, { param, query: queryName });
     }
   });
-  for (const [key, value] of Object.entries(def.params)) {
+  return declared;
+}
+
+/** Each value the definition gives is for a declared parameter and valid for its type. */
+function checkParams(
+  params: ReportFields["params"],
+  declared: DeclaredParams,
+  file: string,
+  fail: Fail,
+): void {
+  for (const [key, value] of Object.entries(params)) {
     const entry = declared.get(key);
     if (!entry) {
       fail(
@@ -118,12 +159,9 @@ export function parseReportFile(
       throw error;
     }
   }
-  const problem = fileNamePatternProblem(def.fileName);
-  if (problem) fail("fileName", problem);
-  if (new Set(def.formats).size !== def.formats.length) fail("formats", "lists a format twice");
-  checkCharts(def.charts, def.queries, fail);
-  if (def.mail !== undefined) checkMailBlock(def.mail, def.queries, fail);
+}
 
+function reportDef(def: ReportFields, name: string, file: string): ReportDef {
   return {
     name,
     file,
@@ -149,11 +187,7 @@ export function parseReportFile(
 }
 
 /** Each chart reads one of the report's own queries and has a consistent shape. */
-function checkCharts(
-  charts: readonly ChartSpec[],
-  queries: readonly string[],
-  fail: (field: string, message: string) => never,
-): void {
+function checkCharts(charts: readonly ChartSpec[], queries: readonly string[], fail: Fail): void {
   charts.forEach((chart, index) => {
     if (!queries.includes(chart.query)) {
       fail(
@@ -168,9 +202,9 @@ function checkCharts(
 
 /** What the mail block refers to: its subject's placeholders and the report's queries. */
 function checkMailBlock(
-  mail: z.output<typeof ReportJson>["mail"] & object,
+  mail: ReportFields["mail"] & object,
   queries: readonly string[],
-  fail: (field: string, message: string) => never,
+  fail: Fail,
 ): void {
   const problem = subjectProblem(mail.subject);
   if (problem) fail("mail.subject", problem);

@@ -45,6 +45,9 @@ function unknownName(name: string, catalog: Catalog): LmsExportError {
   );
 }
 
+/** A job before its parameters are decided, with the values its report definition gives. */
+type JobBase = Omit<ReportJob, "params"> & { reportParams: Record<string, unknown> };
+
 /**
  * Resolves `names` against `catalog` (a name ending in .sql is a file path, relative to `cwd`) and
  * decides every parameter: given values (`given`, labelled `givenSource`) win over the report
@@ -66,51 +69,63 @@ export async function resolveJobs(
     throw new LmsExportError("bad-input", "name at least one report or query to run");
   const jobs: ReportJob[] = [];
   for (const name of names) {
-    const report = catalog.reports.get(name);
-    const query = catalog.queries.get(name);
-    let base: Omit<ReportJob, "params"> & { reportParams: Record<string, unknown> };
-    if (/\.sql$/i.test(name)) {
-      const loaded = await loadQueryFile(resolve(options.cwd, name), name, { strict: false });
-      base = job(loaded, name);
-    } else if (report) {
-      const queries = report.queries.map((q) => {
-        const def = catalog.queries.get(q);
-        if (!def) throw unknownName(q, catalog);
-        return def;
-      });
-      base = {
-        name: report.name,
-        title: report.title,
-        description: report.description,
-        file: report.file,
-        queries,
-        formats: report.formats,
-        fileName: report.fileName,
-        charts: report.charts,
-        csvBom: report.csvBom,
-        reportParams: report.params,
-        ...(report.mail === undefined ? {} : { mail: report.mail }),
-      };
-    } else if (query) {
-      base = job(query, query.file);
-    } else {
-      throw unknownName(name, catalog);
-    }
-    jobs.push({ ...base, formats: [...(options.formats ?? base.formats)], params: new Map() });
-    const last = jobs[jobs.length - 1] as ReportJob;
-    for (const q of last.queries) {
+    const base = await jobBase(name, catalog, options.cwd);
+    const params = new Map<string, Map<string, ParamValue>>();
+    jobs.push({ ...base, formats: [...(options.formats ?? base.formats)], params });
+    for (const q of base.queries) {
       const layers = [
         { values: options.given, source: options.givenSource },
         { values: base.reportParams, source: `${base.file} (params)` },
       ];
-      last.params.set(q.name, resolveQueryParams(q.params, layers, q.file, options.now));
+      params.set(q.name, resolveQueryParams(q.params, layers, q.file, options.now));
     }
   }
+  checkGivenDeclared(jobs, options.given);
+  return jobs;
+}
+
+/** What `name` stands for: a .sql path, else a report definition, else a catalog query. */
+async function jobBase(name: string, catalog: Catalog, cwd: string): Promise<JobBase> {
+  if (/\.sql$/i.test(name)) {
+    const loaded = await loadQueryFile(resolve(cwd, name), name, { strict: false });
+    return job(loaded, name);
+  }
+  const report = catalog.reports.get(name);
+  if (report) {
+    const queries = report.queries.map((q) => {
+      const def = catalog.queries.get(q);
+      if (!def) throw unknownName(q, catalog);
+      return def;
+    });
+    return {
+      name: report.name,
+      title: report.title,
+      description: report.description,
+      file: report.file,
+      queries,
+      formats: report.formats,
+      fileName: report.fileName,
+      charts: report.charts,
+      csvBom: report.csvBom,
+      reportParams: report.params,
+      ...(report.mail === undefined ? {} : { mail: report.mail }),
+    };
+  }
+  const query = catalog.queries.get(name);
+  if (query) return job(query, query.file);
+  throw unknownName(name, catalog);
+}
+
+/** A given value no chosen query takes is most likely a typo: it is an error, not ignored. */
+function checkGivenDeclared(
+  jobs: readonly ReportJob[],
+  given: Readonly<Record<string, string>>,
+): void {
   const declared = new Map<string, string>();
   for (const j of jobs) {
     for (const q of j.queries) for (const p of q.params) declared.set(p.name, p.type);
   }
-  for (const key of Object.keys(options.given)) {
+  for (const key of Object.keys(given)) {
     if (!declared.has(key)) {
       const known = [...declared]
         .map(([n, t]) => `${n} (${t})`)
@@ -122,14 +137,10 @@ export async function resolveJobs(
       );
     }
   }
-  return jobs;
 }
 
 /** A single query run as a report of its own: every format, named after the query. */
-function job(
-  query: QueryDef,
-  file: string,
-): Omit<ReportJob, "params"> & { reportParams: Record<string, unknown> } {
+function job(query: QueryDef, file: string): JobBase {
   return {
     name: query.name,
     title: query.title,

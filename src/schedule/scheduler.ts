@@ -6,7 +6,7 @@
 import { Cron } from "croner";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
-import { type ChildRun, displayCommand, spawnCliRun } from "./spawn-run.js";
+import { type ChildRun, displayCommand, type RunOutcome, spawnCliRun } from "./spawn-run.js";
 
 export type { ChildRun, RunOutcome } from "./spawn-run.js";
 
@@ -102,6 +102,14 @@ export function checkCron(cron: string, timezone?: string): Date {
   return next;
 }
 
+/** The run going on; `done` settles once its outcome is logged. */
+interface CurrentRun {
+  run: ChildRun;
+  number: number;
+  startedAt: number;
+  done: Promise<void>;
+}
+
 /**
  * Runs `args` at each tick until `signal` aborts, then stops as the module comment says and
  * answers what happened. Logs one line when it starts (with the next run time), one when each run
@@ -117,9 +125,7 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleSum
   const command = displayCommand(args);
   if (signal.aborted) return summary;
 
-  let current:
-    | { run: ChildRun; number: number; startedAt: number; done: Promise<void> }
-    | undefined;
+  let current: CurrentRun | undefined;
   let stopping = false;
   let ticker: Ticker | undefined;
   const nextRunText = () => ticker?.nextRun()?.toISOString() ?? "none";
@@ -142,22 +148,13 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleSum
     const run = startRun(args);
     const done = run.exited.then((outcome) => {
       current = undefined;
-      const fields = {
+      logOutcome(logger, summary, {
         run: number,
-        exitCode: outcome.exitCode,
-        ...(outcome.signal === null ? {} : { signal: outcome.signal }),
-        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        outcome,
         durationMs: now() - startedAt,
-        ...(stopping ? {} : { nextRun: nextRunText() }),
-        // Exit code 2 is bad usage: every later run will fail the same way until it is fixed.
-        ...(outcome.exitCode === 2 ? { hint: "check the command given after --" } : {}),
-      };
-      if (outcome.exitCode === 0) {
-        logger.info("run succeeded", fields);
-      } else {
-        summary.failed += 1;
-        logger.error("run failed", fields);
-      }
+        // Once stopping there is no next run to announce.
+        nextRun: stopping ? undefined : nextRunText(),
+      });
     });
     current = { run, number, startedAt, done };
   };
@@ -177,21 +174,50 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleSum
   await stopped;
   stopping = true;
   ticker.stop();
-  const running = current;
-  if (running !== undefined) {
-    logger.info("stopping: asking the running run to end and waiting for it", {
-      run: running.number,
-    });
-    running.run.kill("SIGTERM");
-    const grace = setTimeout(() => {
-      logger.warn("the running run did not end after SIGTERM: killing it", { run: running.number });
-      running.run.kill("SIGKILL");
-    }, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
-    await running.done;
-    clearTimeout(grace);
+  if (current !== undefined) {
+    await stopRun(current, logger, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
   }
   logger.info("schedule stopped", { ...summary });
   return summary;
+}
+
+/** Logs how a run ended and counts it as failed unless it exited with 0. */
+function logOutcome(
+  logger: Logger,
+  summary: ScheduleSummary,
+  ended: { run: number; outcome: RunOutcome; durationMs: number; nextRun: string | undefined },
+): void {
+  const { outcome } = ended;
+  const fields = {
+    run: ended.run,
+    exitCode: outcome.exitCode,
+    ...(outcome.signal === null ? {} : { signal: outcome.signal }),
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    durationMs: ended.durationMs,
+    ...(ended.nextRun === undefined ? {} : { nextRun: ended.nextRun }),
+    // Exit code 2 is bad usage: every later run will fail the same way until it is fixed.
+    ...(outcome.exitCode === 2 ? { hint: "check the command given after --" } : {}),
+  };
+  if (outcome.exitCode === 0) {
+    logger.info("run succeeded", fields);
+  } else {
+    summary.failed += 1;
+    logger.error("run failed", fields);
+  }
+}
+
+/** Asks `running` to end with SIGTERM, kills it if it has not after `graceMs`, and waits for it. */
+async function stopRun(running: CurrentRun, logger: Logger, graceMs: number): Promise<void> {
+  logger.info("stopping: asking the running run to end and waiting for it", {
+    run: running.number,
+  });
+  running.run.kill("SIGTERM");
+  const grace = setTimeout(() => {
+    logger.warn("the running run did not end after SIGTERM: killing it", { run: running.number });
+    running.run.kill("SIGKILL");
+  }, graceMs);
+  await running.done;
+  clearTimeout(grace);
 }
 
 /** A ticker driven by croner. */

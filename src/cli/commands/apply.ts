@@ -12,7 +12,13 @@ import { APPLY_OPS, type ApplyOp } from "../../apply/ops.js";
 import { renderCounts, renderDiff } from "../../apply/render-diff.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { streamIsTTY } from "../../log/color.js";
-import { setupCommand, setupPortalCommand, withDatabase } from "../command-setup.js";
+import type { Logger } from "../../log/logger.js";
+import {
+  type CommandSetup,
+  setupCommand,
+  setupPortalCommand,
+  withDatabase,
+} from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
 
@@ -110,24 +116,27 @@ function reportOutcome(ctx: CliContext, op: ApplyOp, planned: ApplyPlan, outcome
   }
 }
 
-async function runApply(
+function checkedOp(op: string): ApplyOp {
+  if (!(APPLY_OPS as readonly string[]).includes(op)) {
+    throw new LmsExportError(
+      "bad-input",
+      `--op must be one of ${APPLY_OPS.join(", ")}, got "${op}"`,
+    );
+  }
+  return op as ApplyOp;
+}
+
+/** The settings, and the key unless it is a dry run; refuses what cannot be applied at all. */
+async function applySetup(
   args: ApplyArgs,
   argv: Readonly<Record<string, unknown>>,
   ctx: CliContext,
-): Promise<void> {
-  if (!(APPLY_OPS as readonly string[]).includes(args.op)) {
-    throw new LmsExportError(
-      "bad-input",
-      `--op must be one of ${APPLY_OPS.join(", ")}, got "${args.op}"`,
-    );
-  }
-  const op = args.op as ApplyOp;
-  const path = resolve(ctx.cwd, args.file);
+): Promise<{ setup: CommandSetup; apiKey: string }> {
   const flags = { ...argv, format: undefined, param: undefined };
   // A dry run reads only the local database: it needs no key.
   const setup = args.dryRun ? await setupCommand(flags, ctx) : await setupPortalCommand(flags, ctx);
   const apiKey = "apiKey" in setup ? String(setup.apiKey) : "";
-  const { config, logger } = setup;
+  const { config } = setup;
   if (!args.dryRun && !config.baseUrl) {
     throw new LmsExportError(
       "bad-input",
@@ -141,21 +150,38 @@ async function runApply(
       `database ${config.db} does not exist; run "lms-export extract" first (apply compares the file with it) or check --db`,
     );
   }
+  return { setup, apiKey };
+}
+
+/** What the plan found worth a warning: ids the portal may not know, notes, earlier runs. */
+function logPlanNotes(planned: ApplyPlan, logger: Logger): void {
+  for (const warning of planned.unknown.slice(0, 20)) {
+    logger.warn(`${warning} (sent anyway; --strict refuses)`);
+  }
+  for (const note of planned.notes.slice(0, 20)) logger.warn(note);
+  if (planned.unknown.length > 20) {
+    logger.warn(`and ${planned.unknown.length - 20} more ids not in the local database`);
+  }
+  if (planned.counts.done > 0) {
+    logger.info(
+      `${planned.counts.done} rows were applied by an earlier run of this file and are not sent again`,
+    );
+  }
+}
+
+async function runApply(
+  args: ApplyArgs,
+  argv: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<void> {
+  const op = checkedOp(args.op);
+  const path = resolve(ctx.cwd, args.file);
+  const { setup, apiKey } = await applySetup(args, argv, ctx);
+  const { config, logger } = setup;
   await withDatabase(config, {}, async (db) => {
     // A file that cannot be applied is typed bad input by the apply stage: nothing was sent.
     const planned = await planApply(db, path, op, { strict: args.strict });
-    for (const warning of planned.unknown.slice(0, 20)) {
-      logger.warn(`${warning} (sent anyway; --strict refuses)`);
-    }
-    for (const note of planned.notes.slice(0, 20)) logger.warn(note);
-    if (planned.unknown.length > 20) {
-      logger.warn(`and ${planned.unknown.length - 20} more ids not in the local database`);
-    }
-    if (planned.counts.done > 0) {
-      logger.info(
-        `${planned.counts.done} rows were applied by an earlier run of this file and are not sent again`,
-      );
-    }
+    logPlanNotes(planned, logger);
     const diff = renderDiff(planned.spec, planned.plan, planned.file.unit);
     ctx.stdout.write(diff);
     if (args.dryRun) {

@@ -6,7 +6,8 @@ import { loadCatalog } from "../../report/catalog.js";
 import { projectRoot } from "../../report/project-root.js";
 import { runReports } from "../../report/run-report.js";
 import { DEFAULT_API_KEY, startSimulator } from "../../simulator/server.js";
-import { setupCommand } from "../command-setup.js";
+import type { CommandArgs } from "../command-args.js";
+import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { extractSummary, extractWith } from "../extract-options.js";
 import { withLogOptions, withOutputOptions } from "../options.js";
@@ -15,86 +16,108 @@ import { reportSummary } from "../report-summary.js";
 /** The demo's own database, so a demo never touches the ./lms.duckdb of real extracts. */
 const DEMO_DB = "lms-demo.duckdb";
 
+/** The demo's own --db, --users and --seed, with the output and log options. */
+function demoBuilder(y: Argv) {
+  return withLogOptions(withOutputOptions(y))
+    .option("db", {
+      type: "string",
+      description: `DuckDB file of the demo (default ./${DEMO_DB})`,
+    })
+    .option("users", {
+      type: "number",
+      default: 1000,
+      description: "Users in the simulated portal",
+    })
+    .option("seed", { type: "number", default: 1, description: "Seed of the simulated data" })
+    .example("$0 demo", "the whole pipeline, into ./out and ./lms-demo.duckdb")
+    .example("$0 demo --users 10000 --out /tmp/demo", "a larger portal, elsewhere");
+}
+
+type DemoArgs = CommandArgs<typeof demoBuilder>;
+
+function checkDemoArgs(args: DemoArgs): void {
+  if (!Number.isInteger(args.users) || args.users < 1 || args.users > 1_000_000) {
+    throw new LmsExportError(
+      "bad-input",
+      `--users must be a whole number from 1 to 1000000, got ${args.users}`,
+    );
+  }
+  if (!Number.isInteger(args.seed))
+    throw new LmsExportError("bad-input", `--seed must be a whole number, got ${args.seed}`);
+}
+
+/** Starts the portal, extracts it into the demo's database, writes every report, says what next. */
+async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
+  checkDemoArgs(args);
+  const started = Date.now();
+  const setup = await setupCommand({ ...args, db: undefined }, ctx);
+  const dbPath = resolve(ctx.cwd, args.db ?? DEMO_DB);
+  ctx.stderr.write(`starting a simulated portal with ${args.users} users...\n`);
+  const portal = await startSimulator({ users: args.users, seed: args.seed });
+  try {
+    ctx.stderr.write(`portal at ${portal.baseUrl}; extracting into ${relative(ctx.cwd, dbPath)}\n`);
+    await extractAndReport(setup, { baseUrl: portal.baseUrl, dbPath, started }, ctx);
+  } finally {
+    await portal.close();
+  }
+  ctx.stdout.write(nextSteps(relative(ctx.cwd, dbPath), started));
+}
+
+/** The extract of the simulated portal into `dbPath`, then every report of the catalog. */
+async function extractAndReport(
+  { config, logger }: CommandSetup,
+  run: { baseUrl: string; dbPath: string; started: number },
+  ctx: CliContext,
+): Promise<void> {
+  const db = await openDatabase(run.dbPath, { memoryLimit: config.duckdbMemoryLimit });
+  try {
+    const extractConfig = { ...config, baseUrl: run.baseUrl, db: run.dbPath };
+    const result = await extractWith({
+      config: extractConfig,
+      flags: {},
+      db,
+      ctx,
+      logger,
+      apiKey: DEFAULT_API_KEY,
+    });
+    ctx.stdout.write(extractSummary(result, (Date.now() - run.started) / 1000));
+    if ((result.resources.get("product")?.notFound ?? 0) > 0) {
+      ctx.stdout.write(
+        "  (not found: the simulated portal deletes a product on purpose, as real portals do, to show how lookups of records that are gone end up in _not_found)\n",
+      );
+    }
+    const catalog = await loadCatalog(projectRoot());
+    const reports = await runReports(db, [...catalog.reports.keys()], {
+      outDir: config.outDir,
+      ...(config.formats ? { formats: config.formats } : {}),
+      params: config.reportParams,
+      logger,
+      catalog,
+      cwd: ctx.cwd,
+    });
+    ctx.stdout.write(reportSummary(reports, ctx.cwd));
+  } finally {
+    db.close();
+  }
+}
+
+/** The closing lines: the time taken and commands to try on the demo's database. */
+function nextSteps(dbArg: string, started: number): string {
+  return [
+    `done in ${((Date.now() - started) / 1000).toFixed(1)} s. Try next:`,
+    `  npx lms-export list`,
+    `  npx lms-export sql "SELECT take_status, count(*) AS takes, round(avg(take_score), 1) AS avg_score FROM take GROUP BY ALL ORDER BY takes DESC" --db ${dbArg}`,
+    `  npx lms-export report compliance --format csv --db ${dbArg}`,
+    `  npx lms-export simulate --users 5000    # a portal of your own to point extract at`,
+    "",
+  ].join("\n");
+}
+
 export function registerDemo(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "demo",
     "Start a simulated portal, extract it, and write every report (no setup needed)",
-    (y) =>
-      withLogOptions(withOutputOptions(y))
-        .option("db", {
-          type: "string",
-          description: `DuckDB file of the demo (default ./${DEMO_DB})`,
-        })
-        .option("users", {
-          type: "number",
-          default: 1000,
-          description: "Users in the simulated portal",
-        })
-        .option("seed", { type: "number", default: 1, description: "Seed of the simulated data" })
-        .example("$0 demo", "the whole pipeline, into ./out and ./lms-demo.duckdb")
-        .example("$0 demo --users 10000 --out /tmp/demo", "a larger portal, elsewhere"),
-    async (args) => {
-      if (!Number.isInteger(args.users) || args.users < 1 || args.users > 1_000_000) {
-        throw new LmsExportError(
-          "bad-input",
-          `--users must be a whole number from 1 to 1000000, got ${args.users}`,
-        );
-      }
-      if (!Number.isInteger(args.seed))
-        throw new LmsExportError("bad-input", `--seed must be a whole number, got ${args.seed}`);
-      const started = Date.now();
-      const { config, logger } = await setupCommand({ ...args, db: undefined }, ctx);
-      const dbPath = resolve(ctx.cwd, args.db ?? DEMO_DB);
-      ctx.stderr.write(`starting a simulated portal with ${args.users} users...\n`);
-      const portal = await startSimulator({ users: args.users, seed: args.seed });
-      try {
-        ctx.stderr.write(
-          `portal at ${portal.baseUrl}; extracting into ${relative(ctx.cwd, dbPath)}\n`,
-        );
-        const db = await openDatabase(dbPath, { memoryLimit: config.duckdbMemoryLimit });
-        try {
-          const extractConfig = { ...config, baseUrl: portal.baseUrl, db: dbPath };
-          const result = await extractWith({
-            config: extractConfig,
-            flags: {},
-            db,
-            ctx,
-            logger,
-            apiKey: DEFAULT_API_KEY,
-          });
-          ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
-          if ((result.resources.get("product")?.notFound ?? 0) > 0) {
-            ctx.stdout.write(
-              "  (not found: the simulated portal deletes a product on purpose, as real portals do, to show how lookups of records that are gone end up in _not_found)\n",
-            );
-          }
-          const catalog = await loadCatalog(projectRoot());
-          const reports = await runReports(db, [...catalog.reports.keys()], {
-            outDir: config.outDir,
-            ...(config.formats ? { formats: config.formats } : {}),
-            params: config.reportParams,
-            logger,
-            catalog,
-            cwd: ctx.cwd,
-          });
-          ctx.stdout.write(reportSummary(reports, ctx.cwd));
-        } finally {
-          db.close();
-        }
-      } finally {
-        await portal.close();
-      }
-      const dbArg = relative(ctx.cwd, dbPath);
-      ctx.stdout.write(
-        [
-          `done in ${((Date.now() - started) / 1000).toFixed(1)} s. Try next:`,
-          `  npx lms-export list`,
-          `  npx lms-export sql "SELECT take_status, count(*) AS takes, round(avg(take_score), 1) AS avg_score FROM take GROUP BY ALL ORDER BY takes DESC" --db ${dbArg}`,
-          `  npx lms-export report compliance --format csv --db ${dbArg}`,
-          `  npx lms-export simulate --users 5000    # a portal of your own to point extract at`,
-          "",
-        ].join("\n"),
-      );
-    },
+    demoBuilder,
+    (args) => demoHandler(args, ctx),
   );
 }

@@ -6,12 +6,78 @@ import { publishLake } from "../../publish/lake/publish-lake.js";
 import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
 import { checkSchemaName, publishPostgres } from "../../publish/postgres/publish-postgres.js";
 import { configuredPortals, forEachPortal } from "../all-portals.js";
+import type { CommandArgs } from "../command-args.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 import { withPortalOptions } from "../portal-options.js";
 
 const TARGET = "Where to:";
+
+/** The targets (--lake, --postgres, --schema, --snapshot-date) and the portal and database. */
+function publishBuilder(y: Argv) {
+  return withPortalOptions(
+    withLogOptions(withDbOption(withConfigOption(y))),
+    'Portal name in the lake (default "default"); a portal under "portals" in the config file also picks its database',
+  )
+    .option("lake", {
+      type: "string",
+      group: TARGET,
+      description: "Lake folder: DIR/<table>/portal=<name>/snapshot_date=<day>/part-0.parquet",
+    })
+    .option("postgres", {
+      type: "string",
+      group: TARGET,
+      description:
+        "PostgreSQL URL without a password, e.g. postgres://bi@db.example.com/analytics (password: LMS_PG_PASSWORD_FILE, PGPASSWORD or PGPASSFILE)",
+    })
+    .option("schema", {
+      type: "string",
+      group: TARGET,
+      description: "PostgreSQL schema the tables go to (default lms)",
+    })
+    .option("snapshot-date", {
+      type: "string",
+      group: TARGET,
+      description: "Day of the snapshot as YYYY-MM-DD (default: today in UTC)",
+    })
+    .example("$0 publish --lake /srv/lake --portal acme", "this week's snapshot of acme")
+    .example(
+      "LMS_PG_PASSWORD_FILE=/etc/lms-export/pg $0 publish --postgres postgres://bi@db/analytics",
+      "the tables into schema lms, swapped in one transaction",
+    )
+    .example(
+      "aws s3 sync /srv/lake s3://bucket/lake --exclude _lake.json && aws s3 cp /srv/lake/_lake.json s3://bucket/lake/",
+      "then ship it: data first, the manifest last",
+    );
+}
+
+/** Checks the targets before anything is opened, then publishes one portal or each of them. */
+async function publishHandler(
+  args: CommandArgs<typeof publishBuilder>,
+  ctx: CliContext,
+): Promise<void> {
+  if (args.lake === undefined && args.postgres === undefined) {
+    throw new LmsExportError("bad-input", "name a target: --lake DIR or --postgres URL");
+  }
+  const portal = args.portal === undefined ? undefined : checkPortalName(args.portal);
+  const schema = args.schema === undefined ? undefined : checkSchemaName(args.schema);
+  const pg = args.postgres === undefined ? undefined : await pgSettings(args.postgres, ctx.env);
+  if (args.allPortals) {
+    if (pg || args.db !== undefined) {
+      throw new LmsExportError(
+        "bad-input",
+        "--all-portals publishes each portal's database to --lake only: leave out --postgres and --db",
+      );
+    }
+    const { names, atOnce } = await configuredPortals(args, ctx);
+    await forEachPortal(names, atOnce, ctx, (name, portalCtx) =>
+      publishOne({ ...args, portal: name, allPortals: false }, portalCtx, {}),
+    );
+    return;
+  }
+  await publishOne({ ...args, portal }, ctx, { pg, schema });
+}
 
 /**
  * `publish --lake DIR` and/or `--postgres URL`: copies the published tables out of the database
@@ -21,63 +87,8 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "publish",
     "Copy the tables to a Parquet lake (Hive layout) or PostgreSQL for other engines and BI tools",
-    (y) =>
-      withPortalOptions(
-        withLogOptions(withDbOption(withConfigOption(y))),
-        'Portal name in the lake (default "default"); a portal under "portals" in the config file also picks its database',
-      )
-        .option("lake", {
-          type: "string",
-          group: TARGET,
-          description: "Lake folder: DIR/<table>/portal=<name>/snapshot_date=<day>/part-0.parquet",
-        })
-        .option("postgres", {
-          type: "string",
-          group: TARGET,
-          description:
-            "PostgreSQL URL without a password, e.g. postgres://bi@db.example.com/analytics (password: LMS_PG_PASSWORD_FILE, PGPASSWORD or PGPASSFILE)",
-        })
-        .option("schema", {
-          type: "string",
-          group: TARGET,
-          description: "PostgreSQL schema the tables go to (default lms)",
-        })
-        .option("snapshot-date", {
-          type: "string",
-          group: TARGET,
-          description: "Day of the snapshot as YYYY-MM-DD (default: today in UTC)",
-        })
-        .example("$0 publish --lake /srv/lake --portal acme", "this week's snapshot of acme")
-        .example(
-          "LMS_PG_PASSWORD_FILE=/etc/lms-export/pg $0 publish --postgres postgres://bi@db/analytics",
-          "the tables into schema lms, swapped in one transaction",
-        )
-        .example(
-          "aws s3 sync /srv/lake s3://bucket/lake --exclude _lake.json && aws s3 cp /srv/lake/_lake.json s3://bucket/lake/",
-          "then ship it: data first, the manifest last",
-        ),
-    async (args) => {
-      if (args.lake === undefined && args.postgres === undefined) {
-        throw new LmsExportError("bad-input", "name a target: --lake DIR or --postgres URL");
-      }
-      const portal = args.portal === undefined ? undefined : checkPortalName(args.portal);
-      const schema = args.schema === undefined ? undefined : checkSchemaName(args.schema);
-      const pg = args.postgres === undefined ? undefined : await pgSettings(args.postgres, ctx.env);
-      if (args.allPortals) {
-        if (pg || args.db !== undefined) {
-          throw new LmsExportError(
-            "bad-input",
-            "--all-portals publishes each portal's database to --lake only: leave out --postgres and --db",
-          );
-        }
-        const { names, atOnce } = await configuredPortals(args, ctx);
-        await forEachPortal(names, atOnce, ctx, (name, portalCtx) =>
-          publishOne({ ...args, portal: name, allPortals: false }, portalCtx, {}),
-        );
-        return;
-      }
-      await publishOne({ ...args, portal }, ctx, { pg, schema });
-    },
+    publishBuilder,
+    (args) => publishHandler(args, ctx),
   );
 }
 

@@ -1,107 +1,95 @@
 import type { Argv } from "yargs";
-import type { ResolvedConfig } from "../../config/resolve.js";
 import { restrictFileAccess } from "../../load/file-access.js";
 import type { Catalog } from "../../report/catalog.js";
 import { prepareOutputDir } from "../../report/output-files.js";
 import { resolveJobs } from "../../report/report-jobs.js";
-import { runReports } from "../../report/run-report.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
+import type { CommandArgs } from "../command-args.js";
+import type { PortalCommandSetup } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
 import { allowedFolders } from "../file-access-option.js";
-import { type MailRequest, mailRequest, planMail, sendPlannedMail } from "../mail-step.js";
+import { type MailRequest, mailRequest } from "../mail-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
-import { reportSummary } from "../report-summary.js";
+import { withReportNames } from "../report-names-option.js";
+import { jobOptions, writeAndMailReports } from "../report-step.js";
 import { withReportWritingOptions } from "../report-writing-options.js";
+
+/** The reports to write after the extract, with the options of extract and of report writing. */
+function runBuilder(y: Argv) {
+  return withReportNames(
+    withReportWritingOptions(
+      withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+    ),
+    "reports",
+  )
+    .example(
+      "$0 run weekly-compliance --incremental",
+      "refresh the database, then the weekly workbook",
+    )
+    .example("$0 run completion-overview --format csv --out exports/", "CSV only, into exports/")
+    .example("$0 run weekly-compliance --mail", "then mail it as its definition says");
+}
+
+type RunArgs = CommandArgs<typeof runBuilder>;
+
+/** What the checks before the extract found, for the report step after it. */
+interface ReportPlan {
+  catalog: Catalog | undefined;
+  request: MailRequest | undefined;
+  allowed: string[];
+}
+
+/** A wrong report name, parameter, mail setting or output folder, found before a long extract. */
+async function planReports(
+  args: RunArgs,
+  setup: PortalCommandSetup,
+  ctx: CliContext,
+): Promise<ReportPlan> {
+  const request = await mailRequest(args, setup, ctx);
+  const catalog = await loadCatalogFor(args.catalog, ctx);
+  const { config } = setup;
+  await resolveJobs(args.reports, catalog, jobOptions(config, ctx.cwd, new Date()));
+  refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
+  const allowed = allowedFolders(args.allowFileAccess, {
+    config,
+    cwd: ctx.cwd,
+    outDir: config.outDir,
+  });
+  // An output folder that cannot be made is found now, not after the extract.
+  await prepareOutputDir(config.outDir);
+  return { catalog, request, allowed };
+}
+
+/** Extracts, then writes (and mails) the reports on the database just extracted. */
+async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
+  let plan: ReportPlan = { catalog: undefined, request: undefined, allowed: [] };
+  await extractCommand(args, ctx, {
+    before: async (setup) => {
+      plan = await planReports(args, setup, ctx);
+    },
+    after: async (db, setup) => {
+      // The extract is done: from here on only report SQL runs on this instance.
+      await restrictFileAccess(db, [setup.config.outDir, ...plan.allowed]);
+      await writeAndMailReports(db, args.reports, {
+        setup,
+        catalog: plan.catalog,
+        request: plan.request,
+        neutraliseFormulas: args.neutraliseFormulas,
+        csvBom: args.csvBom,
+        ctx,
+        now: new Date(),
+      });
+    },
+  });
+}
 
 export function registerRun(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "run <reports..>",
     "Extract, then write the named reports (the scheduled job)",
-    (y) =>
-      withReportWritingOptions(
-        withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
-      )
-        .positional("reports", {
-          type: "string",
-          array: true,
-          demandOption: true,
-          description: "Report or query names (see `lms-export list`), or paths to .sql files",
-        })
-        .example(
-          "$0 run weekly-compliance --incremental",
-          "refresh the database, then the weekly workbook",
-        )
-        .example(
-          "$0 run completion-overview --format csv --out exports/",
-          "CSV only, into exports/",
-        )
-        .example("$0 run weekly-compliance --mail", "then mail it as its definition says"),
-    async (args) => {
-      let catalog: Catalog | undefined;
-      let request: MailRequest | undefined;
-      let allowed: string[] = [];
-      const resolveOptions = (config: ResolvedConfig, now: Date) => ({
-        cwd: ctx.cwd,
-        formats: config.formats,
-        given: config.reportParams,
-        givenSource: config.sources.reportParams,
-        now,
-      });
-      await extractCommand(args, ctx, {
-        // A wrong report name, parameter or mail setting is found before a long extract.
-        before: async (setup) => {
-          request = await mailRequest(args, setup, ctx);
-          catalog = await loadCatalogFor(args.catalog, ctx);
-          await resolveJobs(args.reports, catalog, resolveOptions(setup.config, new Date()));
-          const { config } = setup;
-          refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
-          allowed = allowedFolders(args.allowFileAccess, {
-            config,
-            cwd: ctx.cwd,
-            outDir: config.outDir,
-          });
-          // An output folder that cannot be made is found now, not after the extract.
-          await prepareOutputDir(config.outDir);
-        },
-        after: async (db, setup) => {
-          const { config, logger } = setup;
-          // The extract is done: from here on only report SQL runs on this instance.
-          await restrictFileAccess(db, [config.outDir, ...allowed]);
-          const now = new Date();
-          const planned =
-            request && catalog
-              ? await planMail(
-                  db,
-                  await resolveJobs(args.reports, catalog, resolveOptions(config, now)),
-                  request,
-                )
-              : undefined;
-          const reports = await runReports(db, args.reports, {
-            now,
-            outDir: config.outDir,
-            ...(config.formats ? { formats: config.formats } : {}),
-            params: config.reportParams,
-            paramsSource: config.sources.reportParams,
-            neutraliseFormulas: args.neutraliseFormulas,
-            csvBom: args.csvBom === true,
-            ...(catalog ? { catalog } : {}),
-            cwd: ctx.cwd,
-            logger,
-          });
-          ctx.stdout.write(reportSummary(reports, ctx.cwd));
-          if (request && planned) {
-            await sendPlannedMail(db, planned, reports, {
-              request,
-              setup,
-              ctx,
-              now,
-              neutraliseFormulas: args.neutraliseFormulas,
-            });
-          }
-        },
-      });
-    },
+    runBuilder,
+    (args) => runHandler(args, ctx),
   );
 }

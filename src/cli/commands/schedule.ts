@@ -17,6 +17,7 @@ import { didYouMean } from "../../report/suggest-name.js";
 import { checkCron, runSchedule } from "../../schedule/scheduler.js";
 import { spawnCliRun } from "../../schedule/spawn-run.js";
 import { loadCatalogFor } from "../catalog-option.js";
+import type { CommandArgs } from "../command-args.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withLogOptions } from "../options.js";
 import { checkScheduledMail } from "../scheduled-mail-check.js";
@@ -72,71 +73,83 @@ async function checkReportNames(args: readonly string[], ctx: CliContext): Promi
   }
 }
 
+/** --cron, --timezone and --run-now; everything after `--` is the command to run. */
+function scheduleBuilder(y: Argv) {
+  return withLogOptions(withConfigOption(y))
+    .parserConfiguration({ "populate--": true })
+    .usage('$0 schedule --cron "EXPR" [--timezone TZ] [--run-now] -- COMMAND...')
+    .option("cron", {
+      type: "string",
+      demandOption: true,
+      description: 'When to run: "minute hour day month weekday" (or 6 fields with seconds first)',
+    })
+    .option("timezone", {
+      type: "string",
+      description: "IANA time zone the expression is read in (default: this machine's)",
+    })
+    .option("run-now", {
+      type: "boolean",
+      description: "Also run once right away",
+    })
+    .example('$0 schedule --cron "0 6 * * 1" -- run weekly-compliance', "Mondays at 06:00")
+    .example(
+      '$0 schedule --cron "0 6 * * 1" -- run weekly-compliance --mail',
+      "Mondays at 06:00, then mailed as the report's mail block says",
+    )
+    .example(
+      '$0 schedule --cron "30 2 * * *" --timezone Europe/Berlin -- extract --incremental',
+      "Every night at 02:30 Berlin time",
+    );
+}
+
+/**
+ * Checks the command, the cron expression and any mail settings before the first tick, then runs
+ * the schedule until a signal stops it.
+ */
+async function scheduleHandler(
+  argv: CommandArgs<typeof scheduleBuilder>,
+  ctx: CliContext,
+): Promise<void> {
+  const args = commandArgs(argv);
+  await checkReportNames(args, ctx);
+  const timezone = argv.timezone === "" ? undefined : argv.timezone;
+  checkCron(argv.cron, timezone);
+  await checkScheduledMail(args, ctx);
+  const config = await resolveConfig({
+    flags: argv,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    isTTY: streamIsTTY(ctx.stderr),
+  });
+  const logger = createCliLogger({
+    format: config.logFormat,
+    quiet: config.quiet,
+    stream: ctx.stderr,
+    env: ctx.env,
+    secrets: () => [ctx.env.LMS_API_KEY ?? "", ctx.env.LMS_SMTP_PASSWORD ?? ""],
+  });
+  await runSchedule({
+    cron: argv.cron,
+    timezone,
+    runNow: argv.runNow === true,
+    args,
+    logger,
+    signal: ctx.signal,
+    startRun: (runArgs) =>
+      spawnCliRun(runArgs, {
+        stdout: ctx.stdout,
+        stderr: ctx.stderr,
+        env: ctx.env,
+        cwd: ctx.cwd,
+      }),
+  });
+}
+
 export function registerSchedule(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "schedule",
     "Run an lms-export command on a cron schedule, one run at a time",
-    (y) =>
-      withLogOptions(withConfigOption(y))
-        .parserConfiguration({ "populate--": true })
-        .usage('$0 schedule --cron "EXPR" [--timezone TZ] [--run-now] -- COMMAND...')
-        .option("cron", {
-          type: "string",
-          demandOption: true,
-          description:
-            'When to run: "minute hour day month weekday" (or 6 fields with seconds first)',
-        })
-        .option("timezone", {
-          type: "string",
-          description: "IANA time zone the expression is read in (default: this machine's)",
-        })
-        .option("run-now", {
-          type: "boolean",
-          description: "Also run once right away",
-        })
-        .example('$0 schedule --cron "0 6 * * 1" -- run weekly-compliance', "Mondays at 06:00")
-        .example(
-          '$0 schedule --cron "0 6 * * 1" -- run weekly-compliance --mail',
-          "Mondays at 06:00, then mailed as the report's mail block says",
-        )
-        .example(
-          '$0 schedule --cron "30 2 * * *" --timezone Europe/Berlin -- extract --incremental',
-          "Every night at 02:30 Berlin time",
-        ),
-    async (argv) => {
-      const args = commandArgs(argv);
-      await checkReportNames(args, ctx);
-      const timezone = argv.timezone === "" ? undefined : argv.timezone;
-      checkCron(argv.cron, timezone);
-      await checkScheduledMail(args, ctx);
-      const config = await resolveConfig({
-        flags: argv,
-        env: ctx.env,
-        cwd: ctx.cwd,
-        isTTY: streamIsTTY(ctx.stderr),
-      });
-      const logger = createCliLogger({
-        format: config.logFormat,
-        quiet: config.quiet,
-        stream: ctx.stderr,
-        env: ctx.env,
-        secrets: () => [ctx.env.LMS_API_KEY ?? "", ctx.env.LMS_SMTP_PASSWORD ?? ""],
-      });
-      await runSchedule({
-        cron: argv.cron,
-        timezone,
-        runNow: argv.runNow === true,
-        args,
-        logger,
-        signal: ctx.signal,
-        startRun: (runArgs) =>
-          spawnCliRun(runArgs, {
-            stdout: ctx.stdout,
-            stderr: ctx.stderr,
-            env: ctx.env,
-            cwd: ctx.cwd,
-          }),
-      });
-    },
+    scheduleBuilder,
+    (argv) => scheduleHandler(argv, ctx),
   );
 }

@@ -1,15 +1,107 @@
+import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
 import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { inlineSqlError } from "../../report/sql-error.js";
+import type { CommandArgs } from "../command-args.js";
 import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import { withConfigOption, withDbOption } from "../options.js";
 import { withWaitOption } from "../wait-option.js";
+
+/** The query positional, --format and the options `sql` shares with the other commands. */
+function sqlBuilder(y: Argv) {
+  return withWaitOption(
+    withFileAccessOption(withFormulaOption(withDbOption(withConfigOption(y)), "CSV text cells")),
+  )
+    .positional("query", {
+      type: "string",
+      array: true,
+      demandOption: true,
+      description: 'One SQL statement, e.g. "SELECT count(*) FROM take"',
+    })
+    .option("format", {
+      type: "string",
+      choices: ["table", "csv", "json"] as const,
+      default: "table" as const,
+      description: "How to print the result",
+    })
+    .example('$0 sql "SELECT product_access_status, count(*) FROM product_access GROUP BY ALL"', "")
+    .example('$0 sql "FROM take LIMIT 100" --format csv > takes.csv', "");
+}
+
+type SqlArgs = CommandArgs<typeof sqlBuilder>;
+
+/** Opens the database read-only, limited to the folders allowed, and prints the one statement. */
+async function sqlHandler(args: SqlArgs, ctx: CliContext): Promise<void> {
+  // --format here means the print format, not report formats: keep it from the settings.
+  const { config, logger } = await setupCommand(
+    { ...args, format: undefined, param: undefined },
+    ctx,
+  );
+  const format = args.format as PrintFormat;
+  const query = oneQuery(args.query);
+  const allowed = allowedFolders(args.allowFileAccess, { config, cwd: ctx.cwd });
+  const db = await openDatabaseWaiting(
+    config.db,
+    { readOnly: true, memoryLimit: config.duckdbMemoryLimit },
+    { seconds: args.wait, logger, signal: ctx.signal },
+  );
+  try {
+    await restrictFileAccess(db, allowed);
+    const connection = await db.connect();
+    await checkStatement(connection, query);
+    let result: Awaited<ReturnType<typeof connection.stream>>;
+    try {
+      result = await connection.stream(query);
+    } catch (error) {
+      throw inlineSqlError(error);
+    }
+    try {
+      await printResult(result, ctx.stdout, format, {
+        neutraliseFormulas: args.neutraliseFormulas,
+      });
+    } catch (error) {
+      throw inlineSqlError(error);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Refuses more than one statement, or one with parameters, before it runs: sql has no way to
+ * bind values, and a second statement would run unseen.
+ */
+async function checkStatement(connection: DuckDBConnection, query: string): Promise<void> {
+  let count: number;
+  try {
+    count = (await connection.extractStatements(query)).count;
+  } catch (error) {
+    throw inlineSqlError(error);
+  }
+  if (count !== 1) {
+    throw new LmsExportError("bad-input", `give exactly one SQL statement (got ${count})`);
+  }
+  let parameters: number;
+  try {
+    const prepared = await connection.prepare(query);
+    parameters = prepared.parameterCount;
+    prepared.destroySync();
+  } catch (error) {
+    throw inlineSqlError(error);
+  }
+  if (parameters > 0) {
+    throw new LmsExportError(
+      "bad-input",
+      "the statement has parameters (? or $name); sql takes none: write the values into it",
+    );
+  }
+}
 
 /**
  * `sql "SELECT ..."`: one ad-hoc statement on the database opened read-only (nothing can be
@@ -21,86 +113,8 @@ export function registerSql(root: Argv, ctx: CliContext): Argv {
     // arguments" naming every word.
     "sql <query..>",
     "Run one SQL statement on the database (read-only) and print the result",
-    (y) =>
-      withWaitOption(
-        withFileAccessOption(
-          withFormulaOption(withDbOption(withConfigOption(y)), "CSV text cells"),
-        ),
-      )
-        .positional("query", {
-          type: "string",
-          array: true,
-          demandOption: true,
-          description: 'One SQL statement, e.g. "SELECT count(*) FROM take"',
-        })
-        .option("format", {
-          type: "string",
-          choices: ["table", "csv", "json"] as const,
-          default: "table" as const,
-          description: "How to print the result",
-        })
-        .example(
-          '$0 sql "SELECT product_access_status, count(*) FROM product_access GROUP BY ALL"',
-          "",
-        )
-        .example('$0 sql "FROM take LIMIT 100" --format csv > takes.csv', ""),
-    async (args) => {
-      // --format here means the print format, not report formats: keep it from the settings.
-      const { config, logger } = await setupCommand(
-        { ...args, format: undefined, param: undefined },
-        ctx,
-      );
-      const format = args.format as PrintFormat;
-      const query = oneQuery(args.query);
-      const allowed = allowedFolders(args.allowFileAccess, { config, cwd: ctx.cwd });
-      const db = await openDatabaseWaiting(
-        config.db,
-        { readOnly: true, memoryLimit: config.duckdbMemoryLimit },
-        { seconds: args.wait, logger, signal: ctx.signal },
-      );
-      try {
-        await restrictFileAccess(db, allowed);
-        const connection = await db.connect();
-        let count: number;
-        try {
-          count = (await connection.extractStatements(query)).count;
-        } catch (error) {
-          throw inlineSqlError(error);
-        }
-        if (count !== 1) {
-          throw new LmsExportError("bad-input", `give exactly one SQL statement (got ${count})`);
-        }
-        let parameters: number;
-        try {
-          const prepared = await connection.prepare(query);
-          parameters = prepared.parameterCount;
-          prepared.destroySync();
-        } catch (error) {
-          throw inlineSqlError(error);
-        }
-        if (parameters > 0) {
-          throw new LmsExportError(
-            "bad-input",
-            "the statement has parameters (? or $name); sql takes none: write the values into it",
-          );
-        }
-        let result: Awaited<ReturnType<typeof connection.stream>>;
-        try {
-          result = await connection.stream(query);
-        } catch (error) {
-          throw inlineSqlError(error);
-        }
-        try {
-          await printResult(result, ctx.stdout, format, {
-            neutraliseFormulas: args.neutraliseFormulas,
-          });
-        } catch (error) {
-          throw inlineSqlError(error);
-        }
-      } finally {
-        db.close();
-      }
-    },
+    sqlBuilder,
+    (args) => sqlHandler(args, ctx),
   );
 }
 
