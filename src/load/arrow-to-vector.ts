@@ -60,6 +60,13 @@ function utf8Reader(data: Data, from: number, count: number): (index: number) =>
 }
 
 /**
+ * The null bitmap of `data`, or undefined when it has no nulls, for which isValid answers at once.
+ * Taken once per column: `nullCount` is a getter that is not free to ask per row.
+ */
+const nullsOf = (data: Data): Uint8Array | undefined =>
+  data.nullCount > 0 ? data.nullBitmap : undefined;
+
+/**
  * Marks the null rows of `from .. from + count` in `vector`. DuckDB's validity mask has Arrow's
  * layout (one bit a row, 1 = valid, low bit first) in 64-bit words; it is built here and copied in
  * at once.
@@ -91,11 +98,11 @@ function copyUtf8(data: Data, from: number, count: number, vector: duckdb.Vector
   if (!(offsets instanceof Int32Array) || !(values instanceof Uint8Array)) return false;
   const slots = new Uint8Array(count * STRING_T_BYTES);
   const view = new DataView(slots.buffer);
-  const hasNulls = data.nullCount > 0;
+  const nulls = nullsOf(data);
   const long: number[] = [];
   for (let i = 0; i < count; i++) {
     const row = from + i;
-    if (hasNulls && !isValid(data.nullBitmap, data.offset, row)) continue;
+    if (!isValid(nulls, data.offset, row)) continue;
     const start = offsets[row] ?? 0;
     const length = (offsets[row + 1] ?? 0) - start;
     if (length > INLINE_BYTES) {
@@ -172,9 +179,10 @@ export function copyToVector(data: Data, from: number, count: number, vector: Du
       break;
     case Type.Utf8: {
       const read = utf8Reader(data, from, count);
+      const nulls = nullsOf(data);
       for (let i = 0; i < count; i++) {
         const row = from + i;
-        vector.setItem(i, isNullAt(data, row) ? null : read(row));
+        vector.setItem(i, isValid(nulls, data.offset, row) ? read(row) : null);
       }
       break;
     }
@@ -187,10 +195,6 @@ export function copyToVector(data: Data, from: number, count: number, vector: Du
   vector.flush();
 }
 
-/** Whether row `row` of `data` is null (a column without nulls has no bitmap to read). */
-const isNullAt = (data: Data, row: number): boolean =>
-  data.nullCount > 0 && !isValid(data.nullBitmap, data.offset, row);
-
 /** Integers and doubles, value by value. */
 function setNumbers(data: Data, from: number, count: number, vector: DuckDBVector): void {
   const values = data.values;
@@ -201,9 +205,10 @@ function setNumbers(data: Data, from: number, count: number, vector: DuckDBVecto
   ) {
     throw new TypeError(`unsupported Arrow numeric column ${data.type}`);
   }
+  const nulls = nullsOf(data);
   for (let i = 0; i < count; i++) {
     const row = from + i;
-    vector.setItem(i, isNullAt(data, row) ? null : (values[row] ?? null));
+    vector.setItem(i, isValid(nulls, data.offset, row) ? (values[row] ?? null) : null);
   }
 }
 
@@ -212,10 +217,11 @@ function setTimestamps(data: Data, from: number, count: number, vector: DuckDBVe
   const values = data.values;
   if (!(values instanceof BigInt64Array))
     throw new TypeError("Timestamp column without int64 data");
+  const nulls = nullsOf(data);
   for (let i = 0; i < count; i++) {
     const row = from + i;
     const micros = values[row];
-    if (isNullAt(data, row) || micros === undefined) vector.setItem(i, null);
+    if (!isValid(nulls, data.offset, row) || micros === undefined) vector.setItem(i, null);
     else vector.setItem(i, new DuckDBTimestampValue(micros));
   }
 }
@@ -229,15 +235,18 @@ function setStringLists(data: Data, from: number, count: number, vector: DuckDBV
   }
   const childFrom = offsets[from] ?? 0;
   const read = utf8Reader(child, childFrom, (offsets[from + count] ?? 0) - childFrom);
+  const nulls = nullsOf(data);
+  const childNulls = nullsOf(child);
   for (let i = 0; i < count; i++) {
     const row = from + i;
-    if (isNullAt(data, row)) {
+    if (!isValid(nulls, data.offset, row)) {
       vector.setItem(i, null);
       continue;
     }
     const items: (string | null)[] = [];
-    for (let k = offsets[row] ?? 0; k < (offsets[row + 1] ?? 0); k++) {
-      items.push(isNullAt(child, k) ? null : read(k));
+    const end = offsets[row + 1] ?? 0;
+    for (let k = offsets[row] ?? 0; k < end; k++) {
+      items.push(isValid(childNulls, child.offset, k) ? read(k) : null);
     }
     vector.setItem(i, listValue(items));
   }
