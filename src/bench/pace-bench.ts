@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { bareLoop } from "./bare-loop.js";
 import { extractOnce, portalUserIds } from "./extract-bench.js";
 import type { ExtractChildOutput } from "./extract-child.js";
-import { spawnSimulator } from "./spawn-simulator.js";
+import { withSimulator } from "./spawn-simulator.js";
 
 const LATENCY_MS = 20;
 const PAGE_SIZE = 500;
@@ -53,13 +53,13 @@ async function benchCapacity(
   log: (line: string) => void,
 ): Promise<PaceFigure> {
   const users = USERS_PER_SLOT * capacity;
-  const sim = await spawnSimulator([
+  const args = [
     ...["--users", String(users), "--takes-per-user", String(TAKES_PER_USER)],
     ...["--capacity", String(capacity), "--latency", String(LATENCY_MS)],
-  ]);
-  try {
+  ];
+  return withSimulator(args, async (baseUrl) => {
     const at = (name: string) => join(dir, `k${capacity}-${name}.duckdb`);
-    const base = { baseUrl: sim.baseUrl, pageSize: PAGE_SIZE, dryRun: false };
+    const base = { baseUrl, pageSize: PAGE_SIZE, dryRun: false };
     // Warms the simulator's caches so no measured run pays for them.
     await extractOnce({ ...base, concurrency: 3 * capacity, db: at("warm"), dryRun: true });
     // Two rounds, alternating every setting, each keeping its faster run: on a shared machine a
@@ -87,7 +87,7 @@ async function benchCapacity(
     });
     const auto = runs.get("auto")!;
     const userIds = await portalUserIds(at("auto-0"));
-    const bareMs = await bareLoop(sim.baseUrl, auto.requests, 2 * capacity, userIds);
+    const bareMs = await bareLoop(baseUrl, auto.requests, 2 * capacity, userIds);
     log(`K=${capacity} bare undici loop at ${2 * capacity}: ${(bareMs / 1000).toFixed(2)} s`);
     const best = fixed.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
     const serviceMs = (auto.requests * LATENCY_MS) / capacity;
@@ -103,9 +103,7 @@ async function benchCapacity(
       serviceRatio: best.wallMs / serviceMs,
       bareRatio: bareMs / serviceMs,
     };
-  } finally {
-    await sim.stop();
-  }
+  });
 }
 
 export async function benchPace(options: {
