@@ -6,10 +6,12 @@
 --   enrolled users with at least one take. Completed: with at least one take that has a
 --   completion date (take_status values beyond "in_progress" are not documented, so the date is
 --   the signal). completion_rate = completed / enrolled. avg_score and median_score are over each
---   completed user's best score on a completed take. passed_users: completed users whose best
---   score reaches the product's product_min_score (every completed user when it has none);
+--   completed user's best score on a completed take. passed_users: completed users with a
+--   completed take that passes as in the compliance query (no pass mark, product_min_score
+--   empty or 0; or the take has no score; or its score reaches the pass mark);
 --   pass_rate = passed / completed. Groups appear only for products one of their users is
---   enrolled in.
+--   enrolled in; groups that share a name have their id added to it ("Team A (group 12)"), so
+--   that their rows and chart cells are told apart.
 -- param product_ids int_list = []: Only these products (empty = every product).
 -- param group_id int = null: Only this group and its subgroups, without the all-users rows (empty = all).
 WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
@@ -18,19 +20,29 @@ WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
   SELECT tree.ancestor_id, grp.grp_id
   FROM tree JOIN grp ON grp.grp_parent_id = tree.descendant_id
 ),
+named AS (
+  SELECT grp_id, grp_name || CASE WHEN count(*) OVER (PARTITION BY grp_name) > 1
+                                  THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name
+  FROM grp
+),
 facts AS (
   SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
          coalesce(product_access_status = 'active', false) AS active,
-         false AS started, false AS completed, NULL::BIGINT AS score
+         false AS started, false AS completed, NULL::BIGINT AS score, false AS passed
   FROM product_access
   UNION ALL
+  -- Passed as the compliance query means it: a completed take that reaches the pass mark.
   SELECT take_user_id, take_product_id, false, true, take_completed_date IS NOT NULL,
-         CASE WHEN take_completed_date IS NOT NULL THEN take_score END
+         CASE WHEN take_completed_date IS NOT NULL THEN take_score END,
+         take_completed_date IS NOT NULL
+           AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
+                OR take_score >= product.product_min_score)
   FROM take
+  LEFT JOIN product ON product.product_id = take.take_product_id
 ),
 user_product AS (
   SELECT user_id, product_id, bool_or(active) AS active, bool_or(started) AS started,
-         bool_or(completed) AS completed, max(score) AS best_score
+         bool_or(completed) AS completed, max(score) AS best_score, bool_or(passed) AS passed
   FROM facts
   WHERE user_id IS NOT NULL AND product_id IS NOT NULL
     AND (len($product_ids) = 0 OR list_contains($product_ids, product_id))
@@ -73,16 +85,13 @@ totals AS (
          count(*) FILTER (WHERE started) AS started_users,
          count(*) FILTER (WHERE completed) AS completed_users,
          avg(best_score) FILTER (WHERE completed) AS avg_score,
-         count(*) FILTER (WHERE completed
-                          AND (product.product_min_score IS NULL
-                               OR best_score >= product.product_min_score)) AS passed_users
+         count(*) FILTER (WHERE passed) AS passed_users
   FROM scoped
-  LEFT JOIN product USING (product_id)
   GROUP BY group_id, product_id
 )
 SELECT
   totals.group_id,
-  CASE WHEN totals.group_id IS NULL THEN '(all users)' ELSE grp.grp_name END AS group_name,
+  CASE WHEN totals.group_id IS NULL THEN '(all users)' ELSE named.group_name END AS group_name,
   totals.product_id,
   coalesce(
     product.product_i18n_title,
@@ -103,6 +112,6 @@ FROM totals
 LEFT JOIN medians
   ON medians.group_id IS NOT DISTINCT FROM totals.group_id
   AND medians.product_id = totals.product_id
-LEFT JOIN grp ON grp.grp_id = totals.group_id
+LEFT JOIN named ON named.grp_id = totals.group_id
 LEFT JOIN product ON product.product_id = totals.product_id
 ORDER BY totals.group_id NULLS FIRST, totals.product_id

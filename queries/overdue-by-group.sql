@@ -6,11 +6,17 @@
 --   how many are overdue, by the rules of the compliance query (not completed, and the due date,
 --   the earlier of first access + due_days and the latest access expiry day, before today).
 --   overdue_share = overdue / required. A user linked to several groups counts in each. Most
---   overdue first. Days are UTC calendar days.
+--   overdue first. Days are UTC calendar days. Groups that share a name have their id added to
+--   it ("Team A (group 12)"), so that their rows and bars are told apart.
 -- param today date = today: Reference day (UTC).
 -- param product_ids int_list = []: Required products (empty = each product a user has access to).
 -- param due_days int = 30: Days after access is granted by which a product must be completed.
-WITH members AS (
+WITH named AS (
+  SELECT grp_id, grp_name || CASE WHEN count(*) OVER (PARTITION BY grp_name) > 1
+                                  THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name
+  FROM grp
+),
+members AS (
   SELECT DISTINCT user_grp_user_id AS user_id, user_grp_grp_id AS grp_id
   FROM user_grp
   WHERE user_grp_user_id IS NOT NULL AND user_grp_grp_id IS NOT NULL
@@ -50,14 +56,14 @@ states AS (
     ON completed.user_id = pairs.user_id AND completed.product_id = pairs.product_id
 )
 SELECT
-  grp.grp_id AS group_id,
-  grp.grp_name AS group_name,
+  named.grp_id AS group_id,
+  named.group_name,
   count(*) AS required,
   count(*) FILTER (WHERE states.done) AS completed,
   count(*) FILTER (WHERE NOT states.done AND states.due_date < $today) AS overdue,
   count(*) FILTER (WHERE NOT states.done AND states.due_date < $today) / count(*) AS overdue_share
 FROM states
 JOIN members ON members.user_id = states.user_id
-JOIN grp ON grp.grp_id = members.grp_id
-GROUP BY grp.grp_id, grp.grp_name
+JOIN named ON named.grp_id = members.grp_id
+GROUP BY named.grp_id, named.group_name
 ORDER BY overdue DESC, group_id

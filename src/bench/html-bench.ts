@@ -10,7 +10,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type LmsDatabase, openDatabase } from "../load/database.js";
+import { openDatabase } from "../load/database.js";
 import { renderMailBody } from "../mail/body.js";
 import { composeMail } from "../mail/compose.js";
 import { messageDocument } from "../mail/mail-document.js";
@@ -18,6 +18,7 @@ import { loadCatalog } from "../report/catalog.js";
 import { lastLoad } from "../report/last-load.js";
 import { projectRoot } from "../report/project-root.js";
 import { bindJob, resolveJobs } from "../report/report-jobs.js";
+import type { ReportSource } from "../report/report-source.js";
 import { runReports } from "../report/run-report.js";
 import { measureInChild, medianOfRounds, runIfCase } from "./measure-child.js";
 
@@ -74,7 +75,7 @@ async function createData(path: string, complianceRows: number): Promise<void> {
 }
 
 /** The report's mail message as `--mail` builds it, without the files: its size and rows. */
-async function mailBody(db: Pick<LmsDatabase, "connect">) {
+async function mailBody(db: ReportSource) {
   const catalog = await loadCatalog(projectRoot());
   const [job] = await resolveJobs([REPORT], catalog, {
     cwd: process.cwd(),
@@ -85,7 +86,7 @@ async function mailBody(db: Pick<LmsDatabase, "connect">) {
   });
   if (!job) throw new Error(`no report ${REPORT}`);
   const connection = await db.connect();
-  const bound = await bindJob(connection, job);
+  const bound = await bindJob(connection, job, db.portals);
   const loaded = await lastLoad(connection);
   connection.closeSync();
   const document = await messageDocument(db, job, bound, { attach: job.formats, loaded, now: NOW });

@@ -5,13 +5,13 @@
  * was tried.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
-import type { LmsDatabase } from "../load/database.js";
 import { createRedactor } from "../log/redact.js";
 import { parseAddressList } from "../mail/address.js";
 import { checkSplitColumn, jobMail } from "../mail/job-mail.js";
 import { mailReports, type ReportToMail } from "../mail/mail-reports.js";
 import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
 import type { ReportJob } from "../report/report-jobs.js";
+import type { ReportSource } from "../report/report-source.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import type { CommandSetup } from "./command-setup.js";
 import type { CliContext } from "./context.js";
@@ -49,7 +49,7 @@ export async function mailRequest(
 
 /** Each job's mail, checked against the database (the split column) before a file is written. */
 export async function planMail(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   jobs: readonly ReportJob[],
   request: MailRequest,
 ): Promise<Omit<ReportToMail, "result">[]> {
@@ -65,7 +65,7 @@ export async function planMail(
 
 /** Sends the planned mail for the written `results` (same order); mail-failed if any failed. */
 export async function sendPlannedMail(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   planned: readonly Omit<ReportToMail, "result">[],
   results: readonly ReportRunResult[],
   options: {
@@ -74,6 +74,7 @@ export async function sendPlannedMail(
     ctx: CliContext;
     now: Date;
     neutraliseFormulas?: boolean;
+    csvBom?: boolean;
   },
 ): Promise<void> {
   const { request, setup, ctx } = options;
@@ -90,6 +91,7 @@ export async function sendPlannedMail(
     ...(options.neutraliseFormulas === undefined
       ? {}
       : { neutraliseFormulas: options.neutraliseFormulas }),
+    ...(options.csvBom === undefined ? {} : { csvBom: options.csvBom }),
   });
   ctx.stdout.write(`mail: ${summary.sent} message${summary.sent === 1 ? "" : "s"} sent\n`);
   if (summary.problems.length > 0) {

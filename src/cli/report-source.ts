@@ -5,9 +5,9 @@
  */
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import type { LmsDatabase } from "../load/database.js";
 import { openLake } from "../publish/lake/lake-views.js";
 import { openPortalsDatabase } from "../report/portals-database.js";
+import type { ReportSource } from "../report/report-source.js";
 import { portalDatabases } from "./all-portals.js";
 import { type DatabaseOpening, type DatabaseSettings, withDatabase } from "./command-setup.js";
 import type { CliContext } from "./context.js";
@@ -37,7 +37,7 @@ export async function withReportSource(
   ctx: CliContext,
   config: DatabaseSettings,
   options: Pick<DatabaseOpening, "wait">,
-  use: (db: Pick<LmsDatabase, "connect">, reads: readonly string[]) => Promise<void>,
+  use: (db: ReportSource, reads: readonly string[]) => Promise<void>,
 ): Promise<void> {
   if (args.lake === undefined && !args.allPortals) {
     await withDatabase(config, { readOnly: true, ...options }, (opened) => use(opened, []));

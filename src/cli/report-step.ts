@@ -4,9 +4,9 @@
  * stdout, then the mail sent. One place, so the two commands cannot write or mail differently.
  */
 import type { ResolvedConfig } from "../config/resolve.js";
-import type { LmsDatabase } from "../load/database.js";
 import type { Catalog } from "../report/catalog.js";
 import { resolveJobs } from "../report/report-jobs.js";
+import type { ReportSource } from "../report/report-source.js";
 import { runReports } from "../report/run-report.js";
 import type { CommandSetup } from "./command-setup.js";
 import type { CliContext } from "./context.js";
@@ -37,7 +37,7 @@ export interface ReportStep {
 
 /** Writes the named reports, prints the files written, then sends the mail asked for. */
 export async function writeAndMailReports(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   names: string[],
   step: ReportStep,
 ): Promise<void> {
@@ -71,6 +71,7 @@ export async function writeAndMailReports(
       ctx,
       now,
       neutraliseFormulas: step.neutraliseFormulas,
+      csvBom: step.csvBom === true,
     });
   }
 }

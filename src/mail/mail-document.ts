@@ -3,17 +3,18 @@
  * one recipient's narrowed queries): charts of queries left out of the message are left out too,
  * and each table names the attachment that holds all its rows.
  */
-import type { LmsDatabase } from "../load/database.js";
+
 import { buildReportDocument } from "../report/html/html-report.js";
 import type { ReportDocument } from "../report/html/report-document.js";
 import type { LastLoad } from "../report/last-load.js";
 import { expandFileName } from "../report/output-files.js";
 import type { ReportJob } from "../report/report-jobs.js";
+import type { ReportSource } from "../report/report-source.js";
 import type { BoundQuery } from "../report/run-query.js";
 import { fullFileOf } from "../report/run-report.js";
 
 export async function messageDocument(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   job: ReportJob,
   bound: readonly BoundQuery[],
   options: { attach: readonly string[]; loaded: LastLoad; now: Date },

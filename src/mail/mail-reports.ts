@@ -5,11 +5,11 @@
  * problems are collected and reported together at the end.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { LmsDatabase } from "../load/database.js";
 import type { Logger } from "../log/logger.js";
 import { type LastLoad, lastLoad } from "../report/last-load.js";
 import { columnLabel } from "../report/present/column-label.js";
 import { bindJob, type ReportJob } from "../report/report-jobs.js";
+import type { ReportSource } from "../report/report-source.js";
 import type { BoundQuery } from "../report/run-query.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import { type MailBodyRenderer, renderMailBody } from "./body.js";
@@ -31,6 +31,8 @@ export interface MailReportsOptions {
   signal?: AbortSignal;
   policy?: RetryPolicy;
   neutraliseFormulas?: boolean;
+  /** Every CSV attached starts with a byte-order mark (--csv-bom), as the report's own do. */
+  csvBom?: boolean;
   render?: MailBodyRenderer;
 }
 
@@ -57,7 +59,7 @@ interface Message {
 }
 
 export async function mailReports(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   reports: readonly ReportToMail[],
   options: MailReportsOptions,
 ): Promise<MailSummary> {
@@ -92,12 +94,12 @@ function attached(files: readonly string[], formats: readonly string[]): string[
 }
 
 async function messagesOf(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   connection: DuckDBConnection,
   { job, mail, result }: ReportToMail,
   options: MailReportsOptions,
 ): Promise<Message[]> {
-  const bound = await bindJob(connection, job);
+  const bound = await bindJob(connection, job, db.portals);
   const first = bound[0];
   if (first === undefined) return [];
   const column = mail.splitBy;
@@ -150,7 +152,7 @@ interface ComposedMessage {
 
 /** Builds and delivers one message; answers a problem line, or undefined when it was delivered. */
 async function sendOne(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   report: ReportToMail,
   message: Message,
   loaded: LastLoad,
@@ -193,7 +195,7 @@ async function sendOne(
 
 /** The body is the report as this message's recipients get it; the files are attached from disk. */
 async function composeOne(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   { job, mail }: ReportToMail,
   message: Message,
   loaded: LastLoad,

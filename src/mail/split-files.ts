@@ -6,9 +6,9 @@
  * left out of these files: their rows cannot be told apart by recipient.
  */
 import { join } from "node:path";
-import type { LmsDatabase } from "../load/database.js";
 import { prepareOutputDir } from "../report/output-files.js";
 import type { ReportJob } from "../report/report-jobs.js";
+import type { ReportSource } from "../report/report-source.js";
 import { type BoundQuery, describeColumns } from "../report/run-query.js";
 import { writeJobFiles } from "../report/run-report.js";
 import type { JobMail } from "./job-mail.js";
@@ -25,12 +25,12 @@ export interface SplitFiles {
 }
 
 export async function writeSplitFiles(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   job: ReportJob,
   mail: JobMail,
   group: SplitGroup,
   addresses: readonly string[],
-  options: { outDir: string; now: Date; neutraliseFormulas?: boolean },
+  options: { outDir: string; now: Date; neutraliseFormulas?: boolean; csvBom?: boolean },
 ): Promise<SplitFiles> {
   const column = mail.splitBy as string;
   const outDir = join(options.outDir, SPLIT_DIR, group.address ?? "unassigned");
@@ -47,6 +47,7 @@ export async function writeSplitFiles(
       ...(options.neutraliseFormulas === undefined
         ? {}
         : { neutraliseFormulas: options.neutraliseFormulas }),
+      ...(options.csvBom === undefined ? {} : { csvBom: options.csvBom }),
       select: async (connection, bound) => {
         const kept: BoundQuery[] = [];
         for (const b of bound) {

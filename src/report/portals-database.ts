@@ -1,8 +1,8 @@
 /**
  * Several portals' databases read as one: an in-memory DuckDB that attaches each file read-only
  * and has one view per published table, named like it, stacking every portal's rows (by column
- * name, so a roster column one portal lacks is NULL there) with a `portal` column. The shipped
- * queries run on it unchanged.
+ * name, so a roster column one portal lacks is NULL there) with a `portal` column. Reports run
+ * each query once per portal (`src/report/portal-scopes.ts`).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
@@ -52,5 +52,9 @@ export function openPortalsDatabase(
   portals: readonly PortalDatabase[],
   memoryLimit?: string,
 ): Promise<ViewDatabase> {
-  return openViewDatabase((setup) => createViews(setup, portals), memoryLimit);
+  return openViewDatabase(
+    (setup) => createViews(setup, portals),
+    memoryLimit,
+    portals.map((p) => p.name),
+  );
 }

@@ -12,6 +12,7 @@ import type { MailBlock } from "../mail/mail-block.js";
 import { type Catalog, loadQueryFile, type QueryDef } from "./catalog.js";
 import type { ChartSpec } from "./html/chart-spec.js";
 import { type ParamValue, resolveQueryParams } from "./params.js";
+import type { PortalScopes } from "./portal-scopes.js";
 import { type BoundQuery, bindQuery } from "./run-query.js";
 import { didYouMean } from "./suggest-name.js";
 
@@ -155,11 +156,19 @@ function job(query: QueryDef, file: string): JobBase {
   };
 }
 
-/** Checks and binds each query of `job` with its parameter values, in order. */
-export async function bindJob(connection: DuckDBConnection, job: ReportJob): Promise<BoundQuery[]> {
+/**
+ * Checks and binds each query of `job` with its parameter values, in order; over several portals,
+ * runs each in every portal and answers queries reading the stacked results.
+ */
+export async function bindJob(
+  connection: DuckDBConnection,
+  job: ReportJob,
+  portals: PortalScopes | undefined,
+): Promise<BoundQuery[]> {
   const bound: BoundQuery[] = [];
   for (const query of job.queries) {
-    bound.push(await bindQuery(connection, query, job.params.get(query.name) ?? new Map()));
+    const one = await bindQuery(connection, query, job.params.get(query.name) ?? new Map());
+    bound.push(portals ? await portals.stack(connection, one) : one);
   }
   return bound;
 }

@@ -58,6 +58,12 @@ export async function rosterCoverage(connection: DuckDBConnection): Promise<Rost
   return { roster, people, missing };
 }
 
+/** The coverage of several portals together. */
+export function sumCoverage(coverages: readonly RosterCoverage[]): RosterCoverage {
+  const sum = (key: keyof RosterCoverage) => coverages.reduce((n, c) => n + c[key], 0);
+  return { roster: sum("roster"), people: sum("people"), missing: sum("missing") };
+}
+
 /** The one warning line for a run, or undefined when the roster lists everyone. */
 export function rosterWarning(coverage: RosterCoverage): string | undefined {
   if (coverage.missing === 0) return undefined;

@@ -4,7 +4,6 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
-import type { LmsDatabase } from "../load/database.js";
 import { type Logger, silentLogger } from "../log/logger.js";
 import { type Catalog, loadCatalog, type ReportFormat } from "./catalog.js";
 import { exportCsv } from "./export/csv.js";
@@ -17,12 +16,14 @@ import { expandFileName, OutputStaging, prepareOutputDir } from "./output-files.
 import { checkReferences } from "./param-references.js";
 import { projectRoot } from "./project-root.js";
 import { bindJob, type ReportJob, resolveJobs } from "./report-jobs.js";
+import type { ReportSource } from "./report-source.js";
 import {
   type RosterCoverage,
   readsRoster,
   rosterAboutLines,
   rosterCoverage,
   rosterWarning,
+  sumCoverage,
 } from "./roster-coverage.js";
 import { type BoundQuery, streamQuery } from "./run-query.js";
 import { sqlError } from "./sql-error.js";
@@ -65,7 +66,7 @@ export interface RunReportsOptions {
  * Only `connect()` of the database is used, with a connection per concurrent reader.
  */
 export async function runReports(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   names: string[],
   options: RunReportsOptions,
 ): Promise<ReportRunResult[]> {
@@ -102,14 +103,17 @@ export async function runReports(
  * whole run when it lacks anyone (the workbooks' About sheets repeat the count).
  */
 async function checkRoster(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   jobs: readonly ReportJob[],
   logger: Logger,
 ): Promise<RosterCoverage | undefined> {
   if (!jobs.some((job) => job.queries.some(readsRoster))) return undefined;
   const connection = await db.connect();
   try {
-    const coverage = await rosterCoverage(connection);
+    // Over several portals each portal's people are matched with its own roster, then added up.
+    const coverage = db.portals
+      ? sumCoverage(await db.portals.inEach(connection, () => rosterCoverage(connection)))
+      : await rosterCoverage(connection);
     const warning = rosterWarning(coverage);
     if (warning) logger.warn(warning, { roster: coverage.roster, missing: coverage.missing });
     return coverage;
@@ -141,7 +145,7 @@ export interface JobOptions extends RunReportsOptions {
 }
 
 export async function writeJobFiles(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   job: ReportJob,
   options: JobOptions,
 ): Promise<ReportRunResult> {
@@ -151,7 +155,7 @@ export async function writeJobFiles(
   const rows: Record<string, number> = {};
   const connection = await db.connect();
   try {
-    let bound = await bindJob(connection, job);
+    let bound = await bindJob(connection, job, db.portals);
     await checkChartsOnDatabase(connection, job.file, job.charts, bound);
     if (options.select) bound = await options.select(connection, bound);
     for (const format of job.formats) {
@@ -212,7 +216,7 @@ export function fullFileOf(job: ReportJob, base: string, query: string): string 
 }
 
 async function writeWorkbook(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   path: string,
   job: ReportJob,
   bound: readonly BoundQuery[],

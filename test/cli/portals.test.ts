@@ -90,10 +90,47 @@ describe("portals of one config file", () => {
       .split("\n")
       .find((l) => l.trim().endsWith(".csv"))!
       .trim();
-    const take = (await readFile(join(dir, file), "utf8"))
-      .split("\n")
-      .find((l) => l.startsWith("take,"));
-    expect(take?.split(",")[1]).toBe(String(northTakes + southTakes));
+    // Each portal's own rows, with a first portal column: its takes are not added to another's.
+    const lines = (await readFile(join(dir, file), "utf8")).split("\n");
+    expect(lines[0]?.startsWith("portal,resource,table_rows,")).toBe(true);
+    const takeRows = (portal: string) =>
+      lines.find((l) => l.startsWith(`${portal},take,`))?.split(",")[2];
+    expect(takeRows("north")).toBe(String(northTakes));
+    expect(takeRows("south")).toBe(String(southTakes));
+    expect(takeRows("refused")).toBe("0");
+  });
+
+  test("a report over several portals is each portal's own report, stacked", async () => {
+    // The simulated portals number their people and products alike: joined across portals by
+    // id, one portal's takes would be paired with another's people.
+    const csv = async (args: string[]) => {
+      const result = await cli(["report", "compliance", "--format", "csv", ...args]);
+      expect(result.code, result.stderr).toBe(0);
+      const path = result.stdout
+        .split("\n")
+        .find((l) => l.trim().endsWith(".csv"))!
+        .trim();
+      return (await readFile(join(dir, path), "utf8")).trimEnd().split(/\r?\n/);
+    };
+    const own = {
+      north: await csv(["--db", "lms-north.duckdb", "--out", "own-north"]),
+      south: await csv(["--db", "data/south.duckdb", "--out", "own-south"]),
+    };
+    expect(own.north.length).toBeGreaterThan(10);
+    for (const args of [
+      ["--all-portals", "--out", "all"],
+      ["--lake", "lake", "--out", "lake-all"],
+    ]) {
+      const stacked = await csv(args);
+      expect(stacked[0], args[0]).toBe(`portal,${own.north[0]}`);
+      for (const [portal, lines] of Object.entries(own)) {
+        const mine = stacked
+          .filter((l) => l.startsWith(`${portal},`))
+          .map((l) => l.slice(portal.length + 1));
+        expect(mine, `${args[0]} ${portal}`).toEqual(lines.slice(1));
+      }
+      expect(stacked.length).toBe(own.north.length + own.south.length - 1);
+    }
   });
 
   test("unknown portals and conflicting options are exit 2", async () => {

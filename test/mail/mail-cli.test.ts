@@ -195,6 +195,24 @@ describe("when and settings", () => {
     expect(existsSync(join(ws.dir, "unset-out"))).toBe(false);
   });
 
+  test("--csv-bom reaches each manager's CSV as it reaches the whole report's", async () => {
+    const out = join(ws.dir, "bom-out");
+    const smtp = await ws.smtp();
+    const args = reportArgs("team-list", "--mail", "--csv-bom", "--out", out);
+    expect((await runCliIn(ws.dir, args, env(smtp.url))).code).toBe(0);
+    await smtp.close();
+    const bom = (bytes: Buffer) => bytes.subarray(0, 3).toString("hex");
+    const csvName = (await readdir(out)).find((f) => f.endsWith(".csv")) as string;
+    expect(bom(await readFile(join(out, csvName)))).toBe("efbbbf");
+    for (const manager of Object.keys(MANAGERS)) {
+      expect(bom(await readFile(join(out, "split", manager, csvName))), manager).toBe("efbbbf");
+    }
+    for (const message of smtp.received) {
+      const csv = message.parsed.attachments.find((a) => a.filename?.endsWith(".csv"));
+      expect(bom(csv?.content ?? Buffer.alloc(0))).toBe("efbbbf");
+    }
+  });
+
   test("--mail on a report without a mail block is refused before anything is written", async () => {
     const run = await runCliIn(
       ws.dir,

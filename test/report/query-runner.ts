@@ -24,9 +24,16 @@ export interface QueryRunner {
   close(): void;
 }
 
-/** A runner over the dataset; with `roster`, the `user` table holds ROSTER. */
-export async function openQueryRunner(options: { roster?: boolean } = {}): Promise<QueryRunner> {
+/**
+ * A runner over the dataset; with `roster`, the `user` table holds ROSTER; `extra` are statements
+ * run on the dataset before any query (a case the shared dataset does not hold).
+ */
+export async function openQueryRunner(
+  options: { roster?: boolean; extra?: readonly string[] } = {},
+): Promise<QueryRunner> {
   const db = await createLmsDatabase(options);
+  const setup = await db.connect();
+  for (const statement of options.extra ?? []) await setup.run(statement);
   const catalog = await loadCatalog(new URL("../../", import.meta.url).pathname);
   return {
     catalog,

@@ -1,7 +1,7 @@
 /**
  * Reading the lake back as a database: an in-memory DuckDB with one view per table, named like the
- * table, over each portal's latest snapshot, with a `portal` column. The shipped queries run on it
- * unchanged.
+ * table, over each portal's latest snapshot, with a `portal` column. Reports run each query once
+ * per portal (`src/report/portal-scopes.ts`).
  *
  * The files come from `_lake.json`, not from a glob: a reader then never picks up a partition the
  * manifest does not list yet, and only the latest day's files are opened.
@@ -47,12 +47,16 @@ export async function openLake(lakeDir: string, memoryLimit?: string): Promise<V
     );
   }
   const latest = latestSnapshots(manifest);
-  return openViewDatabase(async (setup) => {
-    for (const table of Object.keys(manifest.tables)) {
-      const files = manifest.partitions
-        .filter((p) => p.table === table && latest.get(p.portal) === p.snapshotDate)
-        .map((p) => join(lakeDir, p.path));
-      await setup.run(lakeViewSql(manifest, table, files));
-    }
-  }, memoryLimit);
+  return openViewDatabase(
+    async (setup) => {
+      for (const table of Object.keys(manifest.tables)) {
+        const files = manifest.partitions
+          .filter((p) => p.table === table && latest.get(p.portal) === p.snapshotDate)
+          .map((p) => join(lakeDir, p.path));
+        await setup.run(lakeViewSql(manifest, table, files));
+      }
+    },
+    memoryLimit,
+    [...latest.keys()],
+  );
 }

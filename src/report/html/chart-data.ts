@@ -7,6 +7,7 @@
 import type { ColumnKind, PlainValue } from "../present/column-kind.js";
 import { columnLabel } from "../present/column-label.js";
 import type { ChartSpec } from "./chart-spec.js";
+import { formatValue } from "./value-format.js";
 
 /** Rows of one chart, keyed by column name, with the kinds of those columns. */
 export interface ChartData {
@@ -49,18 +50,43 @@ function chartColumns(chart: ChartSpec): string[] {
   return [chart.x, ...chart.y, ...(chart.series === undefined ? [] : [chart.series])];
 }
 
-/** Gathers one chart's rows; `add` takes each result row by column name. */
+/** The column a query over several portals adds to each row (src/report/portal-scopes.ts). */
+const PORTAL = "portal";
+
+/**
+ * Over several portals, where the portal goes so that two portals' rows are never drawn as one:
+ * a line chart's series (when it has none and one measure), else the category each row is of
+ * (a bar's x, a heatmap's y), prefixed with the portal. Answers the chart to draw and the column
+ * prefixed, if any.
+ */
+function portalChart(chart: ChartSpec): { chart: ChartSpec; prefixed: string | undefined } {
+  if (chart.type === "line") {
+    if (chart.series === undefined && chart.y.length === 1) {
+      return { chart: { ...chart, series: PORTAL }, prefixed: undefined };
+    }
+    return { chart, prefixed: chart.series };
+  }
+  return { chart, prefixed: chart.type === "heatmap" ? chart.y : chart.x };
+}
+
+/**
+ * Gathers one chart's rows; `add` takes each result row by column name. `byPortal`: the rows are
+ * several portals' (each with a `portal` column).
+ */
 export class ChartCollector {
   readonly chart: ChartSpec;
   readonly #columns: string[];
   readonly #caps: Cap[];
   readonly #rows: Record<string, PlainValue>[] = [];
+  readonly #prefixed: string | undefined;
   #dropped = 0;
 
-  constructor(chart: ChartSpec) {
-    this.chart = chart;
-    this.#columns = chartColumns(chart);
-    this.#caps = categoryCaps(chart);
+  constructor(chart: ChartSpec, options: { byPortal?: boolean } = {}) {
+    const drawn = options.byPortal ? portalChart(chart) : { chart, prefixed: undefined };
+    this.chart = drawn.chart;
+    this.#prefixed = drawn.prefixed;
+    this.#columns = chartColumns(this.chart);
+    this.#caps = categoryCaps(this.chart);
   }
 
   /** The column names this chart reads. */
@@ -68,7 +94,16 @@ export class ChartCollector {
     return this.#columns;
   }
 
-  add(value: (column: string) => PlainValue): void {
+  add(read: (column: string) => PlainValue): void {
+    const prefixed = this.#prefixed;
+    // Categories are told apart by portal too; the label itself is made in result().
+    const value =
+      prefixed === undefined
+        ? read
+        : (column: string) =>
+            column === prefixed
+              ? `${String(read(PORTAL))}\u0000${String(read(column))}`
+              : read(column);
     let keep = true;
     for (const cap of this.#caps) {
       const key = String(value(cap.column));
@@ -84,7 +119,8 @@ export class ChartCollector {
       return;
     }
     const row: Record<string, PlainValue> = {};
-    for (const column of this.#columns) row[column] = value(column);
+    for (const column of this.#columns) row[column] = read(column);
+    if (prefixed !== undefined) row[PORTAL] = read(PORTAL);
     this.#rows.push(row);
   }
 
@@ -103,6 +139,15 @@ export class ChartCollector {
     }
     const own = new Map<string, ColumnKind>();
     for (const column of this.#columns) own.set(column, kinds.get(column) ?? "text");
-    return { kinds: own, rows: this.#rows, notes };
+    const prefixed = this.#prefixed;
+    if (prefixed === undefined) return { kinds: own, rows: this.#rows, notes };
+    const kind = own.get(prefixed) ?? "text";
+    own.set(prefixed, "text");
+    const rows = this.#rows.map((row) => {
+      const label = row[prefixed] ?? null;
+      const text = label === null ? "(none)" : formatValue(label, kind);
+      return { ...row, [prefixed]: `${String(row[PORTAL])} · ${text}` };
+    });
+    return { kinds: own, rows, notes };
   }
 }

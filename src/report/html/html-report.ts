@@ -3,10 +3,10 @@
  * charts' rows, the summary's overall row), then the document built and written as one file.
  */
 import { writeFile } from "node:fs/promises";
-import type { LmsDatabase } from "../../load/database.js";
 import { type LastLoad, lastLoad } from "../last-load.js";
 import { columnLabel } from "../present/column-label.js";
 import { bindJob, type ReportJob } from "../report-jobs.js";
+import type { ReportSource } from "../report-source.js";
 import { type BoundQuery, streamQuery } from "../run-query.js";
 import { sqlError } from "../sql-error.js";
 import { checkChartsOnDatabase } from "./chart-columns.js";
@@ -64,10 +64,11 @@ function params(bound: readonly BoundQuery[]): { name: string; value: string }[]
  * anything else) and builds the document. Answers it with the row count of each query.
  */
 export async function buildReportDocument(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   input: HtmlReportInput,
 ): Promise<{ document: ReportDocument; rows: Record<string, number> }> {
-  const collectors = input.job.charts.map((chart) => new ChartCollector(chart));
+  const byPortal = (db.portals?.scopes.length ?? 0) > 1;
+  const collectors = input.job.charts.map((chart) => new ChartCollector(chart, { byPortal }));
   const collected = new Map<string, CollectedQuery>();
   for (const b of input.bound) {
     const reader = await db.connect();
@@ -127,7 +128,7 @@ export async function buildReportDocument(
  * builds it. `fullFileOf` names files of the same delivery that hold every row (default none).
  */
 export async function reportDocumentForJob(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   job: ReportJob,
   options: { now: Date; fullFileOf?: (query: string) => string | undefined },
 ): Promise<ReportDocument> {
@@ -135,7 +136,7 @@ export async function reportDocumentForJob(
   let bound: BoundQuery[];
   let loaded: LastLoad;
   try {
-    bound = await bindJob(connection, job);
+    bound = await bindJob(connection, job, db.portals);
     await checkChartsOnDatabase(connection, job.file, job.charts, bound);
     loaded = await lastLoad(connection);
   } finally {
@@ -149,7 +150,7 @@ const none = () => undefined;
 
 /** Writes the HTML file of a report run to `path`; answers the row count of each query. */
 export async function writeHtmlReport(
-  db: Pick<LmsDatabase, "connect">,
+  db: ReportSource,
   path: string,
   input: HtmlReportInput,
 ): Promise<Record<string, number>> {

@@ -164,3 +164,56 @@ describe("renderChartSvg", () => {
     expect(svg).toContain("No rows to draw.");
   });
 });
+
+describe("charts over several portals", () => {
+  const collect = (chart: ChartSpec, rows: Record<string, PlainValue>[]) => {
+    const collector = new ChartCollector(chart, { byPortal: true });
+    for (const row of rows) collector.add((column) => row[column] ?? null);
+    return { chart: collector.chart, data: collector.result(KINDS) };
+  };
+
+  test("two portals' groups of one name are two bars, each named with its portal", () => {
+    const rows = [
+      { portal: "north", group_name: "Sales", overdue: 2 },
+      { portal: "south", group_name: "Sales", overdue: 1 },
+    ];
+    const bar: ChartSpec = {
+      type: "bar",
+      query: "q",
+      x: "group_name",
+      y: ["overdue"],
+      stacked: false,
+    };
+    const { chart, data } = collect(bar, rows);
+    expect(data.rows.map((r) => [r.group_name, r.overdue])).toEqual([
+      ["north · Sales", 2],
+      ["south · Sales", 1],
+    ]);
+    const { svg } = renderChartSvg(chart, data, { id: "t" });
+    expect(svg).toContain("north · Sales");
+    expect(svg).toContain("south · Sales");
+  });
+
+  test("a heatmap's rows and a line chart's series are per portal", () => {
+    const heat = collect(
+      { type: "heatmap", query: "q", x: "product_title", y: "group_name", value: "completed" },
+      [
+        { portal: "north", group_name: "Sales", product_title: "Fire safety", completed: 1 },
+        { portal: "south", group_name: "Sales", product_title: "Fire safety", completed: 0 },
+      ],
+    );
+    expect(heat.data.rows.map((r) => r.group_name)).toEqual(["north · Sales", "south · Sales"]);
+    const line = collect(
+      { type: "line", query: "q", x: "week", y: ["completion_rate"] },
+      weeks.flatMap((w) => [
+        { ...w, portal: "north" },
+        { ...w, portal: "south", completion_rate: 0.1 },
+      ]),
+    );
+    expect(line.chart).toMatchObject({ series: "portal" });
+    const { svg } = renderChartSvg(line.chart, line.data, { id: "t" });
+    expect(count(svg, "path")).toBeGreaterThanOrEqual(2);
+    expect(svg).toContain(">north<");
+    expect(svg).toContain(">south<");
+  });
+});
