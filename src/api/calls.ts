@@ -73,7 +73,6 @@ export class Calls {
       pageSize: positiveInteger("pageSize", pageOptions.pageSize, this.settings.pageSize),
       key,
       window: this.settings.window,
-      skipStarts: pageOptions.skipStarts,
       onSummary: pageOptions.onSummary,
       logger,
       label: `${operation} (${baseUrl.pathname.replace(/\/+$/, "")}${path})`,

@@ -6,11 +6,17 @@
  * requested or waiting to be consumed at any time, so memory stays bounded however long the list.
  *
  * Offset pages name the same records only while the list keeps one order and one content, and
- * the interface promises neither. So the keys received are checked once the pages are in: every
- * page full, `total` the same on every page, no key received twice, and as many distinct keys as
- * `total`. That is the usual case and costs no request. Otherwise the list is read again by key
- * ranges that each fit one answer (key-ranges.ts), where order no longer matters; every record
- * that existed while the listing ran is then received. If that cannot settle, the listing fails
+ * the interface promises neither. So each page after the first starts one record early, on the
+ * last record of the page before (the repeat is dropped here): if records before a page's start
+ * were removed or added between the two requests, that shared record differs. Moving a user to
+ * another group, a removal and a creation, leaves `total` as it was and shifts the rest by one:
+ * without the shared record nothing would show that the record at the boundary was passed over.
+ * Once the pages are in, the listing is exact when every page is full, `total` the same on every
+ * page, every boundary record the same on both sides, no key received twice, and as many distinct
+ * keys as `total`. That is the usual case and costs one request more than pages that do not
+ * overlap, at most, per 499 pages of 500. Otherwise the list is read again by key ranges that
+ * each fit one answer (key-ranges.ts), where order no longer matters; every record that existed
+ * while the listing ran is then received. If that cannot settle, the listing fails
  * (InexactListError) rather than hand on a list with records missing.
  */
 
@@ -18,13 +24,13 @@ import { setMaxListeners } from "node:events";
 import type { Logger } from "../log/logger.js";
 import { type LinkedSignal, linkSignals } from "./abort.js";
 import type { ListContent } from "./envelope.js";
-import { readByKeyRanges } from "./key-ranges.js";
+import { keyOf, readByKeyRanges } from "./key-ranges.js";
 import { KeyTally } from "./key-tally.js";
 import type { Criterion } from "./types.js";
 
 /** One page of a list, in the order pages complete (not necessarily by `start`). */
 export interface ListPage<T> {
-  /** Offset asked for. */
+  /** Offset asked for (the page's records, without the one it shares with the page before). */
   start: number;
   /** `limit` asked for (the server cap, once one was noticed). */
   limit: number;
@@ -38,14 +44,13 @@ export interface ListPage<T> {
 /**
  * What one listing did, reported once when it completed.
  * - `total`: the last `total` the portal reported;
- * - `received`: records in all pages yielded (both passes; pages skipped on resume excluded);
+ * - `received`: records in all pages yielded (both passes);
  * - `serverCap`: records per page the portal actually returns, when below the limit asked;
  * - `totalChanged`: some page reported another `total` than page one;
  * - `reread`: the offset pass did not settle and the list was read again by key ranges;
  * - `requests`: pages requested (HTTP attempts, retries included, are in the client's stats);
- * - `skippedPages`: pages not fetched because of `skipStarts`;
  * - `countMatches`: the records received agree with `total`, or the key-range re-read settled
- *   (see module comment); only a resumed listing whose skipped pages hide the answer can be false.
+ *   (see module comment).
  */
 export interface ListSummary {
   total: number;
@@ -54,7 +59,6 @@ export interface ListSummary {
   totalChanged: boolean;
   reread: boolean;
   requests: number;
-  skippedPages: number;
   countMatches: boolean;
 }
 
@@ -64,13 +68,6 @@ export interface PagesOptions {
   criteria?: Criterion[];
   /** `limit` to ask for; default the client's page size. */
   pageSize?: number;
-  /**
-   * Starts of pages already stored by an earlier, interrupted listing: they are not fetched
-   * again. Page one (start 0) is still requested, to learn `total`, but not yielded if listed.
-   * The starts only line up if `pageSize` (and the portal's cap) are the same as in the earlier
-   * listing, since a start is a multiple of the page size actually used.
-   */
-  skipStarts?: ReadonlySet<number>;
   /** Called once, when the listing completed (not when it failed or the consumer stopped). */
   onSummary?: (summary: ListSummary) => void;
 }
@@ -94,7 +91,6 @@ export interface PaginateOptions {
   readonly key: string;
   /** Pages requested or completed-but-unconsumed at most (about 2 × concurrency). */
   readonly window: number;
-  readonly skipStarts?: ReadonlySet<number> | undefined;
   readonly onSummary?: ((summary: ListSummary) => void) | undefined;
   readonly logger: Logger;
   /** Names the list in log lines, e.g. `listGroups (/api-v2/grp/get_all)`. */
@@ -131,7 +127,6 @@ export async function* paginate<T>(options: PaginateOptions): AsyncGenerator<Lis
 
 /** One listing's state: what the offset pass asked, received and noticed. */
 class Listing<T> {
-  private readonly skip: ReadonlySet<number>;
   private readonly window: number;
   private readonly pageSize: number;
   // The signal that cancels pages in flight is made only once pages run side by side: most
@@ -144,16 +139,18 @@ class Listing<T> {
   private received = 0;
   private total = 0;
   private step = 0;
+  // Offsets between page starts: one less than the step, so that pages share a record.
+  private stride = 0;
+  // The key at each page's two ends, by start: the boundary check compares neighbours.
+  private readonly firstKeys = new Map<number, number | undefined>();
+  private readonly lastKeys = new Map<number, number | undefined>();
   private serverCap: number | undefined;
   private inconsistent = false;
   private totalChanged = false;
   private lastTotal = 0;
-  private skippedPages = 0;
-  private skippedRecords = 0;
   private next = 0;
 
   constructor(private readonly options: PaginateOptions) {
-    this.skip = options.skipStarts ?? new Set<number>();
     this.window = Math.max(1, Math.floor(options.window));
     this.pageSize = Math.max(1, Math.floor(options.pageSize));
     this.keys = new KeyTally(options.key);
@@ -164,7 +161,7 @@ class Listing<T> {
     const first = await this.fetchCounted(0, this.pageSize);
     this.begin(first);
     this.fill();
-    if (!this.skip.has(0)) yield this.page(0, this.pageSize, first);
+    yield this.page(0, this.pageSize, first.records, first);
     while (this.inflight.size > 0) {
       const settled = await Promise.race(this.inflight.values());
       this.inflight.delete(settled.start);
@@ -177,10 +174,15 @@ class Listing<T> {
       if (content.records.length < Math.min(this.step, this.total - start)) {
         this.inconsistent = true;
       }
-      this.received += content.records.length;
-      this.keys.count(content.records);
+      // The first record is the one this page shares with the page before: kept for the check.
+      const shared = this.stride < this.step;
+      const records = shared ? content.records.slice(1) : content.records;
+      if (shared) this.firstKeys.set(start, keyOf(content.records[0], this.options.key));
+      this.lastKeys.set(start, keyOf(content.records.at(-1), this.options.key));
+      this.received += records.length;
+      this.keys.count(records);
       this.fill();
-      yield this.page(start, this.step, content);
+      yield this.page(start, this.step, records, content);
     }
   }
 
@@ -202,27 +204,21 @@ class Listing<T> {
     }
     // An empty page one while `total` promises records: offsets cannot be trusted this time.
     this.inconsistent = firstCount === 0 && total > 0;
-    if (this.skip.has(0)) {
-      this.skippedPages += 1;
-      this.skippedRecords += Math.min(this.step, total);
-    } else {
-      this.received += firstCount;
-      this.keys.count(first.records);
-    }
-    this.next = this.inconsistent ? total : this.step;
+    this.received += firstCount;
+    this.keys.count(first.records);
+    this.lastKeys.set(0, keyOf(first.records.at(-1), this.options.key));
+    // A page of one record cannot share one and still move on.
+    this.stride = this.step > 1 ? this.step - 1 : this.step;
+    this.next = this.inconsistent ? total : this.stride;
   }
 
   /** Requests pages until the window is full or the list is covered. */
   private fill(): void {
-    const { total, step } = this;
-    while (this.inflight.size < this.window && this.next < total) {
+    const { total, step, stride } = this;
+    // A page is worth asking for while it holds a record beyond the one it shares.
+    while (this.inflight.size < this.window && this.next + (step - stride) < total) {
       const start = this.next;
-      this.next += step;
-      if (this.skip.has(start)) {
-        this.skippedPages += 1;
-        this.skippedRecords += Math.min(step, total - start);
-        continue;
-      }
+      this.next += stride;
       this.inflight.set(
         start,
         this.fetchCounted(start, step, this.parallelSignal()).then(
@@ -235,12 +231,28 @@ class Listing<T> {
 
   unsettled(): boolean {
     return (
-      this.totalChanged || this.inconsistent || !this.keys.settled(this.total - this.skippedRecords)
+      this.totalChanged ||
+      this.inconsistent ||
+      this.boundaryMoved() ||
+      !this.keys.settled(this.total)
     );
   }
 
+  /**
+   * Whether some page's shared first record is not the last record of the page before: the list
+   * moved between the two requests. A record without an integer key cannot be compared; it is
+   * the loader's to reject.
+   */
+  private boundaryMoved(): boolean {
+    for (const [start, first] of this.firstKeys) {
+      const before = this.lastKeys.get(start - this.stride);
+      if (first !== undefined && before !== undefined && first !== before) return true;
+    }
+    return false;
+  }
+
   countMatches(): boolean {
-    return this.received + this.skippedRecords === this.total;
+    return this.received === this.total;
   }
 
   /** The list read again by key ranges, which every record present all along falls in. */
@@ -280,11 +292,10 @@ class Listing<T> {
   }
 
   warnShort(): void {
-    const { received, skippedRecords, lastTotal } = this;
-    const skipped = skippedRecords > 0 ? ` (and ${skippedRecords} in skipped pages)` : "";
+    const { received, lastTotal } = this;
     this.options.logger.warn(
-      `${this.options.label}: received ${received} records${skipped}, but the total is ${lastTotal}`,
-      { received, total: lastTotal, skippedPages: this.skippedPages },
+      `${this.options.label}: received ${received} records, but the total is ${lastTotal}`,
+      { received, total: lastTotal },
     );
   }
 
@@ -296,7 +307,6 @@ class Listing<T> {
       totalChanged: this.totalChanged,
       reread,
       requests: this.requests,
-      skippedPages: this.skippedPages,
       countMatches,
     };
   }
@@ -330,7 +340,12 @@ class Listing<T> {
     return this.options.fetchPage(start, limit, signal, extra);
   }
 
-  private page(start: number, limit: number, content: ListContent): ListPage<T> {
-    return { start, limit, total: content.total, records: content.records as T[], reread: false };
+  private page(
+    start: number,
+    limit: number,
+    records: unknown[],
+    content: ListContent,
+  ): ListPage<T> {
+    return { start, limit, total: content.total, records: records as T[], reread: false };
   }
 }

@@ -281,7 +281,7 @@ async function extractInTurn(run: ExtractRunContext): Promise<ExtractResult> {
   if (decision.resumeId !== undefined) {
     // What the interrupted attempts staged shows from the start, not "0 rec".
     const sizes = await store.withDatabase("read", (connection) =>
-      tableSizes(connection, store.side, decision.resources),
+      tableSizes(connection, store.side, decision.resources, true),
     );
     for (const [resource, size] of sizes) progress.received(resource, size.staged);
   }

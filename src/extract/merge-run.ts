@@ -67,7 +67,7 @@ export async function mergeRun(
   let resources: Map<ExtractedName, ResourceStats> | undefined;
   try {
     return await store.withDatabase("write", async (connection) => {
-      const sizes = await tableSizes(connection, store.side, plan.resources);
+      const sizes = await tableSizes(connection, store.side, plan.resources, plan.resuming);
       const figures = resourceStats(plan, fetched, sizes);
       resources = figures;
       if (plan.mode === "full" && !options.allowEmpty) refuseEmptying(sizes);

@@ -59,7 +59,10 @@ export function fetchAll(plan: FetchPlan, env: ExtractEnvironment): Promise<Fetc
   return new ExtractRun(plan, env).run();
 }
 
-/** The numeric keys of a done-set (ids, page offsets). */
+/** The checkpoint of a list whose every page is staged. */
+const LISTED = "listed";
+
+/** The numeric keys of a done-set (ids). */
 function numbers(keys: ReadonlySet<string>): Set<number> {
   return new Set([...keys].filter((key) => /^\d+$/.test(key)).map(Number));
 }
@@ -197,54 +200,34 @@ class ExtractRun {
   }
 
   /**
-   * Pages a list. Page checkpoints are offsets, which only name the same records while the list
-   * is unchanged; the list's `total` is checkpointed beside them, and a resumed run that finds a
-   * different total lists the whole resource again (the merge removes the repeats).
+   * Pages a list, and marks it listed once every page is staged. A list is checkpointed whole or
+   * not at all: offsets name the same records only while the list is unchanged, and a list that
+   * moved between an interrupted attempt and its resumption (or while the attempt was being
+   * checked for exactness) could hide records in the pages stored before. So a resumed run lists
+   * again every list not marked listed (the merge removes the repeats); lists are a small share of
+   * a run's requests.
    */
   private async pageList(resource: ListName): Promise<void> {
-    const done = this.doneOf(resource);
-    const stored = [...done].find((key) => key.startsWith("total:"));
-    const total = await this.listOnce(resource, numbers(done), stored === undefined);
-    if (stored !== undefined && stored !== `total:${total}`) {
-      this.env.logger.info(`${resource} changed since the interrupted attempt: listing it again`, {
-        resource,
-        before: Number(stored.slice("total:".length)),
-        now: total,
+    if (!this.doneOf(resource).has(LISTED)) {
+      const pages = this.env.client.pages(resource, {
+        criteria: this.criteria(resource),
+        pageSize: this.plan.pageSize,
+        onSummary: (summary) => {
+          if (!summary.countMatches) this.warnCount(resource, summary);
+        },
       });
-      await this.listOnce(resource, new Set(), false);
+      for await (const page of pages) {
+        this.counted(resource, page.records.length);
+        this.progress.planAtLeast(resource, Math.ceil(page.total / Math.max(1, page.limit)));
+        this.emit(resource, page.records);
+        await this.sink(resource).add(page.records);
+      }
+      await this.sink(resource).add([], {
+        kind: extractionOf(resource).checkpoint,
+        keys: [LISTED],
+      });
     }
     if (this.plan.confirmGone) await this.keepWhatStillExists(resource);
-  }
-
-  /** One pass over a list; resolves with the total the portal announced. */
-  private async listOnce(
-    resource: ListName,
-    skipStarts: ReadonlySet<number>,
-    totalKey: boolean,
-  ): Promise<number> {
-    let total = -1;
-    let recordTotal = totalKey;
-    const pages = this.env.client.pages(resource, {
-      criteria: this.criteria(resource),
-      pageSize: this.plan.pageSize,
-      skipStarts,
-      onSummary: (summary) => {
-        total = summary.total;
-        if (!summary.countMatches) this.warnCount(resource, summary);
-      },
-    });
-    for await (const page of pages) {
-      this.counted(resource, page.records.length);
-      this.progress.planAtLeast(resource, Math.ceil(page.total / Math.max(1, page.limit)));
-      this.emit(resource, page.records);
-      // Re-read pages come after the parallel pass; their offsets no longer name a stable unit.
-      const keys = page.reread ? [] : [String(page.start)];
-      if (recordTotal) keys.push(`total:${page.total}`);
-      recordTotal = false;
-      const done = keys.length > 0 ? { kind: extractionOf(resource).checkpoint, keys } : undefined;
-      await this.sink(resource).add(page.records, done);
-    }
-    return total;
   }
 
   private warnCount(resource: ListName, summary: ListSummary): void {

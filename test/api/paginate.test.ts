@@ -3,6 +3,7 @@ import { sleep } from "../../src/api/abort.js";
 import type { ListContent } from "../../src/api/envelope.js";
 import { type ListSummary, type PageFetcher, paginate } from "../../src/api/paginate.js";
 import type { Logger } from "../../src/log/logger.js";
+import { overlappingStarts } from "../helpers/overlapping-starts.js";
 
 /** An in-memory list ordered newest first, with the knobs of a real portal. */
 class FakeList {
@@ -12,6 +13,11 @@ class FakeList {
   insertPerRequest = 0;
   /** Random records removed on each request with start > 0 (after the inserts). */
   deletePerRequest = 0;
+  /**
+   * Records moved on each request with start > 0: the first one (already read) removed, a new
+   * one added at the end, so `total` stays as it was and the rest shift by one.
+   */
+  movePerRequest = 0;
   /** Each request sees the records in a new random order. */
   shuffle = false;
   /** Key-range criteria are ignored (a portal that does not filter by key). */
@@ -37,6 +43,10 @@ class FakeList {
           for (let i = 0; i < this.insertPerRequest; i++) this.ids.unshift(this.nextId++);
           for (let i = 0; i < this.deletePerRequest; i++) {
             this.ids.splice(Math.floor(Math.random() * this.ids.length), 1);
+          }
+          for (let i = 0; i < this.movePerRequest; i++) {
+            this.ids.shift();
+            this.ids.push(this.nextId++);
           }
         }
         await sleep(delay(), signal).catch((error: unknown) => {
@@ -88,9 +98,9 @@ describe("paginate", () => {
         onSummary: (s) => (summary = s),
       }),
     );
-    expect(pages.map((p) => p.start).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 11 }, (_, i) => i * 10),
-    );
+    // 0, 9, 18, ... 99: twelve pages, where pages that did not share a record would take eleven.
+    expect(pages.map((p) => p.start).sort((a, b) => a - b)).toEqual(overlappingStarts(103, 10));
+    expect(pages).toHaveLength(12);
     const ids = pages.flatMap((p) => p.ids).sort((a, b) => a - b);
     expect(ids).toEqual(Array.from({ length: 103 }, (_, i) => i + 1));
     expect(summary).toEqual({
@@ -98,8 +108,7 @@ describe("paginate", () => {
       received: 103,
       totalChanged: false,
       reread: false,
-      requests: 11,
-      skippedPages: 0,
+      requests: 12,
       countMatches: true,
     });
   });
@@ -121,15 +130,15 @@ describe("paginate", () => {
     }
     expect(count).toBe(400);
     expect(list.peakInFlight).toBeLessThanOrEqual(3);
-    expect(list.requested.length).toBe(40);
+    expect(list.requested.length).toBe(overlappingStarts(400, 10).length);
   });
 
   it("yields pages as they complete, not all at the end", async () => {
     const list = new FakeList(50);
-    // Page 40 is slow: the others must arrive before it.
+    // Page 36 is slow: the others must arrive before it.
     const iterable = paginate<{ id: number }>({
       fetchPage: (start, limit, signal) =>
-        list.fetcher(() => (start === 40 ? 80 : 1))(start, limit, signal),
+        list.fetcher(() => (start === 36 ? 80 : 1))(start, limit, signal),
       pageSize: 10,
       window: 10,
       logger: collectingLogger(),
@@ -137,8 +146,8 @@ describe("paginate", () => {
       label: "test",
     });
     const order = (await drain(iterable)).map((p) => p.start);
-    expect(order.at(-1)).toBe(40);
-    expect(order).toHaveLength(5);
+    expect(order.at(-1)).toBe(36);
+    expect(order).toHaveLength(overlappingStarts(50, 10).length);
   });
 
   it("notices a server that caps `limit` and walks on with the cap", async () => {
@@ -160,7 +169,7 @@ describe("paginate", () => {
     expect(pages.flatMap((p) => p.ids).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 95 }, (_, i) => i + 1),
     );
-    expect(pages.map((p) => p.start).sort((a, b) => a - b)).toEqual([0, 20, 40, 60, 80]);
+    expect(pages.map((p) => p.start).sort((a, b) => a - b)).toEqual([0, 19, 38, 57, 76]);
     expect(summary?.serverCap).toBe(20);
     expect(summary?.countMatches).toBe(true);
     expect(logger.lines.some((l) => l.message.includes("at most 20 records"))).toBe(true);
@@ -192,6 +201,32 @@ describe("paginate", () => {
     // The key-range pages hold no key twice.
     const rereadIds = pages.filter((p) => p.reread).flatMap((p) => p.ids);
     expect(new Set(rereadIds).size).toBe(rereadIds.length);
+  });
+
+  it("notices records moved while paging though the total holds, and reads by key ranges", async () => {
+    const list = new FakeList(60);
+    list.movePerRequest = 1;
+    const original = [...list.ids];
+    let summary: ListSummary | undefined;
+    const pages = await drain(
+      paginate<{ id: number }>({
+        fetchPage: list.fetcher(() => 0),
+        pageSize: 10,
+        window: 1,
+        key: "id",
+        label: "test",
+        logger: collectingLogger(),
+        onSummary: (s) => (summary = s),
+      }),
+    );
+    // Every record that was there all along is received: only the ones moved out may be missing.
+    const got = new Set(pages.flatMap((p) => p.ids));
+    const stayed = original.filter((id) => list.ids.includes(id));
+    expect(stayed.filter((id) => !got.has(id))).toEqual([]);
+    // Each page's count was full and the total never changed: only the shared records showed it.
+    expect(summary).toMatchObject({ totalChanged: false, reread: true, countMatches: true });
+    const parallelOnly = new Set(pages.filter((p) => !p.reread).flatMap((p) => p.ids));
+    expect(stayed.filter((id) => !parallelOnly.has(id)).length).toBeGreaterThan(0);
   });
 
   it("receives every record of a list whose order changes on every request", async () => {
@@ -255,7 +290,7 @@ describe("paginate", () => {
         onSummary: (s) => (summary = s),
       }),
     );
-    expect(list.requested).toHaveLength(10);
+    expect(list.requested).toEqual(overlappingStarts(95, 10));
     expect(summary?.reread).toBe(false);
   });
 
@@ -274,26 +309,6 @@ describe("paginate", () => {
     await expect(drain(iterable)).rejects.toThrow(
       /listGroups \(\/grp\/get_all\): the list cannot be read exactly: .*does not filter by key range/,
     );
-  });
-
-  it("skips the pages of a resumed listing", async () => {
-    const list = new FakeList(55);
-    let summary: ListSummary | undefined;
-    const pages = await drain(
-      paginate<{ id: number }>({
-        fetchPage: list.fetcher(),
-        pageSize: 10,
-        window: 4,
-        skipStarts: new Set([0, 20, 50]),
-        logger: collectingLogger(),
-        key: "id",
-        label: "test",
-        onSummary: (s) => (summary = s),
-      }),
-    );
-    expect(pages.map((p) => p.start).sort((a, b) => a - b)).toEqual([10, 30, 40]);
-    expect(list.requested.sort((a, b) => a - b)).toEqual([0, 10, 30, 40]);
-    expect(summary).toMatchObject({ received: 30, skippedPages: 3, countMatches: true });
   });
 
   it("handles an empty list", async () => {
@@ -340,14 +355,14 @@ describe("paginate", () => {
     const fetcher = list.fetcher(() => 30);
     const iterable = paginate<{ id: number }>({
       fetchPage: (start, limit, signal) =>
-        start === 10 ? Promise.reject(new Error("page 10 broke")) : fetcher(start, limit, signal),
+        start === 9 ? Promise.reject(new Error("page 9 broke")) : fetcher(start, limit, signal),
       pageSize: 10,
       window: 6,
       logger: collectingLogger(),
       key: "id",
       label: "test",
     });
-    await expect(drain(iterable)).rejects.toThrow("page 10 broke");
+    await expect(drain(iterable)).rejects.toThrow("page 9 broke");
     await sleep(5);
     expect(list.aborted).toBeGreaterThan(0);
   });

@@ -8,13 +8,31 @@ import { silentLogger } from "../../src/log/logger.js";
 import { EXTRACTED } from "../../src/resources/registry.js";
 import { startSimulator } from "../../src/simulator/server.js";
 import { collect, runCli, spawnCli } from "../helpers/spawn-cli.js";
-import { normaliseTable } from "../helpers/table-snapshot.js";
+import { expectTablesEqualPortal, normaliseTable } from "../helpers/table-snapshot.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const KEY = "resume-key-81c2";
 const NOW = new Date("2026-06-01T00:00:00Z");
 
 const dir = tempDirForFile("lms-resume-");
+
+/** A full run in-process, stopped through its signal once `stop` holds. */
+async function interruptedRun(
+  options: Pick<Parameters<typeof runExtract>[0], "db" | "clientOptions">,
+  stop: () => boolean,
+): Promise<void> {
+  const controller = new AbortController();
+  const timer = setInterval(() => {
+    if (stop()) controller.abort();
+  }, 1);
+  try {
+    await expect(
+      runExtract({ ...options, mode: "full", logger: silentLogger, signal: controller.signal }),
+    ).rejects.toThrow(/interrupted.*--resume/);
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 describe("extract --resume", () => {
   it("after kill -9 mid-run, continues without refetching finished work and equals a clean run", async () => {
@@ -86,6 +104,33 @@ describe("extract --resume", () => {
     }
   });
 
+  it("a list stopped half way is listed whole again on resume: a list in a new order loses nothing", async () => {
+    // Each answer lists the records in a new order: the pages of the interrupted attempt name
+    // other records than the same pages now.
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 120,
+      takesPerUser: 1,
+      now: NOW,
+      seed: 23,
+      faults: { latencyMs: 2, unstableOrder: true },
+    });
+    const db = await openDatabase(join(dir, "unstable.duckdb"));
+    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
+    try {
+      await interruptedRun({ db, clientOptions }, () => {
+        return (sim.stats.byOperation.get("user_grp/get_all") ?? 0) > 6;
+      });
+      await runExtract({ db, clientOptions, mode: "full", logger: silentLogger, resume: true });
+      const connection = await db.connect();
+      await expectTablesEqualPortal(connection, sim.data);
+      connection.closeSync();
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
   it("after an interruption through the signal, the run is marked interrupted and resumes in-process", async () => {
     const sim = await startSimulator({
       apiKey: KEY,
@@ -98,20 +143,7 @@ describe("extract --resume", () => {
     const db = await openDatabase(join(dir, "signal.duckdb"));
     const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 4, pageSize: 10 };
     try {
-      const controller = new AbortController();
-      const timer = setInterval(() => {
-        if (sim.stats.requests > 60) controller.abort();
-      }, 5);
-      await expect(
-        runExtract({
-          db,
-          clientOptions,
-          mode: "full",
-          logger: silentLogger,
-          signal: controller.signal,
-        }),
-      ).rejects.toThrow(/interrupted.*--resume/);
-      clearInterval(timer);
+      await interruptedRun({ db, clientOptions }, () => sim.stats.requests > 60);
       const connection = await db.connect();
       const status = await connection.runAndReadAll("SELECT status FROM _runs");
       expect(status.getRows()).toEqual([["interrupted"]]);
