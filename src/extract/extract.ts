@@ -19,6 +19,7 @@ import { tableSizes } from "../load/table-sizes.js";
 import { WriteIntoFileError } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
+import { filesBefore, removeCreated } from "./created-files.js";
 import { holdHeapGrowth } from "./heap-growth.js";
 import { checkKey, stopClient } from "./key-check.js";
 import { mergeRun } from "./merge-run.js";
@@ -191,6 +192,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   // a run's first list request goes out a round trip or two sooner. It is awaited before the
   // run is written down, so a wrong key or URL still loses nothing.
   const keyCheck = checkKey(client, controller, options.signal);
+  const before = filesBefore(options.db);
   const opening = openStore({
     db: options.db,
     waitSeconds: options.waitSeconds,
@@ -220,6 +222,11 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       if (merged && !options.dryRun) await store.discard().catch(() => {});
       else store.close();
     }
+    const refused = await keyCheck.result.then(
+      () => false,
+      () => true,
+    );
+    if (refused && before) await removeCreated(before).catch(() => {});
     releaseHeapGrowth();
   }
 }

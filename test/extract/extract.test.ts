@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -23,7 +24,7 @@ function collectingLogger(lines: string[]): Logger {
 
 function options(
   sim: RunningSimulator,
-  db: LmsDatabase,
+  db: string | LmsDatabase,
   extra: Partial<RunExtractOptions> = {},
 ): RunExtractOptions {
   return {
@@ -321,6 +322,33 @@ describe("extract", () => {
       await expectExact(db, sim);
     } finally {
       db.close();
+      await sim.close();
+    }
+  });
+
+  it("a refused key leaves no database behind where there was none, and an existing one as it was", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 10,
+      takesPerUser: 1,
+      now: NOW,
+      seed: 15,
+    });
+    try {
+      const run = (path: string, apiKey: string) => {
+        const base = options(sim, path);
+        return runExtract({ ...base, clientOptions: { ...base.clientOptions, apiKey } });
+      };
+      const fresh = join(dir, "refused-fresh.duckdb");
+      await expect(run(fresh, "not-the-key")).rejects.toMatchObject({ code: "auth-refused" });
+      expect(existsSync(fresh)).toBe(false);
+      expect(existsSync(`${fresh}.staging`)).toBe(false);
+      const kept = join(dir, "refused-kept.duckdb");
+      await run(kept, KEY);
+      const bytes = await readFile(kept);
+      await expect(run(kept, "not-the-key")).rejects.toMatchObject({ code: "auth-refused" });
+      expect((await readFile(kept)).equals(bytes)).toBe(true);
+    } finally {
       await sim.close();
     }
   });

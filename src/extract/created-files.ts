@@ -1,0 +1,32 @@
+/**
+ * The files a run creates before the portal has accepted its key: a new database and its side
+ * file are made while the key is checked (so that the first list request goes out sooner). A run
+ * the portal refuses, or one stopped before the key was accepted, recorded nothing in them, so a
+ * database that was not there before must not be there after: they are removed again. A side
+ * file that was there before belongs to an interrupted run and stays for `--resume`.
+ */
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import type { LmsDatabase } from "../load/database.js";
+import { removeSideFile, sidePathOf } from "../load/side-file.js";
+
+export interface FilesBefore {
+  readonly path: string;
+  readonly db: boolean;
+  readonly side: boolean;
+}
+
+/** Which of the run's files exist before it starts (nothing to say for a database already open). */
+export function filesBefore(db: string | LmsDatabase): FilesBefore | undefined {
+  if (typeof db !== "string") return undefined;
+  return { path: db, db: existsSync(db), side: existsSync(sidePathOf(db)) };
+}
+
+/** Removes what the run created; the store must be closed. */
+export async function removeCreated(before: FilesBefore): Promise<void> {
+  if (!before.side) await removeSideFile(sidePathOf(before.path));
+  if (!before.db) {
+    await rm(before.path, { force: true });
+    await rm(`${before.path}.wal`, { force: true });
+  }
+}
