@@ -36,7 +36,9 @@ export async function minimumRequests(
      products AS (
        SELECT product_access_product_id AS id FROM product_access WHERE product_access_product_id IS NOT NULL
        UNION SELECT take_product_id FROM take WHERE take_product_id IS NOT NULL
-       UNION SELECT availability_group_product_id FROM availability_group WHERE availability_group_product_id IS NOT NULL)
+       UNION SELECT availability_group_product_id FROM availability_group WHERE availability_group_product_id IS NOT NULL
+       UNION SELECT svc_availability_target_id FROM svc_availability
+       WHERE svc_availability_target_type = 'product' AND svc_availability_target_id IS NOT NULL)
      SELECT (1
        + (SELECT sum(n) FROM lists)
        + (SELECT coalesce(sum(n), 0) FROM take_pages)

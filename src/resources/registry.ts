@@ -213,6 +213,14 @@ const product = {
       { parent: "product_access", field: "product_access_product_id" },
       { parent: "take", field: "take_product_id" },
       { parent: "availability_group", field: "availability_group_product_id" },
+      // The interface names only `availability_group` as a target type; an availability whose
+      // target is a product (as the simulated portal makes) names a product to read too. A
+      // target id that is no product is recorded as not found, which costs one request.
+      {
+        parent: "svc_availability",
+        field: "svc_availability_target_id",
+        when: { field: "svc_availability_target_type", equals: "product" },
+      },
     ],
   },
   fields: [

@@ -4,6 +4,7 @@ import {
   DEPENDENCY_ORDER,
   extractionOf,
   FANOUT_ORDER,
+  idFrom,
   LISTS,
   selectResources,
   sourcesFrom,
@@ -50,6 +51,21 @@ describe("the plan from the registry", () => {
       equals: "availability_group",
     });
     expect(sourcesFrom("grp")).toEqual([]);
+  });
+
+  it("reads the product an availability targets, and only a product", () => {
+    const sources = sourcesFrom("svc_availability");
+    const ids = (type: string) =>
+      sources.flatMap(({ child, source }) => {
+        const id = idFrom(source, {
+          svc_availability_target_type: type,
+          svc_availability_target_id: 9,
+        });
+        return id === undefined ? [] : [[child, id]];
+      });
+    expect(ids("product")).toEqual([["product", 9]]);
+    expect(ids("availability_group")).toEqual([["availability_group", 9]]);
+    expect(ids("course")).toEqual([]);
   });
 
   it("keeps the dependency order when --only narrows the run, and refuses unknown names", () => {
