@@ -6,7 +6,8 @@
  * `{status:true, result:{...}}` for one record, `{status:true, token}` for the token request;
  * failures are non-2xx with `{code, message}`. Where the spec is silent, both answers are taken:
  * - a failure may also arrive as HTTP 2xx `{status:false, code, message}`;
- * - not found may be HTTP 404, `{status:false, code:404}` or `{status:true, result:null}`;
+ * - not found may be HTTP 404, `{status:false, code:404}` or `{status:true, result:null}`, and
+ *   for a read by id also an empty result or an empty body (see `readById`);
  * - the token may sit at the top level, in `result.token`, or be `result` itself;
  * - an expired token may be HTTP 401 or `{status:false}` with code 401 or a message saying so;
  * - `{status:false}` with or without a code: see failure-meaning.ts for what it amounts to;
@@ -78,6 +79,9 @@ export function readEnvelope(
   if (answer.status < 200 || answer.status > 299) {
     throw failure(answer, parsed, context, expect, redactor);
   }
+  if (readById(context, expect) && answer.text.trim() === "") {
+    throw new NotFoundError(context, "not found (an empty answer)", { httpStatus: answer.status });
+  }
   if (!parsed.ok) {
     throw new EnvelopeError(context, "not_json", describeNonJson(answer, redactor), {
       httpStatus: answer.status,
@@ -97,8 +101,28 @@ export function readEnvelope(
     case "list":
       return listOf(body, context, answer.status);
     case "single":
-      return recordOf(body, context, answer.status);
+      return recordOf(body, context, answer.status, readById(context, expect));
   }
+}
+
+/**
+ * Whether the request reads one record by its id (or external id): the interface's only GETs
+ * (spec §4). What such a read answers for an id that matches no record is an open point (§4.10),
+ * so every empty answer a backend plausibly prints for "nothing" is read as not found: `null`,
+ * `[]` (how PHP's json_encode prints an empty result), `{}`, `false` (PHP's "no row"), `""`, or
+ * no body at all. An actual record is never empty, so none of these can hide one, and taking them
+ * as a bad answer would retry them and then fail the whole extract for one deleted record. An
+ * edit or create (POST) answering that way says nothing about the id and stays a bad answer.
+ */
+function readById(context: RequestContext, expect: Expectation): boolean {
+  return expect === "single" && context.method === "GET";
+}
+
+/** An empty result, as {@link readById} lists them (`null` is read as not found everywhere). */
+function isEmptyResult(result: unknown): boolean {
+  if (result === false || result === "") return true;
+  if (Array.isArray(result)) return result.length === 0;
+  return isObject(result) && Object.keys(result).length === 0;
 }
 
 function failure(
@@ -225,6 +249,7 @@ function recordOf(
   body: Record<string, unknown>,
   context: RequestContext,
   status: number,
+  byId: boolean,
 ): Record<string, unknown> {
   if (!("result" in body)) throw shape(context, status, "the answer has no `result`");
   const result = body.result;
@@ -232,6 +257,13 @@ function recordOf(
     throw new NotFoundError(context, "not found (status:true with result null)", {
       httpStatus: status,
     });
+  }
+  if (byId && isEmptyResult(result)) {
+    throw new NotFoundError(
+      context,
+      `not found (status:true with an empty result: ${JSON.stringify(result)})`,
+      { httpStatus: status },
+    );
   }
   if (!isObject(result)) throw shape(context, status, "the answer's `result` is not an object");
   return result;

@@ -21,6 +21,7 @@ export type ApiErrorCode =
   | "ERR_HTTP"
   | "ERR_ENVELOPE"
   | "ERR_NETWORK"
+  | "ERR_TLS"
   | "ERR_NOT_FOUND"
   | "ERR_RETRY_BUDGET"
   | "ERR_OVERLOAD";
@@ -156,9 +157,29 @@ export class NetworkError extends ApiError {
 }
 
 /**
- * The id named in the request does not exist: HTTP 404, or `{status:false, code:404}`, or
- * `{status:true, result:null}` on a single-record read. `get*` operations turn it into `null`;
- * edits let it through.
+ * A secure connection to the portal could not be set up: its certificate was not accepted (not
+ * signed by an authority trusted here, expired, issued for another name) or the TLS handshake
+ * failed. No byte of the request was sent. Not a `NetworkError`, which reads are retried after:
+ * every attempt would meet the same certificate, so it is final at once.
+ */
+export class TlsError extends ApiError {
+  override name = "TlsError";
+  /** Node's or OpenSSL's code, e.g. `DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_SSL_WRONG_VERSION_NUMBER`. */
+  readonly systemCode: string;
+  constructor(
+    context: RequestContext,
+    detail: string,
+    init: ApiErrorInit & { systemCode: string },
+  ) {
+    super("ERR_TLS", context, detail, init);
+    this.systemCode = init.systemCode;
+  }
+}
+
+/**
+ * The id named in the request does not exist: HTTP 404, or `{status:false, code:404}`, or on a
+ * read by id `{status:true}` with an empty result (`null`, `[]`, `{}`, `false`, `""`) or an empty
+ * body (see envelope.ts). `get*` operations turn it into `null`; edits let it through.
  */
 export class NotFoundError extends ApiError {
   override name = "NotFoundError";

@@ -12,9 +12,12 @@
  *   as the system error `ECONNREFUSED`.
  * - On a socket close, undici fails only the request that was on the wire and re-dispatches the
  *   queued ones on a new connection, so a failure reaching us was (possibly) sent.
+ * - A certificate the TLS layer refuses rejects with Node's code for it (OpenSSL's verify
+ *   reason, e.g. `DEPTH_ZERO_SELF_SIGNED_CERT`, or `ERR_TLS_CERT_ALTNAME_INVALID`); a failed
+ *   handshake (such as https:// to a plain-http port) with an `ERR_SSL_*` code.
  */
 import { Pool } from "undici";
-import { NetworkError, type NetworkPhase, type RequestContext } from "./errors.js";
+import { NetworkError, type NetworkPhase, type RequestContext, TlsError } from "./errors.js";
 
 /** A complete answer: status, headers, body text. */
 export interface HttpAnswer {
@@ -87,7 +90,7 @@ export function createHttpConnection(options: HttpConnectionOptions): HttpConnec
         }
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason;
-        throw toNetworkError(error, context, options.origin) ?? error;
+        throw transportError(error, context, options.origin) ?? error;
       }
     },
     close() {
@@ -127,16 +130,24 @@ const PHASE_TEXT: Record<NetworkPhase, (origin: string) => string> = {
 };
 
 /**
- * A transport failure as a `NetworkError`, or `undefined` if `error` is not one (a bug, which
- * must surface as itself rather than be retried).
+ * A transport failure as a `NetworkError` (or a `TlsError` when the secure connection could not
+ * be set up), or `undefined` if `error` is not one (a bug, which must surface as itself rather
+ * than be retried).
  */
-export function toNetworkError(
+export function transportError(
   error: unknown,
   context: RequestContext,
   origin: string,
-): NetworkError | undefined {
+): NetworkError | TlsError | undefined {
   const code = systemCode(error);
   if (code === undefined) return undefined;
+  const tls = tlsProblem(code);
+  if (tls !== undefined) {
+    return new TlsError(context, `could not connect securely to ${origin}: ${tls}`, {
+      systemCode: code,
+      cause: error,
+    });
+  }
   let phase: NetworkPhase;
   if (CONNECT_CODES.has(code)) phase = "connect";
   else if (code === "UND_ERR_HEADERS_TIMEOUT") phase = "headers_timeout";
@@ -148,6 +159,60 @@ export function toNetworkError(
     systemCode: code,
     cause: error,
   });
+}
+
+/**
+ * Certificates signed by no authority this machine trusts: a private authority, or a
+ * self-signed certificate. Node adds the authorities of the PEM file named by NODE_EXTRA_CA_CERTS
+ * (read when the process starts) to the ones it trusts, which cures exactly these.
+ */
+const UNTRUSTED_CODES = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+]);
+
+/**
+ * The other verify failures OpenSSL reports (see Node's tls docs), besides the expiry and name
+ * ones `tlsProblem` words itself: each is cured only at the portal.
+ */
+const OTHER_CERT_CODES = new Set([
+  "CERT_REVOKED",
+  "CERT_REJECTED",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_CHAIN_TOO_LONG",
+  "INVALID_CA",
+  "INVALID_PURPOSE",
+  "PATH_LENGTH_EXCEEDED",
+  "UNABLE_TO_DECRYPT_CERT_SIGNATURE",
+  "UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY",
+  "ERROR_IN_CERT_NOT_BEFORE_FIELD",
+  "ERROR_IN_CERT_NOT_AFTER_FIELD",
+]);
+
+/**
+ * What is wrong with the secure connection, and what to do, for a TLS failure's code; undefined
+ * for any other code. Verification is never turned off: the advice is to trust the right
+ * authority or to fix the address or the certificate.
+ */
+function tlsProblem(code: string): string | undefined {
+  if (UNTRUSTED_CODES.has(code)) {
+    return `its certificate is not signed by an authority trusted here (${code}); if the portal uses a private or self-signed certificate, set NODE_EXTRA_CA_CERTS to a PEM file holding that authority's certificate and run again`;
+  }
+  if (code === "CERT_HAS_EXPIRED" || code === "CERT_NOT_YET_VALID") {
+    return `its certificate has expired or is not valid yet (${code}); check this machine's clock, else the portal's certificate must be renewed`;
+  }
+  if (code === "ERR_TLS_CERT_ALTNAME_INVALID" || code === "HOSTNAME_MISMATCH") {
+    return `its certificate is issued for another name (${code}); check the host name in the base URL`;
+  }
+  if (OTHER_CERT_CODES.has(code)) return `its certificate is refused (${code})`;
+  if (code.startsWith("ERR_SSL_")) {
+    return `the TLS handshake failed (${code}); check that the base URL's scheme and port are the portal's HTTPS ones`;
+  }
+  return undefined;
 }
 
 function systemCode(error: unknown): string | undefined {

@@ -2,12 +2,24 @@
  * Turns whatever stopped an extract into one line for the user and the kind of failure: the input
  * was wrong (the key, a URL that is not a portal), the portal failed, or the database did.
  */
-import { ApiError, AuthError, EnvelopeError, RetryBudgetError } from "../api/errors.js";
+import {
+  ApiError,
+  AuthError,
+  EnvelopeError,
+  HttpError,
+  NotFoundError,
+  RetryBudgetError,
+  TlsError,
+} from "../api/errors.js";
 import { InexactListError } from "../api/inexact-list-error.js";
 import { isRedirect } from "../api/redirect.js";
+import { isRetryable } from "../api/retry.js";
+import { DEFAULT_PAGE_SIZE } from "../config/defaults.js";
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk } from "../load/disk-space.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
+import { RESOURCES } from "../resources/registry.js";
+import type { ResourceSpec } from "../resources/types.js";
 
 export interface FailureDescription {
   readonly message: string;
@@ -30,8 +42,10 @@ export function describeFailure(error: unknown, interrupted: boolean): FailureDe
     return { message: `extract failed: ${error.message}`, code: "bad-input" };
   }
   if (error instanceof LmsExportError) return { message: error.message, code: error.code };
-  if (error instanceof InexactListError || error instanceof ApiError)
-    return { message: `extract failed: ${error.message}`, code: "portal-failed" };
+  if (error instanceof InexactListError || error instanceof ApiError) {
+    const hint = error instanceof ApiError ? pageSizeHint(error) : "";
+    return { message: `extract failed: ${error.message}${hint}`, code: "portal-failed" };
+  }
   // Anything else is DuckDB's (or a bug's) message: its first line, and what to do about memory.
   const text = error instanceof Error ? error.message : String(error);
   const memory = memoryHint(text);
@@ -39,4 +53,52 @@ export function describeFailure(error: unknown, interrupted: boolean): FailureDe
     message: `extract failed: ${duckdbFirstLine(text)}${memory}`,
     code: memory ? "out-of-memory" : looksLikeFullDisk(text) ? "disk-full" : "storage-failed",
   };
+}
+
+/**
+ * Whether the same request, sent again, would meet the same answer: a 4xx refusal other than
+ * those the client retries (408, 429) and the token's 401 (a later run gets a new token), or a
+ * certificate refused. What must change is the request or the setup, so `--resume`, which sends
+ * the same requests, is not the advice.
+ */
+export function retryCannotCure(error: unknown): boolean {
+  if (error instanceof TlsError) return true;
+  const status = refusalStatus(error);
+  return (
+    status !== undefined && status >= 400 && status <= 499 && status !== 401 && !isRetryable(error)
+  );
+}
+
+/** The HTTP status a refusal answered with, or its `{status:false}` envelope stands for. */
+function refusalStatus(error: unknown): number | undefined {
+  if (error instanceof EnvelopeError) {
+    return error.problem === "status_false" ? error.impliedStatus : undefined;
+  }
+  if (error instanceof NotFoundError) return 404;
+  return error instanceof HttpError ? error.httpStatus : undefined;
+}
+
+/** The client's operations that read a list page by page (`start`, `limit`). */
+const LIST_OPERATIONS: ReadonlySet<string> = new Set(
+  (Object.values(RESOURCES) as readonly ResourceSpec[]).flatMap((spec) =>
+    spec.extraction && spec.extraction.kind !== "lookup" ? [spec.extraction.operation] : [],
+  ),
+);
+
+/** Refusals of a request's content, as a portal validating `limit` answers them. */
+const CONTENT_REFUSALS: ReadonlySet<number> = new Set([400, 413, 422]);
+
+/** A page size portals commonly allow; the spec states no maximum. */
+const SUGGESTED_PAGE_SIZE = 100;
+
+/**
+ * What to do when a list page is refused outright: the spec leaves the maximum `limit` open, and
+ * a portal may refuse a larger one rather than return fewer records (which paging copes with).
+ * Every page of the run asks for the same size, so only a smaller `--page-size` gets past it.
+ */
+function pageSizeHint(error: ApiError): string {
+  const status = refusalStatus(error);
+  if (!LIST_OPERATIONS.has(error.operation) || status === undefined) return "";
+  if (!CONTENT_REFUSALS.has(status) || !retryCannotCure(error)) return "";
+  return `; the portal may refuse pages as large as the extract asks for (--page-size, ${DEFAULT_PAGE_SIZE} by default): start it again with a smaller one, e.g. --page-size ${SUGGESTED_PAGE_SIZE}`;
 }

@@ -15,7 +15,7 @@ import {
   recordResourceStats,
 } from "../load/runs.js";
 import type { ExtractedName } from "../resources/registry.js";
-import { describeFailure } from "./describe-failure.js";
+import { describeFailure, retryCannotCure } from "./describe-failure.js";
 
 /** How a run ended, as `_runs` and `_run_resources` keep it. */
 export interface RunEnd {
@@ -74,10 +74,11 @@ export async function fetchFailure(
     const status = interrupted ? "interrupted" : "failed";
     await recordOutcome(run.store, run.runId, { status, message: failure.message, pace: run.pace });
   }
-  // Resuming helps after an interruption or a portal failure, not after bad input.
+  // Resuming helps after an interruption or a portal failure, not after bad input, nor after a
+  // refusal that the same requests would meet again.
   const badInput = ["bad-input", "not-found", "auth-refused"].includes(failure.code);
-  const hint =
-    badInput || run === undefined ? "" : " (`lms-export extract --resume` continues from here)";
+  const resumable = !badInput && run !== undefined && (interrupted || !retryCannotCure(error));
+  const hint = resumable ? " (`lms-export extract --resume` continues from here)" : "";
   return new LmsExportError(failure.code, `${failure.message}; the database is unchanged${hint}`, {
     cause: error,
   });

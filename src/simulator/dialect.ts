@@ -74,7 +74,8 @@ const NUMERIC: ReadonlySet<FieldType> = new Set(["int", "number", "flag"]);
 
 /** A success body (JSON text) as this dialect sends it. */
 export function rewriteAnswer(dialect: Readonly<Dialect>, text: string): string {
-  if (!dialect.looseValues) return text;
+  // An empty body (a missing id answered with nothing, see faults.ts) has nothing to rewrite.
+  if (!dialect.looseValues || text === "") return text;
   const answer = JSON.parse(text) as Record<string, unknown>;
   if (typeof answer.token === "string") {
     return JSON.stringify({ status: true, result: { token: answer.token } });

@@ -5,6 +5,22 @@
  */
 import type { Rng } from "./prng.js";
 
+/**
+ * How a read by id (or by external id) of a record that does not exist is answered, an open
+ * point of the spec: HTTP 404 (`not-found`, as the dialect words a failure), or HTTP 200
+ * `{status:true, result}` with `result` null, `[]` (PHP's json_encode of an empty array), `{}`
+ * or `false` (PHP's "no row"), or HTTP 200 with no body at all.
+ */
+export const MISSING_ID_ANSWERS = [
+  "not-found",
+  "null",
+  "empty-array",
+  "empty-object",
+  "false",
+  "empty-body",
+] as const;
+export type MissingIdAnswer = (typeof MISSING_ID_ANSWERS)[number];
+
 /** What can go wrong, and how often. Rates are shares of requests, 0 to 1. */
 export interface FaultConfig {
   /** Fixed added latency per request, milliseconds. */
@@ -42,6 +58,14 @@ export interface FaultConfig {
   unstableOrder: boolean;
   /** Records whose key is a multiple of this print a date no parser reads (0 = never). */
   unreadableDateEvery: number;
+  /** How a read of an id that matches no record is answered (see MISSING_ID_ANSWERS). */
+  missingIdAnswer: MissingIdAnswer;
+  /**
+   * A list request whose `limit` is above this is refused with HTTP 400 (0 = never): a portal
+   * that enforces its maximum page size (an open point of the spec) instead of lowering the
+   * limit silently as the `maxLimit` option does.
+   */
+  refuseLimitAbove: number;
 }
 
 export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
@@ -59,6 +83,8 @@ export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
   deleteWhilePaging: 0,
   unstableOrder: false,
   unreadableDateEvery: 0,
+  missingIdAnswer: "not-found",
+  refuseLimitAbove: 0,
 };
 
 /**

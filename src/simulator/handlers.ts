@@ -5,7 +5,7 @@
  */
 import type { ResourceName } from "../resources/types.js";
 import type { EditableName, ListedName, SimulatorData } from "./data.js";
-import type { FaultConfig } from "./faults.js";
+import type { FaultConfig, MissingIdAnswer } from "./faults.js";
 import { parseListRequest } from "./request-body.js";
 import { badRequest, notFound, RequestError } from "./request-error.js";
 import type { RouteMatch } from "./router.js";
@@ -52,7 +52,7 @@ function list(
   parentId: number | undefined,
   ctx: HandlerContext,
 ): unknown {
-  const request = parseListRequest(body, ctx.maxLimit);
+  const request = parseListRequest(body, ctx.maxLimit, ctx.faults.refuseLimitAbove);
   const inserts = Math.floor(ctx.faults.insertWhilePaging);
   const removals = Math.floor(ctx.faults.deleteWhilePaging);
   // Inserted and removed before answering, so this very page already sees the shifted offsets.
@@ -71,8 +71,27 @@ class JsonText {
 
 function single(resource: ResourceName, id: number, ctx: HandlerContext): unknown {
   const record = ctx.data.get(resource, id);
-  if (!record) throw notFound(`${resource} ${id} not found`);
+  if (!record) return missing(`${resource} ${id} not found`, ctx);
   return { status: true, result: record };
+}
+
+/** The answers of MISSING_ID_ANSWERS that are a 200 envelope with an empty `result`. */
+type EmptyResult = Exclude<MissingIdAnswer, "not-found" | "empty-body">;
+
+/** The `result` each of them prints. */
+const EMPTY_RESULTS: Readonly<Record<EmptyResult, string>> = {
+  null: "null",
+  "empty-array": "[]",
+  "empty-object": "{}",
+  false: "false",
+};
+
+/** The answer to a read of an id that matches no record, as `missingIdAnswer` says. */
+function missing(message: string, ctx: HandlerContext): JsonText {
+  const answer = ctx.faults.missingIdAnswer;
+  if (answer === "not-found") throw notFound(message);
+  if (answer === "empty-body") return new JsonText("");
+  return new JsonText(`{"status":true,"result":${EMPTY_RESULTS[answer]}}`);
 }
 
 function byExternalId(param: string | undefined, ctx: HandlerContext): unknown {
@@ -83,7 +102,7 @@ function byExternalId(param: string | undefined, ctx: HandlerContext): unknown {
     throw badRequest("the external id in the path is not valid percent-encoding");
   }
   const record = ctx.data.groupByExternalId(externalId);
-  if (!record) throw notFound(`grp with external id ${externalId} not found`);
+  if (!record) return missing(`grp with external id ${externalId} not found`, ctx);
   return { status: true, result: record };
 }
 

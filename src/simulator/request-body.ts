@@ -43,12 +43,18 @@ function count(value: unknown, name: string, fallback: number): number {
   return value;
 }
 
-/** start defaults to 0, limit to 10; a limit above `maxLimit` is silently lowered to it. */
-export function parseListRequest(body: unknown, maxLimit: number): ListRequest {
+/**
+ * start defaults to 0, limit to 10; a limit above `refuseAbove` (when above 0) is refused with
+ * a 400, one above `maxLimit` is silently lowered to it.
+ */
+export function parseListRequest(body: unknown, maxLimit: number, refuseAbove = 0): ListRequest {
   const fields = asObject(body, "a list request");
   const start = count(fields.start, "start", DEFAULT_START);
-  const limit = Math.min(count(fields.limit, "limit", DEFAULT_LIMIT), maxLimit);
-  return { start, limit, criterias: fields.criterias };
+  const asked = count(fields.limit, "limit", DEFAULT_LIMIT);
+  if (refuseAbove > 0 && asked > refuseAbove) {
+    throw badRequest(`limit must not exceed ${refuseAbove}, got ${asked}`);
+  }
+  return { start, limit: Math.min(asked, maxLimit), criterias: fields.criterias };
 }
 
 /** One written value converted to its stored form, or a 400 naming the field. */

@@ -14,7 +14,8 @@ export function spoilDates(
   resource: ResourceName | undefined,
   every: number,
 ): string {
-  if (every < 1 || resource === undefined) return text;
+  // An empty body (a missing id answered with nothing, see faults.ts) has no dates to spoil.
+  if (every < 1 || resource === undefined || text === "") return text;
   const spec = RESOURCES[resource];
   const dates = spec.fields.filter((field) => field.type === "datetime").map((field) => field.name);
   const answer = JSON.parse(text) as { result?: unknown };

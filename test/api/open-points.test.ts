@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type ClientOptions, createClient, type LmsClient } from "../../src/api/client.js";
 import { AuthError, HttpError } from "../../src/api/errors.js";
 import { failureMeaning } from "../../src/api/failure-meaning.js";
+import { MISSING_ID_ANSWERS } from "../../src/simulator/faults.js";
 import {
   type RunningSimulator,
   type SimulatorOptions,
@@ -185,6 +186,37 @@ describe("failures as 200 {status:false}", () => {
         tokenRejected,
       });
     }
+  });
+});
+
+describe("a read of an id that matches no record", () => {
+  // `null` and 404 were read as not found before; these are the other empty answers.
+  const empties = MISSING_ID_ANSWERS.filter(
+    (answer) => answer !== "not-found" && answer !== "null",
+  );
+  for (const missingIdAnswer of empties) {
+    it(`is not found at once, without a retry, when answered ${missingIdAnswer}`, async () => {
+      const sim = await simulator({ faults: { missingIdAnswer } });
+      const client = lms(sim);
+      const deleted = sim.data.deletedProductIds();
+      expect(deleted.length).toBeGreaterThan(0);
+      for (const id of deleted) expect(await client.getProduct(id)).toBeNull();
+      expect(await client.getGroupByExternalId("no-such-external-id")).toBeNull();
+      expect(sim.stats.byOperation.get("product/get")).toBe(deleted.length);
+      expect(sim.stats.byOperation.get("grp/get_by_external_id")).toBe(1);
+      expect(client.stats().retries).toBe(0);
+      const product = sim.data.list("product")[0];
+      expect(await client.getProduct(Number(product?.product_id))).toEqual(product);
+    });
+  }
+
+  it("is not found with an empty result in the other dialect too", async () => {
+    const sim = await simulator({ dialect: "other", faults: { missingIdAnswer: "empty-array" } });
+    const client = lms(sim);
+    const [deleted] = sim.data.deletedProductIds();
+    expect(await client.getProduct(Number(deleted))).toBeNull();
+    // The first request is refused for its raw token (this dialect wants Bearer); none is retried.
+    expect(client.stats().retries).toBe(0);
   });
 });
 

@@ -142,4 +142,35 @@ describe("faults", () => {
     expect(page.total).toBe(before + 1);
     expect(sim.data.takesForUser(userId).at(-1)?.take_user_id).toBe(userId);
   });
+
+  it("answers a missing id as missingIdAnswer says, and a record that exists as always", async () => {
+    const [deleted] = sim.data.deletedProductIds();
+    const product = sim.data.list("product")[0];
+    const expected = [
+      ["not-found", 404, `{"code":404,"message":"product ${deleted} not found"}`],
+      ["null", 200, '{"status":true,"result":null}'],
+      ["empty-array", 200, '{"status":true,"result":[]}'],
+      ["empty-object", 200, '{"status":true,"result":{}}'],
+      ["false", 200, '{"status":true,"result":false}'],
+      ["empty-body", 200, ""],
+    ] as const;
+    for (const [answer, status, text] of expected) {
+      sim.faults.missingIdAnswer = answer;
+      const got = await api.get(`/product/get/${deleted}`);
+      expect([got.status, got.text], answer).toEqual([status, text]);
+      const external = await api.get("/grp/get_by_external_id/no-such-id");
+      expect(external.status, answer).toBe(status);
+      const found = await api.get(`/product/get/${product?.product_id}`);
+      expect((found.body as { result: unknown }).result, answer).toEqual(product);
+    }
+  });
+
+  it("refuses a list whose limit is above refuseLimitAbove with 400, and serves one at it", async () => {
+    sim.faults.refuseLimitAbove = 2;
+    const refused = await grpList();
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ code: 400, message: "limit must not exceed 2, got 3" });
+    const served = await api.post("/grp/get_all", { limit: 2 });
+    expect((served.body as ListBody).result).toHaveLength(2);
+  });
 });

@@ -1,0 +1,129 @@
+/**
+ * Answers of a real portal that no retry changes, met by a whole extract over real HTTP(S): a
+ * deleted record answered as an empty result, a page size the portal refuses, a certificate not
+ * trusted here. Each must end as the user can act on: recorded and done, or one line saying what
+ * to change (and never `--resume`, which would meet the same answer).
+ */
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runExtract } from "../../src/extract/extract.js";
+import { openDatabase } from "../../src/load/database.js";
+import { silentLogger } from "../../src/log/logger.js";
+import type { FaultConfig } from "../../src/simulator/faults.js";
+import { startSimulator } from "../../src/simulator/server.js";
+import { startTlsPortal } from "../api/tls-portal.js";
+import { runCli } from "../helpers/in-process-cli.js";
+import { collect, spawnCli } from "../helpers/spawn-cli.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+
+const KEY = "refusals-key-5d0e";
+const NOW = new Date("2026-06-01T00:00:00Z");
+const dir = tempDirForFile("lms-refusals-");
+
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((o) => o.close()));
+});
+
+async function simulator(faults: Partial<FaultConfig>) {
+  const sim = await startSimulator({
+    apiKey: KEY,
+    users: 40,
+    takesPerUser: 2,
+    seed: 8,
+    now: NOW,
+    faults,
+  });
+  opened.push(sim);
+  return sim;
+}
+
+/** The lines of stderr that are not JSON log records: what a person reads. */
+function printed(stderr: string): string[] {
+  return stderr.split("\n").filter((line) => line !== "" && !line.startsWith("{"));
+}
+
+describe("a deleted record answered 200 {status:true, result:[]}", () => {
+  it("is recorded as not found, not retried, and the extract succeeds", async () => {
+    const sim = await simulator({ missingIdAnswer: "empty-array" });
+    const file = join(dir, "missing.duckdb");
+    const result = await runExtract({
+      db: file,
+      clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, retryBaseMs: 5, retryMaxMs: 20 },
+      mode: "full",
+      logger: silentLogger,
+    });
+    expect(result.retries).toBe(0);
+    const db = await openDatabase(file, { readOnly: true });
+    const connection = await db.connect();
+    try {
+      const notFound = await connection.runAndReadAll("SELECT resource, id FROM _not_found");
+      const deleted = sim.data.deletedProductIds().map((id) => ["product", String(id)]);
+      expect(notFound.getRows()).toEqual(deleted);
+      const runs = await connection.runAndReadAll("SELECT status FROM _runs");
+      expect(runs.getRows()).toEqual([["succeeded"]]);
+    } finally {
+      connection.closeSync();
+      db.close();
+    }
+  });
+});
+
+describe("a portal that refuses pages larger than it allows (HTTP 400)", () => {
+  it("fails in one line that says --page-size and not --resume; a smaller page size works", async () => {
+    const sim = await simulator({ refuseLimitAbove: 100 });
+    const db = join(dir, "limit.duckdb");
+    const args = ["extract", "--base-url", sim.baseUrl, "--db", db];
+    const env = { LMS_API_KEY: KEY };
+    for (const extra of [[], ["--resume"]]) {
+      const run = await runCli(dir, [...args, ...extra], env);
+      expect(run.code, run.stderr).toBe(1);
+      const lines = printed(run.stderr);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^lms-export: extract failed: list\w+ \(POST \/api-v2\/\S+, HTTP 400\): code 400: limit must not exceed 100, got 500; .*--page-size, 500 by default.*e\.g\. --page-size 100; the database is unchanged$/,
+      );
+      expect(lines[0]).not.toContain("--resume");
+    }
+    const smaller = await runCli(dir, [...args, "--page-size", "100"], env);
+    expect(smaller.code, smaller.stderr).toBe(0);
+  });
+});
+
+describe("a portal whose certificate is not trusted here", () => {
+  it("is the portal's failure, at once, naming the address and NODE_EXTRA_CA_CERTS, which cures it", async () => {
+    const portal = await startTlsPortal(dir);
+    opened.push(portal);
+    const origin = portal.baseUrl.replace(/\/api-v2$/, "");
+    const db = join(dir, "tls.duckdb");
+    const failure = await runExtract({
+      db,
+      clientOptions: { baseUrl: portal.baseUrl, apiKey: KEY, retryBaseMs: 5, retryMaxMs: 20 },
+      mode: "full",
+      logger: silentLogger,
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ name: "LmsExportError", code: "portal-failed" });
+    expect((failure as Error).message).toBe(
+      `extract failed: authenticate (POST /api-v2/token): could not connect securely to ${origin}: its certificate is not signed by an authority trusted here (DEPTH_ZERO_SELF_SIGNED_CERT); if the portal uses a private or self-signed certificate, set NODE_EXTRA_CA_CERTS to a PEM file holding that authority's certificate and run again; the database is unchanged`,
+    );
+    // One attempt: the same certificate would meet every retry.
+    expect(portal.connections()).toBe(1);
+
+    // As advised: Node reads NODE_EXTRA_CA_CERTS when it starts, so a new process.
+    const env = { LMS_API_KEY: KEY, LMS_LOG_FORMAT: "json", LMS_QUIET: "1" };
+    const args = ["extract", "--base-url", portal.baseUrl, "--db", db];
+    const trusted = await collect(
+      spawnCli(args, { env: { ...env, NODE_EXTRA_CA_CERTS: portal.certFile } }),
+    );
+    // Past the TLS layer, the portal's own answer: it refuses every key.
+    expect(trusted.code, trusted.stderr).toBe(2);
+    expect(printed(trusted.stderr)).toEqual([
+      expect.stringMatching(
+        /^lms-export: authenticate \(POST \/api-v2\/token, HTTP 401\): the portal refused the API key/,
+      ),
+    ]);
+  });
+});
