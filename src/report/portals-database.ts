@@ -4,6 +4,7 @@
  * name, so a roster column one portal lacks is NULL there) with a `portal` column. Reports run
  * each query once per portal (`src/report/portal-scopes.ts`).
  */
+import { existsSync } from "node:fs";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { quoteIdent, quoteLiteral } from "../load/ddl.js";
@@ -21,6 +22,12 @@ async function createViews(setup: DuckDBConnection, portals: readonly PortalData
   const present = new Map<string, string[]>();
   for (const [i, portal] of portals.entries()) {
     const alias = quoteIdent(`portal_${i}`);
+    if (!existsSync(portal.db)) {
+      throw new LmsExportError(
+        "not-found",
+        `portal ${portal.name}: no database at ${portal.db}; run "lms-export extract --portal ${portal.name}" first`,
+      );
+    }
     try {
       await setup.run(`ATTACH ${quoteLiteral(portal.db)} AS ${alias} (READ_ONLY)`);
     } catch (error) {

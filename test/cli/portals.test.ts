@@ -14,6 +14,8 @@ import { type RunningSimulator, startSimulator } from "../../src/simulator/serve
 import { runCli } from "../helpers/in-process-cli.js";
 
 let dir: string;
+/** The config file's portals: `refused` has a key its portal does not take. */
+let PORTALS: Record<"north" | "south" | "refused", Record<string, unknown>>;
 const sims: RunningSimulator[] = [];
 
 const cli = (args: string[]) => runCli(dir, args);
@@ -40,12 +42,12 @@ beforeAll(async () => {
     sims.push(await startSimulator({ users: 40, takesPerUser: 3, seed, apiKey }));
   }
   await writeFile(join(dir, "key"), "demo-key\n", { mode: 0o600 });
-  const portals = {
+  PORTALS = {
     north: { baseUrl: sims[0]!.baseUrl, apiKeyFile: "key", concurrency: 4 },
     south: { baseUrl: sims[1]!.baseUrl, apiKeyFile: "key", db: "data/south.duckdb" },
     refused: { baseUrl: sims[2]!.baseUrl, apiKeyFile: "key" },
   };
-  await writeFile(join(dir, "lms-export.config.json"), JSON.stringify({ portals }));
+  await writeFile(join(dir, "lms-export.config.json"), JSON.stringify({ portals: PORTALS }));
   await import("node:fs/promises").then((fs) => fs.mkdir(join(dir, "data")));
 });
 
@@ -71,17 +73,26 @@ describe("portals of one config file", () => {
     expect(one.code).toBe(0);
     expect(await count("lms-north.duckdb", "_runs")).toBe(2);
 
+    // The refused portal left no database behind: reporting every portal says so. The others go
+    // on without it.
+    expect(existsSync(join(dir, "lms-refused.duckdb"))).toBe(false);
+    const refused = await cli(["report", "freshness", "--all-portals", "--format", "csv"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /portal refused: no database at .*lms-export extract --portal refused/,
+    );
+    await writeFile(
+      join(dir, "lms-export.config.json"),
+      JSON.stringify({ portals: { north: PORTALS.north, south: PORTALS.south } }),
+    );
     const publish = await cli(["publish", "--lake", "lake", "--all-portals"]);
-    // The refused portal's database holds no successful run but exists: it publishes empty tables.
     expect(publish.stderr).toBe("");
     expect(publish.code).toBe(0);
-    expect(publish.stdout).toContain("portal refused: done");
     const manifest = await readManifest(join(dir, "lake"));
     const takes = (portal: string) =>
       manifest.partitions.find((p) => p.table === "take" && p.portal === portal)?.rows;
     expect(takes("north")).toBe(northTakes);
     expect(takes("south")).toBe(southTakes);
-    expect(takes("refused")).toBe(0);
 
     const report = await cli(["report", "freshness", "--all-portals", "--format", "csv"]);
     expect(report.stderr).toBe("");
@@ -97,7 +108,6 @@ describe("portals of one config file", () => {
       lines.find((l) => l.startsWith(`${portal},take,`))?.split(",")[2];
     expect(takeRows("north")).toBe(String(northTakes));
     expect(takeRows("south")).toBe(String(southTakes));
-    expect(takeRows("refused")).toBe("0");
   });
 
   test("a report over several portals is each portal's own report, stacked", async () => {
@@ -130,6 +140,17 @@ describe("portals of one config file", () => {
         expect(mine, `${args[0]} ${portal}`).toEqual(lines.slice(1));
       }
       expect(stacked.length).toBe(own.north.length + own.south.length - 1);
+    }
+    // The HTML report's headline figures are each portal's, named with it.
+    const html = await cli(["report", "weekly-compliance", "--all-portals", "--format", "html"]);
+    expect(html.code, html.stderr).toBe(0);
+    const page = html.stdout
+      .split("\n")
+      .find((l) => l.trim().endsWith(".html"))!
+      .trim();
+    const text = await readFile(join(dir, page), "utf8");
+    for (const portal of ["north", "south"]) {
+      expect(text, portal).toContain(`${portal} · Completion rate`);
     }
   });
 

@@ -22,8 +22,11 @@ export interface CollectedQuery {
   readonly kinds: ReadonlyMap<string, ColumnKind>;
   readonly rows: PlainValue[][];
   readonly totalRows: number;
-  /** The first row whose `scope` column is "overall", when one was asked for and found. */
-  readonly overall?: Readonly<Record<string, PlainValue>>;
+  /**
+   * The rows whose `scope` column is "overall", when asked for: one, or one per portal when the
+   * query ran over several (each with its `portal`).
+   */
+  readonly overall: readonly Readonly<Record<string, PlainValue>>[];
 }
 
 /**
@@ -44,7 +47,7 @@ export async function collectQuery(
   const index = new Map(names.map((name, i) => [name, i]));
   const scope = index.get("scope");
   const rows: PlainValue[][] = [];
-  let overall: Record<string, PlainValue> | undefined;
+  const overall: Record<string, PlainValue>[] = [];
   let total = 0;
   for (;;) {
     const chunk = await result.fetchChunk().catch((error: unknown) => {
@@ -58,8 +61,8 @@ export async function collectQuery(
       );
     for (let r = 0; r < chunk.rowCount; r++) {
       if (rows.length < MAX_TABLE_ROWS) rows.push(names.map((_, c) => cell(r, c)));
-      if (options.wantOverall && !overall && scope !== undefined && cell(r, scope) === "overall") {
-        overall = Object.fromEntries(names.map((name, c) => [name, cell(r, c)]));
+      if (options.wantOverall && scope !== undefined && cell(r, scope) === "overall") {
+        overall.push(Object.fromEntries(names.map((name, c) => [name, cell(r, c)])));
       }
       for (const chart of charts) {
         chart.add((column) => {
@@ -71,5 +74,5 @@ export async function collectQuery(
     }
   }
   const kinds = new Map(columns.map((c) => [c.name, c.kind]));
-  return { columns, kinds, rows, totalRows: total, ...(overall ? { overall } : {}) };
+  return { columns, kinds, rows, totalRows: total, overall };
 }

@@ -42,13 +42,16 @@ export function chartTitle(chart: ChartSpec): string {
   return `${chart.y.map((y) => columnLabel(y)).join(", ")} by ${columnLabel(chart.x)}`;
 }
 
+/** The headline figures: of the overall row, or of each portal's, named with the portal. */
 function headlines(collected: CollectedQuery | undefined): Headline[] {
-  const overall = collected?.overall;
-  if (!collected || !overall) return [];
-  return HEADLINE_COLUMNS.filter((name) => name in overall).map((name) => ({
-    label: columnLabel(name),
-    text: formatValue(overall[name] ?? null, collected.kinds.get(name) ?? "text") || "–",
-  }));
+  if (!collected) return [];
+  const several = collected.overall.length > 1;
+  return collected.overall.flatMap((overall) =>
+    HEADLINE_COLUMNS.filter((name) => name in overall).map((name) => ({
+      label: several ? `${String(overall.portal)} · ${columnLabel(name)}` : columnLabel(name),
+      text: formatValue(overall[name] ?? null, collected.kinds.get(name) ?? "text") || "–",
+    })),
+  );
 }
 
 function params(bound: readonly BoundQuery[]): { name: string; value: string }[] {
