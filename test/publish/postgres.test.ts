@@ -131,7 +131,7 @@ async function duringTakeCopy(
       const copying = await admin.query(
         `SELECT pid FROM pg_stat_activity
          WHERE application_name = 'lms-export publish' AND state = 'active'
-           AND query LIKE 'COPY %"take"%'`,
+           AND query LIKE 'COPY %"take%'`,
       );
       if (copying.rows[0]) {
         await act(copying.rows[0].pid, admin);
@@ -206,6 +206,11 @@ describe.skipIf(!installed)("publish --postgres", () => {
         "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'bi_tables%' ORDER BY 1",
       );
       expect(schemas.rows.map((r) => r.nspname)).toEqual(["bi_tables"]);
+      // The tables being filled were never committed: none is left beside the published ones.
+      const tables = await client.query(
+        "SELECT tablename FROM pg_tables WHERE schemaname = 'bi_tables' ORDER BY 1",
+      );
+      expect(tables.rows.map((r) => r.tablename)).toEqual([...PUBLISHED_TABLES].sort());
 
       const again = await publishPostgres(db, { settings: await settings(), schema: "bi_tables" });
       expect(again.tables.find((t) => t.name === "take")?.rows).toBe(300 * 1001);
@@ -281,6 +286,24 @@ describe.skipIf(!installed)("publish --postgres", () => {
     );
     await expect(inUrl).rejects.toMatchObject({ code: "bad-input" });
     await expect(inUrl).rejects.toThrow("contains a password; remove it and put the password");
+    // libpq also reads secrets from the query string: refused in any case, never repeated.
+    for (const query of [
+      "?password=hunter2",
+      "?sslmode=disable&PassWord=hunter2",
+      "?sslpassword=hunter2",
+      "?oauth_client_secret=hunter2",
+      "?pass%77ord=hunter2",
+    ]) {
+      const inQuery = pgSettings(`${url}${query}`, { PGPASSWORD: PASSWORD });
+      await expect(inQuery, query).rejects.toMatchObject({ code: "bad-input" });
+      await expect(inQuery, query).rejects.toThrow(
+        /password in its query string .*; remove it and put the password in a file named by LMS_PG_PASSWORD_FILE/,
+      );
+      await expect(inQuery, query).rejects.not.toThrow("hunter2");
+    }
+    // Only what is read is shown: no other parameter, no fragment.
+    const shown = await pgSettings(`${url}?sslmode=disable&application_name=x-y#frag`, {});
+    expect(shown.shown).toBe(`${url}?sslmode=disable`);
 
     await publishPostgres(db, { settings: await pgSettings(url, { PGPASSWORD: PASSWORD }) });
     const pgpass = join(dir, "pgpass");
@@ -329,10 +352,22 @@ describe.skipIf(!installed)("publish --postgres", () => {
     expect(out).toContain("password authentication failed");
     const withPassword = url.replace("publisher@", "publisher:hunter2@");
     expect(await main([...args.slice(0, 3), "--postgres", withPassword], ctx({}))).toBe(2);
+    // A password in the query string is refused before anything is opened, with one line
+    // saying where it goes, even when it is the right one.
+    for (const query of [`?password=${encodeURIComponent(PASSWORD)}`, "?sslpassword=hunter3"]) {
+      const before = out.length;
+      const inQuery = [...args.slice(0, 3), "--postgres", `${url}${query}`];
+      expect(await main(inQuery, ctx({ PGPASSWORD: "not-it" }))).toBe(2);
+      const printed = out.slice(before).trimEnd().split("\n");
+      expect(printed).toHaveLength(1);
+      expect(printed[0]).toContain("put the password in a file named by LMS_PG_PASSWORD_FILE");
+    }
     const badSchema = [...args.slice(0, 5), "--schema", "no-dash"];
     expect(await main(badSchema, ctx({ LMS_PG_PASSWORD_FILE: file }))).toBe(2);
     expect(out).not.toContain(PASSWORD);
     expect(out).not.toContain("hunter2");
+    expect(out).not.toContain("hunter3");
+    expect(out).not.toContain(encodeURIComponent(PASSWORD));
     expect(out).not.toContain("not-it");
   });
 });

@@ -1,20 +1,22 @@
 /**
  * Where `publish --postgres` connects and with which password. The URL names the server, database
- * and role; a password in it is refused, because a command line is visible to every user of the
- * machine and kept in shell history. The password comes from the file `LMS_PG_PASSWORD_FILE`
- * names, else `PGPASSWORD`, else the libpq password file (`PGPASSFILE` or `~/.pgpass`).
+ * and role; a password in it (`user:pass@` or a `?password=`-like parameter) is refused, because a
+ * command line is visible to every user of the machine and kept in shell history. The password
+ * comes from the file `LMS_PG_PASSWORD_FILE` names, else `PGPASSWORD`, else the libpq password
+ * file (`PGPASSFILE` or `~/.pgpass`).
  */
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ClientConfig } from "pg";
 import { LmsExportError } from "../../errors/lms-export-error.js";
+import { isSecretKey } from "../../log/redact.js";
 import { readPgpassPassword } from "./pgpass.js";
 
 export interface PgSettings {
   /** For pg.Client; the connection string never holds a password. */
   readonly client: ClientConfig;
-  /** The URL as shown in messages (no password can be in it). */
+  /** The URL as shown in messages: only the parts that are read, none of them a secret. */
   readonly shown: string;
   /** The password, if one was found: add it to the redacted secrets. */
   readonly password: string | undefined;
@@ -45,7 +47,37 @@ function parseUrl(url: string): URL {
       `the --postgres URL contains a password; remove it and ${PASSWORD_ADVICE}`,
     );
   }
+  if ([...parsed.searchParams.keys()].some(isSecretParameter)) {
+    // The parameter's name is not repeated: a mistyped one may hold the secret itself.
+    throw new LmsExportError(
+      "bad-input",
+      `the --postgres URL contains a password in its query string (password, sslpassword or another secret parameter); remove it and ${PASSWORD_ADVICE}`,
+    );
+  }
   return parsed;
+}
+
+/**
+ * Query parameters that carry a secret: libpq's `password`, `sslpassword` (the client key's
+ * passphrase) and `oauth_client_secret`, in any case, and any other name that says it holds one.
+ */
+function isSecretParameter(name: string): boolean {
+  return isSecretKey(name) || /password|secret|token/i.test(name);
+}
+
+/**
+ * The URL as messages show it: scheme, role, server, port, database and the two parameters that
+ * are read (`host`, `sslmode`). Other parameters and a fragment are not read, so they are not
+ * repeated either, whatever they hold.
+ */
+function shownUrl(url: URL): string {
+  const shown = new URL(`${url.protocol}//${url.host}${url.pathname}`);
+  shown.username = url.username;
+  for (const name of ["host", "sslmode"]) {
+    const value = url.searchParams.get(name);
+    if (value !== null) shown.searchParams.set(name, value);
+  }
+  return shown.href;
 }
 
 async function passwordFrom(
@@ -116,5 +148,5 @@ export async function pgSettings(
       return password;
     },
   };
-  return { client, shown: parsed.href, password };
+  return { client, shown: shownUrl(parsed), password };
 }

@@ -1,11 +1,13 @@
 /**
  * `publish --postgres URL`: the published tables copied into a PostgreSQL schema for BI tools.
  *
- * Contract: one PostgreSQL transaction creates every table in a staging schema, fills it with
- * `COPY … FROM STDIN`, then swaps each table in (the old one dropped, the new one moved into the
- * target schema) and commits. A reader sees the previous tables or the new ones, never a
- * half-loaded schema; a failure anywhere (the server gone mid-COPY included) rolls everything back.
- * DuckDB is read in one transaction too, so the tables are one consistent snapshot.
+ * Contract: one PostgreSQL transaction creates every table in the target schema under a temporary
+ * name, fills it with `COPY … FROM STDIN`, then swaps each table in (the old one's grants copied,
+ * the old one dropped, the new one renamed; see swap-tables.ts) and commits. A reader sees the
+ * previous tables or the new ones, never a half-loaded schema, and keeps the access the schema's
+ * default privileges or a grant on the old table gave; a failure anywhere (the server gone
+ * mid-COPY included) rolls everything back. DuckDB is read in one transaction too, so the tables
+ * are one consistent snapshot.
  */
 import type { Socket } from "node:net";
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -19,6 +21,7 @@ import { describePublishedTables, type PublishedTable } from "../published-table
 import type { PgSettings } from "./connection-settings.js";
 import { copyRows } from "./copy-rows.js";
 import { pgColumnsSql } from "./pg-columns.js";
+import { nextTable, swapTable } from "./swap-tables.js";
 
 export const DEFAULT_PG_SCHEMA = "lms";
 
@@ -36,7 +39,7 @@ export interface PublishPostgresResult {
   tables: { name: string; rows: number }[];
 }
 
-/** Schema names are identifiers short enough to leave room for the staging suffix. */
+/** Schema names are identifiers, shorter than PostgreSQL's limit of 63 bytes. */
 export function checkSchemaName(schema: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,49}$/.test(schema)) {
     throw new LmsExportError(
@@ -92,26 +95,21 @@ async function loadInOneTransaction(
   schema: string,
   tables: readonly PublishedTable[],
 ): Promise<{ name: string; rows: number }[]> {
-  const target = quoteIdent(schema);
-  const staging = quoteIdent(`${schema}__staging`);
   await client.query("BEGIN");
   try {
-    // Two publishers to one schema take turns instead of racing on the staging schema.
+    // Two publishers to one schema take turns instead of racing on the temporary tables.
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`lms-export:${schema}`]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${target}`);
-    await client.query(`DROP SCHEMA IF EXISTS ${staging} CASCADE`);
-    await client.query(`CREATE SCHEMA ${staging}`);
+    // Created only when missing: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even
+    // when the schema exists, which a role given a schema of its own does not have.
+    const found = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+    if (found.rowCount === 0) await client.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
     const loaded: { name: string; rows: number }[] = [];
     for (const table of tables) {
-      const name = `${staging}.${quoteIdent(table.name)}`;
-      await client.query(`CREATE TABLE ${name} (\n  ${pgColumnsSql(table.columns)}\n)`);
-      loaded.push({ name: table.name, rows: await copyRows(duck, client, table, name) });
+      const next = nextTable(schema, table.name);
+      await client.query(`CREATE TABLE ${next} (\n  ${pgColumnsSql(table.columns)}\n)`);
+      loaded.push({ name: table.name, rows: await copyRows(duck, client, table, next) });
     }
-    for (const table of tables) {
-      await client.query(`DROP TABLE IF EXISTS ${target}.${quoteIdent(table.name)}`);
-      await client.query(`ALTER TABLE ${staging}.${quoteIdent(table.name)} SET SCHEMA ${target}`);
-    }
-    await client.query(`DROP SCHEMA ${staging}`);
+    for (const table of tables) await swapTable(client, schema, table.name);
     await client.query("COMMIT");
     return loaded;
   } catch (error) {
