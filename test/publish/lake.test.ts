@@ -3,12 +3,12 @@
  * one that wrote it), replaced one partition at a time, never half-visible.
  */
 import { readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import type { LmsDatabase } from "../../src/load/database.js";
 import { MANIFEST_FILE, readManifest } from "../../src/publish/lake/manifest.js";
-import { STAGING_DIR, stagingPath } from "../../src/publish/lake/partition.js";
+import { STAGING_DIR } from "../../src/publish/lake/partition.js";
 import { publishLake } from "../../src/publish/lake/publish-lake.js";
 import { PUBLISHED_TABLES } from "../../src/publish/published-tables.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -47,19 +47,30 @@ async function twoPortalsTwoDays(): Promise<Lake> {
   return { dir, a, b, counts };
 }
 
-function partitionFile(dir: string, table: string, portal: string, day: string): string {
-  return join(dir, table, `portal=${portal}`, `snapshot_date=${day}`, "part-0.parquet");
+/** The file `_lake.json` names for a partition. */
+async function partitionFile(
+  dir: string,
+  table: string,
+  portal: string,
+  day: string,
+): Promise<string> {
+  const manifest = await readManifest(dir);
+  const entry = manifest.partitions.find(
+    (p) => p.table === table && p.portal === portal && p.snapshotDate === day,
+  );
+  if (!entry) throw new Error(`no partition ${table} ${portal} ${day} in the manifest`);
+  return join(dir, entry.path);
 }
 
-/** Inode and modification time of every partition file: what "untouched" means. */
+/** Path, inode and modification time of every partition's file: what "untouched" means. */
 async function fileIdentities(dir: string): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   for (const table of PUBLISHED_TABLES) {
     for (const portal of ["a", "b"]) {
       for (const day of [DAY1, DAY2]) {
-        const file = partitionFile(dir, table, portal, day);
+        const file = await partitionFile(dir, table, portal, day);
         const s = await stat(file);
-        ids.set(file, `${s.ino}/${s.mtimeMs}`);
+        ids.set(`${table}/portal=${portal}/snapshot_date=${day}`, `${file}/${s.ino}/${s.mtimeMs}`);
       }
     }
   }
@@ -72,7 +83,7 @@ describe("publish --lake", () => {
     for (const [key, counts] of lake.counts) {
       const [portal, day] = key.split("/") as [string, string];
       for (const table of PUBLISHED_TABLES) {
-        const df = await readParquet(partitionFile(lake.dir, table, portal, day));
+        const df = await readParquet(await partitionFile(lake.dir, table, portal, day));
         expect(df.height, `${table} ${key}`).toBe(counts[table]);
         // Hive keys come from the path only.
         expect(df.columns).not.toContain("portal");
@@ -111,7 +122,14 @@ describe("publish --lake", () => {
       (p) => p.table === "take" && p.portal === "a" && p.snapshotDate === DAY2,
     );
     expect(entry?.rows).toBe(2 * FIXTURE_ROWS.take!);
-    expect(entry?.path).toBe(`take/portal=a/snapshot_date=${DAY2}/part-0.parquet`);
+    expect(entry?.path).toMatch(
+      new RegExp(`^take/portal=a/snapshot_date=${DAY2}/part-[0-9TZ]+-[0-9a-f]{8}\\.parquet$`),
+    );
+    // One publish, one id: every table's file of a publish has the same name.
+    const names = manifest.partitions
+      .filter((p) => p.portal === "a" && p.snapshotDate === DAY2)
+      .map((p) => basename(p.path));
+    expect(new Set(names).size).toBe(1);
   });
 
   test("publishing a day again replaces that partition only", async () => {
@@ -123,15 +141,17 @@ describe("publish --lake", () => {
     await publishLake(lake.a, { lakeDir: lake.dir, portal: "a", snapshotDate: DAY2 });
 
     const after = await fileIdentities(lake.dir);
-    for (const [file, id] of before) {
-      if (file.includes(`portal=a/snapshot_date=${DAY2}`)) continue;
-      expect(after.get(file), file).toBe(id);
+    for (const [partition, id] of before) {
+      if (partition.includes(`portal=a/snapshot_date=${DAY2}`)) continue;
+      expect(after.get(partition), partition).toBe(id);
     }
-    const replaced = partitionFile(lake.dir, "take", "a", DAY2);
-    expect(after.get(replaced)).not.toBe(before.get(replaced));
+    const key = `take/portal=a/snapshot_date=${DAY2}`;
+    expect(after.get(key)).not.toBe(before.get(key));
+    const replaced = await partitionFile(lake.dir, "take", "a", DAY2);
     expect((await readParquet(replaced)).height).toBe(2 * FIXTURE_ROWS.take! - 100);
+    // The file it replaced is gone: a reader of the folder sees the new rows only.
     expect(await readdir(join(lake.dir, "take", "portal=a", `snapshot_date=${DAY2}`))).toEqual([
-      "part-0.parquet",
+      basename(replaced),
     ]);
     expect(await readdir(join(lake.dir, STAGING_DIR, "portal=a"))).toEqual([]);
     const manifest = await readManifest(lake.dir);
@@ -149,13 +169,16 @@ describe("publish --lake", () => {
     const connection = await lake.a.connect();
     await connection.run("DELETE FROM take");
     connection.closeSync();
-    let staged: string[] = [];
+    const staged: string[] = [];
     const failure = publishLake(lake.a, {
       lakeDir: lake.dir,
       portal: "a",
       snapshotDate: DAY2,
       beforeSwap: async () => {
-        staged = await readdir(join(lake.dir, STAGING_DIR, "portal=a"));
+        const staging = join(lake.dir, STAGING_DIR, "portal=a");
+        for (const folder of await readdir(staging)) {
+          staged.push(...(await readdir(join(staging, folder))));
+        }
         throw new Error("killed before the rename");
       },
     });
@@ -163,7 +186,7 @@ describe("publish --lake", () => {
     // The hook ran with every table staged, and none of it became visible.
     expect(staged).toHaveLength(PUBLISHED_TABLES.length);
     expect(await fileIdentities(lake.dir)).toEqual(before);
-    expect((await readParquet(partitionFile(lake.dir, "take", "a", DAY2))).height).toBe(
+    expect((await readParquet(await partitionFile(lake.dir, "take", "a", DAY2))).height).toBe(
       2 * FIXTURE_ROWS.take!,
     );
     expect(await readFile(join(lake.dir, MANIFEST_FILE), "utf8")).toBe(manifestBefore);
@@ -186,12 +209,12 @@ describe("publish --lake", () => {
     expect(await readdir(join(lake.dir, STAGING_DIR, "portal=a"))).toEqual([]);
   });
 
-  test("a publish killed between the two renames is repaired by the next one", async () => {
+  test("a partition an earlier version set aside when it was killed is put back", async () => {
     const lake = await twoPortalsTwoDays();
-    // What a process killed after setting the old partition aside leaves behind.
-    const key = { table: "take", portal: "a", snapshotDate: DAY2 };
+    // What a publish of earlier versions, killed after setting the old partition aside, left.
     const target = join(lake.dir, "take", "portal=a", `snapshot_date=${DAY2}`);
-    await rename(target, stagingPath(lake.dir, key, "old"));
+    const aside = join(lake.dir, STAGING_DIR, "portal=a", `take.snapshot_date=${DAY2}.old`);
+    await rename(target, aside);
     const failure = publishLake(lake.a, {
       lakeDir: lake.dir,
       portal: "a",
@@ -201,7 +224,10 @@ describe("publish --lake", () => {
       },
     });
     await expect(failure).rejects.toThrow("stop");
-    expect((await readParquet(join(target, "part-0.parquet"))).height).toBe(2 * FIXTURE_ROWS.take!);
+    const file = await partitionFile(lake.dir, "take", "a", DAY2);
+    expect(file.startsWith(target)).toBe(true);
+    expect((await readParquet(file)).height).toBe(2 * FIXTURE_ROWS.take!);
+    expect(await readdir(join(lake.dir, STAGING_DIR, "portal=a"))).toEqual([]);
   });
 
   test("a column added later reads together with old partitions; retyping is refused", async () => {

@@ -23,7 +23,8 @@ function publishBuilder(y: Argv) {
     .option("lake", {
       type: "string",
       group: TARGET,
-      description: "Lake folder: DIR/<table>/portal=<name>/snapshot_date=<day>/part-0.parquet",
+      description:
+        "Lake folder: DIR/<table>/portal=<name>/snapshot_date=<day>/part-<id>.parquet, listed in DIR/_lake.json",
     })
     .option("postgres", {
       type: "string",
@@ -47,8 +48,8 @@ function publishBuilder(y: Argv) {
       "the tables into schema lms, swapped in one transaction",
     )
     .example(
-      "aws s3 sync /srv/lake s3://bucket/lake --exclude _lake.json && aws s3 cp /srv/lake/_lake.json s3://bucket/lake/",
-      "then ship it: data first, the manifest last",
+      "aws s3 sync /srv/lake s3://bucket/lake --exclude '_lake.json*' --exclude '_staging/*' && aws s3 cp /srv/lake/_lake.json s3://bucket/lake/ && aws s3 sync /srv/lake s3://bucket/lake --exclude '_lake.json*' --exclude '_staging/*' --delete",
+      "then ship it: new files, the manifest, then removals (see the README)",
     );
 }
 

@@ -1,19 +1,22 @@
 /**
  * `_lake.json`: what the lake holds, for people and for readers that want the columns without
  * opening a file. Tables with their columns (the union over every partition ever written) and one
- * entry per partition with its row count and when it was written.
+ * entry per partition with its row count, when it was written and its file (`path`, relative to
+ * the lake). A partition folder may briefly hold other files (see publish-lake.ts): the one
+ * `path` names is the partition.
  *
  * Schema evolution: a column is only ever added, is nullable, and is never renamed or retyped, so
  * readers that union by name read old and new partitions together. A publish that would retype a
  * column is refused before anything is written.
  */
 import { randomBytes } from "node:crypto";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { PublishedColumn, PublishedTable } from "../published-tables.js";
 import { withLockFile } from "./lock-file.js";
+import { syncToDisk } from "./partition.js";
 
 export const MANIFEST_FILE = "_lake.json";
 export const LAKE_SCHEMA_VERSION = 1;
@@ -109,9 +112,11 @@ export function mergeManifest(
 }
 
 /**
- * Re-reads the manifest, merges this publish into it and replaces it atomically (a temporary file
- * renamed over it), under `_lake.json.lock` so publishers of different portals never lose each
- * other's entries.
+ * Re-reads the manifest, merges this publish into it and replaces it atomically, under
+ * `_lake.json.lock` so publishers of different portals never lose each other's entries. This
+ * rename is a publish's commit: the new text is synced to disk before it, the lake folder after,
+ * so that after a crash the manifest names either the previous files or the new ones, all of
+ * them on disk.
  */
 export async function updateManifest(
   lakeDir: string,
@@ -121,15 +126,32 @@ export async function updateManifest(
   const path = join(lakeDir, MANIFEST_FILE);
   const lock = { waitMs: 60_000, advice: "another publish is updating the lake; try again" };
   return withLockFile(`${path}.lock`, lock, async () => {
+    await removeTemps(lakeDir);
     const next = mergeManifest(await readManifest(lakeDir), tables, written);
     const temp = `${path}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
     try {
-      await writeFile(temp, `${JSON.stringify(next, null, 2)}\n`);
+      const file = await open(temp, "w");
+      try {
+        await file.writeFile(`${JSON.stringify(next, null, 2)}\n`);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
       await rename(temp, path);
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
     }
+    await syncToDisk(lakeDir);
     return next;
   });
+}
+
+/** What killed manifest updates left (`_lake.json.<pid>-<hex>.tmp`); under the manifest lock. */
+async function removeTemps(lakeDir: string): Promise<void> {
+  for (const name of await readdir(lakeDir)) {
+    if (name.startsWith(`${MANIFEST_FILE}.`) && name.endsWith(".tmp")) {
+      await rm(join(lakeDir, name), { force: true });
+    }
+  }
 }

@@ -1,14 +1,17 @@
 /**
- * Where a partition lives and how it is put in place. A partition is written whole into a
- * staging folder of the lake (`_staging/portal=<name>/`, same file system, outside every table's
- * folder so no reader's glob can see it), then renamed in: a reader sees the old partition folder,
- * briefly none, or the new one, never a folder with a partial file.
+ * Where a partition's file lives and how it is put in place. Each publish has an id, and its
+ * files are named after it (`<table>/portal=<p>/snapshot_date=<d>/part-<id>.parquet`): a publish
+ * never writes over a file a previous one wrote, so a file `_lake.json` names never changes while
+ * someone reads it, and a publish that dies half-way leaves the files the manifest names as they
+ * were. Each file is written whole into the portal's staging folder first
+ * (`_staging/portal=<p>/snapshot_date=<d>.<id>/`, same file system, outside every table's folder
+ * so no reader's glob can see it), synced to disk, then renamed into its partition folder.
  */
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdir, open, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 export const STAGING_DIR = "_staging";
-export const PART_FILE = "part-0.parquet";
 
 /** One table's partition of one portal and day. */
 export interface PartitionKey {
@@ -22,80 +25,78 @@ export function partitionPath(key: PartitionKey): string {
   return join(key.table, `portal=${key.portal}`, `snapshot_date=${key.snapshotDate}`);
 }
 
-function portalStaging(lakeDir: string, portal: string): string {
+/** The name of a partition's file written by publish `id`. */
+export function partFile(id: string): string {
+  return `part-${id}.parquet`;
+}
+
+/** A file name any publish (of any version) gives a partition's file. */
+export const PART_FILE_PATTERN = /^part-[A-Za-z0-9-]+\.parquet$/;
+
+/** A new publish id: when it started (so names sort by age), then random. */
+export function newPublishId(): string {
+  const started = new Date()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+  return `${started}-${randomBytes(4).toString("hex")}`;
+}
+
+/** The portal's staging folder, holding one folder per publish under way. */
+export function portalStaging(lakeDir: string, portal: string): string {
   return join(lakeDir, STAGING_DIR, `portal=${portal}`);
 }
 
-/** The staging folder of a partition: `new` while written, `old` while the previous is set aside. */
-export function stagingPath(lakeDir: string, key: PartitionKey, kind: "new" | "old"): string {
-  return join(
-    portalStaging(lakeDir, key.portal),
-    `${key.table}.snapshot_date=${key.snapshotDate}.${kind}`,
-  );
+/** The staging folder name of publish `id` of day `snapshotDate`. */
+export function stagingName(snapshotDate: string, id: string): string {
+  return `snapshot_date=${snapshotDate}.${id}`;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return false;
-      throw error;
-    },
-  );
-}
-
-/** An empty staging folder for the partition, ready for its file. */
-export async function prepareStaging(lakeDir: string, key: PartitionKey): Promise<string> {
-  const folder = stagingPath(lakeDir, key, "new");
-  await rm(folder, { recursive: true, force: true });
-  await mkdir(folder, { recursive: true });
-  return folder;
+/** The day and id in a staging folder name, if it is one. */
+export function parseStagingName(name: string): { snapshotDate: string; id: string } | undefined {
+  const match = /^snapshot_date=(\d{4}-\d{2}-\d{2})\.([A-Za-z0-9-]+)$/.exec(name);
+  return match ? { snapshotDate: match[1]!, id: match[2]! } : undefined;
 }
 
 /**
- * Moves the staged partition into place: the previous one (if any) is renamed aside, the new one
- * renamed in, the previous one removed.
+ * Flushes a file or folder to disk. A folder is synced after a rename into it, so that the rename
+ * survives a power cut before the manifest that names its file does.
  */
-export async function swapIn(lakeDir: string, key: PartitionKey): Promise<void> {
-  const target = join(lakeDir, partitionPath(key));
-  const aside = stagingPath(lakeDir, key, "old");
-  await rm(aside, { recursive: true, force: true });
-  await mkdir(dirname(target), { recursive: true });
-  const hadOld = await exists(target);
-  if (hadOld) await rename(target, aside);
+export async function syncToDisk(path: string): Promise<void> {
+  const handle = await open(path, "r");
   try {
-    await rename(stagingPath(lakeDir, key, "new"), target);
-  } catch (error) {
-    if (hadOld) await rename(aside, target);
-    throw error;
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
-  if (hadOld) await rm(aside, { recursive: true, force: true });
+}
+
+/** A staged file of publish `id`, and the partition it goes to. */
+export interface StagedPartition {
+  readonly key: PartitionKey;
+  readonly staged: string;
 }
 
 /**
- * Clears what a killed publish of `portal` left in staging. A partition set aside whose
- * replacement never arrived is put back (the process died between the two renames); everything
- * else there is a leftover. Call it holding the portal's publish lock.
+ * Renames each staged file into its partition folder (created when new) and syncs the folders;
+ * answers the files placed, relative to the lake. Nothing names them until the manifest does.
  */
-export async function recoverStaging(lakeDir: string, portal: string): Promise<void> {
-  const folder = portalStaging(lakeDir, portal);
-  let names: string[];
-  try {
-    names = await readdir(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw error;
+export async function moveIn(
+  lakeDir: string,
+  id: string,
+  staged: readonly StagedPartition[],
+): Promise<string[]> {
+  const placed: string[] = [];
+  const folders = new Set<string>();
+  for (const { key, staged: from } of staged) {
+    const folder = join(lakeDir, partitionPath(key));
+    await mkdir(folder, { recursive: true });
+    await rename(from, join(folder, partFile(id)));
+    placed.push(join(partitionPath(key), partFile(id)));
+    // The partition folder holds the new name; the portal and table folders above it may hold
+    // a folder made just now (the lake folder is synced with the manifest).
+    for (let f = folder, level = 0; level < 3; level++, f = dirname(f)) folders.add(f);
   }
-  for (const name of names) {
-    const match = /^(.+)\.snapshot_date=(\d{4}-\d{2}-\d{2})\.old$/.exec(name);
-    if (match) {
-      const key = { table: match[1]!, portal, snapshotDate: match[2]! };
-      const target = join(lakeDir, partitionPath(key));
-      if (!(await exists(target))) {
-        await rename(join(folder, name), target);
-        continue;
-      }
-    }
-    await rm(join(folder, name), { recursive: true, force: true });
-  }
+  for (const folder of folders) await syncToDisk(folder);
+  return placed;
 }

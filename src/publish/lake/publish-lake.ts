@@ -1,13 +1,21 @@
 /**
  * `publish --lake DIR`: every published table as one zstd Parquet file per portal and day, in
- * Hive layout (`DIR/<table>/portal=<p>/snapshot_date=<d>/part-0.parquet`), then `_lake.json`.
+ * Hive layout (`DIR/<table>/portal=<p>/snapshot_date=<d>/part-<id>.parquet`), then `_lake.json`.
  *
- * Contract: all tables are read in one transaction (one consistent snapshot) and staged before the
- * first partition is renamed in; a publish that fails before then leaves the lake as it was; each
- * partition is replaced atomically; other portals and days are never touched. One publish per
- * portal at a time (a lock file); publishers of different portals run side by side.
+ * Contract: all tables are read in one transaction (one consistent snapshot) and staged, each
+ * file synced to disk, before the first is renamed into its partition folder under a name no
+ * earlier publish used. The rename of `_lake.json` naming the new files is the one commit point:
+ * a reader that takes the files from the manifest sees the previous publish or this one, whole,
+ * wherever this one stops. Only after it are the files the publish replaced removed; a publish
+ * that fails or is killed leaves files no manifest names, and the next publish of the portal
+ * removes them (leftovers.ts). Other portals and days are never touched. One publish per portal
+ * at a time (a lock file); publishers of different portals run side by side.
+ *
+ * A reader that globs the folders instead sees, while a day is published again, a partition's
+ * previous file beside its new one between the renames and the removal (or until the next
+ * publish, after a kill), and a new day's tables appear one by one.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { checkPortalName, checkSnapshotDate, DEFAULT_PORTAL } from "../../config/portal-name.js";
@@ -21,16 +29,25 @@ import {
   type PublishedTable,
   selectAllSql,
 } from "../published-tables.js";
+import { recoverStaging, settleDay } from "./leftovers.js";
 import { withLockFile } from "./lock-file.js";
-import { checkEvolution, type LakePartition, readManifest, updateManifest } from "./manifest.js";
 import {
-  PART_FILE,
-  type PartitionKey,
+  checkEvolution,
+  type LakeManifest,
+  type LakePartition,
+  readManifest,
+  updateManifest,
+} from "./manifest.js";
+import {
+  moveIn,
+  newPublishId,
+  partFile,
   partitionPath,
-  prepareStaging,
-  recoverStaging,
+  portalStaging,
   STAGING_DIR,
-  swapIn,
+  type StagedPartition,
+  stagingName,
+  syncToDisk,
 } from "./partition.js";
 
 export interface PublishLakeOptions {
@@ -74,17 +91,24 @@ export async function publishLake(
   const lockPath = join(lakeDir, STAGING_DIR, `portal=${portal}.lock`);
   return withLockFile(lockPath, lock, async () => {
     await recoverStaging(lakeDir, portal);
-    const at = { portal, snapshotDate, signal: options.signal };
-    const { tables, partitions } = await stageAll(db, lakeDir, at);
+    const id = newPublishId();
+    const staging = join(portalStaging(lakeDir, portal), stagingName(snapshotDate, id));
+    const at: Publish = { portal, snapshotDate, id, staging, signal: options.signal };
+    let partitions: LakePartition[];
+    let manifest: LakeManifest;
     try {
+      const staged = await stageAll(db, lakeDir, at);
       await options.beforeSwap?.();
       options.signal?.throwIfAborted();
+      await moveIn(lakeDir, id, staged.files);
+      partitions = staged.partitions;
+      manifest = await updateManifest(lakeDir, staged.tables, partitions);
     } catch (error) {
-      await recoverStaging(lakeDir, portal);
-      throw error;
+      // The manifest decides what stays: the new files if the commit happened, else the old.
+      await recoverStaging(lakeDir, portal).catch(() => undefined);
+      throw lakeError(error, "the lake is as it was");
     }
-    for (const partition of partitions) await swapIn(lakeDir, partition);
-    await updateManifest(lakeDir, tables, partitions);
+    await removeReplaced(lakeDir, manifest, at);
     const logger = options.logger ?? silentLogger;
     for (const p of partitions) {
       logger.info("partition published", { table: p.table, path: p.path, rows: p.rows });
@@ -93,40 +117,67 @@ export async function publishLake(
   });
 }
 
-/** Reads every table in one transaction into its staging folder. */
+/** One publish: which portal and day, its id and staging folder, what stops it. */
+interface Publish {
+  readonly portal: string;
+  readonly snapshotDate: string;
+  readonly id: string;
+  readonly staging: string;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** After the commit: the files this publish replaced go, then its staging folder. */
+async function removeReplaced(lakeDir: string, manifest: LakeManifest, at: Publish): Promise<void> {
+  try {
+    await settleDay(lakeDir, manifest, at);
+    await rm(at.staging, { recursive: true, force: true });
+  } catch (error) {
+    throw lakeError(
+      error,
+      "the new snapshot is published, but files it replaced are left beside it until the next publish of this portal removes them",
+    );
+  }
+}
+
+/** A failure as an LmsExportError saying what state the lake is in; its own errors pass. */
+function lakeError(error: unknown, state: string): unknown {
+  if (error instanceof LmsExportError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new LmsExportError(
+    "publish-failed",
+    `publishing to the lake failed: ${message}; ${state}`,
+    {
+      cause: error,
+    },
+  );
+}
+
+/** Reads every table in one transaction into the publish's staging folder, each file synced. */
 async function stageAll(
   db: Pick<LmsDatabase, "connect">,
   lakeDir: string,
-  at: { portal: string; snapshotDate: string; signal: AbortSignal | undefined },
-): Promise<{ tables: PublishedTable[]; partitions: LakePartition[] }> {
+  at: Publish,
+): Promise<{ tables: PublishedTable[]; partitions: LakePartition[]; files: StagedPartition[] }> {
   const connection = await db.connect();
   try {
     await connection.run("BEGIN TRANSACTION");
     const tables = (await describePublishedTables(connection)).map(asLakeTable);
     checkEvolution(await readManifest(lakeDir), tables);
+    await mkdir(at.staging, { recursive: true });
     const partitions: LakePartition[] = [];
+    const files: StagedPartition[] = [];
     for (const table of tables) {
       at.signal?.throwIfAborted();
-      const key: PartitionKey = {
-        table: table.name,
-        portal: at.portal,
-        snapshotDate: at.snapshotDate,
-      };
-      const folder = await prepareStaging(lakeDir, key);
-      const rows = await copyTable(connection, table, join(folder, PART_FILE));
-      const path = join(partitionPath(key), PART_FILE);
+      const key = { table: table.name, portal: at.portal, snapshotDate: at.snapshotDate };
+      const staged = join(at.staging, `${table.name}.parquet`);
+      const rows = await copyTable(connection, table, staged);
+      await syncToDisk(staged);
+      files.push({ key, staged });
+      const path = join(partitionPath(key), partFile(at.id));
       partitions.push({ ...key, rows, writtenAt: new Date().toISOString(), path });
     }
     await connection.run("COMMIT");
-    return { tables, partitions };
-  } catch (error) {
-    await recoverStaging(lakeDir, at.portal);
-    if (error instanceof LmsExportError) throw error;
-    throw new LmsExportError(
-      "publish-failed",
-      `publishing to the lake failed: ${(error as Error).message}`,
-      { cause: error },
-    );
+    return { tables, partitions, files };
   } finally {
     connection.closeSync();
   }

@@ -1,0 +1,102 @@
+/**
+ * Clearing what a publish leaves beside the files `_lake.json` names: the files of the partitions
+ * it replaced, and everything of a publish that was killed. `_lake.json` alone decides which
+ * files are the lake's, so what is removed here is never a file a reader of the manifest can be
+ * directed to. Run it holding the portal's publish lock: no other publish of the portal is
+ * writing then, and the manifest's entries of the portal do not change.
+ */
+import { readdir, rename, rm, rmdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { type LakeManifest, readManifest } from "./manifest.js";
+import {
+  PART_FILE_PATTERN,
+  parseStagingName,
+  partFile,
+  partitionPath,
+  portalStaging,
+  STAGING_DIR,
+} from "./partition.js";
+
+/** The entries of `folder`, none when it does not exist. */
+async function entries(folder: string): Promise<string[]> {
+  try {
+    return await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return false;
+      throw error;
+    },
+  );
+}
+
+/** The folders of the lake that may be tables (`_runs` is one): not `_staging`, nothing hidden. */
+async function tableFolders(lakeDir: string): Promise<string[]> {
+  const found = await readdir(lakeDir, { withFileTypes: true });
+  return found
+    .filter((e) => e.isDirectory() && e.name !== STAGING_DIR && !e.name.startsWith("."))
+    .map((e) => e.name);
+}
+
+/**
+ * Leaves in each partition folder of `portal` and `snapshotDate` only what the manifest names.
+ * Where it names a file, every other partition file there goes (the one replaced, or one of a
+ * killed publish); where it names none, only publish `id`'s file goes, so that a file no publish
+ * put there is never touched. A folder left empty goes too.
+ */
+export async function settleDay(
+  lakeDir: string,
+  manifest: LakeManifest,
+  at: { portal: string; snapshotDate: string; id: string },
+): Promise<void> {
+  for (const table of await tableFolders(lakeDir)) {
+    const partition = partitionPath({ ...at, table });
+    const folder = join(lakeDir, partition);
+    const listed = manifest.partitions.find(
+      (p) => p.table === table && p.portal === at.portal && p.snapshotDate === at.snapshotDate,
+    )?.path;
+    const names = await entries(folder);
+    for (const name of names.filter((n) => PART_FILE_PATTERN.test(n))) {
+      const orphan = listed ? join(partition, name) !== listed : name === partFile(at.id);
+      if (orphan) await rm(join(folder, name), { force: true });
+    }
+    // Fails when something is left in it: then it stays.
+    await rmdir(folder).catch(() => undefined);
+  }
+}
+
+/**
+ * Clears what killed publishes of `portal` left: each publish's staging folder is settled (see
+ * settleDay) and removed. A partition folder set aside by the lake layout of earlier versions
+ * (`<table>.snapshot_date=<d>.old`, renamed aside before its replacement came in) is put back
+ * when nothing took its place.
+ */
+export async function recoverStaging(lakeDir: string, portal: string): Promise<void> {
+  const folder = portalStaging(lakeDir, portal);
+  const names = await entries(folder);
+  if (names.length === 0) return;
+  const manifest = await readManifest(lakeDir);
+  for (const name of names) {
+    const publish = parseStagingName(name);
+    if (publish) await settleDay(lakeDir, manifest, { portal, ...publish });
+    const aside = /^(.+)\.snapshot_date=(\d{4}-\d{2}-\d{2})\.old$/.exec(name);
+    if (aside) {
+      const target = join(
+        lakeDir,
+        partitionPath({ table: aside[1]!, portal, snapshotDate: aside[2]! }),
+      );
+      if (!(await exists(target))) {
+        await rename(join(folder, name), target);
+        continue;
+      }
+    }
+    await rm(join(folder, name), { recursive: true, force: true });
+  }
+}
