@@ -13,7 +13,8 @@ export type UserBaseColumn = (typeof USER_BASE_COLUMNS)[number];
 export const ROSTER_ALIASES: Readonly<Record<UserBaseColumn, readonly string[]>> = {
   user_id: ["userid", "id", "user"],
   firstname: ["firstname", "givenname", "first", "forename", "prenom"],
-  lastname: ["lastname", "surname", "familyname", "last"],
+  // "Nom" beside "Prénom" is a French export's last name.
+  lastname: ["lastname", "surname", "familyname", "last", "nom", "nomdefamille"],
   email: ["email", "emailaddress", "employeeemail", "mail"],
   user_status: ["userstatus", "status"],
   user_organisation_identifier: [

@@ -23,7 +23,10 @@ describe("lms-export roster import, as a process", () => {
         const ok = await runCli(["roster", "import", "people.csv", "--db", db], { cwd: dir });
         expect(ok.stderr).toBe("");
         expect(ok.code).toBe(0);
-        expect(ok.stdout).toMatch(/^roster import: 4 rows from people\.csv .*mode replace/);
+        // The file did not exist: the line says the import made it (a mistyped --db shows).
+        expect(ok.stdout).toMatch(
+          /^roster import: 4 rows from people\.csv .* into lms\.duckdb \(a new database\), mode replace/,
+        );
         expect((await users(db)).rows).toEqual(expectedRows());
 
         await writeFile(join(dir, "bad.csv"), "user_id,name\n1,a\n1,b\n");

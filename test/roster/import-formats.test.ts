@@ -28,7 +28,7 @@ describe("roster import, CSV as HR systems write it", () => {
         expect(run.stderr).toBe("");
         expect(run.code).toBe(0);
         expect(run.stdout).toBe(
-          `roster import: 4 rows from people.csv (CSV, delimiter ${shown}), mode replace; columns: ${FIELDS.join(", ")}; extra columns: department, manager_email, notes\n`,
+          `roster import: 4 rows from people.csv (CSV, delimiter ${shown}) into lms.duckdb (a new database), mode replace; columns: ${FIELDS.join(", ")}; extra columns: department, manager_email, notes\n`,
         );
         const table = await users(join(dir, "lms.duckdb"));
         expect(table.columns).toEqual(ALL_COLUMNS);

@@ -30,7 +30,7 @@ describe("replace and --merge", () => {
         "id,Department,Site\n2,Finance,Lyon\n3,Ops,Oslo\n",
       );
       expect(out).toBe(
-        'roster import: 2 rows from second.csv (CSV, delimiter ","), mode replace; columns: user_id, department, site; extra columns: department, site\n',
+        'roster import: 2 rows from second.csv (CSV, delimiter ",") into lms.duckdb, mode replace; columns: user_id, department, site; extra columns: department, site\n',
       );
       const table = await users(join(dir, "lms.duckdb"));
       expect(table.columns).toEqual([...USER_BASE_COLUMNS, "department", "site"]);

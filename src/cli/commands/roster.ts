@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
@@ -6,9 +7,14 @@ import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption } from "../options.js";
 
-function summaryLine(s: RosterImportSummary): string {
+/**
+ * The import's line; it names the database, and says when the import created it: a mistyped
+ * --db would otherwise fill a new file while reports go on reading the old one without names.
+ */
+function summaryLine(s: RosterImportSummary, db: string, created: boolean): string {
   const extras = s.extras.length > 0 ? s.extras.join(", ") : "none";
-  return `roster import: ${s.rows} rows from ${s.file} (${s.format}), mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}\n`;
+  const into = created ? `${db} (a new database)` : db;
+  return `roster import: ${s.rows} rows from ${s.file} (${s.format}) into ${into}, mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}\n`;
 }
 
 /** Bad files are typed as bad input already; a database that fails the swap is a failed run. */
@@ -56,6 +62,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             { ...args, format: undefined, param: undefined },
             ctx,
           );
+          const created = !existsSync(config.db);
           const summary = await withDatabase(config, {}, (db) =>
             importRoster(db, {
               path: resolve(ctx.cwd, args.file),
@@ -65,7 +72,9 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
               throw asRosterFailure(error);
             }),
           );
-          ctx.stdout.write(summaryLine(summary));
+          ctx.stdout.write(
+            summaryLine(summary, relative(ctx.cwd, config.db) || config.db, created),
+          );
         },
       )
       .demandCommand(1, "Name a roster command: try `lms-export roster import --help`."),
