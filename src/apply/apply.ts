@@ -3,13 +3,18 @@
  * row by row with every outcome recorded. The steps are split so the command can ask for
  * confirmation between the plan and the sending.
  */
+import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ClientOptions } from "../api/client.js";
 import { createClient } from "../api/client.js";
+import type { LmsExportError } from "../errors/lms-export-error.js";
 import type { LmsDatabase } from "../load/database.js";
 import { appliedLines, type ChangeSetRef, changeSetId, startChangeSet } from "./changes-table.js";
-import { executePlan, type RowResult } from "./execute.js";
+import { type ExecuteResult, executePlan, type RowResult } from "./execute.js";
+import { foldJournal } from "./fold-journal.js";
 import { readLocalState } from "./local-state.js";
 import { type ApplyOp, type OpSpec, opSpec } from "./ops.js";
+import { journalPath } from "./outcome-journal.js";
+import { OutcomeRecorder } from "./outcome-recorder.js";
 import {
   adminMismatches,
   countPlan,
@@ -19,7 +24,8 @@ import {
 } from "./plan.js";
 import { ChangeFileError } from "./problems.js";
 import { type ChangeFile, readChangeFile } from "./read-changes.js";
-import { writeResults } from "./results-csv.js";
+import { resultsPath, writeResults } from "./results-csv.js";
+import { journalError, resultsError, stopError } from "./stop-cause.js";
 
 export interface ApplyPlan {
   readonly spec: OpSpec;
@@ -47,6 +53,8 @@ export async function planApply(
   const file = await readChangeFile(path, spec);
   const connection = await db.connect();
   try {
+    // Outcomes a run that did not finish left in its journal, so that `done` has them all.
+    await foldJournal(connection, db.path);
     const local = await readLocalState(connection, spec, file.rows, file.unit);
     if (options.strict && local.unknown.length > 0) {
       const shown = local.unknown.slice(0, 20).join("; ");
@@ -72,6 +80,23 @@ export interface ApplyOutcome {
   readonly unchanged: number;
   readonly failed: readonly number[];
   readonly skipped: number;
+  /** Why sending stopped before the end (a refused key, an outcome not recorded), if it did. */
+  readonly stopped: LmsExportError | undefined;
+}
+
+/** Opens the record of outcomes and marks the change set started; nothing is sent yet. */
+async function startRecording(
+  db: LmsDatabase,
+  connection: DuckDBConnection,
+  planned: ApplyPlan,
+): Promise<OutcomeRecorder> {
+  const journal = journalPath(db.path);
+  try {
+    await startChangeSet(connection, planned.ref, planned.file.rows.length);
+    return await OutcomeRecorder.open(connection, journal, planned.ref);
+  } catch (error) {
+    throw journalError(error, { database: db.path, journal }, false);
+  }
 }
 
 /** Sends the plan's changes, records every outcome, writes the results file beside `path`. */
@@ -88,17 +113,15 @@ export async function executeApply(
 ): Promise<ApplyOutcome> {
   const connection = await db.connect();
   const client = createClient({ ...options.clientOptions, signal: options.signal });
-  let results: Map<number, RowResult>;
+  let executed: ExecuteResult;
   try {
-    const startedBefore = await startChangeSet(connection, planned.ref, planned.file.rows.length);
-    results = await executePlan({
+    const recorder = await startRecording(db, connection, planned);
+    executed = await executePlan({
       client,
-      connection,
+      recorder,
       spec: planned.spec,
-      ref: planned.ref,
       plan: planned.plan,
       concurrency: options.concurrency,
-      checkFirst: startedBefore,
       signal: options.signal,
       onProgress: options.onProgress,
     });
@@ -106,15 +129,23 @@ export async function executeApply(
     await client.close().catch(() => undefined);
     connection.closeSync();
   }
-  const resultsFile = await writeResults(path, planned.file, results);
+  const { results, stop } = executed;
   const lines = (outcome: RowResult["outcome"]) =>
     [...results].filter(([, r]) => r.outcome === outcome).map(([line]) => line);
+  const skipped = lines("skipped").length;
+  const places = { database: db.path, journal: journalPath(db.path) };
+  const stopped = stop && stopError(stop, { notSent: skipped }, places);
+  const resultsFile = await writeResults(path, planned.file, results).catch((error: unknown) => {
+    // A disk too full for the results is also why recording stopped: that line says more.
+    throw stopped ?? resultsError(error, resultsPath(path), places);
+  });
   return {
     results,
     resultsFile,
     applied: lines("applied").length,
     unchanged: lines("unchanged").length,
     failed: lines("failed").sort((a, b) => a - b),
-    skipped: lines("skipped").length,
+    skipped,
+    stopped,
   };
 }

@@ -33,25 +33,17 @@ export async function appliedLines(
   );
 }
 
-/**
- * Records that the change set is starting and answers whether an earlier run had started it: then
- * a create may have reached the portal without its answer being stored.
- */
+/** Records that the change set is starting, unless an earlier run started it. */
 export async function startChangeSet(
   connection: DuckDBConnection,
   ref: ChangeSetRef,
   rows: number,
-): Promise<boolean> {
-  const reader = await connection.runAndReadAll(
-    "SELECT count(*) FROM _change_sets WHERE change_set_id = $id",
-    { id: ref.id },
-  );
-  if (Number(reader.getRows()[0]?.[0] ?? 0) > 0) return true;
+): Promise<void> {
   await connection.run(
-    "INSERT INTO _change_sets VALUES ($id, $file, $op, $rows::BIGINT, now()::TIMESTAMP)",
-    { id: ref.id, file: ref.file, op: ref.op, rows: String(rows) },
+    `INSERT INTO _change_sets SELECT $id, $file, $op, $rows::BIGINT, $at::TIMESTAMP
+     WHERE NOT EXISTS (SELECT 1 FROM _change_sets WHERE change_set_id = $id)`,
+    { id: ref.id, file: ref.file, op: ref.op, rows: String(rows), at: new Date().toISOString() },
   );
-  return false;
 }
 
 export interface OutcomeRow {
@@ -61,6 +53,8 @@ export interface OutcomeRow {
   readonly after: unknown;
   readonly outcome: Outcome;
   readonly error: string | null;
+  /** When the outcome was known, ISO 8601 UTC: with the change set and line, it names the row. */
+  readonly time: string;
 }
 
 const json = (value: unknown): string | null =>
@@ -77,7 +71,7 @@ export async function insertOutcomes(
   const p = () => `$${++n}`;
   const tuples = rows.map(
     () =>
-      `(${p()}, ${p()}, ${p()}::BIGINT, ${p()}, ${p()}::BIGINT, ${p()}::JSON, ${p()}::JSON, ${p()}, ${p()}, now()::TIMESTAMP)`,
+      `(${p()}, ${p()}, ${p()}::BIGINT, ${p()}, ${p()}::BIGINT, ${p()}::JSON, ${p()}::JSON, ${p()}, ${p()}, ${p()}::TIMESTAMP)`,
   );
   const values = rows.flatMap((row) => [
     ref.id,
@@ -89,6 +83,32 @@ export async function insertOutcomes(
     json(row.after),
     row.outcome,
     row.error,
+    row.time,
   ]);
   await connection.run(`INSERT INTO _changes VALUES ${tuples.join(", ")}`, values);
+}
+
+/**
+ * Which of `rows` (change set, line, time) `_changes` does not hold yet, as their indexes: a
+ * journal taken in after a kill holds outcomes its batches had already written.
+ */
+export async function unrecordedRows(
+  connection: DuckDBConnection,
+  rows: readonly { readonly set: string; readonly line: number; readonly time: string }[],
+): Promise<Set<number>> {
+  const fresh = new Set<number>();
+  const CHUNK = 500;
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    const chunk = rows.slice(start, start + CHUNK);
+    let n = 0;
+    const p = () => `$${++n}`;
+    const tuples = chunk.map(() => `(${p()}::INTEGER, ${p()}, ${p()}::BIGINT, ${p()}::TIMESTAMP)`);
+    const reader = await connection.runAndReadAll(
+      `SELECT v.i FROM (VALUES ${tuples.join(", ")}) AS v(i, id, line, t)
+       WHERE NOT EXISTS (SELECT 1 FROM _changes c WHERE c.change_set_id = v.id AND c.line = v.line AND c."time" = v.t)`,
+      chunk.flatMap((row, i) => [String(start + i), row.set, String(row.line), row.time]),
+    );
+    for (const [i] of reader.getRows()) fresh.add(Number(i));
+  }
+  return fresh;
 }

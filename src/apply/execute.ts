@@ -1,15 +1,17 @@
 /**
  * Sends the rows of a change set that change something, a few at a time under the client's shared
- * limiter, and records each outcome (the answered record into the local table, the outcome into
- * `_changes`; see outcome-recorder.ts), so a rerun sends only what was not confirmed.
+ * limiter, and records each outcome before the worker takes its next row (see
+ * outcome-recorder.ts), so a rerun sends only what was not confirmed. Sending stops early when no
+ * row can succeed (a refused key, a portal out of reach) or an outcome cannot be recorded: the
+ * rows not sent are `skipped`, for a later run.
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsClient } from "../api/client.js";
-import type { ChangeSetRef, Outcome } from "./changes-table.js";
+import type { Outcome } from "./changes-table.js";
 import type { OpSpec } from "./ops.js";
-import { OutcomeRecorder } from "./outcome-recorder.js";
+import type { OutcomeRecorder } from "./outcome-recorder.js";
 import type { PlannedRow } from "./plan.js";
 import { type AnsweredRecord, sendRow } from "./send-row.js";
+import { portalStop, type StopCause } from "./stop-cause.js";
 
 export interface RowResult {
   readonly outcome: Outcome;
@@ -19,16 +21,24 @@ export interface RowResult {
 
 export interface ExecuteOptions {
   readonly client: LmsClient;
-  readonly connection: DuckDBConnection;
+  readonly recorder: OutcomeRecorder;
   readonly spec: OpSpec;
-  readonly ref: ChangeSetRef;
   readonly plan: readonly PlannedRow[];
   /** Rows sent at once (the client's limiter caps requests in flight anyway). */
   readonly concurrency: number;
-  readonly checkFirst: boolean;
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: (done: number, failed: number, total: number) => void;
 }
+
+export interface ExecuteResult {
+  readonly results: Map<number, RowResult>;
+  /** Why sending stopped before the end, other than an interrupt. */
+  readonly stop: StopCause | undefined;
+}
+
+type Sent =
+  | { readonly result: RowResult; readonly answer?: AnsweredRecord }
+  | { readonly stop: StopCause };
 
 const answeredId = (spec: OpSpec, record: AnsweredRecord, fallback: number | null) => {
   const key = spec.kind === "create" ? "user_grp_id" : (spec.idColumn as string);
@@ -37,95 +47,98 @@ const answeredId = (spec: OpSpec, record: AnsweredRecord, fallback: number | nul
 };
 
 /** The rows that need no request: `applied` earlier (not recorded again) and `unchanged`. */
-function recordUnsent(
+async function recordUnsent(
   plan: readonly PlannedRow[],
   recorder: OutcomeRecorder,
   results: Map<number, RowResult>,
-): void {
+): Promise<void> {
+  const recorded: Promise<boolean>[] = [];
   for (const planned of plan) {
     const { line } = planned.row;
     if (planned.status === "done") {
       results.set(line, { outcome: "applied", error: null, recordId: planned.recordId });
     } else if (planned.status === "unchanged") {
       results.set(line, { outcome: "unchanged", error: null, recordId: planned.recordId });
-      recorder.add({
-        line,
-        recordId: planned.recordId,
-        before: planned.before,
-        after: planned.before,
-        outcome: "unchanged",
-        error: null,
-      });
+      const { recordId, before } = planned;
+      recorded.push(
+        recorder.add({ line, recordId, before, after: before, outcome: "unchanged", error: null }),
+      );
     }
   }
+  await Promise.all(recorded);
 }
 
-/** Sends one row: its result and the record answered; undefined when stopped by an abort. */
-async function sendOne(
-  options: ExecuteOptions,
-  planned: PlannedRow,
-): Promise<{ result: RowResult; answer?: AnsweredRecord } | undefined> {
+/** Sends one row: its result and the record answered, why the run stops, or undefined on an abort. */
+async function sendOne(options: ExecuteOptions, planned: PlannedRow): Promise<Sent | undefined> {
   const { spec, signal } = options;
   try {
-    const answer = await sendRow(options.client, spec, planned.recordId, planned.body, {
-      checkFirst: options.checkFirst,
-      signal,
-    });
+    const answer = await sendRow(options.client, spec, planned.recordId, planned.body, { signal });
     const recordId = answeredId(spec, answer, planned.recordId);
     return { result: { outcome: "applied", error: null, recordId }, answer };
   } catch (error) {
     if (signal?.aborted) return undefined;
+    const stop = portalStop(error);
+    if (stop) return { stop };
     const message = error instanceof Error ? error.message : String(error);
     return { result: { outcome: "failed", error: message, recordId: planned.recordId } };
   }
 }
 
-/** Applies the plan; answers each line's result. Rows not sent because of an abort are `skipped`. */
-export async function executePlan(options: ExecuteOptions): Promise<Map<number, RowResult>> {
-  const { signal } = options;
+/** Why a row was not sent, for the results file and `_changes`. */
+function skipReason(stop: StopCause | undefined): string {
+  if (stop === undefined) return "interrupted before the portal confirmed it";
+  if (stop.kind === "portal") return `not sent: ${stop.reason}`;
+  return "not sent: an outcome could not be recorded";
+}
+
+/** Applies the plan; answers each line's result. Rows not sent are `skipped`. */
+export async function executePlan(options: ExecuteOptions): Promise<ExecuteResult> {
+  const { signal, recorder } = options;
   const results = new Map<number, RowResult>();
-  const recorder = new OutcomeRecorder(options.connection, options.spec, options.ref);
-  recordUnsent(options.plan, recorder, results);
   const queue = options.plan.filter((p) => p.status === "change");
   let next = 0;
   let sent = 0;
   let failed = 0;
+  let portal: StopCause | undefined;
+  const stopped = (): StopCause | undefined =>
+    portal ?? (recorder.failure && { kind: "recording", ...recorder.failure });
 
   const record = (planned: PlannedRow, result: RowResult, answer?: AnsweredRecord) => {
     results.set(planned.row.line, result);
-    recorder.add(
-      {
-        line: planned.row.line,
-        recordId: result.recordId,
-        before: planned.before,
-        after: answer ?? planned.body,
-        outcome: result.outcome,
-        error: result.error,
-      },
-      answer,
-    );
+    const { line } = planned.row;
+    const after = answer ?? planned.body;
+    const { outcome, error, recordId } = result;
+    return recorder.add({ line, recordId, before: planned.before, after, outcome, error }, answer);
   };
   async function worker(): Promise<void> {
-    while (next < queue.length && !signal?.aborted) {
+    while (next < queue.length && !signal?.aborted && stopped() === undefined) {
       const planned = queue[next++] as PlannedRow;
       const outcome = await sendOne(options, planned);
       if (!outcome) return;
-      record(planned, outcome.result, outcome.answer);
+      if ("stop" in outcome) {
+        portal ??= outcome.stop;
+        return;
+      }
+      // The next row waits until this one's outcome is on the disk.
+      await record(planned, outcome.result, outcome.answer);
       sent++;
       if (outcome.result.outcome === "failed") failed++;
       options.onProgress?.(sent, failed, queue.length);
     }
   }
   try {
+    await recordUnsent(options.plan, recorder, results);
     const workers = Math.max(1, Math.min(options.concurrency, queue.length));
-    await Promise.all(Array.from({ length: workers }, () => worker()));
-    for (const planned of queue) {
-      if (results.has(planned.row.line)) continue;
-      const error = "interrupted before the portal confirmed it";
-      record(planned, { outcome: "skipped", error, recordId: planned.recordId });
-    }
+    if (stopped() === undefined) await Promise.all(Array.from({ length: workers }, worker));
+    const error = skipReason(stopped());
+    const skipped = queue.filter((planned) => !results.has(planned.row.line));
+    await Promise.all(
+      skipped.map((planned) =>
+        record(planned, { outcome: "skipped", error, recordId: planned.recordId }),
+      ),
+    );
   } finally {
     await recorder.close();
   }
-  return results;
+  return { results, stop: stopped() };
 }

@@ -24,7 +24,10 @@ export interface PlannedRow {
   readonly status: PlanStatus;
   readonly changes: readonly FieldChange[];
   readonly before: LocalRecord | null;
-  /** What is sent: every field the row sets (same body twice, same state). */
+  /**
+   * What is sent. An edit: only the fields the plan shows as changing (same body twice, same
+   * state); a create: every field the row sets.
+   */
   readonly body: Readonly<Record<string, CellValue>>;
 }
 
@@ -43,7 +46,12 @@ function planEdit(spec: OpSpec, row: ChangeRow, before: LocalRecord | undefined)
     status: changes.length > 0 ? "change" : "unchanged",
     changes,
     before: before ?? null,
-    body: Object.fromEntries(row.set),
+    // Only what the diff shows is sent: a field the row sets to the value the local copy holds
+    // is left out, so that a change made in the portal since the extract (which the local copy
+    // cannot show) is not overwritten unseen. The interface takes "any of" an edit's fields;
+    // were a portal to want the whole record, it would refuse the row, which is reported failed,
+    // rather than have it overwrite fields nobody was shown.
+    body: Object.fromEntries(changes.map((change) => [change.field, change.new])),
   };
 }
 

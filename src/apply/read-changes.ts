@@ -7,7 +7,8 @@ import { basename } from "node:path";
 import { forEachRow } from "../tabular/checked-rows.js";
 import { snakeCase } from "../tabular/header-names.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
-import type { TabularSource } from "../tabular/types.js";
+import type { TabularRow, TabularSource } from "../tabular/types.js";
+import { notedCell } from "./cell-notes.js";
 import { type CellValue, parseCell, parseIntCell } from "./cell-value.js";
 import { closestName } from "./closest-name.js";
 import type { OpSpec } from "./ops.js";
@@ -89,6 +90,33 @@ function rowId(
   return id;
 }
 
+/**
+ * The row's cells as text to read, after what the reader noted of them (see cell-notes.ts): a
+ * cell that cannot be read is a problem and is left blank, its column index in `bad`.
+ */
+function notedTexts(
+  row: TabularRow,
+  source: TabularSource,
+  names: readonly string[],
+  spec: OpSpec,
+  where: string,
+  problems: ChangeProblems,
+): { values: (string | null)[]; bad: Set<number> } {
+  const bad = new Set<number>();
+  const notes = source.notes?.get(row.line);
+  const values = row.values.map((text, index) => {
+    const note = notes?.get(index);
+    if (note === undefined) return text;
+    const field = spec.fields.find((f) => f.name === names[index]);
+    const cell = notedCell(text, note, source.columns[index] ?? "", field);
+    if ("text" in cell) return cell.text;
+    problems.add(where, cell.problem);
+    bad.add(index);
+    return null;
+  });
+  return { values, bad };
+}
+
 function readRow(
   values: readonly (string | null)[],
   names: readonly string[],
@@ -132,12 +160,16 @@ function readRows(
   const firstLine = new Map<string, number>();
   const idIndex = spec.idColumn ? names.indexOf(spec.idColumn) : -1;
   forEachRow(source, problems, (row, where) => {
-    const idCell = idIndex >= 0 ? (row.values[idIndex] ?? null) : null;
-    const id = rowId(idCell, spec, where, firstLine, problems, source.unit);
+    const { values, bad } = notedTexts(row, source, names, spec, where, problems);
+    const idCell = idIndex >= 0 ? (values[idIndex] ?? null) : null;
+    // An id cell that could not be read is already a problem: not "blank" as well.
+    const id = bad.has(idIndex)
+      ? undefined
+      : rowId(idCell, spec, where, firstLine, problems, source.unit);
     // A repeated id is a problem even when the first row has others of its own.
     if (typeof id === "number") firstLine.set(String(id), row.line);
-    const set = readRow(row.values, names, spec, where, problems);
-    if (id === undefined || set === undefined) return;
+    const set = readRow(values, names, spec, where, problems);
+    if (id === undefined || set === undefined || bad.size > 0) return;
     if (id === null) {
       const key = createKey(set);
       const earlier = firstLine.get(key);
@@ -147,7 +179,7 @@ function readRows(
       }
       firstLine.set(key, row.line);
     }
-    rows.push({ line: row.line, values: row.values, id, set });
+    rows.push({ line: row.line, values, id, set });
   });
   return rows;
 }

@@ -1,10 +1,17 @@
 /**
  * JSON lines (one object per line; a file holding one JSON array of objects is read the same
  * way). The columns are every key met, in the order first met; a value that is not a string is
- * kept as its JSON text (`42`, `true`, `{"a":1}`), null stays null.
+ * kept as its JSON text (`42`, `true`, `{"a":1}`), null stays null (noted as a `null` cell, so
+ * that a reader may tell it from a key left out).
  */
 import { decodeUtf8 } from "./decode-text.js";
-import { TabularError, type TabularRow, type TabularSource } from "./types.js";
+import {
+  type CellNote,
+  type CellNotes,
+  TabularError,
+  type TabularRow,
+  type TabularSource,
+} from "./types.js";
 
 interface JsonRecord {
   readonly line: number;
@@ -58,6 +65,19 @@ function asText(value: unknown): string | null {
   return JSON.stringify(value);
 }
 
+/** The keys given as null, per record: a reader may tell them from keys left out. */
+function nullNotes(records: readonly JsonRecord[], columns: readonly string[]): CellNotes {
+  const notes = new Map<number, Map<number, CellNote>>();
+  for (const { line, object } of records) {
+    columns.forEach((key, index) => {
+      if (object[key] !== null) return;
+      const row = notes.get(line) ?? new Map<number, CellNote>();
+      notes.set(line, row.set(index, { kind: "null" }));
+    });
+  }
+  return notes;
+}
+
 export function openJsonLines(bytes: Uint8Array, file: string): TabularSource {
   const text = decodeUtf8(bytes, file, "UTF-8");
   const records = parseRecords(text, file);
@@ -80,5 +100,6 @@ export function openJsonLines(bytes: Uint8Array, file: string): TabularSource {
     unit: array ? "row" : "line",
     detail: array ? "JSON array" : "JSON lines",
     rows,
+    notes: nullNotes(records, columns),
   };
 }

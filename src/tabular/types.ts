@@ -6,12 +6,29 @@ import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js"
 
 export type TabularFormat = "csv" | "xlsx" | "parquet" | "jsonl";
 
+/**
+ * What a cell was, where its reader knows more than the cell's text says (text alone is not
+ * enough to tell an Excel error from a value, a number from the text it is shown as, or a JSON
+ * null from a key left out):
+ * - `error`: a spreadsheet error value (`#N/A`, `#REF!`, ...); the text is the error;
+ * - `number`: a spreadsheet number whose text may not be what the sheet shows (a number format
+ *   other than General, or not a whole number), with that format (undefined: General);
+ * - `null`: a JSON null given for the key (the text is null, as for a key left out).
+ */
+export type CellNote =
+  | { readonly kind: "error" }
+  | { readonly kind: "number"; readonly format: string | undefined }
+  | { readonly kind: "null" };
+
 /** One data row: a value per header column (null for an empty or missing cell). */
 export interface TabularRow {
   /** Where the row is: the line it starts on (CSV, JSON lines) or its row number (XLSX, Parquet). */
   readonly line: number;
   readonly values: readonly (string | null)[];
 }
+
+/** Per row (by its line) and column index, what the reader knows of a cell beyond its text. */
+export type CellNotes = ReadonlyMap<number, ReadonlyMap<number, CellNote>>;
 
 /** An opened file: the header is read, the rows are read when iterated (once). */
 export interface TabularSource {
@@ -30,6 +47,8 @@ export interface TabularSource {
    * {@link TabularError} with its `line`.
    */
   rows(): Iterable<TabularRow>;
+  /** What the reader noted of cells (see CellNote); readers that know nothing more leave it out. */
+  readonly notes?: CellNotes;
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The text of one exceljs cell value, as a person reading the sheet would type it back. */
-import type { CellValue } from "exceljs";
+import type { Cell, CellValue } from "exceljs";
+import type { CellNote } from "./types.js";
 
 function pad(n: number): string {
   return String(n).padStart(2, "0");
@@ -27,4 +28,43 @@ export function cellText(value: CellValue): string | null {
   }
   if ("error" in value) return String(value.error);
   return null;
+}
+
+/** The value a cell shows: a formula's cached result, else the value itself. */
+function shownValue(value: CellValue): CellValue {
+  if (
+    value !== null &&
+    typeof value === "object" &&
+    ("formula" in value || "sharedFormula" in value)
+  ) {
+    return (value as { result?: CellValue }).result ?? null;
+  }
+  return value;
+}
+
+/**
+ * Number formats under which a whole number shows as its plain digits (General, `0`, Text). Any
+ * other may show other text (`00000` shows 123 as 00123, `#,##0` shows 1234 as 1,234).
+ */
+const PLAIN_FORMATS: ReadonlySet<string> = new Set(["General", "0", "@"]);
+
+/**
+ * What the text of a cell cannot say: that it is an error value (its text, `#N/A`, must never be
+ * taken for a value), or a number whose text may not be what the sheet shows: formatted (exceljs
+ * gives the number, not the text shown) or not a whole number (0.1+0.2 is 0.30000000000000004
+ * where the sheet shows 0.3). Plain whole numbers, most cells, get no note.
+ */
+export function cellNote(cell: Cell): CellNote | undefined {
+  const value = shownValue(cell.value);
+  if (typeof value === "number") {
+    // exceljs gives no format for a General cell in some files and "General" in others.
+    const format: string | undefined = cell.numFmt || undefined;
+    const plain =
+      Number.isSafeInteger(value) && (format === undefined || PLAIN_FORMATS.has(format));
+    return plain
+      ? undefined
+      : { kind: "number", format: format === "General" ? undefined : format };
+  }
+  if (value !== null && typeof value === "object" && "error" in value) return { kind: "error" };
+  return undefined;
 }

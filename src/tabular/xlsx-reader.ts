@@ -3,18 +3,27 @@
  * row the header, each row numbered as the sheet numbers it.
  */
 import ExcelJS from "exceljs";
-import { TabularError, type TabularRow, type TabularSource } from "./types.js";
-import { cellText } from "./xlsx-cell-text.js";
+import { type CellNote, TabularError, type TabularRow, type TabularSource } from "./types.js";
+import { cellNote, cellText } from "./xlsx-cell-text.js";
 
-function rowTexts(row: ExcelJS.Row): (string | null)[] {
+interface SheetRow {
+  readonly line: number;
+  readonly values: (string | null)[];
+  readonly notes: Map<number, CellNote>;
+}
+
+function rowTexts(row: ExcelJS.Row): Omit<SheetRow, "line"> {
   const texts: (string | null)[] = [];
+  const notes = new Map<number, CellNote>();
   row.eachCell({ includeEmpty: false }, (cell, column) => {
     texts[column - 1] = cellText(cell.value);
+    const note = cellNote(cell);
+    if (note) notes.set(column - 1, note);
   });
   // eachCell leaves holes for empty cells; the last non-empty cell sets the length.
   let end = texts.length;
   while (end > 0 && (texts[end - 1] ?? null) === null) end--;
-  return Array.from({ length: end }, (_, i) => texts[i] ?? null);
+  return { values: Array.from({ length: end }, (_, i) => texts[i] ?? null), notes };
 }
 
 async function loadWorkbook(bytes: Uint8Array, file: string): Promise<ExcelJS.Workbook> {
@@ -52,10 +61,10 @@ export async function openXlsx(
   sheet?: string,
 ): Promise<TabularSource> {
   const worksheet = pickSheet(await loadWorkbook(bytes, file), file, sheet);
-  const texts: { line: number; values: (string | null)[] }[] = [];
+  const texts: SheetRow[] = [];
   worksheet.eachRow({ includeEmpty: false }, (row, line) => {
-    const values = rowTexts(row);
-    if (values.length > 0) texts.push({ line, values });
+    const cells = rowTexts(row);
+    if (cells.values.length > 0) texts.push({ line, ...cells });
   });
   const header = texts.shift();
   if (!header) throw new TabularError(`${file}: sheet "${worksheet.name}" is empty`);
@@ -66,5 +75,9 @@ export async function openXlsx(
       yield { line, values };
     }
   }
-  return { format: "xlsx", columns, unit: "row", detail: `sheet "${worksheet.name}"`, rows };
+  const notes = new Map(
+    texts.filter((row) => row.notes.size > 0).map((row) => [row.line, row.notes]),
+  );
+  const detail = `sheet "${worksheet.name}"`;
+  return { format: "xlsx", columns, unit: "row", detail, rows, notes };
 }

@@ -2,7 +2,7 @@
  * `apply` against the simulated portal over HTTP, with a real DuckDB file: the portal ends as the
  * file says, every row is in `_changes` and the results file, and applying again changes nothing.
  */
-import { readdir } from "node:fs/promises";
+import { copyFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,20 +18,6 @@ afterAll(async () => {
 });
 
 const instant = (text: unknown) => Date.parse(String(text));
-
-function linksOf(userId: number, groupId: number): number {
-  return fx.sim.data
-    .list("user_grp")
-    .filter((l) => l.user_grp_user_id === userId && l.user_grp_grp_id === groupId).length;
-}
-
-/** Users not yet in group `groupId`, the first `count`. */
-function outsiders(groupId: number, count: number): number[] {
-  return fx.sim.data
-    .userIds()
-    .filter((u) => linksOf(u, groupId) === 0)
-    .slice(0, count);
-}
 
 describe("apply", () => {
   it("product_access.edit: 40 rows applied exactly, recorded, and a second apply is a no-op", async () => {
@@ -187,7 +173,7 @@ describe("apply", () => {
 
   it("user_grp.create: a new intake into a group, an existing link left alone", async () => {
     const group = fx.sim.data.list("grp").at(-1)?.grp_id as number;
-    const intake = outsiders(group, 12);
+    const intake = fx.outsiders(group, 12);
     const member = fx.sim.data.list("user_grp").find((l) => l.user_grp_grp_id === group);
     if (!member) throw new Error(`group ${group} has no members to ask for again`);
     const lines = ["user_grp_user_id,user_grp_grp_id,user_grp_group_admin"];
@@ -205,7 +191,7 @@ describe("apply", () => {
     expect(result.stderr).toContain(
       `user ${member.user_grp_user_id} is already in group ${group} with user_grp_group_admin ${member.user_grp_group_admin}; the interface cannot change a link`,
     );
-    for (const u of intake) expect(linksOf(u, group)).toBe(1);
+    for (const u of intake) expect(fx.linksOf(u, group)).toBe(1);
     const admin = fx.sim.data
       .list("user_grp")
       .find((l) => l.user_grp_user_id === intake[0] && l.user_grp_grp_id === group);
@@ -250,7 +236,7 @@ describe("apply", () => {
     fx.sim.faults.writeThenDropRate = 0.5;
     try {
       const group = fx.sim.data.list("grp").at(-2)?.grp_id as number;
-      const intake = outsiders(group, 20);
+      const intake = fx.outsiders(group, 20);
       const path = await csvFile(fx.dir, "lossy-intake.csv", [
         "user_grp_user_id,user_grp_grp_id",
         ...intake.map((u) => `${u},${group}`),
@@ -258,7 +244,7 @@ describe("apply", () => {
       const listsBefore = fx.sim.stats.byOperation.get("user_grp/get_all") ?? 0;
       const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
       expect(result.code, result.stderr).toBe(0);
-      for (const u of intake) expect(linksOf(u, group)).toBe(1);
+      for (const u of intake) expect(fx.linksOf(u, group)).toBe(1);
       // At least one answer was lost (20 draws at 0.5), and each was followed by a check.
       expect((fx.sim.stats.byOperation.get("user_grp/get_all") ?? 0) - listsBefore).toBeGreaterThan(
         0,
@@ -288,5 +274,90 @@ describe("apply", () => {
     }
     // No temporary results file is left behind.
     expect((await readdir(fx.dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("an edit sends only the fields the plan shows: a change made in the portal since survives", async () => {
+    const record = fx.sim.data.list("product_access").at(-1);
+    if (!record) throw new Error("no access records");
+    const id = record.product_access_id;
+    const stale = record.product_access_expired_date;
+    // A colleague, from a database of their own, sets the date in the portal.
+    const theirs = join(fx.dir, "colleague.duckdb");
+    await copyFile(fx.db, theirs);
+    const colleague = await csvFile(fx.dir, "colleague.csv", [
+      "product_access_id,product_access_expired_date",
+      `${id},2029-06-30T00:00:00Z`,
+    ]);
+    const set = await fx.runWith(["apply", colleague, "--op", "product_access.edit", "--yes"], {
+      db: theirs,
+    });
+    expect(set.code, set.stderr).toBe(0);
+    // This file gives the date the local copy still holds, and a new status.
+    const status = record.product_access_status === "inactive" ? "active" : "inactive";
+    const path = await csvFile(fx.dir, "stale-date.csv", [
+      "product_access_id,product_access_status,product_access_expired_date",
+      `${id},${status},${stale === null ? "null" : String(stale)}`,
+    ]);
+    const result = await fx.run(["apply", path, "--op", "product_access.edit", "--yes"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`product_access_status: "${record.product_access_status}" →`);
+    expect(result.stdout).not.toContain("product_access_expired_date:");
+    const now = fx.sim.data.get("product_access", id);
+    expect(now?.product_access_status).toBe(status);
+    expect(instant(now?.product_access_expired_date)).toBe(instant("2029-06-30T00:00:00Z"));
+  });
+
+  it("JSON lines: null clears a field, a key left out leaves it", async () => {
+    const records = fx.sim.data
+      .list("product_access")
+      .filter((r) => r.product_access_expired_date !== null)
+      .slice(-3, -1);
+    const [cleared, kept] = records;
+    if (!cleared || !kept) throw new Error("too few dated access records");
+    const path = await csvFile(fx.dir, "clear.jsonl", [
+      JSON.stringify({
+        product_access_id: cleared.product_access_id,
+        product_access_expired_date: null,
+      }),
+      JSON.stringify({
+        product_access_id: kept.product_access_id,
+        product_access_status: "expired",
+      }),
+    ]);
+    const dry = await fx.run(["apply", path, "--op", "product_access.edit", "--dry-run"]);
+    expect(dry.stdout).toContain(
+      `line 1  product_access ${cleared.product_access_id}  product_access_expired_date:`,
+    );
+    const result = await fx.run(["apply", path, "--op", "product_access.edit", "--yes"]);
+    expect(result.code, result.stderr).toBe(0);
+    const now = fx.sim.data.get("product_access", cleared.product_access_id);
+    expect(now?.product_access_expired_date).toBeNull();
+    const other = fx.sim.data.get("product_access", kept.product_access_id);
+    expect(instant(other?.product_access_expired_date)).toBe(
+      instant(kept.product_access_expired_date),
+    );
+  });
+
+  it("user_grp.create: a link made in the portal since the extract is found, not made again", async () => {
+    const group = fx.sim.data.list("grp").at(0)?.grp_id as number;
+    const [theirs, ours] = fx.outsiders(group, 2);
+    if (theirs === undefined || ours === undefined) throw new Error("too few outsiders");
+    fx.sim.data.createUserGroup({
+      user_grp_user_id: theirs,
+      user_grp_grp_id: group,
+      user_grp_group_admin: 0,
+    });
+    const path = await csvFile(fx.dir, "since-extract.csv", [
+      "user_grp_user_id,user_grp_grp_id",
+      `${theirs},${group}`,
+      `${ours},${group}`,
+    ]);
+    const creates = fx.sim.stats.byOperation.get("user_grp/create") ?? 0;
+    const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("2 applied");
+    expect((fx.sim.stats.byOperation.get("user_grp/create") ?? 0) - creates).toBe(1);
+    expect(fx.linksOf(theirs, group)).toBe(1);
+    expect(fx.linksOf(ours, group)).toBe(1);
   });
 });

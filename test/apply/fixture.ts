@@ -18,10 +18,19 @@ export interface ApplyFixture {
   readonly keyFile: string;
   /** `lms-export ARGS --db DB --base-url ... --api-key-file ...` in-process. */
   run(args: string[]): Promise<CliRun>;
+  /** The same with some of the connection flags replaced (another database, key or address). */
+  runWith(
+    args: string[],
+    replaced: { db?: string; baseUrl?: string; keyFile?: string },
+  ): Promise<CliRun>;
   /** The connection flags for a child process. */
   readonly flags: string[];
   /** Write requests (edits and creates) the simulator received so far. */
   writes(): number;
+  /** The links of user `userId` in group `groupId` the portal has. */
+  linksOf(userId: number, groupId: number): number;
+  /** Users not yet in group `groupId`, the first `count`. */
+  outsiders(groupId: number, count: number): number[];
   close(): Promise<void>;
 }
 
@@ -42,16 +51,21 @@ export async function startFixture(seed = 31): Promise<ApplyFixture> {
   } finally {
     handle.close();
   }
-  const flags = [
+  const flagsWith = (replaced: { db?: string; baseUrl?: string; keyFile?: string }) => [
     "--db",
-    db,
+    replaced.db ?? db,
     "--base-url",
-    sim.baseUrl,
+    replaced.baseUrl ?? sim.baseUrl,
     "--api-key-file",
-    keyFile,
+    replaced.keyFile ?? keyFile,
     "--log-format",
     "json",
   ];
+  const flags = flagsWith({});
+  const linksOf = (userId: number, groupId: number) =>
+    sim.data
+      .list("user_grp")
+      .filter((l) => l.user_grp_user_id === userId && l.user_grp_grp_id === groupId).length;
   return {
     sim,
     dir,
@@ -59,6 +73,7 @@ export async function startFixture(seed = 31): Promise<ApplyFixture> {
     keyFile,
     flags,
     run: (args) => cli([...args, ...flags], dir),
+    runWith: (args, replaced) => cli([...args, ...flagsWith(replaced)], dir),
     writes: () => {
       let n = 0;
       for (const [operation, count] of sim.stats.byOperation) {
@@ -66,6 +81,12 @@ export async function startFixture(seed = 31): Promise<ApplyFixture> {
       }
       return n;
     },
+    linksOf,
+    outsiders: (groupId, count) =>
+      sim.data
+        .userIds()
+        .filter((u) => linksOf(u, groupId) === 0)
+        .slice(0, count),
     close: () => sim.close(),
   };
 }

@@ -2,6 +2,8 @@
  * Every way a change file can be wrong is found before anything is sent: one message listing the
  * problems with their lines, exit code 2, and not one write request at the simulator.
  */
+import { join } from "node:path";
+import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
@@ -16,8 +18,13 @@ afterAll(async () => {
 
 /** Runs apply on the lines and expects a refusal that sent nothing. */
 async function refused(op: string, lines: string[], extra: string[] = []): Promise<string> {
-  const before = fx.writes();
   const path = await csvFile(fx.dir, `bad-${Math.random().toString(36).slice(2)}.csv`, lines);
+  return refusedFile(op, path, extra);
+}
+
+/** Runs apply on the file and expects a refusal that sent nothing. */
+async function refusedFile(op: string, path: string, extra: string[] = []): Promise<string> {
+  const before = fx.writes();
   const result = await fx.run(["apply", path, "--op", op, "--yes", ...extra]);
   expect(result.code, result.stderr).toBe(2);
   expect(fx.writes()).toBe(before);
@@ -180,5 +187,33 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(fx.writes()).toBe(before);
     expect(dry.stdout).toMatch(/dry run: 5 rows: \d+ to change/);
+  });
+
+  it("a workbook's error cells and numbers shown otherwise than they read, with row and column", async () => {
+    const [a, b, c, d, e] = groupIds();
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("changes");
+    sheet.addRow(["grp_id", "grp_external_id"]);
+    sheet.addRow([a, { formula: "VLOOKUP(A2,Sheet2!A:B,2,FALSE)", result: { error: "#N/A" } }]);
+    sheet.addRow([b, { error: "#REF!" }]);
+    sheet.addRow([c, 123]);
+    sheet.getCell("B4").numFmt = "00000";
+    sheet.addRow([d, 0.1 + 0.2]);
+    // A whole number in General shows as its digits: taken as they are.
+    sheet.addRow([e, 4711]);
+    const path = join(fx.dir, "lookups.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const message = await refusedFile("grp.edit", path);
+    for (const part of [
+      "4 problems",
+      'row 2: column "grp_external_id" holds the spreadsheet error #N/A, not a value',
+      'row 3: column "grp_external_id" holds the spreadsheet error #REF!',
+      'row 4: grp_external_id is text, but column "grp_external_id" holds the number 123 formatted "00000"',
+      "row 5: grp_external_id is text, but column",
+      "format the column as Text",
+    ]) {
+      expect(message).toContain(part);
+    }
+    expect(message).not.toContain("row 6");
   });
 });

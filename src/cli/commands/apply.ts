@@ -1,7 +1,8 @@
 /**
  * `apply FILE --op OP`: bulk changes from a file, checked whole, shown as a diff, confirmed, sent
- * and recorded. Exit 0 when every row is applied (or there is nothing to do), 1 when some failed,
- * 2 for bad input (nothing sent).
+ * and recorded. Exit 0 when every row is applied (or there is nothing to do), 1 when some failed
+ * or sending stopped (a portal out of reach, an outcome not recorded), 2 for bad input (nothing
+ * sent) or a refused key.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -82,21 +83,33 @@ function checkMaxChanges(args: ApplyArgs, planned: ApplyPlan): void {
   }
 }
 
+/** The progress line, and `end()` to close a line a stop left open on a terminal. */
 function progressWriter(ctx: CliContext, quiet: boolean) {
   const terminal = streamIsTTY(ctx.stderr);
   let lastShown = 0;
-  return (done: number, failed: number, total: number) => {
+  let open = false;
+  const update = (done: number, failed: number, total: number) => {
     if (quiet) return;
     const line = `applying: ${done}/${total} sent, ${failed} failed`;
-    if (terminal) ctx.stderr.write(`\r${line}${done === total ? "\n" : ""}`);
-    else if (done === total || done - lastShown >= Math.max(1, Math.ceil(total / 10))) {
+    if (terminal) {
+      open = done !== total;
+      ctx.stderr.write(`\r${line}${open ? "" : "\n"}`);
+    } else if (done === total || done - lastShown >= Math.max(1, Math.ceil(total / 10))) {
       lastShown = done;
       ctx.stderr.write(`${line}\n`);
     }
   };
+  const end = () => {
+    if (open) ctx.stderr.write("\n");
+    open = false;
+  };
+  return { update, end };
 }
 
-/** The summary on stdout; exit 1 when interrupted or when rows failed. */
+/**
+ * The summary on stdout; then a failure when interrupted, when sending stopped for a reason no
+ * row is to blame for (the key, the portal's address, recording), or when rows failed.
+ */
 function reportOutcome(ctx: CliContext, op: ApplyOp, planned: ApplyPlan, outcome: ApplyOutcome) {
   ctx.stdout.write(
     `apply ${op}: ${outcome.applied} applied, ${outcome.unchanged} unchanged, ${outcome.failed.length} failed, ${outcome.skipped} skipped; results in ${outcome.resultsFile}\n`,
@@ -107,6 +120,7 @@ function reportOutcome(ctx: CliContext, op: ApplyOp, planned: ApplyPlan, outcome
       "apply interrupted: run the same command again (or with --resume) to send the rest",
     );
   }
+  if (outcome.stopped) throw outcome.stopped;
   if (outcome.failed.length > 0) {
     const lines = outcome.failed.slice(0, 20).join(", ");
     throw new LmsExportError(
@@ -192,6 +206,7 @@ async function runApply(
     if (planned.counts.change > 0 && !(await confirmed(ctx, args, planned))) {
       throw new LmsExportError("refused", "not applied: nothing was sent");
     }
+    const progress = progressWriter(ctx, config.quiet);
     const outcome = await executeApply(db, path, planned, {
       clientOptions: {
         baseUrl: config.baseUrl as string,
@@ -205,8 +220,8 @@ async function runApply(
       // Rows under way at once; with "auto" the client's limiter decides what is really in flight.
       concurrency: config.concurrency === "auto" ? config.maxConcurrency : config.concurrency,
       signal: ctx.signal,
-      onProgress: progressWriter(ctx, config.quiet),
-    });
+      onProgress: progress.update,
+    }).finally(progress.end);
     reportOutcome(ctx, op, planned, outcome);
   });
 }

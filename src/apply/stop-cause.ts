@@ -1,0 +1,134 @@
+/**
+ * Why `apply` stops sending before the end (other than an interrupt), and the one line that says
+ * so. A refused key or a portal that cannot be reached is no row's fault: blaming every row would
+ * send people to fix a file that is right. An outcome that cannot be recorded must not be followed
+ * by more changes: a rerun would not know them and send them again.
+ */
+import {
+  ApiError,
+  AuthError,
+  EnvelopeError,
+  NetworkError,
+  RetryBudgetError,
+} from "../api/errors.js";
+import { isRedirect } from "../api/redirect.js";
+import { errnoCode } from "../config/errno-code.js";
+import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
+import { looksLikeFullDisk, noSpaceText } from "../load/disk-space.js";
+import { duckdbFirstLine } from "../load/duckdb-message.js";
+
+export type StopCause =
+  | {
+      readonly kind: "portal";
+      readonly code: Extract<FailureCode, "auth-refused" | "portal-failed" | "bad-input">;
+      readonly reason: string;
+      readonly todo: string;
+    }
+  | { readonly kind: "recording"; readonly error: unknown; readonly inJournal: boolean };
+
+/** Where outcomes are recorded, for messages. */
+export interface RecordPlaces {
+  readonly database: string;
+  readonly journal: string;
+}
+
+/** The cause when `error` means no row can be sent (the key, the address), else undefined. */
+export function portalStop(error: unknown): StopCause | undefined {
+  if (error instanceof AuthError) {
+    return { kind: "portal", code: "auth-refused", reason: error.message, todo: "fix the key" };
+  }
+  const last = error instanceof RetryBudgetError ? error.cause : error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    last instanceof NetworkError &&
+    (last.phase === "connect" || last.systemCode === "ENOTFOUND")
+  ) {
+    return {
+      kind: "portal",
+      code: "portal-failed",
+      reason: `the portal cannot be reached (${message})`,
+      todo: "check --base-url and the network",
+    };
+  }
+  // No token operation at that address, or a redirect away from it: the URL is not the API's.
+  const notPortal =
+    last instanceof ApiError &&
+    last.operation === "authenticate" &&
+    (last.httpStatus === 404 ||
+      (last.httpStatus !== undefined && isRedirect(last.httpStatus)) ||
+      (last instanceof EnvelopeError && last.problem === "not_json"));
+  if (notPortal) {
+    return {
+      kind: "portal",
+      code: "bad-input",
+      reason: `the address is not the portal's API (${message})`,
+      todo: "check --base-url",
+    };
+  }
+  return undefined;
+}
+
+function storageFailure(error: unknown, places: RecordPlaces) {
+  const text = error instanceof Error ? error.message : String(error);
+  const full = errnoCode(error) === "ENOSPC" || looksLikeFullDisk(text);
+  return {
+    code: (full ? "disk-full" : "storage-failed") as FailureCode,
+    reason: duckdbFirstLine(text),
+    todo: full
+      ? `free space (${noSpaceText(places.database)})`
+      : `make ${places.database} and its folder writable`,
+  };
+}
+
+/** The line for a run that stopped: what happened, what was not sent, what to do. */
+export function stopError(
+  cause: StopCause,
+  counts: { readonly notSent: number },
+  places: RecordPlaces,
+): LmsExportError {
+  if (cause.kind === "portal") {
+    return new LmsExportError(
+      cause.code,
+      `apply stopped: ${cause.reason}. No row is at fault: ${counts.notSent} rows were not sent; ${cause.todo}, then run the same command again to send them`,
+    );
+  }
+  const { code, reason, todo } = storageFailure(cause.error, places);
+  const what =
+    counts.notSent > 0
+      ? `apply stopped: an outcome could not be recorded (${reason}), so ${counts.notSent} rows were not sent`
+      : `apply sent every row, but an outcome could not be recorded (${reason})`;
+  // A failed journal may have lost the outcome of the rows under way as it failed.
+  const repeat = cause.inJournal ? " (but a row confirmed just as recording failed may be)" : "";
+  return new LmsExportError(
+    code,
+    `${what}. What was recorded is kept in ${places.journal} and goes into the database at the next apply; ${todo}, then run the same command again: rows applied are not sent again${repeat}`,
+    { cause: cause.error },
+  );
+}
+
+/** The line for a results file that could not be written (every outcome is on record). */
+export function resultsError(error: unknown, file: string, places: RecordPlaces): LmsExportError {
+  const { code, reason, todo } = storageFailure(error, places);
+  return new LmsExportError(
+    code,
+    `apply could not write ${file} (${reason}); the outcomes are in the _changes table of ${places.database}. ${todo[0]?.toUpperCase()}${todo.slice(1)} to have the file from the next run`,
+    { cause: error },
+  );
+}
+
+/** The line for a journal that could not be opened, or taken into the database: nothing sent. */
+export function journalError(
+  error: unknown,
+  places: RecordPlaces,
+  taking: boolean,
+): LmsExportError {
+  const { code, reason, todo } = storageFailure(error, places);
+  const what = taking
+    ? `the outcomes an earlier apply left in ${places.journal} could not be written into ${places.database}`
+    : `the outcomes could not be recorded in ${places.journal}`;
+  return new LmsExportError(
+    code,
+    `apply cannot go on: ${what} (${reason}); nothing was sent. ${todo[0]?.toUpperCase()}${todo.slice(1)}, then run the same command again`,
+    { cause: error },
+  );
+}
