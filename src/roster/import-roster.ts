@@ -59,6 +59,14 @@ async function stageRows(
         return;
       }
       firstLine.set(check.id, row.line);
+      // A spreadsheet error (#N/A from a failed lookup) is no one's name or e-mail.
+      for (const [column, note] of source.notes?.get(row.line) ?? []) {
+        if (note.kind !== "error") continue;
+        problems.add(
+          where,
+          `${plan.names[column]} holds the spreadsheet error ${row.values[column]}`,
+        );
+      }
       // Once the file is known to be refused, the rest is only checked.
       if (problems.count === 0) appender.add(check.id, row.values);
       rows++;

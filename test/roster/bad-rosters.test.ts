@@ -156,6 +156,18 @@ describe("a bad roster changes nothing and says what to fix", () => {
     );
   });
 
+  test("a spreadsheet error in a cell is a problem, not a name", async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet("People");
+    sheet.addRow(["User ID", "Email"]);
+    sheet.addRow([1, "ana@example.com"]);
+    sheet.addRow([2, { formula: "VLOOKUP(A3,Sheet2!A:B,2,FALSE)", result: { error: "#N/A" } }]);
+    await book.xlsx.writeFile(join(dir, "lookup.xlsx"));
+    expect(await importFails("lookup.xlsx")).toBe(
+      "lms-export: lookup.xlsx: 1 problem, nothing was imported (the previous roster is unchanged): row 3: email holds the spreadsheet error #N/A. Fix the file and import it again",
+    );
+  });
+
   test("JSON lines: a line that is not an object", async () => {
     await writeFile(join(dir, "people.jsonl"), '{"user_id": 1}\n[1, 2]\n');
     expect(await importFails("people.jsonl")).toBe(
