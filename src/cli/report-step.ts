@@ -62,6 +62,7 @@ export async function writeAndMailReports(
     ...(catalog ? { catalog } : {}),
     cwd: ctx.cwd,
     logger,
+    signal: ctx.signal,
   });
   ctx.stdout.write(reportSummary(results, ctx.cwd));
   if (request && planned) {

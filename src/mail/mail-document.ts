@@ -17,7 +17,7 @@ export async function messageDocument(
   db: ReportSource,
   job: ReportJob,
   bound: readonly BoundQuery[],
-  options: { attach: readonly string[]; loaded: LastLoad; now: Date },
+  options: { attach: readonly string[]; loaded: LastLoad; now: Date; signal?: AbortSignal },
 ): Promise<ReportDocument> {
   const names = new Set(bound.map((b) => b.query.name));
   const base = expandFileName(job.fileName, { report: job.name, now: options.now });
@@ -29,6 +29,7 @@ export async function messageDocument(
     loaded: options.loaded,
     now: options.now,
     fullFileOf: (query) => fullFileOf(attached, base, query),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   return document;
 }

@@ -6,6 +6,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Logger } from "../log/logger.js";
+import { checkSignal, interrupted, interruptOnAbort } from "../report/interruption.js";
 import { type LastLoad, lastLoad } from "../report/last-load.js";
 import { columnLabel } from "../report/present/column-label.js";
 import { bindJob, type ReportJob } from "../report/report-jobs.js";
@@ -58,35 +59,53 @@ interface Message {
   files: string[];
 }
 
+/**
+ * Mails each report. `options.signal` stops it: no message is sent once it has fired (one being
+ * delivered is finished, never cut off mid-way), and an "interrupted" error says how many were.
+ */
 export async function mailReports(
   db: ReportSource,
   reports: readonly ReportToMail[],
   options: MailReportsOptions,
 ): Promise<MailSummary> {
   const summary: MailSummary = { sent: 0, problems: [] };
-  for (const report of reports) {
-    const { mail, result, job } = report;
-    if (mail.when === "rows" && (result.rows[mail.whenQuery] ?? 0) === 0) {
-      options.logger.info("no rows: report not mailed", {
-        report: job.name,
-        query: mail.whenQuery,
-      });
-      continue;
-    }
-    const connection = await db.connect();
-    try {
-      const messages = await messagesOf(db, connection, report, options);
-      const loaded = await lastLoad(connection);
-      for (const message of messages) {
-        const problem = await sendOne(db, report, message, loaded, options);
-        if (problem === undefined) summary.sent++;
-        else summary.problems.push(problem);
-      }
-    } finally {
-      connection.closeSync();
-    }
+  try {
+    for (const report of reports) await mailOne(db, report, summary, options);
+  } catch (error) {
+    if (!options.signal?.aborted) throw error;
+    const sent = `${summary.sent} message${summary.sent === 1 ? "" : "s"} sent before`;
+    throw interrupted("mail", { outcome: `no further mail was sent (${sent})`, cause: error });
   }
   return summary;
+}
+
+/** Mails one report (when its `when` says so), adding what happened to `summary`. */
+async function mailOne(
+  db: ReportSource,
+  report: ReportToMail,
+  summary: MailSummary,
+  options: MailReportsOptions,
+): Promise<void> {
+  const { mail, result, job } = report;
+  if (mail.when === "rows" && (result.rows[mail.whenQuery] ?? 0) === 0) {
+    options.logger.info("no rows: report not mailed", { report: job.name, query: mail.whenQuery });
+    return;
+  }
+  checkSignal(options.signal, "mail");
+  const connection = await db.connect();
+  const unwatch = interruptOnAbort(options.signal, connection);
+  try {
+    const messages = await messagesOf(db, connection, report, options);
+    const loaded = await lastLoad(connection);
+    for (const message of messages) {
+      const problem = await sendOne(db, report, message, loaded, options);
+      if (problem === undefined) summary.sent++;
+      else summary.problems.push(problem);
+    }
+  } finally {
+    unwatch();
+    connection.closeSync();
+  }
 }
 
 function attached(files: readonly string[], formats: readonly string[]): string[] {
@@ -160,6 +179,8 @@ async function sendOne(
 ): Promise<string | undefined> {
   const { job } = report;
   const { raw, messageId, subject, files } = await composeOne(db, report, message, loaded, options);
+  // Composing runs the report's queries again: the signal may have fired meanwhile.
+  checkSignal(options.signal, "mail");
   const recipients = [...message.to, ...message.cc];
   const label = `${job.name} to ${recipients.join(", ")}`;
   const outcome = await deliver(
@@ -206,6 +227,7 @@ async function composeOne(
     attach: mail.attach,
     loaded,
     now: options.now,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   const files = message.files.map((file) => file.slice(file.lastIndexOf("/") + 1));
   const body = render({

@@ -30,7 +30,13 @@ export async function writeSplitFiles(
   mail: JobMail,
   group: SplitGroup,
   addresses: readonly string[],
-  options: { outDir: string; now: Date; neutraliseFormulas?: boolean; csvBom?: boolean },
+  options: {
+    outDir: string;
+    now: Date;
+    neutraliseFormulas?: boolean;
+    csvBom?: boolean;
+    signal?: AbortSignal;
+  },
 ): Promise<SplitFiles> {
   const column = mail.splitBy as string;
   const outDir = join(options.outDir, SPLIT_DIR, group.address ?? "unassigned");
@@ -48,6 +54,7 @@ export async function writeSplitFiles(
         ? {}
         : { neutraliseFormulas: options.neutraliseFormulas }),
       ...(options.csvBom === undefined ? {} : { csvBom: options.csvBom }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
       select: async (connection, bound) => {
         const kept: BoundQuery[] = [];
         for (const b of bound) {

@@ -11,6 +11,7 @@ import { exportParquet } from "./export/parquet.js";
 import { type AboutLine, XlsxWorkbook } from "./export/xlsx.js";
 import { checkChartsOnDatabase } from "./html/chart-columns.js";
 import { writeHtmlReport } from "./html/html-report.js";
+import { checkSignal, interrupted, interruptOnAbort } from "./interruption.js";
 import { type LastLoad, lastLoad } from "./last-load.js";
 import { expandFileName, OutputStaging, prepareOutputDir } from "./output-files.js";
 import { checkReferences } from "./param-references.js";
@@ -57,6 +58,11 @@ export interface RunReportsOptions {
   /** Base folder for relative .sql paths (default: the process's working directory). */
   cwd?: string;
   maxRowsPerSheet?: number;
+  /**
+   * Stops the run when it fires (Ctrl-C): the report being written leaves its previous files as
+   * they were, and runReports throws an "interrupted" error. Reports already written stay.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -149,54 +155,93 @@ export async function writeJobFiles(
   job: ReportJob,
   options: JobOptions,
 ): Promise<ReportRunResult> {
-  const neutralise = options.neutraliseFormulas ?? true;
   const staging = new OutputStaging(options.outDir);
   const base = expandFileName(job.fileName, { report: job.name, now: options.now });
   const rows: Record<string, number> = {};
+  const what = `report ${job.name}`;
   const connection = await db.connect();
+  const unwatch = interruptOnAbort(options.signal, connection);
   try {
+    checkSignal(options.signal, what);
     let bound = await bindJob(connection, job, db.portals);
     await checkChartsOnDatabase(connection, job.file, job.charts, bound);
     if (options.select) bound = await options.select(connection, bound);
-    for (const format of job.formats) {
-      if (format === "html") {
-        const file = staging.reserve(`${base}.html`);
-        Object.assign(
-          rows,
-          await writeHtmlReport(db, file.temp, {
-            job,
-            bound,
-            loaded: await lastLoad(connection),
-            now: options.now,
-            fullFileOf: (query) => fullFileOf(job, base, query),
-          }),
-        );
-        continue;
-      }
-      if (format === "xlsx") {
-        const file = staging.reserve(`${base}.xlsx`);
-        const loaded = await lastLoad(connection);
-        await writeWorkbook(db, file.temp, job, bound, rows, loaded, { ...options, neutralise });
-        continue;
-      }
-      for (const b of bound) {
-        const file = staging.reserve(queryFileName(job, base, b.query.name, format));
-        rows[b.query.name] =
-          format === "parquet"
-            ? await exportParquet(connection, b, file.temp)
-            : await exportCsv(connection, b, file.temp, {
-                neutraliseFormulas: neutralise,
-                bom: options.csvBom === true || job.csvBom,
-              });
-      }
-    }
+    await writeFormats(db, connection, { job, base, bound, rows, staging }, options);
+    // The last moment to stop: once renaming starts, every file of the report is renamed.
+    checkSignal(options.signal, what);
     const files = await staging.commit();
     return { report: job.name, files, rows };
   } catch (error) {
     await staging.abort();
+    // Whatever failed once the signal fired (DuckDB's "Interrupted!" included) failed because of it.
+    if (options.signal?.aborted) {
+      throw interrupted(what, {
+        outcome: "its previous files are left as they were",
+        cause: error,
+      });
+    }
     throw asReportFailure(error, job);
   } finally {
+    unwatch();
     connection.closeSync();
+  }
+}
+
+/** What writing one job's files in each of its formats works on. */
+interface JobWriting {
+  job: ReportJob;
+  /** The file name of the report without extension. */
+  base: string;
+  bound: BoundQuery[];
+  /** Rows per query, filled in as the files are written. */
+  rows: Record<string, number>;
+  staging: OutputStaging;
+}
+
+/** Writes each format's temporary files; the signal is checked before each file. */
+async function writeFormats(
+  db: ReportSource,
+  connection: DuckDBConnection,
+  { job, base, bound, rows, staging }: JobWriting,
+  options: JobOptions,
+): Promise<void> {
+  const neutralise = options.neutraliseFormulas ?? true;
+  const { signal } = options;
+  const what = `report ${job.name}`;
+  for (const format of job.formats) {
+    checkSignal(signal, what);
+    if (format === "html") {
+      const file = staging.reserve(`${base}.html`);
+      Object.assign(
+        rows,
+        await writeHtmlReport(db, file.temp, {
+          job,
+          bound,
+          loaded: await lastLoad(connection),
+          now: options.now,
+          fullFileOf: (query) => fullFileOf(job, base, query),
+          ...(signal ? { signal } : {}),
+        }),
+      );
+      continue;
+    }
+    if (format === "xlsx") {
+      const file = staging.reserve(`${base}.xlsx`);
+      const loaded = await lastLoad(connection);
+      await writeWorkbook(db, file.temp, job, bound, rows, loaded, { ...options, neutralise });
+      continue;
+    }
+    for (const b of bound) {
+      checkSignal(signal, what);
+      const file = staging.reserve(queryFileName(job, base, b.query.name, format));
+      rows[b.query.name] =
+        format === "parquet"
+          ? await exportParquet(connection, b, file.temp)
+          : await exportCsv(connection, b, file.temp, {
+              neutraliseFormulas: neutralise,
+              bom: options.csvBom === true || job.csvBom,
+            });
+    }
   }
 }
 
@@ -224,25 +269,31 @@ async function writeWorkbook(
   loaded: LastLoad,
   options: JobOptions & { neutralise: boolean },
 ): Promise<void> {
+  const { signal } = options;
   const book = new XlsxWorkbook(path, {
     neutraliseFormulas: options.neutralise,
     ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
   });
   try {
     for (const b of bound) {
+      checkSignal(signal, `report ${job.name}`);
       // A stream ends early if its connection runs anything else: it gets its own.
       const reader: DuckDBConnection = await db.connect();
+      const unwatch = interruptOnAbort(signal, reader);
       try {
         const result = await streamQuery(reader, b);
         rows[b.query.name] = await book.addResult(b.query.name, result, {
           labels: b.query.labels,
           queryError: (error) => sqlError(error, b.query.file, "run"),
+          ...(signal ? { signal } : {}),
         });
       } finally {
+        unwatch();
         reader.closeSync();
       }
     }
     book.addAbout(aboutLines(job, bound, rows, loaded, options));
+    checkSignal(signal, `report ${job.name}`);
     await book.commit();
   } catch (error) {
     await book.abort();

@@ -18,6 +18,7 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import type { DuckDBDataChunk, DuckDBResult } from "@duckdb/node-api";
 import ExcelJS from "exceljs";
+import { checkSignal } from "../interruption.js";
 import { columnLabel } from "../present/column-label.js";
 import { neutraliseText } from "./formula-injection.js";
 import {
@@ -53,6 +54,8 @@ export interface ResultOptions {
   labels?: ReadonlyMap<string, string>;
   /** Applied to a failure while fetching rows (the query failing as it runs) before it is thrown. */
   queryError?: (error: unknown) => unknown;
+  /** Stops the writing between chunks of rows once it fires (an "interrupted" error). */
+  signal?: AbortSignal;
 }
 
 /** How the columns of one result are written, on each of its sheets. */
@@ -165,6 +168,7 @@ export class XlsxWorkbook {
   ): Promise<number> {
     const queryError = options.queryError ?? ((error: unknown) => error);
     const next = async () => {
+      checkSignal(options.signal, `sheet ${name}`);
       const fetched = await result.fetchChunk().catch((error: unknown) => {
         throw queryError(error);
       });

@@ -5,6 +5,7 @@
  * large result streams through in bounded memory.
  */
 import type { DuckDBResult, DuckDBValue } from "@duckdb/node-api";
+import { checkSignal } from "../interruption.js";
 import {
   type ColumnKind,
   columnKind,
@@ -36,7 +37,12 @@ export interface CollectedQuery {
 export async function collectQuery(
   result: DuckDBResult,
   charts: readonly ChartCollector[],
-  options: { wantOverall: boolean; queryError: (error: unknown) => unknown },
+  options: {
+    wantOverall: boolean;
+    queryError: (error: unknown) => unknown;
+    /** Checked before each chunk: once it fires, an "interrupted" error. */
+    signal?: AbortSignal;
+  },
 ): Promise<CollectedQuery> {
   const names = result.deduplicatedColumnNames();
   const columns = names.map((name, i) => ({ name, kind: columnKind(name, result.columnType(i)) }));
@@ -50,6 +56,7 @@ export async function collectQuery(
   const overall: Record<string, PlainValue>[] = [];
   let total = 0;
   for (;;) {
+    checkSignal(options.signal, "query");
     const chunk = await result.fetchChunk().catch((error: unknown) => {
       throw options.queryError(error);
     });

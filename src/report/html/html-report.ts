@@ -3,6 +3,7 @@
  * charts' rows, the summary's overall row), then the document built and written as one file.
  */
 import { writeFile } from "node:fs/promises";
+import { checkSignal, interruptOnAbort } from "../interruption.js";
 import { type LastLoad, lastLoad } from "../last-load.js";
 import { columnLabel } from "../present/column-label.js";
 import { bindJob, type ReportJob } from "../report-jobs.js";
@@ -31,6 +32,8 @@ export interface HtmlReportInput {
   readonly now: Date;
   /** The file of the same run holding every row of a query (a file name), if any. */
   readonly fullFileOf: (query: string) => string | undefined;
+  /** Stops the queries (between chunks of rows, and DuckDB's running statement) once it fires. */
+  readonly signal?: AbortSignal;
 }
 
 /** A chart's heading: its own title, or what it shows by what. */
@@ -63,18 +66,20 @@ function params(bound: readonly BoundQuery[]): { name: string; value: string }[]
 }
 
 /**
- * Runs the queries (each on a connection of its own: a stream ends if its connection runs
- * anything else) and builds the document. Answers it with the row count of each query.
+ * Streams each query once (on a connection of its own: a stream ends if its connection runs
+ * anything else), feeding the charts drawn from it; answers what each gathered, by query name.
  */
-export async function buildReportDocument(
+async function collectAll(
   db: ReportSource,
   input: HtmlReportInput,
-): Promise<{ document: ReportDocument; rows: Record<string, number> }> {
-  const byPortal = (db.portals?.scopes.length ?? 0) > 1;
-  const collectors = input.job.charts.map((chart) => new ChartCollector(chart, { byPortal }));
+  collectors: readonly ChartCollector[],
+): Promise<Map<string, CollectedQuery>> {
   const collected = new Map<string, CollectedQuery>();
+  const { signal } = input;
   for (const b of input.bound) {
+    checkSignal(signal, `query ${b.query.name}`);
     const reader = await db.connect();
+    const unwatch = interruptOnAbort(signal, reader);
     try {
       const result = await streamQuery(reader, b);
       const charts = collectors.filter((c) => c.chart.query === b.query.name);
@@ -83,12 +88,25 @@ export async function buildReportDocument(
         await collectQuery(result, charts, {
           wantOverall: b.query.name === SUMMARY_QUERY,
           queryError: (error) => sqlError(error, b.query.file, "run"),
+          ...(signal ? { signal } : {}),
         }),
       );
     } finally {
+      unwatch();
       reader.closeSync();
     }
   }
+  return collected;
+}
+
+/** Runs the queries and builds the document. Answers it with the row count of each query. */
+export async function buildReportDocument(
+  db: ReportSource,
+  input: HtmlReportInput,
+): Promise<{ document: ReportDocument; rows: Record<string, number> }> {
+  const byPortal = (db.portals?.scopes.length ?? 0) > 1;
+  const collectors = input.job.charts.map((chart) => new ChartCollector(chart, { byPortal }));
+  const collected = await collectAll(db, input, collectors);
   const charts: DocumentChart[] = collectors.map((collector, i) => {
     const kinds = collected.get(collector.chart.query)?.kinds ?? new Map();
     const data = collector.result(kinds);
