@@ -7,7 +7,7 @@
 --   expiry day before today (the portal has not flipped the status yet). Certificates:
 --   product_access_certificate is "1".
 -- param today date = today: Reference day (UTC) for the expiry windows.
--- param days int = 30: Length of the "expiring soon" window in days.
+-- param days int = 30 (0..36500): Length of the "expiring soon" window in days.
 -- param product_ids int_list = []: Only these products (empty = every product).
 SELECT
   product_access.product_access_product_id AS product_id,

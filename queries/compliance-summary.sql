@@ -12,7 +12,7 @@
 -- param today date = today: Reference day (UTC).
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
--- param due_days int = 30: Days after access is granted by which a product must be completed.
+-- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
 -- param by_column string = department: Roster column to total by (e.g. department, site).
 -- label people: People
 -- label required: Required items

@@ -8,10 +8,10 @@
 --   changes have no dates in the data: today's are used for every week. The latest row is
 --   today's, as in compliance-summary. completion_rate = completed / required.
 -- param today date = today: Reference day (UTC); the last week ends on it.
--- param weeks int = 12: How many weeks to show (at least 1).
+-- param weeks int = 12 (1..520): How many weeks to show.
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
--- param due_days int = 30: Days after access is granted by which a product must be completed.
+-- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
 -- label week: Week ending
 -- label required: Required items
 WITH RECURSIVE tree(ancestor_id, descendant_id) AS (

@@ -29,8 +29,8 @@
 -- param today date = today: Reference day (UTC).
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
--- param due_days int = 30: Days after access is granted by which a product must be completed.
--- param expiring_days int = 30: An active access expiring within this many days is flagged.
+-- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
+-- param expiring_days int = 30 (0..36500): An active access expiring within this many days is flagged.
 -- label days_overdue: Days overdue
 -- label due_date: Due date
 -- label access_state: Access

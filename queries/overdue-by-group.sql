@@ -10,7 +10,7 @@
 --   it ("Team A (group 12)"), so that their rows and bars are told apart.
 -- param today date = today: Reference day (UTC).
 -- param product_ids int_list = []: Required products (empty = each product a user has access to).
--- param due_days int = 30: Days after access is granted by which a product must be completed.
+-- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
 WITH named AS (
   SELECT grp_id, grp_name || CASE WHEN count(*) OVER (PARTITION BY grp_name) > 1
                                   THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name

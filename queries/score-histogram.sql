@@ -4,7 +4,7 @@
 --   wide and aligned on 0: bucket_from = floor(score / bucket_width) * bucket_width and
 --   bucket_to = bucket_from + bucket_width - 1. takes_share is the bucket's share of the product's
 --   scored takes.
--- param bucket_width int = 10: Width of a bucket in score points (at least 1).
+-- param bucket_width int = 10 (1..): Width of a bucket in score points.
 -- param product_ids int_list = []: Only these products (empty = every product).
 -- param completed_only bool = true: Only takes with a completion date.
 WITH scored AS (

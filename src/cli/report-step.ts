@@ -20,6 +20,7 @@ export function jobOptions(config: ResolvedConfig, cwd: string, now: Date) {
     formats: config.formats,
     given: config.reportParams,
     givenSource: config.sources.reportParams,
+    givenSources: config.reportParamSources,
     now,
   };
 }
@@ -57,6 +58,7 @@ export async function writeAndMailReports(
     ...(config.formats ? { formats: config.formats } : {}),
     params: config.reportParams,
     paramsSource: config.sources.reportParams,
+    paramSources: config.reportParamSources,
     neutraliseFormulas: step.neutraliseFormulas,
     csvBom: step.csvBom === true,
     ...(catalog ? { catalog } : {}),

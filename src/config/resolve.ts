@@ -65,6 +65,8 @@ export interface ResolvedConfig {
   formats: ReportFormat[] | undefined;
   /** Report parameters: config file `report.params`, then `--param` (per key, flags win). */
   reportParams: Record<string, string>;
+  /** Where each report parameter came from ("--param" or "<file> (report.params)"), by name. */
+  reportParamSources: Record<string, string>;
   logFormat: "human" | "json";
   quiet: boolean;
   /** Absolute path of the key file, if any source named one. */
@@ -124,7 +126,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const rawBaseUrl = pick("baseUrl");
   const rate = pick("rate") ?? DEFAULT_RATE;
   const lookback = pick("lookback");
-  const reportParams = mergedReportParams(layers, sources);
+  const { reportParams, reportParamSources } = mergedReportParams(layers, sources);
 
   return {
     baseUrl: rawBaseUrl === undefined ? undefined : checkedBaseUrl(rawBaseUrl, allowHttp, sources),
@@ -141,6 +143,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     outDir: pick("outDir") ?? resolvePath(input.cwd, DEFAULT_OUT_DIR),
     formats: pick("formats"),
     reportParams,
+    reportParamSources,
     // Human lines are for a person at a terminal; anything else (a pipe, a file, a service
     // manager's journal) gets JSON lines a machine can parse.
     logFormat:
@@ -228,19 +231,24 @@ function pickerOf(layers: readonly Layer[]): {
   return { pick, sources };
 }
 
-/** Report parameters merge per key, the higher layer winning; the source is the last to give one. */
+/**
+ * Report parameters merge per key, the higher layer winning, each with the source that gave it;
+ * `sources.reportParams` is the highest source that gave any.
+ */
 function mergedReportParams(
   layers: readonly Layer[],
   sources: Record<FieldName, string>,
-): Record<string, string> {
+): { reportParams: Record<string, string>; reportParamSources: Record<string, string> } {
   const reportParams: Record<string, string> = {};
+  const reportParamSources: Record<string, string> = {};
   for (const layer of [...layers].reverse()) {
     for (const [key, value] of Object.entries(layer.values.reportParams ?? {})) {
       reportParams[key] = String(value);
+      reportParamSources[key] = layer.source("reportParams");
       sources.reportParams = layer.source("reportParams");
     }
   }
-  return reportParams;
+  return { reportParams, reportParamSources };
 }
 
 interface Layer {

@@ -16,6 +16,12 @@ export interface QueryParam {
    * "today", "1,2"), or null for "no value" (SQL NULL). Absent: the parameter is required.
    */
   default?: unknown;
+  /**
+   * Smallest and largest value an `int` parameter takes (`(1..520)` in the header), if bounded;
+   * numbers, not bigints, so that the catalog stays JSON (`list --json`).
+   */
+  min?: number;
+  max?: number;
   description: string;
 }
 

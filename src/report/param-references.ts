@@ -34,11 +34,15 @@ const REFERENCES: Readonly<Record<string, Reference>> = {
   },
 };
 
-function idsOf(text: string): number[] {
+/**
+ * The ids a value names, as BIGINTs: a Number would round ids past 2^53 to another id, and a
+ * negative id names no record either.
+ */
+function idsOf(text: string): bigint[] {
   return text
     .split(/[\s,[\]]+/)
-    .filter((part) => /^\d+$/.test(part))
-    .map(Number);
+    .filter((part) => /^-?\d+$/.test(part))
+    .map(BigInt);
 }
 
 /** Throws a bad-input error naming the first parameter whose ids the database does not know. */
@@ -58,7 +62,7 @@ export async function checkReferences(
         const reader = await connection.runAndReadAll(reference.known, {
           ids: `[${ids.join(",")}]`,
         });
-        const known = new Set(reader.getRows().map((row) => Number(row[0])));
+        const known = new Set(reader.getRows().map((row) => BigInt(String(row[0]))));
         const unknown = ids.filter((id) => !known.has(id));
         if (unknown.length > 0) {
           throw new LmsExportError(

@@ -60,28 +60,72 @@ export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-function badValue(name: string, type: ParamType, raw: unknown, source: string): LmsExportError {
+/** BIGINT's range, which every int is bound as: past it DuckDB fails with a less helpful message. */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A parameter as its values are checked: name, type, and the bounds its header gives, if any. */
+type Bounded = Pick<QueryParam, "name" | "type" | "min" | "max">;
+
+/** What `param` accepts, for messages and `list`: its type's hint, with its range if it has one. */
+export function paramHint(param: Bounded): string {
+  const { type, min, max } = param;
+  if (type !== "int" || (min === undefined && max === undefined)) return PARAM_TYPE_HINTS[type];
+  if (min !== undefined && max !== undefined) return `a whole number from ${min} to ${max}`;
+  return min !== undefined ? `a whole number, at least ${min}` : `a whole number, at most ${max}`;
+}
+
+/** The range an int takes: the header's bounds, BIGINT's where the header gives none. */
+function rangeHint(param: Bounded): string {
+  const min = param.min ?? INT64_MIN;
+  const max = param.max ?? INT64_MAX;
+  return `a whole number from ${min} to ${max}`;
+}
+
+/** A value `param` does not take; `hint` says what it does. */
+function badValue(
+  param: Bounded,
+  raw: unknown,
+  source: string,
+  { what, hint } = { what: "bad", hint: paramHint(param) },
+): LmsExportError {
   const shown = typeof raw === "string" ? JSON.stringify(raw) : JSON.stringify(raw ?? null);
   return new LmsExportError(
     "bad-input",
-    `bad value ${shown} for parameter ${name} (${type}: ${PARAM_TYPE_HINTS[type]}) from ${source}`,
+    `${what} value ${shown} for parameter ${param.name} (${param.type}: ${hint}) from ${source}`,
   );
 }
 
-function parseInt64(text: string): bigint | undefined {
-  const trimmed = text.trim();
-  if (!/^[+-]?\d+$/.test(trimmed)) return undefined;
-  const value = BigInt(trimmed);
-  // BIGINT range: a larger value would fail inside DuckDB with a less helpful message.
-  if (value > 9_223_372_036_854_775_807n || value < -9_223_372_036_854_775_808n) return undefined;
-  return value;
-}
-
-function toInt(raw: unknown): bigint | undefined {
+/** A whole number of any size, or undefined. */
+function wholeNumber(raw: unknown): bigint | undefined {
   if (typeof raw === "number") return Number.isSafeInteger(raw) ? BigInt(raw) : undefined;
   if (typeof raw === "bigint") return raw;
-  if (typeof raw === "string") return parseInt64(raw);
+  if (typeof raw === "string" && /^[+-]?\d+$/.test(raw.trim())) return BigInt(raw.trim());
   return undefined;
+}
+
+/** A whole number within BIGINT's range, or undefined. */
+function toInt(raw: unknown): bigint | undefined {
+  const value = wholeNumber(raw);
+  return value !== undefined && value >= INT64_MIN && value <= INT64_MAX ? value : undefined;
+}
+
+/**
+ * An `int` value within the header's range and BIGINT's, checked before anything runs: outside
+ * them the query would fail as it runs (a cast to INTEGER, an `error()` guard) or not end.
+ */
+function parseIntParam(param: Bounded, raw: unknown, source: string): ParamValue {
+  const value = wholeNumber(raw);
+  if (value === undefined) throw badValue(param, raw, source);
+  const min = param.min === undefined ? INT64_MIN : BigInt(param.min);
+  const max = param.max === undefined ? INT64_MAX : BigInt(param.max);
+  if (value < min || value > max) {
+    // Past BIGINT, the limit to name may be BIGINT's own: the header's range may be open there.
+    const pastBigint = value < INT64_MIN || value > INT64_MAX;
+    const hint = pastBigint ? rangeHint(param) : paramHint(param);
+    throw badValue(param, raw, source, { what: "out-of-range", hint });
+  }
+  return { type: "int", text: String(value), value };
 }
 
 function toDays(raw: unknown, now: Date): number | undefined {
@@ -118,26 +162,24 @@ function toBool(raw: unknown): boolean | undefined {
  *
  * Null: JSON null, and for every type except string and the lists an empty string, mean "no
  * value" (bound as NULL). For the lists an empty string is the empty list.
+ * An `int` outside the header's range (`min`, `max`) is refused too.
  * Throws a bad-input error naming the parameter, its type, what it accepts and `source`.
  */
 export function parseParamValue(
-  param: Pick<QueryParam, "name" | "type">,
+  param: Bounded,
   raw: unknown,
   source: string,
   now: Date,
 ): ParamValue {
-  const { name, type } = param;
-  const fail = () => badValue(name, type, raw, source);
+  const { type } = param;
+  const fail = () => badValue(param, raw, source);
   const isNull =
     raw === null ||
     (typeof raw === "string" && raw.trim() === "" && type !== "string" && !type.endsWith("_list"));
   if (isNull) return { type, text: "", value: null };
   switch (type) {
-    case "int": {
-      const value = toInt(raw);
-      if (value === undefined) throw fail();
-      return { type, text: String(value), value };
-    }
+    case "int":
+      return parseIntParam(param, raw, source);
     case "number": {
       const value =
         typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw.trim()) : Number.NaN;
@@ -203,7 +245,7 @@ export function resolveQueryParams(
     } else {
       throw new LmsExportError(
         "bad-input",
-        `parameter ${param.name} (${param.type}: ${PARAM_TYPE_HINTS[param.type]}) is required by ${queryFile}; pass --param ${param.name}=VALUE`,
+        `parameter ${param.name} (${param.type}: ${paramHint(param)}) is required by ${queryFile}; pass --param ${param.name}=VALUE`,
       );
     }
   }

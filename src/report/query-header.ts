@@ -7,17 +7,22 @@
  * --   (lines indented after "--" continue the previous entry)
  * -- param today date = today: Reference day.
  * -- param group_id int = null: Only this group and its subgroups.
+ * -- param weeks int = 12 (1..520): How many weeks.
  * -- param product_ids int_list: Required; no default.
  * -- label days_overdue: Days overdue
  * ```
  *
  * A parameter's default is written the way it would be given on the command line (`null` = no
- * value). A label names a result column for people (workbook headers, the HTML report, the
- * e-mail) where the rule of `columnLabel` would read wrong. The header is the leading run of `--`
- * lines; the SQL follows it.
+ * value). An `int` parameter may name the values it takes, `(MIN..MAX)`, `(MIN..)` or `(..MAX)`,
+ * before the colon: a value outside is refused as bad input before anything runs, where the query
+ * would otherwise fail as it runs (a cast to INTEGER, an `error()` guard) or run for very long.
+ * A label names a result column for people (workbook headers, the HTML report, the e-mail) where
+ * the rule of `columnLabel` would read wrong. The header is the leading run of `--` lines; the
+ * SQL follows it.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { QueryParam } from "./model.js";
+import { parseParamValue } from "./params.js";
 
 /** What a header declares; title and description are undefined when absent. */
 export interface QueryHeader {
@@ -29,7 +34,10 @@ export interface QueryHeader {
 }
 
 const PARAM_TYPES = ["int", "number", "string", "date", "int_list", "string_list", "bool"] as const;
-const PARAM_LINE = /^param\s+(\S+)\s+(\S+?)(?:\s*=\s*(.*?))?\s*:\s+(.+)$/;
+const PARAM_LINE =
+  /^param\s+(\S+)\s+(\S+?)(?:\s*=\s*(.*?))?(?:\s*\(\s*([^()]*?)\s*\.\.\s*([^()]*?)\s*\))?\s*:\s+(.+)$/;
+/** A bound of a range: a whole number, or nothing for an open end. */
+const BOUND = /^(?:[+-]?\d+)?$/;
 const LABEL_LINE = /^label\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(\S.*)$/;
 /** `$name` in DuckDB; a leading underscore is kept for names the exporter binds itself. */
 const PARAM_NAME = /^[a-z][a-z0-9_]*$/;
@@ -124,10 +132,10 @@ function parseParamLine(body: string, where: string): QueryParam {
   if (!match) {
     throw new LmsExportError(
       "bad-input",
-      `${where}: a parameter line reads "param NAME TYPE [= DEFAULT]: description" (got ${JSON.stringify(body)})`,
+      `${where}: a parameter line reads "param NAME TYPE [= DEFAULT] [(MIN..MAX)]: description" (got ${JSON.stringify(body)})`,
     );
   }
-  const [, name = "", type = "", rawDefault, description = ""] = match;
+  const [, name = "", type = "", rawDefault, min, max, description = ""] = match;
   if (!PARAM_NAME.test(name)) {
     throw new LmsExportError(
       "bad-input",
@@ -142,5 +150,45 @@ function parseParamLine(body: string, where: string): QueryParam {
   }
   const param: QueryParam = { name, type, description: description.trim() };
   if (rawDefault !== undefined) param.default = rawDefault === "null" ? null : rawDefault;
+  if (min !== undefined || max !== undefined) addRange(param, min ?? "", max ?? "", where);
   return param;
+}
+
+/**
+ * Sets `param`'s bounds from a `(MIN..MAX)` of its line (either may be empty: no bound), and
+ * checks its default against them, so that a default the query refuses fails on loading.
+ */
+function addRange(param: QueryParam, min: string, max: string, where: string): void {
+  const fail = (problem: string) =>
+    new LmsExportError("bad-input", `${where}: parameter ${param.name}: ${problem}`);
+  if (param.type !== "int") {
+    throw fail(`only int parameters take a range (MIN..MAX); this one is ${param.type}`);
+  }
+  if (!BOUND.test(min) || !BOUND.test(max) || (min === "" && max === "")) {
+    throw fail(
+      `a range reads (MIN..MAX), (MIN..) or (..MAX) with whole numbers (got (${min}..${max}))`,
+    );
+  }
+  const bound = (text: string) => {
+    const value = Number(text);
+    if (!Number.isSafeInteger(value)) {
+      throw fail(`a bound of its range must be within ±${Number.MAX_SAFE_INTEGER} (got ${text})`);
+    }
+    return value;
+  };
+  if (min !== "") param.min = bound(min);
+  if (max !== "") param.max = bound(max);
+  if (param.min !== undefined && param.max !== undefined && param.min > param.max) {
+    throw fail(`the range (${min}..${max}) holds no value: MIN is above MAX`);
+  }
+  if (typeof param.default === "string") {
+    try {
+      parseParamValue(param, param.default, "its default", new Date(0));
+    } catch (error) {
+      if (error instanceof LmsExportError) {
+        throw new LmsExportError("bad-input", `${where}: ${error.message}`);
+      }
+      throw error;
+    }
+  }
 }

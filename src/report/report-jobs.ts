@@ -51,9 +51,9 @@ type JobBase = Omit<ReportJob, "params"> & { reportParams: Record<string, unknow
 
 /**
  * Resolves `names` against `catalog` (a name ending in .sql is a file path, relative to `cwd`) and
- * decides every parameter: given values (`given`, labelled `givenSource`) win over the report
- * definition's, which win over the header defaults. A given key that no chosen query declares is
- * an error listing the ones they do.
+ * decides every parameter: given values (`given`, each labelled with its entry of `givenSources`,
+ * else `givenSource`) win over the report definition's, which win over the header defaults. A
+ * given key that no chosen query declares is an error listing the ones they do.
  */
 export async function resolveJobs(
   names: readonly string[],
@@ -63,26 +63,40 @@ export async function resolveJobs(
     formats: readonly ReportFormat[] | undefined;
     given: Readonly<Record<string, string>>;
     givenSource: string;
+    /** Where each given value came from, by name, when they came from several places. */
+    givenSources?: Readonly<Record<string, string>>;
     now: Date;
   },
 ): Promise<ReportJob[]> {
   if (names.length === 0)
     throw new LmsExportError("bad-input", "name at least one report or query to run");
   const jobs: ReportJob[] = [];
+  const given = givenLayers(options.given, options.givenSource, options.givenSources ?? {});
   for (const name of names) {
     const base = await jobBase(name, catalog, options.cwd);
     const params = new Map<string, Map<string, ParamValue>>();
     jobs.push({ ...base, formats: [...(options.formats ?? base.formats)], params });
     for (const q of base.queries) {
-      const layers = [
-        { values: options.given, source: options.givenSource },
-        { values: base.reportParams, source: `${base.file} (params)` },
-      ];
+      const layers = [...given, { values: base.reportParams, source: `${base.file} (params)` }];
       params.set(q.name, resolveQueryParams(q.params, layers, q.file, options.now));
     }
   }
   checkGivenDeclared(jobs, options.given);
   return jobs;
+}
+
+/** The given values as one layer per place they came from, so that a message names the right one. */
+function givenLayers(
+  given: Readonly<Record<string, string>>,
+  source: string,
+  sources: Readonly<Record<string, string>>,
+): { values: Record<string, string>; source: string }[] {
+  const bySource = new Map<string, Record<string, string>>();
+  for (const [key, value] of Object.entries(given)) {
+    const from = sources[key] ?? source;
+    bySource.set(from, { ...bySource.get(from), [key]: value });
+  }
+  return [...bySource].map(([from, values]) => ({ values, source: from }));
 }
 
 /** What `name` stands for: a .sql path, else a report definition, else a catalog query. */

@@ -48,6 +48,8 @@ export interface RunReportsOptions {
   params?: Record<string, string>;
   /** How given params are named in messages (default "--param"). */
   paramsSource?: string;
+  /** Where each given param came from, by name, when they came from several places. */
+  paramSources?: Readonly<Record<string, string>>;
   neutraliseFormulas?: boolean;
   /** Every CSV starts with a UTF-8 byte-order mark, whatever the report says (--csv-bom). */
   csvBom?: boolean;
@@ -84,6 +86,7 @@ export async function runReports(
     formats: options.formats,
     given: options.params ?? {},
     givenSource: options.paramsSource ?? "--param",
+    ...(options.paramSources ? { givenSources: options.paramSources } : {}),
     now,
   });
   const checking = await db.connect();

@@ -93,12 +93,16 @@ describe("the project's catalog", () => {
         name: "due_days",
         type: "int",
         default: "30",
+        min: 0,
+        max: 36500,
         description: "Days after access is granted by which a product must be completed.",
       },
       {
         name: "expiring_days",
         type: "int",
         default: "30",
+        min: 0,
+        max: 36500,
         description: "An active access expiring within this many days is flagged.",
       },
     ]);
@@ -185,7 +189,7 @@ describe("query headers and SQL", () => {
     [
       "a malformed parameter line",
       header("-- title: T\n-- description: D\n-- param n"),
-      /^queries\/q\.sql:3: a parameter line reads "param NAME TYPE \[= DEFAULT\]: description"/,
+      /^queries\/q\.sql:3: a parameter line reads "param NAME TYPE \[= DEFAULT\] \[\(MIN\.\.MAX\)\]: description"/,
     ],
     [
       "a repeated parameter",

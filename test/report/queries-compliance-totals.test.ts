@@ -127,9 +127,9 @@ describe("compliance-trend", () => {
     ]);
   });
 
-  test("weeks below 1 is refused", async () => {
+  test("weeks below 1 is refused before the query runs", async () => {
     await expect(runner.run("compliance-trend", { weeks: "0" })).rejects.toThrow(
-      /weeks must be at least 1/,
+      /^out-of-range value "0" for parameter weeks \(int: a whole number from 1 to 520\)/,
     );
   });
 });

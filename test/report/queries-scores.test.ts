@@ -89,9 +89,9 @@ describe("score-histogram", () => {
     ]);
   });
 
-  test("a bucket width below 1 is refused by the query", async () => {
+  test("a bucket width below 1 is refused before the query runs", async () => {
     await expect(run("score-histogram", { bucket_width: "0" })).rejects.toThrow(
-      /bucket_width must be at least 1/,
+      /^out-of-range value "0" for parameter bucket_width \(int: a whole number, at least 1\)/,
     );
   });
 });

@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import type { Catalog, QueryParam } from "../../report/catalog.js";
-import { PARAM_TYPE_HINTS } from "../../report/params.js";
+import { paramHint } from "../../report/params.js";
 import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
 import type { CliContext } from "../context.js";
 
@@ -28,7 +28,7 @@ function paramLine(param: QueryParam): string {
       : param.default === null || param.default === ""
         ? "default: none"
         : `default: ${String(param.default)}`;
-  return `--param ${param.name}=${param.type.toUpperCase()} (${shown}; ${PARAM_TYPE_HINTS[param.type]}) ${param.description}`;
+  return `--param ${param.name}=${param.type.toUpperCase()} (${shown}; ${paramHint(param)}) ${param.description}`;
 }
 
 /** The catalog as text: reports first (what most people run), then queries. */
