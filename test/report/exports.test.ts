@@ -2,7 +2,7 @@
  * Every export format read back by a reader that is not the writer (DuckDB's read_parquet and
  * read_csv, exceljs's workbook reader) and compared with the query's own result, types included.
  */
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -279,6 +279,32 @@ describe("Excel", () => {
     expect(sheetValues(book.getWorksheet("series") as ExcelJS.Worksheet)).toEqual([
       ["ID", "Label", "Half"],
     ]);
+  });
+});
+
+describe("Excel's cell limit", () => {
+  test("text past 32,767 characters is cut to fit, whole in the CSV, and the About sheet says so", async () => {
+    await writeFile(
+      join(dir, "long.sql"),
+      // The second value has a surrogate pair where the cut falls: it is cut before the pair.
+      "-- title: Long text\nSELECT repeat('ab', 20000) AS body, repeat('x', 32765) || '😀' || 'yyy' AS pair\n",
+    );
+    const out = join(dir, "long");
+    await runReports(db, ["long.sql"], {
+      outDir: out,
+      formats: ["xlsx", "csv"],
+      cwd: dir,
+      now: NOW,
+    });
+    const book = await readWorkbook(join(out, "long-2026-03-10.xlsx"));
+    const [, row] = sheetValues(book.worksheets[0] as ExcelJS.Worksheet);
+    expect(row?.map((v) => String(v).length)).toEqual([32_767, 32_766]);
+    expect(String(row?.[0]).endsWith("ab…")).toBe(true);
+    expect(String(row?.[1]).endsWith("x…")).toBe(true);
+    const about = sheetValues(book.getWorksheet("About") as ExcelJS.Worksheet);
+    expect(about.find((r) => r[0] === "Text cut to fit")?.[1]).toMatch(/^2 cells held more/);
+    const csv = await readFile(join(out, "long-2026-03-10.csv"), "utf8");
+    expect(csv).toContain("ab".repeat(20_000));
   });
 });
 

@@ -14,6 +14,10 @@
  * falls at midnight UTC: such a column holds days (a due date, a day the portal sent without a
  * time), and "00:00:00" on every line is noise. The cell still holds the exact instant; only its
  * format changes, and one format serves the whole column.
+ *
+ * Text: a cell holds at most 32,767 characters in Excel, which offers to "repair" a file with a
+ * longer one and drops its text. A longer value is cut to fit and ends with "…"; the workbook's
+ * About sheet says how many were cut, and the CSV and Parquet files hold them whole.
  */
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api";
 import { columnKind, plainConverter } from "../present/column-kind.js";
@@ -34,6 +38,17 @@ export interface ColumnWriter {
 }
 
 const DAY_MS = 86_400_000;
+/** Characters an Excel cell holds at most. */
+export const EXCEL_CELL_CHARS = 32_767;
+
+/** `text` cut to fit a cell, ending with "…", without splitting a surrogate pair. */
+export function fitCell(text: string): string {
+  if (text.length <= EXCEL_CELL_CHARS) return text;
+  let end = EXCEL_CELL_CHARS - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
 const IDENTIFIER = /(^|_)id$/;
 
 /** Excel number formats by kind of column. */
@@ -52,7 +67,7 @@ const BASE_WIDTHS = { integer: 10, decimal: 10, percent: 10, date: 11, timestamp
 export function columnWriter(
   name: string,
   type: DuckDBType,
-  options: { neutraliseFormulas: boolean },
+  options: { neutraliseFormulas: boolean; onCut: () => void },
 ): ColumnWriter {
   const kind = columnKind(name, type);
   const convert = plainConverter(kind, type);
@@ -66,11 +81,19 @@ export function columnWriter(
       convert,
     };
   }
+  const text = options.neutraliseFormulas
+    ? (v: DuckDBValue) => neutraliseText(convert(v) as string)
+    : convert;
   return {
     style: {},
     baseWidth: 8,
     measure: true,
-    convert: options.neutraliseFormulas ? (v) => neutraliseText(convert(v) as string) : convert,
+    convert: (v) => {
+      const value = text(v);
+      if (typeof value !== "string" || value.length <= EXCEL_CELL_CHARS) return value;
+      options.onCut();
+      return fitCell(value);
+    },
   };
 }
 

@@ -26,6 +26,7 @@ import {
   type ColumnWriter,
   columnWidth,
   columnWriter,
+  EXCEL_CELL_CHARS,
   settleDateFormat,
 } from "./xlsx-cells.js";
 import { overdueHighlight, pageSetup } from "./xlsx-layout.js";
@@ -103,6 +104,8 @@ export class XlsxWorkbook {
   readonly #sheetNames = new Set<string>();
   readonly #headers: HeaderEntry[] = [];
   #failure: Error | undefined;
+  /** Text cells cut to Excel's limit (see xlsx-cells.ts). */
+  #cut = 0;
 
   constructor(path: string, options: XlsxOptions) {
     this.#maxDataRows = Math.max(1, (options.maxRowsPerSheet ?? EXCEL_MAX_ROWS) - 1);
@@ -217,7 +220,12 @@ export class XlsxWorkbook {
     const headers = result.deduplicatedColumnNames();
     const labels = headers.map((header) => columnLabel(header, given));
     const initial = headers.map((header, i) =>
-      columnWriter(header, result.columnType(i), { neutraliseFormulas: this.#neutralise }),
+      columnWriter(header, result.columnType(i), {
+        neutraliseFormulas: this.#neutralise,
+        onCut: () => {
+          this.#cut += 1;
+        },
+      }),
     );
     const firstRows = chunk ? this.#rows(chunk, initial) : [];
     const column = (c: number) => firstRows.map((row) => row[c] ?? null);
@@ -287,7 +295,16 @@ export class XlsxWorkbook {
     };
     bold(["About", ""]);
     const dateStyle = { numFmt: "yyyy-mm-dd hh:mm:ss", alignment: { horizontal: "left" as const } };
-    for (const line of lines) {
+    const cut: AboutLine[] =
+      this.#cut === 0
+        ? []
+        : [
+            {
+              label: "Text cut to fit",
+              value: `${this.#cut} cells held more than Excel's ${EXCEL_CELL_CHARS.toLocaleString("en")} characters: they end with "…" here; the CSV and Parquet exports hold them whole`,
+            },
+          ];
+    for (const line of [...lines, ...cut]) {
       const value =
         typeof line.value === "string" && this.#neutralise
           ? neutraliseText(line.value)
