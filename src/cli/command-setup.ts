@@ -2,7 +2,7 @@
  * What every command that reads settings does first: resolve the configuration once and build the
  * logger, with a secrets list the logger redacts (the key is added as soon as it is read).
  */
-import { readApiKey } from "../config/api-key.js";
+import { apiKeySource, describeApiKeySource, readApiKey } from "../config/api-key.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import type { LmsDatabase } from "../load/database.js";
 import { openDatabaseWaiting } from "../load/wait-for-lock.js";
@@ -22,6 +22,8 @@ export interface CommandSetup {
 export interface PortalCommandSetup extends CommandSetup {
   /** Already in `secrets`, so no log line can show it. */
   readonly apiKey: string;
+  /** Where the key was read from, for a portal's refusal: "LMS_API_KEY" or the file and setting. */
+  readonly keySource: string;
 }
 
 export async function setupCommand(
@@ -53,7 +55,8 @@ export async function setupPortalCommand(
   const setup = await setupCommand(flags, ctx);
   const apiKey = await readApiKey(setup.config, ctx.env, { logger: setup.logger });
   setup.secrets.push(apiKey);
-  return { ...setup, apiKey };
+  const where = apiKeySource(setup.config, ctx.env);
+  return { ...setup, apiKey, keySource: where ? describeApiKeySource(where) : "LMS_API_KEY" };
 }
 
 /** What opening the configured database takes besides the configuration. */

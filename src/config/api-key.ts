@@ -1,50 +1,74 @@
 /**
- * Reading the API key. The key only ever comes from a file (--api-key-file, LMS_API_KEY_FILE or
- * the config file's apiKeyFile) or from LMS_API_KEY — never from a flag value, which other users
- * can read in the process list and which stays in shell history.
+ * Reading the API key. The key only ever comes from a file (--api-key-file, LMS_API_KEY_FILE, a
+ * portal entry's or the config file's apiKeyFile) or from LMS_API_KEY — never from a flag value,
+ * which other users can read in the process list and which stays in shell history.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import type { ResolvedConfig } from "./resolve.js";
 import { readSecretFile } from "./secret-file.js";
 
+/** The settings that decide where the key comes from. */
+export type ApiKeySettings = Pick<ResolvedConfig, "apiKeyFile" | "sources" | "origins">;
+
+/** Where the key is read from: a file (with the setting that named it) or LMS_API_KEY. */
+export type ApiKeySource =
+  | { kind: "file"; path: string; source: string }
+  | { kind: "env"; source: "LMS_API_KEY" };
+
 /**
- * Answers the API key.
- *
- * Contract — where the key comes from, first match wins (flags > environment > config file):
- * 1. a key file named by --api-key-file or LMS_API_KEY_FILE;
+ * Decides where the key comes from, first match wins:
+ * 1. a key file named by --api-key-file, by the `--portal` entry of the config file (also each
+ *    portal of `--all-portals`), or by LMS_API_KEY_FILE;
  * 2. LMS_API_KEY;
- * 3. a key file named by the config file's "apiKeyFile".
- * A key file holds the key on one line; surrounding whitespace and a trailing newline are
- * trimmed. A missing, unreadable, empty or multi-line file, or no key anywhere, is a one-line
- * bad-input naming the path (never the content). A key file that group or others may read gets
- * a warning on `logger`, not an error.
+ * 3. a key file named by the config file's top-level "apiKeyFile".
+ * A portal's entry wins over LMS_API_KEY: one key in the environment must never be sent to every
+ * portal of the file. Undefined when no source gives a key.
+ */
+export function apiKeySource(
+  config: ApiKeySettings,
+  env: Readonly<Record<string, string | undefined>>,
+): ApiKeySource | undefined {
+  const file = config.apiKeyFile;
+  const origin = config.origins.apiKeyFile;
+  const aboveEnvKey = origin === "flag" || origin === "portal" || origin === "env";
+  if (file !== undefined && aboveEnvKey) {
+    return { kind: "file", path: file, source: config.sources.apiKeyFile };
+  }
+  if (env.LMS_API_KEY?.trim()) return { kind: "env", source: "LMS_API_KEY" };
+  if (file !== undefined) return { kind: "file", path: file, source: config.sources.apiKeyFile };
+  return undefined;
+}
+
+/** How messages name where the key came from (a path only once the file was read). */
+export function describeApiKeySource(where: ApiKeySource): string {
+  return where.kind === "env" ? "LMS_API_KEY" : `the key file ${where.path} (${where.source})`;
+}
+
+/**
+ * Answers the API key from the place {@link apiKeySource} picks.
+ *
+ * Contract: a key file holds the key on one line; surrounding whitespace and a trailing newline
+ * are trimmed. A missing, unreadable, empty or multi-line file, or no key anywhere, is a one-line
+ * bad-input naming the setting (never the content; see readSecretFile for when the path is
+ * shown). A key file that group or others may read gets a warning on `logger`, not an error.
  */
 export async function readApiKey(
-  config: Pick<ResolvedConfig, "apiKeyFile" | "sources">,
+  config: ApiKeySettings,
   env: Readonly<Record<string, string | undefined>>,
   options: { logger?: Logger } = {},
 ): Promise<string> {
-  const fileSource = config.sources.apiKeyFile;
-  const fileFromFlagOrEnv = fileSource === "--api-key-file" || fileSource === "LMS_API_KEY_FILE";
-  if (config.apiKeyFile !== undefined && fileFromFlagOrEnv) {
-    return readSecretFile(config.apiKeyFile, {
-      source: fileSource,
-      what: "API key",
-      logger: options.logger,
-    });
+  const where = apiKeySource(config, env);
+  if (where === undefined) {
+    throw new LmsExportError(
+      "bad-input",
+      "no API key: put the key alone in a file and pass --api-key-file FILE (or set LMS_API_KEY_FILE), or set LMS_API_KEY",
+    );
   }
-  const fromEnv = env.LMS_API_KEY?.trim();
-  if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
-  if (config.apiKeyFile !== undefined) {
-    return readSecretFile(config.apiKeyFile, {
-      source: fileSource,
-      what: "API key",
-      logger: options.logger,
-    });
-  }
-  throw new LmsExportError(
-    "bad-input",
-    "no API key: put the key alone in a file and pass --api-key-file FILE (or set LMS_API_KEY_FILE), or set LMS_API_KEY",
-  );
+  if (where.kind === "env") return env.LMS_API_KEY?.trim() ?? "";
+  return readSecretFile(where.path, {
+    source: where.source,
+    what: "API key",
+    logger: options.logger,
+  });
 }

@@ -87,7 +87,14 @@ export interface ResolvedConfig {
   portals: string[];
   /** Where each setting came from: "--db", "LMS_DB", "<file> (db)" or "default". */
   sources: Record<FieldName, string>;
+  /** Which kind of source gave each setting, for rules that rank sources (the API key's). */
+  origins: Record<FieldName, SettingOrigin>;
+  /** Report parameters given by `--param`; the others (config file) are optional per query. */
+  reportParamFlags: string[];
 }
+
+/** The kinds of source a setting may come from, highest precedence first. */
+export type SettingOrigin = "flag" | "portal" | "env" | "file" | "default";
 
 /**
  * What resolveConfig reads. Nothing else is consulted (no process.env, no process.cwd()), except
@@ -120,7 +127,7 @@ export interface ResolveConfigInput {
 export async function resolveConfig(input: ResolveConfigInput): Promise<ResolvedConfig> {
   refuseApiKeyFlag(input.flags);
   const { layers, file, portal } = await settingLayers(input);
-  const { pick, sources } = pickerOf(layers);
+  const { pick, sources, origins } = pickerOf(layers);
 
   const allowHttp = pick("allowHttp") ?? false;
   const rawBaseUrl = pick("baseUrl");
@@ -158,6 +165,10 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     portal: portal?.name,
     portals: Object.keys(file?.portals ?? {}),
     sources,
+    origins,
+    reportParamFlags: Object.keys(
+      layers.find((layer) => layer.kind === "flag")?.values.reportParams ?? {},
+    ),
   };
 }
 
@@ -188,11 +199,20 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
   const file = await findAndLoadConfigFile(input);
 
   const layers: Layer[] = [
-    { values: withAbsolutePaths(fromFlags, input.cwd), source: (f) => `--${FIELDS[f].flag}` },
-    { values: withAbsolutePaths(fromEnv, input.cwd), source: (f) => FIELDS[f].env ?? f },
+    {
+      kind: "flag",
+      values: withAbsolutePaths(fromFlags, input.cwd),
+      source: (f) => `--${FIELDS[f].flag}`,
+    },
+    {
+      kind: "env",
+      values: withAbsolutePaths(fromEnv, input.cwd),
+      source: (f) => FIELDS[f].env ?? f,
+    },
   ];
   if (file !== undefined) {
     layers.push({
+      kind: "file",
       values: withAbsolutePaths(file.values, file.dir),
       source: (f) => `${file.path} (${FIELDS[f].file})`,
     });
@@ -214,21 +234,27 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
 function pickerOf(layers: readonly Layer[]): {
   pick: <K extends FieldName>(field: K) => ConfigValues[K];
   sources: Record<FieldName, string>;
+  origins: Record<FieldName, SettingOrigin>;
 } {
   const sources = Object.fromEntries(FIELD_NAMES.map((f) => [f, "default"])) as Record<
     FieldName,
     string
+  >;
+  const origins = Object.fromEntries(FIELD_NAMES.map((f) => [f, "default"])) as Record<
+    FieldName,
+    SettingOrigin
   >;
   const pick = <K extends FieldName>(field: K): ConfigValues[K] => {
     for (const layer of layers) {
       const value = layer.values[field];
       if (value === undefined) continue;
       sources[field] = layer.source(field);
+      origins[field] = layer.kind;
       return value;
     }
     return undefined;
   };
-  return { pick, sources };
+  return { pick, sources, origins };
 }
 
 /**
@@ -252,6 +278,7 @@ function mergedReportParams(
 }
 
 interface Layer {
+  kind: Exclude<SettingOrigin, "default">;
   values: ConfigValues;
   source: (f: FieldName) => string;
 }
@@ -271,6 +298,7 @@ function portalLayer(
   return {
     name,
     layer: {
+      kind: "portal",
       values: withAbsolutePaths(entry, file.dir),
       source: (f) => `${file.path} (portals.${name}.${FIELDS[f].file})`,
     },

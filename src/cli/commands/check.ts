@@ -6,7 +6,7 @@
 import { request } from "undici";
 import type { Argv } from "yargs";
 import { createClient } from "../../api/client.js";
-import { readApiKey } from "../../config/api-key.js";
+import { apiKeySource, readApiKey } from "../../config/api-key.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { createRedactor } from "../../log/redact.js";
@@ -125,12 +125,8 @@ async function checkPortal(
 
 /** Where the key came from, never the key. */
 function keySource(config: ResolvedConfig, env: CliContext["env"]): string {
-  const source = config.sources.apiKeyFile;
-  const fromFlagOrEnv = source === "--api-key-file" || source === "LMS_API_KEY_FILE";
-  if (config.apiKeyFile !== undefined && (fromFlagOrEnv || !env.LMS_API_KEY?.trim())) {
-    return `${config.apiKeyFile} (${source})`;
-  }
-  return "LMS_API_KEY";
+  const where = apiKeySource(config, env);
+  return where?.kind === "file" ? `${where.path} (${where.source})` : "LMS_API_KEY";
 }
 
 function errorText(error: unknown): string {
