@@ -3,9 +3,9 @@
  * (so a bad split column fails before any file is written), then the files written and listed on
  * stdout, then the mail sent. One place, so the two commands cannot write or mail differently.
  */
-import type { ResolvedConfig } from "../config/resolve.js";
-import type { Catalog } from "../report/catalog.js";
-import { resolveJobs } from "../report/report-jobs.js";
+import { type Catalog, loadCatalog } from "../report/catalog.js";
+import { projectRoot } from "../report/project-root.js";
+import { type ReportJob, resolveJobs } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
 import { runReports } from "../report/run-report.js";
 import type { CommandSetup } from "./command-setup.js";
@@ -13,16 +13,45 @@ import type { CliContext } from "./context.js";
 import { type MailRequest, planMail, sendPlannedMail } from "./mail-step.js";
 import { reportSummary } from "./report-summary.js";
 
-/** How names become report jobs: the settings' formats and parameters, the clock at `now`. */
-export function jobOptions(config: ResolvedConfig, cwd: string, now: Date) {
-  return {
+/**
+ * The jobs `names` stand for and the parameters they run with. `--param` values must each be
+ * declared by a chosen query (a typo is an error); the config file's `report.params` are defaults
+ * for many reports, so each applies only to the queries that declare it and the rest are left out
+ * (with a debug line), or one shared file would break every report without those parameters.
+ */
+export async function reportJobs(
+  names: readonly string[],
+  catalog: Catalog,
+  setup: Pick<CommandSetup, "config" | "logger">,
+  cwd: string,
+  now: Date,
+): Promise<{ jobs: ReportJob[]; params: Record<string, string> }> {
+  const { config, logger } = setup;
+  const jobs = await resolveJobs(names, catalog, {
     cwd,
     formats: config.formats,
     given: config.reportParams,
     givenSource: config.sources.reportParams,
     givenSources: config.reportParamSources,
+    checked: config.reportParamFlags,
     now,
-  };
+  });
+  const declared = new Set(
+    jobs.flatMap((j) => j.queries.flatMap((q) => q.params)).map((p) => p.name),
+  );
+  const params: Record<string, string> = {};
+  const unused: string[] = [];
+  for (const [key, value] of Object.entries(config.reportParams)) {
+    if (declared.has(key) || config.reportParamFlags.includes(key)) params[key] = value;
+    else unused.push(key);
+  }
+  if (unused.length > 0) {
+    logger.debug("report parameters no chosen query declares are left out", {
+      params: unused,
+      source: config.sources.reportParams,
+    });
+  }
+  return { jobs, params };
 }
 
 export interface ReportStep {
@@ -42,26 +71,21 @@ export async function writeAndMailReports(
   names: string[],
   step: ReportStep,
 ): Promise<void> {
-  const { setup, catalog, request, ctx, now } = step;
+  const { setup, request, ctx, now } = step;
   const { config, logger } = setup;
-  const planned =
-    request && catalog
-      ? await planMail(
-          db,
-          await resolveJobs(names, catalog, jobOptions(config, ctx.cwd, now)),
-          request,
-        )
-      : undefined;
+  const catalog = step.catalog ?? (await loadCatalog(projectRoot()));
+  const { jobs, params } = await reportJobs(names, catalog, setup, ctx.cwd, now);
+  const planned = request && step.catalog ? await planMail(db, jobs, request) : undefined;
   const results = await runReports(db, names, {
     now,
     outDir: config.outDir,
     ...(config.formats ? { formats: config.formats } : {}),
-    params: config.reportParams,
+    params,
     paramsSource: config.sources.reportParams,
     paramSources: config.reportParamSources,
     neutraliseFormulas: step.neutraliseFormulas,
     csvBom: step.csvBom === true,
-    ...(catalog ? { catalog } : {}),
+    catalog,
     cwd: ctx.cwd,
     logger,
     signal: ctx.signal,

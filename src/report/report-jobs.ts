@@ -53,7 +53,9 @@ type JobBase = Omit<ReportJob, "params"> & { reportParams: Record<string, unknow
  * Resolves `names` against `catalog` (a name ending in .sql is a file path, relative to `cwd`) and
  * decides every parameter: given values (`given`, each labelled with its entry of `givenSources`,
  * else `givenSource`) win over the report definition's, which win over the header defaults. A
- * given key that no chosen query declares is an error listing the ones they do.
+ * given key that no chosen query declares is an error listing the ones they do; with `checked`,
+ * only those keys are (the others, such as a config file's defaults for many reports, apply to
+ * the queries that declare them).
  */
 export async function resolveJobs(
   names: readonly string[],
@@ -65,6 +67,7 @@ export async function resolveJobs(
     givenSource: string;
     /** Where each given value came from, by name, when they came from several places. */
     givenSources?: Readonly<Record<string, string>>;
+    checked?: readonly string[];
     now: Date;
   },
 ): Promise<ReportJob[]> {
@@ -81,7 +84,7 @@ export async function resolveJobs(
       params.set(q.name, resolveQueryParams(q.params, layers, q.file, options.now));
     }
   }
-  checkGivenDeclared(jobs, options.given);
+  checkGivenDeclared(jobs, options.checked ?? Object.keys(options.given));
   return jobs;
 }
 
@@ -132,15 +135,12 @@ async function jobBase(name: string, catalog: Catalog, cwd: string): Promise<Job
 }
 
 /** A given value no chosen query takes is most likely a typo: it is an error, not ignored. */
-function checkGivenDeclared(
-  jobs: readonly ReportJob[],
-  given: Readonly<Record<string, string>>,
-): void {
+function checkGivenDeclared(jobs: readonly ReportJob[], given: readonly string[]): void {
   const declared = new Map<string, string>();
   for (const j of jobs) {
     for (const q of j.queries) for (const p of q.params) declared.set(p.name, p.type);
   }
-  for (const key of Object.keys(given)) {
+  for (const key of given) {
     if (!declared.has(key)) {
       const known = [...declared]
         .map(([n, t]) => `${n} (${t})`)

@@ -2,7 +2,6 @@ import type { Argv } from "yargs";
 import { restrictFileAccess } from "../../load/file-access.js";
 import type { Catalog } from "../../report/catalog.js";
 import { prepareOutputDir } from "../../report/output-files.js";
-import { resolveJobs } from "../../report/report-jobs.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
 import type { PortalCommandSetup } from "../command-setup.js";
@@ -13,7 +12,7 @@ import { allowedFolders } from "../file-access-option.js";
 import { type MailRequest, mailRequest } from "../mail-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
 import { withReportNames } from "../report-names-option.js";
-import { jobOptions, writeAndMailReports } from "../report-step.js";
+import { reportJobs, writeAndMailReports } from "../report-step.js";
 import { withReportWritingOptions } from "../report-writing-options.js";
 
 /** The reports to write after the extract, with the options of extract and of report writing. */
@@ -50,7 +49,7 @@ async function planReports(
   const request = await mailRequest(args, setup, ctx);
   const catalog = await loadCatalogFor(args.catalog, ctx);
   const { config } = setup;
-  await resolveJobs(args.reports, catalog, jobOptions(config, ctx.cwd, new Date()));
+  await reportJobs(args.reports, catalog, setup, ctx.cwd, new Date());
   refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
   const allowed = allowedFolders(args.allowFileAccess, {
     config,
