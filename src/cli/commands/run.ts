@@ -1,7 +1,9 @@
 import type { Argv } from "yargs";
+import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
 import type { Catalog } from "../../report/catalog.js";
 import { prepareOutputDir } from "../../report/output-files.js";
+import { requireConfiguredPortal } from "../all-portals.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
 import type { PortalCommandSetup } from "../command-setup.js";
@@ -17,18 +19,29 @@ import { withReportWritingOptions } from "../report-writing-options.js";
 
 /** The reports to write after the extract, with the options of extract and of report writing. */
 function runBuilder(y: Argv) {
-  return withReportNames(
-    withReportWritingOptions(
-      withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
-    ),
-    "reports",
-  )
-    .example(
-      "$0 run weekly-compliance --incremental",
-      "refresh the database, then the weekly workbook",
+  return (
+    withReportNames(
+      withReportWritingOptions(
+        withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+      ),
+      "reports",
     )
-    .example("$0 run completion-overview --format csv --out exports/", "CSV only, into exports/")
-    .example("$0 run weekly-compliance --mail", "then mail it as its definition says");
+      .option("portal", {
+        type: "string",
+        group: "Portals:",
+        description:
+          'A portal under "portals" in the config file: its address, key, concurrency and database',
+      })
+      // Known only to be refused with what to do instead (see runHandler).
+      .option("all-portals", { type: "boolean", hidden: true })
+      .example("$0 run weekly-compliance --portal acme", "one portal of the config file")
+      .example(
+        "$0 run weekly-compliance --incremental",
+        "refresh the database, then the weekly workbook",
+      )
+      .example("$0 run completion-overview --format csv --out exports/", "CSV only, into exports/")
+      .example("$0 run weekly-compliance --mail", "then mail it as its definition says")
+  );
 }
 
 type RunArgs = CommandArgs<typeof runBuilder>;
@@ -63,6 +76,15 @@ async function planReports(
 
 /** Extracts, then writes (and mails) the reports on the database just extracted. */
 async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
+  if (args.allPortals) {
+    // Each portal's reports would share one output folder and file names, and its mail: the two
+    // steps over all portals are extract --all-portals, then one report over every portal.
+    throw new LmsExportError(
+      "bad-input",
+      "run does not take --all-portals: run `lms-export extract --all-portals`, then `lms-export report NAME --all-portals` (one report over every portal), or `lms-export run NAME --portal P` for each portal",
+    );
+  }
+  if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
   let plan: ReportPlan = { catalog: undefined, request: undefined, allowed: [] };
   await extractCommand(args, ctx, {
     before: async (setup) => {
