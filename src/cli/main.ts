@@ -29,6 +29,7 @@ import {
   exitCodeOf,
   failureLine,
 } from "./exit-codes.js";
+import { usageLine } from "./usage-message.js";
 
 /** Each command module adds itself to the root parser. */
 export type RegisterCommand = (root: Argv, ctx: CliContext) => Argv;
@@ -41,18 +42,48 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerList,
   registerPublish,
   registerCheck,
-  registerSchedule,
+  // The schedule checks its command's arguments with these same definitions.
+  registerSchedule(checkCommandLine),
   registerSimulate,
   registerDemo,
   registerRoster,
   registerApply,
 ];
 
-/** The root parser with every command; `onUsageFailure` hears yargs' own usage errors. */
+/** The names the commands above register, for usage messages that point to a command's help. */
+const COMMAND_NAMES = [
+  "extract",
+  "report",
+  "run",
+  "sql",
+  "list",
+  "publish",
+  "check",
+  "schedule",
+  "simulate",
+  "demo",
+  "roster",
+  "apply",
+  "completion",
+];
+
+/** Thrown instead of running a command's handler when the command line is only checked. */
+class ParsedOnly extends Error {
+  constructor(readonly argv: Readonly<Record<string, unknown>>) {
+    super("parsed only");
+  }
+}
+
+/**
+ * The root parser with every command; `onUsageFailure` hears yargs' own usage errors. With
+ * `checkOnly`, every command stops after its arguments are parsed and validated, before its
+ * handler, by throwing ParsedOnly.
+ */
 function rootParser(
   argv: readonly string[],
   ctx: CliContext,
   onUsageFailure: (message: string) => void,
+  checkOnly = false,
 ): Argv {
   let root = yargs([...argv])
     .scriptName("lms-export")
@@ -65,11 +96,17 @@ function rootParser(
     .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
+      if (error) {
+        // yargs wraps what an option's coerce function throws (a bad --wait) in its own YError:
+        // it is the user's input that is wrong, and the message already says how.
+        if (error.name === "YError") throw new LmsExportError("bad-input", error.message);
+        throw error;
+      }
       // yargs reports its own usage problems with a message and no error. Throwing stops it
       // before any handler runs: a mistyped flag must never start an extract.
-      if (error) throw error;
-      onUsageFailure(message);
-      throw new LmsExportError("bad-input", message);
+      const line = usageLine(message, argv, COMMAND_NAMES);
+      onUsageFailure(line);
+      throw new LmsExportError("bad-input", line);
     })
     .example("$0 demo", "the whole pipeline on a simulated portal, no setup")
     .example(
@@ -85,7 +122,33 @@ function rootParser(
     .alias("h", "help")
     .version();
   for (const register of COMMANDS) root = register(root, ctx);
+  if (checkOnly) {
+    root = root.middleware((parsed) => {
+      throw new ParsedOnly(parsed);
+    }, false);
+  }
   return root;
+}
+
+/**
+ * Parses `argv` with every command's own definitions without running it. Contract: throws the
+ * bad-input error the command would stop with for an unknown flag, a value outside its choices,
+ * a missing argument or a bad --wait; otherwise answers the parsed options (none for --help or
+ * --version), and nothing is printed.
+ */
+export async function checkCommandLine(
+  argv: readonly string[],
+  ctx: CliContext,
+): Promise<Readonly<Record<string, unknown>>> {
+  const root = rootParser(argv, ctx, () => {}, true);
+  try {
+    // The callback takes --help and --version text, which is not shown.
+    await root.parseAsync([...argv], {}, () => {});
+  } catch (error) {
+    if (error instanceof ParsedOnly) return error.argv;
+    throw error;
+  }
+  return {};
 }
 
 /** Runs the CLI with `argv` (without node and script) and answers the exit code. */

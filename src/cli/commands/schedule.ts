@@ -8,70 +8,17 @@
  * new run starts, the running child gets SIGTERM and is waited for, then the command returns 0.
  * The engine is src/schedule/scheduler.ts; this file checks the command and wires it.
  */
+import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { resolveConfig } from "../../config/resolve.js";
-import { LmsExportError } from "../../errors/lms-export-error.js";
 import { createCliLogger } from "../../log/cli-logger.js";
 import { streamIsTTY } from "../../log/color.js";
-import { didYouMean } from "../../report/suggest-name.js";
 import { checkCron, runSchedule } from "../../schedule/scheduler.js";
 import { spawnCliRun } from "../../schedule/spawn-run.js";
-import { loadCatalogFor } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withLogOptions } from "../options.js";
-import { checkScheduledMail } from "../scheduled-mail-check.js";
-
-/** The lms-export arguments given after `--`. */
-function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
-  const afterDashes = argv["--"];
-  const positional = Array.isArray(afterDashes) ? afterDashes : [];
-  const args = positional.map((value) => String(value));
-  // "-- lms-export run x" means the same as "-- run x".
-  if (args[0] === "lms-export") args.shift();
-  if (args.length === 0) {
-    throw new LmsExportError(
-      "bad-input",
-      'name the command to run after --, e.g. lms-export schedule --cron "0 6 * * 1" -- run weekly-compliance',
-    );
-  }
-  if (args[0] === "schedule") {
-    throw new LmsExportError(
-      "bad-input",
-      "schedule cannot run schedule: name the command to run after --",
-    );
-  }
-  // A flag first (--version) is lms-export's own option, not a command.
-  if (!args[0]?.startsWith("-") && !SCHEDULABLE.includes(args[0] ?? "")) {
-    throw new LmsExportError(
-      "bad-input",
-      `unknown command "${args[0]}" after --: name one of ${SCHEDULABLE.join(", ")}`,
-    );
-  }
-  return args;
-}
-
-/** Commands a schedule may run. */
-const SCHEDULABLE = ["run", "extract", "report", "sql", "list", "check", "demo", "simulate"];
-
-/**
- * The report and query names of a scheduled `report` or `run`, checked now: a typo must not wait
- * a week for its first tick. Names are the words after the command up to the first flag.
- */
-async function checkReportNames(args: readonly string[], ctx: CliContext): Promise<void> {
-  if (args[0] !== "report" && args[0] !== "run") return;
-  const firstFlag = args.findIndex((arg, i) => i > 0 && arg.startsWith("-"));
-  const names = args.slice(1, firstFlag === -1 ? undefined : firstFlag);
-  const catalogs = args.flatMap((arg, i) => (arg === "--catalog" ? [args[i + 1] ?? ""] : []));
-  const catalog = await loadCatalogFor(catalogs.length > 0 ? catalogs : undefined, ctx);
-  for (const name of names) {
-    if (/\.sql$/i.test(name) || catalog.reports.has(name) || catalog.queries.has(name)) continue;
-    throw new LmsExportError(
-      "not-found",
-      `unknown report or query "${name}" in the command after --${didYouMean(name, [...catalog.reports.keys(), ...catalog.queries.keys()])}; \`lms-export list\` shows the names`,
-    );
-  }
-}
+import { type CheckCommandLine, checkScheduledCommand, commandArgs } from "../scheduled-command.js";
 
 /** --cron, --timezone and --run-now; everything after `--` is the command to run. */
 function scheduleBuilder(y: Argv) {
@@ -109,12 +56,19 @@ function scheduleBuilder(y: Argv) {
 async function scheduleHandler(
   argv: CommandArgs<typeof scheduleBuilder>,
   ctx: CliContext,
+  checkCommandLine: CheckCommandLine,
 ): Promise<void> {
   const args = commandArgs(argv);
-  await checkReportNames(args, ctx);
   const timezone = argv.timezone === "" ? undefined : argv.timezone;
   checkCron(argv.cron, timezone);
-  await checkScheduledMail(args, ctx);
+  // The runs read the schedule's config file too: as LMS_CONFIG, which a --config of the command
+  // itself overrides and which commands without settings ignore. Absolute, as the runs' folder
+  // need not stay the one the schedule was started in.
+  const runEnv =
+    argv.config === undefined || argv.config === ""
+      ? ctx.env
+      : { ...ctx.env, LMS_CONFIG: resolve(ctx.cwd, argv.config) };
+  await checkScheduledCommand(args, { ...ctx, env: runEnv }, checkCommandLine);
   const config = await resolveConfig({
     flags: argv,
     env: ctx.env,
@@ -139,17 +93,19 @@ async function scheduleHandler(
       spawnCliRun(runArgs, {
         stdout: ctx.stdout,
         stderr: ctx.stderr,
-        env: ctx.env,
+        env: runEnv,
         cwd: ctx.cwd,
       }),
   });
 }
 
-export function registerSchedule(root: Argv, ctx: CliContext): Argv {
-  return root.command(
-    "schedule",
-    "Run an lms-export command on a cron schedule, one run at a time",
-    scheduleBuilder,
-    (argv) => scheduleHandler(argv, ctx),
-  );
+/** `checkCommandLine` parses the scheduled command with the CLI's own definitions (main's). */
+export function registerSchedule(checkCommandLine: CheckCommandLine) {
+  return (root: Argv, ctx: CliContext): Argv =>
+    root.command(
+      "schedule",
+      "Run an lms-export command on a cron schedule, one run at a time",
+      scheduleBuilder,
+      (argv) => scheduleHandler(argv, ctx, checkCommandLine),
+    );
 }

@@ -1,0 +1,112 @@
+/**
+ * The command `schedule` runs (everything after `--`), checked when the schedule starts: a typo in
+ * a flag, a value or a report name must stop it at once with exit code 2, not fail every run a
+ * week later.
+ */
+import { resolveConfig } from "../config/resolve.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
+import { didYouMean } from "../report/suggest-name.js";
+import { loadCatalogFor } from "./catalog-option.js";
+import type { CliContext } from "./context.js";
+import { checkScheduledMail } from "./scheduled-mail-check.js";
+
+/**
+ * Commands a schedule may run: each is safe to run again and again unattended. `publish` replaces
+ * its own day's snapshot; `roster import` swaps in the whole file each time (or merges it, which
+ * gives the same roster again). `apply` is not among them: it changes the portal and asks first.
+ */
+export const SCHEDULABLE = [
+  "run",
+  "extract",
+  "report",
+  "publish",
+  "roster",
+  "sql",
+  "list",
+  "check",
+  "demo",
+  "simulate",
+];
+
+/** The commands whose settings are checked now, as their handlers would resolve them. */
+const SETTINGS_CHECKED = ["run", "extract", "report"];
+
+/** Parses a command line with the CLI's own definitions without running it (main's). */
+export type CheckCommandLine = (
+  argv: readonly string[],
+  ctx: CliContext,
+) => Promise<Readonly<Record<string, unknown>>>;
+
+/** The lms-export arguments given after `--`. */
+export function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
+  const afterDashes = argv["--"];
+  const positional = Array.isArray(afterDashes) ? afterDashes : [];
+  const args = positional.map((value) => String(value));
+  // "-- lms-export run x" means the same as "-- run x".
+  if (args[0] === "lms-export") args.shift();
+  if (args.length === 0) {
+    throw new LmsExportError(
+      "bad-input",
+      'name the command to run after --, e.g. lms-export schedule --cron "0 6 * * 1" -- run weekly-compliance',
+    );
+  }
+  if (args[0] === "schedule") {
+    throw new LmsExportError(
+      "bad-input",
+      "schedule cannot run schedule: name the command to run after --",
+    );
+  }
+  // A flag first (--version) is lms-export's own option, not a command.
+  if (!args[0]?.startsWith("-") && !SCHEDULABLE.includes(args[0] ?? "")) {
+    throw new LmsExportError(
+      "bad-input",
+      `unknown command "${args[0]}" after --: name one of ${SCHEDULABLE.join(", ")}`,
+    );
+  }
+  return args;
+}
+
+/**
+ * Contract: throws, as a one-line error starting with "the command after --", what the scheduled
+ * command would stop with for its arguments (unknown flags, bad values, missing names), its
+ * report names, its settings (run, extract, report) or its mail settings; returns otherwise.
+ * `ctx` is the runs' own (their environment and folder).
+ */
+export async function checkScheduledCommand(
+  args: readonly string[],
+  ctx: CliContext,
+  checkCommandLine: CheckCommandLine,
+): Promise<void> {
+  try {
+    const parsed = await checkCommandLine(args, ctx);
+    if (SETTINGS_CHECKED.includes(args[0] ?? "")) {
+      await resolveConfig({ flags: parsed, env: ctx.env, cwd: ctx.cwd, isTTY: false });
+    }
+  } catch (error) {
+    if (!(error instanceof LmsExportError)) throw error;
+    throw new LmsExportError(error.code, `the command after -- is wrong: ${error.message}`, {
+      cause: error,
+    });
+  }
+  await checkReportNames(args, ctx);
+  await checkScheduledMail(args, ctx);
+}
+
+/**
+ * The report and query names of a scheduled `report` or `run`, checked now: a typo must not wait
+ * a week for its first tick. Names are the words after the command up to the first flag.
+ */
+async function checkReportNames(args: readonly string[], ctx: CliContext): Promise<void> {
+  if (args[0] !== "report" && args[0] !== "run") return;
+  const firstFlag = args.findIndex((arg, i) => i > 0 && arg.startsWith("-"));
+  const names = args.slice(1, firstFlag === -1 ? undefined : firstFlag);
+  const catalogs = args.flatMap((arg, i) => (arg === "--catalog" ? [args[i + 1] ?? ""] : []));
+  const catalog = await loadCatalogFor(catalogs.length > 0 ? catalogs : undefined, ctx);
+  for (const name of names) {
+    if (/\.sql$/i.test(name) || catalog.reports.has(name) || catalog.queries.has(name)) continue;
+    throw new LmsExportError(
+      "not-found",
+      `unknown report or query "${name}" in the command after --${didYouMean(name, [...catalog.reports.keys(), ...catalog.queries.keys()])}; \`lms-export list\` shows the names`,
+    );
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * yargs' own usage messages, rewritten as the one line every lms-export error is: what was wrong,
+ * what is accepted, and which help to read. yargs words them for its own report ("Invalid
+ * values:" and the details on further lines, "Unknown argument: bogus" without the dashes), and a
+ * scheduler's log or a cron mail keeps only the first line.
+ */
+
+/** What each command's positional arguments are, for "Not enough non-option arguments". */
+const MISSING_POSITIONALS: Readonly<Record<string, string>> = {
+  report: "the names of the reports or queries to write (`lms-export list` shows them)",
+  run: "the names of the reports to write after the extract (`lms-export list` shows them)",
+  sql: 'the statement to run, in double quotes, e.g. lms-export sql "SELECT count(*) FROM take"',
+  apply: "the file of changes",
+  "roster import": "the roster file",
+};
+
+/**
+ * The command `argv` names (`roster import` for the subcommand), if any: the first argument that
+ * is one of `commands`. An option's value could only be mistaken for it if it came first.
+ */
+export function commandOf(
+  argv: readonly string[],
+  commands: readonly string[],
+): string | undefined {
+  const words = argv.filter((arg) => !arg.startsWith("-"));
+  const at = words.findIndex((word) => commands.includes(word));
+  if (at === -1) return undefined;
+  const command = words[at] as string;
+  return command === "roster" && words[at + 1] === "import" ? "roster import" : command;
+}
+
+/** `--name` as the user typed it (`-x` for a one-letter flag), or the word in quotes. */
+function asTyped(name: string, argv: readonly string[]): string {
+  const dashes = name.length === 1 ? "-" : "--";
+  const flag = `${dashes}${name}`;
+  const typed = argv.some((arg) => arg === flag || arg.startsWith(`${flag}=`));
+  return typed ? flag : JSON.stringify(name);
+}
+
+/** "a, b and c" (or "a, b or c"). */
+function listed(items: readonly string[], last = "and"): string {
+  return items.length <= 1
+    ? (items[0] ?? "")
+    : `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`;
+}
+
+/** Names yargs lists twice (`log-format, logFormat`): only the kebab-case one is kept. */
+function distinctNames(list: string): string[] {
+  const names = list.split(/,\s*/).filter((name) => name !== "");
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return names.filter((name) => kebab(name) === name || !names.includes(kebab(name)));
+}
+
+/** "Argument: format, Given: "xml", Choices: "table", "csv"" as `--format "xml" is not ...`. */
+function invalidValues(message: string): string {
+  const lines = message.split("\n").slice(1);
+  const parts = lines.flatMap((line) => {
+    const match = /Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(line.trim());
+    if (!match) return [];
+    const choices = (match[3] ?? "").split(/,\s*/).map((c) => c.replace(/^"|"$/g, ""));
+    return [`--${match[1]} ${match[2]} is not accepted: use ${listed(choices, "or")}`];
+  });
+  return parts.length > 0 ? parts.join("; ") : oneLine(message);
+}
+
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ": ").trim();
+}
+
+/** The problem itself, without the pointer to the help. */
+function problemOf(message: string, argv: readonly string[], command: string | undefined): string {
+  if (message.startsWith("Invalid values:")) return invalidValues(message);
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
+  if (unknown) {
+    const names = distinctNames(unknown[1] ?? "").map((name) => asTyped(name, argv));
+    const options = names.filter((name) => name.startsWith("-"));
+    const words = names.filter((name) => !name.startsWith("-"));
+    const parts = [
+      ...(options.length > 0
+        ? [`unknown option${options.length > 1 ? "s" : ""} ${listed(options)}`]
+        : []),
+      ...(words.length > 0
+        ? [`unexpected argument${words.length > 1 ? "s" : ""} ${listed(words)}`]
+        : []),
+    ];
+    return parts.join("; ");
+  }
+  const suggestion = /^Did you mean (.+)\?$/.exec(message);
+  if (suggestion) {
+    const typed = argv.find((arg) => !arg.startsWith("-"));
+    return `unknown command ${JSON.stringify(typed ?? "")} (did you mean ${suggestion[1]}?)`;
+  }
+  if (message.startsWith("Not enough non-option arguments")) {
+    const what = command === undefined ? undefined : MISSING_POSITIONALS[command];
+    return what === undefined ? "an argument is missing" : `${command} needs ${what}`;
+  }
+  const missing = /^Missing required arguments?: (.+)$/.exec(message);
+  if (missing) {
+    const names = distinctNames(missing[1] ?? "").map((name) => `--${name}`);
+    return `${listed(names)} ${names.length > 1 ? "are" : "is"} required`;
+  }
+  const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(message);
+  if (exclusive) return `--${exclusive[1]} and --${exclusive[2]} cannot be used together`;
+  const following = /^Not enough arguments following: (\S+)$/.exec(message);
+  if (following) return `--${following[1]} needs a value`;
+  return oneLine(message);
+}
+
+/**
+ * Contract: one line naming the bad flag, value or argument and what is accepted, ending with
+ * "see lms-export <command> --help" (the root help when no command is named), unless the message
+ * already points to a help.
+ */
+export function usageLine(
+  message: string,
+  argv: readonly string[],
+  commands: readonly string[],
+): string {
+  const command = commandOf(argv, commands);
+  const problem = problemOf(message, argv, command);
+  if (problem.includes("--help")) return problem;
+  return `${problem}; see lms-export ${command === undefined ? "" : `${command} `}--help`;
+}

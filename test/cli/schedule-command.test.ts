@@ -1,0 +1,97 @@
+/**
+ * What `schedule` checks and passes on before its first tick: the scheduled command's flags and
+ * values (parsed with the CLI's own definitions), `publish` and `roster import` among the
+ * commands it may run, and its --config handed to every run. In-process through main(); the runs
+ * are real child processes of the CLI.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import type { CliContext } from "../../src/cli/context.js";
+import { main } from "../../src/cli/main.js";
+import { tempFolder, waitFor } from "./schedule-helpers.js";
+
+const tmp = tempFolder();
+afterAll(() => tmp.remove());
+
+function context(controller: AbortController) {
+  let out = "";
+  let err = "";
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  stderr.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const ctx: CliContext = {
+    stdout,
+    stderr,
+    env: { PATH: process.env.PATH ?? "", LMS_LOG_FORMAT: "json" },
+    cwd: tmp.dir,
+    signal: controller.signal,
+  };
+  return { ctx, stdout: () => out, stderr: () => err };
+}
+
+const SCHEDULE = ["schedule", "--cron", "0 6 * * 1", "--"];
+
+describe("schedule checks the scheduled command's arguments at start", () => {
+  it.each([
+    [["run", "weekly-compliance", "--bogus"], "unknown option --bogus; see lms-export run --help"],
+    [["extract", "--wait", "abc"], '--wait must be a number of seconds >= 0, got "abc"'],
+    [
+      ["sql", "--format", "xml", "SELECT 1"],
+      '--format "xml" is not accepted: use table, csv or json',
+    ],
+    [["report"], "report needs the names of the reports or queries to write"],
+    [["run", "access", "--concurrency", "lots"], "option --concurrency must be"],
+    [["publish", "--lake", "lake", "--bogus"], "unknown option --bogus"],
+    [["roster", "import"], "roster import needs the roster file"],
+  ])("%j exits 2 at once with one line", async (command, expected) => {
+    // Should the check let it through, the schedule would wait for Monday: stop it after a while.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 10_000);
+    const run = context(controller);
+    const code = await main([...SCHEDULE, ...command], run.ctx);
+    clearTimeout(timer);
+    expect(code, run.stderr()).toBe(2);
+    expect(run.stderr()).toMatch(/^lms-export: the command after -- is wrong: .*\n$/);
+    expect(run.stderr()).toContain(expected);
+  });
+
+  it.each([
+    [["publish", "--lake", "lake", "--portal", "acme"]],
+    [["roster", "import", "people.csv", "--merge"]],
+  ])("%j may be scheduled", async (command) => {
+    const controller = new AbortController();
+    const run = context(controller);
+    const done = main([...SCHEDULE, ...command], run.ctx);
+    await waitFor("the schedule to start", () => run.stderr().includes('"schedule started"'));
+    controller.abort();
+    expect(await done, run.stderr()).toBe(0);
+  });
+});
+
+describe("schedule --config", () => {
+  it("is the config file of every run, by its absolute path", async () => {
+    mkdirSync(join(tmp.dir, "conf"));
+    const config = join(tmp.dir, "conf", "lms.json");
+    writeFileSync(config, JSON.stringify({ baseUrl: "http://127.0.0.1:9/api-v2" }));
+    const controller = new AbortController();
+    const run = context(controller);
+    const done = main(
+      ["schedule", "--config", "conf/lms.json", "--cron", "0 6 * * 1", "--run-now", "--", "check"],
+      run.ctx,
+    );
+    await waitFor("the run to end", () => /"run (succeeded|failed)"/.test(run.stderr()), 60_000);
+    controller.abort();
+    expect(await done).toBe(0);
+    // `check` says where its settings came from: the schedule's file, not the folder's none.
+    expect(run.stdout()).toContain(
+      `configuration: portal http://127.0.0.1:9/api-v2 (settings from ${config})`,
+    );
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * yargs' own usage errors and the errors of option coerce functions, as every lms-export error:
+ * one line on stderr, exit code 2, naming the bad flag or value and what is accepted, and pointing
+ * to the command's help. In-process through main().
+ */
+import { describe, expect, it } from "vitest";
+import { runInProcess } from "../helpers/in-process-cli.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+
+const cwd = tempDirForFile("lms-usage-");
+
+async function usageError(args: string[]): Promise<string> {
+  const run = await runInProcess(args, cwd, { LMS_QUIET: "1" });
+  expect(run.code, run.stderr).toBe(2);
+  expect(run.stdout).toBe("");
+  const lines = run.stderr.split("\n").filter((line) => line !== "");
+  expect(lines, run.stderr).toHaveLength(1);
+  return lines[0] ?? "";
+}
+
+describe("a bad --wait is bad input, not an unexpected error", () => {
+  it.each([
+    [["extract", "--wait", "abc"]],
+    [["report", "access", "--wait", "abc"]],
+    [["sql", "SELECT 1", "--wait", "-3"]],
+  ])("%j", async (args) => {
+    expect(await usageError(args)).toMatch(
+      /^lms-export: --wait must be a number of seconds >= 0, got "(abc|-3)"$/,
+    );
+  });
+});
+
+describe("usage errors are one line that says what to do", () => {
+  it.each([
+    [
+      ["extract", "--log-format", "xml"],
+      '--log-format "xml" is not accepted: use human or json; see lms-export extract --help',
+    ],
+    [
+      ["sql", "--format", "xml", "SELECT 1"],
+      '--format "xml" is not accepted: use table, csv or json; see lms-export sql --help',
+    ],
+    [
+      ["simulate", "--dialect", "foo"],
+      '--dialect "foo" is not accepted: use standard or other; see lms-export simulate --help',
+    ],
+    [
+      ["report"],
+      "report needs the names of the reports or queries to write (`lms-export list` shows them); see lms-export report --help",
+    ],
+    [["extract", "--bogus"], "unknown option --bogus; see lms-export extract --help"],
+    [
+      ["extract", "--bogus", "--other=1", "stray"],
+      'unknown options --bogus and --other; unexpected argument "stray"; see lms-export extract --help',
+    ],
+    [
+      ["roster", "import"],
+      "roster import needs the roster file; see lms-export roster import --help",
+    ],
+    [["schedule", "--", "list"], "--cron is required; see lms-export schedule --help"],
+    [
+      ["extract", "--portal", "a", "--all-portals"],
+      "--portal and --all-portals cannot be used together; see lms-export extract --help",
+    ],
+    [["extrct"], 'unknown command "extrct" (did you mean extract?); see lms-export --help'],
+  ])("%j", async (args, expected) => {
+    expect(await usageError(args)).toBe(`lms-export: ${expected}`);
+  });
+});
