@@ -1,5 +1,5 @@
 /**
- * Reading a secret (the API key, the SMTP password) from a file of its own. A file is where a
+ * Reading a secret (the API key, the SMTP or PostgreSQL password) from a file of its own. A file is where a
  * secret belongs: a flag value is visible to other users in the process list and stays in shell
  * history, and a config file ends up in backups.
  */
@@ -14,8 +14,10 @@ const MAX_SECRET_FILE_BYTES = 64 * 1024;
 
 /**
  * Contract: answers the file's one line, surrounding whitespace and a trailing newline trimmed.
- * A missing, unreadable, empty, oversized or multi-line file is a one-line bad-input naming the
- * path and `source` (never the content). A file that group or others may read gets a warning on
+ * A missing, unreadable, empty, oversized or multi-line file is a one-line bad-input naming
+ * `source` and never the content. The path is shown only once it is known to name an existing
+ * file: a setting that names no file may hold the secret itself (pasted where its path belongs,
+ * short or long), so it is never echoed. A file that group or others may read gets a warning on
  * `logger`, not an error.
  */
 export async function readSecretFile(
@@ -42,14 +44,7 @@ export async function readSecretFile(
     }
   } catch (error) {
     if (error instanceof LmsExportError) throw error;
-    if (errnoCode(error) === "ENOENT" && looksLikeSecret(path)) {
-      // The setting holds the secret itself: never echo it.
-      throw new LmsExportError(
-        "bad-input",
-        `the ${what} file setting (from ${source}) names no file and looks like a ${short} itself: put the ${short} alone in a file (chmod 600) and name that file instead`,
-      );
-    }
-    fail(describeReadError(error, short));
+    throw noSuchFile(error, path, { source, what, short });
   }
   if (size > MAX_SECRET_FILE_BYTES) {
     fail(`is ${size} bytes, far too big for a ${short}: check the path`);
@@ -58,7 +53,7 @@ export async function readSecretFile(
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    fail(describeReadError(error, short));
+    fail(describeReadError(error));
   }
   const secret = text.replace(/^\uFEFF/, "").trim();
   if (secret === "") fail(`is empty: write the ${what} on its first line`);
@@ -66,11 +61,29 @@ export async function readSecretFile(
   return secret;
 }
 
-function describeReadError(error: unknown, what: string): string {
+/** The error for a setting that names no file it can reach, naming the setting, not its value. */
+function noSuchFile(
+  error: unknown,
+  path: string,
+  names: { source: string; what: string; short: string },
+): LmsExportError {
+  const { source, what, short } = names;
   const code = errnoCode(error);
-  if (code === "ENOENT") {
-    return `does not exist: create it with the ${what} on one line, or fix the path`;
+  if (code === "ENOENT" && looksLikeSecret(path)) {
+    return new LmsExportError(
+      "bad-input",
+      `the ${what} file setting (from ${source}) names no file and looks like a ${short} itself: put the ${short} alone in a file (chmod 600) and name that file instead`,
+    );
   }
+  const why =
+    code === "ENOENT" || code === "ENOTDIR" || code === "ENAMETOOLONG"
+      ? `does not exist: create it with the ${short} on one line, or fix the setting`
+      : describeReadError(error);
+  return new LmsExportError("bad-input", `the ${what} file named by ${source} ${why}`);
+}
+
+function describeReadError(error: unknown): string {
+  const code = errnoCode(error);
   if (code === "EACCES" || code === "EPERM") {
     return "cannot be read (permission denied): let the user running lms-export read it";
   }

@@ -94,7 +94,7 @@ describe("readApiKey", () => {
     expect(await keyFor({}, {})).toBe("from-config-file");
   });
 
-  it("names the path, never the content, for an empty, multi-line, missing or folder key file", async () => {
+  it("names the path of an existing file, never the content; a missing one by its setting", async () => {
     const empty = keyFile("empty.key", "\n  \n");
     expect(await usageErrorOf(() => keyFor({ "api-key-file": empty }, {}))).toBe(
       `the API key file ${empty} (from --api-key-file) is empty: write the API key on its first line`,
@@ -106,8 +106,9 @@ describe("readApiKey", () => {
     expect(multi).not.toContain(KEY);
     expect(multi).not.toContain("second-line-secret");
     const missing = join(tmp.dir, "nope.key");
+    // A path that names no file may be the key itself: the setting is named, not its value.
     expect(await usageErrorOf(() => keyFor({}, { LMS_API_KEY_FILE: missing }))).toBe(
-      `the API key file ${missing} (from LMS_API_KEY_FILE) does not exist: create it with the key on one line, or fix the path`,
+      "the API key file named by LMS_API_KEY_FILE does not exist: create it with the key on one line, or fix the setting",
     );
     mkdirSync(join(tmp.dir, "folder.key"));
     expect(await usageErrorOf(() => keyFor({ "api-key-file": "folder.key" }, {}))).toContain(

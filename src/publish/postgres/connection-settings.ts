@@ -5,10 +5,10 @@
  * comes from the file `LMS_PG_PASSWORD_FILE` names, else `PGPASSWORD`, else the libpq password
  * file (`PGPASSFILE` or `~/.pgpass`).
  */
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ClientConfig } from "pg";
+import { readSecretFile } from "../../config/secret-file.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { isSecretKey } from "../../log/redact.js";
 import { readPgpassPassword } from "./pgpass.js";
@@ -86,15 +86,8 @@ async function passwordFrom(
 ): Promise<string | undefined> {
   const file = env.LMS_PG_PASSWORD_FILE;
   if (file) {
-    try {
-      return (await readFile(file, "utf8")).replace(/\r?\n$/, "");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-      throw new LmsExportError(
-        "bad-input",
-        `LMS_PG_PASSWORD_FILE ${file} cannot be read (${code}); give a file holding the password on one line`,
-      );
-    }
+    // The guarded reader: a password put where its file's path belongs is never echoed.
+    return readSecretFile(file, { source: "LMS_PG_PASSWORD_FILE", what: "PostgreSQL password" });
   }
   if (env.PGPASSWORD) return env.PGPASSWORD;
   const pgpass = env.PGPASSFILE ?? join(env.HOME ?? homedir(), ".pgpass");
