@@ -57,6 +57,11 @@ export const DEFAULT_LOOKBACK_MS = 3_600_000;
 // One hour covers clock skew between this machine and the portal, and writes that landed while
 // the previous run was paging.
 
+/** The longest look-back, minutes: ten years. */
+export const MAX_LOOKBACK_MINUTES = 10 * 365 * 24 * 60;
+// Far past any real need (a full extract is the answer to more), and far inside the dates a
+// start time minus the look-back can still be: a larger one made an invalid date mid-extract.
+
 /** The DuckDB file, relative to the working directory. */
 export const DEFAULT_DB = "lms.duckdb";
 

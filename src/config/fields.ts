@@ -4,7 +4,12 @@
  * a source derives from this table, so a setting is declared once.
  */
 import { z } from "zod";
-import { MAX_CONCURRENCY, MAX_PAGE_SIZE, MAX_PORTALS_AT_ONCE } from "./defaults.js";
+import {
+  MAX_CONCURRENCY,
+  MAX_LOOKBACK_MINUTES,
+  MAX_PAGE_SIZE,
+  MAX_PORTALS_AT_ONCE,
+} from "./defaults.js";
 import { DUCKDB_SIZE } from "./duckdb-size.js";
 import { REPORT_FORMATS, REPORT_FORMATS_TEXT } from "./report-formats.js";
 
@@ -27,7 +32,7 @@ export const FIELD_SCHEMAS = {
   maxConcurrency: REQUESTS_IN_FLIGHT,
   rate: z.number().min(0).max(1_000_000),
   pageSize: z.int().min(1).max(MAX_PAGE_SIZE),
-  lookback: z.number().min(0),
+  lookback: z.number().min(0).max(MAX_LOOKBACK_MINUTES),
   portalsAtOnce: z.int().min(1).max(MAX_PORTALS_AT_ONCE),
   duckdbMemoryLimit: z.string().trim().regex(DUCKDB_SIZE),
   authScheme: z.string().regex(AUTH_SCHEME),
@@ -115,7 +120,7 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
   },
   lookback: {
     kind: "number",
-    expected: "a number of minutes >= 0",
+    expected: `a number of minutes from 0 to ${MAX_LOOKBACK_MINUTES}, which is ten years`,
     flag: "lookback",
     env: "LMS_LOOKBACK",
     file: "lookback",

@@ -229,10 +229,10 @@ describe("the extract's lookback and DuckDB's memory ceiling are settings like t
       `environment variable LMS_DUCKDB_MEMORY_LIMIT must be a size such as 512MB or 2GB (got "1GB'; DROP TABLE take; --")`,
     );
     expect(await resolveWith({ LMS_LOOKBACK: "an hour" })).toBe(
-      'environment variable LMS_LOOKBACK must be a number of minutes >= 0 (got "an hour")',
+      'environment variable LMS_LOOKBACK must be a number of minutes from 0 to 5256000, which is ten years (got "an hour")',
     );
     expect(await resolveWith({}, { lookback: -1 })).toBe(
-      "option --lookback must be a number of minutes >= 0 (got -1)",
+      "option --lookback must be a number of minutes from 0 to 5256000, which is ten years (got -1)",
     );
   });
 });
