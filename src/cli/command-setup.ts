@@ -26,15 +26,18 @@ export interface PortalCommandSetup extends CommandSetup {
   readonly keySource: string;
 }
 
+/** `configFile: false` reads no config file, not even the one in the working directory. */
 export async function setupCommand(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
+  options: { configFile?: false } = {},
 ): Promise<CommandSetup> {
   const config = await resolveConfig({
     flags,
     env: ctx.env,
     cwd: ctx.cwd,
     isTTY: streamIsTTY(ctx.stderr),
+    ...(options.configFile === false ? { configPath: false } : {}),
   });
   const secrets: string[] = [];
   const logger = createCliLogger({

@@ -109,8 +109,11 @@ export interface ResolveConfigInput {
   flags: Readonly<Record<string, unknown>>;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
-  /** Config file path (relative to cwd); `flags.config` wins over it, LMS_CONFIG loses to it. */
-  configPath?: string;
+  /**
+   * Config file path (relative to cwd); `flags.config` wins over it, LMS_CONFIG loses to it.
+   * `false`: no config file at all, not even the implicit one (the demo's own simulated portal).
+   */
+  configPath?: string | false;
   /** Whether the log stream is a terminal: picks the default log format (human, else JSON). */
   isTTY?: boolean;
 }
@@ -340,6 +343,7 @@ function checkedBaseUrl(
 async function findAndLoadConfigFile(
   input: ResolveConfigInput,
 ): Promise<LoadedConfigFile | undefined> {
+  if (input.configPath === false) return undefined;
   const flag = flagValue(input.flags, "config");
   const named =
     typeof flag === "string" && flag !== ""

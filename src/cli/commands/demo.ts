@@ -1,5 +1,6 @@
 import { relative, resolve } from "node:path";
 import type { Argv } from "yargs";
+import { DEFAULT_OUT_DIR } from "../../config/defaults.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { openDatabase } from "../../load/database.js";
 import { loadCatalog } from "../../report/catalog.js";
@@ -16,9 +17,26 @@ import { reportSummary } from "../report-summary.js";
 /** The demo's own database, so a demo never touches the ./lms.duckdb of real extracts. */
 const DEMO_DB = "lms-demo.duckdb";
 
+/**
+ * What the demo takes from the environment: how to log, and DuckDB's memory. The rest (and the
+ * config file) describe a real portal and where its data goes; the demo talks to its own
+ * simulated portal and writes where its flags say, so none of it applies.
+ */
+const DEMO_ENV = ["LMS_LOG_FORMAT", "LMS_QUIET", "LMS_DUCKDB_MEMORY_LIMIT", "NO_COLOR"];
+
+function demoContext(ctx: CliContext): CliContext {
+  const env = Object.fromEntries(DEMO_ENV.map((name) => [name, ctx.env[name]]));
+  return { ...ctx, env };
+}
+
 /** The demo's own --db, --users and --seed, with the output and log options. */
 function demoBuilder(y: Argv) {
   return withLogOptions(withOutputOptions(y))
+    .option("out", {
+      type: "string",
+      group: "Output:",
+      description: `Folder the demo's reports are written to (default ./${DEFAULT_OUT_DIR}; no config file or LMS_OUT)`,
+    })
     .option("db", {
       type: "string",
       description: `DuckDB file of the demo (default ./${DEMO_DB})`,
@@ -29,7 +47,7 @@ function demoBuilder(y: Argv) {
       description: "Users in the simulated portal",
     })
     .option("seed", { type: "number", default: 1, description: "Seed of the simulated data" })
-    .example("$0 demo", "the whole pipeline, into ./out and ./lms-demo.duckdb")
+    .example("$0 demo", "the whole pipeline, into ./out and ./lms-demo.duckdb (no settings read)")
     .example("$0 demo --users 10000 --out /tmp/demo", "a larger portal, elsewhere");
 }
 
@@ -50,7 +68,9 @@ function checkDemoArgs(args: DemoArgs): void {
 async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
   checkDemoArgs(args);
   const started = Date.now();
-  const setup = await setupCommand({ ...args, db: undefined }, ctx);
+  const setup = await setupCommand({ ...args, db: undefined }, demoContext(ctx), {
+    configFile: false,
+  });
   const dbPath = resolve(ctx.cwd, args.db ?? DEMO_DB);
   ctx.stderr.write(`starting a simulated portal with ${args.users} users...\n`);
   const portal = await startSimulator({ users: args.users, seed: args.seed });
