@@ -29,7 +29,7 @@ import {
   exitCodeOf,
   failureLine,
 } from "./exit-codes.js";
-import { usageLine } from "./usage-message.js";
+import { notANumberLine, usageLine } from "./usage-message.js";
 
 /** Each command module adds itself to the root parser. */
 export type RegisterCommand = (root: Argv, ctx: CliContext) => Argv;
@@ -96,15 +96,12 @@ function rootParser(
     .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
-      if (error) {
-        // yargs wraps what an option's coerce function throws (a bad --wait) in its own YError:
-        // it is the user's input that is wrong, and the message already says how.
-        if (error.name === "YError") throw new LmsExportError("bad-input", error.message);
-        throw error;
-      }
-      // yargs reports its own usage problems with a message and no error. Throwing stops it
-      // before any handler runs: a mistyped flag must never start an extract.
-      const line = usageLine(message, argv, COMMAND_NAMES);
+      // yargs reports its own usage problems with a message and no error, or as its YError,
+      // which also wraps what an option's coerce function throws (a bad --wait): all of them
+      // are the user's input. Throwing stops yargs before any handler runs: a mistyped flag must
+      // never start an extract. Any other error is a handler's own.
+      if (error && error.name !== "YError") throw error;
+      const line = usageLine(error ? error.message : message, argv, COMMAND_NAMES);
       onUsageFailure(line);
       throw new LmsExportError("bad-input", line);
     })
@@ -121,6 +118,10 @@ function rootParser(
     .help()
     .alias("h", "help")
     .version();
+  root = root.middleware((parsed) => {
+    const line = notANumberLine(parsed, argv, COMMAND_NAMES);
+    if (line !== undefined) throw new LmsExportError("bad-input", line);
+  }, true);
   for (const register of COMMANDS) root = register(root, ctx);
   if (checkOnly) {
     root = root.middleware((parsed) => {

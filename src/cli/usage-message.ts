@@ -117,7 +117,47 @@ export function usageLine(
   commands: readonly string[],
 ): string {
   const command = commandOf(argv, commands);
-  const problem = problemOf(message, argv, command);
+  return withHelp(problemOf(message, argv, command), command);
+}
+
+function withHelp(problem: string, command: string | undefined): string {
   if (problem.includes("--help")) return problem;
   return `${problem}; see lms-export ${command === undefined ? "" : `${command} `}--help`;
+}
+
+const isNaNValue = (value: unknown): boolean =>
+  Number.isNaN(value) || (Array.isArray(value) && value.some((v) => Number.isNaN(v)));
+
+/** The text typed after `--name` (or in `--name=text`) that is not a number, if any. */
+function typedValue(name: string, argv: readonly string[]): string | undefined {
+  for (const [i, arg] of argv.entries()) {
+    const text = arg.startsWith(`--${name}=`)
+      ? arg.slice(name.length + 3)
+      : arg === `--${name}`
+        ? argv[i + 1]
+        : undefined;
+    if (text !== undefined && !text.startsWith("--") && Number.isNaN(Number(text))) return text;
+  }
+  return undefined;
+}
+
+/**
+ * yargs turns the text of a number flag that is no number into NaN, which a range check can only
+ * print as "got NaN". Contract: for parsed options holding NaN, one line naming the first such
+ * flag and the text typed, ending like {@link usageLine}; undefined when every number is one.
+ */
+export function notANumberLine(
+  parsed: Readonly<Record<string, unknown>>,
+  argv: readonly string[],
+  commands: readonly string[],
+): string | undefined {
+  // yargs keeps each option under its kebab-case and camelCase names: the kebab one is typed.
+  const name = Object.keys(parsed).find((key) => !/[A-Z]/.test(key) && isNaNValue(parsed[key]));
+  if (name === undefined) return undefined;
+  const typed = typedValue(name, argv);
+  const problem =
+    typed === undefined
+      ? `--${name} needs a number`
+      : `--${name} must be a number, got ${JSON.stringify(typed)}`;
+  return withHelp(problem, commandOf(argv, commands));
 }

@@ -25,7 +25,7 @@ describe("a bad --wait is bad input, not an unexpected error", () => {
     [["sql", "SELECT 1", "--wait", "-3"]],
   ])("%j", async (args) => {
     expect(await usageError(args)).toMatch(
-      /^lms-export: --wait must be a number of seconds >= 0, got "(abc|-3)"$/,
+      /^lms-export: --wait must be a number of seconds >= 0, got "(abc|-3)"; see lms-export (extract|report|sql) --help$/,
     );
   });
 });

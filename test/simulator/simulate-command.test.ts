@@ -82,11 +82,11 @@ describe("lms-export simulate", () => {
   it.each([
     [["--users=-5"], /--users must be an integer >= 0, got -5/],
     [["--users", "-5"], /--users must be an integer >= 0, got -5/],
-    [["--users", "many"], /--users must be an integer >= 0, got NaN/],
+    [["--users", "many"], /--users must be a number, got "many"; see lms-export simulate --help/],
     [["--error-rate", "1.5"], /--error-rate must be a number between 0 and 1, got 1.5/],
     [["--reset-rate=-0.1"], /--reset-rate must be a number between 0 and 1/],
     [["--port", "70000"], /--port must be an integer between 0 and 65535, got 70000/],
-    [["--latency", "slow"], /--latency must be a number >= 0/],
+    [["--latency", "slow"], /--latency must be a number, got "slow"/],
     [["--max-limit", "0"], /--max-limit must be an integer >= 1/],
     [["--now", "someday"], /--now must be an ISO 8601 date/],
   ])("refuses %j with exit 2 and one line", async (args, message) => {

@@ -67,7 +67,8 @@ async function confirmed(ctx: CliContext, args: ApplyArgs, planned: ApplyPlan): 
   return askYesNo(ctx, `Apply ${planned.counts.change} changes to the portal? (y/N) `);
 }
 
-function checkMaxChanges(args: ApplyArgs, planned: ApplyPlan): void {
+/** --max-changes, checked before anything is read, so a dry run refuses a bad one too. */
+function checkedMaxChanges(args: ApplyArgs): number {
   const max = args.maxChanges ?? DEFAULT_MAX_CHANGES;
   if (!Number.isInteger(max) || max < 0) {
     throw new LmsExportError(
@@ -75,6 +76,10 @@ function checkMaxChanges(args: ApplyArgs, planned: ApplyPlan): void {
       `--max-changes must be a whole number >= 0, got ${args.maxChanges}`,
     );
   }
+  return max;
+}
+
+function checkMaxChanges(max: number, planned: ApplyPlan): void {
   if (planned.counts.change > max) {
     throw new LmsExportError(
       "bad-input",
@@ -189,6 +194,7 @@ async function runApply(
   ctx: CliContext,
 ): Promise<void> {
   const op = checkedOp(args.op);
+  const maxChanges = checkedMaxChanges(args);
   const path = resolve(ctx.cwd, args.file);
   const { setup, apiKey } = await applySetup(args, argv, ctx);
   const { config, logger } = setup;
@@ -202,7 +208,7 @@ async function runApply(
       ctx.stdout.write(`dry run: ${renderCounts(planned.counts)}; nothing was sent\n`);
       return;
     }
-    checkMaxChanges(args, planned);
+    checkMaxChanges(maxChanges, planned);
     if (planned.counts.change > 0 && !(await confirmed(ctx, args, planned))) {
       throw new LmsExportError("refused", "not applied: nothing was sent");
     }
@@ -259,6 +265,7 @@ export function registerApply(root: Argv, ctx: CliContext): Argv {
         })
         .option("max-changes", {
           type: "number",
+          requiresArg: true,
           description: `Refuse a change set larger than this (default ${DEFAULT_MAX_CHANGES})`,
         })
         .option("strict", {

@@ -48,7 +48,7 @@ function publishBuilder(y: Argv) {
       "the tables into schema lms, swapped in one transaction",
     )
     .example(
-      "aws s3 sync /srv/lake s3://bucket/lake --exclude '_lake.json*' --exclude '_staging/*' && aws s3 cp /srv/lake/_lake.json s3://bucket/lake/ && aws s3 sync /srv/lake s3://bucket/lake --exclude '_lake.json*' --exclude '_staging/*' --delete",
+      "aws s3 sync /srv/lake s3://bucket/lake --exclude '_lake.json*' --exclude '_staging/*' && aws s3 cp /srv/lake/_lake.json s3://bucket/lake/_lake.json && aws s3 sync /srv/lake s3://bucket/lake --exclude '_lake.json*' --exclude '_staging/*' --delete",
       "then ship it: new files, the manifest, then removals (see the README)",
     );
 }
