@@ -119,7 +119,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
         portal ??= outcome.stop;
         return;
       }
-      // The next row waits until this one's outcome is on the disk.
+      // The next row waits until this one's outcome is in the journal.
       await record(planned, outcome.result, outcome.answer);
       sent++;
       if (outcome.result.outcome === "failed") failed++;

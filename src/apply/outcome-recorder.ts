@@ -1,6 +1,6 @@
 /**
- * Row outcomes recorded twice: at once in the journal (outcome-journal.ts), flushed to the disk
- * before the row counts as done, and in batches into the database, the answered record into the
+ * Row outcomes recorded twice: at once in the journal (outcome-journal.ts), written before the
+ * row counts as done, and in batches into the database, the answered record into the
  * local table and the outcome into `_changes`, a batch per transaction (every
  * {@link BATCH_ROWS} rows or {@link BATCH_MS} ms; a transaction per row cost 7 ms).
  *
@@ -54,7 +54,7 @@ export class OutcomeRecorder {
   }
 
   /**
-   * Records a row's outcome; answers, once it is on the disk, whether it is (false after a
+   * Records a row's outcome; answers, once it is in the journal, whether it is (false after a
    * failure of the journal). Never throws: see {@link failure}.
    */
   async add(outcome: Omit<OutcomeRow, "time">, answer?: AnsweredRecord): Promise<boolean> {
