@@ -79,7 +79,31 @@ describe("lms-export simulate", () => {
     expect(await exit).toBe(0);
   });
 
+  it("answers an unknown id and a page too large as the open-point flags say", async () => {
+    const controller = new AbortController();
+    const { ctx, stdout } = testContext(controller.signal);
+    const flags = ["--missing-id-answer", "empty-array", "--refuse-limit-above", "100"];
+    const exit = main(["simulate", "--users", "5", ...flags], ctx);
+    const baseUrl = await firstLine(stdout);
+    const authorization = await tokenFor(baseUrl, "demo-key");
+    const missing = await call(baseUrl, "GET", "/product/get/999999", { authorization });
+    expect([missing.status, missing.body]).toEqual([200, { status: true, result: [] }]);
+    const large = await call(baseUrl, "POST", "/grp/get_all", {
+      body: { start: 0, limit: 500 },
+      authorization,
+    });
+    expect(large.status).toBe(400);
+    const small = await call(baseUrl, "POST", "/grp/get_all", {
+      body: { start: 0, limit: 100 },
+      authorization,
+    });
+    expect(small.status).toBe(200);
+    controller.abort();
+    expect(await exit).toBe(0);
+  });
+
   it.each([
+    [["--missing-id-answer", "maybe"], /--missing-id-answer/],
     [["--users=-5"], /--users must be an integer >= 0, got -5/],
     [["--users", "-5"], /--users must be an integer >= 0, got -5/],
     [["--users", "many"], /--users must be a number, got "many"; see lms-export simulate --help/],

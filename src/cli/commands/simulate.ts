@@ -6,7 +6,7 @@
 import type { Argv, Options } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { DIALECT_NAMES } from "../../simulator/dialect.js";
-import type { FaultConfig } from "../../simulator/faults.js";
+import { type FaultConfig, MISSING_ID_ANSWERS } from "../../simulator/faults.js";
 import {
   DEFAULT_API_KEY,
   type SimulatorOptions,
@@ -208,6 +208,17 @@ const SIMULATE_OPTIONS = {
     default: false,
     description: "Each list request sees the records in a new random order",
   },
+  "missing-id-answer": {
+    choices: MISSING_ID_ANSWERS,
+    default: "not-found",
+    description:
+      "How a read of an unknown id is answered: not-found (404), or 200 with a null, [], {}, false or empty result",
+  },
+  "refuse-limit-above": {
+    type: "number",
+    default: 0,
+    description: "Answer 400 to a list page asking for more than N records (0: never)",
+  },
 } as const satisfies Record<string, Options>;
 
 /** The usage line, the flags and the examples `simulate --help` shows. */
@@ -287,6 +298,8 @@ function faultOptions(argv: SimulateArgs): Partial<FaultConfig> {
     insertWhilePaging: count("insert-while-paging", argv.insertWhilePaging),
     deleteWhilePaging: count("delete-while-paging", argv.deleteWhilePaging),
     unstableOrder: argv.unstableOrder,
+    missingIdAnswer: argv.missingIdAnswer,
+    refuseLimitAbove: count("refuse-limit-above", argv.refuseLimitAbove),
   };
 }
 
