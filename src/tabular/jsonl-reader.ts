@@ -27,13 +27,29 @@ function asObject(value: unknown, file: string, line: number): Record<string, un
   return value as Record<string, unknown>;
 }
 
+/**
+ * Parses `text`, which starts on line `line` of the file. V8's message may quote the text, line
+ * breaks included: it is made one line and short. When it names a position, the line is found
+ * from it (a JSON array spans many lines).
+ */
 function parseLine(text: string, file: string, line: number): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new TabularError(`${file} line ${line}: not JSON (${reason})`, { line, cause: error });
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /\bposition (\d+)/.exec(message)?.[1];
+    const at = position === undefined ? line : line + countLines(text, Number(position));
+    const reason = message.replace(/\s+/g, " ");
+    const shown = reason.length > 160 ? `${reason.slice(0, 157)}...` : reason;
+    throw new TabularError(`${file} line ${at}: not JSON (${shown})`, { line: at, cause: error });
   }
+}
+
+/** Line breaks in `text` before `end`. */
+function countLines(text: string, end: number): number {
+  let breaks = 0;
+  for (let i = 0; i < Math.min(end, text.length); i++) if (text.charCodeAt(i) === 10) breaks++;
+  return breaks;
 }
 
 function parseRecords(text: string, file: string): JsonRecord[] {

@@ -2,6 +2,9 @@
  * Parquet files, read by DuckDB's `read_parquet` in a private in-memory database, every column
  * cast to text (DuckDB's own text for numbers, dates, lists and structs). Rows are numbered from 1.
  */
+import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { TabularError, type TabularRow, type TabularSource } from "./types.js";
 
@@ -42,10 +45,26 @@ async function readAll(path: string): Promise<{ columns: string[]; rows: Tabular
   }
 }
 
+/**
+ * `read_parquet` takes its path as a glob: a file named `roster_*.parquet` would also read every
+ * file its name matches. Such a file is read from a copy under a plain name.
+ */
+async function readExactly(path: string): Promise<{ columns: string[]; rows: TabularRow[] }> {
+  if (!/[*?[\]{}]/.test(path)) return readAll(path);
+  const dir = await mkdtemp(join(tmpdir(), "lms-parquet-"));
+  try {
+    const copy = join(dir, "file.parquet");
+    await copyFile(path, copy);
+    return await readAll(copy);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export async function openParquet(path: string, file: string): Promise<TabularSource> {
   let read: { columns: string[]; rows: TabularRow[] };
   try {
-    read = await readAll(path);
+    read = await readExactly(path);
   } catch (error) {
     throw new TabularError(`${file} cannot be read as Parquet (${firstLine(error)})`, {
       cause: error,

@@ -168,6 +168,18 @@ describe("a bad roster changes nothing and says what to fix", () => {
     );
   });
 
+  test("a JSON array that does not parse: one line, placed on its line when the parser says where", async () => {
+    await writeFile(join(dir, "people.json"), '[\n{"user_id": 1},\n{"user_id": 2 "x": 1}\n]\n');
+    expect(await importFails("people.json")).toMatch(
+      /^lms-export: people\.json line 3: not JSON \(.+\)$/,
+    );
+    // A message quoting the text (line breaks included) stays one line.
+    await writeFile(join(dir, "quoted.json"), '[\n{"user_id": 1},\n{"user_id": }\n]\n');
+    expect(await importFails("quoted.json")).toMatch(
+      /^lms-export: quoted\.json line \d+: not JSON \(.+\)$/,
+    );
+  });
+
   test("JSON lines: a line that is not an object", async () => {
     await writeFile(join(dir, "people.jsonl"), '{"user_id": 1}\n[1, 2]\n');
     expect(await importFails("people.jsonl")).toBe(

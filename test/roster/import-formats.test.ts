@@ -161,6 +161,17 @@ describe("roster import, Parquet and JSON lines", () => {
     });
   });
 
+  test("a Parquet file whose name is a glob pattern is read alone", async () => {
+    await withTempDir(async (dir) => {
+      await writeParquet(join(dir, "roster_*.parquet"));
+      // A file the pattern matches, with other columns: read with it, the import would fail.
+      await writeFile(join(dir, "roster_1.parquet"), "not parquet");
+      const run = await cli(["roster", "import", "roster_*.parquet", "--db", "lms.duckdb"], dir);
+      expect(run.stderr).toBe("");
+      expect((await users(join(dir, "lms.duckdb"))).rows).toEqual(expectedRows());
+    });
+  });
+
   test("JSON lines: keys in first-met order, numbers as text, a key some lines lack", async () => {
     await withTempDir(async (dir) => {
       const lines = PEOPLE.map((person) =>
