@@ -6,9 +6,9 @@
  * file that was there before belongs to an interrupted run and stays for `--resume`.
  */
 import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import type { LmsDatabase } from "../load/database.js";
-import { removeSideFile, sidePathOf } from "../load/side-file.js";
+import { removeDatabaseFile } from "../load/remove-database-file.js";
+import { sidePathOf } from "../load/side-file.js";
 
 export interface FilesBefore {
   readonly path: string;
@@ -24,9 +24,6 @@ export function filesBefore(db: string | LmsDatabase): FilesBefore | undefined {
 
 /** Removes what the run created; the store must be closed. */
 export async function removeCreated(before: FilesBefore): Promise<void> {
-  if (!before.side) await removeSideFile(sidePathOf(before.path));
-  if (!before.db) {
-    await rm(before.path, { force: true });
-    await rm(`${before.path}.wal`, { force: true });
-  }
+  if (!before.side) await removeDatabaseFile(sidePathOf(before.path));
+  if (!before.db) await removeDatabaseFile(before.path);
 }

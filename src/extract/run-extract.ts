@@ -6,7 +6,6 @@
  * A run that fails or is interrupted leaves the resource tables as they were and its staged work
  * and checkpoints in place, so `--resume` continues it.
  */
-import type { ListSummary } from "../api/client.js";
 import type { Criterion } from "../api/types.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { RESOURCES } from "../resources/registry.js";
@@ -212,9 +211,6 @@ class ExtractRun {
       const pages = this.env.client.pages(resource, {
         criteria: this.criteria(resource),
         pageSize: this.plan.pageSize,
-        onSummary: (summary) => {
-          if (!summary.countMatches) this.warnCount(resource, summary);
-        },
       });
       for await (const page of pages) {
         this.counted(resource, page.records.length);
@@ -228,18 +224,6 @@ class ExtractRun {
       });
     }
     if (this.plan.confirmGone) await this.keepWhatStillExists(resource);
-  }
-
-  private warnCount(resource: ListName, summary: ListSummary): void {
-    this.env.logger.warn(
-      `${resource}: received ${summary.received} records, the portal announced ${summary.total}`,
-      {
-        resource,
-        received: summary.received,
-        total: summary.total,
-        totalChanged: summary.totalChanged,
-      },
-    );
   }
 
   /** A full run's rows the listing did not deliver are looked up before the merge may drop them. */

@@ -23,7 +23,8 @@ import { extractMemoryLimit } from "./memory-limit.js";
 import { inTransaction } from "./merge.js";
 import { addStagingColumns, migrate } from "./migrate.js";
 import { checkDatabasePath, DatabaseLockedError, openError } from "./open-errors.js";
-import { removeSideFile, sidePathOf, sideTablesSql } from "./side-file.js";
+import { removeDatabaseFile } from "./remove-database-file.js";
+import { sidePathOf, sideTablesSql } from "./side-file.js";
 import { type LockWait, whileLocked } from "./wait-for-lock.js";
 
 /** The database's name inside a store opened by path (never the side file's own name). */
@@ -248,7 +249,8 @@ export class ExtractStore {
       await this.withSide((connection) => connection.run("PRAGMA disable_checkpoint_on_shutdown"));
     }
     this.close();
-    await removeSideFile(this.sidePath);
+    // Merged: nothing is left to resume.
+    await removeDatabaseFile(this.sidePath);
   }
 }
 

@@ -9,7 +9,6 @@
  * and the side file is emptied after it commits: a kill in between leaves staged rows of a run the
  * database records as succeeded, which the next run recognises and discards (see runs.ts).
  */
-import { rm } from "node:fs/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { EXTRACTED } from "../resources/registry.js";
 import { quoteIdent } from "./ddl.js";
@@ -41,12 +40,6 @@ export function sideTablesSql(): string[] {
 /** `table` of the side file, named from a connection whose default database is another one. */
 export function inSide(sideCatalog: string, table: string): string {
   return `${quoteIdent(sideCatalog)}.main.${quoteIdent(table)}`;
-}
-
-/** Deletes the side file and its write-ahead log (after a merge, with nothing left to resume). */
-export async function removeSideFile(sidePath: string): Promise<void> {
-  await rm(sidePath, { force: true });
-  await rm(`${sidePath}.wal`, { force: true });
 }
 
 /** Empties every table of the side file (a new run starts), checkpoints first. */

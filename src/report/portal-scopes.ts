@@ -80,27 +80,26 @@ export class PortalScopes {
 
   /** `bound` run in every portal, stacked: a query reading the stacked rows, with no parameters. */
   async stack(connection: DuckDBConnection, bound: BoundQuery): Promise<BoundQuery> {
-    const key = [
-      bound.query.file,
-      bound.sql,
-      ...[...bound.params].map(([n, v]) => `${n}=${v.text}`),
-    ];
-    let table = this.results.get(key.join("\0"));
+    const params = [...bound.params].map(([n, v]) => `${n}=${v.text}`);
+    const key = [bound.query.file, bound.sql, ...params].join("\0");
+    let table = this.results.get(key);
     if (table === undefined) {
       table = `${CATALOG}.${RESULTS}.r${this.results.size + 1}`;
       await this.fill(connection, bound, table);
-      this.results.set(key.join("\0"), table);
+      this.results.set(key, table);
     }
     return { ...bound, sql: `SELECT * FROM ${table}`, values: {}, types: {} };
   }
 
   private async fill(connection: DuckDBConnection, bound: BoundQuery, table: string) {
     let created = false;
+    // Whether the query yields its own `portal` column: the same in every portal's views.
+    let ownPortal: boolean | undefined;
     try {
       await this.inEach(connection, async (scope) => {
-        const columns = await describeColumns(connection, bound);
+        ownPortal ??= (await describeColumns(connection, bound)).some((c) => c.name === "portal");
         // The prefix shares the query's first line, so DuckDB's line numbers stay the file's.
-        const select = columns.some((c) => c.name === "portal")
+        const select = ownPortal
           ? `SELECT * FROM (${bound.sql}\n)`
           : `SELECT ${quoteLiteral(scope.name)} AS portal, * FROM (${bound.sql}\n)`;
         const sql = created
