@@ -4,26 +4,22 @@
  * send people to fix a file that is right. An outcome that cannot be recorded must not be followed
  * by more changes: a rerun would not know them and send them again.
  */
-import {
-  ApiError,
-  AuthError,
-  EnvelopeError,
-  NetworkError,
-  RetryBudgetError,
-} from "../api/errors.js";
-import { isRedirect } from "../api/redirect.js";
+import { type SetupFailure, setupFailure } from "../api/setup-failure.js";
 import { errnoCode } from "../config/errno-code.js";
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk, noSpaceText } from "../load/disk-space.js";
 import { duckdbFirstLine } from "../load/duckdb-message.js";
 
+/** The key or the address is wrong: no row can be sent. */
+export interface PortalStop {
+  readonly kind: "portal";
+  readonly code: Extract<FailureCode, "auth-refused" | "portal-failed" | "bad-input">;
+  readonly reason: string;
+  readonly todo: string;
+}
+
 export type StopCause =
-  | {
-      readonly kind: "portal";
-      readonly code: Extract<FailureCode, "auth-refused" | "portal-failed" | "bad-input">;
-      readonly reason: string;
-      readonly todo: string;
-    }
+  | PortalStop
   | { readonly kind: "recording"; readonly error: unknown; readonly inJournal: boolean };
 
 /** Where outcomes are recorded, for messages. */
@@ -32,40 +28,32 @@ export interface RecordPlaces {
   readonly journal: string;
 }
 
+/** The line's parts for each failure of the setup (setup-failure.ts), given the error's message. */
+const SETUP_STOPS: Record<SetupFailure, (message: string) => Omit<PortalStop, "kind">> = {
+  key: (message) => ({ code: "auth-refused", reason: message, todo: "fix the key" }),
+  "not-api": (message) => ({
+    code: "bad-input",
+    reason: `the address is not the portal's API (${message})`,
+    todo: "check --base-url",
+  }),
+  unreachable: (message) => ({
+    code: "portal-failed",
+    reason: `the portal cannot be reached (${message})`,
+    todo: "check --base-url and the network",
+  }),
+  certificate: (message) => ({
+    code: "portal-failed",
+    reason: `the portal's certificate is not accepted (${message})`,
+    todo: "have Node trust it (NODE_EXTRA_CA_CERTS) or check --base-url",
+  }),
+};
+
 /** The cause when `error` means no row can be sent (the key, the address), else undefined. */
 export function portalStop(error: unknown): StopCause | undefined {
-  if (error instanceof AuthError) {
-    return { kind: "portal", code: "auth-refused", reason: error.message, todo: "fix the key" };
-  }
-  const last = error instanceof RetryBudgetError ? error.cause : error;
+  const setup = setupFailure(error);
+  if (setup === undefined) return undefined;
   const message = error instanceof Error ? error.message : String(error);
-  if (
-    last instanceof NetworkError &&
-    (last.phase === "connect" || last.systemCode === "ENOTFOUND")
-  ) {
-    return {
-      kind: "portal",
-      code: "portal-failed",
-      reason: `the portal cannot be reached (${message})`,
-      todo: "check --base-url and the network",
-    };
-  }
-  // No token operation at that address, or a redirect away from it: the URL is not the API's.
-  const notPortal =
-    last instanceof ApiError &&
-    last.operation === "authenticate" &&
-    (last.httpStatus === 404 ||
-      (last.httpStatus !== undefined && isRedirect(last.httpStatus)) ||
-      (last instanceof EnvelopeError && last.problem === "not_json"));
-  if (notPortal) {
-    return {
-      kind: "portal",
-      code: "bad-input",
-      reason: `the address is not the portal's API (${message})`,
-      todo: "check --base-url",
-    };
-  }
-  return undefined;
+  return { kind: "portal", ...SETUP_STOPS[setup](message) };
 }
 
 function storageFailure(error: unknown, places: RecordPlaces) {

@@ -2,18 +2,10 @@
  * Turns whatever stopped an extract into one line for the user and the kind of failure: the input
  * was wrong (the key, a URL that is not a portal), the portal failed, or the database did.
  */
-import {
-  ApiError,
-  AuthError,
-  EnvelopeError,
-  HttpError,
-  NotFoundError,
-  RetryBudgetError,
-  TlsError,
-} from "../api/errors.js";
+import { ApiError, EnvelopeError, HttpError, NotFoundError, TlsError } from "../api/errors.js";
 import { InexactListError } from "../api/inexact-list-error.js";
-import { isRedirect } from "../api/redirect.js";
 import { isRetryable } from "../api/retry.js";
+import { setupFailure } from "../api/setup-failure.js";
 import { DEFAULT_PAGE_SIZE } from "../config/defaults.js";
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk } from "../load/disk-space.js";
@@ -28,17 +20,12 @@ export interface FailureDescription {
 
 export function describeFailure(error: unknown, interrupted: boolean): FailureDescription {
   if (interrupted) return { message: "extract interrupted", code: "interrupted" };
-  if (error instanceof AuthError) return { message: error.message, code: "auth-refused" };
-  // No token operation at that address (404, or a page that is not JSON): the URL is wrong.
-  const last = error instanceof RetryBudgetError ? error.cause : error;
-  const notPortal =
-    last instanceof ApiError &&
-    last.operation === "authenticate" &&
-    (last.httpStatus === 404 || (last instanceof EnvelopeError && last.problem === "not_json"));
-  // A redirect (never followed) says the base URL is not the portal's address.
-  const redirected =
-    last instanceof ApiError && last.httpStatus !== undefined && isRedirect(last.httpStatus);
-  if ((notPortal || redirected) && error instanceof Error) {
+  const setup = setupFailure(error);
+  if (setup === "key" && error instanceof Error) {
+    return { message: error.message, code: "auth-refused" };
+  }
+  // No token operation at that address, or a redirect away from it: the URL is wrong.
+  if (setup === "not-api" && error instanceof Error) {
     return { message: `extract failed: ${error.message}`, code: "bad-input" };
   }
   if (error instanceof LmsExportError) return { message: error.message, code: error.code };

@@ -162,11 +162,16 @@ function rowTest(store: ColumnStore, c: Criterion): RowPredicate {
   };
 }
 
-/** Compiles checked criteria into one AND-ed row filter (undefined when there are none). */
-export function compileCriteria(store: ColumnStore, raw: unknown): CompiledFilter {
+/**
+ * Compiles checked criteria into one row filter (undefined when there are none): AND-ed, or
+ * OR-ed when `anyOf` (see FaultConfig.criteriaAnyOf).
+ */
+export function compileCriteria(store: ColumnStore, raw: unknown, anyOf = false): CompiledFilter {
   const criteria = parseCriteria(store, raw);
   if (criteria.length === 0) return { predicate: undefined, key: "" };
   const tests = criteria.map((c) => rowTest(store, c));
-  const key = JSON.stringify(criteria.map((c) => [c.field.name, c.operator, c.value]));
+  const named = criteria.map((c) => [c.field.name, c.operator, c.value]);
+  const key = JSON.stringify(anyOf ? ["any", ...named] : named);
+  if (anyOf) return { predicate: (row) => tests.some((t) => t(row)), key };
   return { predicate: (row) => tests.every((t) => t(row)), key };
 }

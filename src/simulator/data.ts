@@ -45,6 +45,8 @@ export interface PageRequest {
   parentId?: number;
   /** `newest` first (the default), or a new random order for this request. */
   order?: "newest" | "random";
+  /** Criteria select what matches any of them instead of all (FaultConfig.criteriaAnyOf). */
+  anyOf?: boolean;
 }
 
 /**
@@ -170,7 +172,7 @@ class PortalData implements SimulatorData {
 
   private select(name: ListedName, request: PageRequest): RowPage {
     const table = this.gen.tables[name];
-    const filter = compileCriteria(table.store, request.criterias);
+    const filter = compileCriteria(table.store, request.criterias, request.anyOf);
     if (name !== "take")
       return table.page(filter.predicate, filter.key, request.start, request.limit);
     const userId = request.parentId ?? Number.NaN;

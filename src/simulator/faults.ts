@@ -56,6 +56,11 @@ export interface FaultConfig {
    * so offset pages skip some records and repeat others.
    */
   unstableOrder: boolean;
+  /**
+   * Several criteria of one list request select the records matching any of them (OR), the
+   * other reading of an open point of the spec; the standard reading is AND.
+   */
+  criteriaAnyOf: boolean;
   /** Records whose key is a multiple of this print a date no parser reads (0 = never). */
   unreadableDateEvery: number;
   /** How a read of an id that matches no record is answered (see MISSING_ID_ANSWERS). */
@@ -82,6 +87,7 @@ export const DEFAULT_FAULTS: Readonly<FaultConfig> = {
   insertWhilePaging: 0,
   deleteWhilePaging: 0,
   unstableOrder: false,
+  criteriaAnyOf: false,
   unreadableDateEvery: 0,
   missingIdAnswer: "not-found",
   refuseLimitAbove: 0,

@@ -59,7 +59,8 @@ function list(
   if (inserts > 0 && request.start > 0) ctx.data.insert(resource, inserts, parentId);
   if (removals > 0 && request.start > 0) ctx.data.remove(resource, removals, parentId);
   const order = ctx.faults.unstableOrder ? "random" : "newest";
-  const page = ctx.data.page(resource, { ...request, parentId, order });
+  const anyOf = ctx.faults.criteriaAnyOf;
+  const page = ctx.data.page(resource, { ...request, parentId, order, anyOf });
   // As JSON.stringify would print {status, total, result}, with the records' text as it is.
   return new JsonText(`{"status":true,"total":${page.total},"result":${page.resultJson}}`);
 }

@@ -360,4 +360,39 @@ describe("apply", () => {
     expect(fx.linksOf(theirs, group)).toBe(1);
     expect(fx.linksOf(ours, group)).toBe(1);
   });
+
+  it("user_grp.create: a portal that ORs criteria does not hide an existing link", async () => {
+    const group = fx.sim.data.list("grp").at(1)?.grp_id as number;
+    const [theirs, ours, ...later] = fx.outsiders(group, 14);
+    if (theirs === undefined || ours === undefined || later.length < 12) {
+      throw new Error("too few outsiders");
+    }
+    // Made since the extract, then buried under a dozen newer links of the same group: a page of
+    // the user's OR the group's links, newest first, would not reach it.
+    const made = [theirs, ...later];
+    for (const user of made) {
+      fx.sim.data.createUserGroup({
+        user_grp_user_id: user,
+        user_grp_grp_id: group,
+        user_grp_group_admin: 0,
+      });
+    }
+    const path = await csvFile(fx.dir, "criteria-or.csv", [
+      "user_grp_user_id,user_grp_grp_id",
+      `${theirs},${group}`,
+      `${ours},${group}`,
+    ]);
+    const creates = fx.sim.stats.byOperation.get("user_grp/create") ?? 0;
+    fx.sim.faults.criteriaAnyOf = true;
+    try {
+      const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain("2 applied");
+    } finally {
+      fx.sim.faults.criteriaAnyOf = false;
+    }
+    expect((fx.sim.stats.byOperation.get("user_grp/create") ?? 0) - creates).toBe(1);
+    expect(fx.linksOf(theirs, group)).toBe(1);
+    expect(fx.linksOf(ours, group)).toBe(1);
+  });
 });

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { META_TABLES_SQL } from "../../src/load/meta-ddl.js";
+import { startTlsPortal } from "../api/tls-portal.js";
 import { query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
 
@@ -149,5 +150,21 @@ describe("apply stops sending", () => {
     expect(result.stderr).toContain("apply stopped: the portal cannot be reached");
     expect(result.stderr).toContain("check --base-url and the network");
     expect(await outcomes(path)).toEqual([{ outcome: "skipped", n: 5 }]);
+  });
+
+  it("when the portal's certificate is not trusted: one line naming it, no row failed", async () => {
+    const { path, args } = await accessFile("untrusted.csv", 210, 5);
+    const portal = await startTlsPortal(fx.dir);
+    try {
+      const result = await fx.runWith(args, { baseUrl: portal.baseUrl });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toContain("apply stopped: the portal's certificate is not accepted");
+      expect(result.stderr).toContain("NODE_EXTRA_CA_CERTS");
+      expect(result.stderr).toContain("No row is at fault: 5 rows were not sent");
+      expect(await outcomes(path)).toEqual([{ outcome: "skipped", n: 5 }]);
+    } finally {
+      await portal.close();
+    }
   });
 });

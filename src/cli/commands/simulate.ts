@@ -208,6 +208,11 @@ const SIMULATE_OPTIONS = {
     default: false,
     description: "Each list request sees the records in a new random order",
   },
+  "criteria-or": {
+    type: "boolean",
+    default: false,
+    description: "Several criteria of a list request select what matches any of them (OR)",
+  },
   "missing-id-answer": {
     choices: MISSING_ID_ANSWERS,
     default: "not-found",
@@ -298,6 +303,7 @@ function faultOptions(argv: SimulateArgs): Partial<FaultConfig> {
     insertWhilePaging: count("insert-while-paging", argv.insertWhilePaging),
     deleteWhilePaging: count("delete-while-paging", argv.deleteWhilePaging),
     unstableOrder: argv.unstableOrder,
+    criteriaAnyOf: argv.criteriaOr,
     missingIdAnswer: argv.missingIdAnswer,
     refuseLimitAbove: count("refuse-limit-above", argv.refuseLimitAbove),
   };

@@ -1,0 +1,44 @@
+/**
+ * Failures that are the setup's, not a request's: the key was refused, the address is not the
+ * portal's API, the portal cannot be reached, or its certificate is not trusted here. No request
+ * of the run can succeed after one of them, whatever it carries, so a command stops at the first
+ * and names the setup (extract: describe-failure.ts; apply: stop-cause.ts) instead of blaming a
+ * list or a row.
+ */
+import {
+  ApiError,
+  AuthError,
+  EnvelopeError,
+  NetworkError,
+  RetryBudgetError,
+  TlsError,
+} from "./errors.js";
+import { isRedirect } from "./redirect.js";
+
+export type SetupFailure =
+  /** The portal refused the API key. */
+  | "key"
+  /** No token operation at that address, or a redirect away from it. */
+  | "not-api"
+  /** No connection could be opened (refused, no route, host name not found). */
+  | "unreachable"
+  /** The secure connection could not be set up: the certificate, or the handshake. */
+  | "certificate";
+
+/** What of the setup `error` shows to be wrong, or undefined when it is a request's failure. */
+export function setupFailure(error: unknown): SetupFailure | undefined {
+  if (error instanceof AuthError) return "key";
+  // A retried request reports its last attempt's failure.
+  const last = error instanceof RetryBudgetError ? error.cause : error;
+  if (last instanceof TlsError) return "certificate";
+  if (last instanceof NetworkError) {
+    return last.phase === "connect" || last.systemCode === "ENOTFOUND" ? "unreachable" : undefined;
+  }
+  if (!(last instanceof ApiError)) return undefined;
+  // A redirect is never followed: wherever it comes from, the base URL is not the portal's.
+  if (last.httpStatus !== undefined && isRedirect(last.httpStatus)) return "not-api";
+  const noTokenHere =
+    last.operation === "authenticate" &&
+    (last.httpStatus === 404 || (last instanceof EnvelopeError && last.problem === "not_json"));
+  return noTokenHere ? "not-api" : undefined;
+}
