@@ -151,8 +151,8 @@ async function messagesOf(
       cc: group.address === undefined ? mail.cc : [],
       scope:
         group.address === undefined
-          ? `without a ${columnLabel(column)} address`
-          : `${columnLabel(column)} ${group.address}`,
+          ? `without a ${columnLabel(column, first.query.labels)} address`
+          : `${columnLabel(column, first.query.labels)} ${group.address}`,
       bound: split.bound,
       files: split.files,
     });

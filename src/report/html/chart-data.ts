@@ -13,6 +13,8 @@ import { formatValue } from "./value-format.js";
 export interface ChartData {
   readonly kinds: ReadonlyMap<string, ColumnKind>;
   readonly rows: readonly Record<string, PlainValue>[];
+  /** The query's own column labels (its `-- label` lines), which win over the built-in rule. */
+  readonly labels?: ReadonlyMap<string, string>;
   /** Sentences about what the chart leaves out. */
   readonly notes: readonly string[];
 }
@@ -124,13 +126,16 @@ export class ChartCollector {
     this.#rows.push(row);
   }
 
-  /** The gathered rows; `kinds` are the kinds of the query's columns. */
-  result(kinds: ReadonlyMap<string, ColumnKind>): ChartData {
+  /** The gathered rows; `kinds` are the kinds of the query's columns, `labels` its own labels. */
+  result(
+    kinds: ReadonlyMap<string, ColumnKind>,
+    labels: ReadonlyMap<string, string> = new Map(),
+  ): ChartData {
     const notes: string[] = [];
     for (const cap of this.#caps) {
       if (cap.seen.size > cap.kept.size) {
         notes.push(
-          `${columnLabel(cap.column)}: the first ${cap.kept.size} of ${cap.seen.size >= MAX_COUNTED ? "more than " : ""}${cap.seen.size.toLocaleString("en")} values are shown.`,
+          `${columnLabel(cap.column, labels)}: the first ${cap.kept.size} of ${cap.seen.size >= MAX_COUNTED ? "more than " : ""}${cap.seen.size.toLocaleString("en")} values are shown.`,
         );
       }
     }
@@ -140,7 +145,7 @@ export class ChartCollector {
     const own = new Map<string, ColumnKind>();
     for (const column of this.#columns) own.set(column, kinds.get(column) ?? "text");
     const prefixed = this.#prefixed;
-    if (prefixed === undefined) return { kinds: own, rows: this.#rows, notes };
+    if (prefixed === undefined) return { kinds: own, rows: this.#rows, labels, notes };
     const kind = own.get(prefixed) ?? "text";
     own.set(prefixed, "text");
     const rows = this.#rows.map((row) => {
@@ -148,6 +153,6 @@ export class ChartCollector {
       const text = label === null ? "(none)" : formatValue(label, kind);
       return { ...row, [prefixed]: `${String(row[PORTAL])} · ${text}` };
     });
-    return { kinds: own, rows, notes };
+    return { kinds: own, rows, labels, notes };
   }
 }

@@ -89,8 +89,13 @@ function percentFormat(kinds: readonly ColumnKind[]) {
   return kinds.length > 0 && kinds.every((k) => k === "percent") ? "%" : undefined;
 }
 
-function measureLabel(columns: readonly string[]): string {
-  return columns.map((c) => columnLabel(c)).join(", ");
+/** What a person reads for column `name` of the chart's query. */
+function labelOf(data: ChartData, name: string): string {
+  return columnLabel(name, data.labels);
+}
+
+function measureLabel(data: ChartData, columns: readonly string[]): string {
+  return columns.map((c) => labelOf(data, c)).join(", ");
 }
 
 /** Bar or line rows as points: one per row and y column, named by the series column or y. */
@@ -107,7 +112,7 @@ function points(
       if (chart.series !== undefined) {
         point.series = categoryText(row[chart.series] ?? null, seriesKind);
       } else if (chart.y.length > 1) {
-        point.series = columnLabel(y);
+        point.series = labelOf(data, y);
       }
       out.push(point);
     }
@@ -122,7 +127,7 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
   const grouped = data2.some((p) => p.series !== undefined);
   const axis = categoryAxis(xs, width - 70);
   const yAxis = {
-    label: measureLabel(chart.y),
+    label: measureLabel(data, chart.y),
     grid: true,
     tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
   };
@@ -137,7 +142,7 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
       marginLeft: Math.max(60, axis.reachLeft),
       fx: {
         domain: xs,
-        label: columnLabel(chart.x),
+        label: labelOf(data, chart.x),
         tickRotate: axis.tickRotate,
         tickFormat: axis.tickFormat,
         axis: "bottom",
@@ -156,7 +161,7 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
     marginLeft: Math.max(60, axis.reachLeft),
     x: {
       domain: xs,
-      label: columnLabel(chart.x),
+      label: labelOf(data, chart.x),
       tickRotate: axis.tickRotate,
       tickFormat: axis.tickFormat,
     },
@@ -193,11 +198,11 @@ function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: 
     height,
     marginLeft: 60,
     x: {
-      label: columnLabel(chart.x),
+      label: labelOf(data, chart.x),
       ...(xKind === "date" || xKind === "timestamp" ? { type: "utc" as const } : {}),
     },
     y: {
-      label: measureLabel(chart.y),
+      label: measureLabel(data, chart.y),
       grid: true,
       tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
     },
@@ -233,11 +238,11 @@ function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {
     marginBottom: axis.marginBottom,
     x: {
       domain: xs,
-      label: columnLabel(chart.x),
+      label: labelOf(data, chart.x),
       tickRotate: axis.tickRotate,
       tickFormat: axis.tickFormat,
     },
-    y: { domain: ys, label: columnLabel(chart.y), tickFormat: shorten },
+    y: { domain: ys, label: labelOf(data, chart.y), tickFormat: shorten },
     color: {
       type: "linear",
       scheme: "blues",
@@ -278,7 +283,7 @@ function legendOf(
     const kind = data.kinds.get(chart.value) ?? "decimal";
     return rampLegend({
       id: `${options.id}-ramp`,
-      label: columnLabel(chart.value),
+      label: labelOf(data, chart.value),
       domain: [Number(low), Number(high)],
       color: (t) => interpolate?.(t) ?? "#888",
       format: (v) => rampTick(v, kind),

@@ -36,22 +36,28 @@ export interface HtmlReportInput {
   readonly signal?: AbortSignal;
 }
 
-/** A chart's heading: its own title, or what it shows by what. */
-export function chartTitle(chart: ChartSpec): string {
+/** A chart's heading: its own title, or what it shows by what (in the query's `labels`). */
+export function chartTitle(chart: ChartSpec, labels?: ReadonlyMap<string, string>): string {
   if (chart.title) return chart.title;
+  const label = (name: string) => columnLabel(name, labels);
   if (chart.type === "heatmap") {
-    return `${columnLabel(chart.value)} by ${columnLabel(chart.y)} and ${columnLabel(chart.x)}`;
+    return `${label(chart.value)} by ${label(chart.y)} and ${label(chart.x)}`;
   }
-  return `${chart.y.map((y) => columnLabel(y)).join(", ")} by ${columnLabel(chart.x)}`;
+  return `${chart.y.map(label).join(", ")} by ${label(chart.x)}`;
 }
 
 /** The headline figures: of the overall row, or of each portal's, named with the portal. */
-function headlines(collected: CollectedQuery | undefined): Headline[] {
+function headlines(
+  collected: CollectedQuery | undefined,
+  labels: ReadonlyMap<string, string> | undefined,
+): Headline[] {
   if (!collected) return [];
   const several = collected.overall.length > 1;
   return collected.overall.flatMap((overall) =>
     HEADLINE_COLUMNS.filter((name) => name in overall).map((name) => ({
-      label: several ? `${String(overall.portal)} · ${columnLabel(name)}` : columnLabel(name),
+      label: several
+        ? `${String(overall.portal)} · ${columnLabel(name, labels)}`
+        : columnLabel(name, labels),
       text: formatValue(overall[name] ?? null, collected.kinds.get(name) ?? "text") || "–",
     })),
   );
@@ -107,11 +113,13 @@ export async function buildReportDocument(
   const byPortal = (db.portals?.scopes.length ?? 0) > 1;
   const collectors = input.job.charts.map((chart) => new ChartCollector(chart, { byPortal }));
   const collected = await collectAll(db, input, collectors);
+  const labelsOf = new Map(input.bound.map((b) => [b.query.name, b.query.labels]));
   const charts: DocumentChart[] = collectors.map((collector, i) => {
     const kinds = collected.get(collector.chart.query)?.kinds ?? new Map();
-    const data = collector.result(kinds);
+    const labels = labelsOf.get(collector.chart.query);
+    const data = collector.result(kinds, labels);
     return {
-      title: chartTitle(collector.chart),
+      title: chartTitle(collector.chart, labels),
       chart: renderChartSvg(collector.chart, data, { id: `chart-${i + 1}` }),
       notes: data.notes,
     };
@@ -124,7 +132,7 @@ export async function buildReportDocument(
     return {
       query: b.query.name,
       title: b.query.title,
-      columns: c.columns.map((col) => ({ ...col, label: columnLabel(col.name) })),
+      columns: c.columns.map((col) => ({ ...col, label: columnLabel(col.name, b.query.labels) })),
       rows: c.rows,
       totalRows: c.totalRows,
       ...(fullFile ? { fullFile } : {}),
@@ -136,7 +144,7 @@ export async function buildReportDocument(
     generatedAt: input.now,
     loadedAt: input.loaded.finishedAt,
     params: params(input.bound),
-    headlines: headlines(collected.get(SUMMARY_QUERY)),
+    headlines: headlines(collected.get(SUMMARY_QUERY), labelsOf.get(SUMMARY_QUERY)),
     charts,
     tables,
   };
