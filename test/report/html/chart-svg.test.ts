@@ -217,3 +217,27 @@ describe("charts over several portals", () => {
     expect(svg).toContain(">south<");
   });
 });
+
+describe("a line chart's value axis", () => {
+  /** The y-axis tick labels Plot wrote, in order. */
+  const yTicks = (svg: string) => {
+    const group = svg.slice(svg.indexOf('aria-label="y-axis tick label"'));
+    return [...group.slice(0, group.indexOf("</g>")).matchAll(/>([^<>]+)<\/text>/g)].map(
+      (m) => m[1],
+    );
+  };
+
+  test("starts at zero, so a small change in a rate is drawn small", () => {
+    const close = weeks.map((w, i) => ({ ...w, completion_rate: 0.775 + i * 0.008 }));
+    const { svg } = draw({ type: "line", query: "q", x: "week", y: ["completion_rate"] }, close);
+    const ticks = yTicks(svg);
+    expect(ticks[0]).toBe("0%");
+    expect(ticks.at(-1)).toBe("80%");
+  });
+
+  test("starts at zero for counts too", () => {
+    const counts = weeks.map((w, i) => ({ week: w.week, overdue: 177 + 7 * i }));
+    const { svg } = draw({ type: "line", query: "q", x: "week", y: ["overdue"] }, counts);
+    expect(yTicks(svg)[0]).toBe("0");
+  });
+});
