@@ -207,6 +207,7 @@ function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: 
       // From zero, as bars are: an axis cut to the data's range makes a rise from 77 % to 83 %
       // look like one from nothing to everything.
       zero: true,
+      nice: true,
       tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
     },
     ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),

@@ -232,7 +232,7 @@ describe("a line chart's value axis", () => {
     const { svg } = draw({ type: "line", query: "q", x: "week", y: ["completion_rate"] }, close);
     const ticks = yTicks(svg);
     expect(ticks[0]).toBe("0%");
-    expect(ticks.at(-1)).toBe("80%");
+    expect(ticks.at(-1)).toBe("90%");
   });
 
   test("starts at zero for counts too", () => {
