@@ -151,7 +151,7 @@ ${body}
 export function renderReportFile(doc: ReportDocument): string {
   const charts = doc.charts.map(
     (c) =>
-      `<figure${fileLook("chart")}><h2${fileLook("heading")}>${escapeHtml(c.title)}</h2>${c.chart.svg}${notes(c.notes, fileLook)}</figure>`,
+      `<figure${fileLook("chart")}><h2${fileLook("heading")}>${escapeHtml(c.title)}</h2><div class="chart-box">${c.chart.svg}</div>${notes(c.notes, fileLook)}</figure>`,
   );
   const main = [
     header(doc, fileLook),

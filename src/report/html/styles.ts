@@ -85,6 +85,7 @@ body { margin: 0; font-family: ${FONT}; color: #1b1f24; background: #ffffff; }
 .headline-label { display: block; font-size: 0.8rem; color: #57606a; }
 .chart { margin: 8px 0 20px; }
 .chart svg { display: block; max-width: 100%; height: auto; }
+.chart-box { overflow-x: auto; max-width: 100%; }
 .note { margin: 4px 0; font-size: 0.8rem; color: #57606a; }
 .table-box { overflow-x: auto; max-width: 100%; border: 1px solid #eaeef2; }
 table.data { border-collapse: collapse; font-size: 0.82rem; }
@@ -97,6 +98,9 @@ table.data tbody tr:nth-child(even) { background: #fafbfc; }
   .report { padding: 8px; }
   .title { font-size: 1.3rem; }
   .headline { flex: 1 1 40%; min-width: 0; }
+  /* Shrunk to a phone's width a chart's labels would be a few pixels high: it keeps its drawn
+     size and scrolls in its own box, as tables do. */
+  .chart svg { max-width: none; }
 }
 @media print {
   .report { max-width: none; padding: 0; }

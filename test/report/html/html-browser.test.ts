@@ -21,7 +21,7 @@ const present = existsSync(CHROMIUM);
 
 // Scripts run in the page, as text: the project is compiled without the browser's types.
 /** For each chart, the marks Plot drew (in the nested svg) that have a size on screen. */
-const MARKS_ON_SCREEN = `[...document.querySelectorAll("figure.chart > svg")].map((chart) =>
+const MARKS_ON_SCREEN = `[...document.querySelectorAll("figure.chart > .chart-box > svg")].map((chart) =>
   [...chart.querySelectorAll(":scope > svg rect, :scope > svg path, :scope > svg circle")]
     .filter((el) => { const box = el.getBoundingClientRect(); return box.width > 0 && box.height > 0; })
     .length)`;
