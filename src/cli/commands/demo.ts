@@ -1,12 +1,14 @@
-import { relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import type { Argv } from "yargs";
 import { DEFAULT_OUT_DIR } from "../../config/defaults.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
-import { openDatabase } from "../../load/database.js";
+import { type LmsDatabase, openDatabase } from "../../load/database.js";
 import { loadCatalog } from "../../report/catalog.js";
 import { projectRoot } from "../../report/project-root.js";
 import { runReports } from "../../report/run-report.js";
-import { DEFAULT_API_KEY, startSimulator } from "../../simulator/server.js";
+import { importRoster } from "../../roster/import-roster.js";
+import { writePeopleCsv } from "../../simulator/people-csv.js";
+import { DEFAULT_API_KEY, type RunningSimulator, startSimulator } from "../../simulator/server.js";
 import type { CommandArgs } from "../command-args.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
@@ -76,22 +78,48 @@ async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
   const portal = await startSimulator({ users: args.users, seed: args.seed });
   try {
     ctx.stderr.write(`portal at ${portal.baseUrl}; extracting into ${relative(ctx.cwd, dbPath)}\n`);
-    await extractAndReport(setup, { baseUrl: portal.baseUrl, dbPath, started }, ctx);
+    await extractAndReport(setup, { portal, dbPath, started }, ctx);
   } finally {
     await portal.close();
   }
-  ctx.stdout.write(nextSteps(relative(ctx.cwd, dbPath), started));
+  ctx.stdout.write(
+    nextSteps(relative(ctx.cwd, dbPath), relative(ctx.cwd, rosterPath(dbPath)), started),
+  );
 }
 
-/** The extract of the simulated portal into `dbPath`, then every report of the catalog. */
+/** The roster file the demo writes beside its database: `lms-demo.duckdb` → `lms-demo-roster.csv`. */
+function rosterPath(dbPath: string): string {
+  return join(dirname(dbPath), `${basename(dbPath).replace(/\.duckdb$/, "")}-roster.csv`);
+}
+
+/**
+ * The portal's interface lists no people, so reports name them from a roster: the demo writes
+ * the simulated portal's people as an HR export would list them and imports it, as a real
+ * organisation does with `roster import`.
+ */
+async function importDemoRoster(
+  db: LmsDatabase,
+  portal: RunningSimulator,
+  dbPath: string,
+  ctx: CliContext,
+): Promise<void> {
+  const path = rosterPath(dbPath);
+  await writePeopleCsv(portal.data, path);
+  const summary = await importRoster(db, { path, mode: "replace" });
+  ctx.stdout.write(
+    `roster: ${summary.rows} people from ${relative(ctx.cwd, path)} (the simulated portal's people, as an HR export lists them)\n`,
+  );
+}
+
+/** The extract of the simulated portal into `dbPath`, its roster, then every report of the catalog. */
 async function extractAndReport(
   { config, logger }: CommandSetup,
-  run: { baseUrl: string; dbPath: string; started: number },
+  run: { portal: RunningSimulator; dbPath: string; started: number },
   ctx: CliContext,
 ): Promise<void> {
   const db = await openDatabase(run.dbPath, { memoryLimit: config.duckdbMemoryLimit });
   try {
-    const extractConfig = { ...config, baseUrl: run.baseUrl, db: run.dbPath };
+    const extractConfig = { ...config, baseUrl: run.portal.baseUrl, db: run.dbPath };
     const result = await extractWith({
       config: extractConfig,
       flags: {},
@@ -106,6 +134,7 @@ async function extractAndReport(
         "  (not found: the simulated portal deletes a product on purpose, as real portals do, to show how lookups of records that are gone end up in _not_found)\n",
       );
     }
+    await importDemoRoster(db, run.portal, run.dbPath, ctx);
     const catalog = await loadCatalog(projectRoot());
     const reports = await runReports(db, [...catalog.reports.keys()], {
       outDir: config.outDir,
@@ -122,12 +151,13 @@ async function extractAndReport(
 }
 
 /** The closing lines: the time taken and commands to try on the demo's database. */
-function nextSteps(dbArg: string, started: number): string {
+function nextSteps(dbArg: string, rosterArg: string, started: number): string {
   return [
     `done in ${((Date.now() - started) / 1000).toFixed(1)} s. Try next:`,
     `  npx lms-export list`,
     `  npx lms-export sql "SELECT take_status, count(*) AS takes, round(avg(take_score), 1) AS avg_score FROM take GROUP BY ALL ORDER BY takes DESC" --db ${dbArg}`,
     `  npx lms-export report compliance --format csv --db ${dbArg}`,
+    `  npx lms-export roster import ${rosterArg} --db ${dbArg}    # your HR export in its place`,
     `  npx lms-export simulate --users 5000    # a portal of your own to point extract at`,
     "",
   ].join("\n");
