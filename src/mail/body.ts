@@ -18,7 +18,7 @@ export interface MailBodyInput {
    * recipient's rows only. A table's `fullFile` names the attachment holding all its rows.
    */
   document: ReportDocument;
-  /** For a split message: whose rows these are (e.g. "Manager email alice@example.com"). */
+  /** For a split message: a line saying whose rows these are. */
   scope?: string;
   /** File names attached. */
   attachments: string[];
@@ -45,7 +45,7 @@ export const MAX_BODY_ROWS = 200;
 
 /** The default renderer: the HTML report's e-mail variant, its charts as PNG, and the text. */
 export const renderMailBody: MailBodyRenderer = (input) => {
-  const lead = input.scope === undefined ? [] : [`Rows: ${input.scope}.`];
+  const lead = input.scope === undefined ? [] : [input.scope];
   const foot = input.attachments.length > 0 ? [`Attached: ${input.attachments.join(", ")}`] : [];
   const options = { maxRows: MAX_BODY_ROWS, lead, foot };
   const email = renderReportEmail(input.document, options);

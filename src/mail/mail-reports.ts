@@ -112,6 +112,16 @@ function attached(files: readonly string[], formats: readonly string[]): string[
   return files.filter((file) => formats.some((format) => file.endsWith(`.${format}`)));
 }
 
+/**
+ * The line telling a split message's recipient whose rows it holds; the unassigned message says
+ * where the others went, so that one with no rows still says something.
+ */
+function scopeLine(label: string, address: string | undefined): string {
+  return address === undefined
+    ? `Only the rows without a ${label} address; each row with one went to that address.`
+    : `Only your rows: those whose ${label} is ${address}.`;
+}
+
 async function messagesOf(
   db: ReportSource,
   connection: DuckDBConnection,
@@ -149,10 +159,7 @@ async function messagesOf(
     messages.push({
       to: group.address === undefined ? mail.to : [group.address],
       cc: group.address === undefined ? mail.cc : [],
-      scope:
-        group.address === undefined
-          ? `without a ${columnLabel(column, first.query.labels)} address`
-          : `${columnLabel(column, first.query.labels)} ${group.address}`,
+      scope: scopeLine(columnLabel(column, first.query.labels), group.address),
       bound: split.bound,
       files: split.files,
     });
