@@ -12,6 +12,10 @@
 --   pass_rate = passed / completed. Groups appear only for products one of their users is
 --   enrolled in; groups that share a name have their id added to it ("Team A (group 12)"), so
 --   that their rows and chart cells are told apart.
+-- label completed_users: Completed (any score)
+-- label completion_rate: Completion rate (any score)
+-- label passed_users: Passed
+-- label pass_rate: Pass rate (of completed)
 -- param product_ids int_list = []: Only these products (empty = every product).
 -- param group_id int = null: Only this group and its subgroups, without the all-users rows (empty = all).
 WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
