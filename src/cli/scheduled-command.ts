@@ -9,6 +9,7 @@ import { didYouMean } from "../report/suggest-name.js";
 import { loadCatalogFor } from "./catalog-option.js";
 import type { CliContext } from "./context.js";
 import { checkScheduledMail } from "./scheduled-mail-check.js";
+import { checkScheduledPublish } from "./scheduled-publish-check.js";
 
 /**
  * Commands a schedule may run: each is safe to run again and again unattended. `publish` replaces
@@ -69,7 +70,8 @@ export function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
 /**
  * Contract: throws, as a one-line error starting with "the command after --", what the scheduled
  * command would stop with for its arguments (unknown flags, bad values, missing names), its
- * report names, its settings (run, extract, report) or its mail settings; returns otherwise.
+ * report names, its settings (run, extract, report), its PostgreSQL URL and password settings
+ * (publish --postgres) or its mail settings; returns otherwise.
  * `ctx` is the runs' own (their environment and folder).
  */
 export async function checkScheduledCommand(
@@ -82,6 +84,7 @@ export async function checkScheduledCommand(
     if (SETTINGS_CHECKED.includes(args[0] ?? "")) {
       await resolveConfig({ flags: parsed, env: ctx.env, cwd: ctx.cwd, isTTY: false });
     }
+    await checkScheduledPublish(args, parsed, ctx);
   } catch (error) {
     if (!(error instanceof LmsExportError)) throw error;
     throw new LmsExportError(error.code, `the command after -- is wrong: ${error.message}`, {

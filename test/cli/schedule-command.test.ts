@@ -1,6 +1,7 @@
 /**
  * What `schedule` checks and passes on before its first tick: the scheduled command's flags and
- * values (parsed with the CLI's own definitions), `publish` and `roster import` among the
+ * values (parsed with the CLI's own definitions), a `publish --postgres` URL holding a password
+ * refused before any line names the command, `publish` and `roster import` among the
  * commands it may run, and its --config handed to every run. In-process through main(); the runs
  * are real child processes of the CLI.
  */
@@ -60,6 +61,21 @@ describe("schedule checks the scheduled command's arguments at start", () => {
     expect(code, run.stderr()).toBe(2);
     expect(run.stderr()).toMatch(/^lms-export: the command after -- is wrong: .*\n$/);
     expect(run.stderr()).toContain(expected);
+  });
+
+  it.each([
+    ["postgres://bi:Pw-in-url-7c1d@127.0.0.1:9/bi", "contains a password"],
+    ["postgres://bi@127.0.0.1:9/bi?sslpassword=Pw-in-url-7c1d", "in its query string"],
+  ])("publish --postgres %s exits 2 at once, the password in no line", async (url, expected) => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 10_000);
+    const run = context(controller);
+    const code = await main([...SCHEDULE, "publish", "--postgres", url], run.ctx);
+    clearTimeout(timer);
+    expect(code, run.stderr()).toBe(2);
+    expect(run.stderr()).toMatch(/^lms-export: the command after -- is wrong: .*\n$/);
+    expect(run.stderr()).toContain(expected);
+    expect(run.stderr()).not.toContain("Pw-in-url-7c1d");
   });
 
   it.each([
