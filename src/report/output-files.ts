@@ -2,14 +2,16 @@
  * Output files of one report run: names from the report's pattern, confined to the output folder,
  * each written under a temporary name in the same folder and renamed only when every file of the
  * report is complete. A failed run leaves no half file and leaves the previous files untouched
- * (rename within one folder replaces a file atomically).
+ * (rename within one folder replaces a file atomically); a killed one leaves its temporary files,
+ * which the next run of the report removes.
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { access, mkdir, rename, rm, stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { confinePath } from "../security/confine-path.js";
+import { removeLeftoverTempFiles, tempFileName } from "./leftover-temp-files.js";
 
 /** A file being written: `temp` now, `final` after commit. */
 export interface StagedFile {
@@ -84,18 +86,19 @@ export class OutputStaging {
         `two outputs of one report would both be written to ${fileName}`,
       );
     }
-    const temp = join(
-      dirname(final),
-      `.${basename(final)}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
-    );
+    const temp = tempFileName(final, process.pid, randomBytes(4).toString("hex"));
     const staged = { final, temp };
     this.#files.push(staged);
     return staged;
   }
 
-  /** Renames every temporary file to its final name; answers the final paths. */
+  /**
+   * Renames every temporary file to its final name, then removes what killed runs left beside
+   * them; answers the final paths.
+   */
   async commit(): Promise<string[]> {
     for (const file of this.#files) await rename(file.temp, file.final);
+    for (const file of this.#files) await removeLeftoverTempFiles(file.final);
     return this.#files.map((f) => f.final);
   }
 

@@ -146,3 +146,48 @@ test("SIGTERM stops a running DuckDB statement: exit 143, the previous file kept
   expect(run.stderr).toContain("report endless interrupted");
   expect(await snapshot(out)).toEqual(before);
 });
+
+/** Waits until `child` has a temporary file of `name` in `out`; fails if the child ends first. */
+async function tempFileOf(child: ChildProcess, out: string, name: string): Promise<void> {
+  const prefix = `.${name}.${child.pid}-`;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the report ended (${child.exitCode}) before writing ${name}`);
+    }
+    if ((await readdir(out)).some((f) => f.startsWith(prefix))) return;
+    await sleep(10);
+  }
+}
+
+/** The files a reader of the folder sees: the hidden temporary ones left out. */
+function shown(files: Map<string, Buffer>): Map<string, Buffer> {
+  return new Map([...files].filter(([name]) => !name.startsWith(".")));
+}
+
+test("kill -9 at each file of report --mail: the previous files whole, no mail, and the next run leaves no temporary file", {
+  timeout: 180_000,
+}, async () => {
+  const out = await previousRun("out-kill", ["attempts.xlsx", "attempts.csv"]);
+  const before = await snapshot(out);
+  const mail = await startSmtp();
+  const env = { LMS_SMTP_URL: mail.url, LMS_MAIL_FROM: "reports@example.com" };
+  const args = ["attempt-list", "--catalog", "cat", "--db", "lms.duckdb", "--out", out, "--mail"];
+  try {
+    for (const name of ["attempts.xlsx", "attempts.csv"]) {
+      const child = report(args, env);
+      const ended = collect(child);
+      await tempFileOf(child, out, name);
+      child.kill("SIGKILL");
+      expect((await ended).signal).toBe("SIGKILL");
+      expect(shown(await snapshot(out))).toEqual(before);
+    }
+    expect(mail.received).toEqual([]);
+    const next = await collect(report(args, env));
+    expect(next.code, next.stderr).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(["attempts.csv", "attempts.xlsx"]);
+    expect((await readFile(join(out, "attempts.csv"), "utf8")).split("\n")[0]).toContain("user");
+  } finally {
+    await mail.close();
+  }
+  expect(mail.received).toHaveLength(1);
+});
