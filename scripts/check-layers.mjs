@@ -19,6 +19,7 @@ const LAYERS = {
   resources: 0,
   log: 0,
   security: 0,
+  files: 0,
   api: 1,
   encode: 1,
   config: 1,

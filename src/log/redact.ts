@@ -20,6 +20,7 @@ const SECRET_KEYS: ReadonlySet<string> = new Set([
   "password",
   "pass",
   "smtppassword",
+  "sslpassword",
   "secret",
 ]);
 
@@ -75,7 +76,11 @@ function redactText(text: string, list: readonly string[]): string {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   // user:password@ in any URL-looking text, known secret or not.
-  return out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${REDACTED}@`);
+  out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${REDACTED}@`);
+  // A query parameter named as a secret (`?apikey=…`, `&password=…`), known secret or not.
+  return out.replace(/([?&])([\w.-]+)=([^\s&#"']*)/g, (whole, lead: string, name: string) =>
+    isSecretKey(name) ? `${lead}${name}=${REDACTED}` : whole,
+  );
 }
 
 function redactValue(

@@ -9,8 +9,10 @@ import { isLoopbackHost } from "./loopback.js";
  *
  * Contract: answers the parsed URL when it is https://, or http:// to a loopback host
  * (127.0.0.0/8, ::1, localhost), or http:// anywhere when `allowHttp` is true. Throws a one-line
- * bad-input otherwise, and for any other scheme or a URL carrying a user name or password. The
- * message names the URL with any credentials removed and says what to do. TLS verification is not
+ * bad-input otherwise, and for any other scheme, a URL carrying a user name or password, or one
+ * with a query string or fragment (the API's paths are added to the base URL, which has nowhere
+ * to keep them; and `?apikey=…` would put the key where it is shown and logged). The message
+ * names the URL with any credentials and query removed and says what to do. TLS verification is not
  * configurable anywhere: an https:// URL is always verified by the HTTP client.
  */
 export function checkBaseUrl(url: string, allowHttp: boolean): URL {
@@ -28,6 +30,12 @@ export function checkBaseUrl(url: string, allowHttp: boolean): URL {
       `the base URL ${displayUrl(parsed)} contains a user name or password: remove them from the URL and give the API key in a file (--api-key-file FILE or LMS_API_KEY_FILE) or in LMS_API_KEY`,
     );
   }
+  if (parsed.search !== "" || parsed.hash !== "") {
+    throw new LmsExportError(
+      "bad-input",
+      `the base URL ${displayUrl(parsed)} has a query string or fragment (not shown): give the API's address alone, e.g. https://lms.example.com/api-v2, and the API key in a file (--api-key-file FILE or LMS_API_KEY_FILE) or in LMS_API_KEY`,
+    );
+  }
   if (parsed.protocol === "https:") return parsed;
   if (parsed.protocol === "http:") {
     if (allowHttp || isLoopbackHost(parsed.hostname)) return parsed;
@@ -42,11 +50,13 @@ export function checkBaseUrl(url: string, allowHttp: boolean): URL {
   );
 }
 
-/** The URL as a string with any user name and password removed. */
+/** The URL as a string with any user name, password, query string and fragment removed. */
 export function displayUrl(url: URL): string {
   const copy = new URL(url.href);
   copy.username = "";
   copy.password = "";
+  copy.search = "";
+  copy.hash = "";
   return copy.href;
 }
 

@@ -2,7 +2,8 @@
  * `apply` against the simulated portal over HTTP, with a real DuckDB file: the portal ends as the
  * file says, every row is in `_changes` and the results file, and applying again changes nothing.
  */
-import { copyFile, readdir } from "node:fs/promises";
+import { spawn, spawnSync } from "node:child_process";
+import { copyFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -359,6 +360,33 @@ describe("apply", () => {
     expect((fx.sim.stats.byOperation.get("user_grp/create") ?? 0) - creates).toBe(1);
     expect(fx.linksOf(theirs, group)).toBe(1);
     expect(fx.linksOf(ours, group)).toBe(1);
+  });
+
+  it("a results file a killed apply left half written is removed; a running writer's is kept", async () => {
+    const group = fx.sim.data.list("grp").at(2);
+    if (!group) throw new Error("no group");
+    const path = await csvFile(fx.dir, "leftover.csv", [
+      "grp_id,grp_description",
+      `${group.grp_id},Leftover check`,
+    ]);
+    // A writer killed mid-file (its process gone), and one still writing (a live process).
+    const dead = spawnSync("true").pid;
+    const live = spawn("sleep", ["30"]);
+    const leftover = join(fx.dir, `.leftover.csv.results.csv.${dead}-0badf00d.tmp`);
+    const writing = join(fx.dir, `.leftover.csv.results.csv.${live.pid}-0badf00d.tmp`);
+    try {
+      await writeFile(leftover, "line_,half");
+      await writeFile(writing, "line_,half");
+      const result = await fx.run(["apply", path, "--op", "grp.edit", "--yes"]);
+      expect(result.code, result.stderr).toBe(0);
+      const names = await readdir(fx.dir);
+      expect(names).toContain("leftover.csv.results.csv");
+      expect(names.filter((n) => n.startsWith(".leftover.csv.results.csv."))).toEqual([
+        `.leftover.csv.results.csv.${live.pid}-0badf00d.tmp`,
+      ]);
+    } finally {
+      live.kill();
+    }
   });
 
   it("user_grp.create: a portal that ORs criteria does not hide an existing link", async () => {

@@ -35,6 +35,9 @@ function logEverything(format: "human" | "json", secrets: () => string[]): strin
     tokensIssued: 7,
   });
   logger.info("credentials in a URL", { proxy: "https://bob:hunter2@proxy.example.com:8080/" });
+  logger.info(
+    "run started: publish --postgres postgres://bi@db/x?sslmode=require&password=not-a-known-secret-7 --base-url https://lms/api-v2?apikey=not-a-known-secret-8",
+  );
   return out.text();
 }
 
@@ -52,6 +55,8 @@ describe("redaction", () => {
       expect(text).toContain("could not authenticate with [redacted]");
       expect(text).toContain("https://lms.example.com/api-v2/grp/list?token=[redacted]");
       expect(text).toContain("tokensIssued");
+      expect(text).toContain("db/x?sslmode=require&password=[redacted]");
+      expect(text).toContain("https://lms/api-v2?apikey=[redacted]");
     });
   }
 

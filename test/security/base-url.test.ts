@@ -72,6 +72,17 @@ describe("checkBaseUrl", () => {
     expect(message).not.toContain("admin");
   });
 
+  it.each([
+    "https://lms.example.com/api-v2?apikey=qs-secret-41",
+    "https://lms.example.com/api-v2?tenant=qs-secret-41",
+    "https://lms.example.com/api-v2#qs-secret-41",
+  ])("refuses a query string or fragment in %s, without echoing it", (url) => {
+    const message = usageMessage(() => checkBaseUrl(url, false));
+    expect(message).toContain("has a query string or fragment");
+    expect(message).toContain("https://lms.example.com/api-v2 ");
+    expect(message).not.toContain("qs-secret-41");
+  });
+
   it("refuses text that is not a URL, without echoing credentials", () => {
     const message = usageMessage(() => checkBaseUrl("lms.example.com/api-v2", false));
     expect(message).toContain("not a valid URL");

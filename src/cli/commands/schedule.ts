@@ -80,7 +80,11 @@ async function scheduleHandler(
     quiet: config.quiet,
     stream: ctx.stderr,
     env: ctx.env,
-    secrets: () => [ctx.env.LMS_API_KEY ?? "", ctx.env.LMS_SMTP_PASSWORD ?? ""],
+    secrets: () => [
+      ctx.env.LMS_API_KEY ?? "",
+      ctx.env.LMS_SMTP_PASSWORD ?? "",
+      ctx.env.PGPASSWORD ?? "",
+    ],
   });
   await runSchedule({
     cron: argv.cron,

@@ -1,8 +1,8 @@
 /**
- * Temporary report files left by a writer that died before it could remove them (kill -9, a power
- * loss, the machine's OOM killer): `.NAME.PID-HEX.tmp` beside the file NAME. They are half
- * files, often as large as the report itself, in a folder people read and sync, and no later run
- * would ever rename or remove them, so each killed run would add its own.
+ * Temporary files left by a writer that died before it could remove them (kill -9, a power loss,
+ * the machine's OOM killer): `.NAME.PID-HEX.tmp` beside the file NAME (a report, an apply's
+ * results). They are half files, often as large as the finished one, in a folder people read and
+ * sync, and no later run would ever rename or remove them, so each killed run would add its own.
  */
 import { readdir, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
