@@ -107,10 +107,10 @@ export function readEnvelope(
 
 /**
  * Whether the request reads one record by its id (or external id): the interface's only GETs
- * (spec §4). What such a read answers for an id that matches no record is an open point (§4.10),
- * so every empty answer a backend plausibly prints for "nothing" is read as not found: `null`,
- * `[]` (how PHP's json_encode prints an empty result), `{}`, `false` (PHP's "no row"), `""`, or
- * no body at all. An actual record is never empty, so none of these can hide one, and taking them
+ * (docs/api.md §2). What such a read answers for an id that matches no record is an open point
+ * (docs/api.md §8), so every empty answer a backend plausibly prints for "nothing" is read as
+ * not found: `null`, `[]` (how PHP's json_encode prints an empty result), `{}`, `false` (PHP's
+ * "no row"), `""`, or no body at all. An actual record is never empty, so none of these can hide one, and taking them
  * as a bad answer would retry them and then fail the whole extract for one deleted record. An
  * edit or create (POST) answering that way says nothing about the id and stays a bad answer.
  */

@@ -47,7 +47,7 @@ export type EditBody<R extends ResourceName> = Partial<Pick<ApiRecord<R>, Writab
  */
 export type UserEditBody = Partial<Omit<ApiRecord<"user">, "user_id">>;
 
-/** Body of a user-group link creation: all three fields (spec 4.5). */
+/** Body of a user-group link creation: all three fields (docs/api.md §2). */
 export type NewUserGroup = {
   [F in WritableField<"user_grp">]: NonNullable<ApiRecord<"user_grp">[F]>;
 };

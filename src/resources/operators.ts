@@ -1,5 +1,5 @@
 /**
- * The comparison operators a list criterion may use (spec 4.1, `criterias[].operator`). The
+ * The comparison operators a list criterion may use (docs/api.md §2, `criterias[].operator`). The
  * client types what it sends from this list and the simulator checks what it receives against
  * it, so both speak exactly the spec's vocabulary.
  */

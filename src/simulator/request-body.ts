@@ -1,5 +1,5 @@
 /**
- * Checks request bodies against the registry: the list request of spec 4.1 and the bodies of the
+ * Checks request bodies against the registry: the list request (docs/api.md §2) and the bodies of the
  * edit and create operations (writable fields only, each of its declared type).
  */
 import type { FieldSpec, ResourceSpec } from "../resources/types.js";
