@@ -5,6 +5,7 @@
 import { apiKeySource, describeApiKeySource, readApiKey } from "../config/api-key.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import type { LmsDatabase } from "../load/database.js";
+import { DatabaseLockedError, lockedWithoutWait } from "../load/open-errors.js";
 import { openDatabaseWaiting } from "../load/wait-for-lock.js";
 import { createCliLogger } from "../log/cli-logger.js";
 import { streamIsTTY } from "../log/color.js";
@@ -65,7 +66,10 @@ export async function setupPortalCommand(
 /** What opening the configured database takes besides the configuration. */
 export interface DatabaseOpening {
   readonly readOnly?: boolean;
-  /** With `seconds`, a database another process holds is waited for (--wait). */
+  /**
+   * Given by the commands that take --wait; with `seconds`, a database another process holds is
+   * waited for.
+   */
   readonly wait?: { seconds: number | undefined; logger: Logger };
 }
 
@@ -85,6 +89,11 @@ export async function withDatabase<T>(
   const db = await openDatabaseWaiting(config.db, open, {
     seconds: options.wait?.seconds,
     logger: options.wait?.logger ?? silentLogger,
+  }).catch((error: unknown) => {
+    // Without `wait` the command has no --wait flag to suggest.
+    throw options.wait === undefined && error instanceof DatabaseLockedError
+      ? lockedWithoutWait(error)
+      : error;
   });
   try {
     return await use(db);

@@ -279,7 +279,7 @@ async function openSide(
     const failure = openError(sidePath, error);
     if (failure instanceof DatabaseLockedError) {
       throw new DatabaseLockedError(
-        `another extract of database ${shown} is running${failure.pid ? ` (PID ${failure.pid})` : ""}; wait for it to finish (--wait)`,
+        `another extract of database ${shown} is running${failure.pid ? ` (PID ${failure.pid})` : ""}`,
         failure.pid,
         { cause: error },
       );

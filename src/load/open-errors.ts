@@ -69,10 +69,31 @@ async function writable(path: string): Promise<boolean> {
 /** The file is locked by another process (an extract, a DuckDB client); `pid` when DuckDB says. */
 export class DatabaseLockedError extends LmsExportError {
   readonly pid: string | undefined;
-  constructor(message: string, pid: string | undefined, options: { cause?: unknown }) {
-    super("locked", message, options);
+  /** What is held and by whom, without what to do about it. */
+  readonly held: string;
+  constructor(
+    held: string,
+    pid: string | undefined,
+    options: { cause?: unknown },
+    todo = "wait for it to finish (--wait)",
+  ) {
+    super("locked", `${held}; ${todo}`, options);
     this.pid = pid;
+    this.held = held;
   }
+}
+
+/**
+ * The same failure for a command that has no --wait (roster import, apply, publish): naming the
+ * flag there would only earn an "unknown option", so the way on is to run it again.
+ */
+export function lockedWithoutWait(error: DatabaseLockedError): DatabaseLockedError {
+  return new DatabaseLockedError(
+    error.held,
+    error.pid,
+    { cause: error.cause },
+    "run the command again once it has finished, or use another --db",
+  );
 }
 
 /** Maps an error DuckDB raised while opening or preparing `shown` to a typed failure. */
@@ -82,9 +103,10 @@ export function openError(shown: string, error: unknown): LmsExportError {
   if (/Could not set lock on file/i.test(message)) {
     const pid = /\(PID (\d+)\)/.exec(message)?.[1];
     return new DatabaseLockedError(
-      `database ${shown} is in use by another process${pid ? ` (PID ${pid})` : ""}; wait for it to finish (--wait) or use another --db`,
+      `database ${shown} is in use by another process${pid ? ` (PID ${pid})` : ""}`,
       pid,
       options,
+      "wait for it to finish (--wait) or use another --db",
     );
   }
   if (/replaying WAL/i.test(message)) {

@@ -1,9 +1,10 @@
 /**
  * --wait: a database held read-write by another process (as an extract holds it) is waited for,
- * with one line saying whom it waits for, instead of failing at once.
+ * with one line saying whom it waits for, instead of failing at once. A command without --wait
+ * is not told to pass it.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,5 +64,28 @@ describe("--wait for a database another process holds", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("n\r\n7\r\n");
     expect(result.stderr.match(/waiting for it/g)).toHaveLength(1);
+  });
+
+  it("tells roster import, apply and publish, which take no --wait, to run again", async () => {
+    const people = join(dir, "people.csv");
+    const changes = join(dir, "groups.csv");
+    await writeFile(people, "user_id\n1\n");
+    await writeFile(changes, "grp_id,grp_description\n1,x\n");
+    const holder = await holdLock();
+    try {
+      for (const args of [
+        ["roster", "import", people],
+        ["apply", changes, "--op", "grp.edit", "--dry-run"],
+        ["publish", "--lake", join(dir, "lake")],
+      ]) {
+        const run = await runCli([...args, "--db", db]);
+        expect(run.code, run.stderr).toBe(1);
+        expect(run.stderr).toContain(`is in use by another process (PID ${holder.pid})`);
+        expect(run.stderr).toContain("run the command again once it has finished");
+        expect(run.stderr).not.toContain("--wait");
+      }
+    } finally {
+      await kill(holder);
+    }
   });
 });
