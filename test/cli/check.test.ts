@@ -53,13 +53,13 @@ describe("lms-export check", () => {
     expect(`${run.stdout}${run.stderr}`).not.toContain(KEY);
   });
 
-  it("fails the token with a wrong key, exit 1, never printing the key", async () => {
+  it("fails the token with a wrong key, exit 2 as extract gives, never printing the key", async () => {
     const wrong = "wrong-key-e81d55aa90";
     const run = await runCli(["check", "--base-url", baseUrl], {
       cwd: dir,
       env: { LMS_API_KEY: wrong, LMS_API_KEY_FILE: undefined, LMS_BASE_URL: undefined },
     });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     const shown = lines(run.stdout);
     expect(shown.slice(0, 3).every((line) => line.startsWith("✓"))).toBe(true);
     expect(shown[3]).toMatch(/^✗ token: .*refused the API key/);

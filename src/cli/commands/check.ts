@@ -6,6 +6,7 @@
 import { request } from "undici";
 import type { Argv } from "yargs";
 import { createClient } from "../../api/client.js";
+import { type SetupFailure, setupFailure } from "../../api/setup-failure.js";
 import { apiKeySource, readApiKey } from "../../config/api-key.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
@@ -40,8 +41,12 @@ export function registerCheck(root: Argv, ctx: CliContext): Argv {
         throw new LmsExportError("bad-input", "check failed: fix the configuration first");
       }
       secrets.push(settings.apiKey);
-      await checkPortal(settings.config, settings.apiKey, ctx.signal, mark);
-      if (failed > 0) throw new LmsExportError("failed", `check failed: ${failed} of 5 checks`);
+      const setup = await checkPortal(settings.config, settings.apiKey, ctx.signal, mark);
+      if (failed === 0) return;
+      // A key the portal refuses, or an address that is not its API, is bad input as it is for
+      // extract and apply (exit 2): what needs fixing is the setup, not the portal.
+      const code = setup === "key" ? "auth-refused" : setup === "not-api" ? "bad-input" : "failed";
+      throw new LmsExportError(code, `check failed: ${failed} of 5 checks`);
     },
   );
 }
@@ -76,12 +81,13 @@ async function checkSettings(
   }
 }
 
+/** Checks the portal; answers what of the setup its token step showed wrong, if anything. */
 async function checkPortal(
   config: ResolvedConfig,
   apiKey: string,
   signal: AbortSignal,
   mark: Mark,
-): Promise<void> {
+): Promise<SetupFailure | undefined> {
   const baseUrl = config.baseUrl ?? "";
   const started = Date.now();
   try {
@@ -96,7 +102,7 @@ async function checkPortal(
     mark(false, "portal reachable", `${baseUrl}: ${errorText(error)}`);
     mark(false, "token", "not tried (the portal is unreachable)");
     mark(false, "list call", "not tried (the portal is unreachable)");
-    return;
+    return undefined;
   }
   const client = createClient({
     baseUrl,
@@ -113,7 +119,7 @@ async function checkPortal(
   } catch (error) {
     mark(false, "token", errorText(error));
     mark(false, "list call", "not tried (no token)");
-    return;
+    return setupFailure(error);
   }
   try {
     const groups = await client.listGroups({ limit: 1 });
@@ -121,6 +127,7 @@ async function checkPortal(
   } catch (error) {
     mark(false, "list call", errorText(error));
   }
+  return undefined;
 }
 
 /** Where the key came from, never the key. */
