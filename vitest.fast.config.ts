@@ -5,8 +5,9 @@ import base from "./vitest.config.js";
  * The fast tier: pure unit tests and tests against an in-process simulator and DuckDB file.
  * Left out are the tests that spawn the CLI or helper processes (kill -9, locks, a full disk,
  * the scheduler, a terminal, PostgreSQL, chromium: each CLI child compiles the sources anew), run
- * large scales, or run the README, and the ten slowest of the in-process ones (whole extracts,
- * mail with SMTP faults, roster and apply end to end), which took two thirds of the tier's time;
+ * large scales, or run the README, and the slowest of the in-process ones (whole extracts, kills
+ * while a report or the lake is written, mail with SMTP faults, roster and apply end to end,
+ * chromium at phone width), which took two thirds of the tier's time;
  * `npm test` runs them all. A new test file is in this tier unless it is named here.
  */
 const SLOW_TESTS = [
@@ -15,6 +16,7 @@ const SLOW_TESTS = [
   "test/api/client-retry.test.ts",
   "test/apply/apply.test.ts",
   "test/apply/resume.test.ts",
+  "test/apply/stops.test.ts",
   "test/apply/terminal.test.ts",
   "test/cli/check.test.ts",
   "test/cli/closed-output.test.ts",
@@ -32,7 +34,9 @@ const SLOW_TESTS = [
   "test/extract/dialect.test.ts",
   "test/extract/exact-listing.test.ts",
   "test/extract/extract.test.ts",
+  "test/extract/head-start.test.ts",
   "test/extract/pace.test.ts",
+  "test/extract/portal-refusals.test.ts",
   "test/extract/resume.test.ts",
   "test/load/database.test.ts",
   "test/load/full-disk.test.ts",
@@ -40,10 +44,14 @@ const SLOW_TESTS = [
   "test/mail/mail-child.test.ts",
   "test/mail/mail-cli.test.ts",
   "test/mail/mail-failures.test.ts",
+  "test/publish/lake-kill.test.ts",
   "test/publish/lake.test.ts",
+  "test/publish/postgres-grants.test.ts",
   "test/publish/postgres.test.ts",
   "test/report/completion-scale.test.ts",
   "test/report/html/html-browser.test.ts",
+  "test/report/html/html-phone-charts.test.ts",
+  "test/report/interrupt.test.ts",
   "test/roster/bad-rosters.test.ts",
   "test/roster/cli-process.test.ts",
   "test/roster/import-formats.test.ts",
