@@ -5,18 +5,16 @@
  * variant (inline styles, charts as cid images that resvg turns into PNG).
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Resvg } from "@resvg/resvg-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Catalog, loadCatalog } from "../../../src/report/catalog.js";
-import { reportDocumentForJob } from "../../../src/report/html/html-report.js";
+import type { Catalog } from "../../../src/report/catalog.js";
 import { renderReportEmail } from "../../../src/report/html/render-document.js";
-import { projectRoot } from "../../../src/report/project-root.js";
-import { resolveJobs } from "../../../src/report/report-jobs.js";
 import { runReports } from "../../../src/report/run-report.js";
 import { createLmsDatabase } from "../../fixtures/lms-dataset.js";
+import { reportDocumentByName, writeTestCatalog } from "../../helpers/test-catalog.js";
 
 const NOW = new Date("2026-03-10T09:00:00Z");
 const HOSTILE = `<script>alert("pwned")</script>`;
@@ -66,11 +64,6 @@ let catalog: Catalog;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "lms-html-"));
-  await mkdir(join(dir, "catalog", "queries"), { recursive: true });
-  await mkdir(join(dir, "catalog", "reports"), { recursive: true });
-  for (const [name, sql] of Object.entries(QUERIES)) {
-    await writeFile(join(dir, "catalog", "queries", `${name}.sql`), sql);
-  }
   const reports: Record<string, string> = {
     dash: report([LINE, BAR]),
     "html-only": report([LINE], ["html"]),
@@ -80,10 +73,7 @@ beforeAll(async () => {
       { ...BAR, y: ["lastname"], x: "user_id" },
     ]),
   };
-  for (const [name, text] of Object.entries(reports)) {
-    await writeFile(join(dir, "catalog", "reports", `${name}.json`), text);
-  }
-  catalog = await loadCatalog(projectRoot(), [join(dir, "catalog")]);
+  catalog = await writeTestCatalog(dir, QUERIES, reports);
   db = await createLmsDatabase();
 });
 afterAll(async () => {
@@ -182,15 +172,7 @@ describe("chart columns are checked against the query before anything is written
 
 describe("the e-mail variant", () => {
   test("inline styles, charts as cid images matching the returned SVGs, which resvg turns into PNG", async () => {
-    const [job] = await resolveJobs(["dash"], catalog, {
-      cwd: dir,
-      formats: undefined,
-      given: {},
-      givenSource: "test",
-      now: NOW,
-    });
-    if (!job) throw new Error("no job");
-    const document = await reportDocumentForJob(db, job, { now: NOW });
+    const document = await reportDocumentByName(db, catalog, "dash", { cwd: dir, now: NOW });
     const email = renderReportEmail(document);
     expect(email.html).not.toMatch(/<svg|<style|class=/);
     expect(email.html).toContain('<table style="border-collapse:collapse;');

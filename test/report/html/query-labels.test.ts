@@ -2,17 +2,15 @@
  * A query's `-- label` lines name its columns in the HTML report and the e-mail as they do in the
  * workbook: table headers, headline figures, chart titles, axes, legends and notes.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Catalog, loadCatalog } from "../../../src/report/catalog.js";
-import { reportDocumentForJob } from "../../../src/report/html/html-report.js";
+import type { Catalog } from "../../../src/report/catalog.js";
 import { renderReportEmail } from "../../../src/report/html/render-document.js";
-import { projectRoot } from "../../../src/report/project-root.js";
-import { resolveJobs } from "../../../src/report/report-jobs.js";
 import { runReports } from "../../../src/report/run-report.js";
 import { createLmsDatabase } from "../../fixtures/lms-dataset.js";
+import { reportDocumentByName, writeTestCatalog } from "../../helpers/test-catalog.js";
 
 const NOW = new Date("2026-03-10T09:00:00Z");
 
@@ -53,13 +51,7 @@ let catalog: Catalog;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "lms-html-labels-"));
-  await mkdir(join(dir, "catalog", "queries"), { recursive: true });
-  await mkdir(join(dir, "catalog", "reports"), { recursive: true });
-  for (const [name, sql] of Object.entries(QUERIES)) {
-    await writeFile(join(dir, "catalog", "queries", `${name}.sql`), sql);
-  }
-  await writeFile(join(dir, "catalog", "reports", "labelled.json"), JSON.stringify(REPORT));
-  catalog = await loadCatalog(projectRoot(), [join(dir, "catalog")]);
+  catalog = await writeTestCatalog(dir, QUERIES, { labelled: JSON.stringify(REPORT) });
   db = await createLmsDatabase();
 });
 afterAll(async () => {
@@ -99,15 +91,8 @@ describe("the query's own labels", () => {
   });
 
   test("head the e-mail's tables as well", async () => {
-    const [job] = await resolveJobs(["labelled"], catalog, {
-      cwd: dir,
-      formats: undefined,
-      given: {},
-      givenSource: "test",
-      now: NOW,
-    });
-    if (!job) throw new Error("no job");
-    const email = renderReportEmail(await reportDocumentForJob(db, job, { now: NOW }));
+    const document = await reportDocumentByName(db, catalog, "labelled", { cwd: dir, now: NOW });
+    const email = renderReportEmail(document);
     const heads = [...email.html.matchAll(/<th scope="col"[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
     expect(heads).toEqual([
       "Scope",
