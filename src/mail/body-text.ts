@@ -13,15 +13,13 @@ function utcText(date: Date): string {
 function headerLines(doc: ReportDocument): string[] {
   const loaded = doc.loadedAt ? utcText(doc.loadedAt) : "no successful extract recorded";
   const params =
-    doc.params.length === 0
-      ? "none"
-      : doc.params.map((p) => `${p.name} = ${p.value === "" ? "(none)" : p.value}`).join("; ");
+    doc.params.length === 0 ? "none" : doc.params.map((p) => `${p.label}: ${p.value}`).join("; ");
   return [
     doc.title,
     "=".repeat(Math.min(doc.title.length, 72)),
     doc.description,
     `Data loaded: ${loaded} · generated ${utcText(doc.generatedAt)}`,
-    `Parameters: ${params}`,
+    `Settings: ${params}`,
   ];
 }
 

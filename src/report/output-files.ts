@@ -10,8 +10,8 @@ import { constants } from "node:fs";
 import { access, mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
-import { confinePath } from "../security/confine-path.js";
 import { removeLeftoverTempFiles, tempFileName } from "../files/leftover-temp-files.js";
+import { confinePath } from "../security/confine-path.js";
 
 /** A file being written: `temp` now, `final` after commit. */
 export interface StagedFile {

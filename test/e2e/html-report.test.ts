@@ -54,6 +54,15 @@ describe("report --format html, end to end", () => {
 
     const { document } = parseHTML(text);
     expect(document.querySelector("h1")?.textContent).toBe("Completion overview");
+    // Settings are told in words, each with its --param name in the title.
+    const settings = [...document.querySelectorAll("p")].find((p) =>
+      p.textContent?.startsWith("Settings: "),
+    );
+    expect(settings?.textContent).toContain("Only these products: every product");
+    expect(settings?.textContent).not.toContain("product_ids");
+    expect(settings?.querySelector('span[title="product_ids"]')?.textContent).toBe(
+      "Only these products",
+    );
     expect(document.querySelectorAll("script")).toHaveLength(0);
     const charts = [...document.querySelectorAll("figure.chart")];
     expect(charts.map((c) => c.querySelector("h2")?.textContent)).toEqual([
@@ -68,7 +77,7 @@ describe("report --format html, end to end", () => {
     const tables = [...document.querySelectorAll("table.data")];
     expect(tables).toHaveLength(3);
     const headers = [...(tables[0]?.querySelectorAll("th") ?? [])].map((th) => th.textContent);
-    expect(headers).toContain("Completion rate");
+    expect(headers).toContain("Completion rate (any score)");
     expect(headers).toContain("Group name");
 
     // The access table's rows are the products with access records, as the database says.

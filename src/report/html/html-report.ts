@@ -6,6 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { checkSignal, interruptOnAbort } from "../interruption.js";
 import { type LastLoad, lastLoad } from "../last-load.js";
 import { columnLabel } from "../present/column-label.js";
+import { type SettingText, settingText } from "../present/setting-text.js";
 import { bindJob, type ReportJob } from "../report-jobs.js";
 import type { ReportSource } from "../report-source.js";
 import { type BoundQuery, streamQuery } from "../run-query.js";
@@ -63,12 +64,17 @@ function headlines(
   );
 }
 
-function params(bound: readonly BoundQuery[]): { name: string; value: string }[] {
-  const seen = new Map<string, string>();
+/** Each parameter once, described as its first query's header describes it. */
+function params(bound: readonly BoundQuery[]): SettingText[] {
+  const seen = new Map<string, SettingText>();
   for (const b of bound) {
-    for (const [name, value] of b.params) if (!seen.has(name)) seen.set(name, value.text);
+    for (const [name, value] of b.params) {
+      if (seen.has(name)) continue;
+      const param = b.query.params.find((p) => p.name === name) ?? { name, description: "" };
+      seen.set(name, settingText(param, value.text));
+    }
   }
-  return [...seen].map(([name, value]) => ({ name, value }));
+  return [...seen.values()];
 }
 
 /**

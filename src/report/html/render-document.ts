@@ -37,17 +37,21 @@ function utcText(date: Date): string {
 
 function header(doc: ReportDocument, look: Look): string {
   const loaded = doc.loadedAt ? utcText(doc.loadedAt) : "no successful extract recorded";
+  // The label says what a setting means; its name, for `--param`, is in the title.
   const params =
     doc.params.length === 0
       ? "none"
       : doc.params
-          .map((p) => `${escapeHtml(p.name)} = ${escapeHtml(p.value === "" ? "(none)" : p.value)}`)
+          .map(
+            (p) =>
+              `<span title="${escapeHtml(p.name)}">${escapeHtml(p.label)}</span>: ${escapeHtml(p.value)}`,
+          )
           .join("; ");
   return [
     `<h1${look("title")}>${escapeHtml(doc.title)}</h1>`,
     `<p${look("meta")}>${escapeHtml(doc.description)}</p>`,
     `<p${look("meta")}>Data loaded: ${escapeHtml(loaded)} · generated ${escapeHtml(utcText(doc.generatedAt))}</p>`,
-    `<p${look("meta")}>Parameters: ${params}</p>`,
+    `<p${look("meta")}>Settings: ${params}</p>`,
   ].join("\n");
 }
 

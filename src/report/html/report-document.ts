@@ -3,6 +3,7 @@
  * the title, when the data was loaded, the parameters, headline figures, charts and tables.
  */
 import type { ColumnKind, PlainValue } from "../present/column-kind.js";
+import type { SettingText } from "../present/setting-text.js";
 import type { ChartSvg } from "./chart-svg.js";
 
 /** One headline figure, formatted. */
@@ -43,7 +44,8 @@ export interface ReportDocument {
   readonly generatedAt: Date;
   /** When the last successful extract finished, or null when none is recorded. */
   readonly loadedAt: Date | null;
-  readonly params: readonly { name: string; value: string }[];
+  /** The query parameters, for reading (present/setting-text.ts). */
+  readonly params: readonly SettingText[];
   readonly headlines: readonly Headline[];
   readonly charts: readonly DocumentChart[];
   readonly tables: readonly DocumentTable[];
