@@ -48,8 +48,12 @@ function sendEdit(
   }
 }
 
-/** Links asked for per page when looking for one. */
-const LINK_PAGE = 100;
+/**
+ * Links asked for per page when looking for one: the interface's default `limit`. The largest
+ * page a portal serves is an open point (docs/api.md §8) and some refuse larger ones outright
+ * (HTTP 400), which would fail every create; apply, unlike extract, has no --page-size to lower.
+ */
+const LINK_PAGE = 10;
 
 /**
  * The link of `userId` in `groupId` if the portal has it. The spec does not say how several

@@ -423,4 +423,32 @@ describe("apply", () => {
     expect(fx.linksOf(theirs, group)).toBe(1);
     expect(fx.linksOf(ours, group)).toBe(1);
   });
+
+  it("user_grp.create: a portal refusing pages larger than the default limit (10) still gets its creates", async () => {
+    const group = fx.sim.data.list("grp").at(3)?.grp_id as number;
+    const [theirs, ours] = fx.outsiders(group, 2);
+    if (theirs === undefined || ours === undefined) throw new Error("too few outsiders");
+    fx.sim.data.createUserGroup({
+      user_grp_user_id: theirs,
+      user_grp_grp_id: group,
+      user_grp_group_admin: 0,
+    });
+    const path = await csvFile(fx.dir, "small-pages.csv", [
+      "user_grp_user_id,user_grp_grp_id",
+      `${theirs},${group}`,
+      `${ours},${group}`,
+    ]);
+    const creates = fx.sim.stats.byOperation.get("user_grp/create") ?? 0;
+    fx.sim.faults.refuseLimitAbove = 10;
+    try {
+      const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain("2 applied");
+    } finally {
+      fx.sim.faults.refuseLimitAbove = 0;
+    }
+    expect((fx.sim.stats.byOperation.get("user_grp/create") ?? 0) - creates).toBe(1);
+    expect(fx.linksOf(theirs, group)).toBe(1);
+    expect(fx.linksOf(ours, group)).toBe(1);
+  });
 });
