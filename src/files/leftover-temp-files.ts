@@ -1,20 +1,41 @@
 /**
  * Temporary files left by a writer that died before it could remove them (kill -9, a power loss,
- * the machine's OOM killer): `.NAME.PID-HEX.tmp` beside the file NAME (a report, an apply's
+ * the machine's OOM killer): `.NAME.PID-HEX.HOST.tmp` beside the file NAME (a report, an apply's
  * results). They are half files, often as large as the finished one, in a folder people read and
  * sync, and no later run would ever rename or remove them, so each killed run would add its own.
  */
+import { createHash } from "node:crypto";
+import { readlinkSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
+import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
+
+/**
+ * Where process ids mean what `process.kill` finds here: the host name and the process id
+ * namespace, hashed short. An output folder may be shared with another machine (a network drive)
+ * or a container, where a writer that runs has a process id this one does not see; its files
+ * carry another tag and are never taken for a dead writer's.
+ */
+function pidSpace(): string {
+  let namespace = "";
+  try {
+    namespace = readlinkSync("/proc/self/ns/pid");
+  } catch {
+    // No /proc (not Linux): the host name alone.
+  }
+  return createHash("sha256").update(`${hostname()}\n${namespace}`).digest("hex").slice(0, 8);
+}
+
+const HERE = pidSpace();
 
 /** The temporary name a writer with process id `pid` gives the file `final`. */
 export function tempFileName(final: string, pid: number, suffix: string): string {
-  return join(dirname(final), `.${basename(final)}.${pid}-${suffix}.tmp`);
+  return join(dirname(final), `.${basename(final)}.${pid}-${suffix}.${HERE}.tmp`);
 }
 
 /**
- * Whether process `pid` runs on this machine. EPERM means it runs under another user. A process
- * id reused since the writer died keeps its leftover one run longer, no more.
+ * Whether process `pid` runs in this process id space. EPERM means it runs under another user.
+ * A process id reused since the writer died keeps its leftover until that process ends.
  */
 function isRunning(pid: number): boolean {
   try {
@@ -26,18 +47,19 @@ function isRunning(pid: number): boolean {
 }
 
 /**
- * Removes the temporary files of `final` whose writer no longer runs; a report of the same name
- * being written by another process right now keeps its own. Errors are ignored: a leftover that
- * cannot be removed must not fail a report that has been written.
+ * Removes the temporary files of `final` whose writer ran in this process id space and no longer
+ * runs; a report of the same name being written by another process right now, here or on another
+ * machine, keeps its own. Errors are ignored: a leftover that cannot be removed must not fail a
+ * report that has been written.
  */
 export async function removeLeftoverTempFiles(final: string): Promise<void> {
   const prefix = `.${basename(final)}.`;
   const names = await readdir(dirname(final)).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
-    const match = /^(\d+)-[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
+    const match = /^(\d+)-[0-9a-f]{8}\.([0-9a-f]{8})\.tmp$/.exec(name.slice(prefix.length));
     const pid = Number(match?.[1]);
-    if (match === null || pid === process.pid || isRunning(pid)) continue;
+    if (match === null || match[2] !== HERE || pid === process.pid || isRunning(pid)) continue;
     await rm(join(dirname(final), name), { force: true }).catch(() => undefined);
   }
 }

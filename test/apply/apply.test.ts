@@ -4,9 +4,10 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { copyFile, readdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempFileName } from "../../src/files/leftover-temp-files.js";
 import { query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
 
@@ -372,8 +373,9 @@ describe("apply", () => {
     // A writer killed mid-file (its process gone), and one still writing (a live process).
     const dead = spawnSync("true").pid;
     const live = spawn("sleep", ["30"]);
-    const leftover = join(fx.dir, `.leftover.csv.results.csv.${dead}-0badf00d.tmp`);
-    const writing = join(fx.dir, `.leftover.csv.results.csv.${live.pid}-0badf00d.tmp`);
+    const results = join(fx.dir, "leftover.csv.results.csv");
+    const leftover = tempFileName(results, dead, "0badf00d");
+    const writing = tempFileName(results, live.pid ?? 0, "0badf00d");
     try {
       await writeFile(leftover, "line_,half");
       await writeFile(writing, "line_,half");
@@ -382,7 +384,7 @@ describe("apply", () => {
       const names = await readdir(fx.dir);
       expect(names).toContain("leftover.csv.results.csv");
       expect(names.filter((n) => n.startsWith(".leftover.csv.results.csv."))).toEqual([
-        `.leftover.csv.results.csv.${live.pid}-0badf00d.tmp`,
+        basename(writing),
       ]);
     } finally {
       live.kill();
