@@ -20,6 +20,7 @@ const SLOW_TESTS = [
   "test/apply/terminal.test.ts",
   "test/cli/check.test.ts",
   "test/cli/closed-output.test.ts",
+  "test/cli/demo-roster.test.ts",
   "test/cli/exit-codes.test.ts",
   "test/cli/file-access.test.ts",
   "test/cli/json-and-demo.test.ts",

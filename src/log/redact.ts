@@ -46,6 +46,15 @@ export function isSecretKey(key: string): boolean {
 }
 
 /**
+ * URL query parameters that carry a secret: the field names above, libpq's `password`,
+ * `sslpassword` (the client key's passphrase) and `oauth_client_secret`, in any case, and any
+ * other name that says it holds one (`db_password`, `api_token`).
+ */
+export function isSecretParameter(name: string): boolean {
+  return isSecretKey(name) || /password|secret|token|apikey|api_key/i.test(name);
+}
+
+/**
  * Contract: `secrets` is called on every use (tokens change while a run goes on); empty strings
  * are ignored. Longer secrets are replaced first so a token containing the key leaves no tail.
  * Percent-encoded forms of each secret are replaced too, since a secret in a URL is encoded.
@@ -77,10 +86,20 @@ function redactText(text: string, list: readonly string[]): string {
   }
   // user:password@ in any URL-looking text, known secret or not.
   out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${REDACTED}@`);
-  // A query parameter named as a secret (`?apikey=…`, `&password=…`), known secret or not.
-  return out.replace(/([?&])([\w.-]+)=([^\s&#"']*)/g, (whole, lead: string, name: string) =>
-    isSecretKey(name) ? `${lead}${name}=${REDACTED}` : whole,
+  // A query parameter named as a secret (`?apikey=…`, `&amp;password=…`), known secret or not.
+  // Its value runs to the next parameter or blank: a quote inside it is part of the secret.
+  return out.replace(/([?&;])([\w.%-]+)=([^\s&#]*)/g, (whole, lead: string, name: string) =>
+    isSecretParameter(safeDecode(name)) ? `${lead}${name}=${REDACTED}` : whole,
   );
+}
+
+/** A percent-encoded parameter name decoded, or as it is when it is not valid encoding. */
+function safeDecode(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
 }
 
 function redactValue(

@@ -38,6 +38,9 @@ function logEverything(format: "human" | "json", secrets: () => string[]): strin
   logger.info(
     "run started: publish --postgres postgres://bi@db/x?sslmode=require&password=not-a-known-secret-7 --base-url https://lms/api-v2?apikey=not-a-known-secret-8",
   );
+  logger.info(
+    "in other forms: <a href='https://x/?a=1&amp;db_password=not-a-known-secret-9'> https://y/?p%61ssword=not-a-known-secret-10 https://z/?sslpassword=ab'not-a-known-secret-11",
+  );
   return out.text();
 }
 
@@ -57,6 +60,7 @@ describe("redaction", () => {
       expect(text).toContain("tokensIssued");
       expect(text).toContain("db/x?sslmode=require&password=[redacted]");
       expect(text).toContain("https://lms/api-v2?apikey=[redacted]");
+      expect(text).toContain("https://x/?a=1&amp;db_password=[redacted]");
     });
   }
 

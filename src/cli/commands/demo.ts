@@ -1,4 +1,4 @@
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import type { Argv } from "yargs";
 import { DEFAULT_OUT_DIR } from "../../config/defaults.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
@@ -87,9 +87,13 @@ async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
   );
 }
 
-/** The roster file the demo writes beside its database: `lms-demo.duckdb` → `lms-demo-roster.csv`. */
+/**
+ * The roster file the demo writes beside its database. Its name says it is the demo's whatever
+ * `--db` is: named after the database, `--db lms.duckdb` would overwrite an `lms-roster.csv`
+ * that may be the organisation's own.
+ */
 function rosterPath(dbPath: string): string {
-  return join(dirname(dbPath), `${basename(dbPath).replace(/\.duckdb$/, "")}-roster.csv`);
+  return join(dirname(dbPath), "lms-demo-roster.csv");
 }
 
 /**

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { ClientConfig } from "pg";
 import { readSecretFile } from "../../config/secret-file.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
-import { isSecretKey } from "../../log/redact.js";
+import { isSecretParameter } from "../../log/redact.js";
 import { readPgpassPassword } from "./pgpass.js";
 
 export interface PgSettings {
@@ -55,14 +55,6 @@ function parseUrl(url: string): URL {
     );
   }
   return parsed;
-}
-
-/**
- * Query parameters that carry a secret: libpq's `password`, `sslpassword` (the client key's
- * passphrase) and `oauth_client_secret`, in any case, and any other name that says it holds one.
- */
-function isSecretParameter(name: string): boolean {
-  return isSecretKey(name) || /password|secret|token/i.test(name);
 }
 
 /**
