@@ -50,7 +50,10 @@ pairs AS (
 access AS (
   SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
          least(CAST(min(product_access_created_date) AS DATE) + CAST($due_days AS INTEGER),
-               CAST(max(product_access_expired_date) AS DATE)) AS due_date
+               -- No expiry when a record in status active has none (as in compliance.sql).
+               CASE WHEN NOT coalesce(bool_or(product_access_status = 'active'
+                                              AND product_access_expired_date IS NULL), false)
+                    THEN CAST(max(product_access_expired_date) AS DATE) END) AS due_date
   FROM product_access
   GROUP BY product_access_user_id, product_access_product_id
 ),

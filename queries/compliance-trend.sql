@@ -42,7 +42,10 @@ scope_users AS (
 weekly_access AS (
   SELECT weeks.week, product_access_user_id AS user_id, product_access_product_id AS product_id,
          least(CAST(min(product_access_created_date) AS DATE) + CAST($due_days AS INTEGER),
-               CAST(max(product_access_expired_date) AS DATE)) AS due_date
+               -- No expiry when a record in status active has none (as in compliance.sql).
+               CASE WHEN NOT coalesce(bool_or(product_access_status = 'active'
+                                              AND product_access_expired_date IS NULL), false)
+                    THEN CAST(max(product_access_expired_date) AS DATE) END) AS due_date
   FROM weeks
   JOIN product_access
     ON product_access_created_date IS NULL

@@ -17,8 +17,10 @@
 --   access_state: "active" if an access record is in status active and not past its expiry day;
 --   else "expired" if one is in status expired or past its expiry day; else "inactive" if there
 --   is a record; else "none".
---   due_date: the earlier of (first access granted day + due_days) and the latest access expiry
---   day; either one alone when the other is missing; empty without an access record.
+--   access_expires: the latest expiry of the access records; empty when none has one or when
+--   one in status active has none (that access never expires).
+--   due_date: the earlier of (first access granted day + due_days) and the access_expires day;
+--   either one alone when the other is missing; empty without an access record.
 --   days_overdue: today - due_date when the status is not "completed" and due_date is before
 --   today; 0 when completed or not yet due; empty when there is no due date.
 --   expires_in_days: days from today to the expiry day of the active access (empty when the
@@ -85,7 +87,11 @@ access AS (
               END AS active_until,
          coalesce(bool_or(trim(product_access_certificate) = '1'), false) AS certificate,
          min(product_access_created_date) AS access_granted,
-         max(product_access_expired_date) AS access_expires
+         -- A record in status active without an expiry day keeps the access open for good, so an
+         -- earlier record's expiry (a trial that ran out) neither shows nor caps the due date.
+         CASE WHEN NOT coalesce(bool_or(product_access_status = 'active'
+                                        AND product_access_expired_date IS NULL), false)
+              THEN max(product_access_expired_date) END AS access_expires
   FROM access_records
   GROUP BY product_access_user_id, product_access_product_id
 ),

@@ -4,7 +4,8 @@
 --   without it, each product the user holds an access record for), how many are completed (a
 --   completed take that reaches the product's pass mark, as in the compliance query), and
 --   how many are overdue, by the rules of the compliance query (not completed, and the due date,
---   the earlier of first access + due_days and the latest access expiry day, before today).
+--   the earlier of first access + due_days and the latest access expiry day, none when an access
+--   record in status active has no expiry day, before today).
 --   overdue_share = overdue / required. A user linked to several groups counts in each. Most
 --   overdue first. Days are UTC calendar days. Groups that share a name have their id added to
 --   it ("Team A (group 12)"), so that their rows and bars are told apart.
@@ -23,7 +24,11 @@ members AS (
 ),
 access AS (
   SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
-         min(product_access_created_date) AS granted, max(product_access_expired_date) AS expires
+         min(product_access_created_date) AS granted,
+         -- No expiry when a record in status active has none (as in compliance.sql).
+         CASE WHEN NOT coalesce(bool_or(product_access_status = 'active'
+                                        AND product_access_expired_date IS NULL), false)
+              THEN max(product_access_expired_date) END AS expires
   FROM product_access
   WHERE product_access_user_id IS NOT NULL AND product_access_product_id IS NOT NULL
   GROUP BY product_access_user_id, product_access_product_id

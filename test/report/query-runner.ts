@@ -25,11 +25,12 @@ export interface QueryRunner {
 }
 
 /**
- * A runner over the dataset; with `roster`, the `user` table holds ROSTER; `extra` are statements
- * run on the dataset before any query (a case the shared dataset does not hold).
+ * A runner over the dataset; with `roster`, the `user` table holds ROSTER; with `empty`, the tables
+ * start empty; `extra` are statements run on the dataset before any query (a case the shared
+ * dataset does not hold).
  */
 export async function openQueryRunner(
-  options: { roster?: boolean; extra?: readonly string[] } = {},
+  options: { roster?: boolean; empty?: boolean; extra?: readonly string[] } = {},
 ): Promise<QueryRunner> {
   const db = await createLmsDatabase(options);
   const setup = await db.connect();
