@@ -3,7 +3,8 @@
 --   (scope "overall"), one per group (scope "group"; a group counts the people of all its
 --   subgroups, each once), and one per value of the roster column named by by_column (scope is
 --   that column's name; people without a value, or missing from the roster, count under
---   "(not set)"; no such rows when the roster has no such column).
+--   "(not set)"; no such rows when no one in the roster has a value in that column, as when
+--   the roster has no such column, or a portal's roster lacks one another portal's has).
 --   People and required products are those of the compliance query with the same parameters,
 --   and so are the rules: completed = a passing take; failed = completed takes, none passing;
 --   overdue = not completed and the due date is before today.
@@ -83,17 +84,13 @@ members AS (
      OR tree.ancestor_id IN (SELECT descendant_id FROM tree WHERE ancestor_id = $group_id)
 ),
 -- The roster column is found by name among each row's fields, so the SQL never changes with
--- the parameter; a column the roster lacks matches nothing.
+-- the parameter; a column the roster lacks matches nothing. A column no one has a value in is
+-- treated alike: over several portals' tables a column one portal's roster lacks is there,
+-- empty, and a single "(not set)" row holding everyone would say nothing.
 roster_values AS (
   SELECT u.user_id, nullif(trim(field.value ->> '$'), '') AS value
   FROM "user" AS u, json_each(to_json(u)) AS field
   WHERE field.key = $by_column
-),
-has_column AS (
-  SELECT count(*) > 0 AS present
-  FROM duckdb_columns()
-  WHERE table_name = 'user' AND column_name = $by_column
-    AND database_name = current_database() AND schema_name = current_schema()
 ),
 scoped AS (
   SELECT 1 AS part, 'overall' AS scope, '(all users)' AS name, NULL::BIGINT AS group_id, items.*
@@ -107,7 +104,7 @@ scoped AS (
   SELECT 3, $by_column, coalesce(roster_values.value, '(not set)'), NULL, items.*
   FROM items
   LEFT JOIN roster_values ON roster_values.user_id = items.user_id
-  WHERE (SELECT present FROM has_column)
+  WHERE EXISTS (SELECT 1 FROM roster_values WHERE roster_values.value IS NOT NULL)
 )
 SELECT
   scope,

@@ -77,6 +77,19 @@ describe("compliance-summary", () => {
     ]);
   });
 
+  test("by_column naming a column no one has a value in: no such rows", async () => {
+    const blank = await openQueryRunner({
+      roster: true,
+      extra: [`UPDATE "user" SET department = NULL`],
+    });
+    try {
+      const { rows } = await blank.run("compliance-summary");
+      expect(rows.map((r) => r[0])).toEqual(["overall", ...Array(7).fill("group")]);
+    } finally {
+      blank.close();
+    }
+  });
+
   test("by_column may name any roster column, a base one included", async () => {
     const { rows } = await runner.run("compliance-summary", {
       by_column: "lastname",
