@@ -1,7 +1,8 @@
 -- title: Compliance summary: overall, per group and per roster column
 -- description: Where the required products stand, in totals: one row for everyone in scope
 --   (scope "overall"), one per group (scope "group"; a group counts the people of all its
---   subgroups, each once), and one per value of the roster column named by by_column (scope is
+--   subgroups, each once; groups that share a name have their id added to it, "Team (group
+--   12)"), and one per value of the roster column named by by_column (scope is
 --   that column's name; people without a value, or missing from the roster, count under
 --   "(not set)"; no such rows when no one in the roster has a value in that column, as when
 --   the roster has no such column, or a portal's roster lacks one another portal's has).
@@ -87,6 +88,13 @@ members AS (
 -- the parameter; a column the roster lacks matches nothing. A column no one has a value in is
 -- treated alike: over several portals' tables a column one portal's roster lacks is there,
 -- empty, and a single "(not set)" row holding everyone would say nothing.
+-- Groups that share a name have their id added to it, as in the completion and overdue queries,
+-- so that their rows and chart bars are told apart.
+named AS (
+  SELECT grp_id, grp_name || CASE WHEN count(*) OVER (PARTITION BY grp_name) > 1
+                                  THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name
+  FROM grp
+),
 roster_values AS (
   SELECT u.user_id, nullif(trim(field.value ->> '$'), '') AS value
   FROM "user" AS u, json_each(to_json(u)) AS field
@@ -96,10 +104,10 @@ scoped AS (
   SELECT 1 AS part, 'overall' AS scope, '(all users)' AS name, NULL::BIGINT AS group_id, items.*
   FROM items
   UNION ALL
-  SELECT 2, 'group', grp.grp_name, members.group_id, items.*
+  SELECT 2, 'group', named.group_name, members.group_id, items.*
   FROM items
   JOIN members ON members.user_id = items.user_id
-  JOIN grp ON grp.grp_id = members.group_id
+  JOIN named ON named.grp_id = members.group_id
   UNION ALL
   SELECT 3, $by_column, coalesce(roster_values.value, '(not set)'), NULL, items.*
   FROM items

@@ -34,6 +34,14 @@ describe("groups that share a name", () => {
     expect(overdueNames.get(8)).toBe("Sales (group 8)");
     expect(overdueNames.get(4)).toBe("Support");
   });
+
+  test("compliance-summary's group rows add the id as well", async () => {
+    const summary = await runner.run("compliance-summary");
+    const groups = new Map(summary.rows.filter((r) => r[0] === "group").map((r) => [r[2], r[1]]));
+    expect(groups.get(2)).toBe("Sales (group 2)");
+    expect(groups.get(8)).toBe("Sales (group 8)");
+    expect(groups.get(4)).toBe("Support");
+  });
 });
 
 describe("completion's pass rule is the compliance query's", () => {
