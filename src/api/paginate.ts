@@ -13,10 +13,12 @@
  * without the shared record nothing would show that the record at the boundary was passed over.
  * Once the pages are in, the listing is exact when every page is full, `total` the same on every
  * page, every boundary record the same on both sides, no key received twice, and as many distinct
- * keys as `total`. That is the usual case and costs one request more than pages that do not
- * overlap, at most, per 499 pages of 500. Otherwise the list is read again by key ranges that
- * each fit one answer (key-ranges.ts), where order no longer matters; every record that existed
- * while the listing ran is then received. If that cannot settle, the listing fails
+ * keys as `total`. Those checks hold only while the list keeps one order, so a list of several
+ * pages then asks for page one again, which must answer the same records in the same order
+ * (`orderHeld`). That is the usual case and costs, beside page one again, one request more than
+ * pages that do not overlap, at most, per 499 pages of 500. Otherwise the list is read again by
+ * key ranges that each fit one answer (key-ranges.ts), where order no longer matters; every
+ * record that existed while the listing ran is then received. If that cannot settle, the listing fails
  * (InexactListError) rather than hand on a list with records missing.
  */
 
@@ -98,6 +100,9 @@ export interface PaginateOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
+const same = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((value, i) => value === b[i]);
+
 type Settled =
   | { readonly start: number; readonly ok: true; readonly content: ListContent }
   | { readonly start: number; readonly ok: false; readonly error: unknown };
@@ -112,7 +117,7 @@ export async function* paginate<T>(options: PaginateOptions): AsyncGenerator<Lis
   const listing = new Listing<T>(options);
   try {
     yield* listing.offsetPass();
-    const unsettled = listing.unsettled();
+    const unsettled = listing.unsettled() || !(await listing.orderHeld());
     let countMatches = listing.countMatches();
     if (unsettled) {
       yield* listing.rereadByKeyRanges();
@@ -145,6 +150,8 @@ class Listing<T> {
   private readonly firstKeys = new Map<number, number | undefined>();
   private readonly lastKeys = new Map<number, number | undefined>();
   private serverCap: number | undefined;
+  // Page one's keys in the order it listed them, to ask it again once the pass is done.
+  private firstPage: (number | undefined)[] = [];
   private inconsistent = false;
   private totalChanged = false;
   private lastTotal = 0;
@@ -205,6 +212,7 @@ class Listing<T> {
     // An empty page one while `total` promises records: offsets cannot be trusted this time.
     this.inconsistent = firstCount === 0 && total > 0;
     this.received += firstCount;
+    this.firstPage = first.records.map((record) => keyOf(record, this.options.key));
     this.keys.count(first.records);
     this.lastKeys.set(0, keyOf(first.records.at(-1), this.options.key));
     // A page of one record cannot share one and still move on.
@@ -249,6 +257,25 @@ class Listing<T> {
       if (first !== undefined && before !== undefined && first !== before) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether page one, asked again once the other pages are in, lists the same records in the
+   * same order. The checks of `unsettled` prove the pass whole only while the portal keeps one
+   * order: in a list whose order changes from request to request, a record read on page one
+   * and removed before page two, plus one created meanwhile, leaves as many distinct keys as
+   * `total`, and the record shared at a boundary can still match by chance (one in the records
+   * left), so a record that existed all along is on no page and nothing shows it. Such a list
+   * almost never answers page one twice alike (a page of k of n records: one chance in
+   * n!/(n-k)!), while a list that keeps its order does, unless it changed before the pages'
+   * starts, which the re-read by key ranges then covers as well. One request per list of
+   * several pages; a list of one page was one look at the portal and needs none.
+   */
+  async orderHeld(): Promise<boolean> {
+    if (this.requests < 2 || this.total <= this.firstPage.length) return true;
+    const again = await this.fetchCounted(0, this.pageSize);
+    const keys = again.records.map((record) => keyOf(record, this.options.key));
+    return again.total === this.total && same(keys, this.firstPage);
   }
 
   countMatches(): boolean {

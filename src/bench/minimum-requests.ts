@@ -4,14 +4,15 @@
  * Computed from what was loaded, so it is an independent check of the extractor's request count.
  * A list of n records takes one page of `size`, then pages of size - 1 new records each: every
  * page after the first starts on the last record of the one before, so that a list that moved
- * while it was read is noticed (src/api/paginate.ts).
+ * while it was read is noticed, and a list of several pages asks for page one again once they are
+ * in, to see that it kept its order (src/api/paginate.ts).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 
 /** Pages of a list of `count` records (a SQL expression), as src/api/paginate.ts asks for them. */
 function pages(count: string): string {
   return `CASE WHEN ${count} <= $size THEN 1
-    ELSE 1 + ceil((${count} - $size) / greatest($size - 1, 1)) END`;
+    ELSE 2 + ceil((${count} - $size) / greatest($size - 1, 1)) END`;
 }
 
 export async function minimumRequests(

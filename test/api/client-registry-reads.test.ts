@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type LmsClient } from "../../src/api/client.js";
 import { RESOURCES } from "../../src/resources/registry.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
-import { overlappingStarts } from "../helpers/overlapping-starts.js";
+import { requestedStarts } from "../helpers/overlapping-starts.js";
 
 const KEY = "registry-reads-key-5521";
 let sim: RunningSimulator;
@@ -43,7 +43,7 @@ describe("reads derived from the registry", () => {
     expect(ids.sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
     const operation = RESOURCES.take.extraction.operation;
     expect(lms.stats().byOperation[operation]?.requests).toBe(
-      overlappingStarts(expected.length, 3).length,
+      requestedStarts(expected.length, 3).length,
     );
   });
 

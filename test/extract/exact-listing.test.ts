@@ -140,6 +140,39 @@ describe("exact listing", () => {
     }
   });
 
+  it("copies every take present throughout when a user's takes change order and content per page", async () => {
+    // Users with more takes than the portal's cap of 5 a page are listed in two pages. Seed 507
+    // with one request at a time gives a user whose page two, in a new order after one take
+    // read on page one was removed and one created, starts on the same take as page one ended
+    // and brings the new one: as many keys as `total`, none twice, and take 204 on no page.
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 80,
+      takesPerUser: 3,
+      now: NOW,
+      seed: 507,
+      maxLimit: 5,
+      faults: { unstableOrder: true, insertWhilePaging: 1, deleteWhilePaging: 1 },
+    });
+    const db = await openDatabase(join(dir, "takes-order.duckdb"));
+    try {
+      const start = new Set(sim.data.list("take").map((t) => t.take_id));
+      const logger = recordingLogger([]);
+      await runExtract({
+        ...options(sim, db, logger),
+        clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 1, pageSize: 5, logger },
+      });
+      const end = new Set(sim.data.list("take").map((t) => t.take_id));
+      const table = await keysOf(db, "take", "take_id");
+      const survivors = [...start].filter((id) => end.has(id));
+      expect(survivors).toContain(204);
+      expect(survivors.filter((id) => !table.has(id))).toEqual([]);
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
   it("a full run asks the portal about stored records it did not list, and drops only the gone", async () => {
     const sim = await startSimulator({
       apiKey: KEY,

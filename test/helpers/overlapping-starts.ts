@@ -7,3 +7,12 @@ export function overlappingStarts(total: number, size: number): number[] {
   for (let start = size - 1; start + 1 < total; start += size - 1) starts.push(start);
   return starts;
 }
+
+/**
+ * Every start a listing that holds still requests: its pages, then, for a list of several pages,
+ * page one again, which shows the list kept its order.
+ */
+export function requestedStarts(total: number, size: number): number[] {
+  const starts = overlappingStarts(total, size);
+  return starts.length > 1 ? [...starts, 0] : starts;
+}
