@@ -11,7 +11,8 @@ export type Flow =
   | "full-again" // a clean full run, then a full run over the complete database
   | "incremental" // a clean full run, then an incremental one
   | "resume-signal" // a run aborted through its signal at a random moment, then --resume
-  | "resume-kill"; // a CLI child killed with SIGKILL at a random moment, then --resume
+  | "resume-kill" // a CLI child killed with SIGKILL at a random moment, then --resume
+  | "resume-incremental"; // a clean full run, an incremental one aborted, then --resume
 
 export interface TrialSettings {
   readonly seed: number;
@@ -37,6 +38,7 @@ const FLOWS: readonly Flow[] = [
   "incremental",
   "resume-signal",
   "resume-kill",
+  "resume-incremental",
 ];
 const MISSING: readonly MissingIdAnswer[] = ["not-found", "null", "empty-array", "false"];
 
