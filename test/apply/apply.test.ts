@@ -8,6 +8,7 @@ import { basename, join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempFileName } from "../../src/files/leftover-temp-files.js";
+import type { FaultConfig } from "../../src/simulator/faults.js";
 import { query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
 
@@ -341,26 +342,7 @@ describe("apply", () => {
   });
 
   it("user_grp.create: a link made in the portal since the extract is found, not made again", async () => {
-    const group = fx.sim.data.list("grp").at(0)?.grp_id as number;
-    const [theirs, ours] = fx.outsiders(group, 2);
-    if (theirs === undefined || ours === undefined) throw new Error("too few outsiders");
-    fx.sim.data.createUserGroup({
-      user_grp_user_id: theirs,
-      user_grp_grp_id: group,
-      user_grp_group_admin: 0,
-    });
-    const path = await csvFile(fx.dir, "since-extract.csv", [
-      "user_grp_user_id,user_grp_grp_id",
-      `${theirs},${group}`,
-      `${ours},${group}`,
-    ]);
-    const creates = fx.sim.stats.byOperation.get("user_grp/create") ?? 0;
-    const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("2 applied");
-    expect((fx.sim.stats.byOperation.get("user_grp/create") ?? 0) - creates).toBe(1);
-    expect(fx.linksOf(theirs, group)).toBe(1);
-    expect(fx.linksOf(ours, group)).toBe(1);
+    await createsOnlyTheMissingLink(0, "since-extract.csv", {});
   });
 
   it("a results file a killed apply left half written is removed; a running writer's is kept", async () => {
@@ -392,65 +374,55 @@ describe("apply", () => {
   });
 
   it("user_grp.create: a portal that ORs criteria does not hide an existing link", async () => {
-    const group = fx.sim.data.list("grp").at(1)?.grp_id as number;
-    const [theirs, ours, ...later] = fx.outsiders(group, 14);
-    if (theirs === undefined || ours === undefined || later.length < 12) {
-      throw new Error("too few outsiders");
-    }
-    // Made since the extract, then buried under a dozen newer links of the same group: a page of
-    // the user's OR the group's links, newest first, would not reach it.
-    const made = [theirs, ...later];
-    for (const user of made) {
-      fx.sim.data.createUserGroup({
-        user_grp_user_id: user,
-        user_grp_grp_id: group,
-        user_grp_group_admin: 0,
-      });
-    }
-    const path = await csvFile(fx.dir, "criteria-or.csv", [
-      "user_grp_user_id,user_grp_grp_id",
-      `${theirs},${group}`,
-      `${ours},${group}`,
-    ]);
-    const creates = fx.sim.stats.byOperation.get("user_grp/create") ?? 0;
-    fx.sim.faults.criteriaAnyOf = true;
-    try {
-      const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toContain("2 applied");
-    } finally {
-      fx.sim.faults.criteriaAnyOf = false;
-    }
-    expect((fx.sim.stats.byOperation.get("user_grp/create") ?? 0) - creates).toBe(1);
-    expect(fx.linksOf(theirs, group)).toBe(1);
-    expect(fx.linksOf(ours, group)).toBe(1);
+    // The link made since the extract is then buried under a dozen newer links of the same
+    // group: a page of the user's OR the group's links, newest first, would not reach it.
+    await createsOnlyTheMissingLink(1, "criteria-or.csv", { criteriaAnyOf: true }, 12);
   });
 
   it("user_grp.create: a portal refusing pages larger than the default limit (10) still gets its creates", async () => {
-    const group = fx.sim.data.list("grp").at(3)?.grp_id as number;
-    const [theirs, ours] = fx.outsiders(group, 2);
-    if (theirs === undefined || ours === undefined) throw new Error("too few outsiders");
+    await createsOnlyTheMissingLink(3, "small-pages.csv", { refuseLimitAbove: 10 });
+  });
+});
+
+/**
+ * Two creates into the group at `groupAt`: one of a link made in the portal since the extract
+ * (then `buried` newer links of that group), one new. Applied with `faults` set, exactly the
+ * new one is created and each link exists once.
+ */
+async function createsOnlyTheMissingLink(
+  groupAt: number,
+  file: string,
+  faults: Partial<FaultConfig>,
+  buried = 0,
+): Promise<void> {
+  const group = fx.sim.data.list("grp").at(groupAt)?.grp_id as number;
+  const [theirs, ours, ...later] = fx.outsiders(group, 2 + buried);
+  if (theirs === undefined || ours === undefined || later.length < buried) {
+    throw new Error("too few outsiders");
+  }
+  for (const user of [theirs, ...later]) {
     fx.sim.data.createUserGroup({
-      user_grp_user_id: theirs,
+      user_grp_user_id: user,
       user_grp_grp_id: group,
       user_grp_group_admin: 0,
     });
-    const path = await csvFile(fx.dir, "small-pages.csv", [
-      "user_grp_user_id,user_grp_grp_id",
-      `${theirs},${group}`,
-      `${ours},${group}`,
-    ]);
-    const creates = fx.sim.stats.byOperation.get("user_grp/create") ?? 0;
-    fx.sim.faults.refuseLimitAbove = 10;
-    try {
-      const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toContain("2 applied");
-    } finally {
-      fx.sim.faults.refuseLimitAbove = 0;
-    }
-    expect((fx.sim.stats.byOperation.get("user_grp/create") ?? 0) - creates).toBe(1);
-    expect(fx.linksOf(theirs, group)).toBe(1);
-    expect(fx.linksOf(ours, group)).toBe(1);
-  });
-});
+  }
+  const path = await csvFile(fx.dir, file, [
+    "user_grp_user_id,user_grp_grp_id",
+    `${theirs},${group}`,
+    `${ours},${group}`,
+  ]);
+  const creates = fx.sim.stats.byOperation.get("user_grp/create") ?? 0;
+  const before = { ...fx.sim.faults };
+  Object.assign(fx.sim.faults, faults);
+  try {
+    const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("2 applied");
+  } finally {
+    Object.assign(fx.sim.faults, before);
+  }
+  expect((fx.sim.stats.byOperation.get("user_grp/create") ?? 0) - creates).toBe(1);
+  expect(fx.linksOf(theirs, group)).toBe(1);
+  expect(fx.linksOf(ours, group)).toBe(1);
+}
