@@ -6,6 +6,7 @@
  * A run that fails or is interrupted leaves the resource tables as they were and its staged work
  * and checkpoints in place, so `--resume` continues it.
  */
+import type { ListSummary } from "../api/paginate.js";
 import type { Criterion } from "../api/types.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { RESOURCES } from "../resources/registry.js";
@@ -155,6 +156,24 @@ class ExtractRun {
     this.progress.received(resource, records);
   }
 
+  /**
+   * A listing's count of the pages it yielded, and at its end the requests that yielded none
+   * (page one asked again to see the order held, a key range that answered nothing new) added to
+   * the resource's: `_run_resources` counts what was sent, which the pages alone undercount.
+   * One per listing: a resource's child listings run side by side.
+   */
+  private listingTally(resource: ExtractedName) {
+    let pages = 0;
+    return {
+      page: () => {
+        pages += 1;
+      },
+      onSummary: (summary: ListSummary) => {
+        this.outcome(resource).requests += Math.max(0, summary.requests - pages);
+      },
+    };
+  }
+
   /** Pushes the ids that records of `parent` carry to the fan-out queues that take them. */
   private emit(parent: ExtractedName, records: readonly unknown[]): void {
     for (const { child, source } of sourcesFrom(parent)) {
@@ -171,11 +190,14 @@ class ExtractRun {
   /** Every page of one parent's children, then the parent marked done. */
   private async fetchChildren(resource: PerParentName, parentId: number): Promise<void> {
     const sink = this.sink(resource);
+    const tally = this.listingTally(resource);
     const pages = this.env.client.childPages(resource, parentId, {
       criteria: this.criteria(resource),
       pageSize: this.plan.pageSize,
+      onSummary: tally.onSummary,
     });
     for await (const page of pages) {
+      tally.page();
       this.counted(resource, page.records.length);
       this.emit(resource, page.records);
       await sink.add(page.records);
@@ -208,11 +230,14 @@ class ExtractRun {
    */
   private async pageList(resource: ListName): Promise<void> {
     if (!this.doneOf(resource).has(LISTED)) {
+      const tally = this.listingTally(resource);
       const pages = this.env.client.pages(resource, {
         criteria: this.criteria(resource),
         pageSize: this.plan.pageSize,
+        onSummary: tally.onSummary,
       });
       for await (const page of pages) {
+        tally.page();
         this.counted(resource, page.records.length);
         this.progress.planAtLeast(resource, Math.ceil(page.total / Math.max(1, page.limit)));
         this.emit(resource, page.records);

@@ -105,6 +105,13 @@ describe("extract", () => {
         "SELECT resource, records FROM _run_resources WHERE resource = 'take'",
       );
       expect(stats.getRows()).toEqual([["take", BigInt(sim.data.list("take").length)]]);
+      // Every request sent is counted, page one asked again by a list of several pages too.
+      const sent = await connection.runAndReadAll(
+        "SELECT sum(requests)::INTEGER FROM _run_resources",
+      );
+      const tokens = sim.stats.byOperation.get("token") ?? 0;
+      expect(tokens).toBeGreaterThan(0);
+      expect(sent.getRows()).toEqual([[sim.stats.requests - tokens]]);
       // The extract's lower memory ceiling is lifted again for whatever runs next on the instance.
       const limit = await connection.runAndReadAll("SELECT current_setting('memory_limit')");
       expect(limit.getRows()).toEqual([["244.1 MiB"]]);
