@@ -18,7 +18,12 @@ export interface FailureDescription {
   readonly code: FailureCode;
 }
 
-export function describeFailure(error: unknown, interrupted: boolean): FailureDescription {
+/** `pageSize` is the run's, for the advice on a page refused outright. */
+export function describeFailure(
+  error: unknown,
+  interrupted: boolean,
+  pageSize: number = DEFAULT_PAGE_SIZE,
+): FailureDescription {
   if (interrupted) return { message: "extract interrupted", code: "interrupted" };
   const setup = setupFailure(error);
   if (setup === "key" && error instanceof Error) {
@@ -30,7 +35,7 @@ export function describeFailure(error: unknown, interrupted: boolean): FailureDe
   }
   if (error instanceof LmsExportError) return { message: error.message, code: error.code };
   if (error instanceof InexactListError || error instanceof ApiError) {
-    const hint = error instanceof ApiError ? pageSizeHint(error) : "";
+    const hint = error instanceof ApiError ? pageSizeHint(error, pageSize) : "";
     return { message: `extract failed: ${error.message}${hint}`, code: "portal-failed" };
   }
   // Anything else is DuckDB's (or a bug's) message: its first line, and what to do about memory.
@@ -79,13 +84,25 @@ const CONTENT_REFUSALS: ReadonlySet<number> = new Set([400, 413, 422]);
 const SUGGESTED_PAGE_SIZE = 100;
 
 /**
+ * The page size to try after `pageSize` was refused: the common one, or a quarter of a size at or
+ * below it, so that each refusal of a portal with a smaller maximum advises a size nearer it.
+ */
+function smallerPageSize(pageSize: number): number {
+  return pageSize > SUGGESTED_PAGE_SIZE
+    ? SUGGESTED_PAGE_SIZE
+    : Math.max(1, Math.floor(pageSize / 4));
+}
+
+/**
  * What to do when a list page is refused outright: the spec leaves the maximum `limit` open, and
  * a portal may refuse a larger one rather than return fewer records (which paging copes with).
  * Every page of the run asks for the same size, so only a smaller `--page-size` gets past it.
  */
-function pageSizeHint(error: ApiError): string {
+function pageSizeHint(error: ApiError, pageSize: number): string {
   const status = refusalStatus(error);
   if (!LIST_OPERATIONS.has(error.operation) || status === undefined) return "";
   if (!CONTENT_REFUSALS.has(status) || !retryCannotCure(error)) return "";
-  return `; the portal may refuse pages as large as the extract asks for (--page-size, ${DEFAULT_PAGE_SIZE} by default): start it again with a smaller one, e.g. --page-size ${SUGGESTED_PAGE_SIZE}`;
+  if (pageSize <= 1) return "";
+  const size = pageSize === DEFAULT_PAGE_SIZE ? `${pageSize}, the default` : String(pageSize);
+  return `; the portal may refuse pages as large as the extract asks for (--page-size, ${size}): start it again with a smaller one, e.g. --page-size ${smallerPageSize(pageSize)}`;
 }

@@ -167,7 +167,7 @@ async function fetchRun(
     // A run whose storage failed was never written down: that failure is the one reported.
     const ready = await storage.catch(() => undefined);
     const run = ready && { store: ready.store, runId: ready.runId, pace: runPaceOf(client) };
-    throw await fetchFailure(run, error, options.signal?.aborted === true);
+    throw await fetchFailure(run, error, options.signal?.aborted === true, plan.pageSize);
   } finally {
     display?.stop();
   }

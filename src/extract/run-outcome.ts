@@ -68,8 +68,9 @@ export async function fetchFailure(
   run: { store: ExtractStore; runId: number; pace: RunPace | undefined } | undefined,
   error: unknown,
   interrupted: boolean,
+  pageSize?: number,
 ): Promise<LmsExportError> {
-  const failure = describeFailure(error, interrupted);
+  const failure = describeFailure(error, interrupted, pageSize);
   if (run) {
     const status = interrupted ? "interrupted" : "failed";
     await recordOutcome(run.store, run.runId, { status, message: failure.message, pace: run.pace });

@@ -81,12 +81,17 @@ describe("a portal that refuses pages larger than it allows (HTTP 400)", () => {
       const lines = printed(run.stderr);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(
-        /^lms-export: extract failed: list\w+ \(POST \/api-v2\/\S+, HTTP 400\): code 400: limit must not exceed 100, got 500; .*--page-size, 500 by default.*e\.g\. --page-size 100; the database is unchanged$/,
+        /^lms-export: extract failed: list\w+ \(POST \/api-v2\/\S+, HTTP 400\): code 400: limit must not exceed 100, got 500; .*--page-size, 500, the default.*e\.g\. --page-size 100; the database is unchanged$/,
       );
       expect(lines[0]).not.toContain("--resume");
     }
     const smaller = await runCli(dir, [...args, "--page-size", "100"], env);
     expect(smaller.code, smaller.stderr).toBe(0);
+    // Refused again at the size advised: the advice comes nearer the portal's maximum.
+    sim.faults.refuseLimitAbove = 30;
+    const again = await runCli(dir, [...args, "--page-size", "100"], env);
+    expect(again.code).toBe(1);
+    expect(printed(again.stderr)[0]).toMatch(/--page-size, 100\).*e\.g\. --page-size 25;/);
   });
 });
 
