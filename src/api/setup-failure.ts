@@ -5,6 +5,7 @@
  * and names the setup (extract: describe-failure.ts; apply: stop-cause.ts) instead of blaming a
  * list or a row.
  */
+import type { FailureCode } from "../errors/lms-export-error.js";
 import {
   ApiError,
   AuthError,
@@ -24,6 +25,17 @@ export type SetupFailure =
   | "unreachable"
   /** The secure connection could not be set up: the certificate, or the handshake. */
   | "certificate";
+
+/**
+ * How every command reports each: a wrong key or address is bad input (exit 2), a portal out of
+ * reach or a certificate refused is the portal's failure (exit 1).
+ */
+export const SETUP_FAILURE_CODES = {
+  key: "auth-refused",
+  "not-api": "bad-input",
+  unreachable: "portal-failed",
+  certificate: "portal-failed",
+} as const satisfies Record<SetupFailure, FailureCode>;
 
 /** What of the setup `error` shows to be wrong, or undefined when it is a request's failure. */
 export function setupFailure(error: unknown): SetupFailure | undefined {

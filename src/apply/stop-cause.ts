@@ -4,7 +4,7 @@
  * send people to fix a file that is right. An outcome that cannot be recorded must not be followed
  * by more changes: a rerun would not know them and send them again.
  */
-import { type SetupFailure, setupFailure } from "../api/setup-failure.js";
+import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../api/setup-failure.js";
 import { errnoCode } from "../config/errno-code.js";
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk, noSpaceText } from "../load/disk-space.js";
@@ -13,7 +13,7 @@ import { duckdbFirstLine } from "../load/duckdb-message.js";
 /** The key or the address is wrong: no row can be sent. */
 export interface PortalStop {
   readonly kind: "portal";
-  readonly code: Extract<FailureCode, "auth-refused" | "portal-failed" | "bad-input">;
+  readonly code: (typeof SETUP_FAILURE_CODES)[SetupFailure];
   readonly reason: string;
   readonly todo: string;
 }
@@ -29,20 +29,17 @@ export interface RecordPlaces {
 }
 
 /** The line's parts for each failure of the setup (setup-failure.ts), given the error's message. */
-const SETUP_STOPS: Record<SetupFailure, (message: string) => Omit<PortalStop, "kind">> = {
-  key: (message) => ({ code: "auth-refused", reason: message, todo: "fix the key" }),
+const SETUP_STOPS: Record<SetupFailure, (message: string) => Omit<PortalStop, "kind" | "code">> = {
+  key: (message) => ({ reason: message, todo: "fix the key" }),
   "not-api": (message) => ({
-    code: "bad-input",
     reason: `the address is not the portal's API (${message})`,
     todo: "check --base-url",
   }),
   unreachable: (message) => ({
-    code: "portal-failed",
     reason: `the portal cannot be reached (${message})`,
     todo: "check --base-url and the network",
   }),
   certificate: (message) => ({
-    code: "portal-failed",
     reason: `the portal's certificate is not accepted (${message})`,
     todo: "have Node trust it (NODE_EXTRA_CA_CERTS) or check --base-url",
   }),
@@ -53,7 +50,7 @@ export function portalStop(error: unknown): StopCause | undefined {
   const setup = setupFailure(error);
   if (setup === undefined) return undefined;
   const message = error instanceof Error ? error.message : String(error);
-  return { kind: "portal", ...SETUP_STOPS[setup](message) };
+  return { kind: "portal", code: SETUP_FAILURE_CODES[setup], ...SETUP_STOPS[setup](message) };
 }
 
 function storageFailure(error: unknown, places: RecordPlaces) {

@@ -2,10 +2,10 @@
  * Turns whatever stopped an extract into one line for the user and the kind of failure: the input
  * was wrong (the key, a URL that is not a portal), the portal failed, or the database did.
  */
-import { ApiError, EnvelopeError, HttpError, NotFoundError, TlsError } from "../api/errors.js";
+import { ApiError, EnvelopeError, HttpError, NotFoundError } from "../api/errors.js";
 import { InexactListError } from "../api/inexact-list-error.js";
 import { isRetryable } from "../api/retry.js";
-import { setupFailure } from "../api/setup-failure.js";
+import { SETUP_FAILURE_CODES, setupFailure } from "../api/setup-failure.js";
 import { DEFAULT_PAGE_SIZE } from "../config/defaults.js";
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk } from "../load/disk-space.js";
@@ -26,12 +26,11 @@ export function describeFailure(
 ): FailureDescription {
   if (interrupted) return { message: "extract interrupted", code: "interrupted" };
   const setup = setupFailure(error);
-  if (setup === "key" && error instanceof Error) {
-    return { message: error.message, code: "auth-refused" };
-  }
-  // No token operation at that address, or a redirect away from it: the URL is wrong.
-  if (setup === "not-api" && error instanceof Error) {
-    return { message: `extract failed: ${error.message}`, code: "bad-input" };
+  // A refused key, or no token operation at that address (or a redirect away from it): the
+  // input is wrong. A portal out of reach or a certificate refused is the portal's, below.
+  if ((setup === "key" || setup === "not-api") && error instanceof Error) {
+    const message = setup === "key" ? error.message : `extract failed: ${error.message}`;
+    return { message, code: SETUP_FAILURE_CODES[setup] };
   }
   if (error instanceof LmsExportError) return { message: error.message, code: error.code };
   if (error instanceof InexactListError || error instanceof ApiError) {
@@ -54,7 +53,7 @@ export function describeFailure(
  * the same requests, is not the advice.
  */
 export function retryCannotCure(error: unknown): boolean {
-  if (error instanceof TlsError) return true;
+  if (setupFailure(error) === "certificate") return true;
   const status = refusalStatus(error);
   return (
     status !== undefined && status >= 400 && status <= 499 && status !== 401 && !isRetryable(error)

@@ -6,7 +6,7 @@
 import { request } from "undici";
 import type { Argv } from "yargs";
 import { createClient } from "../../api/client.js";
-import { type SetupFailure, setupFailure } from "../../api/setup-failure.js";
+import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../../api/setup-failure.js";
 import { apiKeySource, readApiKey } from "../../config/api-key.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
@@ -45,7 +45,7 @@ export function registerCheck(root: Argv, ctx: CliContext): Argv {
       if (failed === 0) return;
       // A key the portal refuses, or an address that is not its API, is bad input as it is for
       // extract and apply (exit 2): what needs fixing is the setup, not the portal.
-      const code = setup === "key" ? "auth-refused" : setup === "not-api" ? "bad-input" : "failed";
+      const code = setup === undefined ? "failed" : SETUP_FAILURE_CODES[setup];
       throw new LmsExportError(code, `check failed: ${failed} of 5 checks`);
     },
   );
