@@ -22,7 +22,11 @@ export async function recordEntries(
   entries: readonly JournalEntry[],
 ): Promise<void> {
   const sets = new Map<string, JournalEntry[]>();
-  for (const entry of entries) sets.set(entry.set, [...(sets.get(entry.set) ?? []), entry]);
+  for (const entry of entries) {
+    const group = sets.get(entry.set);
+    if (group) group.push(entry);
+    else sets.set(entry.set, [entry]);
+  }
   for (const group of sets.values()) {
     const { set, file, op } = group[0] as JournalEntry;
     for (let start = 0; start < group.length; start += CHUNK) {
