@@ -3,9 +3,7 @@
  * record the portal answered, written under a temporary name and renamed so that a reader never
  * sees half a file. RFC 4180: fields quoted when they hold a comma, quote or line break.
  */
-import { randomBytes } from "node:crypto";
-import { rename, rm, writeFile } from "node:fs/promises";
-import { removeLeftoverTempFiles, tempFileName } from "../files/leftover-temp-files.js";
+import { writeWhole } from "../files/write-whole.js";
 import { neutraliseText } from "../report/export/formula-injection.js";
 import type { RowResult } from "./execute.js";
 import type { ChangeFile } from "./read-changes.js";
@@ -42,14 +40,6 @@ export async function writeResults(
     );
     lines.push(cells.join(","));
   }
-  const temporary = tempFileName(target, process.pid, randomBytes(4).toString("hex"));
-  try {
-    await writeFile(temporary, `${lines.join("\r\n")}\r\n`);
-    await rename(temporary, target);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  await removeLeftoverTempFiles(target);
+  await writeWhole(target, `${lines.join("\r\n")}\r\n`);
   return target;
 }

@@ -4,7 +4,7 @@
  * results). They are half files, often as large as the finished one, in a folder people read and
  * sync, and no later run would ever rename or remove them, so each killed run would add its own.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readlinkSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -26,11 +26,24 @@ function pidSpace(): string {
   return createHash("sha256").update(`${hostname()}\n${namespace}`).digest("hex").slice(0, 8);
 }
 
-const HERE = pidSpace();
+let here: string | undefined;
 
-/** The temporary name a writer with process id `pid` gives the file `final`. */
-export function tempFileName(final: string, pid: number, suffix: string): string {
-  return join(dirname(final), `.${basename(final)}.${pid}-${suffix}.${HERE}.tmp`);
+/** This process's pidSpace, worked out when a temporary file is first named, not at start-up. */
+function tag(): string {
+  here ??= pidSpace();
+  return here;
+}
+
+/**
+ * The temporary name a writer with process id `pid` (this one by default) gives the file
+ * `final`; `suffix`, random by default, keeps two writes of one process apart.
+ */
+export function tempFileName(
+  final: string,
+  pid: number = process.pid,
+  suffix: string = randomBytes(4).toString("hex"),
+): string {
+  return join(dirname(final), `.${basename(final)}.${pid}-${suffix}.${tag()}.tmp`);
 }
 
 /**
@@ -59,7 +72,7 @@ export async function removeLeftoverTempFiles(final: string): Promise<void> {
     if (!name.startsWith(prefix)) continue;
     const match = /^(\d+)-[0-9a-f]{8}\.([0-9a-f]{8})\.tmp$/.exec(name.slice(prefix.length));
     const pid = Number(match?.[1]);
-    if (match === null || match[2] !== HERE || pid === process.pid || isRunning(pid)) continue;
+    if (match === null || match[2] !== tag() || pid === process.pid || isRunning(pid)) continue;
     await rm(join(dirname(final), name), { force: true }).catch(() => undefined);
   }
 }

@@ -5,7 +5,6 @@
  * (rename within one folder replaces a file atomically); a killed one leaves its temporary files,
  * which the next run of the report removes.
  */
-import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { access, mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -86,7 +85,7 @@ export class OutputStaging {
         `two outputs of one report would both be written to ${fileName}`,
       );
     }
-    const temp = tempFileName(final, process.pid, randomBytes(4).toString("hex"));
+    const temp = tempFileName(final);
     const staged = { final, temp };
     this.#files.push(staged);
     return staged;

@@ -3,7 +3,7 @@
  * departments that a real portal's interface never lists, so that a demo's reports can name
  * people the way `roster import` of a real HR export does.
  */
-import { rename, rm, writeFile } from "node:fs/promises";
+import { writeWhole } from "../files/write-whole.js";
 import type { SimulatorData } from "./data.js";
 
 const HEADER = ["User ID", "First name", "Last name", "E-mail", "Status", "Department"];
@@ -35,13 +35,6 @@ export async function writePeopleCsv(data: SimulatorData, path: string): Promise
     lines.push(row.map(field).join(","));
   }
   // Whole or not at all: a killed demo must not leave half a roster for the next import.
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, `${lines.join("\r\n")}\r\n`, "utf8");
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeWhole(path, `${lines.join("\r\n")}\r\n`);
   return people.length;
 }
