@@ -46,6 +46,24 @@ export interface BoundQuery {
 }
 
 /**
+ * Each parameter of the report's queries once, with its value and its description in the first
+ * query that declares it: queries of one report share parameters, which the report shows once.
+ */
+export function reportParams(
+  bound: readonly BoundQuery[],
+): { readonly name: string; readonly description: string; readonly text: string }[] {
+  const seen = new Map<string, { name: string; description: string; text: string }>();
+  for (const b of bound) {
+    for (const [name, value] of b.params) {
+      if (seen.has(name)) continue;
+      const description = b.query.params.find((p) => p.name === name)?.description ?? "";
+      seen.set(name, { name, description, text: value.text });
+    }
+  }
+  return [...seen.values()];
+}
+
+/**
  * Blanks a final `;` (also when a `--` comment follows it on its line) so the text can be wrapped
  * in `COPY (...)` or a sub-query; line numbers stay the file's. Trailing comment lines are kept:
  * the wrappers close on a new line.

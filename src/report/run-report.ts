@@ -26,7 +26,7 @@ import {
   rosterWarning,
   sumCoverage,
 } from "./roster-coverage.js";
-import { type BoundQuery, streamQuery } from "./run-query.js";
+import { type BoundQuery, reportParams, streamQuery } from "./run-query.js";
 import { sqlError } from "./sql-error.js";
 
 /** What one report run wrote: final file paths, and rows per query. */
@@ -319,13 +319,8 @@ function aboutLines(
     { label: "Data loaded at (UTC)", value: loaded.finishedAt ?? "no successful extract recorded" },
     { label: "Extract run id", value: loaded.runId ?? "none" },
   ];
-  const seen = new Set<string>();
-  for (const b of bound) {
-    for (const [name, value] of b.params) {
-      if (seen.has(name)) continue;
-      seen.add(name);
-      lines.push({ label: `Parameter ${name}`, value: value.text === "" ? "(none)" : value.text });
-    }
+  for (const { name, text } of reportParams(bound)) {
+    lines.push({ label: `Parameter ${name}`, value: text === "" ? "(none)" : text });
   }
   for (const b of bound) {
     lines.push({

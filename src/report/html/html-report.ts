@@ -9,7 +9,7 @@ import { columnLabel } from "../present/column-label.js";
 import { type SettingText, settingText } from "../present/setting-text.js";
 import { bindJob, type ReportJob } from "../report-jobs.js";
 import type { ReportSource } from "../report-source.js";
-import { type BoundQuery, streamQuery } from "../run-query.js";
+import { type BoundQuery, reportParams, streamQuery } from "../run-query.js";
 import { sqlError } from "../sql-error.js";
 import { checkChartsOnDatabase } from "./chart-columns.js";
 import { ChartCollector } from "./chart-data.js";
@@ -66,15 +66,7 @@ function headlines(
 
 /** Each parameter once, described as its first query's header describes it. */
 function params(bound: readonly BoundQuery[]): SettingText[] {
-  const seen = new Map<string, SettingText>();
-  for (const b of bound) {
-    for (const [name, value] of b.params) {
-      if (seen.has(name)) continue;
-      const param = b.query.params.find((p) => p.name === name) ?? { name, description: "" };
-      seen.set(name, settingText(param, value.text));
-    }
-  }
-  return [...seen.values()];
+  return reportParams(bound).map((param) => settingText(param, param.text));
 }
 
 /**
