@@ -52,13 +52,14 @@ describe("reading while an extract runs", () => {
     ];
     // A first run, so that reports have data; then a slow second one to read beside.
     expect((await runCli(args)).code).toBe(0);
-    sim.faults.latencyMs = 100;
+    // Slow enough that the reads below end long before the fetch, even on a loaded machine.
+    sim.faults.latencyMs = 250;
     const extract = spawnCli([...args, "--concurrency", "1"]);
     const done = collect(extract);
     try {
       // Well into the fetch: a good share of the users' takes requested.
       const before = sim.stats.requests;
-      while (sim.stats.requests - before < 60 && extract.exitCode === null) {
+      while (sim.stats.requests - before < 30 && extract.exitCode === null) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       const runs = await runCli([
@@ -87,6 +88,8 @@ describe("reading while an extract runs", () => {
       // A reader holds the database when the merge comes: the extract waits for it.
       const reader = spawnHelper("hold-lock.mjs", [db, "read-only"]);
       await waitForLine(reader, "ready");
+      // The rest of the fetch at full speed, so that the merge comes while the reader holds on.
+      sim.faults.latencyMs = 0;
       try {
         await seen(extract, "waiting for it");
       } finally {
