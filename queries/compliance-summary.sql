@@ -84,7 +84,7 @@ members AS (
   WHERE $group_id IS NULL
      OR tree.ancestor_id IN (SELECT descendant_id FROM tree WHERE ancestor_id = $group_id)
 ),
--- The roster column is found by name among each row's fields, so the SQL never changes with
+-- The roster column is read by name from each row as JSON, so the SQL never changes with
 -- the parameter; a column the roster lacks matches nothing. A column no one has a value in is
 -- treated alike: over several portals' tables a column one portal's roster lacks is there,
 -- empty, and a single "(not set)" row holding everyone would say nothing.
@@ -96,9 +96,8 @@ named AS (
   FROM grp
 ),
 roster_values AS (
-  SELECT u.user_id, nullif(trim(field.value ->> '$'), '') AS value
-  FROM "user" AS u, json_each(to_json(u)) AS field
-  WHERE field.key = $by_column
+  SELECT u.user_id, nullif(trim(to_json(u) ->> $by_column), '') AS value
+  FROM "user" AS u
 ),
 scoped AS (
   SELECT 1 AS part, 'overall' AS scope, '(all users)' AS name, NULL::BIGINT AS group_id, items.*

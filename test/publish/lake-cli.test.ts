@@ -73,6 +73,7 @@ describe("publish --lake and report --lake from the command line", () => {
       "completion-overview",
       "data-freshness",
       "score-analysis",
+      "team-compliance",
       "weekly-compliance",
     ];
     const counts = async (source: string[]) => {

@@ -105,6 +105,20 @@ describe("the project's catalog", () => {
         max: 36500,
         description: "An active access expiring within this many days is flagged.",
       },
+      {
+        name: "manager_column",
+        type: "string",
+        default: "manager_email",
+        description:
+          "Roster column holding each person's manager's e-mail (people without one: the admins of their groups).",
+      },
+      {
+        name: "by_manager",
+        type: "bool",
+        default: "false",
+        description:
+          "One row per manager of each person, for a mail split per manager (false: the managers in one cell).",
+      },
     ]);
   });
 

@@ -106,7 +106,7 @@ describe("report", () => {
     [
       "an unknown name",
       ["report", "weekly"],
-      /^lms-export: unknown report or query "weekly"; did you mean "weekly-compliance"\?; reports: completion-overview, data-freshness, score-analysis, weekly-compliance; queries: access, .*time-to-complete \(or give a path to a \.sql file\)$/,
+      /^lms-export: unknown report or query "weekly"; did you mean "weekly-compliance"\?; reports: completion-overview, data-freshness, score-analysis, team-compliance, weekly-compliance; queries: access, .*time-to-complete \(or give a path to a \.sql file\)$/,
     ],
     [
       "a bad parameter value",

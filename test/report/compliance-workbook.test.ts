@@ -108,6 +108,7 @@ describe("the weekly compliance workbook", () => {
       "Best score",
       "Completed on",
       "Last activity",
+      "Manager",
     ]);
     expect(column(sheet, 1)).toEqual([104, 106, 105, 105, 102, 102, 103, 103, 107, 101, 101, 108]);
     expect(column(sheet, 9)).toEqual([130, 24, 19, 9, 0, 0, 0, 0, 0, 0, 0, 0]);
@@ -138,7 +139,7 @@ describe("the weekly compliance workbook", () => {
       sheet as unknown as { conditionalFormattings: ExcelJS.ConditionalFormattingOptions[] }
     ).conditionalFormattings;
     expect(formats).toHaveLength(1);
-    expect(formats[0]?.ref).toBe("A2:T13"); // 20 columns, 12 rows under the header
+    expect(formats[0]?.ref).toBe("A2:U13"); // 21 columns, 12 rows under the header
     const rule = formats[0]?.rules[0] as ExcelJS.ExpressionRuleType;
     expect(rule.type).toBe("expression");
     expect(rule.formulae).toEqual(["$I2>0"]); // column I: Days overdue
@@ -243,7 +244,7 @@ describe("CSV keeps the SQL names", () => {
     });
     const text = await readFile(result?.files[0] ?? "", "utf8");
     expect(text.split("\r\n", 1)[0]).toBe(
-      "user_id,firstname,lastname,email,groups,product_id,product_title,status,days_overdue,due_date,access_state,access_granted,access_expires,expires_in_days,expiring,certificate,attempts,best_score,completed_at,last_activity",
+      "user_id,firstname,lastname,email,groups,product_id,product_title,status,days_overdue,due_date,access_state,access_granted,access_expires,expires_in_days,expiring,certificate,attempts,best_score,completed_at,last_activity,manager_email",
     );
   });
 });

@@ -4,6 +4,7 @@ export const SHIPPED_REPORTS = [
   "completion-overview",
   "data-freshness",
   "score-analysis",
+  "team-compliance",
   "weekly-compliance",
 ] as const;
 

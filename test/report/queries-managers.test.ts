@@ -1,0 +1,91 @@
+/**
+ * The compliance query's managers: the roster's manager column first, the admins of a person's
+ * groups otherwise, and by_manager's one row per manager. On the hand-built dataset (with its
+ * roster) plus group admins and a manager column, today 2026-03-10.
+ *
+ * Admins: 201 (Sales, 2; "Sales.Lead@…"), 202 (North, 3), 204 (North, 3) and 203 (Support, 4,
+ * no e-mail). 202 is also a plain member of Sales. The roster names 104's manager (with odd case
+ * and spaces) and gives 102 a blank one.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Cell, openQueryRunner, type QueryRunner } from "./query-runner.js";
+
+let runner: QueryRunner;
+
+beforeAll(async () => {
+  runner = await openQueryRunner({
+    roster: true,
+    extra: [
+      `ALTER TABLE "user" ADD COLUMN manager_email VARCHAR`,
+      `INSERT INTO "user" (user_id, firstname, lastname, email) VALUES
+         (201, 'Sal', 'Lead', 'Sales.Lead@example.test'), (202, 'Nor', 'Lead', 'north.lead@example.test'),
+         (203, 'Sup', 'Lead', NULL), (204, 'Sec', 'Ond', 'b.second@example.test')`,
+      `UPDATE "user" SET manager_email = ' Boss@Example.test ' WHERE user_id = 104`,
+      `UPDATE "user" SET manager_email = '  ' WHERE user_id = 102`,
+      `INSERT INTO user_grp (user_grp_id, user_grp_grp_id, user_grp_user_id, user_grp_group_admin) VALUES
+         (21, 2, 201, 1), (22, 3, 202, 1), (23, 4, 203, 1), (24, 3, 204, 1), (25, 2, 202, 0)`,
+    ],
+  });
+});
+afterAll(() => runner.close());
+
+/** user_id → the manager_email cells of its rows, in order (product 10 only: one row a person). */
+async function managers(params: Record<string, string>): Promise<Map<number, Cell[]>> {
+  const { columns, rows } = await runner.run("compliance", { product_ids: "10", ...params });
+  const user = columns.indexOf("user_id");
+  const manager = columns.indexOf("manager_email");
+  const found = new Map<number, Cell[]>();
+  for (const row of rows) {
+    const id = Number(row[user]);
+    found.set(id, [...(found.get(id) ?? []), row[manager] ?? null]);
+  }
+  return found;
+}
+
+describe("compliance's manager_email", () => {
+  test("the roster's column wins; a blank one falls back to the admins of the person's groups", async () => {
+    const found = await managers({});
+    expect(Object.fromEntries(found)).toEqual({
+      101: [null], // Company has no admin
+      102: ["sales.lead@example.test"], // a blank roster value is none
+      103: ["b.second@example.test, north.lead@example.test"], // two admins, alphabetical
+      104: ["boss@example.test"], // the roster, not the admins of North and Sales
+      105: [null], // Support's admin has no e-mail
+      106: [null],
+      107: [null],
+      108: [null],
+      109: [null],
+      201: [null], // admin of Sales: not managed through it
+      202: ["sales.lead@example.test"], // admin of North, member of Sales
+      203: [null],
+      204: [null],
+    });
+  });
+
+  test("by_manager gives each manager a row of their own, the rest of each row unchanged", async () => {
+    const found = await managers({ by_manager: "true" });
+    expect(found.get(103)).toEqual(["b.second@example.test", "north.lead@example.test"]);
+    expect(found.get(104)).toEqual(["boss@example.test"]);
+    expect(found.get(101)).toEqual([null]);
+    const one = await runner.run("compliance", { product_ids: "10" });
+    const split = await runner.run("compliance", { product_ids: "10", by_manager: "true" });
+    expect(split.rows).toHaveLength(one.rows.length + 1);
+    const withoutManager = (rows: Cell[][]) =>
+      [...new Set(rows.map((row) => JSON.stringify(row.slice(0, -1))))].sort();
+    expect(withoutManager(split.rows)).toEqual(withoutManager(one.rows));
+  });
+
+  test("a roster without the named column leaves the group admins for everyone", async () => {
+    const found = await managers({ manager_column: "no_such_column" });
+    expect(found.get(104)).toEqual([
+      "b.second@example.test, north.lead@example.test, sales.lead@example.test",
+    ]);
+    expect(found.get(102)).toEqual(["sales.lead@example.test"]);
+  });
+
+  test("the shipped team-compliance report asks for one row per manager", () => {
+    const report = runner.catalog.reports.get("team-compliance");
+    expect(report?.queries).toEqual(["compliance"]);
+    expect(report?.params).toMatchObject({ by_manager: true });
+  });
+});
