@@ -24,7 +24,9 @@ afterAll(async () => {
 describe("the demo's roster", () => {
   it("is written beside the database, imported, and said so", async () => {
     const csv = await readFile(join(dir, "lms-demo-roster.csv"), "utf8");
-    expect(csv.split("\r\n")[0]).toBe("User ID,First name,Last name,E-mail,Status,Department");
+    expect(csv.split("\r\n")[0]).toBe(
+      "User ID,First name,Last name,E-mail,Status,Department,Manager Email",
+    );
     expect(csv.trimEnd().split("\r\n")).toHaveLength(41);
     expect(stdout).toContain("roster: 40 people from lms-demo-roster.csv");
     const [[people]] = (await readRows(
@@ -44,5 +46,31 @@ describe("the demo's roster", () => {
     )) as [[bigint, bigint]];
     expect(rows).toBeGreaterThan(0n);
     expect(unnamed).toBe(0n);
+  });
+
+  it("gives everyone but the heads of department their head as manager, from the roster", async () => {
+    const file = (await readdir(join(dir, "out"))).find((f) => f.endsWith("-compliance.parquet"));
+    const db = join(dir, "lms-demo.duckdb");
+    const [[heads, managed, wrong]] = (await readRows(
+      db,
+      `WITH head AS (
+         SELECT department, arg_min(email, user_id) AS email FROM "user" GROUP BY department
+       )
+       SELECT count(*) FILTER (WHERE u.email = head.email AND u.manager_email IS NULL),
+              count(*) FILTER (WHERE u.email <> head.email AND u.manager_email = head.email),
+              count(*) FILTER (WHERE u.email <> head.email AND u.manager_email IS DISTINCT FROM head.email)
+       FROM "user" AS u JOIN head USING (department)`,
+    )) as [[bigint, bigint, bigint]];
+    expect(heads).toBeGreaterThan(1n);
+    expect(managed).toBe(40n - heads);
+    expect(wrong).toBe(0n);
+    // The compliance list shows a non-head's roster manager, not their groups' admins.
+    const [[mismatched]] = (await readRows(
+      db,
+      `SELECT count(*) FROM read_parquet('${join(dir, "out", file ?? "")}') AS c
+       JOIN "user" AS u USING (user_id)
+       WHERE u.manager_email IS NOT NULL AND c.manager_email IS DISTINCT FROM lower(u.manager_email)`,
+    )) as [[bigint]];
+    expect(mismatched).toBe(0n);
   });
 });
