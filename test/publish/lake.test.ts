@@ -2,7 +2,7 @@
  * The Parquet lake: written from real DuckDB files, read back by hyparquet (an engine other than the
  * one that wrote it), replaced one partition at a time, never half-visible.
  */
-import { readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, stat, utimes, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { LmsExportError } from "../../src/errors/lms-export-error.js";
@@ -284,5 +284,26 @@ describe("publish --lake", () => {
     expect(new Set(manifest.partitions.map((p) => `${p.portal}/${p.snapshotDate}`))).toEqual(
       new Set([`acme/${DAY1}`, `other/${DAY2}`, `acme/${DAY2}`]),
     );
+  });
+
+  test("a lock without its owner is taken over once older than writing one in takes", async () => {
+    const work = await tempDir();
+    const dir = join(work, "lake");
+    const db = await filledDatabase(work, "ownerless");
+    await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY1 });
+    // What a writer killed (or out of disk space) between creating the lock and writing its PID
+    // into it leaves; the manifest's lock is the same kind of file.
+    const lock = join(dir, STAGING_DIR, "portal=acme.lock");
+    await writeFile(lock, "");
+    await expect(
+      publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 }),
+    ).rejects.toThrow("is held by another process");
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    await utimes(lock, aMinuteAgo, aMinuteAgo);
+    await writeFile(join(dir, `${MANIFEST_FILE}.lock`), "");
+    await utimes(join(dir, `${MANIFEST_FILE}.lock`), aMinuteAgo, aMinuteAgo);
+    await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 });
+    const days = (await readManifest(dir)).partitions.map((p) => p.snapshotDate);
+    expect(new Set(days)).toEqual(new Set([DAY1, DAY2]));
   });
 });

@@ -1,13 +1,20 @@
 /**
  * A lock file created exclusively (`O_EXCL`), holding the owner's PID and host. A lock left by a
  * process of this host that no longer exists is taken over, so a killed publish never blocks the
- * next one.
+ * next one. So is a lock that names no owner and is older than an owner takes to write itself in:
+ * its writer was killed or lost power between creating it and writing it, or its disk was full.
  */
 
-import { open, readFile, rm } from "node:fs/promises";
+import { open, readFile, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LmsExportError } from "../../errors/lms-export-error.js";
+
+/**
+ * How old a lock without an owner in it must be to be taken over. Its owner writes itself in
+ * right after creating the file, so a lock this old without one has no writer any more.
+ */
+const OWNERLESS_STALE_MS = 10_000;
 
 interface Owner {
   pid: number;
@@ -32,8 +39,18 @@ async function readOwner(path: string): Promise<Owner | undefined> {
   }
 }
 
-function isGone(owner: Owner | undefined): boolean {
-  if (!owner || owner.host !== hostname()) return false;
+/** How long ago the lock at `path` was last written; 0 when it is gone already. */
+async function ageMs(path: string): Promise<number> {
+  try {
+    return Date.now() - (await stat(path)).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+async function isGone(path: string, owner: Owner | undefined): Promise<boolean> {
+  if (!owner) return (await ageMs(path)) > OWNERLESS_STALE_MS;
+  if (owner.host !== hostname()) return false;
   try {
     process.kill(owner.pid, 0);
     return false;
@@ -43,18 +60,23 @@ function isGone(owner: Owner | undefined): boolean {
 }
 
 async function tryCreate(path: string): Promise<boolean> {
+  let file: Awaited<ReturnType<typeof open>>;
   try {
-    const file = await open(path, "wx");
-    try {
-      await file.writeFile(JSON.stringify({ pid: process.pid, host: hostname() }));
-    } finally {
-      await file.close();
-    }
-    return true;
+    file = await open(path, "wx");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
   }
+  try {
+    await file.writeFile(JSON.stringify({ pid: process.pid, host: hostname() }));
+    await file.close();
+  } catch (error) {
+    // A full disk fails the write: the empty lock would hold every later publish off.
+    await file.close().catch(() => undefined);
+    await rm(path, { force: true });
+    throw error;
+  }
+  return true;
 }
 
 /** Runs `use` while holding the lock file at `path`; removes it however `use` ends. */
@@ -67,7 +89,7 @@ export async function withLockFile<T>(
   for (;;) {
     if (await tryCreate(path)) break;
     const owner = await readOwner(path);
-    if (isGone(owner)) {
+    if (await isGone(path, owner)) {
       await rm(path, { force: true });
       continue;
     }

@@ -18,9 +18,11 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { errnoCode } from "../../config/errno-code.js";
 import { checkPortalName, checkSnapshotDate, DEFAULT_PORTAL } from "../../config/portal-name.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { LmsDatabase } from "../../load/database.js";
+import { looksLikeFullDisk } from "../../load/disk-space.js";
 import { type Logger, silentLogger } from "../../log/logger.js";
 import { PARQUET_COPY_OPTIONS } from "../../report/export/parquet.js";
 import {
@@ -89,32 +91,47 @@ export async function publishLake(
     advice: `another publish of portal ${portal} is running; wait for it to finish`,
   };
   const lockPath = join(lakeDir, STAGING_DIR, `portal=${portal}.lock`);
-  return withLockFile(lockPath, lock, async () => {
-    await recoverStaging(lakeDir, portal);
-    const id = newPublishId();
-    const staging = join(portalStaging(lakeDir, portal), stagingName(snapshotDate, id));
-    const at: Publish = { portal, snapshotDate, id, staging, signal: options.signal };
-    let partitions: LakePartition[];
-    let manifest: LakeManifest;
-    try {
-      const staged = await stageAll(db, lakeDir, at);
-      await options.beforeSwap?.();
-      options.signal?.throwIfAborted();
-      await moveIn(lakeDir, id, staged.files);
-      partitions = staged.partitions;
-      manifest = await updateManifest(lakeDir, staged.tables, partitions);
-    } catch (error) {
-      // The manifest decides what stays: the new files if the commit happened, else the old.
-      await recoverStaging(lakeDir, portal).catch(() => undefined);
+  // Taking the lock and clearing a killed publish's files come before anything is written, so a
+  // failure there (a full disk, a read-only folder) leaves the lake as it was too.
+  return withLockFile(lockPath, lock, () => publishLocked(db, options, portal, snapshotDate)).catch(
+    (error: unknown) => {
       throw lakeError(error, "the lake is as it was");
-    }
-    await removeReplaced(lakeDir, manifest, at);
-    const logger = options.logger ?? silentLogger;
-    for (const p of partitions) {
-      logger.info("partition published", { table: p.table, path: p.path, rows: p.rows });
-    }
-    return { portal, snapshotDate, partitions };
-  });
+    },
+  );
+}
+
+/** The publish itself, holding the portal's lock. */
+async function publishLocked(
+  db: Pick<LmsDatabase, "connect">,
+  options: PublishLakeOptions,
+  portal: string,
+  snapshotDate: string,
+): Promise<PublishLakeResult> {
+  const { lakeDir } = options;
+  await recoverStaging(lakeDir, portal);
+  const id = newPublishId();
+  const staging = join(portalStaging(lakeDir, portal), stagingName(snapshotDate, id));
+  const at: Publish = { portal, snapshotDate, id, staging, signal: options.signal };
+  let partitions: LakePartition[];
+  let manifest: LakeManifest;
+  try {
+    const staged = await stageAll(db, lakeDir, at);
+    await options.beforeSwap?.();
+    options.signal?.throwIfAborted();
+    await moveIn(lakeDir, id, staged.files);
+    partitions = staged.partitions;
+    manifest = await updateManifest(lakeDir, staged.tables, partitions);
+  } catch (error) {
+    // The manifest decides what stays: the new files if the commit happened, else the old.
+    await recoverStaging(lakeDir, portal).catch(() => undefined);
+    throw lakeError(error, "the lake is as it was");
+  }
+  await removeReplaced(lakeDir, manifest, at);
+  const logger = options.logger ?? silentLogger;
+  for (const p of partitions) {
+    logger.info("partition published", { table: p.table, path: p.path, rows: p.rows });
+  }
+  return { portal, snapshotDate, partitions };
 }
 
 /** One publish: which portal and day, its id and staging folder, what stops it. */
@@ -143,12 +160,11 @@ async function removeReplaced(lakeDir: string, manifest: LakeManifest, at: Publi
 function lakeError(error: unknown, state: string): unknown {
   if (error instanceof LmsExportError) return error;
   const message = error instanceof Error ? error.message : String(error);
+  const full = errnoCode(error) === "ENOSPC" || looksLikeFullDisk(message);
   return new LmsExportError(
-    "publish-failed",
+    full ? "disk-full" : "publish-failed",
     `publishing to the lake failed: ${message}; ${state}`,
-    {
-      cause: error,
-    },
+    { cause: error },
   );
 }
 
