@@ -58,14 +58,14 @@ function parseUrl(url: string): URL {
 }
 
 /**
- * The URL as messages show it: scheme, role, server, port, database and the two parameters that
- * are read (`host`, `sslmode`). Other parameters and a fragment are not read, so they are not
+ * The URL as messages show it: scheme, role, server, port, database and the parameters that are
+ * read (`host`, `sslmode`, `connect_timeout`). Other parameters and a fragment are not read, so they are not
  * repeated either, whatever they hold.
  */
 function shownUrl(url: URL): string {
   const shown = new URL(`${url.protocol}//${url.host}${url.pathname}`);
   shown.username = url.username;
-  for (const name of ["host", "sslmode"]) {
+  for (const name of ["host", "sslmode", "connect_timeout"]) {
     const value = url.searchParams.get(name);
     if (value !== null) shown.searchParams.set(name, value);
   }
@@ -91,10 +91,33 @@ async function passwordFrom(
   });
 }
 
+/** Seconds to wait for the server when the URL sets no `connect_timeout`. */
+export const DEFAULT_CONNECT_TIMEOUT_S = 30;
+
+/**
+ * How long to wait for the server to let us in, in milliseconds (0: forever), from
+ * `?connect_timeout=` read as libpq reads it (seconds, 0 for no limit, at least 2). pg waits
+ * forever by default, and a server behind a firewall that drops packets, or one that accepts and
+ * never answers, held a scheduled publish for good.
+ */
+function connectTimeoutMs(url: URL): number {
+  const given = url.searchParams.get("connect_timeout");
+  if (given === null) return DEFAULT_CONNECT_TIMEOUT_S * 1000;
+  if (!/^\d+$/.test(given)) {
+    throw new LmsExportError(
+      "bad-input",
+      `the --postgres URL's connect_timeout must be a number of seconds (got ${JSON.stringify(given)})`,
+    );
+  }
+  const seconds = Number(given);
+  return seconds === 0 ? 0 : Math.max(seconds, 2) * 1000;
+}
+
 /**
  * The server, database and role of the URL as separate settings: pg lets a connection string's
  * (absent) password override a password callback given beside it. `?host=/run/postgresql` names
- * a socket folder; `?sslmode=` is read as libpq reads it.
+ * a socket folder; `?sslmode=` is read as libpq reads it. TCP keepalives are on, as in libpq, so
+ * a server that vanished while a statement runs is noticed.
  */
 function address(url: URL): ClientConfig {
   const sslmode = url.searchParams.get("sslmode");
@@ -112,6 +135,8 @@ function address(url: URL): ClientConfig {
     ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
     ...(url.pathname.length > 1 ? { database: decodeURIComponent(url.pathname.slice(1)) } : {}),
     ...(ssl === undefined ? {} : { ssl }),
+    connectionTimeoutMillis: connectTimeoutMs(url),
+    keepAlive: true,
   };
 }
 

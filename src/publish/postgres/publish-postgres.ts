@@ -77,7 +77,7 @@ export async function publishPostgres(
   } catch (error) {
     if (error instanceof LmsExportError) throw error;
     if (options.signal?.aborted) throw options.signal.reason;
-    const message = redact.text(error instanceof Error ? error.message : String(error));
+    const message = redact.text(failureText(error, settings));
     throw new LmsExportError(
       "publish-failed",
       `publishing to PostgreSQL ${settings.shown} failed: ${message}; its tables are as they were`,
@@ -87,6 +87,14 @@ export async function publishPostgres(
     duck.closeSync();
     await client.end().catch(() => undefined);
   }
+}
+
+/** What went wrong, in words: pg's own message, or what its connect timeout means. */
+function failureText(error: unknown, settings: PgSettings): string {
+  const text = error instanceof Error ? error.message : String(error);
+  if (text !== "timeout expired") return text;
+  const seconds = (settings.client.connectionTimeoutMillis ?? 0) / 1000;
+  return `the server did not let us in within ${seconds} s; check the host and port, or wait longer with ?connect_timeout=SECONDS in the URL`;
 }
 
 async function loadInOneTransaction(
