@@ -22,7 +22,7 @@ import { errnoCode } from "../../config/errno-code.js";
 import { checkPortalName, checkSnapshotDate, DEFAULT_PORTAL } from "../../config/portal-name.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { LmsDatabase } from "../../load/database.js";
-import { looksLikeFullDisk } from "../../load/disk-space.js";
+import { looksLikeFullDisk, noSpaceText } from "../../load/disk-space.js";
 import { type Logger, silentLogger } from "../../log/logger.js";
 import { PARQUET_COPY_OPTIONS } from "../../report/export/parquet.js";
 import {
@@ -37,6 +37,7 @@ import {
   checkEvolution,
   type LakeManifest,
   type LakePartition,
+  MANIFEST_FILE,
   readManifest,
   updateManifest,
 } from "./manifest.js";
@@ -95,7 +96,7 @@ export async function publishLake(
   // failure there (a full disk, a read-only folder) leaves the lake as it was too.
   return withLockFile(lockPath, lock, () => publishLocked(db, options, portal, snapshotDate)).catch(
     (error: unknown) => {
-      throw lakeError(error, "the lake is as it was");
+      throw lakeError(error, lakeDir, "the lake is as it was");
     },
   );
 }
@@ -124,7 +125,7 @@ async function publishLocked(
   } catch (error) {
     // The manifest decides what stays: the new files if the commit happened, else the old.
     await recoverStaging(lakeDir, portal).catch(() => undefined);
-    throw lakeError(error, "the lake is as it was");
+    throw lakeError(error, lakeDir, "the lake is as it was");
   }
   await removeReplaced(lakeDir, manifest, at);
   const logger = options.logger ?? silentLogger;
@@ -151,18 +152,26 @@ async function removeReplaced(lakeDir: string, manifest: LakeManifest, at: Publi
   } catch (error) {
     throw lakeError(
       error,
+      lakeDir,
       "the new snapshot is published, but files it replaced are left beside it until the next publish of this portal removes them",
     );
   }
 }
 
 /** A failure as an LmsExportError saying what state the lake is in; its own errors pass. */
-function lakeError(error: unknown, state: string): unknown {
+function lakeError(error: unknown, lakeDir: string, state: string): unknown {
   if (error instanceof LmsExportError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  const full = errnoCode(error) === "ENOSPC" || looksLikeFullDisk(message);
+  if (errnoCode(error) === "ENOSPC" || looksLikeFullDisk(message)) {
+    const place = noSpaceText(join(lakeDir, MANIFEST_FILE));
+    return new LmsExportError(
+      "disk-full",
+      `publishing to the lake failed: ${place}; make room there and publish again; ${state}`,
+      { cause: error },
+    );
+  }
   return new LmsExportError(
-    full ? "disk-full" : "publish-failed",
+    "publish-failed",
     `publishing to the lake failed: ${message}; ${state}`,
     { cause: error },
   );
