@@ -220,6 +220,28 @@ describe.skipIf(!installed)("publish --postgres", () => {
     }
   });
 
+  test("a value the server refuses fails the publish naming its table and column", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "refused");
+    const first = await publishPostgres(db, { settings: await settings(), schema: "bi_refused" });
+    const connection = await db.connect();
+    // NUL-free JSON text, but jsonb cannot hold the character its escape stands for.
+    await connection.run("UPDATE take SET _extra = $1 WHERE take_id = 1", ['{"note":"a\\u0000b"}']);
+    connection.closeSync();
+    await expect(
+      publishPostgres(db, { settings: await settings(), schema: "bi_refused" }),
+    ).rejects.toThrow(
+      /failed: copying take\._extra: unsupported Unicode escape sequence \(.*\); its tables are as they were$/,
+    );
+    const client = await bi();
+    try {
+      const firstCounts = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
+      expect(await counts(client, "bi_refused")).toEqual(firstCounts);
+    } finally {
+      await client.end();
+    }
+  });
+
   test("Ctrl-C mid-COPY drops the connection and leaves the previous tables", async () => {
     const { db, firstCounts } = await publishedThenGrown("abort", "aborted");
     const controller = new AbortController();

@@ -26,6 +26,21 @@ async function* lines(
   }
 }
 
+/**
+ * The server's refusal of a value, naming the table and column it names (its `where`, e.g.
+ * `COPY take__lms_export_next, line 7, column _extra: "…"`) and its detail: pg's message alone
+ * ("unsupported Unicode escape sequence") says neither which table nor why.
+ */
+function copyFailure(table: string, error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const { detail, where } = error as Error & { detail?: string; where?: string };
+  if (where === undefined) return error;
+  const column = /COPY \S+, line \d+, column ([^:]+):/.exec(where)?.[1];
+  const place = column === undefined ? table : `${table}.${column}`;
+  const why = detail ? ` (${detail})` : "";
+  return new Error(`copying ${place}: ${error.message}${why}`, { cause: error });
+}
+
 /** Copies every row of `table` into `target` (a quoted, qualified name); answers the rows. */
 export async function copyRows(
   duck: DuckDBConnection,
@@ -44,7 +59,7 @@ export async function copyRows(
     // connection and the database under that call, and the process dies of SIGSEGV. return()
     // waits its turn behind the call, so nothing of DuckDB is running once this throws.
     await source.return(undefined).catch(() => undefined);
-    throw error;
+    throw copyFailure(table.name, error);
   }
   if (copy.rowCount !== counted.rows) {
     throw new Error(
