@@ -48,4 +48,18 @@ describe("a password or key file setting that names no file", () => {
       `lms-export: the PostgreSQL password file ${empty} (from LMS_PG_PASSWORD_FILE) is empty: write the PostgreSQL password on its first line\n`,
     );
   });
+
+  it("a PostgreSQL password file other users may read is warned about, as a key file is", async () => {
+    const open = join(cwd, "readable-password");
+    writeFileSync(open, `${LONG}\n`, { mode: 0o644 });
+    const run = await runInProcess([...PUBLISH, "--db", join(cwd, "none.duckdb")], cwd, {
+      LMS_LOG_FORMAT: "json",
+      LMS_PG_PASSWORD_FILE: open,
+    });
+    expect(run.stderr).toContain(
+      "the PostgreSQL password file can be read by other users: restrict it with chmod 600",
+    );
+    expect(run.stderr).toContain('"mode":"0644"');
+    expect(run.stderr + run.stdout).not.toContain(LONG);
+  });
 });

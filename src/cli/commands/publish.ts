@@ -3,7 +3,7 @@ import type { Argv } from "yargs";
 import { checkPortalName } from "../../config/portal-name.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { publishLake } from "../../publish/lake/publish-lake.js";
-import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
+import { pgSettings } from "../../publish/postgres/connection-settings.js";
 import { checkSchemaName, publishPostgres } from "../../publish/postgres/publish-postgres.js";
 import { configuredPortals, forEachPortal } from "../all-portals.js";
 import type { CommandArgs } from "../command-args.js";
@@ -63,9 +63,8 @@ async function publishHandler(
   }
   const portal = args.portal === undefined ? undefined : checkPortalName(args.portal);
   const schema = args.schema === undefined ? undefined : checkSchemaName(args.schema);
-  const pg = args.postgres === undefined ? undefined : await pgSettings(args.postgres, ctx.env);
   if (args.allPortals) {
-    if (pg || args.db !== undefined) {
+    if (args.postgres !== undefined || args.db !== undefined) {
       throw new LmsExportError(
         "bad-input",
         "--all-portals publishes each portal's database to --lake only: leave out --postgres and --db",
@@ -77,7 +76,7 @@ async function publishHandler(
     );
     return;
   }
-  await publishOne({ ...args, portal }, ctx, { pg, schema });
+  await publishOne({ ...args, portal }, ctx, { postgres: args.postgres, schema });
 }
 
 /**
@@ -103,21 +102,23 @@ type PublishArgs = Readonly<Record<string, unknown>> & {
 async function publishOne(
   args: PublishArgs,
   ctx: CliContext,
-  to: { pg?: PgSettings | undefined; schema?: string | undefined },
+  to: { postgres?: string | undefined; schema?: string | undefined },
 ): Promise<void> {
   const { config, logger, secrets } = await setupCommand(args, ctx);
-  if (to.pg?.password) secrets.push(to.pg.password);
+  // Checked before the database is opened; the logger warns of a password file others may read.
+  const pg = to.postgres === undefined ? undefined : await pgSettings(to.postgres, ctx.env, logger);
+  if (pg?.password) secrets.push(pg.password);
   await withDatabase(config, { readOnly: true }, async (db) => {
-    if (to.pg) {
+    if (pg) {
       const options = {
-        settings: to.pg,
+        settings: pg,
         logger,
         signal: ctx.signal,
         ...(to.schema ? { schema: to.schema } : {}),
       };
       const result = await publishPostgres(db, options);
       const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
-      ctx.stdout.write(`postgres ${to.pg.shown}:\n${lines.join("\n")}\n`);
+      ctx.stdout.write(`postgres ${pg.shown}:\n${lines.join("\n")}\n`);
     }
     if (args.lake === undefined) return;
     const lakeDir = resolve(ctx.cwd, args.lake);

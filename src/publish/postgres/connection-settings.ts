@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { ClientConfig } from "pg";
 import { readSecretFile } from "../../config/secret-file.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
+import type { Logger } from "../../log/logger.js";
 import { isSecretParameter } from "../../log/redact.js";
 import { readPgpassPassword } from "./pgpass.js";
 
@@ -75,11 +76,17 @@ function shownUrl(url: URL): string {
 async function passwordFrom(
   url: URL,
   env: Readonly<Record<string, string | undefined>>,
+  logger: Logger | undefined,
 ): Promise<string | undefined> {
   const file = env.LMS_PG_PASSWORD_FILE;
   if (file) {
-    // The guarded reader: a password put where its file's path belongs is never echoed.
-    return readSecretFile(file, { source: "LMS_PG_PASSWORD_FILE", what: "PostgreSQL password" });
+    // The guarded reader: a password put where its file's path belongs is never echoed, and a
+    // file other users may read is warned about, as the API key's and the SMTP password's are.
+    return readSecretFile(file, {
+      source: "LMS_PG_PASSWORD_FILE",
+      what: "PostgreSQL password",
+      logger,
+    });
   }
   if (env.PGPASSWORD) return env.PGPASSWORD;
   const pgpass = env.PGPASSFILE ?? join(env.HOME ?? homedir(), ".pgpass");
@@ -140,13 +147,17 @@ function address(url: URL): ClientConfig {
   };
 }
 
-/** Parses and checks `url` and finds the password; bad-input error for bad input. */
+/**
+ * Parses and checks `url` and finds the password; bad-input error for bad input. `logger` gets
+ * the warning about a password file other users may read.
+ */
 export async function pgSettings(
   url: string,
   env: Readonly<Record<string, string | undefined>>,
+  logger?: Logger,
 ): Promise<PgSettings> {
   const parsed = parseUrl(url);
-  const password = await passwordFrom(parsed, env);
+  const password = await passwordFrom(parsed, env, logger);
   const client: ClientConfig = {
     ...address(parsed),
     application_name: "lms-export publish",
