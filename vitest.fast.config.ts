@@ -50,6 +50,7 @@ const SLOW_TESTS = [
   "test/publish/lake.test.ts",
   "test/publish/postgres-connect-timeout.test.ts",
   "test/publish/postgres-grants.test.ts",
+  "test/publish/postgres-portals.test.ts",
   "test/publish/postgres.test.ts",
   "test/report/completion-scale.test.ts",
   "test/report/html/html-browser.test.ts",

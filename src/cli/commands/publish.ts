@@ -18,7 +18,7 @@ const TARGET = "Where to:";
 function publishBuilder(y: Argv) {
   return withPortalOptions(
     withLogOptions(withDbOption(withConfigOption(y))),
-    'Portal name in the lake (default "default"); a portal under "portals" in the config file also picks its database',
+    `Portal name in the lake and the PostgreSQL schema's mark (default "default"; a schema holds one portal); a portal under "portals" in the config file also picks its database`,
   )
     .option("lake", {
       type: "string",
@@ -115,6 +115,7 @@ async function publishOne(
         logger,
         signal: ctx.signal,
         ...(to.schema ? { schema: to.schema } : {}),
+        ...(args.portal ? { portal: args.portal } : {}),
       };
       const result = await publishPostgres(db, options);
       const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);

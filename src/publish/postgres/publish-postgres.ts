@@ -12,6 +12,7 @@
 import type { Socket } from "node:net";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import pg from "pg";
+import { checkPortalName, DEFAULT_PORTAL } from "../../config/portal-name.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { LmsDatabase } from "../../load/database.js";
 import { quoteIdent } from "../../load/ddl.js";
@@ -21,6 +22,7 @@ import { describePublishedTables, type PublishedTable } from "../published-table
 import type { PgSettings } from "./connection-settings.js";
 import { copyRows } from "./copy-rows.js";
 import { pgColumnsSql } from "./pg-columns.js";
+import { checkSchemaPortal, markSchemaPortal } from "./schema-portal.js";
 import { nextTable, swapTable } from "./swap-tables.js";
 
 export const DEFAULT_PG_SCHEMA = "lms";
@@ -29,6 +31,8 @@ export interface PublishPostgresOptions {
   settings: PgSettings;
   /** Target schema; default `lms`. */
   schema?: string;
+  /** The portal published; a schema holding another portal's tables is refused. Default "default". */
+  portal?: string;
   logger?: Logger;
   /** Stops the publish (Ctrl-C): the connection is dropped, the transaction rolled back. */
   signal?: AbortSignal;
@@ -55,6 +59,7 @@ export async function publishPostgres(
   options: PublishPostgresOptions,
 ): Promise<PublishPostgresResult> {
   const schema = checkSchemaName(options.schema ?? DEFAULT_PG_SCHEMA);
+  const portal = checkPortalName(options.portal ?? DEFAULT_PORTAL);
   const { settings } = options;
   const redact = createRedactor(() => (settings.password ? [settings.password] : []));
   const client = new pg.Client(settings.client);
@@ -70,7 +75,7 @@ export async function publishPostgres(
     await client.connect();
     await duck.run("BEGIN TRANSACTION");
     const tables = await describePublishedTables(duck);
-    const loaded = await loadInOneTransaction(client, duck, schema, tables);
+    const loaded = await loadInOneTransaction(client, duck, { schema, portal }, tables);
     const logger = options.logger ?? silentLogger;
     for (const t of loaded) logger.info("table published", { schema, table: t.name, rows: t.rows });
     return { schema, tables: loaded };
@@ -100,9 +105,10 @@ function failureText(error: unknown, settings: PgSettings): string {
 async function loadInOneTransaction(
   client: pg.Client,
   duck: DuckDBConnection,
-  schema: string,
+  target: { schema: string; portal: string },
   tables: readonly PublishedTable[],
 ): Promise<{ name: string; rows: number }[]> {
+  const { schema, portal } = target;
   await client.query("BEGIN");
   try {
     // Two publishers to one schema take turns instead of racing on the temporary tables.
@@ -111,6 +117,7 @@ async function loadInOneTransaction(
     // when the schema exists, which a role given a schema of its own does not have.
     const found = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
     if (found.rowCount === 0) await client.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
+    await checkSchemaPortal(client, schema, portal);
     const loaded: { name: string; rows: number }[] = [];
     for (const table of tables) {
       const next = nextTable(schema, table.name);
@@ -118,6 +125,7 @@ async function loadInOneTransaction(
       loaded.push({ name: table.name, rows: await copyRows(duck, client, table, next) });
     }
     for (const table of tables) await swapTable(client, schema, table.name);
+    await markSchemaPortal(client, schema, portal);
     await client.query("COMMIT");
     return loaded;
   } catch (error) {
