@@ -7,6 +7,7 @@ import { basename, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import type { LmsDatabase } from "../../src/load/database.js";
+import { UNRENEWED_STALE_MS, withLockFile } from "../../src/publish/lake/lock-file.js";
 import { MANIFEST_FILE, readManifest } from "../../src/publish/lake/manifest.js";
 import { STAGING_DIR } from "../../src/publish/lake/partition.js";
 import { publishLake } from "../../src/publish/lake/publish-lake.js";
@@ -77,6 +78,14 @@ async function fileIdentities(dir: string): Promise<Map<string, string>> {
   return ids;
 }
 
+/** A lake with portal acme published once (DAY1), the database, and where acme's lock goes. */
+async function publishedOnce(name: string) {
+  const work = await tempDir();
+  const dir = join(work, "lake");
+  const db = await filledDatabase(work, name);
+  await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY1 });
+  return { dir, db, lock: join(dir, STAGING_DIR, "portal=acme.lock") };
+}
 describe("publish --lake", () => {
   test("two portals × two days read back by another engine equal the DuckDB tables", async () => {
     const lake = await twoPortalsTwoDays();
@@ -265,11 +274,7 @@ describe("publish --lake", () => {
   });
 
   test("one publish per portal at a time; a lock left by a dead process is taken over", async () => {
-    const work = await tempDir();
-    const dir = join(work, "lake");
-    const db = await filledDatabase(work, "locked");
-    await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY1 });
-    const lock = join(dir, STAGING_DIR, "portal=acme.lock");
+    const { dir, db, lock } = await publishedOnce("locked");
     const { hostname } = await import("node:os");
     await writeFile(lock, JSON.stringify({ pid: process.pid, host: hostname() }));
     await expect(
@@ -287,13 +292,9 @@ describe("publish --lake", () => {
   });
 
   test("a lock without its owner is taken over once older than writing one in takes", async () => {
-    const work = await tempDir();
-    const dir = join(work, "lake");
-    const db = await filledDatabase(work, "ownerless");
-    await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY1 });
+    const { dir, db, lock } = await publishedOnce("ownerless");
     // What a writer killed (or out of disk space) between creating the lock and writing its PID
     // into it leaves; the manifest's lock is the same kind of file.
-    const lock = join(dir, STAGING_DIR, "portal=acme.lock");
     await writeFile(lock, "");
     await expect(
       publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 }),
@@ -305,5 +306,41 @@ describe("publish --lake", () => {
     await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 });
     const days = (await readManifest(dir)).partitions.map((p) => p.snapshotDate);
     expect(new Set(days)).toEqual(new Set([DAY1, DAY2]));
+  });
+
+  test("another host's lock holds while renewed and is taken over once its owner stopped renewing it", async () => {
+    const { dir, db, lock } = await publishedOnce("elsewhere");
+    // What a publish killed in a container run with --rm leaves: a host that will never be back,
+    // and a PID this host cannot ask about.
+    await writeFile(lock, JSON.stringify({ pid: 1, host: "3f2a9c1b7d4e" }));
+    await expect(
+      publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 }),
+    ).rejects.toThrow("is held by PID 1 on 3f2a9c1b7d4e");
+    const justRenewed = new Date(Date.now() - UNRENEWED_STALE_MS + 30_000);
+    await utimes(lock, justRenewed, justRenewed);
+    await expect(
+      publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 }),
+    ).rejects.toThrow("is held by PID 1 on 3f2a9c1b7d4e");
+    const longAgo = new Date(Date.now() - UNRENEWED_STALE_MS - 1_000);
+    await utimes(lock, longAgo, longAgo);
+    await publishLake(db, { lakeDir: dir, portal: "acme", snapshotDate: DAY2 });
+    const days = (await readManifest(dir)).partitions.map((p) => p.snapshotDate);
+    expect(new Set(days)).toEqual(new Set([DAY1, DAY2]));
+  });
+
+  test("an owner renews its lock while it holds it", async () => {
+    const lock = join(await tempDir(), "held.lock");
+    const longAgo = new Date(Date.now() - UNRENEWED_STALE_MS - 1_000);
+    const options = { waitMs: 0, advice: "wait", renewMs: 20 };
+    const renewed = await withLockFile(lock, options, async () => {
+      await utimes(lock, longAgo, longAgo);
+      // Renewed on its own within a few rounds of the timer.
+      for (let round = 0; round < 100; round++) {
+        if ((await stat(lock)).mtimeMs > longAgo.getTime() + 1_000) return true;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return false;
+    });
+    expect(renewed).toBe(true);
   });
 });

@@ -3,9 +3,14 @@
  * process of this host that no longer exists is taken over, so a killed publish never blocks the
  * next one. So is a lock that names no owner and is older than an owner takes to write itself in:
  * its writer was killed or lost power between creating it and writing it, or its disk was full.
+ *
+ * The owner also renews the lock (its modification time) every few seconds while it holds it, and
+ * a lock not renewed for minutes is taken over whoever it names: its owner is gone even where that
+ * cannot be asked, as for a publish killed on another host (a container run with `--rm`, a
+ * CronJob's pod: each run has a new host name) or one whose PID this host has given out again.
  */
 
-import { open, readFile, rm, stat } from "node:fs/promises";
+import { open, readFile, rm, stat, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LmsExportError } from "../../errors/lms-export-error.js";
@@ -15,6 +20,15 @@ import { LmsExportError } from "../../errors/lms-export-error.js";
  * right after creating the file, so a lock this old without one has no writer any more.
  */
 const OWNERLESS_STALE_MS = 10_000;
+
+/** How often an owner renews its lock. */
+const RENEW_MS = 15_000;
+
+/**
+ * How old a lock its owner stopped renewing must be to be taken over: twenty renewals missed, so
+ * that a busy machine, or clocks a little apart on a shared folder, never lose a live owner's lock.
+ */
+export const UNRENEWED_STALE_MS = 5 * 60_000;
 
 interface Owner {
   pid: number;
@@ -26,6 +40,8 @@ export interface LockOptions {
   waitMs: number;
   /** Completes "… is held by PID n; " in the error: what the user should do. */
   advice: string;
+  /** How often the owner renews the lock; default every 15 s. */
+  renewMs?: number;
 }
 
 async function readOwner(path: string): Promise<Owner | undefined> {
@@ -50,6 +66,7 @@ async function ageMs(path: string): Promise<number> {
 
 async function isGone(path: string, owner: Owner | undefined): Promise<boolean> {
   if (!owner) return (await ageMs(path)) > OWNERLESS_STALE_MS;
+  if ((await ageMs(path)) > UNRENEWED_STALE_MS) return true;
   if (owner.host !== hostname()) return false;
   try {
     process.kill(owner.pid, 0);
@@ -99,9 +116,17 @@ export async function withLockFile<T>(
     }
     await sleep(50);
   }
+  const renew = setInterval(() => {
+    const now = new Date();
+    // A renewal that fails (the folder gone, a full disk) leaves the lock to age: no harm while
+    // the publish runs, which fails on its own if the folder is gone.
+    utimes(path, now, now).catch(() => undefined);
+  }, options.renewMs ?? RENEW_MS);
+  renew.unref();
   try {
     return await use();
   } finally {
+    clearInterval(renew);
     await rm(path, { force: true });
   }
 }
