@@ -167,8 +167,11 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
   const onInt = stopBy(EXIT_SIGINT);
   const onTerm = stopBy(EXIT_SIGTERM);
   if (!given) {
+    // A second Ctrl-C ends the process at once (Node's default, once this listener is gone). A
+    // second SIGTERM does not: a service manager stopping a schedule signals its whole group,
+    // and the schedule passes the stop on to its run too, which must not kill the run mid-step.
     process.once("SIGINT", onInt);
-    process.once("SIGTERM", onTerm);
+    process.on("SIGTERM", onTerm);
   }
   const output = given ? undefined : guardOutput([process.stdout, process.stderr]);
   let usageFailure: string | undefined;

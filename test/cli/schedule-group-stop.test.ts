@@ -1,0 +1,88 @@
+/**
+ * A service manager stops a schedule by signalling its whole process group (systemd's default
+ * KillMode), so a running run gets SIGTERM twice: the manager's and the one the schedule passes on.
+ * The run must still stop as on one signal (exit 143, the database unchanged), not die mid-step.
+ * The built CLI (dist/) against a slow simulated portal over HTTP.
+ */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { PROJECT_ROOT } from "../helpers/spawn-cli.js";
+import { tempFolder, waitFor } from "./schedule-helpers.js";
+
+const KEY = "group-stop-key";
+const tmp = tempFolder();
+let sim: RunningSimulator;
+
+beforeAll(async () => {
+  // 400 users' takes, one request each at 2 in flight and 50 ms: the extract takes seconds.
+  sim = await startSimulator({
+    apiKey: KEY,
+    users: 400,
+    takesPerUser: 2,
+    faults: { latencyMs: 50 },
+  });
+  writeFileSync(tmp.path("key"), `${KEY}\n`, { mode: 0o600 });
+});
+afterAll(async () => {
+  await sim?.close();
+  tmp.remove();
+});
+
+it("a run signalled with its schedule's process group stops cleanly with exit 143", async () => {
+  const child = spawn(
+    process.execPath,
+    [
+      join(PROJECT_ROOT, "bin", "lms-export.js"),
+      "schedule",
+      "--cron",
+      "0 0 1 1 *",
+      "--run-now",
+      "--log-format",
+      "json",
+      "--",
+      "extract",
+      "--db",
+      "lms.duckdb",
+      "--concurrency",
+      "2",
+      "--log-format",
+      "json",
+    ],
+    {
+      cwd: tmp.dir,
+      // Its own process group, as a service's processes are: the test signals the group.
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        PATH: process.env.PATH ?? "",
+        LMS_BASE_URL: sim.baseUrl,
+        LMS_API_KEY_FILE: tmp.path("key"),
+      },
+    },
+  );
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdout.resume();
+  const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+  const events = () =>
+    stderr
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  // The run is under way once its first resource is in.
+  await waitFor("the run's first resource", () => events().some((e) => e.msg === "extracted grp"));
+  expect(events().some((e) => e.msg === "extracted take")).toBe(false);
+  process.kill(-(child.pid ?? 0), "SIGTERM");
+  expect(await exited).toBe(0);
+
+  const ended = events().find((e) => e.msg === "run failed" || e.msg === "run succeeded");
+  expect(ended, stderr).toMatchObject({ exitCode: 143 });
+  expect(ended).not.toHaveProperty("signal");
+  expect(stderr).toContain("extract interrupted; the database is unchanged");
+}, 60_000);
