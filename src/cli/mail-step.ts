@@ -23,6 +23,16 @@ export interface MailRequest {
   secrets: readonly string[];
 }
 
+/** A password given as a flag is refused, whether or not the command mails. */
+export function refuseSmtpPasswordFlag(args: Readonly<Record<string, unknown>>): void {
+  if (args.smtpPassword !== undefined || args["smtp-password"] !== undefined) {
+    throw new LmsExportError(
+      "bad-input",
+      "--smtp-password is not accepted: a password on the command line is visible to other users and kept in shell history; put it alone in a file and set LMS_SMTP_PASSWORD_FILE (or --smtp-password-file), or set LMS_SMTP_PASSWORD",
+    );
+  }
+}
+
 /**
  * Undefined when neither --mail nor --mail-to was given. Otherwise checks the addresses and the
  * server settings and reads the password (added to the redacted secrets at once); every problem
@@ -33,12 +43,7 @@ export async function mailRequest(
   setup: CommandSetup,
   ctx: CliContext,
 ): Promise<MailRequest | undefined> {
-  if (args.smtpPassword !== undefined || args["smtp-password"] !== undefined) {
-    throw new LmsExportError(
-      "bad-input",
-      "--smtp-password is not accepted: a password on the command line is visible to other users and kept in shell history; put it alone in a file and set LMS_SMTP_PASSWORD_FILE (or --smtp-password-file), or set LMS_SMTP_PASSWORD",
-    );
-  }
+  refuseSmtpPasswordFlag(args);
   const given = args.mailTo ?? args["mail-to"];
   if (args.mail !== true && given === undefined) return undefined;
   const mailTo = given === undefined ? undefined : parseAddressList(String(given), "--mail-to");

@@ -8,6 +8,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { didYouMean } from "../report/suggest-name.js";
 import { loadCatalogFor } from "./catalog-option.js";
 import type { CliContext } from "./context.js";
+import { refuseSmtpPasswordFlag } from "./mail-step.js";
 import { checkScheduledMail } from "./scheduled-mail-check.js";
 import { checkScheduledPublish } from "./scheduled-publish-check.js";
 
@@ -70,7 +71,8 @@ export function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
 /**
  * Contract: throws, as a one-line error starting with "the command after --", what the scheduled
  * command would stop with for its arguments (unknown flags, bad values, missing names), its
- * report names, its settings (run, extract, report), its PostgreSQL URL and password settings
+ * report names, its settings (run, extract, report), a password given as --smtp-password, its
+ * PostgreSQL URL and password settings
  * (publish --postgres) or its mail settings; returns otherwise.
  * `ctx` is the runs' own (their environment and folder).
  */
@@ -81,6 +83,8 @@ export async function checkScheduledCommand(
 ): Promise<void> {
   try {
     const parsed = await checkCommandLine(args, ctx);
+    // Each run would refuse it; the schedule would also log it with the command.
+    refuseSmtpPasswordFlag(parsed);
     if (SETTINGS_CHECKED.includes(args[0] ?? "")) {
       await resolveConfig({ flags: parsed, env: ctx.env, cwd: ctx.cwd, isTTY: false });
     }

@@ -69,19 +69,23 @@ export function spawnCliRun(
   };
 }
 
-/** The command as a log shows it, with any value given to --api-key hidden. */
+/** Flags whose value is a secret; each command refuses them, but a log must not show them. */
+const SECRET_FLAGS = ["--api-key", "--smtp-password"];
+
+/** The command as a log shows it, with any value given to a secret's flag hidden. */
 export function displayCommand(args: readonly string[]): string {
   const shown: string[] = [];
   let hideNext = false;
   for (const arg of args) {
+    const flag = SECRET_FLAGS.find((name) => arg.startsWith(`${name}=`));
     if (hideNext) {
       shown.push("[redacted]");
       hideNext = false;
-    } else if (/^--api-key=/.test(arg)) {
-      shown.push("--api-key=[redacted]");
+    } else if (flag !== undefined) {
+      shown.push(`${flag}=[redacted]`);
     } else {
       shown.push(arg);
-      hideNext = arg === "--api-key";
+      hideNext = SECRET_FLAGS.includes(arg);
     }
   }
   return ["lms-export", ...shown].join(" ");

@@ -1,9 +1,9 @@
 /**
  * What `schedule` checks and passes on before its first tick: the scheduled command's flags and
  * values (parsed with the CLI's own definitions), a `publish --postgres` URL holding a password
- * refused before any line names the command, `publish` and `roster import` among the
- * commands it may run, and its --config handed to every run. In-process through main(); the runs
- * are real child processes of the CLI.
+ * and a password given with --smtp-password refused before any line names the command, `publish`
+ * and `roster import` among the commands it may run, and its --config handed to every run.
+ * In-process through main(); the runs are real child processes of the CLI.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -76,6 +76,22 @@ describe("schedule checks the scheduled command's arguments at start", () => {
     expect(run.stderr()).toMatch(/^lms-export: the command after -- is wrong: .*\n$/);
     expect(run.stderr()).toContain(expected);
     expect(run.stderr()).not.toContain("Pw-in-url-7c1d");
+  });
+
+  it.each([
+    [["run", "access", "--mail-to", "ops@example.com", "--smtp-password", "Pw-flag-5e2a"]],
+    [["report", "access", "--smtp-password=Pw-flag-5e2a"]],
+  ])("%j exits 2 at once, the password in no line", async (command) => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 10_000);
+    const run = context(controller);
+    const code = await main([...SCHEDULE, ...command], run.ctx);
+    clearTimeout(timer);
+    expect(code, run.stderr()).toBe(2);
+    expect(run.stderr()).toMatch(
+      /^lms-export: the command after -- is wrong: --smtp-password is not accepted: .*\n$/,
+    );
+    expect(run.stderr()).not.toContain("Pw-flag-5e2a");
   });
 
   it.each([

@@ -288,4 +288,13 @@ describe("displayCommand", () => {
       "lms-export extract --api-key=[redacted]",
     );
   });
+
+  it("hides a value given to --smtp-password", () => {
+    expect(displayCommand(["run", "x", "--smtp-password", "p1", "--mail"])).toBe(
+      "lms-export run x --smtp-password [redacted] --mail",
+    );
+    expect(displayCommand(["report", "x", "--smtp-password=p2"])).toBe(
+      "lms-export report x --smtp-password=[redacted]",
+    );
+  });
 });
