@@ -10,9 +10,18 @@ import type { Logger } from "../log/logger.js";
 import type { MailSettings } from "./settings.js";
 import { attemptSend, type Envelope, SmtpAttemptError } from "./smtp-attempt.js";
 
-/** How a message ended. `accepted`/`rejected` are the server's answer per recipient. */
+/**
+ * How a message ended. `accepted`/`rejected` are the server's answer per recipient;
+ * `rejectedAnswers` its reply to each refused recipient, in the order of `rejected`.
+ */
 export type DeliveryOutcome =
-  | { status: "sent"; response: string; accepted: string[]; rejected: string[] }
+  | {
+      status: "sent";
+      response: string;
+      accepted: string[];
+      rejected: string[];
+      rejectedAnswers: string[];
+    }
   | { status: "failed"; attempts: number; error: SmtpAttemptError }
   | { status: "unknown"; attempts: number; error: SmtpAttemptError };
 
@@ -64,6 +73,7 @@ export async function deliver(
         response: info.response,
         accepted: info.accepted,
         rejected: info.rejected,
+        rejectedAnswers: (info.rejectedErrors ?? []).map((e) => e.response ?? e.message),
       };
     } catch (caught) {
       const error =

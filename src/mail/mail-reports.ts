@@ -98,9 +98,9 @@ async function mailOne(
     const messages = await messagesOf(db, connection, report, options);
     const loaded = await lastLoad(connection);
     for (const message of messages) {
-      const problem = await sendOne(db, report, message, loaded, options);
-      if (problem === undefined) summary.sent++;
-      else summary.problems.push(problem);
+      const { delivered, problem } = await sendOne(db, report, message, loaded, options);
+      if (delivered) summary.sent++;
+      if (problem !== undefined) summary.problems.push(problem);
     }
   } finally {
     unwatch();
@@ -176,14 +176,23 @@ interface ComposedMessage {
   files: string[];
 }
 
-/** Builds and delivers one message; answers a problem line, or undefined when it was delivered. */
+/**
+ * What sending one message did: whether the server took it for anyone (a message some of whose
+ * recipients were refused was still delivered to the others), and the problem line, if any.
+ */
+interface Sent {
+  delivered: boolean;
+  problem: string | undefined;
+}
+
+/** Builds and delivers one message. */
 async function sendOne(
   db: ReportSource,
   report: ReportToMail,
   message: Message,
   loaded: LastLoad,
   options: MailReportsOptions,
-): Promise<string | undefined> {
+): Promise<Sent> {
   const { job } = report;
   const { raw, messageId, subject, files } = await composeOne(db, report, message, loaded, options);
   // Composing runs the report's queries again: the signal may have fired meanwhile.
@@ -202,10 +211,12 @@ async function sendOne(
     },
   );
   if (outcome.status === "unknown") {
-    return `mail ${label}: delivery unknown (the connection ended after the message was sent; it was not sent again): ${outcome.error.message}`;
+    const problem = `mail ${label}: delivery unknown (the connection ended after the message was sent; it was not sent again): ${outcome.error.message}`;
+    return { delivered: false, problem };
   }
   if (outcome.status === "failed") {
-    return `mail ${label} not delivered after ${outcome.attempts} attempt${outcome.attempts === 1 ? "" : "s"}: ${outcome.error.message}`;
+    const problem = `mail ${label} not delivered after ${outcome.attempts} attempt${outcome.attempts === 1 ? "" : "s"}: ${outcome.error.message}`;
+    return { delivered: false, problem };
   }
   options.logger.info("mail sent", {
     report: job.name,
@@ -215,10 +226,17 @@ async function sendOne(
     messageId,
     response: outcome.response,
   });
-  if (outcome.rejected.length > 0) {
-    return `mail ${label}: the server refused recipient ${outcome.rejected.join(", ")} (the others got it)`;
-  }
-  return undefined;
+  if (outcome.rejected.length === 0) return { delivered: true, problem: undefined };
+  options.logger.error("mail refused for some recipients: the others got it", {
+    report: job.name,
+    server: options.settings.display,
+    rejected: outcome.rejected,
+    response: outcome.rejectedAnswers,
+  });
+  const answers =
+    outcome.rejectedAnswers.length > 0 ? `: ${outcome.rejectedAnswers.join("; ")}` : "";
+  const problem = `mail ${label}: the server refused recipient ${outcome.rejected.join(", ")}${answers} (the others got it)`;
+  return { delivered: true, problem };
 }
 
 /** The body is the report as this message's recipients get it; the files are attached from disk. */

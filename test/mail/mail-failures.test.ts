@@ -54,6 +54,16 @@ test("a recipient the server refuses is an error naming it; the others get the m
   await smtp.close();
   expect(smtp.received).toHaveLength(1);
   expect(smtp.received[0]?.to).toEqual(["ok@example.com"]);
+  // The message was delivered to the others: it counts as sent, and the refusal is logged with
+  // the server's answer.
+  expect(run.stdout).toContain("mail: 1 message sent");
+  const refusal = run.stderr
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { level: string; msg: string; rejected?: string[] })
+    .find((line) => line.msg.startsWith("mail refused for some recipients"));
+  expect(refusal).toMatchObject({ level: "error", rejected: ["nobody@example.com"] });
+  expect(JSON.stringify(refusal)).toContain("no such user nobody@example.com");
 });
 
 test("a message whose only recipient is refused is not retried", async () => {
