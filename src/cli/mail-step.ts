@@ -52,6 +52,17 @@ export async function mailRequest(
   return { settings, mailTo, secrets: setup.secrets };
 }
 
+/**
+ * Each job's mail block (or --mail-to's addresses instead) checked without the database: a report
+ * without a block fails before `run`'s extract, and before `schedule` waits for its first tick.
+ */
+export function checkJobMail(
+  jobs: readonly ReportJob[],
+  request: Pick<MailRequest, "mailTo">,
+): void {
+  for (const job of jobs) jobMail(job, request.mailTo);
+}
+
 /** Each job's mail, checked against the database (the split column) before a file is written. */
 export async function planMail(
   db: ReportSource,

@@ -9,7 +9,7 @@ import { didYouMean } from "../report/suggest-name.js";
 import { loadCatalogFor } from "./catalog-option.js";
 import type { CliContext } from "./context.js";
 import { refuseSmtpPasswordFlag } from "./mail-step.js";
-import { checkScheduledMail } from "./scheduled-mail-check.js";
+import { checkScheduledMail, checkScheduledMailBlocks } from "./scheduled-mail-check.js";
 import { checkScheduledPublish } from "./scheduled-publish-check.js";
 
 /**
@@ -72,8 +72,8 @@ export function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
  * Contract: throws, as a one-line error starting with "the command after --", what the scheduled
  * command would stop with for its arguments (unknown flags, bad values, missing names), its
  * report names, its settings (run, extract, report), a password given as --smtp-password, its
- * PostgreSQL URL and password settings
- * (publish --postgres) or its mail settings; returns otherwise.
+ * PostgreSQL URL and password settings (publish --postgres), its mail settings or its reports'
+ * mail blocks; returns otherwise.
  * `ctx` is the runs' own (their environment and folder).
  */
 export async function checkScheduledCommand(
@@ -81,8 +81,9 @@ export async function checkScheduledCommand(
   ctx: CliContext,
   checkCommandLine: CheckCommandLine,
 ): Promise<void> {
+  let parsed: Readonly<Record<string, unknown>>;
   try {
-    const parsed = await checkCommandLine(args, ctx);
+    parsed = await checkCommandLine(args, ctx);
     // Each run would refuse it; the schedule would also log it with the command.
     refuseSmtpPasswordFlag(parsed);
     if (SETTINGS_CHECKED.includes(args[0] ?? "")) {
@@ -97,6 +98,7 @@ export async function checkScheduledCommand(
   }
   await checkReportNames(args, ctx);
   await checkScheduledMail(args, ctx);
+  await checkScheduledMailBlocks(args, parsed, ctx);
 }
 
 /**

@@ -2,6 +2,7 @@
  * `run REPORT --mail-to` end to end in-process: extract from the simulated portal over real HTTP
  * into a new DuckDB file, write the report, mail it through a real SMTP server on 127.0.0.1.
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -61,4 +62,23 @@ test("run extracts, writes the report and mails it", async () => {
   expect(
     attachment?.content.equals(await readFile(join(dir, "out", attachment.filename as string))),
   ).toBe(true);
+});
+
+test("run --mail of a report without a mail block stops before the extract", async () => {
+  const before = sim.stats.requests;
+  const run = await runCliIn(
+    dir,
+    ["run", "data-freshness", "--db", "blockless.duckdb", "--out", "blockless-out", "--mail"],
+    {
+      LMS_BASE_URL: sim.baseUrl,
+      LMS_API_KEY: "demo-key",
+      LMS_SMTP_URL: smtp.url,
+      LMS_MAIL_FROM: "reports@example.com",
+    },
+  );
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/^lms-export: reports\/data-freshness\.json has no "mail" block/);
+  // Not a request to the portal, not a database.
+  expect(sim.stats.requests).toBe(before);
+  expect(existsSync(join(dir, "blockless.duckdb"))).toBe(false);
 });

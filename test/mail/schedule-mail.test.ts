@@ -1,6 +1,7 @@
 /**
- * `schedule ... -- run weekly-compliance --mail` checks the mail settings and addresses of the
- * command when it starts, so a missing setting fails at once with exit 2, not at the first tick.
+ * `schedule ... -- run weekly-compliance --mail` checks the mail settings, addresses and the
+ * reports' mail blocks of the command when it starts, so a missing setting or block fails at once
+ * with exit 2, not at the first tick.
  */
 import { describe, expect, test } from "vitest";
 import type { CliContext } from "../../src/cli/context.js";
@@ -56,4 +57,22 @@ describe("schedule with a command that mails", () => {
     expect(stderr.text()).toContain(expected);
     expect(stderr.text()).not.toContain(":pw@");
   });
+});
+
+test("a report without a mail block, scheduled with --mail, exits 2 at start", async () => {
+  const { ctx, stderr } = context({
+    LMS_SMTP_URL: "smtp://127.0.0.1:25",
+    LMS_MAIL_FROM: "r@example.com",
+  });
+  // Should the check let it through, the schedule would wait for Monday.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 10_000);
+  const code = await main(["schedule", "--cron", "0 6 * * 1", "--", "run", "access", "--mail"], {
+    ...ctx,
+    signal: controller.signal,
+  });
+  clearTimeout(timer);
+  expect(code, stderr.text()).toBe(2);
+  expect(stderr.lines()).toHaveLength(1);
+  expect(stderr.text()).toContain('queries/access.sql has no "mail" block');
 });

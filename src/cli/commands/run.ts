@@ -11,7 +11,7 @@ import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
 import { allowedFolders } from "../file-access-option.js";
-import { type MailRequest, mailRequest } from "../mail-step.js";
+import { checkJobMail, type MailRequest, mailRequest } from "../mail-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
 import { withReportNames } from "../report-names-option.js";
 import { reportJobs, writeAndMailReports } from "../report-step.js";
@@ -40,7 +40,10 @@ function runBuilder(y: Argv) {
         "refresh the database, then the weekly workbook",
       )
       .example("$0 run completion-overview --format csv --out exports/", "CSV only, into exports/")
-      .example("$0 run weekly-compliance --mail", "then mail it as its definition says")
+      .example(
+        "$0 run weekly-compliance --mail-to compliance@example.com",
+        "then mail the workbook to that address",
+      )
   );
 }
 
@@ -62,7 +65,8 @@ async function planReports(
   const request = await mailRequest(args, setup, ctx);
   const catalog = await loadCatalogFor(args.catalog, ctx);
   const { config } = setup;
-  await reportJobs(args.reports, catalog, setup, ctx.cwd, new Date());
+  const { jobs } = await reportJobs(args.reports, catalog, setup, ctx.cwd, new Date());
+  if (request) checkJobMail(jobs, request);
   refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
   const allowed = allowedFolders(args.allowFileAccess, {
     config,
