@@ -9,8 +9,9 @@ import { didYouMean } from "../report/suggest-name.js";
 import { loadCatalogFor } from "./catalog-option.js";
 import type { CliContext } from "./context.js";
 import { refuseSmtpPasswordFlag } from "./mail-step.js";
-import { checkScheduledMail, checkScheduledMailBlocks } from "./scheduled-mail-check.js";
+import { checkScheduledMail } from "./scheduled-mail-check.js";
 import { checkScheduledPublish } from "./scheduled-publish-check.js";
+import { checkScheduledReports } from "./scheduled-report-check.js";
 
 /**
  * Commands a schedule may run: each is safe to run again and again unattended. `publish` replaces
@@ -72,8 +73,8 @@ export function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
  * Contract: throws, as a one-line error starting with "the command after --", what the scheduled
  * command would stop with for its arguments (unknown flags, bad values, missing names), its
  * report names, its settings (run, extract, report), a password given as --smtp-password, its
- * PostgreSQL URL and password settings (publish --postgres), its mail settings or its reports'
- * mail blocks; returns otherwise.
+ * PostgreSQL URL and password settings (publish --postgres), its mail settings, its reports'
+ * parameters or their mail blocks; returns otherwise.
  * `ctx` is the runs' own (their environment and folder).
  */
 export async function checkScheduledCommand(
@@ -98,7 +99,7 @@ export async function checkScheduledCommand(
   }
   await checkReportNames(args, ctx);
   await checkScheduledMail(args, ctx);
-  await checkScheduledMailBlocks(args, parsed, ctx);
+  await checkScheduledReports(args, parsed, ctx);
 }
 
 /**

@@ -4,13 +4,9 @@
  * address stops the schedule at once instead of failing every Monday at six.
  */
 import { resolveConfig } from "../config/resolve.js";
-import { silentLogger } from "../log/logger.js";
 import { parseAddressList } from "../mail/address.js";
 import { resolveMailSettings } from "../mail/settings.js";
-import { loadCatalogFor } from "./catalog-option.js";
 import type { CliContext } from "./context.js";
-import { checkJobMail } from "./mail-step.js";
-import { reportJobs } from "./report-step.js";
 
 /** Flags of the scheduled command that take a value and decide its mail settings. */
 const VALUE_FLAGS = new Set(["mail-to", "smtp-url", "mail-from", "smtp-password-file", "config"]);
@@ -40,26 +36,4 @@ export async function checkScheduledMail(args: readonly string[], ctx: CliContex
   if (flags["mail-to"] !== undefined) parseAddressList(String(flags["mail-to"]), "--mail-to");
   const config = await resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY: false });
   await resolveMailSettings(config, ctx.env);
-}
-
-/**
- * Contract: for a `run` or `report` with --mail and no --mail-to, throws the bad input each run
- * would give for a report without a mail block (or a block that attaches a format not written);
- * does nothing otherwise. `parsed` is the command line as the CLI's own definitions parse it.
- */
-export async function checkScheduledMailBlocks(
-  args: readonly string[],
-  parsed: Readonly<Record<string, unknown>>,
-  ctx: CliContext,
-): Promise<void> {
-  if (args[0] !== "run" && args[0] !== "report") return;
-  if (parsed.mail !== true || parsed.mailTo !== undefined) return;
-  const given = args[0] === "run" ? parsed.reports : parsed.names;
-  const names = Array.isArray(given) ? given.map(String) : [];
-  const catalogs = Array.isArray(parsed.catalog) ? parsed.catalog.map(String) : undefined;
-  const catalog = await loadCatalogFor(catalogs, ctx);
-  const config = await resolveConfig({ flags: parsed, env: ctx.env, cwd: ctx.cwd, isTTY: false });
-  const setup = { config, logger: silentLogger };
-  const { jobs } = await reportJobs(names, catalog, setup, ctx.cwd, new Date());
-  checkJobMail(jobs, { mailTo: undefined });
 }

@@ -51,6 +51,8 @@ describe("schedule checks the scheduled command's arguments at start", () => {
     [["run", "access", "--concurrency", "lots"], "option --concurrency must be"],
     [["publish", "--lake", "lake", "--bogus"], "unknown option --bogus"],
     [["roster", "import"], "roster import needs the roster file"],
+    [["run", "weekly-compliance", "--param", "due_dayz=3"], "unknown parameter due_dayz"],
+    [["report", "compliance", "--param", "due_days=abc"], 'bad value "abc" for parameter due_days'],
   ])("%j exits 2 at once with one line", async (command, expected) => {
     // Should the check let it through, the schedule would wait for Monday: stop it after a while.
     const controller = new AbortController();

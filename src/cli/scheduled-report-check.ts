@@ -1,0 +1,43 @@
+/**
+ * The reports of a scheduled `run` or `report`, resolved when `schedule` starts as each run will
+ * resolve them: a --param no chosen query declares or a value of the wrong type, and with --mail
+ * (no --mail-to) a report without a mail block, stop the schedule at once with exit 2 instead of
+ * failing every run.
+ */
+import { resolveConfig } from "../config/resolve.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
+import { silentLogger } from "../log/logger.js";
+import { loadCatalogFor } from "./catalog-option.js";
+import type { CliContext } from "./context.js";
+import { checkJobMail } from "./mail-step.js";
+import { reportJobs } from "./report-step.js";
+
+/**
+ * Contract: does nothing unless `args` are a `run` or `report`; otherwise throws, as a one-line
+ * error starting with "the command after --", what each run would stop with for its report
+ * parameters or mail blocks. `parsed` is the command line as the CLI's own definitions parse it;
+ * `ctx` is the runs' own.
+ */
+export async function checkScheduledReports(
+  args: readonly string[],
+  parsed: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<void> {
+  if (args[0] !== "run" && args[0] !== "report") return;
+  const given = args[0] === "run" ? parsed.reports : parsed.names;
+  const names = Array.isArray(given) ? given.map(String) : [];
+  const catalogs = Array.isArray(parsed.catalog) ? parsed.catalog.map(String) : undefined;
+  try {
+    const catalog = await loadCatalogFor(catalogs, ctx);
+    const config = await resolveConfig({ flags: parsed, env: ctx.env, cwd: ctx.cwd, isTTY: false });
+    const setup = { config, logger: silentLogger };
+    const { jobs } = await reportJobs(names, catalog, setup, ctx.cwd, new Date());
+    if (parsed.mail === true && parsed.mailTo === undefined)
+      checkJobMail(jobs, { mailTo: undefined });
+  } catch (error) {
+    if (!(error instanceof LmsExportError)) throw error;
+    throw new LmsExportError(error.code, `the command after -- is wrong: ${error.message}`, {
+      cause: error,
+    });
+  }
+}
