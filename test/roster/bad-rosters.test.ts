@@ -103,7 +103,16 @@ describe("a bad roster changes nothing and says what to fix", () => {
     [
       "not UTF-8",
       Buffer.from("user_id,name\n1,Jos\xe9\n", "latin1"),
-      'lms-export: bad.csv is not UTF-8 text; save it as "CSV UTF-8" and import it again',
+      'lms-export: bad.csv is not UTF-8 text (line 2 is the first that is not); save it as "CSV UTF-8" and import it again',
+    ],
+    [
+      "one line not UTF-8 in a UTF-8 file",
+      Buffer.concat([
+        Buffer.from('\uFEFFuser_id,name\r\n1,Zoë\r\n2,"Ann\nMarie"\r\n', "utf8"),
+        Buffer.from("3,Jos\xe9\r\n", "latin1"),
+        Buffer.from("4,Bob\r\n", "utf8"),
+      ]),
+      'lms-export: bad.csv is not UTF-8 text (line 5 is the first that is not); save it as "CSV UTF-8" and import it again',
     ],
     [
       "two columns meaning the same field",
