@@ -36,6 +36,12 @@ export function withMailOptions<T>(y: Argv<T>) {
       group: MAIL,
       description: "Sender address (env LMS_MAIL_FROM; config mail.from)",
     })
+    .option("mail-default-to", {
+      type: "string",
+      group: MAIL,
+      description:
+        "Who gets, with --mail, a report without a mail block of its own (comma-separated; env LMS_MAIL_DEFAULT_TO; config mail.defaultTo)",
+    })
     .option("allow-insecure-smtp", {
       type: "boolean",
       group: MAIL,

@@ -4,10 +4,12 @@
  * problem never removes a written file; it makes the command fail (exit 1) once every message
  * was tried.
  */
+
+import type { ResolvedConfig } from "../config/resolve.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { createRedactor } from "../log/redact.js";
 import { parseAddressList } from "../mail/address.js";
-import { checkSplitColumn, jobMail } from "../mail/job-mail.js";
+import { checkSplitColumn, jobMail, type Recipients } from "../mail/job-mail.js";
 import { mailReports, type ReportToMail } from "../mail/mail-reports.js";
 import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
 import type { ReportJob } from "../report/report-jobs.js";
@@ -16,10 +18,9 @@ import type { ReportRunResult } from "../report/run-report.js";
 import type { CommandSetup } from "./command-setup.js";
 import type { CliContext } from "./context.js";
 
-/** What was asked: the server settings, and --mail-to's addresses if given. */
-export interface MailRequest {
+/** What was asked: the server settings, --mail-to's addresses and the default recipients. */
+export interface MailRequest extends Recipients {
   settings: MailSettings;
-  mailTo: string[] | undefined;
   secrets: readonly string[];
 }
 
@@ -47,20 +48,24 @@ export async function mailRequest(
   const given = args.mailTo ?? args["mail-to"];
   if (args.mail !== true && given === undefined) return undefined;
   const mailTo = given === undefined ? undefined : parseAddressList(String(given), "--mail-to");
+  const defaultTo = defaultRecipients(setup.config);
   const settings = await resolveMailSettings(setup.config, ctx.env, setup.logger);
   if (settings.password !== undefined) setup.secrets.push(settings.password);
-  return { settings, mailTo, secrets: setup.secrets };
+  return { settings, mailTo, defaultTo, secrets: setup.secrets };
+}
+
+/** The settings' default recipients (LMS_MAIL_DEFAULT_TO, mail.defaultTo), checked; if any. */
+export function defaultRecipients(config: ResolvedConfig): string[] | undefined {
+  const given = config.mailDefaultTo;
+  return given === undefined ? undefined : parseAddressList(given, config.sources.mailDefaultTo);
 }
 
 /**
  * Each job's mail block (or --mail-to's addresses instead) checked without the database: a report
  * without a block fails before `run`'s extract, and before `schedule` waits for its first tick.
  */
-export function checkJobMail(
-  jobs: readonly ReportJob[],
-  request: Pick<MailRequest, "mailTo">,
-): void {
-  for (const job of jobs) jobMail(job, request.mailTo);
+export function checkJobMail(jobs: readonly ReportJob[], recipients: Recipients): void {
+  for (const job of jobs) jobMail(job, recipients);
 }
 
 /** Each job's mail, checked against the database (the split column) before a file is written. */
@@ -69,7 +74,7 @@ export async function planMail(
   jobs: readonly ReportJob[],
   request: MailRequest,
 ): Promise<Omit<ReportToMail, "result">[]> {
-  const planned = jobs.map((job) => ({ job, mail: jobMail(job, request.mailTo) }));
+  const planned = jobs.map((job) => ({ job, mail: jobMail(job, request) }));
   const connection = await db.connect();
   try {
     for (const { job, mail } of planned) await checkSplitColumn(connection, job, mail);

@@ -7,9 +7,17 @@ import { resolveConfig } from "../config/resolve.js";
 import { parseAddressList } from "../mail/address.js";
 import { resolveMailSettings } from "../mail/settings.js";
 import type { CliContext } from "./context.js";
+import { defaultRecipients } from "./mail-step.js";
 
 /** Flags of the scheduled command that take a value and decide its mail settings. */
-const VALUE_FLAGS = new Set(["mail-to", "smtp-url", "mail-from", "smtp-password-file", "config"]);
+const VALUE_FLAGS = new Set([
+  "mail-to",
+  "mail-default-to",
+  "smtp-url",
+  "mail-from",
+  "smtp-password-file",
+  "config",
+]);
 const BOOLEAN_FLAGS = new Set(["mail", "allow-insecure-smtp"]);
 
 /** The mail-related flags among `args` (`--flag value` or `--flag=value`). */
@@ -35,5 +43,6 @@ export async function checkScheduledMail(args: readonly string[], ctx: CliContex
   if (flags.mail !== true && flags["mail-to"] === undefined) return;
   if (flags["mail-to"] !== undefined) parseAddressList(String(flags["mail-to"]), "--mail-to");
   const config = await resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY: false });
+  defaultRecipients(config);
   await resolveMailSettings(config, ctx.env);
 }

@@ -9,7 +9,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { silentLogger } from "../log/logger.js";
 import { loadCatalogFor } from "./catalog-option.js";
 import type { CliContext } from "./context.js";
-import { checkJobMail } from "./mail-step.js";
+import { checkJobMail, defaultRecipients } from "./mail-step.js";
 import { reportJobs } from "./report-step.js";
 
 /**
@@ -33,7 +33,7 @@ export async function checkScheduledReports(
     const setup = { config, logger: silentLogger };
     const { jobs } = await reportJobs(names, catalog, setup, ctx.cwd, new Date());
     if (parsed.mail === true && parsed.mailTo === undefined)
-      checkJobMail(jobs, { mailTo: undefined });
+      checkJobMail(jobs, { mailTo: undefined, defaultTo: defaultRecipients(config) });
   } catch (error) {
     if (!(error instanceof LmsExportError)) throw error;
     throw new LmsExportError(error.code, `the command after -- is wrong: ${error.message}`, {

@@ -45,6 +45,7 @@ export const FIELD_SCHEMAS = {
   smtpUrl: z.string().trim().min(1),
   smtpPasswordFile: z.string().min(1),
   mailFrom: z.string().trim().min(1),
+  mailDefaultTo: z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)]),
   allowInsecureSmtp: z.boolean(),
 };
 
@@ -210,6 +211,14 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
     flag: "mail-from",
     env: "LMS_MAIL_FROM",
     file: "mail.from",
+  },
+  mailDefaultTo: {
+    kind: "string",
+    expected:
+      "the addresses that get a report without a mail block of its own, e.g. compliance@example.com (comma-separated, or a list in the config file)",
+    flag: "mail-default-to",
+    env: "LMS_MAIL_DEFAULT_TO",
+    file: "mail.defaultTo",
   },
   allowInsecureSmtp: {
     kind: "boolean",

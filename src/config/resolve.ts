@@ -77,6 +77,8 @@ export interface ResolvedConfig {
   smtpPasswordFile: string | undefined;
   /** The sender's address for report mail. */
   mailFrom: string | undefined;
+  /** Who gets a report whose definition has no mail block, when mail is asked for (unchecked). */
+  mailDefaultTo: string | string[] | undefined;
   /** Allow an unencrypted SMTP session to a host that is not this machine. */
   allowInsecureSmtp: boolean;
   /** The config file used, if any. */
@@ -163,6 +165,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     smtpUrl: pick("smtpUrl"),
     smtpPasswordFile: pick("smtpPasswordFile"),
     mailFrom: pick("mailFrom"),
+    mailDefaultTo: pick("mailDefaultTo"),
     allowInsecureSmtp: pick("allowInsecureSmtp") ?? false,
     configFile: file?.path,
     portal: portal?.name,

@@ -22,23 +22,32 @@ export interface JobMail {
   splitBy: string | undefined;
 }
 
+/** Who gets a report: `mailTo` (--mail-to) instead of anyone; `defaultTo` without a block. */
+export interface Recipients {
+  mailTo: readonly string[] | undefined;
+  defaultTo?: readonly string[] | undefined;
+}
+
 /**
  * The mail of `job`. With `mailTo`, those addresses replace the block's recipients, and the
- * report is sent whole to them (no cc, no split); a job without a mail block then gets the
- * defaults. Without `mailTo`, a job without a mail block is an error.
+ * report is sent whole to them (no cc, no split). A job without a mail block goes whole to
+ * `mailTo`, else to `defaultTo` (the settings' default recipients), with the defaults; with
+ * neither, it is an error.
  */
-export function jobMail(job: ReportJob, mailTo: readonly string[] | undefined): JobMail {
+export function jobMail(job: ReportJob, recipients: Recipients): JobMail {
+  const { mailTo } = recipients;
   const block = job.mail;
   const first = job.queries[0]?.name ?? job.name;
   if (block === undefined) {
-    if (mailTo === undefined) {
+    const to = mailTo ?? recipients.defaultTo;
+    if (to === undefined) {
       throw new LmsExportError(
         "bad-input",
-        `${job.file} has no "mail" block, so --mail does not know whom to send ${job.name} to: add one, or name the recipients with --mail-to ADDR[,ADDR]`,
+        `${job.file} has no "mail" block, so --mail does not know whom to send ${job.name} to: set the default recipients (LMS_MAIL_DEFAULT_TO or mail.defaultTo in the config file), add a mail block to a definition of your own, or name the recipients with --mail-to ADDR[,ADDR]`,
       );
     }
     return {
-      to: [...mailTo],
+      to: [...to],
       cc: [],
       subject: DEFAULT_SUBJECT,
       attach: [...job.formats],

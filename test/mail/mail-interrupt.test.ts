@@ -60,7 +60,7 @@ test("no message is sent once the signal has fired; the error says how many were
   );
   const controller = new AbortController();
   let composed = 0;
-  const mailing = mailReports(db, [{ job, mail: jobMail(job, undefined), result }], {
+  const mailing = mailReports(db, [{ job, mail: jobMail(job, { mailTo: undefined }), result }], {
     settings,
     outDir,
     now,

@@ -26,6 +26,17 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** `run REPORT --db DB --out DB-out --mail` from the simulator; `env` over the mail settings. */
+function runMail(report: string, db: string, env: Record<string, string>) {
+  return runCliIn(dir, ["run", report, "--db", db, "--out", `${db}-out`, "--mail"], {
+    LMS_BASE_URL: sim.baseUrl,
+    LMS_API_KEY: "demo-key",
+    LMS_SMTP_URL: smtp.url,
+    LMS_MAIL_FROM: "reports@example.com",
+    ...env,
+  });
+}
+
 test("run extracts, writes the report and mails it", async () => {
   const run = await runCliIn(
     dir,
@@ -66,19 +77,48 @@ test("run extracts, writes the report and mails it", async () => {
 
 test("run --mail of a report without a mail block stops before the extract", async () => {
   const before = sim.stats.requests;
-  const run = await runCliIn(
-    dir,
-    ["run", "data-freshness", "--db", "blockless.duckdb", "--out", "blockless-out", "--mail"],
-    {
-      LMS_BASE_URL: sim.baseUrl,
-      LMS_API_KEY: "demo-key",
-      LMS_SMTP_URL: smtp.url,
-      LMS_MAIL_FROM: "reports@example.com",
-    },
-  );
+  const run = await runMail("data-freshness", "blockless.duckdb", {});
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(/^lms-export: reports\/data-freshness\.json has no "mail" block/);
   // Not a request to the portal, not a database.
   expect(sim.stats.requests).toBe(before);
   expect(existsSync(join(dir, "blockless.duckdb"))).toBe(false);
+});
+
+test("run weekly-compliance --mail sends a report without a mail block to the default recipients", async () => {
+  const server = await startSmtp();
+  try {
+    const run = await runMail("weekly-compliance", "default.duckdb", {
+      LMS_SMTP_URL: server.url,
+      LMS_MAIL_DEFAULT_TO: "Compliance@Example.com, audit@example.com",
+      LMS_LOG_FORMAT: "json",
+    });
+    expect(run.stderr).not.toContain('"level":"error"');
+    expect(run.code).toBe(0);
+    await server.close();
+    expect(server.received).toHaveLength(1);
+    const [message] = server.received;
+    expect(message?.to.sort()).toEqual(["audit@example.com", "compliance@example.com"]);
+    // Whole, with every format the definition writes, byte for byte (the charts are inline).
+    const files = (message?.parsed.attachments ?? []).filter((a) => !a.related);
+    expect(files.map((a) => a.filename).some((n) => n?.endsWith(".xlsx"))).toBe(true);
+    for (const attachment of files) {
+      const onDisk = await readFile(join(dir, "default.duckdb-out", attachment.filename as string));
+      expect(attachment.content.equals(onDisk)).toBe(true);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+test("a bad default recipient stops run --mail before the extract, naming the setting", async () => {
+  const before = sim.stats.requests;
+  const run = await runMail("weekly-compliance", "bad-default.duckdb", {
+    LMS_MAIL_DEFAULT_TO: "compliance@example.com,not-an-address",
+  });
+  expect(run.code).toBe(2);
+  expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(run.stderr).toContain('LMS_MAIL_DEFAULT_TO: "not-an-address" is not an e-mail address');
+  expect(sim.stats.requests).toBe(before);
+  expect(existsSync(join(dir, "bad-default.duckdb"))).toBe(false);
 });

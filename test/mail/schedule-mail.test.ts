@@ -76,3 +76,21 @@ test("a report without a mail block, scheduled with --mail, exits 2 at start", a
   expect(stderr.lines()).toHaveLength(1);
   expect(stderr.text()).toContain('queries/access.sql has no "mail" block');
 });
+
+test("with default recipients set, a scheduled --mail of a report without a mail block starts", async () => {
+  const { ctx, stderr } = context({
+    LMS_SMTP_URL: "smtp://127.0.0.1:25",
+    LMS_MAIL_FROM: "r@example.com",
+    LMS_MAIL_DEFAULT_TO: "compliance@example.com",
+  });
+  // Started, it waits for Monday at six: stopped here after its start checks passed.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 3_000);
+  const code = await main(
+    ["schedule", "--cron", "0 6 * * 1", "--", "run", "weekly-compliance", "--mail"],
+    { ...ctx, signal: controller.signal },
+  );
+  clearTimeout(timer);
+  expect(stderr.text()).not.toContain('has no "mail" block');
+  expect(code, stderr.text()).not.toBe(2);
+});

@@ -6,6 +6,7 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { defaultRecipients } from "../../src/cli/mail-step.js";
 import { resolveConfig } from "../../src/config/resolve.js";
 import { createRedactor } from "../../src/log/redact.js";
 import { afterFailure } from "../../src/mail/deliver.js";
@@ -143,5 +144,32 @@ test("fields named like an SMTP password are redacted whatever their value", () 
     smtpPassword: "[redacted]",
     smtp_password: "[redacted]",
     user: "u",
+  });
+});
+
+describe("default recipients", () => {
+  test("a list in the config file, checked and normalised; a bad one names the file's field", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "lms-default-to-"));
+    try {
+      const file = join(dir, "lms-export.json");
+      const settings = async (defaultTo: unknown) => {
+        await writeFile(file, JSON.stringify({ mail: { defaultTo } }));
+        const config = await resolveConfig({ flags: { config: file }, env: {}, cwd: dir });
+        return defaultRecipients(config);
+      };
+      expect(await settings(["Compliance@Example.com", "audit@example.com"])).toEqual([
+        "compliance@example.com",
+        "audit@example.com",
+      ]);
+      expect(await settings("a@example.com, b@example.com")).toEqual([
+        "a@example.com",
+        "b@example.com",
+      ]);
+      await expect(settings(["a@example.com", "nobody"])).rejects.toThrow(
+        /mail\.defaultTo.*"nobody" is not an e-mail address/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

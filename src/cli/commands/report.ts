@@ -33,8 +33,8 @@ function reportBuilder(y: Argv) {
     .example("$0 report completion --lake /srv/lake", "across every portal of a lake")
     .example("$0 report compliance --all-portals", "across every portal's database")
     .example(
-      "$0 report weekly-compliance --mail-to compliance@example.com",
-      "write the report and mail it (server settings: LMS_SMTP_URL, LMS_MAIL_FROM)",
+      "$0 report weekly-compliance --mail",
+      "write the report and mail it (settings: LMS_SMTP_URL, LMS_MAIL_FROM, LMS_MAIL_DEFAULT_TO)",
     );
 }
 

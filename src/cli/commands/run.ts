@@ -41,8 +41,8 @@ function runBuilder(y: Argv) {
       )
       .example("$0 run completion-overview --format csv --out exports/", "CSV only, into exports/")
       .example(
-        "$0 run weekly-compliance --mail-to compliance@example.com",
-        "then mail the workbook to that address",
+        "$0 run weekly-compliance --mail",
+        "then mail the workbook to the default recipients (LMS_MAIL_DEFAULT_TO)",
       )
   );
 }

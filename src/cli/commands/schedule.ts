@@ -40,8 +40,8 @@ function scheduleBuilder(y: Argv) {
     })
     .example('$0 schedule --cron "0 6 * * 1" -- run weekly-compliance', "Mondays at 06:00")
     .example(
-      '$0 schedule --cron "0 6 * * 1" -- run weekly-compliance --mail-to compliance@example.com',
-      "Mondays at 06:00, then mailed to that address",
+      '$0 schedule --cron "0 6 * * 1" -- run weekly-compliance --mail',
+      "Mondays at 06:00, then mailed to the default recipients",
     )
     .example(
       '$0 schedule --cron "30 2 * * *" --timezone Europe/Berlin -- extract --incremental',
