@@ -2,6 +2,7 @@
  * The LMS API v2 client: every operation of the spec, typed from the registry, plus paginated
  * listing. Paths come from the registry's `endpoints`; nothing here restates them.
  */
+
 import {
   DEFAULT_CLIENT_CONCURRENCY,
   DEFAULT_MAX_ATTEMPTS,
@@ -15,6 +16,7 @@ import {
 import { type Logger, silentLogger } from "../log/logger.js";
 import type { ApiRecord } from "../resources/record-types.js";
 import { RESOURCES } from "../resources/registry.js";
+import { isLoopbackHost } from "../security/loopback.js";
 import type { AdaptiveSettings } from "./adaptive-limit.js";
 import { Calls, get, post } from "./calls.js";
 import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
@@ -55,6 +57,11 @@ export interface ClientOptions {
   /** The portal's API address, e.g. `https://lms.example.org/api-v2`; every path is appended. */
   baseUrl: string;
   apiKey: string;
+  /**
+   * Allow a plain `http://` base URL on a host that is not this machine, where the key and the
+   * token cross the network unencrypted; default false (such a URL is a TypeError).
+   */
+  allowHttp?: boolean;
   /**
    * Prefix before the token in `Authorization`, e.g. "Bearer", or "" for the raw token. Default:
    * the raw token, switching to `Bearer` for the run if the portal refuses a fresh raw token and
@@ -272,7 +279,7 @@ const writePaths = {
 
 /** The transport and the call shapes over it, with the options checked. */
 function open(options: ClientOptions): { transport: Transport; calls: Calls } {
-  const baseUrl = parseBaseUrl(options.baseUrl);
+  const baseUrl = parseBaseUrl(options.baseUrl, options.allowHttp === true);
   const concurrency =
     options.concurrency === "auto"
       ? "auto"
@@ -314,7 +321,7 @@ function open(options: ClientOptions): { transport: Transport; calls: Calls } {
   return { transport, calls };
 }
 
-function parseBaseUrl(text: string): URL {
+function parseBaseUrl(text: string, allowHttp: boolean): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -326,6 +333,11 @@ function parseBaseUrl(text: string): URL {
   }
   if (url.search !== "" || url.hash !== "") {
     throw new TypeError("the base URL must not carry a query string or fragment");
+  }
+  if (url.protocol === "http:" && !allowHttp && !isLoopbackHost(url.hostname)) {
+    throw new TypeError(
+      `the base URL ${url.origin} is plain http to another machine, so the API key and the token would cross the network unencrypted: use https, or pass allowHttp: true`,
+    );
   }
   return url;
 }

@@ -122,6 +122,7 @@ export async function extractWith(options: {
     clientOptions: {
       baseUrl: config.baseUrl,
       apiKey,
+      allowHttp: config.allowHttp,
       authScheme: config.authScheme,
       concurrency: config.concurrency,
       maxConcurrency: config.maxConcurrency,

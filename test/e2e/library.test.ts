@@ -94,6 +94,15 @@ describe("the client as a library", () => {
     ).rejects.toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
 
+  it("a CommonJS consumer is told at type-check time that the package is ESM only", async () => {
+    // Types found under `require` would pass tsc and fail at run time (ERR_PACKAGE_PATH_NOT_EXPORTED).
+    const file = join(dir, "use-cjs.cts");
+    await writeFile(file, `import { createClient } from "lms-export";\nvoid createClient;\n`);
+    await expect(typeCheck([file])).rejects.toMatchObject({
+      stdout: expect.stringContaining("Cannot find module 'lms-export'"),
+    });
+  });
+
   it("the declarations type the records (tsc over a consumer file and the README example)", async () => {
     const readme = await readFile(join(PROJECT_ROOT, "README.md"), "utf8");
     const section = readme.slice(readme.indexOf("## The client as a library"));
@@ -112,20 +121,24 @@ client.editGroup(1, { grp_id: 2 });
 void g;
 `,
     );
-    const tsc = join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc");
-    const types = join(PROJECT_ROOT, "node_modules", "@types");
-    const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext"];
     // The @ts-expect-error line makes tsc fail unless the body type refuses a read-only field.
-    await run(
-      process.execPath,
-      [
-        tsc,
-        ...args,
-        ...["--target", "es2022", "--skipLibCheck", "--typeRoots", types, "--types", "node"],
-        file,
-        fromReadme,
-      ],
-      { cwd: dir },
-    );
+    await typeCheck([file, fromReadme]);
   });
 });
+
+/** tsc --noEmit, strict, nodenext, over `files` of the consumer project; rejects on an error. */
+function typeCheck(files: readonly string[]) {
+  const tsc = join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc");
+  const types = join(PROJECT_ROOT, "node_modules", "@types");
+  const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext"];
+  return run(
+    process.execPath,
+    [
+      tsc,
+      ...args,
+      ...["--target", "es2022", "--skipLibCheck", "--typeRoots", types, "--types", "node"],
+      ...files,
+    ],
+    { cwd: dir },
+  );
+}

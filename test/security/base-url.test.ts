@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createClient } from "../../src/api/client.js";
 import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import { checkBaseUrl } from "../../src/security/base-url.js";
 import { isLoopbackHost } from "../../src/security/loopback.js";
@@ -98,5 +99,22 @@ describe("isLoopbackHost", () => {
     expect(isLoopbackHost("localhost.")).toBe(true);
     expect(isLoopbackHost("127.0.0.1.nip.io")).toBe(false);
     expect(isLoopbackHost("0.0.0.0")).toBe(false);
+  });
+});
+
+describe("the library client's base URL", () => {
+  it("refuses plain http to another machine unless allowHttp, and takes it on this one", async () => {
+    const make = (baseUrl: string, allowHttp?: boolean) =>
+      createClient({ baseUrl, apiKey: "k", ...(allowHttp === undefined ? {} : { allowHttp }) });
+    expect(() => make("http://lms.example.com/api-v2")).toThrow(
+      "the base URL http://lms.example.com is plain http to another machine",
+    );
+    for (const client of [
+      make("http://lms.example.com/api-v2", true),
+      make("http://127.0.0.1:8080/api-v2"),
+      make("https://lms.example.com/api-v2"),
+    ]) {
+      await client.close();
+    }
   });
 });

@@ -217,6 +217,7 @@ async function runApply(
       clientOptions: {
         baseUrl: config.baseUrl as string,
         apiKey,
+        allowHttp: config.allowHttp,
         authScheme: config.authScheme,
         concurrency: config.concurrency,
         maxConcurrency: config.maxConcurrency,

@@ -107,6 +107,7 @@ async function checkPortal(
   const client = createClient({
     baseUrl,
     apiKey,
+    allowHttp: config.allowHttp,
     authScheme: config.authScheme,
     concurrency: 1,
     maxAttempts: 2,
