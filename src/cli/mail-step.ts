@@ -99,8 +99,9 @@ export async function sendPlannedMail(
   },
 ): Promise<void> {
   const { request, setup, ctx } = options;
-  const reports = planned.flatMap((p, i) => {
-    const result = results[i];
+  // By name: a report that failed has no result, and the others keep theirs.
+  const reports = planned.flatMap((p) => {
+    const result = results.find((r) => r.report === p.job.name);
     return result === undefined ? [] : [{ ...p, result }];
   });
   const summary = await mailReports(db, reports, {

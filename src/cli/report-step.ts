@@ -7,7 +7,8 @@ import { type Catalog, loadCatalog } from "../report/catalog.js";
 import { projectRoot } from "../report/project-root.js";
 import { type ReportJob, resolveJobs } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
-import { runReports } from "../report/run-report.js";
+import { ReportsFailedError } from "../report/reports-failed.js";
+import { type ReportRunResult, type RunReportsOptions, runReports } from "../report/run-report.js";
 import type { CommandSetup } from "./command-setup.js";
 import type { CliContext } from "./context.js";
 import { type MailRequest, planMail, sendPlannedMail } from "./mail-step.js";
@@ -65,7 +66,10 @@ export interface ReportStep {
   now: Date;
 }
 
-/** Writes the named reports, prints the files written, then sends the mail asked for. */
+/**
+ * Writes the named reports, prints the files written, then sends the mail asked for. A report
+ * that fails leaves the others to be written, printed and mailed; the failure is thrown after.
+ */
 export async function writeAndMailReports(
   db: ReportSource,
   names: string[],
@@ -76,7 +80,7 @@ export async function writeAndMailReports(
   const catalog = step.catalog ?? (await loadCatalog(projectRoot()));
   const { jobs, params } = await reportJobs(names, catalog, setup, ctx.cwd, now);
   const planned = request && step.catalog ? await planMail(db, jobs, request) : undefined;
-  const results = await runReports(db, names, {
+  const { results, failed } = await writtenReports(db, names, {
     now,
     outDir: config.outDir,
     ...(config.formats ? { formats: config.formats } : {}),
@@ -91,7 +95,7 @@ export async function writeAndMailReports(
     signal: ctx.signal,
   });
   ctx.stdout.write(reportSummary(results, ctx.cwd));
-  if (request && planned) {
+  if (request && planned && results.length > 0) {
     await sendPlannedMail(db, planned, results, {
       request,
       setup,
@@ -99,6 +103,27 @@ export async function writeAndMailReports(
       now,
       neutraliseFormulas: step.neutraliseFormulas,
       csvBom: step.csvBom === true,
+    }).catch((error: unknown) => {
+      // The reports' own failure is the one to say; the mail's is logged.
+      if (failed === undefined) throw error;
+      logger.error("mail failed", {
+        error: error instanceof Error ? error.message : String(error),
+      });
     });
+  }
+  if (failed) throw failed;
+}
+
+/** What runReports wrote, and its failure when some reports failed and others were written. */
+async function writtenReports(
+  db: ReportSource,
+  names: string[],
+  options: RunReportsOptions,
+): Promise<{ results: readonly ReportRunResult[]; failed: ReportsFailedError | undefined }> {
+  try {
+    return { results: await runReports(db, names, options), failed: undefined };
+  } catch (error) {
+    if (!(error instanceof ReportsFailedError)) throw error;
+    return { results: error.written, failed: error };
   }
 }

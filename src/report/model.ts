@@ -68,3 +68,10 @@ export interface Catalog {
   queries: Map<string, QueryDef>;
   reports: Map<string, ReportDef>;
 }
+
+/** What one report wrote: its files, and the rows of each of its queries. */
+export interface ReportRunResult {
+  report: string;
+  files: string[];
+  rows: Record<string, number>;
+}

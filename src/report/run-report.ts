@@ -13,11 +13,13 @@ import { checkChartsOnDatabase } from "./html/chart-columns.js";
 import { writeHtmlReport } from "./html/html-report.js";
 import { checkSignal, interrupted, interruptOnAbort } from "./interruption.js";
 import { type LastLoad, lastLoad } from "./last-load.js";
+import type { ReportRunResult } from "./model.js";
 import { expandFileName, OutputStaging, prepareOutputDir } from "./output-files.js";
 import { checkReferences } from "./param-references.js";
 import { projectRoot } from "./project-root.js";
 import { bindJob, type ReportJob, resolveJobs } from "./report-jobs.js";
 import type { ReportSource } from "./report-source.js";
+import { type ReportFailure, ReportsFailedError } from "./reports-failed.js";
 import {
   type RosterCoverage,
   readsRoster,
@@ -30,11 +32,7 @@ import { type BoundQuery, reportParams, streamQuery } from "./run-query.js";
 import { sqlError } from "./sql-error.js";
 
 /** What one report run wrote: final file paths, and rows per query. */
-export interface ReportRunResult {
-  report: string;
-  files: string[];
-  rows: Record<string, number>;
-}
+export type { ReportRunResult } from "./model.js";
 
 /**
  * Options of runReports. `params` are given values (e.g. --param) and win over a report's own;
@@ -98,12 +96,26 @@ export async function runReports(
   await prepareOutputDir(options.outDir);
   const roster = await checkRoster(db, jobs, logger);
   const results: ReportRunResult[] = [];
+  const failures: ReportFailure[] = [];
   for (const job of jobs) {
     const coverage = job.queries.some(readsRoster) ? roster : undefined;
-    const result = await writeJobFiles(db, job, { ...options, now, roster: coverage });
-    logger.info("report written", { report: job.name, files: result.files, rows: result.rows });
-    results.push(result);
+    try {
+      const result = await writeJobFiles(db, job, { ...options, now, roster: coverage });
+      logger.info("report written", { report: job.name, files: result.files, rows: result.rows });
+      results.push(result);
+    } catch (error) {
+      // An interruption stops every report; any other failure costs only its own.
+      if (!(error instanceof LmsExportError) || options.signal?.aborted) throw error;
+      // With other reports to go, say so now; a report alone fails with its error at the end.
+      if (jobs.length > 1)
+        logger.error("report failed", { report: job.name, error: error.message });
+      failures.push({ report: job.name, error });
+    }
   }
+  const [first, ...rest] = failures;
+  // A report alone fails with its own error, as it always has: there is nothing else to say.
+  if (first && rest.length === 0 && results.length === 0) throw first.error;
+  if (first) throw new ReportsFailedError(results, [first, ...rest]);
   return results;
 }
 
