@@ -6,17 +6,20 @@
  */
 import { pgSettings } from "../publish/postgres/connection-settings.js";
 import type { CliContext } from "./context.js";
+import { checkPublishTargets } from "./publish-targets.js";
 
 /**
- * Contract: does nothing unless `args` are a `publish` with --postgres (`parsed` is the command
- * line as the CLI's own definitions read it); otherwise throws the bad input the run would give
- * for its URL or password file. The password found is dropped.
+ * Contract: does nothing unless `args` are a `publish` (`parsed` is the command line as the
+ * CLI's own definitions read it); otherwise throws the bad input the run would give for its
+ * targets, and with --postgres for its URL or password file. The password found is dropped.
  */
 export async function checkScheduledPublish(
   args: readonly string[],
   parsed: Readonly<Record<string, unknown>>,
   ctx: CliContext,
 ): Promise<void> {
-  if (args[0] !== "publish" || typeof parsed.postgres !== "string") return;
+  if (args[0] !== "publish") return;
+  checkPublishTargets(parsed);
+  if (typeof parsed.postgres !== "string") return;
   await pgSettings(parsed.postgres, ctx.env);
 }

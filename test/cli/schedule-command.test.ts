@@ -50,6 +50,8 @@ describe("schedule checks the scheduled command's arguments at start", () => {
     [["report"], "report needs the names of the reports or queries to write"],
     [["run", "access", "--concurrency", "lots"], "option --concurrency must be"],
     [["publish", "--lake", "lake", "--bogus"], "unknown option --bogus"],
+    [["publish", "--lake", "lake", "--schema", "bi"], "--schema is for --postgres URL"],
+    [["publish", "--portal", "acme"], "name a target: --lake DIR or --postgres URL"],
     [["roster", "import"], "roster import needs the roster file"],
     [["run", "weekly-compliance", "--param", "due_dayz=3"], "unknown parameter due_dayz"],
     [["report", "compliance", "--param", "due_days=abc"], 'bad value "abc" for parameter due_days'],

@@ -103,6 +103,22 @@ describe("publish --lake and report --lake from the command line", () => {
         "is not a day of the calendar",
       ],
       [["report", "completion", "--lake", "empty"], "lists no partitions"],
+      [
+        ["publish", "--db", "x.duckdb", "--lake", "l", "--schema", "bi"],
+        "--schema is for --postgres",
+      ],
+      [
+        [
+          "publish",
+          "--db",
+          "x.duckdb",
+          "--postgres",
+          "postgres://u@127.0.0.1:9/d",
+          "--snapshot-date",
+          "2026-02-02",
+        ],
+        "--snapshot-date is for --lake",
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await cli(work, args);

@@ -11,6 +11,7 @@ import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 import { withPortalOptions } from "../portal-options.js";
+import { checkPublishTargets } from "../publish-targets.js";
 
 const TARGET = "Where to:";
 
@@ -58,9 +59,7 @@ async function publishHandler(
   args: CommandArgs<typeof publishBuilder>,
   ctx: CliContext,
 ): Promise<void> {
-  if (args.lake === undefined && args.postgres === undefined) {
-    throw new LmsExportError("bad-input", "name a target: --lake DIR or --postgres URL");
-  }
+  checkPublishTargets(args);
   const portal = args.portal === undefined ? undefined : checkPortalName(args.portal);
   const schema = args.schema === undefined ? undefined : checkSchemaName(args.schema);
   if (args.allPortals) {
