@@ -28,6 +28,14 @@ export const ROSTER_ALIASES: Readonly<Record<UserBaseColumn, readonly string[]>>
   ],
 };
 
+/**
+ * Names a roster column may not take, for they say where a row comes from: the portal and the
+ * day of a lake's folders (`portal=…/snapshot_date=…`, which readers take over the file's own
+ * column of that name) and of reports over several portals. A roster column so named becomes
+ * `portal_2`, `snapshot_date_2`.
+ */
+const RESERVED_COLUMNS = ["portal", "snapshot_date"];
+
 const BY_KEY = new Map<string, UserBaseColumn>(
   USER_BASE_COLUMNS.flatMap((column) =>
     ROSTER_ALIASES[column].map((key) => [key, column] as const),
@@ -70,7 +78,7 @@ export function planRosterColumns(header: readonly string[], file: string): Rost
       `${file} has no user_id column (found ${found}); add one named "user_id" (or "User ID", "id") holding each person's portal user id`,
     );
   }
-  const names = uniqueColumnNames(header, preset);
+  const names = uniqueColumnNames(header, preset, RESERVED_COLUMNS);
   const extras = names.filter((_, index) => preset[index] === undefined);
   return { names, userIdIndex, extras };
 }

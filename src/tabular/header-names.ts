@@ -33,21 +33,34 @@ export function headerKey(raw: string): string {
   return words(raw).join("");
 }
 
+/** PostgreSQL keeps the first 63 bytes of a name (NAMEDATALEN - 1) and drops the rest. */
+const MAX_NAME_BYTES = 63;
+
+/** `name` cut to at most `bytes` bytes of UTF-8, on a character boundary. */
+function cutToBytes(name: string, bytes: number): string {
+  let cut = name;
+  while (Buffer.byteLength(cut) > bytes) cut = cut.slice(0, -1);
+  // A lone high surrogate left by the cut is half a character.
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 /**
  * Column names for a whole header, in order: `preset[i]` when given (a name the caller chose, such
- * as an alias's target; presets are assumed distinct), else snake_case, a header with no letter or
- * digit named `column_N` (its 1-based position), and a name already used suffixed `_2`, `_3`, ...
- * (the earlier column keeps it).
+ * as an alias's target; presets are assumed distinct), else snake_case cut to 63 bytes (so that
+ * PostgreSQL keeps every name whole and two long headers stay apart), a header with no letter or
+ * digit named `column_N` (its 1-based position), and a name already used, or `reserved`,
+ * suffixed `_2`, `_3`, ... (the earlier column keeps it).
  */
 export function uniqueColumnNames(
   raw: readonly string[],
   preset: readonly (string | undefined)[] = [],
+  reserved: readonly string[] = [],
 ): string[] {
-  const used = new Set(preset.filter((name) => name !== undefined));
+  const used = new Set([...reserved, ...preset.filter((name) => name !== undefined)]);
   return raw.map((cell, index) => {
     const fixed = preset[index];
     if (fixed !== undefined) return fixed;
-    const base = snakeCase(cell) || `column_${index + 1}`;
+    const base = cutToBytes(snakeCase(cell), MAX_NAME_BYTES - 4) || `column_${index + 1}`;
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
     used.add(name);

@@ -42,8 +42,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** `publish --postgres URL --portal NAME --db NAME.duckdb` plus `extra`; its exit code and output. */
-async function publish(portal: string, ...extra: string[]): Promise<{ code: number; out: string }> {
+/** The CLI in `dir` with `args`; its exit code and everything it wrote. */
+async function cli(args: readonly string[]): Promise<{ code: number; out: string }> {
   let out = "";
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -58,8 +58,21 @@ async function publish(portal: string, ...extra: string[]): Promise<{ code: numb
     cwd: dir,
     signal: new AbortController().signal,
   };
-  const args = ["publish", "--postgres", url, "--portal", portal, "--db", `${portal}.duckdb`];
-  return { code: await main([...args, ...extra], ctx), out };
+  return { code: await main([...args], ctx), out };
+}
+
+/** `publish --postgres URL --portal NAME --db NAME.duckdb` plus `extra`. */
+function publish(portal: string, ...extra: string[]): Promise<{ code: number; out: string }> {
+  return cli([
+    "publish",
+    "--postgres",
+    url,
+    "--portal",
+    portal,
+    "--db",
+    `${portal}.duckdb`,
+    ...extra,
+  ]);
 }
 
 async function takes(schema: string): Promise<number> {
@@ -100,5 +113,27 @@ describe.skipIf(!installed)("portals in PostgreSQL", () => {
     expect((await publish("south", "--schema", "shared")).code).toBe(0);
     expect(await takes("shared")).toBe(120);
     expect((await publish("north", "--schema", "shared")).code).toBe(1);
+  });
+
+  test("roster columns named like the lake's folders, or longer than PostgreSQL keeps, arrive apart and whole", async () => {
+    const long = "Manager responsible for the yearly safety training of the team";
+    await writeFile(
+      join(dir, "wide.csv"),
+      `User ID,Portal,${long} (primary),${long} (backup)\n1,EMEA intranet,a@example.com,b@example.com\n`,
+    );
+    const imported = await cli(["roster", "import", "wide.csv", "--db", "north.duckdb"]);
+    expect(imported.code, imported.out).toBe(0);
+    const published = await publish("north", "--schema", "wide");
+    expect(published.code, published.out).toBe(0);
+    const bi = await server.admin("bi");
+    try {
+      const row = (await bi.query('SELECT * FROM wide."user" WHERE user_id = 1')).rows[0];
+      const names = Object.keys(row).filter((name) => name.startsWith("manager_"));
+      expect(names).toHaveLength(2);
+      expect(row.portal_2).toBe("EMEA intranet");
+      expect(names.map((name) => row[name]).sort()).toEqual(["a@example.com", "b@example.com"]);
+    } finally {
+      await bi.end();
+    }
   });
 });

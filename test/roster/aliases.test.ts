@@ -10,4 +10,20 @@ describe("roster header aliases", () => {
     const long = planRosterColumns(["user_id", "Nom de famille"], "people.csv");
     expect(long.names).toEqual(["user_id", "lastname"]);
   });
+
+  test("a portal or snapshot_date column is renamed; a long header is cut to PostgreSQL's 63 bytes", () => {
+    const long = `Manager responsible for training ${"部署".repeat(10)}`;
+    const plan = planRosterColumns(
+      ["User ID", "Portal", "Snapshot date", `${long} (primary)`, `${long} (backup)`],
+      "people.csv",
+    );
+    const [id, portal, day, first, second] = plan.names;
+    expect([id, portal, day]).toEqual(["user_id", "portal_2", "snapshot_date_2"]);
+    expect(Buffer.byteLength(first ?? "")).toBeLessThanOrEqual(63);
+    expect(Buffer.byteLength(second ?? "")).toBeLessThanOrEqual(63);
+    expect(second).toBe(`${first}_2`);
+    // Cut between characters: 33 bytes of ASCII and eight 3-byte characters, 57 of the 59 bytes
+    // a name keeps before room for a suffix.
+    expect(first).toBe(`manager_responsible_for_training_${"部署".repeat(4)}`);
+  });
 });
