@@ -46,13 +46,39 @@ function throughout(start: State, end: State, name: ExtractedName): Map<number, 
 }
 
 /**
- * Ids that records present throughout refer to: for `user` (not a table, the takes' parent),
+ * What a run was to read: the resources it extracts (all, or those of `--only`) and the tables it
+ * found, where a fan-out resource whose parents it does not extract takes its ids from.
+ */
+export interface RunScope {
+  readonly selected: ReadonlySet<ExtractedName>;
+  readonly before: State;
+}
+
+/** A run of every resource, whatever the database held. */
+export const WHOLE: RunScope = { selected: new Set(EXTRACTED), before: new Map() };
+
+type Span = { readonly start: State; readonly end: State; readonly scope: RunScope };
+
+/**
+ * The parent records a fan-out of the run reads ids from: those the run must have listed when it
+ * extracts the parent, else the parent's table as the run found it.
+ */
+function parentRows(span: Span, from: ExtractedName): Row[] {
+  if (!span.scope.selected.has(from)) return [...rowsOf(span.scope.before, from).values()];
+  const must = required(span, from);
+  return [...throughout(span.start, span.end, from)]
+    .filter(([id]) => must.has(id))
+    .map(([, r]) => r);
+}
+
+/**
+ * Ids the run's parent records refer to: for `user` (not a table, the takes' parent),
  * products and availability groups, the ones the run must have reached.
  */
-function referenced(start: State, end: State, name: ExtractedName | "user"): Set<number> {
+function referenced(span: Span, name: ExtractedName | "user"): Set<number> {
   const refs = new Set<number>();
   const add = (from: ExtractedName, pick: (row: Row) => unknown) => {
-    for (const row of throughout(start, end, from).values()) {
+    for (const row of parentRows(span, from)) {
       const id = pick(row);
       if (typeof id === "number") refs.add(id);
     }
@@ -74,16 +100,16 @@ function referenced(start: State, end: State, name: ExtractedName | "user"): Set
 }
 
 /** The ids of `name` that must be in its table after a run that read the portal whole. */
-function required(start: State, end: State, name: ExtractedName): Set<number> {
-  const kept = throughout(start, end, name);
+function required(span: Span, name: ExtractedName): Set<number> {
+  const kept = throughout(span.start, span.end, name);
   if (LISTED.has(name)) return new Set(kept.keys());
   if (name === "take") {
-    const users = referenced(start, end, "user");
+    const users = referenced(span, "user");
     return new Set(
       [...kept].filter(([, r]) => users.has(r.take_user_id as number)).map(([k]) => k),
     );
   }
-  const refs = referenced(start, end, name);
+  const refs = referenced(span, name);
   return new Set([...kept.keys()].filter((id) => refs.has(id)));
 }
 
@@ -94,6 +120,7 @@ export interface RunFacts {
   readonly created: (name: string) => ReadonlySet<number>;
   /** Keys changed during the run and perhaps changed back: any version they had may be stored. */
   readonly touched: (name: string) => ReadonlySet<number>;
+  readonly scope: RunScope;
 }
 
 /** Every break of the invariants, one line each (empty: the run was exact). */
@@ -107,9 +134,15 @@ export function exactnessBreaks(
     const dup = duplicates.get(name) ?? 0;
     if (dup > 0) breaks.push(`${name}: ${dup} keys twice`);
     const rows = rowsOf(table, name);
+    if (!facts.scope.selected.has(name)) {
+      // --only: a table the run does not name keeps what it held.
+      if (!same([...rowsOf(facts.scope.before, name)], [...rows]))
+        breaks.push(`${name}: not named by --only, but changed`);
+      continue;
+    }
     const start = rowsOf(facts.start, name);
     const end = rowsOf(facts.end, name);
-    const missing = [...required(facts.start, facts.end, name)].filter((id) => !rows.has(id));
+    const missing = [...required(facts, name)].filter((id) => !rows.has(id));
     if (missing.length > 0)
       breaks.push(`${name}: missing ${missing.length} [${missing.slice(0, 8).join(",")}]`);
     const phantom = [...rows.keys()].filter(
@@ -143,7 +176,8 @@ export function settledBreaks(portal: State, table: State, full: boolean): strin
     const gone = [...rows.keys()].filter((id) => !now.has(id));
     if (full && listed && gone.length > 0)
       breaks.push(`${name}: after a calm full run, ${gone.length} gone records kept`);
-    const missing = [...required(portal, portal, name)].filter((id) => !rows.has(id));
+    const calm = { start: portal, end: portal, scope: WHOLE };
+    const missing = [...required(calm, name)].filter((id) => !rows.has(id));
     if (missing.length > 0)
       breaks.push(
         `${name}: after a calm run, missing ${missing.length} [${missing.slice(0, 8).join(",")}]`,

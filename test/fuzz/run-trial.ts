@@ -6,72 +6,26 @@ import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunExtractOptions, runExtract } from "../../src/extract/extract.js";
-import { openDatabase } from "../../src/load/database.js";
-import { DEFAULT_FAULTS } from "../../src/simulator/faults.js";
+import { runExtract } from "../../src/extract/extract.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { recordingLogger } from "../helpers/recording-logger.js";
+import { type State, stateDiff } from "./exactness.js";
+import { asked, askedFlags } from "./option-draws.js";
+import { runPortalsTrial } from "./portals-trial.js";
+import { lastRunStatus, readTables } from "./read-database.js";
+import { DATA_DAY, type TrialSettings } from "./trial-settings.js";
 import {
-  duplicateKeys,
-  exactnessBreaks,
-  portalState,
-  type State,
-  settledBreaks,
-  stateDiff,
-  tableState,
-} from "./exactness.js";
-import { startEditing } from "./portal-churn.js";
-import type { TrialSettings } from "./trial-settings.js";
+  attempt,
+  type Base,
+  KEY,
+  measuredBreaks,
+  settle,
+  startWatching,
+  stopWatching,
+  type TrialOutcome,
+} from "./watch.js";
 
-const KEY = "fuzz-key-3d7a";
-const NOW = new Date("2026-06-01T00:00:00Z");
 const CLI = fileURLToPath(new URL("../../bin/lms-export.js", import.meta.url));
-
-export interface TrialOutcome {
-  /** Invariant breaks, one line each: empty when the trial passed. */
-  readonly breaks: string[];
-  /** How the measured run ended: "ok", or its one-line error. */
-  readonly ended: string;
-  /** The runs' log lines, to read when the trial failed. */
-  readonly log: readonly string[];
-}
-
-type Base = Pick<RunExtractOptions, "db" | "clientOptions" | "logger">;
-
-async function readTables(path: string): Promise<{ state: State; dup: Map<string, number> }> {
-  const db = await openDatabase(path);
-  const connection = await db.connect();
-  try {
-    return { state: await tableState(connection), dup: await duplicateKeys(connection) };
-  } finally {
-    connection.closeSync();
-    db.close();
-  }
-}
-
-async function lastRunStatus(path: string): Promise<string | undefined> {
-  const db = await openDatabase(path);
-  const connection = await db.connect();
-  try {
-    const reader = await connection.runAndReadAll(
-      "SELECT status FROM _runs ORDER BY run_id DESC LIMIT 1",
-    );
-    return reader.getRows()[0]?.[0] as string | undefined;
-  } finally {
-    connection.closeSync();
-    db.close();
-  }
-}
-
-/** Runs an extract; answers its error message, or undefined when it succeeded. */
-async function attempt(run: () => Promise<unknown>): Promise<string | undefined> {
-  try {
-    await run();
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
 
 /** The measured run's requests so far, to stop it at a share of a run's likely count. */
 function stopPoint(sim: RunningSimulator, t: TrialSettings): () => boolean {
@@ -85,6 +39,7 @@ async function killedChild(sim: RunningSimulator, t: TrialSettings, db: string, 
   await writeFile(keyFile, `${KEY}\n`, { mode: 0o600 });
   const args = [CLI, "extract", "--base-url", sim.baseUrl, "--api-key-file", keyFile, "--db", db];
   args.push("--concurrency", String(t.concurrency), "--page-size", String(t.pageSize));
+  args.push(...askedFlags(t));
   const child = spawn(process.execPath, args, { stdio: "ignore" });
   const stop = stopPoint(sim, t);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -105,7 +60,7 @@ async function interrupted(sim: RunningSimulator, t: TrialSettings, base: Base) 
     if (stop()) controller.abort();
   }, 1);
   const mode = t.flow === "resume-incremental" ? "incremental" : "full";
-  const run = () => runExtract({ ...base, mode, signal: controller.signal });
+  const run = () => runExtract({ ...base, ...asked(t), mode, signal: controller.signal });
   return attempt(run).finally(() => clearInterval(timer));
 }
 
@@ -119,6 +74,7 @@ async function measuredRun(
   base: Base,
   dir: string,
   before: State,
+  nextRun: () => void,
 ) {
   const problems: string[] = [];
   if (t.flow.startsWith("resume-")) {
@@ -132,20 +88,24 @@ async function measuredRun(
       problems.push(...stateDiff(before, after.state).map((line) => `interrupted: ${line}`));
     }
     const mode = t.flow === "resume-incremental" ? "incremental" : "full";
-    const error = await attempt(() => runExtract({ ...base, mode, resume: true }));
+    nextRun();
+    // The same --only and --since: they are ignored when there is a run to resume, and name the
+    // run when the first attempt ended before it was recorded.
+    const error = await attempt(() => runExtract({ ...base, ...asked(t), mode, resume: true }));
     return { error, problems };
   }
   const mode = t.flow === "incremental" ? "incremental" : "full";
-  return { error: await attempt(() => runExtract({ ...base, mode })), problems };
+  return { error: await attempt(() => runExtract({ ...base, ...asked(t), mode })), problems };
 }
 
 export async function runTrial(t: TrialSettings, dir: string): Promise<TrialOutcome> {
+  if (t.portals) return runPortalsTrial(t, dir);
   const sim = await startSimulator({
     apiKey: KEY,
     seed: t.seed,
     users: t.users,
     takesPerUser: t.takesPerUser,
-    now: NOW,
+    now: DATA_DAY,
     maxLimit: t.maxLimit,
     dialect: t.dialect,
     capacity: t.capacity,
@@ -156,6 +116,7 @@ export async function runTrial(t: TrialSettings, dir: string): Promise<TrialOutc
     apiKey: KEY,
     concurrency: t.concurrency,
     pageSize: t.pageSize,
+    ...(t.rate ? { rate: t.rate } : {}),
     retryBaseMs: 5,
     retryMaxMs: 50,
   };
@@ -169,39 +130,14 @@ export async function runTrial(t: TrialSettings, dir: string): Promise<TrialOutc
 }
 
 async function measure(sim: RunningSimulator, t: TrialSettings, base: Base, dir: string) {
-  const breaks: string[] = [];
   if (t.flow === "full-again" || t.flow.includes("incremental")) {
     const error = await attempt(() => runExtract({ ...base, mode: "full" }));
     if (error !== undefined) return { breaks: [`calm first run failed: ${error}`], ended: "-" };
   }
-  const before = await readTables(base.db as string);
-  const start = portalState(sim.data);
-  const churn = startEditing(sim, t.editsPerTick);
-  Object.assign(sim.faults, t.faults);
-  const { error, problems } = await measuredRun(sim, t, base, dir, before.state).finally(() => {
-    Object.assign(sim.faults, DEFAULT_FAULTS);
-    churn.stop();
-  });
-  breaks.push(...problems);
-  const end = portalState(sim.data);
-  const after = await readTables(base.db as string);
-  if (error === undefined) {
-    const facts = { start, end, created: churn.created, touched: churn.touched };
-    breaks.push(...exactnessBreaks(facts, after.state, after.dup));
-  } else {
-    if (error.includes("\n")) breaks.push(`error is not one line: ${JSON.stringify(error)}`);
-    breaks.push(...stateDiff(before.state, after.state));
-  }
+  const watch = await startWatching(sim, t, base.db as string);
+  const measured = measuredRun(sim, t, base, dir, watch.before, watch.arrivals.nextRun);
+  const { error, problems } = await measured.finally(() => stopWatching(watch));
+  const breaks = [...problems, ...(await measuredBreaks(watch, t, base.db as string, error))];
   breaks.push(...(await settle(sim, t, base)));
   return { breaks, ended: error ?? "ok" };
-}
-
-/** A calm run after the measured one: the tables then hold the portal's current values. */
-async function settle(sim: RunningSimulator, t: TrialSettings, base: Base): Promise<string[]> {
-  const mode = t.flow.includes("incremental") ? "incremental" : "full";
-  const error = await attempt(() => runExtract({ ...base, mode }));
-  if (error !== undefined) return [`calm run after failed: ${error}`];
-  const tables = await readTables(base.db as string);
-  const dup = [...tables.dup].filter(([, n]) => n > 0).map(([name]) => `${name}: keys twice`);
-  return [...dup, ...settledBreaks(portalState(sim.data), tables.state, mode === "full")];
 }

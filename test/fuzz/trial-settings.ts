@@ -4,6 +4,10 @@
  */
 import type { FaultConfig, MissingIdAnswer } from "../../src/simulator/faults.js";
 import { Rng } from "../../src/simulator/prng.js";
+import { describeOptions, drawOptions, type OptionDraws } from "./option-draws.js";
+
+/** The reference day of every trial's simulated data (its dates lie before it). */
+export const DATA_DAY = new Date("2026-06-01T00:00:00Z");
 
 /** How the runs of a trial follow each other. */
 export type Flow =
@@ -14,7 +18,7 @@ export type Flow =
   | "resume-kill" // a CLI child killed with SIGKILL at a random moment, then --resume
   | "resume-incremental"; // a clean full run, an incremental one aborted, then --resume
 
-export interface TrialSettings {
+export interface TrialSettings extends OptionDraws {
   readonly seed: number;
   readonly users: number;
   readonly takesPerUser: number;
@@ -73,7 +77,7 @@ function drawFaults(rng: Rng): Partial<FaultConfig> {
 
 export function drawTrial(seed: number): TrialSettings {
   const rng = new Rng(seed);
-  return {
+  const drawn: Omit<TrialSettings, keyof OptionDraws> = {
     seed,
     users: rng.int(60, 300),
     takesPerUser: rng.int(1, 3),
@@ -87,6 +91,7 @@ export function drawTrial(seed: number): TrialSettings {
     editsPerTick: rng.chance(0.4) ? rng.int(1, 3) : 0,
     stopAt: rng.next(),
   };
+  return { ...drawn, ...drawOptions(seed, drawn.flow, DATA_DAY) };
 }
 
 /** The settings in one line, as a failure log names them. */
@@ -98,6 +103,6 @@ export function describeTrial(t: TrialSettings): string {
   return (
     `seed=${t.seed} flow=${t.flow} users=${t.users} takes=${t.takesPerUser} page=${t.pageSize} ` +
     `conc=${t.concurrency} dialect=${t.dialect} maxLimit=${t.maxLimit} capacity=${t.capacity} ` +
-    `edits=${t.editsPerTick} stopAt=${t.stopAt.toFixed(2)} ${faults}`
-  );
+    `edits=${t.editsPerTick} stopAt=${t.stopAt.toFixed(2)} ${faults} ${describeOptions(t)}`
+  ).trimEnd();
 }
