@@ -52,6 +52,8 @@ function throughout(start: State, end: State, name: ExtractedName): Map<number, 
 export interface RunScope {
   readonly selected: ReadonlySet<ExtractedName>;
   readonly before: State;
+  /** `--since`: a record last updated before it is not asked for. */
+  readonly since?: Date;
 }
 
 /** A run of every resource, whatever the database held. */
@@ -113,6 +115,12 @@ function required(span: Span, name: ExtractedName): Set<number> {
   return new Set([...kept.keys()].filter((id) => refs.has(id)));
 }
 
+function updatedAfter(row: Row | undefined, name: ExtractedName, since: Date): boolean {
+  const field = RESOURCES[name].updatedField;
+  const value = field === undefined ? undefined : row?.[field];
+  return typeof value !== "string" || new Date(value) > since;
+}
+
 export interface RunFacts {
   readonly start: State;
   readonly end: State;
@@ -149,9 +157,15 @@ export function exactnessBreaks(
       (id) => !start.has(id) && !end.has(id) && !facts.created(name).has(id),
     );
     if (phantom.length > 0) breaks.push(`${name}: never existed ${phantom.slice(0, 8).join(",")}`);
+    const before = rowsOf(facts.scope.before, name);
+    const asOf = facts.scope.since;
+    // --since: a record updated before it was not asked for and keeps what the table held.
+    const leftAsAsked = (id: number, row: Row) =>
+      asOf !== undefined && !updatedAfter(end.get(id), name, asOf) && same(row, before.get(id));
     const stale = [...rows]
       .filter(([id]) => start.has(id) && end.has(id) && same(start.get(id), end.get(id)))
       .filter(([id, row]) => !facts.touched(name).has(id) && !same(row, end.get(id)))
+      .filter(([id, row]) => !leftAsAsked(id, row))
       .map(([id]) => id);
     if (stale.length > 0) breaks.push(`${name}: wrong values ${stale.slice(0, 8).join(",")}`);
   }

@@ -26,7 +26,16 @@ export interface OptionDraws {
   /** `--rate`, requests per second. */
   readonly rate?: number | undefined;
   readonly portals?: PortalsDraw | undefined;
+  /**
+   * Incremental flows: groups and access records edited between the calm run and the measured
+   * one, more than the lookback (then BETWEEN_LOOKBACK_MS) after the calm run and before the
+   * measured one, so that only the right cursor of each resource brings them.
+   */
+  readonly editsBetween?: number | undefined;
 }
+
+/** The lookback of a trial with edits between its runs. */
+export const BETWEEN_LOOKBACK_MS = 1100;
 
 /** Days before the data's reference day, a moment after every record, and one far ahead. */
 function drawSince(rng: Rng, now: Date): string {
@@ -52,7 +61,9 @@ export function drawOptions(seed: number, flow: string, now: Date): OptionDraws 
   const portals = manyPortals
     ? { count: rng.int(2, 3), refused: rng.chance(0.3), atOnce: rng.int(1, 3) }
     : undefined;
-  return { only, since, rate, portals };
+  const between = flow.includes("incremental") && !portals && rng.chance(0.5);
+  const editsBetween = between ? rng.int(1, 12) : undefined;
+  return { only, since, rate, portals, editsBetween };
 }
 
 /** The options in a few words, for the trial's log line. */
@@ -65,6 +76,7 @@ export function describeOptions(o: OptionDraws): string {
     const { count, refused, atOnce } = o.portals;
     words.push(`portals=${count}${refused ? "+refused" : ""} atOnce=${atOnce}`);
   }
+  if (o.editsBetween) words.push(`editsBetween=${o.editsBetween}`);
   return words.join(" ");
 }
 

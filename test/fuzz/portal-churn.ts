@@ -64,6 +64,24 @@ export function startEditing(sim: RunningSimulator, perTick: number): Churn {
   };
 }
 
+/**
+ * Edits `count` groups and access records at once, in a calm moment between two runs: the next
+ * incremental run of each must bring them, from the cursor of the last run that loaded it.
+ */
+export function editBetweenRuns(sim: RunningSimulator, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const name = i % 2 === 0 ? "grp" : "product_access";
+    const ids = sim.data.list(name).map(keyOf(name));
+    const id = ids[(i * 104_729 + count) % ids.length];
+    if (id === undefined) continue;
+    const body =
+      name === "grp"
+        ? { grp_description: `between runs ${i}` }
+        : { product_access_status: STATUSES[(i + 1) % 3] };
+    sim.data.edit(name, id, body);
+  }
+}
+
 const keyOf = (name: string) => (record: object) =>
   (record as Record<string, number>)[`${name}_id`] as number;
 

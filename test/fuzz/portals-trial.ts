@@ -2,11 +2,11 @@
  * A trial of several portals: simulated portals of different seeds named in one config file (one
  * of them perhaps refusing the key), read by one `extract --all-portals` in this process, with
  * the trial's faults and edits on every portal. Each portal's database must be exact for its own
- * portal alone, as a run of that portal would leave it, and record that portal's address, file
- * and rate; a portal that fails (the refused one, or one its faults stopped) leaves its tables as
- * they were and does not stop the others; the summary names every portal once and the exit code
- * is 1 when any failed; neither the top-level `db` nor LMS_DB is written (README, Several
- * portals).
+ * portal alone, as a run of that portal would leave it, and record that portal's address, file,
+ * rate, pace and page size; a portal that fails (the refused one, or one its faults stopped)
+ * leaves its tables as they were and does not stop the others; the summary names every portal
+ * once and the exit code is 1 when any failed; neither the top-level `db` nor LMS_DB is written
+ * (README, Several portals).
  */
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -126,7 +126,13 @@ async function portalBreaks(
   const breaks = await measuredBreaks(watch, t, p.db, error);
   if (error === undefined) {
     const options = await lastRunOptions(p.db);
-    const wanted = { baseUrl: p.sim.baseUrl, db: resolve(p.db), rate: t.rate ?? null };
+    const wanted = {
+      baseUrl: p.sim.baseUrl,
+      db: resolve(p.db),
+      rate: t.rate ?? null,
+      concurrency: t.concurrency,
+      pageSize: t.pageSize,
+    };
     for (const [key, value] of Object.entries(wanted)) {
       if (options[key] !== value)
         breaks.push(`${p.name}: _runs.options.${key} ${String(options[key])}, not ${value}`);

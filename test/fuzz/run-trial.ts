@@ -5,12 +5,14 @@
 import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { runExtract } from "../../src/extract/extract.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { recordingLogger } from "../helpers/recording-logger.js";
 import { type State, stateDiff } from "./exactness.js";
-import { asked, askedFlags } from "./option-draws.js";
+import { asked, askedFlags, BETWEEN_LOOKBACK_MS } from "./option-draws.js";
+import { editBetweenRuns } from "./portal-churn.js";
 import { runPortalsTrial } from "./portals-trial.js";
 import { lastRunStatus, readTables } from "./read-database.js";
 import { DATA_DAY, type TrialSettings } from "./trial-settings.js";
@@ -121,7 +123,8 @@ export async function runTrial(t: TrialSettings, dir: string): Promise<TrialOutc
     retryMaxMs: 50,
   };
   const log: string[] = [];
-  const base: Base = { db, clientOptions, logger: recordingLogger(log) };
+  const lookback = t.editsBetween ? { lookbackMs: BETWEEN_LOOKBACK_MS } : {};
+  const base: Base = { db, clientOptions, logger: recordingLogger(log), ...lookback };
   try {
     return { ...(await measure(sim, t, base, dir)), log };
   } finally {
@@ -133,6 +136,12 @@ async function measure(sim: RunningSimulator, t: TrialSettings, base: Base, dir:
   if (t.flow === "full-again" || t.flow.includes("incremental")) {
     const error = await attempt(() => runExtract({ ...base, mode: "full" }));
     if (error !== undefined) return { breaks: [`calm first run failed: ${error}`], ended: "-" };
+  }
+  if (t.editsBetween) {
+    // Past the lookback after the calm run's start, and before the measured run's.
+    await sleep(BETWEEN_LOOKBACK_MS + 100);
+    editBetweenRuns(sim, t.editsBetween);
+    await sleep(BETWEEN_LOOKBACK_MS + 100);
   }
   const watch = await startWatching(sim, t, base.db as string);
   const measured = measuredRun(sim, t, base, dir, watch.before, watch.arrivals.nextRun);

@@ -17,7 +17,7 @@ import type { TrialSettings } from "./trial-settings.js";
 /** The key every trial's portal takes (a portal drawn to refuse takes another). */
 export const KEY = "fuzz-key-3d7a";
 
-export type Base = Pick<RunExtractOptions, "db" | "clientOptions" | "logger">;
+export type Base = Pick<RunExtractOptions, "db" | "clientOptions" | "logger" | "lookbackMs">;
 
 /** Runs an extract; answers its error message, or undefined when it succeeded. */
 export async function attempt(run: () => Promise<unknown>): Promise<string | undefined> {
@@ -82,7 +82,11 @@ export async function measuredBreaks(
   const end = portalState(watch.sim.data);
   const after = await readTables(db);
   if (error === undefined) {
-    const scope = { selected: new Set(t.only ?? EXTRACTED), before: watch.before };
+    const scope = {
+      selected: new Set(t.only ?? EXTRACTED),
+      before: watch.before,
+      ...(t.since ? { since: new Date(t.since) } : {}),
+    };
     const { start, churn } = watch;
     const facts = { start, end, created: churn.created, touched: churn.touched, scope };
     breaks.push(...exactnessBreaks(facts, after.state, after.dup));
@@ -102,7 +106,10 @@ export async function settle(
   t: TrialSettings,
   base: Base,
 ): Promise<string[]> {
-  const mode = t.flow.includes("incremental") ? "incremental" : "full";
+  // A --since after the edits made between runs moved every cursor past them, as asked: only a
+  // full run brings them then.
+  const past = t.since !== undefined && t.editsBetween !== undefined;
+  const mode = t.flow.includes("incremental") && !past ? "incremental" : "full";
   const error = await attempt(() => runExtract({ ...base, mode }));
   if (error !== undefined) return [`calm run after failed: ${error}`];
   const tables = await readTables(base.db as string);
