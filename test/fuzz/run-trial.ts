@@ -67,8 +67,9 @@ async function interrupted(sim: RunningSimulator, t: TrialSettings, base: Base) 
 }
 
 /**
- * The measured run of the trial's flow; answers its error, if any, and the breaks of an
- * interrupted first attempt: one that failed must have left the tables as they were.
+ * The measured run of the trial's flow; answers its error, if any, the breaks of an interrupted
+ * first attempt (one that failed must have left the tables as they were), and the tables a
+ * failed last run must have left as they were.
  */
 async function measuredRun(
   sim: RunningSimulator,
@@ -85,19 +86,21 @@ async function measuredRun(
         ? await killedChild(sim, t, base.db as string, dir)
         : await interrupted(sim, t, base);
     if (first?.includes("\n")) problems.push(`first error is not one line: ${first}`);
-    if (first !== undefined) {
-      const after = await readTables(base.db as string);
-      problems.push(...stateDiff(before, after.state).map((line) => `interrupted: ${line}`));
-    }
+    const after = (await readTables(base.db as string)).state;
+    if (first !== undefined)
+      problems.push(...stateDiff(before, after).map((line) => `interrupted: ${line}`));
     const mode = t.flow === "resume-incremental" ? "incremental" : "full";
     nextRun();
     // The same --only and --since: they are ignored when there is a run to resume, and name the
     // run when the first attempt ended before it was recorded.
     const error = await attempt(() => runExtract({ ...base, ...asked(t), mode, resume: true }));
-    return { error, problems };
+    // A first attempt that ended before it was stopped merged its records: a second one that
+    // fails must leave the tables as that one left them.
+    return { error, problems, unchanged: after };
   }
   const mode = t.flow === "incremental" ? "incremental" : "full";
-  return { error: await attempt(() => runExtract({ ...base, ...asked(t), mode })), problems };
+  const error = await attempt(() => runExtract({ ...base, ...asked(t), mode }));
+  return { error, problems, unchanged: before };
 }
 
 export async function runTrial(t: TrialSettings, dir: string): Promise<TrialOutcome> {
@@ -145,8 +148,9 @@ async function measure(sim: RunningSimulator, t: TrialSettings, base: Base, dir:
   }
   const watch = await startWatching(sim, t, base.db as string);
   const measured = measuredRun(sim, t, base, dir, watch.before, watch.arrivals.nextRun);
-  const { error, problems } = await measured.finally(() => stopWatching(watch));
-  const breaks = [...problems, ...(await measuredBreaks(watch, t, base.db as string, error))];
+  const { error, problems, unchanged } = await measured.finally(() => stopWatching(watch));
+  const checked = await measuredBreaks(watch, t, base.db as string, error, unchanged);
+  const breaks = [...problems, ...checked];
   breaks.push(...(await settle(sim, t, base)));
   return { breaks, ended: error ?? "ok" };
 }

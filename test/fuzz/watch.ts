@@ -70,13 +70,15 @@ export function stopWatching(watch: Watch): void {
 /**
  * The breaks of the measured run that ended with `error` (undefined: it succeeded): exact tables
  * (only those of `--only` refreshed, the others as they were), or tables left as they were and a
- * one-line error; and no more requests per second than `--rate`.
+ * one-line error (`unchanged`: the tables before the run that failed, by default those the
+ * measured run found); and no more requests per second than `--rate`.
  */
 export async function measuredBreaks(
   watch: Watch,
   t: TrialSettings,
   db: string,
   error: string | undefined,
+  unchanged: State = watch.before,
 ): Promise<string[]> {
   const breaks = t.rate ? watch.arrivals.breaks(t.rate) : [];
   const end = portalState(watch.sim.data);
@@ -92,7 +94,7 @@ export async function measuredBreaks(
     breaks.push(...exactnessBreaks(facts, after.state, after.dup));
   } else {
     if (error.includes("\n")) breaks.push(`error is not one line: ${JSON.stringify(error)}`);
-    breaks.push(...stateDiff(watch.before, after.state));
+    breaks.push(...stateDiff(unchanged, after.state));
   }
   return breaks;
 }
@@ -110,7 +112,8 @@ export async function settle(
   // full run brings them then.
   const past = t.since !== undefined && t.editsBetween !== undefined;
   const mode = t.flow.includes("incremental") && !past ? "incremental" : "full";
-  const error = await attempt(() => runExtract({ ...base, mode }));
+  // Deletes while paging may have emptied a list for good: the calm portal's empty answer is true.
+  const error = await attempt(() => runExtract({ ...base, mode, allowEmpty: true }));
   if (error !== undefined) return [`calm run after failed: ${error}`];
   const tables = await readTables(base.db as string);
   const dup = [...tables.dup].filter(([, n]) => n > 0).map(([name]) => `${name}: keys twice`);
