@@ -39,6 +39,19 @@ function context(controller: AbortController) {
 
 const SCHEDULE = ["schedule", "--cron", "0 6 * * 1", "--"];
 
+/**
+ * `schedule --cron "0 6 * * 1" -- COMMAND` in-process. Should its start checks let the command
+ * through, the schedule would wait for Monday: it is stopped after 10 s.
+ */
+async function scheduled(command: readonly string[]) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 10_000);
+  const run = context(controller);
+  const code = await main([...SCHEDULE, ...command], run.ctx);
+  clearTimeout(timer);
+  return { code, run };
+}
+
 describe("schedule checks the scheduled command's arguments at start", () => {
   it.each([
     [["run", "weekly-compliance", "--bogus"], "unknown option --bogus; see lms-export run --help"],
@@ -56,12 +69,7 @@ describe("schedule checks the scheduled command's arguments at start", () => {
     [["run", "weekly-compliance", "--param", "due_dayz=3"], "unknown parameter due_dayz"],
     [["report", "compliance", "--param", "due_days=abc"], 'bad value "abc" for parameter due_days'],
   ])("%j exits 2 at once with one line", async (command, expected) => {
-    // Should the check let it through, the schedule would wait for Monday: stop it after a while.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 10_000);
-    const run = context(controller);
-    const code = await main([...SCHEDULE, ...command], run.ctx);
-    clearTimeout(timer);
+    const { code, run } = await scheduled(command);
     expect(code, run.stderr()).toBe(2);
     expect(run.stderr()).toMatch(/^lms-export: the command after -- is wrong: .*\n$/);
     expect(run.stderr()).toContain(expected);
@@ -71,11 +79,7 @@ describe("schedule checks the scheduled command's arguments at start", () => {
     ["postgres://bi:Pw-in-url-7c1d@127.0.0.1:9/bi", "contains a password"],
     ["postgres://bi@127.0.0.1:9/bi?sslpassword=Pw-in-url-7c1d", "in its query string"],
   ])("publish --postgres %s exits 2 at once, the password in no line", async (url, expected) => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 10_000);
-    const run = context(controller);
-    const code = await main([...SCHEDULE, "publish", "--postgres", url], run.ctx);
-    clearTimeout(timer);
+    const { code, run } = await scheduled(["publish", "--postgres", url]);
     expect(code, run.stderr()).toBe(2);
     expect(run.stderr()).toMatch(/^lms-export: the command after -- is wrong: .*\n$/);
     expect(run.stderr()).toContain(expected);
@@ -86,11 +90,7 @@ describe("schedule checks the scheduled command's arguments at start", () => {
     [["run", "access", "--mail-to", "ops@example.com", "--smtp-password", "Pw-flag-5e2a"]],
     [["report", "access", "--smtp-password=Pw-flag-5e2a"]],
   ])("%j exits 2 at once, the password in no line", async (command) => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 10_000);
-    const run = context(controller);
-    const code = await main([...SCHEDULE, ...command], run.ctx);
-    clearTimeout(timer);
+    const { code, run } = await scheduled(command);
     expect(code, run.stderr()).toBe(2);
     expect(run.stderr()).toMatch(
       /^lms-export: the command after -- is wrong: --smtp-password is not accepted: .*\n$/,

@@ -18,17 +18,8 @@ import { runCli } from "../helpers/in-process-cli.js";
 import { recordingLogger } from "../helpers/recording-logger.js";
 import { lastRunOptions } from "./read-database.js";
 import { DATA_DAY, type TrialSettings } from "./trial-settings.js";
-import {
-  attempt,
-  type Base,
-  KEY,
-  measuredBreaks,
-  settle,
-  startWatching,
-  stopWatching,
-  type TrialOutcome,
-  type Watch,
-} from "./watch.js";
+import type { Base, TrialOutcome, Watch } from "./watch.js";
+import { attempt, KEY, measuredBreaks, settle, startWatching, stopWatching } from "./watch.js";
 
 interface Portal {
   readonly name: string;

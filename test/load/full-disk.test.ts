@@ -5,38 +5,15 @@
  * processes; mounting needs root (CI runs as root), so elsewhere the test is skipped.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, open, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { fillUp, tryMount } from "../helpers/small-disk.js";
 import { runCli } from "../helpers/spawn-cli.js";
 
 const KEY = "full-disk-key-3c9d";
-
-function tryMount(dir: string, bytes: number): boolean {
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${bytes}`, "tmpfs", dir], {
-      stdio: "ignore",
-    });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Writes zeros into `path` until the file system has no space left. */
-async function fillUp(path: string): Promise<void> {
-  const chunk = Buffer.alloc(64 * 1024);
-  const file = await open(path, "w");
-  try {
-    for (;;) await file.write(chunk);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
-  } finally {
-    await file.close().catch(() => undefined);
-  }
-}
 
 let dir: string;
 let mounted = false;

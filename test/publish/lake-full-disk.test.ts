@@ -5,37 +5,14 @@
  * skipped.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, open, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MANIFEST_FILE, readManifest } from "../../src/publish/lake/manifest.js";
 import { publishLake } from "../../src/publish/lake/publish-lake.js";
+import { fillUp, tryMount } from "../helpers/small-disk.js";
 import { filledDatabase } from "./helpers/filled-db.js";
-
-function tryMount(dir: string, bytes: number): boolean {
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${bytes}`, "tmpfs", dir], {
-      stdio: "ignore",
-    });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Writes zeros into `path` until the file system has no space left. */
-async function fillUp(path: string): Promise<void> {
-  const chunk = Buffer.alloc(64 * 1024);
-  const file = await open(path, "w");
-  try {
-    for (;;) await file.write(chunk);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
-  } finally {
-    await file.close().catch(() => undefined);
-  }
-}
 
 let dir: string;
 let disk: string;
