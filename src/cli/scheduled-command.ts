@@ -3,8 +3,9 @@
  * a flag, a value or a report name must stop it at once with exit code 2, not fail every run a
  * week later.
  */
-import { resolveConfig } from "../config/resolve.js";
+import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import type { Catalog } from "../report/catalog.js";
 import { didYouMean } from "../report/suggest-name.js";
 import { loadCatalogFor } from "./catalog-option.js";
 import type { CliContext } from "./context.js";
@@ -83,12 +84,13 @@ export async function checkScheduledCommand(
   checkCommandLine: CheckCommandLine,
 ): Promise<void> {
   let parsed: Readonly<Record<string, unknown>>;
+  let config: ResolvedConfig | undefined;
   try {
     parsed = await checkCommandLine(args, ctx);
     // Each run would refuse it; the schedule would also log it with the command.
     refuseSmtpPasswordFlag(parsed);
     if (SETTINGS_CHECKED.includes(args[0] ?? "")) {
-      await resolveConfig({ flags: parsed, env: ctx.env, cwd: ctx.cwd, isTTY: false });
+      config = await resolveConfig({ flags: parsed, env: ctx.env, cwd: ctx.cwd, isTTY: false });
     }
     await checkScheduledPublish(args, parsed, ctx);
   } catch (error) {
@@ -97,21 +99,22 @@ export async function checkScheduledCommand(
       cause: error,
     });
   }
-  await checkReportNames(args, ctx);
+  const reports = config !== undefined && (args[0] === "report" || args[0] === "run");
+  // One catalog, as the runs will load it, for the names and then the reports they stand for.
+  const catalogs = Array.isArray(parsed.catalog) ? parsed.catalog.map(String) : undefined;
+  const catalog = reports ? await loadCatalogFor(catalogs, ctx) : undefined;
+  if (catalog) checkReportNames(args, catalog);
   await checkScheduledMail(args, ctx);
-  await checkScheduledReports(args, parsed, ctx);
+  if (catalog && config) await checkScheduledReports(args, parsed, { catalog, config }, ctx);
 }
 
 /**
  * The report and query names of a scheduled `report` or `run`, checked now: a typo must not wait
  * a week for its first tick. Names are the words after the command up to the first flag.
  */
-async function checkReportNames(args: readonly string[], ctx: CliContext): Promise<void> {
-  if (args[0] !== "report" && args[0] !== "run") return;
+function checkReportNames(args: readonly string[], catalog: Catalog): void {
   const firstFlag = args.findIndex((arg, i) => i > 0 && arg.startsWith("-"));
   const names = args.slice(1, firstFlag === -1 ? undefined : firstFlag);
-  const catalogs = args.flatMap((arg, i) => (arg === "--catalog" ? [args[i + 1] ?? ""] : []));
-  const catalog = await loadCatalogFor(catalogs.length > 0 ? catalogs : undefined, ctx);
   for (const name of names) {
     if (/\.sql$/i.test(name) || catalog.reports.has(name) || catalog.queries.has(name)) continue;
     throw new LmsExportError(

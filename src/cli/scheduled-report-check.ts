@@ -4,10 +4,10 @@
  * (no --mail-to) a report without a mail block, stop the schedule at once with exit 2 instead of
  * failing every run.
  */
-import { resolveConfig } from "../config/resolve.js";
+import type { ResolvedConfig } from "../config/resolve.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { silentLogger } from "../log/logger.js";
-import { loadCatalogFor } from "./catalog-option.js";
+import type { Catalog } from "../report/catalog.js";
 import type { CliContext } from "./context.js";
 import { checkJobMail, defaultRecipients } from "./mail-step.js";
 import { reportJobs } from "./report-step.js";
@@ -15,21 +15,20 @@ import { reportJobs } from "./report-step.js";
 /**
  * Contract: does nothing unless `args` are a `run` or `report`; otherwise throws, as a one-line
  * error starting with "the command after --", what each run would stop with for its report
- * parameters or mail blocks. `parsed` is the command line as the CLI's own definitions parse it;
- * `ctx` is the runs' own.
+ * parameters or mail blocks. `parsed` is the command line as the CLI's own definitions parse it,
+ * `loaded` the catalog and settings the runs will use; `ctx` is the runs' own.
  */
 export async function checkScheduledReports(
   args: readonly string[],
   parsed: Readonly<Record<string, unknown>>,
+  loaded: { catalog: Catalog; config: ResolvedConfig },
   ctx: CliContext,
 ): Promise<void> {
   if (args[0] !== "run" && args[0] !== "report") return;
   const given = args[0] === "run" ? parsed.reports : parsed.names;
   const names = Array.isArray(given) ? given.map(String) : [];
-  const catalogs = Array.isArray(parsed.catalog) ? parsed.catalog.map(String) : undefined;
+  const { catalog, config } = loaded;
   try {
-    const catalog = await loadCatalogFor(catalogs, ctx);
-    const config = await resolveConfig({ flags: parsed, env: ctx.env, cwd: ctx.cwd, isTTY: false });
     const setup = { config, logger: silentLogger };
     const { jobs } = await reportJobs(names, catalog, setup, ctx.cwd, new Date());
     if (parsed.mail === true && parsed.mailTo === undefined)

@@ -109,6 +109,29 @@ describe("schedule checks the scheduled command's arguments at start", () => {
     controller.abort();
     expect(await done, run.stderr()).toBe(0);
   });
+
+  it.each([["--catalog", "team"], ["--catalog=team"]])(
+    "a report of the catalog given as %j is found at start",
+    async (...catalog) => {
+      mkdirSync(join(tmp.dir, "team", "reports"), { recursive: true });
+      writeFileSync(
+        join(tmp.dir, "team", "reports", "team-access.json"),
+        JSON.stringify({
+          title: "Team access",
+          description: "Access.",
+          queries: ["access"],
+          formats: ["csv"],
+          fileName: "team-access-{date}",
+        }),
+      );
+      const controller = new AbortController();
+      const run = context(controller);
+      const done = main([...SCHEDULE, "report", "team-access", ...catalog], run.ctx);
+      await waitFor("the schedule to start", () => run.stderr().includes('"schedule started"'));
+      controller.abort();
+      expect(await done, run.stderr()).toBe(0);
+    },
+  );
 });
 
 describe("schedule --config", () => {
