@@ -104,8 +104,8 @@ export async function writeAndMailReports(
       neutraliseFormulas: step.neutraliseFormulas,
       csvBom: step.csvBom === true,
     }).catch((error: unknown) => {
-      // The reports' own failure is the one to say; the mail's is logged.
-      if (failed === undefined) throw error;
+      // The reports' own failure is the one to say, the mail's is logged; a stop still ends it.
+      if (failed === undefined || ctx.signal.aborted) throw error;
       logger.error("mail failed", {
         error: error instanceof Error ? error.message : String(error),
       });
