@@ -33,8 +33,11 @@ export function headerKey(raw: string): string {
   return words(raw).join("");
 }
 
-/** PostgreSQL keeps the first 63 bytes of a name (NAMEDATALEN - 1) and drops the rest. */
-const MAX_NAME_BYTES = 63;
+/**
+ * How long a name made from a header may be, in bytes of UTF-8: PostgreSQL keeps the first 63
+ * (NAMEDATALEN - 1) and drops the rest, and a `_2` to `_999` suffix must still fit.
+ */
+const NAME_BYTES = 63 - 4;
 
 /** `name` cut to at most `bytes` bytes of UTF-8, on a character boundary. */
 function cutToBytes(name: string, bytes: number): string {
@@ -46,7 +49,7 @@ function cutToBytes(name: string, bytes: number): string {
 
 /**
  * Column names for a whole header, in order: `preset[i]` when given (a name the caller chose, such
- * as an alias's target; presets are assumed distinct), else snake_case cut to 63 bytes (so that
+ * as an alias's target; presets are assumed distinct), else snake_case cut to NAME_BYTES (so that
  * PostgreSQL keeps every name whole and two long headers stay apart), a header with no letter or
  * digit named `column_N` (its 1-based position), and a name already used, or `reserved`,
  * suffixed `_2`, `_3`, ... (the earlier column keeps it).
@@ -60,7 +63,7 @@ export function uniqueColumnNames(
   return raw.map((cell, index) => {
     const fixed = preset[index];
     if (fixed !== undefined) return fixed;
-    const base = cutToBytes(snakeCase(cell), MAX_NAME_BYTES - 4) || `column_${index + 1}`;
+    const base = cutToBytes(snakeCase(cell), NAME_BYTES) || `column_${index + 1}`;
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
     used.add(name);

@@ -65,8 +65,9 @@ async function ageMs(path: string): Promise<number> {
 }
 
 async function isGone(path: string, owner: Owner | undefined): Promise<boolean> {
-  if (!owner) return (await ageMs(path)) > OWNERLESS_STALE_MS;
-  if ((await ageMs(path)) > UNRENEWED_STALE_MS) return true;
+  const age = await ageMs(path);
+  if (!owner) return age > OWNERLESS_STALE_MS;
+  if (age > UNRENEWED_STALE_MS) return true;
   if (owner.host !== hostname()) return false;
   try {
     process.kill(owner.pid, 0);
