@@ -17,6 +17,7 @@ import {
   AuthError,
   EnvelopeError,
   HttpError,
+  KEY_REFUSED_HINT,
   NotFoundError,
   type RequestContext,
 } from "./errors.js";
@@ -141,7 +142,7 @@ function failure(
   if (expect === "token" && (status === 401 || status === 403)) {
     return new AuthError(
       context,
-      `the portal refused the API key (${said}): check the key file given with --api-key-file or LMS_API_KEY_FILE`,
+      `the portal refused the API key (${said}): ${KEY_REFUSED_HINT}`,
       init,
     );
   }
@@ -175,7 +176,7 @@ function statusFalse(
   ) {
     return new AuthError(
       context,
-      `the portal refused the API key (${said}): check the key file given with --api-key-file or LMS_API_KEY_FILE`,
+      `the portal refused the API key (${said}): ${KEY_REFUSED_HINT}`,
       init,
     );
   }

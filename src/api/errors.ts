@@ -65,6 +65,13 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * How a refusal of the key ends: the client cannot know where the key came from (a file, the
+ * environment, a caller's string), so a command that does replaces this with the real place
+ * (src/cli/key-refusal.ts).
+ */
+export const KEY_REFUSED_HINT = "check the API key";
+
 /** The portal refused the API key (or kept refusing freshly issued tokens). Never retried. */
 export class AuthError extends ApiError {
   override name = "AuthError";

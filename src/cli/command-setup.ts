@@ -2,7 +2,7 @@
  * What every command that reads settings does first: resolve the configuration once and build the
  * logger, with a secrets list the logger redacts (the key is added as soon as it is read).
  */
-import { apiKeySource, describeApiKeySource, readApiKey } from "../config/api-key.js";
+import { describeApiKeySource, readApiKey } from "../config/api-key.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import type { LmsDatabase } from "../load/database.js";
 import { DatabaseLockedError, lockedWithoutWait } from "../load/open-errors.js";
@@ -59,8 +59,7 @@ export async function setupPortalCommand(
   const setup = await setupCommand(flags, ctx);
   const apiKey = await readApiKey(setup.config, ctx.env, { logger: setup.logger });
   setup.secrets.push(apiKey);
-  const where = apiKeySource(setup.config, ctx.env);
-  return { ...setup, apiKey, keySource: where ? describeApiKeySource(where) : "LMS_API_KEY" };
+  return { ...setup, apiKey, keySource: describeApiKeySource(setup.config, ctx.env) };
 }
 
 /** What opening the configured database takes besides the configuration. */

@@ -2,11 +2,11 @@
  * The `extract` command's work, which `run` repeats before writing its reports: settings and API
  * key, the database opened for writing, the extract, its summary on stdout.
  */
-import { LmsExportError } from "../errors/lms-export-error.js";
 import type { LmsDatabase } from "../load/database.js";
 import { type PortalCommandSetup, setupPortalCommand, withDatabase } from "./command-setup.js";
 import type { CliContext } from "./context.js";
 import { type ExtractFlags, extractSummary, extractWith } from "./extract-options.js";
+import { namingKeySource } from "./key-refusal.js";
 
 /**
  * Extracts into the configured database and prints the summary. `before` runs with the command's
@@ -43,17 +43,4 @@ export async function extractCommand(
   if (!after) return;
   const open = { readOnly: true, wait: { seconds: waitSeconds, logger } };
   await withDatabase(config, open, (db) => after(db, setup));
-}
-
-/**
- * The client's refusal message can only guess where the key came from (it never sees the
- * settings); with several portals and LMS_API_KEY beside key files, the user needs the real place.
- */
-function namingKeySource(error: unknown, keySource: string): unknown {
-  if (!(error instanceof LmsExportError) || error.code !== "auth-refused") return error;
-  const guess = "check the key file given with --api-key-file or LMS_API_KEY_FILE";
-  const message = error.message.includes(guess)
-    ? error.message.replace(guess, `check the key in ${keySource}`)
-    : `${error.message} (the key was read from ${keySource})`;
-  return new LmsExportError("auth-refused", message, { cause: error });
 }

@@ -40,9 +40,16 @@ export function apiKeySource(
   return undefined;
 }
 
-/** How messages name where the key came from (a path only once the file was read). */
-export function describeApiKeySource(where: ApiKeySource): string {
-  return where.kind === "env" ? "LMS_API_KEY" : `the key file ${where.path} (${where.source})`;
+/**
+ * How messages name where the key comes from (call it once the key was read: it shows a file's
+ * path). Never the key.
+ */
+export function describeApiKeySource(
+  config: ApiKeySettings,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const where = apiKeySource(config, env);
+  return where?.kind === "file" ? `the key file ${where.path} (${where.source})` : "LMS_API_KEY";
 }
 
 /**

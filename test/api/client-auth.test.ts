@@ -35,7 +35,9 @@ describe("authentication", () => {
     const error = await failure(client(portal, { apiKey: "wrong-key-123", logger }).authenticate());
     expect(error).toBeInstanceOf(AuthError);
     expect(error.message).toContain("the portal refused the API key");
-    expect(error.message).toContain("LMS_API_KEY_FILE");
+    // A library caller gave the key as a string: the message names no flag or variable of the CLI.
+    expect(error.message).toMatch(/: check the API key$/);
+    expect(error.message).not.toMatch(/--api-key-file|LMS_API_KEY/);
     expect(error.message).toContain("POST /api-v2/token, HTTP 401");
     expect(error.message).not.toContain("wrong-key-123");
     expect(portal.arrivalsAt("/token")).toHaveLength(1);

@@ -195,7 +195,7 @@ describe("readEnvelope: failures become typed errors naming operation, path and 
     }
   });
 
-  it("a refused key on /token is an AuthError telling where the key comes from", () => {
+  it("a refused key on /token is an AuthError saying to check the key, naming no CLI setting", () => {
     for (const input of [
       answer(401, { code: 401, message: "invalid api key" }),
       answer(403, "forbidden"),
@@ -204,7 +204,8 @@ describe("readEnvelope: failures become typed errors naming operation, path and 
       const error = caught(() => readEnvelope(input, tokenCtx, "token", redactor));
       expect(error).toBeInstanceOf(AuthError);
       expect(error.message).toContain("the portal refused the API key");
-      expect(error.message).toContain("--api-key-file");
+      expect(error.message).toMatch(/: check the API key$/);
+      expect(error.message).not.toContain("--api-key-file");
       expect(error.message).toContain("authenticate (POST /api-v2/token");
     }
     const missing = caught(() => readEnvelope(answer(404, "no"), tokenCtx, "token", redactor));

@@ -126,6 +126,7 @@ describe("apply stops sending", () => {
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
     expect(refused.stderr).toContain("apply stopped: ");
     expect(refused.stderr).toContain("the portal refused the API key");
+    expect(refused.stderr).toContain(`: check the key in the key file ${wrong} (`);
     expect(refused.stderr).toContain("No row is at fault: 30 rows were not sent");
     expect(refused.stderr).not.toContain("rows failed");
     expect(refused.stderr).not.toContain("not-the-key-3d9a");

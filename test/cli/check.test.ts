@@ -62,7 +62,7 @@ describe("lms-export check", () => {
     expect(run.code).toBe(2);
     const shown = lines(run.stdout);
     expect(shown.slice(0, 3).every((line) => line.startsWith("✓"))).toBe(true);
-    expect(shown[3]).toMatch(/^✗ token: .*refused the API key/);
+    expect(shown[3]).toMatch(/^✗ token: .*refused the API key .*: check the key in LMS_API_KEY$/);
     expect(shown[4]).toBe("✗ list call: not tried (no token)");
     expect(run.stderr).toBe("lms-export: check failed: 2 of 5 checks\n");
     expect(`${run.stdout}${run.stderr}`).not.toContain(wrong);

@@ -21,6 +21,7 @@ import {
   withDatabase,
 } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { namingKeySource } from "../key-refusal.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
 
 const DEFAULT_MAX_CHANGES = 500;
@@ -115,7 +116,12 @@ function progressWriter(ctx: CliContext, quiet: boolean) {
  * The summary on stdout; then a failure when interrupted, when sending stopped for a reason no
  * row is to blame for (the key, the portal's address, recording), or when rows failed.
  */
-function reportOutcome(ctx: CliContext, op: ApplyOp, planned: ApplyPlan, outcome: ApplyOutcome) {
+function reportOutcome(
+  ctx: CliContext,
+  op: ApplyOp,
+  planned: ApplyPlan,
+  outcome: ApplyOutcome & { keySource: string },
+) {
   ctx.stdout.write(
     `apply ${op}: ${outcome.applied} applied, ${outcome.unchanged} unchanged, ${outcome.failed.length} failed, ${outcome.skipped} skipped; results in ${outcome.resultsFile}\n`,
   );
@@ -125,7 +131,7 @@ function reportOutcome(ctx: CliContext, op: ApplyOp, planned: ApplyPlan, outcome
       "apply interrupted: run the same command again (or with --resume) to send the rest",
     );
   }
-  if (outcome.stopped) throw outcome.stopped;
+  if (outcome.stopped) throw namingKeySource(outcome.stopped, outcome.keySource);
   if (outcome.failed.length > 0) {
     const lines = outcome.failed.slice(0, 20).join(", ");
     throw new LmsExportError(
@@ -150,11 +156,12 @@ async function applySetup(
   args: ApplyArgs,
   argv: Readonly<Record<string, unknown>>,
   ctx: CliContext,
-): Promise<{ setup: CommandSetup; apiKey: string }> {
+): Promise<{ setup: CommandSetup; apiKey: string; keySource: string }> {
   const flags = { ...argv, format: undefined, param: undefined };
   // A dry run reads only the local database: it needs no key.
   const setup = args.dryRun ? await setupCommand(flags, ctx) : await setupPortalCommand(flags, ctx);
   const apiKey = "apiKey" in setup ? String(setup.apiKey) : "";
+  const keySource = "keySource" in setup ? String(setup.keySource) : "";
   const { config } = setup;
   if (!args.dryRun && !config.baseUrl) {
     throw new LmsExportError(
@@ -169,7 +176,7 @@ async function applySetup(
       `database ${config.db} does not exist; run "lms-export extract" first (apply compares the file with it) or check --db`,
     );
   }
-  return { setup, apiKey };
+  return { setup, apiKey, keySource };
 }
 
 /** What the plan found worth a warning: ids the portal may not know, notes, earlier runs. */
@@ -196,7 +203,7 @@ async function runApply(
   const op = checkedOp(args.op);
   const maxChanges = checkedMaxChanges(args);
   const path = resolve(ctx.cwd, args.file);
-  const { setup, apiKey } = await applySetup(args, argv, ctx);
+  const { setup, apiKey, keySource } = await applySetup(args, argv, ctx);
   const { config, logger } = setup;
   await withDatabase(config, {}, async (db) => {
     // A file that cannot be applied is typed bad input by the apply stage: nothing was sent.
@@ -229,7 +236,7 @@ async function runApply(
       signal: ctx.signal,
       onProgress: progress.update,
     }).finally(progress.end);
-    reportOutcome(ctx, op, planned, outcome);
+    reportOutcome(ctx, op, planned, { ...outcome, keySource });
   });
 }
 

@@ -7,12 +7,13 @@ import { request } from "undici";
 import type { Argv } from "yargs";
 import { createClient } from "../../api/client.js";
 import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../../api/setup-failure.js";
-import { apiKeySource, readApiKey } from "../../config/api-key.js";
+import { describeApiKeySource, readApiKey } from "../../config/api-key.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { createRedactor } from "../../log/redact.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { namingKeySource } from "../key-refusal.js";
 import { withConnectionOptions } from "../options.js";
 
 /** A slow portal answers a single small request well within this; a dead one does not. */
@@ -41,7 +42,7 @@ export function registerCheck(root: Argv, ctx: CliContext): Argv {
         throw new LmsExportError("bad-input", "check failed: fix the configuration first");
       }
       secrets.push(settings.apiKey);
-      const setup = await checkPortal(settings.config, settings.apiKey, ctx.signal, mark);
+      const setup = await checkPortal(settings, ctx.signal, mark);
       if (failed === 0) return;
       // A key the portal refuses, or an address that is not its API, is bad input as it is for
       // extract and apply (exit 2): what needs fixing is the setup, not the portal.
@@ -56,7 +57,7 @@ async function checkSettings(
   args: Readonly<Record<string, unknown>>,
   ctx: CliContext,
   mark: Mark,
-): Promise<{ config: CommandSetup["config"]; apiKey: string } | undefined> {
+): Promise<{ config: CommandSetup["config"]; apiKey: string; keySource: string } | undefined> {
   let setup: CommandSetup;
   try {
     setup = await setupCommand({ ...args, quiet: true }, ctx);
@@ -73,8 +74,9 @@ async function checkSettings(
   mark(true, "configuration", `portal ${config.baseUrl} (settings from ${from})`);
   try {
     const apiKey = await readApiKey(config, ctx.env, { logger: setup.logger });
-    mark(true, "API key", `read from ${keySource(config, ctx.env)}`);
-    return { config, apiKey };
+    const keySource = describeApiKeySource(config, ctx.env);
+    mark(true, "API key", `read from ${keySource}`);
+    return { config, apiKey, keySource };
   } catch (error) {
     mark(false, "API key", errorText(error));
     return undefined;
@@ -83,11 +85,11 @@ async function checkSettings(
 
 /** Checks the portal; answers what of the setup its token step showed wrong, if anything. */
 async function checkPortal(
-  config: ResolvedConfig,
-  apiKey: string,
+  settings: { config: ResolvedConfig; apiKey: string; keySource: string },
   signal: AbortSignal,
   mark: Mark,
 ): Promise<SetupFailure | undefined> {
+  const { config, apiKey, keySource } = settings;
   const baseUrl = config.baseUrl ?? "";
   const started = Date.now();
   try {
@@ -118,7 +120,7 @@ async function checkPortal(
     await client.authenticate();
     mark(true, "token", "obtained");
   } catch (error) {
-    mark(false, "token", errorText(error));
+    mark(false, "token", errorText(namingKeySource(error, keySource)));
     mark(false, "list call", "not tried (no token)");
     return setupFailure(error);
   }
@@ -131,18 +133,13 @@ async function checkPortal(
   return undefined;
 }
 
-/** Where the key came from, never the key. */
-function keySource(config: ResolvedConfig, env: CliContext["env"]): string {
-  const where = apiKeySource(config, env);
-  return where?.kind === "file" ? `${where.path} (${where.source})` : "LMS_API_KEY";
-}
-
 function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   // Node's errno codes (ECONNREFUSED, CERT_HAS_EXPIRED) say what went wrong; the client's own
-  // ERR_* codes only repeat the message.
-  return typeof code === "string" && !code.startsWith("ERR_") && !error.message.includes(code)
+  // ERR_* codes and the project's failure codes (auth-refused) only repeat the message.
+  const errno = typeof code === "string" && /^[A-Z][A-Z0-9_]*$/.test(code);
+  return errno && !code.startsWith("ERR_") && !error.message.includes(code)
     ? `${error.message} (${code})`
     : error.message;
 }
