@@ -3,6 +3,7 @@
  * cleanly on its signal (the running run gets SIGTERM, then SIGKILL after a grace period). The
  * clock, the ticker and how a run starts are injected, so tests drive it without waiting.
  */
+import { once } from "node:events";
 import { Cron } from "croner";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
@@ -51,8 +52,16 @@ export interface ScheduleOptions {
 export interface ScheduleSummary {
   runs: number;
   failed: number;
+  /** Runs that ended because the schedule stopped them (not counted as failed). */
+  stopped: number;
   skipped: number;
 }
+
+/**
+ * How a run answers the stop it was asked for: 130/143, as src/cli/exit-codes.ts makes them for
+ * SIGINT/SIGTERM (or a signal, when it had to be killed).
+ */
+const STOPPED_EXIT_CODES: ReadonlySet<number> = new Set([130, 143]);
 
 // Long enough for an extract to finish its merge transaction after SIGTERM, short enough that
 // a service manager's own stop timeout (systemd: 90 s) is not reached first.
@@ -121,7 +130,7 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleSum
   const startRun = options.startRun ?? ((a) => spawnCliRun(a));
   const startTicker =
     options.startTicker ?? ((onTick) => cronTicker(options.cron, options.timezone, onTick));
-  const summary: ScheduleSummary = { runs: 0, failed: 0, skipped: 0 };
+  const summary: ScheduleSummary = { runs: 0, failed: 0, stopped: 0, skipped: 0 };
   const command = displayCommand(args);
   if (signal.aborted) return summary;
 
@@ -152,16 +161,14 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleSum
         run: number,
         outcome,
         durationMs: now() - startedAt,
-        // Once stopping there is no next run to announce.
         nextRun: stopping ? undefined : nextRunText(),
+        stopping,
       });
     });
     current = { run, number, startedAt, done };
   };
 
-  const stopped = new Promise<void>((resolve) => {
-    signal.addEventListener("abort", () => resolve(), { once: true });
-  });
+  const stopped = once(signal, "abort");
   ticker = startTicker(tick);
   logger.info("schedule started", {
     cron: options.cron,
@@ -181,11 +188,21 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleSum
   return summary;
 }
 
-/** Logs how a run ended and counts it as failed unless it exited with 0. */
+/**
+ * Logs how a run ended and counts it as failed unless it exited with 0, or ended as asked when
+ * the schedule stopped: a service restart is not a failure, and an error line would page someone.
+ * Once stopping there is no next run to announce.
+ */
 function logOutcome(
   logger: Logger,
   summary: ScheduleSummary,
-  ended: { run: number; outcome: RunOutcome; durationMs: number; nextRun: string | undefined },
+  ended: {
+    run: number;
+    outcome: RunOutcome;
+    durationMs: number;
+    nextRun: string | undefined;
+    stopping: boolean;
+  },
 ): void {
   const { outcome } = ended;
   const fields = {
@@ -198,8 +215,14 @@ function logOutcome(
     // Exit code 2 is bad usage: every later run will fail the same way until it is fixed.
     ...(outcome.exitCode === 2 ? { hint: "check the command given after --" } : {}),
   };
+  const askedToStop =
+    outcome.signal !== null ||
+    (outcome.exitCode !== null && STOPPED_EXIT_CODES.has(outcome.exitCode));
   if (outcome.exitCode === 0) {
     logger.info("run succeeded", fields);
+  } else if (ended.stopping && askedToStop) {
+    summary.stopped += 1;
+    logger.warn("run stopped: the schedule is stopping", fields);
   } else {
     summary.failed += 1;
     logger.error("run failed", fields);

@@ -141,7 +141,7 @@ describe("runSchedule", () => {
     await waitFor("the second run to end", () => logger.named("run failed").length === 2);
     controller.abort();
 
-    expect(await done).toEqual({ runs: 2, failed: 2, skipped: 1 });
+    expect(await done).toEqual({ runs: 2, failed: 2, stopped: 0, skipped: 1 });
     expect(logger.named("run failed")[0]).toMatchObject({
       level: "error",
       fields: { run: 1, exitCode: 3 },
@@ -169,7 +169,7 @@ describe("runSchedule", () => {
 
     // The run was waited for: it had finished its SIGTERM handler before runSchedule resolved.
     expect(readFileSync(marker, "utf8")).toBe("started finished-after-term");
-    expect(summary).toEqual({ runs: 1, failed: 0, skipped: 0 });
+    expect(summary).toEqual({ runs: 1, failed: 0, stopped: 0, skipped: 0 });
     expect(ticker.stopped()).toBe(true);
     const messages = logger.lines.map((l) => l.message);
     expect(messages.slice(-3)).toEqual([
@@ -193,12 +193,34 @@ describe("runSchedule", () => {
     ticker.tick();
     await waitFor("the child to start", () => existsSync(marker));
     controller.abort();
-    expect(await done).toEqual({ runs: 1, failed: 1, skipped: 0 });
+    expect(await done).toEqual({ runs: 1, failed: 0, stopped: 1, skipped: 0 });
     expect(logger.named("the running run did not end after SIGTERM: killing it")).toHaveLength(1);
-    expect(logger.named("run failed")[0]?.fields).toMatchObject({
-      exitCode: null,
-      signal: "SIGKILL",
-    });
+    const stopped = logger.named("run stopped: the schedule is stopping");
+    expect(stopped[0]).toMatchObject({ level: "warn" });
+    expect(stopped[0]?.fields).toMatchObject({ exitCode: null, signal: "SIGKILL" });
+    expect(logger.named("run failed")).toHaveLength(0);
+  });
+
+  it("a run that ends on the stop it was asked for is stopped, not failed; one that fails then is failed", async () => {
+    for (const [exit, expected] of [
+      [143, { failed: 0, stopped: 1, message: "run stopped: the schedule is stopping" }],
+      [1, { failed: 1, stopped: 0, message: "run failed" }],
+    ] as const) {
+      const marker = tmp.path(`exits-${exit}.txt`);
+      const script = `const fs=require('node:fs');const m=process.argv[1];process.on('SIGTERM',()=>process.exit(${exit}));fs.writeFileSync(m+'.tmp','started');fs.renameSync(m+'.tmp',m);setInterval(()=>{},1000)`;
+      const { ticker, logger, controller, done } = scheduleByHand({
+        args: ["extract"],
+        startRun: scriptRun(script, marker),
+      });
+      ticker.tick();
+      await waitFor("the child to start", () => existsSync(marker));
+      controller.abort();
+      const { message, ...counts } = expected;
+      expect(await done).toEqual({ runs: 1, skipped: 0, ...counts });
+      const line = logger.named(message)[0];
+      expect(line).toMatchObject({ level: exit === 1 ? "error" : "warn" });
+      expect(line?.fields).toMatchObject({ exitCode: exit });
+    }
   });
 
   it("runs once at start with runNow", async () => {
@@ -210,7 +232,7 @@ describe("runSchedule", () => {
     });
     await waitFor("the run", () => logger.named("run succeeded").length === 1);
     controller.abort();
-    expect(await done).toEqual({ runs: 1, failed: 0, skipped: 0 });
+    expect(await done).toEqual({ runs: 1, failed: 0, stopped: 0, skipped: 0 });
     expect(readFileSync(marker, "utf8")).toBe("list\n");
   });
 
