@@ -22,6 +22,7 @@ import { describePublishedTables, type PublishedTable } from "../published-table
 import type { PgSettings } from "./connection-settings.js";
 import { copyRows } from "./copy-rows.js";
 import { pgColumnsSql } from "./pg-columns.js";
+import { checkSchemaName } from "./schema-name.js";
 import { checkSchemaPortal, markSchemaPortal } from "./schema-portal.js";
 import { nextTable, swapTable } from "./swap-tables.js";
 
@@ -41,17 +42,6 @@ export interface PublishPostgresOptions {
 export interface PublishPostgresResult {
   schema: string;
   tables: { name: string; rows: number }[];
-}
-
-/** Schema names are identifiers, shorter than PostgreSQL's limit of 63 bytes. */
-export function checkSchemaName(schema: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,49}$/.test(schema)) {
-    throw new LmsExportError(
-      "bad-input",
-      `--schema ${JSON.stringify(schema)} is not a schema name: use letters, digits and "_" (at most 50, not starting with a digit)`,
-    );
-  }
-  return schema;
 }
 
 export async function publishPostgres(

@@ -10,6 +10,7 @@
  */
 import type pg from "pg";
 import { LmsExportError } from "../../errors/lms-export-error.js";
+import { portalSchemaName } from "./schema-name.js";
 import { qualified } from "./swap-tables.js";
 
 const MARK_PREFIX = "lms-export portal ";
@@ -40,7 +41,7 @@ export async function checkSchemaPortal(
   if (holder === undefined || holder === portal) return;
   throw new LmsExportError(
     "refused",
-    `schema ${schema} holds portal ${holder}'s tables, and publishing portal ${portal} there would replace them: give each portal a schema of its own (--schema ${schema}_${portal.replaceAll("-", "_")}), or, to replace them on purpose, clear the mark first with COMMENT ON TABLE ${schema}.${MARKED_TABLE} IS NULL`,
+    `schema ${schema} holds portal ${holder}'s tables, and publishing portal ${portal} there would replace them: give each portal a schema of its own (--schema ${portalSchemaName(schema, portal)}), or, to replace them on purpose, clear the mark first with COMMENT ON TABLE ${schema}.${MARKED_TABLE} IS NULL`,
   );
 }
 

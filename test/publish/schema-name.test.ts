@@ -1,0 +1,28 @@
+/**
+ * Schema names `publish --schema` takes, and the one the refusal of another portal's schema
+ * suggests: it must itself be a name `--schema` takes, whatever the portal is called.
+ */
+import { describe, expect, it } from "vitest";
+import { checkPortalName } from "../../src/config/portal-name.js";
+import { checkSchemaName, portalSchemaName } from "../../src/publish/postgres/schema-name.js";
+
+describe("schema names", () => {
+  it("takes identifiers of at most 50 characters and refuses the rest in one line", () => {
+    expect(checkSchemaName("lms")).toBe("lms");
+    expect(checkSchemaName(`_${"a".repeat(49)}`)).toHaveLength(50);
+    for (const bad of ["", "1lms", "lms-north", "lms north", `a${"b".repeat(50)}`, 'lms"; --']) {
+      expect(() => checkSchemaName(bad)).toThrow(/is not a schema name: use letters, digits/);
+    }
+  });
+
+  it("suggests a schema for another portal that --schema takes, even for the longest portal name", () => {
+    const longest = checkPortalName(`9${"x-".repeat(31)}z`);
+    expect(longest).toHaveLength(64);
+    for (const portal of ["south", "south-2", longest]) {
+      const suggested = portalSchemaName("lms", portal);
+      expect(checkSchemaName(suggested)).toBe(suggested);
+      expect(suggested.startsWith("lms_")).toBe(true);
+    }
+    expect(portalSchemaName("lms", "south-2")).toBe("lms_south_2");
+  });
+});
