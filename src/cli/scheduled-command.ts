@@ -94,18 +94,25 @@ export async function checkScheduledCommand(
     }
     await checkScheduledPublish(args, parsed, ctx);
   } catch (error) {
-    if (!(error instanceof LmsExportError)) throw error;
-    throw new LmsExportError(error.code, `the command after -- is wrong: ${error.message}`, {
-      cause: error,
-    });
+    throw commandWrong(error);
   }
   const reports = config !== undefined && (args[0] === "report" || args[0] === "run");
   // One catalog, as the runs will load it, for the names and then the reports they stand for.
   const catalogs = Array.isArray(parsed.catalog) ? parsed.catalog.map(String) : undefined;
   const catalog = reports ? await loadCatalogFor(catalogs, ctx) : undefined;
   if (catalog) checkReportNames(args, catalog);
-  await checkScheduledMail(args, ctx);
+  await checkScheduledMail(parsed, config, ctx).catch((error: unknown) => {
+    throw commandWrong(error);
+  });
   if (catalog && config) await checkScheduledReports(args, parsed, { catalog, config }, ctx);
+}
+
+/** A refusal of the scheduled command, said as one: the schedule's own flags are not at fault. */
+function commandWrong(error: unknown): unknown {
+  if (!(error instanceof LmsExportError)) return error;
+  return new LmsExportError(error.code, `the command after -- is wrong: ${error.message}`, {
+    cause: error,
+  });
 }
 
 /**

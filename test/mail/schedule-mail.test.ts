@@ -6,7 +6,6 @@
 import { describe, expect, test } from "vitest";
 import type { CliContext } from "../../src/cli/context.js";
 import { main } from "../../src/cli/main.js";
-import { checkScheduledMail } from "../../src/cli/scheduled-mail-check.js";
 import { Collect } from "../log/collect.js";
 
 function context(env: Record<string, string>): { ctx: CliContext; stderr: Collect } {
@@ -37,6 +36,7 @@ describe("schedule with a command that mails", () => {
         LMS_SMTP_URL: "smtp://mail.example.com:587",
         LMS_MAIL_FROM: "r@example.com",
         LMS_SMTP_PASSWORD: "pw",
+        LMS_MAIL_DEFAULT_TO: "officers@example.com",
       },
       "",
     ],
@@ -48,12 +48,17 @@ describe("schedule with a command that mails", () => {
   ])("%j %j", async (command, env, expected) => {
     const { ctx, stderr } = context(env);
     if (expected === "") {
-      await expect(checkScheduledMail(command, ctx)).resolves.toBeUndefined();
+      // Stopped before it starts: the command is checked, and the schedule ends at once.
+      const stopped = { ...ctx, signal: AbortSignal.abort() };
+      const code = await main(["schedule", "--cron", "0 6 * * 1", "--", ...command], stopped);
+      expect(stderr.text()).toBe("");
+      expect(code).toBe(0);
       return;
     }
     const code = await main(["schedule", "--cron", "0 6 * * 1", "--", ...command], ctx);
     expect(code).toBe(2);
     expect(stderr.lines()).toHaveLength(1);
+    expect(stderr.text()).toContain(`lms-export: the command after -- is wrong: `);
     expect(stderr.text()).toContain(expected);
     expect(stderr.text()).not.toContain(":pw@");
   });
