@@ -1,10 +1,11 @@
 /**
  * `sql --format json` writes instants as ISO 8601 with Z; the demo, a real child process, says why
- * the simulated portal answers "not found" for a product.
+ * the simulated portal answers "not found" for a product, and writes its charted reports as HTML.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseHTML } from "linkedom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLmsDatabase } from "../fixtures/lms-dataset.js";
 import { runCli } from "../helpers/spawn-cli.js";
@@ -38,5 +39,30 @@ describe("instants and the demo's not found", () => {
     expect(run.stdout).toMatch(
       /1 not found \(see _not_found\)\n {2}\(not found: the simulated portal deletes a product on purpose/,
     );
+  });
+
+  it("writes the charted reports as HTML too, and says which page to open", async () => {
+    const out = join(dir, "out-pages");
+    const run = await runCli(
+      ["demo", "--users", "40", "--db", join(dir, "pages.duckdb"), "--out", out],
+      { cwd: dir },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const opened = /^Open (\S+) in a browser: the weekly report, with its charts\.$/m.exec(
+      run.stdout,
+    );
+    expect(opened?.[1]).toMatch(/^out-pages\/weekly-compliance-\d{4}-\d{2}-\d{2}\.html$/);
+    const pages = (await readdir(out)).filter((name) => name.endsWith(".html")).sort();
+    expect(pages.map((name) => name.replace(/-\d{4}-\d{2}-\d{2}/, ""))).toEqual([
+      "completion-overview.html",
+      "weekly-compliance.html",
+    ]);
+    const { document } = parseHTML(await readFile(join(dir, opened?.[1] ?? ""), "utf8"));
+    // Both charts the definition declares, drawn with marks.
+    const charts = [...document.querySelectorAll("svg")].filter(
+      (svg) => svg.querySelectorAll("path, rect, circle").length > 0,
+    );
+    expect(charts.length).toBeGreaterThanOrEqual(2);
+    expect(document.querySelector("script")).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import { DEFAULT_API_KEY, type RunningSimulator, startSimulator } from "../../si
 import type { CommandArgs } from "../command-args.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { demoCatalog } from "../demo-catalog.js";
 import { extractSummary, extractWith } from "../extract-options.js";
 import { withLogOptions, withOutputOptions } from "../options.js";
 import { reportSummary } from "../report-summary.js";
@@ -76,15 +77,20 @@ async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
   const dbPath = resolve(ctx.cwd, args.db ?? DEMO_DB);
   ctx.stderr.write(`starting a simulated portal with ${args.users} users...\n`);
   const portal = await startSimulator({ users: args.users, seed: args.seed });
+  let written: string[] = [];
   try {
     ctx.stderr.write(`portal at ${portal.baseUrl}; extracting into ${relative(ctx.cwd, dbPath)}\n`);
-    await extractAndReport(setup, { portal, dbPath, started }, ctx);
+    written = await extractAndReport(setup, { portal, dbPath, started }, ctx);
   } finally {
     await portal.close();
   }
-  ctx.stdout.write(
-    nextSteps(relative(ctx.cwd, dbPath), relative(ctx.cwd, rosterPath(dbPath)), started),
-  );
+  const page = written.find((file) => file.endsWith(".html"));
+  const files = {
+    db: relative(ctx.cwd, dbPath),
+    roster: relative(ctx.cwd, rosterPath(dbPath)),
+    ...(page === undefined ? {} : { page: relative(ctx.cwd, page) }),
+  };
+  ctx.stdout.write(nextSteps(files, started));
 }
 
 /**
@@ -115,12 +121,15 @@ async function importDemoRoster(
   );
 }
 
-/** The extract of the simulated portal into `dbPath`, its roster, then every report of the catalog. */
+/**
+ * The extract of the simulated portal into `dbPath`, its roster, then every report of the
+ * catalog; answers the files written, weekly compliance's first.
+ */
 async function extractAndReport(
   { config, logger }: CommandSetup,
   run: { portal: RunningSimulator; dbPath: string; started: number },
   ctx: CliContext,
-): Promise<void> {
+): Promise<string[]> {
   const db = await openDatabase(run.dbPath, { memoryLimit: config.duckdbMemoryLimit });
   try {
     const extractConfig = { ...config, baseUrl: run.portal.baseUrl, db: run.dbPath };
@@ -139,7 +148,7 @@ async function extractAndReport(
       );
     }
     await importDemoRoster(db, run.portal, run.dbPath, ctx);
-    const catalog = await loadCatalog(projectRoot());
+    const catalog = demoCatalog(await loadCatalog(projectRoot()));
     const reports = await runReports(db, [...catalog.reports.keys()], {
       outDir: config.outDir,
       ...(config.formats ? { formats: config.formats } : {}),
@@ -149,15 +158,22 @@ async function extractAndReport(
       cwd: ctx.cwd,
     });
     ctx.stdout.write(reportSummary(reports, ctx.cwd));
+    const weekly = reports.filter((report) => report.report === "weekly-compliance");
+    return [...weekly, ...reports].flatMap((report) => report.files);
   } finally {
     db.close();
   }
 }
 
-/** The closing lines: the time taken and commands to try on the demo's database. */
-function nextSteps(dbArg: string, rosterArg: string, started: number): string {
+/** The closing lines: the time taken, the page to open and commands to try on the database. */
+function nextSteps(files: { db: string; roster: string; page?: string }, started: number): string {
+  const { db: dbArg, roster: rosterArg, page } = files;
   return [
-    `done in ${((Date.now() - started) / 1000).toFixed(1)} s. Try next:`,
+    `done in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    ...(page === undefined
+      ? []
+      : [`Open ${page} in a browser: the weekly report, with its charts.`]),
+    "Try next:",
     `  npx lms-export list`,
     `  npx lms-export sql "SELECT take_status, count(*) AS takes, round(avg(take_score), 1) AS avg_score FROM take GROUP BY ALL ORDER BY takes DESC" --db ${dbArg}`,
     `  npx lms-export report compliance --format csv --db ${dbArg}`,
