@@ -81,8 +81,12 @@ it("a run signalled with its schedule's process group stops cleanly with exit 14
   process.kill(-(child.pid ?? 0), "SIGTERM");
   expect(await exited).toBe(0);
 
-  const ended = events().find((e) => e.msg === "run failed" || e.msg === "run succeeded");
-  expect(ended, stderr).toMatchObject({ exitCode: 143 });
+  const ended = events().find((e) => String(e.msg).startsWith("run ") && "exitCode" in e);
+  expect(ended, stderr).toMatchObject({
+    msg: "run stopped: the schedule is stopping",
+    level: "warn",
+    exitCode: 143,
+  });
   expect(ended).not.toHaveProperty("signal");
   expect(stderr).toContain("extract interrupted; the database is unchanged");
 }, 60_000);
