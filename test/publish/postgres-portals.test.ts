@@ -8,10 +8,11 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type PgServer, postgresInstalled, startPgServer } from "../../src/bench/temp-postgres.js";
+import { type PgServer, postgresInstalled } from "../../src/bench/temp-postgres.js";
 import type { CliContext } from "../../src/cli/context.js";
 import { main } from "../../src/cli/main.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
+import { startBiServer } from "./helpers/bi-server.js";
 import { FIXTURE_ROWS, filledDatabase } from "./helpers/filled-db.js";
 
 const PASSWORD = "portals-pw";
@@ -25,11 +26,7 @@ let passwordFile: string;
 
 beforeAll(async () => {
   if (!installed) return;
-  server = await startPgServer();
-  admin = await server.admin();
-  await admin.query(`CREATE ROLE publisher LOGIN PASSWORD '${PASSWORD}'`);
-  await admin.query("CREATE DATABASE bi OWNER publisher");
-  url = `postgres://publisher@127.0.0.1:${server.port}/bi`;
+  ({ server, admin, url } = await startBiServer(PASSWORD));
   passwordFile = join(dir, "pg-password");
   await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
   // Two portals' databases told apart by their size: north has 300 takes, south 120.

@@ -15,8 +15,9 @@ async function* lines(
   duck: DuckDBConnection,
   table: PublishedTable,
   counted: { rows: number },
+  withNul: ReadonlySet<string>,
 ): AsyncGenerator<Buffer> {
-  const result = await duck.stream(copyLinesSql(table.name, table.columns));
+  const result = await duck.stream(copyLinesSql(table.name, table.columns, withNul));
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) return;
@@ -41,15 +42,19 @@ function copyFailure(table: string, error: unknown): unknown {
   return new Error(`copying ${place}: ${error.message}${why}`, { cause: error });
 }
 
-/** Copies every row of `table` into `target` (a quoted, qualified name); answers the rows. */
+/**
+ * Copies every row of `table` into `target` (a quoted, qualified name); answers the rows. The
+ * columns named in `withNul` have values holding NUL characters (nul-characters.ts).
+ */
 export async function copyRows(
   duck: DuckDBConnection,
   pg: Client,
   table: PublishedTable,
   target: string,
+  withNul: ReadonlySet<string> = new Set(),
 ): Promise<number> {
   const counted = { rows: 0 };
-  const source = lines(duck, table, counted);
+  const source = lines(duck, table, counted, withNul);
   const copy = pg.query(copyFrom(`COPY ${target} FROM STDIN`));
   try {
     await pipeline(Readable.from(source), copy);

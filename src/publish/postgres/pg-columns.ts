@@ -5,6 +5,7 @@
  */
 import { quoteIdent } from "../../load/ddl.js";
 import type { PublishedColumn } from "../published-tables.js";
+import { jsonWithoutNul, textWithoutNul } from "./nul-characters.js";
 
 const INTEGERS = new Set([
   "TINYINT",
@@ -44,8 +45,12 @@ function escaped(text: string): string {
   return `replace(replace(replace(replace(${text}, '\\', '\\\\'), chr(9), '\\t'), chr(10), '\\n'), chr(13), '\\r')`;
 }
 
-/** The value of `column` as PostgreSQL's text COPY format reads it, `\N` for NULL. */
-export function copyTextSql(column: PublishedColumn): string {
+/**
+ * The value of `column` as PostgreSQL's text COPY format reads it, `\N` for NULL. `holdsNul`: some
+ * value holds the character NUL (nul-characters.ts), which then gives way; only then, as looking
+ * for it in every value of every column would slow every publish down.
+ */
+export function copyTextSql(column: PublishedColumn, holdsNul = false): string {
   const name = quoteIdent(column.name);
   const type = column.type;
   let text: string;
@@ -53,16 +58,23 @@ export function copyTextSql(column: PublishedColumn): string {
   else if (type === "TIMESTAMP") text = `strftime(${name}, '%Y-%m-%d %H:%M:%S.%f') || '+00'`;
   else if (type.startsWith("TIMESTAMP")) {
     text = `strftime(timezone('UTC', ${name}), '%Y-%m-%d %H:%M:%S.%f') || '+00'`;
-  } else if (type === "JSON") text = escaped(`CAST(${name} AS VARCHAR)`);
-  else if (isNested(type)) text = escaped(`CAST(to_json(${name}) AS VARCHAR)`);
-  else if (pgType(type) === "TEXT") text = escaped(`CAST(${name} AS VARCHAR)`);
-  else text = `CAST(${name} AS VARCHAR)`;
+  } else if (type === "JSON" || isNested(type)) {
+    const json = type === "JSON" ? `CAST(${name} AS VARCHAR)` : `CAST(to_json(${name}) AS VARCHAR)`;
+    text = escaped(holdsNul ? jsonWithoutNul(json) : json);
+  } else if (pgType(type) === "TEXT") {
+    const value = `CAST(${name} AS VARCHAR)`;
+    text = escaped(holdsNul ? textWithoutNul(value) : value);
+  } else text = `CAST(${name} AS VARCHAR)`;
   return `coalesce(${text}, '\\N')`;
 }
 
-/** One text COPY line per row of `table` (without the newline). */
-export function copyLinesSql(table: string, columns: readonly PublishedColumn[]): string {
-  const values = columns.map(copyTextSql).join(", ");
+/** One text COPY line per row of `table` (without the newline); `withNul` as {@link copyTextSql}. */
+export function copyLinesSql(
+  table: string,
+  columns: readonly PublishedColumn[],
+  withNul: ReadonlySet<string> = new Set(),
+): string {
+  const values = columns.map((column) => copyTextSql(column, withNul.has(column.name))).join(", ");
   return `SELECT concat_ws(chr(9), ${values}) FROM ${quoteIdent(table)}`;
 }
 

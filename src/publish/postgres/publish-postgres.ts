@@ -21,7 +21,8 @@ import { createRedactor } from "../../log/redact.js";
 import { describePublishedTables, type PublishedTable } from "../published-tables.js";
 import type { PgSettings } from "./connection-settings.js";
 import { copyRows } from "./copy-rows.js";
-import { pgColumnsSql } from "./pg-columns.js";
+import { type NulColumn, nulColumns } from "./nul-characters.js";
+import { pgColumnsSql, pgType } from "./pg-columns.js";
 import { checkSchemaName } from "./schema-name.js";
 import { checkSchemaPortal, markSchemaPortal } from "./schema-portal.js";
 import { nextTable, swapTable } from "./swap-tables.js";
@@ -65,9 +66,15 @@ export async function publishPostgres(
     await client.connect();
     await duck.run("BEGIN TRANSACTION");
     const tables = await describePublishedTables(duck);
-    const loaded = await loadInOneTransaction(client, duck, { schema, portal }, tables);
+    const { loaded, nul } = await loadInOneTransaction(client, duck, { schema, portal }, tables);
     const logger = options.logger ?? silentLogger;
     for (const t of loaded) logger.info("table published", { schema, table: t.name, rows: t.rows });
+    for (const { table, column, values } of nul) {
+      logger.warn(
+        `${table}.${column}: ${values} values hold the character NUL, which PostgreSQL cannot store; U+FFFD stands in its place there (the database and the lake keep the value)`,
+        { schema, table, column, values },
+      );
+    }
     return { schema, tables: loaded };
   } catch (error) {
     if (error instanceof LmsExportError) throw error;
@@ -97,7 +104,7 @@ async function loadInOneTransaction(
   duck: DuckDBConnection,
   target: { schema: string; portal: string },
   tables: readonly PublishedTable[],
-): Promise<{ name: string; rows: number }[]> {
+): Promise<{ loaded: { name: string; rows: number }[]; nul: NulColumn[] }> {
   const { schema, portal } = target;
   await client.query("BEGIN");
   try {
@@ -109,15 +116,19 @@ async function loadInOneTransaction(
     if (found.rowCount === 0) await client.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
     await checkSchemaPortal(client, schema, portal);
     const loaded: { name: string; rows: number }[] = [];
+    const nul: NulColumn[] = [];
     for (const table of tables) {
+      const found = await nulColumns(duck, table, pgType);
+      nul.push(...found);
       const next = nextTable(schema, table.name);
       await client.query(`CREATE TABLE ${next} (\n  ${pgColumnsSql(table.columns)}\n)`);
-      loaded.push({ name: table.name, rows: await copyRows(duck, client, table, next) });
+      const withNul = new Set(found.map((f) => f.column));
+      loaded.push({ name: table.name, rows: await copyRows(duck, client, table, next, withNul) });
     }
     for (const table of tables) await swapTable(client, schema, table.name);
     await markSchemaPortal(client, schema, portal);
     await client.query("COMMIT");
-    return loaded;
+    return { loaded, nul };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
