@@ -1,19 +1,21 @@
 /**
  * Roster benchmark: `roster import` of a generated CSV of people into a fresh database, beside a
  * bare DuckDB `read_csv` of the same file into a table as the floor, and the same into a table
- * keyed on user_id as `user` is (the key's index is a large part of the cost). Each case runs in
- * its own process so its peak RSS is its own; the median time of `repeat` runs is kept.
- * Run: build, then `node dist/bench/roster-bench.js [ROWS] [REPEAT]`.
+ * keyed on user_id as `user` is (the key's index is a large part of the cost); then `roster
+ * import` of the same people as an XLSX workbook, whose reader is the rest of the difference. Each
+ * case runs in its own process so its peak RSS is its own; the median time of `repeat` runs is
+ * kept. Run: build, then `node dist/bench/roster-bench.js [ROWS] [REPEAT]`.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "../load/database.js";
 import { importRoster } from "../roster/import-roster.js";
 import { measureInChild, medianOfRounds, runIfCase } from "./measure-child.js";
+import { writeRosterCsv, writeRosterXlsx } from "./roster-files.js";
 
-const CASES = ["read_csv", "read_csv-keyed", "roster-import"] as const;
+const CASES = ["read_csv", "read_csv-keyed", "roster-import", "roster-xlsx"] as const;
 type CaseName = (typeof CASES)[number];
 
 export interface RosterBenchCase {
@@ -24,29 +26,14 @@ export interface RosterBenchCase {
   peakRssMb: number;
 }
 
-const DEPARTMENTS = ["Sales, EMEA", "R&D", "Finance", "Ops", "Legal", "Support"];
-
-/** An HR-style export: BOM, CRLF, a quoted field with a comma, accented names. */
-async function writeRoster(path: string, rows: number): Promise<void> {
-  const lines = [
-    "User ID,First Name,Last Name,E-mail,Status,Employee Number,Department,Manager Email,Location,Job Title",
-  ];
-  for (let i = 1; i <= rows; i++) {
-    const dept = DEPARTMENTS[i % DEPARTMENTS.length] as string;
-    lines.push(
-      `${i},Zoë${i % 977},Núñez-${i % 1361},person${i}@example.org,${i % 17 === 0 ? "inactive" : "active"},E-${String(i).padStart(7, "0")},"${dept}",manager${i % 500}@example.org,Site ${i % 40},Job title ${i % 120}`,
-    );
-  }
-  await writeFile(path, `\uFEFF${lines.join("\r\n")}\r\n`);
-}
-
 async function runCase(name: CaseName, csv: string, dir: string, round: string) {
   const db = await openDatabase(join(dir, `${name}-${round}.duckdb`));
   try {
     const started = performance.now();
     let rows: number;
-    if (name === "roster-import") {
-      rows = (await importRoster(db, { path: csv, mode: "replace" })).rows;
+    if (name === "roster-import" || name === "roster-xlsx") {
+      const path = name === "roster-xlsx" ? xlsxBeside(csv) : csv;
+      rows = (await importRoster(db, { path, mode: "replace" })).rows;
     } else {
       const connection = await db.connect();
       const read = "SELECT * FROM read_csv($path)";
@@ -66,6 +53,11 @@ async function runCase(name: CaseName, csv: string, dir: string, round: string) 
   }
 }
 
+/** The workbook of the same people, written beside the CSV. */
+function xlsxBeside(csv: string): string {
+  return csv.replace(/\.csv$/, ".xlsx");
+}
+
 /** Runs every case `repeat` times on a `rows`-person file; prints and answers the medians. */
 export async function benchRoster(
   options: { rows?: number; repeat?: number; print?: (line: string) => void } = {},
@@ -76,7 +68,8 @@ export async function benchRoster(
   const dir = await mkdtemp(join(tmpdir(), "lms-bench-roster-"));
   try {
     const csv = join(dir, "people.csv");
-    await writeRoster(csv, rows);
+    await writeRosterCsv(csv, rows);
+    await writeRosterXlsx(xlsxBeside(csv), rows);
     const script = fileURLToPath(import.meta.url);
     // Each run gets a database file of its own, numbered by its round.
     const rounds = new Map<CaseName, number>();
@@ -98,11 +91,17 @@ export async function benchRoster(
         `${r.name.padEnd(14)} ${String(r.rows).padStart(8)} rows ${r.seconds.toFixed(2).padStart(6)} s ${Math.round(r.rowsPerSecond).toLocaleString("en").padStart(10)} rows/s  peak RSS ${Math.round(r.peakRssMb)} MB`,
       );
     }
-    const [floor, keyed, roster] = results as [RosterBenchCase, RosterBenchCase, RosterBenchCase];
+    const [floor, keyed, roster, xlsx] = results as [
+      RosterBenchCase,
+      RosterBenchCase,
+      RosterBenchCase,
+      RosterBenchCase,
+    ];
     const ratio = (r: RosterBenchCase, to: RosterBenchCase) =>
       `${(r.seconds / to.seconds).toFixed(2)}x time, ${(r.peakRssMb / to.peakRssMb).toFixed(2)}x peak RSS`;
     print(`roster import / bare read_csv:       ${ratio(roster, floor)}`);
     print(`roster import / read_csv, keyed:     ${ratio(roster, keyed)}`);
+    print(`roster import, XLSX / CSV:           ${ratio(xlsx, roster)}`);
     return results;
   } finally {
     await rm(dir, { recursive: true, force: true });
