@@ -1,5 +1,5 @@
 /** The text of one exceljs cell value, as a person reading the sheet would type it back. */
-import type { Cell, CellValue } from "exceljs";
+import type { CellValue } from "exceljs";
 import type { CellNote } from "./types.js";
 
 function pad(n: number): string {
@@ -52,13 +52,14 @@ const PLAIN_FORMATS: ReadonlySet<string> = new Set(["General", "0", "@"]);
  * What the text of a cell cannot say: that it is an error value (its text, `#N/A`, must never be
  * taken for a value), or a number whose text may not be what the sheet shows: formatted (exceljs
  * gives the number, not the text shown) or not a whole number (0.1+0.2 is 0.30000000000000004
- * where the sheet shows 0.3). Plain whole numbers, most cells, get no note.
+ * where the sheet shows 0.3). Plain whole numbers, most cells, get no note. `numFmt` is the
+ * cell's number format (exceljs's `cell.numFmt`).
  */
-export function cellNote(cell: Cell): CellNote | undefined {
-  const value = shownValue(cell.value);
+export function cellNote(cellValue: CellValue, numFmt: string | undefined): CellNote | undefined {
+  const value = shownValue(cellValue);
   if (typeof value === "number") {
     // exceljs gives no format for a General cell in some files and "General" in others.
-    const format: string | undefined = cell.numFmt || undefined;
+    const format: string | undefined = numFmt || undefined;
     const plain =
       Number.isSafeInteger(value) && (format === undefined || PLAIN_FORMATS.has(format));
     return plain

@@ -1,57 +1,46 @@
 /**
- * XLSX workbooks, read whole with exceljs: the first sheet or the one named, its first non-empty
- * row the header, each row numbered as the sheet numbers it.
+ * XLSX workbooks: the first sheet or the one named, its first non-empty row the header, each row
+ * numbered as the sheet numbers it. The sheet is read part by part with exceljs's own parsers
+ * (see exceljs-parsers.ts) into rows of text, so a cell reads as it did when exceljs loaded the
+ * whole workbook, without its Cell object per cell (1.6 GB of memory for a roster of 300,000
+ * people; README.md, "Roster import", has the figures).
  */
-import ExcelJS from "exceljs";
-import { type CellNote, TabularError, type TabularRow, type TabularSource } from "./types.js";
-import { cellNote, cellText } from "./xlsx-cell-text.js";
+import { TabularError, type TabularRow, type TabularSource } from "./types.js";
+import { type Book, type BookSheet, readBook, readCellParts } from "./xlsx-book.js";
+import { openPackage } from "./xlsx-package.js";
+import { readSheetRows } from "./xlsx-sheet-read.js";
+import type { SheetRow } from "./xlsx-sheet-rows.js";
 
-interface SheetRow {
-  readonly line: number;
-  readonly values: (string | null)[];
-  readonly notes: Map<number, CellNote>;
+function pickSheet(book: Book, file: string, sheet?: string): BookSheet {
+  const found =
+    sheet === undefined ? book.sheets[0] : book.sheets.find((each) => each.name === sheet);
+  if (found) return found;
+  if (sheet === undefined) throw new TabularError(`${file} has no sheets`);
+  const list = book.sheets.map((each) => JSON.stringify(each.name)).join(", ");
+  throw new TabularError(
+    `${file} has no sheet "${sheet}"; its sheets are ${list}: pass one with --sheet`,
+  );
 }
 
-function rowTexts(row: ExcelJS.Row): Omit<SheetRow, "line"> {
-  const texts: (string | null)[] = [];
-  const notes = new Map<number, CellNote>();
-  row.eachCell({ includeEmpty: false }, (cell, column) => {
-    texts[column - 1] = cellText(cell.value);
-    const note = cellNote(cell);
-    if (note) notes.set(column - 1, note);
-  });
-  // eachCell leaves holes for empty cells; the last non-empty cell sets the length.
-  let end = texts.length;
-  while (end > 0 && (texts[end - 1] ?? null) === null) end--;
-  return { values: Array.from({ length: end }, (_, i) => texts[i] ?? null), notes };
-}
-
-async function loadWorkbook(bytes: Uint8Array, file: string): Promise<ExcelJS.Workbook> {
-  const workbook = new ExcelJS.Workbook();
+/** Reads the sheet; whatever fails but the choice of sheet is a file that is not a workbook. */
+async function readSheet(
+  bytes: Uint8Array,
+  file: string,
+  sheet: string | undefined,
+): Promise<{ name: string; rows: SheetRow[] }> {
   try {
-    // exceljs declares its own Buffer type; the bytes are a Node Buffer at run time.
-    await workbook.xlsx.load(bytes as unknown as ExcelJS.Buffer);
+    const parts = await openPackage(bytes);
+    const book = await readBook(parts);
+    const chosen = pickSheet(book, file, sheet);
+    const context = { ...(await readCellParts(parts)), date1904: book.date1904 };
+    return { name: chosen.name, rows: await readSheetRows(parts, chosen, context) };
   } catch (error) {
+    if (error instanceof TabularError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new TabularError(`${file} cannot be read as an XLSX workbook (${reason})`, {
       cause: error,
     });
   }
-  return workbook;
-}
-
-function pickSheet(workbook: ExcelJS.Workbook, file: string, sheet?: string): ExcelJS.Worksheet {
-  const names = workbook.worksheets.map((ws) => ws.name);
-  const found =
-    sheet === undefined
-      ? workbook.worksheets[0]
-      : workbook.worksheets.find((ws) => ws.name === sheet);
-  if (found) return found;
-  if (sheet === undefined) throw new TabularError(`${file} has no sheets`);
-  const list = names.map((name) => JSON.stringify(name)).join(", ");
-  throw new TabularError(
-    `${file} has no sheet "${sheet}"; its sheets are ${list}: pass one with --sheet`,
-  );
 }
 
 /** Opens the workbook in `bytes`: `sheet` by name, or the first one. */
@@ -60,14 +49,9 @@ export async function openXlsx(
   file: string,
   sheet?: string,
 ): Promise<TabularSource> {
-  const worksheet = pickSheet(await loadWorkbook(bytes, file), file, sheet);
-  const texts: SheetRow[] = [];
-  worksheet.eachRow({ includeEmpty: false }, (row, line) => {
-    const cells = rowTexts(row);
-    if (cells.values.length > 0) texts.push({ line, ...cells });
-  });
+  const { name, rows: texts } = await readSheet(bytes, file, sheet);
   const header = texts.shift();
-  if (!header) throw new TabularError(`${file}: sheet "${worksheet.name}" is empty`);
+  if (!header) throw new TabularError(`${file}: sheet "${name}" is empty`);
   const columns = header.values.map((value) => value ?? "");
   function* rows(): Generator<TabularRow> {
     for (const { line, values } of texts) {
@@ -76,8 +60,8 @@ export async function openXlsx(
     }
   }
   const notes = new Map(
-    texts.filter((row) => row.notes.size > 0).map((row) => [row.line, row.notes]),
+    texts.flatMap((row) => (row.notes ? [[row.line, row.notes] as const] : [])),
   );
-  const detail = `sheet "${worksheet.name}"`;
+  const detail = `sheet "${name}"`;
   return { format: "xlsx", columns, unit: "row", detail, rows, notes };
 }

@@ -1,0 +1,67 @@
+/**
+ * A reconciled row's cells placed in their columns, each with the value exceljs's Cell gave
+ * (`cell.value`) and its number format: what lib/doc/row.js (`set model`) and the value classes of
+ * lib/doc/cell.js made of the row, without making the Row and its Cells.
+ */
+import type { CellValue } from "exceljs";
+import { type CellModel, colCache, type RowModel, ValueType } from "./exceljs-parsers.js";
+
+export interface SheetCell {
+  /** The address as written (`r`), when it was: links name cells by it. */
+  readonly address: string | undefined;
+  readonly value: CellValue;
+  readonly numFmt: string | undefined;
+}
+
+/**
+ * `cell.value` for a cell of this model. A formula's value keeps only its truthy fields (as
+ * FormulaValue's _copyModel does), so a formula whose result is 0 or FALSE reads as empty.
+ */
+function cellValue(model: CellModel): CellValue {
+  switch (model.type) {
+    case ValueType.Null:
+      return null;
+    case ValueType.Hyperlink:
+      return { text: model.text, hyperlink: model.hyperlink } as CellValue;
+    case ValueType.Formula: {
+      const copy: Record<string, unknown> = {};
+      for (const key of ["formula", "result", "sharedFormula"] as const) {
+        if (model[key]) copy[key] = model[key];
+      }
+      return copy as unknown as CellValue;
+    }
+    default:
+      return model.value as CellValue;
+  }
+}
+
+/**
+ * The row's cells by column index (a sparse array). A cell written without a reference is the one
+ * after the cell before it; a later cell in the same column replaces an earlier one; a cell with
+ * neither value nor style is not made at all. Throws exceljs's own errors where it threw (a
+ * reference that is no address), which fail the file as they did.
+ */
+export function placeCells(row: RowModel): SheetCell[] {
+  const cells: SheetCell[] = [];
+  let previous: number | undefined;
+  for (const model of row.cells) {
+    if (model.type === ValueType.Merge) continue;
+    let col: number;
+    if (model.address) {
+      const decoded = colCache.decodeAddress(model.address);
+      colCache.validateAddress(decoded.address);
+      col = decoded.col;
+    } else if (previous !== undefined) {
+      col = previous + 1;
+    } else {
+      throw new Error(`row ${row.number} starts with a cell that has no reference`);
+    }
+    previous = col;
+    cells[col - 1] = {
+      address: model.address,
+      value: cellValue(model),
+      numFmt: model.style?.numFmt,
+    };
+  }
+  return cells;
+}

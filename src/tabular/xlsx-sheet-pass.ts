@@ -1,0 +1,106 @@
+/**
+ * One SAX pass over a worksheet part: each row parsed and reconciled by exceljs's own row parser
+ * (cell types, shared strings, styles, dates, formulas' results, shared formulas) and handed on
+ * at once, then dropped; and what the sheet says after its rows, which changes cells already
+ * read: merged ranges, links, and the columns' styles (merged cells missing from the part take
+ * theirs).
+ */
+import {
+  type ColModel,
+  ColXform,
+  type ReconcileOptions,
+  type RowModel,
+  RowXform,
+  type XmlNode,
+} from "./exceljs-parsers.js";
+import { type Part, parsePart, type XmlHandler } from "./xlsx-package.js";
+
+/** A `<hyperlink>` of the sheet: a cell's link when it has a relationship Id (`r:id`). */
+export interface SheetLink {
+  readonly address: string | undefined;
+  readonly rId: string | undefined;
+}
+
+/** What follows the rows in a worksheet part. */
+export interface SheetTail {
+  /** Merged ranges as written (`A1:C1`). */
+  readonly merges: readonly string[];
+  readonly links: readonly SheetLink[];
+  readonly cols: readonly ColModel[];
+}
+
+type Section = "sheetData" | "cols" | "mergeCells" | "hyperlinks" | "other";
+
+const SECTIONS: ReadonlySet<string> = new Set(["sheetData", "cols", "mergeCells", "hyperlinks"]);
+
+/** Routes the worksheet's sections; a row's events go to exceljs's row parser. */
+class SheetHandler implements XmlHandler {
+  readonly merges: string[] = [];
+  readonly links: SheetLink[] = [];
+  readonly cols: ColModel[] = [];
+  finished = false;
+  #depth = 0;
+  #section: Section = "other";
+  #inRow = false;
+  readonly #rowParser = new RowXform();
+  readonly #colParser = new ColXform();
+
+  constructor(
+    private readonly options: ReconcileOptions,
+    private readonly onRow: (row: RowModel) => void,
+  ) {}
+
+  open(node: XmlNode): void {
+    this.#depth++;
+    if (this.#inRow) {
+      this.#rowParser.parseOpen(node);
+    } else if (this.#depth === 2) {
+      this.#section = SECTIONS.has(node.name) ? (node.name as Section) : "other";
+    } else if (this.#depth === 3) {
+      this.#sectionChild(node);
+    }
+  }
+
+  #sectionChild(node: XmlNode): void {
+    const { name, attributes } = node;
+    if (this.#section === "sheetData" && name === "row") {
+      this.#inRow = true;
+      this.#rowParser.parseOpen(node);
+    } else if (this.#section === "cols" && name === "col") {
+      this.#colParser.parseOpen(node);
+      this.#colParser.reconcile(this.#colParser.model, this.options);
+      this.cols.push(this.#colParser.model);
+    } else if (this.#section === "mergeCells" && name === "mergeCell") {
+      if (attributes.ref !== undefined) this.merges.push(attributes.ref);
+    } else if (this.#section === "hyperlinks" && name === "hyperlink") {
+      this.links.push({ address: attributes.ref, rId: attributes["r:id"] });
+    }
+  }
+
+  text(text: string): void {
+    if (this.#inRow) this.#rowParser.parseText(text);
+  }
+
+  close(name: string): void {
+    this.#depth--;
+    if (this.#inRow && !this.#rowParser.parseClose(name)) {
+      this.#inRow = false;
+      const row = this.#rowParser.model;
+      this.#rowParser.reconcile(row, this.options);
+      this.onRow(row);
+    }
+    if (this.#depth === 1) this.#section = "other";
+    if (this.#depth === 0) this.finished = true;
+  }
+}
+
+/** Reads the worksheet in `part`, each row to `onRow` in the part's order. */
+export async function readSheetPart(
+  part: Part,
+  options: ReconcileOptions,
+  onRow: (row: RowModel) => void,
+): Promise<SheetTail> {
+  const handler = new SheetHandler(options, onRow);
+  await parsePart(part, handler);
+  return { merges: handler.merges, links: handler.links, cols: handler.cols };
+}
