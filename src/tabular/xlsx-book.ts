@@ -11,6 +11,7 @@ import {
   StylesXform,
   WorkbookXform,
 } from "./exceljs-parsers.js";
+import { ownSharedStrings } from "./xlsx-own-strings.js";
 import { type Part, readPart } from "./xlsx-package.js";
 
 /** exceljs reads a part as a worksheet when its name matches this. */
@@ -58,10 +59,9 @@ export async function readBook(parts: ReadonlyMap<string, Part>): Promise<Book> 
 
 /** The styles and shared strings a sheet's cells refer to, each undefined when the file has none. */
 export async function readCellParts(parts: ReadonlyMap<string, Part>) {
-  return {
-    styles: await readPart(parts, "xl/styles.xml", new StylesXform()),
-    sharedStrings: await readPart(parts, "xl/sharedStrings.xml", new SharedStringsXform()),
-  };
+  const sharedStrings = await readPart(parts, "xl/sharedStrings.xml", new SharedStringsXform());
+  if (sharedStrings) ownSharedStrings(sharedStrings);
+  return { styles: await readPart(parts, "xl/styles.xml", new StylesXform()), sharedStrings };
 }
 
 /** Link targets by relationship Id, from the sheet's own relationships part. */

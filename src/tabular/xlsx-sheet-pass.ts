@@ -13,6 +13,7 @@ import {
   RowXform,
   type XmlNode,
 } from "./exceljs-parsers.js";
+import { ownRowStrings } from "./xlsx-own-strings.js";
 import { type Part, parsePart, type XmlHandler } from "./xlsx-package.js";
 
 /** A `<hyperlink>` of the sheet: a cell's link when it has a relationship Id (`r:id`). */
@@ -86,6 +87,8 @@ class SheetHandler implements XmlHandler {
     if (this.#inRow && !this.#rowParser.parseClose(name)) {
       this.#inRow = false;
       const row = this.#rowParser.model;
+      // Before reconciling: shared strings are still indexes then, and are not copied per cell.
+      ownRowStrings(row);
       this.#rowParser.reconcile(row, this.options);
       this.onRow(row);
     }
