@@ -129,7 +129,9 @@ function readRow(
   names.forEach((name, index) => {
     const field = spec.fields.find((f) => f.name === name);
     const cell = values[index] ?? null;
-    if (!field || cell === null || cell === "") return;
+    // A cell of spaces shows blank in a sheet, and a row of them is a blank row (csv-reader.ts):
+    // it leaves the field too, rather than set a name to spaces or fail as "not an integer".
+    if (!field || cell === null || cell.trim() === "") return;
     const parsed = parseCell(field, cell);
     if ("problem" in parsed) {
       problems.add(where, parsed.problem);
