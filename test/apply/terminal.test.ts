@@ -1,7 +1,7 @@
 /**
  * `apply` at a terminal (a pseudo-terminal made by util-linux `script`): the diff, then a (y/N)
- * question; only "y" sends. And Ctrl-C part-way: what was confirmed is kept, the rest is skipped
- * and sent by the next run.
+ * question; only "y" sends (n, Ctrl-C and Ctrl-D are a no). And Ctrl-C part-way: what was
+ * confirmed is kept, the rest is skipped and sent by the next run.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -47,7 +47,7 @@ async function atTerminal(args: string[], answer: string) {
 }
 
 describe("apply at a terminal", () => {
-  it("asks before sending: N or Ctrl-C sends nothing, y applies", async () => {
+  it("asks before sending: N, Ctrl-C or Ctrl-D sends nothing, y applies", async () => {
     const groups = fx.sim.data.list("grp").slice(0, 3);
     const path = await csvFile(fx.dir, "terminal.csv", [
       "grp_id,grp_description",
@@ -64,6 +64,13 @@ describe("apply at a terminal", () => {
     const interrupted = await atTerminal(args, "\x03");
     expect(interrupted.code).toBe(1);
     expect(interrupted.output).toContain("not applied: nothing was sent");
+    expect(fx.writes()).toBe(before);
+
+    // Ctrl-D, the end of the input, is a "no" as well, not an unexpected error.
+    const ended = await atTerminal(args, "\x04");
+    expect(ended.code).toBe(1);
+    expect(ended.output).toContain("not applied: nothing was sent");
+    expect(ended.output).not.toContain("unexpected error");
     expect(fx.writes()).toBe(before);
 
     const yes = await atTerminal(args, "y");

@@ -41,6 +41,9 @@ async function askYesNo(ctx: CliContext, question: string): Promise<boolean> {
   // Ctrl-C at the question is a "no", like the interrupt of any other step.
   const stop = new AbortController();
   rl.on("SIGINT", () => stop.abort());
+  // Ctrl-D (the end of the input) closes the question, which Node rejects with an error of its
+  // own: it is a "no" too, not an unexpected error.
+  rl.on("close", () => stop.abort());
   const onAbort = () => stop.abort();
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   try {
