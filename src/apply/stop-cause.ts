@@ -1,9 +1,11 @@
 /**
  * Why `apply` stops sending before the end (other than an interrupt), and the one line that says
- * so. A refused key or a portal that cannot be reached is no row's fault: blaming every row would
- * send people to fix a file that is right. An outcome that cannot be recorded must not be followed
- * by more changes: a rerun would not know them and send them again.
+ * so. A refused key, a portal that cannot be reached or one that issues no token is no row's
+ * fault: blaming every row would send people to fix a file that is right. An outcome that cannot
+ * be recorded must not be followed by more changes: a rerun would not know them and send them
+ * again.
  */
+import { ApiError, AuthError } from "../api/errors.js";
 import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../api/setup-failure.js";
 import { errnoCode } from "../config/errno-code.js";
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
@@ -45,11 +47,30 @@ const SETUP_STOPS: Record<SetupFailure, (message: string) => Omit<PortalStop, "k
   }),
 };
 
-/** The cause when `error` means no row can be sent (the key, the address), else undefined. */
+/**
+ * Whether `error` is the token request's own failure, after the client's retries (a refused key
+ * is an AuthError, a setup failure). Every request waits for the token, so no row can be sent
+ * without one; blaming the rows waiting for it would list them all as failed, to be fixed.
+ */
+function tokenNotIssued(error: unknown): boolean {
+  return (
+    error instanceof ApiError && !(error instanceof AuthError) && error.operation === "authenticate"
+  );
+}
+
+/** The cause when `error` means no row can be sent (key, address, no token), else undefined. */
 export function portalStop(error: unknown): StopCause | undefined {
-  const setup = setupFailure(error);
-  if (setup === undefined) return undefined;
   const message = error instanceof Error ? error.message : String(error);
+  const setup = setupFailure(error);
+  if (setup === undefined) {
+    if (!tokenNotIssued(error)) return undefined;
+    return {
+      kind: "portal",
+      code: "portal-failed",
+      reason: `the portal did not issue an access token (${message})`,
+      todo: "wait until the portal answers again",
+    };
+  }
   return { kind: "portal", code: SETUP_FAILURE_CODES[setup], ...SETUP_STOPS[setup](message) };
 }
 

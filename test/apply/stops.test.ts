@@ -1,8 +1,8 @@
 /**
  * `apply` stopping before the end for a reason no row is to blame for: a database that takes no
- * more outcomes, a full disk under the journal, a refused key, a portal out of reach. Sending
- * stops, the rows not sent are `skipped` (in the results file too), one line says what to do, and
- * the next run sends exactly what was not sent.
+ * more outcomes, a full disk under the journal, a refused key, a portal out of reach or issuing no
+ * token. Sending stops, the rows not sent are `skipped` (in the results file too), one line says
+ * what to do, and the next run sends exactly what was not sent.
  */
 
 import { rm, symlink, writeFile } from "node:fs/promises";
@@ -132,6 +132,29 @@ describe("apply stops sending", () => {
     expect(refused.stderr).not.toContain("not-the-key-3d9a");
     expect(edits()).toBe(start);
     expect(await outcomes(path)).toEqual([{ outcome: "skipped", n: 30 }]);
+
+    const sent = await fx.run(args);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stdout).toContain(`${access.length} applied`);
+    expect(edits() - start).toBe(access.length);
+  });
+
+  it("when the portal issues no token (HTTP 500 to everything): no row is blamed", async () => {
+    const { path, access, args } = await accessFile("no-token.csv", 170, 12);
+    const start = edits();
+    fx.sim.faults.errorRate = 1;
+    let failing: Awaited<ReturnType<typeof fx.run>>;
+    try {
+      failing = await fx.run(args);
+    } finally {
+      fx.sim.faults.errorRate = 0;
+    }
+    expect(failing.code).toBe(1);
+    expect(failing.stderr.trim().split("\n")).toHaveLength(1);
+    expect(failing.stderr).toContain("apply stopped: the portal did not issue an access token");
+    expect(failing.stderr).toContain("No row is at fault: 12 rows were not sent");
+    expect(failing.stderr).not.toContain("rows failed");
+    expect(await outcomes(path)).toEqual([{ outcome: "skipped", n: 12 }]);
 
     const sent = await fx.run(args);
     expect(sent.code, sent.stderr).toBe(0);
