@@ -36,9 +36,14 @@ export interface ExecuteResult {
   readonly stop: StopCause | undefined;
 }
 
+/** A row's result, or why sending stops and whether this row's answer was lost before it. */
 type Sent =
   | { readonly result: RowResult; readonly answer?: AnsweredRecord }
-  | { readonly stop: StopCause };
+  | { readonly stop: StopCause; readonly lost: boolean };
+
+/** Said of a row whose write went out but whose answer was lost: "failed" may not be the truth. */
+const LOST_NOTE =
+  "; an answer of the portal to this row was lost, so it may hold the change (the next run sends the row again)";
 
 const answeredId = (spec: OpSpec, record: AnsweredRecord, fallback: number | null) => {
   const key = spec.kind === "create" ? "user_grp_id" : (spec.idColumn as string);
@@ -71,24 +76,34 @@ async function recordUnsent(
 /** Sends one row: its result and the record answered, why the run stops, or undefined on an abort. */
 async function sendOne(options: ExecuteOptions, planned: PlannedRow): Promise<Sent | undefined> {
   const { spec, signal } = options;
+  let lost = false;
+  const onAnswerLost = () => {
+    lost = true;
+  };
   try {
-    const answer = await sendRow(options.client, spec, planned.recordId, planned.body, { signal });
+    const send = { signal, onAnswerLost };
+    const answer = await sendRow(options.client, spec, planned.recordId, planned.body, send);
     const recordId = answeredId(spec, answer, planned.recordId);
     return { result: { outcome: "applied", error: null, recordId }, answer };
   } catch (error) {
     if (signal?.aborted) return undefined;
     const stop = portalStop(error);
-    if (stop) return { stop };
-    const message = error instanceof Error ? error.message : String(error);
+    if (stop) return { stop, lost };
+    const said = error instanceof Error ? error.message : String(error);
+    const message = lost ? `${said}${LOST_NOTE}` : said;
     return { result: { outcome: "failed", error: message, recordId: planned.recordId } };
   }
 }
 
-/** Why a row was not sent, for the results file and `_changes`. */
-function skipReason(stop: StopCause | undefined): string {
+/**
+ * Why a row was not sent, for the results file and `_changes`; `lost` when it was, but its answer
+ * was lost before sending stopped (the portal may hold it: "not sent" would be wrong).
+ */
+function skipReason(stop: StopCause | undefined, lost: boolean): string {
   if (stop === undefined) return "interrupted before the portal confirmed it";
-  if (stop.kind === "portal") return `not sent: ${stop.reason}`;
-  return "not sent: an outcome could not be recorded";
+  const why = stop.kind === "portal" ? stop.reason : "an outcome could not be recorded";
+  if (!lost) return `not sent: ${why}`;
+  return `sent, but its answer was lost and then sending stopped (${why}): the portal may hold the change; the next run sends the row again`;
 }
 
 /** Applies the plan; answers each line's result. Rows not sent are `skipped`. */
@@ -100,6 +115,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   let sent = 0;
   let failed = 0;
   let portal: StopCause | undefined;
+  /** Lines whose answer was lost before the stop their own sending met. */
+  const unconfirmed = new Set<number>();
   const stopped = (): StopCause | undefined =>
     portal ?? (recorder.failure && { kind: "recording", ...recorder.failure });
 
@@ -117,6 +134,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       if (!outcome) return;
       if ("stop" in outcome) {
         portal ??= outcome.stop;
+        if (outcome.lost) unconfirmed.add(planned.row.line);
         return;
       }
       // The next row waits until this one's outcome is in the journal.
@@ -130,12 +148,12 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
     await recordUnsent(options.plan, recorder, results);
     const workers = Math.max(1, Math.min(options.concurrency, queue.length));
     if (stopped() === undefined) await Promise.all(Array.from({ length: workers }, worker));
-    const error = skipReason(stopped());
     const skipped = queue.filter((planned) => !results.has(planned.row.line));
     await Promise.all(
-      skipped.map((planned) =>
-        record(planned, { outcome: "skipped", error, recordId: planned.recordId }),
-      ),
+      skipped.map((planned) => {
+        const error = skipReason(stopped(), unconfirmed.has(planned.row.line));
+        return record(planned, { outcome: "skipped", error, recordId: planned.recordId });
+      }),
     );
   } finally {
     await recorder.close();

@@ -15,6 +15,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LmsClient } from "../api/client.js";
+import { ApiError, EnvelopeError, HttpError, NetworkError } from "../api/errors.js";
 import { isRetryable, retryDelay } from "../api/retry.js";
 import type { ApiRecord } from "../resources/record-types.js";
 import type { CellValue } from "./cell-value.js";
@@ -86,8 +87,24 @@ export async function findLink(
   }
 }
 
+/**
+ * Whether a write that failed with `error` may still have been applied: its request was sent but
+ * the answer was lost (the connection broke or timed out after the request left, a gateway lost
+ * the server's answer: 502, 504) or came back unreadable (a 2xx that is no envelope). A
+ * connection never made, or an answer saying the write failed, leaves the record as it was.
+ */
+function answerLost(error: unknown): boolean {
+  // The token the write waited for is not the write: nothing was sent.
+  if (error instanceof ApiError && error.operation === "authenticate") return false;
+  if (error instanceof NetworkError) return error.phase !== "connect";
+  if (error instanceof HttpError) return error.httpStatus === 502 || error.httpStatus === 504;
+  return error instanceof EnvelopeError && error.problem !== "status_false";
+}
+
 export interface SendOptions {
   readonly signal?: AbortSignal | undefined;
+  /** Told each time a write's answer is lost (see {@link answerLost}): the portal may hold it. */
+  readonly onAnswerLost?: (() => void) | undefined;
 }
 
 /** Sends one row and answers the record the portal answered (or found). Throws the last error. */
@@ -102,6 +119,8 @@ export async function sendRow(
   const userId = Number(body.user_grp_user_id);
   const groupId = Number(body.user_grp_grp_id);
   for (let attempt = 1; ; attempt++) {
+    // Whether the failure is the write's (a create's check before it is a read).
+    let writing = !create;
     try {
       if (!create) return await sendEdit(client, spec, id as number, body);
       const found = await findLink(client, userId, groupId);
@@ -109,8 +128,10 @@ export async function sendRow(
       const link = { user_grp_group_admin: 0, ...body } as Parameters<
         LmsClient["createUserGroup"]
       >[0];
+      writing = true;
       return await client.createUserGroup(link);
     } catch (error) {
+      if (writing && answerLost(error)) options.onAnswerLost?.();
       const delay = retryDelay({ attempt, error, baseMs: BASE_MS, maxMs: MAX_MS });
       if (delay === null || attempt >= ATTEMPTS || !isRetryable(error)) throw error;
       await sleep(delay, undefined, { signal: options.signal });
