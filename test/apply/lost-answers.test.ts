@@ -104,6 +104,9 @@ describe("apply: a write whose answer was lost", () => {
       fx.sim.faults.writeThenDropRate = 0;
     });
     expect(dropped.code).toBe(1);
+    // Nothing was refused and nothing applied: the line claims neither.
+    expect(dropped.stderr).toContain("2 rows failed (lines 2, 3), 0 applied");
+    expect(dropped.stderr).not.toContain("the rest were applied");
     for (const r of access) {
       const now = fx.sim.data.get("product_access", r.product_access_id);
       expect(now?.product_access_status).toBe(other(r.product_access_status));

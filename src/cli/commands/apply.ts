@@ -137,9 +137,13 @@ function reportOutcome(
   if (outcome.stopped) throw namingKeySource(outcome.stopped, outcome.keySource);
   if (outcome.failed.length > 0) {
     const lines = outcome.failed.slice(0, 20).join(", ");
+    const more = outcome.failed.length > 20 ? ", ..." : "";
+    // A row may fail for the portal's trouble (429s or 5xx until its retries ran out, an answer
+    // lost) as well as for a refusal, and the other rows may be unchanged rather than applied:
+    // the line says only what holds in every case.
     throw new LmsExportError(
       "failed",
-      `${outcome.failed.length} rows failed (${planned.file.unit}s ${lines}${outcome.failed.length > 20 ? ", ..." : ""}); the rest were applied. See the error column of ${outcome.resultsFile}, fix those rows and run the same command again`,
+      `${outcome.failed.length} rows failed (${planned.file.unit}s ${lines}${more}), ${outcome.applied} applied: the error column of ${outcome.resultsFile} says why. Fix the rows the portal refused, then run the same command again: it sends the failed rows again, not the applied ones`,
     );
   }
 }
