@@ -82,6 +82,8 @@ export interface ApplyOutcome {
   readonly skipped: number;
   /** Why sending stopped before the end (a refused key, an outcome not recorded), if it did. */
   readonly stopped: LmsExportError | undefined;
+  /** Links the portal holds with another admin value than their row asks (warnings). */
+  readonly notes: readonly string[];
 }
 
 /** Opens the record of outcomes and marks the change set started; nothing is sent yet. */
@@ -122,6 +124,7 @@ export async function executeApply(
       spec: planned.spec,
       plan: planned.plan,
       concurrency: options.concurrency,
+      unit: planned.file.unit,
       signal: options.signal,
       onProgress: options.onProgress,
     });
@@ -129,7 +132,7 @@ export async function executeApply(
     await client.close().catch(() => undefined);
     connection.closeSync();
   }
-  const { results, stop } = executed;
+  const { results, stop, notes } = executed;
   const lines = (outcome: RowResult["outcome"]) =>
     [...results].filter(([, r]) => r.outcome === outcome).map(([line]) => line);
   const skipped = lines("skipped").length;
@@ -147,5 +150,6 @@ export async function executeApply(
     failed: lines("failed").sort((a, b) => a - b),
     skipped,
     stopped,
+    notes,
   };
 }

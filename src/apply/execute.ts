@@ -6,6 +6,7 @@
  * rows not sent are `skipped`, for a later run.
  */
 import type { LmsClient } from "../api/client.js";
+import { adminNote } from "./admin-note.js";
 import type { Outcome } from "./changes-table.js";
 import type { OpSpec } from "./ops.js";
 import type { OutcomeRecorder } from "./outcome-recorder.js";
@@ -26,6 +27,8 @@ export interface ExecuteOptions {
   readonly plan: readonly PlannedRow[];
   /** Rows sent at once (the client's limiter caps requests in flight anyway). */
   readonly concurrency: number;
+  /** How the file numbers its rows ("line", "row"), for warnings. */
+  readonly unit: string;
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: (done: number, failed: number, total: number) => void;
 }
@@ -34,6 +37,8 @@ export interface ExecuteResult {
   readonly results: Map<number, RowResult>;
   /** Why sending stopped before the end, other than an interrupt. */
   readonly stop: StopCause | undefined;
+  /** Links the portal answered with another admin value than their row asks (admin-note.ts). */
+  readonly notes: readonly string[];
 }
 
 /** A row's result, or why sending stops and whether this row's answer was lost before it. */
@@ -106,10 +111,25 @@ function skipReason(stop: StopCause | undefined, lost: boolean): string {
   return `sent, but its answer was lost and then sending stopped (${why}): the portal may hold the change; the next run sends the row again`;
 }
 
+/**
+ * The warning when the link a create answered (made, or found by the check before it) holds
+ * another admin value than its row asks: the local database did not know it, so the plan could
+ * not warn, and "applied" alone would hide that the portal's link is not what the file says.
+ */
+function linkNote(
+  options: ExecuteOptions,
+  planned: PlannedRow,
+  answer: AnsweredRecord | undefined,
+): string | undefined {
+  if (options.spec.kind !== "create" || answer === undefined) return undefined;
+  return adminNote(options.unit, planned.row.line, planned.body, answer.user_grp_group_admin);
+}
+
 /** Applies the plan; answers each line's result. Rows not sent are `skipped`. */
 export async function executePlan(options: ExecuteOptions): Promise<ExecuteResult> {
   const { signal, recorder } = options;
   const results = new Map<number, RowResult>();
+  const notes: string[] = [];
   const queue = options.plan.filter((p) => p.status === "change");
   let next = 0;
   let sent = 0;
@@ -137,6 +157,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
         if (outcome.lost) unconfirmed.add(planned.row.line);
         return;
       }
+      const note = linkNote(options, planned, outcome.answer);
+      if (note !== undefined) notes.push(note);
       // The next row waits until this one's outcome is in the journal.
       await record(planned, outcome.result, outcome.answer);
       sent++;
@@ -158,5 +180,5 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   } finally {
     await recorder.close();
   }
-  return { results, stop: stopped() };
+  return { results, stop: stopped(), notes };
 }

@@ -3,6 +3,7 @@
  * that would set every field to what is stored changes nothing and is not sent; a row an earlier
  * run of the same change set applied is not sent again.
  */
+import { adminNote } from "./admin-note.js";
 import { type CellValue, sameValue } from "./cell-value.js";
 import { type LocalRecord, type LocalState, linkKey } from "./local-state.js";
 import type { OpSpec } from "./ops.js";
@@ -104,13 +105,9 @@ export function planChanges(
 export function adminMismatches(plan: readonly PlannedRow[], unit: string): string[] {
   const notes: string[] = [];
   for (const { row, status, before, body } of plan) {
-    const wanted = body.user_grp_group_admin;
-    if (status !== "unchanged" || !before || wanted === undefined || wanted === null) continue;
-    const stored = before.user_grp_group_admin ?? null;
-    if (stored === wanted) continue;
-    notes.push(
-      `${unit} ${row.line}: user ${body.user_grp_user_id} is already in group ${body.user_grp_grp_id} with user_grp_group_admin ${stored}; the interface cannot change a link, so it stays`,
-    );
+    if (status !== "unchanged" || !before) continue;
+    const note = adminNote(unit, row.line, body, before.user_grp_group_admin);
+    if (note !== undefined) notes.push(note);
   }
   return notes;
 }

@@ -243,6 +243,7 @@ async function runApply(
       signal: ctx.signal,
       onProgress: progress.update,
     }).finally(progress.end);
+    for (const note of outcome.notes.slice(0, 20)) logger.warn(note);
     reportOutcome(ctx, op, planned, { ...outcome, keySource });
   });
 }
