@@ -1,7 +1,8 @@
 /**
  * The record the portal answered to a write, stored over the local row (upsert by key), so a
  * report or a dry run right after sees the change. Only columns the table has are written; the
- * roster's own columns and `_extra` keep their values.
+ * roster's own columns and `_extra` keep their values. A stored record updated later than the
+ * answer (an extract since) is kept.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { coerceDateTime, coerceInt, coerceText } from "../encode/coerce-value.js";
@@ -80,8 +81,18 @@ export async function upsertAnswers(
     group.rows.push(row.values);
     groups.set(shape, group);
   }
-  const key = RESOURCES[spec.resource].primaryKey;
+  const { primaryKey, updatedField } = RESOURCES[spec.resource];
   for (const { fields, rows } of groups.values()) {
-    await upsertRows(connection, spec.table, key, fields, rows);
+    // An answer older than the stored record (a journal a killed run left, taken in after an
+    // extract read the record as changed since) must not put the record back as it was then.
+    const dated = fields.some((field) => field.name === updatedField);
+    await upsertRows(
+      connection,
+      spec.table,
+      primaryKey,
+      fields,
+      rows,
+      dated ? updatedField : undefined,
+    );
   }
 }

@@ -9,7 +9,8 @@ import { DUCKDB_TYPES, quoteIdent } from "./ddl.js";
 
 /**
  * Upserts `rows` (values as text DuckDB casts to each column's type, in `fields` order, the key
- * first) into `table` keyed on `key`, in one statement.
+ * first) into `table` keyed on `key`, in one statement. With `keepNewer` (a date column among
+ * `fields`), a stored row whose date there is later than the written row's is left as it is.
  */
 export async function upsertRows(
   connection: DuckDBConnection,
@@ -17,6 +18,7 @@ export async function upsertRows(
   key: string,
   fields: readonly FieldSpec[],
   rows: readonly (readonly (string | null)[])[],
+  keepNewer?: string,
 ): Promise<void> {
   if (rows.length === 0) return;
   const columns = fields.map((f) => quoteIdent(f.name));
@@ -25,8 +27,13 @@ export async function upsertRows(
     () => `(${fields.map((f) => `$${++n}::${DUCKDB_TYPES[f.type]}`).join(", ")})`,
   );
   const updates = columns.slice(1).map((column) => `${column} = excluded.${column}`);
+  const date = keepNewer === undefined ? undefined : quoteIdent(keepNewer);
+  const unlessNewer =
+    date === undefined
+      ? ""
+      : ` WHERE ${quoteIdent(table)}.${date} IS NULL OR excluded.${date} IS NULL OR ${quoteIdent(table)}.${date} <= excluded.${date}`;
   await connection.run(
-    `INSERT INTO ${quoteIdent(table)} (${columns.join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT (${quoteIdent(key)}) ${updates.length > 0 ? `DO UPDATE SET ${updates.join(", ")}` : "DO NOTHING"}`,
+    `INSERT INTO ${quoteIdent(table)} (${columns.join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT (${quoteIdent(key)}) ${updates.length > 0 ? `DO UPDATE SET ${updates.join(", ")}${unlessNewer}` : "DO NOTHING"}`,
     rows.flat(),
   );
 }

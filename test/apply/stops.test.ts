@@ -34,8 +34,11 @@ function outcomes(path: string) {
   );
 }
 
-/** Makes `_changes` refuse (or take again) the outcome `applied`, as a database that fails writes. */
-async function refuseApplied(refuse: boolean): Promise<void> {
+/**
+ * Makes `_changes` refuse the outcome `applied` of the rows of `file` (or, with null, take them
+ * again), as a database that fails writes. Rows of earlier tests stay as they are.
+ */
+async function refuseApplied(file: string | null): Promise<void> {
   const ddl = META_TABLES_SQL.find((sql) => sql.includes("EXISTS _changes ("));
   if (!ddl) throw new Error("no _changes table in META_TABLES_SQL");
   const instance = await DuckDBInstance.create(fx.db);
@@ -44,7 +47,9 @@ async function refuseApplied(refuse: boolean): Promise<void> {
     await connection.run("CREATE TABLE _changes_kept AS SELECT * FROM _changes");
     await connection.run("DROP TABLE _changes");
     await connection.run(
-      refuse ? ddl.replace(/\n\)$/, ",\n  CHECK (outcome <> 'applied')\n)") : ddl,
+      file === null
+        ? ddl
+        : ddl.replace(/\n\)$/, `,\n  CHECK (outcome <> 'applied' OR file <> '${file}')\n)`),
     );
     await connection.run("INSERT INTO _changes SELECT * FROM _changes_kept");
     await connection.run("DROP TABLE _changes_kept");
@@ -67,12 +72,12 @@ async function accessFile(name: string, from: number, count: number) {
 describe("apply stops sending", () => {
   it("when the database takes no more outcomes: the rest skipped, none lost, none sent twice", async () => {
     const { path, access, args } = await accessFile("refused-record.csv", 0, 150);
-    await refuseApplied(true);
+    await refuseApplied("refused-record.csv");
     fx.sim.faults.latencyMs = 20;
     const start = edits();
     const stopped = await fx.run([...args, "--concurrency", "2"]);
     fx.sim.faults.latencyMs = 0;
-    await refuseApplied(false);
+    await refuseApplied(null);
     expect(stopped.code, stopped.stderr).toBe(1);
     const line = lastLine(stopped.stderr);
     expect(line).toContain("apply stopped: an outcome could not be recorded (Constraint Error");
@@ -95,6 +100,34 @@ describe("apply stops sending", () => {
         Date.parse("2030-01-01T00:00:00Z"),
       );
     }
+  });
+
+  it("the journal taken in after an extract leaves the records changed since as the extract read them", async () => {
+    const { path, access, args } = await accessFile("then-extract.csv", 220, 3);
+    const first = access[0];
+    if (!first) throw new Error("no access record");
+    await refuseApplied("then-extract.csv");
+    const stopped = await fx.run(args);
+    await refuseApplied(null);
+    expect(stopped.code, stopped.stderr).toBe(1);
+    expect(stopped.stderr).toContain(`kept in ${fx.db}.apply-journal`);
+    // Someone changes the record in the portal after the write; an extract reads it so.
+    const status = first.product_access_status === "inactive" ? "active" : "inactive";
+    fx.sim.data.edit("product_access", first.product_access_id, { product_access_status: status });
+    const extracted = await fx.run(["extract"]);
+    expect(extracted.code, extracted.stderr).toBe(0);
+    const stored = () =>
+      query(
+        fx.db,
+        `SELECT product_access_status AS status FROM product_access WHERE product_access_id = ${first.product_access_id}`,
+      );
+    expect(await stored()).toEqual([{ status }]);
+
+    // The next apply takes the journal in: the outcomes, but not the older answer over the record.
+    const dry = await fx.run(["apply", path, "--op", "product_access.edit", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain("applied by an earlier run");
+    expect(await stored()).toEqual([{ status }]);
   });
 
   it("when the disk under the journal is full: nothing is sent", async () => {
