@@ -11,6 +11,7 @@ import { ChartCollector, type ChartData } from "./chart-data.js";
 import { type Legend, rampLegend, swatchLegend } from "./chart-legend.js";
 import type { BarChartSpec, ChartSpec, HeatmapSpec, LineChartSpec } from "./chart-spec.js";
 import { escapeHtml } from "./escape.js";
+import { colourFlatScale, zeroBasedFlatScale } from "./flat-scale.js";
 import { formatValue } from "./value-format.js";
 
 /** A rendered chart: the SVG document and its size in pixels. */
@@ -130,6 +131,7 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
     label: measureLabel(data, chart.y),
     grid: true,
     tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
+    ...zeroBasedFlatScale(data2.map((p) => p.value)),
   };
   const title = (p: Point) =>
     `${p.x}${p.series ? ` · ${p.series}` : ""}: ${p.value === null ? "" : formatValue(p.value, data.kinds.get(chart.y[0] ?? "") ?? "decimal")}`;
@@ -209,6 +211,7 @@ function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: 
       zero: true,
       nice: true,
       tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
+      ...zeroBasedFlatScale(data2.map((p) => p.value)),
     },
     ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),
     marks: [
@@ -250,7 +253,7 @@ function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {
     color: {
       type: "linear",
       scheme: "blues",
-      ...(valueKind === "percent" ? { domain: [0, 1] } : {}),
+      domain: valueKind === "percent" ? [0, 1] : colourFlatScale(cells.map((c) => c.value))?.domain,
     },
     marks: [
       Plot.cell(cells, {
