@@ -4,7 +4,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { collect } from "./child-output.js";
 import { PROJECT_ROOT } from "./spawn-cli.js";
 
 const BIN = join(PROJECT_ROOT, "bin", "lms-export.js");
@@ -42,4 +44,18 @@ export async function startBuiltSimulator(
     portal.once("exit", (code) => reject(new Error(`simulate exited with ${code}`)));
   });
   return { portal, baseUrl };
+}
+
+/**
+ * Runs `report ...args --out out` with the built CLI in `cwd` and answers the one file it wrote
+ * there; throws with what it printed when it fails or writes anything to stderr.
+ */
+export async function builtReportFile(args: readonly string[], cwd: string): Promise<string> {
+  const run = await collect(builtCli(["report", ...args, "--out", "out"], cwd, { LMS_QUIET: "1" }));
+  if (run.code !== 0 || run.stderr !== "") {
+    throw new Error(`report exited with ${run.code}: ${run.stderr}`);
+  }
+  const files = await readdir(join(cwd, "out"));
+  if (files.length !== 1) throw new Error(`report wrote ${files.join(", ") || "nothing"}`);
+  return join(cwd, "out", files[0] ?? "");
 }

@@ -6,18 +6,13 @@
  * report in which nobody is overdue reached from its top to its bottom. Skipped (and said so)
  * only when /usr/bin/chromium is absent.
  */
-import { existsSync } from "node:fs";
-import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { type Browser, chromium } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { builtCli } from "../../helpers/built-cli.js";
-import { collect } from "../../helpers/child-output.js";
+import { beforeAll, expect, test } from "vitest";
+import { builtReportFile } from "../../helpers/built-cli.js";
+import { describeInChromium } from "../../helpers/chromium.js";
 import { tempDirForFile } from "../../helpers/temp-dir.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
+import { writeTestCatalog } from "../../helpers/test-catalog.js";
 
 const CALM = `-- title: Calm
 -- description: Nobody is overdue, nothing is rated.
@@ -67,40 +62,23 @@ interface Measured {
   lightest: string;
 }
 
-if (!present) {
-  console.warn(`Skipping the flat chart test: ${CHROMIUM} is absent (CI installs chromium).`);
-}
-
-describe.skipIf(!present)(`charts of values with no range (needs ${CHROMIUM})`, () => {
+describeInChromium("charts of values with no range", (browser) => {
   const dir = tempDirForFile("lms-flat-charts-");
-  let browser: Browser;
   let file: string;
 
   beforeAll(async () => {
-    await mkdir(join(dir, "catalog", "queries"), { recursive: true });
-    await mkdir(join(dir, "catalog", "reports"), { recursive: true });
-    await writeFile(join(dir, "catalog", "queries", "calm.sql"), CALM);
     const report = {
       ...{ title: "Calm", description: "Flat values.", queries: ["calm"], charts: CHARTS },
       ...{ formats: ["html"], fileName: "{report}-{date}" },
     };
-    await writeFile(join(dir, "catalog", "reports", "calm-charts.json"), JSON.stringify(report));
+    await writeTestCatalog(dir, { calm: CALM }, { "calm-charts": JSON.stringify(report) });
     // The query reads no table: an empty database is enough.
     (await DuckDBInstance.create(join(dir, "lms.duckdb"))).closeSync();
-    const args = ["report", "calm-charts", "--catalog", "catalog", "--format", "html"];
-    const run = await collect(builtCli([...args, "--out", "out"], dir, { LMS_QUIET: "1" }));
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    const [name] = await readdir(join(dir, "out"));
-    file = join(dir, "out", name ?? "");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-  });
-  afterAll(async () => {
-    await browser?.close();
+    file = await builtReportFile(["calm-charts", "--catalog", "catalog"], dir);
   });
 
   test("a bar of 0 or NULL has no height, a line of 0 lies on the zero tick, a heatmap of 0 is the lightest", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`file://${file}`);
     const [zeroBars, nullBars, zeroLine, heatmap] = (await page.evaluate(MEASURE)) as Measured[];
     await page.close();
