@@ -17,6 +17,11 @@ export interface ChartData {
   readonly labels?: ReadonlyMap<string, string>;
   /** Sentences about what the chart leaves out. */
   readonly notes: readonly string[];
+  /**
+   * A column whose value names each measure's line along with the measure ("north · Overdue"):
+   * the portal, when a line chart of several measures is drawn over several portals.
+   */
+  readonly measureOwner?: string;
 }
 
 /** Most categories shown on a chart axis, and most series (colours). */
@@ -55,20 +60,30 @@ function chartColumns(chart: ChartSpec): string[] {
 /** The column a query over several portals adds to each row (src/report/portal-scopes.ts). */
 const PORTAL = "portal";
 
+/** How a chart is drawn over several portals; see portalChart. */
+interface PortalDrawing {
+  readonly chart: ChartSpec;
+  /** The column whose values are prefixed with the portal, if any. */
+  readonly prefixed: string | undefined;
+  /** Each measure gets a line per portal (a line chart of several measures and no series). */
+  readonly measuresByPortal: boolean;
+}
+
 /**
  * Over several portals, where the portal goes so that two portals' rows are never drawn as one:
- * a line chart's series (when it has none and one measure), else the category each row is of
- * (a bar's x, a heatmap's y), prefixed with the portal. Answers the chart to draw and the column
- * prefixed, if any.
+ * a line chart's series (when it has none and one measure), the line of each measure (when it
+ * has several: a series would take one only), else the category each row is of (a line's series,
+ * a bar's x, a heatmap's y), prefixed with the portal.
  */
-function portalChart(chart: ChartSpec): { chart: ChartSpec; prefixed: string | undefined } {
-  if (chart.type === "line") {
-    if (chart.series === undefined && chart.y.length === 1) {
-      return { chart: { ...chart, series: PORTAL }, prefixed: undefined };
-    }
-    return { chart, prefixed: chart.series };
+function portalChart(chart: ChartSpec): PortalDrawing {
+  if (chart.type === "line" && chart.series === undefined) {
+    return chart.y.length === 1
+      ? { chart: { ...chart, series: PORTAL }, prefixed: undefined, measuresByPortal: false }
+      : { chart, prefixed: undefined, measuresByPortal: true };
   }
-  return { chart, prefixed: chart.type === "heatmap" ? chart.y : chart.x };
+  const prefixed =
+    chart.type === "line" ? chart.series : chart.type === "heatmap" ? chart.y : chart.x;
+  return { chart, prefixed, measuresByPortal: false };
 }
 
 /**
@@ -81,12 +96,16 @@ export class ChartCollector {
   readonly #caps: Cap[];
   readonly #rows: Record<string, PlainValue>[] = [];
   readonly #prefixed: string | undefined;
+  readonly #measuresByPortal: boolean;
   #dropped = 0;
 
   constructor(chart: ChartSpec, options: { byPortal?: boolean } = {}) {
-    const drawn = options.byPortal ? portalChart(chart) : { chart, prefixed: undefined };
+    const drawn: PortalDrawing = options.byPortal
+      ? portalChart(chart)
+      : { chart, prefixed: undefined, measuresByPortal: false };
     this.chart = drawn.chart;
     this.#prefixed = drawn.prefixed;
+    this.#measuresByPortal = drawn.measuresByPortal;
     this.#columns = chartColumns(this.chart);
     this.#caps = categoryCaps(this.chart);
   }
@@ -122,7 +141,7 @@ export class ChartCollector {
     }
     const row: Record<string, PlainValue> = {};
     for (const column of this.#columns) row[column] = read(column);
-    if (prefixed !== undefined) row[PORTAL] = read(PORTAL);
+    if (prefixed !== undefined || this.#measuresByPortal) row[PORTAL] = read(PORTAL);
     this.#rows.push(row);
   }
 
@@ -145,6 +164,9 @@ export class ChartCollector {
     const own = new Map<string, ColumnKind>();
     for (const column of this.#columns) own.set(column, kinds.get(column) ?? "text");
     const prefixed = this.#prefixed;
+    if (this.#measuresByPortal) {
+      return { kinds: own, rows: this.#rows, labels, notes, measureOwner: PORTAL };
+    }
     if (prefixed === undefined) return { kinds: own, rows: this.#rows, labels, notes };
     const kind = own.get(prefixed) ?? "text";
     own.set(prefixed, "text");

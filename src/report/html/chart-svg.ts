@@ -113,7 +113,8 @@ function points(
       if (chart.series !== undefined) {
         point.series = categoryText(row[chart.series] ?? null, seriesKind);
       } else if (chart.y.length > 1) {
-        point.series = labelOf(data, y);
+        const owner = data.measureOwner === undefined ? null : (row[data.measureOwner] ?? null);
+        point.series = `${owner === null ? "" : `${String(owner)} · `}${labelOf(data, y)}`;
       }
       out.push(point);
     }
