@@ -35,6 +35,8 @@ interface Point {
   y?: string;
   series?: string;
   value: number | null;
+  /** The column the value is of (a bar's tooltip shows it as that column's values are shown). */
+  measure?: string;
 }
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
@@ -109,7 +111,7 @@ function points(
   const seriesKind = chart.series === undefined ? "text" : (data.kinds.get(chart.series) ?? "text");
   for (const row of data.rows) {
     for (const y of chart.y) {
-      const point: Point = { x: xValue(row), value: toNumberOrNull(row[y] ?? null) };
+      const point: Point = { x: xValue(row), value: toNumberOrNull(row[y] ?? null), measure: y };
       if (chart.series !== undefined) {
         point.series = categoryText(row[chart.series] ?? null, seriesKind);
       } else if (chart.y.length > 1) {
@@ -135,7 +137,7 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
     ...zeroBasedFlatScale(data2.map((p) => p.value)),
   };
   const title = (p: Point) =>
-    `${p.x}${p.series ? ` · ${p.series}` : ""}: ${p.value === null ? "" : formatValue(p.value, data.kinds.get(chart.y[0] ?? "") ?? "decimal")}`;
+    `${p.x}${p.series ? ` · ${p.series}` : ""}: ${p.value === null ? "" : formatValue(p.value, data.kinds.get(p.measure ?? "") ?? "decimal")}`;
   const base = { document: plotDocument(), width, height, marginLeft: 60, y: yAxis };
   if (grouped && !chart.stacked) {
     const series = distinct(data2.map((p) => p.series as string));
