@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
@@ -30,7 +31,7 @@ function runBuilder(y: Argv) {
         type: "string",
         group: "Portals:",
         description:
-          'A portal under "portals" in the config file: its address, key, concurrency and database',
+          'A portal under "portals" in the config file: its address, key, concurrency and database; its reports go to a folder NAME under --out',
       })
       // Known only to be refused with what to do instead (see runHandler).
       .option("all-portals", { type: "boolean", hidden: true })
@@ -78,6 +79,16 @@ async function planReports(
   return { catalog, request, allowed };
 }
 
+/**
+ * With --portal, the reports go to a folder of the portal's own under the output folder: run once
+ * per portal, as --all-portals's refusal advises, would otherwise write every portal's reports
+ * under the same names, each run replacing the files of the one before.
+ */
+function portalSetup(setup: PortalCommandSetup, portal: string | undefined): PortalCommandSetup {
+  if (portal === undefined) return setup;
+  return { ...setup, config: { ...setup.config, outDir: join(setup.config.outDir, portal) } };
+}
+
 /** Extracts, then writes (and mails) the reports on the database just extracted. */
 async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
   if (args.allPortals) {
@@ -92,9 +103,10 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
   let plan: ReportPlan = { catalog: undefined, request: undefined, allowed: [] };
   await extractCommand(args, ctx, {
     before: async (setup) => {
-      plan = await planReports(args, setup, ctx);
+      plan = await planReports(args, portalSetup(setup, args.portal), ctx);
     },
-    after: async (db, setup) => {
+    after: async (db, extracted) => {
+      const setup = portalSetup(extracted, args.portal);
       // The extract is done: from here on only report SQL runs on this instance.
       await restrictFileAccess(db, [setup.config.outDir, ...plan.allowed]);
       await writeAndMailReports(db, args.reports, {
