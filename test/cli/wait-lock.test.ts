@@ -3,14 +3,13 @@
  * with one line saying whom it waits for, instead of failing at once. A command without --wait
  * is not told to pass it.
  */
-import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLmsDatabase } from "../fixtures/lms-dataset.js";
 import { collect, runCli, spawnCli } from "../helpers/spawn-cli.js";
-import { kill, spawnHelper, waitForLine } from "../load/helpers/child-process.js";
+import { holdDatabaseLock, kill } from "../load/helpers/child-process.js";
 
 let dir: string;
 let db: string;
@@ -23,11 +22,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function holdLock(): Promise<ChildProcess> {
-  const holder = spawnHelper("hold-lock.mjs", [db]);
-  await waitForLine(holder, "ready");
-  return holder;
-}
+const holdLock = () => holdDatabaseLock(db);
 
 describe("--wait for a database another process holds", () => {
   it("fails at once without --wait, and after the time given with --wait 1", async () => {

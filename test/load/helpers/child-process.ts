@@ -49,3 +49,10 @@ export async function kill(child: ChildProcess, signal: NodeJS.Signals = "SIGKIL
   child.kill(signal);
   await gone;
 }
+
+/** A child process holding the DuckDB file `db` open read-write (its lock), once it is ready. */
+export async function holdDatabaseLock(db: string): Promise<ChildProcess> {
+  const holder = spawnHelper("hold-lock.mjs", [db]);
+  await waitForLine(holder, "ready");
+  return holder;
+}
