@@ -5,6 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
+import { silentLogger } from "../log/logger.js";
 import { openLake } from "../publish/lake/lake-views.js";
 import { openPortalsDatabase } from "../report/portals-database.js";
 import type { ReportSource } from "../report/report-source.js";
@@ -47,7 +48,11 @@ export async function withReportSource(
   const source =
     lake !== undefined
       ? await openLake(lake, config.duckdbMemoryLimit)
-      : await openPortalsDatabase(await portalDatabases(args, ctx), config.duckdbMemoryLimit);
+      : await openPortalsDatabase(await portalDatabases(args, ctx), config.duckdbMemoryLimit, {
+          seconds: options.wait?.seconds,
+          logger: options.wait?.logger ?? silentLogger,
+          signal: ctx.signal,
+        });
   try {
     await use(source, lake === undefined ? [] : [lake]);
   } finally {

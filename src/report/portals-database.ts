@@ -8,6 +8,9 @@ import { existsSync } from "node:fs";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { quoteIdent, quoteLiteral } from "../load/ddl.js";
+import { DatabaseLockedError, openError } from "../load/open-errors.js";
+import { type LockWait, whileLocked } from "../load/wait-for-lock.js";
+import { silentLogger } from "../log/logger.js";
 import { PUBLISHED_TABLES } from "../publish/published-tables.js";
 import { openViewDatabase, type ViewDatabase } from "./view-database.js";
 
@@ -18,7 +21,40 @@ export interface PortalDatabase {
   readonly db: string;
 }
 
-async function createViews(setup: DuckDBConnection, portals: readonly PortalDatabase[]) {
+/**
+ * Attaches `portal`'s database read-only as `alias`. A database another process holds (an
+ * extract merging into it) is waited for as `wait` says, and named as in use, as `report --db`
+ * names it: it is there, and extracting it again is not what it needs.
+ */
+async function attachPortal(
+  setup: DuckDBConnection,
+  portal: PortalDatabase,
+  alias: string,
+  wait: LockWait,
+): Promise<void> {
+  await whileLocked(portal.db, wait, async () => {
+    try {
+      await setup.run(`ATTACH ${quoteLiteral(portal.db)} AS ${alias} (READ_ONLY)`);
+    } catch (error) {
+      const failure = openError(portal.db, error);
+      if (failure instanceof DatabaseLockedError) {
+        throw new DatabaseLockedError(`portal ${portal.name}: ${failure.held}`, failure.pid, {
+          cause: error,
+        });
+      }
+      throw new LmsExportError(
+        "storage-failed",
+        `portal ${portal.name}: cannot open ${portal.db} (${(error as Error).message.split("\n")[0]}); extract it first`,
+      );
+    }
+  });
+}
+
+async function createViews(
+  setup: DuckDBConnection,
+  portals: readonly PortalDatabase[],
+  wait: LockWait,
+) {
   const present = new Map<string, string[]>();
   for (const [i, portal] of portals.entries()) {
     const alias = quoteIdent(`portal_${i}`);
@@ -28,14 +64,7 @@ async function createViews(setup: DuckDBConnection, portals: readonly PortalData
         `portal ${portal.name}: no database at ${portal.db}; run "lms-export extract --portal ${portal.name}" first`,
       );
     }
-    try {
-      await setup.run(`ATTACH ${quoteLiteral(portal.db)} AS ${alias} (READ_ONLY)`);
-    } catch (error) {
-      throw new LmsExportError(
-        "storage-failed",
-        `portal ${portal.name}: cannot open ${portal.db} (${(error as Error).message.split("\n")[0]}); extract it first`,
-      );
-    }
+    await attachPortal(setup, portal, alias, wait);
     const reader = await setup.runAndReadAll(
       `SELECT table_name FROM duckdb_tables() WHERE database_name = ${quoteLiteral(`portal_${i}`)}`,
     );
@@ -54,13 +83,17 @@ async function createViews(setup: DuckDBConnection, portals: readonly PortalData
   }
 }
 
-/** Opens every portal's database read-only behind one set of views. */
+/**
+ * Opens every portal's database read-only behind one set of views; `wait` says how long a
+ * database another process holds is waited for (default: not at all).
+ */
 export function openPortalsDatabase(
   portals: readonly PortalDatabase[],
   memoryLimit?: string,
+  wait: LockWait = { seconds: undefined, logger: silentLogger },
 ): Promise<ViewDatabase> {
   return openViewDatabase(
-    (setup) => createViews(setup, portals),
+    (setup) => createViews(setup, portals, wait),
     memoryLimit,
     portals.map((p) => p.name),
   );
