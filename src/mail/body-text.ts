@@ -2,16 +2,13 @@
  * The plain-text alternative of a report mail: what the HTML part says, line for line, for
  * clients that show no HTML. Charts are named, with a pointer to the HTML part that shows them.
  */
+import { loadedText, utcText } from "../report/html/loaded-text.js";
 import { emailCountLine } from "../report/html/render-document.js";
 import type { DocumentTable, ReportDocument } from "../report/html/report-document.js";
 import { columnFormatter } from "../report/html/value-format.js";
 
-function utcText(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
 function headerLines(doc: ReportDocument): string[] {
-  const loaded = doc.loadedAt ? utcText(doc.loadedAt) : "no successful extract recorded";
+  const loaded = loadedText(doc);
   const params =
     doc.params.length === 0 ? "none" : doc.params.map((p) => `${p.label}: ${p.value}`).join("; ");
   return [

@@ -96,7 +96,7 @@ async function mailOne(
   const unwatch = interruptOnAbort(options.signal, connection);
   try {
     const messages = await messagesOf(db, connection, report, options);
-    const loaded = await lastLoad(connection);
+    const loaded = await lastLoad(connection, db.portals);
     for (const message of messages) {
       const { delivered, problem } = await sendOne(db, report, message, loaded, options);
       if (delivered) summary.sent++;

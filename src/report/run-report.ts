@@ -232,7 +232,7 @@ async function writeFormats(
         await writeHtmlReport(db, file.temp, {
           job,
           bound,
-          loaded: await lastLoad(connection),
+          loaded: await lastLoad(connection, db.portals),
           now: options.now,
           fullFileOf: (query) => fullFileOf(job, base, query),
           ...(signal ? { signal } : {}),
@@ -242,7 +242,7 @@ async function writeFormats(
     }
     if (format === "xlsx") {
       const file = staging.reserve(`${base}.xlsx`);
-      const loaded = await lastLoad(connection);
+      const loaded = await lastLoad(connection, db.portals);
       await writeWorkbook(db, file.temp, job, bound, rows, loaded, { ...options, neutralise });
       continue;
     }
@@ -316,6 +316,21 @@ async function writeWorkbook(
   }
 }
 
+/** When the data was loaded, by which run: over several portals, each one's (ids are its own). */
+function loadLines(loaded: LastLoad): AboutLine[] {
+  const none = "no successful extract recorded";
+  if (!loaded.portals) {
+    return [
+      { label: "Data loaded at (UTC)", value: loaded.finishedAt ?? none },
+      { label: "Extract run id", value: loaded.runId ?? "none" },
+    ];
+  }
+  return loaded.portals.flatMap((p) => [
+    { label: `Data loaded at (UTC), portal ${p.portal}`, value: p.finishedAt ?? none },
+    { label: `Extract run id, portal ${p.portal}`, value: p.runId ?? "none" },
+  ]);
+}
+
 function aboutLines(
   job: ReportJob,
   bound: readonly BoundQuery[],
@@ -328,8 +343,7 @@ function aboutLines(
     { label: "Title", value: job.title },
     { label: "Description", value: job.description },
     { label: "Generated at (UTC)", value: options.now },
-    { label: "Data loaded at (UTC)", value: loaded.finishedAt ?? "no successful extract recorded" },
-    { label: "Extract run id", value: loaded.runId ?? "none" },
+    ...loadLines(loaded),
   ];
   for (const { name, text } of reportParams(bound)) {
     lines.push({ label: `Parameter ${name}`, value: text === "" ? "(none)" : text });

@@ -141,6 +141,11 @@ export async function buildReportDocument(
     description: input.job.description,
     generatedAt: input.now,
     loadedAt: input.loaded.finishedAt,
+    ...(input.loaded.portals
+      ? {
+          loadedByPortal: input.loaded.portals.map((p) => ({ portal: p.portal, at: p.finishedAt })),
+        }
+      : {}),
     params: params(input.bound),
     headlines: headlines(collected.get(SUMMARY_QUERY), labelsOf.get(SUMMARY_QUERY)),
     charts,
@@ -165,7 +170,7 @@ export async function reportDocumentForJob(
   try {
     bound = await bindJob(connection, job, db.portals);
     await checkChartsOnDatabase(connection, job.file, job.charts, bound);
-    loaded = await lastLoad(connection);
+    loaded = await lastLoad(connection, db.portals);
   } finally {
     connection.closeSync();
   }

@@ -7,6 +7,7 @@
  */
 import { type ColumnKind, isNumberKind, isTimeKind } from "../present/column-kind.js";
 import { escapeHtml } from "./escape.js";
+import { loadedText, utcText } from "./loaded-text.js";
 import type { DocumentTable, ReportDocument } from "./report-document.js";
 import { CLASS_NAMES, INLINE_STYLES, type Part, STYLESHEET } from "./styles.js";
 import { columnFormatter } from "./value-format.js";
@@ -31,12 +32,8 @@ type Look = (part: Part) => string;
 const fileLook: Look = (part) => (CLASS_NAMES[part] ? ` class="${CLASS_NAMES[part]}"` : "");
 const emailLook: Look = (part) => ` style="${escapeHtml(INLINE_STYLES[part])}"`;
 
-function utcText(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
 function header(doc: ReportDocument, look: Look): string {
-  const loaded = doc.loadedAt ? utcText(doc.loadedAt) : "no successful extract recorded";
+  const loaded = loadedText(doc);
   // The label says what a setting means; its name, for `--param`, is in the title.
   const params =
     doc.params.length === 0

@@ -42,8 +42,13 @@ export interface ReportDocument {
   readonly title: string;
   readonly description: string;
   readonly generatedAt: Date;
-  /** When the last successful extract finished, or null when none is recorded. */
+  /**
+   * When the last successful extract finished, or null when none is recorded; over several
+   * portals, the oldest portal's (null when one has none).
+   */
   readonly loadedAt: Date | null;
+  /** Over several portals, when each one's last successful extract finished. */
+  readonly loadedByPortal?: readonly { readonly portal: string; readonly at: Date | null }[];
   /** The query parameters, for reading (present/setting-text.ts). */
   readonly params: readonly SettingText[];
   readonly headlines: readonly Headline[];

@@ -1,0 +1,23 @@
+/**
+ * When a report's data was loaded, as its readers see it in the HTML file, the mail and its text
+ * part: one time, or over several portals each portal's, so a portal whose extracts have been
+ * failing shows its old data's day instead of hiding behind the others' fresh one.
+ */
+import type { ReportDocument } from "./report-document.js";
+
+const NONE = "no successful extract recorded";
+
+/** A time as the report shows it: YYYY-MM-DD HH:MM UTC. */
+export function utcText(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** "2026-11-23 06:10 UTC", or "north 2026-11-23 06:10 UTC, south no successful extract recorded". */
+export function loadedText(doc: Pick<ReportDocument, "loadedAt" | "loadedByPortal">): string {
+  if (doc.loadedByPortal) {
+    return doc.loadedByPortal
+      .map(({ portal, at }) => `${portal} ${at ? utcText(at) : NONE}`)
+      .join(", ");
+  }
+  return doc.loadedAt ? utcText(doc.loadedAt) : NONE;
+}

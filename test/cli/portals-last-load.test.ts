@@ -1,0 +1,73 @@
+/**
+ * When the data of a report over several portals was loaded: each portal's last successful
+ * extract, in the HTML page and on the workbook's About sheet, so a portal whose extracts have
+ * been failing shows its old day. `report --all-portals` showed the newest run of any portal (the
+ * highest run id of them all, though each portal numbers its own), hiding a stale portal behind a
+ * fresh one; `report --lake` said "no successful extract recorded" of a lake holding `_runs`.
+ * The built CLI as a child process; the files read back with ExcelJS and as text.
+ */
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import ExcelJS from "exceljs";
+import { beforeAll, describe, expect, test } from "vitest";
+import { createLmsDatabase } from "../fixtures/lms-dataset.js";
+import { builtCli } from "../helpers/built-cli.js";
+import { collect } from "../helpers/child-output.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+
+const dir = tempDirForFile("lms-portals-loaded-");
+const LOADED = "Data loaded: north 2026-03-10 05:00 UTC, south 2026-02-06 06:05 UTC";
+
+/** Runs the built CLI in the test's folder; fails the test with what it printed if it fails. */
+async function cli(args: readonly string[]): Promise<void> {
+  const run = await collect(builtCli(args, dir, { LMS_QUIET: "1" }));
+  expect(run.code, run.stderr).toBe(0);
+}
+
+async function written(folder: string, extension: string): Promise<string> {
+  const files = await readdir(join(dir, folder));
+  return join(dir, folder, files.find((f) => f.endsWith(extension)) ?? "");
+}
+
+beforeAll(async () => {
+  // Both have runs 1 and 2 (2026-03-08 06:05); north has run 4 since, south's are a month older.
+  const north = await createLmsDatabase({ path: join(dir, "lms-north.duckdb") });
+  const connection = await north.connect();
+  await connection.run(`INSERT INTO _runs (run_id, started_at, finished_at, status, mode)
+    VALUES (4, TIMESTAMP '2026-03-10 04:50:00', TIMESTAMP '2026-03-10 05:00:00', 'succeeded', 'incremental')`);
+  north.close();
+  const south = await createLmsDatabase({ path: join(dir, "lms-south.duckdb") });
+  await (await south.connect()).run(
+    "UPDATE _runs SET started_at = started_at - INTERVAL 30 DAY, finished_at = finished_at - INTERVAL 30 DAY",
+  );
+  south.close();
+  const portals = { north: {}, south: {} };
+  await writeFile(join(dir, "lms-export.config.json"), JSON.stringify({ portals }));
+});
+
+describe("when the data of a report over several portals was loaded", () => {
+  test("report --all-portals: each portal's last load, in the page and on the About sheet", async () => {
+    await cli(["report", "freshness", "--all-portals", "--format", "html,xlsx", "--out", "all"]);
+    expect(await readFile(await written("all", ".html"), "utf8")).toContain(LOADED);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await written("all", ".xlsx"));
+    const about = new Map<string, unknown>();
+    book.getWorksheet("About")?.eachRow((row) => {
+      about.set(String(row.getCell(1).value), row.getCell(2).value);
+    });
+    expect(about.get("Data loaded at (UTC), portal north")).toEqual(
+      new Date("2026-03-10T05:00:00Z"),
+    );
+    expect(about.get("Data loaded at (UTC), portal south")).toEqual(
+      new Date("2026-02-06T06:05:00Z"),
+    );
+    expect(about.get("Extract run id, portal north")).toBe(4);
+    expect(about.get("Extract run id, portal south")).toBe(2);
+  });
+
+  test("report --lake: each portal's last load from the lake's _runs", async () => {
+    await cli(["publish", "--lake", "lake", "--all-portals", "--snapshot-date", "2026-03-10"]);
+    await cli(["report", "freshness", "--lake", "lake", "--format", "html", "--out", "lake-out"]);
+    expect(await readFile(await written("lake-out", ".html"), "utf8")).toContain(LOADED);
+  });
+});
