@@ -27,7 +27,11 @@ export class ReportsFailedError extends LmsExportError {
       written.length === 0
         ? ""
         : `; ${written.length === 1 ? "the other report was" : `the ${written.length} other reports were`} written`;
-    super(first.error.code, `report ${first.report}: ${first.error.message}${more}${others}`, {
+    // A failure that already names its report (a full disk, a file error) is not named twice.
+    const named = first.error.message.startsWith(`report ${first.report}`)
+      ? first.error.message
+      : `report ${first.report}: ${first.error.message}`;
+    super(first.error.code, `${named}${more}${others}`, {
       cause: first.error,
     });
   }

@@ -17,6 +17,7 @@ import type { ReportRunResult } from "./model.js";
 import { expandFileName, OutputStaging, prepareOutputDir } from "./output-files.js";
 import { checkReferences } from "./param-references.js";
 import { projectRoot } from "./project-root.js";
+import { asReportFailure } from "./report-failure.js";
 import { bindJob, type ReportJob, resolveJobs } from "./report-jobs.js";
 import type { ReportSource } from "./report-source.js";
 import { type ReportFailure, ReportsFailedError } from "./reports-failed.js";
@@ -187,6 +188,8 @@ export async function writeJobFiles(
     const files = await staging.commit();
     return { report: job.name, files, rows };
   } catch (error) {
+    // Said before the temporary files go: a full disk's free space is then what it was.
+    const failure = asReportFailure(error, job.name, options.outDir);
     await staging.abort();
     // Whatever failed once the signal fired (DuckDB's "Interrupted!" included) failed because of it.
     if (options.signal?.aborted) {
@@ -195,7 +198,7 @@ export async function writeJobFiles(
         cause: error,
       });
     }
-    throw asReportFailure(error, job);
+    throw failure;
   } finally {
     unwatch();
     connection.closeSync();
@@ -362,16 +365,4 @@ function aboutLines(
       : "off",
   });
   return lines;
-}
-
-/** Errors that are not already typed become one-line run failures naming the report. */
-function asReportFailure(error: unknown, job: ReportJob): unknown {
-  if (error instanceof LmsExportError) return error;
-  const code = (error as NodeJS.ErrnoException).code;
-  const message = error instanceof Error ? error.message : String(error);
-  return new LmsExportError(
-    code === "ENOSPC" ? "disk-full" : code ? "storage-failed" : "failed",
-    `report ${job.name} failed${code ? ` (${code})` : ""}: ${message.split("\n", 1)[0]}`,
-    { cause: error },
-  );
 }

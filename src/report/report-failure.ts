@@ -1,0 +1,43 @@
+/**
+ * A report's failure as one line naming the report. A full disk is said as such wherever it was
+ * noticed, with the place that is full: DuckDB writing a CSV or Parquet file reported it as the
+ * report's query failing ("query failed: queries/compliance.sql: IO Error: …"), which sends a
+ * reader to the SQL, and Node writing the page or the workbook as a bare "ENOSPC".
+ */
+import { join, relative } from "node:path";
+import { LmsExportError } from "../errors/lms-export-error.js";
+import { noSpaceText } from "../load/disk-space.js";
+
+/** The file DuckDB could not write, in its message. */
+const DUCKDB_FULL = /"([^"]+)": No space left on device/i;
+
+function fullDisk(error: unknown, message: string): boolean {
+  return (
+    (error as NodeJS.ErrnoException).code === "ENOSPC" || /No space left on device/i.test(message)
+  );
+}
+
+/**
+ * `error` of report `report`, whose files go to `outDir`: typed errors are kept, a full disk
+ * becomes `disk-full` naming the place, anything else a run failure with its first line.
+ */
+export function asReportFailure(error: unknown, report: string, outDir: string): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  if (fullDisk(error, message)) {
+    // A file DuckDB named (its own spill files, for one) may be elsewhere than the reports.
+    const path = DUCKDB_FULL.exec(message)?.[1] ?? join(outDir, report);
+    const inOut = !relative(outDir, path).startsWith("..");
+    return new LmsExportError(
+      "disk-full",
+      `report ${report}: ${noSpaceText(path)}; free space there${inOut ? " or choose another --out" : ""} and run it again (its previous files are kept)`,
+      { cause: error },
+    );
+  }
+  if (error instanceof LmsExportError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  return new LmsExportError(
+    code ? "storage-failed" : "failed",
+    `report ${report} failed${code ? ` (${code})` : ""}: ${message.split("\n", 1)[0]}`,
+    { cause: error },
+  );
+}
