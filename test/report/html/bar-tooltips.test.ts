@@ -5,59 +5,36 @@
  * read "72". Written by the built CLI and read back in a real headless Chromium; skipped (and
  * said so) only when /usr/bin/chromium is absent.
  */
-import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
-import { beforeAll, expect, test } from "vitest";
-import { builtReportFile } from "../../helpers/built-cli.js";
-import { describeInChromium } from "../../helpers/chromium.js";
-import { tempDirForFile } from "../../helpers/temp-dir.js";
-import { writeTestCatalog } from "../../helpers/test-catalog.js";
+import { expect, test } from "vitest";
+import { describeChartReport } from "./chart-report.js";
 
 const MIXED = `-- title: Mixed
 -- description: A count, a rate and a mean per group.
 SELECT 'Sales' AS group_name, 3 AS completed, 0.45 AS completion_rate, 72.46 AS mean_score
 `;
 
-const REPORT = {
-  title: "Mixed measures",
-  description: "Three kinds of value on one chart.",
-  queries: ["mixed"],
-  formats: ["html"],
-  fileName: "{report}-{date}",
-  charts: [
-    {
-      query: "mixed",
-      type: "bar",
-      x: "group_name",
-      y: ["completed", "completion_rate", "mean_score"],
-    },
-  ],
+const CHART = {
+  query: "mixed",
+  type: "bar",
+  x: "group_name",
+  y: ["completed", "completion_rate", "mean_score"],
 };
 
 // Run in the page, as text: the project is compiled without the browser's types.
 const TOOLTIPS = `[...document.querySelectorAll("figure.chart g[aria-label='bar'] title")]
   .map((t) => t.textContent)`;
 
-describeInChromium("bar tooltips of several measures", (browser) => {
-  const dir = tempDirForFile("lms-bar-tooltips-");
-  let file: string;
-
-  beforeAll(async () => {
-    await writeTestCatalog(dir, { mixed: MIXED }, { "mixed-report": JSON.stringify(REPORT) });
-    // The query reads no table: an empty database is enough.
-    (await DuckDBInstance.create(join(dir, "lms.duckdb"))).closeSync();
-    file = await builtReportFile(["mixed-report", "--catalog", "catalog"], dir);
-  });
-
-  test("each bar's value is shown as its own column's values are", async () => {
-    const page = await browser().newPage();
-    await page.goto(`file://${file}`);
-    const tooltips = (await page.evaluate(TOOLTIPS)) as string[];
-    await page.close();
-    expect(tooltips).toEqual([
-      "Sales · Completed: 3",
-      "Sales · Completion rate: 45.0%",
-      "Sales · Mean score: 72.46",
-    ]);
-  });
-});
+describeChartReport(
+  "bar tooltips of several measures",
+  { query: "mixed", sql: MIXED, charts: [CHART] },
+  (read) => {
+    test("each bar's value is shown as its own column's values are", async () => {
+      const tooltips = (await read(TOOLTIPS)) as string[];
+      expect(tooltips).toEqual([
+        "Sales · Completed: 3",
+        "Sales · Completion rate: 45.0%",
+        "Sales · Mean score: 72.46",
+      ]);
+    });
+  },
+);

@@ -6,13 +6,8 @@
  * report in which nobody is overdue reached from its top to its bottom. Skipped (and said so)
  * only when /usr/bin/chromium is absent.
  */
-import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
-import { beforeAll, expect, test } from "vitest";
-import { builtReportFile } from "../../helpers/built-cli.js";
-import { describeInChromium } from "../../helpers/chromium.js";
-import { tempDirForFile } from "../../helpers/temp-dir.js";
-import { writeTestCatalog } from "../../helpers/test-catalog.js";
+import { expect, test } from "vitest";
+import { describeChartReport } from "./chart-report.js";
 
 const CALM = `-- title: Calm
 -- description: Nobody is overdue, nothing is rated.
@@ -62,37 +57,24 @@ interface Measured {
   lightest: string;
 }
 
-describeInChromium("charts of values with no range", (browser) => {
-  const dir = tempDirForFile("lms-flat-charts-");
-  let file: string;
-
-  beforeAll(async () => {
-    const report = {
-      ...{ title: "Calm", description: "Flat values.", queries: ["calm"], charts: CHARTS },
-      ...{ formats: ["html"], fileName: "{report}-{date}" },
-    };
-    await writeTestCatalog(dir, { calm: CALM }, { "calm-charts": JSON.stringify(report) });
-    // The query reads no table: an empty database is enough.
-    (await DuckDBInstance.create(join(dir, "lms.duckdb"))).closeSync();
-    file = await builtReportFile(["calm-charts", "--catalog", "catalog"], dir);
-  });
-
-  test("a bar of 0 or NULL has no height, a line of 0 lies on the zero tick, a heatmap of 0 is the lightest", async () => {
-    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`file://${file}`);
-    const [zeroBars, nullBars, zeroLine, heatmap] = (await page.evaluate(MEASURE)) as Measured[];
-    await page.close();
-    for (const chart of [zeroBars, nullBars, zeroLine]) {
-      expect(chart?.ticks).toHaveLength(2);
-      expect(chart?.ticks.join(" ")).not.toContain("0.0000");
-    }
-    expect(zeroBars?.bars).toHaveLength(4);
-    for (const height of zeroBars?.bars ?? []) expect(height).toBeLessThan(1);
-    for (const height of nullBars?.bars ?? []) expect(height).toBeLessThan(1);
-    expect(zeroLine?.dots).toHaveLength(4);
-    for (const y of zeroLine?.dots ?? [])
-      expect(Math.abs(y - (zeroLine?.zero ?? 0))).toBeLessThan(1);
-    expect(heatmap?.cells).toHaveLength(4);
-    for (const fill of heatmap?.cells ?? []) expect(fill).toBe(heatmap?.lightest);
-  });
-});
+describeChartReport(
+  "charts of values with no range",
+  { query: "calm", sql: CALM, charts: CHARTS },
+  (read) => {
+    test("a bar of 0 or NULL has no height, a line of 0 lies on the zero tick, a heatmap of 0 is the lightest", async () => {
+      const [zeroBars, nullBars, zeroLine, heatmap] = (await read(MEASURE)) as Measured[];
+      for (const chart of [zeroBars, nullBars, zeroLine]) {
+        expect(chart?.ticks).toHaveLength(2);
+        expect(chart?.ticks.join(" ")).not.toContain("0.0000");
+      }
+      expect(zeroBars?.bars).toHaveLength(4);
+      for (const height of zeroBars?.bars ?? []) expect(height).toBeLessThan(1);
+      for (const height of nullBars?.bars ?? []) expect(height).toBeLessThan(1);
+      expect(zeroLine?.dots).toHaveLength(4);
+      for (const y of zeroLine?.dots ?? [])
+        expect(Math.abs(y - (zeroLine?.zero ?? 0))).toBeLessThan(1);
+      expect(heatmap?.cells).toHaveLength(4);
+      for (const fill of heatmap?.cells ?? []) expect(fill).toBe(heatmap?.lightest);
+    });
+  },
+);

@@ -9,11 +9,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { beforeAll, expect, test } from "vitest";
-import { builtReportFile } from "../../helpers/built-cli.js";
-import { describeInChromium } from "../../helpers/chromium.js";
-import { tempDirForFile } from "../../helpers/temp-dir.js";
-import { writeTestCatalog } from "../../helpers/test-catalog.js";
+import { expect, test } from "vitest";
+import { describeChartReport } from "./chart-report.js";
 
 /** Four weeks whose figures grow with the portal's number of groups. */
 const TREND = `-- title: Trend
@@ -25,14 +22,7 @@ FROM range(4) AS t(i)
 ORDER BY week
 `;
 
-const REPORT = {
-  title: "Trend",
-  description: "Two measures over the weeks.",
-  queries: ["trend"],
-  formats: ["html"],
-  fileName: "{report}-{date}",
-  charts: [{ query: "trend", type: "line", x: "week", y: ["completed", "overdue"] }],
-};
+const CHART = { query: "trend", type: "line", x: "week", y: ["completed", "overdue"] };
 
 // Run in the page, as text: the project is compiled without the browser's types.
 /** The chart's lines (as their path data) and its legend's labels. */
@@ -57,27 +47,22 @@ async function portalDatabase(path: string, groups: number): Promise<void> {
   instance.closeSync();
 }
 
-describeInChromium("lines of several measures over portals", (browser) => {
-  const dir = tempDirForFile("lms-portal-lines-");
-  let file: string;
+/** Two portals' databases (three groups and one) and a config file naming them. */
+async function twoPortals(dir: string): Promise<void> {
+  await portalDatabase(join(dir, "lms-north.duckdb"), 3);
+  await portalDatabase(join(dir, "lms-south.duckdb"), 1);
+  const portals = { north: { baseUrl: "https://north.example/api-v2" }, south: {} };
+  await writeFile(join(dir, "lms-export.config.json"), JSON.stringify({ portals }));
+}
 
-  beforeAll(async () => {
-    await writeTestCatalog(dir, { trend: TREND }, { "trend-report": JSON.stringify(REPORT) });
-    await portalDatabase(join(dir, "lms-north.duckdb"), 3);
-    await portalDatabase(join(dir, "lms-south.duckdb"), 1);
-    const portals = { north: { baseUrl: "https://north.example/api-v2" }, south: {} };
-    await writeFile(join(dir, "lms-export.config.json"), JSON.stringify({ portals }));
-    file = await builtReportFile(["trend-report", "--all-portals", "--catalog", "catalog"], dir);
-  });
+const REPORT = {
+  ...{ query: "trend", sql: TREND, charts: [CHART] },
+  ...{ args: ["--all-portals"], prepare: twoPortals },
+};
 
+describeChartReport("lines of several measures over portals", REPORT, (read) => {
   test("each portal's measure is a line of its own, running forward through the weeks", async () => {
-    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`file://${file}`);
-    const { paths, legend } = (await page.evaluate(LINES)) as {
-      paths: string[];
-      legend: string[];
-    };
-    await page.close();
+    const { paths, legend } = (await read(LINES)) as { paths: string[]; legend: string[] };
     expect(legend).toEqual([
       "north · Completed",
       "north · Overdue",
