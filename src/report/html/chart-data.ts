@@ -1,12 +1,13 @@
 /**
  * The rows a chart draws, gathered while its query streams: only the columns it reads, and only
- * as many categories as a chart can show legibly (the first ones in the query's order), so a
- * query of a million rows still makes a chart of bounded size. What is left out is said in a note.
+ * as many categories as a chart can show legibly (the first ones in the query's order), and a bar
+ * chart's rows summed per bar, so a query of a million rows still makes a chart of bounded size.
+ * What is left out is said in a note.
  */
 
 import type { ColumnKind, PlainValue } from "../present/column-kind.js";
 import { columnLabel } from "../present/column-label.js";
-import type { ChartSpec } from "./chart-spec.js";
+import type { BarChartSpec, ChartSpec } from "./chart-spec.js";
 import { formatValue } from "./value-format.js";
 
 /** Rows of one chart, keyed by column name, with the kinds of those columns. */
@@ -26,7 +27,7 @@ export interface ChartData {
 
 /** Most categories shown on a chart axis, and most series (colours). */
 export const MAX_CATEGORIES = { bar: 30, heatmap: 40, series: 12 } as const;
-/** Most points a line chart draws. */
+/** Most points a line chart or heatmap draws (a bar chart draws one per bar). */
 export const MAX_POINTS = 20_000;
 /** Distinct values counted for the notes; past it a note says "more than". */
 const MAX_COUNTED = 10_000;
@@ -55,6 +56,12 @@ function categoryCaps(chart: ChartSpec): Cap[] {
 function chartColumns(chart: ChartSpec): string[] {
   if (chart.type === "heatmap") return [chart.x, chart.y, chart.value];
   return [chart.x, ...chart.y, ...(chart.series === undefined ? [] : [chart.series])];
+}
+
+/** Two values of a measure added up; an empty one (NULL) adds nothing. */
+function sum(a: PlainValue, b: PlainValue): PlainValue {
+  if (typeof b !== "number") return a;
+  return typeof a === "number" ? a + b : b;
 }
 
 /** The column a query over several portals adds to each row (src/report/portal-scopes.ts). */
@@ -95,6 +102,8 @@ export class ChartCollector {
   readonly #columns: string[];
   readonly #caps: Cap[];
   readonly #rows: Record<string, PlainValue>[] = [];
+  /** A bar chart's row of each bar (category, and colour when it has a series), by key. */
+  readonly #bars = new Map<string, Record<string, PlainValue>>();
   readonly #prefixed: string | undefined;
   readonly #measuresByPortal: boolean;
   #dropped = 0;
@@ -135,14 +144,46 @@ export class ChartCollector {
       }
     }
     if (!keep) return;
+    if (this.chart.type === "bar") {
+      this.#addToBar(this.chart, value, read);
+      return;
+    }
     if (this.#rows.length >= MAX_POINTS) {
       this.#dropped++;
       return;
     }
+    this.#rows.push(this.#rowOf(read));
+  }
+
+  /**
+   * A bar shows the sum of its rows (Plot stacks the rows of one category and colour): summed
+   * here as they stream, every row of the query counts, however many, and the chart holds one
+   * row per bar. Kept as rows, a detail query's bars summed its first 20,000 rows only, and drew
+   * a mark with a tooltip for each.
+   */
+  #addToBar(
+    chart: BarChartSpec,
+    key: (column: string) => PlainValue,
+    read: (column: string) => PlainValue,
+  ): void {
+    const series = chart.series === undefined ? "" : String(key(chart.series));
+    const id = `${String(key(chart.x))}\u0001${series}`;
+    const bar = this.#bars.get(id);
+    if (bar === undefined) {
+      const row = this.#rowOf(read);
+      this.#bars.set(id, row);
+      this.#rows.push(row);
+      return;
+    }
+    for (const y of chart.y) bar[y] = sum(bar[y] ?? null, read(y));
+  }
+
+  /** The columns the chart reads of one result row (and its portal, when that names it). */
+  #rowOf(read: (column: string) => PlainValue): Record<string, PlainValue> {
     const row: Record<string, PlainValue> = {};
     for (const column of this.#columns) row[column] = read(column);
-    if (prefixed !== undefined || this.#measuresByPortal) row[PORTAL] = read(PORTAL);
-    this.#rows.push(row);
+    if (this.#prefixed !== undefined || this.#measuresByPortal) row[PORTAL] = read(PORTAL);
+    return row;
   }
 
   /** The gathered rows; `kinds` are the kinds of the query's columns, `labels` its own labels. */

@@ -85,7 +85,8 @@ describe("renderChartSvg", () => {
       { type: "bar", query: "q", x: "group_name", y: ["overdue", "completed"], stacked: true },
       grid.slice(0, 3),
     );
-    expect(count(svg, "rect")).toBe(1 + 3 * 2 + 2);
+    // Two groups (Sales has two rows, summed into one bar per measure), two measures, two swatches.
+    expect(count(svg, "rect")).toBe(1 + 2 * 2 + 2);
     expect(svg).toContain(">Overdue</text>");
     expect(svg).toContain(">Completed</text>");
   });
