@@ -41,14 +41,42 @@ export interface MailBody {
 export type MailBodyRenderer = (input: MailBodyInput) => MailBody;
 
 /** The most rows a body shows per table; the attachments have them all. */
-export const MAX_BODY_ROWS = 200;
+export const MAX_BODY_ROWS = 50;
+
+/** The fewest rows per table a body is cut to, however large it comes out. */
+export const MIN_BODY_ROWS = 10;
+
+/**
+ * The most bytes of HTML a body should hold: Gmail shows about 102 KB of a message's HTML and
+ * hides the rest behind a "View entire message" link, which most readers never follow.
+ */
+export const BODY_HTML_BUDGET = 100_000;
+
+/**
+ * The e-mail variant at {@link MAX_BODY_ROWS} rows a table, or at half as many again and again
+ * (down to {@link MIN_BODY_ROWS}) while its HTML is over {@link BODY_HTML_BUDGET}: a report of
+ * six wide tables is otherwise clipped where a narrow one is not.
+ */
+function budgetedEmail(
+  document: MailBodyInput["document"],
+  parts: { lead: string[]; foot: string[] },
+) {
+  let maxRows = MAX_BODY_ROWS;
+  for (;;) {
+    const email = renderReportEmail(document, { maxRows, ...parts });
+    if (Buffer.byteLength(email.html) <= BODY_HTML_BUDGET || maxRows <= MIN_BODY_ROWS) {
+      return { email, maxRows };
+    }
+    maxRows = Math.max(MIN_BODY_ROWS, Math.floor(maxRows / 2));
+  }
+}
 
 /** The default renderer: the HTML report's e-mail variant, its charts as PNG, and the text. */
 export const renderMailBody: MailBodyRenderer = (input) => {
   const lead = input.scope === undefined ? [] : [input.scope];
   const foot = input.attachments.length > 0 ? [`Attached: ${input.attachments.join(", ")}`] : [];
-  const options = { maxRows: MAX_BODY_ROWS, lead, foot };
-  const email = renderReportEmail(input.document, options);
+  const { email, maxRows } = budgetedEmail(input.document, { lead, foot });
+  const options = { maxRows, lead, foot };
   const inline = email.images.map((image) => ({
     cid: image.cid,
     filename: `${image.cid}.png`,

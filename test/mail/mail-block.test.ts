@@ -3,7 +3,12 @@
  * Also the default body renderer: everything from the data HTML-escaped, the cut-off line.
  */
 import { beforeAll, describe, expect, test } from "vitest";
-import { renderMailBody } from "../../src/mail/body.js";
+import {
+  BODY_HTML_BUDGET,
+  MAX_BODY_ROWS,
+  MIN_BODY_ROWS,
+  renderMailBody,
+} from "../../src/mail/body.js";
 import { type Catalog, loadCatalog } from "../../src/report/catalog.js";
 import { escapeHtml } from "../../src/report/html/escape.js";
 import type { ReportDocument } from "../../src/report/html/report-document.js";
@@ -136,10 +141,41 @@ describe("renderMailBody", () => {
       totalRows: 250,
     } as ReportDocument["tables"][number];
     const { html, text } = renderMailBody({ ...input, document: { ...document, tables: [long] } });
-    expect(html).toContain(">row 199<");
-    expect(html).not.toContain(">row 200<");
-    expect(text).toContain("row 199\n");
-    expect(text).not.toContain("row 200");
-    expect(text).toContain("The first 200 of 250 rows are shown; the full list is attached");
+    expect(html).toContain(">row 49<");
+    expect(html).not.toContain(">row 50<");
+    expect(text).toContain("row 49\n");
+    expect(text).not.toContain("row 50");
+    expect(text).toContain(
+      `The first ${MAX_BODY_ROWS} of 250 rows are shown; the full list is attached`,
+    );
+  });
+
+  test("a body of many wide tables shows fewer rows, so that mail readers do not clip it", () => {
+    const columns = Array.from({ length: 9 }, (_, c) => ({
+      name: `c${c}`,
+      label: `Column ${c}`,
+      kind: c % 2 === 0 ? ("text" as const) : ("integer" as const),
+    }));
+    const wide = (query: string) => ({
+      query,
+      title: query,
+      columns,
+      rows: Array.from({ length: 300 }, (_, r) =>
+        columns.map((_, c) => (c % 2 === 0 ? `person.${r}@example.com` : r * c)),
+      ),
+      totalRows: 3000,
+      fullFile: `${query}.xlsx`,
+    });
+    const tables = ["a", "b", "c", "d", "e", "f"].map(wide) as ReportDocument["tables"];
+    const { html, text } = renderMailBody({ ...input, document: { ...document, tables } });
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(BODY_HTML_BUDGET);
+    const shown = /The first (\d+) of 3,000 rows are shown/.exec(text)?.[1];
+    expect(Number(shown)).toBeLessThan(MAX_BODY_ROWS);
+    expect(Number(shown)).toBeGreaterThanOrEqual(MIN_BODY_ROWS);
+    // Both parts show the same rows.
+    expect(html).toContain(`>person.${Number(shown) - 1}@example.com<`);
+    expect(html).not.toContain(`>person.${shown}@example.com<`);
+    expect(text).toContain(`person.${Number(shown) - 1}@example.com`);
+    expect(text).not.toContain(`person.${shown}@example.com`);
   });
 });

@@ -238,7 +238,7 @@ describe("when and settings", () => {
   });
 });
 
-test("the body shows at most 200 rows and says the full list is attached", async () => {
+test("the body shows at most 50 rows and says the full list is attached", async () => {
   await writeFile(
     join(ws.dir, "many.sql"),
     "-- title: Many\nSELECT range AS n, 'row ' || range AS label FROM range(250)\n",
@@ -253,10 +253,10 @@ test("the body shows at most 200 rows and says the full list is attached", async
   await smtp.close();
   const message = smtp.received[0];
   const html = String(message?.parsed.html);
-  expect(html).toContain(">row 199<");
-  expect(html).not.toContain(">row 200<");
+  expect(html).toContain(">row 49<");
+  expect(html).not.toContain(">row 50<");
   expect(message?.parsed.text).toMatch(
-    /The first 200 of 250 rows are shown; the full list is attached: see many-\d{4}-\d{2}-\d{2}\.csv\./,
+    /The first 50 of 250 rows are shown; the full list is attached: see many-\d{4}-\d{2}-\d{2}\.csv\./,
   );
   expect(csvRows(message?.parsed.attachments[0]?.content.toString("utf8") ?? "")).toHaveLength(250);
 });
