@@ -5,7 +5,7 @@
  * - an edit sets fields to values: sending the same body again gives the same state, so it is
  *   sent again;
  * - a create sent again could make a second link, so the portal is first asked whether the link
- *   now exists (a list of the user's `user_grp` links), and only when it does not is it sent again.
+ *   now exists (find-link.ts), and only when it does not is it sent again.
  *
  * Every create is checked first, not only those of a change set an earlier run left unfinished:
  * a link may also have been made by a run killed while a create was in flight whose file was
@@ -17,8 +17,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { LmsClient } from "../api/client.js";
 import { ApiError, EnvelopeError, HttpError, NetworkError } from "../api/errors.js";
 import { isRetryable, retryDelay } from "../api/retry.js";
-import type { ApiRecord } from "../resources/record-types.js";
 import type { CellValue } from "./cell-value.js";
+import { findLink } from "./find-link.js";
 import type { OpSpec } from "./ops.js";
 
 /** Attempts per row, the first included. */
@@ -46,44 +46,6 @@ function sendEdit(
       return client.editUser(id, body as Parameters<LmsClient["editUser"]>[1]);
     default:
       throw new TypeError(`${spec.op} is not an edit`);
-  }
-}
-
-/**
- * Links asked for per page when looking for one: the interface's default `limit`. The largest
- * page a portal serves is an open point (docs/api.md §8) and some refuse larger ones outright
- * (HTTP 400), which would fail every create; apply, unlike extract, has no --page-size to lower.
- */
-const LINK_PAGE = 10;
-
-/**
- * The link of `userId` in `groupId` if the portal has it. The spec does not say how several
- * criteria combine (docs/api.md §8): were they ORed, a page of the user's or the group's links
- * could leave out the one sought, and a link wrongly thought absent would be made twice. So the
- * portal is asked for the user's links alone, which reads the same either way, page by page to
- * the end, and the answer is filtered here (a portal that ignored the criterion costs pages, not a
- * wrong answer).
- */
-export async function findLink(
-  client: LmsClient,
-  userId: number,
-  groupId: number,
-): Promise<ApiRecord<"user_grp"> | undefined> {
-  const criterias = [{ column: "user_grp_user_id", operator: "equal", value: userId }] as const;
-  for (let start = 0; ; ) {
-    const answer = await client.listUserGroups({
-      start,
-      limit: LINK_PAGE,
-      criterias: [...criterias],
-    });
-    const found = answer.result.find(
-      (link) =>
-        Number(link.user_grp_user_id) === userId && Number(link.user_grp_grp_id) === groupId,
-    );
-    if (found) return found;
-    // A short page moves the offset by what it held: the next page starts where this one ended.
-    start += answer.result.length;
-    if (answer.result.length === 0 || start >= answer.total) return undefined;
   }
 }
 

@@ -34,8 +34,9 @@ export interface ApplyFixture {
   close(): Promise<void>;
 }
 
-export async function startFixture(seed = 31): Promise<ApplyFixture> {
-  const sim = await startSimulator({ apiKey: KEY, users: 120, takesPerUser: 1, now: NOW, seed });
+/** A portal of `users` people (25 a group: 600 make 24 groups) extracted into a new database. */
+export async function startFixture(seed = 31, users = 120): Promise<ApplyFixture> {
+  const sim = await startSimulator({ apiKey: KEY, users, takesPerUser: 1, now: NOW, seed });
   const dir = await mkdtemp(join(tmpdir(), "lms-apply-"));
   const db = join(dir, "lms.duckdb");
   const keyFile = join(dir, "key");
