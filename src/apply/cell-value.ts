@@ -5,6 +5,7 @@
  */
 import { parseDateTimeMicros } from "../encode/parse-datetime.js";
 import type { FieldSpec } from "../resources/types.js";
+import { quotedCell } from "./quoted-cell.js";
 
 /** What a field is set to: text, an integer, or null (cleared). */
 export type CellValue = string | number | null;
@@ -48,21 +49,21 @@ export function parseCell(field: FieldSpec, text: string): CellParse {
     case "flag": {
       const n = parseIntCell(text);
       return n === undefined
-        ? { problem: `${field.name} must be an integer, got ${JSON.stringify(text)}` }
+        ? { problem: `${field.name} must be an integer, got ${quotedCell(text)}` }
         : { value: n };
     }
     case "datetime": {
       const micros = parseDateTimeMicros(text.trim());
       return micros === undefined
         ? {
-            problem: `${field.name} must be an ISO 8601 date or date-time (e.g. 2026-12-31 or 2026-12-31T17:00:00Z), got ${JSON.stringify(text)}`,
+            problem: `${field.name} must be an ISO 8601 date or date-time (e.g. 2026-12-31 or 2026-12-31T17:00:00Z), got ${quotedCell(text)}`,
           }
         : { value: isoFromMicros(micros) };
     }
     default: {
       if (field.values && !field.values.includes(text)) {
         return {
-          problem: `${field.name} must be one of ${field.values.join(", ")}, got ${JSON.stringify(text)}`,
+          problem: `${field.name} must be one of ${field.values.join(", ")}, got ${quotedCell(text)}`,
         };
       }
       return { value: text };

@@ -13,6 +13,7 @@ import { type CellValue, parseCell, parseIntCell } from "./cell-value.js";
 import { closestName } from "./closest-name.js";
 import type { OpSpec } from "./ops.js";
 import { ChangeProblems } from "./problems.js";
+import { quotedCell } from "./quoted-cell.js";
 
 /** One row of the file: the record it names and the fields it sets (blank cells left out). */
 export interface ChangeRow {
@@ -44,14 +45,17 @@ function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems
     const name = snakeCase(raw);
     const earlier = seen.get(name);
     if (earlier !== undefined) {
-      problems.add("header", `columns "${earlier}" and "${raw}" both name ${name}`);
+      problems.add(
+        "header",
+        `columns ${quotedCell(earlier)} and ${quotedCell(raw)} both name ${name}`,
+      );
     }
     seen.set(name, raw);
     if (!known.includes(name)) {
       const hint = closestName(name, known);
       problems.add(
         "header",
-        `column "${raw}" is not a writable field of ${spec.resource} for ${spec.op}${hint ? `; did you mean ${hint}?` : ""} (writable: ${writable.join(", ")})`,
+        `column ${quotedCell(raw)} is not a writable field of ${spec.resource} for ${spec.op}${hint ? `; did you mean ${hint}?` : ""} (writable: ${writable.join(", ")})`,
       );
     }
     return name;
@@ -79,7 +83,7 @@ function rowId(
   }
   const id = parseIntCell(cell);
   if (id === undefined || id < 1) {
-    problems.add(where, `${spec.idColumn} must be a positive integer, got ${JSON.stringify(cell)}`);
+    problems.add(where, `${spec.idColumn} must be a positive integer, got ${quotedCell(cell)}`);
     return undefined;
   }
   const earlier = firstLine.get(String(id));

@@ -81,6 +81,20 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(message).toContain('line 8: product_access_product_id must be an integer, got "1.5"');
   });
 
+  it("a very long cell is quoted cut short: the one line stays readable", async () => {
+    const [a, b] = accessIds();
+    const message = await refused("product_access.edit", [
+      `product_access_id,product_access_status,${"z".repeat(5000)}`,
+      `${a},${"x".repeat(50_000)},`,
+      `${"9".repeat(30_000)},,`,
+      `${b},,`,
+    ]);
+    expect(message).toContain(`got "${"x".repeat(60)}"... (50000 characters)`);
+    expect(message).toContain(`got "${"9".repeat(60)}"... (30000 characters)`);
+    expect(message).toContain(`column "${"z".repeat(60)}"... (5000 characters) is not a writable`);
+    expect(message.length).toBeLessThan(2000);
+  });
+
   it("null on a field the portal requires", async () => {
     const [g] = groupIds();
     const message = await refused("grp.edit", ["grp_id,grp_name", `${g},null`]);
