@@ -5,7 +5,7 @@
  */
 import { parseDateTimeMicros } from "../encode/parse-datetime.js";
 import type { FieldSpec } from "../resources/types.js";
-import { quotedCell } from "./quoted-cell.js";
+import { quotedCell } from "../tabular/quoted-cell.js";
 
 /** What a field is set to: text, an integer, or null (cleared). */
 export type CellValue = string | number | null;

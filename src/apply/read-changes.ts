@@ -7,13 +7,13 @@ import { basename } from "node:path";
 import { forEachRow } from "../tabular/checked-rows.js";
 import { snakeCase } from "../tabular/header-names.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
+import { quotedCell } from "../tabular/quoted-cell.js";
 import type { TabularRow, TabularSource } from "../tabular/types.js";
 import { notedCell } from "./cell-notes.js";
 import { type CellValue, parseCell, parseIntCell } from "./cell-value.js";
 import { closestName } from "./closest-name.js";
 import type { OpSpec } from "./ops.js";
 import { ChangeProblems } from "./problems.js";
-import { quotedCell } from "./quoted-cell.js";
 
 /** One row of the file: the record it names and the fields it sets (blank cells left out). */
 export interface ChangeRow {

@@ -5,6 +5,7 @@
  */
 import { USER_BASE_COLUMNS } from "../load/user-table.js";
 import { headerKey, uniqueColumnNames } from "../tabular/header-names.js";
+import { quotedCell } from "../tabular/quoted-cell.js";
 import { RosterError } from "./errors.js";
 
 export type UserBaseColumn = (typeof USER_BASE_COLUMNS)[number];
@@ -65,7 +66,7 @@ export function planRosterColumns(header: readonly string[], file: string): Rost
     const earlier = seen.get(base);
     if (earlier !== undefined) {
       throw new RosterError(
-        `${file}: columns "${earlier}" and "${raw}" both mean ${base}; rename or remove one and import again`,
+        `${file}: columns ${quotedCell(earlier)} and ${quotedCell(raw)} both mean ${base}; rename or remove one and import again`,
       );
     }
     seen.set(base, raw);
@@ -73,7 +74,7 @@ export function planRosterColumns(header: readonly string[], file: string): Rost
   });
   const userIdIndex = preset.indexOf("user_id");
   if (userIdIndex < 0) {
-    const found = header.map((raw) => JSON.stringify(raw)).join(", ");
+    const found = header.map((raw) => quotedCell(raw)).join(", ");
     throw new RosterError(
       `${file} has no user_id column (found ${found}); add one named "user_id" (or "User ID", "id") holding each person's portal user id`,
     );

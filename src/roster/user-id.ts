@@ -1,4 +1,5 @@
 /** A `user_id` cell as the portal's integer id, or why it is not one. */
+import { quotedCell } from "../tabular/quoted-cell.js";
 
 const MAX = 2n ** 63n - 1n;
 const MIN = -(2n ** 63n);
@@ -11,9 +12,9 @@ export function parseUserId(text: string | null): UserIdCheck {
   const trimmed = text?.trim() ?? "";
   if (trimmed === "") return { problem: "user_id is empty" };
   if (!WHOLE.test(trimmed)) {
-    return { problem: `user_id ${JSON.stringify(text)} is not a whole number` };
+    return { problem: `user_id ${quotedCell(text ?? "")} is not a whole number` };
   }
   const id = BigInt(trimmed.replace(/\.0+$/, ""));
-  if (id > MAX || id < MIN) return { problem: `user_id ${trimmed} is too large` };
+  if (id > MAX || id < MIN) return { problem: `user_id ${quotedCell(trimmed)} is too large` };
   return { id };
 }

@@ -70,8 +70,20 @@ describe("a bad roster changes nothing and says what to fix", () => {
       "3.0,Hal,a whole number written by a spreadsheet",
     ].join("\r\n");
     expect(await csvFails(text)).toBe(
-      'lms-export: bad.csv: 5 problems, nothing was imported (the previous roster is unchanged): line 3: user_id is empty; line 4: user_id "x12" is not a whole number; line 7: user_id 1 is also on line 2; line 8: 4 fields but the header has 3; line 9: user_id 99999999999999999999 is too large. Fix the file and import it again',
+      'lms-export: bad.csv: 5 problems, nothing was imported (the previous roster is unchanged): line 3: user_id is empty; line 4: user_id "x12" is not a whole number; line 7: user_id 1 is also on line 2; line 8: 4 fields but the header has 3; line 9: user_id "99999999999999999999" is too large. Fix the file and import it again',
     );
+  });
+
+  test("a long cell is quoted cut short, so the line stays readable", async () => {
+    const long = "7".repeat(30_000);
+    const line = await csvFails(`user_id,name\n${long}x,Ana\n${long},Bo\n`);
+    expect(line).toContain(
+      `line 2: user_id "${"7".repeat(60)}"... (30001 characters) is not a whole number`,
+    );
+    expect(line).toContain(
+      `line 3: user_id "${"7".repeat(60)}"... (30000 characters) is too large`,
+    );
+    expect(line.length).toBeLessThan(500);
   });
 
   test("past ten problems the rest are counted", async () => {
