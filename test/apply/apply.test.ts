@@ -143,7 +143,7 @@ describe("apply", () => {
     ]);
     const result = await fx.run(["apply", path, "--op", "grp.edit", "--yes"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("1 rows failed (lines 4)");
+    expect(result.stderr).toContain("1 row failed (line 4)");
     expect(fx.sim.data.get("grp", g0.grp_id)?.grp_description).toBe("Intake, autumn 2026");
     expect(fx.sim.data.get("grp", g0.grp_id)?.grp_external_id).toBe(g0.grp_external_id);
     expect(fx.sim.data.get("grp", g1.grp_id)?.grp_external_id).toBeNull();

@@ -138,12 +138,14 @@ function reportOutcome(
   if (outcome.failed.length > 0) {
     const lines = outcome.failed.slice(0, 20).join(", ");
     const more = outcome.failed.length > 20 ? ", ..." : "";
+    const one = outcome.failed.length === 1;
+    const where = `${planned.file.unit}${one ? "" : "s"}`;
     // A row may fail for the portal's trouble (429s or 5xx until its retries ran out, an answer
     // lost) as well as for a refusal, and the other rows may be unchanged rather than applied:
     // the line says only what holds in every case.
     throw new LmsExportError(
       "failed",
-      `${outcome.failed.length} rows failed (${planned.file.unit}s ${lines}${more}), ${outcome.applied} applied: the error column of ${outcome.resultsFile} says why. Fix the rows the portal refused, then run the same command again: it sends the failed rows again, not the applied ones`,
+      `${outcome.failed.length} ${one ? "row" : "rows"} failed (${where} ${lines}${more}), ${outcome.applied} applied: the error column of ${outcome.resultsFile} says why. Fix the rows the portal refused, then run the same command again: it sends the failed rows again, not the applied ones`,
     );
   }
 }
