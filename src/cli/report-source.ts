@@ -14,18 +14,23 @@ import { type DatabaseOpening, type DatabaseSettings, withDatabase } from "./com
 import type { CliContext } from "./context.js";
 
 export function withReportSourceOptions<T>(y: Argv<T>) {
-  return y
-    .option("lake", {
-      type: "string",
-      description:
-        "Read a lake written by `publish --lake` (each portal's latest snapshot) instead of --db",
-    })
-    .option("all-portals", {
-      type: "boolean",
-      description:
-        'Read every portal under "portals" in the config file together, with a portal column',
-    })
-    .conflicts("lake", "all-portals");
+  return (
+    y
+      .option("lake", {
+        type: "string",
+        description:
+          "Read a lake written by `publish --lake` (each portal's latest snapshot) instead of --db",
+      })
+      .option("all-portals", {
+        type: "boolean",
+        description:
+          'Read every portal under "portals" in the config file together, with a portal column',
+      })
+      .conflicts("lake", "all-portals")
+      // Each reads its own databases (the lake's, or those of the config file's portals): a --db
+      // beside them would be ignored without a word.
+      .conflicts("db", ["lake", "all-portals"])
+  );
 }
 
 /**

@@ -62,6 +62,14 @@ describe("usage errors are one line that says what to do", () => {
       ["extract", "--portal", "a", "--all-portals"],
       "--portal and --all-portals cannot be used together; see lms-export extract --help",
     ],
+    [
+      ["report", "access", "--all-portals", "--db", "x.duckdb"],
+      "--db and --all-portals cannot be used together; see lms-export report --help",
+    ],
+    [
+      ["report", "access", "--lake", "lake", "--db", "x.duckdb"],
+      "--db and --lake cannot be used together; see lms-export report --help",
+    ],
     [["extrct"], 'unknown command "extrct" (did you mean extract?); see lms-export --help'],
   ])("%j", async (args, expected) => {
     expect(await usageError(args)).toBe(`lms-export: ${expected}`);
