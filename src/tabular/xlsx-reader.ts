@@ -2,8 +2,8 @@
  * XLSX workbooks: the first sheet or the one named, its first non-empty row the header, each row
  * numbered as the sheet numbers it. The sheet is read part by part with exceljs's own parsers
  * (see exceljs-parsers.ts) into rows of text, so a cell reads as it did when exceljs loaded the
- * whole workbook, without its Cell object per cell (1.6 GB of memory for a roster of 300,000
- * people; README.md, "Roster import", has the figures).
+ * whole workbook, without its Cell object per cell (1.5 to 1.7 GB of peak RSS for a roster of
+ * 300,000 people; README.md has the figures, beside the roster import's).
  */
 import { TabularError, type TabularRow, type TabularSource } from "./types.js";
 import { type Book, type BookSheet, readBook, readCellParts } from "./xlsx-book.js";

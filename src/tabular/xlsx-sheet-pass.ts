@@ -1,9 +1,9 @@
 /**
  * One SAX pass over a worksheet part: each row parsed and reconciled by exceljs's own row parser
  * (cell types, shared strings, styles, dates, formulas' results, shared formulas) and handed on
- * at once, then dropped; and what the sheet says after its rows, which changes cells already
- * read: merged ranges, links, and the columns' styles (merged cells missing from the part take
- * theirs).
+ * at once, then dropped; and what the sheet says besides its rows that changes them: merged
+ * ranges and links, written after the rows, and the columns' styles, which merged cells missing
+ * from the part take.
  */
 import {
   type ColModel,
@@ -23,7 +23,7 @@ export interface SheetLink {
   readonly rId: string | undefined;
 }
 
-/** What follows the rows in a worksheet part. */
+/** What a worksheet part says besides its rows, for a second pass over them. */
 export interface SheetTail {
   /** Merged ranges as written (`A1:C1`). */
   readonly merges: readonly string[];
