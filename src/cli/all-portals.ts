@@ -41,10 +41,16 @@ export async function requireConfiguredPortal(
 ): Promise<void> {
   const config = await resolveFor(flags, ctx);
   if (config.portal === undefined) {
+    if (config.configFile === undefined) {
+      throw new LmsExportError(
+        "not-found",
+        `--portal ${name} names a portal of the config file, and no config file was found: write lms-export.config.json here (or pass --config FILE or set LMS_CONFIG) with {"portals": {"${name}": {"baseUrl": "...", "apiKeyFile": "..."}}}`,
+      );
+    }
     const known = config.portals.length > 0 ? config.portals.join(", ") : "none";
     throw new LmsExportError(
       "not-found",
-      `--portal ${name} is not under "portals" in the config file (${config.configFile ?? "none found"}; portals: ${known})`,
+      `--portal ${name} is not under "portals" in the config file (${config.configFile}; portals: ${known})`,
     );
   }
 }

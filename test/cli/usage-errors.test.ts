@@ -70,6 +70,10 @@ describe("usage errors are one line that says what to do", () => {
       ["report", "access", "--lake", "lake", "--db", "x.duckdb"],
       "--db and --lake cannot be used together; see lms-export report --help",
     ],
+    [
+      ["extract", "--portal", "north"],
+      '--portal north names a portal of the config file, and no config file was found: write lms-export.config.json here (or pass --config FILE or set LMS_CONFIG) with {"portals": {"north": {"baseUrl": "...", "apiKeyFile": "..."}}}',
+    ],
     [["extrct"], 'unknown command "extrct" (did you mean extract?); see lms-export --help'],
   ])("%j", async (args, expected) => {
     expect(await usageError(args)).toBe(`lms-export: ${expected}`);
