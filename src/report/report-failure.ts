@@ -5,6 +5,7 @@
  * reader to the SQL, and Node writing the page or the workbook as a bare "ENOSPC".
  */
 import { join, relative } from "node:path";
+import { errnoCode } from "../config/errno-code.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { noSpaceText } from "../load/disk-space.js";
 
@@ -12,9 +13,7 @@ import { noSpaceText } from "../load/disk-space.js";
 const DUCKDB_FULL = /"([^"]+)": No space left on device/i;
 
 function fullDisk(error: unknown, message: string): boolean {
-  return (
-    (error as NodeJS.ErrnoException).code === "ENOSPC" || /No space left on device/i.test(message)
-  );
+  return errnoCode(error) === "ENOSPC" || /No space left on device/i.test(message);
 }
 
 /**
@@ -34,7 +33,7 @@ export function asReportFailure(error: unknown, report: string, outDir: string):
     );
   }
   if (error instanceof LmsExportError) return error;
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = errnoCode(error);
   return new LmsExportError(
     code ? "storage-failed" : "failed",
     `report ${report} failed${code ? ` (${code})` : ""}: ${message.split("\n", 1)[0]}`,

@@ -123,7 +123,8 @@ function reportOutcome(
   ctx: CliContext,
   op: ApplyOp,
   planned: ApplyPlan,
-  outcome: ApplyOutcome & { keySource: string },
+  outcome: ApplyOutcome,
+  keySource: string,
 ) {
   ctx.stdout.write(
     `apply ${op}: ${outcome.applied} applied, ${outcome.unchanged} unchanged, ${outcome.failed.length} failed, ${outcome.skipped} skipped; results in ${outcome.resultsFile}\n`,
@@ -134,7 +135,7 @@ function reportOutcome(
       "apply interrupted: run the same command again (or with --resume) to send the rest",
     );
   }
-  if (outcome.stopped) throw namingKeySource(outcome.stopped, outcome.keySource);
+  if (outcome.stopped) throw namingKeySource(outcome.stopped, keySource);
   if (outcome.failed.length > 0) {
     const lines = outcome.failed.slice(0, 20).join(", ");
     const more = outcome.failed.length > 20 ? ", ..." : "";
@@ -246,7 +247,7 @@ async function runApply(
       onProgress: progress.update,
     }).finally(progress.end);
     for (const note of outcome.notes.slice(0, 20)) logger.warn(note);
-    reportOutcome(ctx, op, planned, { ...outcome, keySource });
+    reportOutcome(ctx, op, planned, outcome, keySource);
   });
 }
 

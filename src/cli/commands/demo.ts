@@ -77,14 +77,13 @@ async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
   const dbPath = resolve(ctx.cwd, args.db ?? DEMO_DB);
   ctx.stderr.write(`starting a simulated portal with ${args.users} users...\n`);
   const portal = await startSimulator({ users: args.users, seed: args.seed });
-  let written: string[] = [];
+  let page: string | undefined;
   try {
     ctx.stderr.write(`portal at ${portal.baseUrl}; extracting into ${relative(ctx.cwd, dbPath)}\n`);
-    written = await extractAndReport(setup, { portal, dbPath, started }, ctx);
+    page = await extractAndReport(setup, { portal, dbPath, started }, ctx);
   } finally {
     await portal.close();
   }
-  const page = written.find((file) => file.endsWith(".html"));
   const files = {
     db: relative(ctx.cwd, dbPath),
     roster: relative(ctx.cwd, rosterPath(dbPath)),
@@ -123,13 +122,14 @@ async function importDemoRoster(
 
 /**
  * The extract of the simulated portal into `dbPath`, its roster, then every report of the
- * catalog; answers the files written, weekly compliance's first.
+ * catalog; answers the weekly compliance page, when one was written (not with a --format
+ * without html).
  */
 async function extractAndReport(
   { config, logger }: CommandSetup,
   run: { portal: RunningSimulator; dbPath: string; started: number },
   ctx: CliContext,
-): Promise<string[]> {
+): Promise<string | undefined> {
   const db = await openDatabase(run.dbPath, { memoryLimit: config.duckdbMemoryLimit });
   try {
     const extractConfig = { ...config, baseUrl: run.portal.baseUrl, db: run.dbPath };
@@ -158,8 +158,8 @@ async function extractAndReport(
       cwd: ctx.cwd,
     });
     ctx.stdout.write(reportSummary(reports, ctx.cwd));
-    const weekly = reports.filter((report) => report.report === "weekly-compliance");
-    return [...weekly, ...reports].flatMap((report) => report.files);
+    const weekly = reports.find((report) => report.report === "weekly-compliance");
+    return weekly?.files.find((file) => file.endsWith(".html"));
   } finally {
     db.close();
   }
