@@ -42,7 +42,7 @@ export class AuthorizationForm {
     this.#confirmed = true;
     if (scheme === this.#initial) return;
     this.#logger.info(
-      `the portal refused the token ${describe(this.#initial)} and accepts it ${describe(scheme)}: sending it that way from now on (--auth-scheme sets it)`,
+      `the portal refused the token ${describe(this.#initial)} and accepts it ${describe(scheme)}: sending it that way from now on (--auth-scheme, LMS_AUTH_SCHEME or authScheme in the config file sets it)`,
     );
   }
 

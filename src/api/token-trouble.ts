@@ -72,7 +72,7 @@ export async function tokenTrouble(
     if (fruitless > MAX_FRUITLESS_TOKENS || refused.length > MAX_RENEWALS_PER_CALL) {
       throw new AuthError(
         context,
-        `the portal refused ${refused.length} access tokens it had just issued; check --auth-scheme (the prefix of the Authorization header)`,
+        `the portal refused ${refused.length} access tokens it had just issued; check the token prefix setting (--auth-scheme, LMS_AUTH_SCHEME or authScheme in the config file: the prefix of the Authorization header)`,
         { httpStatus: error.httpStatus ?? 401, cause: error },
       );
     }

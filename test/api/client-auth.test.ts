@@ -95,6 +95,7 @@ describe("authentication", () => {
     const error = await failure(client(portal).listGroups());
     expect(error).toBeInstanceOf(AuthError);
     expect(error.message).toContain("--auth-scheme");
+    expect(error.message).toContain("authScheme in the config file");
     expect(portal.issued.length).toBeLessThanOrEqual(10);
     const forms = new Set(
       portal.arrivalsAt("/grp/get_all").map((a) => a.authorization?.split(" ")[0]),
