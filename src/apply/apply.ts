@@ -138,10 +138,12 @@ export async function executeApply(
   const skipped = lines("skipped").length;
   const places = { database: db.path, journal: journalPath(db.path) };
   const stopped = stop && stopError(stop, { notSent: skipped }, places);
-  const resultsFile = await writeResults(path, planned.file, results).catch((error: unknown) => {
-    // A disk too full for the results is also why recording stopped: that line says more.
-    throw stopped ?? resultsError(error, resultsPath(path), places);
-  });
+  const resultsFile = await writeResults(path, planned.file, planned.spec, results).catch(
+    (error: unknown) => {
+      // A disk too full for the results is also why recording stopped: that line says more.
+      throw stopped ?? resultsError(error, resultsPath(path), places);
+    },
+  );
   return {
     results,
     resultsFile,

@@ -32,6 +32,8 @@ export interface ChangeFile {
   readonly sha256: string;
   /** The header as written. */
   readonly columns: readonly string[];
+  /** The field (or id) each column names, in column order. */
+  readonly names: readonly string[];
   readonly unit: "line" | "row";
   readonly rows: readonly ChangeRow[];
 }
@@ -202,5 +204,6 @@ export async function readChangeFile(path: string, spec: OpSpec): Promise<Change
   const names = mapHeader(source, spec, problems);
   const rows = readRows(source, names, spec, problems);
   if (problems.count > 0) throw problems.toError(file);
-  return { file, sha256: opened.sha256, columns: source.columns, unit: source.unit, rows };
+  const { columns, unit } = source;
+  return { file, sha256: opened.sha256, columns, names, unit, rows };
 }

@@ -2,10 +2,16 @@
  * `<input>.results.csv`: the input's columns with each row's outcome, error and the id of the
  * record the portal answered, written under a temporary name and renamed so that a reader never
  * sees half a file. RFC 4180: fields quoted when they hold a comma, quote or line break.
+ *
+ * The file echoes the sheet's cells and the portal's messages, and is made to be opened in a
+ * spreadsheet: text is neutralised against formula injection as the report exports do. Cells of
+ * the integer columns are numbers, checked as such before anything was sent, and stay as typed.
  */
 import { writeWhole } from "../files/write-whole.js";
 import { neutraliseText } from "../report/export/formula-injection.js";
+import { parseIntCell } from "./cell-value.js";
 import type { RowResult } from "./execute.js";
+import type { OpSpec } from "./ops.js";
 import type { ChangeFile } from "./read-changes.js";
 
 export const RESULT_COLUMNS = ["outcome", "error", "record_id"] as const;
@@ -13,6 +19,30 @@ export const RESULT_COLUMNS = ["outcome", "error", "record_id"] as const;
 function field(value: string | null): string {
   if (value === null) return "";
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** A text cell as a spreadsheet should show it, never run. */
+function textField(value: string | null): string {
+  return field(value === null ? null : neutraliseText(value));
+}
+
+/** Per column, whether it takes integers: the record's id, int and flag fields. */
+function integerColumns(file: ChangeFile, spec: OpSpec): boolean[] {
+  return file.names.map((name) => {
+    if (name === spec.idColumn) return true;
+    const type = spec.fields.find((f) => f.name === name)?.type;
+    return type === "int" || type === "flag";
+  });
+}
+
+/** Whether a cell is an integer as written (`-3`, `+7`): a number to a spreadsheet, not a formula. */
+function isIntegerText(value: string): boolean {
+  return value === value.trim() && parseIntCell(value) !== undefined;
+}
+
+/** A cell of the input; one of an integer column carrying spaces or a tab is treated as text. */
+function inputField(value: string | null, integer: boolean): string {
+  return value !== null && integer && isIntegerText(value) ? field(value) : textField(value);
 }
 
 export function resultsPath(input: string): string {
@@ -23,19 +53,24 @@ export function resultsPath(input: string): string {
 export async function writeResults(
   input: string,
   file: ChangeFile,
+  spec: OpSpec,
   results: ReadonlyMap<number, RowResult>,
 ): Promise<string> {
   const target = resultsPath(input);
-  const lines = [[...file.columns, ...RESULT_COLUMNS].map(field).join(",")];
+  const integer = integerColumns(file, spec);
+  // The header as the sheet wrote it: `@Grp ID` names grp_id, punctuation aside.
+  const header = [...file.columns.map(textField), ...RESULT_COLUMNS.map(field)];
+  const lines = [header.join(",")];
   for (const row of file.rows) {
     const result = results.get(row.line);
-    const cells = file.columns.map((_, i) => field(row.values[i] ?? null));
-    // The error is the portal's text: it must not run as a formula in a spreadsheet.
-    const error = result?.error ? neutraliseText(result.error) : null;
+    const cells = file.columns.map((_, i) =>
+      inputField(row.values[i] ?? null, integer[i] ?? false),
+    );
     const id = result?.recordId;
     cells.push(
       field(result?.outcome ?? "skipped"),
-      field(error),
+      // The error often quotes the portal's text.
+      textField(result?.error || null),
       field(id == null ? null : String(id)),
     );
     lines.push(cells.join(","));
