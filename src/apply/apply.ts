@@ -25,6 +25,7 @@ import {
 import { ChangeFileError } from "./problems.js";
 import { type ChangeFile, readChangeFile } from "./read-changes.js";
 import { resultsPath, writeResults } from "./results-csv.js";
+import { spaceNotes } from "./space-note.js";
 import { journalError, resultsError, stopError } from "./stop-cause.js";
 
 export interface ApplyPlan {
@@ -35,7 +36,10 @@ export interface ApplyPlan {
   readonly counts: PlanCounts;
   /** Referenced ids the local database does not know (warnings unless strict). */
   readonly unknown: readonly string[];
-  /** What the file asks for that cannot be done and is left as it is (warnings). */
+  /**
+   * What the file asks for that cannot be done and is left as it is, and text sent with spaces
+   * at either end (warnings).
+   */
   readonly notes: readonly string[];
 }
 
@@ -66,7 +70,11 @@ export async function planApply(
     const ref = { id: changeSetId(file.sha256, op), file: file.file, op };
     const done = await appliedLines(connection, ref.id);
     const plan = planChanges(spec, file.rows, local, done);
-    const notes = spec.kind === "create" ? adminMismatches(plan, file.unit) : [];
+    // Spaces first: one note a field at most, not to be crowded out of the 20 the command shows.
+    const notes = [
+      ...spaceNotes(plan, file.unit),
+      ...(spec.kind === "create" ? adminMismatches(plan, file.unit) : []),
+    ];
     return { spec, file, ref, plan, counts: countPlan(plan), unknown: local.unknown, notes };
   } finally {
     connection.closeSync();

@@ -81,6 +81,19 @@ describe("apply at a terminal", () => {
     }
   });
 
+  it("warns of text sent with spaces at either end before the question", async () => {
+    const group = fx.sim.data.list("grp")[3];
+    if (!group) throw new Error("too few groups");
+    const path = await csvFile(fx.dir, "spaced.csv", ["grp_id,grp_name", `${group.grp_id},Sales `]);
+    const no = await atTerminal(["apply", path, "--op", "grp.edit"], "n");
+    expect(no.code).toBe(1);
+    const note = no.output.indexOf(
+      "1 cell in grp_name begins or ends with spaces (line 2); it is sent as typed",
+    );
+    expect(note, no.output).toBeGreaterThanOrEqual(0);
+    expect(note).toBeLessThan(no.output.indexOf("(y/N)"));
+  });
+
   it("Ctrl-C part-way: confirmed rows kept, the rest skipped, the next run sends the rest", async () => {
     fx.sim.faults.latencyMs = 50;
     const access = fx.sim.data.list("product_access").slice(0, 40);
