@@ -57,8 +57,9 @@ export async function requireConfiguredPortal(
 
 /**
  * The streams of one portal's run: its output is kept and printed whole when it ends, so portals
- * running at once do not interleave their lines; its log goes on to stderr, but not as a terminal
- * (live progress bars of portals running at once would overwrite each other).
+ * running at once do not interleave their lines; its log goes on to stderr, each line naming the
+ * portal, but not as a terminal (live progress bars of portals running at once would overwrite
+ * each other).
  */
 function portalStreams(ctx: CliContext): { stdout: Writable; stderr: Writable; text(): string } {
   let text = "";
@@ -92,7 +93,8 @@ export async function forEachPortal(
       limit(async () => {
         const streams = portalStreams(ctx);
         try {
-          await each(name, { ...ctx, stdout: streams.stdout, stderr: streams.stderr });
+          const { stdout, stderr } = streams;
+          await each(name, { ...ctx, stdout, stderr, logPortal: name });
           return { name, error: undefined };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);

@@ -47,6 +47,7 @@ export async function setupCommand(
     stream: ctx.stderr,
     env: ctx.env,
     secrets: () => secrets,
+    portal: ctx.logPortal,
   });
   return { config, logger, secrets };
 }

@@ -11,6 +11,11 @@ export interface CliContext {
   readonly cwd: string;
   /** Aborted on SIGINT/SIGTERM; long commands stop cleanly when it fires. */
   readonly signal: AbortSignal;
+  /**
+   * Set for each portal's run under `--all-portals`: the runs share stderr, so each log line
+   * names its portal. Absent otherwise, and lines are as a single run prints them.
+   */
+  readonly logPortal?: string;
 }
 
 export function processContext(signal: AbortSignal): CliContext {

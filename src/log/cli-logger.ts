@@ -17,6 +17,8 @@ export interface CliLoggerOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** The API key and tokens known so far; called on every line. */
   secrets?: () => readonly string[];
+  /** The portal the lines concern, for a run that is one of several at once. */
+  portal?: string;
 }
 
 export function createCliLogger(options: CliLoggerOptions): Logger {
@@ -26,5 +28,6 @@ export function createCliLogger(options: CliLoggerOptions): Logger {
     level: options.quiet ? "warn" : "info",
     color: options.format === "human" && shouldUseColor(options.stream, options.env),
     secrets: options.secrets,
+    portal: options.portal,
   });
 }

@@ -25,6 +25,12 @@ export interface CreateLoggerOptions {
   secrets?: () => readonly string[];
   /** Clock for the human format's time stamp; default `new Date()`. */
   now?: () => Date;
+  /**
+   * The portal every line concerns, when several portals log to one stream at once
+   * (`--all-portals`): a `[NAME]` before the human message, a `portal` field in JSON. Left out,
+   * lines carry no tag.
+   */
+  portal?: string;
 }
 
 /**
@@ -42,6 +48,7 @@ export function createLogger(options: CreateLoggerOptions): Logger {
   const redactor = createRedactor(options.secrets ?? (() => []));
   const now = options.now ?? (() => new Date());
   const color = options.color ?? false;
+  const { portal } = options;
   const json = options.format === "json" ? createJsonSink(options.stream, threshold) : undefined;
 
   const write = (level: LogLevel, message: string, fields: LogFields | undefined): void => {
@@ -56,11 +63,14 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       safeFields = {};
     }
     if (json !== undefined) {
-      json(level, text, safeFields);
+      json(level, text, portal === undefined ? safeFields : { portal, ...safeFields });
       return;
     }
     options.stream.write(
-      formatHumanLine({ time: now(), level, message: text, fields: safeFields }, color),
+      formatHumanLine(
+        { time: now(), level, tag: portal, message: text, fields: safeFields },
+        color,
+      ),
     );
   };
 

@@ -1,7 +1,7 @@
 /**
- * One human-readable line per event: `HH:MM:SS LEVEL message key=value ...`. Values that would be
- * ambiguous unquoted (spaces, `=`, quotes, empty) are JSON-quoted so a line stays one line and can
- * still be split by a script in a pinch.
+ * One human-readable line per event: `HH:MM:SS LEVEL [tag] message key=value ...`. Values that
+ * would be ambiguous unquoted (spaces, `=`, quotes, empty) are JSON-quoted so a line stays one line
+ * and can still be split by a script in a pinch.
  */
 import type { LogLevel } from "./levels.js";
 import { SerializedError } from "./serialized-error.js";
@@ -26,6 +26,8 @@ const RESET = "\u001b[0m";
 export interface HumanLine {
   time: Date;
   level: LogLevel;
+  /** `[tag]` before the message: what the line concerns, when several runs share one stream. */
+  tag?: string;
   message: string;
   /** Already redacted and JSON-safe. */
   fields: Readonly<Record<string, unknown>>;
@@ -35,7 +37,9 @@ export function formatHumanLine(line: HumanLine, color: boolean): string {
   const paint = (code: string, text: string) => (color ? `${code}${text}${RESET}` : text);
   const time = paint(DIM, clock(line.time));
   const level = paint(LEVEL_COLORS[line.level], LEVEL_TAGS[line.level]);
-  const parts = [time, level, oneLine(line.message)];
+  const parts = [time, level];
+  if (line.tag !== undefined) parts.push(`[${oneLine(line.tag)}]`);
+  parts.push(oneLine(line.message));
   for (const [key, value] of Object.entries(line.fields)) {
     if (value === undefined) continue;
     parts.push(`${paint(DIM, `${key}=`)}${formatValue(value)}`);

@@ -29,6 +29,14 @@ describe("createLogger, human format", () => {
     ]);
   });
 
+  it("names the portal a line concerns before the message, when given one", () => {
+    const out = new Collect();
+    createLogger({ format: "human", stream: out, now: fixedNow, portal: "north" }).info("done", {
+      rows: 3,
+    });
+    expect(out.lines()).toEqual(["10:22:13 INFO  [north] done rows=3"]);
+  });
+
   it("keeps a message with a newline on one line", () => {
     const out = new Collect();
     createLogger({ format: "human", stream: out, now: fixedNow }).warn("first\nsecond");
@@ -84,6 +92,15 @@ describe("createLogger, JSON format", () => {
     expect(Number.isNaN(Date.parse(lines[0].time))).toBe(false);
     expect(lines[1]).toMatchObject({ level: "warn", msg: "slow", ms: 1500 });
     expect(lines[0]).not.toHaveProperty("hostname");
+  });
+
+  it("adds a portal field when given a portal, and none otherwise", () => {
+    const out = new Collect();
+    createLogger({ format: "json", stream: out, portal: "south" }).warn("slow", { ms: 1500 });
+    createLogger({ format: "json", stream: out }).warn("slow", { ms: 1500 });
+    const [tagged, plain] = out.lines().map((line) => JSON.parse(line));
+    expect(tagged).toMatchObject({ level: "warn", msg: "slow", portal: "south", ms: 1500 });
+    expect(plain).not.toHaveProperty("portal");
   });
 
   it("writes synchronously: the line is in the stream when the call returns", () => {
