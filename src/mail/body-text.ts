@@ -22,7 +22,7 @@ function headerLines(doc: ReportDocument): string[] {
 
 function tableLines(t: DocumentTable, maxRows: number): string[] {
   const shown = t.rows.slice(0, Math.max(0, maxRows));
-  const format = t.columns.map((c) => columnFormatter(c.name, c.kind));
+  const format = t.columns.map((c) => columnFormatter(c.name, c.kind, c.scale));
   const rows = shown.map((row) => row.map((value, i) => format[i]?.(value) ?? "").join(" | "));
   return [
     "",

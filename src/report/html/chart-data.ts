@@ -13,6 +13,8 @@ import { formatValue } from "./value-format.js";
 /** Rows of one chart, keyed by column name, with the kinds of those columns. */
 export interface ChartData {
   readonly kinds: ReadonlyMap<string, ColumnKind>;
+  /** The places of its DECIMAL columns, by name, so values read as in the report's table. */
+  readonly scales?: ReadonlyMap<string, number>;
   readonly rows: readonly Record<string, PlainValue>[];
   /** The query's own column labels (its `-- label` lines), which win over the built-in rule. */
   readonly labels?: ReadonlyMap<string, string>;
@@ -186,10 +188,14 @@ export class ChartCollector {
     return row;
   }
 
-  /** The gathered rows; `kinds` are the kinds of the query's columns, `labels` its own labels. */
+  /**
+   * The gathered rows; `kinds` are the kinds of the query's columns, `labels` its own labels,
+   * `scales` its DECIMAL columns' places.
+   */
   result(
     kinds: ReadonlyMap<string, ColumnKind>,
     labels: ReadonlyMap<string, string> = new Map(),
+    scales: ReadonlyMap<string, number> = new Map(),
   ): ChartData {
     const notes: string[] = [];
     for (const cap of this.#caps) {
@@ -205,17 +211,16 @@ export class ChartCollector {
     const own = new Map<string, ColumnKind>();
     for (const column of this.#columns) own.set(column, kinds.get(column) ?? "text");
     const prefixed = this.#prefixed;
-    if (this.#measuresByPortal) {
-      return { kinds: own, rows: this.#rows, labels, notes, measureOwner: PORTAL };
-    }
-    if (prefixed === undefined) return { kinds: own, rows: this.#rows, labels, notes };
+    const common = { kinds: own, scales, labels, notes };
+    if (this.#measuresByPortal) return { ...common, rows: this.#rows, measureOwner: PORTAL };
+    if (prefixed === undefined) return { ...common, rows: this.#rows };
     const kind = own.get(prefixed) ?? "text";
     own.set(prefixed, "text");
     const rows = this.#rows.map((row) => {
       const label = row[prefixed] ?? null;
-      const text = label === null ? "(none)" : formatValue(label, kind);
+      const text = label === null ? "(none)" : formatValue(label, kind, scales.get(prefixed));
       return { ...row, [prefixed]: `${String(row[PORTAL])} · ${text}` };
     });
-    return { kinds: own, rows, labels, notes };
+    return { ...common, rows };
   }
 }

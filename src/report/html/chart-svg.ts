@@ -61,8 +61,14 @@ function shorten(text: string): string {
   return `${text.slice(0, LABEL_CHARS - tail - 1).trimEnd()}…${text.slice(-tail).trimStart()}`;
 }
 
-function categoryText(value: PlainValue, kind: ColumnKind): string {
-  return value === null ? "(none)" : formatValue(value, kind);
+/** A measure of `column` as the report's table shows it, for a tooltip. */
+function valueText(data: ChartData, column: string, value: number): string {
+  return formatValue(value, data.kinds.get(column) ?? "decimal", data.scales?.get(column));
+}
+
+function categoryText(data: ChartData, column: string, value: PlainValue): string {
+  if (value === null) return "(none)";
+  return formatValue(value, data.kinds.get(column) ?? "text", data.scales?.get(column));
 }
 
 function distinct(values: Iterable<string>): string[] {
@@ -108,12 +114,11 @@ function points(
   xValue: (row: Row) => Point["x"],
 ): Point[] {
   const out: Point[] = [];
-  const seriesKind = chart.series === undefined ? "text" : (data.kinds.get(chart.series) ?? "text");
   for (const row of data.rows) {
     for (const y of chart.y) {
       const point: Point = { x: xValue(row), value: toNumberOrNull(row[y] ?? null), measure: y };
       if (chart.series !== undefined) {
-        point.series = categoryText(row[chart.series] ?? null, seriesKind);
+        point.series = categoryText(data, chart.series, row[chart.series] ?? null);
       } else if (chart.y.length > 1) {
         const owner = data.measureOwner === undefined ? null : (row[data.measureOwner] ?? null);
         point.series = `${owner === null ? "" : `${String(owner)} · `}${labelOf(data, y)}`;
@@ -125,8 +130,7 @@ function points(
 }
 
 function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: number) {
-  const xKind = data.kinds.get(chart.x) ?? "text";
-  const data2 = points(chart, data, (row) => categoryText(row[chart.x] ?? null, xKind));
+  const data2 = points(chart, data, (row) => categoryText(data, chart.x, row[chart.x] ?? null));
   const xs = distinct(data2.map((p) => p.x as string));
   const grouped = data2.some((p) => p.series !== undefined);
   const axis = categoryAxis(xs, width - 70);
@@ -137,7 +141,7 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
     ...zeroBasedFlatScale(data2.map((p) => p.value)),
   };
   const title = (p: Point) =>
-    `${p.x}${p.series ? ` · ${p.series}` : ""}: ${p.value === null ? "" : formatValue(p.value, data.kinds.get(p.measure ?? "") ?? "decimal")}`;
+    `${p.x}${p.series ? ` · ${p.series}` : ""}: ${p.value === null ? "" : valueText(data, p.measure ?? "", p.value)}`;
   const base = { document: plotDocument(), width, height, marginLeft: 60, y: yAxis };
   if (grouped && !chart.stacked) {
     const series = distinct(data2.map((p) => p.series as string));
@@ -225,12 +229,10 @@ function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: 
 }
 
 function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {
-  const xKind = data.kinds.get(chart.x) ?? "text";
-  const yKind = data.kinds.get(chart.y) ?? "text";
   const valueKind = data.kinds.get(chart.value) ?? "decimal";
   const cells: Point[] = data.rows.map((row) => ({
-    x: categoryText(row[chart.x] ?? null, xKind),
-    y: categoryText(row[chart.y] ?? null, yKind),
+    x: categoryText(data, chart.x, row[chart.x] ?? null),
+    y: categoryText(data, chart.y, row[chart.y] ?? null),
     value: toNumberOrNull(row[chart.value] ?? null),
   }));
   const xs = distinct(cells.map((c) => c.x as string));
@@ -265,7 +267,7 @@ function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {
         fill: "value",
         inset: 0.5,
         title: (c: Point) =>
-          `${c.y} · ${c.x}: ${c.value === null ? "" : formatValue(c.value, valueKind)}`,
+          `${c.y} · ${c.x}: ${c.value === null ? "" : valueText(data, chart.value, c.value)}`,
       }),
     ],
   });

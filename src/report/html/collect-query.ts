@@ -9,6 +9,7 @@ import { checkSignal } from "../interruption.js";
 import {
   type ColumnKind,
   columnKind,
+  decimalScale,
   type PlainValue,
   plainConverter,
 } from "../present/column-kind.js";
@@ -19,8 +20,11 @@ export const MAX_TABLE_ROWS = 1_000;
 
 /** What one pass over a result gathered. */
 export interface CollectedQuery {
-  readonly columns: readonly { name: string; kind: ColumnKind }[];
+  /** Each column; `scale` is a DECIMAL column's places (decimalScale). */
+  readonly columns: readonly { name: string; kind: ColumnKind; scale?: number }[];
   readonly kinds: ReadonlyMap<string, ColumnKind>;
+  /** The places of each DECIMAL column, by name. */
+  readonly scales: ReadonlyMap<string, number>;
   readonly rows: PlainValue[][];
   readonly totalRows: number;
   /**
@@ -45,7 +49,10 @@ export async function collectQuery(
   },
 ): Promise<CollectedQuery> {
   const names = result.deduplicatedColumnNames();
-  const columns = names.map((name, i) => ({ name, kind: columnKind(name, result.columnType(i)) }));
+  const columns = names.map((name, i) => {
+    const type = result.columnType(i);
+    return { name, kind: columnKind(name, type), scale: decimalScale(type) };
+  });
   const convert = columns.map((c, i) => {
     const toPlain = plainConverter(c.kind, result.columnType(i));
     return (value: DuckDBValue): PlainValue => (value === null ? null : toPlain(value));
@@ -81,5 +88,8 @@ export async function collectQuery(
     }
   }
   const kinds = new Map(columns.map((c) => [c.name, c.kind]));
-  return { columns, kinds, rows, totalRows: total, overall };
+  const scales = new Map(
+    columns.flatMap((c) => (c.scale === undefined ? [] : [[c.name, c.scale]])),
+  );
+  return { columns, kinds, scales, rows, totalRows: total, overall };
 }

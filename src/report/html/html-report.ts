@@ -59,7 +59,12 @@ function headlines(
       label: several
         ? `${String(overall.portal)} · ${columnLabel(name, labels)}`
         : columnLabel(name, labels),
-      text: formatValue(overall[name] ?? null, collected.kinds.get(name) ?? "text") || "–",
+      text:
+        formatValue(
+          overall[name] ?? null,
+          collected.kinds.get(name) ?? "text",
+          collected.scales.get(name),
+        ) || "–",
     })),
   );
 }
@@ -113,9 +118,9 @@ export async function buildReportDocument(
   const collected = await collectAll(db, input, collectors);
   const labelsOf = new Map(input.bound.map((b) => [b.query.name, b.query.labels]));
   const charts: DocumentChart[] = collectors.map((collector, i) => {
-    const kinds = collected.get(collector.chart.query)?.kinds ?? new Map();
+    const query = collected.get(collector.chart.query);
     const labels = labelsOf.get(collector.chart.query);
-    const data = collector.result(kinds, labels);
+    const data = collector.result(query?.kinds ?? new Map(), labels, query?.scales);
     return {
       title: chartTitle(collector.chart, labels),
       chart: renderChartSvg(collector.chart, data, { id: `chart-${i + 1}` }),

@@ -110,7 +110,7 @@ function table(t: DocumentTable, look: Look, count: CountLine, maxRows: number):
     .join("");
   const cells = t.columns.map((c) => ({
     open: `<td${look(cellPart(c.kind))}>`,
-    format: columnFormatter(c.name, c.kind),
+    format: columnFormatter(c.name, c.kind, c.scale),
   }));
   const body = shown
     .map((row) => {

@@ -24,6 +24,8 @@ export interface TableColumn {
   readonly name: string;
   readonly label: string;
   readonly kind: ColumnKind;
+  /** A DECIMAL column's places after the point (other numbers show two). */
+  readonly scale?: number;
 }
 
 /** One query as a table: its first rows, and how many it has in all. */

@@ -1,20 +1,40 @@
 /**
  * Values as a person reads them in the HTML report and the e-mail: numbers with thousands
- * separators, fractions of `_rate`/`_share`/`_pct` columns as percentages, dates as YYYY-MM-DD and
- * times as YYYY-MM-DD HH:MM (UTC, as the database keeps them).
+ * separators (a DECIMAL with its own places, other fractions with two), fractions of
+ * `_rate`/`_share`/`_pct` columns as percentages, dates as YYYY-MM-DD and times as
+ * YYYY-MM-DD HH:MM (UTC, as the database keeps them).
  */
 import type { ColumnKind, PlainValue } from "../present/column-kind.js";
 
 const INTEGER = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
-const DECIMAL = new Intl.NumberFormat("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** Places of a fractional number whose type does not say (DOUBLE, FLOAT). */
+const DEFAULT_PLACES = 2;
 const PERCENT = new Intl.NumberFormat("en", {
   style: "percent",
   minimumFractionDigits: 1,
   maximumFractionDigits: 1,
 });
 
-/** `value` of a column of `kind` as text ("" for null). */
-export function formatValue(value: PlainValue, kind: ColumnKind): string {
+/** One formatter per number of places, made when first asked for (a scale is 0 to 38). */
+const byPlaces = new Map<number, Intl.NumberFormat>();
+
+function fixedPlaces(places: number): Intl.NumberFormat {
+  let format = byPlaces.get(places);
+  if (format === undefined) {
+    format = new Intl.NumberFormat("en", {
+      minimumFractionDigits: places,
+      maximumFractionDigits: places,
+    });
+    byPlaces.set(places, format);
+  }
+  return format;
+}
+
+/**
+ * `value` of a column of `kind` as text ("" for null); `scale` is a DECIMAL column's places
+ * (decimalScale), shown instead of the default two.
+ */
+export function formatValue(value: PlainValue, kind: ColumnKind, scale?: number): string {
   if (value === null) return "";
   if (value instanceof Date) {
     const iso = value.toISOString();
@@ -24,7 +44,7 @@ export function formatValue(value: PlainValue, kind: ColumnKind): string {
     if (!Number.isFinite(value)) return String(value);
     if (kind === "percent") return PERCENT.format(value);
     if (kind === "integer") return INTEGER.format(value);
-    return DECIMAL.format(value);
+    return fixedPlaces(scale ?? DEFAULT_PLACES).format(value);
   }
   if (typeof value === "boolean") return value ? "yes" : "no";
   return value;
@@ -33,10 +53,14 @@ export function formatValue(value: PlainValue, kind: ColumnKind): string {
 /** Whole-number columns that are identifiers: shown without thousands separators. */
 const IDENTIFIER = /(^|_)id$/;
 
-/** The formatter of column `name` of `kind` (identifiers are plain digits). */
-export function columnFormatter(name: string, kind: ColumnKind): (value: PlainValue) => string {
+/** The formatter of column `name` of `kind` (identifiers are plain digits; `scale` as above). */
+export function columnFormatter(
+  name: string,
+  kind: ColumnKind,
+  scale?: number,
+): (value: PlainValue) => string {
   if (kind === "integer" && IDENTIFIER.test(name)) {
     return (value) => (value === null ? "" : String(value));
   }
-  return (value) => formatValue(value, kind);
+  return (value) => formatValue(value, kind, scale);
 }

@@ -7,8 +7,15 @@
  *
  * Dates: the database keeps UTC instants; a DATE becomes the Date of its UTC midnight, a
  * TIMESTAMP its instant, so every output shows the UTC values the CSV and Parquet files show.
+ * DuckDB's `infinity` and `-infinity` dates and timestamps become those words, as its CSV prints
+ * them.
  */
-import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
+import {
+  DuckDBDecimalType,
+  type DuckDBType,
+  DuckDBTypeId,
+  type DuckDBValue,
+} from "@duckdb/node-api";
 import { INTEGER_TYPE_IDS, isNumericType } from "../numeric-types.js";
 
 /** How a column's values are shown. */
@@ -48,6 +55,14 @@ export function columnKind(name: string, type: DuckDBType): ColumnKind {
   return "text";
 }
 
+/**
+ * The places after the point a DECIMAL(p,s) column is shown with: its own `s`, so amounts read as
+ * the query typed them. Undefined for other types.
+ */
+export function decimalScale(type: DuckDBType): number | undefined {
+  return type instanceof DuckDBDecimalType ? type.scale : undefined;
+}
+
 /** Whether values of `kind` are numbers (right-aligned, usable as a chart's measure). */
 export function isNumberKind(kind: ColumnKind): boolean {
   return kind === "integer" || kind === "decimal" || kind === "percent";
@@ -69,24 +84,56 @@ export function toNumber(value: DuckDBValue): number | null {
   return null;
 }
 
+/**
+ * DuckDB's infinite DATE is ±(2^31 − 1) days, its infinite timestamps ±(2^63 − 1) of their unit.
+ * Read as instants they are far-off real days (5881580-07-11, or 2262-04-11 in nanoseconds), so
+ * they are caught before conversion.
+ */
+const INFINITE_DAYS = 2_147_483_647;
+const INFINITE_TICKS = 9_223_372_036_854_775_807n;
+
+function infinityText<T extends number | bigint>(raw: T, infinite: T): string | undefined {
+  if (raw === infinite) return "infinity";
+  return raw === -infinite ? "-infinity" : undefined;
+}
+
 function finiteDate(ms: number, value: DuckDBValue): PlainValue {
   const date = new Date(ms);
-  // infinity / out-of-range timestamps have no Date: show DuckDB's text instead.
+  // Out-of-range dates and timestamps have no Date: show DuckDB's text instead.
   return Number.isFinite(date.getTime()) ? date : String(value);
 }
 
-function timestampMs(id: DuckDBTypeId, value: DuckDBValue): number {
+function dateValue(value: DuckDBValue): PlainValue {
+  const { days } = value as unknown as { days: number };
+  return infinityText(days, INFINITE_DAYS) ?? finiteDate(days * DAY_MS, value);
+}
+
+/** A timestamp's count of its own unit (seconds to nanoseconds), and that count in milliseconds. */
+function timestampTicks(id: DuckDBTypeId, value: DuckDBValue): { ticks: bigint; ms: number } {
   const v = value as unknown as Record<string, bigint>;
   switch (id) {
-    case DuckDBTypeId.TIMESTAMP_S:
-      return Number(v.seconds) * 1000;
-    case DuckDBTypeId.TIMESTAMP_MS:
-      return Number(v.millis);
-    case DuckDBTypeId.TIMESTAMP_NS:
-      return Number((v.nanos ?? 0n) / 1_000_000n);
-    default:
-      return Number((v.micros ?? 0n) / 1000n);
+    case DuckDBTypeId.TIMESTAMP_S: {
+      const ticks = v.seconds ?? 0n;
+      return { ticks, ms: Number(ticks) * 1000 };
+    }
+    case DuckDBTypeId.TIMESTAMP_MS: {
+      const ticks = v.millis ?? 0n;
+      return { ticks, ms: Number(ticks) };
+    }
+    case DuckDBTypeId.TIMESTAMP_NS: {
+      const ticks = v.nanos ?? 0n;
+      return { ticks, ms: Number(ticks / 1_000_000n) };
+    }
+    default: {
+      const ticks = v.micros ?? 0n;
+      return { ticks, ms: Number(ticks / 1000n) };
+    }
   }
+}
+
+function timestampValue(id: DuckDBTypeId, value: DuckDBValue): PlainValue {
+  const { ticks, ms } = timestampTicks(id, value);
+  return infinityText(ticks, INFINITE_TICKS) ?? finiteDate(ms, value);
 }
 
 /** The converter of a column of `kind` and DuckDB type `type` (nulls are handled by callers). */
@@ -102,9 +149,9 @@ export function plainConverter(
     case "boolean":
       return (v) => v as boolean;
     case "date":
-      return (v) => finiteDate((v as unknown as { days: number }).days * DAY_MS, v);
+      return dateValue;
     case "timestamp":
-      return (v) => finiteDate(timestampMs(type.typeId, v), v);
+      return (v) => timestampValue(type.typeId, v);
     default:
       return type.typeId === DuckDBTypeId.VARCHAR ? (v) => v as string : (v) => String(v);
   }
