@@ -10,6 +10,7 @@ import { renderReportEmail } from "../report/html/render-document.js";
 import type { ReportDocument } from "../report/html/report-document.js";
 import { renderReportText } from "./body-text.js";
 import { chartPng } from "./chart-png.js";
+import { messageContentIds } from "./content-id.js";
 
 /** What a body says. */
 export interface MailBodyInput {
@@ -26,6 +27,7 @@ export interface MailBodyInput {
 
 /** An image the HTML shows with `<img src="cid:ID">`. */
 export interface InlineImage {
+  /** Its Content-ID without the angle brackets (content-id.ts). */
   cid: string;
   filename: string;
   contentType: string;
@@ -59,7 +61,7 @@ export const BODY_HTML_BUDGET = 100_000;
  */
 function budgetedEmail(
   document: MailBodyInput["document"],
-  parts: { lead: string[]; foot: string[] },
+  parts: { lead: string[]; foot: string[]; contentId: (name: string) => string },
 ) {
   let maxRows = MAX_BODY_ROWS;
   for (;;) {
@@ -75,11 +77,12 @@ function budgetedEmail(
 export const renderMailBody: MailBodyRenderer = (input) => {
   const lead = input.scope === undefined ? [] : [input.scope];
   const foot = input.attachments.length > 0 ? [`Attached: ${input.attachments.join(", ")}`] : [];
-  const { email, maxRows } = budgetedEmail(input.document, { lead, foot });
+  const contentId = messageContentIds();
+  const { email, maxRows } = budgetedEmail(input.document, { lead, foot, contentId });
   const options = { maxRows, lead, foot };
   const inline = email.images.map((image) => ({
     cid: image.cid,
-    filename: `${image.cid}.png`,
+    filename: `${image.name}.png`,
     contentType: "image/png",
     content: chartPng(image.svg),
   }));

@@ -1,8 +1,9 @@
 /**
  * The report's charts in the mail body, through a real SMTP server on 127.0.0.1 and parsed back
  * with mailparser: one inline PNG per declared chart, referenced by `cid:` from the HTML part,
- * drawn (its pixels read back with an independent PNG reader), no SVG in the HTML; and a split
- * message whose body, tables and charts, comes from its recipient's rows only.
+ * drawn (its pixels read back with an independent PNG reader), no SVG in the HTML; a split
+ * message whose body, tables and charts, comes from its recipient's rows only; and Content-IDs in
+ * RFC 2392's `left@right` form, fresh for each message.
  */
 import { simpleParser } from "mailparser";
 import { describe, expect, test } from "vitest";
@@ -14,6 +15,14 @@ const ws = useMailWorkspace();
 
 function env(url: string): Record<string, string> {
   return { LMS_SMTP_URL: url, LMS_MAIL_FROM: "reports@example.com" };
+}
+
+/** The split report with a chart: one message for each of its three recipients. */
+async function mailedTeamChart(out: string): Promise<Received[]> {
+  const { run, received } = await ws.mailed(reportArgs("team-chart", "--mail", "--out", out), env);
+  expect(run.code).toBe(0);
+  expect(received).toHaveLength(3);
+  return received;
 }
 
 function inlineImages(message: Received) {
@@ -79,12 +88,7 @@ describe("charts in the body", () => {
   });
 
   test("a split report: each manager's body and chart are drawn from their rows only", async () => {
-    const { run, received } = await ws.mailed(
-      reportArgs("team-chart", "--mail", "--out", "chart-out"),
-      env,
-    );
-    expect(run.code).toBe(0);
-    expect(received).toHaveLength(3);
+    const received = await mailedTeamChart("chart-out");
     const groupsOf = (message: Received) =>
       (message.parsed.text ?? "")
         .split("\n")
@@ -104,5 +108,24 @@ describe("charts in the body", () => {
     // Drawn from different rows, the charts differ.
     expect(salesPng?.equals(northPng as Buffer)).toBe(false);
     expect(salesPng?.equals(restPng as Buffer)).toBe(false);
+  });
+
+  test("each image's Content-ID is name.token@lms-export, fresh for each message, and the HTML links to it", async () => {
+    const received = await mailedTeamChart("cid-out");
+    const cids = new Set<string>();
+    for (const message of received) {
+      const images = inlineImages(message);
+      expect(images).toHaveLength(1);
+      for (const image of images) {
+        expect(image.cid).toMatch(/^chart-1\.[0-9a-f]{12}@lms-export$/);
+        expect(image.filename).toBe("chart-1.png");
+        expect(message.raw.toString("latin1")).toContain(`\r\nContent-ID: <${image.cid}>\r\n`);
+        cids.add(image.cid as string);
+      }
+      const html = String((await simpleParser(message.raw, { keepCidLinks: true })).html);
+      const referenced = [...html.matchAll(/<img src="cid:([^"]+)"/g)].map((m) => m[1]);
+      expect(referenced).toEqual(images.map((i) => i.cid));
+    }
+    expect(cids.size).toBe(received.length);
   });
 });

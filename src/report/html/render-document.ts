@@ -2,7 +2,8 @@
  * A report document as HTML, in two variants built from the same parts:
  * - the file: one self-contained page, a stylesheet in `<style>`, charts as inline SVG;
  * - the e-mail body: inline style attributes only (many mail clients drop `<style>`), charts as
- *   `<img src="cid:NAME">`, with the SVGs returned under those names for the mail to attach as PNG.
+ *   `<img src="cid:ID">`, with the SVGs returned under those Content-IDs for the mail to attach as
+ *   PNG.
  * Every text is escaped.
  */
 import { type ColumnKind, isNumberKind, isTimeKind } from "../present/column-kind.js";
@@ -14,6 +15,8 @@ import { columnFormatter } from "./value-format.js";
 
 /** A chart of the e-mail variant, referenced in the body as `cid:` + `cid`. */
 export interface EmailImage {
+  /** `chart-1`, `chart-2`, ...: the image's name in the message, e.g. for its file name. */
+  readonly name: string;
   readonly cid: string;
   readonly title: string;
   readonly svg: string;
@@ -175,15 +178,19 @@ export interface EmailOptions {
   readonly lead?: readonly string[];
   /** Lines at the end, e.g. the files attached. */
   readonly foot?: readonly string[];
+  /** The Content-ID of the image named `name` (src/mail/content-id.ts); default `name` itself. */
+  readonly contentId?: (name: string) => string;
 }
 
 /**
  * The e-mail body: inline styles, no `<style>` or `<svg>`; each chart is an `<img>` whose `src`
- * is `cid:` and the name of one of the returned images (`chart-1`, `chart-2`, ...).
+ * is `cid:` and the Content-ID of one of the returned images (named `chart-1`, `chart-2`, ...).
  */
 export function renderReportEmail(doc: ReportDocument, options: EmailOptions = {}): EmailReport {
+  const contentId = options.contentId ?? ((name: string) => name);
   const images: EmailImage[] = doc.charts.map((c, i) => ({
-    cid: `chart-${i + 1}`,
+    name: `chart-${i + 1}`,
+    cid: contentId(`chart-${i + 1}`),
     title: c.title,
     svg: c.chart.svg,
     width: c.chart.width,
@@ -191,7 +198,7 @@ export function renderReportEmail(doc: ReportDocument, options: EmailOptions = {
   }));
   const charts = doc.charts.map((c, i) => {
     const image = images[i] as EmailImage;
-    return `<div${emailLook("chart")}><h2${emailLook("heading")}>${escapeHtml(c.title)}</h2><img src="cid:${image.cid}" alt="${escapeHtml(c.title)}" width="${image.width}" height="${image.height}" style="display:block;max-width:100%;height:auto;border:0;">${notes(c.notes, emailLook)}</div>`;
+    return `<div${emailLook("chart")}><h2${emailLook("heading")}>${escapeHtml(c.title)}</h2><img src="cid:${escapeHtml(image.cid)}" alt="${escapeHtml(c.title)}" width="${image.width}" height="${image.height}" style="display:block;max-width:100%;height:auto;border:0;">${notes(c.notes, emailLook)}</div>`;
   });
   const lines = (list: readonly string[] | undefined) =>
     (list ?? []).map((line) => `<p${emailLook("meta")}>${escapeHtml(line)}</p>`);
