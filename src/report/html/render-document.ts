@@ -68,9 +68,18 @@ function headlines(doc: ReportDocument, look: Look, email: boolean): string {
   return `<div${look("headlines")}>${cards.map((c) => `<div${look("headline")}>${c}</div>`).join("")}</div>`;
 }
 
-function cellPart(kind: ColumnKind): Part {
+/**
+ * Text no longer than this stays on one line. A browser gives a table's width to its columns by
+ * their longest text: beside one column of long comments, every other text column was squeezed to
+ * a word per line. Kept whole, the short columns stay readable and the long one wraps in the rest
+ * (or the table's own box scrolls sideways).
+ */
+const SHORT_TEXT = 40;
+
+function cellPart(kind: ColumnKind, texts: readonly string[]): Part {
   if (isNumberKind(kind)) return "tdNumber";
-  return isTimeKind(kind) ? "tdTime" : "td";
+  if (isTimeKind(kind)) return "tdTime";
+  return texts.every((text) => text.length <= SHORT_TEXT) ? "tdShort" : "td";
 }
 
 /** The line under a table's heading: how many rows it has and which of them are shown. */
@@ -111,16 +120,14 @@ function table(t: DocumentTable, look: Look, count: CountLine, maxRows: number):
         `<th scope="col"${look(isNumberKind(c.kind) ? "thNumber" : "th")}>${escapeHtml(c.label)}</th>`,
     )
     .join("");
-  const cells = t.columns.map((c) => ({
-    open: `<td${look(cellPart(c.kind))}>`,
-    format: columnFormatter(c.name, c.kind, c.scale),
-  }));
+  const texts = t.columns.map((c, i) => {
+    const format = columnFormatter(c.name, c.kind, c.scale);
+    return shown.map((row) => format(row[i]));
+  });
+  const opens = t.columns.map((c, i) => `<td${look(cellPart(c.kind, texts[i] ?? []))}>`);
   const body = shown
-    .map((row) => {
-      const tds = row.map((value, i) => {
-        const cell = cells[i];
-        return cell ? `${cell.open}${escapeHtml(cell.format(value))}</td>` : "";
-      });
+    .map((_, r) => {
+      const tds = opens.map((open, i) => `${open}${escapeHtml(texts[i]?.[r] ?? "")}</td>`);
       return `<tr>${tds.join("")}</tr>`;
     })
     .join("\n");

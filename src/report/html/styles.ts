@@ -20,6 +20,7 @@ export type Part =
   | "th"
   | "thNumber"
   | "td"
+  | "tdShort"
   | "tdNumber"
   | "tdTime";
 
@@ -44,6 +45,7 @@ export const INLINE_STYLES: Readonly<Record<Part, string>> = {
     "text-align:right;padding:4px 8px;border-bottom:2px solid #d0d7de;background:#f6f8fa;white-space:nowrap;",
   // Cells are most of a mail's bytes: only what differs from a cell's defaults (left, middle).
   td: "padding:3px 8px;border-bottom:1px solid #eaeef2;",
+  tdShort: "padding:3px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;",
   tdNumber: "padding:3px 8px;border-bottom:1px solid #eaeef2;text-align:right;white-space:nowrap;",
   tdTime: "padding:3px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;",
 };
@@ -65,6 +67,7 @@ export const CLASS_NAMES: Readonly<Record<Part, string>> = {
   th: "",
   thNumber: "num",
   td: "",
+  tdShort: "short",
   tdNumber: "num",
   tdTime: "time",
 };
@@ -91,6 +94,7 @@ table.data { border-collapse: collapse; font-size: 0.82rem; }
 table.data th { text-align: left; padding: 4px 8px; border-bottom: 2px solid #d0d7de; background: #f6f8fa; white-space: nowrap; position: sticky; top: 0; }
 table.data td { padding: 3px 8px; border-bottom: 1px solid #eaeef2; vertical-align: top; }
 table.data .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+table.data .short { white-space: nowrap; }
 table.data .time { white-space: nowrap; font-variant-numeric: tabular-nums; }
 table.data tbody tr:nth-child(even) { background: #fafbfc; }
 @media (max-width: 600px) {
@@ -106,6 +110,8 @@ table.data tbody tr:nth-child(even) { background: #fafbfc; }
   .table-box { overflow: visible; border: none; }
   table.data { font-size: 8pt; }
   table.data th { position: static; }
+  /* Paper does not scroll: a wide table wraps its text again. */
+  table.data .short { white-space: normal; }
   thead { display: table-header-group; }
   tr, .chart, .headline { break-inside: avoid; }
   .heading { break-after: avoid; }

@@ -126,13 +126,15 @@ describe("the HTML file", () => {
     );
     // row i = 750
     expect(head).toContain(
-      '<td class="num">750</td><td>User 750</td><td class="time">2028-01-25</td><td class="time">2026-03-10 08:15</td><td class="num">50.0%</td><td class="num">750,000</td>',
+      '<td class="num">750</td><td class="short">User 750</td><td class="time">2028-01-25</td><td class="time">2026-03-10 08:15</td><td class="num">50.0%</td><td class="num">750,000</td>',
     );
   });
 
   test("hostile text from the data and the definition shows as text", () => {
     expect(html).not.toMatch(/<script/i);
-    expect(html).toContain("<td>&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;</td>");
+    expect(html).toContain(
+      '<td class="short">&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;</td>',
+    );
     expect(html).toContain("<title>Dashboard &lt;script&gt;");
   });
 
