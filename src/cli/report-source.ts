@@ -1,7 +1,7 @@
 /**
- * What `report` reads: the database file (the default), a lake's latest snapshots (`--lake DIR`),
- * or every portal's database of the config file together (`--all-portals`), the last two with a
- * `portal` column on every table.
+ * What `report` reads: the database file (the default, or a portal's of the config file with
+ * `--portal NAME`), a lake's latest snapshots (`--lake DIR`), or every portal's database of the
+ * config file together (`--all-portals`), the last two with a `portal` column on every table.
  */
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
@@ -26,7 +26,14 @@ export function withReportSourceOptions<T>(y: Argv<T>) {
         description:
           'Read every portal under "portals" in the config file together, with a portal column',
       })
+      .option("portal", {
+        type: "string",
+        description:
+          'Read the database of a portal under "portals" in the config file; its reports name it and go to a folder NAME under --out',
+      })
       .conflicts("lake", "all-portals")
+      // The lake and --all-portals read every portal: a report of them is not one portal's.
+      .conflicts("portal", ["lake", "all-portals"])
       // Each reads its own databases (the lake's, or those of the config file's portals): a --db
       // beside them would be ignored without a word.
       .conflicts("db", ["lake", "all-portals"])

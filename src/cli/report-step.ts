@@ -36,6 +36,7 @@ export async function reportJobs(
     givenSources: config.reportParamSources,
     checked: config.reportParamFlags,
     now,
+    portal: config.portal,
   });
   const declared = new Set(
     jobs.flatMap((j) => j.queries.flatMap((q) => q.params)).map((p) => p.name),
@@ -91,6 +92,7 @@ export async function writeAndMailReports(
     csvBom: step.csvBom === true,
     catalog,
     cwd: ctx.cwd,
+    portal: config.portal,
     logger,
     signal: ctx.signal,
   });

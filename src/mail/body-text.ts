@@ -15,6 +15,7 @@ function headerLines(doc: ReportDocument): string[] {
     doc.title,
     "=".repeat(Math.min(doc.title.length, 72)),
     doc.description,
+    ...(doc.portal === undefined ? [] : [`Portal: ${doc.portal}`]),
     `Data loaded: ${loaded} · generated ${utcText(doc.generatedAt)}`,
     `Settings: ${params}`,
   ];

@@ -7,7 +7,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import { bindQuery, describeColumns } from "../report/run-query.js";
-import { DEFAULT_SUBJECT, type MailBlock } from "./mail-block.js";
+import { defaultSubject, type MailBlock } from "./mail-block.js";
 
 /** A job's mail with every default filled in. */
 export interface JobMail {
@@ -49,7 +49,7 @@ export function jobMail(job: ReportJob, recipients: Recipients): JobMail {
     return {
       to: [...to],
       cc: [],
-      subject: DEFAULT_SUBJECT,
+      subject: defaultSubject(job.portal),
       attach: [...job.formats],
       when: "always",
       whenQuery: first,
@@ -68,7 +68,7 @@ export function jobMail(job: ReportJob, recipients: Recipients): JobMail {
   return {
     to: mailTo === undefined ? block.to : [...mailTo],
     cc: mailTo === undefined ? block.cc : [],
-    subject: block.subject,
+    subject: block.subject ?? defaultSubject(job.portal),
     attach,
     when: block.when,
     whenQuery: block.whenQuery ?? first,

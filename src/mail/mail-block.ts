@@ -13,9 +13,16 @@ import { isMailAddress } from "./address.js";
 export const MAIL_WHEN = ["always", "rows"] as const;
 
 /** Placeholders a subject may use. */
-export const SUBJECT_PLACEHOLDERS = ["title", "date"] as const;
+export const SUBJECT_PLACEHOLDERS = ["title", "date", "portal"] as const;
 
+/** The subject when the block gives none. */
 export const DEFAULT_SUBJECT = "{title} ({date})";
+
+/**
+ * The subject when the block gives none and the report is made for a named portal (--portal):
+ * the mails of one report from two portals would otherwise read the same.
+ */
+export const PORTAL_DEFAULT_SUBJECT = "{title}, {portal} ({date})";
 
 const Address = z
   .string()
@@ -28,7 +35,8 @@ export function mailBlockSchema<F extends string>(formats: z.ZodType<F>) {
   return z.strictObject({
     to: z.array(Address).min(1, "must name at least one address"),
     cc: z.array(Address).default([]),
-    subject: z.string().trim().min(1, "must be a non-empty text").default(DEFAULT_SUBJECT),
+    // No default here: a subject left out names the portal when there is one (defaultSubject).
+    subject: z.string().trim().min(1, "must be a non-empty text").optional(),
     attach: z.array(formats).optional(),
     when: z.enum(MAIL_WHEN).default("always"),
     whenQuery: z.string().min(1).optional(),
@@ -43,7 +51,8 @@ export function mailBlockSchema<F extends string>(formats: z.ZodType<F>) {
 export interface MailBlock {
   to: string[];
   cc: string[];
-  subject: string;
+  /** Undefined: the default, {@link defaultSubject}. */
+  subject: string | undefined;
   attach: string[] | undefined;
   when: (typeof MAIL_WHEN)[number];
   whenQuery: string | undefined;
@@ -62,9 +71,26 @@ export function subjectProblem(subject: string): string | undefined {
   return undefined;
 }
 
-/** The subject with {title} and {date} (YYYY-MM-DD, UTC) filled in. */
-export function expandSubject(subject: string, values: { title: string; now: Date }): string {
-  return subject
-    .replaceAll("{title}", values.title)
-    .replaceAll("{date}", values.now.toISOString().slice(0, 10));
+/** The subject of a report whose mail block gives none, for `portal` (--portal) if one is named. */
+export function defaultSubject(portal: string | undefined): string {
+  return portal === undefined ? DEFAULT_SUBJECT : PORTAL_DEFAULT_SUBJECT;
+}
+
+/**
+ * The subject with {title}, {date} (YYYY-MM-DD, UTC) and {portal} filled in, in one pass, so a
+ * title that happens to hold "{date}" is left as it is. Without a named portal, {portal} is empty
+ * and goes with the spaces before it: "{title} {portal} ({date})" reads "T (D)", not "T  (D)".
+ */
+export function expandSubject(
+  subject: string,
+  values: { title: string; now: Date; portal: string | undefined },
+): string {
+  const template =
+    values.portal === undefined ? subject.replace(/\s*\{portal\}/g, "").trimStart() : subject;
+  const filled: Record<string, string> = {
+    title: values.title,
+    date: values.now.toISOString().slice(0, 10),
+    portal: values.portal ?? "",
+  };
+  return template.replace(/\{(title|date|portal)\}/g, (_, name: string) => filled[name] ?? "");
 }

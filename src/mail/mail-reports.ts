@@ -260,7 +260,11 @@ async function composeOne(
     ...(message.scope === undefined ? {} : { scope: message.scope }),
     attachments: files,
   });
-  const subject = expandSubject(mail.subject, { title: job.title, now: options.now });
+  const subject = expandSubject(mail.subject, {
+    title: job.title,
+    now: options.now,
+    portal: job.portal,
+  });
   const { raw, messageId } = await composeMail({
     from: options.settings.from,
     to: message.to,

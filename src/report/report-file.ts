@@ -177,6 +177,7 @@ function reportDef(def: ReportFields, name: string, file: string): ReportDef {
       : {
           mail: {
             ...def.mail,
+            subject: def.mail.subject,
             attach: def.mail.attach,
             whenQuery: def.mail.whenQuery,
             splitBy: def.mail.splitBy,
@@ -206,7 +207,7 @@ function checkMailBlock(
   queries: readonly string[],
   fail: Fail,
 ): void {
-  const problem = subjectProblem(mail.subject);
+  const problem = mail.subject === undefined ? undefined : subjectProblem(mail.subject);
   if (problem) fail("mail.subject", problem);
   if (mail.whenQuery !== undefined && !queries.includes(mail.whenQuery)) {
     fail(

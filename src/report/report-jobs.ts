@@ -34,6 +34,12 @@ export interface ReportJob {
   csvBom: boolean;
   /** Parameter values per query name. */
   params: Map<string, Map<string, ParamValue>>;
+  /**
+   * The portal of the config file the report is made for (--portal): its page, About sheet and
+   * mail name it, since one report of two portals is otherwise the same title and date. Undefined
+   * for a database of no named portal, and over several portals (their rows name each one).
+   */
+  portal?: string;
 }
 
 function unknownName(name: string, catalog: Catalog): LmsExportError {
@@ -69,6 +75,8 @@ export async function resolveJobs(
     givenSources?: Readonly<Record<string, string>>;
     checked?: readonly string[];
     now: Date;
+    /** The portal the reports are made for (--portal), if one is named. */
+    portal?: string | undefined;
   },
 ): Promise<ReportJob[]> {
   if (names.length === 0)
@@ -78,7 +86,8 @@ export async function resolveJobs(
   for (const name of names) {
     const base = await jobBase(name, catalog, options.cwd);
     const params = new Map<string, Map<string, ParamValue>>();
-    jobs.push({ ...base, formats: [...(options.formats ?? base.formats)], params });
+    const portal = options.portal === undefined ? {} : { portal: options.portal };
+    jobs.push({ ...base, formats: [...(options.formats ?? base.formats)], params, ...portal });
     for (const q of base.queries) {
       const layers = [...given, { values: base.reportParams, source: `${base.file} (params)` }];
       params.set(q.name, resolveQueryParams(q.params, layers, q.file, options.now));

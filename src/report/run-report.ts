@@ -58,6 +58,8 @@ export interface RunReportsOptions {
   catalogRoot?: string;
   /** Base folder for relative .sql paths (default: the process's working directory). */
   cwd?: string;
+  /** The portal of the config file the reports are made for (--portal), named in each. */
+  portal?: string | undefined;
   maxRowsPerSheet?: number;
   /**
    * Stops the run when it fires (Ctrl-C): the report being written leaves its previous files as
@@ -87,6 +89,7 @@ export async function runReports(
     givenSource: options.paramsSource ?? "--param",
     ...(options.paramSources ? { givenSources: options.paramSources } : {}),
     now,
+    portal: options.portal,
   });
   const checking = await db.connect();
   try {
@@ -344,6 +347,7 @@ function aboutLines(
   const lines: AboutLine[] = [
     { label: "Report", value: job.name },
     { label: "Title", value: job.title },
+    ...(job.portal === undefined ? [] : [{ label: "Portal", value: job.portal }]),
     { label: "Description", value: job.description },
     { label: "Generated at (UTC)", value: options.now },
     ...loadLines(loaded),

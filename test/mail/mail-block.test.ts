@@ -1,5 +1,6 @@
 /**
- * The `mail` block of a report definition: defaults, and every mistake named by file and field.
+ * The `mail` block of a report definition: defaults, and every mistake named by file and field;
+ * the subject it gives, filled in.
  * Also the default body renderer: everything from the data HTML-escaped, the cut-off line.
  */
 import { beforeAll, describe, expect, test } from "vitest";
@@ -9,6 +10,7 @@ import {
   MIN_BODY_ROWS,
   renderMailBody,
 } from "../../src/mail/body.js";
+import { defaultSubject, expandSubject } from "../../src/mail/mail-block.js";
 import { type Catalog, loadCatalog } from "../../src/report/catalog.js";
 import { escapeHtml } from "../../src/report/html/escape.js";
 import type { ReportDocument } from "../../src/report/html/report-document.js";
@@ -33,11 +35,12 @@ function parse(mail: unknown) {
 }
 
 describe("the mail block", () => {
-  test("defaults: no cc, the title and date as subject, every format, always", () => {
+  test("defaults: no cc, the default subject, every format, always", () => {
     expect(parse({ to: ["A@Example.com"] }).mail).toEqual({
       to: ["a@example.com"],
       cc: [],
-      subject: "{title} ({date})",
+      // Left to the mail: the default names the portal when the report is made for one.
+      subject: undefined,
       attach: undefined,
       when: "always",
       whenQuery: undefined,
@@ -57,7 +60,7 @@ describe("the mail block", () => {
     ],
     [
       { to: ["a@example.com"], subject: "{title} {week}" },
-      "reports/t.json: field mail.subject: unknown placeholder {week}; use {title}, {date}",
+      "reports/t.json: field mail.subject: unknown placeholder {week}; use {title}, {date}, {portal}",
     ],
     [{ to: ["a@example.com"], attach: ["pdf"] }, "reports/t.json: field mail.attach[0]:"],
     [
@@ -76,6 +79,38 @@ describe("the mail block", () => {
     [{ to: ["a@example.com"], bcc: ["x@example.com"] }, "reports/t.json: field mail"],
   ])("%j is refused", (mail, message) => {
     expect(() => parse(mail)).toThrow(message);
+  });
+
+  test("a subject may name the portal", () => {
+    const subject = "[{portal}] {title}: {date}";
+    expect(parse({ to: ["a@example.com"], subject }).mail?.subject).toBe(subject);
+  });
+});
+
+describe("the subject", () => {
+  const now = new Date("2026-11-26T07:00:00Z");
+  const title = "Weekly compliance";
+
+  test("the default names the portal of a report made for one, and only then", () => {
+    const expand = (portal: string | undefined) =>
+      expandSubject(defaultSubject(portal), { title, now, portal });
+    expect(expand("emea")).toBe("Weekly compliance, emea (2026-11-26)");
+    expect(expand(undefined)).toBe("Weekly compliance (2026-11-26)");
+  });
+
+  test("{portal} is the portal's name, or empty with the spaces before it", () => {
+    const subject = "{portal} {title} {portal} ({date})";
+    expect(expandSubject(subject, { title, now, portal: "emea" })).toBe(
+      "emea Weekly compliance emea (2026-11-26)",
+    );
+    expect(expandSubject(subject, { title, now, portal: undefined })).toBe(
+      "Weekly compliance (2026-11-26)",
+    );
+  });
+
+  test("a title holding a placeholder's name is left as it is", () => {
+    const odd = "Due {date} {portal}";
+    expect(expandSubject("{title}", { title: odd, now, portal: "emea" })).toBe(odd);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
 import { restrictFileAccess } from "../../load/file-access.js";
+import { requireConfiguredPortal } from "../all-portals.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
 import { setupCommand } from "../command-setup.js";
@@ -7,6 +8,7 @@ import type { CliContext } from "../context.js";
 import { allowedFolders } from "../file-access-option.js";
 import { mailRequest } from "../mail-step.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
+import { withPortalOutDir } from "../portal-out-dir.js";
 import { withReportNames } from "../report-names-option.js";
 import { withReportSource, withReportSourceOptions } from "../report-source.js";
 import { writeAndMailReports } from "../report-step.js";
@@ -32,6 +34,7 @@ function reportBuilder(y: Argv) {
     .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file")
     .example("$0 report completion --lake /srv/lake", "across every portal of a lake")
     .example("$0 report compliance --all-portals", "across every portal's database")
+    .example("$0 report weekly-compliance --portal acme", "one portal's database, into out/acme/")
     .example(
       "$0 report weekly-compliance --mail",
       "write the report and mail it (settings: LMS_SMTP_URL, LMS_MAIL_FROM, LMS_MAIL_DEFAULT_TO)",
@@ -43,7 +46,8 @@ async function reportHandler(
   args: CommandArgs<typeof reportBuilder>,
   ctx: CliContext,
 ): Promise<void> {
-  const setup = await setupCommand(args, ctx);
+  if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
+  const setup = withPortalOutDir(await setupCommand(args, ctx));
   const { config, logger } = setup;
   const request = await mailRequest(args, setup, ctx);
   const catalog = await loadCatalogFor(args.catalog, ctx);

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
@@ -14,6 +13,7 @@ import { withExtractOptions } from "../extract-options.js";
 import { allowedFolders } from "../file-access-option.js";
 import { checkJobMail, type MailRequest, mailRequest } from "../mail-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
+import { withPortalOutDir } from "../portal-out-dir.js";
 import { withReportNames } from "../report-names-option.js";
 import { reportJobs, writeAndMailReports } from "../report-step.js";
 import { withReportWritingOptions } from "../report-writing-options.js";
@@ -79,16 +79,6 @@ async function planReports(
   return { catalog, request, allowed };
 }
 
-/**
- * With --portal, the reports go to a folder of the portal's own under the output folder: run once
- * per portal, as --all-portals's refusal advises, would otherwise write every portal's reports
- * under the same names, each run replacing the files of the one before.
- */
-function portalSetup(setup: PortalCommandSetup, portal: string | undefined): PortalCommandSetup {
-  if (portal === undefined) return setup;
-  return { ...setup, config: { ...setup.config, outDir: join(setup.config.outDir, portal) } };
-}
-
 /** Extracts, then writes (and mails) the reports on the database just extracted. */
 async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
   if (args.allPortals) {
@@ -103,10 +93,10 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
   let plan: ReportPlan = { catalog: undefined, request: undefined, allowed: [] };
   await extractCommand(args, ctx, {
     before: async (setup) => {
-      plan = await planReports(args, portalSetup(setup, args.portal), ctx);
+      plan = await planReports(args, withPortalOutDir(setup), ctx);
     },
     after: async (db, extracted) => {
-      const setup = portalSetup(extracted, args.portal);
+      const setup = withPortalOutDir(extracted);
       // The extract is done: from here on only report SQL runs on this instance.
       await restrictFileAccess(db, [setup.config.outDir, ...plan.allowed]);
       await writeAndMailReports(db, args.reports, {

@@ -27,7 +27,7 @@ export const HEADLINE_COLUMNS = ["completion_rate", "overdue", "failed", "expiri
 
 /** What the document is built from besides the data. */
 export interface HtmlReportInput {
-  readonly job: Pick<ReportJob, "title" | "description" | "charts">;
+  readonly job: Pick<ReportJob, "title" | "description" | "charts" | "portal">;
   readonly bound: readonly BoundQuery[];
   readonly loaded: LastLoad;
   readonly now: Date;
@@ -144,6 +144,7 @@ export async function buildReportDocument(
   const document: ReportDocument = {
     title: input.job.title,
     description: input.job.description,
+    ...(input.job.portal === undefined ? {} : { portal: input.job.portal }),
     generatedAt: input.now,
     loadedAt: input.loaded.finishedAt,
     ...(input.loaded.portals

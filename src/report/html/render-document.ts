@@ -47,9 +47,13 @@ function header(doc: ReportDocument, look: Look): string {
               `<span title="${escapeHtml(p.name)}">${escapeHtml(p.label)}</span>: ${escapeHtml(p.value)}`,
           )
           .join("; ");
+  // Two portals' reports share title and date: the portal is what tells them apart.
+  const portal =
+    doc.portal === undefined ? [] : [`<p${look("meta")}>Portal: ${escapeHtml(doc.portal)}</p>`];
   return [
     `<h1${look("title")}>${escapeHtml(doc.title)}</h1>`,
     `<p${look("meta")}>${escapeHtml(doc.description)}</p>`,
+    ...portal,
     `<p${look("meta")}>Data loaded: ${escapeHtml(loaded)} · generated ${escapeHtml(utcText(doc.generatedAt))}</p>`,
     `<p${look("meta")}>Settings: ${params}</p>`,
   ].join("\n");

@@ -1,6 +1,7 @@
 /**
  * What an HTML report shows, independent of how it is delivered (a file, or an e-mail body):
- * the title, when the data was loaded, the parameters, headline figures, charts and tables.
+ * the title, its portal, when the data was loaded, the parameters, headline figures, charts and
+ * tables.
  */
 import type { ColumnKind, PlainValue } from "../present/column-kind.js";
 import type { SettingText } from "../present/setting-text.js";
@@ -43,6 +44,8 @@ export interface DocumentTable {
 export interface ReportDocument {
   readonly title: string;
   readonly description: string;
+  /** The portal of the config file the report is about (--portal), if one is named. */
+  readonly portal?: string;
   readonly generatedAt: Date;
   /**
    * When the last successful extract finished, or null when none is recorded; over several
