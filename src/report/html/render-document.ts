@@ -174,8 +174,10 @@ export function renderReportFile(doc: ReportDocument): string {
     ...charts,
     ...doc.tables.map((t) => table(t, fileLook, fileCountLine, t.rows.length)),
   ].join("\n");
+  // Tabs of two portals' pages would read alike.
+  const tab = doc.portal === undefined ? doc.title : `${doc.title} (${doc.portal})`;
   return page(
-    doc.title,
+    tab,
     `<style>${STYLESHEET}</style>`,
     `<body>\n<main${fileLook("body")}>\n${main}\n</main>\n</body>`,
   );
