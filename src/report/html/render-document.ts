@@ -126,7 +126,7 @@ function table(t: DocumentTable, look: Look, count: CountLine, maxRows: number):
     .join("");
   const texts = t.columns.map((c, i) => {
     const format = columnFormatter(c.name, c.kind, c.scale);
-    return shown.map((row) => format(row[i]));
+    return shown.map((row) => format(row[i] ?? null));
   });
   const opens = t.columns.map((c, i) => `<td${look(cellPart(c.kind, texts[i] ?? []))}>`);
   const body = shown
