@@ -20,7 +20,7 @@
  * About sheet says how many were cut, and the CSV and Parquet files hold them whole.
  */
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api";
-import { columnKind, plainConverter } from "../present/column-kind.js";
+import { columnKind, decimalScale, plainConverter } from "../present/column-kind.js";
 import { neutraliseText } from "./formula-injection.js";
 
 /** A value as exceljs writes it into a cell (null = empty cell). */
@@ -61,6 +61,19 @@ export const NUMBER_FORMATS = {
   timestamp: "yyyy-mm-dd hh:mm:ss",
 } as const;
 
+/** Places Excel shows at most; a DECIMAL's scale goes up to 38. */
+const MAX_PLACES = 15;
+
+/**
+ * The cell format of a kind; a DECIMAL(p,s) column shows its own `s` places, as the HTML report
+ * does (the cell holds the value either way).
+ */
+function numberFormat(format: keyof typeof NUMBER_FORMATS, scale: number | undefined): string {
+  if (format !== "decimal" || scale === undefined) return NUMBER_FORMATS[format];
+  const places = Math.min(scale, MAX_PLACES);
+  return places === 0 ? NUMBER_FORMATS.integer : `#,##0.${"0".repeat(places)}`;
+}
+
 const BASE_WIDTHS = { integer: 10, decimal: 10, percent: 10, date: 11, timestamp: 19 } as const;
 
 /** The writer for a column named `name` of DuckDB type `type`. */
@@ -75,7 +88,7 @@ export function columnWriter(
   if (kind !== "text") {
     const format = kind === "integer" && IDENTIFIER.test(name) ? "identifier" : kind;
     return {
-      style: { numFmt: NUMBER_FORMATS[format] },
+      style: { numFmt: numberFormat(format, decimalScale(type)) },
       baseWidth: BASE_WIDTHS[kind],
       measure: false,
       convert,

@@ -133,5 +133,11 @@ describe("infinite times and DECIMAL places", () => {
     const row = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1, 2 + TIMES.length);
     expect(row(2)).toEqual(["later", ...TIMES.map(() => "infinity")]);
     expect(row(3)).toEqual(["earlier", ...TIMES.map(() => "-infinity")]);
+    // Each DECIMAL shows its own places in Excel too; a DOUBLE keeps two.
+    const formats = sheet.getRow(4).values as unknown[];
+    const first = 2 + TIMES.length;
+    const numFmts = [0, 1, 2, 3].map((i) => sheet.getCell(4, first + i).numFmt);
+    expect(numFmts).toEqual(["#,##0.0", "#,##0.000", "#,##0", "#,##0.00"]);
+    expect(formats[first]).toBe(12.3);
   });
 });
