@@ -33,7 +33,13 @@ export async function benchPublish(options: PublishBenchOptions): Promise<void> 
   const db = await openDatabase(join(dir, "bench.duckdb"));
   try {
     const connection = await db.connect();
-    await fillSyntheticRows(connection, { take: takes, grp: 1000, user_grp: 10_000, user: 5000 });
+    await fillSyntheticRows(connection, {
+      take: takes,
+      grp: 1000,
+      user_grp: 10_000,
+      user: 5000,
+      _runs: 1,
+    });
     const rows = Number(
       (await connection.runAndReadAll("SELECT count(*) FROM take")).getRowsJS()[0]![0],
     );

@@ -300,7 +300,7 @@ describe.skipIf(!installed)("publish --postgres", () => {
 
   test("the password comes from a file, the environment or PGPASSFILE, never the URL", async () => {
     const dir = await tempDir();
-    const db = await filledDatabase(dir, "auth", { grp: 3 });
+    const db = await filledDatabase(dir, "auth", { grp: 3, _runs: 1 });
     const inUrl = pgSettings(
       url.replace("publisher@", `publisher:${encodeURIComponent(PASSWORD)}@`),
       {},

@@ -25,6 +25,7 @@ import type { LmsDatabase } from "../../load/database.js";
 import { looksLikeFullDisk, noSpaceText } from "../../load/disk-space.js";
 import { type Logger, silentLogger } from "../../log/logger.js";
 import { PARQUET_COPY_OPTIONS } from "../../report/export/parquet.js";
+import { checkExtractedOnce } from "../extracted-once.js";
 import {
   asLakeTable,
   describePublishedTables,
@@ -186,6 +187,7 @@ async function stageAll(
   const connection = await db.connect();
   try {
     await connection.run("BEGIN TRANSACTION");
+    await checkExtractedOnce(connection);
     const tables = (await describePublishedTables(connection)).map(asLakeTable);
     checkEvolution(await readManifest(lakeDir), tables);
     await mkdir(at.staging, { recursive: true });

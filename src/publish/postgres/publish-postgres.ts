@@ -18,6 +18,7 @@ import type { LmsDatabase } from "../../load/database.js";
 import { quoteIdent } from "../../load/ddl.js";
 import { type Logger, silentLogger } from "../../log/logger.js";
 import { createRedactor } from "../../log/redact.js";
+import { checkExtractedOnce } from "../extracted-once.js";
 import { describePublishedTables, type PublishedTable } from "../published-tables.js";
 import type { PgSettings } from "./connection-settings.js";
 import { copyRows } from "./copy-rows.js";
@@ -63,8 +64,9 @@ export async function publishPostgres(
   const duck = await db.connect();
   try {
     options.signal?.throwIfAborted();
-    await client.connect();
     await duck.run("BEGIN TRANSACTION");
+    await checkExtractedOnce(duck);
+    await client.connect();
     const tables = await describePublishedTables(duck);
     const { loaded, nul } = await loadInOneTransaction(client, duck, { schema, portal }, tables);
     const logger = options.logger ?? silentLogger;
