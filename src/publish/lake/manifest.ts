@@ -17,6 +17,7 @@ import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { PublishedColumn, PublishedTable } from "../published-tables.js";
 import { withLockFile } from "./lock-file.js";
 import { syncToDisk } from "./partition.js";
+import { splitGone } from "./present-partitions.js";
 
 export const MANIFEST_FILE = "_lake.json";
 export const LAKE_SCHEMA_VERSION = 1;
@@ -127,7 +128,9 @@ export async function updateManifest(
   const lock = { waitMs: 60_000, advice: "another publish is updating the lake; try again" };
   return withLockFile(`${path}.lock`, lock, async () => {
     await removeTemps(lakeDir);
-    const next = mergeManifest(await readManifest(lakeDir), tables, written);
+    const merged = mergeManifest(await readManifest(lakeDir), tables, written);
+    // Snapshots deleted by hand leave the manifest here, under its lock (present-partitions.ts).
+    const next = { ...merged, partitions: (await splitGone(lakeDir, merged.partitions)).kept };
     const temp = `${path}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
     try {
       const file = await open(temp, "w");
