@@ -8,6 +8,22 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 
+/** The refusal; `naming` says it of a database file the caller knows. */
+export class NothingExtractedError extends LmsExportError {
+  constructor(path?: string) {
+    const database = path === undefined ? "the database" : `the database ${path}`;
+    super(
+      "refused",
+      `${database} holds no successful extract (no run in its _runs succeeded), and publishing it would replace the published tables with empty ones, so nothing was published; run "lms-export extract" until it succeeds, then publish`,
+    );
+  }
+
+  /** The same refusal naming the database file (only the command knows which it opened). */
+  naming(path: string): NothingExtractedError {
+    return new NothingExtractedError(path);
+  }
+}
+
 /** Throws a refusal unless some run in `_runs` of `connection`'s database succeeded. */
 export async function checkExtractedOnce(connection: DuckDBConnection): Promise<void> {
   const found = await connection.runAndReadAll(
@@ -19,8 +35,5 @@ export async function checkExtractedOnce(connection: DuckDBConnection): Promise<
     ? await connection.runAndReadAll("SELECT 1 FROM _runs WHERE status = 'succeeded' LIMIT 1")
     : undefined;
   if (succeeded !== undefined && succeeded.currentRowCount > 0) return;
-  throw new LmsExportError(
-    "refused",
-    `the database holds no successful extract (no run in its _runs succeeded), and publishing it would replace the published tables with empty ones, so nothing was published; run "lms-export extract" until it succeeds, then publish`,
-  );
+  throw new NothingExtractedError();
 }

@@ -61,7 +61,7 @@ describe("publishing a database no extract has succeeded in", () => {
         const refused = await runCli(dir, ["publish", "--db", "never.duckdb", ...target], env);
         expect(refused.code).toBe(1);
         expect(refused.stderr.trim().split("\n")).toEqual([
-          `lms-export: the database holds no successful extract (no run in its _runs succeeded), and publishing it would replace the published tables with empty ones, so nothing was published; run "lms-export extract" until it succeeds, then publish`,
+          `lms-export: the database ${join(dir, "never.duckdb")} holds no successful extract (no run in its _runs succeeded), and publishing it would replace the published tables with empty ones, so nothing was published; run "lms-export extract" until it succeeds, then publish`,
         ]);
       }
       expect(await readFile(join(dir, "lake", "_lake.json"), "utf8")).toBe(manifest);

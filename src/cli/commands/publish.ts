@@ -2,8 +2,11 @@ import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { checkPortalName } from "../../config/portal-name.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
+import type { LmsDatabase } from "../../load/database.js";
+import type { Logger } from "../../log/logger.js";
+import { NothingExtractedError } from "../../publish/extracted-once.js";
 import { publishLake } from "../../publish/lake/publish-lake.js";
-import { pgSettings } from "../../publish/postgres/connection-settings.js";
+import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
 import { publishPostgres } from "../../publish/postgres/publish-postgres.js";
 import { checkSchemaName } from "../../publish/postgres/schema-name.js";
 import { configuredPortals, forEachPortal } from "../all-portals.js";
@@ -109,30 +112,44 @@ async function publishOne(
   const pg = to.postgres === undefined ? undefined : await pgSettings(to.postgres, ctx.env, logger);
   if (pg?.password) secrets.push(pg.password);
   await withDatabase(config, { readOnly: true }, async (db) => {
-    if (pg) {
-      const options = {
-        settings: pg,
-        logger,
-        signal: ctx.signal,
-        ...(to.schema ? { schema: to.schema } : {}),
-        ...(args.portal ? { portal: args.portal } : {}),
-      };
-      const result = await publishPostgres(db, options);
-      const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
-      ctx.stdout.write(`postgres ${pg.shown}:\n${lines.join("\n")}\n`);
-    }
-    if (args.lake === undefined) return;
-    const lakeDir = resolve(ctx.cwd, args.lake);
-    const result = await publishLake(db, {
-      lakeDir,
-      ...(args.portal ? { portal: args.portal } : {}),
-      ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
+    await publishTo(db, args, ctx, { pg, schema: to.schema, logger }).catch((error: unknown) => {
+      // Said of the file: with several portals, which database it was is what helps.
+      throw error instanceof NothingExtractedError ? error.naming(db.path) : error;
+    });
+  });
+}
+
+/** Publishes the opened database to PostgreSQL (when `to.pg`), then the lake (when --lake). */
+async function publishTo(
+  db: LmsDatabase,
+  args: PublishArgs,
+  ctx: CliContext,
+  to: { pg: PgSettings | undefined; schema: string | undefined; logger: Logger },
+): Promise<void> {
+  const { pg, logger } = to;
+  if (pg) {
+    const options = {
+      settings: pg,
       logger,
       signal: ctx.signal,
-    });
-    const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
-    ctx.stdout.write(
-      `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
-    );
+      ...(to.schema ? { schema: to.schema } : {}),
+      ...(args.portal ? { portal: args.portal } : {}),
+    };
+    const result = await publishPostgres(db, options);
+    const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
+    ctx.stdout.write(`postgres ${pg.shown}:\n${lines.join("\n")}\n`);
+  }
+  if (args.lake === undefined) return;
+  const lakeDir = resolve(ctx.cwd, args.lake);
+  const result = await publishLake(db, {
+    lakeDir,
+    ...(args.portal ? { portal: args.portal } : {}),
+    ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
+    logger,
+    signal: ctx.signal,
   });
+  const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
+  ctx.stdout.write(
+    `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
+  );
 }
