@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { readApiKey } from "../config/api-key.js";
 import { DEFAULT_LOOKBACK_MS } from "../config/defaults.js";
+import { requireBaseUrl } from "../config/portal-address.js";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { type ExtractResult, runExtract } from "../extract/extract.js";
@@ -106,12 +107,7 @@ export async function extractWith(options: {
   apiKey?: string;
 }): Promise<ExtractResult> {
   const { config, flags, ctx, logger } = options;
-  if (!config.baseUrl) {
-    throw new LmsExportError(
-      "bad-input",
-      "no portal address: pass --base-url URL or set LMS_BASE_URL (see `lms-export extract --help`)",
-    );
-  }
+  const baseUrl = requireBaseUrl(config);
   const since = parseSince(flags.since);
   const apiKey = options.apiKey ?? (await readApiKey(config, ctx.env, { logger }));
   const quiet = config.quiet;
@@ -120,7 +116,7 @@ export async function extractWith(options: {
     ...(config.duckdbMemoryLimit !== undefined ? { memoryLimit: config.duckdbMemoryLimit } : {}),
     ...(options.waitSeconds !== undefined ? { waitSeconds: options.waitSeconds } : {}),
     clientOptions: {
-      baseUrl: config.baseUrl,
+      baseUrl,
       apiKey,
       allowHttp: config.allowHttp,
       authScheme: config.authScheme,
@@ -145,7 +141,7 @@ export async function extractWith(options: {
       return { stop() {} };
     },
     runOptions: {
-      baseUrl: config.baseUrl,
+      baseUrl,
       concurrency: config.concurrency,
       maxConcurrency: config.maxConcurrency,
       rate: config.rate ?? null,

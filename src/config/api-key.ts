@@ -9,7 +9,10 @@ import type { ResolvedConfig } from "./resolve.js";
 import { readSecretFile } from "./secret-file.js";
 
 /** The settings that decide where the key comes from. */
-export type ApiKeySettings = Pick<ResolvedConfig, "apiKeyFile" | "sources" | "origins">;
+export type ApiKeySettings = Pick<
+  ResolvedConfig,
+  "apiKeyFile" | "sources" | "origins" | "portal" | "configFile"
+>;
 
 /** Where the key is read from: a file (with the setting that named it) or LMS_API_KEY. */
 export type ApiKeySource =
@@ -22,8 +25,9 @@ export type ApiKeySource =
  *    portal of `--all-portals`), or by LMS_API_KEY_FILE;
  * 2. LMS_API_KEY;
  * 3. a key file named by the config file's top-level "apiKeyFile".
- * A portal's entry wins over LMS_API_KEY: one key in the environment must never be sent to every
- * portal of the file. Undefined when no source gives a key.
+ * A portal of the config file (`--portal`, each of `--all-portals`) takes its key from its entry
+ * or --api-key-file only: one key in the environment must never be sent to every portal of the
+ * file, nor a portal's key to another portal's address. Undefined when no source gives a key.
  */
 export function apiKeySource(
   config: ApiKeySettings,
@@ -35,6 +39,7 @@ export function apiKeySource(
   if (file !== undefined && aboveEnvKey) {
     return { kind: "file", path: file, source: config.sources.apiKeyFile };
   }
+  if (config.portal !== undefined) return undefined;
   if (env.LMS_API_KEY?.trim()) return { kind: "env", source: "LMS_API_KEY" };
   if (file !== undefined) return { kind: "file", path: file, source: config.sources.apiKeyFile };
   return undefined;
@@ -66,6 +71,12 @@ export async function readApiKey(
   options: { logger?: Logger } = {},
 ): Promise<string> {
   const where = apiKeySource(config, env);
+  if (where === undefined && config.portal !== undefined) {
+    throw new LmsExportError(
+      "bad-input",
+      `portal "${config.portal}" has no key file: set "portals.${config.portal}.apiKeyFile" in ${config.configFile ?? "the config file"} (or pass --api-key-file FILE); LMS_API_KEY, LMS_API_KEY_FILE and the top-level "apiKeyFile" are never sent to a portal of the config file`,
+    );
+  }
   if (where === undefined) {
     throw new LmsExportError(
       "bad-input",

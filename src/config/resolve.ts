@@ -226,8 +226,12 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
 
   const portal = portalLayer(input, file);
   if (portal !== undefined) {
-    // A portal's database is its own: LMS_DB and the file's top-level "db" name another one.
-    for (const layer of layers.slice(1)) layer.values = { ...layer.values, db: undefined };
+    // A portal's database, address and key file are its own: LMS_DB, LMS_BASE_URL,
+    // LMS_API_KEY_FILE and the file's top-level "db", "baseUrl" and "apiKeyFile" name another
+    // portal, and a key sent to the wrong address is a key given away.
+    for (const layer of layers.slice(1)) {
+      layer.values = { ...layer.values, db: undefined, baseUrl: undefined, apiKeyFile: undefined };
+    }
     layers.splice(1, 0, portal.layer);
   }
   return { layers, file, portal };
