@@ -33,6 +33,32 @@ export async function configuredPortals(
   return { names: config.portals, atOnce: config.portalsAtOnce };
 }
 
+/**
+ * `--all-portals` takes each portal's address and database from its entry: a --db or --base-url
+ * beside it would name one for every portal, so it is refused rather than ignored.
+ */
+export function refuseAllPortalsTargets(flags: Readonly<Record<string, unknown>>): void {
+  if (flags.db !== undefined || flags.baseUrl !== undefined) {
+    throw new LmsExportError(
+      "bad-input",
+      "--all-portals takes each portal's address and database from the config file: leave out --db and --base-url",
+    );
+  }
+}
+
+/**
+ * `run` over every portal would give each portal's reports one output folder, the same file names
+ * and one mail: refused with the two steps that do it.
+ */
+export function refuseRunAllPortals(flags: Readonly<Record<string, unknown>>): void {
+  if (flags.allPortals === true) {
+    throw new LmsExportError(
+      "bad-input",
+      "run does not take --all-portals: run `lms-export extract --all-portals`, then `lms-export report NAME --all-portals` (one report over every portal), or `lms-export run NAME --portal P` for each portal",
+    );
+  }
+}
+
 /** A bad-input error unless `name` is a portal of the config file. */
 export async function requireConfiguredPortal(
   name: string,

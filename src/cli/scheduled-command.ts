@@ -11,6 +11,7 @@ import { loadCatalogFor } from "./catalog-option.js";
 import type { CliContext } from "./context.js";
 import { refuseSmtpPasswordFlag } from "./mail-step.js";
 import { checkScheduledMail } from "./scheduled-mail-check.js";
+import { checkScheduledPortal } from "./scheduled-portal-check.js";
 import { checkScheduledPublish } from "./scheduled-publish-check.js";
 import { checkScheduledReports } from "./scheduled-report-check.js";
 
@@ -75,7 +76,8 @@ export function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
  * command would stop with for its arguments (unknown flags, bad values, missing names), its
  * report names, its settings (run, extract, report), a password given as --smtp-password, its
  * PostgreSQL URL and password settings (publish --postgres), its mail settings, its reports'
- * parameters or their mail blocks; returns otherwise.
+ * parameters or their mail blocks, or its portal, address and key (run, extract); returns
+ * otherwise.
  * `ctx` is the runs' own (their environment and folder).
  */
 export async function checkScheduledCommand(
@@ -105,6 +107,10 @@ export async function checkScheduledCommand(
     throw commandWrong(error);
   });
   if (catalog && config) await checkScheduledReports(args, parsed, { catalog, config }, ctx);
+  // Last: the checks above name a wrong flag or report even where no portal is set up yet.
+  await checkScheduledPortal(args, parsed, ctx).catch((error: unknown) => {
+    throw commandWrong(error);
+  });
 }
 
 /** A refusal of the scheduled command, said as one: the schedule's own flags are not at fault. */

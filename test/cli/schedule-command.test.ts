@@ -2,7 +2,8 @@
  * What `schedule` checks and passes on before its first tick: the scheduled command's flags and
  * values (parsed with the CLI's own definitions), a `publish --postgres` URL holding a password
  * and a password given with --smtp-password refused before any line names the command, `publish`
- * and `roster import` among the commands it may run, and its --config handed to every run.
+ * and `roster import` among the commands it may run, the portal, address and key of `run` and
+ * `extract`, and its --config handed to every run.
  * In-process through main(); the runs are real child processes of the CLI.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -15,6 +16,18 @@ import { tempFolder, waitFor } from "./schedule-helpers.js";
 
 const tmp = tempFolder();
 afterAll(() => tmp.remove());
+
+// North has its address and key; south forgot its key file.
+writeFileSync(join(tmp.dir, "north.key"), "north-key\n", { mode: 0o600 });
+writeFileSync(
+  join(tmp.dir, "portals.json"),
+  JSON.stringify({
+    portals: {
+      north: { baseUrl: "http://127.0.0.1:9/api-v2", apiKeyFile: "north.key" },
+      south: { baseUrl: "http://127.0.0.1:9/api-v2" },
+    },
+  }),
+);
 
 function context(controller: AbortController) {
   let out = "";
@@ -68,6 +81,18 @@ describe("schedule checks the scheduled command's arguments at start", () => {
     [["roster", "import"], "roster import needs the roster file"],
     [["run", "weekly-compliance", "--param", "due_dayz=3"], "unknown parameter due_dayz"],
     [["report", "compliance", "--param", "due_days=abc"], 'bad value "abc" for parameter due_days'],
+    [["extract"], "no portal address: pass --base-url URL or set LMS_BASE_URL"],
+    [
+      ["run", "access", "--base-url", "http://127.0.0.1:9/api-v2", "--api-key-file", "nokey"],
+      "the API key file named by --api-key-file does not exist",
+    ],
+    [["run", "access", "--portal", "acme"], "--portal acme names a portal of the config file"],
+    [["extract", "--all-portals"], '--all-portals needs "portals" in the config file'],
+    [["run", "access", "--all-portals"], "run does not take --all-portals"],
+    [
+      ["extract", "--all-portals", "--config", "portals.json"],
+      'portal "south" has no key file: set "portals.south.apiKeyFile"',
+    ],
   ])("%j exits 2 at once with one line", async (command, expected) => {
     const { code, run } = await scheduled(command);
     expect(code, run.stderr()).toBe(2);
@@ -101,6 +126,7 @@ describe("schedule checks the scheduled command's arguments at start", () => {
   it.each([
     [["publish", "--lake", "lake", "--portal", "acme"]],
     [["roster", "import", "people.csv", "--merge"]],
+    [["extract", "--portal", "north", "--config", "portals.json"]],
   ])("%j may be scheduled", async (command) => {
     const controller = new AbortController();
     const run = context(controller);

@@ -22,6 +22,9 @@ function context(env: Record<string, string>): { ctx: CliContext; stderr: Collec
   };
 }
 
+// The portal a scheduled run talks to, checked at start too: nothing listens there.
+const PORTAL = { LMS_BASE_URL: "http://127.0.0.1:9/api-v2", LMS_API_KEY: "key" };
+
 describe("schedule with a command that mails", () => {
   test.each([
     [["run", "weekly-compliance", "--mail"], {}, "sending mail needs settings: set LMS_SMTP_URL"],
@@ -37,6 +40,7 @@ describe("schedule with a command that mails", () => {
         LMS_MAIL_FROM: "r@example.com",
         LMS_SMTP_PASSWORD: "pw",
         LMS_MAIL_DEFAULT_TO: "officers@example.com",
+        ...PORTAL,
       },
       "",
     ],
@@ -87,6 +91,7 @@ test("with default recipients set, a scheduled --mail of a report without a mail
     LMS_SMTP_URL: "smtp://127.0.0.1:25",
     LMS_MAIL_FROM: "r@example.com",
     LMS_MAIL_DEFAULT_TO: "compliance@example.com",
+    ...PORTAL,
   });
   // Started, it waits for Monday at six: stopped here after its start checks passed.
   const controller = new AbortController();

@@ -1,6 +1,10 @@
 import type { Argv } from "yargs";
-import { LmsExportError } from "../../errors/lms-export-error.js";
-import { configuredPortals, forEachPortal, requireConfiguredPortal } from "../all-portals.js";
+import {
+  configuredPortals,
+  forEachPortal,
+  refuseAllPortalsTargets,
+  requireConfiguredPortal,
+} from "../all-portals.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
@@ -31,12 +35,7 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
     async (args) => {
       if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
       if (!args.allPortals) return extractCommand(args, ctx);
-      if (args.db !== undefined || args.baseUrl !== undefined) {
-        throw new LmsExportError(
-          "bad-input",
-          "--all-portals takes each portal's address and database from the config file: leave out --db and --base-url",
-        );
-      }
+      refuseAllPortalsTargets(args);
       const { names, atOnce } = await configuredPortals(args, ctx);
       await forEachPortal(names, atOnce, ctx, (portal, portalCtx) =>
         extractCommand({ ...args, portal, allPortals: false }, portalCtx),

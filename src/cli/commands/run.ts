@@ -1,9 +1,8 @@
 import type { Argv } from "yargs";
-import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
 import type { Catalog } from "../../report/catalog.js";
 import { prepareOutputDir } from "../../report/output-files.js";
-import { requireConfiguredPortal } from "../all-portals.js";
+import { refuseRunAllPortals, requireConfiguredPortal } from "../all-portals.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
 import type { PortalCommandSetup } from "../command-setup.js";
@@ -81,14 +80,7 @@ async function planReports(
 
 /** Extracts, then writes (and mails) the reports on the database just extracted. */
 async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
-  if (args.allPortals) {
-    // Each portal's reports would share one output folder and file names, and its mail: the two
-    // steps over all portals are extract --all-portals, then one report over every portal.
-    throw new LmsExportError(
-      "bad-input",
-      "run does not take --all-portals: run `lms-export extract --all-portals`, then `lms-export report NAME --all-portals` (one report over every portal), or `lms-export run NAME --portal P` for each portal",
-    );
-  }
+  refuseRunAllPortals(args);
   if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
   let plan: ReportPlan = { catalog: undefined, request: undefined, allowed: [] };
   await extractCommand(args, ctx, {
