@@ -12,6 +12,7 @@ import { dirname } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { errnoCode } from "./errno-code.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
+import { jsonErrorOffset } from "./json-error-offset.js";
 import { type PortalEntries, parsePortals } from "./portals.js";
 import { type RawValues, validateSource } from "./validate.js";
 
@@ -31,8 +32,8 @@ const EXTRA_TOP_LEVEL = new Set(["$schema"]);
 
 /**
  * Contract: reads and validates `path` (absolute). Throws a one-line bad-input naming the file
- * when it cannot be read, is not JSON (position only: the parser's excerpt could contain a
- * secret), is not an object, has an unknown field (listing the known ones), holds an API key
+ * when it cannot be read, is empty, is not JSON (line and column only: the parser's excerpt could
+ * contain a secret), is not an object, has an unknown field (listing the known ones), holds an API key
  * (`apiKey`, `api_key`, any case: keys belong in a key file), or has a wrong value.
  */
 export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
@@ -70,16 +71,25 @@ export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
   };
 }
 
-function parseJson(path: string, text: string): unknown {
-  try {
-    return JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : "";
-    const position = /position (\d+)/.exec(message)?.[1];
-    const where = position === undefined ? "" : ` at ${lineAndColumn(text, Number(position))}`;
+function parseJson(path: string, raw: string): unknown {
+  const text = raw.replace(/^\uFEFF/, "");
+  if (text.trim() === "") {
     throw new LmsExportError(
       "bad-input",
-      `the config file ${path} is not valid JSON${where}: fix the syntax`,
+      `the config file ${path} is empty: write a JSON object such as {"db": "./lms.duckdb"}`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The parser's own message is not shown: its excerpt of the file could hold a secret.
+    const offset = jsonErrorOffset(text);
+    const where =
+      offset === undefined ? " (it ends too soon)" : ` at ${lineAndColumn(text, offset)}`;
+    const yaml = /\.ya?ml$/i.test(path) ? " (config files are JSON, not YAML)" : "";
+    throw new LmsExportError(
+      "bad-input",
+      `the config file ${path} is not valid JSON${where}${yaml}: fix the syntax`,
     );
   }
 }
