@@ -29,6 +29,7 @@ import {
 } from "./fields.js";
 import { flagValue, rawFromFlags } from "./flag-values.js";
 import { defaultPortalDb } from "./portals.js";
+import { refuseSharedPortalDb } from "./shared-portal-db.js";
 import { validateSource } from "./validate.js";
 
 /**
@@ -203,6 +204,13 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
     (f) => `environment variable ${FIELDS[f].env ?? f}`,
   );
   const file = await findAndLoadConfigFile(input);
+  if (file !== undefined) {
+    refuseSharedPortalDb(file.portals, {
+      configFile: file.path,
+      fileDir: file.dir,
+      cwd: input.cwd,
+    });
+  }
 
   const layers: Layer[] = [
     {
