@@ -20,6 +20,7 @@ const LAYERS = {
   log: 0,
   security: 0,
   files: 0,
+  text: 0,
   api: 1,
   encode: 1,
   config: 1,

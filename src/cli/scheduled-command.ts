@@ -6,7 +6,7 @@
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Catalog } from "../report/catalog.js";
-import { didYouMean } from "../report/suggest-name.js";
+import { didYouMean } from "../text/suggest-name.js";
 import { loadCatalogFor } from "./catalog-option.js";
 import type { CliContext } from "./context.js";
 import { refuseSmtpPasswordFlag } from "./mail-step.js";

@@ -10,6 +10,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { didYouMean } from "../text/suggest-name.js";
 import { errnoCode } from "./errno-code.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
@@ -116,7 +117,9 @@ function isApiKeyName(name: string): boolean {
 function flatten(path: string, document: object): RawValues {
   const raw: RawValues = {};
   const byFilePath = new Map<string, FieldName>(FIELD_NAMES.map((f) => [FIELDS[f].file, f]));
-  const known = [...byFilePath.keys()].join(", ");
+  // "portals" is read apart from the settings, but a file may misspell it like any other.
+  const names = [...byFilePath.keys(), "portals"];
+  const known = names.join(", ");
   const visit = (object: object, prefix: string): void => {
     for (const [key, value] of Object.entries(object)) {
       const dotted = prefix === "" ? key : `${prefix}.${key}`;
@@ -151,7 +154,7 @@ function flatten(path: string, document: object): RawValues {
       }
       throw new LmsExportError(
         "bad-input",
-        `${path}: unknown field "${dotted}" (known fields: ${known})`,
+        `${path}: unknown field "${dotted}"${didYouMean(dotted, names)} (known fields: ${known})`,
       );
     }
   };

@@ -9,6 +9,7 @@
  * A portal's database defaults to `lms-<name>.duckdb` in the working directory.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { didYouMean } from "../text/suggest-name.js";
 import { type ConfigValues, FIELDS, type FieldName } from "./fields.js";
 import { checkPortalName } from "./portal-name.js";
 import { type RawValues, validateSource } from "./validate.js";
@@ -65,10 +66,10 @@ export function parsePortals(path: string, value: unknown): PortalEntries {
       }
       const field = PORTAL_FIELDS.find((f) => FIELDS[f].file === key);
       if (field === undefined) {
-        const known = PORTAL_FIELDS.map((f) => FIELDS[f].file).join(", ");
+        const known = PORTAL_FIELDS.map((f) => FIELDS[f].file);
         throw new LmsExportError(
           "bad-input",
-          `${path}: unknown field "portals.${name}.${key}" (a portal may set: ${known})`,
+          `${path}: unknown field "portals.${name}.${key}"${didYouMean(key, known)} (a portal may set: ${known.join(", ")})`,
         );
       }
       raw[field] = inner;

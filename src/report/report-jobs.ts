@@ -9,12 +9,12 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { QUERY_DEFAULT_FORMATS, type ReportFormat } from "../config/report-formats.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { MailBlock } from "../mail/mail-block.js";
+import { didYouMean } from "../text/suggest-name.js";
 import { type Catalog, loadQueryFile, type QueryDef } from "./catalog.js";
 import type { ChartSpec } from "./html/chart-spec.js";
 import { type ParamValue, resolveQueryParams } from "./params.js";
 import type { PortalScopes } from "./portal-scopes.js";
 import { type BoundQuery, bindQuery } from "./run-query.js";
-import { didYouMean } from "./suggest-name.js";
 
 /** One report to produce: a definition, or a single query run on its own. */
 export interface ReportJob {

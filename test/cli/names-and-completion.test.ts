@@ -1,6 +1,6 @@
 /** "Did you mean" for mistyped report names, and shell completion from a real child process. */
 import { describe, expect, it } from "vitest";
-import { didYouMean, suggestNames } from "../../src/report/suggest-name.js";
+import { didYouMean, suggestNames } from "../../src/text/suggest-name.js";
 import { runCli } from "../helpers/spawn-cli.js";
 
 describe("names", () => {

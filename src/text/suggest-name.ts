@@ -2,7 +2,7 @@
  * "Did you mean …?" for a mistyped name: the known names within two edits (Levenshtein) or that
  * start with what was typed, closest first.
  */
-import { editDistance } from "../text/edit-distance.js";
+import { editDistance } from "./edit-distance.js";
 
 /** The names `typed` may have meant, at most three; empty when none is close. */
 export function suggestNames(typed: string, known: Iterable<string>): string[] {
