@@ -4,7 +4,7 @@
  * with a message naming where it came from.
  */
 import { existsSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { checkBaseUrl } from "../security/base-url.js";
 import { type LoadedConfigFile, loadConfigFile } from "./config-file.js";
@@ -29,6 +29,7 @@ import {
 } from "./fields.js";
 import { flagValue, rawFromFlags } from "./flag-values.js";
 import { defaultPortalDb } from "./portals.js";
+import { homeOf, settingPath, withAbsolutePaths } from "./setting-path.js";
 import { refuseSharedPortalDb } from "./shared-portal-db.js";
 import { validateSource } from "./validate.js";
 
@@ -134,6 +135,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   refuseApiKeyFlag(input.flags);
   const { layers, file, portal } = await settingLayers(input);
   const { pick, sources, origins } = pickerOf(layers);
+  const cwdBase = { dir: input.cwd, home: homeOf(input.env) };
 
   const allowHttp = pick("allowHttp") ?? false;
   const rawBaseUrl = pick("baseUrl");
@@ -143,7 +145,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
 
   return {
     baseUrl: rawBaseUrl === undefined ? undefined : checkedBaseUrl(rawBaseUrl, allowHttp, sources),
-    db: pick("db") ?? resolvePath(input.cwd, portal?.defaultDb ?? DEFAULT_DB),
+    db: pick("db") ?? settingPath(cwdBase, portal?.defaultDb ?? DEFAULT_DB),
     concurrency: pick("concurrency") ?? DEFAULT_CONCURRENCY,
     maxConcurrency: pick("maxConcurrency") ?? DEFAULT_MAX_CONCURRENCY,
     rate: rate === 0 ? undefined : rate,
@@ -153,7 +155,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     duckdbMemoryLimit: pick("duckdbMemoryLimit"),
     authScheme: pick("authScheme"),
     allowHttp,
-    outDir: pick("outDir") ?? resolvePath(input.cwd, DEFAULT_OUT_DIR),
+    outDir: pick("outDir") ?? settingPath(cwdBase, DEFAULT_OUT_DIR),
     formats: pick("formats"),
     reportParams,
     reportParamSources,
@@ -198,6 +200,7 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
   file: LoadedConfigFile | undefined;
   portal: ReturnType<typeof portalLayer>;
 }> {
+  const cwdBase = { dir: input.cwd, home: homeOf(input.env) };
   const fromFlags = validateSource(rawFromFlags(input.flags), (f) => `option --${FIELDS[f].flag}`);
   const fromEnv = validateSource(
     rawFromEnv(input.env),
@@ -206,6 +209,7 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
   const file = await findAndLoadConfigFile(input);
   if (file !== undefined) {
     refuseSharedPortalDb(file.portals, {
+      home: cwdBase.home,
       configFile: file.path,
       fileDir: file.dir,
       cwd: input.cwd,
@@ -215,19 +219,19 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
   const layers: Layer[] = [
     {
       kind: "flag",
-      values: withAbsolutePaths(fromFlags, input.cwd),
+      values: withAbsolutePaths(fromFlags, cwdBase),
       source: (f) => `--${FIELDS[f].flag}`,
     },
     {
       kind: "env",
-      values: withAbsolutePaths(fromEnv, input.cwd),
+      values: withAbsolutePaths(fromEnv, cwdBase),
       source: (f) => FIELDS[f].env ?? f,
     },
   ];
   if (file !== undefined) {
     layers.push({
       kind: "file",
-      values: withAbsolutePaths(file.values, file.dir),
+      values: withAbsolutePaths(file.values, { dir: file.dir, home: cwdBase.home }),
       source: (f) => `${file.path} (${FIELDS[f].file})`,
     });
   }
@@ -317,27 +321,11 @@ function portalLayer(
     name,
     layer: {
       kind: "portal",
-      values: withAbsolutePaths(entry, file.dir),
+      values: withAbsolutePaths(entry, { dir: file.dir, home: homeOf(input.env) }),
       source: (f) => `${file.path} (portals.${name}.${FIELDS[f].file})`,
     },
     defaultDb: defaultPortalDb(name),
   };
-}
-
-function withAbsolutePaths(values: ConfigValues, base: string): ConfigValues {
-  const out: ConfigValues = { ...values };
-  if (out.db !== undefined) out.db = resolvePath(base, out.db);
-  if (out.outDir !== undefined) out.outDir = resolvePath(base, out.outDir);
-  if (out.apiKeyFile !== undefined) out.apiKeyFile = resolvePath(base, out.apiKeyFile);
-  if (out.smtpPasswordFile !== undefined) {
-    out.smtpPasswordFile = resolvePath(base, out.smtpPasswordFile);
-  }
-  return out;
-}
-
-function resolvePath(base: string, path: string): string {
-  if (path === ":memory:") return path;
-  return isAbsolute(path) ? path : resolve(base, path);
 }
 
 function checkedBaseUrl(
@@ -368,7 +356,9 @@ async function findAndLoadConfigFile(
         : input.env.LMS_CONFIG !== undefined && input.env.LMS_CONFIG !== ""
           ? input.env.LMS_CONFIG
           : undefined;
-  if (named !== undefined) return loadConfigFile(resolve(input.cwd, named));
+  if (named !== undefined) {
+    return loadConfigFile(settingPath({ dir: input.cwd, home: homeOf(input.env) }, named));
+  }
   const implicit = resolve(input.cwd, CONFIG_FILE_NAME);
   return existsSync(implicit) ? loadConfigFile(implicit) : undefined;
 }

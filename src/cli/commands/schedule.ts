@@ -8,9 +8,9 @@
  * new run starts, the running child gets SIGTERM and is waited for, then the command returns 0.
  * The engine is src/schedule/scheduler.ts; this file checks the command and wires it.
  */
-import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { resolveConfig } from "../../config/resolve.js";
+import { homeOf, settingPath } from "../../config/setting-path.js";
 import { createCliLogger } from "../../log/cli-logger.js";
 import { streamIsTTY } from "../../log/color.js";
 import { checkCron, runSchedule } from "../../schedule/scheduler.js";
@@ -67,7 +67,10 @@ async function scheduleHandler(
   const runEnv =
     argv.config === undefined || argv.config === ""
       ? ctx.env
-      : { ...ctx.env, LMS_CONFIG: resolve(ctx.cwd, argv.config) };
+      : {
+          ...ctx.env,
+          LMS_CONFIG: settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, argv.config),
+        };
   await checkScheduledCommand(args, { ...ctx, env: runEnv }, checkCommandLine);
   const config = await resolveConfig({
     flags: argv,
