@@ -20,7 +20,7 @@ import type { CliContext } from "./context.js";
 const TALKS_TO_PORTAL = ["run", "extract"];
 
 /**
- * Contract: does nothing unless `args` are a `run` or an `extract` (`parsed` is the command line
+ * Contract: does nothing unless `args` are a `run`, an `extract` or a `report --portal` (`parsed` is the command line
  * as the CLI's own definitions read it, `ctx` the runs' own); otherwise throws the bad input the
  * run would stop with for its portal, address or key. The key read is dropped at once, never
  * shown: the schedule's log names the command, not the key.
@@ -30,7 +30,13 @@ export async function checkScheduledPortal(
   parsed: Readonly<Record<string, unknown>>,
   ctx: CliContext,
 ): Promise<void> {
-  if (!TALKS_TO_PORTAL.includes(args[0] ?? "")) return;
+  if (!TALKS_TO_PORTAL.includes(args[0] ?? "")) {
+    // `report --portal` reads that portal's database: the name must be one the file lists.
+    if (args[0] === "report" && typeof parsed.portal === "string") {
+      await requireConfiguredPortal(parsed.portal, parsed, ctx);
+    }
+    return;
+  }
   if (args[0] === "run") refuseRunAllPortals(parsed);
   if (parsed.allPortals === true) {
     refuseAllPortalsTargets(parsed);

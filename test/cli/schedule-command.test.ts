@@ -87,6 +87,11 @@ describe("schedule checks the scheduled command's arguments at start", () => {
       "the API key file named by --api-key-file does not exist",
     ],
     [["run", "access", "--portal", "acme"], "--portal acme names a portal of the config file"],
+    [["report", "access", "--portal", "acme"], "--portal acme names a portal of the config file"],
+    [
+      ["report", "access", "--portal", "west", "--config", "portals.json"],
+      '--portal west is not under "portals" in the config file',
+    ],
     [["extract", "--all-portals"], '--all-portals needs "portals" in the config file'],
     [["run", "access", "--all-portals"], "run does not take --all-portals"],
     [
@@ -127,6 +132,7 @@ describe("schedule checks the scheduled command's arguments at start", () => {
     [["publish", "--lake", "lake", "--portal", "acme"]],
     [["roster", "import", "people.csv", "--merge"]],
     [["extract", "--portal", "north", "--config", "portals.json"]],
+    [["report", "access", "--portal", "north", "--config", "portals.json"]],
   ])("%j may be scheduled", async (command) => {
     const controller = new AbortController();
     const run = context(controller);
