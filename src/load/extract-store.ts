@@ -25,6 +25,7 @@ import { addStagingColumns, migrate } from "./migrate.js";
 import { checkDatabasePath, DatabaseLockedError, openError } from "./open-errors.js";
 import { removeDatabaseFile } from "./remove-database-file.js";
 import { sidePathOf, sideTablesSql } from "./side-file.js";
+import { holdSideFile } from "./side-file-holders.js";
 import { type LockWait, whileLocked } from "./wait-for-lock.js";
 
 /** The database's name inside a store opened by path (never the side file's own name). */
@@ -40,7 +41,7 @@ export interface StoreWaits {
 }
 
 type Attachment =
-  | { readonly kind: "own"; readonly instance: DuckDBInstance }
+  | { readonly kind: "own"; readonly instance: DuckDBInstance; readonly release: () => void }
   | { readonly kind: "shared"; readonly db: LmsDatabase };
 
 export class ExtractStore {
@@ -86,7 +87,7 @@ export class ExtractStore {
     await checkDatabasePath(target, path, false);
     const sidePath = sidePathOf(path);
     const fresh = !existsSync(sidePath);
-    const instance = await whileLocked(sidePath, waits.side, () =>
+    const { instance, release } = await whileLocked(sidePath, waits.side, () =>
       openSide(target, sidePath, memoryLimit),
     );
     try {
@@ -95,12 +96,14 @@ export class ExtractStore {
         const reader = await connection.runAndReadAll("SELECT current_database()");
         const side = String(reader.getRows()[0]?.[0]);
         await prepareSide(connection, fresh);
-        return new ExtractStore(path, sidePath, side, { kind: "own", instance }, waits, fresh);
+        const attachment = { kind: "own", instance, release } as const;
+        return new ExtractStore(path, sidePath, side, attachment, waits, fresh);
       } finally {
         connection.closeSync();
       }
     } catch (error) {
       instance.closeSync();
+      release();
       throw error;
     }
   }
@@ -232,7 +235,10 @@ export class ExtractStore {
     this.closed = true;
     for (const connection of this.connections) connection.closeSync();
     this.connections.clear();
-    if (this.attachment.kind === "own") this.attachment.instance.closeSync();
+    if (this.attachment.kind === "own") {
+      this.attachment.instance.closeSync();
+      this.attachment.release();
+    }
   }
 
   /** Closes the store and deletes the side file: its run is merged, nothing is left to resume. */
@@ -267,15 +273,21 @@ async function onInstance<T>(
   }
 }
 
-/** Opens the side file as an instance of its own; a lock there means another extract runs. */
+/**
+ * Opens the side file as an instance of its own, held by this process (side-file-holders.ts); a
+ * lock there means another extract runs. Answers the instance and the hold's release.
+ */
 async function openSide(
   shown: string,
   sidePath: string,
   memoryLimit: string | undefined,
-): Promise<DuckDBInstance> {
+): Promise<{ instance: DuckDBInstance; release: () => void }> {
+  const release = holdSideFile(sidePath, shown);
   try {
-    return await DuckDBInstance.create(sidePath, { memory_limit: extractMemoryLimit(memoryLimit) });
+    const memory = { memory_limit: extractMemoryLimit(memoryLimit) };
+    return { instance: await DuckDBInstance.create(sidePath, memory), release };
   } catch (error) {
+    release();
     const failure = openError(sidePath, error);
     if (failure instanceof DatabaseLockedError) {
       throw new DatabaseLockedError(

@@ -1,0 +1,51 @@
+/**
+ * Two extracts of one database in one process: DuckDB's file lock keeps out only other
+ * processes, so both runs wrote one side file and merged into one database, the second's tables
+ * replacing the first's, both reported done. (Two portals of a config file naming one database are
+ * refused when the file is read: test/cli/portal-shared-db.test.ts.)
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runExtract } from "../../src/extract/extract.js";
+import { openDatabase } from "../../src/load/database.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+
+const dir = tempDirForFile("lms-shared-db-");
+const sims: RunningSimulator[] = [];
+
+async function runCount(db: string): Promise<number> {
+  const handle = await openDatabase(db, { readOnly: true });
+  try {
+    const connection = await handle.connect();
+    const reader = await connection.runAndReadAll("SELECT count(*) FROM _runs");
+    return Number(reader.getRowsJS()[0]![0]);
+  } finally {
+    handle.close();
+  }
+}
+
+beforeAll(async () => {
+  for (const seed of [1, 2]) sims.push(await startSimulator({ users: 20, takesPerUser: 2, seed }));
+});
+
+afterAll(async () => {
+  await Promise.all(sims.map((sim) => sim.close()));
+});
+
+describe("one database for two extracts", () => {
+  test("a second extract of a database in the same process is refused as another extract", async () => {
+    const db = join(dir, "twice.duckdb");
+    const clientOptions = { baseUrl: sims[0]!.baseUrl, apiKey: "demo-key", concurrency: 2 };
+    const runs = await Promise.allSettled(
+      [0, 1].map(() => runExtract({ db, clientOptions, mode: "full", logger: silentLogger })),
+    );
+    const refused = runs.filter((run) => run.status === "rejected");
+    expect(refused).toHaveLength(1);
+    expect(String((refused[0] as PromiseRejectedResult).reason)).toContain(
+      `another extract of database ${db} is running in this process`,
+    );
+    expect(await runCount(db)).toBe(1);
+  });
+});
