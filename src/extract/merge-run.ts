@@ -3,6 +3,7 @@
  * records the run's figures, its outcome and what it recorded in the side file, then the database
  * file written.
  */
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk } from "../load/disk-space.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
@@ -10,7 +11,7 @@ import type { ExtractStore } from "../load/extract-store.js";
 import { mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
 import type { RunPace } from "../load/run-pace.js";
-import type { ResourceStats } from "../load/runs.js";
+import { notFoundCounts, type ResourceStats } from "../load/runs.js";
 import { type TableSize, tableSizes } from "../load/table-sizes.js";
 import { WriteIntoFileError, writeIntoFile } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
@@ -28,17 +29,26 @@ export interface MergeSettings {
   readonly logger: Logger;
 }
 
-/** The per-resource figures recorded in `_run_resources`. */
-function resourceStats(
+/**
+ * The per-resource figures recorded in `_run_resources`, on a connection to the database (`side`
+ * names the side file).
+ */
+async function resourceStats(
+  connection: DuckDBConnection,
+  side: string,
   plan: ExtractPlan,
   fetched: FetchOutcome,
   sizes: ReadonlyMap<ExtractedName, TableSize>,
-): Map<ExtractedName, ResourceStats> {
+): Promise<Map<ExtractedName, ResourceStats>> {
   const retries = retriesByResource(fetched);
+  const notFound = plan.resuming ? await notFoundCounts(connection, side, plan.runId) : undefined;
   const stats = new Map<ExtractedName, ResourceStats>();
   for (const [resource, outcome] of fetched.resources) {
     // Records staged by the interrupted attempts count too: what the run loads is what is staged.
     if (plan.resuming) outcome.records = sizes.get(resource)?.staged ?? outcome.records;
+    // So do the ids they found unknown, which the run records in _not_found: a lookup finished
+    // then is not asked again, and the summary and _run_resources would say none was missing.
+    if (notFound) outcome.notFound = notFound.get(resource) ?? 0;
     stats.set(resource, {
       records: outcome.records,
       requests: outcome.requests,
@@ -68,7 +78,7 @@ export async function mergeRun(
   try {
     return await store.withDatabase("write", async (connection) => {
       const sizes = await tableSizes(connection, store.side, plan.resources, plan.resuming);
-      const figures = resourceStats(plan, fetched, sizes);
+      const figures = await resourceStats(connection, store.side, plan, fetched, sizes);
       resources = figures;
       if (plan.mode === "full" && !options.allowEmpty) refuseEmptying(sizes);
       // A primary key index is built or loaded whole during the merge: give DuckDB room for the

@@ -221,6 +221,23 @@ export async function recordNotFound(
 }
 
 /**
+ * Per resource, the ids of a run in the side file's `_not_found` (`side` names the side file): for
+ * a resumed run, those its interrupted attempts recorded count too, as they are what the run
+ * copies into the database.
+ */
+export async function notFoundCounts(
+  connection: DuckDBConnection,
+  side: string,
+  runId: number,
+): Promise<Map<string, number>> {
+  const reader = await connection.runAndReadAll(
+    `SELECT resource, count(*) FROM ${inSide(side, "_not_found")} WHERE run_id = $run::BIGINT GROUP BY resource`,
+    { run: runId },
+  );
+  return new Map(reader.getRows().map(([resource, n]) => [String(resource), Number(n)]));
+}
+
+/**
  * Per resource, the start of the latest successful run that loaded it: the cursor of the next
  * incremental run for that resource (a run limited with --only moves only its own resources').
  */
