@@ -7,6 +7,7 @@ import { type PortalCommandSetup, setupPortalCommand, withDatabase } from "./com
 import type { CliContext } from "./context.js";
 import { type ExtractFlags, extractSummary, extractWith } from "./extract-options.js";
 import { namingKeySource } from "./key-refusal.js";
+import { namingPortalToResume } from "./portal-resume-hint.js";
 
 /**
  * Extracts into the configured database and prints the summary. `before` runs with the command's
@@ -36,7 +37,7 @@ export async function extractCommand(
     logger,
     apiKey,
   }).catch((error: unknown) => {
-    throw namingKeySource(error, setup.keySource);
+    throw namingPortalToResume(namingKeySource(error, setup.keySource), config.portal);
   });
   ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
   const { after } = hooks;

@@ -1,0 +1,67 @@
+/**
+ * A portal's extract that stops advises resuming that portal: `extract --resume` alone resumes the
+ * database of the top-level settings, not the portal's (here: no portal address at all).
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { runInProcess } from "../helpers/in-process-cli.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+
+const dir = tempDirForFile("lms-portal-resume-");
+let sim: RunningSimulator;
+
+/** main() in-process, stopped through its signal once `stop` holds; what it printed. */
+async function stoppedRun(args: string[], stop: () => boolean): Promise<string> {
+  let out = "";
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      out += String(chunk);
+      done();
+    },
+  });
+  const controller = new AbortController();
+  const timer = setInterval(() => {
+    if (stop()) controller.abort();
+  }, 1);
+  const ctx = { stdout: stream, stderr: stream, env: {}, cwd: dir, signal: controller.signal };
+  try {
+    await main(args, ctx);
+  } finally {
+    clearInterval(timer);
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ users: 200, takesPerUser: 2, faults: { latencyMs: 20 } });
+  await writeFile(join(dir, "key"), "demo-key\n", { mode: 0o600 });
+  const portals = { north: { baseUrl: sim.baseUrl, apiKeyFile: "key" } };
+  await writeFile(join(dir, "lms-export.config.json"), JSON.stringify({ portals }));
+});
+
+afterAll(async () => {
+  await sim.close();
+});
+
+describe("the resume advice of a portal's extract", () => {
+  test("names the portal, and following it resumes the portal's run", async () => {
+    const out = await stoppedRun(
+      ["extract", "--all-portals", "--log-format", "json"],
+      () => sim.stats.requests > 30,
+    );
+    expect(out).toContain("portal north: failed: extract interrupted");
+    expect(out).toContain("`lms-export extract --portal north --resume` continues from here");
+    expect(out).not.toContain("`lms-export extract --resume`");
+
+    const resumed = await runInProcess(
+      ["extract", "--portal", "north", "--resume", "--log-format", "json"],
+      dir,
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('"msg":"resuming run 1"');
+  });
+});
