@@ -121,10 +121,10 @@ export async function forEachPortal(
         try {
           const { stdout, stderr } = streams;
           await each(name, { ...ctx, stdout, stderr, logPortal: name });
-          return { name, error: undefined };
+          return { name, error: undefined, stopped: false };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          return { name, error: message };
+          return { name, error: message, stopped: isInterruption(error) };
         } finally {
           const text = streams.text();
           if (text !== "") ctx.stdout.write(`== portal ${name}\n${text}`);
@@ -132,15 +132,32 @@ export async function forEachPortal(
       }),
     ),
   );
-  const lines = outcomes.map((o) => `portal ${o.name}: ${o.error ? `failed: ${o.error}` : "done"}`);
+  const lines = outcomes.map(
+    (o) =>
+      `portal ${o.name}: ${o.error === undefined ? "done" : `${o.stopped ? "stopped" : "failed"}: ${o.error}`}`,
+  );
   ctx.stdout.write(`${lines.join("\n")}\n`);
-  const failed = outcomes.filter((o) => o.error !== undefined).map((o) => o.name);
+  const failed = outcomes.filter((o) => o.error !== undefined && !o.stopped).map((o) => o.name);
+  const stopped = outcomes.filter((o) => o.stopped).map((o) => o.name);
   if (failed.length > 0) {
+    const also = stopped.length > 0 ? `; stopped: ${stopped.join(", ")}` : "";
     throw new LmsExportError(
       "failed",
-      `${failed.length} of ${names.length} portals failed: ${failed.join(", ")}`,
+      `${failed.length} of ${names.length} portals failed: ${failed.join(", ")}${also}`,
     );
   }
+  // Ctrl-C or a stop signal: the portals it cut short were stopped, not failed.
+  if (stopped.length > 0) {
+    throw new LmsExportError(
+      "interrupted",
+      `${stopped.length} of ${names.length} portals stopped before the end: ${stopped.join(", ")} (see each one's line above)`,
+    );
+  }
+}
+
+/** Whether `error` is a command stopped by its signal (Ctrl-C, SIGTERM), not a failure. */
+function isInterruption(error: unknown): boolean {
+  return error instanceof LmsExportError && error.code === "interrupted";
 }
 
 /** Each configured portal with the path of its database. */

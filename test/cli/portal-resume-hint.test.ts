@@ -53,7 +53,10 @@ describe("the resume advice of a portal's extract", () => {
       ["extract", "--all-portals", "--log-format", "json"],
       () => sim.stats.requests > 30,
     );
-    expect(out).toContain("portal north: failed: extract interrupted");
+    // Cut short by the stop, not failed.
+    expect(out).toContain("portal north: stopped: extract interrupted");
+    expect(out).toContain("1 of 1 portals stopped before the end: north");
+    expect(out).not.toContain("failed");
     expect(out).toContain("`lms-export extract --portal north --resume` continues from here");
     expect(out).not.toContain("`lms-export extract --resume`");
 
