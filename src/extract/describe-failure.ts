@@ -8,7 +8,7 @@ import { isRetryable } from "../api/retry.js";
 import { SETUP_FAILURE_CODES, setupFailure } from "../api/setup-failure.js";
 import { DEFAULT_PAGE_SIZE } from "../config/defaults.js";
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
-import { looksLikeFullDisk } from "../load/disk-space.js";
+import { looksLikeFullDisk, noSpaceText } from "../load/disk-space.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import { RESOURCES } from "../resources/registry.js";
 import type { ResourceSpec } from "../resources/types.js";
@@ -18,11 +18,15 @@ export interface FailureDescription {
   readonly code: FailureCode;
 }
 
-/** `pageSize` is the run's, for the advice on a page refused outright. */
+/**
+ * `pageSize` is the run's, for the advice on a page refused outright; `place` a file of the run
+ * (its database), to name the disk that filled up.
+ */
 export function describeFailure(
   error: unknown,
   interrupted: boolean,
   pageSize: number = DEFAULT_PAGE_SIZE,
+  place?: string,
 ): FailureDescription {
   if (interrupted) return { message: "extract interrupted", code: "interrupted" };
   const setup = setupFailure(error);
@@ -40,9 +44,17 @@ export function describeFailure(
   // Anything else is DuckDB's (or a bug's) message: its first line, and what to do about memory.
   const text = error instanceof Error ? error.message : String(error);
   const memory = memoryHint(text);
+  const full = !memory && looksLikeFullDisk(text);
+  // The staged records and the database lie side by side: the place of one is the other's.
+  if (full && place !== undefined) {
+    return {
+      message: `extract failed: ${noSpaceText(place)}: free space there`,
+      code: "disk-full",
+    };
+  }
   return {
     message: `extract failed: ${duckdbFirstLine(text)}${memory}`,
-    code: memory ? "out-of-memory" : looksLikeFullDisk(text) ? "disk-full" : "storage-failed",
+    code: memory ? "out-of-memory" : full ? "disk-full" : "storage-failed",
   };
 }
 

@@ -70,7 +70,7 @@ export async function fetchFailure(
   interrupted: boolean,
   pageSize?: number,
 ): Promise<LmsExportError> {
-  const failure = describeFailure(error, interrupted, pageSize);
+  const failure = describeFailure(error, interrupted, pageSize, run?.store.path);
   if (run) {
     const status = interrupted ? "interrupted" : "failed";
     await recordOutcome(run.store, run.runId, { status, message: failure.message, pace: run.pace });

@@ -114,4 +114,41 @@ describe("a full disk at the end of an extract", () => {
     expect(read.stdout.trim().split("\n").at(-1)).toBe(takes);
     // Three extracts and three reads in child processes: slow on a busy machine, not stuck.
   }, 240_000);
+
+  it("a disk that fills up while records are staged is named too, and --resume finishes the run", async (context) => {
+    if (!canMount) context.skip("mounting a tmpfs needs root");
+    const keyFile = join(dir, "key");
+    await writeFile(keyFile, KEY, { mode: 0o600 });
+    const small = join(dir, "small");
+    await mkdir(small);
+    const db = join(small, "lms.duckdb");
+    const args = ["extract", "--base-url", sim.baseUrl, "--api-key-file", keyFile, "--db", db];
+    // Room for the database's empty tables, not for the staged records of 4,000 takes.
+    expect(tryMount(small, 1 << 20)).toBe(true);
+    try {
+      const run = await runCli([...args, "--log-format", "json"]);
+      expect(run.code, run.stderr).toBe(1);
+      const last = run.stderr.trim().split("\n").at(-1) ?? "";
+      expect(last).toMatch(
+        new RegExp(
+          `^lms-export: extract failed: no space left on ${small} \\(.* free\\): free space there; `,
+        ),
+      );
+      expect(last).toContain("`lms-export extract --resume` continues from here");
+      execFileSync("mount", ["-o", "remount,size=64m", small]);
+      const resumed = await runCli([...args, "--resume", "--log-format", "json"]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const read = await runCli([
+        "sql",
+        "SELECT count(*) AS n FROM take",
+        "--db",
+        db,
+        "--format",
+        "csv",
+      ]);
+      expect(read.stdout.trim().split("\n").at(-1)).toBe(String(sim.data.list("take").length));
+    } finally {
+      execFileSync("umount", [small]);
+    }
+  }, 240_000);
 });
