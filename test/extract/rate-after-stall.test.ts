@@ -58,6 +58,7 @@ it("keeps to the rate in the second after the process was held up", async () => 
     await sim.close();
   }
   expect(arrivals.length).toBeGreaterThan(2.5 * RATE);
-  // A start may come a moment late and meet the next one; a stall's worth never goes at once.
-  expect(busiestSecond(arrivals)).toBeLessThanOrEqual(RATE + 3);
+  // A start may come a moment late and meet the next ones (on a loaded machine the server's own
+  // arrival times bunch a little too); the stall's 15 slots never go at once.
+  expect(busiestSecond(arrivals)).toBeLessThanOrEqual(RATE + 7);
 }, 60_000);
