@@ -28,6 +28,7 @@ beforeAll(async () => {
   const admin = await server.admin();
   try {
     await admin.query(`CREATE ROLE lms_writer LOGIN PASSWORD '${WRITER_PASSWORD}'`);
+    await admin.query(`CREATE ROLE lms_guest LOGIN PASSWORD '${WRITER_PASSWORD}'`);
     for (const reader of ["bi_reader", "analyst", "outsider"]) {
       await admin.query(`CREATE ROLE ${reader} LOGIN PASSWORD '${READER_PASSWORD}'`);
     }
@@ -50,10 +51,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function publish(db: LmsDatabase, dir: string) {
+async function publish(db: LmsDatabase, dir: string, role = "lms_writer") {
   const file = join(dir, "pg-password");
   await writeFile(file, `${WRITER_PASSWORD}\n`, { mode: 0o600 });
-  const url = `postgres://lms_writer@127.0.0.1:${server.port}/analytics`;
+  const url = `postgres://${role}@127.0.0.1:${server.port}/analytics`;
   return publishPostgres(db, { settings: await pgSettings(url, { LMS_PG_PASSWORD_FILE: file }) });
 }
 
@@ -141,5 +142,17 @@ describe.skipIf(!installed)("publish --postgres and the readers' grants", () => 
       "SELECT tablename FROM pg_tables WHERE schemaname = 'lms' ORDER BY 1",
     ]);
     expect(listed.trim().split("\n")).toEqual([...PUBLISHED_TABLES].sort());
+  });
+
+  test("a role that may not create in the schema is told what to grant, and the tables stay", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "guest");
+    await publish(db, dir);
+    const before = await readsOf("bi_reader", PUBLISHED_TABLES);
+    const refused = publish(db, dir, "lms_guest");
+    await expect(refused).rejects.toThrow(
+      /permission denied for schema lms; as an administrator, make the role the schema's owner: ALTER SCHEMA "lms" OWNER TO "lms_guest"/,
+    );
+    expect(await readsOf("bi_reader", PUBLISHED_TABLES)).toEqual(before);
   });
 });

@@ -81,7 +81,7 @@ export async function publishPostgres(
   } catch (error) {
     if (error instanceof LmsExportError) throw error;
     if (options.signal?.aborted) throw options.signal.reason;
-    const message = redact.text(failureText(error, settings));
+    const message = redact.text(failureText(error, settings, schema));
     throw new LmsExportError(
       "publish-failed",
       `publishing to PostgreSQL ${settings.shown} failed: ${message}; its tables are as they were`,
@@ -93,9 +93,21 @@ export async function publishPostgres(
   }
 }
 
-/** What went wrong, in words: pg's own message, or what its connect timeout means. */
-function failureText(error: unknown, settings: PgSettings): string {
+/** PostgreSQL's SQLSTATE for a privilege the role lacks. */
+const INSUFFICIENT_PRIVILEGE = "42501";
+
+/**
+ * What went wrong, in words: pg's own message, with what to grant when the role lacks a
+ * privilege, or what its connect timeout means.
+ */
+function failureText(error: unknown, settings: PgSettings, schema: string): string {
   const text = error instanceof Error ? error.message : String(error);
+  if ((error as { code?: unknown } | null)?.code === INSUFFICIENT_PRIVILEGE) {
+    // Owning the schema is all a publish needs: creating, replacing and dropping its tables.
+    const role = quoteIdent(settings.client.user || "ROLE");
+    const name = quoteIdent(schema);
+    return `${text}; as an administrator, make the role the schema's owner: ALTER SCHEMA ${name} OWNER TO ${role} (or CREATE SCHEMA ${name} AUTHORIZATION ${role} when it does not exist)`;
+  }
   if (text !== "timeout expired") return text;
   const seconds = (settings.client.connectionTimeoutMillis ?? 0) / 1000;
   return `the server did not let us in within ${seconds} s; check the host and port, or wait longer with ?connect_timeout=SECONDS in the URL`;
