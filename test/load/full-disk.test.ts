@@ -33,6 +33,20 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The take count a read-only `sql` command finds in `db` (it must succeed). */
+async function takeCount(db: string): Promise<string | undefined> {
+  const read = await runCli([
+    "sql",
+    "SELECT count(*) AS n FROM take",
+    "--db",
+    db,
+    "--format",
+    "csv",
+  ]);
+  expect(read.code, read.stderr).toBe(0);
+  return read.stdout.trim().split("\n").at(-1);
+}
+
 describe("a full disk at the end of an extract", () => {
   it("fails the run with where space ran out, and the records are there once space is freed", async (context) => {
     if (!canMount) context.skip("mounting a tmpfs needs root");
@@ -102,16 +116,7 @@ describe("a full disk at the end of an extract", () => {
 
     await rm(join(tiny, "filler"));
     execFileSync("mount", ["-o", `remount,size=${size * 4}`, tiny]);
-    const read = await runCli([
-      "sql",
-      "SELECT count(*) AS n FROM take",
-      "--db",
-      db,
-      "--format",
-      "csv",
-    ]);
-    expect(read.code, read.stderr).toBe(0);
-    expect(read.stdout.trim().split("\n").at(-1)).toBe(takes);
+    expect(await takeCount(db)).toBe(takes);
     // Three extracts and three reads in child processes: slow on a busy machine, not stuck.
   }, 240_000);
 
@@ -138,15 +143,7 @@ describe("a full disk at the end of an extract", () => {
       execFileSync("mount", ["-o", "remount,size=64m", small]);
       const resumed = await runCli([...args, "--resume", "--log-format", "json"]);
       expect(resumed.code, resumed.stderr).toBe(0);
-      const read = await runCli([
-        "sql",
-        "SELECT count(*) AS n FROM take",
-        "--db",
-        db,
-        "--format",
-        "csv",
-      ]);
-      expect(read.stdout.trim().split("\n").at(-1)).toBe(String(sim.data.list("take").length));
+      expect(await takeCount(db)).toBe(String(sim.data.list("take").length));
     } finally {
       execFileSync("umount", [small]);
     }
