@@ -25,10 +25,13 @@ export async function splitGone<T extends { readonly path: string }>(
   lakeDir: string,
   partitions: readonly T[],
 ): Promise<{ kept: T[]; gone: T[] }> {
+  // Every day of every portal is looked at: a lake of a year of daily snapshots names thousands
+  // of files, so the looks go out together rather than one after another.
+  const goneFlags = await Promise.all(partitions.map((p) => isGone(lakeDir, p.path)));
   const kept: T[] = [];
   const gone: T[] = [];
-  for (const partition of partitions) {
-    ((await isGone(lakeDir, partition.path)) ? gone : kept).push(partition);
-  }
+  partitions.forEach((partition, i) => {
+    (goneFlags[i] ? gone : kept).push(partition);
+  });
   return { kept, gone };
 }
