@@ -10,6 +10,7 @@ export interface PublishTargets {
   readonly lake?: unknown;
   readonly postgres?: unknown;
   readonly schema?: unknown;
+  readonly postgresTimeout?: unknown;
   readonly snapshotDate?: unknown;
 }
 
@@ -24,10 +25,29 @@ export function checkPublishTargets(args: PublishTargets): void {
       "--schema is for --postgres URL: add it, or leave out --schema",
     );
   }
+  checkPostgresTimeout(args);
   if (args.snapshotDate !== undefined && args.lake === undefined) {
     throw new LmsExportError(
       "bad-input",
       "--snapshot-date is for --lake DIR: add it, or leave out --snapshot-date",
+    );
+  }
+}
+
+/** `--postgres-timeout`: only with --postgres, and a whole number of seconds. */
+function checkPostgresTimeout(args: PublishTargets): void {
+  const given = args.postgresTimeout;
+  if (given === undefined) return;
+  if (args.postgres === undefined) {
+    throw new LmsExportError(
+      "bad-input",
+      "--postgres-timeout is for --postgres URL: add it, or leave out --postgres-timeout",
+    );
+  }
+  if (typeof given !== "number" || !Number.isInteger(given) || given < 0) {
+    throw new LmsExportError(
+      "bad-input",
+      "--postgres-timeout must be a whole number of seconds, 0 to wait for ever (default 600)",
     );
   }
 }

@@ -119,6 +119,24 @@ describe("publish --lake and report --lake from the command line", () => {
         ],
         "--snapshot-date is for --lake",
       ],
+      [
+        ["publish", "--db", "x.duckdb", "--lake", "l", "--postgres-timeout", "5"],
+        "--postgres-timeout is for --postgres",
+      ],
+      [
+        ["publish", "--db", "x.duckdb", "--postgres", "postgres://u@127.0.0.1:9/d"].concat([
+          "--postgres-timeout",
+          "-1",
+        ]),
+        "--postgres-timeout must be a whole number of seconds",
+      ],
+      [
+        ["publish", "--db", "x.duckdb", "--postgres", "postgres://u@127.0.0.1:9/d"].concat([
+          "--postgres-timeout",
+          "1.5",
+        ]),
+        "--postgres-timeout must be a whole number of seconds",
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await cli(work, args);

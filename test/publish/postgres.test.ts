@@ -20,6 +20,7 @@ import { collect, spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { startBiServer } from "./helpers/bi-server.js";
 import { filledDatabase, tableCounts } from "./helpers/filled-db.js";
+import { counts, duringTakeCopy, publishedThenGrown } from "./helpers/mid-copy.js";
 
 const PASSWORD = "s3cret:pässword\\with'quote";
 const installed = postgresInstalled();
@@ -79,67 +80,11 @@ async function bi(): Promise<pg.Client> {
   return server.admin("bi");
 }
 
-async function counts(client: pg.Client, schema: string): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const table of PUBLISHED_TABLES) {
-    const result = await client.query(`SELECT count(*)::int AS n FROM "${schema}"."${table}"`);
-    out[table] = result.rows[0].n;
-  }
-  return out;
-}
-
 async function settings(env: Record<string, string> = {}) {
   const dir = await tempDir();
   const file = join(dir, "pg-password");
   await writeFile(file, `${PASSWORD}\n`, { mode: 0o600 });
   return pgSettings(url, { LMS_PG_PASSWORD_FILE: file, ...env });
-}
-
-/**
- * A database published once to `schema`, then grown to 300,300 takes, so that copying `take`
- * again lasts long enough to be interrupted. Answers the first publish's row counts.
- */
-async function publishedThenGrown(name: string, schema: string) {
-  const dir = await tempDir();
-  const db = await filledDatabase(dir, name);
-  const first = await publishPostgres(db, { settings: await settings(), schema });
-  const connection = await db.connect();
-  await connection.run(
-    "INSERT INTO take SELECT t.* REPLACE (t.take_id + 1000 * (r.k + 1) AS take_id) FROM take t, range(1000) r(k)",
-  );
-  connection.closeSync();
-  const firstCounts = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
-  return { db, dir, firstCounts };
-}
-
-/**
- * Watches from a second connection until the publishing connection is copying `take`, then runs
- * `act` once with its backend pid; answers whether it got there (`going` false stops the watch).
- */
-async function duringTakeCopy(
-  act: (pid: number, admin: pg.Client) => Promise<void> | void,
-  going: () => boolean = () => true,
-): Promise<boolean> {
-  const admin = await server.admin("bi");
-  try {
-    for (let i = 0; i < 4000 && going(); i++) {
-      // `state = 'active'`: an idle connection of an earlier publish still shows its last COPY
-      // as `query`, and acting on it would signal a process that has not started copying yet.
-      const copying = await admin.query(
-        `SELECT pid FROM pg_stat_activity
-         WHERE application_name = 'lms-export publish' AND state = 'active'
-           AND query LIKE 'COPY %"take%'`,
-      );
-      if (copying.rows[0]) {
-        await act(copying.rows[0].pid, admin);
-        return true;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    return false;
-  } finally {
-    await admin.end();
-  }
 }
 
 describe.skipIf(!installed)("publish --postgres", () => {
@@ -186,12 +131,12 @@ describe.skipIf(!installed)("publish --postgres", () => {
   });
 
   test("a second publish replaces the tables; one killed mid-COPY leaves the first intact", async () => {
-    const { db, firstCounts } = await publishedThenGrown("twice", "bi_tables");
+    const { db, firstCounts } = await publishedThenGrown(await settings(), "twice", "bi_tables");
     const failing = expect(
       publishPostgres(db, { settings: await settings(), schema: "bi_tables" }),
     ).rejects.toThrow(/publishing to PostgreSQL .* failed: .*as they were/);
     // Kill the publishing connection from a second one while it copies the large table.
-    const killed = await duringTakeCopy(async (pid, admin) => {
+    const killed = await duringTakeCopy(await bi(), async (pid, admin) => {
       await admin.query("SELECT pg_terminate_backend($1)", [pid]);
     });
     await failing;
@@ -242,7 +187,7 @@ describe.skipIf(!installed)("publish --postgres", () => {
   });
 
   test("Ctrl-C mid-COPY drops the connection and leaves the previous tables", async () => {
-    const { db, firstCounts } = await publishedThenGrown("abort", "aborted");
+    const { db, firstCounts } = await publishedThenGrown(await settings(), "abort", "aborted");
     const controller = new AbortController();
     const failing = expect(
       publishPostgres(db, {
@@ -252,7 +197,7 @@ describe.skipIf(!installed)("publish --postgres", () => {
       }),
     ).rejects.toThrow("interrupted");
     expect(
-      await duringTakeCopy(() =>
+      await duringTakeCopy(await bi(), () =>
         controller.abort(new LmsExportError("interrupted", "interrupted")),
       ),
     ).toBe(true);
@@ -266,7 +211,11 @@ describe.skipIf(!installed)("publish --postgres", () => {
   });
 
   test("a publishing process stopped by SIGINT mid-COPY exits 130 and leaves the previous tables", async () => {
-    const { db, dir, firstCounts } = await publishedThenGrown("signal", "signalled");
+    const { db, dir, firstCounts } = await publishedThenGrown(
+      await settings(),
+      "signal",
+      "signalled",
+    );
     db.close();
     const file = join(dir, "pg-password");
     await writeFile(file, PASSWORD, { mode: 0o600 });
@@ -276,6 +225,7 @@ describe.skipIf(!installed)("publish --postgres", () => {
     );
     const output = collect(child);
     const signalled = await duringTakeCopy(
+      await bi(),
       () => {
         child.kill("SIGINT");
       },

@@ -37,6 +37,12 @@ function publishBuilder(y: Argv) {
       description:
         "PostgreSQL URL without a password, e.g. postgres://bi@db.example.com/analytics (password: LMS_PG_PASSWORD_FILE, PGPASSWORD or PGPASSFILE)",
     })
+    .option("postgres-timeout", {
+      type: "number",
+      group: TARGET,
+      description:
+        "Seconds to wait on a PostgreSQL server that neither answers nor takes data before giving up, its tables left as they were (default 600; 0 waits for ever)",
+    })
     .option("schema", {
       type: "string",
       group: TARGET,
@@ -79,7 +85,11 @@ async function publishHandler(
     );
     return;
   }
-  await publishOne({ ...args, portal }, ctx, { postgres: args.postgres, schema });
+  await publishOne({ ...args, portal }, ctx, {
+    postgres: args.postgres,
+    schema,
+    timeoutSeconds: args.postgresTimeout,
+  });
 }
 
 /**
@@ -105,14 +115,14 @@ type PublishArgs = Readonly<Record<string, unknown>> & {
 async function publishOne(
   args: PublishArgs,
   ctx: CliContext,
-  to: { postgres?: string | undefined; schema?: string | undefined },
+  to: { postgres?: string | undefined; schema?: string | undefined; timeoutSeconds?: number },
 ): Promise<void> {
   const { config, logger, secrets } = await setupCommand(args, ctx);
   // Checked before the database is opened; the logger warns of a password file others may read.
   const pg = to.postgres === undefined ? undefined : await pgSettings(to.postgres, ctx.env, logger);
   if (pg?.password) secrets.push(pg.password);
   await withDatabase(config, { readOnly: true }, async (db) => {
-    await publishTo(db, args, ctx, { pg, schema: to.schema, logger }).catch((error: unknown) => {
+    await publishTo(db, args, ctx, { ...to, pg, logger }).catch((error: unknown) => {
       // Said of the file: with several portals, which database it was is what helps.
       throw error instanceof NothingExtractedError ? error.naming(db.path) : error;
     });
@@ -124,7 +134,12 @@ async function publishTo(
   db: LmsDatabase,
   args: PublishArgs,
   ctx: CliContext,
-  to: { pg: PgSettings | undefined; schema: string | undefined; logger: Logger },
+  to: {
+    pg: PgSettings | undefined;
+    schema?: string | undefined;
+    timeoutSeconds?: number | undefined;
+    logger: Logger;
+  },
 ): Promise<void> {
   const { pg, logger } = to;
   if (pg) {
@@ -133,6 +148,7 @@ async function publishTo(
       logger,
       signal: ctx.signal,
       ...(to.schema ? { schema: to.schema } : {}),
+      ...(to.timeoutSeconds === undefined ? {} : { timeoutSeconds: to.timeoutSeconds }),
       ...(args.portal ? { portal: args.portal } : {}),
     };
     const result = await publishPostgres(db, options);

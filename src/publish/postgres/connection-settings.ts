@@ -124,7 +124,9 @@ function connectTimeoutMs(url: URL): number {
  * The server, database and role of the URL as separate settings: pg lets a connection string's
  * (absent) password override a password callback given beside it. `?host=/run/postgresql` names
  * a socket folder; `?sslmode=` is read as libpq reads it. TCP keepalives are on, as in libpq, so
- * a server that vanished while a statement runs is noticed.
+ * a server that vanished while a statement runs is noticed; their first probe goes after a minute
+ * of silence rather than the system's two hours, which also keeps a firewall or NAT from
+ * dropping a connection that waits quietly on a lock (stall-watch.ts bounds the wait itself).
  */
 function address(url: URL): ClientConfig {
   const sslmode = url.searchParams.get("sslmode");
@@ -144,6 +146,7 @@ function address(url: URL): ClientConfig {
     ...(ssl === undefined ? {} : { ssl }),
     connectionTimeoutMillis: connectTimeoutMs(url),
     keepAlive: true,
+    keepAliveInitialDelayMillis: 60_000,
   };
 }
 

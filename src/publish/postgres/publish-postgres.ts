@@ -26,6 +26,7 @@ import { type NulColumn, nulColumns } from "./nul-characters.js";
 import { pgColumnsSql, pgType } from "./pg-columns.js";
 import { checkSchemaName } from "./schema-name.js";
 import { checkSchemaPortal, markSchemaPortal } from "./schema-portal.js";
+import { DEFAULT_POSTGRES_TIMEOUT_S, PgStallError, watchStalls } from "./stall-watch.js";
 import { nextTable, swapTable } from "./swap-tables.js";
 
 export const DEFAULT_PG_SCHEMA = "lms";
@@ -39,6 +40,11 @@ export interface PublishPostgresOptions {
   logger?: Logger;
   /** Stops the publish (Ctrl-C): the connection is dropped, the transaction rolled back. */
   signal?: AbortSignal;
+  /**
+   * Seconds to wait on a server that neither answers nor takes data before giving up (see
+   * stall-watch.ts); 0 waits for ever. Default DEFAULT_POSTGRES_TIMEOUT_S.
+   */
+  timeoutSeconds?: number;
 }
 
 export interface PublishPostgresResult {
@@ -58,15 +64,19 @@ export async function publishPostgres(
   // A server that goes away emits 'error' on the client; the failing query reports it.
   client.on("error", () => undefined);
   // Dropping the connection makes the server roll the transaction back at once.
-  const stop = () =>
-    (client as unknown as { connection: { stream: Socket } }).connection.stream.destroy();
+  const stream = () => (client as unknown as { connection: { stream: Socket } }).connection.stream;
+  const stop = () => stream().destroy();
   options.signal?.addEventListener("abort", stop, { once: true });
+  let unwatch: () => void = () => undefined;
   const duck = await db.connect();
   try {
     options.signal?.throwIfAborted();
     await duck.run("BEGIN TRANSACTION");
     await checkExtractedOnce(duck);
     await client.connect();
+    // After connect: a TLS connection's stream is the TLS socket only from then on.
+    const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_POSTGRES_TIMEOUT_S;
+    unwatch = watchStalls(stream(), timeoutSeconds * 1000);
     const tables = await describePublishedTables(duck);
     const { loaded, nul } = await loadInOneTransaction(client, duck, { schema, portal }, tables);
     const logger = options.logger ?? silentLogger;
@@ -89,7 +99,9 @@ export async function publishPostgres(
   } finally {
     options.signal?.removeEventListener("abort", stop);
     duck.closeSync();
+    // Watched until the end: a server that hangs now would hold end() for ever.
     await client.end().catch(() => undefined);
+    unwatch();
   }
 }
 
@@ -102,6 +114,9 @@ const INSUFFICIENT_PRIVILEGE = "42501";
  */
 function failureText(error: unknown, settings: PgSettings, schema: string): string {
   const text = error instanceof Error ? error.message : String(error);
+  if (error instanceof PgStallError) {
+    return `${text}: the server may hang or the network be lost, or another session holds a lock this publish needs (see pg_stat_activity); to wait longer, give --postgres-timeout SECONDS (0 waits for ever)`;
+  }
   if ((error as { code?: unknown } | null)?.code === INSUFFICIENT_PRIVILEGE) {
     // Owning the schema is all a publish needs: creating, replacing and dropping its tables.
     const role = quoteIdent(settings.client.user || "ROLE");

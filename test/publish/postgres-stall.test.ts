@@ -1,0 +1,136 @@
+/**
+ * A PostgreSQL server that stops answering mid-publish: the publish gives up after
+ * `--postgres-timeout` seconds with a message saying what may be wrong, and the schema keeps its
+ * previous tables. Real stalls on a real server: its backend process stopped with SIGSTOP while
+ * it copies, and a lock held by another session that the publish's swap must wait for.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { postgresInstalled } from "../../src/bench/temp-postgres.js";
+import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
+import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { useBiServer } from "./helpers/bi-server.js";
+import { filledDatabase } from "./helpers/filled-db.js";
+import { counts, duringTakeCopy, publishedThenGrown } from "./helpers/mid-copy.js";
+
+const PASSWORD = "stall-pass";
+const installed = postgresInstalled();
+const bi = useBiServer(PASSWORD, installed);
+
+async function settings() {
+  const file = join(await tempDir(), "pg-password");
+  await writeFile(file, PASSWORD, { mode: 0o600 });
+  return pgSettings(bi.current.url, { LMS_PG_PASSWORD_FILE: file });
+}
+
+const STALLED =
+  /failed: PostgreSQL has neither answered nor taken data for 2 s: .*pg_stat_activity.*--postgres-timeout SECONDS.*; its tables are as they were$/;
+
+async function seenWaitingOnLock(): Promise<boolean> {
+  const watcher = await bi.current.server.admin("bi");
+  try {
+    for (let i = 0; i < 2000; i++) {
+      const waiting = await watcher.query(
+        "SELECT 1 FROM pg_stat_activity WHERE application_name = 'lms-export publish' AND wait_event_type = 'Lock'",
+      );
+      if (waiting.rowCount) return true;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return false;
+  } finally {
+    await watcher.end();
+  }
+}
+
+describe.skipIf(!installed)("publish --postgres to a server that stops answering", () => {
+  test("a server process stopped mid-COPY: given up after the timeout, tables as they were", async () => {
+    const { db, firstCounts } = await publishedThenGrown(await settings(), "stopped", "stopped");
+    const publishing = publishPostgres(db, {
+      settings: await settings(),
+      schema: "stopped",
+      timeoutSeconds: 2,
+    });
+    const outcome = publishing.then(
+      () => "published",
+      (error: unknown) => error,
+    );
+    let stopped: number | undefined;
+    try {
+      expect(
+        await duringTakeCopy(await bi.current.server.admin("bi"), (pid) => {
+          stopped = pid;
+          process.kill(pid, "SIGSTOP");
+        }),
+      ).toBe(true);
+      expect(await outcome).toMatchObject({
+        code: "publish-failed",
+        message: expect.stringMatching(STALLED),
+      });
+    } finally {
+      if (stopped !== undefined) process.kill(stopped, "SIGCONT");
+      db.close();
+    }
+    const client = await bi.current.server.admin("bi");
+    try {
+      // The resumed backend finds its connection closed and rolls its transaction back.
+      expect(await counts(client, "stopped")).toEqual(firstCounts);
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
+
+  test("a lock another session holds past the timeout: given up, tables as they were", async () => {
+    const db = await filledDatabase(await tempDir(), "locked");
+    try {
+      const first = await publishPostgres(db, { settings: await settings(), schema: "locked" });
+      const holder = await bi.current.server.admin("bi");
+      try {
+        // A reader in the middle of a long transaction: the swap's ALTER TABLE must wait for it.
+        await holder.query("BEGIN");
+        await holder.query("LOCK TABLE locked.take IN ACCESS SHARE MODE");
+        await expect(
+          publishPostgres(db, { settings: await settings(), schema: "locked", timeoutSeconds: 2 }),
+        ).rejects.toThrow(STALLED);
+        await holder.query("COMMIT");
+        expect(await counts(holder, "locked")).toEqual(
+          Object.fromEntries(first.tables.map((t) => [t.name, t.rows])),
+        );
+      } finally {
+        await holder.end();
+      }
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+
+  test("a wait shorter than the timeout is waited out and the publish succeeds", async () => {
+    const db = await filledDatabase(await tempDir(), "waited");
+    try {
+      await publishPostgres(db, { settings: await settings(), schema: "waited" });
+      const holder = await bi.current.server.admin("bi");
+      try {
+        await holder.query("BEGIN");
+        await holder.query("LOCK TABLE waited.take IN ACCESS SHARE MODE");
+        const publishing = publishPostgres(db, {
+          settings: await settings(),
+          schema: "waited",
+          timeoutSeconds: 30,
+        });
+        // Released once the publish is seen waiting for it, well within the timeout. Watched
+        // from a third session: inside the holder's transaction pg_stat_activity stays as it
+        // first read it.
+        expect(await seenWaitingOnLock()).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await holder.query("COMMIT");
+        const result = await publishing;
+        expect(result.tables.find((t) => t.name === "take")?.rows).toBe(300);
+      } finally {
+        await holder.end();
+      }
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+});
