@@ -6,7 +6,7 @@
 import { Writable } from "node:stream";
 import pLimit from "p-limit";
 import { resolveConfig } from "../config/resolve.js";
-import { LmsExportError } from "../errors/lms-export-error.js";
+import { isInterruption, LmsExportError } from "../errors/lms-export-error.js";
 import { streamIsTTY } from "../log/color.js";
 import type { CliContext } from "./context.js";
 
@@ -153,11 +153,6 @@ export async function forEachPortal(
       `${stopped.length} of ${names.length} portals stopped before the end: ${stopped.join(", ")} (see each one's line above)`,
     );
   }
-}
-
-/** Whether `error` is a command stopped by its signal (Ctrl-C, SIGTERM), not a failure. */
-function isInterruption(error: unknown): boolean {
-  return error instanceof LmsExportError && error.code === "interrupted";
 }
 
 /** Each configured portal with the path of its database. */

@@ -54,3 +54,8 @@ export class LmsExportError extends Error {
     this.code = code;
   }
 }
+
+/** Whether `error` is a command stopped by its signal (Ctrl-C, SIGTERM), not a failure. */
+export function isInterruption(error: unknown): error is LmsExportError {
+  return error instanceof LmsExportError && error.code === "interrupted";
+}

@@ -4,7 +4,7 @@
  * file written.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { LmsExportError } from "../errors/lms-export-error.js";
+import { isInterruption, LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk } from "../load/disk-space.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import type { ExtractStore } from "../load/extract-store.js";
@@ -105,7 +105,7 @@ export async function mergeRun(
     // Committed already: the run succeeded, its records wait in the .wal file.
     if (error instanceof WriteIntoFileError) throw error;
     // Interrupted while it waited for a reader to let go: marked so (one try), resumable.
-    if (error instanceof LmsExportError && error.code === "interrupted") {
+    if (isInterruption(error)) {
       throw await fetchFailure({ store, runId, pace }, error, true);
     }
     const text = error instanceof Error ? error.message : String(error);
