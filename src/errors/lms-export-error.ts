@@ -56,6 +56,6 @@ export class LmsExportError extends Error {
 }
 
 /** Whether `error` is a command stopped by its signal (Ctrl-C, SIGTERM), not a failure. */
-export function isInterruption(error: unknown): error is LmsExportError {
+export function isInterruption(error: unknown): boolean {
   return error instanceof LmsExportError && error.code === "interrupted";
 }

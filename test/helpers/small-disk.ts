@@ -4,7 +4,10 @@
  * disk has no space left.
  */
 import { execFileSync } from "node:child_process";
-import { open } from "node:fs/promises";
+import { mkdir, mkdtemp, open, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 
 /** Mounts a tmpfs of `bytes` on `dir`; false when this process may not mount. */
 export function tryMount(dir: string, bytes: number): boolean {
@@ -29,4 +32,32 @@ export async function fillUp(path: string): Promise<void> {
   } finally {
     await file.close().catch(() => undefined);
   }
+}
+
+/** What {@link useSmallDisk} prepared: read its fields inside tests. */
+export interface SmallDisk {
+  /** A temporary folder of the test file's own, removed after its tests. */
+  dir: string;
+  /** `dir/disk`, a tmpfs of the chosen size when `mounted`. */
+  disk: string;
+  mounted: boolean;
+}
+
+/**
+ * A temporary folder with a tmpfs of `bytes` mounted at its `disk`, for the test file that calls
+ * this: made before its tests, unmounted and removed after them.
+ */
+export function useSmallDisk(prefix: string, bytes: number): SmallDisk {
+  const held: SmallDisk = { dir: "", disk: "", mounted: false };
+  beforeAll(async () => {
+    held.dir = await mkdtemp(join(tmpdir(), prefix));
+    held.disk = join(held.dir, "disk");
+    await mkdir(held.disk);
+    held.mounted = tryMount(held.disk, bytes);
+  });
+  afterAll(async () => {
+    if (held.mounted) execFileSync("umount", [held.disk]);
+    await rm(held.dir, { recursive: true, force: true });
+  });
+  return held;
 }

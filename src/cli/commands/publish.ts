@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { checkPortalName } from "../../config/portal-name.js";
-import { LmsExportError } from "../../errors/lms-export-error.js";
+import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
 import type { LmsDatabase } from "../../load/database.js";
 import type { Logger } from "../../log/logger.js";
 import { NothingExtractedError } from "../../publish/extracted-once.js";
@@ -129,40 +129,80 @@ async function publishOne(
   });
 }
 
-/** Publishes the opened database to PostgreSQL (when `to.pg`), then the lake (when --lake). */
+interface Targets {
+  pg: PgSettings | undefined;
+  schema?: string | undefined;
+  timeoutSeconds?: number | undefined;
+  logger: Logger;
+}
+
+/** Publishes the opened database to PostgreSQL and prints its tables. */
+async function publishToPostgres(
+  db: LmsDatabase,
+  args: PublishArgs,
+  ctx: CliContext,
+  to: Targets & { pg: PgSettings },
+): Promise<void> {
+  const { pg, logger } = to;
+  const options = {
+    settings: pg,
+    logger,
+    signal: ctx.signal,
+    ...(to.schema ? { schema: to.schema } : {}),
+    ...(to.timeoutSeconds === undefined ? {} : { timeoutSeconds: to.timeoutSeconds }),
+    ...(args.portal ? { portal: args.portal } : {}),
+  };
+  const result = await publishPostgres(db, options);
+  const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
+  ctx.stdout.write(`postgres ${pg.shown}:\n${lines.join("\n")}\n`);
+}
+
+/** `error` with `more` said after its message (an interruption is left as it is). */
+function saying(error: unknown, more: string): unknown {
+  if (!(error instanceof LmsExportError) || isInterruption(error)) return error;
+  return new LmsExportError(error.code, `${error.message}; ${more}`, { cause: error });
+}
+
+/**
+ * Publishes the opened database to PostgreSQL (when `to.pg`) and the lake (when --lake). With
+ * both, PostgreSQL commits between the lake's staging and its swap: a lake that cannot be
+ * written (a full disk, another publish holding it) leaves PostgreSQL as it was too, and a
+ * PostgreSQL that fails leaves the lake. Only the lake's last renames can still fail once
+ * PostgreSQL has committed, and the message then says so.
+ */
 async function publishTo(
   db: LmsDatabase,
   args: PublishArgs,
   ctx: CliContext,
-  to: {
-    pg: PgSettings | undefined;
-    schema?: string | undefined;
-    timeoutSeconds?: number | undefined;
-    logger: Logger;
-  },
+  to: Targets,
 ): Promise<void> {
-  const { pg, logger } = to;
-  if (pg) {
-    const options = {
-      settings: pg,
-      logger,
-      signal: ctx.signal,
-      ...(to.schema ? { schema: to.schema } : {}),
-      ...(to.timeoutSeconds === undefined ? {} : { timeoutSeconds: to.timeoutSeconds }),
-      ...(args.portal ? { portal: args.portal } : {}),
-    };
-    const result = await publishPostgres(db, options);
-    const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
-    ctx.stdout.write(`postgres ${pg.shown}:\n${lines.join("\n")}\n`);
-  }
-  if (args.lake === undefined) return;
+  const { pg } = to;
+  const postgres = pg && (() => publishToPostgres(db, args, ctx, { ...to, pg }));
+  if (args.lake === undefined) return postgres?.();
   const lakeDir = resolve(ctx.cwd, args.lake);
+  let committed = false;
+  const beforeSwap =
+    postgres &&
+    (async () => {
+      await postgres().catch((error: unknown) => {
+        throw saying(error, "the lake is as it was");
+      });
+      committed = true;
+    });
   const result = await publishLake(db, {
     lakeDir,
     ...(args.portal ? { portal: args.portal } : {}),
     ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
-    logger,
+    ...(beforeSwap ? { beforeSwap } : {}),
+    logger: to.logger,
     signal: ctx.signal,
+  }).catch((error: unknown) => {
+    throw committed
+      ? saying(
+          error,
+          "PostgreSQL has this publish's tables: publish --lake again to bring it level",
+        )
+      : error;
   });
   const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
   ctx.stdout.write(

@@ -61,7 +61,11 @@ export interface PublishLakeOptions {
   /** YYYY-MM-DD; default: today in UTC. */
   snapshotDate?: string;
   logger?: Logger;
-  /** Runs after every partition is staged, before the first is renamed in (failure injection). */
+  /**
+   * Runs after every partition is staged, before the first is renamed in: where `publish --lake
+   * --postgres` commits PostgreSQL, so that a lake that cannot be written changes neither. A
+   * failure here leaves the lake as it was.
+   */
   beforeSwap?: () => void | Promise<void>;
   /** Stops the publish (Ctrl-C) before the next table, or before the renames; throws its reason. */
   signal?: AbortSignal;
