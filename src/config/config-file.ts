@@ -13,6 +13,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { didYouMean } from "../text/suggest-name.js";
 import { errnoCode } from "./errno-code.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
+import { findDuplicateKey } from "./json-duplicate-key.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import { type PortalEntries, parsePortals } from "./portals.js";
 import { type RawValues, validateSource } from "./validate.js";
@@ -34,7 +35,8 @@ const EXTRA_TOP_LEVEL = new Set(["$schema"]);
 /**
  * Contract: reads and validates `path` (absolute). Throws a one-line bad-input naming the file
  * when it cannot be read, is empty, is not JSON (line and column only: the parser's excerpt could
- * contain a secret), is not an object, has an unknown field (listing the known ones), holds an API key
+ * contain a secret), holds a key twice in one object (JSON.parse would keep the last), is not an
+ * object, has an unknown field (listing the known ones), holds an API key
  * (`apiKey`, `api_key`, any case: keys belong in a key file), or has a wrong value.
  */
 export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
@@ -80,8 +82,9 @@ function parseJson(path: string, raw: string): unknown {
       `the config file ${path} is empty: write a JSON object such as {"db": "./lms.duckdb"}`,
     );
   }
+  let document: unknown;
   try {
-    return JSON.parse(text);
+    document = JSON.parse(text);
   } catch {
     // The parser's own message is not shown: its excerpt of the file could hold a secret.
     const offset = jsonErrorOffset(text);
@@ -93,6 +96,20 @@ function parseJson(path: string, raw: string): unknown {
       `the config file ${path} is not valid JSON${where}${yaml}: fix the syntax`,
     );
   }
+  refuseDuplicateKey(path, text);
+  return document;
+}
+
+function refuseDuplicateKey(path: string, text: string): void {
+  const duplicate = findDuplicateKey(text);
+  if (duplicate === undefined) return;
+  const { firstLine, secondLine } = duplicate;
+  const lines =
+    firstLine === secondLine ? `both on line ${firstLine}` : `lines ${firstLine} and ${secondLine}`;
+  throw new LmsExportError(
+    "bad-input",
+    `${path}: field "${duplicate.path}" is written twice (${lines}), and only the last would count: remove one`,
+  );
 }
 
 function lineAndColumn(text: string, offset: number): string {

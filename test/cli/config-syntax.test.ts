@@ -1,7 +1,8 @@
 /**
  * A config file that is not JSON is one line naming where it goes wrong, by line and column, for
  * every kind of mistake (the parser states a position for some only), and never by content; an
- * empty file says so. The built CLI in a real process.
+ * empty file says so; one holding a key twice in one object (which JSON.parse accepts, keeping
+ * the last) names it and both its lines. The built CLI in a real process.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,6 +42,30 @@ describe("a config file that is not JSON", () => {
   it("an empty file says it is empty", async () => {
     const { code, line } = await configError("empty.json", "\n");
     expect(line).toContain(`${join(dir, "empty.json")} is empty: write a JSON object such as`);
+    expect(code).toBe(2);
+  });
+});
+
+describe("a config file holding a key twice in one object", () => {
+  it.each([
+    [
+      "top.json",
+      '{\n  "db": "a.duckdb",\n  "quiet": true,\n  "db": "b.duckdb"\n}\n',
+      "db",
+      "lines 2 and 4",
+    ],
+    [
+      "portal.json",
+      '{"portals": {\n  "acme": {"baseUrl": "https://a.example.com/api-v2",\n    "baseUrl": "https://b.example.com/api-v2"}}}',
+      "portals.acme.baseUrl",
+      "lines 2 and 3",
+    ],
+    ["escaped.json", '{"db": "a.duckdb", "d\\u0062": "b.duckdb"}', "db", "both on line 1"],
+  ])("%s is refused, naming the field and both lines", async (name, text, field, lines) => {
+    const { code, line } = await configError(name, text);
+    expect(line).toBe(
+      `lms-export: ${join(dir, name)}: field "${field}" is written twice (${lines}), and only the last would count: remove one`,
+    );
     expect(code).toBe(2);
   });
 });
