@@ -6,6 +6,7 @@
 import { statSync } from "node:fs";
 import { delimiter, join, resolve, sep } from "node:path";
 import type { Argv } from "yargs";
+import { homeOf, settingPath } from "../config/setting-path.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { type Catalog, loadCatalog } from "../report/catalog.js";
 import { projectRoot } from "../report/project-root.js";
@@ -51,11 +52,16 @@ export function refuseOutputInCatalog(
   }
 }
 
-/** The catalog folders given by flags, else LMS_CATALOG; each must be a folder. */
+/**
+ * The catalog folders given by flags, else LMS_CATALOG; each must be a folder. A leading "~" is
+ * the home folder, as for the other path settings: no shell expands it in LMS_CATALOG set by a
+ * service manager or in --catalog=~/….
+ */
 function catalogDirs(flag: readonly string[] | undefined, ctx: CliContext): string[] {
   const given = flag ?? ctx.env.LMS_CATALOG?.split(delimiter).filter(Boolean) ?? [];
   const source = flag ? "--catalog" : "LMS_CATALOG";
-  const dirs = given.map((dir) => resolve(ctx.cwd, dir));
+  const base = { dir: ctx.cwd, home: homeOf(ctx.env) };
+  const dirs = given.map((dir) => settingPath(base, dir));
   for (const [i, dir] of dirs.entries()) {
     if (!isFolder(dir)) {
       throw new LmsExportError(
