@@ -67,10 +67,28 @@ const STOPPED_EXIT_CODES: ReadonlySet<number> = new Set([130, 143]);
 // a service manager's own stop timeout (systemd: 90 s) is not reached first.
 const DEFAULT_STOP_GRACE_MS = 60_000;
 
+/** The forms of --cron accepted, as --help and the README give them. */
+const CRON_FORM =
+  'use 5 fields "minute hour day month weekday" (or 6 with seconds first), e.g. "0 6 * * 1" for Mondays at 06:00';
+
+/**
+ * croner also takes a seventh field (the year) and nicknames such as "@daily"; neither is
+ * documented, and a year field makes a schedule that silently stops running once it has passed.
+ * Only 5 fields, or 6 with seconds first, are let through.
+ */
+function checkFieldCount(cron: string): void {
+  const fields = cron.trim() === "" ? 0 : cron.trim().split(/\s+/).length;
+  if (fields === 5 || fields === 6) return;
+  throw new LmsExportError(
+    "bad-input",
+    `invalid --cron expression "${cron}": it has ${fields} field${fields === 1 ? "" : "s"}; ${CRON_FORM}`,
+  );
+}
+
 /**
  * Checks a cron expression and time zone and answers the first run time after now.
- * Contract: a one-line bad-input error for a bad expression, an unknown time zone, or an expression
- * that never matches.
+ * Contract: a one-line bad-input error for an expression of other than 5 or 6 fields, a bad
+ * expression, an unknown time zone, or an expression that never matches.
  */
 export function checkCron(cron: string, timezone?: string): Date {
   if (timezone !== undefined) {
@@ -83,6 +101,7 @@ export function checkCron(cron: string, timezone?: string): Date {
       );
     }
   }
+  checkFieldCount(cron);
   let next: Date | null;
   try {
     const job = new Cron(cron, { paused: true, timezone });
@@ -99,7 +118,7 @@ export function checkCron(cron: string, timezone?: string): Date {
         : "";
     throw new LmsExportError(
       "bad-input",
-      `invalid --cron expression "${cron}"${detail === "" ? "" : ` (${detail})`}: use 5 fields "minute hour day month weekday", e.g. "0 6 * * 1" for Mondays at 06:00`,
+      `invalid --cron expression "${cron}"${detail === "" ? "" : ` (${detail})`}: ${CRON_FORM}`,
     );
   }
   if (next === null) {

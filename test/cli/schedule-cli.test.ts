@@ -33,6 +33,10 @@ function context(signal: AbortSignal): { ctx: CliContext; stderr: () => string }
 describe("lms-export schedule: usage errors exit 2 with one line", () => {
   it.each([
     [["schedule", "--cron", "not a cron", "--", "list"], 'invalid --cron expression "not a cron"'],
+    [
+      ["schedule", "--cron", "0 0 6 * * 1 2030", "--", "list"],
+      'invalid --cron expression "0 0 6 * * 1 2030": it has 7 fields; use 5 fields',
+    ],
     [["schedule", "--cron", "0 6 * * 1"], "name the command to run after --"],
     [["schedule", "--cron", "0 6 * * 1", "--"], "name the command to run after --"],
     [

@@ -277,8 +277,24 @@ describe("checkCron", () => {
     expect(next.getTime()).toBeGreaterThan(Date.now());
   });
 
+  it("accepts 6 fields, seconds first", () => {
+    expect(checkCron("30 0 6 * * 1", "UTC").getUTCSeconds()).toBe(30);
+  });
+
   it.each([
-    ["not a cron", "exactly five, six, or seven space separated parts"],
+    ["0 0 6 * * 1 2030", 7],
+    ["0 0 6 * * 1 *", 7],
+    ["6 * * 1", 4],
+    ["@daily", 1],
+    ["  ", 0],
+  ])("refuses %j: it has %i fields, not 5 or 6", (cron, fields) => {
+    expect(() => checkCron(cron)).toThrow(
+      `invalid --cron expression "${cron}": it has ${fields} field${fields === 1 ? "" : "s"}; use 5 fields "minute hour day month weekday" (or 6 with seconds first), e.g. "0 6 * * 1" for Mondays at 06:00`,
+    );
+  });
+
+  it.each([
+    ["not a cron", "it has 3 fields"],
     ["61 * * * *", "Invalid value for minute"],
   ])("refuses %s with a one-line usage error", (cron, detail) => {
     let error: unknown;
