@@ -61,17 +61,13 @@ export const NUMBER_FORMATS = {
   timestamp: "yyyy-mm-dd hh:mm:ss",
 } as const;
 
-/** Places Excel shows at most; a DECIMAL's scale goes up to 38. */
-const MAX_PLACES = 15;
-
 /**
- * The cell format of a kind; a DECIMAL(p,s) column shows its own `s` places, as the HTML report
- * does (the cell holds the value either way).
+ * The cell format of a kind; a DECIMAL(p,s) column shows its own `s` places up to 15, as the HTML
+ * report does (decimalScale says why 15; the cell holds the value either way).
  */
 function numberFormat(format: keyof typeof NUMBER_FORMATS, scale: number | undefined): string {
   if (format !== "decimal" || scale === undefined) return NUMBER_FORMATS[format];
-  const places = Math.min(scale, MAX_PLACES);
-  return places === 0 ? NUMBER_FORMATS.integer : `#,##0.${"0".repeat(places)}`;
+  return scale === 0 ? NUMBER_FORMATS.integer : `#,##0.${"0".repeat(scale)}`;
 }
 
 const BASE_WIDTHS = { integer: 10, decimal: 10, percent: 10, date: 11, timestamp: 19 } as const;

@@ -2,7 +2,8 @@
  * One pass over a query's streamed result for the HTML report: the first rows of its table, the
  * count of all its rows, the rows of each chart drawn from it, and (for the summary query) its
  * overall row. Past the table's first rows only the columns the charts read are converted, so a
- * large result streams through in bounded memory.
+ * large result streams through in bounded memory. The table and the overall row keep a DECIMAL
+ * exact (they are shown as text); charts take doubles, which is all a drawing needs.
  */
 import type { DuckDBResult, DuckDBValue } from "@duckdb/node-api";
 import { checkSignal } from "../interruption.js";
@@ -12,8 +13,17 @@ import {
   decimalScale,
   type PlainValue,
   plainConverter,
+  type ShownValue,
+  shownConverter,
 } from "../present/column-kind.js";
 import type { ChartCollector } from "./chart-data.js";
+
+type Converter<T> = (value: DuckDBValue) => T;
+
+/** `convert`, answering null for DuckDB's nulls (the converters are not given them). */
+function orNull<T>(convert: Converter<T>): Converter<T | null> {
+  return (value) => (value === null ? null : convert(value));
+}
 
 /** Rows of a table shown in the HTML report; more are counted, not kept. */
 export const MAX_TABLE_ROWS = 1_000;
@@ -25,13 +35,13 @@ export interface CollectedQuery {
   readonly kinds: ReadonlyMap<string, ColumnKind>;
   /** The places of each DECIMAL column, by name. */
   readonly scales: ReadonlyMap<string, number>;
-  readonly rows: PlainValue[][];
+  readonly rows: ShownValue[][];
   readonly totalRows: number;
   /**
    * The rows whose `scope` column is "overall", when asked for: one, or one per portal when the
    * query ran over several (each with its `portal`).
    */
-  readonly overall: readonly Readonly<Record<string, PlainValue>>[];
+  readonly overall: readonly Readonly<Record<string, ShownValue>>[];
 }
 
 /**
@@ -53,14 +63,12 @@ export async function collectQuery(
     const type = result.columnType(i);
     return { name, kind: columnKind(name, type), scale: decimalScale(type) };
   });
-  const convert = columns.map((c, i) => {
-    const toPlain = plainConverter(c.kind, result.columnType(i));
-    return (value: DuckDBValue): PlainValue => (value === null ? null : toPlain(value));
-  });
+  const plain = columns.map((c, i) => orNull(plainConverter(c.kind, result.columnType(i))));
+  const shown = columns.map((c, i) => orNull(shownConverter(c.kind, result.columnType(i))));
   const index = new Map(names.map((name, i) => [name, i]));
   const scope = index.get("scope");
-  const rows: PlainValue[][] = [];
-  const overall: Record<string, PlainValue>[] = [];
+  const rows: ShownValue[][] = [];
+  const overall: Record<string, ShownValue>[] = [];
   let total = 0;
   for (;;) {
     checkSignal(options.signal, "query");
@@ -69,10 +77,8 @@ export async function collectQuery(
     });
     if (!chunk || chunk.rowCount === 0) break;
     const vectors = names.map((_, c) => chunk.getColumnVector(c));
-    const cell = (r: number, c: number) =>
-      (convert[c] as (v: DuckDBValue) => PlainValue)(
-        (vectors[c] as (typeof vectors)[number]).getItem(r),
-      );
+    const item = (r: number, c: number) => (vectors[c] as (typeof vectors)[number]).getItem(r);
+    const cell = (r: number, c: number) => (shown[c] as Converter<ShownValue>)(item(r, c));
     for (let r = 0; r < chunk.rowCount; r++) {
       if (rows.length < MAX_TABLE_ROWS) rows.push(names.map((_, c) => cell(r, c)));
       if (options.wantOverall && scope !== undefined && cell(r, scope) === "overall") {
@@ -81,7 +87,7 @@ export async function collectQuery(
       for (const chart of charts) {
         chart.add((column) => {
           const c = index.get(column);
-          return c === undefined ? null : cell(r, c);
+          return c === undefined ? null : (plain[c] as Converter<PlainValue>)(item(r, c));
         });
       }
       total++;

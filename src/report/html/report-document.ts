@@ -3,7 +3,7 @@
  * the title, its portal, when the data was loaded, the parameters, headline figures, charts and
  * tables.
  */
-import type { ColumnKind, PlainValue } from "../present/column-kind.js";
+import type { ColumnKind, ShownValue } from "../present/column-kind.js";
 import type { SettingText } from "../present/setting-text.js";
 import type { ChartSvg } from "./chart-svg.js";
 
@@ -25,7 +25,7 @@ export interface TableColumn {
   readonly name: string;
   readonly label: string;
   readonly kind: ColumnKind;
-  /** A DECIMAL column's places after the point (other numbers show two). */
+  /** A DECIMAL column's places after the point, up to 15 (other numbers show two). */
   readonly scale?: number;
 }
 
@@ -34,7 +34,7 @@ export interface DocumentTable {
   readonly query: string;
   readonly title: string;
   readonly columns: readonly TableColumn[];
-  readonly rows: readonly (readonly PlainValue[])[];
+  readonly rows: readonly (readonly ShownValue[])[];
   readonly totalRows: number;
   /** The file of the same run that holds every row (a file name), when there is one. */
   readonly fullFile?: string;

@@ -1,10 +1,12 @@
 /**
  * Values as a person reads them in the HTML report and the e-mail: numbers with thousands
- * separators (a DECIMAL with its own places, other fractions with two), fractions of
+ * separators (a DECIMAL with its own places and every digit the database holds, other fractions
+ * with two), fractions of
  * `_rate`/`_share`/`_pct` columns as percentages, dates as YYYY-MM-DD and times as
  * YYYY-MM-DD HH:MM (UTC, as the database keeps them).
  */
-import type { ColumnKind, PlainValue } from "../present/column-kind.js";
+import { type ColumnKind, MAX_DECIMAL_PLACES, type ShownValue } from "../present/column-kind.js";
+import { ExactDecimal } from "../present/exact-decimal.js";
 
 const INTEGER = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
 /** Places of a fractional number whose type does not say (DOUBLE, FLOAT). */
@@ -15,7 +17,7 @@ const PERCENT = new Intl.NumberFormat("en", {
   maximumFractionDigits: 1,
 });
 
-/** One formatter per number of places, made when first asked for (a scale is 0 to 38). */
+/** One formatter per number of places, made when first asked for (up to MAX_DECIMAL_PLACES). */
 const byPlaces = new Map<number, Intl.NumberFormat>();
 
 function fixedPlaces(places: number): Intl.NumberFormat {
@@ -34,8 +36,11 @@ function fixedPlaces(places: number): Intl.NumberFormat {
  * `value` of a column of `kind` as text ("" for null); `scale` is a DECIMAL column's places
  * (decimalScale), shown instead of the default two.
  */
-export function formatValue(value: PlainValue, kind: ColumnKind, scale?: number): string {
+export function formatValue(value: ShownValue, kind: ColumnKind, scale?: number): string {
   if (value === null) return "";
+  if (value instanceof ExactDecimal) {
+    return fixedPlaces(scale ?? Math.min(value.scale, MAX_DECIMAL_PLACES)).format(value.literal);
+  }
   if (value instanceof Date) {
     const iso = value.toISOString();
     return kind === "date" ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
@@ -58,7 +63,7 @@ export function columnFormatter(
   name: string,
   kind: ColumnKind,
   scale?: number,
-): (value: PlainValue) => string {
+): (value: ShownValue) => string {
   if (kind === "integer" && IDENTIFIER.test(name)) {
     return (value) => (value === null ? "" : String(value));
   }

@@ -17,6 +17,7 @@ import {
   type DuckDBValue,
 } from "@duckdb/node-api";
 import { INTEGER_TYPE_IDS, isNumericType } from "../numeric-types.js";
+import { type ExactDecimal, exactDecimal } from "./exact-decimal.js";
 
 /** How a column's values are shown. */
 export type ColumnKind =
@@ -30,6 +31,9 @@ export type ColumnKind =
 
 /** A value converted for display (null = empty). */
 export type PlainValue = string | number | boolean | Date | null;
+
+/** A value shown as text (HTML report, mail): a DECIMAL keeps every digit DuckDB holds. */
+export type ShownValue = PlainValue | ExactDecimal;
 
 const DAY_MS = 86_400_000;
 const PERCENT = /_(rate|share|pct)$/;
@@ -56,11 +60,19 @@ export function columnKind(name: string, type: DuckDBType): ColumnKind {
 }
 
 /**
- * The places after the point a DECIMAL(p,s) column is shown with: its own `s`, so amounts read as
- * the query typed them. Undefined for other types.
+ * Places a DECIMAL is shown with at most, in the workbook, the HTML report and the mail alike. An
+ * Excel cell holds a double, whose 15 significant digits leave nothing true past the 15th place
+ * (Excel shows zeros there); the HTML report and the mail stop at the same place so a figure
+ * reads the same in every output. The CSV and Parquet files keep every place.
+ */
+export const MAX_DECIMAL_PLACES = 15;
+
+/**
+ * The places after the point a DECIMAL(p,s) column is shown with: its own `s` (up to
+ * MAX_DECIMAL_PLACES), so amounts read as the query typed them. Undefined for other types.
  */
 export function decimalScale(type: DuckDBType): number | undefined {
-  return type instanceof DuckDBDecimalType ? type.scale : undefined;
+  return type instanceof DuckDBDecimalType ? Math.min(type.scale, MAX_DECIMAL_PLACES) : undefined;
 }
 
 /** Whether values of `kind` are numbers (right-aligned, usable as a chart's measure). */
@@ -155,4 +167,17 @@ export function plainConverter(
     default:
       return type.typeId === DuckDBTypeId.VARCHAR ? (v) => v as string : (v) => String(v);
   }
+}
+
+/**
+ * The converter of a column whose values are shown as text: as plainConverter, but a DECIMAL
+ * column's values stay exact (charts and the workbook take plainConverter's doubles).
+ */
+export function shownConverter(
+  kind: ColumnKind,
+  type: DuckDBType,
+): (value: DuckDBValue) => ShownValue {
+  return kind === "decimal" && type instanceof DuckDBDecimalType
+    ? exactDecimal
+    : plainConverter(kind, type);
 }

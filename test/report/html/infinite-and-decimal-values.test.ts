@@ -2,8 +2,10 @@
  * DuckDB values the HTML report and the report mail used to show wrongly: `infinity` and
  * `-infinity` dates and timestamps (a DATE read as the day 5881580-07-11, a TIMESTAMP_NS as
  * 2262-04-11) are shown as DuckDB prints them, and a DECIMAL(p,s) with its own s places rather
- * than always two. The CLI in-process on a real DuckDB file, the mail received by a real SMTP
- * server; the CSV and XLSX of the same run are written and hold the same words.
+ * than always two, up to 15 as in the workbook, and with every digit DuckDB holds (read as a
+ * double, 12345678901234567.89 showed as 12,345,678,901,234,568.00). The CLI in-process on a real
+ * DuckDB file, the mail received by a real SMTP server; the CSV and XLSX of the same run are
+ * written and hold the same words.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -26,9 +28,14 @@ SELECT label,
        CAST(a AS DECIMAL(10,1)) AS one_place,
        CAST(a AS DECIMAL(18,3)) AS three_places,
        CAST(a AS DECIMAL(12,0)) AS no_places,
-       CAST(a AS DOUBLE) AS measured
-FROM (VALUES ('later', 'infinity', 1234567.125), ('earlier', '-infinity', 0.5),
-             ('real', '2026-03-10 00:00:00+00', 12.25)) AS v(label, t, a)
+       CAST(a AS DOUBLE) AS measured,
+       CAST(big AS DECIMAL(38,2)) AS big_amount,
+       CAST(fine AS DECIMAL(38,20)) AS fine_amount
+FROM (VALUES ('later', 'infinity', 1234567.125, '12345678901234567.89',
+              '1234567.123456789012345678'),
+             ('earlier', '-infinity', 0.5, '-98765432109876543.21', '-0.5'),
+             ('real', '2026-03-10 00:00:00+00', 12.25, '0.05', '12.25'))
+     AS v(label, t, a, big, fine)
 `;
 
 const REPORT = JSON.stringify({
@@ -48,8 +55,18 @@ const SHOWN = {
     "1,234,567.125",
     "1,234,567",
     "1,234,567.13",
+    "12,345,678,901,234,567.89",
+    "1,234,567.123456789012346",
   ],
-  earlier: [...TIMES.map(() => "-infinity"), "0.5", "0.500", "1", "0.50"],
+  earlier: [
+    ...TIMES.map(() => "-infinity"),
+    "0.5",
+    "0.500",
+    "1",
+    "0.50",
+    "-98,765,432,109,876,543.21",
+    "-0.500000000000000",
+  ],
   real: [
     "2026-03-10",
     ...TIMES.slice(1).map(() => "2026-03-10 00:00"),
@@ -57,6 +74,8 @@ const SHOWN = {
     "12.250",
     "12",
     "12.25",
+    "0.05",
+    "12.250000000000000",
   ],
 };
 
@@ -133,11 +152,20 @@ describe("infinite times and DECIMAL places", () => {
     const row = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1, 2 + TIMES.length);
     expect(row(2)).toEqual(["later", ...TIMES.map(() => "infinity")]);
     expect(row(3)).toEqual(["earlier", ...TIMES.map(() => "-infinity")]);
-    // Each DECIMAL shows its own places in Excel too; a DOUBLE keeps two.
+    // Each DECIMAL shows its own places in Excel too, up to 15 as in the HTML; a DOUBLE keeps two.
     const formats = sheet.getRow(4).values as unknown[];
     const first = 2 + TIMES.length;
-    const numFmts = [0, 1, 2, 3].map((i) => sheet.getCell(4, first + i).numFmt);
-    expect(numFmts).toEqual(["#,##0.0", "#,##0.000", "#,##0", "#,##0.00"]);
+    const numFmts = [0, 1, 2, 3, 4, 5].map((i) => sheet.getCell(4, first + i).numFmt);
+    expect(numFmts).toEqual([
+      "#,##0.0",
+      "#,##0.000",
+      "#,##0",
+      "#,##0.00",
+      "#,##0.00",
+      "#,##0.000000000000000",
+    ]);
     expect(formats[first]).toBe(12.3);
+    // An Excel cell holds a double: the big amount stays a number, to a double's digits.
+    expect(sheet.getCell(2, first + 4).value).toBe(Number("12345678901234567.89"));
   });
 });
