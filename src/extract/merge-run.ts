@@ -11,7 +11,7 @@ import type { ExtractStore } from "../load/extract-store.js";
 import { mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
 import type { RunPace } from "../load/run-pace.js";
-import { notFoundCounts, type ResourceStats } from "../load/runs.js";
+import { type ResourceStats, runRecordCounts } from "../load/runs.js";
 import { type TableSize, tableSizes } from "../load/table-sizes.js";
 import { WriteIntoFileError, writeIntoFile } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
@@ -41,14 +41,18 @@ async function resourceStats(
   sizes: ReadonlyMap<ExtractedName, TableSize>,
 ): Promise<Map<ExtractedName, ResourceStats>> {
   const retries = retriesByResource(fetched);
-  const notFound = plan.resuming ? await notFoundCounts(connection, side, plan.runId) : undefined;
+  const recorded = await runRecordCounts(connection, side, plan.runId);
   const stats = new Map<ExtractedName, ResourceStats>();
   for (const [resource, outcome] of fetched.resources) {
     // Records staged by the interrupted attempts count too: what the run loads is what is staged.
     if (plan.resuming) outcome.records = sizes.get(resource)?.staged ?? outcome.records;
     // So do the ids they found unknown, which the run records in _not_found: a lookup finished
     // then is not asked again, and the summary and _run_resources would say none was missing.
-    if (notFound) outcome.notFound = notFound.get(resource) ?? 0;
+    if (plan.resuming) outcome.notFound = recorded.notFound.get(resource) ?? 0;
+    // The rejects are counted as the database will hold them, for every run: a resumed run's
+    // earlier attempts stored theirs, and a record read twice (a list listed again, or repeated
+    // by its paging) is held once.
+    outcome.rejects = recorded.rejects.get(resource) ?? 0;
     stats.set(resource, {
       records: outcome.records,
       requests: outcome.requests,

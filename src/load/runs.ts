@@ -220,21 +220,34 @@ export async function recordNotFound(
   );
 }
 
+/** Per resource, what a run recorded in the side file: its rejects and its not-found ids. */
+export interface RunRecordCounts {
+  readonly rejects: ReadonlyMap<string, number>;
+  readonly notFound: ReadonlyMap<string, number>;
+}
+
 /**
- * Per resource, the ids of a run in the side file's `_not_found` (`side` names the side file): for
- * a resumed run, those its interrupted attempts recorded count too, as they are what the run
- * copies into the database.
+ * What a run holds in the side file's `_rejects` and `_not_found` (`side` names the side file),
+ * as copyRunRecords copies it into the database: those of a resumed run's interrupted attempts
+ * count too, and a record read again (a list not finished is listed again on resume) is one
+ * reject. One question for both: each costs the merge's transaction a round trip.
  */
-export async function notFoundCounts(
+export async function runRecordCounts(
   connection: DuckDBConnection,
   side: string,
   runId: number,
-): Promise<Map<string, number>> {
+): Promise<RunRecordCounts> {
   const reader = await connection.runAndReadAll(
-    `SELECT resource, count(*) FROM ${inSide(side, "_not_found")} WHERE run_id = $run::BIGINT GROUP BY resource`,
+    `SELECT 'rejects', resource, count(DISTINCT raw) FROM ${inSide(side, "_rejects")} WHERE run_id = $run::BIGINT GROUP BY resource
+     UNION ALL
+     SELECT 'notFound', resource, count(DISTINCT id) FROM ${inSide(side, "_not_found")} WHERE run_id = $run::BIGINT GROUP BY resource`,
     { run: runId },
   );
-  return new Map(reader.getRows().map(([resource, n]) => [String(resource), Number(n)]));
+  const counts = { rejects: new Map<string, number>(), notFound: new Map<string, number>() };
+  for (const [kind, resource, n] of reader.getRows()) {
+    counts[kind === "rejects" ? "rejects" : "notFound"].set(String(resource), Number(n));
+  }
+  return counts;
 }
 
 /**
@@ -304,7 +317,8 @@ export async function resumableRun(
 /**
  * Copies what a run recorded in the side file while fetching (rejects, schema drift, not-found
  * ids) into the database. A table's rows of the run are replaced when the side file has some, so
- * an outcome recorded twice (a failed attempt, then the resumed one) is not counted twice.
+ * an outcome recorded twice (a failed attempt, then the resumed one) is not counted twice; and
+ * each row goes in once, so a record rejected again when read again is held once.
  */
 export async function copyRunRecords(
   connection: DuckDBConnection,
@@ -327,7 +341,7 @@ export async function copyRunRecords(
     const from = inSide(side, table);
     await connection.run(`DELETE FROM ${table} WHERE run_id = $run::BIGINT`, params);
     await connection.run(
-      `INSERT INTO ${table} SELECT * FROM ${from} WHERE run_id = $run::BIGINT`,
+      `INSERT INTO ${table} SELECT DISTINCT * FROM ${from} WHERE run_id = $run::BIGINT`,
       params,
     );
   }

@@ -1,0 +1,97 @@
+/**
+ * A resumed run counts the records its interrupted attempt could not type: `_rejects` holds them,
+ * yet `_run_resources.rejects` and the summary used to count the last attempt's only. A record
+ * read again on resume (a list not finished is listed again) is one reject, not two. The
+ * simulated portal prints an unreadable date in every fourth record of each resource.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type RunExtractOptions, runExtract } from "../../src/extract/extract.js";
+import { silentLogger } from "../../src/log/logger.js";
+import type { ExtractedName } from "../../src/resources/registry.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { readRows } from "../helpers/read-rows.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+
+const KEY = "resume-rejects-key";
+const dir = tempDirForFile("lms-resume-rejects-");
+const FAULTS = { latencyMs: 5, unreadableDateEvery: 4 };
+const PORTAL = { apiKey: KEY, users: 200, takesPerUser: 3, seed: 5, faults: FAULTS };
+
+/** `run` stopped through its signal once `count` more requests of `operation` were asked. */
+async function interrupted(
+  sim: RunningSimulator,
+  run: RunExtractOptions,
+  operation: string,
+  count: number,
+): Promise<void> {
+  const asked = () => sim.stats.byOperation.get(operation) ?? 0;
+  const from = asked();
+  const controller = new AbortController();
+  const timer = setInterval(() => {
+    if (asked() - from >= count) controller.abort();
+  }, 1);
+  try {
+    await expect(runExtract({ ...run, signal: controller.signal })).rejects.toThrow(/interrupted/);
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * `run` (limited to `resource`) interrupted after `count` requests of `operation`, then resumed:
+ * the resumed run's figure, its `_run_resources.rejects` and the rows `_rejects` holds for it.
+ */
+async function resumedRejects(
+  sim: RunningSimulator,
+  run: RunExtractOptions & { db: string },
+  resource: ExtractedName,
+  stop: { operation: string; count: number },
+): Promise<unknown[]> {
+  await interrupted(sim, run, stop.operation, stop.count);
+  // The precondition: the interrupted attempt stored rejects of its own.
+  const [[earlier] = []] = await readRows(
+    run.db,
+    `SELECT count(*) FROM _rejects WHERE resource = '${resource}' AND run_id = (SELECT max(run_id) FROM _runs)`,
+  );
+  expect(Number(earlier)).toBeGreaterThan(0);
+  const resumed = await runExtract({ ...run, resume: true });
+  const of = `run_id = ${resumed.runId} AND resource = '${resource}'`;
+  const [held = []] = await readRows(
+    run.db,
+    `SELECT (SELECT rejects FROM _run_resources WHERE ${of}), (SELECT count(*) FROM _rejects WHERE ${of})`,
+  );
+  return [resumed.resources.get(resource)?.rejects, ...held.map(Number)];
+}
+
+describe("extract --resume with records that cannot be typed", () => {
+  it("counts the rejects of the interrupted attempt, each record once", async () => {
+    const sim = await startSimulator(PORTAL);
+    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
+    const base = { clientOptions, mode: "full", logger: silentLogger } as const;
+    try {
+      const db = join(dir, "lms.duckdb");
+      const links = (await runExtract({ ...base, db })).resources.get("user_grp")!.rejects;
+      expect(links).toBeGreaterThan(0);
+
+      // Takes: the users whose takes the attempt stored are not asked again on resume. Both
+      // attempts ask the users of the tables, as one more run uninterrupted does.
+      const takesRun = { ...base, db, only: ["take"] };
+      const takes = (await runExtract(takesRun)).resources.get("take")!.rejects;
+      expect(takes).toBeGreaterThan(0);
+      const byTakes = { operation: "take/get_all_for_user", count: 100 };
+      expect(await resumedRejects(sim, takesRun, "take", byTakes)).toEqual([takes, takes, takes]);
+
+      // Links: a list stopped halfway is listed again, its first pages read twice.
+      const linksRun = { ...base, db, only: ["user_grp"] };
+      const byPages = { operation: "user_grp/get_all", count: 15 };
+      expect(await resumedRejects(sim, linksRun, "user_grp", byPages)).toEqual([
+        links,
+        links,
+        links,
+      ]);
+    } finally {
+      await sim.close();
+    }
+  });
+});
