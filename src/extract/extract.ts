@@ -145,7 +145,7 @@ async function fetchRun(
   const display = options.showProgress?.(progress);
   try {
     const fetched = await fetchAll(plan, {
-      stored: pendingStoredKeys(storage.then((ready) => storedKeys(ready.store))),
+      stored: pendingStoredKeys(storage.then((ready) => storedKeys(ready.store, ready.runId))),
       client,
       controller,
       workers: fanoutWorkers(options),

@@ -13,15 +13,16 @@ export interface StoredKeys {
   unstaged(resource: ExtractedName): Promise<number[]>;
   /** Ids a fan-out source yields from its parent's table in the database. */
   inTable(source: IdSource): Promise<number[]>;
-  /** Ids a fan-out source yields from its parent's staged rows (a resumed run). */
+  /** Ids a fan-out source yields from its parent's staged and rejected records (a resumed run). */
   inStaging(source: IdSource): Promise<number[]>;
 }
 
-export function storedKeys(store: ExtractStore): StoredKeys {
+/** `runId`: the run whose rejected records in the side file name ids too. */
+export function storedKeys(store: ExtractStore, runId: number): StoredKeys {
   return {
     unstaged: (resource) =>
       store.withDatabase("read", (connection) => unstagedKeys(connection, store.side, resource)),
     inTable: (source) => store.withDatabase("read", (connection) => idsInTable(connection, source)),
-    inStaging: (source) => store.withSide((connection) => idsInStaging(connection, source)),
+    inStaging: (source) => store.withSide((connection) => idsInStaging(connection, source, runId)),
   };
 }
