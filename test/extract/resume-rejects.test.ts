@@ -3,6 +3,11 @@
  * yet `_run_resources.rejects` and the summary used to count the last attempt's only. A record
  * read again on resume (a list not finished is listed again) is one reject, not two. The
  * simulated portal prints an unreadable date in every fourth record of each resource.
+ *
+ * Such records also name their fan-out ids (a link's user, whose takes to read; a take's
+ * product) as typed ones do. A resumed run whose parent lists had finished took its ids from the
+ * staged rows alone, so a user named only by rejected links lost every take, and the run still
+ * succeeded.
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,6 +22,18 @@ const KEY = "resume-rejects-key";
 const dir = tempDirForFile("lms-resume-rejects-");
 const FAULTS = { latencyMs: 5, unreadableDateEvery: 4 };
 const PORTAL = { apiKey: KEY, users: 200, takesPerUser: 3, seed: 5, faults: FAULTS };
+
+/** What a database holds: the fan-out children's keys, and the last run's rejects per resource. */
+async function held(db: string): Promise<unknown[][]> {
+  return readRows(
+    db,
+    `SELECT 'take', count(*), sum(hash(take_id)) FROM take
+     UNION ALL SELECT 'product', count(*), sum(hash(product_id)) FROM product
+     UNION ALL SELECT 'rejects ' || resource, rejects, NULL FROM _run_resources
+       WHERE run_id = (SELECT max(run_id) FROM _runs WHERE status = 'succeeded')
+     ORDER BY 1`,
+  );
+}
 
 /** `run` stopped through its signal once `count` more requests of `operation` were asked. */
 async function interrupted(
@@ -90,6 +107,28 @@ describe("extract --resume with records that cannot be typed", () => {
         links,
         links,
       ]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("fetches what the parents' rejected records name once their lists had finished", async () => {
+    const sim = await startSimulator(PORTAL);
+    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
+    const base = { clientOptions, mode: "full", logger: silentLogger } as const;
+    try {
+      const clean = join(dir, "clean.duckdb");
+      await runExtract({ ...base, db: clean });
+      const run = { ...base, db: join(dir, "resumed.duckdb") };
+      const lists = ["user_grp/get_all", "product_access/get_all"];
+      const listed = () => lists.map((op) => sim.stats.byOperation.get(op) ?? 0);
+      // Stopped once most takes are read, the lists long finished.
+      await interrupted(sim, run, "take/get_all_for_user", 150);
+      const listedAtStop = listed();
+      await runExtract({ ...run, resume: true });
+      // The precondition: the resumed run listed no parent again.
+      expect(listed()).toEqual(listedAtStop);
+      expect(await held(run.db)).toEqual(await held(clean));
     } finally {
       await sim.close();
     }
