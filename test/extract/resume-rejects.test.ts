@@ -134,3 +134,32 @@ describe("extract --resume with records that cannot be typed", () => {
     }
   });
 });
+
+describe("a run that reads the parents from the database, with records that cannot be typed", () => {
+  it("asks for the takes of users named only by rejected records, as a full run does", async () => {
+    const sim = await startSimulator(PORTAL);
+    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
+    const base = { clientOptions, mode: "full", logger: silentLogger } as const;
+    const asked = () => sim.stats.byOperation.get("take/get_all_for_user") ?? 0;
+    try {
+      const db = join(dir, "parents-stored.duckdb");
+      let from = asked();
+      await runExtract({ ...base, db });
+      const users = asked() - from;
+      const full = await held(db);
+      // --only take in full mode: the take table is replaced by what this run fetched.
+      from = asked();
+      await runExtract({ ...base, db, only: ["take"] });
+      expect(asked() - from).toBe(users);
+      expect((await held(db)).find(([name]) => name === "take")).toEqual(
+        full.find(([name]) => name === "take"),
+      );
+      // An incremental run visits every user the database knows.
+      from = asked();
+      await runExtract({ ...base, db, mode: "incremental" });
+      expect(asked() - from).toBe(users);
+    } finally {
+      await sim.close();
+    }
+  });
+});
