@@ -3,7 +3,8 @@
  * workbook's parts, typed for what the XLSX reader uses of them. The reader drives them itself,
  * part by part and row by row, so a cell reads exactly as it did when the whole workbook was
  * loaded, without the workbook's model of a Cell object per cell. exceljs declares no types for
- * these modules; the shapes below are those of exceljs 4.4's sources named beside each.
+ * these modules; the shapes below are those of exceljs 4.4's sources named beside each, which is
+ * why package.json pins exceljs exactly: a release may reshape them without a major version.
  */
 import { createRequire } from "node:module";
 
