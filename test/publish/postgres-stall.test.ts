@@ -2,7 +2,8 @@
  * A PostgreSQL server that stops answering mid-publish: the publish gives up after
  * `--postgres-timeout` seconds with a message saying what may be wrong, and the schema keeps its
  * previous tables. Real stalls on a real server: its backend process stopped with SIGSTOP while
- * it copies, and a lock held by another session that the publish's swap must wait for.
+ * it copies, a lock held by another session that the publish's swap must wait for, and a COMMIT
+ * that waits on a synchronous standby that never answers (which may commit all the same).
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -102,6 +103,41 @@ describe.skipIf(!installed)("publish --postgres to a server that stops answering
       }
     } finally {
       db.close();
+    }
+  }, 60_000);
+
+  test("a COMMIT the server never answers is not told as tables left as they were", async () => {
+    const db = await filledDatabase(await tempDir(), "committing");
+    const admin = bi.current.admin;
+    try {
+      await publishPostgres(db, { settings: await settings(), schema: "committing" });
+      const connection = await db.connect();
+      await connection.run(
+        "INSERT INTO take SELECT * REPLACE (take_id + 100000 AS take_id) FROM take LIMIT 1",
+      );
+      connection.closeSync();
+      // Every COMMIT now waits for a standby that does not exist, as with one that is down.
+      await admin.query("ALTER SYSTEM SET synchronous_standby_names = 'absent_standby'");
+      await admin.query("SELECT pg_reload_conf()");
+      await expect(
+        publishPostgres(db, { settings: await settings(), schema: "committing", timeoutSeconds: 2 }),
+      ).rejects.toThrow(
+        /neither answered .*; it was committing and may have committed: publish again to be sure which tables it holds$/,
+      );
+    } finally {
+      await admin.query("ALTER SYSTEM RESET synchronous_standby_names");
+      await admin.query("SELECT pg_reload_conf()");
+      db.close();
+    }
+    // Released from its wait, the server's transaction is committed: the new take is there.
+    const client = await bi.current.server.admin("bi");
+    try {
+      for (let i = 0; i < 100 && (await counts(client, "committing")).take !== 301; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await counts(client, "committing")).take).toBe(301);
+    } finally {
+      await client.end();
     }
   }, 60_000);
 

@@ -6,7 +6,8 @@
  * the old one dropped, the new one renamed; see swap-tables.ts) and commits. A reader sees the
  * previous tables or the new ones, never a half-loaded schema, and keeps the access the schema's
  * default privileges or a grant on the old table gave; a failure anywhere (the server gone
- * mid-COPY included) rolls everything back. DuckDB is read in one transaction too, so the tables
+ * mid-COPY included) rolls everything back, but for a COMMIT the server never answers, which it
+ * may carry out all the same (the message then says so). DuckDB is read in one transaction too, so the tables
  * are one consistent snapshot.
  */
 import type { Socket } from "node:net";
@@ -91,10 +92,14 @@ export async function publishPostgres(
   } catch (error) {
     if (error instanceof LmsExportError) throw error;
     if (options.signal?.aborted) throw options.signal.reason;
-    const message = redact.text(failureText(error, settings, schema));
+    const unanswered = error instanceof CommitUnanswered;
+    const message = redact.text(failureText(unanswered ? error.cause : error, settings, schema));
+    const state = unanswered
+      ? "it was committing and may have committed: publish again to be sure which tables it holds"
+      : "its tables are as they were";
     throw new LmsExportError(
       "publish-failed",
-      `publishing to PostgreSQL ${settings.shown} failed: ${message}; its tables are as they were`,
+      `publishing to PostgreSQL ${settings.shown} failed: ${message}; ${state}`,
     );
   } finally {
     options.signal?.removeEventListener("abort", stop);
@@ -128,6 +133,28 @@ function failureText(error: unknown, settings: PgSettings, schema: string): stri
   return `the server did not let us in within ${seconds} s; check the host and port, or wait longer with ?connect_timeout=SECONDS in the URL`;
 }
 
+/** A COMMIT whose answer never came: the server may have committed, or not. */
+class CommitUnanswered extends Error {
+  override name = "CommitUnanswered";
+  constructor(override readonly cause: unknown) {
+    super("COMMIT went unanswered", { cause });
+  }
+}
+
+/**
+ * Sends COMMIT. A server that answers with an error has rolled back; one that does not answer
+ * (the connection lost, or given up on by the stall watch, while the server waits on its disk or
+ * on a synchronous standby) may still commit, so that failure must not be told as tables left as
+ * they were.
+ */
+async function commit(client: pg.Client): Promise<void> {
+  try {
+    await client.query("COMMIT");
+  } catch (error) {
+    throw error instanceof pg.DatabaseError ? error : new CommitUnanswered(error);
+  }
+}
+
 async function loadInOneTransaction(
   client: pg.Client,
   duck: DuckDBConnection,
@@ -156,7 +183,7 @@ async function loadInOneTransaction(
     }
     for (const table of tables) await swapTable(client, schema, table.name);
     await markSchemaPortal(client, schema, portal);
-    await client.query("COMMIT");
+    await commit(client);
     return { loaded, nul };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
