@@ -120,7 +120,11 @@ describe.skipIf(!installed)("publish --postgres to a server that stops answering
       await admin.query("ALTER SYSTEM SET synchronous_standby_names = 'absent_standby'");
       await admin.query("SELECT pg_reload_conf()");
       await expect(
-        publishPostgres(db, { settings: await settings(), schema: "committing", timeoutSeconds: 2 }),
+        publishPostgres(db, {
+          settings: await settings(),
+          schema: "committing",
+          timeoutSeconds: 2,
+        }),
       ).rejects.toThrow(
         /neither answered .*; it was committing and may have committed: publish again to be sure which tables it holds$/,
       );

@@ -1,13 +1,17 @@
 /**
  * `publish --lake DIR --postgres URL`: the two targets stay in step when one of them fails. A lake
  * on a full disk (a real tmpfs; mounting needs root, which CI has) leaves PostgreSQL's tables as
- * they were, and a PostgreSQL that refuses leaves the lake as it was. Through the command line,
- * against a real PostgreSQL server.
+ * they were, a PostgreSQL that refuses leaves the lake as it was, and a Ctrl-C once PostgreSQL
+ * has committed still lets the lake follow. Through the command line, against a real PostgreSQL
+ * server.
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { beforeAll, describe, expect, test } from "vitest";
 import { postgresInstalled } from "../../src/bench/temp-postgres.js";
+import { main } from "../../src/cli/main.js";
+import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import type { LmsDatabase } from "../../src/load/database.js";
 import { MANIFEST_FILE } from "../../src/publish/lake/manifest.js";
 import { runCli } from "../helpers/in-process-cli.js";
@@ -30,6 +34,34 @@ function publishBoth(name: string, lake: string, schema: string) {
   const args = ["publish", "--db", `${name}.duckdb`, "--lake", lake];
   args.push("--postgres", bi.current.url, "--schema", schema, "--portal", "acme");
   return runCli(small.dir, args, { LMS_PG_PASSWORD_FILE: join(small.dir, "pg-password") });
+}
+
+/**
+ * publishBoth with a Ctrl-C pressed as soon as PostgreSQL has committed: when the publish logs its
+ * first published table, which it does right after the COMMIT.
+ */
+async function publishBothInterruptedAfterCommit(name: string, lake: string, schema: string) {
+  const controller = new AbortController();
+  let stderr = "";
+  const logs = new Writable({
+    write(chunk, _encoding, done) {
+      stderr += String(chunk);
+      if (String(chunk).includes('"table published"')) {
+        controller.abort(new LmsExportError("interrupted", "interrupted"));
+      }
+      done();
+    },
+  });
+  const args = ["publish", "--db", `${name}.duckdb`, "--lake", lake];
+  args.push("--postgres", bi.current.url, "--schema", schema, "--portal", "acme");
+  const code = await main(args, {
+    stdout: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    stderr: logs,
+    cwd: small.dir,
+    env: { LMS_LOG_FORMAT: "json", LMS_PG_PASSWORD_FILE: join(small.dir, "pg-password") },
+    signal: controller.signal,
+  });
+  return { code, aborted: controller.signal.aborted, stderr };
 }
 
 /** Adds a take to the database, so that a publish that went through is seen in the counts. */
@@ -99,6 +131,28 @@ describe.skipIf(!installed)("publish --lake --postgres", () => {
       expect(failed.stderr.trimEnd().split("\n")).toHaveLength(1);
       expect(failed.stderr).toMatch(/portal north.*; the lake is as it was$/m);
       expect(await readFile(join(lake, MANIFEST_FILE), "utf8")).toBe(manifest);
+    } finally {
+      db.close();
+    }
+  });
+
+  test("a Ctrl-C once PostgreSQL has committed still brings the lake level with it", async () => {
+    const db = await filledDatabase(small.dir, "late");
+    const lake = join(small.dir, "lake-late");
+    try {
+      expect((await publishBoth("late", lake, "late")).code).toBe(0);
+      const before = await schemaCounts("late");
+      await addTake(db);
+      const run = await publishBothInterruptedAfterCommit("late", lake, "late");
+      expect(run.aborted).toBe(true);
+      expect((await schemaCounts("late")).take).toBe(before.take! + 1);
+      // The lake holds the same snapshot as PostgreSQL, as a publish not interrupted would.
+      const manifest = JSON.parse(await readFile(join(lake, MANIFEST_FILE), "utf8")) as {
+        partitions: { table: string; rows: number }[];
+      };
+      const take = manifest.partitions.find((p) => p.table === "take");
+      expect(take?.rows).toBe(before.take! + 1);
+      expect(run.code).toBe(0);
     } finally {
       db.close();
     }

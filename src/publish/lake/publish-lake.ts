@@ -67,7 +67,10 @@ export interface PublishLakeOptions {
    * failure here leaves the lake as it was.
    */
   beforeSwap?: () => void | Promise<void>;
-  /** Stops the publish (Ctrl-C) before the next table, or before the renames; throws its reason. */
+  /**
+   * Stops the publish (Ctrl-C) before the next table, or before beforeSwap and the renames;
+   * throws its reason.
+   */
   signal?: AbortSignal;
 }
 
@@ -122,8 +125,10 @@ async function publishLocked(
   let manifest: LakeManifest;
   try {
     const staged = await stageAll(db, lakeDir, at);
-    await options.beforeSwap?.();
     options.signal?.throwIfAborted();
+    // Not stopped past here: once beforeSwap has committed PostgreSQL, a Ctrl-C must not leave
+    // the lake behind it, and the renames that remain take moments.
+    await options.beforeSwap?.();
     await moveIn(lakeDir, id, staged.files);
     partitions = staged.partitions;
     manifest = await updateManifest(lakeDir, staged.tables, partitions);
