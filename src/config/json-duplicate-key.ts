@@ -11,7 +11,10 @@
 
 /** A key written twice in one object. */
 export interface DuplicateKey {
-  /** Where the key is, dotted from the top with [i] for array items: "portals.acme.baseUrl". */
+  /**
+   * Where the key is, dotted from the top with [i] for array items: "portals.acme.baseUrl"; a key
+   * other than plain letters, digits and _ $ @ - is written ["as JSON"].
+   */
   path: string;
   /** The line (1-based) of its first occurrence. */
   firstLine: number;
@@ -104,8 +107,21 @@ function childPath(parent: Frame | undefined): string {
   return joinPath(parent.path, parent.key);
 }
 
+/** A key written as it is in a dotted path: letters, digits and _ $ @ - only. */
+const PLAIN_KEY = /^[\p{L}\p{N}_$@-]+$/u;
+
+/**
+ * `key` added to `path`: dotted when plain, else as a JSON string in brackets (`a["x.y"]`,
+ * `[""]`), so that a key holding a dot, a quote or a line break reads unambiguously and the
+ * message stays on one line.
+ */
 function joinPath(path: string, key: string): string {
-  return path === "" ? key : `${path}.${key}`;
+  if (PLAIN_KEY.test(key)) return path === "" ? key : `${path}.${key}`;
+  const quoted = JSON.stringify(key).replace(
+    /[\p{Cc}\p{Zl}\p{Zp}]/gu,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `${path}[${quoted}]`;
 }
 
 /** The 1-based line of `offset`, counted as the config file's other messages count them. */

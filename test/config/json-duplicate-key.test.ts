@@ -31,6 +31,17 @@ describe("findDuplicateKey", () => {
     expect(findDuplicateKey(text)).toEqual(expected);
   });
 
+  it.each([
+    ['{"p": {"a\\nb": 1, "a\\nb": 2}}', 'p["a\\nb"]'],
+    ['{"p": {"x\\"y": 1, "x\\"y": 2}}', 'p["x\\"y"]'],
+    ['{"a.b": {"c": 1, "c": 2}}', '["a.b"].c'],
+    ['{"": 1, "": 2}', '[""]'],
+    ['{"x\\u2028y": 1, "x\\u2028y": 2}', '["x\\u2028y"]'],
+    ['{"__proto__": 1, "__proto__": 2}', "__proto__"],
+  ])("names the key of %j on one line, unambiguously, as %j", (text, path) => {
+    expect(findDuplicateKey(text)?.path).toBe(path);
+  });
+
   it("answers the first in text order", () => {
     expect(findDuplicateKey('{"b": 1, "a": 1,\n"a": 2,\n"b": 2}')?.path).toBe("a");
   });
