@@ -9,7 +9,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { postgresInstalled } from "../../src/bench/temp-postgres.js";
-import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
+import { LmsExportError } from "../../src/errors/lms-export-error.js";
+import type { LmsDatabase } from "../../src/load/database.js";
+import { type PgSettings, pgSettings } from "../../src/publish/postgres/connection-settings.js";
 import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { useBiServer } from "./helpers/bi-server.js";
@@ -29,12 +31,52 @@ async function settings() {
 const STALLED =
   /failed: PostgreSQL has neither answered nor taken data for 2 s: .*pg_stat_activity.*--postgres-timeout SECONDS.*; its tables are as they were$/;
 
-async function seenWaitingOnLock(): Promise<boolean> {
+/**
+ * Runs `act` on a database published once to `schema` and then given one more take, while every
+ * COMMIT waits for a synchronous standby that does not exist (as with one that is down). Then
+ * lets the server go on, and checks that the publish `act` made was committed all the same.
+ */
+async function whileCommitsWait(
+  schema: string,
+  act: (db: LmsDatabase, settings: PgSettings) => Promise<unknown>,
+): Promise<void> {
+  const db = await filledDatabase(await tempDir(), schema);
+  const admin = bi.current.admin;
+  try {
+    await publishPostgres(db, { settings: await settings(), schema });
+    const connection = await db.connect();
+    await connection.run(
+      "INSERT INTO take SELECT * REPLACE (take_id + 100000 AS take_id) FROM take LIMIT 1",
+    );
+    connection.closeSync();
+    await admin.query("ALTER SYSTEM SET synchronous_standby_names = 'absent_standby'");
+    await admin.query("SELECT pg_reload_conf()");
+    await act(db, await settings());
+  } finally {
+    await admin.query("ALTER SYSTEM RESET synchronous_standby_names");
+    await admin.query("SELECT pg_reload_conf()");
+    db.close();
+  }
+  // Released from its wait, the server's transaction is committed: the new take is there.
+  const client = await bi.current.server.admin("bi");
+  try {
+    for (let i = 0; i < 100 && (await counts(client, schema)).take !== 301; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await counts(client, schema)).take).toBe(301);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Whether the publish is seen waiting on `event` (a wait_event_type, or a wait_event). */
+async function seenWaiting(event: string): Promise<boolean> {
   const watcher = await bi.current.server.admin("bi");
   try {
     for (let i = 0; i < 2000; i++) {
       const waiting = await watcher.query(
-        "SELECT 1 FROM pg_stat_activity WHERE application_name = 'lms-export publish' AND wait_event_type = 'Lock'",
+        "SELECT 1 FROM pg_stat_activity WHERE application_name = 'lms-export publish' AND $1 IN (wait_event_type, wait_event)",
+        [event],
       );
       if (waiting.rowCount) return true;
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -107,42 +149,32 @@ describe.skipIf(!installed)("publish --postgres to a server that stops answering
   }, 60_000);
 
   test("a COMMIT the server never answers is not told as tables left as they were", async () => {
-    const db = await filledDatabase(await tempDir(), "committing");
-    const admin = bi.current.admin;
-    try {
-      await publishPostgres(db, { settings: await settings(), schema: "committing" });
-      const connection = await db.connect();
-      await connection.run(
-        "INSERT INTO take SELECT * REPLACE (take_id + 100000 AS take_id) FROM take LIMIT 1",
-      );
-      connection.closeSync();
-      // Every COMMIT now waits for a standby that does not exist, as with one that is down.
-      await admin.query("ALTER SYSTEM SET synchronous_standby_names = 'absent_standby'");
-      await admin.query("SELECT pg_reload_conf()");
-      await expect(
-        publishPostgres(db, {
-          settings: await settings(),
-          schema: "committing",
-          timeoutSeconds: 2,
-        }),
+    await whileCommitsWait("committing", (db, settings) =>
+      expect(
+        publishPostgres(db, { settings, schema: "committing", timeoutSeconds: 2 }),
       ).rejects.toThrow(
         /neither answered .*; it was committing and may have committed: publish again to be sure which tables it holds$/,
-      );
-    } finally {
-      await admin.query("ALTER SYSTEM RESET synchronous_standby_names");
-      await admin.query("SELECT pg_reload_conf()");
-      db.close();
-    }
-    // Released from its wait, the server's transaction is committed: the new take is there.
-    const client = await bi.current.server.admin("bi");
-    try {
-      for (let i = 0; i < 100 && (await counts(client, "committing")).take !== 301; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect((await counts(client, "committing")).take).toBe(301);
-    } finally {
-      await client.end();
-    }
+      ),
+    );
+  }, 60_000);
+
+  test("a Ctrl-C while the server commits says it may have committed", async () => {
+    await whileCommitsWait("ctrl_c", async (db, settings) => {
+      const controller = new AbortController();
+      const publishing = publishPostgres(db, {
+        settings,
+        schema: "ctrl_c",
+        signal: controller.signal,
+      });
+      expect(await seenWaiting("SyncRep")).toBe(true);
+      controller.abort(new LmsExportError("interrupted", "interrupted"));
+      await expect(publishing).rejects.toMatchObject({
+        code: "interrupted",
+        message: expect.stringMatching(
+          /^interrupted while PostgreSQL .* was committing: it may have committed; publish again to be sure which tables it holds$/,
+        ),
+      });
+    });
   }, 60_000);
 
   test("a wait shorter than the timeout is waited out and the publish succeeds", async () => {
@@ -161,7 +193,7 @@ describe.skipIf(!installed)("publish --postgres to a server that stops answering
         // Released once the publish is seen waiting for it, well within the timeout. Watched
         // from a third session: inside the holder's transaction pg_stat_activity stays as it
         // first read it.
-        expect(await seenWaitingOnLock()).toBe(true);
+        expect(await seenWaiting("Lock")).toBe(true);
         await new Promise((resolve) => setTimeout(resolve, 1500));
         await holder.query("COMMIT");
         const result = await publishing;

@@ -91,7 +91,7 @@ export async function publishPostgres(
     return { schema, tables: loaded };
   } catch (error) {
     if (error instanceof LmsExportError) throw error;
-    if (options.signal?.aborted) throw options.signal.reason;
+    if (options.signal?.aborted) throw stoppedBy(options.signal.reason, error, settings);
     const unanswered = error instanceof CommitUnanswered;
     const message = redact.text(failureText(unanswered ? error.cause : error, settings, schema));
     const state = unanswered
@@ -131,6 +131,20 @@ function failureText(error: unknown, settings: PgSettings, schema: string): stri
   if (text !== "timeout expired") return text;
   const seconds = (settings.client.connectionTimeoutMillis ?? 0) / 1000;
   return `the server did not let us in within ${seconds} s; check the host and port, or wait longer with ?connect_timeout=SECONDS in the URL`;
+}
+
+/**
+ * The error of a publish stopped by its signal: the signal's reason, but when the signal cut the
+ * connection during the COMMIT, saying that the server may have committed (a Ctrl-C is what a
+ * COMMIT hanging on a synchronous standby that is down invites).
+ */
+function stoppedBy(reason: unknown, error: unknown, settings: PgSettings): unknown {
+  if (!(error instanceof CommitUnanswered) || !(reason instanceof LmsExportError)) return reason;
+  return new LmsExportError(
+    reason.code,
+    `${reason.message} while PostgreSQL ${settings.shown} was committing: it may have committed; publish again to be sure which tables it holds`,
+    { cause: reason },
+  );
 }
 
 /** A COMMIT whose answer never came: the server may have committed, or not. */
