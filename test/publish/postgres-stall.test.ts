@@ -205,4 +205,31 @@ describe.skipIf(!installed)("publish --postgres to a server that stops answering
       db.close();
     }
   }, 60_000);
+
+  test("a publish waits its turn behind another publish of the schema, however long", async () => {
+    const db = await filledDatabase(await tempDir(), "turns");
+    try {
+      await publishPostgres(db, { settings: await settings(), schema: "turns" });
+      const other = await bi.current.server.admin("bi");
+      try {
+        // The lock another publish of the schema holds through its transaction.
+        await other.query("SELECT pg_advisory_lock(hashtext('lms-export:turns'))");
+        const publishing = publishPostgres(db, {
+          settings: await settings(),
+          schema: "turns",
+          timeoutSeconds: 1,
+        });
+        expect(await seenWaiting("advisory")).toBe(true);
+        // Three times the timeout: the turn is not the server's silence.
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        await other.query("SELECT pg_advisory_unlock(hashtext('lms-export:turns'))");
+        const result = await publishing;
+        expect(result.tables.find((t) => t.name === "take")?.rows).toBe(300);
+      } finally {
+        await other.end();
+      }
+    } finally {
+      db.close();
+    }
+  }, 60_000);
 });

@@ -27,7 +27,13 @@ import { type NulColumn, nulColumns } from "./nul-characters.js";
 import { pgColumnsSql, pgType } from "./pg-columns.js";
 import { checkSchemaName } from "./schema-name.js";
 import { checkSchemaPortal, markSchemaPortal } from "./schema-portal.js";
-import { DEFAULT_POSTGRES_TIMEOUT_S, PgStallError, watchStalls } from "./stall-watch.js";
+import {
+  DEFAULT_POSTGRES_TIMEOUT_S,
+  NO_WATCH,
+  PgStallError,
+  type StallWatch,
+  watchStalls,
+} from "./stall-watch.js";
 import { nextTable, swapTable } from "./swap-tables.js";
 
 export const DEFAULT_PG_SCHEMA = "lms";
@@ -68,7 +74,7 @@ export async function publishPostgres(
   const stream = () => (client as unknown as { connection: { stream: Socket } }).connection.stream;
   const stop = () => stream().destroy();
   options.signal?.addEventListener("abort", stop, { once: true });
-  let unwatch: () => void = () => undefined;
+  let watch = NO_WATCH;
   const duck = await db.connect();
   try {
     options.signal?.throwIfAborted();
@@ -77,9 +83,14 @@ export async function publishPostgres(
     await client.connect();
     // After connect: a TLS connection's stream is the TLS socket only from then on.
     const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_POSTGRES_TIMEOUT_S;
-    unwatch = watchStalls(stream(), timeoutSeconds * 1000);
+    watch = watchStalls(stream(), timeoutSeconds * 1000);
     const tables = await describePublishedTables(duck);
-    const { loaded, nul } = await loadInOneTransaction(client, duck, { schema, portal }, tables);
+    const { loaded, nul } = await loadInOneTransaction(
+      client,
+      duck,
+      { schema, portal, watch },
+      tables,
+    );
     const logger = options.logger ?? silentLogger;
     for (const t of loaded) logger.info("table published", { schema, table: t.name, rows: t.rows });
     for (const { table, column, values } of nul) {
@@ -106,7 +117,7 @@ export async function publishPostgres(
     duck.closeSync();
     // Watched until the end: a server that hangs now would hold end() for ever.
     await client.end().catch(() => undefined);
-    unwatch();
+    watch.stop();
   }
 }
 
@@ -172,14 +183,17 @@ async function commit(client: pg.Client): Promise<void> {
 async function loadInOneTransaction(
   client: pg.Client,
   duck: DuckDBConnection,
-  target: { schema: string; portal: string },
+  target: { schema: string; portal: string; watch: StallWatch },
   tables: readonly PublishedTable[],
 ): Promise<{ loaded: { name: string; rows: number }[]; nul: NulColumn[] }> {
-  const { schema, portal } = target;
+  const { schema, portal, watch } = target;
   await client.query("BEGIN");
   try {
     // Two publishers to one schema take turns instead of racing on the temporary tables.
-    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`lms-export:${schema}`]);
+    const turn = client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+      `lms-export:${schema}`,
+    ]);
+    await watch.excuse(turn);
     // Created only when missing: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even
     // when the schema exists, which a role given a schema of its own does not have.
     const found = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);

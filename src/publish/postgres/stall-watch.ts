@@ -10,8 +10,9 @@
  * message sent since the server last said anything (a query awaiting its answer). Time this side
  * spends between statements (reading DuckDB) is not the server's. Any byte read or written
  * starts the count again, so a large COPY may run as long as it keeps moving. A statement the
- * server works on longer than the limit without a word (a lock wait included) is given up too:
- * that is what the limit is for, and the message says how to raise it.
+ * server works on longer than the limit without a word (a lock a reader holds included) is given
+ * up too: that is what the limit is for, and the message says how to raise it. Waiting for another
+ * publish of the same schema to finish is not counted (see {@link StallWatch.excuse}).
  */
 import type { Socket } from "node:net";
 
@@ -26,13 +27,26 @@ export class PgStallError extends Error {
   }
 }
 
+/** A watch on one connection; see {@link watchStalls}. */
+export interface StallWatch {
+  /**
+   * Runs `wait` uncounted: a publish waiting its turn behind another publish of the schema (the
+   * advisory lock) waits as long as that one takes, and that one has a watch of its own.
+   */
+  excuse<T>(wait: Promise<T>): Promise<T>;
+  stop(): void;
+}
+
+/** The watch of `--postgres-timeout 0`, and of a publish not yet connected. */
+export const NO_WATCH: StallWatch = { excuse: (wait) => wait, stop: () => undefined };
+
 /**
  * Watches `socket` (a connected pg client's stream) and destroys it with a {@link PgStallError}
  * once the publish has waited `timeoutMs` on the server without any byte moving; 0 watches
- * nothing. Answers the function that stops the watch.
+ * nothing.
  */
-export function watchStalls(socket: Socket, timeoutMs: number): () => void {
-  if (timeoutMs <= 0) return () => undefined;
+export function watchStalls(socket: Socket, timeoutMs: number): StallWatch {
+  if (timeoutMs <= 0) return NO_WATCH;
   // bytesWritten counts what is still buffered too; what left the buffer is what the kernel took.
   const sent = () => socket.bytesWritten - socket.writableLength;
   let sentAtLastRead = sent();
@@ -40,10 +54,11 @@ export function watchStalls(socket: Socket, timeoutMs: number): () => void {
     sentAtLastRead = sent();
   };
   socket.on("data", onData);
+  let excused = 0;
   let moved = { read: socket.bytesRead, sent: sent(), at: Date.now() };
   const tick = () => {
     const now = { read: socket.bytesRead, sent: sent(), at: Date.now() };
-    if (now.read !== moved.read || now.sent !== moved.sent) {
+    if (excused > 0 || now.read !== moved.read || now.sent !== moved.sent) {
       moved = now;
       return;
     }
@@ -54,8 +69,18 @@ export function watchStalls(socket: Socket, timeoutMs: number): () => void {
   // A tenth of the limit: given up at most 10 % late, without a timer per byte.
   const timer = setInterval(tick, Math.max(50, Math.min(1000, timeoutMs / 10)));
   timer.unref();
-  return () => {
-    clearInterval(timer);
-    socket.off("data", onData);
+  return {
+    async excuse(wait) {
+      excused += 1;
+      try {
+        return await wait;
+      } finally {
+        excused -= 1;
+      }
+    },
+    stop() {
+      clearInterval(timer);
+      socket.off("data", onData);
+    },
   };
 }
