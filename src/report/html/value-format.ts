@@ -8,13 +8,19 @@
 import { type ColumnKind, MAX_DECIMAL_PLACES, type ShownValue } from "../present/column-kind.js";
 import { ExactDecimal } from "../present/exact-decimal.js";
 
-const INTEGER = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
+/**
+ * A minus only where the value shown is not zero: -0.001 at two places reads 0.00, not -0.00, a
+ * sign that says nothing and makes a reader look for a loss.
+ */
+const SIGN = { signDisplay: "negative" } as const;
+const INTEGER = new Intl.NumberFormat("en", { maximumFractionDigits: 0, ...SIGN });
 /** Places of a fractional number whose type does not say (DOUBLE, FLOAT). */
 const DEFAULT_PLACES = 2;
 const PERCENT = new Intl.NumberFormat("en", {
   style: "percent",
   minimumFractionDigits: 1,
   maximumFractionDigits: 1,
+  ...SIGN,
 });
 
 /** One formatter per number of places, made when first asked for (up to MAX_DECIMAL_PLACES). */
@@ -26,6 +32,7 @@ function fixedPlaces(places: number): Intl.NumberFormat {
     format = new Intl.NumberFormat("en", {
       minimumFractionDigits: places,
       maximumFractionDigits: places,
+      ...SIGN,
     });
     byPlaces.set(places, format);
   }

@@ -30,12 +30,14 @@ SELECT label,
        CAST(a AS DECIMAL(12,0)) AS no_places,
        CAST(a AS DOUBLE) AS measured,
        CAST(big AS DECIMAL(38,2)) AS big_amount,
-       CAST(fine AS DECIMAL(38,20)) AS fine_amount
+       CAST(fine AS DECIMAL(38,20)) AS fine_amount,
+       CAST(tiny AS DECIMAL(38,20)) AS tiny_amount,
+       CAST(tiny AS DOUBLE) AS tiny_measured
 FROM (VALUES ('later', 'infinity', 1234567.125, '12345678901234567.89',
-              '1234567.123456789012345678'),
-             ('earlier', '-infinity', 0.5, '-98765432109876543.21', '-0.5'),
-             ('real', '2026-03-10 00:00:00+00', 12.25, '0.05', '12.25'))
-     AS v(label, t, a, big, fine)
+              '1234567.123456789012345678', '-0.0000000000000000001'),
+             ('earlier', '-infinity', 0.5, '-98765432109876543.21', '-0.5', '-1'),
+             ('real', '2026-03-10 00:00:00+00', 12.25, '0.05', '12.25', '-0.004'))
+     AS v(label, t, a, big, fine, tiny)
 `;
 
 const REPORT = JSON.stringify({
@@ -57,6 +59,9 @@ const SHOWN = {
     "1,234,567.13",
     "12,345,678,901,234,567.89",
     "1,234,567.123456789012346",
+    // Negatives that round to zero show no minus.
+    "0.000000000000000",
+    "0.00",
   ],
   earlier: [
     ...TIMES.map(() => "-infinity"),
@@ -66,6 +71,8 @@ const SHOWN = {
     "0.50",
     "-98,765,432,109,876,543.21",
     "-0.500000000000000",
+    "-1.000000000000000",
+    "-1.00",
   ],
   real: [
     "2026-03-10",
@@ -76,6 +83,8 @@ const SHOWN = {
     "12.25",
     "0.05",
     "12.250000000000000",
+    "-0.004000000000000",
+    "0.00",
   ],
 };
 
