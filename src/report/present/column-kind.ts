@@ -17,7 +17,7 @@ import {
   type DuckDBValue,
 } from "@duckdb/node-api";
 import { INTEGER_TYPE_IDS, isNumericType } from "../numeric-types.js";
-import { type ExactDecimal, exactDecimal } from "./exact-decimal.js";
+import { ExactDecimal, exactDecimal } from "./exact-decimal.js";
 
 /** How a column's values are shown. */
 export type ColumnKind =
@@ -32,7 +32,10 @@ export type ColumnKind =
 /** A value converted for display (null = empty). */
 export type PlainValue = string | number | boolean | Date | null;
 
-/** A value shown as text (HTML report, mail): a DECIMAL keeps every digit DuckDB holds. */
+/**
+ * A value shown as text (HTML report, mail): a DECIMAL, and a whole number too large for a double,
+ * keep every digit DuckDB holds.
+ */
 export type ShownValue = PlainValue | ExactDecimal;
 
 const DAY_MS = 86_400_000;
@@ -87,8 +90,8 @@ export function isTimeKind(kind: ColumnKind): boolean {
 
 export function toNumber(value: DuckDBValue): number | null {
   if (typeof value === "number") return value;
-  // BIGINT arrives as bigint; doubles are what charts and Excel hold, so ids above 2^53 would
-  // lose digits (they are shown as numbers, not computed with).
+  // BIGINT arrives as bigint; doubles are what charts and Excel hold, so a value above 2^53
+  // loses digits there (the HTML report and the mail show it exact, see shownConverter).
   if (typeof value === "bigint") return Number(value);
   if (value !== null && typeof value === "object" && "toDouble" in value) {
     return (value as { toDouble(): number }).toDouble();
@@ -169,15 +172,23 @@ export function plainConverter(
   }
 }
 
+/** Beyond this, a double no longer holds every whole number: 2^53 + 1 reads as 2^53. */
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /**
  * The converter of a column whose values are shown as text: as plainConverter, but a DECIMAL
- * column's values stay exact (charts and the workbook take plainConverter's doubles).
+ * column's values stay exact, and so does a BIGINT or HUGEINT beyond 2^53 (an id or a sum of
+ * large amounts); charts and the workbook take plainConverter's doubles.
  */
 export function shownConverter(
   kind: ColumnKind,
   type: DuckDBType,
 ): (value: DuckDBValue) => ShownValue {
-  return kind === "decimal" && type instanceof DuckDBDecimalType
-    ? exactDecimal
-    : plainConverter(kind, type);
+  if (kind === "decimal" && type instanceof DuckDBDecimalType) return exactDecimal;
+  const plain = plainConverter(kind, type);
+  if (kind !== "integer") return plain;
+  return (value) =>
+    typeof value === "bigint" && (value > SAFE || value < -SAFE)
+      ? new ExactDecimal(value, 0)
+      : plain(value);
 }

@@ -24,6 +24,11 @@ export class ExactDecimal {
     const fraction = this.scale === 0 ? "" : `.${digits.slice(digits.length - this.scale)}`;
     return `${negative ? "-" : ""}${whole}${fraction}` as `${number}`;
   }
+
+  /** The literal: an identifier column shows its digits as they are. */
+  toString(): string {
+    return this.literal;
+  }
 }
 
 /** A DECIMAL column's value (DuckDB's node API reads every width as a DuckDBDecimalValue). */

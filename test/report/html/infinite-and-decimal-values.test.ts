@@ -32,12 +32,14 @@ SELECT label,
        CAST(big AS DECIMAL(38,2)) AS big_amount,
        CAST(fine AS DECIMAL(38,20)) AS fine_amount,
        CAST(tiny AS DECIMAL(38,20)) AS tiny_amount,
-       CAST(tiny AS DOUBLE) AS tiny_measured
+       CAST(tiny AS DOUBLE) AS tiny_measured,
+       CAST(whole AS BIGINT) AS big_id,
+       CAST(whole AS HUGEINT) * 1000 AS huge_total
 FROM (VALUES ('later', 'infinity', 1234567.125, '12345678901234567.89',
-              '1234567.123456789012345678', '-0.0000000000000000001'),
-             ('earlier', '-infinity', 0.5, '-98765432109876543.21', '-0.5', '-1'),
-             ('real', '2026-03-10 00:00:00+00', 12.25, '0.05', '12.25', '-0.004'))
-     AS v(label, t, a, big, fine, tiny)
+              '1234567.123456789012345678', '-0.0000000000000000001', '9007199254740993'),
+             ('earlier', '-infinity', 0.5, '-98765432109876543.21', '-0.5', '-1', '-9223372036854775807'),
+             ('real', '2026-03-10 00:00:00+00', 12.25, '0.05', '12.25', '-0.004', '42'))
+     AS v(label, t, a, big, fine, tiny, whole)
 `;
 
 const REPORT = JSON.stringify({
@@ -62,6 +64,9 @@ const SHOWN = {
     // Negatives that round to zero show no minus.
     "0.000000000000000",
     "0.00",
+    // Whole numbers past 2^53, which a double would round (an id without separators).
+    "9007199254740993",
+    "9,007,199,254,740,993,000",
   ],
   earlier: [
     ...TIMES.map(() => "-infinity"),
@@ -73,6 +78,8 @@ const SHOWN = {
     "-0.500000000000000",
     "-1.000000000000000",
     "-1.00",
+    "-9223372036854775807",
+    "-9,223,372,036,854,775,807,000",
   ],
   real: [
     "2026-03-10",
@@ -85,6 +92,8 @@ const SHOWN = {
     "12.250000000000000",
     "-0.004000000000000",
     "0.00",
+    "42",
+    "42,000",
   ],
 };
 
