@@ -12,42 +12,48 @@ export interface PublishTargets {
   readonly schema?: unknown;
   readonly postgresTimeout?: unknown;
   readonly snapshotDate?: unknown;
+  readonly keep?: unknown;
 }
+
+/** The flags that set a target (with the value they take), and the flags that need each one. */
+const SETTINGS_OF = {
+  postgres: { flag: "--postgres URL", settings: ["schema", "postgresTimeout"] },
+  lake: { flag: "--lake DIR", settings: ["snapshotDate", "keep"] },
+} as const;
+
+/** The flag of a setting as typed: `postgresTimeout` → `--postgres-timeout`. */
+const flagOf = (setting: string) => `--${setting.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Throws a bad-input error for a publish without a target or with a setting of a missing one. */
 export function checkPublishTargets(args: PublishTargets): void {
   if (args.lake === undefined && args.postgres === undefined) {
     throw new LmsExportError("bad-input", "name a target: --lake DIR or --postgres URL");
   }
-  if (args.schema !== undefined && args.postgres === undefined) {
+  for (const [target, { flag, settings }] of Object.entries(SETTINGS_OF)) {
+    if (args[target as keyof typeof SETTINGS_OF] !== undefined) continue;
+    const given = settings.find((setting) => args[setting] !== undefined);
+    if (given === undefined) continue;
     throw new LmsExportError(
       "bad-input",
-      "--schema is for --postgres URL: add it, or leave out --schema",
+      `${flagOf(given)} is for ${flag}: add it, or leave out ${flagOf(given)}`,
     );
   }
-  checkPostgresTimeout(args);
-  if (args.snapshotDate !== undefined && args.lake === undefined) {
-    throw new LmsExportError(
-      "bad-input",
-      "--snapshot-date is for --lake DIR: add it, or leave out --snapshot-date",
-    );
-  }
+  checkWhole(
+    args.postgresTimeout,
+    0,
+    "--postgres-timeout must be a whole number of seconds, 0 to wait for ever (default 600)",
+  );
+  checkWhole(
+    args.keep,
+    1,
+    "--keep must be a whole number of snapshot days to keep, at least 1 (leave it out to keep all)",
+  );
 }
 
-/** `--postgres-timeout`: only with --postgres, and a whole number of seconds. */
-function checkPostgresTimeout(args: PublishTargets): void {
-  const given = args.postgresTimeout;
+/** A whole-number flag, when given: at least `least`, else `refusal`. */
+function checkWhole(given: unknown, least: number, refusal: string): void {
   if (given === undefined) return;
-  if (args.postgres === undefined) {
-    throw new LmsExportError(
-      "bad-input",
-      "--postgres-timeout is for --postgres URL: add it, or leave out --postgres-timeout",
-    );
-  }
-  if (typeof given !== "number" || !Number.isInteger(given) || given < 0) {
-    throw new LmsExportError(
-      "bad-input",
-      "--postgres-timeout must be a whole number of seconds, 0 to wait for ever (default 600)",
-    );
+  if (typeof given !== "number" || !Number.isInteger(given) || given < least) {
+    throw new LmsExportError("bad-input", refusal);
   }
 }

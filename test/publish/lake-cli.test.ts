@@ -124,6 +124,14 @@ describe("publish --lake and report --lake from the command line", () => {
         "--postgres-timeout is for --postgres",
       ],
       [
+        ["publish", "--db", "x.duckdb", "--postgres", "postgres://u@127.0.0.1:9/d", "--keep", "4"],
+        "--keep is for --lake DIR",
+      ],
+      [
+        ["publish", "--db", "x.duckdb", "--lake", "l", "--keep", "0"],
+        "--keep must be a whole number",
+      ],
+      [
         ["publish", "--db", "x.duckdb", "--postgres", "postgres://u@127.0.0.1:9/d"].concat([
           "--postgres-timeout",
           "-1",

@@ -48,6 +48,12 @@ function publishBuilder(y: Argv) {
       group: TARGET,
       description: "PostgreSQL schema the tables go to (default lms)",
     })
+    .option("keep", {
+      type: "number",
+      group: TARGET,
+      description:
+        "Keep the portal's newest N snapshot days in the lake; older ones are dropped after the publish (default: all kept)",
+    })
     .option("snapshot-date", {
       type: "string",
       group: TARGET,
@@ -107,6 +113,7 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
 
 type PublishArgs = Readonly<Record<string, unknown>> & {
   lake?: string | undefined;
+  keep?: number | undefined;
   portal?: string | undefined;
   snapshotDate?: string | undefined;
 };
@@ -193,6 +200,7 @@ async function publishTo(
     lakeDir,
     ...(args.portal ? { portal: args.portal } : {}),
     ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
+    ...(args.keep === undefined ? {} : { keep: args.keep }),
     ...(beforeSwap ? { beforeSwap } : {}),
     logger: to.logger,
     signal: ctx.signal,
@@ -205,6 +213,7 @@ async function publishTo(
       : error;
   });
   const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
+  if (result.dropped.length > 0) lines.push(`  dropped snapshots: ${result.dropped.join(", ")}`);
   ctx.stdout.write(
     `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
   );

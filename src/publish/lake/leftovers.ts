@@ -18,7 +18,7 @@ import {
 } from "./partition.js";
 
 /** The entries of `folder`, none when it does not exist. */
-async function entries(folder: string): Promise<string[]> {
+export async function entries(folder: string): Promise<string[]> {
   try {
     return await readdir(folder);
   } catch (error) {
@@ -38,7 +38,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** The folders of the lake that may be tables (`_runs` is one): not `_staging`, nothing hidden. */
-async function tableFolders(lakeDir: string): Promise<string[]> {
+export async function tableFolders(lakeDir: string): Promise<string[]> {
   const found = await readdir(lakeDir, { withFileTypes: true });
   return found
     .filter((e) => e.isDirectory() && e.name !== STAGING_DIR && !e.name.startsWith("."))

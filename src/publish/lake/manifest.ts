@@ -113,24 +113,34 @@ export function mergeManifest(
 }
 
 /**
- * Re-reads the manifest, merges this publish into it and replaces it atomically, under
- * `_lake.json.lock` so publishers of different portals never lose each other's entries. This
- * rename is a publish's commit: the new text is synced to disk before it, the lake folder after,
- * so that after a crash the manifest names either the previous files or the new ones, all of
- * them on disk.
+ * Re-reads the manifest, merges this publish into it and replaces it atomically (see
+ * replaceManifest).
  */
-export async function updateManifest(
+export function updateManifest(
   lakeDir: string,
   tables: readonly PublishedTable[],
   written: readonly LakePartition[],
+): Promise<LakeManifest> {
+  return replaceManifest(lakeDir, (manifest) => mergeManifest(manifest, tables, written));
+}
+
+/**
+ * Re-reads the manifest, applies `change` and replaces it atomically, under `_lake.json.lock` so
+ * publishers of different portals never lose each other's entries. This rename is a publish's
+ * commit: the new text is synced to disk before it, the lake folder after, so that after a crash
+ * the manifest names either the previous files or the new ones, all of them on disk.
+ */
+export async function replaceManifest(
+  lakeDir: string,
+  change: (manifest: LakeManifest) => LakeManifest,
 ): Promise<LakeManifest> {
   const path = join(lakeDir, MANIFEST_FILE);
   const lock = { waitMs: 60_000, advice: "another publish is updating the lake; try again" };
   return withLockFile(`${path}.lock`, lock, async () => {
     await removeTemps(lakeDir);
-    const merged = mergeManifest(await readManifest(lakeDir), tables, written);
+    const changed = change(await readManifest(lakeDir));
     // Snapshots deleted by hand leave the manifest here, under its lock (present-partitions.ts).
-    const next = { ...merged, partitions: (await splitGone(lakeDir, merged.partitions)).kept };
+    const next = { ...changed, partitions: (await splitGone(lakeDir, changed.partitions)).kept };
     const temp = `${path}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
     try {
       const file = await open(temp, "w");

@@ -53,6 +53,7 @@ import {
   stagingName,
   syncToDisk,
 } from "./partition.js";
+import { checkKept, dropOldSnapshots } from "./retention.js";
 
 export interface PublishLakeOptions {
   lakeDir: string;
@@ -72,12 +73,16 @@ export interface PublishLakeOptions {
    * throws its reason.
    */
   signal?: AbortSignal;
+  /** Keep the portal's newest `keep` snapshot days, dropping older ones (retention.ts). */
+  keep?: number;
 }
 
 export interface PublishLakeResult {
   portal: string;
   snapshotDate: string;
   partitions: LakePartition[];
+  /** Snapshot days of the portal dropped by `keep`, oldest first. */
+  dropped: string[];
 }
 
 export async function publishLake(
@@ -124,6 +129,9 @@ async function publishLocked(
   let partitions: LakePartition[];
   let manifest: LakeManifest;
   try {
+    if (options.keep !== undefined) {
+      checkKept(await readManifest(lakeDir), portal, options.keep, snapshotDate);
+    }
     const staged = await stageAll(db, lakeDir, at);
     options.signal?.throwIfAborted();
     // Not stopped past here: once beforeSwap has committed PostgreSQL, a Ctrl-C must not leave
@@ -142,7 +150,25 @@ async function publishLocked(
   for (const p of partitions) {
     logger.info("partition published", { table: p.table, path: p.path, rows: p.rows });
   }
-  return { portal, snapshotDate, partitions };
+  const dropped = await dropBeyondKeep(lakeDir, portal, options.keep);
+  for (const day of dropped) logger.info("snapshot dropped", { portal, snapshotDate: day });
+  return { portal, snapshotDate, partitions, dropped };
+}
+
+/** After the commit: the portal's snapshots beyond `keep` go (none without it). */
+async function dropBeyondKeep(
+  lakeDir: string,
+  portal: string,
+  keep: number | undefined,
+): Promise<string[]> {
+  if (keep === undefined) return [];
+  return dropOldSnapshots(lakeDir, portal, keep).catch((error: unknown) => {
+    throw lakeError(
+      error,
+      lakeDir,
+      `the new snapshot is published, but snapshots beyond the ${keep} kept are left until the next publish with --keep removes them`,
+    );
+  });
 }
 
 /** One publish: which portal and day, its id and staging folder, what stops it. */
