@@ -30,7 +30,12 @@ export type Relationship = { readonly Id: string; readonly Target: string };
 
 /** lib/xlsx/xform/book/workbook-xform.js (the sheets in the workbook's order) */
 export interface WorkbookModel {
-  readonly sheets?: readonly { readonly name: string; readonly rId: string }[];
+  readonly sheets?: readonly {
+    readonly name: string;
+    readonly rId: string;
+    /** `hidden` or `veryHidden` for a sheet the workbook does not show; absent when shown. */
+    readonly state?: string;
+  }[];
   readonly properties?: { readonly date1904?: boolean };
 }
 

@@ -22,6 +22,8 @@ export interface BookSheet {
   readonly part: Part;
   /** The number in the part's name, which names the sheet's own relationships part too. */
   readonly sheetNo: string;
+  /** Whether the workbook hides the sheet (`hidden`, or `veryHidden`: shown by no menu). */
+  readonly hidden: boolean;
 }
 
 export interface Book {
@@ -51,8 +53,9 @@ export async function readBook(parts: ReadonlyMap<string, Part>): Promise<Book> 
     const path = `xl/${rel.Target.replace(/^(\s|\/xl\/)+/, "")}`;
     const part = parts.get(path);
     const sheetNo = WORKSHEET_PART.exec(path)?.[1];
+    const hidden = sheet.state === "hidden" || sheet.state === "veryHidden";
     if (part !== undefined && sheetNo !== undefined)
-      sheets.push({ name: sheet.name, part, sheetNo });
+      sheets.push({ name: sheet.name, part, sheetNo, hidden });
   }
   return { sheets, date1904: workbook?.properties?.date1904 };
 }

@@ -14,6 +14,13 @@ import type { SheetRow } from "./xlsx-sheet-rows.js";
 function pickSheet(book: Book, file: string, sheet?: string): BookSheet {
   const found =
     sheet === undefined ? book.sheets[0] : book.sheets.find((each) => each.name === sheet);
+  // Nobody sees a hidden sheet's rows: read as the first sheet, they would be what is imported or
+  // sent while the sheet on screen was what the person checked.
+  if (found?.hidden && sheet === undefined) {
+    throw new TabularError(
+      `${file}: its first sheet "${found.name}" is hidden, and the first sheet is the one read: unhide it, or delete it or move the sheet to read before it, and save the workbook`,
+    );
+  }
   if (found) return found;
   if (sheet === undefined) throw new TabularError(`${file} has no sheets`);
   const list = book.sheets.map((each) => JSON.stringify(each.name)).join(", ");
