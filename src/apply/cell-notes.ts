@@ -1,7 +1,8 @@
 /**
  * A cell's text checked against what its reader noted of it (see CellNote): a spreadsheet error
- * is never a value, a JSON null clears like the literal `null`, and a spreadsheet number whose
- * text may not be what the sheet shows is refused for a text field.
+ * is never a value, nor is a formula the file saved no value of, a JSON null clears like the
+ * literal `null`, and a spreadsheet number whose text may not be what the sheet shows is refused
+ * for a text field.
  */
 import type { FieldSpec } from "../resources/types.js";
 import type { CellNote } from "../tabular/types.js";
@@ -24,6 +25,13 @@ export function notedCell(
       return {
         problem: `column "${column}" holds the spreadsheet error ${text}, not a value: correct the formula or clear the cell`,
       };
+    case "formula": {
+      // Read as empty it would leave the field as it is, while the sheet shows a value to set.
+      const shown = note.formula === undefined ? "a formula" : `the formula =${note.formula}`;
+      return {
+        problem: `column "${column}" holds ${shown} with no saved value (the file was written by a program that does not calculate): open the workbook in a spreadsheet and save it, or paste the values`,
+      };
+    }
     case "null":
       // The README's promise: null clears a field, in JSON as in a CSV cell.
       return { text: "null" };

@@ -13,10 +13,14 @@ export type TabularFormat = "csv" | "xlsx" | "parquet" | "jsonl";
  * - `error`: a spreadsheet error value (`#N/A`, `#REF!`, ...); the text is the error;
  * - `number`: a spreadsheet number whose text may not be what the sheet shows (a number format
  *   other than General, or not a whole number), with that format (undefined: General);
- * - `null`: a JSON null given for the key (the text is null, as for a key left out).
+ * - `null`: a JSON null given for the key (the text is null, as for a key left out);
+ * - `formula`: a formula the file holds no value of (written by a program that does not
+ *   calculate, never opened and saved in a spreadsheet since): the text is null, as for an empty
+ *   cell, though the sheet shows a value once opened; with the formula, when the cell has its own.
  */
 export type CellNote =
   | { readonly kind: "error" }
+  | { readonly kind: "formula"; readonly formula: string | undefined }
   | { readonly kind: "number"; readonly format: string | undefined }
   | { readonly kind: "null" };
 

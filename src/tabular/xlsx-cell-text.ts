@@ -42,6 +42,14 @@ function shownValue(value: CellValue): CellValue {
   return value;
 }
 
+/** A formula cell the file saved no result for (see CellNote), else undefined. */
+function uncalculatedFormula(value: CellValue): CellNote | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  if (!("formula" in value || "sharedFormula" in value)) return undefined;
+  const { formula, result } = value as { formula?: string; result?: CellValue };
+  return result === undefined ? { kind: "formula", formula } : undefined;
+}
+
 /**
  * Number formats under which a whole number shows as its plain digits (General, `0`, Text). Any
  * other may show other text (`00000` shows 123 as 00123, `#,##0` shows 1234 as 1,234).
@@ -56,6 +64,8 @@ const PLAIN_FORMATS: ReadonlySet<string> = new Set(["General", "0", "@"]);
  * cell's number format (exceljs's `cell.numFmt`).
  */
 export function cellNote(cellValue: CellValue, numFmt: string | undefined): CellNote | undefined {
+  const uncalculated = uncalculatedFormula(cellValue);
+  if (uncalculated) return uncalculated;
   const value = shownValue(cellValue);
   if (typeof value === "number") {
     // exceljs gives no format for a General cell in some files and "General" in others.

@@ -1,7 +1,7 @@
 /**
- * What a workbook holds beyond what its cells' text says: a hidden first sheet would send
- * something other than what the person sees, so the file is refused, in one line, and nothing is
- * sent.
+ * What a workbook holds beyond what its cells' text says: a hidden first sheet, and formulas the
+ * file saved no value of. Either would send something other than what the person sees, so the
+ * file is refused, in one line, and nothing is sent.
  */
 import { join } from "node:path";
 import ExcelJS from "exceljs";
@@ -46,5 +46,25 @@ describe("apply: workbook cells the sheet shows otherwise than the file reads", 
     expect(fx.sim.data.get("product_access", a.product_access_id)?.product_access_status).toBe(
       a.product_access_status,
     );
+  });
+
+  it("a formula with no saved value is refused, not read as a blank that leaves the field", async () => {
+    const [g0, g1] = fx.sim.data.list("grp");
+    if (!g0 || !g1) throw new Error("too few groups");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("changes");
+    sheet.addRow(["grp_id", "grp_name", "grp_external_id"]);
+    // As a program that writes formulas without calculating them saves them: no result.
+    sheet.addRow([g0.grp_id, { formula: 'CONCAT("North-",A2)' }, "n-1"]);
+    // A result saved with the formula is the value, as before.
+    sheet.addRow([g1.grp_id, { formula: '"South"', result: "South" }, null]);
+    const path = join(fx.dir, "uncalculated.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const message = await refused(path, "grp.edit");
+    expect(message).toContain("1 problem");
+    expect(message).toContain(
+      'row 2: column "grp_name" holds the formula =CONCAT("North-",A2) with no saved value',
+    );
+    expect(message).toContain("open the workbook in a spreadsheet and save it");
   });
 });
