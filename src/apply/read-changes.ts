@@ -45,6 +45,9 @@ function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems
   const seen = new Map<string, string>();
   const names = source.columns.map((raw) => {
     const name = snakeCase(raw);
+    // Excel saves a CSV with an empty column after the data when a cell there was ever formatted:
+    // a column named by nothing sets nothing (its cells are checked to be blank, see readRows).
+    if (raw.trim() === "") return name;
     const earlier = seen.get(name);
     if (earlier !== undefined) {
       problems.add(
@@ -153,6 +156,29 @@ function readRow(
   return ok ? set : undefined;
 }
 
+/**
+ * A cell under a blank header holds a value: the file says nothing of which field it is for, so it
+ * can be neither sent nor left out unsaid.
+ */
+function unnamedCells(
+  values: readonly (string | null)[],
+  columns: readonly string[],
+  where: string,
+  problems: ChangeProblems,
+): boolean {
+  let found = false;
+  columns.forEach((raw, index) => {
+    const cell = values[index] ?? null;
+    if (raw.trim() !== "" || cell === null || cell.trim() === "") return;
+    problems.add(
+      where,
+      `column ${index + 1} has no header but holds ${quotedCell(cell)}: give the column the name of a field, or delete it`,
+    );
+    found = true;
+  });
+  return found;
+}
+
 /** A create's key: the same link twice in one file is a mistake, like an id twice. */
 function createKey(set: ReadonlyMap<string, CellValue>): string {
   return `user ${set.get("user_grp_user_id")} in group ${set.get("user_grp_grp_id")}`;
@@ -177,7 +203,8 @@ function readRows(
     // A repeated id is a problem even when the first row has others of its own.
     if (typeof id === "number") firstLine.set(String(id), row.line);
     const set = readRow(values, names, spec, where, problems);
-    if (id === undefined || set === undefined || bad.size > 0) return;
+    const unnamed = unnamedCells(values, source.columns, where, problems);
+    if (id === undefined || set === undefined || bad.size > 0 || unnamed) return;
     if (id === null) {
       const key = createKey(set);
       const earlier = firstLine.get(key);

@@ -65,4 +65,29 @@ describe("apply: a cell of spaces is a blank cell", () => {
     expect(fx.writes()).toBe(before);
     expect(fx.sim.data.get("grp", g.grp_id)?.grp_name).toBe(g.grp_name);
   });
+
+  it("CSV: an empty column without a header (Excel's trailing commas) is no field; a value in it is a problem", async () => {
+    const [g0, g1] = groups();
+    if (!g0 || !g1) throw new Error("too few groups");
+    const path = await csvFile(fx.dir, "trailing.csv", [
+      "grp_id,grp_description,,",
+      `${g0.grp_id},Trailing commas,,`,
+      `${g1.grp_id},Also,, `,
+    ]);
+    const before = fx.writes();
+    const applied = await fx.run(["apply", path, "--op", "grp.edit", "--yes"]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(fx.writes() - before).toBe(2);
+    expect(fx.sim.data.get("grp", g0.grp_id)?.grp_description).toBe("Trailing commas");
+
+    const valued = await csvFile(fx.dir, "unnamed.csv", [
+      "grp_id,grp_description,",
+      `${g0.grp_id},Again,note to self`,
+    ]);
+    const refused = await fx.run(["apply", valued, "--op", "grp.edit", "--yes"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toContain('line 2: column 3 has no header but holds "note to self"');
+    expect(fx.writes() - before).toBe(2);
+  });
 });
