@@ -11,13 +11,22 @@ function isBlank(fields: readonly string[]): boolean {
 }
 
 /**
+ * Excel's first line `sep=;`, written for Excel to open the file with that delimiter, names it and
+ * is no header.
+ */
+const SEP_LINE = /^sep=([^\r\n])(?=\r?\n|$)/i;
+
+/**
  * Opens CSV bytes. Lines with only empty or blank fields (blank lines, `,,,` left by spreadsheets)
  * are skipped; a record with fewer fields than the header is padded with nulls; one with more
  * keeps them all, for the caller to report.
  */
 export function openCsv(bytes: Uint8Array, file: string): TabularSource {
-  const text = decodeUtf8(bytes, file, '"CSV UTF-8"');
-  const delimiter = sniffDelimiter(text);
+  const decoded = decodeUtf8(bytes, file, '"CSV UTF-8"');
+  const hint = SEP_LINE.exec(decoded);
+  // Cut to its line break, the hint reads as a blank first line: the lines keep their numbers.
+  const text = hint ? decoded.slice(hint[0].length) : decoded;
+  const delimiter = hint?.[1] ?? sniffDelimiter(text);
   const records = parseCsv(text, delimiter);
   let first: IteratorResult<CsvRecord>;
   try {

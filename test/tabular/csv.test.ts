@@ -79,4 +79,16 @@ describe("openCsv", () => {
       "x.csv line 1: a quoted field starts here and is never closed",
     );
   });
+
+  test("Excel's first line sep=; names the delimiter and is no header; lines keep their numbers", () => {
+    // A comma inside the names would win the sniffing; the hint says otherwise.
+    const bytes = Buffer.from("\uFEFFsep=;\r\nid;name\r\n1;Smith, Jr\r\n2;Lee, Ann\r\n");
+    const source = openCsv(bytes, "x.csv");
+    expect(source.columns).toEqual(["id", "name"]);
+    expect(source.detail).toBe('delimiter ";"');
+    expect(rowsOf(source)).toEqual([
+      { line: 3, values: ["1", "Smith, Jr"] },
+      { line: 4, values: ["2", "Lee, Ann"] },
+    ]);
+  });
 });
