@@ -3,7 +3,9 @@
  * row by row with every outcome recorded. The steps are split so the command can ask for
  * confirmation between the plan and the sending.
  */
+import { setMaxListeners } from "node:events";
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { watchAbort } from "../api/abort-watch.js";
 import type { ClientOptions } from "../api/client.js";
 import { createClient } from "../api/client.js";
 import type { LmsExportError } from "../errors/lms-export-error.js";
@@ -94,6 +96,19 @@ export interface ApplyOutcome {
   readonly notes: readonly string[];
 }
 
+/**
+ * A signal following `signal` that any number may listen to: undici adds a listener per request
+ * in flight, more than Node's default of 10 at `--concurrency 16`, and Node would then print a
+ * "possible memory leak" warning amid the progress (extract does the same for its client).
+ */
+function quietSignal(signal: AbortSignal | undefined): { signal: AbortSignal; stop: () => void } {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  if (signal?.aborted) controller.abort(signal.reason);
+  const stop = watchAbort(signal, () => controller.abort(signal?.reason));
+  return { signal: controller.signal, stop };
+}
+
 /** Opens the record of outcomes and marks the change set started; nothing is sent yet. */
 async function startRecording(
   db: LmsDatabase,
@@ -122,7 +137,9 @@ export async function executeApply(
   },
 ): Promise<ApplyOutcome> {
   const connection = await db.connect();
-  const client = createClient({ ...options.clientOptions, signal: options.signal });
+  // The requests and the pauses between a row's attempts listen to it, not to the caller's.
+  const { signal, stop: unfollow } = quietSignal(options.signal);
+  const client = createClient({ ...options.clientOptions, signal });
   let executed: ExecuteResult;
   try {
     const recorder = await startRecording(db, connection, planned);
@@ -133,10 +150,11 @@ export async function executeApply(
       plan: planned.plan,
       concurrency: options.concurrency,
       unit: planned.file.unit,
-      signal: options.signal,
+      signal,
       onProgress: options.onProgress,
     });
   } finally {
+    unfollow();
     await client.close().catch(() => undefined);
     connection.closeSync();
   }
