@@ -72,6 +72,13 @@ async function knownIds(
 
 const IDS = "(SELECT unnest(string_split($ids, ','))::BIGINT)";
 
+/**
+ * Users the database knows: the roster's, and those its links and access records name. The
+ * interface lists no users, so extract never fills a table of them: without a roster these are
+ * all the users there are to know.
+ */
+const KNOWN_USERS = `SELECT user_id FROM "user" WHERE user_id IN ${IDS} UNION SELECT user_grp_user_id FROM user_grp WHERE user_grp_user_id IN ${IDS} UNION SELECT product_access_user_id FROM product_access WHERE product_access_user_id IN ${IDS}`;
+
 async function createState(
   connection: DuckDBConnection,
   rows: readonly ChangeRow[],
@@ -97,11 +104,7 @@ async function createState(
     `SELECT grp_id FROM grp WHERE grp_id IN ${IDS}`,
     groups,
   );
-  const knownUsers = await knownIds(
-    connection,
-    `SELECT user_id FROM "user" WHERE user_id IN ${IDS} UNION SELECT user_grp_user_id FROM user_grp WHERE user_grp_user_id IN ${IDS} UNION SELECT product_access_user_id FROM product_access WHERE product_access_user_id IN ${IDS}`,
-    users,
-  );
+  const knownUsers = await knownIds(connection, KNOWN_USERS, users);
   const unknown: string[] = [];
   for (const row of rows) {
     const user = Number(row.set.get("user_grp_user_id"));
@@ -126,8 +129,12 @@ export async function readLocalState(
   const ids = rows.map((row) => row.id as number);
   const fields = [{ name: key, type: "int" }, ...spec.fields];
   const records = await readRecords(connection, spec, key, fields, ids);
+  // A user outside the roster is still known when extract read a link or access of theirs: only
+  // their old values are missing, which the diff says.
+  const known =
+    spec.resource === "user" ? await knownIds(connection, KNOWN_USERS, ids) : new Set<number>();
   const unknown = rows
-    .filter((row) => !records.has(String(row.id)))
+    .filter((row) => !records.has(String(row.id)) && !known.has(row.id as number))
     .map((row) => `${unit} ${row.line}: ${key} ${row.id} is not in the local database`);
   return { records, unknown };
 }

@@ -3,8 +3,10 @@ import type { CellValue } from "./cell-value.js";
 import type { OpSpec } from "./ops.js";
 import type { PlanCounts, PlannedRow } from "./plan.js";
 
-function shown(value: CellValue | undefined): string {
-  if (value === undefined) return "(not in the local database)";
+function shown(value: CellValue | undefined, spec: OpSpec): string {
+  // A user's old values come from the roster alone (the interface lists no users).
+  if (value === undefined)
+    return spec.resource === "user" ? "(not in the roster)" : "(not in the local database)";
   if (value === null) return "null";
   return typeof value === "number" ? String(value) : JSON.stringify(value);
 }
@@ -17,9 +19,9 @@ export function renderDiff(spec: OpSpec, plan: readonly PlannedRow[], unit: stri
     const what =
       spec.kind === "create" ? `new ${spec.resource}` : `${spec.resource} ${planned.recordId}`;
     for (const change of planned.changes) {
-      const from = spec.kind === "create" ? "" : `${shown(change.old)} → `;
+      const from = spec.kind === "create" ? "" : `${shown(change.old, spec)} → `;
       lines.push(
-        `${unit} ${planned.row.line}  ${what}  ${change.field}: ${from}${shown(change.new)}`,
+        `${unit} ${planned.row.line}  ${what}  ${change.field}: ${from}${shown(change.new, spec)}`,
       );
     }
   }

@@ -156,6 +156,21 @@ describe("apply refuses a bad file and sends nothing", () => {
     );
   });
 
+  it("user.edit without a roster: users the links and access records name are known, even with --strict", async () => {
+    const user = fx.sim.data.list("product_access")[0]?.product_access_user_id;
+    const lines = ["user_id,user_organisation_identifier", `${user},ORG-7`, "99999999,ORG-8"];
+    const message = await refused("user.edit", lines, ["--strict"]);
+    expect(message).toContain("1 ids not in the local database");
+    expect(message).toContain("line 3: user_id 99999999 is not in the local database");
+    const path = await csvFile(fx.dir, "known-user.csv", lines.slice(0, 2));
+    const dry = await fx.run(["apply", path, "--op", "user.edit", "--dry-run", "--strict"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).not.toContain("not in the local database");
+    expect(dry.stdout).toContain(
+      `line 2  user ${user}  user_organisation_identifier: (not in the roster) → "ORG-7"`,
+    );
+  });
+
   it("more changes than --max-changes, and no terminal without --yes", async () => {
     const ids = accessIds().slice(0, 5);
     const lines = [
