@@ -1,7 +1,7 @@
 /**
- * The mail options of `report` and `run`: --mail, --mail-to, and the mail server settings that
- * can also come from the environment or the config file. The password is never an option: a
- * hidden --smtp-password exists only to be refused with a message saying where it goes.
+ * The mail options of `report` and `run`: --mail, --mail-to, --mail-only, and the mail server
+ * settings that can also come from the environment or the config file. The password is never an
+ * option: a hidden --smtp-password exists only to be refused with a message saying where it goes.
  */
 import type { Argv } from "yargs";
 
@@ -19,6 +19,12 @@ export function withMailOptions<T>(y: Argv<T>) {
       group: MAIL,
       description:
         "Mail each report, whole, to these addresses instead (comma-separated; implies --mail)",
+    })
+    .option("mail-only", {
+      type: "string",
+      group: MAIL,
+      description:
+        "With --mail, send only the messages to these addresses, each as the full run builds it (comma-separated, repeatable): to send again what a run could not deliver",
     })
     .option("smtp-url", {
       type: "string",

@@ -17,11 +17,16 @@ import type { ReportSource } from "../report/report-source.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import type { CommandSetup } from "./command-setup.js";
 import type { CliContext } from "./context.js";
+import { mailOnlyAddresses, resendCommand } from "./mail-only-option.js";
 
-/** What was asked: the server settings, --mail-to's addresses and the default recipients. */
+/**
+ * What was asked: the server settings, --mail-to's addresses, the default recipients, and
+ * --mail-only's addresses (undefined: every message).
+ */
 export interface MailRequest extends Recipients {
   settings: MailSettings;
   secrets: readonly string[];
+  only: string[] | undefined;
 }
 
 /** A password given as a flag is refused, whether or not the command mails. */
@@ -45,13 +50,14 @@ export async function mailRequest(
   ctx: CliContext,
 ): Promise<MailRequest | undefined> {
   refuseSmtpPasswordFlag(args);
+  const only = mailOnlyAddresses(args);
   const given = args.mailTo ?? args["mail-to"];
   if (args.mail !== true && given === undefined) return undefined;
   const mailTo = given === undefined ? undefined : parseAddressList(String(given), "--mail-to");
   const defaultTo = defaultRecipients(setup.config);
   const settings = await resolveMailSettings(setup.config, ctx.env, setup.logger);
   if (settings.password !== undefined) setup.secrets.push(settings.password);
-  return { settings, mailTo, defaultTo, secrets: setup.secrets };
+  return { settings, mailTo, defaultTo, secrets: setup.secrets, only };
 }
 
 /** The settings' default recipients (LMS_MAIL_DEFAULT_TO, mail.defaultTo), checked; if any. */
@@ -84,12 +90,17 @@ export async function planMail(
   return planned;
 }
 
-/** Sends the planned mail for the written `results` (same order); mail-failed if any failed. */
+/**
+ * Sends the planned mail for the written `results`; mail-failed if any failed, naming the command
+ * that sends only the failed messages again. `names` are the names the `planned` jobs were given,
+ * in the same order.
+ */
 export async function sendPlannedMail(
   db: ReportSource,
   planned: readonly Omit<ReportToMail, "result">[],
   results: readonly ReportRunResult[],
   options: {
+    names: readonly string[];
     request: MailRequest;
     setup: CommandSetup;
     ctx: CliContext;
@@ -114,15 +125,19 @@ export async function sendPlannedMail(
       ? {}
       : { neutraliseFormulas: options.neutraliseFormulas }),
     ...(options.csvBom === undefined ? {} : { csvBom: options.csvBom }),
+    ...(request.only === undefined ? {} : { only: request.only }),
   });
   ctx.stdout.write(`mail: ${summary.sent} message${summary.sent === 1 ? "" : "s"} sent\n`);
   if (summary.problems.length > 0) {
     const redact = createRedactor(() => request.secrets);
     const more =
       summary.problems.length > 1 ? ` (and ${summary.problems.length - 1} more; see the log)` : "";
+    const resend = resendCommand(summary, ({ job }) => {
+      return options.names[planned.findIndex((p) => p.job === job)] ?? job.name;
+    });
     throw new LmsExportError(
       "mail-failed",
-      `${redact.text(summary.problems[0] ?? "")}${more}; the report files are written`,
+      `${redact.text(summary.problems[0] ?? "")}${more}; the report files are written${resend === undefined ? "" : `; ${resend}`}`,
     );
   }
 }

@@ -99,6 +99,7 @@ export async function writeAndMailReports(
   ctx.stdout.write(reportSummary(results, ctx.cwd));
   if (request && planned && results.length > 0) {
     await sendPlannedMail(db, planned, results, {
+      names,
       request,
       setup,
       ctx,

@@ -7,30 +7,12 @@
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, test } from "vitest";
 import { runCliIn, useMailWorkspace } from "./cli-harness.js";
+import { csvPeople } from "./csv-people.js";
 import { MANAGERS } from "./mail-dataset.js";
 
 const ws = useMailWorkspace();
-
-/** user_id and manager_email of each row of a CSV file, by DuckDB's reader. */
-async function csvPeople(path: string): Promise<{ user: number; manager: string | null }[]> {
-  const db = await DuckDBInstance.create(":memory:");
-  const connection = await db.connect();
-  try {
-    const reader = await connection.runAndReadAll(
-      "SELECT user_id, manager_email FROM read_csv($path, header = true, all_varchar = true)",
-      { path },
-    );
-    return reader
-      .getRowsJS()
-      .map(([user, manager]) => ({ user: Number(user), manager: (manager as string) ?? null }));
-  } finally {
-    connection.closeSync();
-    db.closeSync();
-  }
-}
 
 describe("team-compliance split per manager", () => {
   test("each manager gets their people's rows; people without a manager go to `to`", async () => {

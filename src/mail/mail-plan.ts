@@ -1,0 +1,171 @@
+/**
+ * Which messages mailing the reports sends, decided for every report before any message is sent:
+ * whether a report is sent (`when`), to whom (split or not), and each share's files. Deciding all
+ * first lets a run limited to some addresses (--mail-only) refuse an address no message goes to
+ * before anyone gets anything.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { LmsExportError } from "../errors/lms-export-error.js";
+import type { Logger } from "../log/logger.js";
+import { checkSignal, interruptOnAbort } from "../report/interruption.js";
+import { type LastLoad, lastLoad } from "../report/last-load.js";
+import { columnLabel } from "../report/present/column-label.js";
+import { bindJob, type ReportJob } from "../report/report-jobs.js";
+import type { ReportSource } from "../report/report-source.js";
+import type { BoundQuery } from "../report/run-query.js";
+import type { ReportRunResult } from "../report/run-report.js";
+import type { JobMail } from "./job-mail.js";
+import type { SplitScope } from "./scope-line.js";
+import { type SplitGroup, splitAddresses } from "./split.js";
+import { writeSplitFiles } from "./split-files.js";
+
+/** One report to mail: its job, its mail, and what writing it produced. */
+export interface ReportToMail {
+  job: ReportJob;
+  mail: JobMail;
+  result: ReportRunResult;
+}
+
+export interface PlanOptions {
+  outDir: string;
+  /** The time the reports were made with (their file names and the subject's {date}). */
+  now: Date;
+  logger: Logger;
+  signal?: AbortSignal;
+  neutraliseFormulas?: boolean;
+  /** Every CSV attached starts with a byte-order mark (--csv-bom), as the report's own do. */
+  csvBom?: boolean;
+  /**
+   * --mail-only: only the messages with one of these addresses (normalised) among their
+   * recipients, and only to those of their recipients. Undefined: every message, to everyone.
+   */
+  only?: readonly string[];
+}
+
+/** One message to build: recipients, whose rows (the queries as narrowed for them), which files. */
+export interface Message {
+  to: string[];
+  cc: string[];
+  /** Undefined for a report sent whole. */
+  scope: SplitScope | undefined;
+  bound: BoundQuery[];
+  files: string[];
+}
+
+/** A report's messages, in the order they are sent, and when its data was loaded. */
+export interface PlannedReport {
+  report: ReportToMail;
+  messages: Message[];
+  loaded: LastLoad;
+}
+
+/**
+ * The messages of every report, in order. Contract: with `options.only`, a bad-input error naming
+ * each address no message goes to, thrown before anything is sent; the error names only what the
+ * user gave, never the addresses the reports hold.
+ */
+export async function planReports(
+  db: ReportSource,
+  reports: readonly ReportToMail[],
+  options: PlanOptions,
+): Promise<PlannedReport[]> {
+  const planned: PlannedReport[] = [];
+  for (const report of reports) {
+    const one = await planReport(db, report, options);
+    if (one !== undefined) planned.push(one);
+  }
+  if (options.only !== undefined) checkEveryAddressMailed(options.only, planned);
+  return planned;
+}
+
+/** The recipients of `recipients` a message is sent to: those --mail-only names, or all. */
+export function envelopeOf(recipients: readonly string[], only?: readonly string[]): string[] {
+  return only === undefined ? [...recipients] : recipients.filter((r) => only.includes(r));
+}
+
+function checkEveryAddressMailed(only: readonly string[], planned: readonly PlannedReport[]) {
+  const mailed = new Set(planned.flatMap((p) => p.messages.flatMap((m) => [...m.to, ...m.cc])));
+  const unknown = only.filter((address) => !mailed.has(address));
+  if (unknown.length === 0) return;
+  const names = planned.map((p) => p.report.job.name).join(", ") || "none";
+  throw new LmsExportError(
+    "bad-input",
+    `--mail-only: no message of this run goes to ${unknown.join(", ")} (reports mailed: ${names}); nothing was sent. Name the addresses a failed run gave, with the same report, catalog and parameters`,
+  );
+}
+
+/** The messages of one report, or undefined when its `when` says it is not sent. */
+async function planReport(
+  db: ReportSource,
+  report: ReportToMail,
+  options: PlanOptions,
+): Promise<PlannedReport | undefined> {
+  const { mail, result, job } = report;
+  if (mail.when === "rows" && (result.rows[mail.whenQuery] ?? 0) === 0) {
+    options.logger.info("no rows: report not mailed", { report: job.name, query: mail.whenQuery });
+    return undefined;
+  }
+  checkSignal(options.signal, "mail");
+  const connection = await db.connect();
+  const unwatch = interruptOnAbort(options.signal, connection);
+  try {
+    const messages = await messagesOf(db, connection, report, options);
+    return { report, messages, loaded: await lastLoad(connection, db.portals) };
+  } finally {
+    unwatch();
+    connection.closeSync();
+  }
+}
+
+function attached(files: readonly string[], formats: readonly string[]): string[] {
+  return files.filter((file) => formats.some((format) => file.endsWith(`.${format}`)));
+}
+
+/** Whether a message to `recipients` is one --mail-only asks for (every one without it). */
+function wanted(recipients: readonly string[], only: readonly string[] | undefined): boolean {
+  return envelopeOf(recipients, only).length > 0;
+}
+
+async function messagesOf(
+  db: ReportSource,
+  connection: DuckDBConnection,
+  { job, mail, result }: ReportToMail,
+  options: PlanOptions,
+): Promise<Message[]> {
+  const bound = await bindJob(connection, job, db.portals);
+  const first = bound[0];
+  if (first === undefined) return [];
+  const column = mail.splitBy;
+  if (column === undefined) {
+    if (!wanted([...mail.to, ...mail.cc], options.only)) return [];
+    const files = attached(result.files, mail.attach);
+    return [{ to: mail.to, cc: mail.cc, scope: undefined, bound, files }];
+  }
+  // Every address of the column, even with --mail-only: the rows of the others are what the
+  // report's own recipients get, and a share must be the one the full run would have built.
+  const { addresses, invalid } = await splitAddresses(connection, first, column);
+  if (invalid.length > 0) {
+    options.logger.warn(
+      "values that are not e-mail addresses: their rows go to the report's recipients",
+      { report: job.name, column, values: invalid.slice(0, 10) },
+    );
+  }
+  const groups: SplitGroup[] = [
+    ...addresses.map((address) => ({ address })),
+    { address: undefined },
+  ];
+  const label = columnLabel(column, first.query.labels);
+  const messages: Message[] = [];
+  for (const group of groups) {
+    const to = group.address === undefined ? mail.to : [group.address];
+    const cc = group.address === undefined ? mail.cc : [];
+    // Only the shares asked for are written again: the other folders keep the full run's files.
+    if (!wanted([...to, ...cc], options.only)) continue;
+    const split = await writeSplitFiles(db, job, mail, group, addresses, options);
+    const rows = split.rows[first.query.name] ?? 0;
+    if (group.address === undefined && rows === 0 && mail.when === "rows") continue;
+    const scope = { label, address: group.address };
+    messages.push({ to, cc, scope, bound: split.bound, files: split.files });
+  }
+  return messages;
+}
