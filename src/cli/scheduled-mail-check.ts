@@ -1,18 +1,19 @@
 /**
  * What `schedule` checks when it starts a command that mails (`-- run weekly-compliance --mail`):
- * the mail settings and --mail-to addresses the runs will use, so a missing LMS_SMTP_URL or a bad
- * address stops the schedule at once instead of failing every Monday at six.
+ * the mail settings and the --mail-to and --mail-only addresses the runs will use, so a missing
+ * LMS_SMTP_URL or a bad address stops the schedule at once instead of failing every Monday at six.
  */
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import { parseAddressList } from "../mail/address.js";
 import { resolveMailSettings } from "../mail/settings.js";
 import type { CliContext } from "./context.js";
+import { mailOnlyAddresses } from "./mail-only-option.js";
 import { defaultRecipients } from "./mail-step.js";
 
 /**
- * Contract: does nothing unless the parsed command line holds --mail or --mail-to; otherwise
- * throws the bad input the scheduled command itself would give for its mail settings or
- * addresses. `config` is the command's settings when already resolved from the same line; the
+ * Contract: does nothing unless the parsed command line holds --mail, --mail-to or --mail-only;
+ * otherwise throws the bad input the scheduled command itself would give for its mail settings
+ * or addresses. `config` is the command's settings when already resolved from the same line; the
  * password file is read to check it, and the password dropped.
  */
 export async function checkScheduledMail(
@@ -20,6 +21,8 @@ export async function checkScheduledMail(
   config: ResolvedConfig | undefined,
   ctx: CliContext,
 ): Promise<void> {
+  // Before anything else: --mail-only without --mail is wrong even in a line that sends nothing.
+  mailOnlyAddresses(parsed);
   const mailTo = parsed["mail-to"];
   if (parsed.mail !== true && mailTo === undefined) return;
   if (mailTo !== undefined) parseAddressList(String(mailTo), "--mail-to");

@@ -1,7 +1,7 @@
 /**
- * `schedule ... -- run weekly-compliance --mail` checks the mail settings, addresses and the
- * reports' mail blocks of the command when it starts, so a missing setting or block fails at once
- * with exit 2, not at the first tick.
+ * `schedule ... -- run weekly-compliance --mail` checks the mail settings, addresses (--mail-to,
+ * --mail-only, and --mail-only's pairing with --mail) and the reports' mail blocks of the command
+ * when it starts, so a missing setting or block fails at once with exit 2, not at the first tick.
  */
 import { describe, expect, test } from "vitest";
 import type { CliContext } from "../../src/cli/context.js";
@@ -25,6 +25,15 @@ function context(env: Record<string, string>): { ctx: CliContext; stderr: Collec
 // The portal a scheduled run talks to, checked at start too: nothing listens there.
 const PORTAL = { LMS_BASE_URL: "http://127.0.0.1:9/api-v2", LMS_API_KEY: "key" };
 
+/** Every setting a scheduled run that mails needs. */
+const SETTINGS = {
+  LMS_SMTP_URL: "smtp://mail.example.com:587",
+  LMS_MAIL_FROM: "r@example.com",
+  LMS_SMTP_PASSWORD: "pw",
+  LMS_MAIL_DEFAULT_TO: "officers@example.com",
+  ...PORTAL,
+};
+
 describe("schedule with a command that mails", () => {
   test.each([
     [["run", "weekly-compliance", "--mail"], {}, "sending mail needs settings: set LMS_SMTP_URL"],
@@ -33,15 +42,21 @@ describe("schedule with a command that mails", () => {
       {},
       '--mail-to: "oops" is not an e-mail address',
     ],
+    [["run", "weekly-compliance", "--mail"], SETTINGS, ""],
+    [["run", "weekly-compliance", "--mail-only=a@example.com"], {}, "--mail-only needs --mail"],
     [
-      ["run", "weekly-compliance", "--mail"],
-      {
-        LMS_SMTP_URL: "smtp://mail.example.com:587",
-        LMS_MAIL_FROM: "r@example.com",
-        LMS_SMTP_PASSWORD: "pw",
-        LMS_MAIL_DEFAULT_TO: "officers@example.com",
-        ...PORTAL,
-      },
+      ["run", "weekly-compliance", "--mail-to=a@example.com", "--mail-only=a@example.com"],
+      {},
+      "--mail-only does not go with --mail-to",
+    ],
+    [
+      ["run", "weekly-compliance", "--mail", "--mail-only=a@example.com,oops"],
+      {},
+      '--mail-only: "oops" is not an e-mail address',
+    ],
+    [
+      ["run", "weekly-compliance", "--mail", "--mail-only=a@example.com", "--mail-only=b@x.org"],
+      SETTINGS,
       "",
     ],
     [
