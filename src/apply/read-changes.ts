@@ -193,7 +193,16 @@ function readRows(
   const rows: ChangeRow[] = [];
   const firstLine = new Map<string, number>();
   const idIndex = spec.idColumn ? names.indexOf(spec.idColumn) : -1;
+  // Nobody sees a hidden row, yet it would be sent: a filter left on, or rows of last month
+  // hidden by hand, would change the portal beyond what the person checked on screen.
+  const hidden = new Set(source.hiddenLines);
   forEachRow(source, problems, (row, where) => {
+    if (hidden.has(row.line)) {
+      problems.add(
+        where,
+        "the sheet hides this row (by hand or by a filter): unhide it or clear the filter, or delete the row",
+      );
+    }
     const { values, bad } = notedTexts(row, source, names, spec, where, problems);
     const idCell = idIndex >= 0 ? (values[idIndex] ?? null) : null;
     // An id cell that could not be read is already a problem: not "blank" as well.

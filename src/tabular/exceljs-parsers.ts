@@ -72,6 +72,8 @@ export interface RowModel {
   readonly number: number;
   readonly cells: readonly CellModel[];
   readonly style?: CellStyle;
+  /** `hidden="1"` on the row: hidden by hand or by a filter. */
+  readonly hidden?: boolean;
 }
 
 /** What row-xform's reconcile reads (the options xlsx.js gives every worksheet). */

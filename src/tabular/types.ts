@@ -53,6 +53,8 @@ export interface TabularSource {
   rows(): Iterable<TabularRow>;
   /** What the reader noted of cells (see CellNote); readers that know nothing more leave it out. */
   readonly notes?: CellNotes;
+  /** The data rows a sheet hides (by hand or by a filter), by {@link TabularRow.line}. */
+  readonly hiddenLines?: readonly number[];
 }
 
 /**

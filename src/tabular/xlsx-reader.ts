@@ -70,5 +70,6 @@ export async function openXlsx(
     texts.flatMap((row) => (row.notes ? [[row.line, row.notes] as const] : [])),
   );
   const detail = `sheet "${name}"`;
-  return { format: "xlsx", columns, unit: "row", detail, rows, notes };
+  const hiddenLines = texts.filter((row) => row.hidden).map((row) => row.line);
+  return { format: "xlsx", columns, unit: "row", detail, rows, notes, hiddenLines };
 }

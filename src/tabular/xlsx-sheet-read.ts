@@ -63,7 +63,7 @@ async function pass(
     mergedOnly(row.number);
     const cells = placeCells(row);
     merges?.fill(row.number, cells, row.style?.numFmt);
-    rows.add(row.number, cells);
+    rows.add(row.number, cells, row.hidden === true);
     previous = Math.max(previous, row.number);
   });
   mergedOnly(Number.POSITIVE_INFINITY);

@@ -13,6 +13,8 @@ export interface SheetRow {
   readonly values: (string | null)[];
   /** Notes by column index; undefined when the row has none (most rows). */
   readonly notes: Map<number, CellNote> | undefined;
+  /** The sheet hides the row (by hand, or a filter that leaves it out). */
+  readonly hidden: boolean;
 }
 
 export class SheetRows {
@@ -21,7 +23,7 @@ export class SheetRows {
   #ordered = true;
 
   /** Adds the row numbered `line` with its cells by column index (a sparse array). */
-  add(line: number, cells: readonly (SheetCell | undefined)[]): void {
+  add(line: number, cells: readonly (SheetCell | undefined)[], hidden = false): void {
     // exceljs kept a row numbered 0 or less under no number (its _rows[-1]): it was never read.
     if (line < 1) return;
     let end = cells.length;
@@ -41,7 +43,7 @@ export class SheetRows {
     if (line <= this.#last) this.#ordered = false;
     this.#last = Math.max(this.#last, line);
     // Out of order, an empty row may stand for one it replaces: kept until the rows are sorted.
-    if (end > 0 || !this.#ordered) this.#rows.push({ line, values, notes });
+    if (end > 0 || !this.#ordered) this.#rows.push({ line, values, notes, hidden });
   }
 
   /**

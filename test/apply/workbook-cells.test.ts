@@ -1,6 +1,6 @@
 /**
- * What a workbook holds beyond what its cells' text says: a hidden first sheet, and formulas the
- * file saved no value of. Either would send something other than what the person sees, so the
+ * What a workbook holds beyond what its cells' text says: a hidden first sheet, hidden rows (by
+ * hand or by a filter), and formulas the file saved no value of. Either would send something other than what the person sees, so the
  * file is refused, in one line, and nothing is sent.
  */
 import { join } from "node:path";
@@ -66,5 +66,24 @@ describe("apply: workbook cells the sheet shows otherwise than the file reads", 
       'row 2: column "grp_name" holds the formula =CONCAT("North-",A2) with no saved value',
     );
     expect(message).toContain("open the workbook in a spreadsheet and save it");
+  });
+
+  it("hidden rows are refused, naming them, not sent beside the rows on screen", async () => {
+    const [g0, g1, g2] = fx.sim.data.list("grp");
+    if (!g0 || !g1 || !g2) throw new Error("too few groups");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("changes");
+    sheet.addRow(["grp_id", "grp_description"]);
+    sheet.addRow([g0.grp_id, "seen"]);
+    // Hidden by hand, and as a filter leaves rows out: both are `hidden` on the row.
+    sheet.addRow([g1.grp_id, "hidden by hand"]).hidden = true;
+    sheet.addRow([g2.grp_id, "filtered out"]).hidden = true;
+    const path = join(fx.dir, "hidden-rows.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const message = await refused(path, "grp.edit");
+    expect(message).toContain("2 problems");
+    expect(message).toContain("row 3: the sheet hides this row");
+    expect(message).toContain("row 4: the sheet hides this row");
+    expect(fx.sim.data.get("grp", g1.grp_id)?.grp_description).toBe(g1.grp_description);
   });
 });
