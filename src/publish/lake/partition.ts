@@ -20,9 +20,19 @@ export interface PartitionKey {
   readonly snapshotDate: string;
 }
 
+/** The folder of a table's partitions of one portal, relative to the lake: `<table>/portal=<p>`. */
+export function portalPath(table: string, portal: string): string {
+  return join(table, `portal=${portal}`);
+}
+
 /** The partition's folder relative to the lake: `<table>/portal=<p>/snapshot_date=<d>`. */
 export function partitionPath(key: PartitionKey): string {
-  return join(key.table, `portal=${key.portal}`, `snapshot_date=${key.snapshotDate}`);
+  return join(portalPath(key.table, key.portal), `snapshot_date=${key.snapshotDate}`);
+}
+
+/** The day a partition folder's name (`snapshot_date=<d>`) names, if it is one. */
+export function parseDayFolder(name: string): string | undefined {
+  return /^snapshot_date=(\d{4}-\d{2}-\d{2})$/.exec(name)?.[1];
 }
 
 /** The name of a partition's file written by publish `id`. */

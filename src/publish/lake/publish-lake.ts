@@ -150,7 +150,7 @@ async function publishLocked(
   for (const p of partitions) {
     logger.info("partition published", { table: p.table, path: p.path, rows: p.rows });
   }
-  const dropped = await dropBeyondKeep(lakeDir, portal, options.keep);
+  const dropped = await dropBeyondKeep(lakeDir, manifest, portal, options.keep);
   for (const day of dropped) logger.info("snapshot dropped", { portal, snapshotDate: day });
   return { portal, snapshotDate, partitions, dropped };
 }
@@ -158,11 +158,12 @@ async function publishLocked(
 /** After the commit: the portal's snapshots beyond `keep` go (none without it). */
 async function dropBeyondKeep(
   lakeDir: string,
+  manifest: LakeManifest,
   portal: string,
   keep: number | undefined,
 ): Promise<string[]> {
   if (keep === undefined) return [];
-  return dropOldSnapshots(lakeDir, portal, keep).catch((error: unknown) => {
+  return dropOldSnapshots(lakeDir, manifest, portal, keep).catch((error: unknown) => {
     throw lakeError(
       error,
       lakeDir,

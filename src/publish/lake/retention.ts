@@ -14,8 +14,8 @@ import { rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { entries, tableFolders } from "./leftovers.js";
-import { type LakeManifest, readManifest, replaceManifest } from "./manifest.js";
-import { PART_FILE_PATTERN } from "./partition.js";
+import { type LakeManifest, replaceManifest } from "./manifest.js";
+import { PART_FILE_PATTERN, parseDayFolder, portalPath } from "./partition.js";
 
 /** The days of `portal`'s snapshots in `manifest`, newest first. */
 function daysOf(manifest: LakeManifest, portal: string): string[] {
@@ -46,9 +46,9 @@ export function checkKept(
 /** Removes the partition files of `portal`'s days before `oldestKept`, and their emptied folders. */
 async function removeDaysBefore(lakeDir: string, portal: string, oldestKept: string) {
   for (const table of await tableFolders(lakeDir)) {
-    const folder = join(lakeDir, table, `portal=${portal}`);
+    const folder = join(lakeDir, portalPath(table, portal));
     for (const name of await entries(folder)) {
-      const day = /^snapshot_date=(\d{4}-\d{2}-\d{2})$/.exec(name)?.[1];
+      const day = parseDayFolder(name);
       if (day === undefined || day >= oldestKept) continue;
       const dayFolder = join(folder, name);
       for (const file of await entries(dayFolder)) {
@@ -60,20 +60,25 @@ async function removeDaysBefore(lakeDir: string, portal: string, oldestKept: str
   }
 }
 
-/** Drops `portal`'s snapshots beyond its newest `keep` days; answers the days dropped. */
+/**
+ * Drops `portal`'s snapshots beyond its newest `keep` days; answers the days dropped. `manifest`
+ * is the one the publish committed: under the portal's lock, its entries of the portal are
+ * current.
+ */
 export async function dropOldSnapshots(
   lakeDir: string,
+  manifest: LakeManifest,
   portal: string,
   keep: number,
 ): Promise<string[]> {
-  const days = daysOf(await readManifest(lakeDir), portal);
+  const days = daysOf(manifest, portal);
   const oldestKept = days[Math.min(keep, days.length) - 1];
   if (oldestKept === undefined) return [];
   const dropped = days.slice(keep);
   if (dropped.length > 0) {
-    await replaceManifest(lakeDir, (manifest) => ({
-      ...manifest,
-      partitions: manifest.partitions.filter(
+    await replaceManifest(lakeDir, (current) => ({
+      ...current,
+      partitions: current.partitions.filter(
         (p) => p.portal !== portal || p.snapshotDate >= oldestKept,
       ),
     }));
