@@ -11,6 +11,7 @@ import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { didYouMean } from "../text/suggest-name.js";
+import { positionAt } from "../text/text-position.js";
 import { errnoCode } from "./errno-code.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
 import { findDuplicateKey } from "./json-duplicate-key.js";
@@ -113,8 +114,8 @@ function refuseDuplicateKey(path: string, text: string): void {
 }
 
 function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset).split("\n");
-  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+  const { line, column } = positionAt(text, offset);
+  return `line ${line}, column ${column}`;
 }
 
 /** Top-level fields that group settings, with an example shown when one is not an object. */

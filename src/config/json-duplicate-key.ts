@@ -8,6 +8,7 @@
  * true, false, null, ":") as filler between them. It keeps its own stack rather than recursing,
  * as a deeply nested file must not overflow the call stack.
  */
+import { positionAt } from "../text/text-position.js";
 
 /** A key written twice in one object. */
 export interface DuplicateKey {
@@ -58,8 +59,8 @@ export function findDuplicateKey(text: string): DuplicateKey | undefined {
         if (first !== undefined) {
           return {
             path: joinPath(top.path, key),
-            firstLine: lineAt(text, first),
-            secondLine: lineAt(text, i),
+            firstLine: positionAt(text, first).line,
+            secondLine: positionAt(text, i).line,
           };
         }
         top.seen.set(key, i);
@@ -122,13 +123,4 @@ function joinPath(path: string, key: string): string {
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
   return `${path}[${quoted}]`;
-}
-
-/** The 1-based line of `offset`, counted as the config file's other messages count them. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line += 1;
-  }
-  return line;
 }
