@@ -4,8 +4,7 @@
  * tried, so it can say which shares did not get through: it must never claim a delivery that did
  * not happen, since those rows then reached nobody else by mail.
  */
-import { join } from "node:path";
-import { SPLIT_DIR } from "./split-files.js";
+import { shareFolder } from "./split-files.js";
 
 /** Whose rows a split message holds: `address` undefined for the rows without one. */
 export interface SplitScope {
@@ -29,7 +28,7 @@ export function scopeLine(scope: SplitScope, shares: SharesSent): string {
   if (address !== undefined) return `Only your rows: those whose ${label} is ${address}.`;
   const lead = `Only the rows without a ${label} address`;
   if (shares.missed.length > 0) {
-    const folders = shares.missed.map((a) => join(shares.outDir, SPLIT_DIR, a)).join(", ");
+    const folders = shares.missed.map((a) => shareFolder(shares.outDir, a)).join(", ");
     return `${lead}. The rows with one were mailed to that address, except those of ${shares.missed.join(", ")}: the mail server refused their message or did not confirm it, so those rows may have reached nobody; they are in ${folders} on the machine that made the report.`;
   }
   if (shares.partial) return `${lead}; each row with one is mailed to that address on its own.`;

@@ -15,7 +15,12 @@ import type { JobMail } from "./job-mail.js";
 import { narrowQuery, type SplitGroup } from "./split.js";
 
 /** The folder, below the output folder, of per-recipient files. */
-export const SPLIT_DIR = "split";
+const SPLIT_DIR = "split";
+
+/** The folder of one share's files: its address's, or `unassigned` for the rows without one. */
+export function shareFolder(outDir: string, address: string | undefined): string {
+  return join(outDir, SPLIT_DIR, address ?? "unassigned");
+}
 
 export interface SplitFiles {
   files: string[];
@@ -39,7 +44,7 @@ export async function writeSplitFiles(
   },
 ): Promise<SplitFiles> {
   const column = mail.splitBy as string;
-  const outDir = join(options.outDir, SPLIT_DIR, group.address ?? "unassigned");
+  const outDir = shareFolder(options.outDir, group.address);
   await prepareOutputDir(outDir);
   let narrowed: BoundQuery[] = [];
   const result = await writeJobFiles(
