@@ -62,12 +62,11 @@ export async function rosterColumnWarnings(
     job.queries.flatMap((query) =>
       query.params
         .filter((param) => CONSEQUENCE[param.name] !== undefined)
-        .map((param) => ({
-          query: query.name,
-          name: param.name,
-          value: job.params.get(query.name)?.get(param.name)?.text ?? "",
-          isDefault: job.params.get(query.name)?.get(param.name)?.text === String(param.default),
-        })),
+        .map((param) => {
+          const text = job.params.get(query.name)?.get(param.name)?.text;
+          const isDefault = text === String(param.default);
+          return { query: query.name, name: param.name, value: text ?? "", isDefault };
+        }),
     ),
   );
   if (uses.length === 0) return [];

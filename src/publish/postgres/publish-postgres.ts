@@ -7,8 +7,8 @@
  * previous tables or the new ones, never a half-loaded schema, and keeps the access the schema's
  * default privileges or a grant on the old table gave; a failure anywhere (the server gone
  * mid-COPY included) rolls everything back, but for a COMMIT the server never answers, which it
- * may carry out all the same (the message then says so). DuckDB is read in one transaction too, so the tables
- * are one consistent snapshot.
+ * may carry out all the same (the message then says so). DuckDB is read in one transaction too,
+ * so the tables are one consistent snapshot.
  */
 import type { Socket } from "node:net";
 import type { DuckDBConnection } from "@duckdb/node-api";
