@@ -38,6 +38,11 @@ export interface PaceFigure {
   readonly serviceRatio: number;
   /** A bare undici loop of as many requests at 2K in flight ÷ service time: what the machine allows. */
   readonly bareRatio: number;
+  /**
+   * The best fixed concurrency fetching and parsing only, nothing stored ÷ service time: what is
+   * left once the storage is taken away (the side file, the merge and its commit).
+   */
+  readonly fetchOnlyRatio: number;
 }
 
 /** Fixed concurrencies tried: K, the queue half full, and capacity plus the whole queue. */
@@ -91,6 +96,10 @@ async function benchCapacity(
     log(`K=${capacity} bare undici loop at ${2 * capacity}: ${(bareMs / 1000).toFixed(2)} s`);
     const best = fixed.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
     const serviceMs = (auto.requests * LATENCY_MS) / capacity;
+    const fetchOnlyMs = await fastestFetchOnly({ ...base, concurrency: best.concurrency }, at);
+    log(
+      `K=${capacity} ${best.concurrency}, fetch and parse only: ${(fetchOnlyMs / 1000).toFixed(2)} s`,
+    );
     return {
       capacity,
       requests: auto.requests,
@@ -102,8 +111,22 @@ async function benchCapacity(
       overloadShare: auto.pace.overloads / auto.requests,
       serviceRatio: best.wallMs / serviceMs,
       bareRatio: bareMs / serviceMs,
+      fetchOnlyRatio: fetchOnlyMs / serviceMs,
     };
   });
+}
+
+/** The fastest of ROUNDS runs that fetch and parse only (the benchmark's floor), in ms. */
+async function fastestFetchOnly(
+  settings: { baseUrl: string; pageSize: number; concurrency: number },
+  at: (name: string) => string,
+): Promise<number> {
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < ROUNDS; round++) {
+    const out = await extractOnce({ ...settings, dryRun: true, db: at(`floor-${round}`) });
+    fastest = Math.min(fastest, out.wallMs);
+  }
+  return fastest;
 }
 
 export async function benchPace(options: {
@@ -126,13 +149,13 @@ export async function benchPace(options: {
 export function paceTable(figures: readonly PaceFigure[]): string[] {
   const pass = (ok: boolean) => (ok ? "ok" : "MISSED");
   const lines = [
-    "| portal capacity K | requests | best fixed | auto ÷ best fixed (≤ 1.15) | auto's concurrency | overload answers (≤ 1%) | best fixed ÷ service time (≤ 1.10) | bare undici loop ÷ service time (reference) |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| portal capacity K | requests | best fixed | auto ÷ best fixed (≤ 1.15) | auto's concurrency | overload answers (≤ 1%) | best fixed ÷ service time (≤ 1.10) | best fixed, fetch and parse only ÷ service time (reference) | bare undici loop ÷ service time (reference) |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   for (const f of figures) {
     const a = f.auto;
     lines.push(
-      `| ${f.capacity} | ${f.requests} | ${f.best.concurrency}: ${(f.best.wallMs / 1000).toFixed(2)} s | ${f.autoRatio.toFixed(2)} (${(a.wallMs / 1000).toFixed(2)} s) ${pass(f.autoRatio <= 1.15)} | ${a.pace.min}–${a.pace.max}, final ${a.pace.final} | ${a.pace.overloads} (${(100 * f.overloadShare).toFixed(2)}%) ${pass(f.overloadShare <= 0.01)} | ${f.serviceRatio.toFixed(2)} (÷ ${(f.serviceMs / 1000).toFixed(2)} s) ${pass(f.serviceRatio <= 1.1)} | ${f.bareRatio.toFixed(2)} |`,
+      `| ${f.capacity} | ${f.requests} | ${f.best.concurrency}: ${(f.best.wallMs / 1000).toFixed(2)} s | ${f.autoRatio.toFixed(2)} (${(a.wallMs / 1000).toFixed(2)} s) ${pass(f.autoRatio <= 1.15)} | ${a.pace.min}–${a.pace.max}, final ${a.pace.final} | ${a.pace.overloads} (${(100 * f.overloadShare).toFixed(2)}%) ${pass(f.overloadShare <= 0.01)} | ${f.serviceRatio.toFixed(2)} (÷ ${(f.serviceMs / 1000).toFixed(2)} s) ${pass(f.serviceRatio <= 1.1)} | ${f.fetchOnlyRatio.toFixed(2)} | ${f.bareRatio.toFixed(2)} |`,
     );
   }
   return lines;

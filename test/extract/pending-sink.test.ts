@@ -1,6 +1,7 @@
 /**
- * A sink still opening: records added meanwhile wait and reach the real sink in order once it
- * opens; a sink that fails to open fails every add with its error, and abandoning it is quiet.
+ * A sink still opening: records added meanwhile are held (up to a limit, then adding waits) and
+ * reach the real sink in order once it opens; a sink that fails to open fails what waits on it
+ * with its error, and abandoning it is quiet.
  */
 import { describe, expect, it } from "vitest";
 import { PendingSink, pendingStoredKeys } from "../../src/extract/pending-sink.js";
@@ -27,32 +28,36 @@ function opening<T>(): { promise: Promise<T>; open: (value: T) => void; fail: (e
 }
 
 describe("PendingSink", () => {
-  it("holds adds until the real sink opens, then passes them on in order", async () => {
+  it("holds adds while the real sink opens, then passes them on in order", async () => {
     const real = new KeepingSink();
     const { promise, open } = opening<RecordSink>();
-    const sink = new PendingSink(promise);
+    const sink = new PendingSink(promise, 3);
+    // Within the limit, adding does not wait for the opening.
+    await sink.add([1, 2]);
+    await sink.add([3], { kind: "page", keys: ["a"] });
     let added = false;
-    const first = sink.add([1, 2]).then(() => {
+    const beyond = sink.add([4]).then(() => {
       added = true;
     });
-    const second = sink.add([3]);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(added).toBe(false);
     expect(real.seen).toEqual([]);
     open(real);
-    await Promise.all([first, second]);
-    await sink.add([4]);
-    expect(real.seen).toEqual([1, 2, 3, 4]);
-    expect(await sink.finish()).toEqual({ records: 4, rejects: 0 });
+    await beyond;
+    await sink.add([5]);
+    expect(real.seen).toEqual([1, 2, 3, 4, 5]);
+    expect(await sink.finish()).toEqual({ records: 5, rejects: 0 });
   });
 
-  it("fails every add with the opening's error; abandoning it is quiet", async () => {
+  it("fails what waits with the opening's error; abandoning it is quiet", async () => {
     const { promise, fail } = opening<RecordSink>();
-    const sink = new PendingSink(promise);
-    const add = sink.add([1]);
+    const sink = new PendingSink(promise, 1);
+    await sink.add([1]);
+    const waiting = sink.add([2]);
     fail(new Error("database locked"));
-    await expect(add).rejects.toThrow("database locked");
-    await expect(sink.add([2])).rejects.toThrow("database locked");
+    await expect(waiting).rejects.toThrow("database locked");
+    await expect(sink.add([3])).rejects.toThrow("database locked");
+    await expect(sink.finish()).rejects.toThrow("database locked");
     await expect(sink.abandon()).resolves.toBeUndefined();
   });
 
