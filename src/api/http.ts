@@ -70,6 +70,8 @@ export function createHttpConnection(options: HttpConnectionOptions): HttpConnec
     connectTimeout: Math.min(options.timeoutMs, MAX_CONNECT_TIMEOUT_MS),
   });
 
+  // Closing twice answers the first close: undici's second close of a pool fails ("destroyed").
+  let closing: Promise<void> | undefined;
   return {
     async send(request, context) {
       try {
@@ -94,7 +96,8 @@ export function createHttpConnection(options: HttpConnectionOptions): HttpConnec
       }
     },
     close() {
-      return pool.close();
+      closing ??= pool.close();
+      return closing;
     },
   };
 }

@@ -93,6 +93,14 @@ describe("lists", () => {
     },
   );
 
+  it("closes twice without an error, the second close answering the first", async () => {
+    const c = client();
+    await c.listGroups();
+    // Both settle, and a close after the pool closed does not fail with "destroyed".
+    await Promise.all([c.close(), c.close()]);
+    await c.close();
+  });
+
   it("notices the portal's silent cap on `limit` and still gets every record", async () => {
     const capped = await startSimulator({
       apiKey: KEY,
