@@ -11,7 +11,7 @@ import {
 } from "@duckdb/node-api";
 import type { Reject } from "../encode/to-record-batch.js";
 import type { ExtractedName } from "../resources/registry.js";
-import { EXTRACTED } from "../resources/registry.js";
+import { EXTRACTED, RESOURCES } from "../resources/registry.js";
 import { RUN_RECORD_TABLES, type RunStatus } from "./meta-ddl.js";
 import { inSide } from "./side-file.js";
 import { CHECKPOINT_TABLE, stagingTable } from "./staging.js";
@@ -227,6 +227,19 @@ export interface RunRecordCounts {
 }
 
 /**
+ * What tells one rejected record from another in `_rejects`: its primary key, as the portal sent
+ * it, or its whole text when that has no key. The text alone counted a record twice when it
+ * changed between two readings of one run (an interrupted attempt and its resumption, or two
+ * pages of a list that moved), though it is one record the run could not type.
+ */
+function rejectedRecordSql(): string {
+  const keys = EXTRACTED.map(
+    (name) => `WHEN '${name}' THEN json_extract_string(raw, '$.${RESOURCES[name].primaryKey}')`,
+  );
+  return `coalesce('key ' || CASE resource ${keys.join(" ")} END, 'raw ' || raw)`;
+}
+
+/**
  * What a run holds in the side file's `_rejects` and `_not_found` (`side` names the side file),
  * as copyRunRecords copies it into the database: those of a resumed run's interrupted attempts
  * count too, and a record read again (a list not finished is listed again on resume) is one
@@ -238,7 +251,7 @@ export async function runRecordCounts(
   runId: number,
 ): Promise<RunRecordCounts> {
   const reader = await connection.runAndReadAll(
-    `SELECT 'rejects', resource, count(DISTINCT raw) FROM ${inSide(side, "_rejects")} WHERE run_id = $run::BIGINT GROUP BY resource
+    `SELECT 'rejects', resource, count(DISTINCT ${rejectedRecordSql()}) FROM ${inSide(side, "_rejects")} WHERE run_id = $run::BIGINT GROUP BY resource
      UNION ALL
      SELECT 'notFound', resource, count(DISTINCT id) FROM ${inSide(side, "_not_found")} WHERE run_id = $run::BIGINT GROUP BY resource`,
     { run: runId },

@@ -112,6 +112,39 @@ describe("extract --resume with records that cannot be typed", () => {
     }
   });
 
+  it("counts a rejected record once when its text changed between the attempts", async () => {
+    const sim = await startSimulator(PORTAL);
+    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
+    const base = { clientOptions, mode: "full", logger: silentLogger } as const;
+    try {
+      const db = join(dir, "changed.duckdb");
+      const accessRun = { ...base, db, only: ["product_access"] };
+      const clean = (await runExtract(accessRun)).resources.get("product_access")!.rejects;
+      expect(clean).toBeGreaterThan(0);
+      await interrupted(sim, accessRun, "product_access/get_all_for_bundle", 15);
+      // Every record the portal prints unreadably is edited: those the attempt stored are read
+      // again, rejected again, with another updated date and status.
+      const spoilt = sim.data.list("product_access").filter((a) => a.product_access_id % 4 === 0);
+      for (const access of spoilt) {
+        sim.data.edit("product_access", access.product_access_id, { product_access_status: "inactive" });
+      }
+      const resumed = await runExtract({ ...accessRun, resume: true });
+      const of = `run_id = ${resumed.runId} AND resource = 'product_access'`;
+      const [[figure, rows] = []] = await readRows(
+        db,
+        `SELECT (SELECT rejects FROM _run_resources WHERE ${of}), (SELECT count(*) FROM _rejects WHERE ${of})`,
+      );
+      // The precondition: some records are held twice, as first read and as read again.
+      expect(Number(rows)).toBeGreaterThan(clean);
+      expect([resumed.resources.get("product_access")?.rejects, Number(figure)]).toEqual([
+        clean,
+        clean,
+      ]);
+    } finally {
+      await sim.close();
+    }
+  });
+
   it("fetches what the parents' rejected records name once their lists had finished", async () => {
     const sim = await startSimulator(PORTAL);
     const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
