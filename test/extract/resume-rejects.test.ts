@@ -126,7 +126,9 @@ describe("extract --resume with records that cannot be typed", () => {
       // again, rejected again, with another updated date and status.
       const spoilt = sim.data.list("product_access").filter((a) => a.product_access_id % 4 === 0);
       for (const access of spoilt) {
-        sim.data.edit("product_access", access.product_access_id, { product_access_status: "inactive" });
+        sim.data.edit("product_access", access.product_access_id, {
+          product_access_status: "inactive",
+        });
       }
       const resumed = await runExtract({ ...accessRun, resume: true });
       const of = `run_id = ${resumed.runId} AND resource = 'product_access'`;
