@@ -23,6 +23,12 @@ const dir = tempDirForFile("lms-resume-rejects-");
 const FAULTS = { latencyMs: 5, unreadableDateEvery: 4 };
 const PORTAL = { apiKey: KEY, users: 200, takesPerUser: 3, seed: 5, faults: FAULTS };
 
+/** A full run's settings against `sim`, two requests at a time, pages of 10. */
+function fullRun(sim: RunningSimulator) {
+  const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
+  return { clientOptions, mode: "full", logger: silentLogger } as const;
+}
+
 /** What a database holds: the fan-out children's keys, and the last run's rejects per resource. */
 async function held(db: string): Promise<unknown[][]> {
   return readRows(
@@ -84,8 +90,7 @@ async function resumedRejects(
 describe("extract --resume with records that cannot be typed", () => {
   it("counts the rejects of the interrupted attempt, each record once", async () => {
     const sim = await startSimulator(PORTAL);
-    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
-    const base = { clientOptions, mode: "full", logger: silentLogger } as const;
+    const base = fullRun(sim);
     try {
       const db = join(dir, "lms.duckdb");
       const links = (await runExtract({ ...base, db })).resources.get("user_grp")!.rejects;
@@ -114,8 +119,7 @@ describe("extract --resume with records that cannot be typed", () => {
 
   it("counts a rejected record once when its text changed between the attempts", async () => {
     const sim = await startSimulator(PORTAL);
-    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
-    const base = { clientOptions, mode: "full", logger: silentLogger } as const;
+    const base = fullRun(sim);
     try {
       const db = join(dir, "changed.duckdb");
       const accessRun = { ...base, db, only: ["product_access"] };
@@ -149,8 +153,7 @@ describe("extract --resume with records that cannot be typed", () => {
 
   it("fetches what the parents' rejected records name once their lists had finished", async () => {
     const sim = await startSimulator(PORTAL);
-    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
-    const base = { clientOptions, mode: "full", logger: silentLogger } as const;
+    const base = fullRun(sim);
     try {
       const clean = join(dir, "clean.duckdb");
       await runExtract({ ...base, db: clean });
@@ -173,8 +176,7 @@ describe("extract --resume with records that cannot be typed", () => {
 describe("a run that reads the parents from the database, with records that cannot be typed", () => {
   it("asks for the takes of users named only by rejected records, as a full run does", async () => {
     const sim = await startSimulator(PORTAL);
-    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
-    const base = { clientOptions, mode: "full", logger: silentLogger } as const;
+    const base = fullRun(sim);
     const asked = () => sim.stats.byOperation.get("take/get_all_for_user") ?? 0;
     try {
       const db = join(dir, "parents-stored.duckdb");
