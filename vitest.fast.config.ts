@@ -31,6 +31,7 @@ const SLOW_TESTS = [
   "test/cli/key-not-echoed.test.ts",
   "test/cli/names-and-completion.test.ts",
   "test/cli/output-folder.test.ts",
+  "test/cli/portals-batch-resume.test.ts",
   "test/cli/portals-locked.test.ts",
   "test/cli/portals-log-tag.test.ts",
   "test/cli/read-during-extract.test.ts",

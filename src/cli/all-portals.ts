@@ -21,16 +21,16 @@ function resolveFor(flags: Readonly<Record<string, unknown>>, ctx: CliContext) {
 export async function configuredPortals(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
-): Promise<{ names: string[]; atOnce: number }> {
+): Promise<{ names: string[]; atOnce: number; configFile: string }> {
   const config = await resolveFor({ ...flags, portal: undefined }, ctx);
-  if (config.portals.length === 0) {
+  if (config.portals.length === 0 || config.configFile === undefined) {
     const where = config.configFile ?? "no config file was found";
     throw new LmsExportError(
       "bad-input",
       `--all-portals needs "portals" in the config file (${where}), e.g. {"portals": {"acme": {"baseUrl": "...", "apiKeyFile": "..."}}}`,
     );
   }
-  return { names: config.portals, atOnce: config.portalsAtOnce };
+  return { names: config.portals, atOnce: config.portalsAtOnce, configFile: config.configFile };
 }
 
 /**
@@ -105,13 +105,14 @@ function portalStreams(ctx: CliContext): { stdout: Writable; stderr: Writable; t
 
 /**
  * Runs `each` for every portal, at most `atOnce` at a time; prints one summary line per portal
- * and throws an error naming the failed ones.
+ * and throws an error naming the failed ones. A portal whose `each` answers a text has it on its
+ * summary line instead of "done" (one that had nothing left to do says why).
  */
 export async function forEachPortal(
   names: readonly string[],
   atOnce: number,
   ctx: CliContext,
-  each: (portal: string, portalCtx: CliContext) => Promise<void>,
+  each: (portal: string, portalCtx: CliContext) => Promise<unknown>,
 ): Promise<void> {
   const limit = pLimit(Math.max(1, atOnce));
   const outcomes = await Promise.all(
@@ -120,11 +121,12 @@ export async function forEachPortal(
         const streams = portalStreams(ctx);
         try {
           const { stdout, stderr } = streams;
-          await each(name, { ...ctx, stdout, stderr, logPortal: name });
-          return { name, error: undefined, stopped: false };
+          const done = await each(name, { ...ctx, stdout, stderr, logPortal: name });
+          const line = typeof done === "string" ? done : "done";
+          return { name, done: line, error: undefined, stopped: false };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          return { name, error: message, stopped: isInterruption(error) };
+          return { name, done: "", error: message, stopped: isInterruption(error) };
         } finally {
           const text = streams.text();
           if (text !== "") ctx.stdout.write(`== portal ${name}\n${text}`);
@@ -134,7 +136,7 @@ export async function forEachPortal(
   );
   const lines = outcomes.map(
     (o) =>
-      `portal ${o.name}: ${o.error === undefined ? "done" : `${o.stopped ? "stopped" : "failed"}: ${o.error}`}`,
+      `portal ${o.name}: ${o.error === undefined ? o.done : `${o.stopped ? "stopped" : "failed"}: ${o.error}`}`,
   );
   ctx.stdout.write(`${lines.join("\n")}\n`);
   const failed = outcomes.filter((o) => o.error !== undefined && !o.stopped).map((o) => o.name);

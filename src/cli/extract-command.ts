@@ -2,6 +2,7 @@
  * The `extract` command's work, which `run` repeats before writing its reports: settings and API
  * key, the database opened for writing, the extract, its summary on stdout.
  */
+import type { ExtractResult } from "../extract/extract.js";
 import type { LmsDatabase } from "../load/database.js";
 import { type PortalCommandSetup, setupPortalCommand, withDatabase } from "./command-setup.js";
 import type { CliContext } from "./context.js";
@@ -13,7 +14,7 @@ import { namingPortalToResume } from "./portal-resume-hint.js";
  * Extracts into the configured database and prints the summary. `before` runs with the command's
  * setup before anything is fetched (checks that must not wait for a long extract); `after` runs
  * once the extract is merged, on the database opened read-only (it is not held during the
- * extract, so others can read it meanwhile).
+ * extract, so others can read it meanwhile). Answers the extract's result (its run id).
  */
 export async function extractCommand(
   args: ExtractFlags & Readonly<Record<string, unknown>>,
@@ -22,7 +23,7 @@ export async function extractCommand(
     before?: (setup: PortalCommandSetup) => Promise<void>;
     after?: (db: LmsDatabase, setup: PortalCommandSetup) => Promise<void>;
   } = {},
-): Promise<void> {
+): Promise<ExtractResult> {
   const started = Date.now();
   const setup = await setupPortalCommand(args, ctx);
   await hooks.before?.(setup);
@@ -41,7 +42,8 @@ export async function extractCommand(
   });
   ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
   const { after } = hooks;
-  if (!after) return;
+  if (!after) return result;
   const open = { readOnly: true, wait: { seconds: waitSeconds, logger } };
   await withDatabase(config, open, (db) => after(db, setup));
+  return result;
 }

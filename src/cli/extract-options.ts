@@ -10,6 +10,7 @@ import { requireBaseUrl } from "../config/portal-address.js";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { type ExtractResult, runExtract } from "../extract/extract.js";
+import { selectResources } from "../extract/plan.js";
 import type { LmsDatabase } from "../load/database.js";
 import { streamIsTTY } from "../log/color.js";
 import type { Logger } from "../log/logger.js";
@@ -92,6 +93,15 @@ function parseSince(value: string | undefined): Date | undefined {
     );
   }
   return date;
+}
+
+/**
+ * Refuses a bad --since or --only before anything starts: `--all-portals` checks them before its
+ * batch is recorded, as a batch that every portal refuses is not one to resume.
+ */
+export function checkExtractFlags(flags: ExtractFlags): void {
+  parseSince(flags.since);
+  selectResources(flags.only);
 }
 
 /** Runs the extract step with resolved settings; the caller owns the database. */

@@ -1,11 +1,7 @@
 import type { Argv } from "yargs";
-import {
-  configuredPortals,
-  forEachPortal,
-  refuseAllPortalsTargets,
-  requireConfiguredPortal,
-} from "../all-portals.js";
+import { requireConfiguredPortal } from "../all-portals.js";
 import type { CliContext } from "../context.js";
+import { extractAllPortals } from "../extract-all-portals.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
@@ -21,6 +17,13 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
         withWaitOption(withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y))))),
         'A portal under "portals" in the config file: its address, key, concurrency and database',
       )
+        // Said again here: only extract takes --resume with --all-portals (run refuses the latter).
+        .option("resume", {
+          type: "boolean",
+          group: "Extract:",
+          description:
+            "Continue the interrupted run without fetching finished work again; with --all-portals, the last --all-portals batch: the portals it finished are not extracted again",
+        })
         .example(
           "LMS_API_KEY_FILE=~/.lms-key $0 extract --base-url https://lms.example.com/api-v2",
           "full copy into ./lms.duckdb",
@@ -31,15 +34,15 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
         )
         .example("$0 extract --resume", "continue a run that was interrupted")
         .example("$0 extract --only grp,user_grp", "refresh two tables")
-        .example("$0 extract --all-portals", "every portal of the config file, each its own file"),
+        .example("$0 extract --all-portals", "every portal of the config file, each its own file")
+        .example(
+          "$0 extract --all-portals --resume",
+          "continue the last --all-portals batch: the portals it finished are not extracted again",
+        ),
     async (args) => {
       if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
-      if (!args.allPortals) return extractCommand(args, ctx);
-      refuseAllPortalsTargets(args);
-      const { names, atOnce } = await configuredPortals(args, ctx);
-      await forEachPortal(names, atOnce, ctx, (portal, portalCtx) =>
-        extractCommand({ ...args, portal, allPortals: false }, portalCtx),
-      );
+      if (args.allPortals) return extractAllPortals(args, ctx);
+      await extractCommand(args, ctx);
     },
   );
 }
