@@ -12,12 +12,13 @@ import { type LastLoad, lastLoad } from "../report/last-load.js";
 import { columnLabel } from "../report/present/column-label.js";
 import { bindJob, type ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
-import type { BoundQuery } from "../report/run-query.js";
+import { type BoundQuery, describeColumns } from "../report/run-query.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import type { JobMail } from "./job-mail.js";
 import type { SplitScope } from "./scope-line.js";
-import { type SplitGroup, splitAddresses } from "./split.js";
+import { type SplitGroup, type SplitSource, splitAddresses } from "./split.js";
 import { writeSplitFiles } from "./split-files.js";
+import type { SplitTables } from "./split-tables.js";
 
 /** One report to mail: its job, its mail, and what writing it produced. */
 export interface ReportToMail {
@@ -40,6 +41,8 @@ export interface PlanOptions {
    * recipients, and only to those of their recipients. Undefined: every message, to everyone.
    */
   only?: readonly string[];
+  /** Where the split reports' rows are kept while the mailing lasts. */
+  tables: SplitTables;
 }
 
 /** One message to build: recipients, whose rows (the queries as narrowed for them), which files. */
@@ -141,9 +144,11 @@ async function messagesOf(
     const files = attached(result.files, mail.attach);
     return [{ to: mail.to, cc: mail.cc, scope: undefined, bound, files }];
   }
+  const sources = await splitSources(connection, bound, column, options);
   // Every address of the column, even with --mail-only: the rows of the others are what the
   // report's own recipients get, and a share must be the one the full run would have built.
-  const { addresses, invalid } = await splitAddresses(connection, first, column);
+  const firstSource = sources.get(first.query.name) ?? { bound: first, table: undefined };
+  const { addresses, invalid } = await splitAddresses(connection, firstSource, column);
   if (invalid.length > 0) {
     options.logger.warn(
       "values that are not e-mail addresses: their rows go to the report's recipients",
@@ -161,11 +166,32 @@ async function messagesOf(
     const cc = group.address === undefined ? mail.cc : [];
     // Only the shares asked for are written again: the other folders keep the full run's files.
     if (!wanted([...to, ...cc], options.only)) continue;
-    const split = await writeSplitFiles(db, job, mail, group, addresses, options);
+    const split = await writeSplitFiles(db, job, mail, group, { addresses, sources }, options);
     const rows = split.rows[first.query.name] ?? 0;
     if (group.address === undefined && rows === 0 && mail.when === "rows") continue;
     const scope = { label, address: group.address };
     messages.push({ to, cc, scope, bound: split.bound, files: split.files });
   }
   return messages;
+}
+
+/**
+ * The queries of `bound` that have the split column, by name, each with its rows kept for the
+ * mailing when they can be: the shares read them from there instead of running the query again.
+ * The others cannot be told apart by recipient and are left out of the shares.
+ */
+async function splitSources(
+  connection: DuckDBConnection,
+  bound: readonly BoundQuery[],
+  column: string,
+  options: PlanOptions,
+): Promise<Map<string, SplitSource>> {
+  const sources = new Map<string, SplitSource>();
+  for (const b of bound) {
+    const columns = await describeColumns(connection, b);
+    if (!columns.some((c) => c.name === column)) continue;
+    const split = { column, columns };
+    sources.set(b.query.name, await options.tables.keep(connection, b, split, options.signal));
+  }
+  return sources;
 }

@@ -24,10 +24,11 @@ import {
 } from "./mail-plan.js";
 import { scopeLine } from "./scope-line.js";
 import type { MailSettings } from "./settings.js";
+import { SplitTables } from "./split-tables.js";
 
 export type { ReportToMail } from "./mail-plan.js";
 
-export interface MailReportsOptions extends PlanOptions {
+export interface MailReportsOptions extends Omit<PlanOptions, "tables"> {
   settings: MailSettings;
   policy?: RetryPolicy;
   render?: MailBodyRenderer;
@@ -58,13 +59,17 @@ export async function mailReports(
   options: MailReportsOptions,
 ): Promise<MailSummary> {
   const summary: MailSummary = { sent: 0, problems: [], resend: [] };
+  // The split reports' rows, kept until the last message is built: its body reads them too.
+  const tables = new SplitTables(db, options.logger);
   try {
-    const planned = await planReports(db, reports, options);
+    const planned = await planReports(db, reports, { ...options, tables });
     for (const report of planned) await sendReport(db, report, summary, options);
   } catch (error) {
     if (!options.signal?.aborted) throw error;
     const sent = `${summary.sent} message${summary.sent === 1 ? "" : "s"} sent before`;
     throw interrupted("mail", { outcome: `no further mail was sent (${sent})`, cause: error });
+  } finally {
+    await tables.close();
   }
   return summary;
 }
@@ -124,7 +129,7 @@ async function sendOne(
 ): Promise<Sent> {
   const { job } = report;
   const { raw, messageId, subject, files } = await composeOne(db, report, message, loaded, options);
-  // Composing runs the report's queries again: the signal may have fired meanwhile.
+  // Composing reads the report's rows again: the signal may have fired meanwhile.
   checkSignal(options.signal, "mail");
   const recipients = envelopeOf([...message.to, ...message.cc], options.only);
   const label = `${job.name} to ${recipients.join(", ")}`;

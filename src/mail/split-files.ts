@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { prepareOutputDir } from "../report/output-files.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
-import { type BoundQuery, describeColumns } from "../report/run-query.js";
+import type { BoundQuery } from "../report/run-query.js";
 import { writeJobFiles } from "../report/run-report.js";
 import type { JobMail } from "./job-mail.js";
-import { narrowQuery, type SplitGroup } from "./split.js";
+import { narrowQuery, type SplitGroup, type SplitSource } from "./split.js";
 
 /** The folder, below the output folder, of per-recipient files. */
 const SPLIT_DIR = "split";
@@ -29,12 +29,16 @@ export interface SplitFiles {
   bound: BoundQuery[];
 }
 
+/**
+ * Writes `group`'s share. `split.sources` are the report's queries with the split column, by
+ * name (the only ones its files hold); `split.addresses` every address of the column.
+ */
 export async function writeSplitFiles(
   db: ReportSource,
   job: ReportJob,
   mail: JobMail,
   group: SplitGroup,
-  addresses: readonly string[],
+  split: { addresses: readonly string[]; sources: ReadonlyMap<string, SplitSource> },
   options: {
     outDir: string;
     now: Date;
@@ -60,15 +64,13 @@ export async function writeSplitFiles(
         : { neutraliseFormulas: options.neutraliseFormulas }),
       ...(options.csvBom === undefined ? {} : { csvBom: options.csvBom }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      select: async (connection, bound) => {
-        const kept: BoundQuery[] = [];
-        for (const b of bound) {
-          const columns = await describeColumns(connection, b);
-          if (!columns.some((c) => c.name === column)) continue;
-          kept.push(narrowQuery(b, column, group, addresses));
-        }
-        narrowed = kept;
-        return kept;
+      select: async (_connection, bound) => {
+        narrowed = bound.flatMap((b) => {
+          const source = split.sources.get(b.query.name);
+          if (source === undefined) return [];
+          return [narrowQuery({ ...source, bound: b }, column, group, split.addresses)];
+        });
+        return narrowed;
       },
     },
   );

@@ -3,7 +3,9 @@
  * query names, and each query narrowed to one address's rows, or to the rows that name no valid
  * address (those go to the report's own recipients, so no row is left out).
  *
- * Narrowing wraps the query (`SELECT * FROM (query) WHERE ...`) with the address bound as a
+ * A query is narrowed from its rows kept for the mailing (split-tables.ts), which carry their
+ * address normalised in a column of their own, or, when they could not be kept, by wrapping the
+ * query itself (`SELECT * FROM (query) WHERE ...`). Either way the address is bound as a
  * parameter: nothing from the data is ever pasted into SQL text.
  */
 import { type DuckDBConnection, LIST, listValue, VARCHAR } from "@duckdb/node-api";
@@ -17,57 +19,90 @@ export interface SplitGroup {
   address: string | undefined;
 }
 
+/** A query of a split report and, when its rows were kept for the mailing, their table. */
+export interface SplitSource {
+  bound: BoundQuery;
+  /** The kept rows with their address in {@link ADDRESS}; undefined: the query is run again. */
+  table: string | undefined;
+}
+
+/** The column of a kept table holding each row's address, normalised. */
+export const ADDRESS = "_lms_split_address";
+
 const SPLIT = "_lms_split";
 
-function normalised(column: string): string {
+/** The address of column `column` of the rows of `_lms_q`, as the split compares it. */
+export function normalised(column: string): string {
   return `lower(trim(CAST(_lms_q.${quoteIdent(column)} AS VARCHAR)))`;
 }
 
-/** The distinct addresses in `column` of `bound`, normalised; values that are not addresses apart. */
+/** The rows of `source` as a FROM item named `_lms_q`, and the expression of their address. */
+function rowsOf(source: SplitSource, column: string): { from: string; address: string } {
+  if (source.table === undefined) {
+    return { from: `(${source.bound.sql}\n) AS _lms_q`, address: normalised(column) };
+  }
+  return { from: `${source.table} AS _lms_q`, address: `_lms_q.${quoteIdent(ADDRESS)}` };
+}
+
+/** The parameters a statement over `source`'s rows binds: the query's own unless they were kept. */
+function paramsOf(source: SplitSource): Pick<BoundQuery, "values" | "types"> {
+  return source.table === undefined
+    ? { values: source.bound.values, types: source.bound.types }
+    : { values: {}, types: {} };
+}
+
+/** The distinct addresses in `column` of `source`, normalised; values that are not addresses apart. */
 export async function splitAddresses(
   connection: DuckDBConnection,
-  bound: BoundQuery,
+  source: SplitSource,
   column: string,
 ): Promise<{ addresses: string[]; invalid: string[] }> {
+  const { from, address } = rowsOf(source, column);
+  const { values, types } = paramsOf(source);
   try {
     const reader = await connection.runAndReadAll(
-      `SELECT DISTINCT ${normalised(column)} AS a FROM (${bound.sql}\n) AS _lms_q WHERE a IS NOT NULL AND a <> '' ORDER BY a`,
-      bound.values,
-      bound.types,
+      `SELECT DISTINCT ${address} AS a FROM ${from} WHERE a IS NOT NULL AND a <> '' ORDER BY a`,
+      values,
+      types,
     );
-    const values = reader.getRowsJS().map((row) => String(row[0]));
+    const found = reader.getRowsJS().map((row) => String(row[0]));
     return {
-      addresses: values.filter(isMailAddress),
-      invalid: values.filter((value) => !isMailAddress(value)),
+      addresses: found.filter(isMailAddress),
+      invalid: found.filter((value) => !isMailAddress(value)),
     };
   } catch (error) {
-    throw sqlError(error, bound.query.file, "run");
+    throw sqlError(error, source.bound.query.file, "run");
   }
 }
 
 /**
- * `bound` narrowed to `group`: the rows whose `column` is `group.address`, or (address undefined)
- * the rows whose `column` is none of `addresses`, empty or NULL.
+ * `source` narrowed to `group`: the rows whose `column` is `group.address`, or (address undefined)
+ * the rows whose `column` is none of `addresses`, empty or NULL. Kept rows are read without their
+ * address column, so the columns are the query's own; the query's parameters stay with it (the
+ * About sheet names them) though kept rows need none bound.
  */
 export function narrowQuery(
-  bound: BoundQuery,
+  source: SplitSource,
   column: string,
   group: SplitGroup,
   addresses: readonly string[],
 ): BoundQuery {
-  const value = normalised(column);
+  const { from, address } = rowsOf(source, column);
+  const { values, types } = paramsOf(source);
+  const select =
+    source.table === undefined ? "SELECT *" : `SELECT * EXCLUDE (${quoteIdent(ADDRESS)})`;
   if (group.address !== undefined) {
     return {
-      ...bound,
-      sql: `SELECT * FROM (${bound.sql}\n) AS _lms_q WHERE ${value} = $${SPLIT}`,
-      values: { ...bound.values, [SPLIT]: group.address },
-      types: { ...bound.types, [SPLIT]: VARCHAR },
+      ...source.bound,
+      sql: `${select} FROM ${from} WHERE ${address} = $${SPLIT}`,
+      values: { ...values, [SPLIT]: group.address },
+      types: { ...types, [SPLIT]: VARCHAR },
     };
   }
   return {
-    ...bound,
-    sql: `SELECT * FROM (${bound.sql}\n) AS _lms_q WHERE coalesce(NOT list_contains($${SPLIT}, ${value}), true)`,
-    values: { ...bound.values, [SPLIT]: listValue([...addresses]) },
-    types: { ...bound.types, [SPLIT]: LIST(VARCHAR) },
+    ...source.bound,
+    sql: `${select} FROM ${from} WHERE coalesce(NOT list_contains($${SPLIT}, ${address}), true)`,
+    values: { ...values, [SPLIT]: listValue([...addresses]) },
+    types: { ...types, [SPLIT]: LIST(VARCHAR) },
   };
 }

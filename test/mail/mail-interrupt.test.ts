@@ -11,13 +11,12 @@ import { silentLogger } from "../../src/log/logger.js";
 import { renderMailBody } from "../../src/mail/body.js";
 import { jobMail } from "../../src/mail/job-mail.js";
 import { mailReports } from "../../src/mail/mail-reports.js";
-import { resolveMailSettings } from "../../src/mail/settings.js";
 import { loadCatalog } from "../../src/report/catalog.js";
 import { projectRoot } from "../../src/report/project-root.js";
 import { resolveJobs } from "../../src/report/report-jobs.js";
 import { runReports } from "../../src/report/run-report.js";
 import { mailWorkspace } from "./cli-harness.js";
-import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
+import { fixtureSettings, type SmtpFixture, startSmtp } from "./smtp-fixture.js";
 
 let dir: string;
 let remove: () => Promise<void>;
@@ -48,16 +47,7 @@ test("no message is sent once the signal has fired; the error says how many were
   });
   const [result] = await runReports(db, ["team-list"], { outDir, catalog, now });
   if (job === undefined || result === undefined) throw new Error("team-list was not written");
-  const settings = await resolveMailSettings(
-    {
-      smtpUrl: smtp.url,
-      mailFrom: "reports@example.com",
-      smtpPasswordFile: undefined,
-      allowInsecureSmtp: false,
-      sources: { smtpUrl: "LMS_SMTP_URL", mailFrom: "LMS_MAIL_FROM" } as never,
-    },
-    {},
-  );
+  const settings = await fixtureSettings(smtp);
   const controller = new AbortController();
   let composed = 0;
   const mailing = mailReports(db, [{ job, mail: jobMail(job, { mailTo: undefined }), result }], {

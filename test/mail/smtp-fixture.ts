@@ -6,6 +6,7 @@
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { type MailSettings, resolveMailSettings } from "../../src/mail/settings.js";
 
 export interface Received {
   from: string;
@@ -102,4 +103,18 @@ export async function startSmtp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The settings that send to `server` from reports@example.com, as LMS_SMTP_URL would give them. */
+export function fixtureSettings(server: Pick<SmtpFixture, "url">): Promise<MailSettings> {
+  return resolveMailSettings(
+    {
+      smtpUrl: server.url,
+      mailFrom: "reports@example.com",
+      smtpPasswordFile: undefined,
+      allowInsecureSmtp: false,
+      sources: { smtpUrl: "LMS_SMTP_URL", mailFrom: "LMS_MAIL_FROM" } as never,
+    },
+    {},
+  );
 }
