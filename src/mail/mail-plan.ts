@@ -19,6 +19,7 @@ import type { SplitScope } from "./scope-line.js";
 import { type SplitGroup, type SplitSource, splitAddresses } from "./split.js";
 import { writeSplitFiles } from "./split-files.js";
 import type { SplitTables } from "./split-tables.js";
+import { removeStaleShares } from "./stale-shares.js";
 
 /** One report to mail: its job, its mail, and what writing it produced. */
 export interface ReportToMail {
@@ -171,6 +172,11 @@ async function messagesOf(
     if (group.address === undefined && rows === 0 && mail.when === "rows") continue;
     const scope = { label, address: group.address };
     messages.push({ to, cc, scope, bound: split.bound, files: split.files });
+  }
+  // Every share written: those of earlier runs' other recipients may go. --mail-only wrote some.
+  if (options.only === undefined) {
+    const written = groups.map((group) => group.address);
+    await removeStaleShares(options.outDir, job, written, options.logger);
   }
   return messages;
 }

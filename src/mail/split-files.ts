@@ -11,15 +11,28 @@ import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
 import type { BoundQuery } from "../report/run-query.js";
 import { writeJobFiles } from "../report/run-report.js";
+import { isMailAddress, normaliseAddress } from "./address.js";
 import type { JobMail } from "./job-mail.js";
 import { narrowQuery, type SplitGroup, type SplitSource } from "./split.js";
 
 /** The folder, below the output folder, of per-recipient files. */
 const SPLIT_DIR = "split";
+/** The share of the rows without an address. */
+const UNASSIGNED = "unassigned";
+
+/** The folder holding every share's folder. */
+export function splitFolder(outDir: string): string {
+  return join(outDir, SPLIT_DIR);
+}
 
 /** The folder of one share's files: its address's, or `unassigned` for the rows without one. */
 export function shareFolder(outDir: string, address: string | undefined): string {
-  return join(outDir, SPLIT_DIR, address ?? "unassigned");
+  return join(splitFolder(outDir), address ?? UNASSIGNED);
+}
+
+/** Whether `name` is one a share's folder is given: an address as the split writes it. */
+export function isShareFolderName(name: string): boolean {
+  return name === UNASSIGNED || (isMailAddress(name) && normaliseAddress(name) === name);
 }
 
 export interface SplitFiles {

@@ -11,6 +11,7 @@ import { dirname } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { removeLeftoverTempFiles, tempFileName } from "../files/leftover-temp-files.js";
 import { confinePath } from "../security/confine-path.js";
+import { regexLiteral } from "../text/regex-literal.js";
 
 /** A file being written: `temp` now, `final` after commit. */
 export interface StagedFile {
@@ -25,6 +26,20 @@ export function expandFileName(pattern: string, values: { report: string; now: D
     .replaceAll("{date}", iso.slice(0, 10))
     .replaceAll("{time}", iso.slice(11, 19).replaceAll(":", ""))
     .replaceAll("{report}", values.report);
+}
+
+/**
+ * The names `expandFileName` gives `pattern` for `report` at any date and time, as a regular
+ * expression's text (unanchored): what earlier runs of the report named their files.
+ */
+export function anyTimeFileName(pattern: string, report: string): string {
+  const parts = pattern.split(/(\{date\}|\{time\}|\{report\})/);
+  const placeholders: Record<string, string> = {
+    "{date}": "\\d{4}-\\d{2}-\\d{2}",
+    "{time}": "\\d{6}",
+    "{report}": regexLiteral(report),
+  };
+  return parts.map((part) => placeholders[part] ?? regexLiteral(part)).join("");
 }
 
 /**

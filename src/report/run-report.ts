@@ -3,8 +3,10 @@
  * each format to temporary files in the output folder, and rename them into place together.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { REPORT_FORMATS } from "../config/report-formats.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { type Logger, silentLogger } from "../log/logger.js";
+import { regexLiteral } from "../text/regex-literal.js";
 import { type Catalog, loadCatalog, type ReportFormat } from "./catalog.js";
 import { exportCsv } from "./export/csv.js";
 import { exportParquet } from "./export/parquet.js";
@@ -14,7 +16,12 @@ import { writeHtmlReport } from "./html/html-report.js";
 import { checkSignal, interrupted, interruptOnAbort } from "./interruption.js";
 import { type LastLoad, lastLoad } from "./last-load.js";
 import type { ReportRunResult } from "./model.js";
-import { expandFileName, OutputStaging, prepareOutputDir } from "./output-files.js";
+import {
+  anyTimeFileName,
+  expandFileName,
+  OutputStaging,
+  prepareOutputDir,
+} from "./output-files.js";
 import { checkReferences } from "./param-references.js";
 import { projectRoot } from "./project-root.js";
 import { asReportFailure } from "./report-failure.js";
@@ -281,6 +288,17 @@ export function fullFileOf(job: ReportJob, base: string, query: string): string 
   if (job.formats.includes("xlsx")) return `${base}.xlsx`;
   const format = (["csv", "parquet"] as const).find((f) => job.formats.includes(f));
   return format ? queryFileName(job, base, query, format) : undefined;
+}
+
+/**
+ * Whether `name` is the name of one of `job`'s files from any run: its base name at any date and
+ * time, with or without a query's name, in any format (formats and queries may have changed).
+ */
+export function isJobFileName(job: ReportJob, name: string): boolean {
+  const base = anyTimeFileName(job.fileName, job.name);
+  const queries = job.queries.map((q) => regexLiteral(q.name));
+  const query = queries.length === 0 ? "" : `(?:-(?:${queries.join("|")}))?`;
+  return new RegExp(`^${base}${query}\\.(?:${REPORT_FORMATS.join("|")})$`).test(name);
 }
 
 async function writeWorkbook(

@@ -1,0 +1,78 @@
+/**
+ * Shares an earlier run wrote for recipients this run has none for: a manager who left keeps a
+ * folder `OUT/split/ADDRESS/` that looks like this run's output. A run that mails every share
+ * removes, from every share folder it did not write, the report's own files of any run; a folder
+ * left empty goes too. Only files named as the report names its files are removed: another
+ * report's shares in the same folders (another schedule writing to the same --out) and anything
+ * the user put there stay, and so do folders not named as shares are.
+ *
+ * It runs once every share of the report is written: a run that fails or is stopped before
+ * leaves the earlier shares as they were.
+ */
+import type { Dirent } from "node:fs";
+import { readdir, rm, rmdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Logger } from "../log/logger.js";
+import type { ReportJob } from "../report/report-jobs.js";
+import { isJobFileName } from "../report/run-report.js";
+import { isShareFolderName, shareFolder, splitFolder } from "./split-files.js";
+
+/** The entries of `folder`; none when it does not exist. */
+async function entries(folder: string): Promise<Dirent[]> {
+  try {
+    return await readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+/**
+ * Removes `job`'s files from the share folders under `outDir` other than those of `written` (the
+ * addresses of this run's shares, undefined for the rows without one). A folder that cannot be
+ * cleaned is logged, never thrown: the mail goes out all the same.
+ */
+export async function removeStaleShares(
+  outDir: string,
+  job: ReportJob,
+  written: readonly (string | undefined)[],
+  logger: Logger,
+): Promise<void> {
+  const current = new Set(written.map((address) => shareFolder(outDir, address)));
+  const removed: string[] = [];
+  for (const entry of await entries(splitFolder(outDir))) {
+    // A link is not followed: what it points to is not a folder this tool made.
+    if (!entry.isDirectory() || !isShareFolderName(entry.name)) continue;
+    const folder = shareFolder(outDir, entry.name);
+    if (current.has(folder)) continue;
+    try {
+      if (await removeJobFiles(folder, job)) removed.push(folder);
+    } catch (error) {
+      logger.warn("a share of an earlier run could not be removed", {
+        report: job.name,
+        folder,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  if (removed.length > 0) {
+    logger.info("shares of an earlier run removed: no recipient of this run", {
+      report: job.name,
+      folders: removed,
+    });
+  }
+}
+
+/** Removes `job`'s files from `folder`, and `folder` if that leaves it empty; whether any were. */
+async function removeJobFiles(folder: string, job: ReportJob): Promise<boolean> {
+  const files = (await entries(folder)).filter((e) => e.isFile() && isJobFileName(job, e.name));
+  for (const file of files) await rm(join(folder, file.name), { force: true });
+  try {
+    await rmdir(folder);
+  } catch (error) {
+    // Files of another report, or of the user: the folder is theirs too.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+  }
+  return files.length > 0;
+}
