@@ -2,11 +2,11 @@
  * --mail-only: sending again only what a run could not deliver. A split report's re-run with
  * --mail sends every manager their share again, and --mail-to sends the whole report (everyone's
  * rows) to the address named; --mail-only sends each named address exactly its own message of
- * the full run, and no one else anything. A failed run names the command that does it.
+ * the full run, and no one else anything. A failed run names the command that does it
+ * (resend-command.ts).
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { parseAddressList } from "../mail/address.js";
-import type { MailSummary } from "../mail/mail-reports.js";
 
 /**
  * The addresses of --mail-only, normalised; undefined without it. Contract: a bad-input error
@@ -30,26 +30,4 @@ export function mailOnlyAddresses(args: Readonly<Record<string, unknown>>): stri
   }
   const values = Array.isArray(given) ? given.map(String) : String(given);
   return parseAddressList(values, "--mail-only");
-}
-
-/** An address or report name as one shell word (quoted when it holds anything unusual). */
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9@._+/:=-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-/**
- * The command sending again only what `summary` says did not get through, one per report whose
- * messages did not, each report by the name it was given (`nameOf`); undefined when none. It is
- * `report`, not `run`: the data is extracted already, and another extract could change it.
- */
-export function resendCommand(
-  summary: MailSummary,
-  nameOf: (report: MailSummary["resend"][number]["report"]) => string,
-): string | undefined {
-  if (summary.resend.length === 0) return undefined;
-  const commands = summary.resend.map(({ report, addresses }) => {
-    const list = [...new Set(addresses)].map(shellWord).join(",");
-    return `lms-export report ${shellWord(nameOf(report))} --mail --mail-only ${list}`;
-  });
-  return `to send only those again: ${commands.join(" and ")}, with this command's other report options (--catalog, --portal, --param, --format, --out, --db) if it had any`;
 }

@@ -10,14 +10,15 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { createRedactor } from "../log/redact.js";
 import { parseAddressList } from "../mail/address.js";
 import { checkSplitColumn, jobMail, type Recipients } from "../mail/job-mail.js";
-import { mailReports, type ReportToMail } from "../mail/mail-reports.js";
+import { MailInterruptedError, mailReports, type ReportToMail } from "../mail/mail-reports.js";
 import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import type { CommandSetup } from "./command-setup.js";
 import type { CliContext } from "./context.js";
-import { mailOnlyAddresses, resendCommand } from "./mail-only-option.js";
+import { mailOnlyAddresses } from "./mail-only-option.js";
+import { givenMailWords, reportCommandLine, resendCommands } from "./resend-command.js";
 
 /**
  * What was asked: the server settings, --mail-to's addresses, the default recipients, and
@@ -91,9 +92,9 @@ export async function planMail(
 }
 
 /**
- * Sends the planned mail for the written `results`; mail-failed if any failed, naming the command
- * that sends only the failed messages again. `names` are the names the `planned` jobs were given,
- * in the same order.
+ * Sends the planned mail for the written `results`; mail-failed if any failed, and interrupted
+ * when stopped, each naming the command that sends only what did not get through. `names` are
+ * the names the `planned` jobs were given, in the same order.
  */
 export async function sendPlannedMail(
   db: ReportSource,
@@ -107,6 +108,8 @@ export async function sendPlannedMail(
     now: Date;
     neutraliseFormulas?: boolean;
     csvBom?: boolean;
+    /** The parsed command line, whose options the commands sending mail again repeat. */
+    argv: Readonly<Record<string, unknown>>;
   },
 ): Promise<void> {
   const { request, setup, ctx } = options;
@@ -115,6 +118,8 @@ export async function sendPlannedMail(
     const result = results.find((r) => r.report === p.job.name);
     return result === undefined ? [] : [{ ...p, result }];
   });
+  const nameOf = ({ job }: ReportToMail) =>
+    options.names[planned.findIndex((p) => p.job === job)] ?? job.name;
   const summary = await mailReports(db, reports, {
     settings: request.settings,
     outDir: setup.config.outDir,
@@ -126,18 +131,39 @@ export async function sendPlannedMail(
       : { neutraliseFormulas: options.neutraliseFormulas }),
     ...(options.csvBom === undefined ? {} : { csvBom: options.csvBom }),
     ...(request.only === undefined ? {} : { only: request.only }),
+  }).catch((error: unknown) => {
+    if (!(error instanceof MailInterruptedError)) throw error;
+    throw interruptedWithCommand(error, reports.map(nameOf), nameOf, options.argv);
   });
   ctx.stdout.write(`mail: ${summary.sent} message${summary.sent === 1 ? "" : "s"} sent\n`);
   if (summary.problems.length > 0) {
     const redact = createRedactor(() => request.secrets);
     const more =
       summary.problems.length > 1 ? ` (and ${summary.problems.length - 1} more; see the log)` : "";
-    const resend = resendCommand(summary, ({ job }) => {
-      return options.names[planned.findIndex((p) => p.job === job)] ?? job.name;
-    });
+    const resend = resendCommands(summary.resend, nameOf, options.argv);
     throw new LmsExportError(
       "mail-failed",
-      `${redact.text(summary.problems[0] ?? "")}${more}; the report files are written${resend === undefined ? "" : `; ${resend}`}`,
+      `${redact.text(summary.problems[0] ?? "")}${more}; the report files are written${resend === undefined ? "" : `; to send only those again: ${resend}`}`,
     );
   }
+}
+
+/**
+ * The interruption said with the command that sends what it left unsent: to the recipients not
+ * reached yet, or, when it came before any message was decided, the mailing of every report
+ * (`names`) as the command line asked for it.
+ */
+function interruptedWithCommand(
+  error: MailInterruptedError,
+  names: readonly string[],
+  nameOf: (report: ReportToMail) => string,
+  argv: Readonly<Record<string, unknown>>,
+): LmsExportError {
+  const command = error.planned
+    ? resendCommands(error.summary.resend, nameOf, argv)
+    : reportCommandLine(argv, names, givenMailWords(argv));
+  const what = error.planned ? "them" : "it";
+  const message =
+    command === undefined ? error.message : `${error.message}; to send ${what}: ${command}`;
+  return new LmsExportError("interrupted", message, { cause: error });
 }

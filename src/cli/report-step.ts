@@ -65,6 +65,8 @@ export interface ReportStep {
   csvBom: boolean | undefined;
   ctx: CliContext;
   now: Date;
+  /** The parsed command line: a command sending mail again repeats its options. */
+  argv: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -106,6 +108,7 @@ export async function writeAndMailReports(
       now,
       neutraliseFormulas: step.neutraliseFormulas,
       csvBom: step.csvBom === true,
+      argv: step.argv,
     }).catch((error: unknown) => {
       // The reports' own failure is the one to say, the mail's is logged; a stop still ends it.
       if (failed === undefined || ctx.signal.aborted) throw error;

@@ -5,7 +5,7 @@
  * to the mail; problems are collected and reported together at the end.
  */
 
-import { checkSignal, interrupted } from "../report/interruption.js";
+import { checkSignal } from "../report/interruption.js";
 import type { LastLoad } from "../report/last-load.js";
 import type { ReportSource } from "../report/report-source.js";
 import { normaliseAddress } from "./address.js";
@@ -22,11 +22,13 @@ import {
   planReports,
   type ReportToMail,
 } from "./mail-plan.js";
+import { MailInterruptedError, type MailSummary } from "./mail-summary.js";
 import { scopeLine } from "./scope-line.js";
 import type { MailSettings } from "./settings.js";
 import { SplitTables } from "./split-tables.js";
 
 export type { ReportToMail } from "./mail-plan.js";
+export { MailInterruptedError, type MailSummary } from "./mail-summary.js";
 
 export interface MailReportsOptions extends Omit<PlanOptions, "tables"> {
   settings: MailSettings;
@@ -37,21 +39,32 @@ export interface MailReportsOptions extends Omit<PlanOptions, "tables"> {
 /** A message as sent: its scope line written out, knowing what the report's earlier ones did. */
 type Outgoing = Omit<Message, "scope"> & { scope: string | undefined };
 
-/** What mailing did: messages delivered, one line per problem, and whom to send again. */
-export interface MailSummary {
-  sent: number;
-  problems: string[];
-  /**
-   * Per report, in order, the recipients its messages surely did not reach (refused, or not
-   * taken after every attempt): a run with `--mail-only` and these sends them only their own.
-   * A "delivery unknown" message is not here: it may have arrived.
-   */
-  resend: { report: ReportToMail; addresses: string[] }[];
+/** How far one report's messages went: how many were tried, and whom those did not reach. */
+interface ReportProgress {
+  planned: PlannedReport;
+  tried: number;
+  undelivered: string[];
+}
+
+/**
+ * Per report, the recipients not reached: those its tried messages did not reach, and those of
+ * the messages not tried yet (none once every message was tried).
+ */
+function notReached(
+  progress: readonly ReportProgress[],
+  only: readonly string[] | undefined,
+): MailSummary["resend"] {
+  return progress.flatMap(({ planned, tried, undelivered }) => {
+    const rest = planned.messages.slice(tried).flatMap((m) => envelopeOf([...m.to, ...m.cc], only));
+    const addresses = [...undelivered, ...rest];
+    return addresses.length === 0 ? [] : [{ report: planned.report, addresses }];
+  });
 }
 
 /**
  * Mails each report. `options.signal` stops it: no message is sent once it has fired (one being
- * delivered is finished, never cut off mid-way), and an "interrupted" error says how many were.
+ * delivered is finished, never cut off mid-way), and a MailInterruptedError says how many were
+ * and whom nothing reached yet.
  */
 export async function mailReports(
   db: ReportSource,
@@ -61,28 +74,31 @@ export async function mailReports(
   const summary: MailSummary = { sent: 0, problems: [], resend: [] };
   // The split reports' rows, kept until the last message is built: its body reads them too.
   const tables = new SplitTables(db, options.logger);
+  // Undefined until every message is decided: nothing is sent before.
+  let progress: ReportProgress[] | undefined;
   try {
     const planned = await planReports(db, reports, { ...options, tables });
-    for (const report of planned) await sendReport(db, report, summary, options);
+    progress = planned.map((p) => ({ planned: p, tried: 0, undelivered: [] }));
+    for (const report of progress) await sendReport(db, report, summary, options);
   } catch (error) {
     if (!options.signal?.aborted) throw error;
-    const sent = `${summary.sent} message${summary.sent === 1 ? "" : "s"} sent before`;
-    throw interrupted("mail", { outcome: `no further mail was sent (${sent})`, cause: error });
+    summary.resend = notReached(progress ?? [], options.only);
+    throw new MailInterruptedError(summary, progress !== undefined, { cause: error });
   } finally {
     await tables.close();
   }
+  summary.resend = notReached(progress, options.only);
   return summary;
 }
 
-/** Sends one report's messages in order, adding what happened to `summary`. */
+/** Sends one report's messages in order, adding what happened to `summary` and `progress`. */
 async function sendReport(
   db: ReportSource,
-  planned: PlannedReport,
+  progress: ReportProgress,
   summary: MailSummary,
   options: MailReportsOptions,
 ): Promise<void> {
-  const { report, messages, loaded } = planned;
-  const undelivered: string[] = [];
+  const { report, messages, loaded } = progress.planned;
   // Shares whose rows may have reached nobody: the message of the rows without an address is
   // sent after every share, and says so.
   const missed: string[] = [];
@@ -90,12 +106,12 @@ async function sendReport(
     const shares = { missed, partial: options.only !== undefined, outDir: options.outDir };
     const scope = message.scope && scopeLine(message.scope, shares);
     const sent = await sendOne(db, report, { ...message, scope }, loaded, options);
+    progress.tried++;
     if (sent.delivered) summary.sent++;
     if (sent.problem !== undefined) summary.problems.push(sent.problem);
-    undelivered.push(...sent.undelivered);
+    progress.undelivered.push(...sent.undelivered);
     if (message.scope?.address !== undefined) missed.push(...sent.undelivered, ...sent.unsure);
   }
-  if (undelivered.length > 0) summary.resend.push({ report, addresses: undelivered });
 }
 
 /** One message ready to send, with what the log line of its delivery names. */

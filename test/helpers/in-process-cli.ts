@@ -20,11 +20,15 @@ export interface InProcessRun {
   stderr: string;
 }
 
-/** Runs `args` with `cwd` as working directory and `env` as the whole environment. */
+/**
+ * Runs `args` with `cwd` as working directory and `env` as the whole environment; `signal`, when
+ * given, stops the command as Ctrl-C does.
+ */
 export async function runInProcess(
   args: readonly string[],
   cwd: string,
   env: Record<string, string | undefined> = {},
+  signal: AbortSignal = new AbortController().signal,
 ): Promise<InProcessRun> {
   const stdout = collector();
   const stderr = collector();
@@ -33,7 +37,7 @@ export async function runInProcess(
     stderr: stderr.stream,
     env,
     cwd,
-    signal: new AbortController().signal,
+    signal,
   };
   const code = await main([...args], ctx);
   return { code, stdout: stdout.text(), stderr: stderr.text() };

@@ -17,13 +17,14 @@ export async function mailWorkspace(): Promise<{ dir: string; remove(): Promise<
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** The CLI run in-process in `dir` with `env` as its whole environment. */
+/** The CLI run in-process in `dir` with `env` as its whole environment; `signal` is its Ctrl-C. */
 export function runCliIn(
   dir: string,
   args: readonly string[],
   env: Record<string, string>,
+  signal?: AbortSignal,
 ): Promise<CliRun> {
-  return runInProcess(args, dir, env);
+  return runInProcess(args, dir, env, signal);
 }
 
 /** `report NAME --catalog cat --db lms.duckdb --log-format json` plus `extra`. */

@@ -39,8 +39,9 @@ describe("--mail-only", () => {
     const out = join(ws.dir, "refused-out");
     const { run, received } = await mailTeamList(out, ["--mail"], [NORTH]);
     expect(run.code).toBe(1);
+    // The command's own options repeated, then the address not reached.
     expect(errorLine(run)).toContain(
-      `lms-export report team-list --mail --mail-only ${NORTH}, with this command's other report options`,
+      `; to send only those again: lms-export report team-list --db lms.duckdb --log-format json --out ${out} --catalog cat --mail --mail-only ${NORTH}`,
     );
     expect(received.map((m) => m.to.join()).sort()).toEqual([
       "compliance@example.com,audit@example.com",

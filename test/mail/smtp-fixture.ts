@@ -1,7 +1,8 @@
 /**
  * A real SMTP server on 127.0.0.1 (smtp-server, port 0) that keeps every message it accepts,
- * parsed back with mailparser. Options make it require a login, refuse some recipients, or drop
- * the connection once the message data has arrived (a lost answer).
+ * parsed back with mailparser. Options make it require a login, refuse some recipients, drop
+ * the connection once the message data has arrived (a lost answer), or act on a message before
+ * answering it.
  */
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
@@ -30,6 +31,8 @@ export async function startSmtp(
     rejectRecipients?: readonly string[];
     /** Drop the connection instead of answering the end of the message data. */
     dropAfterData?: boolean;
+    /** Called with each message once it has arrived, before the server answers it. */
+    beforeAnswer?: (message: Received) => void;
   } = {},
 ): Promise<SmtpFixture> {
   const received: Received[] = [];
@@ -70,7 +73,9 @@ export async function startSmtp(
         const from = session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address;
         const to = session.envelope.rcptTo.map((r) => r.address);
         const parsing = simpleParser(raw).then((parsed) => {
-          received.push({ from, to, raw, parsed });
+          const message = { from, to, raw, parsed };
+          received.push(message);
+          options.beforeAnswer?.(message);
         });
         pending.push(parsing);
         if (options.dropAfterData) {

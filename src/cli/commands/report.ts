@@ -7,39 +7,10 @@ import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { allowedFolders } from "../file-access-option.js";
 import { mailRequest } from "../mail-step.js";
-import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 import { withPortalOutDir } from "../portal-out-dir.js";
-import { withReportNames } from "../report-names-option.js";
-import { withReportSource, withReportSourceOptions } from "../report-source.js";
+import { reportBuilder } from "../report-command-options.js";
+import { withReportSource } from "../report-source.js";
 import { writeAndMailReports } from "../report-step.js";
-import { withReportWritingOptions } from "../report-writing-options.js";
-
-/** The names to write, where to read them from, and the options of every report writer. */
-function reportBuilder(y: Argv) {
-  return withReportNames(
-    withReportWritingOptions(
-      withLogOptions(withReportSourceOptions(withDbOption(withConfigOption(y)))),
-    ),
-    "names",
-  )
-    .example("$0 report weekly-compliance", "the weekly workbook and Parquet files into ./out")
-    .example(
-      "$0 report compliance --param product_ids=12,15 --param group_id=3 --format xlsx",
-      "one query, with parameters, as a workbook",
-    )
-    .example(
-      "$0 report completion-overview --format html,xlsx",
-      "one page with charts and tables (nothing fetched when opened), and the full workbook",
-    )
-    .example("$0 report ./my-query.sql --format csv --out exports/", "your own SQL file")
-    .example("$0 report completion --lake /srv/lake", "across every portal of a lake")
-    .example("$0 report compliance --all-portals", "across every portal's database")
-    .example("$0 report weekly-compliance --portal acme", "one portal's database, into out/acme/")
-    .example(
-      "$0 report weekly-compliance --mail",
-      "write the report and mail it (settings: LMS_SMTP_URL, LMS_MAIL_FROM, LMS_MAIL_DEFAULT_TO)",
-    );
-}
 
 /** Checks the mail settings and the catalog, then writes (and mails) the reports. */
 async function reportHandler(
@@ -67,6 +38,7 @@ async function reportHandler(
       request,
       neutraliseFormulas: args.neutraliseFormulas,
       csvBom: args.csvBom,
+      argv: args,
       ctx,
       now,
     });

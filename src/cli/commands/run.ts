@@ -97,6 +97,7 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
         request: plan.request,
         neutraliseFormulas: args.neutraliseFormulas,
         csvBom: args.csvBom,
+        argv: args,
         ctx,
         now: new Date(),
       });

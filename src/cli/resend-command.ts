@@ -1,0 +1,120 @@
+/**
+ * The command that sends again what a run's mail did not get to: `report` with the names of the
+ * reports concerned, every option of the user's command line that `report` takes (so the files
+ * are the same: --out, --config, --param, --db, --catalog, ...), and the mail options that pick
+ * the recipients. It is `report` even after `run`: the data is extracted already, and another
+ * extract could change it; the options only `run` has are left out. Words are quoted for a POSIX
+ * shell. No option of `report` holds a secret (passwords and keys come from files or the
+ * environment); a hidden one, kept only to be refused, or one named like a secret is never said.
+ */
+import yargs from "yargs";
+import type { MailSummary, ReportToMail } from "../mail/mail-reports.js";
+import { REPORT_NAMES_KEY, reportBuilder } from "./report-command-options.js";
+
+/** The options that say whom to mail: replaced, never repeated. */
+const MAIL_KEYS = new Set(["mail", "mail-to", "mail-only"]);
+
+/** What yargs answers about the options it was given (`Argv.getOptions()`, left out of its types). */
+interface DeclaredOptions {
+  key: Record<string, unknown>;
+  default: Record<string, unknown>;
+  hiddenOptions: string[];
+}
+
+/** The options of `report` that a command line repeats, in their order, and their defaults. */
+interface Repeated {
+  keys: string[];
+  defaults: Record<string, unknown>;
+}
+
+let repeated: Repeated | undefined;
+
+/** A name whose value could be a secret; a file's path (…-file) is not one. */
+function secretName(name: string): boolean {
+  return /password|secret|token|api-key/.test(name) && !name.endsWith("-file");
+}
+
+/** `report`'s options as its own definition declares them, read once. */
+function reportOptions(): Repeated {
+  if (repeated !== undefined) return repeated;
+  const declared = (
+    reportBuilder(yargs([])) as unknown as { getOptions(): DeclaredOptions }
+  ).getOptions();
+  const left = new Set([...declared.hiddenOptions, REPORT_NAMES_KEY, "help", "version"]);
+  const keys = Object.keys(declared.key).filter(
+    (key) => !left.has(key) && !MAIL_KEYS.has(key) && !secretName(key),
+  );
+  repeated = { keys, defaults: declared.default };
+  return repeated;
+}
+
+/** `text` as one word of a POSIX shell: as it is when plain, else in single quotes. */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9@%_+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The words giving option `name` the parsed `value` again. */
+function optionWords(name: string, value: unknown): string[] {
+  if (typeof value === "boolean") return [value ? `--${name}` : `--no-${name}`];
+  const values = Array.isArray(value) ? value : [value];
+  // A value starting with "-" would be read as an option of its own: it is joined with "=".
+  return values.flatMap((v) => {
+    const text = String(v);
+    return text.startsWith("-") ? [shellWord(`--${name}=${text}`)] : [`--${name}`, shellWord(text)];
+  });
+}
+
+/**
+ * `lms-export report NAMES ...` with every option of `argv` (a parsed command line, of `report`
+ * or of `run`) that `report` takes and that differs from its default, except the mail options,
+ * and then `mail` (words, quoted here).
+ */
+export function reportCommandLine(
+  argv: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+  mail: readonly string[],
+): string {
+  const { keys, defaults } = reportOptions();
+  const options = keys.flatMap((key) => {
+    const value = argv[key];
+    return value === undefined || value === defaults[key] ? [] : optionWords(key, value);
+  });
+  const words = ["lms-export", "report", ...names.map(shellWord), ...options];
+  return [...words, ...mail.map(shellWord)].join(" ");
+}
+
+/** The mail options of `argv` as given: --mail-to's, or --mail with its --mail-only if any. */
+export function givenMailWords(argv: Readonly<Record<string, unknown>>): string[] {
+  const list = (key: string) => [argv[key]].flat().map(String).join(",");
+  if (argv["mail-to"] !== undefined) return ["--mail-to", list("mail-to")];
+  return ["--mail", ...(argv["mail-only"] === undefined ? [] : ["--mail-only", list("mail-only")])];
+}
+
+/**
+ * The mail options sending a report's message again to `addresses` alone: --mail-only among the
+ * messages --mail sends, or --mail-to's whole report when the command line mailed it that way.
+ */
+export function resendMailWords(
+  argv: Readonly<Record<string, unknown>>,
+  addresses: readonly string[],
+): string[] {
+  const list = [...new Set(addresses)].join(",");
+  return argv["mail-to"] !== undefined ? ["--mail-to", list] : ["--mail", "--mail-only", list];
+}
+
+/**
+ * The commands sending each report of `resend` again to its recipients alone, one per report
+ * (by the name `nameOf` says it was given), joined by "and"; undefined when there are none.
+ */
+export function resendCommands(
+  resend: MailSummary["resend"],
+  nameOf: (report: ReportToMail) => string,
+  argv: Readonly<Record<string, unknown>>,
+): string | undefined {
+  if (resend.length === 0) return undefined;
+  return resend
+    .map(({ report, addresses }) =>
+      reportCommandLine(argv, [nameOf(report)], resendMailWords(argv, addresses)),
+    )
+    .join(" and ");
+}

@@ -1,0 +1,48 @@
+/**
+ * What mailing the reports did, as the command line reports it: messages delivered, problems,
+ * and whom to send again; and the error of a mailing stopped by its signal, which carries the
+ * same account so the command line can say whom nothing reached yet and how to send it.
+ */
+import { LmsExportError } from "../errors/lms-export-error.js";
+import type { ReportToMail } from "./mail-plan.js";
+
+/** What mailing did: messages delivered, one line per problem, and whom to send again. */
+export interface MailSummary {
+  sent: number;
+  problems: string[];
+  /**
+   * Per report, in order, the recipients its messages surely did not reach (refused, not taken
+   * after every attempt, or, once mailing was stopped, not sent yet): a run with `--mail-only`
+   * and these sends them only their own. A "delivery unknown" message is not here: it may have
+   * arrived.
+   */
+  resend: { report: ReportToMail; addresses: string[] }[];
+}
+
+/** How many recipients a message lists by address before counting the rest. */
+const LISTED = 10;
+
+/** `addresses` for a message line: the first few, then how many more. */
+function someAddresses(addresses: readonly string[]): string {
+  const more = addresses.length - LISTED;
+  return `${addresses.slice(0, LISTED).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+/**
+ * Mailing stopped by its signal. `summary.resend` holds every recipient not reached yet; with
+ * `planned` false, the signal came before the messages were all decided, and nothing was sent.
+ */
+export class MailInterruptedError extends LmsExportError {
+  constructor(
+    readonly summary: MailSummary,
+    readonly planned: boolean,
+    options: { cause?: unknown },
+  ) {
+    const sent = `${summary.sent} message${summary.sent === 1 ? "" : "s"} sent before`;
+    const missed = [...new Set(summary.resend.flatMap((r) => r.addresses))];
+    const outcome = !planned
+      ? "no mail was sent"
+      : `no further mail was sent (${sent})${missed.length === 0 ? "" : `; not reached: ${someAddresses(missed)}`}`;
+    super("interrupted", `mail interrupted; ${outcome}`, options);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The `report` command line a run's mail problems print (src/cli/resend-command.ts), from command
+ * lines parsed by the CLI's own definitions: after `run`, only the options `report` takes are
+ * repeated; values are quoted for a POSIX shell (sh reads each back as given), a value starting
+ * with "-" stays a value, defaults are not said, and the mail options are replaced.
+ */
+import { execFileSync } from "node:child_process";
+import { describe, expect, test } from "vitest";
+import { processContext } from "../../src/cli/context.js";
+import { checkCommandLine } from "../../src/cli/main.js";
+import {
+  givenMailWords,
+  reportCommandLine,
+  resendMailWords,
+} from "../../src/cli/resend-command.js";
+
+const ctx = processContext(new AbortController().signal);
+
+/** The words sh makes of `command` (without its leading `lms-export`). */
+function shellWords(command: string): string[] {
+  const out = execFileSync("sh", ["-c", `printf '%s\\0' ${command.replace(/^lms-export /, "")}`]);
+  return out.toString("utf8").split("\0").slice(0, -1);
+}
+
+describe("the report command line sending mail again", () => {
+  test("after run: report's options only, each value read back by sh as given", async () => {
+    // In the order report declares them, as the command says them again.
+    const kept = ["--portal", "acme", "--out", "it's out", "--param", "group_id=3"];
+    const odd = ["--param", "label=a $b `c`", "--catalog=-odd"];
+    const extract = ["--base-url", "https://lms.example.com/api-v2", "--concurrency", "4"];
+    const argv = await checkCommandLine(
+      ["run", "team-list", ...extract, "--incremental", ...kept, ...odd, "--mail"].concat([
+        "--mail-only",
+        "a@example.com",
+      ]),
+      ctx,
+    );
+    const command = reportCommandLine(
+      argv,
+      ["team-list"],
+      resendMailWords(argv, ["b@example.com"]),
+    );
+    expect(command).not.toMatch(/base-url|concurrency|incremental|a@example\.com/);
+    expect(shellWords(command)).toEqual(
+      ["report", "team-list", ...kept, ...odd].concat(["--mail", "--mail-only", "b@example.com"]),
+    );
+  });
+
+  test("--mail-to's run is sent again with --mail-to; a default is not said", async () => {
+    const argv = await checkCommandLine(
+      ["report", "weekly", "--mail-to", "a@example.com,b@example.com", "--neutralise-formulas"],
+      ctx,
+    );
+    expect(reportCommandLine(argv, ["weekly"], resendMailWords(argv, ["b@example.com"]))).toBe(
+      "lms-export report weekly --mail-to b@example.com",
+    );
+    expect(givenMailWords(argv)).toEqual(["--mail-to", "a@example.com,b@example.com"]);
+  });
+});
