@@ -4,63 +4,19 @@
  * no other reaches the (real) SMTP server, and mailReports throws "interrupted" with the count and
  * the recipients not reached. A signal before the messages are decided sends nothing.
  */
-import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { LmsExportError } from "../../src/errors/lms-export-error.js";
-import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
-import { silentLogger } from "../../src/log/logger.js";
 import { renderMailBody } from "../../src/mail/body.js";
-import { jobMail } from "../../src/mail/job-mail.js";
-import {
-  MailInterruptedError,
-  type MailReportsOptions,
-  mailReports,
-  type ReportToMail,
-} from "../../src/mail/mail-reports.js";
-import { loadCatalog } from "../../src/report/catalog.js";
-import { projectRoot } from "../../src/report/project-root.js";
-import { resolveJobs } from "../../src/report/report-jobs.js";
-import { runReports } from "../../src/report/run-report.js";
-import { mailWorkspace } from "./cli-harness.js";
-import { fixtureSettings, type SmtpFixture, startSmtp } from "./smtp-fixture.js";
+import { MailInterruptedError, mailReports } from "../../src/mail/mail-reports.js";
+import { useReportToMail } from "./report-to-mail.js";
 
-let dir: string;
-let remove: () => Promise<void>;
-let db: LmsDatabase;
-let smtp: SmtpFixture;
-let report: ReportToMail;
-let options: MailReportsOptions;
-
-beforeAll(async () => {
-  ({ dir, remove } = await mailWorkspace());
-  db = await openDatabase(join(dir, "lms.duckdb"), { readOnly: true });
-  smtp = await startSmtp();
-  const now = new Date();
-  const catalog = await loadCatalog(projectRoot(), [join(dir, "cat")]);
-  const outDir = join(dir, "out");
-  const [job] = await resolveJobs(["team-list"], catalog, {
-    cwd: dir,
-    formats: undefined,
-    given: {},
-    givenSource: "--param",
-    now,
-  });
-  const [result] = await runReports(db, ["team-list"], { outDir, catalog, now });
-  if (job === undefined || result === undefined) throw new Error("team-list was not written");
-  report = { job, mail: jobMail(job, { mailTo: undefined }), result };
-  options = { settings: await fixtureSettings(smtp), outDir, now, logger: silentLogger };
-});
-afterAll(async () => {
-  await smtp.close();
-  db.close();
-  await remove();
-});
+const team = useReportToMail("team-list");
 
 test("no message is sent once the signal has fired; the error says how many were", async () => {
   const controller = new AbortController();
   let composed = 0;
-  const mailing = mailReports(db, [report], {
-    ...options,
+  const mailing = mailReports(team.db, [team.report], {
+    ...team.options,
     signal: controller.signal,
     render: (input) => {
       composed++;
@@ -75,19 +31,20 @@ test("no message is sent once the signal has fired; the error says how many were
   expect((error as LmsExportError).message).toBe(
     "mail interrupted; no further mail was sent (1 message sent before); not reached: sales.lead@example.com, compliance@example.com, audit@example.com",
   );
-  expect(smtp.received).toHaveLength(1);
+  expect(team.smtp.received).toHaveLength(1);
   expect(composed).toBe(2);
 });
 
 test("a signal before the messages are decided: nothing is sent, and the error says so", async () => {
   const controller = new AbortController();
   controller.abort();
-  const before = smtp.received.length;
-  const error = await mailReports(db, [report], { ...options, signal: controller.signal }).catch(
-    (e: unknown) => e,
-  );
+  const before = team.smtp.received.length;
+  const error = await mailReports(team.db, [team.report], {
+    ...team.options,
+    signal: controller.signal,
+  }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(MailInterruptedError);
   expect((error as MailInterruptedError).planned).toBe(false);
   expect((error as LmsExportError).message).toBe("mail interrupted; no mail was sent");
-  expect(smtp.received).toHaveLength(before);
+  expect(team.smtp.received).toHaveLength(before);
 });

@@ -5,62 +5,31 @@
  * runs), and nothing kept is left once mailing ends, however it ends.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { LmsExportError } from "../../src/errors/lms-export-error.js";
-import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
 import { restrictFileAccess } from "../../src/load/file-access.js";
-import { silentLogger } from "../../src/log/logger.js";
 import { renderMailBody } from "../../src/mail/body.js";
-import { jobMail } from "../../src/mail/job-mail.js";
-import {
-  type MailReportsOptions,
-  mailReports,
-  type ReportToMail,
-} from "../../src/mail/mail-reports.js";
-import { loadCatalog } from "../../src/report/catalog.js";
-import { projectRoot } from "../../src/report/project-root.js";
-import { resolveJobs } from "../../src/report/report-jobs.js";
-import { runReports } from "../../src/report/run-report.js";
-import { mailWorkspace } from "./cli-harness.js";
-import { fixtureSettings, type SmtpFixture, startSmtp } from "./smtp-fixture.js";
+import { mailReports } from "../../src/mail/mail-reports.js";
+import { useReportToMail } from "./report-to-mail.js";
 import { TOKENS_MARKER, writeTokensCatalog } from "./token-catalog.js";
 
-let dir: string;
-let remove: () => Promise<void>;
-let db: LmsDatabase;
-let smtp: SmtpFixture;
-let report: ReportToMail;
-let options: MailReportsOptions;
-
-beforeAll(async () => {
-  ({ dir, remove } = await mailWorkspace());
-  await writeTokensCatalog(join(dir, "tokens-cat"));
-  db = await openDatabase(join(dir, "lms.duckdb"), { readOnly: true });
-  const logging = await db.connect();
-  await logging.run("CALL enable_logging('QueryLog')");
-  logging.closeSync();
-  const outDir = join(dir, "out");
-  await restrictFileAccess(db, [outDir]);
-  smtp = await startSmtp();
-  const now = new Date();
-  const catalog = await loadCatalog(projectRoot(), [join(dir, "tokens-cat")]);
-  const given = { cwd: dir, formats: undefined, given: {}, givenSource: "--param", now };
-  const [job] = await resolveJobs(["tokens"], catalog, given);
-  const [result] = await runReports(db, ["tokens"], { outDir, catalog, now });
-  if (job === undefined || result === undefined) throw new Error("tokens was not written");
-  report = { job, mail: jobMail(job, { mailTo: undefined }), result };
-  const settings = await fixtureSettings(smtp);
-  options = { settings, outDir, now, logger: silentLogger };
-});
-afterAll(async () => {
-  await smtp.close();
-  db.close();
-  await remove();
+const tokens = useReportToMail("tokens", {
+  catalog: async (dir) => {
+    await writeTokensCatalog(join(dir, "tokens-cat"));
+    return join(dir, "tokens-cat");
+  },
+  // As `report` opens it: file access closed and settings locked, the query log on before that.
+  open: async (db, outDir) => {
+    const logging = await db.connect();
+    await logging.run("CALL enable_logging('QueryLog')");
+    logging.closeSync();
+    await restrictFileAccess(db, [outDir]);
+  },
 });
 
 /** Rows of `sql` on the report's database. */
 async function rows(sql: string): Promise<unknown[][]> {
-  const connection = await db.connect();
+  const connection = await tokens.db.connect();
   try {
     return (await connection.runAndReadAll(sql)).getRowsJS();
   } finally {
@@ -85,7 +54,7 @@ async function tokensRuns(): Promise<string[]> {
 describe("rows kept for a split mailing", () => {
   test("the split query runs once for the whole mailing, and nothing kept is left", async () => {
     await rows("CALL truncate_duckdb_logs()");
-    const summary = await mailReports(db, [report], options);
+    const summary = await mailReports(tokens.db, [tokens.report], tokens.options);
     // Two managers and the rows without one: each with a CSV, a Parquet file and a body.
     expect(summary.sent).toBe(3);
     expect(await tokensRuns()).toHaveLength(1);
@@ -94,7 +63,9 @@ describe("rows kept for a split mailing", () => {
 
   test("a mailing that fails leaves nothing kept", async () => {
     const only = ["nobody@example.com"];
-    const error = await mailReports(db, [report], { ...options, only }).catch((e: unknown) => e);
+    const error = await mailReports(tokens.db, [tokens.report], { ...tokens.options, only }).catch(
+      (e: unknown) => e,
+    );
     expect((error as LmsExportError).code).toBe("bad-input");
     expect(await attached()).toEqual([]);
   });
@@ -102,8 +73,8 @@ describe("rows kept for a split mailing", () => {
   test("a mailing interrupted leaves nothing kept", async () => {
     const controller = new AbortController();
     let composed = 0;
-    const error = await mailReports(db, [report], {
-      ...options,
+    const error = await mailReports(tokens.db, [tokens.report], {
+      ...tokens.options,
       signal: controller.signal,
       render: (input) => {
         if (++composed === 2) controller.abort();
