@@ -73,6 +73,30 @@ export function earliestCursor(cursors: ReadonlyMap<ExtractedName, Date>): Date 
 }
 
 /**
+ * The flags of a `--resume` request that ask for something else than the run it resumes: they are
+ * not followed. One that asks for what the run does already is not named (an `--all-portals`
+ * batch resumed gives each portal's run the batch's own flags back).
+ */
+function ignoredOnResume(
+  request: RunRequest,
+  mode: "full" | "incremental",
+  stored: StoredOptions,
+): string[] {
+  const resources = stored.resources ?? [];
+  const asked = request.only === undefined ? [] : selectResources(request.only);
+  const sameResources =
+    asked.length === resources.length && asked.every((name) => resources.includes(name));
+  const cursors = Object.values(stored.cursors ?? {});
+  const since = request.since?.getTime();
+  const sameSince = cursors.length > 0 && cursors.every((iso) => Date.parse(iso) === since);
+  return [
+    request.only && !sameResources ? "--only" : "",
+    request.since && !sameSince ? "--since" : "",
+    request.mode === "incremental" && mode !== "incremental" ? "--incremental" : "",
+  ].filter(Boolean);
+}
+
+/**
  * Reads only: what the run will be. Bad input (an unknown --only resource) fails here. On a
  * connection to the database; `side` names the side file (what an interrupted run left).
  */
@@ -85,11 +109,7 @@ export async function decideRun(
   const previous = await resumableRun(connection, side);
   if (request.resume && previous) {
     const stored = previous.options as StoredOptions;
-    const ignored = [
-      request.only ? "--only" : "",
-      request.since ? "--since" : "",
-      request.mode === "incremental" ? "--incremental" : "",
-    ].filter(Boolean);
+    const ignored = ignoredOnResume(request, previous.mode, stored);
     if (ignored.length > 0) {
       // A resumed run must finish what it started, with the same resources and cursors.
       request.logger.warn(

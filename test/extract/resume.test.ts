@@ -131,6 +131,35 @@ describe("extract --resume", () => {
     }
   });
 
+  it("names no flag as ignored when it asks for what the resumed run does already", async () => {
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 40,
+      takesPerUser: 2,
+      now: NOW,
+      seed: 23,
+      faults: { latencyMs: 3 },
+    });
+    const db = await openDatabase(join(dir, "same-flags.duckdb"));
+    const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
+    try {
+      await interruptedRun({ db, clientOptions }, () => sim.stats.requests > 20);
+      const warnings: string[] = [];
+      const logger = { ...silentLogger, warn: (message: string) => warnings.push(message) };
+      // The run's own resources, named in another order: what an --all-portals batch resumed
+      // gives each portal's run back.
+      const only = [...EXTRACTED].reverse();
+      await runExtract({ db, clientOptions, mode: "full", logger, resume: true, only });
+      expect(warnings.filter((w) => w.includes("ignored"))).toEqual([]);
+      const connection = await db.connect();
+      await expectTablesEqualPortal(connection, sim.data);
+      connection.closeSync();
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
   it("after an interruption through the signal, the run is marked interrupted and resumes in-process", async () => {
     const sim = await startSimulator({
       apiKey: KEY,
