@@ -15,6 +15,7 @@
  */
 import { OPERATORS, type Operator } from "../resources/operators.js";
 import type { FieldSpec } from "../resources/types.js";
+import { regexLiteral } from "../text/regex-literal.js";
 import type { ColumnStore } from "./column-store.js";
 import { parseDate } from "./dates.js";
 import { badRequest } from "./request-error.js";
@@ -100,15 +101,13 @@ export function likePattern(pattern: string): RegExp {
   let source = "";
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i] as string;
-    if (ch === "\\" && i + 1 < pattern.length) source += escapeRegex(pattern[++i] as string);
+    if (ch === "\\" && i + 1 < pattern.length) source += regexLiteral(pattern[++i] as string);
     else if (ch === "%") source += "[\\s\\S]*";
     else if (ch === "_") source += "[\\s\\S]";
-    else source += escapeRegex(ch);
+    else source += regexLiteral(ch);
   }
   return new RegExp(`^${source}$`, "iu");
 }
-
-const escapeRegex = (ch: string): string => ch.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 
 type Scalar = number | string | null;
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProductAccess } from "../../src/resources/record-types.js";
+import { likePattern } from "../../src/simulator/criteria.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { client, type ListBody, tokenFor } from "./http.js";
 
@@ -126,6 +127,14 @@ describe("criteria operators", () => {
       ids(access.filter((a) => /^1\d$/.test(String(a.product_access_id)))),
     );
     expect(await accessIds(c("product_access_status", "like", "%"))).toEqual(ids(access));
+  });
+
+  it("like takes a hyphen and the characters a regular expression reads as operators as themselves", () => {
+    // A hyphen escaped for the case-insensitive, unicode pattern threw "Invalid escape".
+    expect(likePattern("e-learning%").test("E-Learning basics")).toBe(true);
+    expect(likePattern("a.b").test("axb")).toBe(false);
+    expect(likePattern("(1+1)*2%").test("(1+1)*2 = 4")).toBe(true);
+    expect(likePattern("50\\%").test("50%")).toBe(true);
   });
 
   it("in and not_in take arrays", async () => {
