@@ -36,12 +36,20 @@ async function publishDays(db: LmsDatabase, lake: string, portal: string, days: 
   for (const day of days) await publishLake(db, { lakeDir: lake, portal, snapshotDate: day });
 }
 
+/** `use` given a filled database named `name` and a lake folder, the database closed after. */
+async function withLake(name: string, use: (db: LmsDatabase, lake: string) => Promise<void>) {
+  const work = await tempDir();
+  const db = await filledDatabase(work, name);
+  try {
+    await use(db, join(work, "lake"));
+  } finally {
+    db.close();
+  }
+}
+
 describe("publish --lake --keep", () => {
   test("drops the portal's oldest days beyond N, from the manifest and the disk, and only its own", async () => {
-    const work = await tempDir();
-    const lake = join(work, "lake");
-    const db = await filledDatabase(work, "keep");
-    try {
+    await withLake("keep", async (db, lake) => {
       await publishDays(db, lake, "a", DAYS.slice(0, 3));
       await publishDays(db, lake, "b", DAYS.slice(0, 3));
       const result = await publishLake(db, {
@@ -60,16 +68,11 @@ describe("publish --lake --keep", () => {
       // Every file the manifest names is on disk.
       const manifest = await readManifest(lake);
       for (const p of manifest.partitions) await readFile(join(lake, p.path));
-    } finally {
-      db.close();
-    }
+    });
   });
 
   test("files a killed retention left behind go with the next publish", async () => {
-    const work = await tempDir();
-    const lake = join(work, "lake");
-    const db = await filledDatabase(work, "leftover");
-    try {
+    await withLake("leftover", async (db, lake) => {
       await publishDays(db, lake, "a", DAYS.slice(1, 3));
       // A day the manifest no longer names, its file still there (killed between the two steps).
       const named = (await readManifest(lake)).partitions.find((p) => p.table === "take")!;
@@ -84,16 +87,11 @@ describe("publish --lake --keep", () => {
       });
       expect(result.dropped).toEqual([]);
       expect((await held(lake)).aFolders).toEqual(DAYS.slice(1).map((d) => `snapshot_date=${d}`));
-    } finally {
-      db.close();
-    }
+    });
   });
 
   test("a backfill older than the days kept is refused, the lake unchanged", async () => {
-    const work = await tempDir();
-    const lake = join(work, "lake");
-    const db = await filledDatabase(work, "backfill");
-    try {
+    await withLake("backfill", async (db, lake) => {
       await publishDays(db, lake, "a", DAYS.slice(1));
       const before = await readFile(join(lake, MANIFEST_FILE), "utf8");
       await expect(
@@ -106,8 +104,6 @@ describe("publish --lake --keep", () => {
       });
       expect(await readFile(join(lake, MANIFEST_FILE), "utf8")).toBe(before);
       expect((await held(lake)).aFolders).toEqual(DAYS.slice(1).map((d) => `snapshot_date=${d}`));
-    } finally {
-      db.close();
-    }
+    });
   });
 });
