@@ -9,23 +9,13 @@
  * It runs once every share of the report is written: a run that fails or is stopped before
  * leaves the earlier shares as they were.
  */
-import type { Dirent } from "node:fs";
-import { readdir, rm, rmdir } from "node:fs/promises";
+import { rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
+import { folderEntries } from "../files/folder-entries.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import { isJobFileName } from "../report/run-report.js";
 import { isShareFolderName, shareFolder, splitFolder } from "./split-files.js";
-
-/** The entries of `folder`; none when it does not exist. */
-async function entries(folder: string): Promise<Dirent[]> {
-  try {
-    return await readdir(folder, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-}
 
 /**
  * Removes `job`'s files from the share folders under `outDir` other than those of `written` (the
@@ -40,7 +30,7 @@ export async function removeStaleShares(
 ): Promise<void> {
   const current = new Set(written.map((address) => shareFolder(outDir, address)));
   const removed: string[] = [];
-  for (const entry of await entries(splitFolder(outDir))) {
+  for (const entry of await folderEntries(splitFolder(outDir))) {
     // A link is not followed: what it points to is not a folder this tool made.
     if (!entry.isDirectory() || !isShareFolderName(entry.name)) continue;
     const folder = shareFolder(outDir, entry.name);
@@ -65,7 +55,9 @@ export async function removeStaleShares(
 
 /** Removes `job`'s files from `folder`, and `folder` if that leaves it empty; whether any were. */
 async function removeJobFiles(folder: string, job: ReportJob): Promise<boolean> {
-  const files = (await entries(folder)).filter((e) => e.isFile() && isJobFileName(job, e.name));
+  const files = (await folderEntries(folder)).filter(
+    (e) => e.isFile() && isJobFileName(job, e.name),
+  );
   for (const file of files) await rm(join(folder, file.name), { force: true });
   try {
     await rmdir(folder);

@@ -4,10 +4,11 @@
  * command that reads it with a message naming the file and the field.
  */
 
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { errnoCode } from "../config/errno-code.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { folderEntries } from "../files/folder-entries.js";
 import type { Catalog, QueryDef, ReportDef } from "./model.js";
 import { parseQueryHeader } from "./query-header.js";
 import { parseReportFile } from "./report-file.js";
@@ -60,16 +61,10 @@ export async function loadQueryFile(
 }
 
 async function listFiles(dir: string, extension: string): Promise<string[]> {
-  try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries
-      .filter((e) => e.isFile() && e.name.endsWith(extension))
-      .map((e) => e.name)
-      .sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
+  return (await folderEntries(dir))
+    .filter((e) => e.isFile() && e.name.endsWith(extension))
+    .map((e) => e.name)
+    .sort();
 }
 
 /** A catalog file: where it is, how messages show it, and the name it gives its query or report. */

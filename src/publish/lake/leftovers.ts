@@ -7,6 +7,7 @@
  */
 import { readdir, rename, rm, rmdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { folderNames } from "../../files/folder-entries.js";
 import { type LakeManifest, readManifest } from "./manifest.js";
 import {
   PART_FILE_PATTERN,
@@ -16,16 +17,6 @@ import {
   portalStaging,
   STAGING_DIR,
 } from "./partition.js";
-
-/** The entries of `folder`, none when it does not exist. */
-export async function entries(folder: string): Promise<string[]> {
-  try {
-    return await readdir(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-}
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -62,7 +53,7 @@ export async function settleDay(
     const listed = manifest.partitions.find(
       (p) => p.table === table && p.portal === at.portal && p.snapshotDate === at.snapshotDate,
     )?.path;
-    const names = await entries(folder);
+    const names = await folderNames(folder);
     for (const name of names.filter((n) => PART_FILE_PATTERN.test(n))) {
       const orphan = listed ? join(partition, name) !== listed : name === partFile(at.id);
       if (orphan) await rm(join(folder, name), { force: true });
@@ -80,7 +71,7 @@ export async function settleDay(
  */
 export async function recoverStaging(lakeDir: string, portal: string): Promise<void> {
   const folder = portalStaging(lakeDir, portal);
-  const names = await entries(folder);
+  const names = await folderNames(folder);
   if (names.length === 0) return;
   const manifest = await readManifest(lakeDir);
   for (const name of names) {

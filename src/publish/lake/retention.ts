@@ -13,7 +13,8 @@
 import { rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { LmsExportError } from "../../errors/lms-export-error.js";
-import { entries, tableFolders } from "./leftovers.js";
+import { folderNames } from "../../files/folder-entries.js";
+import { tableFolders } from "./leftovers.js";
 import { type LakeManifest, replaceManifest } from "./manifest.js";
 import { PART_FILE_PATTERN, parseDayFolder, portalPath } from "./partition.js";
 
@@ -47,11 +48,11 @@ export function checkKept(
 async function removeDaysBefore(lakeDir: string, portal: string, oldestKept: string) {
   for (const table of await tableFolders(lakeDir)) {
     const folder = join(lakeDir, portalPath(table, portal));
-    for (const name of await entries(folder)) {
+    for (const name of await folderNames(folder)) {
       const day = parseDayFolder(name);
       if (day === undefined || day >= oldestKept) continue;
       const dayFolder = join(folder, name);
-      for (const file of await entries(dayFolder)) {
+      for (const file of await folderNames(dayFolder)) {
         if (PART_FILE_PATTERN.test(file)) await rm(join(dayFolder, file), { force: true });
       }
       // Fails when something else is in it (a file no publish wrote): then it stays.
