@@ -47,6 +47,15 @@ export function tempFileName(
 }
 
 /**
+ * The name of the file a temporary file named `name` (a folder entry, no path) was to become, or
+ * undefined for a name `tempFileName` does not give: what lets a folder's leftovers be told apart
+ * by the report they belong to.
+ */
+export function tempFileTarget(name: string): string | undefined {
+  return /^\.(.+)\.\d+-[0-9a-f]{8}\.[0-9a-f]{8}\.tmp$/.exec(name)?.[1];
+}
+
+/**
  * Whether process `pid` runs in this process id space. EPERM means it runs under another user.
  * A process id reused since the writer died keeps its leftover until that process ends.
  */

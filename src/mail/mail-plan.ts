@@ -107,6 +107,10 @@ async function planReport(
   const { mail, result, job } = report;
   if (mail.when === "rows" && (result.rows[mail.whenQuery] ?? 0) === 0) {
     options.logger.info("no rows: report not mailed", { report: job.name, query: mail.whenQuery });
+    // No share is written: an earlier run's would read as this one's, for rows no longer there.
+    if (mail.splitBy !== undefined && options.only === undefined) {
+      await removeStaleShares(options.outDir, job, [], options.logger);
+    }
     return undefined;
   }
   checkSignal(options.signal, "mail");

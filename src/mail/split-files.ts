@@ -62,7 +62,7 @@ export async function writeSplitFiles(
 ): Promise<SplitFiles> {
   const column = mail.splitBy as string;
   const outDir = shareFolder(options.outDir, group.address);
-  await prepareOutputDir(outDir);
+  await prepareOutputDir(outDir, "share");
   let narrowed: BoundQuery[] = [];
   const result = await writeJobFiles(
     db,

@@ -6,12 +6,14 @@
  * report's shares in the same folders (another schedule writing to the same --out) and anything
  * the user put there stay, and so do folders not named as shares are.
  *
- * It runs once every share of the report is written: a run that fails or is stopped before
- * leaves the earlier shares as they were.
+ * It runs once every share of the report is written, or once a report mailed only with rows is
+ * found to have none (no share is written then): a run that fails or is stopped before leaves the
+ * earlier shares as they were.
  */
 import { rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { folderEntries } from "../files/folder-entries.js";
+import { removeLeftoverTempFiles, tempFileTarget } from "../files/leftover-temp-files.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import { isJobFileName } from "../report/run-report.js";
@@ -53,12 +55,21 @@ export async function removeStaleShares(
   }
 }
 
-/** Removes `job`'s files from `folder`, and `folder` if that leaves it empty; whether any were. */
+/**
+ * Removes `job`'s files from `folder`, and `folder` if that leaves it empty; whether any were.
+ * A killed run's temporary files of the report go too when their writer is gone: they would keep
+ * the folder of a recipient who left forever.
+ */
 async function removeJobFiles(folder: string, job: ReportJob): Promise<boolean> {
-  const files = (await folderEntries(folder)).filter(
-    (e) => e.isFile() && isJobFileName(job, e.name),
-  );
+  const entries = (await folderEntries(folder)).filter((e) => e.isFile());
+  const files = entries.filter((e) => isJobFileName(job, e.name));
   for (const file of files) await rm(join(folder, file.name), { force: true });
+  const leftovers = new Set(entries.map((e) => tempFileTarget(e.name)));
+  for (const final of leftovers) {
+    if (final !== undefined && isJobFileName(job, final)) {
+      await removeLeftoverTempFiles(join(folder, final));
+    }
+  }
   try {
     await rmdir(folder);
   } catch (error) {

@@ -43,39 +43,58 @@ export function anyTimeFileName(pattern: string, report: string): string {
 }
 
 /**
+ * What a folder being prepared is, for the one-line error: the folder --out names, or one
+ * recipient's share folder below it (`OUT/split/ADDRESS`), which the user never named and must
+ * not be told to pick another --out for as if it were the one they typed.
+ */
+export type OutputFolderRole = "out" | "share";
+
+/**
  * Creates `outDir` if needed and checks it can be written; a bad-input error (one line) otherwise:
  * for a path that names a file, and for a place where no folder can be made.
  */
-export async function prepareOutputDir(outDir: string): Promise<void> {
+export async function prepareOutputDir(
+  outDir: string,
+  role: OutputFolderRole = "out",
+): Promise<void> {
   const refuse = (error: unknown): never => {
     if (error instanceof LmsExportError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new LmsExportError(
       "bad-input",
-      `cannot write to output directory ${outDir} (${code}); choose another --out or fix its permissions`,
+      role === "out"
+        ? `cannot write to output directory ${outDir} (${code}); choose another --out or fix its permissions`
+        : `cannot write the share folder ${outDir} (${code}); fix its permissions or move what is in the way, or choose another --out`,
     );
   };
-  await makeFolders(outDir).catch(refuse);
+  await makeFolders(outDir, role).catch(refuse);
   await access(outDir, constants.W_OK).catch(refuse);
 }
 
 /**
  * `mkdir -p`, one level at a time. Node's own recursive mkdir never returns for a path under
  * /proc or /sys (the kernel answers ENOENT for the child and EEXIST for the parent, and it retries
- * the pair forever at full CPU); here every error ends the walk.
+ * the pair forever at full CPU); here every error ends the walk. `role` is that of the folder
+ * asked for; undefined for its parents, where a file is an ENOTDIR like any other.
  */
-async function makeFolders(path: string, isOut = true): Promise<void> {
+async function makeFolders(path: string, role?: OutputFolderRole): Promise<void> {
   const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) return;
-  if (info !== undefined && isOut) {
+  if (info !== undefined && role === "out") {
     throw new LmsExportError(
       "bad-input",
       `--out ${path} is a file, not a folder: name a folder for the reports`,
     );
   }
+  if (info !== undefined && role === "share") {
+    throw new LmsExportError(
+      "bad-input",
+      `${path} is a file where a recipient's share folder goes: move or remove that file, or choose another --out`,
+    );
+  }
   if (info !== undefined) throw Object.assign(new Error(path), { code: "ENOTDIR" });
   const parent = dirname(path);
-  if (parent !== path) await makeFolders(parent, false);
+  if (parent !== path) await makeFolders(parent);
   await mkdir(path).catch((error: NodeJS.ErrnoException) => {
     // Another process may have made it meanwhile; anything else is the answer.
     if (error.code !== "EEXIST") throw error;

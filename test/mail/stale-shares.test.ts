@@ -2,13 +2,16 @@
  * Shares of an earlier run for recipients this run has none for, against a real SMTP server on
  * 127.0.0.1 and the mail dataset (team-list: split by manager_email; north.lead@ and sales.lead@
  * have rows). A run that mails every share removes team-list's files from the share folders it
- * did not write, and a folder left empty; what is not team-list's stays, and so does everything
- * with --mail-only, or when the run fails before its shares are written.
+ * did not write (a killed run's half files of it too), and a folder left empty; what is not
+ * team-list's stays, and so does everything with --mail-only, or when the run fails before its
+ * shares are written. A report mailed only with rows that has none removes them all.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { tempFileName } from "../../src/files/leftover-temp-files.js";
 import { reportArgs, runCliIn, useMailWorkspace } from "./cli-harness.js";
 
 const ws = useMailWorkspace();
@@ -36,8 +39,12 @@ async function splitTree(out: string): Promise<Record<string, string[]>> {
 }
 
 async function mailTeamList(out: string, ...flags: string[]) {
+  return mailReport("team-list", out, ...flags);
+}
+
+async function mailReport(report: string, out: string, ...flags: string[]) {
   const smtp = await ws.smtp();
-  const run = await runCliIn(ws.dir, reportArgs("team-list", "--out", out, ...flags), {
+  const run = await runCliIn(ws.dir, reportArgs(report, "--out", out, ...flags), {
     LMS_SMTP_URL: smtp.url,
     LMS_MAIL_FROM: "reports@example.com",
   });
@@ -58,6 +65,11 @@ describe("shares of an earlier run", () => {
     const out = join(ws.dir, "full-out");
     await earlierRun(out, EARLIER);
     await writeFile(join(out, "split", "README.txt"), "the user's own\n");
+    // A killed run's half file in the folder of a recipient who left: without its removal the
+    // folder would stay for good.
+    const dead = spawnSync("true").pid;
+    const half = tempFileName(join(out, "split", GONE, "team-list-2020-01-01.csv"), dead);
+    await writeFile(half, "half\n");
     const run = await mailTeamList(out, "--mail");
     expect(run.code, run.stderr).toBe(0);
     const tree = await splitTree(out);
@@ -97,5 +109,28 @@ describe("shares of an earlier run", () => {
     const run = await mailTeamList(out, "--mail");
     expect(run.code).not.toBe(0);
     expect(existsSync(join(out, "split", GONE, "team-list-2020-01-01.csv"))).toBe(true);
+    // The error names the file in the way, not the --out the user gave as if it were a file.
+    const blocked = join(out, "split", "sales.lead@example.com");
+    expect(run.stderr).toContain(`${blocked} is a file where a recipient's share folder goes`);
+    expect(run.stderr).not.toContain(`--out ${out}`);
+  });
+
+  test("a report mailed only with rows, with none, removes the earlier shares it would replace", async () => {
+    // team-list narrowed to a group nobody is in: no rows, so no share and no message.
+    const report = {
+      ...JSON.parse(await readFile(join(ws.dir, "cat", "reports", "team-list.json"), "utf8")),
+    };
+    report.params = { group_id: 9 };
+    report.mail = { ...report.mail, when: "rows" };
+    await writeFile(join(ws.dir, "cat", "reports", "team-list-rows.json"), JSON.stringify(report));
+    const out = join(ws.dir, "rows-out");
+    await earlierRun(out, {
+      [GONE]: ["team-list-2020-01-01.csv"],
+      [SHARED]: ["team-list-2020-01-01.csv", "notes.txt"],
+    });
+    const run = await mailReport("team-list-rows", out, "--mail");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("no rows: report not mailed");
+    expect(await splitTree(out)).toEqual({ [SHARED]: ["notes.txt"] });
   });
 });
