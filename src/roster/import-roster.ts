@@ -11,6 +11,7 @@ import type { TabularSource } from "../tabular/types.js";
 import { planRosterColumns, type RosterColumns } from "./aliases.js";
 import { RosterError } from "./errors.js";
 import { ProblemList } from "./problems.js";
+import { findSharedEmails, type SharedEmails } from "./shared-emails.js";
 import { createStaging, dropStaging, StagingAppender } from "./staging.js";
 import { type RosterMode, swapInRoster } from "./swap.js";
 import { parseUserId } from "./user-id.js";
@@ -32,6 +33,8 @@ export interface RosterImportSummary {
   readonly mode: RosterMode;
   /** e.g. `CSV, delimiter ";"`. */
   readonly format: string;
+  /** Addresses of the roster, as imported, on more than one person. */
+  readonly sharedEmails: SharedEmails;
 }
 
 /** Reads every row into staging, gathering problems; answers the number of rows staged. */
@@ -114,6 +117,7 @@ export async function importRoster(
     rows,
     mode: options.mode,
   });
+  const sharedEmails = await findSharedEmails(connection);
   return {
     file,
     rows,
@@ -121,5 +125,6 @@ export async function importRoster(
     extras: plan.extras,
     mode: options.mode,
     format: formatName(source),
+    sharedEmails,
   };
 }

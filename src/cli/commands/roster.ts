@@ -3,6 +3,7 @@ import { relative, resolve } from "node:path";
 import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
+import { sharedEmailsWarning } from "../../roster/shared-emails.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption } from "../options.js";
@@ -58,7 +59,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             .example("$0 roster import people.csv", "the file becomes the whole roster")
             .example("$0 roster import hr.xlsx --sheet Staff --merge", "update from one sheet"),
         async (args) => {
-          const { config } = await setupCommand(
+          const { config, logger } = await setupCommand(
             { ...args, format: undefined, param: undefined },
             ctx,
           );
@@ -75,6 +76,8 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
           ctx.stdout.write(
             summaryLine(summary, relative(ctx.cwd, config.db) || config.db, created),
           );
+          const shared = sharedEmailsWarning(summary.sharedEmails);
+          if (shared !== undefined) logger.warn(shared, { count: summary.sharedEmails.count });
         },
       )
       .demandCommand(1, "Name a roster command: try `lms-export roster import --help`."),
