@@ -1,11 +1,13 @@
 /**
  * The CLI as a real child process: `report ... --mail-to` against a DuckDB file and an SMTP
- * server on 127.0.0.1, the settings from the environment as a scheduled job would have them.
+ * server on 127.0.0.1, the settings from the environment as a scheduled job would have them; and
+ * Ctrl-C (SIGINT) while it mails, which the process turns into exit 130 and the command that
+ * sends what was not.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { runCli } from "../helpers/spawn-cli.js";
+import { collect, runCli, spawnCli } from "../helpers/spawn-cli.js";
 import { mailWorkspace } from "./cli-harness.js";
 import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
 
@@ -22,25 +24,16 @@ afterAll(async () => {
   await remove();
 });
 
+/** team-list written to `out` and mailed with `flags`, through the server at `url`, as a job would. */
+function teamList(url: string, out: string, ...flags: string[]) {
+  const args = ["report", "team-list", "--catalog", "cat", "--db", "lms.duckdb", "--out", out];
+  const env = { LMS_SMTP_URL: url, LMS_MAIL_FROM: "reports@example.com", LMS_LOG_FORMAT: "json" };
+  return { args: [...args, ...flags], options: { cwd: dir, env } };
+}
+
 test("report --mail-to in a child process sends the written files", async () => {
-  const result = await runCli(
-    [
-      "report",
-      "team-list",
-      "--catalog",
-      "cat",
-      "--db",
-      "lms.duckdb",
-      "--out",
-      "out",
-      "--mail-to",
-      "ops@example.com",
-    ],
-    {
-      cwd: dir,
-      env: { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: "reports@example.com", LMS_LOG_FORMAT: "json" },
-    },
-  );
+  const run = teamList(smtp.url, "out", "--mail-to", "ops@example.com");
+  const result = await runCli(run.args, run.options);
   expect(result.stderr).not.toContain('"level":"error"');
   expect(result.code).toBe(0);
   expect(result.stdout).toContain("mail: 1 message sent");
@@ -54,4 +47,20 @@ test("report --mail-to in a child process sends the written files", async () => 
       attachment.content.equals(await readFile(join(dir, "out", attachment.filename as string))),
     ).toBe(true);
   }
+});
+
+test("SIGINT while mailing: the message in flight is delivered, no other, exit 130 and the resend command", async () => {
+  const split = await startSmtp({ beforeAnswer: () => child.kill("SIGINT") });
+  const run = teamList(split.url, "out-sigint", "--mail");
+  const child = spawnCli(run.args, run.options);
+  const result = await collect(child);
+  await split.close();
+  expect(result.code, result.stderr).toBe(130);
+  // team-list makes three messages (two managers' shares, then the rest): only the first went.
+  expect(split.received).toHaveLength(1);
+  const line = result.stderr.split("\n").find((l) => l.startsWith("lms-export:")) ?? "";
+  expect(line).toMatch(
+    /^lms-export: mail interrupted; no further mail was sent \(1 message sent before\); not reached: .+; to send them: lms-export report team-list .*--mail-only /,
+  );
+  expect(line).not.toContain(split.received[0]?.to[0] ?? "none");
 });
