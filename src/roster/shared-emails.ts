@@ -19,26 +19,31 @@ export interface SharedEmails {
 }
 
 /**
+ * An address as mail compares it. DuckDB's trim() took most of the 50 ms a check of 100,000 people
+ * took (11 ms without it), for the rare address written with spaces around it: only those are
+ * trimmed.
+ */
+const ADDRESS = `lower(CASE WHEN email LIKE ' %' OR email LIKE '% ' THEN trim(email) ELSE email END)`;
+
+/**
  * The addresses of `user` on more than one person, compared as mail compares them (case and
  * surrounding spaces aside); read after the import, so a --merge is checked with who was already
- * there.
+ * there. Counted first, in one pass; the people of the first few are read only when there are any.
  */
 export async function findSharedEmails(connection: DuckDBConnection): Promise<SharedEmails> {
+  const people = `SELECT ${ADDRESS} AS address, trim(email) AS email, user_id
+    FROM ${quoteIdent(USER_TABLE)} WHERE email IS NOT NULL`;
+  const shared = `SELECT address FROM (${people}) WHERE address <> '' GROUP BY address HAVING count(*) > 1`;
+  const counted = await connection.runAndReadAll(`SELECT count(*) FROM (${shared})`);
+  const count = Number(counted.getRows()[0]?.[0] ?? 0);
+  if (count === 0) return { count, examples: [] };
   const reader = await connection.runAndReadAll(`
-    WITH shared AS (
-      SELECT lower(trim(email)) AS address, min(trim(email)) AS email,
-             list(user_id ORDER BY user_id) AS ids, count(*) OVER () AS total
-      FROM ${quoteIdent(USER_TABLE)}
-      WHERE nullif(trim(email), '') IS NOT NULL
-      GROUP BY 1
-      HAVING count(*) > 1
-    )
-    SELECT email, ids, total FROM shared ORDER BY address LIMIT ${SHOWN}`);
-  const rows = reader.getRowObjectsJS() as { email: string; ids: bigint[]; total: bigint }[];
-  return {
-    count: Number(rows[0]?.total ?? 0),
-    examples: rows.map((row) => ({ email: row.email, userIds: row.ids })),
-  };
+    WITH first AS (${shared} ORDER BY address LIMIT ${SHOWN})
+    SELECT min(p.email) AS email, list(p.user_id ORDER BY p.user_id) AS ids
+    FROM first JOIN (${people}) p USING (address)
+    GROUP BY address ORDER BY address`);
+  const rows = reader.getRowObjectsJS() as { email: string; ids: bigint[] }[];
+  return { count, examples: rows.map((row) => ({ email: row.email, userIds: row.ids })) };
 }
 
 /** The warning's one line, or undefined when no address is shared. */

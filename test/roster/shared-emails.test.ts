@@ -40,4 +40,19 @@ describe("e-mail addresses on more than one person", () => {
       expect(merged.stderr).toContain("bo@x.org (user_id 2, 9)");
     });
   });
+
+  test("past five addresses, the first five by address are named and the rest counted", async () => {
+    await withTempDir(async (dir) => {
+      const pairs = ["g", "f", "e", "d", "c", "b", "a"].map(
+        (name, i) => `${2 * i + 1},${name}@x.org\n${2 * i + 2},${name}@x.org\n`,
+      );
+      const run = await importFile(dir, "people.csv", `user_id,email\n${pairs.join("")}`);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        "7 e-mail addresses are on more than one person: a@x.org (user_id 13, 14); b@x.org (user_id 11, 12);",
+      );
+      expect(run.stderr).toContain("e@x.org (user_id 5, 6); and 2 more.");
+      expect(run.stderr).not.toContain("f@x.org");
+    });
+  });
 });
