@@ -109,6 +109,7 @@ async function planReport(
     options.logger.info("no rows: report not mailed", { report: job.name, query: mail.whenQuery });
     // No share is written: an earlier run's would read as this one's, for rows no longer there.
     if (mail.splitBy !== undefined && options.only === undefined) {
+      checkSignal(options.signal, "mail");
       await removeStaleShares(options.outDir, job, [], options.logger);
     }
     return undefined;

@@ -32,7 +32,16 @@ export async function removeStaleShares(
 ): Promise<void> {
   const current = new Set(written.map((address) => shareFolder(outDir, address)));
   const removed: string[] = [];
-  for (const entry of await folderEntries(splitFolder(outDir))) {
+  const entries = await folderEntries(splitFolder(outDir)).catch((error: unknown) => {
+    // OUT/split a file, or unreadable: nothing of an earlier run can be told apart there.
+    logger.warn("the shares of earlier runs could not be listed", {
+      report: job.name,
+      folder: splitFolder(outDir),
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return [];
+  });
+  for (const entry of entries) {
     // A link is not followed: what it points to is not a folder this tool made.
     if (!entry.isDirectory() || !isShareFolderName(entry.name)) continue;
     const folder = shareFolder(outDir, entry.name);
@@ -56,7 +65,7 @@ export async function removeStaleShares(
 }
 
 /**
- * Removes `job`'s files from `folder`, and `folder` if that leaves it empty; whether any were.
+ * Removes `job`'s files from `folder`, and `folder` if that leaves it empty; whether anything was.
  * A killed run's temporary files of the report go too when their writer is gone: they would keep
  * the folder of a recipient who left forever.
  */
@@ -72,6 +81,7 @@ async function removeJobFiles(folder: string, job: ReportJob): Promise<boolean> 
   }
   try {
     await rmdir(folder);
+    return true;
   } catch (error) {
     // Files of another report, or of the user: the folder is theirs too.
     const code = (error as NodeJS.ErrnoException).code;

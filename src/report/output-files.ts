@@ -59,7 +59,14 @@ export async function prepareOutputDir(
 ): Promise<void> {
   const refuse = (error: unknown): never => {
     if (error instanceof LmsExportError) throw error;
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    const { code: errno, blockedBy: blocked } = error as NodeJS.ErrnoException & {
+      blockedBy?: string;
+    };
+    // A parent that is a file is named: the folder asked for is not what is in the way.
+    const code =
+      errno === "ENOTDIR" && blocked !== undefined
+        ? `ENOTDIR: ${blocked} is a file`
+        : (errno ?? String(error));
     throw new LmsExportError(
       "bad-input",
       role === "out"
@@ -89,10 +96,11 @@ async function makeFolders(path: string, role?: OutputFolderRole): Promise<void>
   if (info !== undefined && role === "share") {
     throw new LmsExportError(
       "bad-input",
-      `${path} is a file where a recipient's share folder goes: move or remove that file, or choose another --out`,
+      `${path} is a file where a share folder of the split mail goes: move or remove that file, or choose another --out`,
     );
   }
-  if (info !== undefined) throw Object.assign(new Error(path), { code: "ENOTDIR" });
+  if (info !== undefined)
+    throw Object.assign(new Error(path), { code: "ENOTDIR", blockedBy: path });
   const parent = dirname(path);
   if (parent !== path) await makeFolders(parent);
   await mkdir(path).catch((error: NodeJS.ErrnoException) => {

@@ -11,7 +11,7 @@ import type { TabularSource } from "../tabular/types.js";
 import { planRosterColumns, type RosterColumns } from "./aliases.js";
 import { RosterError } from "./errors.js";
 import { ProblemList } from "./problems.js";
-import { findSharedEmails, type SharedEmails } from "./shared-emails.js";
+import { checkSharedEmails, type SharedEmailsCheck } from "./shared-emails.js";
 import { createStaging, dropStaging, StagingAppender } from "./staging.js";
 import { type RosterMode, swapInRoster } from "./swap.js";
 import { parseUserId } from "./user-id.js";
@@ -34,7 +34,7 @@ export interface RosterImportSummary {
   /** e.g. `CSV, delimiter ";"`. */
   readonly format: string;
   /** Addresses of the roster, as imported, on more than one person. */
-  readonly sharedEmails: SharedEmails;
+  readonly sharedEmails: SharedEmailsCheck;
 }
 
 /** Reads every row into staging, gathering problems; answers the number of rows staged. */
@@ -117,7 +117,7 @@ export async function importRoster(
     rows,
     mode: options.mode,
   });
-  const sharedEmails = await findSharedEmails(connection);
+  const sharedEmails = await checkSharedEmails(connection);
   return {
     file,
     rows,

@@ -111,7 +111,9 @@ describe("shares of an earlier run", () => {
     expect(existsSync(join(out, "split", GONE, "team-list-2020-01-01.csv"))).toBe(true);
     // The error names the file in the way, not the --out the user gave as if it were a file.
     const blocked = join(out, "split", "sales.lead@example.com");
-    expect(run.stderr).toContain(`${blocked} is a file where a recipient's share folder goes`);
+    expect(run.stderr).toContain(
+      `${blocked} is a file where a share folder of the split mail goes`,
+    );
     expect(run.stderr).not.toContain(`--out ${out}`);
   });
 
@@ -132,5 +134,13 @@ describe("shares of an earlier run", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain("no rows: report not mailed");
     expect(await splitTree(out)).toEqual({ [SHARED]: ["notes.txt"] });
+
+    // split/ a file: nothing of an earlier run to remove, said, and the run goes on.
+    const blocked = join(ws.dir, "rows-blocked-out");
+    await mkdir(blocked, { recursive: true });
+    await writeFile(join(blocked, "split"), "in the way\n");
+    const past = await mailReport("team-list-rows", blocked, "--mail");
+    expect(past.code, past.stderr).toBe(0);
+    expect(past.stderr).toContain("the shares of earlier runs could not be listed");
   });
 });

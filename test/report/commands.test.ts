@@ -131,7 +131,7 @@ describe("report", () => {
     [
       "an output folder that cannot be created",
       ["report", "access", "--out", "not-a-dir/out"],
-      /^lms-export: cannot write to output directory .*not-a-dir\/out \(ENOTDIR\); choose another --out/,
+      /^lms-export: cannot write to output directory .*not-a-dir\/out \(ENOTDIR: .*not-a-dir is a file\); choose another --out/,
     ],
   ])("%s: exit 2 and one line", async (_, args, message) => {
     const run = await cli(args);

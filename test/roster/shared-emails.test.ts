@@ -55,4 +55,17 @@ describe("e-mail addresses on more than one person", () => {
       expect(run.stderr).not.toContain("f@x.org");
     });
   });
+
+  test("white space is compared as mail compares it, and one address names five ids at most", async () => {
+    await withTempDir(async (dir) => {
+      // A non-breaking space pasted from a web page, a tab: the mail split trims both.
+      const shop = Array.from({ length: 8 }, (_, i) => `${20 + i},shop@x.org\n`).join("");
+      const text = `user_id,email\n1,ana@x.org\u00a0\n2,\tANA@x.org\n${shop}`;
+      const run = await importFile(dir, "people.csv", text);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain("2 e-mail addresses are on more than one person: ");
+      expect(run.stderr).toMatch(/(ana|ANA)@x\.org \(user_id 1, 2\)/);
+      expect(run.stderr).toContain("shop@x.org (user_id 20, 21, 22, 23, 24 and 3 more)");
+    });
+  });
 });

@@ -77,7 +77,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             summaryLine(summary, relative(ctx.cwd, config.db) || config.db, created),
           );
           const shared = sharedEmailsWarning(summary.sharedEmails);
-          if (shared !== undefined) logger.warn(shared, { count: summary.sharedEmails.count });
+          if (shared !== undefined) logger.warn(shared);
         },
       )
       .demandCommand(1, "Name a roster command: try `lms-export roster import --help`."),
