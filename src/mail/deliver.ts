@@ -7,8 +7,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../log/logger.js";
-import type { MailSettings } from "./settings.js";
-import { attemptSend, type Envelope, SmtpAttemptError } from "./smtp-attempt.js";
+import { type Envelope, SmtpAttemptError } from "./smtp-attempt.js";
+import type { SmtpSession } from "./smtp-session.js";
 
 /**
  * How a message ended. `accepted`/`rejected` are the server's answer per recipient;
@@ -58,7 +58,7 @@ export function afterFailure(error: SmtpAttemptError): "retry" | "give up" | "un
  * between attempts (the outcome is then the last failure).
  */
 export async function deliver(
-  settings: MailSettings,
+  session: SmtpSession,
   envelope: Envelope,
   raw: Buffer,
   options: { policy?: RetryPolicy; logger: Logger; signal?: AbortSignal; label: string },
@@ -67,7 +67,7 @@ export async function deliver(
   let delay = policy.firstDelayMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      const info = await attemptSend(settings, envelope, raw);
+      const info = await session.send(envelope, raw);
       return {
         status: "sent",
         response: info.response,
@@ -81,7 +81,7 @@ export async function deliver(
       const next = afterFailure(error);
       const fields = {
         message: options.label,
-        server: settings.display,
+        server: session.settings.display,
         attempt,
         code: error.code,
         response: error.response,

@@ -25,6 +25,7 @@ import {
 import { MailInterruptedError, type MailSummary } from "./mail-summary.js";
 import { scopeLine } from "./scope-line.js";
 import type { MailSettings } from "./settings.js";
+import { SmtpSession } from "./smtp-session.js";
 import { SplitTables } from "./split-tables.js";
 
 export type { ReportToMail } from "./mail-plan.js";
@@ -76,27 +77,33 @@ export async function mailReports(
   const tables = new SplitTables(db, options.logger);
   // Undefined until every message is decided: nothing is sent before.
   let progress: ReportProgress[] | undefined;
+  // One connection for the mailing's messages, opened with the first.
+  const session = new SmtpSession(options.settings);
   try {
     const planned = await planReports(db, reports, { ...options, tables });
     progress = planned.map((p) => ({ planned: p, tried: 0, undelivered: [] }));
-    for (const report of progress) await sendReport(db, report, summary, options);
+    for (const report of progress) await sendReport(db, report, summary, { ...options, session });
   } catch (error) {
     if (!options.signal?.aborted) throw error;
     summary.resend = notReached(progress ?? [], options.only);
     throw new MailInterruptedError(summary, progress !== undefined, { cause: error });
   } finally {
+    session.close();
     await tables.close();
   }
   summary.resend = notReached(progress, options.only);
   return summary;
 }
 
+/** The mailing's options, with the connection its messages share. */
+type SendOptions = MailReportsOptions & { session: SmtpSession };
+
 /** Sends one report's messages in order, adding what happened to `summary` and `progress`. */
 async function sendReport(
   db: ReportSource,
   progress: ReportProgress,
   summary: MailSummary,
-  options: MailReportsOptions,
+  options: SendOptions,
 ): Promise<void> {
   const { report, messages, loaded } = progress.planned;
   // Shares whose rows may have reached nobody: the message of the rows without an address is
@@ -141,7 +148,7 @@ async function sendOne(
   report: ReportToMail,
   message: Outgoing,
   loaded: LastLoad,
-  options: MailReportsOptions,
+  options: SendOptions,
 ): Promise<Sent> {
   const { job } = report;
   const { raw, messageId, subject, files } = await composeOne(db, report, message, loaded, options);
@@ -150,7 +157,7 @@ async function sendOne(
   const recipients = envelopeOf([...message.to, ...message.cc], options.only);
   const label = `${job.name} to ${recipients.join(", ")}`;
   const outcome = await deliver(
-    options.settings,
+    options.session,
     { from: options.settings.from, to: recipients },
     raw,
     {

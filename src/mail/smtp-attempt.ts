@@ -1,9 +1,9 @@
 /**
- * One attempt to hand one message to the mail server: connect (TLS as decided by the settings),
- * log in, send, quit. It reports how far it got, because that decides whether trying again is
- * safe: nodemailer streams the message only after the server answered DATA with 354, so a
- * failure before the first byte of the message was read cannot have delivered anything, and a
- * lost answer after it may have.
+ * One attempt to hand one message to the mail server: a connection opened (TLS as decided by the
+ * settings) and logged in, then the message sent over it. It reports how far it got, because that
+ * decides whether trying again is safe: nodemailer streams the message only after the server
+ * answered DATA with 354, so a failure before the first byte of the message was read cannot have
+ * delivered anything, and a lost answer after it may have.
  */
 import { Readable } from "node:stream";
 import SMTPConnection, { type SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
@@ -45,16 +45,15 @@ export interface Envelope {
 const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 120_000 };
 
 /**
- * Contract: resolves with the server's answer when it accepted the message (some recipients may
- * still be listed in `rejected`); rejects with an SmtpAttemptError otherwise. The connection is
- * closed either way. Certificates are always verified.
+ * A connection to the server, greeted and logged in (TLS as the settings decide; certificates
+ * are always verified). Rejects with an SmtpAttemptError, the connection closed. `onEnd` is
+ * called when the server closes it later: a connection kept between messages must not be used
+ * once it has ended, since nodemailer would then wait forever for an answer.
  */
-export async function attemptSend(
+export async function openConnection(
   settings: MailSettings,
-  envelope: Envelope,
-  raw: Buffer,
-): Promise<SMTPConnectionSendInfo> {
-  let dataStarted = false;
+  onEnd: () => void,
+): Promise<SMTPConnection> {
   const connection = new SMTPConnection({
     host: settings.host,
     port: settings.port,
@@ -85,22 +84,43 @@ export async function attemptSend(
         );
       });
     }
-    const message = new Readable({
-      read() {
-        dataStarted = true;
-        this.push(raw);
-        this.push(null);
-      },
-    });
-    const info = await new Promise<SMTPConnectionSendInfo>((resolve, reject) => {
-      connection.send(envelope, message, (error, result) =>
+  } catch (error) {
+    connection.close();
+    throw new SmtpAttemptError(error, false);
+  }
+  connection.once("end", onEnd);
+  return connection;
+}
+
+/**
+ * Hands `raw` to the server over `connection`. Contract: resolves with the server's answer when
+ * it accepted the message (some recipients may still be listed in `rejected`); rejects with an
+ * SmtpAttemptError saying whether the server had started reading the message. The caller closes
+ * the connection after a failure.
+ */
+export async function sendOn(
+  connection: SMTPConnection,
+  envelope: Envelope,
+  raw: Buffer,
+): Promise<SMTPConnectionSendInfo> {
+  let dataStarted = false;
+  const message = new Readable({
+    read() {
+      dataStarted = true;
+      this.push(raw);
+      this.push(null);
+    },
+  });
+  // nodemailer writes its progress into the envelope it is given (a refused MAIL FROM stays in
+  // it as `mailError`): each attempt gets its own, or a retry would fail with the last one's error.
+  const own = { from: envelope.from, to: [...envelope.to] };
+  try {
+    return await new Promise<SMTPConnectionSendInfo>((resolve, reject) => {
+      connection.send(own, message, (error, result) =>
         error || result === undefined ? reject(error) : resolve(result),
       );
     });
-    connection.quit();
-    return info;
   } catch (error) {
-    connection.close();
     throw new SmtpAttemptError(error, dataStarted);
   }
 }

@@ -1,8 +1,9 @@
 /**
  * A real SMTP server on 127.0.0.1 (smtp-server, port 0) that keeps every message it accepts,
- * parsed back with mailparser. Options make it require a login, refuse some recipients, drop
- * the connection once the message data has arrived (a lost answer), or act on a message before
- * answering it.
+ * parsed back with mailparser, and counts the connections made to it. Options make it require a
+ * login, refuse some recipients, drop the connection once the message data has arrived (a lost
+ * answer) or at the next message once a connection has carried some (421, as a server ending a
+ * connection it will carry no more on), or act on a message before answering it.
  */
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
@@ -22,6 +23,8 @@ export interface SmtpFixture {
   received: Received[];
   /** Logins tried: user and password as the server got them. */
   logins: { user: string; pass: string }[];
+  /** Connections clients opened so far. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,10 @@ export async function startSmtp(
     rejectRecipients?: readonly string[];
     /** Drop the connection instead of answering the end of the message data. */
     dropAfterData?: boolean;
+    /** Answer 421 and close a connection that has carried this many messages, at the next one. */
+    closeAfterMessages?: number;
+    /** Answer the first this many MAIL FROM commands 451 (try again later). */
+    deferFirst?: number;
     /** Called with each message once it has arrived, before the server answers it. */
     beforeAnswer?: (message: Received) => void;
   } = {},
@@ -38,6 +45,7 @@ export async function startSmtp(
   const received: Received[] = [];
   const logins: { user: string; pass: string }[] = [];
   const pending: Promise<void>[] = [];
+  let deferred = 0;
   const server = new SMTPServer({
     authOptional: options.auth === undefined,
     allowInsecureAuth: true,
@@ -55,6 +63,22 @@ export async function startSmtp(
           }),
         );
       }
+    },
+    onMailFrom(_address, session, callback) {
+      if (deferred < (options.deferFirst ?? 0)) {
+        deferred++;
+        callback(Object.assign(new Error("try again later"), { responseCode: 451 }));
+        return;
+      }
+      const carried = (session as { carried?: number }).carried ?? 0;
+      if (options.closeAfterMessages === undefined || carried < options.closeAfterMessages) {
+        callback();
+        return;
+      }
+      // As a server ending a connection it will carry no more on: 421, then it closes.
+      callback(Object.assign(new Error("closing this connection"), { responseCode: 421 }));
+      const socket = [...sockets].find((one) => one.remotePort === session.remotePort);
+      setImmediate(() => socket?.end());
     },
     onRcptTo(address, _session, callback) {
       if (options.rejectRecipients?.includes(address.address.toLowerCase())) {
@@ -84,12 +108,18 @@ export async function startSmtp(
           for (const socket of sockets) socket.destroy();
           return;
         }
-        parsing.then(() => callback(), callback);
+        parsing.then(() => {
+          const carrying = session as { carried?: number };
+          carrying.carried = (carrying.carried ?? 0) + 1;
+          callback();
+        }, callback);
       });
     },
   });
   const sockets = new Set<import("node:net").Socket>();
+  let connections = 0;
   (server as unknown as { server: import("node:net").Server }).server.on("connection", (socket) => {
+    connections++;
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
@@ -102,6 +132,9 @@ export async function startSmtp(
     url: `smtp://127.0.0.1:${port}`,
     received,
     logins,
+    get connections() {
+      return connections;
+    },
     async close() {
       await Promise.allSettled(pending);
       for (const socket of sockets) socket.destroy();

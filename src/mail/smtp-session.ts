@@ -1,0 +1,80 @@
+/**
+ * The connection to the mail server that one mailing's messages share. A split report sends one
+ * message per manager; a connection of its own for each cost the greeting, EHLO, STARTTLS and
+ * login every time (smtp-server, which the tests use, also holds its greeting back 100 ms to catch
+ * clients that talk too early, as some production servers do for longer). SMTP lets one
+ * connection carry message after message; nodemailer's own pool does the same, with the same
+ * limit of 100 messages before a new connection.
+ */
+import type SMTPConnection from "nodemailer/lib/smtp-connection";
+import type { SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
+import type { MailSettings } from "./settings.js";
+import { type Envelope, openConnection, SmtpAttemptError, sendOn } from "./smtp-attempt.js";
+
+/** Messages one connection carries before it is closed and another opened, as nodemailer's pool. */
+export const MESSAGES_PER_CONNECTION = 100;
+
+/**
+ * A kept connection the server dropped while idle fails the next message before a byte of it
+ * was sent: that message goes again at once over a new connection, not as a failed attempt.
+ */
+function lostWhileIdle(error: SmtpAttemptError): boolean {
+  if (error.dataStarted) return false;
+  if (error.responseCode === 421) return true;
+  return error.responseCode === undefined && ["ECONNECTION", "ESOCKET"].includes(error.code ?? "");
+}
+
+export class SmtpSession {
+  readonly settings: MailSettings;
+  #connection: SMTPConnection | undefined;
+  #sent = 0;
+
+  constructor(settings: MailSettings) {
+    this.settings = settings;
+  }
+
+  /**
+   * One attempt to hand `raw` to the server, over the kept connection when there is one.
+   * Contract as `sendOn`; after a failure the connection is closed, and the next message opens
+   * another.
+   */
+  async send(envelope: Envelope, raw: Buffer): Promise<SMTPConnectionSendInfo> {
+    const reused = this.#connection !== undefined;
+    try {
+      return await this.#attempt(envelope, raw);
+    } catch (error) {
+      if (!reused || !(error instanceof SmtpAttemptError) || !lostWhileIdle(error)) throw error;
+      return await this.#attempt(envelope, raw);
+    }
+  }
+
+  /** Says goodbye to the server; the session can still send again afterwards. */
+  close(): void {
+    const connection = this.#connection;
+    this.#connection = undefined;
+    connection?.quit();
+  }
+
+  async #attempt(envelope: Envelope, raw: Buffer): Promise<SMTPConnectionSendInfo> {
+    const connection = this.#connection ?? (await this.#open());
+    try {
+      const info = await sendOn(connection, envelope, raw);
+      if (++this.#sent >= MESSAGES_PER_CONNECTION) this.close();
+      return info;
+    } catch (error) {
+      // Whatever state the failure left it in, the next message starts on a clean connection.
+      if (this.#connection === connection) this.#connection = undefined;
+      connection.close();
+      throw error;
+    }
+  }
+
+  async #open(): Promise<SMTPConnection> {
+    const connection = await openConnection(this.settings, () => {
+      if (this.#connection === connection) this.#connection = undefined;
+    });
+    this.#connection = connection;
+    this.#sent = 0;
+    return connection;
+  }
+}
