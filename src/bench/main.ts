@@ -1,12 +1,13 @@
 /**
- * `npm run bench`: the extractor, the exports, the HTML report, publishing, the roster import and
- * apply, each figure as a ratio to a floor measured in the same run. `BENCH_SCALE=small` runs a
+ * `npm run bench`: the extractor, the exports, the HTML report, split mail, publishing, the roster
+ * import and apply, each figure as a ratio to a floor measured in the same run. `BENCH_SCALE=small` runs a
  * reduced version (a quick check that the bench works).
  */
 import { benchApply } from "./apply-bench.js";
 import { benchExports } from "./exports-bench.js";
 import { benchExtract } from "./extract-bench.js";
 import { benchHtml } from "./html-bench.js";
+import { benchMail } from "./mail-bench.js";
 import { benchPace, paceTable } from "./pace-bench.js";
 import { benchPublish } from "./publish-bench.js";
 import { benchRoster } from "./roster-bench.js";
@@ -54,6 +55,8 @@ log("\n## exports");
 await benchExports({ rows: small ? 100_000 : 1_000_000, print: log });
 log("\n## html report");
 await benchHtml({ complianceRows: small ? 20_000 : 200_000, print: log });
+log("\n## split mail");
+await benchMail({ users: small ? 500 : 2000, print: log });
 log("\n## publish");
 await benchPublish({ takes: small ? 200_000 : 2_000_000, log });
 log("\n## roster import");

@@ -47,8 +47,9 @@ const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTim
 /**
  * A connection to the server, greeted and logged in (TLS as the settings decide; certificates
  * are always verified). Rejects with an SmtpAttemptError, the connection closed. `onEnd` is
- * called when the server closes it later: a connection kept between messages must not be used
- * once it has ended, since nodemailer would then wait forever for an answer.
+ * called when the server closes it later, so that a connection kept between messages is not
+ * tried again once it has ended (nodemailer would refuse it at once, ECONNECTION; this saves the
+ * failed try).
  */
 export async function openConnection(
   settings: MailSettings,
@@ -68,25 +69,27 @@ export async function openConnection(
   connection.on("error", (error) => {
     lastError = error;
   });
+  let ended: () => void = () => undefined;
   try {
+    // Connecting and logging in under one watch: nodemailer drops a pending login's callback
+    // when the connection ends or fails during AUTH, which would otherwise never settle.
     await new Promise<void>((resolve, reject) => {
+      ended = () => reject(lastError ?? new Error("the server closed the connection"));
       connection.once("error", reject);
-      connection.once("end", () =>
-        reject(lastError ?? new Error("the server closed the connection")),
-      );
-      connection.connect((error) => (error ? reject(error) : resolve()));
-    });
-    connection.removeAllListeners("end");
-    if (settings.user !== undefined) {
-      await new Promise<void>((resolve, reject) => {
-        connection.login({ user: settings.user, pass: settings.password }, (error) =>
-          error ? reject(error) : resolve(),
+      connection.once("end", ended);
+      connection.connect((error) => {
+        if (error) return reject(error);
+        if (settings.user === undefined) return resolve();
+        connection.login({ user: settings.user, pass: settings.password }, (failure) =>
+          failure ? reject(failure) : resolve(),
         );
       });
-    }
+    });
   } catch (error) {
     connection.close();
     throw new SmtpAttemptError(error, false);
+  } finally {
+    connection.removeListener("end", ended);
   }
   connection.once("end", onEnd);
   return connection;

@@ -15,13 +15,15 @@ import { type Envelope, openConnection, SmtpAttemptError, sendOn } from "./smtp-
 export const MESSAGES_PER_CONNECTION = 100;
 
 /**
- * A kept connection the server dropped while idle fails the next message before a byte of it
- * was sent: that message goes again at once over a new connection, not as a failed attempt.
+ * A kept connection the server dropped while idle (or that died without a word) fails the next
+ * message before a byte of it was sent: that message goes again at once over a new connection,
+ * not as a failed attempt. Once the server has read any of it, never: it may have been delivered.
  */
 function lostWhileIdle(error: SmtpAttemptError): boolean {
   if (error.dataStarted) return false;
   if (error.responseCode === 421) return true;
-  return error.responseCode === undefined && ["ECONNECTION", "ESOCKET"].includes(error.code ?? "");
+  const lost = ["ECONNECTION", "ESOCKET", "ETIMEDOUT"];
+  return error.responseCode === undefined && lost.includes(error.code ?? "");
 }
 
 export class SmtpSession {

@@ -32,8 +32,15 @@ export async function startSmtp(
   options: {
     auth?: { user: string; pass: string };
     rejectRecipients?: readonly string[];
-    /** Drop the connection instead of answering the end of the message data. */
-    dropAfterData?: boolean;
+    /**
+     * Drop the connection instead of answering the end of the message data: every message's, or
+     * only the one of this number (counted from 1 over all connections).
+     */
+    dropAfterData?: boolean | number;
+    /** Close each connection (FIN, no 421) as soon as it has answered a message. */
+    closeWhenIdle?: boolean;
+    /** Drop the connection when the client tries to log in. */
+    dropOnAuth?: boolean;
     /** Answer 421 and close a connection that has carried this many messages, at the next one. */
     closeAfterMessages?: number;
     /** Answer the first this many MAIL FROM commands 451 (try again later). */
@@ -46,13 +53,19 @@ export async function startSmtp(
   const logins: { user: string; pass: string }[] = [];
   const pending: Promise<void>[] = [];
   let deferred = 0;
+  const socketOf = (session: { remotePort: number }) =>
+    [...sockets].find((one) => one.remotePort === session.remotePort);
   const server = new SMTPServer({
     authOptional: options.auth === undefined,
     allowInsecureAuth: true,
     hideSTARTTLS: true,
     logger: false,
-    onAuth(auth, _session, callback) {
+    onAuth(auth, session, callback) {
       logins.push({ user: auth.username ?? "", pass: auth.password ?? "" });
+      if (options.dropOnAuth) {
+        socketOf(session)?.destroy();
+        return;
+      }
       if (auth.username === options.auth?.user && auth.password === options.auth?.pass) {
         callback(null, { user: auth.username });
       } else {
@@ -77,7 +90,7 @@ export async function startSmtp(
       }
       // As a server ending a connection it will carry no more on: 421, then it closes.
       callback(Object.assign(new Error("closing this connection"), { responseCode: 421 }));
-      const socket = [...sockets].find((one) => one.remotePort === session.remotePort);
+      const socket = socketOf(session);
       setImmediate(() => socket?.end());
     },
     onRcptTo(address, _session, callback) {
@@ -102,7 +115,8 @@ export async function startSmtp(
           options.beforeAnswer?.(message);
         });
         pending.push(parsing);
-        if (options.dropAfterData) {
+        const drop = options.dropAfterData;
+        if (drop === true || (typeof drop === "number" && drop === received.length + 1)) {
           // The message has arrived, the answer never does.
           (session as unknown as { socket?: { destroy(): void } }).socket?.destroy();
           for (const socket of sockets) socket.destroy();
@@ -112,6 +126,8 @@ export async function startSmtp(
           const carrying = session as { carried?: number };
           carrying.carried = (carrying.carried ?? 0) + 1;
           callback();
+          // The answer is written before the end of the connection: the client sees it idle.
+          if (options.closeWhenIdle) socketOf(session)?.end();
         }, callback);
       });
     },
