@@ -62,11 +62,9 @@ export async function prepareOutputDir(
     const { code: errno, blockedBy: blocked } = error as NodeJS.ErrnoException & {
       blockedBy?: string;
     };
-    // A parent that is a file is named: the folder asked for is not what is in the way.
-    const code =
-      errno === "ENOTDIR" && blocked !== undefined
-        ? `ENOTDIR: ${blocked} is a file`
-        : (errno ?? String(error));
+    // A parent that is a file (makeFolders' own ENOTDIR) is named: the folder asked for is not
+    // what is in the way.
+    const code = blocked !== undefined ? `ENOTDIR: ${blocked} is a file` : (errno ?? String(error));
     throw new LmsExportError(
       "bad-input",
       role === "out"

@@ -118,8 +118,7 @@ export async function startSmtp(
         const drop = options.dropAfterData;
         if (drop === true || (typeof drop === "number" && drop === received.length + 1)) {
           // The message has arrived, the answer never does.
-          (session as unknown as { socket?: { destroy(): void } }).socket?.destroy();
-          for (const socket of sockets) socket.destroy();
+          socketOf(session)?.destroy();
           return;
         }
         parsing.then(() => {
