@@ -4,7 +4,7 @@
  * ones `not-found`; a lock held by another process is `locked`, a run failure since waiting fixes
  * it; a write-ahead log that cannot be written in is `disk-full` or `storage-failed`.
  */
-import { access, constants, stat } from "node:fs/promises";
+import { access, constants, open, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
@@ -25,6 +25,12 @@ export async function checkDatabasePath(
     throw new LmsExportError(
       "bad-input",
       `--db ${shown} is a directory; give a database file path inside it`,
+    );
+  }
+  if (fileStat?.isFile() && (await notDuckDb(absolute))) {
+    throw new LmsExportError(
+      "bad-input",
+      `${shown} is not a DuckDB database (it was left untouched); choose another --db`,
     );
   }
   if (!fileStat) {
@@ -54,6 +60,30 @@ export async function checkDatabasePath(
       "bad-input",
       `directory ${dir} is not writable (DuckDB keeps ${basename(absolute)}.wal beside the database); fix its permissions or choose another --db`,
     );
+  }
+}
+
+/** Where every DuckDB database file (each storage version) carries its magic bytes. */
+const MAGIC_OFFSET = 8;
+const MAGIC = "DUCK";
+
+/**
+ * Whether the file at `path` is certainly not a DuckDB database: its magic bytes are not there.
+ * DuckDB itself refuses most such files, but opens an existing CSV, Parquet or JSON file as an
+ * in-memory database with a view of it: a command would then run, write nothing, and exit 0. An
+ * unreadable file is left to DuckDB, whose error says why.
+ */
+async function notDuckDb(path: string): Promise<boolean> {
+  const handle = await open(path, "r").catch(() => undefined);
+  if (!handle) return false;
+  try {
+    const head = Buffer.alloc(MAGIC_OFFSET + MAGIC.length);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return bytesRead < head.length || head.toString("latin1", MAGIC_OFFSET) !== MAGIC;
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
   }
 }
 

@@ -65,7 +65,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** A parameter as its values are checked: name, type, and the bounds its header gives, if any. */
-type Bounded = Pick<QueryParam, "name" | "type" | "min" | "max">;
+type Bounded = Pick<QueryParam, "name" | "type" | "min" | "max" | "default">;
 
 /** What `param` accepts, for messages and `list`: its type's hint, with its range if it has one. */
 export function paramHint(param: Bounded): string {
@@ -93,6 +93,17 @@ function badValue(
   return new LmsExportError(
     "bad-input",
     `${what} value ${shown} for parameter ${param.name} (${param.type}: ${hint}) from ${source}`,
+  );
+}
+
+/** An empty (or null) value for a parameter that takes none. */
+function noValue(param: Bounded, raw: unknown, source: string): LmsExportError {
+  const shown = typeof raw === "string" ? JSON.stringify(raw) : "null";
+  const fix =
+    param.default === undefined ? "give one" : "give one, or leave it out for its default";
+  return new LmsExportError(
+    "bad-input",
+    `empty value ${shown} for parameter ${param.name} (${param.type}: ${paramHint(param)}) from ${source}: it takes no empty value; ${fix}`,
   );
 }
 
@@ -161,7 +172,8 @@ function toBool(raw: unknown): boolean | undefined {
  * defaults; report definitions may also give JSON numbers, booleans and arrays.
  *
  * Null: JSON null, and for every type except string and the lists an empty string, mean "no
- * value" (bound as NULL). For the lists an empty string is the empty list.
+ * value" (bound as NULL), taken only by a parameter whose default is null (`= null` in its
+ * header). For the lists an empty string is the empty list.
  * An `int` outside the header's range (`min`, `max`) is refused too.
  * Throws a bad-input error naming the parameter, its type, what it accepts and `source`.
  */
@@ -176,7 +188,13 @@ export function parseParamValue(
   const isNull =
     raw === null ||
     (typeof raw === "string" && raw.trim() === "" && type !== "string" && !type.endsWith("_list"));
-  if (isNull) return { type, text: "", value: null };
+  if (isNull) {
+    // Only a parameter whose header says `= null` has a meaning for "no value": for any other,
+    // an empty value (an unset shell variable, say) would run the query with a NULL it never
+    // expected, and its numbers would be wrong without a word.
+    if (param.default !== null) throw noValue(param, raw, source);
+    return { type, text: "", value: null };
+  }
   switch (type) {
     case "int":
       return parseIntParam(param, raw, source);

@@ -186,6 +186,36 @@ describe("openDatabase", () => {
     }
   });
 
+  it("refuses a CSV, Parquet or JSON file, which DuckDB itself would open as a view", async () => {
+    const dir = await tempDir();
+    const csv = join(dir, "hr-export.csv");
+    await writeFile(csv, "User ID,First name\n1001,Ann\n");
+    const json = join(dir, "people.jsonl");
+    await writeFile(json, '{"id":1001,"name":"Ann"}\n');
+    const parquet = join(dir, "people.parquet");
+    const scratch = await openDatabase(":memory:");
+    const connection = await scratch.connect();
+    await connection.run(`COPY (SELECT 1001 AS id) TO '${parquet}' (FORMAT parquet)`);
+    connection.closeSync();
+    scratch.close();
+    for (const path of [csv, json, parquet]) {
+      const before = await readFile(path);
+      for (const readOnly of [false, true]) {
+        const error = await openError(path, readOnly);
+        expect(error.code).toBe("bad-input");
+        expect(error.message).toBe(
+          `${path} is not a DuckDB database (it was left untouched); choose another --db`,
+        );
+      }
+      expect(await readFile(path)).toEqual(before);
+      await expect(stat(`${path}.wal`)).rejects.toThrow();
+    }
+    // A real database file, however small, still opens.
+    const real = join(dir, "real.duckdb");
+    (await openDatabase(real)).close();
+    (await openDatabase(real, { readOnly: true })).close();
+  });
+
   it("refuses a missing directory, a directory path, and a missing file in read-only mode", async () => {
     const dir = await tempDir();
     const missing = join(dir, "nope", "lms.duckdb");

@@ -298,7 +298,12 @@ describe("parameter values", () => {
   test("each type parses what it should", () => {
     expect(p("int", "42").value).toBe(42n);
     expect(p("int", 7).value).toBe(7n);
-    expect(p("int", "").value).toBeNull();
+    expect(() => p("int", "")).toThrow(/empty value "" for parameter x/);
+    expect(() => p("date", "")).toThrow(/empty value "" for parameter x/);
+    expect(() => p("bool", "")).toThrow(/empty value "" for parameter x/);
+    expect(
+      parseParamValue({ name: "x", type: "int", default: null }, "", "--param", NOW).value,
+    ).toBeNull();
     expect(p("number", "2.5").value).toBe(2.5);
     expect(p("string", "").value).toBe("");
     expect(p("date", "2024-02-29").text).toBe("2024-02-29");

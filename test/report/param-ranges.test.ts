@@ -79,7 +79,24 @@ describe("values", () => {
   test("the bounds themselves are inside", () => {
     expect(parseParamValue(weeks, "1", "--param", now).value).toBe(1n);
     expect(parseParamValue(weeks, 520, "reports/r.json (params)", now).value).toBe(520n);
-    expect(parseParamValue(weeks, "", "--param", now).value).toBeNull();
+  });
+
+  test("an empty value is refused unless the default is null", () => {
+    expect(() => parseParamValue(weeks, "", "--param", now)).toThrow(
+      expect.objectContaining({
+        code: "bad-input",
+        message:
+          'empty value "" for parameter weeks (int: a whole number from 1 to 520) from --param: it takes no empty value; give one',
+      }),
+    );
+    const withDefault = { ...weeks, default: "12" };
+    expect(() => parseParamValue(withDefault, " ", "--param", now)).toThrow(
+      /it takes no empty value; give one, or leave it out for its default$/,
+    );
+    expect(() => parseParamValue(withDefault, null, "reports/r.json", now)).toThrow(
+      /^empty value null for parameter weeks/,
+    );
+    expect(parseParamValue({ ...weeks, default: null }, "", "--param", now).value).toBeNull();
   });
 
   test.each([
