@@ -16,7 +16,7 @@ import { type BoundQuery, describeColumns } from "../report/run-query.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import type { JobMail } from "./job-mail.js";
 import type { SplitScope } from "./scope-line.js";
-import { type SplitGroup, type SplitSource, splitAddresses } from "./split.js";
+import { type SplitGroup, type SplitSource, splitAddressesOf } from "./split.js";
 import { writeSplitFiles } from "./split-files.js";
 import type { SplitTables } from "./split-tables.js";
 import { removeStaleShares } from "./stale-shares.js";
@@ -151,10 +151,10 @@ async function messagesOf(
     return [{ to: mail.to, cc: mail.cc, scope: undefined, bound, files }];
   }
   const sources = await splitSources(connection, bound, column, options);
-  // Every address of the column, even with --mail-only: the rows of the others are what the
-  // report's own recipients get, and a share must be the one the full run would have built.
-  const firstSource = sources.get(first.query.name) ?? { bound: first, table: undefined };
-  const { addresses, invalid } = await splitAddresses(connection, firstSource, column);
+  // Every address of the column in every query that has it, even with --mail-only: the rows of
+  // the others are what the report's own recipients get, and a share must be the one the full
+  // run would have built.
+  const { addresses, invalid } = await splitAddressesOf(connection, sources.values(), column);
   if (invalid.length > 0) {
     options.logger.warn(
       "values that are not e-mail addresses: their rows go to the report's recipients",
@@ -173,7 +173,7 @@ async function messagesOf(
     // Only the shares asked for are written again: the other folders keep the full run's files.
     if (!wanted([...to, ...cc], options.only)) continue;
     const split = await writeSplitFiles(db, job, mail, group, { addresses, sources }, options);
-    const rows = split.rows[first.query.name] ?? 0;
+    const rows = [...sources.keys()].reduce((sum, name) => sum + (split.rows[name] ?? 0), 0);
     if (group.address === undefined && rows === 0 && mail.when === "rows") continue;
     const scope = { label, address: group.address };
     messages.push({ to, cc, scope, bound: split.bound, files: split.files });

@@ -25,6 +25,7 @@ import {
 import { MailInterruptedError, type MailSummary } from "./mail-summary.js";
 import { scopeLine } from "./scope-line.js";
 import type { MailSettings } from "./settings.js";
+import type { SmtpAttemptError } from "./smtp-attempt.js";
 import { SmtpSession } from "./smtp-session.js";
 import { SplitTables } from "./split-tables.js";
 
@@ -82,7 +83,12 @@ export async function mailReports(
   try {
     const planned = await planReports(db, reports, { ...options, tables });
     progress = planned.map((p) => ({ planned: p, tried: 0, undelivered: [] }));
-    for (const report of progress) await sendReport(db, report, summary, { ...options, session });
+    for (const report of progress) {
+      const down = await sendReport(db, report, summary, { ...options, session });
+      if (down === undefined) continue;
+      stopMailing(progress, summary, down, options);
+      break;
+    }
   } catch (error) {
     if (!options.signal?.aborted) throw error;
     summary.resend = notReached(progress ?? [], options.only);
@@ -95,16 +101,46 @@ export async function mailReports(
   return summary;
 }
 
+/**
+ * Ends a mailing whose server could not be reached or refused the login for every attempt of a
+ * message: the others would wait out the same attempts (6 s each by default) to the same end, so
+ * they are not tried, and the first problem line says so. They are in `resend` like any message
+ * not tried.
+ */
+function stopMailing(
+  progress: readonly ReportProgress[],
+  summary: MailSummary,
+  error: SmtpAttemptError,
+  options: MailReportsOptions,
+): void {
+  const untried = progress.reduce((n, p) => n + p.planned.messages.length - p.tried, 0);
+  if (untried === 0) return;
+  const server = options.settings.display;
+  options.logger.error("mailing stopped: the mail server could not be reached", {
+    server,
+    error: error.message,
+    notTried: untried,
+  });
+  const count = `${untried} message${untried === 1 ? " was" : "s were"}`;
+  summary.problems.unshift(
+    `the mail server ${server} could not be reached or refused the login (${error.message}): mailing stopped, ${count} not tried`,
+  );
+}
+
 /** The mailing's options, with the connection its messages share. */
 type SendOptions = MailReportsOptions & { session: SmtpSession };
 
-/** Sends one report's messages in order, adding what happened to `summary` and `progress`. */
+/**
+ * Sends one report's messages in order, adding what happened to `summary` and `progress`.
+ * Answers the error of a message that never reached the server (see stopMailing), which ends the
+ * report's messages there; undefined when they were all tried.
+ */
 async function sendReport(
   db: ReportSource,
   progress: ReportProgress,
   summary: MailSummary,
   options: SendOptions,
-): Promise<void> {
+): Promise<SmtpAttemptError | undefined> {
   const { report, messages, loaded } = progress.planned;
   // Shares whose rows may have reached nobody: the message of the rows without an address is
   // sent after every share, and says so.
@@ -118,7 +154,9 @@ async function sendReport(
     if (sent.problem !== undefined) summary.problems.push(sent.problem);
     progress.undelivered.push(...sent.undelivered);
     if (message.scope?.address !== undefined) missed.push(...sent.undelivered, ...sent.unsure);
+    if (sent.serverDown !== undefined) return sent.serverDown;
   }
+  return undefined;
 }
 
 /** One message ready to send, with what the log line of its delivery names. */
@@ -140,6 +178,8 @@ interface Sent {
   problem: string | undefined;
   undelivered: string[];
   unsure: string[];
+  /** Every attempt failed before the message could be offered (no connection, login refused). */
+  serverDown?: SmtpAttemptError;
 }
 
 /** Builds and delivers one message. */
@@ -173,7 +213,8 @@ async function sendOne(
   }
   if (outcome.status === "failed") {
     const problem = `mail ${label} not delivered after ${outcome.attempts} attempt${outcome.attempts === 1 ? "" : "s"}: ${outcome.error.message}`;
-    return { delivered: false, problem, undelivered: recipients, unsure: [] };
+    const failed = { delivered: false, problem, undelivered: recipients, unsure: [] };
+    return outcome.error.beforeMessage ? { ...failed, serverDown: outcome.error } : failed;
   }
   options.logger.info("mail sent", {
     report: job.name,

@@ -19,8 +19,14 @@ export class SmtpAttemptError extends Error {
   readonly responseCode: number | undefined;
   /** Whether the server had started reading the message (DATA was accepted). */
   readonly dataStarted: boolean;
+  /**
+   * Whether the attempt failed before a message could be offered: no connection, no greeting,
+   * TLS or the login refused. Nothing about the message was involved, so every other message
+   * would fail the same way.
+   */
+  readonly beforeMessage: boolean;
 
-  constructor(cause: unknown, dataStarted: boolean) {
+  constructor(cause: unknown, dataStarted: boolean, beforeMessage = false) {
     const error = cause as Partial<{
       message: string;
       code: string;
@@ -32,6 +38,7 @@ export class SmtpAttemptError extends Error {
     this.response = error.response;
     this.responseCode = error.responseCode;
     this.dataStarted = dataStarted;
+    this.beforeMessage = beforeMessage;
   }
 }
 
@@ -87,7 +94,7 @@ export async function openConnection(
     });
   } catch (error) {
     connection.close();
-    throw new SmtpAttemptError(error, false);
+    throw new SmtpAttemptError(error, false, true);
   } finally {
     connection.removeListener("end", ended);
   }

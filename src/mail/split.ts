@@ -1,6 +1,6 @@
 /**
- * Splitting a report by a column of addresses (e.g. `manager_email`): which addresses the first
- * query names, and each query narrowed to one address's rows, or to the rows that name no valid
+ * Splitting a report by a column of addresses (e.g. `manager_email`): which addresses the queries
+ * with that column name, and each query narrowed to one address's rows, or to the rows that name no valid
  * address (those go to the report's own recipients, so no row is left out).
  *
  * A query is narrowed from its rows kept for the mailing (split-tables.ts), which carry their
@@ -52,7 +52,7 @@ function paramsOf(source: SplitSource): Pick<BoundQuery, "values" | "types"> {
 }
 
 /** The distinct addresses in `column` of `source`, normalised; values that are not addresses apart. */
-export async function splitAddresses(
+async function splitAddresses(
   connection: DuckDBConnection,
   source: SplitSource,
   column: string,
@@ -73,6 +73,27 @@ export async function splitAddresses(
   } catch (error) {
     throw sqlError(error, source.bound.query.file, "run");
   }
+}
+
+/**
+ * The distinct addresses in `column` of every query of `sources`, normalised and sorted, and the
+ * values that are not addresses: a manager named only by a later query gets a share of their own
+ * like the others, instead of their rows going to the report's recipients as if they had none.
+ */
+export async function splitAddressesOf(
+  connection: DuckDBConnection,
+  sources: Iterable<SplitSource>,
+  column: string,
+): Promise<{ addresses: string[]; invalid: string[] }> {
+  const addresses = new Set<string>();
+  const invalid = new Set<string>();
+  for (const source of sources) {
+    const found = await splitAddresses(connection, source, column);
+    for (const address of found.addresses) addresses.add(address);
+    for (const value of found.invalid) invalid.add(value);
+  }
+  const sorted = (values: Set<string>) => [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { addresses: sorted(addresses), invalid: sorted(invalid) };
 }
 
 /**

@@ -42,6 +42,33 @@ test("a refused connection is retried, then exit 1 with the files kept", async (
   );
 });
 
+test("a server that cannot be reached stops the mailing after one message's attempts", async () => {
+  const port = await closedPort();
+  const out = join(ws.dir, "down-out");
+  const run = await runCliIn(ws.dir, reportArgs("team-list", "--out", out, "--mail"), {
+    LMS_SMTP_URL: `smtp://127.0.0.1:${port}`,
+    LMS_MAIL_FROM: FROM,
+  });
+  expect(run.code).toBe(1);
+  // Three messages (two managers, then the rows without one): only the first is tried.
+  expect(run.stderr.match(/trying again/g)).toHaveLength(2);
+  expect(run.stderr).toMatch(
+    new RegExp(
+      `lms-export: the mail server smtp://127\\.0\\.0\\.1:${port} could not be reached or refused the login \\(.*ECONNREFUSED.*\\): mailing stopped, 2 messages were not tried \\(and 1 more; see the log\\); the report files are written; to send only those again: .*--mail-only`,
+    ),
+  );
+  const resend = /--mail-only (\S+)/.exec(run.stderr)?.[1]?.split(",").sort();
+  expect(resend).toEqual([
+    "audit@example.com",
+    "compliance@example.com",
+    "north.lead@example.com",
+    "sales.lead@example.com",
+  ]);
+  expect(run.stderr).toMatch(
+    /"notTried":2,"msg":"mailing stopped: the mail server could not be reached"/,
+  );
+});
+
 test("a recipient the server refuses is an error naming it; the others get the message once", async () => {
   const smtp = await ws.smtp({ rejectRecipients: ["nobody@example.com"] });
   const run = await runCliIn(
