@@ -5,6 +5,7 @@
  * for a text field.
  */
 import type { FieldSpec } from "../resources/types.js";
+import { roundedProblem } from "../tabular/rounded-number.js";
 import type { CellNote } from "../tabular/types.js";
 
 export type NotedCell = { readonly text: string | null } | { readonly problem: string };
@@ -35,6 +36,8 @@ export function notedCell(
     case "null":
       // The README's promise: null clears a field, in JSON as in a CSV cell.
       return { text: "null" };
+    case "rounded":
+      return { problem: roundedProblem(column, text) };
     case "number": {
       // An int or date field takes the number itself, however the sheet shows it.
       if (!field || !isText(field)) return { text };

@@ -7,6 +7,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsDatabase } from "../load/database.js";
 import { forEachRow } from "../tabular/checked-rows.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
+import { roundedProblem } from "../tabular/rounded-number.js";
 import type { TabularSource } from "../tabular/types.js";
 import { planRosterColumns, type RosterColumns } from "./aliases.js";
 import { RosterError } from "./errors.js";
@@ -62,13 +63,14 @@ async function stageRows(
         return;
       }
       firstLine.set(check.id, row.line);
-      // A spreadsheet error (#N/A from a failed lookup) is no one's name or e-mail.
+      // A spreadsheet error (#N/A from a failed lookup) is no one's name or e-mail; a JSON
+      // number that arrived rounded is not the file's.
       for (const [column, note] of source.notes?.get(row.line) ?? []) {
+        const name = plan.names[column] ?? "";
+        const text = row.values[column] ?? null;
+        if (note.kind === "rounded") problems.add(where, roundedProblem(name, text));
         if (note.kind !== "error") continue;
-        problems.add(
-          where,
-          `${plan.names[column]} holds the spreadsheet error ${row.values[column]}`,
-        );
+        problems.add(where, `${name} holds the spreadsheet error ${text}`);
       }
       // Once the file is known to be refused, the rest is only checked.
       if (problems.count === 0) appender.add(check.id, row.values);

@@ -2,7 +2,8 @@
  * JSON lines (one object per line; a file holding one JSON array of objects is read the same
  * way). The columns are every key met, in the order first met; a value that is not a string is
  * kept as its JSON text (`42`, `true`, `{"a":1}`), null stays null (noted as a `null` cell, so
- * that a reader may tell it from a key left out).
+ * that a reader may tell it from a key left out), and a whole number past 2^53 is noted as
+ * `rounded`.
  */
 import { decodeUtf8 } from "./decode-text.js";
 import {
@@ -81,14 +82,27 @@ function asText(value: unknown): string | null {
   return JSON.stringify(value);
 }
 
-/** The keys given as null, per record: a reader may tell them from keys left out. */
-function nullNotes(records: readonly JsonRecord[], columns: readonly string[]): CellNotes {
+/** What a reader is told of a JSON value beyond its text, if anything. */
+function noteOf(value: unknown): CellNote | undefined {
+  // A key given as null: a reader may tell it from a key left out.
+  if (value === null) return { kind: "null" };
+  // An id written as a bare number past 2^53 arrives rounded (Node 20's JSON.parse cannot give
+  // the number's own text): the reader must refuse it rather than store another id.
+  if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    return { kind: "rounded" };
+  }
+  return undefined;
+}
+
+/** The notes of every record's values, per line. */
+function jsonNotes(records: readonly JsonRecord[], columns: readonly string[]): CellNotes {
   const notes = new Map<number, Map<number, CellNote>>();
   for (const { line, object } of records) {
     columns.forEach((key, index) => {
-      if (object[key] !== null) return;
+      const note = noteOf(object[key]);
+      if (note === undefined) return;
       const row = notes.get(line) ?? new Map<number, CellNote>();
-      notes.set(line, row.set(index, { kind: "null" }));
+      notes.set(line, row.set(index, note));
     });
   }
   return notes;
@@ -116,6 +130,6 @@ export function openJsonLines(bytes: Uint8Array, file: string): TabularSource {
     unit: array ? "row" : "line",
     detail: array ? "JSON array" : "JSON lines",
     rows,
-    notes: nullNotes(records, columns),
+    notes: jsonNotes(records, columns),
   };
 }

@@ -22,7 +22,9 @@ export type CellNote =
   | { readonly kind: "error" }
   | { readonly kind: "formula"; readonly formula: string | undefined }
   | { readonly kind: "number"; readonly format: string | undefined }
-  | { readonly kind: "null" };
+  | { readonly kind: "null" }
+  /** A JSON number past 2^53: JavaScript's JSON reader has rounded it, its text is not the file's. */
+  | { readonly kind: "rounded" };
 
 /** One data row: a value per header column (null for an empty or missing cell). */
 export interface TabularRow {

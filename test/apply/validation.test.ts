@@ -81,6 +81,17 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(message).toContain('line 8: product_access_product_id must be an integer, got "1.5"');
   });
 
+  it("JSON: a number past 2^53, which JSON.parse rounds, is refused rather than sent as another id", async () => {
+    const [g] = groupIds();
+    const path = await csvFile(fx.dir, "big-ids.jsonl", [
+      `{"grp_id": ${g}, "grp_parent_id": 9007199254740993}`,
+    ]);
+    const message = await refusedFile("grp.edit", path);
+    expect(message).toContain(
+      "line 1: grp_parent_id is a JSON number past 2^53 (read as 9007199254740992), which JSON readers round: write it in quotes, as a string",
+    );
+  });
+
   it("a very long cell is quoted cut short: the one line stays readable", async () => {
     const [a, b] = accessIds();
     const message = await refused("product_access.edit", [

@@ -208,6 +208,16 @@ describe("a bad roster changes nothing and says what to fix", () => {
     );
   });
 
+  test("JSON: a number past 2^53, which JSON.parse rounds, is refused, not stored as another id", async () => {
+    await writeFile(
+      join(dir, "big.jsonl"),
+      '{"user_id": 1, "badge": 12}\n{"user_id": 9007199254740993}\n{"user_id": "9007199254740995", "badge": 18446744073709551616}\n',
+    );
+    expect(await importFails("big.jsonl")).toBe(
+      "lms-export: big.jsonl: 2 problems, nothing was imported (the previous roster is unchanged): line 2: user_id is a JSON number past 2^53 (read as 9007199254740992), which JSON readers round: write it in quotes, as a string; line 3: badge is a JSON number past 2^53 (read as 18446744073709552000), which JSON readers round: write it in quotes, as a string. Fix the file and import it again",
+    );
+  });
+
   test("--sheet on a CSV", async () => {
     await writeFile(join(dir, "ok.csv"), "user_id\n1\n");
     expect(await importFails("ok.csv", ["--sheet", "People"])).toBe(
