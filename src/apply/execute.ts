@@ -104,8 +104,11 @@ async function sendOne(options: ExecuteOptions, planned: PlannedRow): Promise<Se
  * Why a row was not sent, for the results file and `_changes`; `lost` when it was, but its answer
  * was lost before sending stopped (the portal may hold it: "not sent" would be wrong).
  */
-function skipReason(stop: StopCause | undefined, lost: boolean): string {
-  if (stop === undefined) return "interrupted before the portal confirmed it";
+function skipReason(stop: StopCause | undefined, lost: boolean, started: boolean): string {
+  // Interrupted: only the rows under way then may have reached the portal.
+  if (stop === undefined) {
+    return started ? "interrupted before the portal confirmed it" : "not sent: interrupted";
+  }
   const why = stop.kind === "portal" ? stop.reason : "an outcome could not be recorded";
   if (!lost) return `not sent: ${why}`;
   return `sent, but its answer was lost and then sending stopped (${why}): the portal may hold the change; the next run sends the row again`;
@@ -137,6 +140,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   let portal: StopCause | undefined;
   /** Lines whose answer was lost before the stop their own sending met. */
   const unconfirmed = new Set<number>();
+  /** Lines taken by a worker and not answered: under way when sending was interrupted. */
+  const underWay = new Set<number>();
   const stopped = (): StopCause | undefined =>
     portal ?? (recorder.failure && { kind: "recording", ...recorder.failure });
 
@@ -150,8 +155,10 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   async function worker(): Promise<void> {
     while (next < queue.length && !signal?.aborted && stopped() === undefined) {
       const planned = queue[next++] as PlannedRow;
+      underWay.add(planned.row.line);
       const outcome = await sendOne(options, planned);
       if (!outcome) return;
+      underWay.delete(planned.row.line);
       if ("stop" in outcome) {
         portal ??= outcome.stop;
         if (outcome.lost) unconfirmed.add(planned.row.line);
@@ -173,7 +180,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
     const skipped = queue.filter((planned) => !results.has(planned.row.line));
     await Promise.all(
       skipped.map((planned) => {
-        const error = skipReason(stopped(), unconfirmed.has(planned.row.line));
+        const { line } = planned.row;
+        const error = skipReason(stopped(), unconfirmed.has(line), underWay.has(line));
         return record(planned, { outcome: "skipped", error, recordId: planned.recordId });
       }),
     );

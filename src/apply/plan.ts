@@ -1,7 +1,8 @@
 /**
  * The change set: each row of the file compared with the local database, field by field. A row
  * that would set every field to what is stored changes nothing and is not sent; a row an earlier
- * run of the same change set applied is not sent again.
+ * run of the same change set applied is not sent again, unless it is an edit the local record no
+ * longer shows (the same file applied again after another one changed the field back).
  */
 import { adminNote } from "./admin-note.js";
 import { type CellValue, sameValue } from "./cell-value.js";
@@ -81,6 +82,13 @@ export function planChanges(
 ): PlannedRow[] {
   return rows.map((row) => {
     if (done.has(row.line)) {
+      // An edit the local record no longer shows was undone since (another file set the field
+      // back, or the portal changed it and an extract read that): the file asks for it again.
+      if (spec.kind === "edit") {
+        const before = local.records.get(String(row.id));
+        const again = planEdit(spec, row, before);
+        if (before !== undefined && again.status === "change") return again;
+      }
       return {
         row,
         recordId: done.get(row.line) ?? null,

@@ -120,6 +120,15 @@ describe("apply at a terminal", () => {
       `SELECT outcome, count(*)::INT AS n FROM read_csv('${path}.results.csv', header = true, all_varchar = true) GROUP BY ALL ORDER BY ALL`,
     );
     expect(outcomes.map((o) => o.outcome)).toEqual(["applied", "skipped"]);
+    // Only the rows under way (two at --concurrency 2) may have reached the portal.
+    const reasons = await query(
+      fx.db,
+      `SELECT error, count(*)::INT AS n FROM read_csv('${path}.results.csv', header = true, all_varchar = true) WHERE outcome = 'skipped' GROUP BY ALL ORDER BY ALL`,
+    );
+    const count = (error: string) => reasons.find((r) => r.error === error)?.n ?? 0;
+    expect(count("interrupted before the portal confirmed it")).toBeLessThanOrEqual(2);
+    expect(count("not sent: interrupted")).toBeGreaterThan(0);
+    expect(reasons.every((r) => r.error !== null)).toBe(true);
     fx.sim.faults.latencyMs = 0;
     const rest = await fx.run(args);
     expect(rest.code, rest.stderr).toBe(0);
