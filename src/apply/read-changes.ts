@@ -65,6 +65,15 @@ function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems
     }
     return name;
   });
+  // Like a hidden row: a hidden column's values would be sent unseen.
+  for (const index of source.hiddenColumns ?? []) {
+    const raw = source.columns[index] ?? "";
+    if (raw.trim() === "") continue;
+    problems.add(
+      "header",
+      `column ${quotedCell(raw)} is hidden in the sheet, yet its values would be sent: unhide it, or delete the column`,
+    );
+  }
   const needed = spec.idColumn ? [spec.idColumn, ...spec.required] : spec.required;
   for (const name of needed) {
     if (!names.includes(name)) problems.add("header", `no ${name} column; ${spec.op} needs one`);

@@ -96,6 +96,8 @@ export interface ColModel {
   readonly min: number;
   readonly max: number;
   readonly style?: CellStyle;
+  /** `hidden="1"`: the sheet does not show these columns. */
+  readonly hidden?: boolean;
 }
 
 export interface ColParser extends Xform<ColModel> {

@@ -57,6 +57,8 @@ export interface TabularSource {
   readonly notes?: CellNotes;
   /** The data rows a sheet hides (by hand or by a filter), by {@link TabularRow.line}. */
   readonly hiddenLines?: readonly number[];
+  /** The columns a sheet hides, as indexes into {@link TabularSource.columns}. */
+  readonly hiddenColumns?: readonly number[];
 }
 
 /**

@@ -34,13 +34,14 @@ async function readSheet(
   bytes: Uint8Array,
   file: string,
   sheet: string | undefined,
-): Promise<{ name: string; rows: SheetRow[] }> {
+): Promise<{ name: string; rows: SheetRow[]; hidden: readonly { min: number; max: number }[] }> {
   try {
     const parts = await openPackage(bytes);
     const book = await readBook(parts);
     const chosen = pickSheet(book, file, sheet);
     const context = { ...(await readCellParts(parts)), date1904: book.date1904 };
-    return { name: chosen.name, rows: await readSheetRows(parts, chosen, context) };
+    const { rows, hiddenColumns } = await readSheetRows(parts, chosen, context);
+    return { name: chosen.name, rows, hidden: hiddenColumns };
   } catch (error) {
     if (error instanceof TabularError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
@@ -56,7 +57,7 @@ export async function openXlsx(
   file: string,
   sheet?: string,
 ): Promise<TabularSource> {
-  const { name, rows: texts } = await readSheet(bytes, file, sheet);
+  const { name, rows: texts, hidden } = await readSheet(bytes, file, sheet);
   const header = texts.shift();
   if (!header) throw new TabularError(`${file}: sheet "${name}" is empty`);
   const columns = header.values.map((value) => value ?? "");
@@ -71,5 +72,9 @@ export async function openXlsx(
   );
   const detail = `sheet "${name}"`;
   const hiddenLines = texts.filter((row) => row.hidden).map((row) => row.line);
-  return { format: "xlsx", columns, unit: "row", detail, rows, notes, hiddenLines };
+  // A range may run to the sheet's last column (unused columns hidden): only the header's count.
+  const hiddenColumns = columns
+    .map((_, index) => index)
+    .filter((index) => hidden.some((range) => range.min <= index + 1 && index + 1 <= range.max));
+  return { format: "xlsx", columns, unit: "row", detail, rows, notes, hiddenLines, hiddenColumns };
 }

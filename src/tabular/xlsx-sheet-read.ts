@@ -70,15 +70,21 @@ async function pass(
   return { rows: rows.finish(), tail: found };
 }
 
-/** The sheet's non-empty rows in order, each cell's text and notes as exceljs's loader gave. */
+/**
+ * The sheet's non-empty rows in order, each cell's text and notes as exceljs's loader gave, and
+ * the column ranges the sheet hides (1-based, inclusive, as the sheet gives them).
+ */
 export async function readSheetRows(
   parts: ReadonlyMap<string, Part>,
   sheet: BookSheet,
   context: CellContext,
-): Promise<SheetRow[]> {
+): Promise<{ rows: SheetRow[]; hiddenColumns: readonly { min: number; max: number }[] }> {
   const first = await pass(parts, sheet, context, undefined);
-  const { merges, links } = first.tail;
-  if (merges.length === 0 && !links.some((link) => link.rId)) return first.rows;
+  const { merges, links, cols } = first.tail;
+  const hiddenColumns = cols.filter((col) => col.hidden === true);
+  if (merges.length === 0 && !links.some((link) => link.rId)) {
+    return { rows: first.rows, hiddenColumns };
+  }
   first.rows.length = 0;
-  return (await pass(parts, sheet, context, first.tail)).rows;
+  return { rows: (await pass(parts, sheet, context, first.tail)).rows, hiddenColumns };
 }

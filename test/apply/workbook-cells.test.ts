@@ -86,4 +86,27 @@ describe("apply: workbook cells the sheet shows otherwise than the file reads", 
     expect(message).toContain("row 4: the sheet hides this row");
     expect(fx.sim.data.get("grp", g1.grp_id)?.grp_description).toBe(g1.grp_description);
   });
+
+  it("a hidden column is refused too; unused columns hidden past the header are not", async () => {
+    const [g0] = fx.sim.data.list("grp");
+    if (!g0) throw new Error("too few groups");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("changes");
+    sheet.addRow(["grp_id", "grp_description", "grp_external_name"]);
+    sheet.addRow([g0.grp_id, "seen", "not seen"]);
+    sheet.getColumn(3).hidden = true;
+    const path = join(fx.dir, "hidden-column.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const message = await refused(path, "grp.edit");
+    expect(message).toContain(
+      'header: column "grp_external_name" is hidden in the sheet, yet its values would be sent',
+    );
+    expect(fx.sim.data.get("grp", g0.grp_id)?.grp_external_name).toBe(g0.grp_external_name);
+
+    sheet.getColumn(3).hidden = false;
+    for (let column = 4; column <= 30; column++) sheet.getColumn(column).hidden = true;
+    await workbook.xlsx.writeFile(path);
+    const dry = await fx.run(["apply", path, "--op", "grp.edit", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+  });
 });
