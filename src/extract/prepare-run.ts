@@ -136,7 +136,16 @@ export async function decideRun(
   }
   const cursors = new Map<ExtractedName, Date>();
   if (request.since) {
-    for (const name of resources) cursors.set(name, request.since);
+    // A resource never loaded is listed whole, as with --incremental: its table has nothing the
+    // cursor could add to, and the takes of the people it would name would be left out.
+    const loaded = await lastLoadedByResource(connection);
+    for (const name of resources) if (loaded.has(name)) cursors.set(name, request.since);
+    const whole = resources.filter((name) => !loaded.has(name));
+    if (whole.length > 0 && cursors.size > 0) {
+      request.logger.info("--since: resources never loaded before are listed whole", {
+        resources: whole,
+      });
+    }
   } else if (request.mode === "incremental") {
     const loaded = await lastLoadedByResource(connection);
     const lookback = request.lookbackMs ?? DEFAULT_LOOKBACK_MS;
