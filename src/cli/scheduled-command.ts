@@ -9,6 +9,7 @@ import type { Catalog } from "../report/catalog.js";
 import { didYouMean } from "../text/suggest-name.js";
 import { loadCatalogFor } from "./catalog-option.js";
 import type { CliContext } from "./context.js";
+import { checkExtractFlags, type ExtractFlags } from "./extract-options.js";
 import { refuseSmtpPasswordFlag } from "./mail-step.js";
 import { checkScheduledMail } from "./scheduled-mail-check.js";
 import { checkScheduledPortal } from "./scheduled-portal-check.js";
@@ -91,6 +92,8 @@ export async function checkScheduledCommand(
     parsed = await checkCommandLine(args, ctx);
     // Each run would refuse it; the schedule would also log it with the command.
     refuseSmtpPasswordFlag(parsed);
+    // --since and --only are checked where the extract starts, not by the parser.
+    if (args[0] === "extract" || args[0] === "run") checkExtractFlags(parsed as ExtractFlags);
     if (SETTINGS_CHECKED.includes(args[0] ?? "")) {
       config = await resolveConfig({ flags: parsed, env: ctx.env, cwd: ctx.cwd, isTTY: false });
     }

@@ -17,4 +17,24 @@ describe("schedule checks its command at start", () => {
     expect(report.code).toBe(2);
     expect(report.stderr).toContain('unknown report or query "weekly-complianse"');
   });
+
+  it("refuses an extract's bad --since and a run's unknown --only with exit 2", async () => {
+    const portal = ["--base-url", "https://lms.example.com/api-v2"];
+    const since = await runCli([
+      ...["schedule", "--cron", "0 6 * * 1", "--", "extract", "--since", "yesterday"],
+      ...portal,
+    ]);
+    expect(since.code, since.stderr).toBe(2);
+    expect(since.stderr).toMatch(
+      /^lms-export: the command after -- is wrong: --since: "yesterday" is not an ISO 8601 date/,
+    );
+    const only = await runCli([
+      ...["schedule", "--cron", "0 6 * * 1", "--", "run", "weekly-compliance", "--only", "takes"],
+      ...portal,
+    ]);
+    expect(only.code, only.stderr).toBe(2);
+    expect(only.stderr).toMatch(
+      /^lms-export: the command after -- is wrong: --only: unknown resource "takes"/,
+    );
+  });
 });
