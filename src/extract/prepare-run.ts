@@ -92,7 +92,10 @@ function ignoredOnResume(
   return [
     request.only && !sameResources ? "--only" : "",
     request.since && !sameSince ? "--since" : "",
-    request.mode === "incremental" && mode !== "incremental" ? "--incremental" : "",
+    // --since asks for an incremental run by itself: named once, as the flag the user gave.
+    request.mode === "incremental" && request.since === undefined && mode !== "incremental"
+      ? "--incremental"
+      : "",
   ].filter(Boolean);
 }
 

@@ -34,7 +34,16 @@ export async function checkDatabasePath(
     );
   }
   if (!fileStat) {
-    const dirStat = await stat(dir).catch(() => undefined);
+    const dirStat = await stat(dir).catch((error: NodeJS.ErrnoException) =>
+      // A file on the way (`notes.txt/lms.duckdb`): stat says ENOTDIR, the path has no folder.
+      error.code === "ENOTDIR" ? "blocked" : undefined,
+    );
+    if (dirStat === "blocked" || dirStat?.isFile()) {
+      throw new LmsExportError(
+        "bad-input",
+        `${dirStat === "blocked" ? `a part of ${dir}` : dir} is a file, not a directory, so database ${shown} cannot be there; choose another --db`,
+      );
+    }
     if (!dirStat?.isDirectory()) {
       throw new LmsExportError(
         "not-found",

@@ -179,6 +179,23 @@ describe("extract --resume", () => {
     }
   });
 
+  it("--since given with --resume of a full run is named once, as --since", async () => {
+    const size = { users: 40, takesPerUser: 2, seed: 29 };
+    const { sim, db, clientOptions } = await stoppedRun("since-flag.duckdb", size, 2, 20);
+    try {
+      const warnings: string[] = [];
+      const logger = { ...silentLogger, warn: (message: string) => warnings.push(message) };
+      const since = new Date("2026-01-01T00:00:00Z");
+      await runExtract({ db, clientOptions, mode: "incremental", since, logger, resume: true });
+      expect(warnings.filter((w) => w.includes("ignored"))).toEqual([
+        "--resume continues run 1 with its own settings; --since ignored",
+      ]);
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
   it("after an interruption through the signal, the run is marked interrupted and resumes in-process", async () => {
     const size = { users: 100, takesPerUser: 3, seed: 22 };
     const { sim, db, clientOptions } = await stoppedRun("signal.duckdb", size, 4, 60);

@@ -216,6 +216,20 @@ describe("openDatabase", () => {
     (await openDatabase(real, { readOnly: true })).close();
   });
 
+  it("refuses a path that goes through a file, naming the file", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "notes.txt");
+    await writeFile(file, "not a folder\n");
+    const inside = await openError(join(file, "lms.duckdb"));
+    expect(inside.code).toBe("bad-input");
+    expect(inside.message).toBe(
+      `${file} is a file, not a directory, so database ${join(file, "lms.duckdb")} cannot be there; choose another --db`,
+    );
+    const deeper = await openError(join(file, "sub", "lms.duckdb"));
+    expect(deeper.message).toMatch(/^a part of .*notes\.txt\/sub is a file, not a directory/);
+    expect(await readFile(file, "utf8")).toBe("not a folder\n");
+  });
+
   it("refuses a missing directory, a directory path, and a missing file in read-only mode", async () => {
     const dir = await tempDir();
     const missing = join(dir, "nope", "lms.duckdb");
