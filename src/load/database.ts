@@ -72,7 +72,8 @@ async function createInstance(
     }
   } catch (error) {
     instance.closeSync();
-    throw openError(shown, error);
+    // A refusal of what the file holds (another program's table) is already said in full.
+    throw error instanceof LmsExportError ? error : openError(shown, error);
   }
   return instance;
 }

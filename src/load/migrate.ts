@@ -6,6 +6,7 @@
  * written before are taken over by the next extract (legacy-staging.ts).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { EXTRACTED, RESOURCES } from "../resources/registry.js";
 import { createTableSql, DUCKDB_TYPES, EXTRA_COLUMN, quoteIdent } from "./ddl.js";
 import { META_TABLES_SQL, RUN_PACE_COLUMNS } from "./meta-ddl.js";
@@ -52,6 +53,25 @@ async function dropCheckpointKey(connection: DuckDBConnection): Promise<void> {
   await connection.run(`DROP TABLE ${old}`);
 }
 
+/**
+ * A table named as one of ours that lacks the key every version of ours had is another program's
+ * (a DuckDB file of its own given as --db): an extract would replace it, rows and all.
+ */
+function refuseForeignTables(have: ReadonlyMap<string, readonly string[]>): void {
+  const keys: [string, string][] = [
+    ["user", "user_id"],
+    ...EXTRACTED.map((name): [string, string] => [name, RESOURCES[name].primaryKey]),
+  ];
+  for (const [table, key] of keys) {
+    const columns = have.get(table);
+    if (columns === undefined || columns.includes(key)) continue;
+    throw new LmsExportError(
+      "bad-input",
+      `the database has a table ${table} that lms-export did not make (it has no ${key} column), which an extract would replace; choose another --db, or rename that table`,
+    );
+  }
+}
+
 /** Creates every table the pipeline uses if missing and adds registry columns they lack. */
 export async function migrate(connection: DuckDBConnection): Promise<void> {
   await connection.run("BEGIN TRANSACTION");
@@ -65,7 +85,8 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
     ];
     await connection.run(creates.join(";\n"));
     // Read once, after the creates: adding a column to one table changes no other's.
-    const have = await columnsByTable(connection, ["_runs", ...EXTRACTED]);
+    const have = await columnsByTable(connection, ["_runs", "user", ...EXTRACTED]);
+    refuseForeignTables(have);
     await addMissingColumns(connection, have, "_runs", RUN_PACE_COLUMNS);
     for (const name of EXTRACTED) {
       const columns = new Map<string, string>();

@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
 import { exitCodeOf } from "../../src/cli/exit-codes.js";
 import { LmsExportError } from "../../src/errors/lms-export-error.js";
@@ -214,6 +215,28 @@ describe("openDatabase", () => {
     const real = join(dir, "real.duckdb");
     (await openDatabase(real)).close();
     (await openDatabase(real, { readOnly: true })).close();
+  });
+
+  it("refuses another program's DuckDB file whose table has one of its names, and leaves it", async () => {
+    const path = join(await tempDir(), "theirs.duckdb");
+    const theirs = await DuckDBInstance.create(path);
+    const connection = await theirs.connect();
+    await connection.run("CREATE TABLE grp (x VARCHAR); INSERT INTO grp VALUES ('mine')");
+    connection.closeSync();
+    theirs.closeSync();
+    const error = await openError(path);
+    expect(error.code).toBe("bad-input");
+    expect(error.message).toBe(
+      "the database has a table grp that lms-export did not make (it has no grp_id column), which an extract would replace; choose another --db, or rename that table",
+    );
+    const after = await DuckDBInstance.create(path, { access_mode: "READ_ONLY" });
+    const reader = await after.connect();
+    const rows = await reader.runAndReadAll(
+      "SELECT (SELECT x FROM grp), (SELECT count(*) FROM duckdb_tables() WHERE table_name = '_runs')",
+    );
+    expect(rows.getRowsJS()).toEqual([["mine", 0n]]);
+    reader.closeSync();
+    after.closeSync();
   });
 
   it("refuses a path that goes through a file, naming the file", async () => {
