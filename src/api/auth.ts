@@ -10,7 +10,8 @@
  */
 import { abortable } from "./abort.js";
 
-const MAX_REMEMBERED = 64;
+/** Enough for the tokens of a call's renewals (token-trouble.ts) at a token per request. */
+const MAX_REMEMBERED = 1024;
 
 /** Reasons a token is requested, for counters and logs. */
 export type TokenReason = "initial" | "renewal";
@@ -41,6 +42,8 @@ export class TokenManager {
   #pending: Promise<string> | undefined;
   /** Recent tokens that served at least one request (bounded: tokens only grow in number). */
   readonly #served = new Set<string>();
+  /** Requests on their way per token: only while none is can a refused token be judged. */
+  readonly #underWay = new Map<string, number>();
 
   constructor(options: TokenManagerOptions) {
     this.#options = options;
@@ -76,6 +79,29 @@ export class TokenManager {
    */
   hasServed(token: string): boolean {
     return this.#served.has(token);
+  }
+
+  /** Records a request sent with `token`; `settled` when its answer (or failure) is in. */
+  sending(token: string): { settled(): void } {
+    this.#underWay.set(token, (this.#underWay.get(token) ?? 0) + 1);
+    let done = false;
+    return {
+      settled: () => {
+        if (done) return;
+        done = true;
+        const left = (this.#underWay.get(token) ?? 1) - 1;
+        if (left > 0) this.#underWay.set(token, left);
+        else this.#underWay.delete(token);
+      },
+    };
+  }
+
+  /**
+   * Whether a request sent with `token` may still be accepted: a portal whose tokens serve very
+   * few requests refuses the others that carried one, possibly before the one it served answers.
+   */
+  mayStillServe(token: string): boolean {
+    return this.#underWay.has(token);
   }
 
   #request(reason: TokenReason): Promise<string> {

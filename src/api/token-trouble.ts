@@ -19,7 +19,8 @@ import {
 /**
  * Refusals of tokens that were never accepted by anyone, after which a call gives up: the
  * portal then refuses our tokens outright (typically a wrong `authScheme`), it is not expiry.
- * Checked lazily, so acceptances that arrive after a refusal still count.
+ * Checked lazily, so acceptances that arrive after a refusal still count, and a token that other
+ * requests still carry is not judged yet (a portal may serve one request per token).
  */
 const MAX_FRUITLESS_TOKENS = 4;
 /**
@@ -31,6 +32,11 @@ const MAX_RENEWALS_PER_CALL = 100;
 /** The tokens one call has seen refused, and whether it already tried a fresh one. */
 export interface TokenTries {
   readonly refused: string[];
+  /**
+   * The refused tokens seen to have served some request: kept here, as the manager remembers
+   * only its recent tokens and a portal whose tokens serve one request each goes through many.
+   */
+  readonly served: Set<string>;
   freshToken: boolean;
 }
 
@@ -68,11 +74,23 @@ export async function tokenTrouble(
     if (form.refused(token, scheme, neverServed) === "resend") return "again";
     tries.refused.push(token);
     const { refused } = tries;
-    const fruitless = refused.filter((t) => !tokens.hasServed(t)).length;
-    if (fruitless > MAX_FRUITLESS_TOKENS || refused.length > MAX_RENEWALS_PER_CALL) {
+    for (const t of refused) if (tokens.hasServed(t)) tries.served.add(t);
+    const fruitless = refused.filter(
+      (t) => !tries.served.has(t) && !tokens.mayStillServe(t),
+    ).length;
+    if (fruitless > MAX_FRUITLESS_TOKENS) {
       throw new AuthError(
         context,
         `the portal refused ${refused.length} access tokens it had just issued; check the token prefix setting (--auth-scheme, LMS_AUTH_SCHEME or authScheme in the config file: the prefix of the Authorization header)`,
+        { httpStatus: error.httpStatus ?? 401, cause: error },
+      );
+    }
+    if (refused.length > MAX_RENEWALS_PER_CALL) {
+      // Tokens that served others, yet never this request: they last too few requests for the
+      // requests under way to share them.
+      throw new AuthError(
+        context,
+        `the portal refused ${refused.length} access tokens for this request, each having served other requests: its tokens last very few requests; run with a lower --concurrency (e.g. 4, or 1)`,
         { httpStatus: error.httpStatus ?? 401, cause: error },
       );
     }

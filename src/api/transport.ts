@@ -186,13 +186,15 @@ export class Transport {
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     let attempt = 0;
     let overloaded = NO_OVERLOAD;
-    const tries: TokenTries = { refused: [], freshToken: false };
+    const tries: TokenTries = { refused: [], served: new Set(), freshToken: false };
     try {
       for (;;) {
         attempt += 1;
         const token = authenticated ? await this.#tokens.current(signal) : undefined;
         // Read when the request leaves the queue, so requests queued behind a switch use it.
         let scheme = this.#form.scheme;
+        // Until this request is answered, its token may yet be accepted (see token-trouble.ts).
+        const carried = token === undefined ? undefined : this.#tokens.sending(token);
         try {
           let answer: HttpAnswer;
           ({ answer, scheme } = await this.#sendOnce(call, context, token, body, signal));
@@ -205,6 +207,8 @@ export class Transport {
           if (token !== undefined) this.#served(token, scheme);
           return content;
         } catch (error) {
+          // Answered: a refusal of this request's token is judged without counting itself.
+          carried?.settled();
           if (signal?.aborted) throw signal.reason;
           if (!(error instanceof ApiError)) throw error;
           if (token !== undefined) {
@@ -221,6 +225,8 @@ export class Transport {
             overloaded,
             signal,
           }));
+        } finally {
+          carried?.settled();
         }
       }
     } finally {

@@ -301,4 +301,30 @@ describe("authentication", () => {
     expect(sim.stats.tokensIssued - issuedBefore).toBe(5);
     expect(lms.stats().reauths).toBe(4);
   });
+
+  it("tokens good for one request each: never blamed on the token prefix", async () => {
+    // Each token serves one of the requests that carry it and the portal refuses the others,
+    // possibly before the one it served is answered.
+    sim.faults.tokenMaxRequests = 1;
+    const ids = sim.data
+      .list("product_access")
+      .map((a) => Number(a.product_access_id))
+      .slice(0, 200);
+    const four = client({ concurrency: 4 });
+    const got = await Promise.all(ids.slice(0, 60).map((id) => four.getProductAccess(id)));
+    expect(got.map((a) => a?.product_access_id)).toEqual(ids.slice(0, 60));
+    // Eight at once: a request can lose the race for a token 100 times. Then the error says to
+    // lower the concurrency; it must not send the user to the prefix setting.
+    const eight = client({ concurrency: 8 });
+    const failure = await Promise.all(ids.map((id) => eight.getProductAccess(id))).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    if (failure !== undefined) {
+      expect(failure.message).toContain(
+        "its tokens last very few requests; run with a lower --concurrency",
+      );
+      expect(failure.message).not.toContain("prefix");
+    }
+  });
 });
