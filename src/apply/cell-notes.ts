@@ -38,6 +38,14 @@ export function notedCell(
       return { text: "null" };
     case "rounded":
       return { problem: roundedProblem(column, text) };
+    case "typed": {
+      // A date or flag field takes the cell's value; a text field would take the reader's text.
+      if (!field || !isText(field)) return { text };
+      const shown = note.format === undefined ? "" : ` formatted "${note.format}"`;
+      return {
+        problem: `${field.name} is text, but column "${column}" holds a ${note.what} cell (${text}${shown}), which may not be what was typed: format the column as Text and type the values again`,
+      };
+    }
     case "number": {
       // An int or date field takes the number itself, however the sheet shows it.
       if (!field || !isText(field)) return { text };

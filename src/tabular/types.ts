@@ -22,6 +22,12 @@ export type CellNote =
   | { readonly kind: "error" }
   | { readonly kind: "formula"; readonly formula: string | undefined }
   | { readonly kind: "number"; readonly format: string | undefined }
+  /** A date or TRUE/FALSE cell: its text is the reader's, not what was typed. */
+  | {
+      readonly kind: "typed";
+      readonly what: "date" | "boolean";
+      readonly format: string | undefined;
+    }
   | { readonly kind: "null" }
   /** A JSON number past 2^53: JavaScript's JSON reader has rounded it, its text is not the file's. */
   | { readonly kind: "rounded" };

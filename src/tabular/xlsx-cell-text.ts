@@ -77,5 +77,8 @@ export function cellNote(cellValue: CellValue, numFmt: string | undefined): Cell
       : { kind: "number", format: format === "General" ? undefined : format };
   }
   if (value !== null && typeof value === "object" && "error" in value) return { kind: "error" };
+  // Excel makes a date of "1-2" typed in a General cell: a text field must not take its ISO text.
+  if (value instanceof Date) return { kind: "typed", what: "date", format: numFmt || undefined };
+  if (typeof value === "boolean") return { kind: "typed", what: "boolean", format: undefined };
   return undefined;
 }

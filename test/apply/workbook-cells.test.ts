@@ -87,6 +87,28 @@ describe("apply: workbook cells the sheet shows otherwise than the file reads", 
     expect(fx.sim.data.get("grp", g1.grp_id)?.grp_description).toBe(g1.grp_description);
   });
 
+  it("a date or TRUE/FALSE cell in a text field is refused: its text is not what was typed", async () => {
+    const [g0, g1] = fx.sim.data.list("grp");
+    if (!g0 || !g1) throw new Error("too few groups");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("changes");
+    sheet.addRow(["grp_id", "grp_external_id"]);
+    // What Excel makes of "1-2" typed into a General cell.
+    const typed = sheet.addRow([g0.grp_id, new Date(Date.UTC(2026, 1, 1))]);
+    typed.getCell(2).numFmt = "d-mmm";
+    sheet.addRow([g1.grp_id, true]);
+    const path = join(fx.dir, "typed-cells.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const message = await refused(path, "grp.edit");
+    expect(message).toContain(
+      'row 2: grp_external_id is text, but column "grp_external_id" holds a date cell (2026-02-01 formatted "d-mmm"), which may not be what was typed',
+    );
+    expect(message).toContain(
+      'row 3: grp_external_id is text, but column "grp_external_id" holds a boolean cell (true)',
+    );
+    expect(fx.sim.data.get("grp", g0.grp_id)?.grp_external_id).toBe(g0.grp_external_id);
+  });
+
   it("a hidden column is refused too; unused columns hidden past the header are not", async () => {
     const [g0] = fx.sim.data.list("grp");
     if (!g0) throw new Error("too few groups");
