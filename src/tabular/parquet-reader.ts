@@ -17,17 +17,28 @@ function quote(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
+/**
+ * A column's values as text. A whole number in a floating-point column reads as its digits:
+ * pandas stores an integer column with a missing value as float64, and id 12345 must not be sent
+ * as "12345.0" to a text field. Past 2^53 a double holds no exact integer, so it keeps DuckDB's text.
+ */
+function asText(column: string, type: string): string {
+  if (type !== "DOUBLE" && type !== "FLOAT") return `CAST(${column} AS VARCHAR)`;
+  return `CASE WHEN isfinite(${column}) AND ${column} = trunc(${column}) AND abs(${column}) <= 9007199254740991 THEN CAST(CAST(${column} AS BIGINT) AS VARCHAR) ELSE CAST(${column} AS VARCHAR) END`;
+}
+
 /** Every row of the file at `path` as text, read whole (a roster is small beside memory). */
 async function readAll(path: string): Promise<{ columns: string[]; rows: TabularRow[] }> {
   const instance = await DuckDBInstance.create(":memory:");
   try {
     const connection = await instance.connect();
     const described = await connection.runAndReadAll(
-      "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet($path))",
+      "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($path))",
       { path },
     );
     const columns = described.getRows().map((row) => String(row[0]));
-    const select = columns.map((name) => `CAST(${quote(name)} AS VARCHAR)`).join(", ");
+    const types = described.getRows().map((row) => String(row[1]));
+    const select = columns.map((name, i) => asText(quote(name), types[i] ?? "")).join(", ");
     const result = await connection.stream(`SELECT ${select} FROM read_parquet($path)`, { path });
     const rows: TabularRow[] = [];
     for (let chunk = await result.fetchChunk(); chunk; chunk = await result.fetchChunk()) {

@@ -1,6 +1,7 @@
 /** Format detection and the reader interface the `roster` and spreadsheet commands share. */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import ExcelJS from "exceljs";
 import { afterEach, describe, expect, test } from "vitest";
 import { openTabularFile } from "../../src/tabular/open-tabular.js";
@@ -15,6 +16,25 @@ function rowsOf(source: TabularSource) {
 }
 
 describe("openTabularFile", () => {
+  test("Parquet: whole numbers in a float column read as their digits, other values as DuckDB writes them", async () => {
+    temp = scratchDir("lms-tabular-");
+    const path = join(temp.dir, "people.parquet");
+    const db = await DuckDBInstance.create(":memory:");
+    const connection = await db.connect();
+    // pandas writes an integer column with a missing value as float64.
+    await connection.run(
+      `COPY (SELECT * FROM (VALUES (12345.0::DOUBLE, 1.5::DOUBLE, 7::BIGINT), (NULL, 1e20::DOUBLE, 8), (-3.0::DOUBLE, 'nan'::DOUBLE, 9)) AS t(id, ratio, n)) TO '${path}' (FORMAT parquet)`,
+    );
+    connection.closeSync();
+    db.closeSync();
+    const { source } = await openTabularFile(path, { file: "people.parquet" });
+    expect(rowsOf(source).map((row) => row.values)).toEqual([
+      ["12345", "1.5", "7"],
+      [null, "1e+20", "8"],
+      ["-3", "nan", "9"],
+    ]);
+  });
+
   test("a workbook saved under a .csv name is read as a workbook", async () => {
     temp = scratchDir("lms-tabular-");
     const book = new ExcelJS.Workbook();
