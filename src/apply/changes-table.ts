@@ -17,19 +17,31 @@ export function changeSetId(sha256: string, op: ApplyOp): string {
   return `${sha256}:${op}`;
 }
 
-/** Lines an earlier run of this change set applied, with the id the portal answered. */
+/** What an earlier run of a change set did with one line: the id and record the portal answered. */
+export interface AppliedLine {
+  readonly recordId: number | null;
+  /** The record as the portal answered it (what the local table took), when it answered one. */
+  readonly answer: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Lines an earlier run of this change set applied, each with the portal's last answer. */
 export async function appliedLines(
   connection: DuckDBConnection,
   id: string,
-): Promise<Map<number, number | null>> {
+): Promise<Map<number, AppliedLine>> {
   const reader = await connection.runAndReadAll(
-    "SELECT line, arg_max(record_id, \"time\") FROM _changes WHERE change_set_id = $id AND outcome = 'applied' GROUP BY line",
+    'SELECT line, arg_max(record_id, "time"), arg_max("after", "time")::VARCHAR FROM _changes WHERE change_set_id = $id AND outcome = \'applied\' GROUP BY line',
     { id },
   );
   return new Map(
-    reader
-      .getRows()
-      .map(([line, record]) => [Number(line), record === null ? null : Number(record)]),
+    reader.getRows().map(([line, record, after]) => {
+      const parsed: unknown = typeof after === "string" ? JSON.parse(after) : undefined;
+      const answer =
+        parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+          ? (parsed as Record<string, unknown>)
+          : undefined;
+      return [Number(line), { recordId: record === null ? null : Number(record), answer }];
+    }),
   );
 }
 

@@ -1,11 +1,13 @@
 /**
  * The change set: each row of the file compared with the local database, field by field. A row
  * that would set every field to what is stored changes nothing and is not sent; a row an earlier
- * run of the same change set applied is not sent again, unless it is an edit the local record no
- * longer shows (the same file applied again after another one changed the field back).
+ * run of the same change set applied is not sent again, unless it is an edit whose record has
+ * changed since the portal answered it (the same file applied again after another one changed
+ * the field back).
  */
 import { adminNote } from "./admin-note.js";
 import { type CellValue, sameValue } from "./cell-value.js";
+import type { AppliedLine } from "./changes-table.js";
 import { type LocalRecord, type LocalState, linkKey } from "./local-state.js";
 import type { OpSpec } from "./ops.js";
 import type { ChangeRow } from "./read-changes.js";
@@ -73,25 +75,48 @@ function planCreate(row: ChangeRow, existing: LocalRecord | undefined): PlannedR
   return { row, recordId: null, status: "change", changes, before: null, body };
 }
 
-/** The plan of every row; `done` maps lines an earlier run applied to the id it answered. */
+/**
+ * Whether the local record of an edit an earlier run applied has changed since: a field the row
+ * sets no longer holds what the portal answered then (another file set it back, or an extract
+ * read a change made in the portal). Compared with the answer, not the file: a portal may store
+ * a value otherwise than it was sent (whole seconds of a date-time), which is no change.
+ */
+function changedSince(
+  spec: OpSpec,
+  row: ChangeRow,
+  local: LocalRecord,
+  answer: AppliedLine["answer"],
+): boolean {
+  if (answer === undefined) return false;
+  for (const name of row.set.keys()) {
+    const field = spec.fields.find((f) => f.name === name);
+    if (!field || !Object.hasOwn(answer, name)) continue;
+    const answered = answer[name];
+    const value = typeof answered === "string" || typeof answered === "number" ? answered : null;
+    if (answered !== null && answered !== undefined && value === null) continue;
+    if (!sameValue(field, local[name] ?? null, value)) return true;
+  }
+  return false;
+}
+
+/** The plan of every row; `done` holds the lines an earlier run applied, with its answers. */
 export function planChanges(
   spec: OpSpec,
   rows: readonly ChangeRow[],
   local: LocalState,
-  done: ReadonlyMap<number, number | null>,
+  done: ReadonlyMap<number, AppliedLine>,
 ): PlannedRow[] {
   return rows.map((row) => {
-    if (done.has(row.line)) {
-      // An edit the local record no longer shows was undone since (another file set the field
-      // back, or the portal changed it and an extract read that): the file asks for it again.
-      if (spec.kind === "edit") {
-        const before = local.records.get(String(row.id));
+    const applied = done.get(row.line);
+    if (applied !== undefined) {
+      const before = spec.kind === "edit" ? local.records.get(String(row.id)) : undefined;
+      if (before !== undefined && changedSince(spec, row, before, applied.answer)) {
         const again = planEdit(spec, row, before);
-        if (before !== undefined && again.status === "change") return again;
+        if (again.status === "change") return again;
       }
       return {
         row,
-        recordId: done.get(row.line) ?? null,
+        recordId: applied.recordId,
         status: "done",
         changes: [],
         before: null,

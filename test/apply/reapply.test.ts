@@ -47,3 +47,24 @@ it("a file applied again after another undid its edit sends the edit again", asy
   expect(idle.code, idle.stderr).toBe(0);
   expect(fx.writes() - before).toBe(1);
 });
+
+it("a file applied again with nothing changed since sends nothing, though the portal stored a value otherwise than sent", async () => {
+  const id = fx.sim.data.list("product_access")[1]?.product_access_id as number;
+  // The portal keeps whole seconds: the local record holds its answer, not the file's text.
+  const path = await csvFile(fx.dir, "expiry.csv", [
+    "product_access_id,product_access_expired_date",
+    `${id},2027-03-31T12:00:00.123456Z`,
+  ]);
+  const op = ["--op", "product_access.edit", "--yes"];
+  const first = await fx.run(["apply", path, ...op]);
+  expect(first.code, first.stderr).toBe(0);
+  const stored = fx.sim.data.get("product_access", id)?.product_access_expired_date;
+  expect(Date.parse(String(stored))).toBe(Date.parse("2027-03-31T12:00:00Z"));
+  const before = fx.writes();
+  const dry = await fx.run(["apply", path, "--op", "product_access.edit", "--dry-run"]);
+  expect(dry.code, dry.stderr).toBe(0);
+  expect(dry.stdout).toContain("0 to change");
+  const again = await fx.run(["apply", path, ...op]);
+  expect(again.code, again.stderr).toBe(0);
+  expect(fx.writes()).toBe(before);
+});
