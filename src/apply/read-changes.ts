@@ -71,7 +71,7 @@ function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems
     if (raw.trim() === "") continue;
     problems.add(
       "header",
-      `column ${quotedCell(raw)} is hidden in the sheet, yet its values would be sent: unhide it, or delete the column`,
+      `column ${quotedCell(raw)} is hidden in the sheet, and what it holds would be sent unseen: unhide it, or delete the column`,
     );
   }
   const needed = spec.idColumn ? [spec.idColumn, ...spec.required] : spec.required;

@@ -2,8 +2,9 @@
  * The files a run creates before the portal has accepted its key: a new database and its side
  * file are made while the key is checked (so that the first list request goes out sooner). A run
  * the portal refuses, or one stopped before the key was accepted, recorded nothing in them, so a
- * database that was not there before must not be there after: they are removed again. A side
- * file that was there before belongs to an interrupted run and stays for `--resume`.
+ * database that was not there before must not be there after: they are removed again. So is the
+ * side file of a run refused because the database holds another program's table under one of our
+ * names. A side file that was there before belongs to an interrupted run and stays for `--resume`.
  */
 import { existsSync } from "node:fs";
 import type { LmsDatabase } from "../load/database.js";

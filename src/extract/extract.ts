@@ -1,10 +1,9 @@
 /**
- * The extract pipeline's entry point: decides the run (new, or an interrupted one resumed),
- * checks the key with the portal, opens a staging sink per resource in the side file, fetches
- * everything, then merges into the database in one transaction that also marks the run
- * succeeded. The database is written only at the start and for the merge (see
- * src/load/extract-store.ts), so it can be read while the run fetches. A new full run starts
- * fetching as soon as the key is accepted, while its storage is made ready (pending-sink.ts).
+ * The extract pipeline's entry point: decides the run (new, or an interrupted one resumed), checks
+ * the key, opens a staging sink per resource in the side file, fetches everything, then merges
+ * into the database in one transaction that also marks the run succeeded. The database is written
+ * only at the start and for the merge (src/load/extract-store.ts), so it can be read while the run
+ * fetches. A new full run fetches once the key is accepted, while its storage is made ready.
  */
 import { setMaxListeners } from "node:events";
 import { type ClientOptions, createClient, type LmsClient } from "../api/client.js";
@@ -12,6 +11,7 @@ import { ConcurrencyControl } from "../api/concurrency-control.js";
 import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY } from "../config/defaults.js";
 import type { LmsDatabase } from "../load/database.js";
 import { memoryLimit } from "../load/memory-limit.js";
+import { ForeignTableError } from "../load/migrate.js";
 import type { RunPace } from "../load/run-pace.js";
 import { recordNotFound } from "../load/runs.js";
 import { storedKeys } from "../load/stored-keys.js";
@@ -204,26 +204,27 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   keyCheck.result.catch((error: unknown) => opening.stop.abort(error));
   const run: ExtractRunContext = { options, request, client, controller, keyCheck, opening };
   const advance = decidedInAdvance(request);
-  let merged = false;
+  let ended: "merged" | "foreign" | undefined;
   const releaseHeapGrowth = holdHeapGrowth();
   try {
     const result = advance ? await extractAhead(run, advance) : await extractInTurn(run);
-    merged = true;
+    ended = "merged";
     return result;
   } catch (error) {
     // The merge committed; only writing the database file failed: the staged rows are done with.
-    if (error instanceof WriteIntoFileError) merged = true;
+    if (error instanceof WriteIntoFileError) ended = "merged";
+    if (error instanceof ForeignTableError) ended = "foreign";
     throw error;
   } finally {
     await stopClient(client, controller, keyCheck);
     const store = await opening.store.catch(() => undefined);
     if (store) {
       await store.setMemoryLimit(memoryLimit(configuredMemoryLimit(options))).catch(() => {});
-      if (merged && !options.dryRun) await store.discard().catch(() => {});
+      if (ended === "merged" && !options.dryRun) await store.discard().catch(() => {});
       else store.close();
     }
     const refused = await keyCheck.result.then(
-      () => false,
+      () => ended === "foreign",
       () => true,
     );
     if (refused && before) await removeCreated(before).catch(() => {});

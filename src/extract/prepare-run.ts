@@ -63,6 +63,8 @@ interface StoredOptions {
   resources?: string[];
   pageSize?: number;
   cursors?: Record<string, string>;
+  /** The run's --since: on a database that never loaded a resource, it sets no cursor. */
+  since?: string;
 }
 
 /** The earliest incremental cursor of a run (recorded as `_runs.since`), or null for a full run. */
@@ -88,7 +90,10 @@ function ignoredOnResume(
     asked.length === resources.length && asked.every((name) => resources.includes(name));
   const cursors = Object.values(stored.cursors ?? {});
   const since = request.since?.getTime();
-  const sameSince = cursors.length > 0 && cursors.every((iso) => Date.parse(iso) === since);
+  const sameSince =
+    stored.since !== undefined
+      ? Date.parse(stored.since) === since
+      : cursors.length > 0 && cursors.every((iso) => Date.parse(iso) === since);
   return [
     request.only && !sameResources ? "--only" : "",
     request.since && !sameSince ? "--since" : "",
@@ -221,6 +226,7 @@ export async function applyRun(
       ...request.runOptions,
       resources: decision.resources,
       pageSize: decision.pageSize,
+      ...(request.since === undefined ? {} : { since: request.since.toISOString() }),
       cursors: Object.fromEntries(
         [...decision.cursors].map(([name, date]) => [name, date.toISOString()]),
       ),

@@ -53,6 +53,13 @@ async function dropCheckpointKey(connection: DuckDBConnection): Promise<void> {
   await connection.run(`DROP TABLE ${old}`);
 }
 
+/** The database holds another program's table under one of our names; nothing was written. */
+export class ForeignTableError extends LmsExportError {
+  constructor(message: string) {
+    super("bad-input", message);
+  }
+}
+
 /**
  * A table named as one of ours that lacks the key every version of ours had is another program's
  * (a DuckDB file of its own given as --db): an extract would replace it, rows and all.
@@ -65,8 +72,7 @@ function refuseForeignTables(have: ReadonlyMap<string, readonly string[]>): void
   for (const [table, key] of keys) {
     const columns = have.get(table);
     if (columns === undefined || columns.includes(key)) continue;
-    throw new LmsExportError(
-      "bad-input",
+    throw new ForeignTableError(
       `the database has a table ${table} that lms-export did not make (it has no ${key} column), which an extract would replace; choose another --db, or rename that table`,
     );
   }

@@ -88,7 +88,8 @@ async function notDuckDb(path: string): Promise<boolean> {
   try {
     const head = Buffer.alloc(MAGIC_OFFSET + MAGIC.length);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return bytesRead < head.length || head.toString("latin1", MAGIC_OFFSET) !== MAGIC;
+    // Shorter: possibly a database another process is creating right now; DuckDB decides.
+    return bytesRead === head.length && head.toString("latin1", MAGIC_OFFSET) !== MAGIC;
   } catch {
     return false;
   } finally {

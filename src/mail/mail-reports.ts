@@ -86,6 +86,8 @@ export async function mailReports(
     for (const report of progress) {
       const down = await sendReport(db, report, summary, { ...options, session });
       if (down === undefined) continue;
+      // Ctrl-C while waiting on the server: an interruption, said as one.
+      checkSignal(options.signal, "mail");
       stopMailing(progress, summary, down, options);
       break;
     }

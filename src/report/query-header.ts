@@ -149,9 +149,19 @@ function parseParamLine(body: string, where: string): QueryParam {
     );
   }
   const param: QueryParam = { name, type, description: description.trim() };
-  if (rawDefault !== undefined) param.default = rawDefault === "null" ? null : rawDefault;
+  if (rawDefault !== undefined) param.default = headerDefault(rawDefault, type);
   if (min !== undefined || max !== undefined) addRange(param, min ?? "", max ?? "", where);
   return param;
+}
+
+/**
+ * A default as the header writes it: `null`, or for a type whose empty value means "no value"
+ * (not text, not a list) nothing at all, is null; anything else is parsed like a command-line value.
+ */
+function headerDefault(raw: string, type: QueryParam["type"]): string | null {
+  if (raw === "null") return null;
+  const emptyMeansNull = type !== "string" && !type.endsWith("_list");
+  return emptyMeansNull && raw.trim() === "" ? null : raw;
 }
 
 /**

@@ -121,7 +121,7 @@ describe("apply: workbook cells the sheet shows otherwise than the file reads", 
     await workbook.xlsx.writeFile(path);
     const message = await refused(path, "grp.edit");
     expect(message).toContain(
-      'header: column "grp_external_name" is hidden in the sheet, yet its values would be sent',
+      'header: column "grp_external_name" is hidden in the sheet, and what it holds would be sent unseen',
     );
     expect(fx.sim.data.get("grp", g0.grp_id)?.grp_external_name).toBe(g0.grp_external_name);
 

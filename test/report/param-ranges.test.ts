@@ -36,6 +36,13 @@ describe("the header syntax", () => {
     expect(param(line)).toMatchObject(expected);
   });
 
+  test("an empty default means null for a type whose empty value is no value, text otherwise", () => {
+    expect(param("-- param group_id int = : The group (empty = every group).")?.default).toBeNull();
+    expect(param("-- param day date = : A day (empty = none).")?.default).toBeNull();
+    expect(param("-- param name string = : A name.")?.default).toBe("");
+    expect(param("-- param ids int_list = : Ids (empty = all).")?.default).toBe("");
+  });
+
   test("a parameter without a range has no bounds", () => {
     const p = param("-- param days int = 30: Days.");
     expect(p?.min).toBeUndefined();
