@@ -25,12 +25,13 @@ async function stoppedRun(
   size: { users: number; takesPerUser: number; seed: number },
   concurrency: number,
   requests: number,
+  asked: Partial<Parameters<typeof runExtract>[0]> = {},
 ) {
   const sim = await startSimulator({ apiKey: KEY, now: NOW, faults: { latencyMs: 3 }, ...size });
   const db = await openDatabase(join(dir, file));
   const clientOptions = { baseUrl: sim.baseUrl, apiKey: KEY, concurrency, pageSize: 10 };
   try {
-    await interruptedRun({ db, clientOptions }, () => sim.stats.requests > requests);
+    await interruptedRun({ db, clientOptions, ...asked }, () => sim.stats.requests > requests);
   } catch (error) {
     db.close();
     await sim.close();
@@ -41,7 +42,8 @@ async function stoppedRun(
 
 /** A full run in-process, stopped through its signal once `stop` holds. */
 async function interruptedRun(
-  options: Pick<Parameters<typeof runExtract>[0], "db" | "clientOptions">,
+  options: Pick<Parameters<typeof runExtract>[0], "db" | "clientOptions"> &
+    Partial<Parameters<typeof runExtract>[0]>,
   stop: () => boolean,
 ): Promise<void> {
   const controller = new AbortController();
@@ -50,7 +52,7 @@ async function interruptedRun(
   }, 1);
   try {
     await expect(
-      runExtract({ ...options, mode: "full", logger: silentLogger, signal: controller.signal }),
+      runExtract({ mode: "full", ...options, logger: silentLogger, signal: controller.signal }),
     ).rejects.toThrow(/interrupted.*--resume/);
   } finally {
     clearInterval(timer);
@@ -190,6 +192,23 @@ describe("extract --resume", () => {
       expect(warnings.filter((w) => w.includes("ignored"))).toEqual([
         "--resume continues run 1 with its own settings; --since ignored",
       ]);
+    } finally {
+      db.close();
+      await sim.close();
+    }
+  });
+
+  it("a --since run on a new database, resumed with the same --since, warns of nothing", async () => {
+    const size = { users: 40, takesPerUser: 2, seed: 31 };
+    const since = new Date("2026-01-01T00:00:00Z");
+    const asked = { mode: "incremental" as const, since };
+    const { sim, db, clientOptions } = await stoppedRun("since-new.duckdb", size, 2, 20, asked);
+    try {
+      const warnings: string[] = [];
+      const logger = { ...silentLogger, warn: (message: string) => warnings.push(message) };
+      const result = await runExtract({ db, clientOptions, ...asked, logger, resume: true });
+      expect(warnings).toEqual([]);
+      expect(result.tables.take).toBe(sim.data.list("take").length);
     } finally {
       db.close();
       await sim.close();
