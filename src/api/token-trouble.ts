@@ -70,7 +70,7 @@ export async function tokenTrouble(
   if (error instanceof NotFoundError) parts.served(token, scheme);
   if (isTokenRejection(error)) {
     // A token refused before it ever served may want the other header form (same token).
-    const neverServed = !tokens.hasServed(token) && !tokens.mayStillServe(token);
+    const neverServed = !tokens.hasServed(token);
     if (form.refused(token, scheme, neverServed) === "resend") return "again";
     tries.refused.push(token);
     const { refused } = tries;
