@@ -104,7 +104,7 @@ export async function mailReports(
 }
 
 /**
- * Ends a mailing whose server could not be reached or refused the login for every attempt of a
+ * Ends a mailing whose server could not be reached or refused the login at the last attempt of a
  * message: the others would wait out the same attempts (6 s each by default) to the same end, so
  * they are not tried, and the first problem line says so. They are in `resend` like any message
  * not tried.
@@ -180,7 +180,7 @@ interface Sent {
   problem: string | undefined;
   undelivered: string[];
   unsure: string[];
-  /** Every attempt failed before the message could be offered (no connection, login refused). */
+  /** The last attempt failed before the message could be offered (no connection, login refused). */
   serverDown?: SmtpAttemptError;
 }
 

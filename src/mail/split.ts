@@ -92,7 +92,7 @@ export async function splitAddressesOf(
     for (const address of found.addresses) addresses.add(address);
     for (const value of found.invalid) invalid.add(value);
   }
-  const sorted = (values: Set<string>) => [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = (values: Set<string>) => [...values].sort();
   return { addresses: sorted(addresses), invalid: sorted(invalid) };
 }
 

@@ -96,6 +96,11 @@ function badValue(
   );
 }
 
+/** Whether an empty value of `type` means "no value" (NULL): not for text, nor for the lists. */
+export function emptyMeansNoValue(type: ParamType): boolean {
+  return type !== "string" && !type.endsWith("_list");
+}
+
 /** An empty (or null) value for a parameter that takes none. */
 function noValue(param: Bounded, raw: unknown, source: string): LmsExportError {
   const shown = typeof raw === "string" ? JSON.stringify(raw) : "null";
@@ -186,8 +191,7 @@ export function parseParamValue(
   const { type } = param;
   const fail = () => badValue(param, raw, source);
   const isNull =
-    raw === null ||
-    (typeof raw === "string" && raw.trim() === "" && type !== "string" && !type.endsWith("_list"));
+    raw === null || (typeof raw === "string" && raw.trim() === "" && emptyMeansNoValue(type));
   if (isNull) {
     // Only a parameter whose header says `= null` has a meaning for "no value": for any other,
     // an empty value (an unset shell variable, say) would run the query with a NULL it never

@@ -22,7 +22,7 @@
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { QueryParam } from "./model.js";
-import { parseParamValue } from "./params.js";
+import { emptyMeansNoValue, parseParamValue } from "./params.js";
 
 /** What a header declares; title and description are undefined when absent. */
 export interface QueryHeader {
@@ -160,8 +160,7 @@ function parseParamLine(body: string, where: string): QueryParam {
  */
 function headerDefault(raw: string, type: QueryParam["type"]): string | null {
   if (raw === "null") return null;
-  const emptyMeansNull = type !== "string" && !type.endsWith("_list");
-  return emptyMeansNull && raw.trim() === "" ? null : raw;
+  return emptyMeansNoValue(type) && raw.trim() === "" ? null : raw;
 }
 
 /**

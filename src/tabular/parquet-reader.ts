@@ -24,7 +24,7 @@ function quote(name: string): string {
  */
 function asText(column: string, type: string): string {
   if (type !== "DOUBLE" && type !== "FLOAT") return `CAST(${column} AS VARCHAR)`;
-  return `CASE WHEN isfinite(${column}) AND ${column} = trunc(${column}) AND abs(${column}) <= 9007199254740991 THEN CAST(CAST(${column} AS BIGINT) AS VARCHAR) ELSE CAST(${column} AS VARCHAR) END`;
+  return `CASE WHEN isfinite(${column}) AND ${column} = trunc(${column}) AND abs(${column}) <= ${Number.MAX_SAFE_INTEGER} THEN CAST(CAST(${column} AS BIGINT) AS VARCHAR) ELSE CAST(${column} AS VARCHAR) END`;
 }
 
 /** Every row of the file at `path` as text, read whole (a roster is small beside memory). */
