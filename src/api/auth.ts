@@ -34,16 +34,21 @@ export interface TokenManagerOptions {
  * callers share one request). `renew(refused)` resolves with a token other than `refused`: the
  * current one if it already differs, else the result of a single shared token request.
  * `authenticate()` requests a new token now. Every method also rejects if its own signal aborts.
- * `markServed`/`hasServed` remember which tokens the portal accepted at least once.
+ * `markServed`/`hasServed`/`servedCount` remember how often the portal accepted recent tokens.
  */
 export class TokenManager {
   readonly #options: TokenManagerOptions;
   #token: string | undefined;
   #pending: Promise<string> | undefined;
-  /** Recent tokens that served at least one request (bounded: tokens only grow in number). */
-  readonly #served = new Set<string>();
+  /**
+   * Recent tokens that served at least one request, with how many they served (bounded: tokens
+   * only grow in number).
+   */
+  readonly #served = new Map<string, number>();
   /** Requests on their way per token: only while none is can a refused token be judged. */
   readonly #underWay = new Map<string, number>();
+  /** The refused token a renewal under way replaces. */
+  #replacing: string | undefined;
 
   constructor(options: TokenManagerOptions) {
     this.#options = options;
@@ -56,21 +61,42 @@ export class TokenManager {
 
   renew(refused: string, signal?: AbortSignal): Promise<string> {
     if (this.#token !== undefined && this.#token !== refused) return Promise.resolve(this.#token);
+    if (this.#pending === undefined) this.#replacing = refused;
     return abortable(this.#pending ?? this.#request("renewal"), signal);
+  }
+
+  /**
+   * The token for a request leaving its queue: the newest one, or, while the newest is being
+   * renewed because the portal refused it, the one that replaces it (sending the refused one
+   * would only be refused again). `queued` is the token current when the request was queued.
+   */
+  async forSending(queued: string, signal?: AbortSignal): Promise<string> {
+    const newest = this.#token ?? queued;
+    if (this.#pending === undefined || this.#replacing !== newest) return newest;
+    return abortable(this.#pending, signal);
   }
 
   authenticate(signal?: AbortSignal): Promise<string> {
     return abortable(this.#pending ?? this.#request("initial"), signal);
   }
 
-  /** Records that `token` was accepted by the portal at least once. */
+  /** Records that the portal accepted `token` for one more request. */
   markServed(token: string): void {
-    if (this.#served.has(token)) return;
-    this.#served.add(token);
+    const count = this.#served.get(token);
+    if (count !== undefined) {
+      this.#served.set(token, count + 1);
+      return;
+    }
+    this.#served.set(token, 1);
     if (this.#served.size > MAX_REMEMBERED) {
-      const oldest = this.#served.values().next().value;
+      const oldest = this.#served.keys().next().value;
       if (oldest !== undefined) this.#served.delete(oldest);
     }
+  }
+
+  /** How many requests the portal accepted `token` for (0 if none, or forgotten). */
+  servedCount(token: string): number {
+    return this.#served.get(token) ?? 0;
   }
 
   /**
@@ -113,7 +139,9 @@ export class TokenManager {
         return token;
       })
       .finally(() => {
-        if (this.#pending === pending) this.#pending = undefined;
+        if (this.#pending !== pending) return;
+        this.#pending = undefined;
+        this.#replacing = undefined;
       });
     this.#pending = pending;
     return pending;

@@ -82,13 +82,18 @@ export class ConcurrencyControl {
 
   /**
    * Call when its answer arrived, with the HTTP status it stands for (any; a `{status:false}`
-   * envelope's implied status, see envelope.ts).
+   * envelope's implied status, see envelope.ts). `tokensShort`: the portal refused the request's
+   * token after that token served fewer requests than were in flight with it, so the tokens last
+   * too few requests for this many at once. An adaptive limit shrinks as for an overload answer
+   * (a fixed one cannot, and its runs may end with the advice to lower --concurrency), but it is
+   * not counted as one: the portal was not full.
    */
-  answered(request: SentRequest, status: number): void {
+  answered(request: SentRequest, status: number, tokensShort = false): void {
     const now = this.#now();
     const latencyMs = now - request.startedAt;
-    const overload = status === 429 || status === 503;
-    if (overload) this.#overloads += 1;
+    const full = status === 429 || status === 503;
+    const overload = full || tokensShort;
+    if (full) this.#overloads += 1;
     else
       this.#latency =
         this.#latency === undefined

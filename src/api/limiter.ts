@@ -27,6 +27,12 @@ export interface LimiterOptions {
  */
 export interface Limiter {
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * Starts `task` once its rate slot has come, without waiting for a free slot of the
+   * concurrency: for the one request every other waits on (a new token). Queued behind the
+   * requests waiting for it, it would come after each of them was sent with the refused token.
+   */
+  runNext<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** Tasks running now. */
   readonly active: number;
   /** Tasks waiting for a slot. */
@@ -72,6 +78,16 @@ export function createLimiter(options: LimiterOptions): Limiter {
   return {
     run: <T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> =>
       runLimited(limit, waitForSlot, task, linkSignals(options.signal, signal)),
+    runNext: async <T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
+      const linked = linkSignals(options.signal, signal);
+      try {
+        linked.signal?.throwIfAborted();
+        await waitForSlot(linked.signal);
+        return await task();
+      } finally {
+        linked.dispose();
+      }
+    },
     get active() {
       return limit.activeCount;
     },

@@ -9,7 +9,7 @@ import type { AdaptiveSettings } from "./adaptive-limit.js";
 import { afterQueuedWrites } from "./after-queued-writes.js";
 import { authorizationValue, TokenManager } from "./auth.js";
 import { AuthorizationForm } from "./authorization-form.js";
-import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
+import { ConcurrencyControl, type PaceFigures, type SentRequest } from "./concurrency-control.js";
 import { type ListContent, readEnvelope, statusStoodFor } from "./envelope.js";
 import { ApiError, OverloadError, type RequestContext, RetryBudgetError } from "./errors.js";
 import { createHttpConnection, type HttpAnswer, type HttpConnection } from "./http.js";
@@ -139,6 +139,17 @@ export class Transport {
     return this.#http.close();
   }
 
+  /**
+   * Whether a refusal of `token` says the portal's tokens last fewer requests than are sent at
+   * once: it served some, fewer than were in flight with this one. A token that expired after
+   * serving many, or never served (a wrong prefix), says nothing about the pace.
+   */
+  #tokensShort(token: string | undefined, sent: SentRequest): boolean {
+    if (token === undefined) return false;
+    const served = this.#tokens.servedCount(token);
+    return served > 0 && served < sent.inFlight;
+  }
+
   /** The portal accepted `token` sent with `scheme`. */
   #served(token: string, scheme: string): void {
     this.#tokens.markServed(token);
@@ -190,29 +201,27 @@ export class Transport {
     try {
       for (;;) {
         attempt += 1;
+        // Awaited here, not in the queue: a token request itself waits for a slot.
         const token = authenticated ? await this.#tokens.current(signal) : undefined;
-        // Read when the request leaves the queue, so requests queued behind a switch use it.
-        let scheme = this.#form.scheme;
-        // Until this request is answered, its token may yet be accepted (see token-trouble.ts).
-        const carried = token === undefined ? undefined : this.#tokens.sending(token);
+        const carrying: Carrying = { token, scheme: this.#form.scheme, carried: undefined };
         try {
-          let answer: HttpAnswer;
-          ({ answer, scheme } = await this.#sendOnce(call, context, token, body, signal));
+          const answer = await this.#sendOnce(call, context, carrying, body, signal);
           // The requests this answer freed a slot for go out before it is processed.
           await afterQueuedWrites();
           signal?.throwIfAborted();
           if (isRedirect(answer.status))
             throw redirectError(answer, context, this.#options.baseUrl);
           const content = readEnvelope(answer, context, expect, this.#redactor);
-          if (token !== undefined) this.#served(token, scheme);
+          if (carrying.token !== undefined) this.#served(carrying.token, carrying.scheme);
           return content;
         } catch (error) {
           // Answered: a refusal of this request's token is judged without counting itself.
-          carried?.settled();
+          carrying.carried?.settled();
           if (signal?.aborted) throw signal.reason;
-          if (!(error instanceof ApiError)) throw error;
-          if (token !== undefined) {
-            const sent = { token, scheme, context, signal };
+          // The token it waited for could not be had: that failure is the call's, as at its start.
+          if (carrying.renewalFailed || !(error instanceof ApiError)) throw error;
+          if (carrying.token !== undefined) {
+            const sent = { token: carrying.token, scheme: carrying.scheme, context, signal };
             const next = await tokenTrouble(error, sent, tries, this.#tokenParts);
             if (next === "again") {
               // Not a failed attempt: the request goes again without spending the retry budget.
@@ -226,7 +235,7 @@ export class Transport {
             signal,
           }));
         } finally {
-          carried?.settled();
+          carrying.carried?.settled();
         }
       }
     } finally {
@@ -235,21 +244,34 @@ export class Transport {
   }
 
   /**
-   * One HTTP attempt through the limiter, after any pause the portal asked for. The Authorization
-   * form is read when the request leaves the queue, so requests queued behind a switch use it;
-   * it is answered with the answer.
+   * One HTTP attempt through the limiter, after any pause the portal asked for. The token and the
+   * Authorization form are read when the request leaves the queue, so requests queued behind a
+   * renewal or a switch use the new ones; they are recorded in `carrying`. A token request (no
+   * token) does not wait for a slot: every queued request waits on it.
    */
   #sendOnce(
     call: Call,
     context: RequestContext,
-    token: string | undefined,
+    carrying: Carrying,
     body: string | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<{ answer: HttpAnswer; scheme: string }> {
-    return this.#limiter.run(async () => {
+  ): Promise<HttpAnswer> {
+    const task = async (): Promise<HttpAnswer> => {
       // A pause asked for by the portal holds every request, including those let through.
       await this.#gate.wait(signal);
+      // The newest token, not the one current when the request was queued: a portal whose tokens
+      // serve few requests has used that one up by now, and each refusal costs a round trip.
+      if (carrying.token !== undefined) {
+        carrying.token = await this.#tokens.forSending(carrying.token, signal).catch((error) => {
+          carrying.renewalFailed = true;
+          throw error;
+        });
+        // Until this request is answered, its token may yet be accepted (see token-trouble.ts).
+        carrying.carried = this.#tokens.sending(carrying.token);
+      }
+      const { token } = carrying;
       const scheme = this.#form.scheme;
+      carrying.scheme = scheme;
       this.#stats.request(call.operation);
       const sent = this.#pace.sent(this.#limiter.active);
       const answer = await this.#http.send(
@@ -263,9 +285,13 @@ export class Transport {
         context,
       );
       // An overload said as HTTP 200 {status:false} lowers the limit as a 429 does.
-      this.#pace.answered(sent, statusStoodFor(answer));
-      return { answer, scheme };
-    }, signal);
+      const status = statusStoodFor(answer);
+      this.#pace.answered(sent, status, status === 401 && this.#tokensShort(token, sent));
+      return answer;
+    };
+    return carrying.token === undefined
+      ? this.#limiter.runNext(task, signal)
+      : this.#limiter.run(task, signal);
   }
 
   /** Waits before the next attempt, or throws when the failure is final or the budget spent. */
@@ -311,6 +337,16 @@ export class Transport {
 }
 
 /** Where a call stands in its retries. */
+/** The token and header form a request was sent with, as it left the queue. */
+interface Carrying {
+  token: string | undefined;
+  scheme: string;
+  /** Its mark on the token's requests under way, cleared when answered. */
+  carried: { settled(): void } | undefined;
+  /** The renewal it waited for failed (the key refused, the portal unreachable). */
+  renewalFailed?: boolean;
+}
+
 interface RetryState {
   readonly attempt: number;
   readonly overloaded: OverloadTally;

@@ -109,6 +109,30 @@ describe("the pace of a client", () => {
     expect(lms.pace().overloads).toBeGreaterThan(2);
   });
 
+  it("auto: tokens that serve one request each bring the limit down, not the run", async () => {
+    sim = await startSimulator({ apiKey: KEY, users: 300, takesPerUser: 1 });
+    sim.faults.tokenMaxRequests = 1;
+    lms = paceClient(sim, { concurrency: "auto" });
+    const ids = sim.data.list("user").map((u) => Number(u.user_id));
+    const running = sim;
+    const before = running.stats.requests;
+    // Two waves, so the limit has answers to grow on before the second.
+    const first = await Promise.all(ids.slice(0, 100).map((id) => lms?.listTakesForUser(id)));
+    const rest = await Promise.all(ids.slice(100).map((id) => lms?.listTakesForUser(id)));
+    expect(first.length + rest.length).toBe(ids.length);
+    // A call costs a token, its request, and at most about one refused try: a request leaving
+    // the queue takes the newest token, or waits for the renewal of a refused one, and the token
+    // request does not queue behind the others. Sent with the token they were queued with, every
+    // request of a wave went out with a used token, over and over: 101 refusals failed a call.
+    const sent = running.stats.requests - before;
+    expect(sent).toBeLessThan(ids.length * 5);
+    // Each refusal of a token that served another request shrinks the limit to where the tokens
+    // last.
+    expect(lms.pace().current).toBeLessThanOrEqual(2);
+    // A refused token is not the portal being full.
+    expect(lms.pace().overloads).toBe(0);
+  });
+
   it("fixed: the attempts are spent as before", async () => {
     sim = await startSimulator({ apiKey: KEY, users: 20 });
     lms = paceClient(sim, { concurrency: 4 });

@@ -22,6 +22,19 @@ describe("createLimiter", () => {
     expect(peak).toBe(3);
   });
 
+  it("runNext starts at once while every slot is taken and tasks wait", async () => {
+    const limiter = createLimiter({ concurrency: 1 });
+    let release = () => {};
+    const holding = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const queued = limiter.run(async () => "queued");
+    // The task every queued one waits on (a new token) must not queue behind them.
+    await expect(limiter.runNext(async () => "next")).resolves.toBe("next");
+    expect(limiter.pending).toBe(1);
+    release();
+    await holding;
+    await expect(queued).resolves.toBe("queued");
+  });
+
   it("passes a task's failure to its caller only", async () => {
     const limiter = createLimiter({ concurrency: 2 });
     const failing = limiter.run(async () => {
