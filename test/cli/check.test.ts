@@ -84,4 +84,33 @@ describe("lms-export check", () => {
     expect(closed.code).toBe(1);
     expect(closed.stdout).toMatch(/^✗ portal reachable: .*ECONNREFUSED/m);
   });
+
+  it("--portal checks that portal of the config file, --all-portals each, naming the failed ones", async () => {
+    const portalsDir = await mkdtemp(join(dir, "portals-"));
+    await writeFile(join(portalsDir, "good.key"), `${KEY}\n`, { mode: 0o600 });
+    await writeFile(join(portalsDir, "bad.key"), "not-the-key-7f1d\n", { mode: 0o600 });
+    const portals = {
+      good: { baseUrl, apiKeyFile: "good.key" },
+      bad: { baseUrl, apiKeyFile: "bad.key" },
+    };
+    await writeFile(join(portalsDir, "lms-export.config.json"), JSON.stringify({ portals }));
+    const env = { LMS_BASE_URL: undefined, LMS_API_KEY_FILE: undefined, LMS_API_KEY: undefined };
+    const one = await runCli(["check", "--portal", "good"], { cwd: portalsDir, env });
+    expect(one.code, one.stderr).toBe(0);
+    expect(lines(one.stdout).every((line) => line.startsWith("✓"))).toBe(true);
+    expect(one.stdout).toContain(`the key file ${join(portalsDir, "good.key")}`);
+    const unknown = await runCli(["check", "--portal", "nope"], { cwd: portalsDir, env });
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('--portal nope is not under "portals" in the config file');
+    const all = await runCli(["check", "--all-portals"], { cwd: portalsDir, env });
+    const shown = lines(all.stdout);
+    expect(shown[0]).toBe("[good]");
+    expect(shown.slice(1, 6).every((line) => line.startsWith("✓"))).toBe(true);
+    expect(shown[6]).toBe("[bad]");
+    expect(shown[10]).toMatch(/^✗ token: .*refused the API key/);
+    // A refused key is the setup's fault, as for one portal: exit 2.
+    expect(all.code).toBe(2);
+    expect(all.stderr).toBe("lms-export: check failed for 1 of 2 portals: bad\n");
+    expect(`${all.stdout}${all.stderr}`).not.toContain("not-the-key-7f1d");
+  });
 });

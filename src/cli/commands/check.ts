@@ -11,6 +11,11 @@ import { describeApiKeySource, readApiKey } from "../../config/api-key.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { createRedactor } from "../../log/redact.js";
+import {
+  configuredPortals,
+  refuseAllPortalsTargets,
+  requireConfiguredPortal,
+} from "../all-portals.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { namingKeySource } from "../key-refusal.js";
@@ -27,28 +32,86 @@ export function registerCheck(root: Argv, ctx: CliContext): Argv {
     "Check the settings, the API key and the portal (token, one list call) without extracting",
     (y) =>
       withConnectionOptions(y)
+        .option("portal", {
+          type: "string",
+          group: "Portals:",
+          description: 'A portal under "portals" in the config file: its address and key',
+        })
+        .option("all-portals", {
+          type: "boolean",
+          group: "Portals:",
+          description: 'Every portal under "portals" in the config file, one after another',
+        })
+        .conflicts("portal", "all-portals")
         .example("$0 check", "with the settings of the environment and lms-export.config.json")
-        .example("$0 check --base-url https://lms.example.com/api-v2 --api-key-file key", ""),
+        .example("$0 check --base-url https://lms.example.com/api-v2 --api-key-file key", "")
+        .example("$0 check --all-portals", "every portal of the config file"),
     async (args) => {
-      const secrets: string[] = [];
-      const redact = createRedactor(() => secrets);
-      let failed = 0;
-      const mark: Mark = (ok, what, detail) => {
-        if (!ok) failed++;
-        ctx.stdout.write(`${ok ? "✓" : "✗"} ${what}: ${redact.text(detail)}\n`);
-      };
-      const settings = await checkSettings(args, ctx, mark);
-      if (settings === undefined) {
-        throw new LmsExportError("bad-input", "check failed: fix the configuration first");
-      }
-      secrets.push(settings.apiKey);
-      const setup = await checkPortal(settings, ctx.signal, mark);
-      if (failed === 0) return;
-      // A key the portal refuses, or an address that is not its API, is bad input as it is for
-      // extract and apply (exit 2): what needs fixing is the setup, not the portal.
-      const code = setup === undefined ? "failed" : SETUP_FAILURE_CODES[setup];
-      throw new LmsExportError(code, `check failed: ${failed} of 5 checks`);
+      if (args.allPortals) return checkAllPortals(args, ctx);
+      if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
+      const outcome = await checkOnce(args, ctx);
+      if (outcome.failed === 0) return;
+      throw new LmsExportError(outcome.code, `check failed: ${outcome.failed}`);
     },
+  );
+}
+
+/**
+ * What one portal's check found: what failed (0 for nothing), and the exit code that says why. A
+ * key the portal refuses, or an address that is not its API, is bad input as it is for extract
+ * and apply (exit 2): what needs fixing is the setup, not the portal.
+ */
+interface CheckOutcome {
+  readonly failed: 0 | string;
+  readonly code: LmsExportError["code"];
+}
+
+/** The five checks of one portal (the flags' or `--portal`'s), a line each on stdout. */
+async function checkOnce(
+  args: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<CheckOutcome> {
+  const secrets: string[] = [];
+  const redact = createRedactor(() => secrets);
+  let failed = 0;
+  const mark: Mark = (ok, what, detail) => {
+    if (!ok) failed++;
+    ctx.stdout.write(`${ok ? "✓" : "✗"} ${what}: ${redact.text(detail)}\n`);
+  };
+  const settings = await checkSettings(args, ctx, mark);
+  if (settings === undefined) return { failed: "fix the configuration first", code: "bad-input" };
+  secrets.push(settings.apiKey);
+  const setup = await checkPortal(settings, ctx.signal, mark);
+  if (failed === 0) return { failed: 0, code: "failed" };
+  const code = setup === undefined ? "failed" : SETUP_FAILURE_CODES[setup];
+  return { failed: `${failed} of 5 checks`, code };
+}
+
+/**
+ * Every portal of the config file in turn, under a `[NAME]` line each; fails naming those that
+ * did not pass. One after another: a check is a few requests, and its lines stay together.
+ */
+async function checkAllPortals(
+  args: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<void> {
+  refuseAllPortalsTargets(args);
+  const { names } = await configuredPortals(args, ctx);
+  const failedPortals: string[] = [];
+  let code: LmsExportError["code"] = "failed";
+  for (const name of names) {
+    ctx.signal.throwIfAborted();
+    ctx.stdout.write(`[${name}]\n`);
+    const outcome = await checkOnce({ ...args, allPortals: undefined, portal: name }, ctx);
+    if (outcome.failed === 0) continue;
+    failedPortals.push(name);
+    // The setup's exit code (2) only when every failure is one of setup.
+    code = failedPortals.length === 1 || code === outcome.code ? outcome.code : "failed";
+  }
+  if (failedPortals.length === 0) return;
+  throw new LmsExportError(
+    code,
+    `check failed for ${failedPortals.length} of ${names.length} portals: ${failedPortals.join(", ")}`,
   );
 }
 
