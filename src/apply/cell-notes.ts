@@ -2,9 +2,10 @@
  * A cell's text checked against what its reader noted of it (see CellNote): a spreadsheet error
  * is never a value, nor is a formula the file saved no value of, a JSON null clears like the
  * literal `null`, and a spreadsheet number whose text may not be what the sheet shows is refused
- * for a text field.
+ * for a text field, as is a JSON value other than a string or a whole number.
  */
 import type { FieldSpec } from "../resources/types.js";
+import { quotedCell } from "../tabular/quoted-cell.js";
 import { roundedProblem } from "../tabular/rounded-number.js";
 import type { CellNote } from "../tabular/types.js";
 
@@ -44,6 +45,17 @@ export function notedCell(
       const shown = note.format === undefined ? "" : ` formatted "${note.format}"`;
       return {
         problem: `${field.name} is text, but column "${column}" holds a ${note.what} cell (${text}${shown}), which may not be what was typed: format the column as Text and type the values again`,
+      };
+    }
+    case "unquoted": {
+      // An int, flag or date field reads the JSON text as it would a cell's, and refuses what
+      // is not one; a text field would take `true` or `0.1` as text nobody wrote as text.
+      if (!field || !isText(field)) return { text };
+      const value = text ?? "";
+      const shown = note.what === "boolean" || note.what === "number" ? ` ${value}` : "";
+      const article = shown === "" ? "a" : "the";
+      return {
+        problem: `${field.name} is text, but column "${column}" holds ${article} JSON ${note.what}${shown}, not a string: write it in quotes (${quotedCell(value)}) if that is the text meant`,
       };
     }
     case "number": {

@@ -2,8 +2,8 @@
  * JSON lines (one object per line; a file holding one JSON array of objects is read the same
  * way). The columns are every key met, in the order first met; a value that is not a string is
  * kept as its JSON text (`42`, `true`, `{"a":1}`), null stays null (noted as a `null` cell, so
- * that a reader may tell it from a key left out), and a whole number past 2^53 is noted as
- * `rounded`.
+ * that a reader may tell it from a key left out), a whole number past 2^53 is noted as
+ * `rounded`, and any other value that is not a string or a whole number as `unquoted`.
  */
 import { decodeUtf8 } from "./decode-text.js";
 import {
@@ -91,6 +91,14 @@ function noteOf(value: unknown): CellNote | undefined {
   if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     return { kind: "rounded" };
   }
+  // `true` and the string "true" read as the same text: a reader that wants text must be told
+  // which one the file gave. A whole number is its digits, as a string of them would be.
+  if (typeof value === "boolean") return { kind: "unquoted", what: "boolean" };
+  if (typeof value === "number") {
+    return Number.isInteger(value) ? undefined : { kind: "unquoted", what: "number" };
+  }
+  if (Array.isArray(value)) return { kind: "unquoted", what: "list" };
+  if (typeof value === "object") return { kind: "unquoted", what: "object" };
   return undefined;
 }
 

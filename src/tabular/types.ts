@@ -30,7 +30,12 @@ export type CellNote =
     }
   | { readonly kind: "null" }
   /** A JSON number past 2^53: JavaScript's JSON reader has rounded it, its text is not the file's. */
-  | { readonly kind: "rounded" };
+  | { readonly kind: "rounded" }
+  /**
+   * A JSON value that is neither a string, null nor a whole number: its text is JSON's (`true`,
+   * `0.1`, `{"a":1}`), which the file never gave as a string.
+   */
+  | { readonly kind: "unquoted"; readonly what: "boolean" | "number" | "object" | "list" };
 
 /** One data row: a value per header column (null for an empty or missing cell). */
 export interface TabularRow {

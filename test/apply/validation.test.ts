@@ -92,6 +92,35 @@ describe("apply refuses a bad file and sends nothing", () => {
     );
   });
 
+  it("JSON: a boolean, a fraction, an object or a list for a text field is refused, not sent as its JSON text", async () => {
+    const [g0, g1, g2, g3, g4] = groupIds();
+    const path = await csvFile(fx.dir, "unquoted.jsonl", [
+      JSON.stringify({ grp_id: g0, grp_external_id: true }),
+      JSON.stringify({ grp_id: g1, grp_external_id: 0.1 }),
+      JSON.stringify({ grp_id: g2, grp_description: { a: 1 }, grp_external_name: ["x"] }),
+      // A whole number is its digits, as a workbook's whole number shown in General format.
+      JSON.stringify({ grp_id: g3, grp_external_id: 12345 }),
+      // A quoted value is text, whatever it reads as.
+      JSON.stringify({ grp_id: g4, grp_external_id: "true", grp_external_name: "0.1" }),
+    ]);
+    const message = await refusedFile("grp.edit", path);
+    expect(message).toContain("4 problems, nothing was sent");
+    expect(message).toContain(
+      'line 1: grp_external_id is text, but column "grp_external_id" holds the JSON boolean true, not a string: write it in quotes ("true") if that is the text meant',
+    );
+    expect(message).toContain(
+      'line 2: grp_external_id is text, but column "grp_external_id" holds the JSON number 0.1, not a string',
+    );
+    expect(message).toContain(
+      'line 3: grp_description is text, but column "grp_description" holds a JSON object, not a string: write it in quotes ("{\\"a\\":1}")',
+    );
+    expect(message).toContain(
+      'line 3: grp_external_name is text, but column "grp_external_name" holds a JSON list, not a string: write it in quotes ("[\\"x\\"]")',
+    );
+    expect(message).not.toContain("line 4");
+    expect(message).not.toContain("line 5");
+  });
+
   it("a very long cell is quoted cut short: the one line stays readable", async () => {
     const [a, b] = accessIds();
     const message = await refused("product_access.edit", [
