@@ -6,6 +6,7 @@
 import { basename } from "node:path";
 import { forEachRow } from "../tabular/checked-rows.js";
 import { snakeCase } from "../tabular/header-names.js";
+import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
 import type { TabularRow, TabularSource } from "../tabular/types.js";
@@ -65,14 +66,12 @@ function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems
     }
     return name;
   });
-  // Like a hidden row: a hidden column's values would be sent unseen.
+  // Like a hidden row: a hidden column's values would be sent unseen. One with no header sets
+  // nothing, and its cells must be blank (see unnamedCells).
   for (const index of source.hiddenColumns ?? []) {
     const raw = source.columns[index] ?? "";
     if (raw.trim() === "") continue;
-    problems.add(
-      "header",
-      `column ${quotedCell(raw)} is hidden in the sheet, and what it holds would be sent unseen: unhide it, or delete the column`,
-    );
+    problems.add("header", hiddenColumnProblem(raw, index, "sent"));
   }
   const needed = spec.idColumn ? [spec.idColumn, ...spec.required] : spec.required;
   for (const name of needed) {
@@ -202,16 +201,10 @@ function readRows(
   const rows: ChangeRow[] = [];
   const firstLine = new Map<string, number>();
   const idIndex = spec.idColumn ? names.indexOf(spec.idColumn) : -1;
-  // Nobody sees a hidden row, yet it would be sent: a filter left on, or rows of last month
-  // hidden by hand, would change the portal beyond what the person checked on screen.
+  // Nobody sees a hidden row, yet it would be sent (see hidden-cells.ts).
   const hidden = new Set(source.hiddenLines);
   forEachRow(source, problems, (row, where) => {
-    if (hidden.has(row.line)) {
-      problems.add(
-        where,
-        "the sheet hides this row (by hand or by a filter): unhide it or clear the filter, or delete the row",
-      );
-    }
+    if (hidden.has(row.line)) problems.add(where, HIDDEN_ROW_PROBLEM);
     const { values, bad } = notedTexts(row, source, names, spec, where, problems);
     const idCell = idIndex >= 0 ? (values[idIndex] ?? null) : null;
     // An id cell that could not be read is already a problem: not "blank" as well.

@@ -6,6 +6,7 @@ import { basename } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsDatabase } from "../load/database.js";
 import { forEachRow } from "../tabular/checked-rows.js";
+import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
 import { roundedProblem } from "../tabular/rounded-number.js";
 import type { TabularSource } from "../tabular/types.js";
@@ -49,9 +50,16 @@ async function stageRows(
   const sources = tableColumns.map((name) => plan.names.indexOf(name));
   const appender = await StagingAppender.open(connection, sources);
   const firstLine = new Map<bigint, number>();
+  // What the sheet hides would be imported unseen (see hidden-cells.ts); a column with no header
+  // too, as it is kept (column_N) with whatever it holds.
+  for (const index of source.hiddenColumns ?? []) {
+    problems.add("header", hiddenColumnProblem(source.columns[index] ?? "", index, "imported"));
+  }
+  const hidden = new Set(source.hiddenLines);
   let rows = 0;
   try {
     forEachRow(source, problems, (row, where) => {
+      if (hidden.has(row.line)) problems.add(where, HIDDEN_ROW_PROBLEM);
       const check = parseUserId(row.values[plan.userIdIndex] ?? null);
       if ("problem" in check) {
         problems.add(where, check.problem);

@@ -189,6 +189,32 @@ describe("a bad roster changes nothing and says what to fix", () => {
     );
   });
 
+  test("hidden rows and columns are refused, each named, not imported unseen", async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet("People");
+    // A column with no header is imported too (as column_4), so hiding it hides values as well.
+    sheet.addRow(["User ID", "First Name", "Manager Email", null, "Site"]);
+    sheet.addRow([1, "Ana", "m@example.com", "x", "Leeds"]);
+    // Hidden by hand, and as a filter leaves rows out: both are `hidden` on the row.
+    sheet.addRow([2, "Bo", "m@example.com", null, "Leeds"]).hidden = true;
+    sheet.addRow([3, "Cy", "m@example.com", null, "York"]);
+    sheet.getColumn(3).hidden = true;
+    sheet.getColumn(4).hidden = true;
+    await book.xlsx.writeFile(join(dir, "hidden.xlsx"));
+    expect(await importFails("hidden.xlsx")).toBe(
+      'lms-export: hidden.xlsx: 3 problems, nothing was imported (the previous roster is unchanged): header: column "Manager Email" is hidden in the sheet, and what it holds would be imported unseen: unhide it, or delete the column; header: column 4 (no header) is hidden in the sheet, and what it holds would be imported unseen: unhide it, or delete the column; row 3: the sheet hides this row (by hand or by a filter): unhide it or clear the filter, or delete the row. Fix the file and import it again',
+    );
+
+    // Unused columns hidden past the header hold nothing to import.
+    sheet.getRow(3).hidden = false;
+    sheet.getColumn(3).hidden = false;
+    sheet.getColumn(4).hidden = false;
+    for (let column = 6; column <= 30; column++) sheet.getColumn(column).hidden = true;
+    await book.xlsx.writeFile(join(dir, "hidden.xlsx"));
+    const run = await cli(["roster", "import", "hidden.xlsx", "--db", "other.duckdb"], dir);
+    expect(run.code, run.stderr).toBe(0);
+  });
+
   test("a JSON array that does not parse: one line, placed on its line when the parser says where", async () => {
     await writeFile(join(dir, "people.json"), '[\n{"user_id": 1},\n{"user_id": 2 "x": 1}\n]\n');
     expect(await importFails("people.json")).toMatch(
