@@ -22,7 +22,7 @@ import { quoteIdent, quoteLiteral } from "./ddl.js";
 import { extractMemoryLimit } from "./memory-limit.js";
 import { inTransaction } from "./merge.js";
 import { addStagingColumns, migrate } from "./migrate.js";
-import { checkDatabasePath, DatabaseLockedError, openError } from "./open-errors.js";
+import { checkDatabasePath, checkWalPath, DatabaseLockedError, openError } from "./open-errors.js";
 import { removeDatabaseFile } from "./remove-database-file.js";
 import { sidePathOf, sideTablesSql } from "./side-file.js";
 import { holdSideFile } from "./side-file-holders.js";
@@ -86,6 +86,7 @@ export class ExtractStore {
     }
     await checkDatabasePath(target, path, false);
     const sidePath = sidePathOf(path);
+    await checkWalPath(sidePath, sidePath);
     const fresh = !existsSync(sidePath);
     const { instance, release } = await whileLocked(sidePath, waits.side, () =>
       openSide(target, sidePath, memoryLimit),
@@ -113,6 +114,7 @@ export class ExtractStore {
       throw new LmsExportError("bad-input", "an extract needs a database file, not :memory:");
     }
     const sidePath = sidePathOf(db.path);
+    await checkWalPath(sidePath, sidePath);
     const fresh = !existsSync(sidePath);
     const connection = await db.connect();
     try {

@@ -2,7 +2,8 @@
  * Turns the ways opening a database file can fail into one-line messages that say what is wrong
  * and what to do. Bad paths (not a DuckDB file, no write permission) are `bad-input`, missing
  * ones `not-found`; a lock held by another process is `locked`, a run failure since waiting fixes
- * it; a write-ahead log that cannot be written in is `disk-full` or `storage-failed`.
+ * it; a write-ahead log that cannot be written in is `disk-full` or `storage-failed`, unless its
+ * place is taken by a folder (`bad-input`).
  */
 import { access, constants, open, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
@@ -11,6 +12,25 @@ import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? text;
+}
+
+/**
+ * A folder where DuckDB keeps the write-ahead log (`<database>.wal`): every commit and every open
+ * of the database then fails with "Is a directory", which DuckDB reports as a failed WAL replay
+ * and would read as a full disk or a log to keep. `wal` is the folder as the message shows it.
+ */
+function walFolderError(wal: string, options: { cause?: unknown } = {}): LmsExportError {
+  return new LmsExportError(
+    "bad-input",
+    `${wal} is a folder, but DuckDB keeps a write-ahead log in a file of that name: move, rename or remove the folder (it holds nothing of DuckDB's), or choose another --db`,
+    options,
+  );
+}
+
+/** Throws when the write-ahead log of the DuckDB file at `absolute` is a folder. */
+export async function checkWalPath(shown: string, absolute: string): Promise<void> {
+  const walStat = await stat(`${absolute}.wal`).catch(() => undefined);
+  if (walStat?.isDirectory()) throw walFolderError(`${shown}.wal`);
 }
 
 /** Checks that can be made before DuckDB touches anything; throws the matching error. */
@@ -27,6 +47,8 @@ export async function checkDatabasePath(
       `--db ${shown} is a directory; give a database file path inside it`,
     );
   }
+  // Before DuckDB creates the file: it would fail on its first commit and leave the file behind.
+  await checkWalPath(shown, absolute);
   if (fileStat?.isFile() && (await notDuckDb(absolute))) {
     throw new LmsExportError(
       "bad-input",
@@ -149,6 +171,9 @@ export function openError(shown: string, error: unknown): LmsExportError {
       "wait for it to finish (--wait) or use another --db",
     );
   }
+  // A folder made after the checks above: DuckDB names it in its own error.
+  const walFolder = /"([^"]+\.wal)": Is a directory/i.exec(message)?.[1];
+  if (walFolder !== undefined) return walFolderError(walFolder, options);
   if (/replaying WAL/i.test(message)) {
     const full = looksLikeFullDisk(message);
     const reason = full ? noSpaceText(shown) : firstLine(message).replace(/^[\w ]+Error: /, "");

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { exitCodeOf } from "../../src/cli/exit-codes.js";
 import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import { openDatabase } from "../../src/load/database.js";
+import { openError as translatedOpenError } from "../../src/load/open-errors.js";
 import { EXTRACTED } from "../../src/resources/registry.js";
 import { collect } from "../helpers/child-output.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -272,6 +273,35 @@ describe("openDatabase", () => {
     expect(readOnly.code).toBe("not-found");
     expect(readOnly.message).toMatch(/does not exist; run "lms-export extract" first/);
     await expect(stat(absent)).rejects.toThrow();
+  });
+
+  it("refuses a database whose .wal is a folder, new or existing, and creates nothing", async () => {
+    // DuckDB fails every commit and every open on it, and says so as a failed WAL replay: the
+    // advice to free space and keep the .wal would never help.
+    const dir = await tempDir();
+    const folderMessage = (path: string) =>
+      `${path}.wal is a folder, but DuckDB keeps a write-ahead log in a file of that name: move, rename or remove the folder (it holds nothing of DuckDB's), or choose another --db`;
+    const fresh = join(dir, "new.duckdb");
+    await mkdir(`${fresh}.wal`);
+    const created = await openError(fresh);
+    expect(created.message).toBe(folderMessage(fresh));
+    expect(exitCodeOf(created)).toBe(2);
+    await expect(stat(fresh)).rejects.toThrow();
+
+    const existing = join(dir, "old.duckdb");
+    (await openDatabase(existing)).close();
+    await mkdir(`${existing}.wal`);
+    for (const readOnly of [false, true]) {
+      const error = await openError(existing, readOnly);
+      expect(error.code).toBe("bad-input");
+      expect(error.message).toBe(folderMessage(existing));
+    }
+    // A folder made after the checks: DuckDB's own error is read the same way.
+    const raw = await DuckDBInstance.create(existing).then(
+      (instance) => instance.closeSync(),
+      (error: unknown) => error,
+    );
+    expect(translatedOpenError(existing, raw).message).toBe(folderMessage(existing));
   });
 
   it("refuses a read-only file for writing but opens it read-only", async () => {

@@ -3,6 +3,8 @@
  * a database written before it held, refusing a second instance of the database in this process;
  * and the store's waits for a database another process holds.
  */
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
@@ -146,6 +148,20 @@ describe("the extract's side file", () => {
     } finally {
       store.close();
     }
+  });
+
+  it("refuses a side file whose .wal is a folder, before DuckDB fails on its first commit", async () => {
+    const path = join(await tempDir(), "lms.duckdb");
+    await mkdir(`${path}.staging.wal`);
+    const message = `${path}.staging.wal is a folder, but DuckDB keeps a write-ahead log in a file of that name: move, rename or remove the folder (it holds nothing of DuckDB's), or choose another --db`;
+    await expect(ExtractStore.open(path, waits)).rejects.toThrow(message);
+    const db = await openDatabase(path);
+    try {
+      await expect(ExtractStore.open(db, waits)).rejects.toThrow(message);
+    } finally {
+      db.close();
+    }
+    expect(existsSync(`${path}.staging`)).toBe(false);
   });
 
   it("refuses a path this process holds open (the file lock would not keep the two apart)", async () => {
