@@ -5,7 +5,7 @@
 import { basename } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsDatabase } from "../load/database.js";
-import { forEachRow } from "../tabular/checked-rows.js";
+import { forEachRowYielding } from "../tabular/checked-rows.js";
 import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
 import { roundedProblem } from "../tabular/rounded-number.js";
@@ -24,6 +24,8 @@ export interface RosterImportOptions {
   /** XLSX sheet name; default the first sheet. */
   readonly sheet?: string;
   readonly mode: RosterMode;
+  /** Stops the import (Ctrl-C) until the new roster is swapped in; after that it is done. */
+  readonly signal?: AbortSignal;
 }
 
 export interface RosterImportSummary {
@@ -45,6 +47,7 @@ async function stageRows(
   source: TabularSource,
   plan: RosterColumns,
   problems: ProblemList,
+  signal: AbortSignal | undefined,
 ): Promise<number> {
   const tableColumns = await createStaging(connection, plan.extras);
   const sources = tableColumns.map((name) => plan.names.indexOf(name));
@@ -58,32 +61,37 @@ async function stageRows(
   const hidden = new Set(source.hiddenLines);
   let rows = 0;
   try {
-    forEachRow(source, problems, (row, where) => {
-      if (hidden.has(row.line)) problems.add(where, HIDDEN_ROW_PROBLEM);
-      const check = parseUserId(row.values[plan.userIdIndex] ?? null);
-      if ("problem" in check) {
-        problems.add(where, check.problem);
-        return;
-      }
-      const earlier = firstLine.get(check.id);
-      if (earlier !== undefined) {
-        problems.add(where, `user_id ${check.id} is also on ${source.unit} ${earlier}`);
-        return;
-      }
-      firstLine.set(check.id, row.line);
-      // A spreadsheet error (#N/A from a failed lookup) is no one's name or e-mail; a JSON
-      // number that arrived rounded is not the file's.
-      for (const [column, note] of source.notes?.get(row.line) ?? []) {
-        const name = plan.names[column] ?? "";
-        const text = row.values[column] ?? null;
-        if (note.kind === "rounded") problems.add(where, roundedProblem(name, text));
-        if (note.kind !== "error") continue;
-        problems.add(where, `${name} holds the spreadsheet error ${text}`);
-      }
-      // Once the file is known to be refused, the rest is only checked.
-      if (problems.count === 0) appender.add(check.id, row.values);
-      rows++;
-    });
+    await forEachRowYielding(
+      source,
+      problems,
+      (row, where) => {
+        if (hidden.has(row.line)) problems.add(where, HIDDEN_ROW_PROBLEM);
+        const check = parseUserId(row.values[plan.userIdIndex] ?? null);
+        if ("problem" in check) {
+          problems.add(where, check.problem);
+          return;
+        }
+        const earlier = firstLine.get(check.id);
+        if (earlier !== undefined) {
+          problems.add(where, `user_id ${check.id} is also on ${source.unit} ${earlier}`);
+          return;
+        }
+        firstLine.set(check.id, row.line);
+        // A spreadsheet error (#N/A from a failed lookup) is no one's name or e-mail; a JSON
+        // number that arrived rounded is not the file's.
+        for (const [column, note] of source.notes?.get(row.line) ?? []) {
+          const name = plan.names[column] ?? "";
+          const text = row.values[column] ?? null;
+          if (note.kind === "rounded") problems.add(where, roundedProblem(name, text));
+          if (note.kind !== "error") continue;
+          problems.add(where, `${name} holds the spreadsheet error ${text}`);
+        }
+        // Once the file is known to be refused, the rest is only checked.
+        if (problems.count === 0) appender.add(check.id, row.values);
+        rows++;
+      },
+      signal,
+    );
   } finally {
     appender.close();
   }
@@ -110,13 +118,17 @@ export async function importRoster(
   const problems = new ProblemList();
   let rows: number;
   try {
-    rows = await stageRows(connection, source, plan, problems);
+    rows = await stageRows(connection, source, plan, problems, options.signal);
     if (problems.count > 0) throw problems.toError(file);
     if (rows === 0) {
       throw new RosterError(
         `${file} has a header but no rows; nothing was imported (an empty roster would remove everyone)`,
       );
     }
+    // The last moment to stop: a signal that came during the last rows is seen at the next turn
+    // of the event loop, and the swap below replaces the roster in one transaction.
+    await new Promise((resolve) => setImmediate(resolve));
+    options.signal?.throwIfAborted();
   } catch (error) {
     await dropStaging(connection).catch(() => undefined);
     throw error;

@@ -89,4 +89,46 @@ describe("lms-export roster import, as a process", () => {
       });
     },
   );
+
+  test(
+    "Ctrl-C part-way: exit 130, the previous roster kept, the next import works",
+    SLOW,
+    async () => {
+      await withTempDir(async (dir) => {
+        const db = join(dir, "lms.duckdb");
+        await writeFile(join(dir, "old.csv"), "user_id,name\n1,old\n");
+        expect((await runCli(["roster", "import", "old.csv", "--db", db], { cwd: dir })).code).toBe(
+          0,
+        );
+        const lines = ["user_id,name,department"];
+        for (let i = 1; i <= 300_000; i++) lines.push(`${i},Person ${i},Dept ${i % 40}`);
+        await writeFile(join(dir, "big.csv"), `${lines.join("\n")}\n`);
+        const child = spawnCli(["roster", "import", "big.csv", "--db", db], { cwd: dir });
+        // Interrupted once the import writes its staging table: it has begun reading the rows.
+        let sent = false;
+        const watcher = setInterval(() => {
+          stat(`${db}.wal`)
+            .then((wal) => {
+              if (wal.size === 0 || sent) return;
+              sent = true;
+              child.kill("SIGINT");
+            })
+            .catch(() => undefined);
+        }, 10);
+        const result = await collect(child);
+        clearInterval(watcher);
+        expect(sent).toBe(true);
+        // Before, the rows were read to the end in one go and the roster replaced: exit 0.
+        expect(result.code, result.stdout).toBe(130);
+        expect(result.stderr).toContain(
+          "roster import interrupted; the previous roster is unchanged",
+        );
+        expect((await users(db)).rows).toEqual([
+          expect.objectContaining({ user_id: 1n, name: "old" }),
+        ]);
+        const again = await runCli(["roster", "import", "old.csv", "--db", db], { cwd: dir });
+        expect(again.code, again.stderr).toBe(0);
+      });
+    },
+  );
 });

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import type { Argv } from "yargs";
-import { LmsExportError } from "../../errors/lms-export-error.js";
+import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
 import { sharedEmailsWarning } from "../../roster/shared-emails.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
@@ -20,6 +20,13 @@ function summaryLine(s: RosterImportSummary, db: string, created: boolean): stri
 
 /** Bad files are typed as bad input already; a database that fails the swap is a failed run. */
 function asRosterFailure(error: unknown): unknown {
+  if (isInterruption(error)) {
+    return new LmsExportError(
+      "interrupted",
+      "roster import interrupted; the previous roster is unchanged",
+      { cause: error },
+    );
+  }
   if (error instanceof LmsExportError || !(error instanceof Error)) return error;
   const reason = error.message.split("\n", 1)[0];
   return new LmsExportError(
@@ -69,6 +76,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
               path: resolve(ctx.cwd, args.file),
               sheet: args.sheet,
               mode: args.merge ? "merge" : "replace",
+              signal: ctx.signal,
             }).catch((error: unknown) => {
               throw asRosterFailure(error);
             }),
