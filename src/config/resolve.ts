@@ -208,7 +208,7 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
   );
   const file = await findAndLoadConfigFile(input);
   if (file !== undefined) {
-    refuseSharedPortalDb(file.portals, {
+    refuseSharedPortalDb(file.portals, file.values, {
       home: cwdBase.home,
       configFile: file.path,
       fileDir: file.dir,

@@ -5,7 +5,7 @@
  * in-process through main().
  */
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
@@ -46,6 +46,37 @@ describe("two portals sharing one database file", () => {
     expect(run.code).toBe(2);
     expect(sim.stats.requests).toBe(before);
     expect(existsSync(join(dir, db))).toBe(false);
+  });
+
+  it("a link to another portal's database is that database: refused", async () => {
+    await symlink(join(dir, "north.duckdb"), join(dir, "link.duckdb"));
+    const portals = { north: portal("north.duckdb"), south: portal("link.duckdb") };
+    await writeFile(configFile, JSON.stringify({ portals }));
+    const before = sim.stats.requests;
+    const run = await runCli(dir, ["extract", "--all-portals", "--only", "grp"]);
+    expect(run.stderr).toBe(
+      `lms-export: ${configFile}: portals "north" and "south" share the database ${join(dir, "north.duckdb")} (as ${join(dir, "link.duckdb")}): give each portal its own "db"\n`,
+    );
+    expect(run.code).toBe(2);
+    expect(sim.stats.requests).toBe(before);
+  });
+
+  it("the top-level db is a portal's, with another address: refused; with the same, it is that portal", async () => {
+    const portals = { north: portal("north-top.duckdb") };
+    const other = "http://127.0.0.1:9/api-v2";
+    await writeFile(
+      configFile,
+      JSON.stringify({ baseUrl: other, apiKeyFile: "key", db: "north-top.duckdb", portals }),
+    );
+    const refused = await runCli(dir, ["extract", "--portal", "north", "--only", "grp"]);
+    expect(refused.stderr).toBe(
+      `lms-export: ${configFile}: the top-level "db" is the database of portal "north" (${join(dir, "north-top.duckdb")}) while the top-level "baseUrl" is another portal's: give the top level its own "db", or make it portal "north"'s address\n`,
+    );
+    expect(refused.code).toBe(2);
+    const same = { baseUrl: sim.baseUrl, apiKeyFile: "key", db: "north-top.duckdb", portals };
+    await writeFile(configFile, JSON.stringify(same));
+    const run = await runCli(dir, ["extract", "--only", "grp"]);
+    expect(run.code, run.stderr).toBe(0);
   });
 
   it("each portal with its own database runs", async () => {
