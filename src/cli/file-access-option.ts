@@ -1,7 +1,8 @@
 /**
  * --allow-file-access DIR: the one way to let user SQL (`sql`, report queries) touch files outside
- * the database, folder by folder. A folder that holds the API key file is refused: the key must
- * stay unreadable to SQL whatever is allowed.
+ * the database, folder by folder. A folder that holds the API key file, or any file named as
+ * holding a secret (another portal's key, the SMTP or PostgreSQL password), is refused: secrets
+ * must stay unreadable to SQL whatever is allowed, as a report's output can be mailed.
  */
 import { realpathSync, statSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
@@ -14,7 +15,7 @@ export function withFileAccessOption<T>(y: Argv<T>) {
     type: "string",
     array: true,
     description:
-      "Let the SQL read (and COPY into) files below this folder, e.g. read_csv('DIR/x.csv'); repeatable. Without it SQL sees only the database. Never a folder holding the API key file",
+      "Let the SQL read (and COPY into) files below this folder, e.g. read_csv('DIR/x.csv'); repeatable. Without it SQL sees only the database. Never a folder holding the API key file or another secret file",
   });
 }
 
@@ -61,16 +62,18 @@ export function allowedFolders(
   if (options.outDir !== undefined) {
     folders.push({ path: realPath(options.outDir), shown: `the output folder ${options.outDir}` });
   }
-  const keyFile = options.config.apiKeyFile;
-  if (keyFile !== undefined) {
-    const key = realPath(keyFile);
+  const secrets = [options.config.apiKeyFile, ...options.config.secretFiles];
+  for (const secret of secrets) {
+    if (secret === undefined) continue;
+    const real = realPath(secret);
     for (const folder of folders) {
-      if (holds(folder.path, key)) {
-        throw new LmsExportError(
-          "bad-input",
-          `${folder.shown} holds the API key file, which SQL must never read: keep the key in a folder of its own`,
-        );
-      }
+      if (!holds(folder.path, real)) continue;
+      const key = secret === options.config.apiKeyFile;
+      const what = key ? "the API key file" : `the secret file ${secret}`;
+      throw new LmsExportError(
+        "bad-input",
+        `${folder.shown} holds ${what}, which SQL must never read: keep ${key ? "the key" : "it"} in a folder of its own`,
+      );
     }
   }
   return folders.map((folder) => folder.path);

@@ -29,6 +29,7 @@ import {
 } from "./fields.js";
 import { flagValue, rawFromFlags } from "./flag-values.js";
 import { defaultPortalDb } from "./portals.js";
+import { secretFiles } from "./secret-files.js";
 import { homeOf, settingPath, withAbsolutePaths } from "./setting-path.js";
 import { refuseSharedPortalDb } from "./shared-portal-db.js";
 import { validateSource } from "./validate.js";
@@ -77,6 +78,11 @@ export interface ResolvedConfig {
   smtpUrl: string | undefined;
   /** Absolute path of the SMTP password file, if any source named one. */
   smtpPasswordFile: string | undefined;
+  /**
+   * Every file named as holding a secret, by any source or portal (see secret-files.ts), for
+   * keeping user SQL out of their folders.
+   */
+  secretFiles: string[];
   /** The sender's address for report mail. */
   mailFrom: string | undefined;
   /** Who gets a report whose definition has no mail block, when mail is asked for (unchecked). */
@@ -133,7 +139,7 @@ export interface ResolveConfigInput {
  */
 export async function resolveConfig(input: ResolveConfigInput): Promise<ResolvedConfig> {
   refuseApiKeyFlag(input.flags);
-  const { layers, file, portal } = await settingLayers(input);
+  const { layers, file, portal, secrets } = await settingLayers(input);
   const { pick, sources, origins } = pickerOf(layers);
   const cwdBase = { dir: input.cwd, home: homeOf(input.env) };
 
@@ -167,6 +173,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     apiKeyFile: pick("apiKeyFile"),
     smtpUrl: pick("smtpUrl"),
     smtpPasswordFile: pick("smtpPasswordFile"),
+    secretFiles: secrets,
     mailFrom: pick("mailFrom"),
     mailDefaultTo: pick("mailDefaultTo"),
     allowInsecureSmtp: pick("allowInsecureSmtp") ?? false,
@@ -199,6 +206,7 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
   layers: Layer[];
   file: LoadedConfigFile | undefined;
   portal: ReturnType<typeof portalLayer>;
+  secrets: string[];
 }> {
   const cwdBase = { dir: input.cwd, home: homeOf(input.env) };
   const fromFlags = validateSource(rawFromFlags(input.flags), (f) => `option --${FIELDS[f].flag}`);
@@ -236,6 +244,13 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
     });
   }
 
+  // Before a portal's entry hides the other layers' key files: SQL must reach none of them.
+  const secrets = secretFiles(
+    layers.map((layer) => layer.values),
+    file,
+    input.env,
+    cwdBase,
+  );
   const portal = portalLayer(input, file);
   if (portal !== undefined) {
     // A portal's database, address and key file are its own: LMS_DB, LMS_BASE_URL,
@@ -246,7 +261,7 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
     }
     layers.splice(1, 0, portal.layer);
   }
-  return { layers, file, portal };
+  return { layers, file, portal, secrets };
 }
 
 /**

@@ -71,6 +71,40 @@ describe("file access of user SQL", () => {
     expect(keyFolder.stderr).toContain("holds the API key file");
   });
 
+  it("never a folder holding another portal's key file or a password file of the config", async () => {
+    const configDir = await mkdtemp(join(cwd, "conf-"));
+    await mkdir(join(configDir, "north"));
+    await mkdir(join(configDir, "mail"));
+    await writeFile(join(configDir, "north", "key"), "north-key-9a1f\n", { mode: 0o600 });
+    await writeFile(join(configDir, "mail", "password"), "smtp-pw-41c2\n", { mode: 0o600 });
+    const config = {
+      mail: { smtpPasswordFile: "mail/password" },
+      portals: { north: { baseUrl: "https://north.example.com/api-v2", apiKeyFile: "north/key" } },
+    };
+    await writeFile(join(configDir, "lms.json"), JSON.stringify(config));
+    const db = join(cwd, "lms.duckdb");
+    const base = ["--db", db, "--config", join(configDir, "lms.json")];
+    for (const [folder, secret] of [
+      ["north", "north-key-9a1f"],
+      ["mail", "smtp-pw-41c2"],
+    ]) {
+      const path = join(configDir, folder ?? "", folder === "north" ? "key" : "password");
+      const read = await runCli(
+        [
+          "sql",
+          `SELECT content FROM read_text('${path}')`,
+          "--allow-file-access",
+          join(configDir, folder ?? ""),
+          ...base,
+        ],
+        { cwd, env },
+      );
+      expect(read.code).toBe(2);
+      expect(read.stderr).toContain(`holds the secret file ${path}, which SQL must never read`);
+      expect(`${read.stdout}${read.stderr}`).not.toContain(secret);
+    }
+  });
+
   it("still lets a report write Parquet, CSV and Excel into its output folder", async () => {
     const run = await runCli(["report", "access", "--out", "out", "--param", "today=2026-03-10"], {
       cwd,
