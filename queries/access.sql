@@ -12,8 +12,7 @@
 SELECT
   product_access.product_access_product_id AS product_id,
   coalesce(
-    product.product_i18n_title,
-    product.product_i18n_name,
+    product.shown_title,
     CASE WHEN product.product_id IS NULL THEN '(product ' || product_access.product_access_product_id || ', no longer in the portal)' END
   ) AS product_title,
   count(*) AS accesses,
@@ -30,8 +29,15 @@ SELECT
                    AND CAST(product_access_expired_date AS DATE) < $today) AS active_past_expiry,
   count(*) FILTER (WHERE trim(product_access_certificate) = '1') AS certificates
 FROM product_access
-LEFT JOIN product ON product.product_id = product_access.product_access_product_id
+LEFT JOIN (
+  -- Products that share a title have their id added to it ("Fire safety (product 2)"): a chart
+  -- would draw them as one bar or one heatmap cell, and a reader could not tell the rows apart.
+  SELECT *,
+         coalesce(product_i18n_title, product_i18n_name)
+           || CASE WHEN count(*) OVER (PARTITION BY coalesce(product_i18n_title, product_i18n_name)) > 1
+                   THEN ' (product ' || product_id || ')' ELSE '' END AS shown_title
+  FROM product
+) AS product ON product.product_id = product_access.product_access_product_id
 WHERE len($product_ids) = 0 OR list_contains($product_ids, product_access.product_access_product_id)
-GROUP BY product_access.product_access_product_id, product.product_i18n_title, product.product_id,
-         product.product_i18n_name
+GROUP BY product_access.product_access_product_id, product.shown_title, product.product_id
 ORDER BY product_id NULLS LAST

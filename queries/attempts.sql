@@ -25,8 +25,7 @@ SELECT
   "user".email,
   ordered.product_id,
   coalesce(
-    product.product_i18n_title,
-    product.product_i18n_name,
+    product.shown_title,
     CASE WHEN product.product_id IS NULL THEN '(product ' || ordered.product_id || ', no longer in the portal)' END
   ) AS product_title,
   count(*) AS attempts,
@@ -38,8 +37,16 @@ SELECT
   max(score) FILTER (WHERE completed_at IS NOT NULL) AS best_score,
   arg_max(score, attempt) AS last_score
 FROM ordered
-LEFT JOIN product ON product.product_id = ordered.product_id
+LEFT JOIN (
+  -- Products that share a title have their id added to it ("Fire safety (product 2)"): a chart
+  -- would draw them as one bar or one heatmap cell, and a reader could not tell the rows apart.
+  SELECT *,
+         coalesce(product_i18n_title, product_i18n_name)
+           || CASE WHEN count(*) OVER (PARTITION BY coalesce(product_i18n_title, product_i18n_name)) > 1
+                   THEN ' (product ' || product_id || ')' ELSE '' END AS shown_title
+  FROM product
+) AS product ON product.product_id = ordered.product_id
 LEFT JOIN "user" ON "user".user_id = ordered.user_id
 GROUP BY ordered.user_id, "user".firstname, "user".lastname, "user".email, ordered.product_id,
-         product.product_i18n_title, product.product_i18n_name, product.product_id
+         product.shown_title, product.product_id
 ORDER BY ordered.user_id, ordered.product_id

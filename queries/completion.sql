@@ -10,8 +10,9 @@
 --   completed take that passes as in the compliance query (no pass mark, product_min_score
 --   empty or 0; or the take has no score; or its score reaches the pass mark);
 --   pass_rate = passed / completed. Groups appear only for products one of their users is
---   enrolled in; groups that share a name have their id added to it ("Team A (group 12)"), so
---   that their rows and chart cells are told apart.
+--   enrolled in; groups that share a name have their id added to it ("Team A (group 12)"), and
+--   products that share a title theirs ("Fire safety (product 2)"), so that their rows and chart
+--   cells are told apart.
 -- label completed_users: Completed (any score)
 -- label completion_rate: Completion rate (any score)
 -- label passed_users: Passed
@@ -98,8 +99,7 @@ SELECT
   CASE WHEN totals.group_id IS NULL THEN '(all users)' ELSE named.group_name END AS group_name,
   totals.product_id,
   coalesce(
-    product.product_i18n_title,
-    product.product_i18n_name,
+    product.shown_title,
     CASE WHEN product.product_id IS NULL THEN '(product ' || totals.product_id || ', no longer in the portal)' END
   ) AS product_title,
   totals.enrolled_users,
@@ -117,5 +117,13 @@ LEFT JOIN medians
   ON medians.group_id IS NOT DISTINCT FROM totals.group_id
   AND medians.product_id = totals.product_id
 LEFT JOIN named ON named.grp_id = totals.group_id
-LEFT JOIN product ON product.product_id = totals.product_id
+LEFT JOIN (
+  -- Products that share a title have their id added to it ("Fire safety (product 2)"): a chart
+  -- would draw them as one bar or one heatmap cell, and a reader could not tell the rows apart.
+  SELECT *,
+         coalesce(product_i18n_title, product_i18n_name)
+           || CASE WHEN count(*) OVER (PARTITION BY coalesce(product_i18n_title, product_i18n_name)) > 1
+                   THEN ' (product ' || product_id || ')' ELSE '' END AS shown_title
+  FROM product
+) AS product ON product.product_id = totals.product_id
 ORDER BY totals.group_id NULLS FIRST, totals.product_id

@@ -199,8 +199,7 @@ SELECT
   user_groups.groups,
   rows.product_id,
   coalesce(
-    product.product_i18n_title,
-    product.product_i18n_name,
+    product.shown_title,
     CASE WHEN product.product_id IS NULL THEN '(product ' || rows.product_id || ', no longer in the portal)' END
   ) AS product_title,
   rows.status,
@@ -221,7 +220,15 @@ FROM rows
 LEFT JOIN "user" ON "user".user_id = rows.user_id
 LEFT JOIN user_groups ON user_groups.user_id = rows.user_id
 LEFT JOIN person_managers ON person_managers.user_id = rows.user_id
-LEFT JOIN product ON product.product_id = rows.product_id
+LEFT JOIN (
+  -- Products that share a title have their id added to it ("Fire safety (product 2)"): a chart
+  -- would draw them as one bar or one heatmap cell, and a reader could not tell the rows apart.
+  SELECT *,
+         coalesce(product_i18n_title, product_i18n_name)
+           || CASE WHEN count(*) OVER (PARTITION BY coalesce(product_i18n_title, product_i18n_name)) > 1
+                   THEN ' (product ' || product_id || ')' ELSE '' END AS shown_title
+  FROM product
+) AS product ON product.product_id = rows.product_id
 ORDER BY coalesce(rows.days_overdue, 0) DESC,
          "user".lastname NULLS LAST, "user".firstname NULLS LAST, rows.user_id, rows.product_id,
          person_managers.manager_email NULLS LAST

@@ -17,8 +17,7 @@ WITH scored AS (
 SELECT
   scored.product_id,
   coalesce(
-    product.product_i18n_title,
-    product.product_i18n_name,
+    product.shown_title,
     CASE WHEN product.product_id IS NULL THEN '(product ' || scored.product_id || ', no longer in the portal)' END
   ) AS product_title,
   count(*) AS takes,
@@ -44,6 +43,14 @@ SELECT
   count(*) FILTER (WHERE score BETWEEN 90 AND 100) AS scores_90_100,
   count(*) FILTER (WHERE score < 0 OR score > 100) AS scores_outside
 FROM scored
-LEFT JOIN product ON product.product_id = scored.product_id
-GROUP BY scored.product_id, product.product_i18n_title, product.product_id, product.product_i18n_name
+LEFT JOIN (
+  -- Products that share a title have their id added to it ("Fire safety (product 2)"): a chart
+  -- would draw them as one bar or one heatmap cell, and a reader could not tell the rows apart.
+  SELECT *,
+         coalesce(product_i18n_title, product_i18n_name)
+           || CASE WHEN count(*) OVER (PARTITION BY coalesce(product_i18n_title, product_i18n_name)) > 1
+                   THEN ' (product ' || product_id || ')' ELSE '' END AS shown_title
+  FROM product
+) AS product ON product.product_id = scored.product_id
+GROUP BY scored.product_id, product.shown_title, product.product_id
 ORDER BY scored.product_id

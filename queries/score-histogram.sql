@@ -19,8 +19,7 @@ WITH scored AS (
 SELECT
   scored.product_id,
   coalesce(
-    product.product_i18n_title,
-    product.product_i18n_name,
+    product.shown_title,
     CASE WHEN product.product_id IS NULL THEN '(product ' || scored.product_id || ', no longer in the portal)' END
   ) AS product_title,
   bucket_from,
@@ -28,6 +27,14 @@ SELECT
   count(*) AS takes,
   count(*) / sum(count(*)) OVER (PARTITION BY scored.product_id) AS takes_share
 FROM scored
-LEFT JOIN product ON product.product_id = scored.product_id
-GROUP BY scored.product_id, product.product_i18n_title, product.product_id, product.product_i18n_name, bucket_from
+LEFT JOIN (
+  -- Products that share a title have their id added to it ("Fire safety (product 2)"): a chart
+  -- would draw them as one bar or one heatmap cell, and a reader could not tell the rows apart.
+  SELECT *,
+         coalesce(product_i18n_title, product_i18n_name)
+           || CASE WHEN count(*) OVER (PARTITION BY coalesce(product_i18n_title, product_i18n_name)) > 1
+                   THEN ' (product ' || product_id || ')' ELSE '' END AS shown_title
+  FROM product
+) AS product ON product.product_id = scored.product_id
+GROUP BY scored.product_id, product.shown_title, product.product_id, bucket_from
 ORDER BY scored.product_id, bucket_from

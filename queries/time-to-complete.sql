@@ -17,8 +17,7 @@ WITH durations AS (
 SELECT
   durations.product_id,
   coalesce(
-    product.product_i18n_title,
-    product.product_i18n_name,
+    product.shown_title,
     CASE WHEN product.product_id IS NULL THEN '(product ' || durations.product_id || ', no longer in the portal)' END
   ) AS product_title,
   count(*) FILTER (WHERE hours >= 0) AS completed_takes,
@@ -29,6 +28,14 @@ SELECT
   max(hours) FILTER (WHERE hours >= 0) AS max_hours,
   count(*) FILTER (WHERE hours < 0) AS negative_durations
 FROM durations
-LEFT JOIN product ON product.product_id = durations.product_id
-GROUP BY durations.product_id, product.product_i18n_title, product.product_id, product.product_i18n_name
+LEFT JOIN (
+  -- Products that share a title have their id added to it ("Fire safety (product 2)"): a chart
+  -- would draw them as one bar or one heatmap cell, and a reader could not tell the rows apart.
+  SELECT *,
+         coalesce(product_i18n_title, product_i18n_name)
+           || CASE WHEN count(*) OVER (PARTITION BY coalesce(product_i18n_title, product_i18n_name)) > 1
+                   THEN ' (product ' || product_id || ')' ELSE '' END AS shown_title
+  FROM product
+) AS product ON product.product_id = durations.product_id
+GROUP BY durations.product_id, product.shown_title, product.product_id
 ORDER BY durations.product_id
