@@ -31,5 +31,15 @@ export function checkSnapshotDate(date: string, source = "--snapshot-date"): str
   if (parsed.toISOString().slice(0, 10) !== date) {
     throw new LmsExportError("bad-input", `${source} ${date} is not a day of the calendar`);
   }
+  // A day still to come is a typo: as the newest snapshot it would be what reports read, and with
+  // --keep it would drop real days and refuse every correct one after it. Tomorrow is allowed: a
+  // day east of UTC may have begun.
+  const today = new Date().toISOString().slice(0, 10);
+  if (parsed.getTime() > Date.parse(`${today}T00:00:00Z`) + 86_400_000) {
+    throw new LmsExportError(
+      "bad-input",
+      `${source} ${date} is a day still to come (today is ${today} in UTC): a snapshot holds data already extracted; give the day it was taken, or leave the option out for today`,
+    );
+  }
   return date;
 }

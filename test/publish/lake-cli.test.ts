@@ -102,6 +102,11 @@ describe("publish --lake and report --lake from the command line", () => {
         ["publish", "--db", "x.duckdb", "--lake", "l", "--snapshot-date", "2026-02-30"],
         "is not a day of the calendar",
       ],
+      // A typo of the year: as the newest day it would drop real ones with --keep.
+      [
+        ["publish", "--db", "x.duckdb", "--lake", "l", "--snapshot-date", "2099-01-01"],
+        "--snapshot-date 2099-01-01 is a day still to come",
+      ],
       [["report", "completion", "--lake", "empty"], "lists no partitions"],
       [
         ["publish", "--db", "x.duckdb", "--lake", "l", "--schema", "bi"],
