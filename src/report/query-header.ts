@@ -156,11 +156,15 @@ function parseParamLine(body: string, where: string): QueryParam {
 
 /**
  * A default as the header writes it: `null`, or for a type whose empty value means "no value"
- * (not text, not a list) nothing at all, is null; anything else is parsed like a command-line value.
+ * (not text, not a list) nothing at all, is null; anything else is parsed like a command-line value,
+ * whose quotes a shell would have taken off: `= ""` is the empty text, not two quote marks (a
+ * filter `$status = ''` then matched nothing, and the report came back empty without a word).
  */
 function headerDefault(raw: string, type: QueryParam["type"]): string | null {
   if (raw === "null") return null;
-  return emptyMeansNoValue(type) && raw.trim() === "" ? null : raw;
+  const quoted = /^(["'])(.*)\1$/s.exec(raw);
+  const text = quoted ? (quoted[2] ?? "") : raw;
+  return emptyMeansNoValue(type) && text.trim() === "" ? null : text;
 }
 
 /**

@@ -43,6 +43,17 @@ describe("the header syntax", () => {
     expect(param("-- param ids int_list = : Ids (empty = all).")?.default).toBe("");
   });
 
+  test('a quoted default is its text, as a shell would pass it: `= ""` is the empty text', () => {
+    expect(param('-- param status string = "": Only this status (empty = all).')?.default).toBe("");
+    expect(param("-- param status string = '': Only this status.")?.default).toBe("");
+    expect(param('-- param team string = "Sales north": A team.')?.default).toBe("Sales north");
+    expect(
+      param('-- param group_id int = "": The group (empty = every group).')?.default,
+    ).toBeNull();
+    // Quotes that do not enclose the whole value are part of it.
+    expect(param('-- param q string = it"s: Text.')?.default).toBe('it"s');
+  });
+
   test("a parameter without a range has no bounds", () => {
     const p = param("-- param days int = 30: Days.");
     expect(p?.min).toBeUndefined();
