@@ -3,9 +3,11 @@
  * folder and the environment of a real portal (LMS_BASE_URL, LMS_OUT, LMS_DB) change nothing.
  * In-process through main().
  */
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
+import { createLmsDatabase } from "../fixtures/lms-dataset.js";
 import { runInProcess } from "../helpers/in-process-cli.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 
@@ -31,5 +33,26 @@ describe("demo", () => {
     expect(existsSync(join(cwd, "env-reports"))).toBe(false);
     expect(existsSync(join(cwd, "real.duckdb"))).toBe(false);
     expect(existsSync(join(cwd, "lms-demo.duckdb"))).toBe(true);
+  }, 120_000);
+
+  it("refuses a --db that holds extracts of a real portal, and changes nothing in it", async () => {
+    const path = join(cwd, "real-extracts.duckdb");
+    (await createLmsDatabase({ path, roster: true })).close();
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    await connection.run(
+      `UPDATE _runs SET options = '{"baseUrl":"https://lms.example.com/api-v2"}'`,
+    );
+    connection.closeSync();
+    instance.closeSync();
+    const before = readFileSync(path);
+    const run = await runInProcess(["demo", "--users", "20", "--db", "real-extracts.duckdb"], cwd, {
+      LMS_QUIET: "1",
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "lms-export: --db real-extracts.duckdb holds extracts of https://lms.example.com/api-v2: the demo would replace its records and its roster with made-up ones; give the demo another --db (default lms-demo.duckdb)\n",
+    );
+    expect(readFileSync(path).equals(before)).toBe(true);
   }, 120_000);
 });

@@ -13,6 +13,7 @@ import type { CommandArgs } from "../command-args.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { demoCatalog } from "../demo-catalog.js";
+import { refuseRealDatabase } from "../demo-database-check.js";
 import { extractSummary, extractWith } from "../extract-options.js";
 import { withLogOptions, withOutputOptions } from "../options.js";
 import { reportSummary } from "../report-summary.js";
@@ -75,6 +76,7 @@ async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
     configFile: false,
   });
   const dbPath = resolve(ctx.cwd, args.db ?? DEMO_DB);
+  await refuseRealDatabase(dbPath, ctx.cwd);
   ctx.stderr.write(`starting a simulated portal with ${args.users} users...\n`);
   const portal = await startSimulator({ users: args.users, seed: args.seed });
   let page: string | undefined;
