@@ -9,6 +9,7 @@ import { type ReportJob, resolveJobs } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
 import { ReportsFailedError } from "../report/reports-failed.js";
 import { type ReportRunResult, type RunReportsOptions, runReports } from "../report/run-report.js";
+import { didYouMean } from "../text/suggest-name.js";
 import type { CommandSetup } from "./command-setup.js";
 import type { CliContext } from "./context.js";
 import { type MailRequest, planMail, sendPlannedMail } from "./mail-step.js";
@@ -53,7 +54,31 @@ export async function reportJobs(
       source: config.sources.reportParams,
     });
   }
+  warnUndeclared(unused, catalog, config, logger);
   return { jobs, params };
+}
+
+/**
+ * A shared parameter that no query of the whole catalog declares is most likely a typo
+ * (`due_dayz`): every report then runs with the default it meant to change, so it is said, with
+ * the names it may have meant, though the run goes on (other catalogs may declare it).
+ */
+function warnUndeclared(
+  unused: readonly string[],
+  catalog: Catalog,
+  config: CommandSetup["config"],
+  logger: CommandSetup["logger"],
+): void {
+  const known = new Set(
+    [...catalog.queries.values()].flatMap((query) => query.params.map((param) => param.name)),
+  );
+  for (const key of unused) {
+    if (known.has(key)) continue;
+    const source = config.reportParamSources[key] ?? config.sources.reportParams;
+    logger.warn(
+      `report parameter ${key} from ${source} is declared by no query of the catalog, so no report uses it${didYouMean(key, known)}`,
+    );
+  }
 }
 
 export interface ReportStep {

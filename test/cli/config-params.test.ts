@@ -47,6 +47,22 @@ describe("report parameters from the config file", () => {
     expect(await csvOf("due-flag", ["--param", "due_days=9"])).toEqual(["due_days", "9"]);
   });
 
+  it("one that no query of the catalog declares is said, with the name it may have meant", async () => {
+    const dir = join(cwd, "typo");
+    await mkdir(dir, { recursive: true });
+    const config = join(dir, "lms-export.config.json");
+    await writeFile(
+      config,
+      JSON.stringify({ report: { formats: ["csv"], params: { due_dayz: 14 } } }),
+    );
+    const args = ["report", "compliance", "--db", join(cwd, "lms.duckdb"), "--out", "out"];
+    const run = await runInProcess(args, dir, { LMS_QUIET: "1", LMS_LOG_FORMAT: "human" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `report parameter due_dayz from ${config} (report.params) is declared by no query of the catalog, so no report uses it; did you mean "due_days"?`,
+    );
+  });
+
   it("do not excuse a --param no chosen query declares", async () => {
     const run = await cli(["report", "access", "--param", "due_dayz=3"]);
     expect(run.code).toBe(2);
