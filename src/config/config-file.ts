@@ -10,11 +10,11 @@
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { findDuplicateKey } from "../text/json-duplicate-key.js";
 import { didYouMean } from "../text/suggest-name.js";
 import { positionAt } from "../text/text-position.js";
 import { errnoCode } from "./errno-code.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
-import { findDuplicateKey } from "./json-duplicate-key.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import { type PortalEntries, parsePortals } from "./portals.js";
 import { type RawValues, validateSource } from "./validate.js";

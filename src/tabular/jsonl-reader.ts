@@ -5,6 +5,7 @@
  * that a reader may tell it from a key left out), a whole number past 2^53 is noted as
  * `rounded`, and any other value that is not a string or a whole number as `unquoted`.
  */
+import { findDuplicateKey } from "../text/json-duplicate-key.js";
 import { decodeUtf8 } from "./decode-text.js";
 import {
   type CellNote,
@@ -34,8 +35,9 @@ function asObject(value: unknown, file: string, line: number): Record<string, un
  * from it (a JSON array spans many lines).
  */
 function parseLine(text: string, file: string, line: number): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /\bposition (\d+)/.exec(message)?.[1];
@@ -44,6 +46,17 @@ function parseLine(text: string, file: string, line: number): unknown {
     const shown = reason.length > 160 ? `${reason.slice(0, 157)}...` : reason;
     throw new TabularError(`${file} line ${at}: not JSON (${shown})`, { line: at, cause: error });
   }
+  // JSON.parse keeps the last of a key written twice: {"user_id": 1, "user_id": 2} would be
+  // person 2 without a word, as the config file's reader also refuses.
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== undefined) {
+    const at = line + duplicate.secondLine - 1;
+    throw new TabularError(
+      `${file} line ${at}: key ${JSON.stringify(duplicate.path)} is written twice in one object, and only the last would count: remove one`,
+      { line: at },
+    );
+  }
+  return parsed;
 }
 
 /** Line breaks in `text` before `end`. */

@@ -3,7 +3,7 @@
  * JSON.parse would accept keeping the last value.
  */
 import { describe, expect, it } from "vitest";
-import { findDuplicateKey } from "../../src/config/json-duplicate-key.js";
+import { findDuplicateKey } from "../../src/text/json-duplicate-key.js";
 
 describe("findDuplicateKey", () => {
   it.each([

@@ -234,6 +234,23 @@ describe("a bad roster changes nothing and says what to fix", () => {
     );
   });
 
+  test("JSON: a key written twice in one object is refused, not read as its last value", async () => {
+    await writeFile(
+      join(dir, "twice.jsonl"),
+      '{"user_id": 1, "name": "a"}\n{"user_id": 2, "name": "b", "user_id": 3}\n',
+    );
+    expect(await importFails("twice.jsonl")).toBe(
+      'lms-export: twice.jsonl line 2: key "user_id" is written twice in one object, and only the last would count: remove one',
+    );
+    await writeFile(
+      join(dir, "twice.json"),
+      '[\n{"user_id": 1},\n{"user_id": 2,\n "user_id": 3}\n]\n',
+    );
+    expect(await importFails("twice.json")).toBe(
+      'lms-export: twice.json line 4: key "[1].user_id" is written twice in one object, and only the last would count: remove one',
+    );
+  });
+
   test("JSON: a number past 2^53, which JSON.parse rounds, is refused, not stored as another id", async () => {
     await writeFile(
       join(dir, "big.jsonl"),

@@ -8,7 +8,7 @@
  * true, false, null, ":") as filler between them. It keeps its own stack rather than recursing,
  * as a deeply nested file must not overflow the call stack.
  */
-import { positionAt } from "../text/text-position.js";
+import { positionAt } from "./text-position.js";
 
 /** A key written twice in one object. */
 export interface DuplicateKey {
