@@ -26,10 +26,23 @@ export interface PgSettings {
 const PASSWORD_ADVICE =
   "put the password in a file named by LMS_PG_PASSWORD_FILE (or PGPASSFILE), or in PGPASSWORD";
 
+/**
+ * libpq's parameters that name the target, which this reader takes only from the address: read
+ * as other parameters are not, they would connect somewhere else than the URL says.
+ */
+const TARGET_PARAMETERS: Readonly<Record<string, string>> = {
+  port: "the port after the host (postgres://user@host:5433/database)",
+  user: "the role before the host (postgres://role@host/database)",
+  dbname: "the database as the path (postgres://user@host/database)",
+  hostaddr: "the server as the host, or ?host=",
+};
+
 function parseUrl(url: string): URL {
   let parsed: URL;
   try {
-    parsed = new URL(url);
+    // libpq's socket form names a role and no host (`postgres://role@/db?host=/run/postgresql`),
+    // which URL readers refuse; the host is then ?host=, or localhost.
+    parsed = new URL(url.replace(/^(postgres(?:ql)?:\/\/[^/?#@]+@)(?=[/?#]|$)/i, "$1localhost"));
   } catch {
     throw new LmsExportError(
       "bad-input",
@@ -54,6 +67,14 @@ function parseUrl(url: string): URL {
       "bad-input",
       `the --postgres URL contains a password in its query string (password, sslpassword or another secret parameter); remove it and ${PASSWORD_ADVICE}`,
     );
+  }
+  for (const [name, place] of Object.entries(TARGET_PARAMETERS)) {
+    if (parsed.searchParams.has(name)) {
+      throw new LmsExportError(
+        "bad-input",
+        `the --postgres URL's ?${name}= is not read: write ${place}`,
+      );
+    }
   }
   return parsed;
 }
