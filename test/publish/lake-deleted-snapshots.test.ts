@@ -69,10 +69,10 @@ describe("snapshots deleted from the lake by hand", () => {
     expect(new Set(rows.map((line) => line.split(",")[0]))).toEqual(new Set(["north"]));
     expect(rows.find((line) => line.startsWith("north,take,"))).toMatch(/^north,take,300,/);
 
-    await publish("north", "2026-11-30");
+    await publish("north", "2026-11-25");
     expect(await manifestTakes(lake)).toEqual([
       ["north", "2026-11-16", FIXTURE_ROWS.take],
-      ["north", "2026-11-30", FIXTURE_ROWS.take],
+      ["north", "2026-11-25", FIXTURE_ROWS.take],
     ]);
     const portals = new Set((await readManifest(lake)).partitions.map((p) => p.portal));
     expect([...portals]).toEqual(["north"]);
