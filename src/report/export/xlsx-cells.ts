@@ -15,13 +15,16 @@
  * time), and "00:00:00" on every line is noise. The cell still holds the exact instant; only its
  * format changes, and one format serves the whole column.
  *
+ * Numbers a cell cannot hold (NaN, infinities) are written as text (`xlsx-numbers.ts`).
+ *
  * Text: a cell holds at most 32,767 characters in Excel, which offers to "repair" a file with a
  * longer one and drops its text. A longer value is cut to fit and ends with "…"; the workbook's
  * About sheet says how many were cut, and the CSV and Parquet files hold them whole.
  */
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api";
-import { columnKind, decimalScale, plainConverter } from "../present/column-kind.js";
+import { columnKind, decimalScale, isNumberKind, plainConverter } from "../present/column-kind.js";
 import { neutraliseText } from "./formula-injection.js";
+import { excelNumber } from "./xlsx-numbers.js";
 
 /** A value as exceljs writes it into a cell (null = empty cell). */
 export type CellValue = string | number | boolean | Date | null;
@@ -87,7 +90,7 @@ export function columnWriter(
       style: { numFmt: numberFormat(format, decimalScale(type)) },
       baseWidth: BASE_WIDTHS[kind],
       measure: false,
-      convert,
+      convert: isNumberKind(kind) ? excelNumber(convert) : convert,
     };
   }
   const text = options.neutraliseFormulas
