@@ -1,6 +1,6 @@
 /**
  * How a DuckDB result column becomes Excel cells: the JS value written (numbers as numbers,
- * BIGINT included; dates as real dates; booleans as booleans; everything else as text), the number
+ * BIGINT included, unless a double cannot hold them; dates as real dates; booleans as booleans; everything else as text), the number
  * format, and a starting width.
  *
  * The kind of each column (percentages, dates...) follows `present/column-kind.ts`.
@@ -15,7 +15,8 @@
  * time), and "00:00:00" on every line is noise. The cell still holds the exact instant; only its
  * format changes, and one format serves the whole column.
  *
- * Numbers a cell cannot hold (NaN, infinities) are written as text (`xlsx-numbers.ts`).
+ * Numbers a cell cannot hold (NaN, infinities, whole numbers past 2^53, DECIMALs with more
+ * digits than a double keeps) are written as text (`xlsx-numbers.ts`).
  *
  * Text: a cell holds at most 32,767 characters in Excel, which offers to "repair" a file with a
  * longer one and drops its text. A longer value is cut to fit and ends with "…"; the workbook's
@@ -86,11 +87,13 @@ export function columnWriter(
   if (kind === "boolean") return { style: {}, baseWidth: 7, measure: false, convert };
   if (kind !== "text") {
     const format = kind === "integer" && IDENTIFIER.test(name) ? "identifier" : kind;
+    const number = isNumberKind(kind);
     return {
       style: { numFmt: numberFormat(format, decimalScale(type)) },
       baseWidth: BASE_WIDTHS[kind],
-      measure: false,
-      convert: isNumberKind(kind) ? excelNumber(convert) : convert,
+      // A number written as its digits is text: the column is made wide enough to show them.
+      measure: number,
+      convert: number ? excelNumber(type) : convert,
     };
   }
   const text = options.neutraliseFormulas

@@ -90,8 +90,9 @@ export function isTimeKind(kind: ColumnKind): boolean {
 
 export function toNumber(value: DuckDBValue): number | null {
   if (typeof value === "number") return value;
-  // BIGINT arrives as bigint; doubles are what charts and Excel hold, so a value above 2^53
-  // loses digits there (the HTML report and the mail show it exact, see shownConverter).
+  // BIGINT arrives as bigint; doubles are what charts hold, so a value above 2^53 loses digits
+  // there (the HTML report and the mail show it exact, see shownConverter; the workbook writes
+  // its digits, see export/xlsx-numbers.ts).
   if (typeof value === "bigint") return Number(value);
   if (value !== null && typeof value === "object" && "toDouble" in value) {
     return (value as { toDouble(): number }).toDouble();
@@ -178,7 +179,7 @@ const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /**
  * The converter of a column whose values are shown as text: as plainConverter, but a DECIMAL
  * column's values stay exact, and so does a BIGINT or HUGEINT beyond 2^53 (an id or a sum of
- * large amounts); charts and the workbook take plainConverter's doubles.
+ * large amounts); charts take plainConverter's doubles.
  */
 export function shownConverter(
   kind: ColumnKind,
