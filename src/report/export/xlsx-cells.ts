@@ -13,7 +13,8 @@
  * TIMESTAMP column is shown as a date too when every value of its first chunk (up to 2,048 rows)
  * falls at midnight UTC: such a column holds days (a due date, a day the portal sent without a
  * time), and "00:00:00" on every line is noise. The cell still holds the exact instant; only its
- * format changes, and one format serves the whole column.
+ * format changes, and one format serves the whole column. Excel has no date before 1900, and
+ * counts a 1900-02-29 that never was: `xlsx-dates.ts` writes the dates exceljs would get wrong.
  *
  * Numbers a cell cannot hold (NaN, infinities, whole numbers past 2^53, DECIMALs with more
  * digits than a double keeps) are written as text (`xlsx-numbers.ts`).
@@ -25,6 +26,7 @@
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api";
 import { columnKind, decimalScale, isNumberKind, plainConverter } from "../present/column-kind.js";
 import { neutraliseText } from "./formula-injection.js";
+import { excelDate } from "./xlsx-dates.js";
 import { excelNumber } from "./xlsx-numbers.js";
 
 /** A value as exceljs writes it into a cell (null = empty cell). */
@@ -87,13 +89,12 @@ export function columnWriter(
   if (kind === "boolean") return { style: {}, baseWidth: 7, measure: false, convert };
   if (kind !== "text") {
     const format = kind === "integer" && IDENTIFIER.test(name) ? "identifier" : kind;
-    const number = isNumberKind(kind);
     return {
       style: { numFmt: numberFormat(format, decimalScale(type)) },
       baseWidth: BASE_WIDTHS[kind],
-      // A number written as its digits is text: the column is made wide enough to show them.
-      measure: number,
-      convert: number ? excelNumber(type) : convert,
+      // A number or date Excel cannot hold is written as text: the column is made wide enough.
+      measure: true,
+      convert: isNumberKind(kind) ? excelNumber(type) : excelDate(type, convert),
     };
   }
   const text = options.neutraliseFormulas
@@ -115,13 +116,22 @@ export function columnWriter(
 const DATE_STYLE = { numFmt: NUMBER_FORMATS.date };
 
 /**
+ * Whether a timestamp cell is at midnight UTC: a Date, or an Excel serial (early 1900, see
+ * xlsx-dates.ts); undefined for text.
+ */
+function atMidnight(value: CellValue): boolean | undefined {
+  if (value instanceof Date) return value.getTime() % DAY_MS === 0;
+  return typeof value === "number" ? Number.isInteger(value) : undefined;
+}
+
+/**
  * `writer`, or a writer of the same values shown as dates when it writes timestamps and every
  * date of `sample` (the first rows) is at midnight UTC (see the module comment).
  */
 export function settleDateFormat(writer: ColumnWriter, sample: readonly CellValue[]): ColumnWriter {
   if (writer.style.numFmt !== NUMBER_FORMATS.timestamp) return writer;
-  const dates = sample.filter((value): value is Date => value instanceof Date);
-  if (dates.length === 0 || dates.some((date) => date.getTime() % DAY_MS !== 0)) return writer;
+  const midnights = sample.map(atMidnight).filter((value) => value !== undefined);
+  if (midnights.length === 0 || midnights.includes(false)) return writer;
   return { ...writer, style: DATE_STYLE, baseWidth: 11 };
 }
 
