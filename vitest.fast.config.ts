@@ -39,6 +39,7 @@ const SLOW_TESTS = [
   "test/cli/schedule-cli.test.ts",
   "test/cli/schedule-group-stop.test.ts",
   "test/cli/schedule.test.ts",
+  "test/cli/sql-interrupt.test.ts",
   "test/cli/wait-lock.test.ts",
   "test/extract/dialect.test.ts",
   "test/extract/exact-listing.test.ts",

@@ -1,8 +1,10 @@
-import type { DuckDBConnection } from "@duckdb/node-api";
+import type { Writable } from "node:stream";
+import type { DuckDBConnection, DuckDBResult } from "@duckdb/node-api";
 import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
 import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
+import { interrupted, interruptOnAbort } from "../../report/interruption.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { inlineSqlError } from "../../report/sql-error.js";
 import type { CommandArgs } from "../command-args.js";
@@ -53,23 +55,61 @@ async function sqlHandler(args: SqlArgs, ctx: CliContext): Promise<void> {
   );
   try {
     await restrictFileAccess(db, allowed);
-    const connection = await db.connect();
+    await runAndPrint(await db.connect(), query, format, {
+      neutraliseFormulas: args.neutraliseFormulas,
+      signal: ctx.signal,
+      out: ctx.stdout,
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** What running the statement takes besides it: the print options, the CLI's stop signal. */
+interface RunSettings {
+  readonly neutraliseFormulas: boolean;
+  readonly signal: AbortSignal;
+  readonly out: Writable;
+}
+
+/**
+ * Checks, runs and prints the statement. Ctrl-C or SIGTERM stops it with DuckDB's interrupt: no
+ * check in JavaScript runs while DuckDB computes (an aggregate answers only at its end), and
+ * whatever fails once the signal fired ("Interrupted!" included) failed because of it.
+ */
+async function runAndPrint(
+  connection: DuckDBConnection,
+  query: string,
+  format: PrintFormat,
+  settings: RunSettings,
+): Promise<void> {
+  const { signal } = settings;
+  const unwatch = interruptOnAbort(signal, connection);
+  try {
     await checkStatement(connection, query);
-    let result: Awaited<ReturnType<typeof connection.stream>>;
+    let result: DuckDBResult;
     try {
-      result = await connection.stream(query);
+      // Started first, then run: DuckDB forgets an interrupt that comes before its statement
+      // has started, so a signal that came earlier interrupts it now (it then fails at once,
+      // and ends: a statement started and never run would keep the process alive).
+      const pending = await connection.startStream(query);
+      if (signal.aborted) connection.interrupt();
+      result = await pending.getResult();
     } catch (error) {
       throw inlineSqlError(error);
     }
     try {
-      await printResult(result, ctx.stdout, format, {
-        neutraliseFormulas: args.neutraliseFormulas,
+      await printResult(result, settings.out, format, {
+        neutraliseFormulas: settings.neutraliseFormulas,
       });
     } catch (error) {
       throw inlineSqlError(error);
     }
+  } catch (error) {
+    if (signal.aborted) throw interrupted("sql", { cause: error });
+    throw error;
   } finally {
-    db.close();
+    unwatch();
   }
 }
 
