@@ -1,6 +1,6 @@
 /**
  * `sql` refuses bad SQL as bad input (exit 2) and keeps DuckDB's hints: "Did you mean", the
- * candidate columns and the caret under the faulty word.
+ * candidate columns and the caret under the faulty word; text without a statement is asked for one.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -42,6 +42,14 @@ describe("sql with bad SQL", () => {
     const conversion = await sql("SELECT 'a'::int");
     expect(conversion.code).toBe(2);
     expect(conversion.stderr).toMatch(/^lms-export: SQL error \(line 1\): Conversion Error/);
+  });
+
+  it("asks for one statement when given none (blank, `;` or comments only), exit 2", async () => {
+    for (const none of ["", ";", " ;\n; /* nothing */\n-- at all\n"]) {
+      const run = await sql(none);
+      expect(run.code, none).toBe(2);
+      expect(run.stderr, none).toBe("lms-export: give exactly one SQL statement (got none)\n");
+    }
   });
 
   it("says to quote SQL that the shell split into words", async () => {

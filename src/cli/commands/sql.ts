@@ -118,14 +118,12 @@ async function runAndPrint(
  * bind values, and a second statement would run unseen.
  */
 async function checkStatement(connection: DuckDBConnection, query: string): Promise<void> {
-  let count: number;
-  try {
-    count = (await connection.extractStatements(query)).count;
-  } catch (error) {
-    throw inlineSqlError(error);
-  }
+  const count = await statementCount(connection, query);
   if (count !== 1) {
-    throw new LmsExportError("bad-input", `give exactly one SQL statement (got ${count})`);
+    throw new LmsExportError(
+      "bad-input",
+      `give exactly one SQL statement (got ${count === 0 ? "none" : count})`,
+    );
   }
   let parameters: number;
   try {
@@ -140,6 +138,22 @@ async function checkStatement(connection: DuckDBConnection, query: string): Prom
       "bad-input",
       "the statement has parameters (? or $name); sql takes none: write the values into it",
     );
+  }
+}
+
+/**
+ * How many statements DuckDB finds in `query`. Text without any (blank, only `;` or comments) is
+ * a failure to DuckDB, with no message ("Error in native callback"): it is told apart from a
+ * syntax error by DuckDB's parser itself, as the text that with one statement after it holds
+ * exactly that one.
+ */
+async function statementCount(connection: DuckDBConnection, query: string): Promise<number> {
+  try {
+    return (await connection.extractStatements(query)).count;
+  } catch (error) {
+    const probe = await connection.extractStatements(`${query}\n;SELECT 1`).catch(() => undefined);
+    if (probe?.count === 1) return 0;
+    throw inlineSqlError(error);
   }
 }
 
