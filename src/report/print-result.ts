@@ -5,6 +5,7 @@
 import type { Writable } from "node:stream";
 import { type DuckDBResult, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
 import { neutraliseText } from "./export/formula-injection.js";
+import { jsonValue } from "./json-value.js";
 import { isNumericType } from "./numeric-types.js";
 
 /** Output formats of the `sql` command. */
@@ -15,21 +16,6 @@ const MAX_TABLE_CELL = 60;
 /** DuckDB's own text for a value (timestamps as "2026-03-05 10:22:13", lists as "[1, 2]"). */
 function text(value: DuckDBValue): string {
   return typeof value === "string" ? value : String(value);
-}
-
-/** A value as JSON: numbers stay numbers unless too large for a double, then text. */
-function jsonValue(value: DuckDBValue): unknown {
-  if (value === null || typeof value === "boolean" || typeof value === "string") return value;
-  if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
-  if (typeof value === "bigint") {
-    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
-      ? Number(value)
-      : value.toString();
-  }
-  const inner = value as { items?: readonly DuckDBValue[]; toDouble?: () => number };
-  if (Array.isArray(inner.items)) return inner.items.map(jsonValue);
-  if (typeof inner.toDouble === "function") return inner.toDouble();
-  return String(value);
 }
 
 /**
