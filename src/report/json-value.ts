@@ -1,13 +1,24 @@
 /**
- * A DuckDB value as JSON, for `sql --format json`. A number is a JSON number only when a program
+ * A DuckDB value as JSON, for `sql --format json`: lists as arrays, timestamps of every kind as
+ * ISO 8601 instants with their `Z`, at any depth. A number is a JSON number only when a program
  * reading the JSON into a double (JavaScript, Python, most others) gets back exactly the value
  * DuckDB holds; otherwise it is a string of its exact digits, so no reader silently gets another
  * number. The rule is per value, for whole numbers and DECIMALs alike: a large value in a column
  * of small ones is a string, the others numbers.
  */
-import { DuckDBDecimalValue, type DuckDBValue } from "@duckdb/node-api";
+import {
+  DuckDBArrayValue,
+  DuckDBDecimalValue,
+  DuckDBListValue,
+  type DuckDBValue,
+} from "@duckdb/node-api";
+import { infinityText, isoInstant } from "./duckdb-time.js";
 
-/** A value as JSON: numbers stay numbers unless a double would not give them back, then text. */
+/**
+ * A value as JSON: numbers stay numbers unless a double would not give them back, then text;
+ * values JSON has no form for (dates, times, intervals, UUIDs, blobs, structs, maps) are DuckDB's
+ * text.
+ */
 export function jsonValue(value: DuckDBValue): unknown {
   if (value === null || typeof value === "boolean" || typeof value === "string") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
@@ -17,9 +28,10 @@ export function jsonValue(value: DuckDBValue): unknown {
       : value.toString();
   }
   if (value instanceof DuckDBDecimalValue) return decimalJson(value);
-  const inner = value as { items?: readonly DuckDBValue[] };
-  if (Array.isArray(inner.items)) return inner.items.map(jsonValue);
-  return String(value);
+  if (value instanceof DuckDBListValue || value instanceof DuckDBArrayValue) {
+    return value.items.map(jsonValue);
+  }
+  return isoInstant(value) ?? infinityText(value) ?? String(value);
 }
 
 /**

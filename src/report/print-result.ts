@@ -4,6 +4,7 @@
  */
 import type { Writable } from "node:stream";
 import { type DuckDBResult, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
+import { infinityText } from "./duckdb-time.js";
 import { neutraliseText } from "./export/formula-injection.js";
 import { jsonValue } from "./json-value.js";
 import { isNumericType } from "./numeric-types.js";
@@ -13,26 +14,13 @@ export type PrintFormat = "table" | "csv" | "json";
 
 const MAX_TABLE_CELL = 60;
 
-/** DuckDB's own text for a value (timestamps as "2026-03-05 10:22:13", lists as "[1, 2]"). */
-function text(value: DuckDBValue): string {
-  return typeof value === "string" ? value : String(value);
-}
-
 /**
- * A TIMESTAMP (stored in UTC) as ISO 8601 with its `Z`, so a program reading the JSON gets the
- * instant, not a local time: "2026-03-05T10:22:13.000Z". Microseconds past the millisecond show
- * as more digits.
+ * DuckDB's own text for a value (timestamps as "2026-03-05 10:22:13", lists as "[1, 2]"), an
+ * infinite date or timestamp as "infinity" or "-infinity" as DuckDB writes it.
  */
-function isoTimestamp(value: DuckDBValue): unknown {
-  const micros = (value as { micros?: unknown } | null)?.micros;
-  if (typeof micros !== "bigint") return jsonValue(value);
-  const millis = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
-  const rest = Number(micros - millis * 1000n);
-  const iso = new Date(Number(millis)).toISOString();
-  return rest === 0 ? iso : `${iso.slice(0, -1)}${String(rest).padStart(3, "0")}Z`;
+function text(value: DuckDBValue): string {
+  return typeof value === "string" ? value : (infinityText(value) ?? String(value));
 }
-
-const TIMESTAMP_TYPES = new Set<DuckDBTypeId>([DuckDBTypeId.TIMESTAMP, DuckDBTypeId.TIMESTAMP_TZ]);
 
 function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
@@ -106,18 +94,12 @@ function printCsv(
   });
 }
 
-async function printJson(
-  result: DuckDBResult,
-  out: Writable,
-  { names, types }: Columns,
-): Promise<number> {
+async function printJson(result: DuckDBResult, out: Writable, { names }: Columns): Promise<number> {
   out.write("[");
   const count = await streamRows(result, out, (row, index) => {
     const object = Object.fromEntries(
       names.map((name, c) => {
-        const value = row[c] ?? null;
-        const isTime = value !== null && TIMESTAMP_TYPES.has(types[c] as DuckDBTypeId);
-        return [name, isTime ? isoTimestamp(value) : jsonValue(value)];
+        return [name, jsonValue(row[c] ?? null)];
       }),
     );
     return `${index === 0 ? "\n" : ",\n"}${JSON.stringify(object)}`;

@@ -1,6 +1,7 @@
 /**
  * `sql --format json` writes what DuckDB holds: numbers a double cannot give back exactly as
- * strings of their exact digits, value by value, as whole numbers past 2^53 already were.
+ * strings of their exact digits, value by value, as whole numbers past 2^53 already were; every
+ * kind of timestamp, at any depth, as ISO 8601 with its `Z`, and infinite or far ones as text.
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -55,6 +56,59 @@ describe("sql --format json: numbers", () => {
         e: 9007199254740991,
         f: 9007199254740991,
         g: "9007199254740993",
+      },
+    ]);
+  });
+});
+
+describe("sql --format json: dates and timestamps", () => {
+  it("writes infinite and far timestamps and dates as DuckDB's text, whole JSON", async () => {
+    const rows = await jsonRows(
+      `SELECT 'infinity'::TIMESTAMP AS a, '-infinity'::TIMESTAMP AS b,
+              TIMESTAMP '294247-01-01' AS c, DATE 'infinity' AS d, DATE '-infinity' AS e,
+              'infinity'::TIMESTAMP_NS AS f, '-infinity'::TIMESTAMPTZ AS g`,
+    );
+    expect(rows).toEqual([
+      {
+        a: "infinity",
+        b: "-infinity",
+        c: "294247-01-01 00:00:00",
+        d: "infinity",
+        e: "-infinity",
+        f: "infinity",
+        g: "-infinity",
+      },
+    ]);
+  });
+
+  it("writes an infinite date as infinity in CSV and in the table too", async () => {
+    const query = "SELECT DATE 'infinity' AS d, '-infinity'::TIMESTAMP_MS AS t";
+    const csv = await runInProcess(["sql", query, "--format", "csv"], dir);
+    expect(csv.stdout).toBe("d,t\r\ninfinity,-infinity\r\n");
+    const table = await runInProcess(["sql", query], dir);
+    expect(table.stdout.split("\n")[2]).toBe("infinity | -infinity");
+  });
+
+  it("writes every kind of timestamp, also inside lists, as ISO 8601 with Z", async () => {
+    const rows = await jsonRows(
+      `SELECT [TIMESTAMP '2024-01-01', NULL] AS l,
+              TIMESTAMP_NS '2024-01-01 01:02:03.123456789' AS ns,
+              TIMESTAMP_NS '2024-01-01 01:02:03.123456' AS ns_micros,
+              TIMESTAMPTZ '2026-03-05 10:22:13+02' AS tz, [TIMESTAMPTZ '2026-03-05 10:22:13+02'] AS tzs,
+              TIMESTAMP_MS '2024-01-01 01:02:03.123' AS ms, TIMESTAMP_S '2024-01-01 01:02:03' AS s,
+              TIMESTAMP '1969-12-31 23:59:59.999999' AS before_1970, DATE '2024-01-01' AS d`,
+    );
+    expect(rows).toEqual([
+      {
+        l: ["2024-01-01T00:00:00.000Z", null],
+        ns: "2024-01-01T01:02:03.123456789Z",
+        ns_micros: "2024-01-01T01:02:03.123456Z",
+        tz: "2026-03-05T08:22:13.000Z",
+        tzs: ["2026-03-05T08:22:13.000Z"],
+        ms: "2024-01-01T01:02:03.123Z",
+        s: "2024-01-01T01:02:03.000Z",
+        before_1970: "1969-12-31T23:59:59.999999Z",
+        d: "2024-01-01",
       },
     ]);
   });
