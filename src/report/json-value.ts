@@ -1,6 +1,6 @@
 /**
- * A DuckDB value as JSON, for `sql --format json`: lists as arrays, timestamps of every kind as
- * ISO 8601 instants with their `Z`, at any depth. A number is a JSON number only when a program
+ * A DuckDB value as JSON, for `sql --format json`: lists as arrays, structs and maps as objects,
+ * timestamps of every kind as ISO 8601 instants with their `Z`, at any depth. A number is a JSON number only when a program
  * reading the JSON into a double (JavaScript, Python, most others) gets back exactly the value
  * DuckDB holds; otherwise it is a string of its exact digits, so no reader silently gets another
  * number. The rule is per value, for whole numbers and DECIMALs alike: a large value in a column
@@ -10,14 +10,16 @@ import {
   DuckDBArrayValue,
   DuckDBDecimalValue,
   DuckDBListValue,
+  DuckDBMapValue,
+  DuckDBStructValue,
+  DuckDBUnionValue,
   type DuckDBValue,
 } from "@duckdb/node-api";
 import { infinityText, isoInstant } from "./duckdb-time.js";
 
 /**
  * A value as JSON: numbers stay numbers unless a double would not give them back, then text;
- * values JSON has no form for (dates, times, intervals, UUIDs, blobs, structs, maps) are DuckDB's
- * text.
+ * values JSON has no form for (dates, times, intervals, UUIDs, blobs) are DuckDB's text.
  */
 export function jsonValue(value: DuckDBValue): unknown {
   if (value === null || typeof value === "boolean" || typeof value === "string") return value;
@@ -31,7 +33,21 @@ export function jsonValue(value: DuckDBValue): unknown {
   if (value instanceof DuckDBListValue || value instanceof DuckDBArrayValue) {
     return value.items.map(jsonValue);
   }
+  if (value instanceof DuckDBStructValue) {
+    return Object.fromEntries(Object.entries(value.entries).map(([k, v]) => [k, jsonValue(v)]));
+  }
+  if (value instanceof DuckDBMapValue) {
+    return Object.fromEntries(value.entries.map((e) => [keyText(e.key), jsonValue(e.value)]));
+  }
+  // A union's value is that of its member, as DuckDB's own to_json writes it.
+  if (value instanceof DuckDBUnionValue) return jsonValue(value.value);
   return isoInstant(value) ?? infinityText(value) ?? String(value);
+}
+
+/** A map key as a JSON object's key: a text key as it is, any other as its JSON text. */
+function keyText(key: DuckDBValue): string {
+  const json = jsonValue(key);
+  return typeof json === "string" ? json : JSON.stringify(json);
 }
 
 /**

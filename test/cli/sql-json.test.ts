@@ -1,7 +1,8 @@
 /**
  * `sql --format json` writes what DuckDB holds: numbers a double cannot give back exactly as
  * strings of their exact digits, value by value, as whole numbers past 2^53 already were; every
- * kind of timestamp, at any depth, as ISO 8601 with its `Z`, and infinite or far ones as text.
+ * kind of timestamp, at any depth, as ISO 8601 with its `Z`, and infinite or far ones as text;
+ * structs and maps as objects.
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -109,6 +110,27 @@ describe("sql --format json: dates and timestamps", () => {
         s: "2024-01-01T01:02:03.000Z",
         before_1970: "1969-12-31T23:59:59.999999Z",
         d: "2024-01-01",
+      },
+    ]);
+  });
+});
+
+describe("sql --format json: nested values", () => {
+  it("writes structs and maps as objects, a union as its member's value", async () => {
+    const rows = await jsonRows(
+      `SELECT {'x': 1, 'y': [TIMESTAMP '2024-01-01'], 'z': {'d': 99999999999999.99::DECIMAL(18,2)}} AS s,
+              MAP {'a': 1.5::DECIMAL(3,1), 'b': NULL} AS m, MAP {2: 'two', 10: 'ten'} AS n,
+              MAP {TIMESTAMP '2024-01-01': true} AS t, union_value(num := 2)::UNION(num INT, str VARCHAR) AS u,
+              [{'k': 'v'}] AS l`,
+    );
+    expect(rows).toEqual([
+      {
+        s: { x: 1, y: ["2024-01-01T00:00:00.000Z"], z: { d: "99999999999999.99" } },
+        m: { a: 1.5, b: null },
+        n: { "2": "two", "10": "ten" },
+        t: { "2024-01-01T00:00:00.000Z": true },
+        u: 2,
+        l: [{ k: "v" }],
       },
     ]);
   });
