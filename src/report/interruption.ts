@@ -4,7 +4,7 @@
  * own interrupt, since no check in JavaScript runs until it returns (`connection.stream()` alone
  * can run a whole aggregate or sort before it answers).
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBPendingResult, DuckDBResult } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 
 /**
@@ -39,5 +39,27 @@ export function interruptOnAbort(
   if (signal === undefined) return () => {};
   const stop = () => connection.interrupt();
   signal.addEventListener("abort", stop, { once: true });
-  return () => signal.removeEventListener("abort", stop);
+  watched.set(connection, signal);
+  return () => {
+    signal.removeEventListener("abort", stop);
+    watched.delete(connection);
+  };
+}
+
+/** The signal {@link interruptOnAbort} watches for each connection, while it does. */
+const watched = new WeakMap<DuckDBConnection, AbortSignal>();
+
+/**
+ * Starts a statement with `start`, then runs it; when the signal watched for `connection` fired
+ * before it began (while the connection opened, between two checks), it is interrupted at once.
+ * DuckDB forgets an interrupt that comes before its statement has started: the signal's listener
+ * had fired into nothing, and the statement (a long aggregate) ran to its end.
+ */
+export async function runWatched(
+  connection: DuckDBConnection,
+  start: () => Promise<DuckDBPendingResult>,
+): Promise<DuckDBResult> {
+  const pending = await start();
+  if (watched.get(connection)?.aborted) connection.interrupt();
+  return pending.getResult();
 }

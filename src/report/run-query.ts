@@ -21,6 +21,7 @@ import {
 } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { QueryDef } from "./catalog.js";
+import { runWatched } from "./interruption.js";
 import { PARAM_DUCKDB_TYPES, type ResolvedParams } from "./params.js";
 import { sqlError } from "./sql-error.js";
 
@@ -166,7 +167,9 @@ export async function streamQuery(
   bound: BoundQuery,
 ): Promise<DuckDBResult> {
   try {
-    return await connection.stream(bound.sql, bound.values, bound.types);
+    return await runWatched(connection, () =>
+      connection.startStream(bound.sql, bound.values, bound.types),
+    );
   } catch (error) {
     throw sqlError(error, bound.query.file, "run");
   }
@@ -185,10 +188,12 @@ export async function copyQuery(
   select: string = bound.sql,
 ): Promise<number> {
   try {
-    const result = await connection.run(
-      `COPY (${select}\n) TO ($${TARGET}) (${options})`,
-      { ...bound.values, [TARGET]: target },
-      { ...bound.types, [TARGET]: VARCHAR },
+    const result = await runWatched(connection, () =>
+      connection.start(
+        `COPY (${select}\n) TO ($${TARGET}) (${options})`,
+        { ...bound.values, [TARGET]: target },
+        { ...bound.types, [TARGET]: VARCHAR },
+      ),
     );
     const rows = await result.getRowsJS();
     return Number(rows[0]?.[0] ?? result.rowsChanged);
