@@ -59,9 +59,14 @@ export class TokenManager {
     return abortable(this.#pending ?? this.#request("initial"), signal);
   }
 
-  renew(refused: string, signal?: AbortSignal): Promise<string> {
+  /**
+   * `rejected`: the portal refused `refused` (a 401), so requests leaving the queue wait for its
+   * successor (see forSending); a fresh token asked for after a 403 replaces one still honoured.
+   */
+  renew(refused: string, signal?: AbortSignal, rejected = false): Promise<string> {
     if (this.#token !== undefined && this.#token !== refused) return Promise.resolve(this.#token);
-    if (this.#pending === undefined) this.#replacing = refused;
+    // A renewal under way replaces `refused` too (#token is still it): it is now known refused.
+    if (rejected) this.#replacing = refused;
     return abortable(this.#pending ?? this.#request("renewal"), signal);
   }
 

@@ -96,7 +96,7 @@ export async function tokenTrouble(
     }
     // A refused token is not a failed attempt: the request is sent again with the next token.
     // Writes are safe to resend here: the portal refused them before doing anything.
-    await tokens.renew(token, signal);
+    await tokens.renew(token, signal, true);
     return "again";
   }
   const permission = isPermissionRefusal(error);

@@ -9,7 +9,7 @@ import type { AdaptiveSettings } from "./adaptive-limit.js";
 import { afterQueuedWrites } from "./after-queued-writes.js";
 import { authorizationValue, TokenManager } from "./auth.js";
 import { AuthorizationForm } from "./authorization-form.js";
-import { ConcurrencyControl, type PaceFigures, type SentRequest } from "./concurrency-control.js";
+import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
 import { type ListContent, readEnvelope, statusStoodFor } from "./envelope.js";
 import { ApiError, OverloadError, type RequestContext, RetryBudgetError } from "./errors.js";
 import { createHttpConnection, type HttpAnswer, type HttpConnection } from "./http.js";
@@ -62,6 +62,8 @@ export class Transport {
   readonly #http: HttpConnection;
   readonly #limiter: Limiter;
   readonly #pace: ConcurrencyControl;
+  /** Requests sent and not yet answered. */
+  #onWire = 0;
   readonly #gate = new PauseGate();
   readonly #tokens: TokenManager;
   readonly #form: AuthorizationForm;
@@ -144,10 +146,10 @@ export class Transport {
    * once: it served some, fewer than were in flight with this one. A token that expired after
    * serving many, or never served (a wrong prefix), says nothing about the pace.
    */
-  #tokensShort(token: string | undefined, sent: SentRequest): boolean {
+  #tokensShort(token: string | undefined, onWire: number): boolean {
     if (token === undefined) return false;
     const served = this.#tokens.servedCount(token);
-    return served > 0 && served < sent.inFlight;
+    return served > 0 && served < onWire;
   }
 
   /** The portal accepted `token` sent with `scheme`. */
@@ -274,19 +276,27 @@ export class Transport {
       carrying.scheme = scheme;
       this.#stats.request(call.operation);
       const sent = this.#pace.sent(this.#limiter.active);
-      const answer = await this.#http.send(
-        {
-          method: call.method,
-          path: context.path,
-          headers: headers(token, scheme, body !== undefined),
-          body,
-          signal,
-        },
-        context,
-      );
+      // Requests on the wire with this one: a slot's holder may still wait for its rate slot,
+      // the pause gate or a token, and a token shares only the requests actually sent.
+      const onWire = ++this.#onWire;
+      let answer: HttpAnswer;
+      try {
+        answer = await this.#http.send(
+          {
+            method: call.method,
+            path: context.path,
+            headers: headers(token, scheme, body !== undefined),
+            body,
+            signal,
+          },
+          context,
+        );
+      } finally {
+        this.#onWire -= 1;
+      }
       // An overload said as HTTP 200 {status:false} lowers the limit as a 429 does.
       const status = statusStoodFor(answer);
-      this.#pace.answered(sent, status, status === 401 && this.#tokensShort(token, sent));
+      this.#pace.answered(sent, status, status === 401 && this.#tokensShort(token, onWire));
       return answer;
     };
     return carrying.token === undefined
