@@ -1,12 +1,15 @@
 /**
  * `demo --db FILE` fills FILE with a made-up portal's records and roster. A database that holds
- * extracts of a real portal (any address but this machine's) is refused before anything is
- * written: the demo would replace its records and its roster without a word.
+ * extracts of a real portal (any address but this machine's), or a roster the demo did not
+ * import, is refused before anything is written: the demo would replace them without a word.
  */
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { openDatabase } from "../load/database.js";
+
+/** The roster file the demo writes and imports (see commands/demo.ts). */
+const DEMO_ROSTER = "lms-demo-roster.csv";
 
 /** Addresses the demo's own simulated portal listens on. */
 const LOOPBACK = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?\//i;
@@ -16,17 +19,28 @@ export async function refuseRealDatabase(dbPath: string, cwd: string): Promise<v
   if (!existsSync(dbPath)) return;
   const db = await openDatabase(dbPath, { readOnly: true });
   let addresses: string[];
+  let rosters: string[] = [];
   try {
     const connection = await db.connect();
     try {
       const tables = await connection.runAndReadAll(
-        "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = '_runs' AND schema_name = 'main'",
+        "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name IN ('_runs', '_roster_imports')",
       );
-      if (Number(tables.getRowObjects()[0]?.n ?? 0) === 0) return;
-      const reader = await connection.runAndReadAll(
-        "SELECT DISTINCT json_extract_string(options, '$.baseUrl') AS url FROM _runs WHERE url IS NOT NULL",
-      );
-      addresses = reader.getRowObjects().map((row) => String(row.url));
+      const has = new Set(tables.getRowObjects().map((row) => String(row.table_name)));
+      addresses = [];
+      if (has.has("_runs")) {
+        const reader = await connection.runAndReadAll(
+          "SELECT DISTINCT json_extract_string(options, '$.baseUrl') AS url FROM _runs WHERE url IS NOT NULL",
+        );
+        addresses = reader.getRowObjects().map((row) => String(row.url));
+      }
+      if (has.has("_roster_imports")) {
+        // A roster the demo did not import is someone's people list, extracted or not.
+        const reader = await connection.runAndReadAll(
+          `SELECT DISTINCT file FROM _roster_imports WHERE file <> '${DEMO_ROSTER}'`,
+        );
+        rosters = reader.getRowObjects().map((row) => String(row.file));
+      }
     } finally {
       connection.closeSync();
     }
@@ -34,9 +48,11 @@ export async function refuseRealDatabase(dbPath: string, cwd: string): Promise<v
     db.close();
   }
   const real = addresses.filter((url) => !LOOPBACK.test(`${url}/`));
-  if (real.length === 0) return;
+  const holds =
+    real[0] !== undefined ? `extracts of ${real[0]}` : `the roster imported from ${rosters[0]}`;
+  if (real.length === 0 && rosters.length === 0) return;
   throw new LmsExportError(
     "bad-input",
-    `--db ${relative(cwd, dbPath) || dbPath} holds extracts of ${real[0]}: the demo would replace its records and its roster with made-up ones; give the demo another --db (default lms-demo.duckdb)`,
+    `--db ${relative(cwd, dbPath) || dbPath} holds ${holds}: the demo would replace its records and its roster with made-up ones; give the demo another --db (default lms-demo.duckdb)`,
   );
 }

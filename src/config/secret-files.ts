@@ -5,13 +5,10 @@
  * folder holding one (src/cli/file-access-option.ts): a report's output can be mailed.
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { LoadedConfigFile } from "./config-file.js";
 import type { ConfigValues } from "./fields.js";
 import { type PathBase, settingPath, withAbsolutePaths } from "./setting-path.js";
-
-/** Environment variables naming a secret file (the PostgreSQL ones are read by publish). */
-const SECRET_FILE_VARIABLES = ["LMS_PG_PASSWORD_FILE", "PGPASSFILE"] as const;
 
 /**
  * The absolute paths of the secret files named by `layers` (already absolute), the config file's
@@ -34,11 +31,10 @@ export function secretFiles(
   for (const entry of Object.values(file?.portals ?? {})) {
     add(withAbsolutePaths(entry, { dir: file?.dir ?? base.dir, home: base.home }).apiKeyFile);
   }
-  for (const name of SECRET_FILE_VARIABLES) {
-    const value = env[name];
-    if (value) add(settingPath(base, value));
-  }
-  const pgpass = join(base.home, ".pgpass");
-  if (existsSync(pgpass)) add(pgpass);
+  // Read by publish --postgres (connection-settings.ts); libpq takes PGPASSFILE as written (no
+  // "~"), and reads ~/.pgpass only when PGPASSFILE names none.
+  if (env.LMS_PG_PASSWORD_FILE) add(settingPath(base, env.LMS_PG_PASSWORD_FILE));
+  if (env.PGPASSFILE) add(resolve(base.dir, env.PGPASSFILE));
+  else if (existsSync(join(base.home, ".pgpass"))) add(join(base.home, ".pgpass"));
   return [...found];
 }

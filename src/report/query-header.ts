@@ -157,13 +157,14 @@ function parseParamLine(body: string, where: string): QueryParam {
 /**
  * A default as the header writes it: `null`, or for a type whose empty value means "no value"
  * (not text, not a list) nothing at all, is null; anything else is parsed like a command-line value,
- * whose quotes a shell would have taken off: `= ""` is the empty text, not two quote marks (a
+ * wholly in one pair of quotes read without them: `= ""` is the empty text, not two quote marks (a
  * filter `$status = ''` then matched nothing, and the report came back empty without a word).
  */
 function headerDefault(raw: string, type: QueryParam["type"]): string | null {
   if (raw === "null") return null;
-  const quoted = /^(["'])(.*)\1$/s.exec(raw);
-  const text = quoted ? (quoted[2] ?? "") : raw;
+  // One pair around the whole value, none inside: `"Sales","HR"` is not one quoted text.
+  const quoted = /^"([^"]*)"$|^'([^']*)'$/.exec(raw);
+  const text = quoted ? (quoted[1] ?? quoted[2] ?? "") : raw;
   return emptyMeansNoValue(type) && text.trim() === "" ? null : text;
 }
 

@@ -55,4 +55,21 @@ describe("demo", () => {
     );
     expect(readFileSync(path).equals(before)).toBe(true);
   }, 120_000);
+
+  it("refuses a --db holding a roster it did not import, extracted or not", async () => {
+    writeFileSync(join(cwd, "staff.csv"), "user_id,name\n1,Ada\n");
+    const imported = await runInProcess(
+      ["roster", "import", "staff.csv", "--db", "people.duckdb"],
+      cwd,
+      { LMS_QUIET: "1" },
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    const run = await runInProcess(["demo", "--users", "20", "--db", "people.duckdb"], cwd, {
+      LMS_QUIET: "1",
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "--db people.duckdb holds the roster imported from staff.csv: the demo would replace",
+    );
+  }, 120_000);
 });

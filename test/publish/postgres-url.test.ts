@@ -19,6 +19,18 @@ describe("the --postgres URL", () => {
     });
   });
 
+  test("a role and no host or socket folder is refused: libpq's default socket differs by system", async () => {
+    await expect(pgSettings("postgres://lms_writer@/analytics", env)).rejects.toMatchObject({
+      code: "bad-input",
+      message: expect.stringContaining("the --postgres URL names no server"),
+    });
+    const port = await pgSettings(
+      "postgres://lms_writer@:5433/analytics?host=/run/postgresql",
+      env,
+    );
+    expect(port.client).toMatchObject({ host: "/run/postgresql", port: 5433 });
+  });
+
   test.each([
     ["port", "postgresql:///analytics?host=127.0.0.1&port=55432", "the port after the host"],
     ["user", "postgres://127.0.0.1/analytics?user=lms_writer", "the role before the host"],

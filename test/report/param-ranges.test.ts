@@ -50,8 +50,9 @@ describe("the header syntax", () => {
     expect(
       param('-- param group_id int = "": The group (empty = every group).')?.default,
     ).toBeNull();
-    // Quotes that do not enclose the whole value are part of it.
+    // Quotes that do not enclose the whole value as one pair are part of it.
     expect(param('-- param q string = it"s: Text.')?.default).toBe('it"s');
+    expect(param('-- param t string_list = "Sales","HR": Teams.')?.default).toBe('"Sales","HR"');
   });
 
   test("a parameter without a range has no bounds", () => {

@@ -31,18 +31,21 @@ const PASSWORD_ADVICE =
  * as other parameters are not, they would connect somewhere else than the URL says.
  */
 const TARGET_PARAMETERS: Readonly<Record<string, string>> = {
-  port: "the port after the host (postgres://user@host:5433/database)",
+  port: "the port after the host (postgres://user@host:5433/database; with a socket folder, postgres://user@localhost:5433/database?host=/run/postgresql)",
   user: "the role before the host (postgres://role@host/database)",
   dbname: "the database as the path (postgres://user@host/database)",
   hostaddr: "the server as the host, or ?host=",
 };
+
+/** A role and no host (`postgres://role@/db`, `postgres://role@:5433/db`): libpq's socket form. */
+const NO_HOST = /^(postgres(?:ql)?:\/\/[^/?#@]+@)(?=[/?#:]|$)/i;
 
 function parseUrl(url: string): URL {
   let parsed: URL;
   try {
     // libpq's socket form names a role and no host (`postgres://role@/db?host=/run/postgresql`),
     // which URL readers refuse; the host is then ?host=, or localhost.
-    parsed = new URL(url.replace(/^(postgres(?:ql)?:\/\/[^/?#@]+@)(?=[/?#]|$)/i, "$1localhost"));
+    parsed = new URL(url.replace(NO_HOST, "$1localhost"));
   } catch {
     throw new LmsExportError(
       "bad-input",
@@ -66,6 +69,13 @@ function parseUrl(url: string): URL {
     throw new LmsExportError(
       "bad-input",
       `the --postgres URL contains a password in its query string (password, sslpassword or another secret parameter); remove it and ${PASSWORD_ADVICE}`,
+    );
+  }
+  // libpq would use its default socket, whose folder differs between systems: it must be named.
+  if (NO_HOST.test(url) && !parsed.searchParams.has("host")) {
+    throw new LmsExportError(
+      "bad-input",
+      "the --postgres URL names no server: add its host (postgres://role@host/database) or its socket folder (postgres://role@/database?host=/run/postgresql)",
     );
   }
   for (const [name, place] of Object.entries(TARGET_PARAMETERS)) {
