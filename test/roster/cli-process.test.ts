@@ -12,6 +12,20 @@ import { imports, query, users, withTempDir } from "./roster-cli.js";
 // Each test starts two or three Node processes that load the sources: slow on a busy machine.
 const SLOW = { timeout: 240_000 };
 
+/**
+ * A database in `dir` whose roster is one person (user 1, "old"), and `big.csv` beside it with
+ * `people` rows, to import part-way; answers the database's path.
+ */
+async function oldRosterAndBigFile(dir: string, people: number): Promise<string> {
+  const db = join(dir, "lms.duckdb");
+  await writeFile(join(dir, "old.csv"), "user_id,name\n1,old\n");
+  expect((await runCli(["roster", "import", "old.csv", "--db", db], { cwd: dir })).code).toBe(0);
+  const lines = ["user_id,name,department"];
+  for (let i = 1; i <= people; i++) lines.push(`${i},Person ${i},Dept ${i % 40}`);
+  await writeFile(join(dir, "big.csv"), `${lines.join("\n")}\n`);
+  return db;
+}
+
 describe("lms-export roster import, as a process", () => {
   test(
     "imports into the --db file, refuses a bad file with exit 2 and one line",
@@ -49,14 +63,7 @@ describe("lms-export roster import, as a process", () => {
     SLOW,
     async () => {
       await withTempDir(async (dir) => {
-        const db = join(dir, "lms.duckdb");
-        await writeFile(join(dir, "old.csv"), "user_id,name\n1,old\n");
-        expect((await runCli(["roster", "import", "old.csv", "--db", db], { cwd: dir })).code).toBe(
-          0,
-        );
-        const lines = ["user_id,name,department"];
-        for (let i = 1; i <= 200_000; i++) lines.push(`${i},Person ${i},Dept ${i % 40}`);
-        await writeFile(join(dir, "big.csv"), `${lines.join("\n")}\n`);
+        const db = await oldRosterAndBigFile(dir, 200_000);
         const child = spawnCli(["roster", "import", "big.csv", "--db", db], { cwd: dir });
         // Killed once the import writes (the staging table's creation goes to the write-ahead log,
         // its rows to the log or, a row group at a time, to the file): part-way through loading.
@@ -95,14 +102,7 @@ describe("lms-export roster import, as a process", () => {
     SLOW,
     async () => {
       await withTempDir(async (dir) => {
-        const db = join(dir, "lms.duckdb");
-        await writeFile(join(dir, "old.csv"), "user_id,name\n1,old\n");
-        expect((await runCli(["roster", "import", "old.csv", "--db", db], { cwd: dir })).code).toBe(
-          0,
-        );
-        const lines = ["user_id,name,department"];
-        for (let i = 1; i <= 300_000; i++) lines.push(`${i},Person ${i},Dept ${i % 40}`);
-        await writeFile(join(dir, "big.csv"), `${lines.join("\n")}\n`);
+        const db = await oldRosterAndBigFile(dir, 300_000);
         const child = spawnCli(["roster", "import", "big.csv", "--db", db], { cwd: dir });
         // Interrupted once the import writes its staging table: it has begun reading the rows.
         let sent = false;
