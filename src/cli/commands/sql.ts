@@ -4,7 +4,7 @@ import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
 import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
-import { interrupted, interruptOnAbort } from "../../report/interruption.js";
+import { interrupted, interruptOnAbort, runWatched } from "../../report/interruption.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { inlineSqlError } from "../../report/sql-error.js";
 import type { CommandArgs } from "../command-args.js";
@@ -89,12 +89,8 @@ async function runAndPrint(
     await checkStatement(connection, query);
     let result: DuckDBResult;
     try {
-      // Started first, then run: DuckDB forgets an interrupt that comes before its statement
-      // has started, so a signal that came earlier interrupts it now (it then fails at once,
-      // and ends: a statement started and never run would keep the process alive).
-      const pending = await connection.startStream(query);
-      if (signal.aborted) connection.interrupt();
-      result = await pending.getResult();
+      // Started first, then run (see runWatched): a signal that came before it began stops it.
+      result = await runWatched(connection, () => connection.startStream(query));
     } catch (error) {
       throw inlineSqlError(error);
     }

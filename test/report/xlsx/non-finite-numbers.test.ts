@@ -3,16 +3,12 @@
  * makes Excel offer to repair the file and openpyxl refuse it), so they are text cells with the
  * words, as DuckDB's infinite dates are. Read back from the sheet XML itself.
  */
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { runReports } from "../../../src/report/run-report.js";
 import { createLmsDatabase, type TestDatabase } from "../../fixtures/lms-dataset.js";
 import { tempDirForFile } from "../../helpers/temp-dir.js";
-import { storedCells, storedRow } from "./sheet-xml.js";
+import { reportSheet, storedRow } from "./sheet-xml.js";
 
 const dir = tempDirForFile("lms-xlsx-nan-");
-const NOW = new Date("2026-03-10T08:00:00Z");
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -21,8 +17,10 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 test("NaN and infinities are text cells, other doubles stay numbers", async () => {
-  await writeFile(
-    join(dir, "odd.sql"),
+  const cells = await reportSheet(
+    db,
+    dir,
+    "odd",
     `-- title: Odd doubles
 SELECT label, CAST(x AS DOUBLE) AS measured, CAST(x AS FLOAT) AS small, CAST(x AS DOUBLE) AS pass_rate
 FROM (VALUES (1, 'nan', 'nan'), (2, 'inf', 'inf'), (3, '-inf', '-inf'), (4, 'plain', '-2.5'))
@@ -30,13 +28,6 @@ FROM (VALUES (1, 'nan', 'nan'), (2, 'inf', 'inf'), (3, '-inf', '-inf'), (4, 'pla
 ORDER BY n
 `,
   );
-  await runReports(db, ["odd.sql"], {
-    outDir: join(dir, "out"),
-    formats: ["xlsx"],
-    cwd: dir,
-    now: NOW,
-  });
-  const cells = await storedCells(join(dir, "out", "odd-2026-03-10.xlsx"));
   const row = (n: number) => storedRow(cells, n, 4).slice(1);
   for (const [n, word] of [
     [2, "NaN"],

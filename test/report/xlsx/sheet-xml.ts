@@ -3,8 +3,13 @@
  * JSZip: the stored type and text of each cell, with no spreadsheet library in between (exceljs,
  * the writer, would read its own mistakes back as they were meant).
  */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import JSZip from "jszip";
+import { expect } from "vitest";
+import type { ReportFormat } from "../../../src/report/catalog.js";
+import { runReports } from "../../../src/report/run-report.js";
+import type { TestDatabase } from "../../fixtures/lms-dataset.js";
 
 /** A cell as stored: `type` is its `t` attribute ("" for a number), `text` its value. */
 export interface StoredCell {
@@ -51,3 +56,35 @@ export function storedRow(
     cells.get(`${String.fromCharCode(65 + c)}${row}`),
   );
 }
+
+/** The day every sheet of these tests is written on: its files end in `-2026-03-10`. */
+const NOW = new Date("2026-03-10T08:00:00Z");
+
+/**
+ * Writes `sql` as `DIR/NAME.sql`, runs it as a report into `DIR/out` as xlsx (and `also`), and
+ * answers the stored cells of `DIR/out/NAME-2026-03-10.xlsx`.
+ */
+export async function reportSheet(
+  db: TestDatabase,
+  dir: string,
+  name: string,
+  sql: string,
+  also: ReportFormat[] = [],
+): Promise<Map<string, StoredCell>> {
+  await writeFile(join(dir, `${name}.sql`), sql);
+  await runReports(db, [`${name}.sql`], {
+    outDir: join(dir, "out"),
+    formats: ["xlsx", ...also],
+    cwd: dir,
+    now: NOW,
+  });
+  return storedCells(join(dir, "out", `${name}-2026-03-10.xlsx`));
+}
+
+/** A number cell holding `text`, as `toEqual` matches it. */
+export const numberCell = (text: string) => ({ type: "", text });
+/** A text cell holding `text`, whatever the writer's kind of text cell (inline or shared). */
+export const textCell = (text: string) => ({
+  type: expect.stringMatching(/^(str|inlineStr)$/),
+  text,
+});
