@@ -10,7 +10,7 @@ import { regexLiteral } from "../text/regex-literal.js";
 import { type Catalog, loadCatalog, type ReportFormat } from "./catalog.js";
 import { exportCsv } from "./export/csv.js";
 import { exportParquet } from "./export/parquet.js";
-import { type AboutLine, XlsxWorkbook } from "./export/xlsx.js";
+import type { AboutLine } from "./export/xlsx.js";
 import { checkChartsOnDatabase } from "./html/chart-columns.js";
 import { writeHtmlReport } from "./html/html-report.js";
 import { checkSignal, interrupted, interruptOnAbort } from "./interruption.js";
@@ -311,6 +311,8 @@ async function writeWorkbook(
   options: JobOptions & { neutralise: boolean },
 ): Promise<void> {
   const { signal } = options;
+  // Loaded when a workbook is written: exceljs is a quarter of a second of every command's start.
+  const { XlsxWorkbook } = await import("./export/xlsx.js");
   const book = new XlsxWorkbook(path, {
     neutraliseFormulas: options.neutralise,
     ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),

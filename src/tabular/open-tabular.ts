@@ -10,7 +10,6 @@ import { detectFormat } from "./detect-format.js";
 import { openJsonLines } from "./jsonl-reader.js";
 import { openParquet } from "./parquet-reader.js";
 import { TabularError, type TabularSource } from "./types.js";
-import { openXlsx } from "./xlsx-reader.js";
 
 export interface TabularFile {
   readonly source: TabularSource;
@@ -65,7 +64,8 @@ export async function openTabularFile(
       : format === "jsonl"
         ? openJsonLines(bytes, file)
         : format === "xlsx"
-          ? await openXlsx(bytes, file, options.sheet)
+          ? // Loaded for a workbook only: its zip and XML readers slow every command's start.
+            await (await import("./xlsx-reader.js")).openXlsx(bytes, file, options.sheet)
           : await openParquet(path, file);
   return { source, sha256, size: bytes.length };
 }

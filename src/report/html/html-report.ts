@@ -14,7 +14,6 @@ import { sqlError } from "../sql-error.js";
 import { checkChartsOnDatabase } from "./chart-columns.js";
 import { ChartCollector } from "./chart-data.js";
 import type { ChartSpec } from "./chart-spec.js";
-import { renderChartSvg } from "./chart-svg.js";
 import { type CollectedQuery, collectQuery } from "./collect-query.js";
 import { renderReportFile } from "./render-document.js";
 import type { DocumentChart, Headline, ReportDocument } from "./report-document.js";
@@ -117,6 +116,9 @@ export async function buildReportDocument(
   const collectors = input.job.charts.map((chart) => new ChartCollector(chart, { byPortal }));
   const collected = await collectAll(db, input, collectors);
   const labelsOf = new Map(input.bound.map((b) => [b.query.name, b.query.labels]));
+  // Loaded when a report draws: the chart library and its DOM are a third of a second of every
+  // command's start.
+  const { renderChartSvg } = await import("./chart-svg.js");
   const charts: DocumentChart[] = collectors.map((collector, i) => {
     const query = collected.get(collector.chart.query);
     const labels = labelsOf.get(collector.chart.query);
