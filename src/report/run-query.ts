@@ -24,6 +24,7 @@ import type { QueryDef } from "./catalog.js";
 import { runWatched } from "./interruption.js";
 import { PARAM_DUCKDB_TYPES, type ResolvedParams } from "./params.js";
 import { sqlError } from "./sql-error.js";
+import { statementCount } from "./statement-count.js";
 
 /** The name the exporters bind the output file to; header names must start with a letter. */
 const TARGET = "_lms_target";
@@ -95,14 +96,16 @@ export async function bindQuery(
   const sql = statementText(query.sql);
   let count: number;
   try {
-    count = (await connection.extractStatements(sql)).count;
+    count = await statementCount(connection, sql);
   } catch (error) {
     throw sqlError(error, query.file, "prepare");
   }
   if (count !== 1) {
     throw new LmsExportError(
       "bad-input",
-      `${query.file} holds ${count} SQL statements; a query file holds exactly one SELECT`,
+      count === 0
+        ? `${query.file} holds no SQL statement after its header; write the SELECT the report runs`
+        : `${query.file} holds ${count} SQL statements; a query file holds exactly one SELECT`,
     );
   }
   let prepared: Awaited<ReturnType<DuckDBConnection["prepare"]>>;

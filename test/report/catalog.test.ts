@@ -276,6 +276,17 @@ describe("query headers and SQL", () => {
       "queries/q.sql holds 2 SQL statements; a query file holds exactly one SELECT",
     );
   });
+  test.each([
+    ["nothing", ""],
+    ["only a semicolon", ";\n"],
+    ["only comments", "-- to do\n/* later */\n"],
+  ])("a file holding %s after its header says so", async (_what, body) => {
+    const error = await bindError(`${head}${body}`);
+    expect(error).toMatchObject({ code: "bad-input" });
+    expect(error.message).toBe(
+      "queries/q.sql holds no SQL statement after its header; write the SELECT the report runs",
+    );
+  });
   test("a statement that is not a SELECT is refused", async () => {
     const error = await bindError(`${head}CREATE TABLE x (a INT)\n`);
     expect(error.message).toBe(

@@ -7,6 +7,7 @@ import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
 import { interrupted, interruptOnAbort, runWatched } from "../../report/interruption.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { inlineSqlError } from "../../report/sql-error.js";
+import { statementCount } from "../../report/statement-count.js";
 import type { CommandArgs } from "../command-args.js";
 import { setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
@@ -114,7 +115,12 @@ async function runAndPrint(
  * bind values, and a second statement would run unseen.
  */
 async function checkStatement(connection: DuckDBConnection, query: string): Promise<void> {
-  const count = await statementCount(connection, query);
+  let count: number;
+  try {
+    count = await statementCount(connection, query);
+  } catch (error) {
+    throw inlineSqlError(error);
+  }
   if (count !== 1) {
     throw new LmsExportError(
       "bad-input",
@@ -134,22 +140,6 @@ async function checkStatement(connection: DuckDBConnection, query: string): Prom
       "bad-input",
       "the statement has parameters (? or $name); sql takes none: write the values into it",
     );
-  }
-}
-
-/**
- * How many statements DuckDB finds in `query`. Text without any (blank, only `;` or comments) is
- * a failure to DuckDB, with no message ("Error in native callback"): it is told apart from a
- * syntax error by DuckDB's parser itself, as the text that with one statement after it holds
- * exactly that one.
- */
-async function statementCount(connection: DuckDBConnection, query: string): Promise<number> {
-  try {
-    return (await connection.extractStatements(query)).count;
-  } catch (error) {
-    const probe = await connection.extractStatements(`${query}\n;SELECT 1`).catch(() => undefined);
-    if (probe?.count === 1) return 0;
-    throw inlineSqlError(error);
   }
 }
 
