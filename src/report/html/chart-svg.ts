@@ -10,7 +10,7 @@ import { columnLabel } from "../present/column-label.js";
 import { ChartCollector, type ChartData } from "./chart-data.js";
 import { type Legend, rampLegend, swatchLegend } from "./chart-legend.js";
 import type { BarChartSpec, ChartSpec, HeatmapSpec, LineChartSpec } from "./chart-spec.js";
-import { escapeHtml } from "./escape.js";
+import { escapeHtml, xmlSafe } from "./escape.js";
 import { colourFlatScale, zeroBasedFlatScale } from "./flat-scale.js";
 import { formatValue } from "./value-format.js";
 
@@ -358,5 +358,6 @@ export function renderChartSvg(
     (legend ? `<g transform="translate(10,4)">${legend.svg}</g>` : "") +
     plot.outerHTML +
     "</svg>";
-  return { svg, width, height: total };
+  // The chart library writes the data's text as it is; the mail's PNG renderer reads it as XML.
+  return { svg: xmlSafe(svg), width, height: total };
 }

@@ -4,10 +4,12 @@
  * the category caps that keep a chart legible.
  */
 import { describe, expect, test } from "vitest";
+import { chartPng } from "../../../src/mail/chart-png.js";
 import { ChartCollector, MAX_CATEGORIES } from "../../../src/report/html/chart-data.js";
 import type { ChartSpec } from "../../../src/report/html/chart-spec.js";
 import { chartSvgFromRows, renderChartSvg } from "../../../src/report/html/chart-svg.js";
 import type { ColumnKind, PlainValue } from "../../../src/report/present/column-kind.js";
+import { PNG_SIGNATURE } from "../../mail/png-pixels.js";
 
 const KINDS = new Map<string, ColumnKind>([
   ["group_name", "text"],
@@ -144,6 +146,30 @@ describe("renderChartSvg", () => {
       expect(svg).not.toContain("<script");
       expect(svg).not.toContain("<img");
       expect(svg).toContain("&lt;script&gt;");
+    }
+  });
+
+  test("a control character in the data is drawn as U+FFFD, so that the mail's PNG renders", () => {
+    const rows = [
+      { group_name: "Sales\u0000north", product_title: "Fire\u000bsafety", overdue: 2 },
+      { group_name: "Support\u0001", product_title: "B", overdue: 1 },
+    ];
+    for (const chart of [
+      { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false },
+      {
+        type: "bar",
+        query: "q",
+        x: "product_title",
+        y: ["overdue"],
+        series: "group_name",
+        stacked: true,
+      },
+    ] as ChartSpec[]) {
+      const { svg } = draw(chart, rows);
+      expect(svg).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+      expect(svg).toContain("Sales\ufffdnorth");
+      const png = chartPng(svg);
+      expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     }
   });
 
