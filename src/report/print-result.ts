@@ -70,10 +70,28 @@ async function streamRows(
 ): Promise<number> {
   let count = 0;
   for await (const row of rowsOf(result, out)) {
-    out.write(format(row, count));
+    // A pipe to a slow reader (`sql ... | gzip`) fills: wait for it rather than hold the whole
+    // result in the stream's buffer.
+    if (!out.write(format(row, count))) await drained(out);
     count++;
   }
   return count;
+}
+
+/** Resolves when `out` takes more writes again, or will never (closed or failed). */
+function drained(out: Writable): Promise<void> {
+  if (out.destroyed || out.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off("drain", done);
+      out.off("close", done);
+      out.off("error", done);
+      resolve();
+    };
+    out.on("drain", done);
+    out.on("close", done);
+    out.on("error", done);
+  });
 }
 
 function printCsv(
