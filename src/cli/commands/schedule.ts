@@ -64,13 +64,13 @@ async function scheduleHandler(
   // The runs read the schedule's config file too: as LMS_CONFIG, which a --config of the command
   // itself overrides and which commands without settings ignore. Absolute, as the runs' folder
   // need not stay the one the schedule was started in.
-  const runEnv =
-    argv.config === undefined || argv.config === ""
-      ? ctx.env
-      : {
-          ...ctx.env,
-          LMS_CONFIG: settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, argv.config),
-        };
+  const runEnv = {
+    ...ctx.env,
+    ...(argv.config === undefined || argv.config === ""
+      ? {}
+      : { LMS_CONFIG: settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, argv.config) }),
+    ...logFlagsForRuns(argv),
+  };
   await checkScheduledCommand(args, { ...ctx, env: runEnv }, checkCommandLine);
   const config = await resolveConfig({
     flags: argv,
@@ -104,6 +104,18 @@ async function scheduleHandler(
         cwd: ctx.cwd,
       }),
   });
+}
+
+/**
+ * The schedule's own `--quiet` and `--log-format`, as the environment its runs read: the runs
+ * write to the same stream, and a JSON log with a run's human lines in it (or a quiet schedule
+ * whose runs are not) is no use to whoever reads it. A flag of the run's own command still wins.
+ */
+function logFlagsForRuns(argv: Readonly<Record<string, unknown>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (typeof argv.quiet === "boolean") env.LMS_QUIET = argv.quiet ? "1" : "0";
+  if (typeof argv.logFormat === "string") env.LMS_LOG_FORMAT = argv.logFormat;
+  return env;
 }
 
 /** `checkCommandLine` parses the scheduled command with the CLI's own definitions (main's). */
