@@ -11,6 +11,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ConfigValues } from "./fields.js";
 import { defaultPortalDb, type PortalEntries } from "./portals.js";
+import { sameAddress } from "./same-address.js";
 import { settingPath } from "./setting-path.js";
 
 /** Where the paths of the config file are read from. */
@@ -95,26 +96,10 @@ function refuseTopLevelShare(
   if (owner === undefined) return;
   // The top level repeating a portal's settings (its default portal) is that portal, not another.
   const portalUrl = portals[owner.name]?.baseUrl ?? topLevel.baseUrl;
-  if (topLevel.baseUrl === undefined || sameAddress(portalUrl, topLevel.baseUrl)) return;
+  if (topLevel.baseUrl === undefined) return;
+  if (portalUrl !== undefined && sameAddress(portalUrl, topLevel.baseUrl)) return;
   throw new LmsExportError(
     "bad-input",
     `${places.configFile}: the top-level "db" is the database of portal "${owner.name}" (${owner.path}) while the top-level "baseUrl" is another portal's: give the top level its own "db", or make it portal "${owner.name}"'s address`,
   );
-}
-
-/**
- * Whether two base URLs are one address as the client uses it: the host's case and trailing
- * slashes do not count (the transport strips them).
- */
-function sameAddress(a: string | undefined, b: string): boolean {
-  return a !== undefined && addressKey(a) === addressKey(b);
-}
-
-function addressKey(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, "")}${parsed.search}`;
-  } catch {
-    return url.replace(/\/+$/, "");
-  }
 }

@@ -244,7 +244,10 @@ interface ExtractRunContext {
 
 /** What the run asks for, as the decision reads it. */
 function runRequest(options: RunExtractOptions, startedAt: Date): RunRequest {
-  return { ...options, pageSize: options.clientOptions.pageSize, startedAt };
+  // The address is always recorded: it tells one portal's records from another's
+  // (same-portal.ts).
+  const runOptions = { baseUrl: options.clientOptions.baseUrl, ...options.runOptions };
+  return { ...options, runOptions, pageSize: options.clientOptions.pageSize, startedAt };
 }
 
 /** How the run's storage is made ready. */

@@ -19,6 +19,7 @@ import { clearSide } from "../load/side-file.js";
 import type { Logger } from "../log/logger.js";
 import { type ExtractedName, RESOURCES } from "../resources/registry.js";
 import { selectResources } from "./plan.js";
+import { checkSamePortal } from "./same-portal.js";
 
 export { DEFAULT_LOOKBACK_MS };
 
@@ -258,6 +259,7 @@ export async function decideAndStartRun(
     async (connection) => {
       await adoptLegacyStaging(connection, store.side);
       const decision = decided ?? (await decideRun(connection, store.side, request));
+      await checkSamePortal(connection, decision, request);
       if (!keyCheck.settled()) return { decision, runId: undefined };
       await keyCheck.result;
       return { decision, runId: await applyRun(store, connection, decision, request) };
