@@ -116,13 +116,9 @@ function runPaceOf(client: LmsClient): RunPace {
  * ceiling, so the queues are sized for that.
  */
 function fanoutWorkers(options: RunExtractOptions): number {
-  return (
-    2 *
-    ConcurrencyControl.ceiling(
-      options.clientOptions.concurrency ?? DEFAULT_CLIENT_CONCURRENCY,
-      options.clientOptions.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
-    )
-  );
+  const { concurrency, maxConcurrency } = options.clientOptions;
+  const fixed = concurrency ?? DEFAULT_CLIENT_CONCURRENCY;
+  return 2 * ConcurrencyControl.ceiling(fixed, maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
 }
 
 /** What fetching needs besides the plan: the storage (perhaps still opening), client, progress. */
@@ -244,8 +240,7 @@ interface ExtractRunContext {
 
 /** What the run asks for, as the decision reads it. */
 function runRequest(options: RunExtractOptions, startedAt: Date): RunRequest {
-  // The address is always recorded: it tells one portal's records from another's
-  // (same-portal.ts).
+  // Always recorded: the address tells one portal's records from another's (same-portal.ts).
   const runOptions = { baseUrl: options.clientOptions.baseUrl, ...options.runOptions };
   return { ...options, runOptions, pageSize: options.clientOptions.pageSize, startedAt };
 }
