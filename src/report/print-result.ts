@@ -26,10 +26,18 @@ function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-/** The rows of `result`, until the reader of `out` has gone away (`sql ... | head`). */
+/**
+ * Whether nobody reads `out` any more (`sql ... | head`). The process's own stdout is never
+ * destroyed: a closed pipe shows as its error and its close.
+ */
+function gone(out: Writable): boolean {
+  return out.destroyed || out.writableEnded || out.errored !== null || out.closed;
+}
+
+/** The rows of `result`, until the reader of `out` has gone away. */
 async function* rowsOf(result: DuckDBResult, out: Writable): AsyncGenerator<DuckDBValue[]> {
   for await (const chunk of result) {
-    if (out.destroyed || out.writableEnded) return;
+    if (gone(out)) return;
     for (let r = 0; r < chunk.rowCount; r++) yield chunk.getRowValues(r);
   }
 }
@@ -80,7 +88,7 @@ async function streamRows(
 
 /** Resolves when `out` takes more writes again, or will never (closed or failed). */
 function drained(out: Writable): Promise<void> {
-  if (out.destroyed || out.writableEnded) return Promise.resolve();
+  if (gone(out)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       out.off("drain", done);
