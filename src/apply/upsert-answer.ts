@@ -1,13 +1,14 @@
 /**
  * The record the portal answered to a write, stored over the local row (upsert by key), so a
  * report or a dry run right after sees the change. Only columns the table has are written; the
- * roster's own columns and `_extra` keep their values. A stored record updated later than the
- * answer (an extract since) is kept.
+ * roster's own columns and `_extra` keep their values, and of the roster's people only the fields
+ * the op writes change (nobody is added). A stored record updated later than the answer (an
+ * extract since) is kept.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { coerceDateTime, coerceInt, coerceText } from "../encode/coerce-value.js";
-import { upsertRows } from "../load/upsert-rows.js";
-import { USER_BASE_COLUMNS } from "../load/user-table.js";
+import { updateRows, upsertRows } from "../load/upsert-rows.js";
+import { USER_TABLE } from "../load/user-table.js";
 import { RESOURCES } from "../resources/registry.js";
 import type { FieldSpec } from "../resources/types.js";
 import { isoFromMicros } from "./cell-value.js";
@@ -44,9 +45,10 @@ function storedRow(
   record: Readonly<Record<string, unknown>>,
 ): { fields: FieldSpec[]; values: (string | null)[] } | undefined {
   const resource = RESOURCES[spec.resource];
+  // The roster keeps its HR file's names, e-mails and status: only what the op can write changes.
   const allowed: ReadonlySet<string> =
     spec.resource === "user"
-      ? new Set<string>(USER_BASE_COLUMNS)
+      ? new Set([resource.primaryKey, ...spec.fields.map((f) => f.name)])
       : new Set(resource.fields.map((f) => f.name));
   const fields: FieldSpec[] = [];
   const values: (string | null)[] = [];
@@ -83,6 +85,11 @@ export async function upsertAnswers(
   }
   const { primaryKey, updatedField } = RESOURCES[spec.resource];
   for (const { fields, rows } of groups.values()) {
+    if (spec.table === USER_TABLE) {
+      // People the roster lacks stay out of it: their rows would pass for imported ones.
+      await updateRows(connection, spec.table, fields, rows);
+      continue;
+    }
     // An answer older than the stored record (a journal a killed run left, taken in after an
     // extract read the record as changed since) must not put the record back as it was then.
     const dated = fields.some((field) => field.name === updatedField);

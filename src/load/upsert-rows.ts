@@ -37,3 +37,28 @@ export async function upsertRows(
     rows.flat(),
   );
 }
+
+/**
+ * Sets the columns of `fields` (the key first) on the stored rows of `table` that `rows` name,
+ * in one statement; a key not stored is left out. For the roster, whose people come from an HR
+ * file: a write to the portal changes the fields it wrote there, and adds nobody.
+ */
+export async function updateRows(
+  connection: DuckDBConnection,
+  table: string,
+  fields: readonly FieldSpec[],
+  rows: readonly (readonly (string | null)[])[],
+): Promise<void> {
+  if (rows.length === 0 || fields.length < 2) return;
+  const names = fields.map((f) => quoteIdent(f.name));
+  let n = 0;
+  const tuples = rows.map(
+    () => `(${fields.map((f) => `$${++n}::${DUCKDB_TYPES[f.type]}`).join(", ")})`,
+  );
+  const target = quoteIdent(table);
+  const [key, ...set] = names;
+  await connection.run(
+    `UPDATE ${target} SET ${set.map((c) => `${c} = v.${c}`).join(", ")} FROM (VALUES ${tuples.join(", ")}) AS v(${names.join(", ")}) WHERE ${target}.${key} = v.${key}`,
+    rows.flat(),
+  );
+}

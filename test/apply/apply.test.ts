@@ -9,7 +9,7 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempFileName } from "../../src/files/leftover-temp-files.js";
 import type { FaultConfig } from "../../src/simulator/faults.js";
-import { query } from "../roster/roster-cli.js";
+import { cli, query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
 
 let fx: ApplyFixture;
@@ -156,7 +156,16 @@ describe("apply", () => {
     expect(results.map((r) => r.outcome)).toEqual(["applied", "applied", "failed", "applied"]);
     expect(String(results[2]?.error)).toContain("grp_parent_id 987654 matches no group");
 
+    // Four of the five people are in the roster, under the HR file's names and addresses.
     const users = fx.sim.data.userIds().slice(0, 5);
+    const hr = await csvFile(fx.dir, "hr.csv", [
+      "user_id,firstname,lastname,email,user_status,manager_email",
+      ...users
+        .slice(0, 4)
+        .map((u) => `${u},Hr${u},Person,hr.${u}@example.org,active,boss@example.org`),
+    ]);
+    const imported = await cli(["roster", "import", hr, "--db", fx.db], fx.dir);
+    expect(imported.code, imported.stderr).toBe(0);
     const people = await csvFile(fx.dir, "people.jsonl", [
       ...users.map((u) => JSON.stringify({ user_id: u, user_organisation_identifier: `ORG-${u}` })),
     ]);
@@ -166,12 +175,23 @@ describe("apply", () => {
       expect(fx.sim.data.get("user", u)?.user_organisation_identifier).toBe(`ORG-${u}`);
     }
     const dry = await fx.run(["apply", people, "--op", "user.edit", "--dry-run"]);
-    expect(dry.stdout).toContain("0 to change");
+    expect(dry.stdout).toContain("0 to change, 0 unchanged, 5 applied by an earlier run");
+    // The roster took the field written, kept its own names, addresses and columns, and gained
+    // nobody: the portal's answer is not an HR record.
     const roster = await query(
       fx.db,
-      `SELECT count(*)::INT AS n FROM "user" WHERE user_organisation_identifier LIKE 'ORG-%'`,
+      `SELECT user_id::BIGINT AS u, firstname, email, user_status, manager_email, user_organisation_identifier AS org FROM "user" ORDER BY user_id`,
     );
-    expect(roster).toEqual([{ n: 5 }]);
+    expect(roster).toEqual(
+      users.slice(0, 4).map((u) => ({
+        u: BigInt(u),
+        firstname: `Hr${u}`,
+        email: `hr.${u}@example.org`,
+        user_status: "active",
+        manager_email: "boss@example.org",
+        org: `ORG-${u}`,
+      })),
+    );
   });
 
   it("user_grp.create: a new intake into a group, an existing link left alone", async () => {

@@ -74,7 +74,19 @@ export async function startFixture(seed = 31, users = 120): Promise<ApplyFixture
     keyFile,
     flags,
     run: (args) => cli([...args, ...flags], dir),
-    runWith: (args, replaced) => cli([...args, ...flagsWith(replaced)], dir),
+    runWith: async (args, replaced) => {
+      if (replaced.baseUrl === undefined) return cli([...args, ...flagsWith(replaced)], dir);
+      // `apply` sends only to the address its database's records came from: the database is
+      // made to say it was extracted through this one (a relay, a dead port, a TLS front of
+      // the same portal) for the run, and the portal's own again after it.
+      const file = replaced.db ?? db;
+      await recordAddress(file, replaced.baseUrl);
+      try {
+        return await cli([...args, ...flagsWith(replaced)], dir);
+      } finally {
+        await recordAddress(file, sim.baseUrl);
+      }
+    },
     writes: () => {
       let n = 0;
       for (const [operation, count] of sim.stats.byOperation) {
@@ -97,4 +109,19 @@ export async function csvFile(dir: string, name: string, lines: string[]): Promi
   const path = join(dir, name);
   await writeFile(path, `${lines.join("\n")}\n`);
   return path;
+}
+
+/** Makes every run of the database at `path` say it was extracted from `baseUrl`. */
+async function recordAddress(path: string, baseUrl: string): Promise<void> {
+  const db = await openDatabase(path);
+  const connection = await db.connect();
+  try {
+    await connection.run(
+      "UPDATE _runs SET options = json_merge_patch(options, json_object('baseUrl', $url::VARCHAR))",
+      { url: baseUrl },
+    );
+  } finally {
+    connection.closeSync();
+    db.close();
+  }
 }

@@ -11,6 +11,7 @@ import type { Argv } from "yargs";
 import { type ApplyOutcome, type ApplyPlan, executeApply, planApply } from "../../apply/apply.js";
 import { APPLY_OPS, type ApplyOp } from "../../apply/ops.js";
 import { renderCounts, renderDiff } from "../../apply/render-diff.js";
+import { refuseOtherPortal } from "../../apply/target-portal.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { streamIsTTY } from "../../log/color.js";
 import type { Logger } from "../../log/logger.js";
@@ -216,6 +217,7 @@ async function runApply(
   const { setup, apiKey, keySource } = await applySetup(args, argv, ctx);
   const { config, logger } = setup;
   await withDatabase(config, {}, async (db) => {
+    if (!args.dryRun) await refuseOtherPortal(db, config.baseUrl as string);
     // A file that cannot be applied is typed bad input by the apply stage: nothing was sent.
     const planned = await planApply(db, path, op, { strict: args.strict });
     logPlanNotes(planned, logger);
