@@ -11,7 +11,7 @@ import { createClient } from "../api/client.js";
 import type { LmsExportError } from "../errors/lms-export-error.js";
 import type { LmsDatabase } from "../load/database.js";
 import { appliedLines, type ChangeSetRef, changeSetId, startChangeSet } from "./changes-table.js";
-import { type ExecuteResult, executePlan, type RowResult } from "./execute.js";
+import { type ExecuteResult, executePlan, LOST_PREFIX, type RowResult } from "./execute.js";
 import { foldJournal } from "./fold-journal.js";
 import { readLocalState } from "./local-state.js";
 import { type ApplyOp, type OpSpec, opSpec } from "./ops.js";
@@ -162,8 +162,12 @@ export async function executeApply(
   const lines = (outcome: RowResult["outcome"]) =>
     [...results].filter(([, r]) => r.outcome === outcome).map(([line]) => line);
   const skipped = lines("skipped").length;
+  // A row whose write went out before its answer was lost is skipped but may be applied.
+  const lost = [...results.values()].filter(
+    (r) => r.outcome === "skipped" && r.error?.startsWith(LOST_PREFIX) === true,
+  ).length;
   const places = { database: db.path, journal: journalPath(db.path) };
-  const stopped = stop && stopError(stop, { notSent: skipped }, places);
+  const stopped = stop && stopError(stop, { notSent: skipped - lost, lost }, places);
   const resultsFile = await writeResults(path, planned.file, planned.spec, results).catch(
     (error: unknown) => {
       // A disk too full for the results is also why recording stopped: that line says more.

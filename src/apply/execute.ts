@@ -46,6 +46,9 @@ type Sent =
   | { readonly result: RowResult; readonly answer?: AnsweredRecord }
   | { readonly stop: StopCause; readonly lost: boolean };
 
+/** How a skipped row's error starts when its write went out but its answer was lost. */
+export const LOST_PREFIX = "sent, but its answer was lost";
+
 /** Said of a row whose write went out but whose answer was lost: "failed" may not be the truth. */
 const LOST_NOTE =
   "; an answer of the portal to this row was lost, so it may hold the change (the next run sends the row again)";
@@ -111,7 +114,7 @@ function skipReason(stop: StopCause | undefined, lost: boolean, started: boolean
   }
   const why = stop.kind === "portal" ? stop.reason : "an outcome could not be recorded";
   if (!lost) return `not sent: ${why}`;
-  return `sent, but its answer was lost and then sending stopped (${why}): the portal may hold the change; the next run sends the row again`;
+  return `${LOST_PREFIX} and then sending stopped (${why}): the portal may hold the change; the next run sends the row again`;
 }
 
 /**

@@ -89,19 +89,23 @@ function storageFailure(error: unknown, places: RecordPlaces) {
 /** The line for a run that stopped: what happened, what was not sent, what to do. */
 export function stopError(
   cause: StopCause,
-  counts: { readonly notSent: number },
+  counts: { readonly notSent: number; readonly lost: number },
   places: RecordPlaces,
 ): LmsExportError {
+  const lost =
+    counts.lost > 0
+      ? ` and ${counts.lost} ${counts.lost === 1 ? "was" : "were"} sent but the answer was lost (the portal may hold the change)`
+      : "";
   if (cause.kind === "portal") {
     return new LmsExportError(
       cause.code,
-      `apply stopped: ${cause.reason}. No row is at fault: ${counts.notSent} rows were not sent; ${cause.todo}, then run the same command again to send them`,
+      `apply stopped: ${cause.reason}. No row is at fault: ${counts.notSent} rows were not sent${lost}; ${cause.todo}, then run the same command again to send them`,
     );
   }
   const { code, reason, todo } = storageFailure(cause.error, places);
   const what =
-    counts.notSent > 0
-      ? `apply stopped: an outcome could not be recorded (${reason}), so ${counts.notSent} rows were not sent`
+    counts.notSent + counts.lost > 0
+      ? `apply stopped: an outcome could not be recorded (${reason}), so ${counts.notSent} rows were not sent${lost}`
       : `apply sent every row, but an outcome could not be recorded (${reason})`;
   // A failed journal may have lost the outcome of the rows under way as it failed.
   const repeat = cause.inJournal ? " (but a row confirmed just as recording failed may be)" : "";

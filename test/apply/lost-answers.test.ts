@@ -71,6 +71,10 @@ describe("apply: a write whose answer was lost", () => {
     const cutRun = await fx.runWith(args, { baseUrl: relay.baseUrl }).finally(relay.close);
     expect(cutRun.code).toBe(1);
     expect(cutRun.stderr).toContain("apply stopped: the portal cannot be reached");
+    // The row whose answer was lost is not counted as not sent.
+    expect(cutRun.stderr).toContain(
+      "No row is at fault: 3 rows were not sent and 1 was sent but the answer was lost (the portal may hold the change)",
+    );
     const first = access[0]?.product_access_id as number;
     // The portal applied the first edit although its answer never came back.
     const held = fx.sim.data.get("product_access", first)?.product_access_expired_date;
