@@ -10,7 +10,13 @@ import type { ClientOptions } from "../api/client.js";
 import { createClient } from "../api/client.js";
 import type { LmsExportError } from "../errors/lms-export-error.js";
 import type { LmsDatabase } from "../load/database.js";
-import { appliedLines, type ChangeSetRef, changeSetId, startChangeSet } from "./changes-table.js";
+import {
+  appliedLines,
+  type ChangeSetRef,
+  changeSetId,
+  changeSetStarted,
+  startChangeSet,
+} from "./changes-table.js";
 import { type ExecuteResult, executePlan, LOST_PREFIX, type RowResult } from "./execute.js";
 import { foldJournal } from "./fold-journal.js";
 import { readLocalState } from "./local-state.js";
@@ -43,6 +49,8 @@ export interface ApplyPlan {
    * at either end (warnings).
    */
   readonly notes: readonly string[];
+  /** A run of this change set started before this one (see ExecuteOptions.resumed). */
+  readonly resumed: boolean;
 }
 
 /**
@@ -71,13 +79,15 @@ export async function planApply(
     }
     const ref = { id: changeSetId(file.sha256, op), file: file.file, op };
     const done = await appliedLines(connection, ref.id);
+    const resumed = await changeSetStarted(connection, ref.id);
     const plan = planChanges(spec, file.rows, local, done);
     // Spaces first: one note a field at most, not to be crowded out of the 20 the command shows.
     const notes = [
       ...spaceNotes(plan, file.unit),
       ...(spec.kind === "create" ? adminMismatches(plan, file.unit) : []),
     ];
-    return { spec, file, ref, plan, counts: countPlan(plan), unknown: local.unknown, notes };
+    const counts = countPlan(plan);
+    return { spec, file, ref, plan, counts, unknown: local.unknown, notes, resumed };
   } finally {
     connection.closeSync();
   }
@@ -150,6 +160,7 @@ export async function executeApply(
       plan: planned.plan,
       concurrency: options.concurrency,
       unit: planned.file.unit,
+      resumed: planned.resumed,
       signal,
       onProgress: options.onProgress,
     });

@@ -46,6 +46,15 @@ export async function appliedLines(
 }
 
 /** Records that the change set is starting, unless an earlier run started it. */
+/** Whether a run of the change set `id` started before (a kill may have left a create under way). */
+export async function changeSetStarted(connection: DuckDBConnection, id: string): Promise<boolean> {
+  const reader = await connection.runAndReadAll(
+    "SELECT EXISTS (SELECT 1 FROM _change_sets WHERE change_set_id = $id)",
+    { id },
+  );
+  return reader.getRows()[0]?.[0] === true;
+}
+
 export async function startChangeSet(
   connection: DuckDBConnection,
   ref: ChangeSetRef,

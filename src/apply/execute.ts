@@ -29,6 +29,11 @@ export interface ExecuteOptions {
   readonly concurrency: number;
   /** How the file numbers its rows ("line", "row"), for warnings. */
   readonly unit: string;
+  /**
+   * A run of this change set started before: a link the check finds may be one its create made
+   * as it was killed, so it counts as applied, not as there before.
+   */
+  readonly resumed: boolean;
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: (done: number, failed: number, total: number) => void;
 }
@@ -61,20 +66,22 @@ const answeredId = (spec: OpSpec, record: AnsweredRecord, fallback: number | nul
 
 /** The rows that need no request: `applied` earlier (not recorded again) and `unchanged`. */
 async function recordUnsent(
-  plan: readonly PlannedRow[],
+  options: ExecuteOptions,
   recorder: OutcomeRecorder,
   results: Map<number, RowResult>,
 ): Promise<void> {
   const recorded: Promise<boolean>[] = [];
-  for (const planned of plan) {
+  for (const planned of options.plan) {
     const { line } = planned.row;
     if (planned.status === "done") {
       results.set(line, { outcome: "applied", error: null, recordId: planned.recordId });
     } else if (planned.status === "unchanged") {
-      results.set(line, { outcome: "unchanged", error: null, recordId: planned.recordId });
+      // A link asked for with another admin value says so in the results, not only in the log.
+      const error = linkNote(options, planned, planned.before ?? undefined) ?? null;
+      results.set(line, { outcome: "unchanged", error, recordId: planned.recordId });
       const { recordId, before } = planned;
       recorded.push(
-        recorder.add({ line, recordId, before, after: before, outcome: "unchanged", error: null }),
+        recorder.add({ line, recordId, before, after: before, outcome: "unchanged", error }),
       );
     }
   }
@@ -90,9 +97,15 @@ async function sendOne(options: ExecuteOptions, planned: PlannedRow): Promise<Se
   };
   try {
     const send = { signal, onAnswerLost };
-    const answer = await sendRow(options.client, spec, planned.recordId, planned.body, send);
+    const sent = await sendRow(options.client, spec, planned.recordId, planned.body, send);
+    const answer = sent.record;
     const recordId = answeredId(spec, answer, planned.recordId);
-    return { result: { outcome: "applied", error: null, recordId }, answer };
+    if (!sent.existed || options.resumed) {
+      return { result: { outcome: "applied", error: null, recordId }, answer };
+    }
+    // A link someone made since the extract: this run changed nothing, and says how it differs.
+    const note = linkNote(options, planned, answer) ?? null;
+    return { result: { outcome: "unchanged", error: note, recordId }, answer };
   } catch (error) {
     if (signal?.aborted) return undefined;
     const stop = portalStop(error);
@@ -153,7 +166,9 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
     const { line } = planned.row;
     const after = answer ?? planned.body;
     const { outcome, error, recordId } = result;
-    return recorder.add({ line, recordId, before: planned.before, after, outcome, error }, answer);
+    // A link found there before this row was sent was what the portal held all along.
+    const before = outcome === "unchanged" ? after : planned.before;
+    return recorder.add({ line, recordId, before, after, outcome, error }, answer);
   };
   async function worker(): Promise<void> {
     while (next < queue.length && !signal?.aborted && stopped() === undefined) {
@@ -177,7 +192,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
     }
   }
   try {
-    await recordUnsent(options.plan, recorder, results);
+    await recordUnsent(options, recorder, results);
     const workers = Math.max(1, Math.min(options.concurrency, queue.length));
     if (stopped() === undefined) await Promise.all(Array.from({ length: workers }, worker));
     const skipped = queue.filter((planned) => !results.has(planned.row.line));

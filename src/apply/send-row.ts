@@ -69,29 +69,42 @@ export interface SendOptions {
   readonly onAnswerLost?: (() => void) | undefined;
 }
 
-/** Sends one row and answers the record the portal answered (or found). Throws the last error. */
+/**
+ * The record the portal answered or found, and whether it was there before this row was sent: a
+ * link the check before a create found, with no create of this row sent before it.
+ */
+export interface SentRow {
+  readonly record: AnsweredRecord;
+  readonly existed: boolean;
+}
+
+/** Sends one row and answers what the portal answered (or found). Throws the last error. */
 export async function sendRow(
   client: LmsClient,
   spec: OpSpec,
   id: number | null,
   body: Body,
   options: SendOptions,
-): Promise<AnsweredRecord> {
+): Promise<SentRow> {
   const create = spec.kind === "create";
   const userId = Number(body.user_grp_user_id);
   const groupId = Number(body.user_grp_grp_id);
+  // A create of this row went out before (its answer lost): a link found now may be its own.
+  let created = false;
   for (let attempt = 1; ; attempt++) {
     // Whether the failure is the write's (a create's check before it is a read).
     let writing = !create;
     try {
-      if (!create) return await sendEdit(client, spec, id as number, body);
+      if (!create)
+        return { record: await sendEdit(client, spec, id as number, body), existed: false };
       const found = await findLink(client, userId, groupId);
-      if (found) return found;
+      if (found) return { record: found, existed: !created };
       const link = { user_grp_group_admin: 0, ...body } as Parameters<
         LmsClient["createUserGroup"]
       >[0];
       writing = true;
-      return await client.createUserGroup(link);
+      created = true;
+      return { record: await client.createUserGroup(link), existed: false };
     } catch (error) {
       if (writing && answerLost(error)) options.onAnswerLost?.();
       const delay = retryDelay({ attempt, error, baseMs: BASE_MS, maxMs: MAX_MS });

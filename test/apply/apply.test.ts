@@ -228,6 +228,52 @@ describe("apply", () => {
     expect(dry.stdout).toContain("0 to change");
   });
 
+  it("user_grp.create from a stale database: links made since are unchanged, and a different admin value is in the results", async () => {
+    const group = fx.sim.data.list("grp").at(0)?.grp_id as number;
+    const [first, second] = fx.outsiders(group, 2);
+    const stale = join(fx.dir, "stale.duckdb");
+    await copyFile(fx.db, stale);
+    const made = await csvFile(fx.dir, "made.csv", [
+      "user_grp_user_id,user_grp_grp_id,user_grp_group_admin",
+      `${first},${group},1`,
+      `${second},${group},0`,
+    ]);
+    expect((await fx.run(["apply", made, "--op", "user_grp.create", "--yes"])).code).toBe(0);
+    // The same people asked for again from a copy taken before: the portal has both links.
+    const again = await csvFile(fx.dir, "again.csv", [
+      "user_grp_user_id,user_grp_grp_id,user_grp_group_admin",
+      `${first},${group},0`,
+      `${second},${group},`,
+    ]);
+    const writes = fx.writes();
+    const result = await fx.runWith(["apply", again, "--op", "user_grp.create", "--yes"], {
+      db: stale,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("0 applied, 2 unchanged");
+    expect(fx.writes()).toBe(writes);
+    expect(fx.linksOf(first as number, group)).toBe(1);
+    const rows = await query(
+      stale,
+      `SELECT outcome, error FROM read_csv('${again}.results.csv', header = true, all_varchar = true)`,
+    );
+    expect(rows).toEqual([
+      {
+        outcome: "unchanged",
+        error: `line 2: user ${first} is already in group ${group} with user_grp_group_admin 1; the interface cannot change a link, so it stays`,
+      },
+      { outcome: "unchanged", error: null },
+    ]);
+    const recorded = await query(
+      stale,
+      `SELECT outcome, "before" IS NOT NULL AS known FROM _changes WHERE file = 'again.csv' ORDER BY line`,
+    );
+    expect(recorded).toEqual([
+      { outcome: "unchanged", known: true },
+      { outcome: "unchanged", known: true },
+    ]);
+  });
+
   it("reads a workbook: people's headers, rows numbered as in the sheet", async () => {
     const groups = fx.sim.data.list("grp").slice(-3);
     const workbook = new ExcelJS.Workbook();
@@ -438,7 +484,9 @@ async function createsOnlyTheMissingLink(
   try {
     const result = await fx.run(["apply", path, "--op", "user_grp.create", "--yes"]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("2 applied");
+    // The link someone made since the extract was there already: unchanged, as from a fresh
+    // database.
+    expect(result.stdout).toContain("1 applied, 1 unchanged");
   } finally {
     Object.assign(fx.sim.faults, before);
   }
