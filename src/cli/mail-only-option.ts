@@ -1,19 +1,19 @@
 /**
  * --mail-only: sending again only what a run could not deliver. A split report's re-run with
  * --mail sends every manager their share again, and --mail-to sends the whole report (everyone's
- * rows) to the address named; --mail-only sends each named address exactly its own message of
- * the full run, and no one else anything. A failed run names the command that does it
- * (resend-command.ts).
+ * rows) to the address named; --mail-only sends each named address exactly its own messages of
+ * the full run (or the one named, ADDRESS:share or ADDRESS:unassigned), and no one else anything.
+ * A failed run names the command that does it (resend-command.ts).
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
-import { parseAddressList } from "../mail/address.js";
+import { type MailTarget, parseMailTargets } from "../mail/mail-only.js";
 
 /**
- * The addresses of --mail-only, normalised; undefined without it. Contract: a bad-input error
+ * The items of --mail-only, normalised; undefined without it. Contract: a bad-input error
  * when it is given without --mail or with --mail-to, or names something not an address. Shared by
  * the command and by `schedule`'s start checks, so both refuse the same lines.
  */
-export function mailOnlyAddresses(args: Readonly<Record<string, unknown>>): string[] | undefined {
+export function mailOnlyTargets(args: Readonly<Record<string, unknown>>): MailTarget[] | undefined {
   const given = args.mailOnly ?? args["mail-only"];
   if (given === undefined) return undefined;
   if ((args.mailTo ?? args["mail-to"]) !== undefined) {
@@ -29,5 +29,5 @@ export function mailOnlyAddresses(args: Readonly<Record<string, unknown>>): stri
     );
   }
   const values = Array.isArray(given) ? given.map(String) : String(given);
-  return parseAddressList(values, "--mail-only");
+  return parseMailTargets(values, "--mail-only");
 }

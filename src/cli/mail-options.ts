@@ -24,7 +24,7 @@ export function withMailOptions<T>(y: Argv<T>) {
       type: "string",
       group: MAIL,
       description:
-        "With --mail, send only the messages to these addresses, each as the full run builds it (comma-separated, repeatable): to send again what a run could not deliver",
+        "With --mail, send only the messages to these addresses, each as the full run builds it (comma-separated, repeatable; ADDR:share or ADDR:unassigned picks one of an address's two messages of a split report): to send again what a run could not deliver",
     })
     .option("smtp-url", {
       type: "string",

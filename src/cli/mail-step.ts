@@ -10,6 +10,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { createRedactor } from "../log/redact.js";
 import { parseAddressList } from "../mail/address.js";
 import { checkSplitColumn, jobMail, type Recipients } from "../mail/job-mail.js";
+import type { MailTarget } from "../mail/mail-only.js";
 import { MailInterruptedError, mailReports, type ReportToMail } from "../mail/mail-reports.js";
 import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
 import type { ReportJob } from "../report/report-jobs.js";
@@ -17,17 +18,17 @@ import type { ReportSource } from "../report/report-source.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import type { CommandSetup } from "./command-setup.js";
 import type { CliContext } from "./context.js";
-import { mailOnlyAddresses } from "./mail-only-option.js";
+import { mailOnlyTargets } from "./mail-only-option.js";
 import { givenMailWords, reportCommandLine, resendCommands } from "./resend-command.js";
 
 /**
  * What was asked: the server settings, --mail-to's addresses, the default recipients, and
- * --mail-only's addresses (undefined: every message).
+ * what --mail-only picks (undefined: every message).
  */
 export interface MailRequest extends Recipients {
   settings: MailSettings;
   secrets: readonly string[];
-  only: string[] | undefined;
+  only: MailTarget[] | undefined;
 }
 
 /** A password given as a flag is refused, whether or not the command mails. */
@@ -51,7 +52,7 @@ export async function mailRequest(
   ctx: CliContext,
 ): Promise<MailRequest | undefined> {
   refuseSmtpPasswordFlag(args);
-  const only = mailOnlyAddresses(args);
+  const only = mailOnlyTargets(args);
   const given = args.mailTo ?? args["mail-to"];
   if (args.mail !== true && given === undefined) return undefined;
   const mailTo = given === undefined ? undefined : parseAddressList(String(given), "--mail-to");

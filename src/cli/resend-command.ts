@@ -8,6 +8,7 @@
  * environment); a hidden one, kept only to be refused, or one named like a secret is never said.
  */
 import yargs from "yargs";
+import { type MailTarget, targetText } from "../mail/mail-only.js";
 import type { MailSummary, ReportToMail } from "../mail/mail-reports.js";
 import { REPORT_NAMES_KEY, reportBuilder } from "./report-command-options.js";
 
@@ -87,19 +88,24 @@ export function reportCommandLine(
 export function givenMailWords(argv: Readonly<Record<string, unknown>>): string[] {
   const list = (key: string) => [argv[key]].flat().map(String).join(",");
   if (argv["mail-to"] !== undefined) return ["--mail-to", list("mail-to")];
-  return ["--mail", ...(argv["mail-only"] === undefined ? [] : ["--mail-only", list("mail-only")])];
+  const only = argv["mail-only"];
+  return ["--mail", ...(only === undefined ? [] : ["--mail-only", list("mail-only")])];
 }
 
 /**
- * The mail options sending a report's message again to `addresses` alone: --mail-only among the
- * messages --mail sends, or --mail-to's whole report when the command line mailed it that way.
+ * The mail options sending a report's messages again to `targets` alone: --mail-only among the
+ * messages --mail sends (an address with two messages of the report named with the one it
+ * missed), or --mail-to's whole report when the command line mailed it that way.
  */
 export function resendMailWords(
   argv: Readonly<Record<string, unknown>>,
-  addresses: readonly string[],
+  targets: readonly MailTarget[],
 ): string[] {
-  const list = [...new Set(addresses)].join(",");
-  return argv["mail-to"] !== undefined ? ["--mail-to", list] : ["--mail", "--mail-only", list];
+  if (argv["mail-to"] !== undefined) {
+    const addresses = [...new Set(targets.map((t) => t.address))].join(",");
+    return ["--mail-to", addresses];
+  }
+  return ["--mail", "--mail-only", [...new Set(targets.map(targetText))].join(",")];
 }
 
 /**
@@ -113,8 +119,8 @@ export function resendCommands(
 ): string | undefined {
   if (resend.length === 0) return undefined;
   return resend
-    .map(({ report, addresses }) =>
-      reportCommandLine(argv, [nameOf(report)], resendMailWords(argv, addresses)),
+    .map(({ report, targets }) =>
+      reportCommandLine(argv, [nameOf(report)], resendMailWords(argv, targets)),
     )
     .join(" and ");
 }

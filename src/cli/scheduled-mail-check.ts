@@ -7,7 +7,7 @@ import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import { parseAddressList } from "../mail/address.js";
 import { resolveMailSettings } from "../mail/settings.js";
 import type { CliContext } from "./context.js";
-import { mailOnlyAddresses } from "./mail-only-option.js";
+import { mailOnlyTargets } from "./mail-only-option.js";
 import { defaultRecipients } from "./mail-step.js";
 
 /**
@@ -22,7 +22,7 @@ export async function checkScheduledMail(
   ctx: CliContext,
 ): Promise<void> {
   // Before anything else: --mail-only without --mail is wrong even in a line that sends nothing.
-  mailOnlyAddresses(parsed);
+  mailOnlyTargets(parsed);
   const mailTo = parsed["mail-to"];
   if (parsed.mail !== true && mailTo === undefined) return;
   if (mailTo !== undefined) parseAddressList(String(mailTo), "--mail-to");

@@ -15,6 +15,7 @@ import type { ReportSource } from "../report/report-source.js";
 import { type BoundQuery, describeColumns } from "../report/run-query.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import type { JobMail } from "./job-mail.js";
+import { envelopeOf, type MailTarget, type MessagePart, partOf, targetText } from "./mail-only.js";
 import type { SplitScope } from "./scope-line.js";
 import { type SplitGroup, type SplitSource, splitAddressesOf } from "./split.js";
 import { writeSplitFiles } from "./split-files.js";
@@ -38,10 +39,10 @@ export interface PlanOptions {
   /** Every CSV attached starts with a byte-order mark (--csv-bom), as the report's own do. */
   csvBom?: boolean;
   /**
-   * --mail-only: only the messages with one of these addresses (normalised) among their
-   * recipients, and only to those of their recipients. Undefined: every message, to everyone.
+   * --mail-only: only the messages these pick (mail-only.ts), and only to the recipients they
+   * name. Undefined: every message, to everyone.
    */
-  only?: readonly string[];
+  only?: readonly MailTarget[];
   /** Where the split reports' rows are kept while the mailing lasts. */
   tables: SplitTables;
 }
@@ -61,6 +62,11 @@ export interface PlannedReport {
   report: ReportToMail;
   messages: Message[];
   loaded: LastLoad;
+  /**
+   * The addresses that get two of the report's messages: their own share and, being among its
+   * `to` or `cc`, the copy of the rows without an address. Sending one again names which.
+   */
+  twice: string[];
 }
 
 /**
@@ -82,14 +88,13 @@ export async function planReports(
   return planned;
 }
 
-/** The recipients of `recipients` a message is sent to: those --mail-only names, or all. */
-export function envelopeOf(recipients: readonly string[], only?: readonly string[]): string[] {
-  return only === undefined ? [...recipients] : recipients.filter((r) => only.includes(r));
-}
-
-function checkEveryAddressMailed(only: readonly string[], planned: readonly PlannedReport[]) {
-  const mailed = new Set(planned.flatMap((p) => p.messages.flatMap((m) => [...m.to, ...m.cc])));
-  const unknown = only.filter((address) => !mailed.has(address));
+function checkEveryAddressMailed(only: readonly MailTarget[], planned: readonly PlannedReport[]) {
+  const messages = planned.flatMap((p) => p.messages);
+  const unknown = only
+    .filter((target) =>
+      messages.every((m) => envelopeOf([...m.to, ...m.cc], partOf(m.scope), [target]).length === 0),
+    )
+    .map(targetText);
   if (unknown.length === 0) return;
   const names = planned.map((p) => p.report.job.name).join(", ") || "none";
   throw new LmsExportError(
@@ -118,8 +123,8 @@ async function planReport(
   const connection = await db.connect();
   const unwatch = interruptOnAbort(options.signal, connection);
   try {
-    const messages = await messagesOf(db, connection, report, options);
-    return { report, messages, loaded: await lastLoad(connection, db.portals) };
+    const { messages, twice } = await messagesOf(db, connection, report, options);
+    return { report, messages, twice, loaded: await lastLoad(connection, db.portals) };
   } finally {
     unwatch();
     connection.closeSync();
@@ -130,9 +135,16 @@ function attached(files: readonly string[], formats: readonly string[]): string[
   return files.filter((file) => formats.some((format) => file.endsWith(`.${format}`)));
 }
 
-/** Whether a message to `recipients` is one --mail-only asks for (every one without it). */
-function wanted(recipients: readonly string[], only: readonly string[] | undefined): boolean {
-  return envelopeOf(recipients, only).length > 0;
+/**
+ * Whether a message to `recipients`, `part` of its report, is one --mail-only asks for (every one
+ * without it).
+ */
+function wanted(
+  recipients: readonly string[],
+  part: MessagePart,
+  only: readonly MailTarget[] | undefined,
+): boolean {
+  return envelopeOf(recipients, part, only).length > 0;
 }
 
 async function messagesOf(
@@ -140,15 +152,16 @@ async function messagesOf(
   connection: DuckDBConnection,
   { job, mail, result }: ReportToMail,
   options: PlanOptions,
-): Promise<Message[]> {
+): Promise<{ messages: Message[]; twice: string[] }> {
   const bound = await bindJob(connection, job, db.portals);
   const first = bound[0];
-  if (first === undefined) return [];
+  if (first === undefined) return { messages: [], twice: [] };
   const column = mail.splitBy;
   if (column === undefined) {
-    if (!wanted([...mail.to, ...mail.cc], options.only)) return [];
+    if (!wanted([...mail.to, ...mail.cc], "whole", options.only))
+      return { messages: [], twice: [] };
     const files = attached(result.files, mail.attach);
-    return [{ to: mail.to, cc: mail.cc, scope: undefined, bound, files }];
+    return { messages: [{ to: mail.to, cc: mail.cc, scope: undefined, bound, files }], twice: [] };
   }
   const sources = await splitSources(connection, bound, column, options);
   // Every address of the column in every query that has it, even with --mail-only: the rows of
@@ -171,7 +184,7 @@ async function messagesOf(
     const to = group.address === undefined ? mail.to : [group.address];
     const cc = group.address === undefined ? mail.cc : [];
     // Only the shares asked for are written again: the other folders keep the full run's files.
-    if (!wanted([...to, ...cc], options.only)) continue;
+    if (!wanted([...to, ...cc], partOf(group), options.only)) continue;
     const split = await writeSplitFiles(db, job, mail, group, { addresses, sources }, options);
     const rows = [...sources.keys()].reduce((sum, name) => sum + (split.rows[name] ?? 0), 0);
     if (group.address === undefined && rows === 0 && mail.when === "rows") continue;
@@ -183,7 +196,8 @@ async function messagesOf(
     const written = groups.map((group) => group.address);
     await removeStaleShares(options.outDir, job, written, options.logger);
   }
-  return messages;
+  const own = new Set([...mail.to, ...mail.cc]);
+  return { messages, twice: addresses.filter((address) => own.has(address)) };
 }
 
 /**

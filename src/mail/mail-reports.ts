@@ -14,8 +14,8 @@ import { composeMail } from "./compose.js";
 import { DEFAULT_RETRY, deliver, type RetryPolicy } from "./deliver.js";
 import { expandSubject } from "./mail-block.js";
 import { messageDocument } from "./mail-document.js";
+import { envelopeOf, type MailTarget, type MessagePart, partOf, targetsOf } from "./mail-only.js";
 import {
-  envelopeOf,
   type Message,
   type PlannedReport,
   type PlanOptions,
@@ -38,28 +38,38 @@ export interface MailReportsOptions extends Omit<PlanOptions, "tables"> {
   render?: MailBodyRenderer;
 }
 
-/** A message as sent: its scope line written out, knowing what the report's earlier ones did. */
-type Outgoing = Omit<Message, "scope"> & { scope: string | undefined };
+/**
+ * A message as sent: its scope line written out, knowing what the report's earlier ones did, and
+ * which of the report's messages it is.
+ */
+type Outgoing = Omit<Message, "scope"> & { scope: string | undefined; part: MessagePart };
 
-/** How far one report's messages went: how many were tried, and whom those did not reach. */
+/**
+ * How far one report's messages went: how many were tried, and what those did not deliver, each
+ * recipient with the message it missed.
+ */
 interface ReportProgress {
   planned: PlannedReport;
   tried: number;
-  undelivered: string[];
+  undelivered: MailTarget[];
 }
 
 /**
- * Per report, the recipients not reached: those its tried messages did not reach, and those of
- * the messages not tried yet (none once every message was tried).
+ * Per report, the messages and recipients not reached: those its tried messages did not reach,
+ * and those of the messages not tried yet (none once every message was tried). An address that
+ * gets two messages of the report is named with the one it missed: the other may have arrived.
  */
 function notReached(
   progress: readonly ReportProgress[],
-  only: readonly string[] | undefined,
+  only: readonly MailTarget[] | undefined,
 ): MailSummary["resend"] {
   return progress.flatMap(({ planned, tried, undelivered }) => {
-    const rest = planned.messages.slice(tried).flatMap((m) => envelopeOf([...m.to, ...m.cc], only));
-    const addresses = [...undelivered, ...rest];
-    return addresses.length === 0 ? [] : [{ report: planned.report, addresses }];
+    const rest = planned.messages.slice(tried).flatMap((m) => {
+      const part = partOf(m.scope);
+      return targetsOf(envelopeOf([...m.to, ...m.cc], part, only), part, planned.twice);
+    });
+    const targets = [...undelivered, ...rest];
+    return targets.length === 0 ? [] : [{ report: planned.report, targets }];
   });
 }
 
@@ -143,18 +153,19 @@ async function sendReport(
   summary: MailSummary,
   options: SendOptions,
 ): Promise<SmtpAttemptError | undefined> {
-  const { report, messages, loaded } = progress.planned;
+  const { report, messages, loaded, twice } = progress.planned;
   // Shares whose rows may have reached nobody: the message of the rows without an address is
   // sent after every share, and says so.
   const missed: string[] = [];
   for (const message of messages) {
     const shares = { missed, partial: options.only !== undefined, outDir: options.outDir };
     const scope = message.scope && scopeLine(message.scope, shares);
-    const sent = await sendOne(db, report, { ...message, scope }, loaded, options);
+    const part = partOf(message.scope);
+    const sent = await sendOne(db, report, { ...message, scope, part }, loaded, options);
     progress.tried++;
     if (sent.delivered) summary.sent++;
     if (sent.problem !== undefined) summary.problems.push(sent.problem);
-    progress.undelivered.push(...sent.undelivered);
+    progress.undelivered.push(...targetsOf(sent.undelivered, part, twice));
     if (message.scope?.address !== undefined) missed.push(...sent.undelivered, ...sent.unsure);
     if (sent.serverDown !== undefined) return sent.serverDown;
   }
@@ -196,7 +207,7 @@ async function sendOne(
   const { raw, messageId, subject, files } = await composeOne(db, report, message, loaded, options);
   // Composing reads the report's rows again: the signal may have fired meanwhile.
   checkSignal(options.signal, "mail");
-  const recipients = envelopeOf([...message.to, ...message.cc], options.only);
+  const recipients = envelopeOf([...message.to, ...message.cc], message.part, options.only);
   const label = `${job.name} to ${recipients.join(", ")}`;
   const outcome = await deliver(
     options.session,

@@ -4,6 +4,7 @@
  * same account so the command line can say whom nothing reached yet and how to send it.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
+import type { MailTarget } from "./mail-only.js";
 import type { ReportToMail } from "./mail-plan.js";
 
 /** What mailing did: messages delivered, one line per problem, and whom to send again. */
@@ -12,11 +13,11 @@ export interface MailSummary {
   problems: string[];
   /**
    * Per report, in order, the recipients its messages surely did not reach (refused, not taken
-   * after every attempt, or, once mailing was stopped, not sent yet): a run with `--mail-only`
-   * and these sends them only their own. A "delivery unknown" message is not here: it may have
-   * arrived.
+   * after every attempt, or, once mailing was stopped, not sent yet), as --mail-only names them:
+   * a run with `--mail-only` and these sends those messages to them, and nothing else. A
+   * "delivery unknown" message is not here: it may have arrived.
    */
-  resend: { report: ReportToMail; addresses: string[] }[];
+  resend: { report: ReportToMail; targets: MailTarget[] }[];
 }
 
 /** How many recipients a message lists by address before counting the rest. */
@@ -39,7 +40,7 @@ export class MailInterruptedError extends LmsExportError {
     options: { cause?: unknown },
   ) {
     const sent = `${summary.sent} message${summary.sent === 1 ? "" : "s"} sent before`;
-    const missed = [...new Set(summary.resend.flatMap((r) => r.addresses))];
+    const missed = [...new Set(summary.resend.flatMap((r) => r.targets.map((t) => t.address)))];
     const outcome = !planned
       ? "no mail was sent"
       : `no further mail was sent (${sent})${missed.length === 0 ? "" : `; not reached: ${someAddresses(missed)}`}`;

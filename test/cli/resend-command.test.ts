@@ -38,7 +38,7 @@ describe("the report command line sending mail again", () => {
     const command = reportCommandLine(
       argv,
       ["team-list"],
-      resendMailWords(argv, ["b@example.com"]),
+      resendMailWords(argv, [{ address: "b@example.com", part: undefined }]),
     );
     expect(command).not.toMatch(/base-url|concurrency|incremental|a@example\.com/);
     expect(shellWords(command)).toEqual(
@@ -51,9 +51,13 @@ describe("the report command line sending mail again", () => {
       ["report", "weekly", "--mail-to", "a@example.com,b@example.com", "--neutralise-formulas"],
       ctx,
     );
-    expect(reportCommandLine(argv, ["weekly"], resendMailWords(argv, ["b@example.com"]))).toBe(
-      "lms-export report weekly --mail-to b@example.com",
-    );
+    expect(
+      reportCommandLine(
+        argv,
+        ["weekly"],
+        resendMailWords(argv, [{ address: "b@example.com", part: undefined }]),
+      ),
+    ).toBe("lms-export report weekly --mail-to b@example.com");
     expect(givenMailWords(argv)).toEqual(["--mail-to", "a@example.com,b@example.com"]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A real SMTP server on 127.0.0.1 (smtp-server, port 0) that keeps every message it accepts,
  * parsed back with mailparser, and counts the connections made to it. Options make it require a
- * login, refuse some recipients, drop the connection once the message data has arrived (a lost
+ * login, refuse some recipients or some messages (554 to their data), drop the connection once the message data has arrived (a lost
  * answer) or at the next message once a connection has carried some (421, as a server ending a
  * connection it will carry no more on), or act on a message before answering it.
  */
@@ -47,6 +47,8 @@ export async function startSmtp(
     deferFirst?: number;
     /** Called with each message once it has arrived, before the server answers it. */
     beforeAnswer?: (message: Received) => void;
+    /** Answer 554 to the data of the messages this says yes to: they are not kept. */
+    refuseMessage?: (message: Received) => boolean;
   } = {},
 ): Promise<SmtpFixture> {
   const received: Received[] = [];
@@ -109,9 +111,11 @@ export async function startSmtp(
         const raw = Buffer.concat(chunks);
         const from = session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address;
         const to = session.envelope.rcptTo.map((r) => r.address);
+        let refused = false;
         const parsing = simpleParser(raw).then((parsed) => {
           const message = { from, to, raw, parsed };
-          received.push(message);
+          refused = options.refuseMessage?.(message) ?? false;
+          if (!refused) received.push(message);
           options.beforeAnswer?.(message);
         });
         pending.push(parsing);
@@ -122,6 +126,10 @@ export async function startSmtp(
           return;
         }
         parsing.then(() => {
+          if (refused) {
+            callback(Object.assign(new Error("message refused"), { responseCode: 554 }));
+            return;
+          }
           const carrying = session as { carried?: number };
           carrying.carried = (carrying.carried ?? 0) + 1;
           callback();

@@ -62,7 +62,7 @@ describe("rows kept for a split mailing", () => {
   });
 
   test("a mailing that fails leaves nothing kept", async () => {
-    const only = ["nobody@example.com"];
+    const only = [{ address: "nobody@example.com", part: undefined }];
     const error = await mailReports(tokens.db, [tokens.report], { ...tokens.options, only }).catch(
       (e: unknown) => e,
     );
