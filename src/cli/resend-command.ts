@@ -87,9 +87,9 @@ export function reportCommandLine(
 /** The mail options of `argv` as given: --mail-to's, or --mail with its --mail-only if any. */
 export function givenMailWords(argv: Readonly<Record<string, unknown>>): string[] {
   const list = (key: string) => [argv[key]].flat().map(String).join(",");
-  if (argv["mail-to"] !== undefined) return ["--mail-to", list("mail-to")];
+  if (argv["mail-to"] !== undefined) return optionWords("mail-to", list("mail-to"));
   const only = argv["mail-only"];
-  return ["--mail", ...(only === undefined ? [] : ["--mail-only", list("mail-only")])];
+  return ["--mail", ...(only === undefined ? [] : optionWords("mail-only", list("mail-only")))];
 }
 
 /**
@@ -103,9 +103,9 @@ export function resendMailWords(
 ): string[] {
   if (argv["mail-to"] !== undefined) {
     const addresses = [...new Set(targets.map((t) => t.address))].join(",");
-    return ["--mail-to", addresses];
+    return optionWords("mail-to", addresses);
   }
-  return ["--mail", "--mail-only", [...new Set(targets.map(targetText))].join(",")];
+  return ["--mail", ...optionWords("mail-only", [...new Set(targets.map(targetText))].join(","))];
 }
 
 /**

@@ -60,4 +60,21 @@ describe("the report command line sending mail again", () => {
     ).toBe("lms-export report weekly --mail-to b@example.com");
     expect(givenMailWords(argv)).toEqual(["--mail-to", "a@example.com,b@example.com"]);
   });
+
+  test("an address starting with - stays the value of --mail-only or --mail-to when read back", async () => {
+    const boss = { address: "-boss@example.com", part: undefined };
+    const other = { address: "b@example.com", part: "share" as const };
+    for (const given of [["--mail", "--mail-only=-x@example.com"], ["--mail-to=-x@example.com"]]) {
+      const argv = await checkCommandLine(["report", "weekly", ...given], ctx);
+      const key = argv["mail-to"] === undefined ? "mail-only" : "mail-to";
+      const cases: [string[], string][] = [
+        [resendMailWords(argv, [boss, other]), "-boss@example.com"],
+        [givenMailWords(argv), "-x@example.com"],
+      ];
+      for (const [mail, first] of cases) {
+        const again = await checkCommandLine(shellWords(reportCommandLine(argv, ["w"], mail)), ctx);
+        expect(String(again[key]).split(",")[0]).toBe(first);
+      }
+    }
+  });
 });
