@@ -31,7 +31,9 @@ type MailConfig = Pick<
  * Contract: a one-line bad-input, before anything connects, when the server URL or the sender is
  * missing (naming what to set), when the URL is not smtp:// or smtps:// or holds a password (it
  * belongs in a file), when a plain session would leave this machine (see smtpSecurity), when the
- * sender is not an address, or when a user is named without a password. The password comes from
+ * sender is not an address, when a user is named without a password, or a password is set for a
+ * URL that names no user (it would never be sent: the server then refuses every message, 530).
+ * The password comes from
  * LMS_SMTP_PASSWORD_FILE (or --smtp-password-file), then LMS_SMTP_PASSWORD, then the config file's
  * mail.smtpPasswordFile.
  */
@@ -62,14 +64,7 @@ export async function resolveMailSettings(
       `the sender ${JSON.stringify(from)} (from ${config.sources.mailFrom}) is not an e-mail address: give one such as reports@example.com`,
     );
   }
-  const user = url.username === "" ? undefined : decodeURIComponent(url.username);
-  const password = await readPassword(config, env, logger);
-  if (user !== undefined && password === undefined) {
-    throw new LmsExportError(
-      "bad-input",
-      `the mail server user ${user} needs a password: put it alone in a file and set LMS_SMTP_PASSWORD_FILE, or set LMS_SMTP_PASSWORD`,
-    );
-  }
+  const { user, password } = await credentials(url, config, env, logger);
   const port = url.port === "" ? (security.secure ? 465 : 587) : Number(url.port);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const shownUser = user === undefined ? "" : `${url.username}@`;
@@ -78,7 +73,7 @@ export async function resolveMailSettings(
     port,
     security,
     user,
-    password: user === undefined ? undefined : password,
+    password,
     from,
     display: `${url.protocol}//${shownUser}${url.hostname}:${port}`,
   };
@@ -108,21 +103,53 @@ function parseSmtpUrl(text: string, source: string): URL {
   return url;
 }
 
-async function readPassword(
+/** The user of the URL and its password: both, or neither (bad input otherwise). */
+async function credentials(
+  url: URL,
   config: MailConfig,
   env: Readonly<Record<string, string | undefined>>,
   logger: Logger | undefined,
-): Promise<string | undefined> {
+): Promise<{ user: string | undefined; password: string | undefined }> {
+  const user = url.username === "" ? undefined : decodeURIComponent(url.username);
+  const given = passwordSource(config, env);
+  if (user === undefined && given !== undefined) {
+    throw new LmsExportError(
+      "bad-input",
+      `a mail server password is set (${given.source}) but the mail server URL (from ${config.sources.smtpUrl}) names no user to log in with: name the user in the URL (smtp://USER@host:port or smtps://USER@host:port), or unset ${given.source} for a server without login`,
+    );
+  }
+  if (user !== undefined && given === undefined) {
+    throw new LmsExportError(
+      "bad-input",
+      `the mail server user ${user} needs a password: put it alone in a file and set LMS_SMTP_PASSWORD_FILE, or set LMS_SMTP_PASSWORD`,
+    );
+  }
+  if (given === undefined) return { user, password: undefined };
+  const password =
+    given.file === undefined
+      ? given.text
+      : await readSecretFile(given.file, { source: given.source, what: "SMTP password", logger });
+  return { user, password };
+}
+
+/**
+ * Where the password comes from, unread: LMS_SMTP_PASSWORD_FILE or --smtp-password-file, then
+ * LMS_SMTP_PASSWORD, then the config file's mail.smtpPasswordFile. Undefined when none is set.
+ */
+function passwordSource(
+  config: MailConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): { source: string; file?: string; text?: string } | undefined {
   const source = config.sources.smtpPasswordFile;
   const file = config.smtpPasswordFile;
-  const read = (path: string) => readSecretFile(path, { source, what: "SMTP password", logger });
   if (
     file !== undefined &&
     (source === "--smtp-password-file" || source === "LMS_SMTP_PASSWORD_FILE")
   ) {
-    return read(file);
+    return { source, file };
   }
   const fromEnv = env.LMS_SMTP_PASSWORD;
-  if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
-  return file === undefined ? undefined : read(file);
+  if (fromEnv !== undefined && fromEnv !== "")
+    return { source: "LMS_SMTP_PASSWORD", text: fromEnv };
+  return file === undefined ? undefined : { source, file };
 }

@@ -193,6 +193,24 @@ describe("a server that requires a login", () => {
     expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
   });
 
+  test("a password file for a URL that names no user is refused before anything is written", async () => {
+    const smtp = await ws.smtp({ auth: { user: "reporter", pass: PASSWORD } });
+    const run = await runCliIn(
+      ws.dir,
+      reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "nouser-out"),
+      { LMS_SMTP_URL: smtp.url, LMS_SMTP_PASSWORD_FILE: passwordFile, LMS_MAIL_FROM: FROM },
+    );
+    expect(run.code).toBe(2);
+    const line = run.stderr.split("\n").filter((l) => l.startsWith("lms-export:"));
+    expect(line).toHaveLength(1);
+    expect(line[0]).toContain("a mail server password is set (LMS_SMTP_PASSWORD_FILE)");
+    expect(line[0]).toContain("name the user in the URL (smtp://USER@host:port");
+    expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
+    expect(existsSync(join(ws.dir, "nouser-out"))).toBe(false);
+    await smtp.close();
+    expect(smtp.connections).toBe(0);
+  });
+
   test("a user without a password is refused before anything is written", async () => {
     const run = await runCliIn(
       ws.dir,

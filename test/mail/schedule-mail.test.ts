@@ -27,7 +27,7 @@ const PORTAL = { LMS_BASE_URL: "http://127.0.0.1:9/api-v2", LMS_API_KEY: "key" }
 
 /** Every setting a scheduled run that mails needs. */
 const SETTINGS = {
-  LMS_SMTP_URL: "smtp://mail.example.com:587",
+  LMS_SMTP_URL: "smtp://reports@mail.example.com:587",
   LMS_MAIL_FROM: "r@example.com",
   LMS_SMTP_PASSWORD: "pw",
   LMS_MAIL_DEFAULT_TO: "officers@example.com",
@@ -58,6 +58,11 @@ describe("schedule with a command that mails", () => {
       ["run", "weekly-compliance", "--mail", "--mail-only=a@example.com", "--mail-only=b@x.org"],
       SETTINGS,
       "",
+    ],
+    [
+      ["run", "weekly-compliance", "--mail", "--smtp-password-file", "smtp-password"],
+      { ...SETTINGS, LMS_SMTP_URL: "smtp://mail.example.com:587", LMS_SMTP_PASSWORD: "" },
+      "but the mail server URL (from LMS_SMTP_URL) names no user to log in with: name the user in the URL",
     ],
     [
       ["run", "weekly-compliance", "--mail", "--smtp-url", "smtp://u:pw@127.0.0.1:25"],
