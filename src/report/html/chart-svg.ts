@@ -12,6 +12,7 @@ import { type Legend, rampLegend, swatchLegend } from "./chart-legend.js";
 import type { BarChartSpec, ChartSpec, HeatmapSpec, LineChartSpec } from "./chart-spec.js";
 import { escapeHtml, xmlSafe } from "./escape.js";
 import { colourFlatScale, zeroBasedFlatScale } from "./flat-scale.js";
+import { withValueAxisRoom } from "./value-axis-room.js";
 import { formatValue } from "./value-format.js";
 
 /** A rendered chart: the SVG document and its size in pixels. */
@@ -43,6 +44,8 @@ const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sa
 /** Average width of a 10px tick label glyph, in pixels (no canvas to measure with). */
 const CHAR_WIDTH = 6;
 const LABEL_CHARS = 28;
+/** The least left margin of a bar or line chart; wider when its value axis's labels need it. */
+const VALUE_MARGIN = 60;
 const SERIES_KEY = "series";
 
 type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
@@ -134,57 +137,60 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
   const xs = distinct(data2.map((p) => p.x as string));
   const grouped = data2.some((p) => p.series !== undefined);
   const axis = categoryAxis(xs, width - 70);
-  const yAxis = {
-    label: measureLabel(data, chart.y),
-    grid: true,
-    tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
-    ...zeroBasedFlatScale(data2.map((p) => p.value)),
-  };
   const title = (p: Point) =>
     `${p.x}${p.series ? ` · ${p.series}` : ""}: ${p.value === null ? "" : valueText(data, p.measure ?? "", p.value)}`;
-  const base = { document: plotDocument(), width, height, marginLeft: 60, y: yAxis };
+  const base = {
+    document: plotDocument(),
+    width,
+    height,
+    marginBottom: axis.marginBottom,
+    y: {
+      label: measureLabel(data, chart.y),
+      grid: true,
+      tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
+      ...zeroBasedFlatScale(data2.map((p) => p.value)),
+    },
+  };
+  const categories = {
+    domain: xs,
+    label: labelOf(data, chart.x),
+    tickRotate: axis.tickRotate,
+    tickFormat: axis.tickFormat,
+  };
+  const least = Math.max(VALUE_MARGIN, axis.reachLeft);
   if (grouped && !chart.stacked) {
     const series = distinct(data2.map((p) => p.series as string));
-    return Plot.plot({
+    return withValueAxisRoom(least, (marginLeft) =>
+      Plot.plot({
+        ...base,
+        marginLeft,
+        fx: { ...categories, axis: "bottom" },
+        x: { domain: series, axis: null },
+        color: { domain: series },
+        marks: [
+          Plot.barY(data2, { fx: "x", x: SERIES_KEY, y: "value", fill: SERIES_KEY, title }),
+          Plot.ruleY([0]),
+        ],
+      }),
+    );
+  }
+  return withValueAxisRoom(least, (marginLeft) =>
+    Plot.plot({
       ...base,
-      marginBottom: axis.marginBottom,
-      marginLeft: Math.max(60, axis.reachLeft),
-      fx: {
-        domain: xs,
-        label: labelOf(data, chart.x),
-        tickRotate: axis.tickRotate,
-        tickFormat: axis.tickFormat,
-        axis: "bottom",
-      },
-      x: { domain: series, axis: null },
-      color: { domain: series },
+      marginLeft,
+      x: categories,
+      ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),
       marks: [
-        Plot.barY(data2, { fx: "x", x: SERIES_KEY, y: "value", fill: SERIES_KEY, title }),
+        Plot.barY(data2, {
+          x: "x",
+          y: "value",
+          fill: grouped ? SERIES_KEY : "#4269d0",
+          title,
+        }),
         Plot.ruleY([0]),
       ],
-    });
-  }
-  return Plot.plot({
-    ...base,
-    marginBottom: axis.marginBottom,
-    marginLeft: Math.max(60, axis.reachLeft),
-    x: {
-      domain: xs,
-      label: labelOf(data, chart.x),
-      tickRotate: axis.tickRotate,
-      tickFormat: axis.tickFormat,
-    },
-    ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),
-    marks: [
-      Plot.barY(data2, {
-        x: "x",
-        y: "value",
-        fill: grouped ? SERIES_KEY : "#4269d0",
-        title,
-      }),
-      Plot.ruleY([0]),
-    ],
-  });
+    }),
+  );
 }
 
 function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: number) {
@@ -201,31 +207,37 @@ function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: 
     y: "value",
     ...(grouped ? { stroke: SERIES_KEY, z: SERIES_KEY } : {}),
   };
-  return Plot.plot({
-    document: plotDocument(),
-    width,
-    height,
-    marginLeft: 60,
-    x: {
-      label: labelOf(data, chart.x),
-      ...(xKind === "date" || xKind === "timestamp" ? { type: "utc" as const } : {}),
-    },
-    y: {
-      label: measureLabel(data, chart.y),
-      grid: true,
-      // From zero, as bars are: an axis cut to the data's range makes a rise from 77 % to 83 %
-      // look like one from nothing to everything.
-      zero: true,
-      nice: true,
-      tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
-      ...zeroBasedFlatScale(data2.map((p) => p.value)),
-    },
-    ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),
-    marks: [
-      Plot.lineY(data2, { ...channels, strokeWidth: 2, ...(grouped ? {} : { stroke: "#4269d0" }) }),
-      Plot.dot(data2, { ...channels, r: 2.5, fill: grouped ? SERIES_KEY : "#4269d0" }),
-    ],
-  });
+  return withValueAxisRoom(VALUE_MARGIN, (marginLeft) =>
+    Plot.plot({
+      document: plotDocument(),
+      width,
+      height,
+      marginLeft,
+      x: {
+        label: labelOf(data, chart.x),
+        ...(xKind === "date" || xKind === "timestamp" ? { type: "utc" as const } : {}),
+      },
+      y: {
+        label: measureLabel(data, chart.y),
+        grid: true,
+        // From zero, as bars are: an axis cut to the data's range makes a rise from 77 % to 83 %
+        // look like one from nothing to everything.
+        zero: true,
+        nice: true,
+        tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
+        ...zeroBasedFlatScale(data2.map((p) => p.value)),
+      },
+      ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),
+      marks: [
+        Plot.lineY(data2, {
+          ...channels,
+          strokeWidth: 2,
+          ...(grouped ? {} : { stroke: "#4269d0" }),
+        }),
+        Plot.dot(data2, { ...channels, r: 2.5, fill: grouped ? SERIES_KEY : "#4269d0" }),
+      ],
+    }),
+  );
 }
 
 function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {

@@ -9,7 +9,7 @@ import { ChartCollector, MAX_CATEGORIES } from "../../../src/report/html/chart-d
 import type { ChartSpec } from "../../../src/report/html/chart-spec.js";
 import { chartSvgFromRows, renderChartSvg } from "../../../src/report/html/chart-svg.js";
 import type { ColumnKind, PlainValue } from "../../../src/report/present/column-kind.js";
-import { PNG_SIGNATURE } from "../../mail/png-pixels.js";
+import { decodePng, PNG_SIGNATURE } from "../../mail/png-pixels.js";
 
 const KINDS = new Map<string, ColumnKind>([
   ["group_name", "text"],
@@ -266,5 +266,82 @@ describe("a line chart's value axis", () => {
     const counts = weeks.map((w, i) => ({ week: w.week, overdue: 177 + 7 * i }));
     const { svg } = draw({ type: "line", query: "q", x: "week", y: ["overdue"] }, counts);
     expect(yTicks(svg)[0]).toBe("0");
+  });
+});
+
+describe("a value axis's labels fit in the chart", () => {
+  /** The y-axis tick labels Plot wrote and the x each one ends at (right-aligned). */
+  const yLabels = (svg: string) => {
+    const start = svg.indexOf('aria-label="y-axis tick label"');
+    const open = svg.lastIndexOf("<g", start);
+    const group = svg.slice(open, svg.indexOf("</g>", start));
+    const shift = Number(/translate\((-?[\d.]+)/.exec(group)?.[1] ?? 0);
+    return [...group.matchAll(/translate\(([\d.]+),[^)]*\)" y="[^"]*">([^<]+)<\/text>/g)].map(
+      (m) => ({ text: m[2] ?? "", end: Number(m[1]) + shift }),
+    );
+  };
+  /** Columns of the PNG from its left edge with a dark pixel (drawn text or line) in them. */
+  const darkColumns = (png: Buffer, columns: number) => {
+    const image = decodePng(png);
+    const dark: number[] = [];
+    for (let x = 0; x < columns; x++) {
+      for (let y = 0; y < image.height; y++) {
+        const at = (y * image.width + x) * image.channels;
+        const [r = 0, g = 0, b = 0] = image.pixels.subarray(at, at + 3);
+        if (r < 100 && g < 100 && b < 100) {
+          dark.push(x);
+          break;
+        }
+      }
+    }
+    return dark;
+  };
+  const groups = (high: number) =>
+    Array.from({ length: 8 }, (_, i) => ({
+      group_name: `group ${i}`,
+      overdue: Math.round(((i + 1) * high) / 8),
+    }));
+
+  test.each([
+    ["twelve million", 12_000_000, "12,000,000"],
+    ["near a billion", 950_000_000, "900,000,000"],
+  ])("bars up to %s: every tick label whole and right of the left edge", (_, high, top) => {
+    const { svg } = draw(
+      { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false },
+      groups(high),
+    );
+    const labels = yLabels(svg);
+    expect(labels.map((l) => l.text)).toContain(top);
+    for (const { text, end } of labels) {
+      expect(text).toMatch(/^\d{1,3}(,\d{3})*$/);
+      // Digits are at most 0.64 em wide in DejaVu Sans, the PNG's font; commas 0.32 em.
+      const width =
+        10 * (0.64 * text.replace(/,/g, "").length + 0.32 * (text.split(",").length - 1));
+      expect(end - width, text).toBeGreaterThanOrEqual(0);
+    }
+    // Drawn to PNG (twice the size), no label is cut by the image's left edge.
+    expect(darkColumns(chartPng(svg), 4)).toEqual([]);
+  });
+
+  test("a line over weeks and a grouped bar chart of big values leave room for them too", () => {
+    const line = weeks.map((w, i) => ({ week: w.week, overdue: 150_000_000 + i * 100_000_000 }));
+    const grouped = grid.map((row) => ({ ...row, overdue: row.overdue * 123_456_789 }));
+    for (const { svg } of [
+      draw({ type: "line", query: "q", x: "week", y: ["overdue"] }, line),
+      draw(
+        {
+          type: "bar",
+          query: "q",
+          x: "group_name",
+          y: ["overdue"],
+          series: "product_title",
+          stacked: false,
+        },
+        grouped,
+      ),
+    ]) {
+      expect(yLabels(svg).at(-1)?.text).toMatch(/^\d{3},000,000$/);
+      expect(darkColumns(chartPng(svg), 4)).toEqual([]);
+    }
   });
 });
