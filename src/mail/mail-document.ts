@@ -1,6 +1,7 @@
 /**
  * The report document of one message, from the queries its recipient gets (the whole report, or
- * one recipient's narrowed queries): charts of queries left out of the message are left out too,
+ * one recipient's narrowed queries): charts of queries left out of the message are left out too
+ * (buildReportDocument draws only those of the queries it is given, as in a share's HTML file),
  * and each table names the attachment that holds all its rows.
  */
 
@@ -19,12 +20,11 @@ export async function messageDocument(
   bound: readonly BoundQuery[],
   options: { attach: readonly string[]; loaded: LastLoad; now: Date; signal?: AbortSignal },
 ): Promise<ReportDocument> {
-  const names = new Set(bound.map((b) => b.query.name));
   const base = expandFileName(job.fileName, { report: job.name, now: options.now });
   // The attachments are the files of the attached formats, named as the report's own.
   const attached = { ...job, formats: job.formats.filter((f) => options.attach.includes(f)) };
   const { document } = await buildReportDocument(db, {
-    job: { ...job, charts: job.charts.filter((chart) => names.has(chart.query)) },
+    job,
     bound,
     loaded: options.loaded,
     now: options.now,

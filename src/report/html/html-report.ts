@@ -113,7 +113,13 @@ export async function buildReportDocument(
   input: HtmlReportInput,
 ): Promise<{ document: ReportDocument; rows: Record<string, number> }> {
   const byPortal = (db.portals?.scopes.length ?? 0) > 1;
-  const collectors = input.job.charts.map((chart) => new ChartCollector(chart, { byPortal }));
+  // A chart is drawn only from a query the document holds: a recipient's share leaves out the
+  // queries without the split column, and a chart of one said "No rows to draw." under its
+  // heading, which reads as "nobody is overdue".
+  const held = new Set(input.bound.map((b) => b.query.name));
+  const collectors = input.job.charts
+    .filter((chart) => held.has(chart.query))
+    .map((chart) => new ChartCollector(chart, { byPortal }));
   const collected = await collectAll(db, input, collectors);
   const labelsOf = new Map(input.bound.map((b) => [b.query.name, b.query.labels]));
   // Loaded when a report draws: the chart library and its DOM are a third of a second of every
