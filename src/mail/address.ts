@@ -27,6 +27,23 @@ export function normaliseAddress(text: string): string {
  * error too.
  */
 export function parseAddressList(values: string | readonly string[], source: string): string[] {
+  const parts = addressItems(values, source);
+  for (const part of parts) {
+    if (!isMailAddress(part)) {
+      throw new LmsExportError(
+        "bad-input",
+        `${source}: ${JSON.stringify(part)} is not an e-mail address; give plain addresses such as compliance@example.com, separated by commas`,
+      );
+    }
+  }
+  return [...new Set(parts)];
+}
+
+/**
+ * The items of a comma-separated list (or a list of such lists), normalised, empty ones left out.
+ * Contract: a bad-input naming `source` when none is left.
+ */
+export function addressItems(values: string | readonly string[], source: string): string[] {
   const parts = (typeof values === "string" ? [values] : values)
     .flatMap((value) => value.split(","))
     .map(normaliseAddress)
@@ -37,13 +54,5 @@ export function parseAddressList(values: string | readonly string[], source: str
       `${source} names no address: give one or more, e.g. a@example.com,b@example.com`,
     );
   }
-  for (const part of parts) {
-    if (!isMailAddress(part)) {
-      throw new LmsExportError(
-        "bad-input",
-        `${source}: ${JSON.stringify(part)} is not an e-mail address; give plain addresses such as compliance@example.com, separated by commas`,
-      );
-    }
-  }
-  return [...new Set(parts)];
+  return parts;
 }

@@ -6,7 +6,7 @@
  * a run did not deliver never sends the other, delivered, one twice.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
-import { isMailAddress, normaliseAddress } from "./address.js";
+import { addressItems, isMailAddress } from "./address.js";
 
 /** Which of a report's messages one is: the whole report, a recipient's share, the rest's copy. */
 export type MessagePart = "whole" | "share" | "unassigned";
@@ -36,16 +36,7 @@ export function targetText(target: MailTarget): string {
  * repeats. Contract: a bad-input naming `source` and the first bad item; none at all is one too.
  */
 export function parseMailTargets(values: string | readonly string[], source: string): MailTarget[] {
-  const parts = (typeof values === "string" ? [values] : values)
-    .flatMap((value) => value.split(","))
-    .map(normaliseAddress)
-    .filter((value) => value !== "");
-  if (parts.length === 0) {
-    throw new LmsExportError(
-      "bad-input",
-      `${source} names no address: give one or more, e.g. a@example.com,b@example.com`,
-    );
-  }
+  const parts = addressItems(values, source);
   const targets = parts.map((part) => parseTarget(part, source));
   const seen = new Set<string>();
   return targets.filter((t) => !seen.has(targetText(t)) && seen.add(targetText(t)));

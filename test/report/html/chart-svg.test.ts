@@ -50,6 +50,30 @@ const weeks = Array.from({ length: 8 }, (_, i) => ({
   completion_rate: 0.3 + i * 0.05,
 }));
 
+/** Overdue per group, a bar per product beside each other. */
+const GROUPED_BAR: ChartSpec = {
+  type: "bar",
+  query: "q",
+  x: "group_name",
+  y: ["overdue"],
+  series: "product_title",
+  stacked: false,
+};
+
+/** Charts whose categories and series show text from the data. */
+const TEXT_CHARTS: ChartSpec[] = [
+  { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false },
+  { type: "heatmap", query: "q", x: "product_title", y: "group_name", value: "completion_rate" },
+  {
+    type: "bar",
+    query: "q",
+    x: "product_title",
+    y: ["overdue"],
+    series: "group_name",
+    stacked: true,
+  },
+];
+
 describe("renderChartSvg", () => {
   test("a bar chart: one rect per bar plus the background, an SVG document", () => {
     const rows = GROUPS.map((group_name, i) => ({ group_name, overdue: i + 2 }));
@@ -66,17 +90,7 @@ describe("renderChartSvg", () => {
   });
 
   test("a grouped bar chart has a bar per group and series and a swatch legend", () => {
-    const { svg } = draw(
-      {
-        type: "bar",
-        query: "q",
-        x: "group_name",
-        y: ["overdue"],
-        series: "product_title",
-        stacked: false,
-      },
-      grid,
-    );
+    const { svg } = draw(GROUPED_BAR, grid);
     // background + bars + one swatch per series
     expect(count(svg, "rect")).toBe(1 + grid.length + PRODUCTS.length);
     for (const p of PRODUCTS) expect(svg).toContain(`>${p}</text>`);
@@ -124,24 +138,7 @@ describe("renderChartSvg", () => {
       { group_name: evil, product_title: evil, completion_rate: 0.5, overdue: 2 },
       { group_name: "Sales", product_title: "B", completion_rate: 0.2, overdue: 1 },
     ];
-    for (const chart of [
-      { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false },
-      {
-        type: "heatmap",
-        query: "q",
-        x: "product_title",
-        y: "group_name",
-        value: "completion_rate",
-      },
-      {
-        type: "bar",
-        query: "q",
-        x: "product_title",
-        y: ["overdue"],
-        series: "group_name",
-        stacked: true,
-      },
-    ] as ChartSpec[]) {
+    for (const chart of TEXT_CHARTS) {
       const { svg } = draw(chart, rows);
       expect(svg).not.toContain("<script");
       expect(svg).not.toContain("<img");
@@ -154,18 +151,9 @@ describe("renderChartSvg", () => {
       { group_name: "Sales\u0000north", product_title: "Fire\u000bsafety", overdue: 2 },
       { group_name: "Support\u0001", product_title: "B", overdue: 1 },
     ];
-    for (const chart of [
-      { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false },
-      {
-        type: "bar",
-        query: "q",
-        x: "product_title",
-        y: ["overdue"],
-        series: "group_name",
-        stacked: true,
-      },
-    ] as ChartSpec[]) {
-      const { svg } = draw(chart, rows);
+    const rates = rows.map((row, i) => ({ ...row, completion_rate: i / 2 }));
+    for (const chart of TEXT_CHARTS) {
+      const { svg } = draw(chart, rates);
       expect(svg).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
       expect(svg).toContain("Sales\ufffdnorth");
       const png = chartPng(svg);
@@ -328,17 +316,7 @@ describe("a value axis's labels fit in the chart", () => {
     const grouped = grid.map((row) => ({ ...row, overdue: row.overdue * 123_456_789 }));
     for (const { svg } of [
       draw({ type: "line", query: "q", x: "week", y: ["overdue"] }, line),
-      draw(
-        {
-          type: "bar",
-          query: "q",
-          x: "group_name",
-          y: ["overdue"],
-          series: "product_title",
-          stacked: false,
-        },
-        grouped,
-      ),
+      draw(GROUPED_BAR, grouped),
     ]) {
       expect(yLabels(svg).at(-1)?.text).toMatch(/^\d{3},000,000$/);
       expect(darkColumns(chartPng(svg), 4)).toEqual([]);
