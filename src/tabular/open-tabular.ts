@@ -64,8 +64,17 @@ export async function openTabularFile(
       : format === "jsonl"
         ? openJsonLines(bytes, file)
         : format === "xlsx"
-          ? // Loaded for a workbook only: its zip and XML readers slow every command's start.
-            await (await import("./xlsx-reader.js")).openXlsx(bytes, file, options.sheet)
+          ? await openWorkbook(bytes, file, options.sheet)
           : await openParquet(path, file);
   return { source, sha256, size: bytes.length };
+}
+
+/** The workbook reader, loaded for a workbook only: its zip and XML readers slow every start. */
+async function openWorkbook(
+  bytes: Buffer,
+  file: string,
+  sheet: string | undefined,
+): Promise<TabularSource> {
+  const { openXlsx } = await import("./xlsx-reader.js");
+  return openXlsx(bytes, file, sheet);
 }
