@@ -12,7 +12,7 @@ import { type DuckDBConnection, LIST, listValue, VARCHAR } from "@duckdb/node-ap
 import { quoteIdent } from "../load/ddl.js";
 import type { BoundQuery } from "../report/run-query.js";
 import { sqlError } from "../report/sql-error.js";
-import { isMailAddress } from "./address.js";
+import { isMailAddress, normaliseAddressSql } from "./address.js";
 
 /** One recipient's share of a split report; `address` undefined: rows without a valid address. */
 export interface SplitGroup {
@@ -31,9 +31,12 @@ export const ADDRESS = "_lms_split_address";
 
 const SPLIT = "_lms_split";
 
-/** The address of column `column` of the rows of `_lms_q`, as the split compares it. */
+/**
+ * The address of column `column` of the rows of `_lms_q`, as the split compares it: normalised as
+ * normaliseAddress does, tabs and line breaks around it included.
+ */
 export function normalised(column: string): string {
-  return `lower(trim(CAST(_lms_q.${quoteIdent(column)} AS VARCHAR)))`;
+  return normaliseAddressSql(`CAST(_lms_q.${quoteIdent(column)} AS VARCHAR)`);
 }
 
 /** The rows of `source` as a FROM item named `_lms_q`, and the expression of their address. */
