@@ -20,6 +20,7 @@ export interface EmailImage {
   readonly cid: string;
   readonly title: string;
   readonly svg: string;
+  /** The `<img>`'s size: the SVG's, rounded to whole pixels. */
   readonly width: number;
   readonly height: number;
 }
@@ -206,8 +207,9 @@ export function renderReportEmail(doc: ReportDocument, options: EmailOptions = {
     cid: contentId(`chart-${i + 1}`),
     title: c.title,
     svg: c.chart.svg,
-    width: c.chart.width,
-    height: c.chart.height,
+    // The `<img>`'s size: HTML wants whole pixels, and a chart's SVG may be 585.2 high.
+    width: Math.round(c.chart.width),
+    height: Math.round(c.chart.height),
   }));
   const charts = doc.charts.map((c, i) => {
     const image = images[i] as EmailImage;

@@ -37,6 +37,12 @@ SELECT DATE '2026-01-05' + CAST(7 * i AS INTEGER) AS week, 0.4 + i * 0.05 AS com
 FROM range(8) AS t(i)
 ORDER BY week
 `,
+  heat: `-- title: Rates by product
+-- description: Long product titles, so that the heatmap's labels are turned.
+SELECT 'Product with a long descriptive title ' || p AS product_title, 'Group ' || g AS group_name,
+       (p + g) / 20 AS completion_rate
+FROM range(10) AS a(p), range(3) AS b(g)
+`,
   "compliance-summary": `-- title: Summary
 -- description: Overall and per group figures.
 SELECT 'group' AS scope, 0.5 AS completion_rate, 1 AS overdue, 1 AS failed
@@ -67,6 +73,22 @@ beforeAll(async () => {
   const reports: Record<string, string> = {
     dash: report([LINE, BAR]),
     "html-only": report([LINE], ["html"]),
+    heatmap: JSON.stringify({
+      title: "Heatmap",
+      description: "For tests.",
+      queries: ["heat"],
+      formats: ["html"],
+      fileName: "{report}-{date}",
+      charts: [
+        {
+          query: "heat",
+          type: "heatmap",
+          x: "product_title",
+          y: "group_name",
+          value: "completion_rate",
+        },
+      ],
+    }),
     "bad-column": report([LINE, { ...BAR, y: ["foo"] }]),
     "bad-kind": report([
       { ...LINE, y: ["completion_rate"], x: "week" },
@@ -193,5 +215,21 @@ describe("the e-mail variant", () => {
     let differ = 0;
     for (let i = 0; i < pixels.length; i += 4) if (pixels.readUInt32BE(i) !== first) differ++;
     expect(differ).toBeGreaterThan(1000);
+  });
+
+  test("an image's width and height are whole numbers, as HTML requires", async () => {
+    const document = await reportDocumentByName(db, catalog, "heatmap", { cwd: dir, now: NOW });
+    const [chart] = document.charts;
+    // The heatmap's turned labels give its SVG a height in tenths of a pixel.
+    expect(Number.isInteger(chart?.chart.height)).toBe(false);
+    const email = renderReportEmail(document);
+    const sizes = [...email.html.matchAll(/<img [^>]*\bwidth="([^"]*)" height="([^"]*)"/g)];
+    expect(sizes.map((m) => [m[1], m[2]])).toEqual([
+      [String(Math.round(chart?.chart.width ?? 0)), String(Math.round(chart?.chart.height ?? 0))],
+    ]);
+    for (const [, width, height] of sizes) {
+      expect(width).toMatch(/^\d+$/);
+      expect(height).toMatch(/^\d+$/);
+    }
   });
 });
