@@ -77,8 +77,13 @@ export class TokenManager {
    */
   async forSending(queued: string, signal?: AbortSignal): Promise<string> {
     const newest = this.#token ?? queued;
-    if (this.#pending === undefined || this.#replacing !== newest) return newest;
-    return abortable(this.#pending, signal);
+    if (!this.holds(queued)) return newest;
+    return abortable(this.#pending as Promise<string>, signal);
+  }
+
+  /** Whether {@link forSending} would wait: the newest token is refused and being replaced. */
+  holds(queued: string): boolean {
+    return this.#pending !== undefined && this.#replacing === (this.#token ?? queued);
   }
 
   authenticate(signal?: AbortSignal): Promise<string> {

@@ -33,6 +33,12 @@ export interface Limiter {
    * requests waiting for it, it would come after each of them was sent with the refused token.
    */
   runNext<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * Waits for a rate slot of its own (at once without a rate): for a running task that was held
+   * after its slot came (a pause, a token being renewed). Its slot has passed, and every task
+   * held with it would otherwise start in the same instant, over the rate.
+   */
+  slot(signal?: AbortSignal): Promise<void>;
   /** Tasks running now. */
   readonly active: number;
   /** Tasks waiting for a slot. */
@@ -84,6 +90,14 @@ export function createLimiter(options: LimiterOptions): Limiter {
         linked.signal?.throwIfAborted();
         await waitForSlot(linked.signal);
         return await task();
+      } finally {
+        linked.dispose();
+      }
+    },
+    slot: async (signal?: AbortSignal): Promise<void> => {
+      const linked = linkSignals(options.signal, signal);
+      try {
+        await waitForSlot(linked.signal);
       } finally {
         linked.dispose();
       }

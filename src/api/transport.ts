@@ -259,6 +259,9 @@ export class Transport {
     signal: AbortSignal | undefined,
   ): Promise<HttpAnswer> {
     const task = async (): Promise<HttpAnswer> => {
+      const queued = carrying.token;
+      const held =
+        this.#gate.remaining() > 0 || (queued !== undefined && this.#tokens.holds(queued));
       // A pause asked for by the portal holds every request, including those let through.
       await this.#gate.wait(signal);
       // The newest token, not the one current when the request was queued: a portal whose tokens
@@ -271,6 +274,8 @@ export class Transport {
         // Until this request is answered, its token may yet be accepted (see token-trouble.ts).
         carrying.carried = this.#tokens.sending(carrying.token);
       }
+      // Its rate slot passed while it was held, as did those of every request held with it.
+      if (held) await this.#limiter.slot(signal);
       const { token } = carrying;
       const scheme = this.#form.scheme;
       carrying.scheme = scheme;

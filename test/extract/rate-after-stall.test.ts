@@ -35,26 +35,59 @@ function busiestSecond(times: readonly number[]): number {
   return most;
 }
 
-it("keeps to the rate in the second after the process was held up", async () => {
-  const sim = await startSimulator({ apiKey: KEY, users: 150, takesPerUser: 2, seed: 8 });
+/** The moments requests reach the simulator while `work` runs. */
+async function arrivalsDuring(work: () => Promise<unknown>): Promise<number[]> {
   const arrivals: number[] = [];
   const arrived = () => arrivals.push(performance.now());
   diagnostics.subscribe("http.server.request.start", arrived);
+  try {
+    await work();
+  } finally {
+    diagnostics.unsubscribe("http.server.request.start", arrived);
+  }
+  return arrivals;
+}
+
+it("keeps to the rate while tokens that serve few requests are renewed", async () => {
+  // Each token serves 25 requests: the requests leaving the queue while one is renewed wait for
+  // it, their rate slots passing meanwhile, and must not all go out the moment it comes.
+  const faults = { tokenMaxRequests: 25 };
+  const sim = await startSimulator({ apiKey: KEY, users: 150, takesPerUser: 2, seed: 9, faults });
+  try {
+    const arrivals = await arrivalsDuring(() =>
+      runExtract({
+        db: join(dir, "rate-tokens.duckdb"),
+        clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 16, rate: RATE },
+        mode: "full",
+        logger: silentLogger,
+      }),
+    );
+    expect(arrivals.length).toBeGreaterThan(2.5 * RATE);
+    expect(busiestSecond(arrivals)).toBeLessThanOrEqual(RATE + 7);
+  } finally {
+    await sim.close();
+  }
+}, 60_000);
+
+it("keeps to the rate in the second after the process was held up", async () => {
+  const sim = await startSimulator({ apiKey: KEY, users: 150, takesPerUser: 2, seed: 8 });
   // 300 ms without the event loop, once the run is well under way: 15 slots pass meanwhile.
   const stall = setTimeout(() => {
     const until = performance.now() + 300;
     while (performance.now() < until) {}
   }, 1500);
+  let arrivals: number[];
   try {
-    await runExtract({
-      db: join(dir, "rate.duckdb"),
-      clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 16, rate: RATE },
-      mode: "full",
-      logger: silentLogger,
-    });
+    arrivals = await arrivalsDuring(() =>
+      runExtract({
+        db: join(dir, "rate.duckdb"),
+        clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 16, rate: RATE },
+        mode: "full",
+        logger: silentLogger,
+      }),
+    );
   } finally {
     clearTimeout(stall);
-    diagnostics.unsubscribe("http.server.request.start", arrived);
     await sim.close();
   }
   expect(arrivals.length).toBeGreaterThan(2.5 * RATE);
