@@ -29,13 +29,12 @@ type MailConfig = Pick<
 
 /**
  * Contract: a one-line bad-input, before anything connects, when the server URL or the sender is
- * missing (naming what to set), when the URL is not smtp:// or smtps:// or holds a password (it
- * belongs in a file), when a plain session would leave this machine (see smtpSecurity), when the
- * sender is not an address, when a user is named without a password, or a password is set for a
- * URL that names no user (it would never be sent: the server then refuses every message, 530).
- * The password comes from
- * LMS_SMTP_PASSWORD_FILE (or --smtp-password-file), then LMS_SMTP_PASSWORD, then the config file's
- * mail.smtpPasswordFile.
+ * missing (naming what to set), when the URL is not smtp:// or smtps://, has a port outside
+ * 1-65535, or holds a password (it belongs in a file), when a plain session would leave this
+ * machine (see smtpSecurity), when the sender is not an address, when a user is named without a
+ * password, or a password is set for a URL that names no user (it would never be sent: the
+ * server then refuses every message, 530). The password comes from LMS_SMTP_PASSWORD_FILE (or
+ * --smtp-password-file), then LMS_SMTP_PASSWORD, then the config file's mail.smtpPasswordFile.
  */
 export async function resolveMailSettings(
   config: MailConfig,
@@ -82,6 +81,15 @@ export async function resolveMailSettings(
 function parseSmtpUrl(text: string, source: string): URL {
   const trimmed = text.trim();
   const url = URL.canParse(trimmed) ? new URL(trimmed) : undefined;
+  // Port 0 would reach nodemailer as "no port" and connect to 587; past 65535 the URL parser
+  // only says the URL is invalid.
+  const port = url?.port ?? /^[a-z]+:\/\/[^/?#]*:(\d+)\/?$/i.exec(trimmed)?.[1];
+  if (port !== undefined && port !== "" && !(Number(port) >= 1 && Number(port) <= 65535)) {
+    throw new LmsExportError(
+      "bad-input",
+      `the mail server URL (from ${source}) has port ${port}: give a port from 1 to 65535 (smtp://host:587, smtps://host:465), or none for the default`,
+    );
+  }
   if (url === undefined || url.hostname === "") {
     throw new LmsExportError(
       "bad-input",

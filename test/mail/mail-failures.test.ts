@@ -211,6 +211,17 @@ describe("a server that requires a login", () => {
     expect(smtp.connections).toBe(0);
   });
 
+  test("port 0 is refused before anything is written, not sent to 587", async () => {
+    const run = await runCliIn(
+      ws.dir,
+      reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "port0-out"),
+      { LMS_SMTP_URL: "smtp://127.0.0.1:0", LMS_MAIL_FROM: FROM },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("has port 0: give a port from 1 to 65535");
+    expect(existsSync(join(ws.dir, "port0-out"))).toBe(false);
+  });
+
   test("a user without a password is refused before anything is written", async () => {
     const run = await runCliIn(
       ws.dir,

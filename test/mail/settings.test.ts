@@ -104,6 +104,20 @@ describe("resolveMailSettings", () => {
     ).rejects.toThrow(/field "mail.password" is not allowed: .*mail.smtpPasswordFile/);
   });
 
+  test.each([
+    "smtp://127.0.0.1:0",
+    "smtps://mail.example.com:0",
+    "smtp://[::1]:0",
+    "smtp://127.0.0.1:65536",
+    "smtps://reports@mail.example.com:99999/",
+  ])("a port outside 1-65535 is refused: %s", async (url) => {
+    await expect(
+      settingsFrom({ LMS_SMTP_URL: url, LMS_MAIL_FROM: "r@example.com" }),
+    ).rejects.toThrow(
+      /^the mail server URL \(from LMS_SMTP_URL\) has port \d+: give a port from 1 to 65535/,
+    );
+  });
+
   test("a sender that is not an address is refused", async () => {
     await expect(
       settingsFrom({
