@@ -49,6 +49,8 @@ export function afterFailure(error: SmtpAttemptError): "retry" | "give up" | "un
   if (error.responseCode !== undefined) {
     return error.responseCode >= 400 && error.responseCode < 500 ? "retry" : "give up";
   }
+  // ESOCKET, but no network trouble: the same handshake or certificate fails every time.
+  if (error.tls) return "give up";
   return error.code !== undefined && TRANSIENT_CODES.has(error.code) ? "retry" : "give up";
 }
 

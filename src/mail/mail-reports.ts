@@ -114,10 +114,10 @@ export async function mailReports(
 }
 
 /**
- * Ends a mailing whose server could not be reached or refused the login at the last attempt of a
- * message: the others would wait out the same attempts (6 s each by default) to the same end, so
- * they are not tried, and the first problem line says so. They are in `resend` like any message
- * not tried.
+ * Ends a mailing whose server could not be reached, or refused TLS or the login, at the last
+ * attempt of a message: the others would wait out the same attempts (6 s each by default) to the
+ * same end, so they are not tried, and the first problem line says so. They are in `resend` like
+ * any message not tried.
  */
 function stopMailing(
   progress: readonly ReportProgress[],
@@ -134,9 +134,11 @@ function stopMailing(
     notTried: untried,
   });
   const count = `${untried} message${untried === 1 ? " was" : "s were"}`;
-  summary.problems.unshift(
-    `the mail server ${server} could not be reached or refused the login (${error.message}): mailing stopped, ${count} not tried`,
-  );
+  // A TLS failure's message says what failed and what to check: "not reached" would mislead.
+  const what = error.tls
+    ? `${error.message}; with ${server}`
+    : `the mail server ${server} could not be reached or refused the login (${error.message})`;
+  summary.problems.unshift(`${what}: mailing stopped, ${count} not tried`);
 }
 
 /** The mailing's options, with the connection its messages share. */

@@ -5,9 +5,11 @@
  * answered DATA with 354, so a failure before the first byte of the message was read cannot have
  * delivered anything, and a lost answer after it may have.
  */
+import { isIP } from "node:net";
 import { Readable } from "node:stream";
 import SMTPConnection, { type SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
 import type { MailSettings } from "./settings.js";
+import { tlsFailure } from "./tls-failure.js";
 
 /** An attempt that failed, with the error nodemailer gave and how far the attempt had got. */
 export class SmtpAttemptError extends Error {
@@ -25,6 +27,11 @@ export class SmtpAttemptError extends Error {
    * would fail the same way.
    */
   readonly beforeMessage: boolean;
+  /**
+   * Whether TLS failed: the handshake, or the server's certificate. Another attempt would fail
+   * the same way; the message says what to check.
+   */
+  readonly tls: boolean;
 
   constructor(cause: unknown, dataStarted: boolean, beforeMessage = false) {
     const error = cause as Partial<{
@@ -33,7 +40,9 @@ export class SmtpAttemptError extends Error {
       response: string;
       responseCode: number;
     }>;
-    super(String(error.message ?? cause).split("\n", 1)[0], { cause });
+    const tls = tlsFailure(cause);
+    super(tls ?? String(error.message ?? cause).split("\n", 1)[0], { cause });
+    this.tls = tls !== undefined;
     this.code = error.code;
     this.response = error.response;
     this.responseCode = error.responseCode;
@@ -67,7 +76,12 @@ export async function openConnection(
     port: settings.port,
     secure: settings.security.secure,
     requireTLS: settings.security.requireTLS,
-    tls: { servername: settings.host, rejectUnauthorized: true },
+    // The name the certificate must hold, for a host name only: an IP address as the TLS server
+    // name is against RFC 6066 (Node warns, DEP0123), and the certificate is checked against it.
+    tls: {
+      ...(isIP(settings.host) === 0 ? { servername: settings.host } : {}),
+      rejectUnauthorized: true,
+    },
     logger: false,
     ...TIMEOUTS,
   });

@@ -1,9 +1,10 @@
 /**
  * A real SMTP server on 127.0.0.1 (smtp-server, port 0) that keeps every message it accepts,
  * parsed back with mailparser, and counts the connections made to it. Options make it require a
- * login, refuse some recipients or some messages (554 to their data), drop the connection once the message data has arrived (a lost
- * answer) or at the next message once a connection has carried some (421, as a server ending a
- * connection it will carry no more on), or act on a message before answering it.
+ * login, refuse some recipients or some messages (554 to their data), drop the connection once
+ * the message data has arrived (a lost answer) or at the next message once a connection has
+ * carried some (421, as a server ending a connection it will carry no more on), act on a message
+ * before answering it, or offer STARTTLS.
  */
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
@@ -49,6 +50,11 @@ export async function startSmtp(
     beforeAnswer?: (message: Received) => void;
     /** Answer 554 to the data of the messages this says yes to: they are not kept. */
     refuseMessage?: (message: Received) => boolean;
+    /**
+     * Offer STARTTLS with this key and certificate (PEM), or with smtp-server's own built-in
+     * certificate ("built-in"). Without it, STARTTLS is not offered.
+     */
+    starttls?: { key: string; cert: string } | "built-in";
   } = {},
 ): Promise<SmtpFixture> {
   const received: Received[] = [];
@@ -60,7 +66,8 @@ export async function startSmtp(
   const server = new SMTPServer({
     authOptional: options.auth === undefined,
     allowInsecureAuth: true,
-    hideSTARTTLS: true,
+    hideSTARTTLS: options.starttls === undefined,
+    ...(typeof options.starttls === "object" ? options.starttls : {}),
     logger: false,
     onAuth(auth, session, callback) {
       logins.push({ user: auth.username ?? "", pass: auth.password ?? "" });
@@ -139,6 +146,8 @@ export async function startSmtp(
       });
     },
   });
+  // A client that gives up on TLS ends the handshake: the server reports it, nothing to do here.
+  server.on("error", () => undefined);
   const sockets = new Set<import("node:net").Socket>();
   let connections = 0;
   (server as unknown as { server: import("node:net").Server }).server.on("connection", (socket) => {
