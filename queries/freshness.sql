@@ -1,8 +1,9 @@
 -- title: Data freshness per resource
 -- description: One row per extracted table: its rows now, the last successful extract run that
 --   loaded it (run id, mode, start and finish time in UTC, records that run loaded) and how many
---   days before today that run finished, plus the latest run of any outcome that touched the
---   resource (to see a failing extract). From _runs and _run_resources.
+--   days before today that run finished, plus the latest run of any outcome (failed, interrupted,
+--   running) that was asked to extract the resource (to see a failing extract, even one that
+--   failed before it loaded anything). From _runs and _run_resources.
 -- param today date = today: Reference day (UTC) for days_since_load.
 WITH tables(resource, table_rows) AS (
   SELECT 'grp', count(*) FROM grp
@@ -16,14 +17,27 @@ WITH tables(resource, table_rows) AS (
 runs AS (
   SELECT _run_resources.resource, _runs.run_id, _runs.mode, _runs.status, _runs.started_at,
          _runs.finished_at, _run_resources.records,
-         row_number() OVER (PARTITION BY _run_resources.resource, _runs.status = 'succeeded'
-                            ORDER BY _runs.run_id DESC) AS newest
+         row_number() OVER (PARTITION BY _run_resources.resource ORDER BY _runs.run_id DESC) AS newest
   FROM _run_resources JOIN _runs ON _runs.run_id = _run_resources.run_id
+  WHERE _runs.status = 'succeeded'
 ),
-loaded AS (SELECT * FROM runs WHERE status = 'succeeded' AND newest = 1),
+loaded AS (SELECT * FROM runs WHERE newest = 1),
+-- A run that fails before its merge writes no _run_resources rows: the resources a run was asked
+-- for are those its options record (`--only`), else those it has figures for, else all of them.
+asked AS (
+  SELECT _runs.run_id, _runs.status,
+         CASE WHEN json_type(_runs.options, '$.resources') = 'ARRAY'
+              THEN json_extract_string(_runs.options, '$.resources[*]')
+              ELSE figures.resources END AS resources
+  FROM _runs
+  LEFT JOIN (SELECT run_id, list(resource) AS resources FROM _run_resources GROUP BY run_id) AS figures
+    ON figures.run_id = _runs.run_id
+),
 attempted AS (
-  SELECT resource, arg_max(run_id, run_id) AS run_id, arg_max(status, run_id) AS status
-  FROM runs GROUP BY resource
+  SELECT tables.resource, max(asked.run_id) AS run_id, arg_max(asked.status, asked.run_id) AS status
+  FROM tables JOIN asked
+    ON asked.resources IS NULL OR list_contains(asked.resources, tables.resource)
+  GROUP BY tables.resource
 )
 SELECT
   tables.resource,
