@@ -2,10 +2,11 @@
  * Running a report over several portals exactly. The source's tables (views in `main`) stack
  * every portal's rows with a `portal` column; ids repeat from one portal to the next, so a query
  * joining those views by id would pair one portal's people with another's takes. Each portal
- * therefore also gets a schema of its own whose views (named like the tables) hold only its rows;
- * a report query runs once in each of them, with that schema as its search path, and the results
- * are stacked in a table, with a first `portal` column unless the query yields one itself. The
- * exporters then read that table like any query.
+ * therefore also gets a schema of its own whose views (named like the tables) hold only its rows
+ * and its own columns (portal-views.ts); a report query runs once in each of them, with that
+ * schema as its search path, and the results are stacked in a table by column name, with a first
+ * `portal` column unless the query yields one itself. The exporters then read that table like any
+ * query.
  *
  * A result is kept for the life of the source, by query and parameter values: a report mailed
  * per manager reads it once per recipient.
@@ -13,6 +14,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { quoteIdent, quoteLiteral } from "../load/ddl.js";
+import { createPortalViews, type PortalScope, type PortalViewSources } from "./portal-views.js";
 import { type BoundQuery, describeColumns } from "./run-query.js";
 import { sqlError } from "./sql-error.js";
 
@@ -20,12 +22,7 @@ import { sqlError } from "./sql-error.js";
 const CATALOG = "memory";
 const RESULTS = "_portal_results";
 
-export interface PortalScope {
-  /** The portal's name, as the `portal` column holds it. */
-  readonly name: string;
-  /** The schema of its views. */
-  readonly schema: string;
-}
+export type { PortalScope };
 
 export class PortalScopes {
   private readonly results = new Map<string, string>();
@@ -33,27 +30,11 @@ export class PortalScopes {
   private constructor(readonly scopes: readonly PortalScope[]) {}
 
   /**
-   * Creates a schema per portal with a view per view of `main`, filtered to that portal's rows
-   * (the filter reaches the files or databases it comes from: a lake reads that portal's files
-   * only), and the schema the stacked results go to.
+   * The portals' views (portal-views.ts: a schema per portal, reading its own tables only, and
+   * the stacked ones in `main`), and the schema the stacked results go to.
    */
-  static async create(setup: DuckDBConnection, portals: readonly string[]): Promise<PortalScopes> {
-    const views = await setup.runAndReadAll(
-      `SELECT view_name FROM duckdb_views()
-       WHERE database_name = ${quoteLiteral(CATALOG)} AND schema_name = 'main' AND NOT internal
-       ORDER BY view_name`,
-    );
-    const names = views.getRowsJS().map(([name]) => String(name));
-    const scopes = portals.map((name, i) => ({ name, schema: `_portal_${i}` }));
-    for (const scope of scopes) {
-      await setup.run(`CREATE SCHEMA ${quoteIdent(scope.schema)}`);
-      for (const view of names) {
-        await setup.run(
-          `CREATE VIEW ${quoteIdent(scope.schema)}.${quoteIdent(view)} AS
-           SELECT * FROM ${CATALOG}.main.${quoteIdent(view)} WHERE portal = ${quoteLiteral(scope.name)}`,
-        );
-      }
-    }
+  static async create(setup: DuckDBConnection, sources: PortalViewSources): Promise<PortalScopes> {
+    const scopes = await createPortalViews(setup, CATALOG, sources);
     await setup.run(`CREATE SCHEMA ${RESULTS}`);
     return new PortalScopes(scopes);
   }
@@ -92,32 +73,56 @@ export class PortalScopes {
   }
 
   private async fill(connection: DuckDBConnection, bound: BoundQuery, table: string) {
-    let created = false;
-    // Whether the query yields its own `portal` column: the same in every portal's views.
-    let ownPortal: boolean | undefined;
+    // The result's columns so far: a later portal's own (a roster column the others lack) are
+    // added after them, so the stack is the union by name in the portals' order.
+    let columns: Set<string> | undefined;
     try {
       await this.inEach(connection, async (scope) => {
-        ownPortal ??= (await describeColumns(connection, bound)).some((c) => c.name === "portal");
-        // The prefix shares the query's first line, so DuckDB's line numbers stay the file's.
-        const select = ownPortal
-          ? `SELECT * FROM (${bound.sql}\n)`
-          : `SELECT ${quoteLiteral(scope.name)} AS portal, * FROM (${bound.sql}\n)`;
-        const sql = created
-          ? `INSERT INTO ${table} BY NAME ${select}`
-          : `CREATE TABLE ${table} AS ${select}`;
         try {
-          await connection.run(sql, bound.values, bound.types);
+          columns = await this.fillFrom(connection, bound, table, scope, columns);
         } catch (error) {
-          const failure = sqlError(error, bound.query.file, "run");
+          const failure =
+            error instanceof LmsExportError ? error : sqlError(error, bound.query.file, "run");
           throw new LmsExportError(failure.code, `portal ${scope.name}: ${failure.message}`, {
             cause: error,
           });
         }
-        created = true;
       });
     } catch (error) {
-      if (created) await connection.run(`DROP TABLE IF EXISTS ${table}`);
+      if (columns !== undefined) await connection.run(`DROP TABLE IF EXISTS ${table}`);
       throw error;
     }
+  }
+
+  /**
+   * Adds one portal's result to `table` (created by the first portal): the query's columns `table`
+   * lacks so far are added first. Returns the table's columns now.
+   */
+  private async fillFrom(
+    connection: DuckDBConnection,
+    bound: BoundQuery,
+    table: string,
+    scope: PortalScope,
+    columns: Set<string> | undefined,
+  ): Promise<Set<string>> {
+    const described = await describeColumns(connection, bound);
+    // A query that yields its own `portal` column (every portal's views have one) keeps it.
+    const ownPortal = described.some((c) => c.name === "portal");
+    // The prefix shares the query's first line, so DuckDB's line numbers stay the file's.
+    const select = ownPortal
+      ? `SELECT * FROM (${bound.sql}\n)`
+      : `SELECT ${quoteLiteral(scope.name)} AS portal, * FROM (${bound.sql}\n)`;
+    if (columns === undefined) {
+      await connection.run(`CREATE TABLE ${table} AS ${select}`, bound.values, bound.types);
+      return new Set(["portal", ...described.map((c) => c.name)]);
+    }
+    for (const column of described.filter((c) => !columns.has(c.name))) {
+      await connection.run(
+        `ALTER TABLE ${table} ADD COLUMN ${quoteIdent(column.name)} ${column.type.toString()}`,
+      );
+      columns.add(column.name);
+    }
+    await connection.run(`INSERT INTO ${table} BY NAME ${select}`, bound.values, bound.types);
+    return columns;
   }
 }

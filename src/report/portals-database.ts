@@ -1,8 +1,7 @@
 /**
- * Several portals' databases read as one: an in-memory DuckDB that attaches each file read-only
- * and has one view per published table, named like it, stacking every portal's rows (by column
- * name, so a roster column one portal lacks is NULL there) with a `portal` column. Reports run
- * each query once per portal (`src/report/portal-scopes.ts`).
+ * Several portals' databases read as one: an in-memory DuckDB that attaches each file read-only,
+ * with views over each portal's tables and over all of them stacked (`portal-views.ts`). Reports
+ * run each query once per portal (`src/report/portal-scopes.ts`).
  */
 import { existsSync } from "node:fs";
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -12,6 +11,7 @@ import { DatabaseLockedError, openError } from "../load/open-errors.js";
 import { type LockWait, whileLocked } from "../load/wait-for-lock.js";
 import { silentLogger } from "../log/logger.js";
 import { PUBLISHED_TABLES } from "../publish/published-tables.js";
+import type { PortalTables, PortalViewSources } from "./portal-views.js";
 import { openViewDatabase, type ViewDatabase } from "./view-database.js";
 
 export interface PortalDatabase {
@@ -50,12 +50,13 @@ async function attachPortal(
   });
 }
 
-async function createViews(
+/** Attaches every portal's database: each one's tables are read where they are. */
+async function attachPortals(
   setup: DuckDBConnection,
   portals: readonly PortalDatabase[],
   wait: LockWait,
-) {
-  const present = new Map<string, string[]>();
+): Promise<PortalViewSources> {
+  const sources: PortalTables[] = [];
   for (const [i, portal] of portals.entries()) {
     const alias = quoteIdent(`portal_${i}`);
     if (!existsSync(portal.db)) {
@@ -66,21 +67,16 @@ async function createViews(
     }
     await attachPortal(setup, portal, alias, wait);
     const reader = await setup.runAndReadAll(
-      `SELECT table_name FROM duckdb_tables() WHERE database_name = ${quoteLiteral(`portal_${i}`)}`,
+      `SELECT table_name FROM duckdb_tables() WHERE database_name = ${quoteLiteral(`portal_${i}`)}
+       AND schema_name = 'main'`,
     );
+    const tables = new Map<string, string>();
     for (const [table] of reader.getRowsJS()) {
-      const selects = present.get(String(table)) ?? [];
-      selects.push(
-        `SELECT *, ${quoteLiteral(portal.name)} AS portal FROM ${alias}.main.${quoteIdent(String(table))}`,
-      );
-      present.set(String(table), selects);
+      tables.set(String(table), `${alias}.main.${quoteIdent(String(table))}`);
     }
+    sources.push({ name: portal.name, tables });
   }
-  for (const table of PUBLISHED_TABLES) {
-    const selects = present.get(table);
-    if (!selects) continue;
-    await setup.run(`CREATE VIEW ${quoteIdent(table)} AS ${selects.join("\nUNION ALL BY NAME\n")}`);
-  }
+  return { portals: sources, tables: PUBLISHED_TABLES };
 }
 
 /**
@@ -92,9 +88,5 @@ export function openPortalsDatabase(
   memoryLimit?: string,
   wait: LockWait = { seconds: undefined, logger: silentLogger },
 ): Promise<ViewDatabase> {
-  return openViewDatabase(
-    (setup) => createViews(setup, portals, wait),
-    memoryLimit,
-    portals.map((p) => p.name),
-  );
+  return openViewDatabase((setup) => attachPortals(setup, portals, wait), memoryLimit);
 }

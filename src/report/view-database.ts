@@ -1,13 +1,13 @@
 /**
  * An in-memory DuckDB whose tables are views over other data (a lake's files, several portals'
- * databases), for running reports on: `setup` creates the views once, then runReports connects
- * as it would to a database file. Views that stack several portals' rows carry a `portal`
- * column; their portals' names, given, make the source run each query per portal
- * (`src/report/portal-scopes.ts`).
+ * databases), for running reports on: `setup` attaches what the portals' tables are read from and
+ * says how to read each (portal-views.ts makes the views), then runReports connects as it would
+ * to a database file. The source runs each query per portal (`src/report/portal-scopes.ts`).
  */
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { memoryLimit } from "../load/memory-limit.js";
 import { PortalScopes } from "./portal-scopes.js";
+import type { PortalViewSources } from "./portal-views.js";
 import type { ReportSource } from "./report-source.js";
 
 export interface ViewDatabase extends ReportSource {
@@ -17,9 +17,8 @@ export interface ViewDatabase extends ReportSource {
 
 /** `configuredMemory` is the `duckdbMemoryLimit` setting, if any. */
 export async function openViewDatabase(
-  setup: (connection: DuckDBConnection) => Promise<void>,
+  setup: (connection: DuckDBConnection) => Promise<PortalViewSources>,
   configuredMemory: string | undefined,
-  portals: readonly string[],
 ): Promise<ViewDatabase> {
   const memory_limit = memoryLimit(configuredMemory);
   const instance = await DuckDBInstance.create(":memory:", { memory_limit });
@@ -28,8 +27,7 @@ export async function openViewDatabase(
   try {
     const connection = await instance.connect();
     try {
-      await setup(connection);
-      scopes = await PortalScopes.create(connection, portals);
+      scopes = await PortalScopes.create(connection, await setup(connection));
     } finally {
       connection.closeSync();
     }

@@ -10,12 +10,13 @@
 import { join } from "node:path";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { quoteIdent, quoteLiteral } from "../../load/ddl.js";
+import type { PortalViewSources } from "../../report/portal-views.js";
 import { openViewDatabase, type ViewDatabase } from "../../report/view-database.js";
 import { type LakeManifest, MANIFEST_FILE, readManifest } from "./manifest.js";
 import { splitGone } from "./present-partitions.js";
 
 /** The latest snapshot day of each portal in the manifest. */
-export function latestSnapshots(manifest: LakeManifest): Map<string, string> {
+function latestSnapshots(manifest: LakeManifest): Map<string, string> {
   const latest = new Map<string, string>();
   for (const p of manifest.partitions) {
     if ((latest.get(p.portal) ?? "") < p.snapshotDate) latest.set(p.portal, p.snapshotDate);
@@ -23,20 +24,39 @@ export function latestSnapshots(manifest: LakeManifest): Map<string, string> {
   return latest;
 }
 
-/** CREATE VIEW for one table of the manifest over the given files (none: an empty view). */
-export function lakeViewSql(manifest: LakeManifest, table: string, files: string[]): string {
-  const name = quoteIdent(table);
-  if (files.length === 0) {
-    const columns = (manifest.tables[table]?.columns ?? []).map(
-      (c) => `CAST(NULL AS ${c.type}) AS ${quoteIdent(c.name)}`,
-    );
-    columns.push("CAST(NULL AS VARCHAR) AS portal");
-    return `CREATE VIEW ${name} AS SELECT ${columns.join(", ")} WHERE false`;
-  }
+/** A table of the manifest with its columns and no rows, for a table no portal has files of. */
+function emptyTableSql(manifest: LakeManifest, table: string): string {
+  const columns = (manifest.tables[table]?.columns ?? []).map(
+    (c) => `CAST(NULL AS ${c.type}) AS ${quoteIdent(c.name)}`,
+  );
+  return `SELECT ${columns.join(", ")} WHERE false`;
+}
+
+/**
+ * What one portal's table is read from: its files of one snapshot (one file per table and day),
+ * with the columns written into them; the folder names' `portal` and `snapshot_date` are left out.
+ */
+function portalFilesSql(files: readonly string[]): string {
   const list = files.map(quoteLiteral).join(", ");
-  return `CREATE VIEW ${name} AS SELECT * EXCLUDE (snapshot_date) FROM read_parquet([${list}],
-    hive_partitioning = true, union_by_name = true,
-    hive_types = {'portal': 'VARCHAR', 'snapshot_date': 'DATE'})`;
+  return `read_parquet([${list}], hive_partitioning = false, union_by_name = true)`;
+}
+
+/** Each portal's latest snapshot, per table, as what its views read (portal-views.ts). */
+function lakeSources(lakeDir: string, manifest: LakeManifest): PortalViewSources {
+  const latest = latestSnapshots(manifest);
+  const tables = Object.keys(manifest.tables);
+  const portals = [...latest].map(([portal, day]) => {
+    const files = new Map<string, string>();
+    for (const table of tables) {
+      const paths = manifest.partitions
+        .filter((p) => p.table === table && p.portal === portal && p.snapshotDate === day)
+        .map((p) => join(lakeDir, p.path));
+      if (paths.length > 0) files.set(table, portalFilesSql(paths));
+    }
+    return { name: portal, tables: files };
+  });
+  const empty = new Map(tables.map((table) => [table, emptyTableSql(manifest, table)]));
+  return { portals, tables, empty };
 }
 
 /** How often the manifest is read again when files it names are gone. */
@@ -70,17 +90,5 @@ export async function openLake(lakeDir: string, memoryLimit?: string): Promise<V
       `${join(lakeDir, MANIFEST_FILE)} lists no partitions whose files are there; run "lms-export publish --lake ${lakeDir}" first`,
     );
   }
-  const latest = latestSnapshots(manifest);
-  return openViewDatabase(
-    async (setup) => {
-      for (const table of Object.keys(manifest.tables)) {
-        const files = manifest.partitions
-          .filter((p) => p.table === table && latest.get(p.portal) === p.snapshotDate)
-          .map((p) => join(lakeDir, p.path));
-        await setup.run(lakeViewSql(manifest, table, files));
-      }
-    },
-    memoryLimit,
-    [...latest.keys()],
-  );
+  return openViewDatabase(async () => lakeSources(lakeDir, manifest), memoryLimit);
 }
