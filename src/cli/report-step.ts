@@ -5,7 +5,7 @@
  */
 import { type Catalog, loadCatalog } from "../report/catalog.js";
 import { projectRoot } from "../report/project-root.js";
-import { type ReportJob, resolveJobs } from "../report/report-jobs.js";
+import { distinctNames, type ReportJob, resolveJobs } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
 import { ReportsFailedError } from "../report/reports-failed.js";
 import { type ReportRunResult, type RunReportsOptions, runReports } from "../report/run-report.js";
@@ -95,15 +95,18 @@ export interface ReportStep {
 }
 
 /**
- * Writes the named reports, prints the files written, then sends the mail asked for. A report
- * that fails leaves the others to be written, printed and mailed; the failure is thrown after.
+ * Writes the named reports (each once, however often it is named), prints the files written,
+ * then sends the mail asked for. A report that fails leaves the others to be written, printed and
+ * mailed; the failure is thrown after.
  */
 export async function writeAndMailReports(
   db: ReportSource,
-  names: string[],
+  given: readonly string[],
   step: ReportStep,
 ): Promise<void> {
   const { setup, request, ctx, now } = step;
+  // As resolveJobs keeps them: the mail names each report by the name at the same place.
+  const names = distinctNames(given, ctx.cwd);
   const { config, logger } = setup;
   const catalog = step.catalog ?? (await loadCatalog(projectRoot()));
   const { jobs, params } = await reportJobs(names, catalog, setup, ctx.cwd, now);

@@ -63,6 +63,21 @@ type JobBase = Omit<ReportJob, "params"> & { reportParams: Record<string, unknow
  * only those keys are (the others, such as a config file's defaults for many reports, apply to
  * the queries that declare them).
  */
+/**
+ * `names` without repeats, in the order first given: a report named twice (`report x x`, or a
+ * schedule line that repeats one) is written and mailed once, not twice to every recipient. A
+ * .sql file is the same file however its path is written (`q.sql`, `./q.sql`).
+ */
+export function distinctNames(names: readonly string[], cwd: string): string[] {
+  const seen = new Set<string>();
+  return names.filter((name) => {
+    const key = /\.sql$/i.test(name) ? `file:${resolve(cwd, name)}` : `name:${name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export async function resolveJobs(
   names: readonly string[],
   catalog: Catalog,
@@ -83,7 +98,7 @@ export async function resolveJobs(
     throw new LmsExportError("bad-input", "name at least one report or query to run");
   const jobs: ReportJob[] = [];
   const given = givenLayers(options.given, options.givenSource, options.givenSources ?? {});
-  for (const name of names) {
+  for (const name of distinctNames(names, options.cwd)) {
     const base = await jobBase(name, catalog, options.cwd);
     const params = new Map<string, Map<string, ParamValue>>();
     const portal = options.portal === undefined ? {} : { portal: options.portal };

@@ -260,3 +260,24 @@ test("the body shows at most 50 rows and says the full list is attached", async 
   );
   expect(csvRows(message?.parsed.attachments[0]?.content.toString("utf8") ?? "")).toHaveLength(250);
 });
+
+test("a report or .sql file named twice is written and mailed once", async () => {
+  await writeFile(join(ws.dir, "few.sql"), "-- title: Few\nSELECT range AS n FROM range(3)\n");
+  const smtp = await ws.smtp();
+  const names = ["team-list", "few.sql", "team-list", "./few.sql"];
+  const run = await runCliIn(
+    ws.dir,
+    [...reportArgs(names[0] ?? "", ...names.slice(1)), "--mail", "--out", "twice-out"],
+    env(smtp.url, { LMS_MAIL_DEFAULT_TO: "ops@example.com" }),
+  );
+  expect(run.code, run.stderr).toBe(0);
+  // Two shares and the copy of team-list, and few.sql to the default recipient: once each.
+  expect(run.stdout).toContain("mail: 4 messages sent");
+  await smtp.close();
+  const sent = smtp.received.map((m) => `${m.to.join(",")} ${m.parsed.subject}`);
+  expect(new Set(sent).size).toBe(4);
+  expect(sent).toHaveLength(4);
+  const files = run.stdout.split("\n").filter((line) => line.includes("twice-out"));
+  expect(files.length).toBeGreaterThan(0);
+  expect(new Set(files).size).toBe(files.length);
+});

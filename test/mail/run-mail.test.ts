@@ -122,3 +122,33 @@ test("a bad default recipient stops run --mail before the extract, naming the se
   expect(sim.stats.requests).toBe(before);
   expect(existsSync(join(dir, "bad-default.duckdb"))).toBe(false);
 });
+
+test("run with a report named twice writes and mails it once", async () => {
+  const server = await startSmtp();
+  try {
+    const run = await runCliIn(
+      dir,
+      [
+        "run",
+        "data-freshness",
+        "data-freshness",
+        "--db",
+        "twice.duckdb",
+        "--out",
+        "twice-out",
+      ].concat(["--format", "csv", "--mail-to", "ops@example.com"]),
+      {
+        LMS_BASE_URL: sim.baseUrl,
+        LMS_API_KEY: "demo-key",
+        LMS_SMTP_URL: server.url,
+        LMS_MAIL_FROM: "reports@example.com",
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("mail: 1 message sent");
+    await server.close();
+    expect(server.received).toHaveLength(1);
+  } finally {
+    await server.close();
+  }
+});
