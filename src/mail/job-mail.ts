@@ -29,10 +29,10 @@ export interface Recipients {
 }
 
 /**
- * The mail of `job`. With `mailTo`, those addresses replace the block's recipients, and the
- * report is sent whole to them (no cc, no split). A job without a mail block goes whole to
- * `mailTo`, else to `defaultTo` (the settings' default recipients), with the defaults; with
- * neither, it is an error.
+ * The mail of `job`, each address once (in `to` when the block names it in `cc` too). With
+ * `mailTo`, those addresses replace the block's recipients, and the report is sent whole to them
+ * (no cc, no split). A job without a mail block goes whole to `mailTo`, else to `defaultTo` (the
+ * settings' default recipients), with the defaults; with neither, it is an error.
  */
 export function jobMail(job: ReportJob, recipients: Recipients): JobMail {
   const { mailTo } = recipients;
@@ -65,9 +65,12 @@ export function jobMail(job: ReportJob, recipients: Recipients): JobMail {
       );
     }
   });
+  // Addresses are normalised by the block's schema: one named twice, or in both `to` and `cc`,
+  // would be listed twice in the headers and told to the server twice.
+  const to = [...new Set(mailTo ?? block.to)];
   return {
-    to: mailTo === undefined ? block.to : [...mailTo],
-    cc: mailTo === undefined ? block.cc : [],
+    to,
+    cc: mailTo === undefined ? [...new Set(block.cc)].filter((a) => !to.includes(a)) : [],
     subject: block.subject ?? defaultSubject(job.portal),
     attach,
     when: block.when,

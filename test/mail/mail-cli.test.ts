@@ -281,3 +281,36 @@ test("a report or .sql file named twice is written and mailed once", async () =>
   expect(files.length).toBeGreaterThan(0);
   expect(new Set(files).size).toBe(files.length);
 });
+
+test("an address in both to and cc, in any case, is listed once, in To", async () => {
+  const block = {
+    to: ["Compliance@Example.com", "audit@example.com", "compliance@example.com"],
+    cc: ["AUDIT@example.com", "boss@example.com", "Boss@Example.com"],
+  };
+  const definition = {
+    title: "Overlap",
+    description: "To and cc naming the same people.",
+    queries: ["team-size"],
+    formats: ["csv"],
+    fileName: "overlap-{date}",
+    mail: block,
+  };
+  await writeFile(join(ws.dir, "cat", "reports", "overlap.json"), JSON.stringify(definition));
+  const smtp = await ws.smtp();
+  const run = await runCliIn(
+    ws.dir,
+    reportArgs("overlap", "--mail", "--out", "overlap-out"),
+    env(smtp.url),
+  );
+  expect(run.code, run.stderr).toBe(0);
+  await smtp.close();
+  expect(smtp.received).toHaveLength(1);
+  const message = smtp.received[0];
+  expect(message?.parsed.headers.get("to")).toMatchObject({
+    value: [{ address: "compliance@example.com" }, { address: "audit@example.com" }],
+  });
+  expect(message?.parsed.headers.get("cc")).toMatchObject({
+    value: [{ address: "boss@example.com" }],
+  });
+  expect(message?.to).toEqual(["compliance@example.com", "audit@example.com", "boss@example.com"]);
+});
