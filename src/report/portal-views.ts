@@ -8,6 +8,9 @@
  *   lacks is an empty view with the stacked view's columns.
  * - in `main`, each table stacked over every portal, `portal` first, then the columns by name in
  *   the portals' order (a column only some portals have is NULL in the others' rows).
+ *
+ * Portals come in the byte order of their names, whatever order the config file or the lake's
+ * manifest lists them in: a report's rows and sheets are then in one order from every source.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent, quoteLiteral } from "../load/ddl.js";
@@ -32,6 +35,11 @@ export interface PortalScope {
   readonly schema: string;
 }
 
+/** Byte order (code units), the same on every machine, unlike a locale's. */
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 const withPortal = (name: string, from: string) =>
   `SELECT ${quoteLiteral(name)} AS portal, * FROM ${from}`;
 
@@ -44,7 +52,7 @@ export async function createPortalViews(
   catalog: string,
   sources: PortalViewSources,
 ): Promise<PortalScope[]> {
-  const { portals } = sources;
+  const portals = [...sources.portals].sort((a, b) => byteOrder(a.name, b.name));
   const made: string[] = [];
   for (const table of sources.tables) {
     const selects = portals.flatMap((portal) => {

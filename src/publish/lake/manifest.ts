@@ -108,7 +108,8 @@ export function mergeManifest(
   const key = (p: LakePartition) => `${p.table}\0${p.portal}\0${p.snapshotDate}`;
   const replaced = new Set(written.map(key));
   next.partitions = [...next.partitions.filter((p) => !replaced.has(key(p))), ...written];
-  next.partitions.sort((a, b) => key(a).localeCompare(key(b)));
+  // Byte order, not a locale's (which puts `north` before `North` and differs between machines).
+  next.partitions.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   return next;
 }
 
