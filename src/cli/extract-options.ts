@@ -115,6 +115,8 @@ export async function extractWith(options: {
   ctx: CliContext;
   logger: Logger;
   apiKey?: string;
+  /** The database is known to hold another address's records (the demo's, on a new port). */
+  portalChangeExpected?: boolean;
 }): Promise<ExtractResult> {
   const { config, flags, ctx, logger } = options;
   const baseUrl = requireBaseUrl(config);
@@ -123,6 +125,7 @@ export async function extractWith(options: {
   const quiet = config.quiet;
   return runExtract({
     db: options.db,
+    ...(options.portalChangeExpected === true ? { portalChangeExpected: true } : {}),
     ...(config.duckdbMemoryLimit !== undefined ? { memoryLimit: config.duckdbMemoryLimit } : {}),
     ...(options.waitSeconds !== undefined ? { waitSeconds: options.waitSeconds } : {}),
     clientOptions: {

@@ -85,6 +85,8 @@ export interface RunExtractOptions {
   readonly showProgress?: (progress: Progress) => { stop(): void };
   /** Options recorded in `_runs` (never secrets). */
   readonly runOptions?: Readonly<Record<string, unknown>>;
+  /** A full run replacing another address's records says nothing (see same-portal.ts). */
+  readonly portalChangeExpected?: boolean;
   /** Fetch and parse only, store nothing (the benchmark's floor). */
   readonly dryRun?: boolean;
 }

@@ -33,6 +33,8 @@ export interface RunRequest {
   readonly pageSize?: number;
   /** Recorded in `_runs.options` (never secrets). */
   readonly runOptions?: Readonly<Record<string, unknown>>;
+  /** A full run replacing another address's records says nothing (see same-portal.ts). */
+  readonly portalChangeExpected?: boolean;
   readonly logger: Logger;
   /**
    * When the run began, before any request: recorded as a new run's `started_at`, from which the

@@ -25,7 +25,11 @@ export async function checkSamePortal(
     readonly mode: "full" | "incremental";
     readonly resources: readonly ExtractedName[];
   },
-  request: { readonly runOptions?: Readonly<Record<string, unknown>>; readonly logger: Logger },
+  request: {
+    readonly runOptions?: Readonly<Record<string, unknown>>;
+    readonly logger: Logger;
+    readonly portalChangeExpected?: boolean;
+  },
 ): Promise<void> {
   const address = request.runOptions?.baseUrl;
   if (typeof address !== "string") return;
@@ -42,6 +46,7 @@ export async function checkSamePortal(
   const whole =
     decision.mode === "full" && EXTRACTED.every((name) => decision.resources.includes(name));
   if (whole) {
+    if (request.portalChangeExpected === true) return;
     request.logger.warn(
       `the database holds the records of ${last.address} (run ${last.runId}); this full run replaces them with those of ${address}`,
     );

@@ -73,4 +73,12 @@ describe("the demo's roster", () => {
     )) as [[bigint]];
     expect(mismatched).toBe(0n);
   });
+
+  it("runs again into its own database without a warning, though its portal's port changed", async () => {
+    const again = await runCli(["demo", "--users", "40", "--log-format", "json"], { cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('"level":"warn"');
+    const runs = await readRows(join(dir, "lms-demo.duckdb"), "SELECT count(*) FROM _runs");
+    expect(runs).toEqual([[2n]]);
+  });
 });
