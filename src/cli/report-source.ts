@@ -5,13 +5,14 @@
  */
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { silentLogger } from "../log/logger.js";
+import { type Logger, silentLogger } from "../log/logger.js";
 import { openLake } from "../publish/lake/lake-views.js";
 import { openPortalsDatabase } from "../report/portals-database.js";
 import type { ReportSource } from "../report/report-source.js";
 import { portalDatabases } from "./all-portals.js";
 import { type DatabaseOpening, type DatabaseSettings, withDatabase } from "./command-setup.js";
 import type { CliContext } from "./context.js";
+import { warnUnextracted } from "./unextracted-warning.js";
 
 export function withReportSourceOptions<T>(y: Argv<T>) {
   return (
@@ -48,24 +49,30 @@ export function withReportSourceOptions<T>(y: Argv<T>) {
 export async function withReportSource(
   args: Readonly<Record<string, unknown>> & { lake?: string | undefined; allPortals?: boolean },
   ctx: CliContext,
-  config: DatabaseSettings,
-  options: Pick<DatabaseOpening, "wait">,
+  config: DatabaseSettings & { readonly portal?: string | undefined },
+  options: Pick<DatabaseOpening, "wait"> & { logger: Logger },
   use: (db: ReportSource, reads: readonly string[]) => Promise<void>,
 ): Promise<void> {
+  const { logger } = options;
   if (args.lake === undefined && !args.allPortals) {
-    await withDatabase(config, { readOnly: true, ...options }, (opened) => use(opened, []));
+    await withDatabase(config, { readOnly: true, ...options }, async (opened) => {
+      await warnUnextracted(opened, [{ name: config.portal, db: config.db }], logger);
+      await use(opened, []);
+    });
     return;
   }
   const lake = args.lake === undefined ? undefined : resolve(ctx.cwd, args.lake);
+  const databases = lake === undefined ? await portalDatabases(args, ctx) : [];
   const source =
     lake !== undefined
       ? await openLake(lake, config.duckdbMemoryLimit)
-      : await openPortalsDatabase(await portalDatabases(args, ctx), config.duckdbMemoryLimit, {
+      : await openPortalsDatabase(databases, config.duckdbMemoryLimit, {
           seconds: options.wait?.seconds,
           logger: options.wait?.logger ?? silentLogger,
           signal: ctx.signal,
         });
   try {
+    await warnUnextracted(source, databases, logger);
     await use(source, lake === undefined ? [] : [lake]);
   } finally {
     source.close();

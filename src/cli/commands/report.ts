@@ -30,7 +30,7 @@ async function reportHandler(
   });
   const now = new Date();
   const wait = { seconds: args.wait, logger };
-  await withReportSource(args, ctx, config, { wait }, async (db, reads) => {
+  await withReportSource(args, ctx, config, { wait, logger }, async (db, reads) => {
     await restrictFileAccess(db, [config.outDir, ...allowed, ...reads]);
     await writeAndMailReports(db, args.names, {
       setup,
