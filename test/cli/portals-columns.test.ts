@@ -5,11 +5,11 @@
  * its own columns only, as `report --db` on its database does. Real simulated portals over HTTP,
  * real databases and lake files, the CSV files read back as text.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
-import { runCli } from "../helpers/in-process-cli.js";
+import { reportCsvLines, runCli } from "../helpers/in-process-cli.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const dir = tempDirForFile("lms-portals-columns-");
@@ -17,15 +17,7 @@ const sims: RunningSimulator[] = [];
 const cli = (args: string[]) => runCli(dir, args);
 
 /** The lines of the one CSV file a report of `query` wrote, after checking it succeeded. */
-async function csvLines(query: string, args: string[]): Promise<string[]> {
-  const result = await cli(["report", query, "--format", "csv", ...args]);
-  expect(result.code, result.stderr).toBe(0);
-  const path = result.stdout
-    .split("\n")
-    .find((l) => l.trim().endsWith(".csv"))!
-    .trim();
-  return (await readFile(join(dir, path), "utf8")).trimEnd().split(/\r?\n/);
-}
+const csvLines = (query: string, args: string[]) => reportCsvLines(dir, query, args);
 
 beforeAll(async () => {
   await mkdir(dir, { recursive: true });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase } from "../../src/load/database.js";
 import { readManifest } from "../../src/publish/lake/manifest.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
-import { runCli } from "../helpers/in-process-cli.js";
+import { reportCsvLines, runCli } from "../helpers/in-process-cli.js";
 
 let dir: string;
 /** The config file's portals: `refused` has a key its portal does not take. */
@@ -113,15 +113,7 @@ describe("portals of one config file", () => {
   test("a report over several portals is each portal's own report, stacked", async () => {
     // The simulated portals number their people and products alike: joined across portals by
     // id, one portal's takes would be paired with another's people.
-    const csv = async (args: string[]) => {
-      const result = await cli(["report", "compliance", "--format", "csv", ...args]);
-      expect(result.code, result.stderr).toBe(0);
-      const path = result.stdout
-        .split("\n")
-        .find((l) => l.trim().endsWith(".csv"))!
-        .trim();
-      return (await readFile(join(dir, path), "utf8")).trimEnd().split(/\r?\n/);
-    };
+    const csv = (args: string[]) => reportCsvLines(dir, "compliance", args);
     const own = {
       north: await csv(["--db", "lms-north.duckdb", "--out", "own-north"]),
       south: await csv(["--db", "data/south.duckdb", "--out", "own-south"]),

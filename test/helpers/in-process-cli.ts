@@ -1,5 +1,8 @@
 /** main() run in the test's own process with a test context: what it printed and its exit code. */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { Writable } from "node:stream";
+import { expect } from "vitest";
 import type { CliContext } from "../../src/cli/context.js";
 import { main } from "../../src/cli/main.js";
 
@@ -50,4 +53,23 @@ export function runCli(
   env: Record<string, string> = {},
 ): Promise<InProcessRun> {
   return runInProcess(args, cwd, { LMS_LOG_FORMAT: "json", LMS_QUIET: "1", ...env });
+}
+
+/**
+ * The lines of the one CSV file `report QUERY --format csv ARGS` wrote in `cwd`, after checking
+ * that it succeeded.
+ */
+export async function reportCsvLines(
+  cwd: string,
+  query: string,
+  args: string[],
+): Promise<string[]> {
+  const result = await runCli(cwd, ["report", query, "--format", "csv", ...args]);
+  expect(result.code, result.stderr).toBe(0);
+  const path = result.stdout
+    .split("\n")
+    .find((l) => l.trim().endsWith(".csv"))
+    ?.trim();
+  expect(path, result.stdout).toBeDefined();
+  return (await readFile(join(cwd, path as string), "utf8")).trimEnd().split(/\r?\n/);
 }
