@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { openDatabase } from "../load/database.js";
+import { recordedAddresses } from "../load/run-address.js";
 
 /** The roster file the demo writes and imports (see commands/demo.ts). */
 const DEMO_ROSTER = "lms-demo-roster.csv";
@@ -28,12 +29,7 @@ export async function refuseRealDatabase(dbPath: string, cwd: string): Promise<v
       );
       const has = new Set(tables.getRowObjects().map((row) => String(row.table_name)));
       addresses = [];
-      if (has.has("_runs")) {
-        const reader = await connection.runAndReadAll(
-          "SELECT DISTINCT json_extract_string(options, '$.baseUrl') AS url FROM _runs WHERE url IS NOT NULL",
-        );
-        addresses = reader.getRowObjects().map((row) => String(row.url));
-      }
+      if (has.has("_runs")) addresses = await recordedAddresses(connection);
       if (has.has("_roster_imports")) {
         // A roster the demo did not import is someone's people list, extracted or not.
         const reader = await connection.runAndReadAll(

@@ -9,7 +9,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { sameAddress } from "../config/same-address.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
-import { lastLoadedAddress, runAddress } from "../load/run-address.js";
+import { loadedFromElsewhere, runAddress } from "../load/run-address.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { EXTRACTED } from "../resources/registry.js";
@@ -41,8 +41,8 @@ export async function checkSamePortal(
       `run ${decision.resumeId} was extracted from ${resumed}, not ${address}: resuming it would mix two portals' records; run without --resume to start over from ${address}, or resume with --base-url ${resumed}`,
     );
   }
-  const last = await lastLoadedAddress(connection);
-  if (last === undefined || sameAddress(last.address, address)) return;
+  const last = await loadedFromElsewhere(connection, address);
+  if (last === undefined) return;
   const whole =
     decision.mode === "full" && EXTRACTED.every((name) => decision.resources.includes(name));
   if (whole) {

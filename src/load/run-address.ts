@@ -3,6 +3,10 @@
  * what tells one portal's records from another's in a database.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { sameAddress } from "../config/same-address.js";
+
+/** Where `_runs.options` keeps the address. */
+const ADDRESS = "json_extract_string(options, '$.baseUrl')";
 
 /** The address `runId` recorded, or undefined when it recorded none (a program's own run). */
 export async function runAddress(
@@ -10,7 +14,7 @@ export async function runAddress(
   runId: number,
 ): Promise<string | undefined> {
   const reader = await connection.runAndReadAll(
-    "SELECT json_extract_string(options, '$.baseUrl') FROM _runs WHERE run_id = $run::BIGINT",
+    `SELECT ${ADDRESS} FROM _runs WHERE run_id = $run::BIGINT`,
     { run: runId },
   );
   const value = reader.getRows()[0]?.[0];
@@ -18,13 +22,33 @@ export async function runAddress(
 }
 
 /** The last succeeded run that recorded an address: its id and the address. */
-export async function lastLoadedAddress(
+async function lastLoadedAddress(
   connection: DuckDBConnection,
 ): Promise<{ runId: number; address: string } | undefined> {
   const reader = await connection.runAndReadAll(
-    `SELECT run_id, json_extract_string(options, '$.baseUrl') AS address FROM _runs
+    `SELECT run_id, ${ADDRESS} AS address FROM _runs
      WHERE status = 'succeeded' AND address IS NOT NULL ORDER BY run_id DESC LIMIT 1`,
   );
   const row = reader.getRows()[0];
   return row === undefined ? undefined : { runId: Number(row[0]), address: String(row[1]) };
+}
+
+/**
+ * The last succeeded run that recorded an address, when that address is not `address` (the
+ * host's case and a trailing slash aside): the database holds another portal's records.
+ */
+export async function loadedFromElsewhere(
+  connection: DuckDBConnection,
+  address: string,
+): Promise<{ runId: number; address: string } | undefined> {
+  const last = await lastLoadedAddress(connection);
+  return last === undefined || sameAddress(last.address, address) ? undefined : last;
+}
+
+/** Every address the runs of the database recorded. */
+export async function recordedAddresses(connection: DuckDBConnection): Promise<string[]> {
+  const reader = await connection.runAndReadAll(
+    `SELECT DISTINCT ${ADDRESS} AS url FROM _runs WHERE url IS NOT NULL`,
+  );
+  return reader.getRowObjects().map((row) => String(row.url));
 }

@@ -22,10 +22,7 @@ export async function upsertRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   const columns = fields.map((f) => quoteIdent(f.name));
-  let n = 0;
-  const tuples = rows.map(
-    () => `(${fields.map((f) => `$${++n}::${DUCKDB_TYPES[f.type]}`).join(", ")})`,
-  );
+  const tuples = valueTuples(fields, rows);
   const updates = columns.slice(1).map((column) => `${column} = excluded.${column}`);
   const date = keepNewer === undefined ? undefined : quoteIdent(keepNewer);
   const unlessNewer =
@@ -51,14 +48,20 @@ export async function updateRows(
 ): Promise<void> {
   if (rows.length === 0 || fields.length < 2) return;
   const names = fields.map((f) => quoteIdent(f.name));
-  let n = 0;
-  const tuples = rows.map(
-    () => `(${fields.map((f) => `$${++n}::${DUCKDB_TYPES[f.type]}`).join(", ")})`,
-  );
+  const tuples = valueTuples(fields, rows);
   const target = quoteIdent(table);
   const [key, ...set] = names;
   await connection.run(
     `UPDATE ${target} SET ${set.map((c) => `${c} = v.${c}`).join(", ")} FROM (VALUES ${tuples.join(", ")}) AS v(${names.join(", ")}) WHERE ${target}.${key} = v.${key}`,
     rows.flat(),
   );
+}
+
+/** One `($1::TYPE, ...)` per row, numbered on through every row, for a VALUES list. */
+function valueTuples(
+  fields: readonly FieldSpec[],
+  rows: readonly (readonly (string | null)[])[],
+): string[] {
+  let n = 0;
+  return rows.map(() => `(${fields.map((f) => `$${++n}::${DUCKDB_TYPES[f.type]}`).join(", ")})`);
 }
