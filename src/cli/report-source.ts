@@ -9,9 +9,10 @@ import { type Logger, silentLogger } from "../log/logger.js";
 import { openLake } from "../publish/lake/lake-views.js";
 import { openPortalsDatabase } from "../report/portals-database.js";
 import type { ReportSource } from "../report/report-source.js";
-import { portalDatabases } from "./all-portals.js";
+import { configuredPortals, portalDatabases } from "./all-portals.js";
 import { type DatabaseOpening, type DatabaseSettings, withDatabase } from "./command-setup.js";
 import type { CliContext } from "./context.js";
+import { presentPortalDatabases } from "./missing-portal-databases.js";
 import { warnUnextracted } from "./unextracted-warning.js";
 
 export function withReportSourceOptions<T>(y: Argv<T>) {
@@ -62,7 +63,14 @@ export async function withReportSource(
     return;
   }
   const lake = args.lake === undefined ? undefined : resolve(ctx.cwd, args.lake);
-  const databases = lake === undefined ? await portalDatabases(args, ctx) : [];
+  const databases =
+    lake === undefined
+      ? await presentPortalDatabases(
+          await portalDatabases(args, ctx),
+          (await configuredPortals(args, ctx)).configFile,
+          logger,
+        )
+      : [];
   const source =
     lake !== undefined
       ? await openLake(lake, config.duckdbMemoryLimit)

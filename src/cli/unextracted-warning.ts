@@ -5,8 +5,9 @@
  * absent from a report of every portal, for a portal where nobody trained. A warning, not the
  * refusal `publish` makes (a publish would replace the published tables with empty ones): a
  * scheduled report of every portal goes on with the others when one new portal's first extract
- * failed. A database that is not there at all is still refused, as before: that is a wrong `db`
- * or working directory rather than an extract that has not succeeded yet.
+ * failed. A database that is not there at all is refused, unless the last batch's record shows
+ * its portal's extract failed before storing anything (src/cli/missing-portal-databases.ts): else
+ * it is a wrong `db` or working directory rather than an extract that has not succeeded yet.
  */
 import type { Logger } from "../log/logger.js";
 import type { ReportSource } from "../report/report-source.js";
