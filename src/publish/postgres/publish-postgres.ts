@@ -23,6 +23,7 @@ import { checkExtractedOnce } from "../extracted-once.js";
 import { describePublishedTables, type PublishedTable } from "../published-tables.js";
 import type { PgSettings } from "./connection-settings.js";
 import { copyRows } from "./copy-rows.js";
+import type { DroppedDefinition } from "./kept-definitions.js";
 import { type NulColumn, nulColumns } from "./nul-characters.js";
 import { pgColumnsSql, pgType } from "./pg-columns.js";
 import { checkSchemaName } from "./schema-name.js";
@@ -85,20 +86,13 @@ export async function publishPostgres(
     const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_POSTGRES_TIMEOUT_S;
     watch = watchStalls(stream(), timeoutSeconds * 1000);
     const tables = await describePublishedTables(duck);
-    const { loaded, nul } = await loadInOneTransaction(
+    const { loaded, nul, notKept } = await loadInOneTransaction(
       client,
       duck,
       { schema, portal, watch },
       tables,
     );
-    const logger = options.logger ?? silentLogger;
-    for (const t of loaded) logger.info("table published", { schema, table: t.name, rows: t.rows });
-    for (const { table, column, values } of nul) {
-      logger.warn(
-        `${table}.${column}: ${values} values hold the character NUL, which PostgreSQL cannot store; U+FFFD stands in its place there (the database and the lake keep the value)`,
-        { schema, table, column, values },
-      );
-    }
+    logOutcome(options.logger ?? silentLogger, schema, { loaded, nul, notKept });
     return { schema, tables: loaded };
   } catch (error) {
     if (error instanceof LmsExportError) throw error;
@@ -118,6 +112,32 @@ export async function publishPostgres(
     // Watched until the end: a server that hangs now would hold end() for ever.
     await client.end().catch(() => undefined);
     watch.stop();
+  }
+}
+
+/** The tables published, and warnings of NUL characters replaced and definitions not kept. */
+function logOutcome(
+  logger: Logger,
+  schema: string,
+  outcome: {
+    loaded: { name: string; rows: number }[];
+    nul: NulColumn[];
+    notKept: DroppedDefinition[];
+  },
+): void {
+  for (const t of outcome.loaded)
+    logger.info("table published", { schema, table: t.name, rows: t.rows });
+  for (const { table, column, values } of outcome.nul) {
+    logger.warn(
+      `${table}.${column}: ${values} values hold the character NUL, which PostgreSQL cannot store; U+FFFD stands in its place there (the database and the lake keep the value)`,
+      { schema, table, column, values },
+    );
+  }
+  for (const { what, reason } of outcome.notKept) {
+    logger.warn(
+      `${schema}.${what} was not made again on the new table (${reason}); the new table is published without it`,
+      { schema },
+    );
   }
 }
 
@@ -185,7 +205,11 @@ async function loadInOneTransaction(
   duck: DuckDBConnection,
   target: { schema: string; portal: string; watch: StallWatch },
   tables: readonly PublishedTable[],
-): Promise<{ loaded: { name: string; rows: number }[]; nul: NulColumn[] }> {
+): Promise<{
+  loaded: { name: string; rows: number }[];
+  nul: NulColumn[];
+  notKept: DroppedDefinition[];
+}> {
   const { schema, portal, watch } = target;
   await client.query("BEGIN");
   try {
@@ -198,7 +222,12 @@ async function loadInOneTransaction(
     // when the schema exists, which a role given a schema of its own does not have.
     const found = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
     if (found.rowCount === 0) await client.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
-    await checkSchemaPortal(client, schema, portal);
+    await checkSchemaPortal(
+      client,
+      schema,
+      portal,
+      tables.map((t) => t.name),
+    );
     const loaded: { name: string; rows: number }[] = [];
     const nul: NulColumn[] = [];
     for (const table of tables) {
@@ -209,10 +238,11 @@ async function loadInOneTransaction(
       const withNul = new Set(found.map((f) => f.column));
       loaded.push({ name: table.name, rows: await copyRows(duck, client, table, next, withNul) });
     }
-    for (const table of tables) await swapTable(client, schema, table.name);
+    const notKept: DroppedDefinition[] = [];
+    for (const table of tables) notKept.push(...(await swapTable(client, schema, table.name)));
     await markSchemaPortal(client, schema, portal);
     await commit(client);
-    return { loaded, nul };
+    return { loaded, nul, notKept };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;

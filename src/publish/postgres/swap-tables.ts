@@ -11,6 +11,7 @@
  */
 import type pg from "pg";
 import { quoteIdent } from "../../load/ddl.js";
+import { type DroppedDefinition, makeAgain, readKept } from "./kept-definitions.js";
 
 /** The suffix of a table while it is being filled; invisible to others until the commit. */
 const NEXT_SUFFIX = "__lms_export_next";
@@ -63,11 +64,22 @@ async function copyGrants(client: pg.Client, old: string, next: string): Promise
   }
 }
 
-/** Replaces `schema.table` by its filled next version: grants copied, old dropped, new renamed. */
-export async function swapTable(client: pg.Client, schema: string, table: string): Promise<void> {
+/**
+ * Replaces `schema.table` by its filled next version: grants copied, old dropped, new renamed, and
+ * the old one's indexes and comments made again (kept-definitions.ts). Answers those that could
+ * not be, each named with its table.
+ */
+export async function swapTable(
+  client: pg.Client,
+  schema: string,
+  table: string,
+): Promise<DroppedDefinition[]> {
   const old = qualified(schema, table);
   const next = nextTable(schema, table);
   await copyGrants(client, old, next);
+  const { kept, dropped } = await readKept(client, old);
   await client.query(`DROP TABLE IF EXISTS ${old}`);
   await client.query(`ALTER TABLE ${next} RENAME TO ${quoteIdent(table)}`);
+  const failed = await makeAgain(client, kept);
+  return [...dropped, ...failed].map((d) => ({ ...d, what: `${table}: ${d.what}` }));
 }

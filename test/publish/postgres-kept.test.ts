@@ -1,0 +1,116 @@
+/**
+ * What a database administrator adds to the published tables survives the next publish: indexes,
+ * constraints and comments are made again on the replacements, and one that no longer fits (its
+ * column gone) is named in a warning instead of failing the publish. And a schema that was never
+ * published into, holding an application's own `user` table, is refused rather than dropped.
+ * Against a real PostgreSQL 15.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type PgServer, postgresInstalled, startPgServer } from "../../src/bench/temp-postgres.js";
+import type { LmsDatabase } from "../../src/load/database.js";
+import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
+import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
+import { recordingLogger } from "../helpers/recording-logger.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { filledDatabase } from "./helpers/filled-db.js";
+
+const PASSWORD = "writer-pw";
+const installed = postgresInstalled();
+let server: PgServer;
+
+beforeAll(async () => {
+  if (!installed) return;
+  server = await startPgServer();
+  await server.psql("postgres", [
+    ...["-c", `CREATE ROLE lms_writer LOGIN PASSWORD '${PASSWORD}'`],
+    ...["-c", "CREATE DATABASE analytics OWNER lms_writer"],
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function publish(db: LmsDatabase, dir: string, schema: string) {
+  const file = join(dir, "pg-password");
+  await writeFile(file, `${PASSWORD}\n`, { mode: 0o600 });
+  const url = `postgres://lms_writer@127.0.0.1:${server.port}/analytics`;
+  const lines: string[] = [];
+  const settings = await pgSettings(url, { LMS_PG_PASSWORD_FILE: file });
+  await publishPostgres(db, { settings, schema, logger: recordingLogger(lines) });
+  return lines.filter((l) => l.startsWith("warn ")).map((l) => l.slice("warn ".length));
+}
+
+const sql = (...statements: string[]) =>
+  server.psql(
+    "analytics",
+    statements.flatMap((s) => ["-c", `SET ROLE lms_writer; ${s}`]),
+  );
+const query = async (text: string) =>
+  (await server.psql("analytics", ["-At", "-c", text])).trim().split("\n");
+
+describe.skipIf(!installed)("publish --postgres and what an administrator added", () => {
+  test("keeps indexes, constraints and comments, and names one it cannot make again", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "kept");
+    expect(await publish(db, dir, "lms")).toEqual([]);
+    await sql(
+      "CREATE INDEX take_user_idx ON lms.take (take_user_id)",
+      "ALTER TABLE lms.grp ADD CONSTRAINT grp_pk PRIMARY KEY (grp_id)",
+      "ALTER TABLE lms.take ADD CONSTRAINT score_range CHECK (take_score IS NULL OR take_score >= -1e9)",
+      "COMMENT ON TABLE lms.take IS 'attempts at a product'",
+      "COMMENT ON COLUMN lms.take.take_score IS 'percent'",
+      "ALTER TABLE lms.take ADD COLUMN note text",
+      "CREATE INDEX take_note_idx ON lms.take (note)",
+    );
+    const warnings = await publish(db, dir, "lms");
+
+    expect(
+      await query(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = 'lms' AND tablename IN ('take', 'grp') ORDER BY 1",
+      ),
+    ).toEqual(["grp_pk", "take_user_idx"]);
+    expect(
+      await query(
+        "SELECT conname || ' ' || contype::text FROM pg_constraint WHERE conrelid IN ('lms.take'::regclass, 'lms.grp'::regclass) ORDER BY 1",
+      ),
+    ).toEqual(["grp_pk p", "score_range c"]);
+    expect(
+      await query(
+        "SELECT obj_description('lms.take'::regclass, 'pg_class') || ' / ' || col_description('lms.take'::regclass, (SELECT attnum FROM pg_attribute WHERE attrelid = 'lms.take'::regclass AND attname = 'take_score'))",
+      ),
+    ).toEqual(["attempts at a product / percent"]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^lms\.take: index take_note_idx was not made again on the new table \(column "note" does not exist\)/,
+      ),
+    ]);
+  });
+
+  test("refuses a schema never published into that holds tables of the published names", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "foreign");
+    await sql(
+      "CREATE SCHEMA app",
+      'CREATE TABLE app."user" (id serial PRIMARY KEY, login text)',
+      "INSERT INTO app.\"user\" (login) VALUES ('admin'), ('bob')",
+      "CREATE TABLE app.product (sku text PRIMARY KEY)",
+      "CREATE TABLE app.notes (body text)",
+    );
+    await expect(publish(db, dir, "app")).rejects.toThrow(
+      "schema app holds app.product, app.user, which no lms-export publish made (it has no _runs table), and publishing there would drop them: publish into a schema of its own (--schema lms, the default, or another name), or drop or rename those tables first",
+    );
+    expect(await query('SELECT count(*) FROM app."user"')).toEqual(["2"]);
+    expect(
+      await query("SELECT tablename FROM pg_tables WHERE schemaname = 'app' ORDER BY 1"),
+    ).toEqual(["notes", "product", "user"]);
+    // A schema of the application's with no such names takes the published tables beside its own.
+    await sql("CREATE SCHEMA shared", "CREATE TABLE shared.notes (body text)");
+    expect(await publish(db, dir, "shared")).toEqual([]);
+    expect(await query("SELECT count(*) FROM pg_tables WHERE schemaname = 'shared'")).toEqual([
+      "11",
+    ]);
+  });
+});
