@@ -44,7 +44,7 @@ export const INLINE_STYLES: Readonly<Record<Part, string>> = {
   thNumber:
     "text-align:right;padding:4px 8px;border-bottom:2px solid #d0d7de;background:#f6f8fa;white-space:nowrap;",
   // Cells are most of a mail's bytes: only what differs from a cell's defaults (left, middle).
-  td: "padding:3px 8px;border-bottom:1px solid #eaeef2;",
+  td: "padding:3px 8px;border-bottom:1px solid #eaeef2;overflow-wrap:anywhere;min-width:12em;",
   tdShort: "padding:3px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;",
   tdNumber: "padding:3px 8px;border-bottom:1px solid #eaeef2;text-align:right;white-space:nowrap;",
   tdTime: "padding:3px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;",
@@ -66,7 +66,7 @@ export const CLASS_NAMES: Readonly<Record<Part, string>> = {
   table: "data",
   th: "",
   thNumber: "num",
-  td: "",
+  td: "long",
   tdShort: "short",
   tdNumber: "num",
   tdTime: "time",
@@ -93,6 +93,11 @@ body { margin: 0; font-family: ${FONT}; color: #1b1f24; background: #ffffff; }
 table.data { border-collapse: collapse; font-size: 0.82rem; }
 table.data th { text-align: left; padding: 4px 8px; border-bottom: 2px solid #d0d7de; background: #f6f8fa; white-space: nowrap; position: sticky; top: 0; }
 table.data td { padding: 3px 8px; border-bottom: 1px solid #eaeef2; vertical-align: top; }
+/* A long text with no space to break at (a name of 5,000 letters) would make its column as wide
+   as the text, and push every other column thousands of pixels away; it breaks anywhere instead.
+   Breaking anywhere would also let the table squeeze a column of long sentences to a few letters
+   a line beside it, so such a column keeps 12em. A column of short texts stays on one line. */
+table.data td.long { overflow-wrap: anywhere; min-width: 12em; }
 table.data .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 table.data .short { white-space: nowrap; }
 table.data .time { white-space: nowrap; font-variant-numeric: tabular-nums; }

@@ -44,3 +44,36 @@ describeChartReport(
     });
   },
 );
+
+const UNBROKEN = `-- title: Unbroken
+-- description: A name of 5,000 letters with no space, beside a sentence column.
+SELECT i AS user_id, CASE WHEN i = 0 THEN repeat('A', 5000) ELSE 'Bob' END AS first_name,
+       'active' AS status,
+       'Some ordinary comment text that is long enough to wrap across the line in its cell' AS note
+FROM range(2) AS t(i)
+`;
+
+/** The table's width, its box's, and each cell's width in the first data row. */
+const WIDTHS = `(() => {
+  const table = document.querySelector("table.data");
+  const cells = [...table.querySelectorAll("tbody tr:first-child td")];
+  return { table: table.scrollWidth, box: table.parentElement.clientWidth,
+    cells: cells.map((td) => td.getBoundingClientRect().width) };
+})()`;
+
+describeChartReport(
+  "a table with a text that has no place to break",
+  { query: "unbroken", sql: UNBROKEN, charts: [] },
+  (read) => {
+    test("breaks inside the text, so the table fits its box; a sentence column keeps 12em", async () => {
+      const { table, box, cells } = (await read(WIDTHS)) as {
+        table: number;
+        box: number;
+        cells: number[];
+      };
+      // Before, the table was about 47,000 px wide and the status column started past 46,000 px.
+      expect(table).toBeLessThanOrEqual(box);
+      expect(cells[3]).toBeGreaterThanOrEqual(12 * 12);
+    });
+  },
+);
