@@ -124,6 +124,8 @@ export const ColXform: Constructor<ColParser> = require("exceljs/lib/xlsx/xform/
 export const colCache: {
   decodeAddress(address: string): { address: string; col: number; row: number };
   validateAddress(address: string): true;
+  /** A column's letters by its number (1 is A). */
+  n2l(col: number): string;
 } = require("exceljs/lib/utils/col-cache.js");
 
 /** lib/doc/range.js: a merged range as exceljs decodes its reference. */

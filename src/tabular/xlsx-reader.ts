@@ -6,6 +6,7 @@
  * 300,000 people; README.md has the figures, beside the roster import's).
  */
 import { TabularError, type TabularRow, type TabularSource } from "./types.js";
+import { LeapDayCellError } from "./xlsx-1900-dates.js";
 import { type Book, type BookSheet, readBook, readCellParts } from "./xlsx-book.js";
 import { openPackage } from "./xlsx-package.js";
 import { readSheetRows } from "./xlsx-sheet-read.js";
@@ -35,15 +36,22 @@ async function readSheet(
   file: string,
   sheet: string | undefined,
 ): Promise<{ name: string; rows: SheetRow[]; hidden: readonly { min: number; max: number }[] }> {
+  let chosen: BookSheet | undefined;
   try {
     const parts = await openPackage(bytes);
     const book = await readBook(parts);
-    const chosen = pickSheet(book, file, sheet);
+    chosen = pickSheet(book, file, sheet);
     const context = { ...(await readCellParts(parts)), date1904: book.date1904 };
     const { rows, hiddenColumns } = await readSheetRows(parts, chosen, context);
     return { name: chosen.name, rows, hidden: hiddenColumns };
   } catch (error) {
     if (error instanceof TabularError) throw error;
+    if (error instanceof LeapDayCellError) {
+      throw new TabularError(
+        `${file}: cell ${error.address} of sheet "${chosen?.name}" is dated 1900-02-29 (Excel's serial 60), a day that never was: type the date meant, 1900-02-28 or 1900-03-01, and save the workbook`,
+        { line: error.line, cause: error },
+      );
+    }
     const reason = error instanceof Error ? error.message : String(error);
     throw new TabularError(`${file} cannot be read as an XLSX workbook (${reason})`, {
       cause: error,

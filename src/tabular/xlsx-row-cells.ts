@@ -1,10 +1,12 @@
 /**
  * A reconciled row's cells placed in their columns, each with the value exceljs's Cell gave
  * (`cell.value`) and its number format: what lib/doc/row.js (`set model`) and the value classes of
- * lib/doc/cell.js made of the row, without making the Row and its Cells.
+ * lib/doc/cell.js made of the row, without making the Row and its Cells; but for dates before
+ * 1900-03-01, which exceljs reads a day early (see xlsx-1900-dates.ts).
  */
 import type { CellValue } from "exceljs";
 import { type CellModel, colCache, type RowModel, ValueType } from "./exceljs-parsers.js";
+import { LeapDayCellError, trueSerialDate } from "./xlsx-1900-dates.js";
 
 export interface SheetCell {
   /** The address as written (`r`), when it was: links name cells by it. */
@@ -36,12 +38,28 @@ function cellValue(model: CellModel): CellValue {
 }
 
 /**
+ * `value` with a date read from a serial of the 1900 system made its true date. Throws
+ * LeapDayCellError for serial 60, which no date is: read as 1900-02-28 or 03-01, it would be
+ * imported as a day the sheet does not show (Excel shows 1900-02-29).
+ */
+function trueDates(value: CellValue, date1904: boolean | undefined, line: number, col: number) {
+  const result = (value as { result?: unknown } | null)?.result;
+  const date = value instanceof Date ? value : result instanceof Date ? result : undefined;
+  if (date === undefined) return value;
+  const right = trueSerialDate(date, date1904);
+  if (right === "leap-day") throw new LeapDayCellError(`${colCache.n2l(col)}${line}`, line);
+  if (right === date) return value;
+  return value instanceof Date ? right : ({ ...(value as object), result: right } as CellValue);
+}
+
+/**
  * The row's cells by column index (a sparse array). A cell written without a reference is the one
  * after the cell before it; a later cell in the same column replaces an earlier one; a cell with
  * neither value nor style is not made at all. Throws exceljs's own errors where it threw (a
- * reference that is no address), which fail the file as they did.
+ * reference that is no address), which fail the file as they did, and LeapDayCellError.
+ * `date1904`: the workbook's dates count from 1904.
  */
-export function placeCells(row: RowModel): SheetCell[] {
+export function placeCells(row: RowModel, date1904: boolean | undefined): SheetCell[] {
   const cells: SheetCell[] = [];
   let previous: number | undefined;
   for (const model of row.cells) {
@@ -59,7 +77,7 @@ export function placeCells(row: RowModel): SheetCell[] {
     previous = col;
     cells[col - 1] = {
       address: model.address,
-      value: cellValue(model),
+      value: trueDates(cellValue(model), date1904, row.number, col),
       numFmt: model.style?.numFmt,
     };
   }

@@ -61,7 +61,7 @@ async function pass(
     // exceljs's Row refused a row whose number is not a number, failing the file.
     if (Number.isNaN(row.number)) throw new Error("Invalid row number in model");
     mergedOnly(row.number);
-    const cells = placeCells(row);
+    const cells = placeCells(row, context.date1904);
     merges?.fill(row.number, cells, row.style?.numFmt);
     rows.add(row.number, cells, row.hidden === true);
     previous = Math.max(previous, row.number);
