@@ -4,6 +4,7 @@
  * and goes into an SMTP envelope, so anything unusual is refused rather than interpreted.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { trimmedSql } from "../text/white-space.js";
 
 const ADDRESS =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -19,24 +20,15 @@ export function isMailAddress(text: string): boolean {
 /**
  * One form of an address for comparing and grouping: trimmed, lower case. trim() removes ASCII
  * white space (tab, LF, VT, FF, CR, space), the byte-order mark and every Unicode space and line
- * separator; {@link normaliseAddressSql} removes the same in DuckDB.
+ * separator; {@link normaliseAddressSql} removes the same in DuckDB (src/text/white-space.ts).
  */
 export function normaliseAddress(text: string): string {
   return text.trim().toLowerCase();
 }
 
-/**
- * What trim() removes, as a class of DuckDB's regular expressions (RE2): `\s` is ASCII's tab,
- * LF, FF, CR and space, then VT, the byte-order mark, and `\p{Z}` every Unicode space and line
- * or paragraph separator (the no-break space among them). DuckDB's own trim() removes spaces,
- * Unicode's too, but no tab, line break or byte-order mark: a roster's "\tmgr@example.com" was
- * no address to the split, and its rows went to the report's own recipients.
- */
-const SQL_SPACE = "[\\s\\x0B\\x{FEFF}\\p{Z}]";
-
 /** {@link normaliseAddress} in DuckDB's SQL, of the VARCHAR `expression`. */
 export function normaliseAddressSql(expression: string): string {
-  return `lower(regexp_replace(${expression}, '^${SQL_SPACE}+|${SQL_SPACE}+$', '', 'g'))`;
+  return `lower(${trimmedSql(expression)})`;
 }
 
 /**

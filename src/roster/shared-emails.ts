@@ -7,6 +7,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
 import { USER_TABLE } from "../load/user-table.js";
+import { trimmedSql } from "../text/white-space.js";
 
 /** How many of them are named in the warning. */
 const SHOWN = 5;
@@ -22,13 +23,10 @@ export interface SharedEmails {
 }
 
 /**
- * What JavaScript's String.prototype.trim() removes, which is how the mail split compares
- * addresses (`normaliseAddress` in src/mail/address.ts): ASCII white space, the byte-order mark
- * and every Unicode space and line separator. DuckDB's trim() removes Unicode spaces but not a tab
- * or a line break, so the address is cleaned with the same class as the split would.
+ * An address cleaned of the white space the mail split trims (`normaliseAddress` in
+ * src/mail/address.ts): DuckDB's trim() leaves a tab or a line break.
  */
-const SPACE = "[\\s\\x0B\\x{FEFF}\\p{Z}]";
-const TRIMMED = `regexp_replace(email, '^${SPACE}+|${SPACE}+$', '', 'g')`;
+const TRIMMED = trimmedSql("email");
 
 /**
  * The addresses of `user` on more than one person, compared as mail compares them (case and
