@@ -4,10 +4,15 @@
  * roster) plus group admins and a manager column, today 2026-03-10.
  *
  * Admins: 201 (Sales, 2; "Sales.Lead@…"), 202 (North, 3), 204 (North, 3) and 203 (Support, 4,
- * no e-mail). 202 is also a plain member of Sales. The roster names 104's manager (with odd case
- * and spaces) and gives 102 a blank one.
+ * an e-mail of a tab alone). 202 is also a plain member of Sales. The roster names 104's manager
+ * (with odd case and spaces) and 106's (with a tab and a byte-order mark around it), and gives 102,
+ * 103 and 105 blank ones: spaces, a tab, a no-break space and a line break. Blank is what the mail
+ * split trims to nothing (String.prototype.trim(), src/text/white-space.ts), which DuckDB's trim()
+ * does not do for a tab or a line break.
  */
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { trimmedSql } from "../../src/text/white-space.js";
 import { type Cell, openQueryRunner, type QueryRunner } from "./query-runner.js";
 
 let runner: QueryRunner;
@@ -22,6 +27,10 @@ beforeAll(async () => {
          (203, 'Sup', 'Lead', NULL), (204, 'Sec', 'Ond', 'b.second@example.test')`,
       `UPDATE "user" SET manager_email = ' Boss@Example.test ' WHERE user_id = 104`,
       `UPDATE "user" SET manager_email = '  ' WHERE user_id = 102`,
+      `UPDATE "user" SET manager_email = chr(9) WHERE user_id = 103`,
+      `UPDATE "user" SET manager_email = chr(160) || chr(13) || chr(10) WHERE user_id = 105`,
+      `UPDATE "user" SET manager_email = chr(9) || 'Tab.Boss@Example.test' || chr(65279) WHERE user_id = 106`,
+      `UPDATE "user" SET email = chr(9) WHERE user_id = 203`,
       `INSERT INTO user_grp (user_grp_id, user_grp_grp_id, user_grp_user_id, user_grp_group_admin) VALUES
          (21, 2, 201, 1), (22, 3, 202, 1), (23, 4, 203, 1), (24, 3, 204, 1), (25, 2, 202, 0)`,
     ],
@@ -48,10 +57,10 @@ describe("compliance's manager_email", () => {
     expect(Object.fromEntries(found)).toEqual({
       101: [null], // Company has no admin
       102: ["sales.lead@example.test"], // a blank roster value is none
-      103: ["b.second@example.test, north.lead@example.test"], // two admins, alphabetical
+      103: ["b.second@example.test, north.lead@example.test"], // a tab is none: two admins, alphabetical
       104: ["boss@example.test"], // the roster, not the admins of North and Sales
-      105: [null], // Support's admin has no e-mail
-      106: [null],
+      105: [null], // a blank roster value; Support's admin's e-mail is a tab alone
+      106: ["tab.boss@example.test"], // trimmed as the mail split trims it
       107: [null],
       108: [null],
       109: [null],
@@ -81,6 +90,14 @@ describe("compliance's manager_email", () => {
       "b.second@example.test, north.lead@example.test, sales.lead@example.test",
     ]);
     expect(found.get(102)).toEqual(["sales.lead@example.test"]);
+  });
+
+  test("the query trims addresses with the mail split's SQL, not a copy of its own", async () => {
+    // A .sql file cannot import src/text/white-space.ts: this keeps what it writes the same.
+    const sql = await readFile(new URL("../../queries/compliance.sql", import.meta.url), "utf8");
+    expect(sql).toContain(`lower(nullif(${trimmedSql("to_json(u) ->> $manager_column")}, ''))`);
+    expect(sql).toContain(`lower(nullif(${trimmedSql("admin_user.email")}, ''))`);
+    expect(sql).not.toMatch(/\btrim\([^)]*(manager|email)/);
   });
 
   test("the shipped team-compliance report asks for one row per manager", () => {
