@@ -13,16 +13,22 @@ describe("schema names", () => {
     for (const bad of ["", "1lms", "lms-north", "lms north", `a${"b".repeat(50)}`, 'lms"; --']) {
       expect(() => checkSchemaName(bad)).toThrow(/is not a schema name: use letters, digits/);
     }
+    for (const upper of ["Reports", "LMS", "lms_North"]) {
+      expect(() => checkSchemaName(upper)).toThrow(
+        `use lower case, --schema ${upper.toLowerCase()}`,
+      );
+    }
   });
 
   it("suggests a schema for another portal that --schema takes, even for the longest portal name", () => {
     const longest = checkPortalName(`9${"x-".repeat(31)}z`);
     expect(longest).toHaveLength(64);
-    for (const portal of ["south", "south-2", longest]) {
+    for (const portal of ["south", "south-2", "North", longest]) {
       const suggested = portalSchemaName("lms", portal);
       expect(checkSchemaName(suggested)).toBe(suggested);
       expect(suggested.startsWith("lms_")).toBe(true);
     }
     expect(portalSchemaName("lms", "south-2")).toBe("lms_south_2");
+    expect(portalSchemaName("lms", "North-2")).toBe("lms_north_2");
   });
 });

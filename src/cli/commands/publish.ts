@@ -45,7 +45,8 @@ function publishBuilder(y: Argv) {
     .option("schema", {
       type: "string",
       group: TARGET,
-      description: "PostgreSQL schema the tables go to (default lms)",
+      description:
+        "PostgreSQL schema the tables go to, in lower case: letters, digits and _ (default lms)",
     })
     .option("keep", {
       type: "number",

@@ -1,7 +1,11 @@
 /**
- * PostgreSQL schema names as `publish --schema` takes them: plain identifiers (no quoting needed
- * in the SQL the publish writes, none for the people who query them), shorter than PostgreSQL's
- * limit of 63 bytes.
+ * PostgreSQL schema names as `publish --schema` takes them: plain identifiers in lower case (no
+ * quoting needed for the people who query them), shorter than PostgreSQL's limit of 63 bytes.
+ *
+ * Upper case is refused, not folded: PostgreSQL folds an unquoted name to lower case, so a schema
+ * `Reports` (created quoted, as the publish writes every name) is not what `select * from
+ * Reports.take` reads, and folding it for the user would publish to `reports` while their quoted
+ * `"Reports"` and a schema of that name published before went on being read.
  */
 import { LmsExportError } from "../../errors/lms-export-error.js";
 
@@ -15,13 +19,19 @@ export function checkSchemaName(schema: string): string {
       `--schema ${JSON.stringify(schema)} is not a schema name: use letters, digits and "_" (at most ${MAX_SCHEMA_NAME}, not starting with a digit)`,
     );
   }
+  if (schema !== schema.toLowerCase()) {
+    throw new LmsExportError(
+      "bad-input",
+      `--schema ${JSON.stringify(schema)} has upper case, which PostgreSQL folds to lower case in every name not quoted (select * from ${schema}.take would not find it): use lower case, --schema ${schema.toLowerCase()}`,
+    );
+  }
   return schema;
 }
 
 /**
  * A schema of `portal`'s own beside `schema`, one `--schema` takes: a portal name may hold "-"
- * and be up to 64 characters long, so the name is cut to the limit.
+ * and upper case and be up to 64 characters long, so the name is cut to the limit.
  */
 export function portalSchemaName(schema: string, portal: string): string {
-  return `${schema}_${portal.replaceAll("-", "_")}`.slice(0, MAX_SCHEMA_NAME);
+  return `${schema}_${portal.replaceAll("-", "_")}`.toLowerCase().slice(0, MAX_SCHEMA_NAME);
 }
