@@ -1,8 +1,9 @@
 /**
  * Parquet types for DuckDB's 128-bit whole numbers. DuckDB's Parquet writer has no integer type
  * for HUGEINT or UHUGEINT and writes them as DOUBLE: a `sum()` of BIGINT or INTEGER (a HUGEINT)
- * read as 19141.0 in pandas, and a total past 2^53 lost its last digits. Each such column is
- * written, from its values, as:
+ * read as 19141.0 in pandas, and a total past 2^53 lost its last digits. Each such column, and
+ * each column holding such values in a list, struct or map (parquet-nested-integers.ts, where
+ * they are cast in place), is written, from its values, as:
  *
  * - INT64 (BIGINT) when every value lies within BIGINT's range, as nearly every count and sum does;
  * - DECIMAL(38,0) when every value has at most 38 digits: a whole number with every digit, which
@@ -18,6 +19,7 @@ import { type DuckDBConnection, DuckDBTypeId } from "@duckdb/node-api";
 import { quoteIdent } from "../../load/ddl.js";
 import type { BoundQuery, ColumnInfo } from "../run-query.js";
 import { sqlError } from "../sql-error.js";
+import { castWideValues, holdsWideInteger, wideValues } from "./parquet-nested-integers.js";
 
 const WIDE_INTEGER_IDS: ReadonlySet<DuckDBTypeId> = new Set([
   DuckDBTypeId.HUGEINT,
@@ -29,9 +31,21 @@ const INT64_MAX = 2n ** 63n - 1n;
 /** DECIMAL(38,0) holds whole numbers below 10^38 in magnitude. */
 const DECIMAL_LIMIT = 10n ** 38n;
 
-/** Whether a column is one whose Parquet type follows from its values. */
+/** Whether a column is one whose Parquet type follows from its values (or its nested values'). */
 export function isWideInteger(column: ColumnInfo): boolean {
-  return WIDE_INTEGER_IDS.has(column.type.typeId);
+  return holdsWideInteger(column.type);
+}
+
+/** How an error names the column: the query's file and the column's name. */
+const columnWhere = (bound: BoundQuery, column: ColumnInfo) =>
+  `${bound.query.file}: column ${JSON.stringify(column.name)}`;
+
+/** SQL of the smallest and the largest of the column's wide integers, top-level or nested. */
+function boundsSql(bound: BoundQuery, column: ColumnInfo): string {
+  const name = quoteIdent(column.name);
+  if (WIDE_INTEGER_IDS.has(column.type.typeId)) return `min(${name}), max(${name})`;
+  const values = wideValues(column.type, name, columnWhere(bound, column));
+  return `min(list_min(${values})), max(list_max(${values}))`;
 }
 
 /** The DuckDB type a column of values between `min` and `max` (null: none) is written as. */
@@ -42,16 +56,15 @@ function parquetType(min: bigint | null, max: bigint | null): string {
 }
 
 /**
- * The `name AS type` casts of `columns` (wide integers of `bound`'s result), each to the type its
- * values fit, from one pass over the result.
+ * The `expression AS name` replacements of `columns` (of `bound`'s result, holding wide integers),
+ * each with its wide integers cast to the type its values fit, from one pass over the result.
  */
 export async function wideIntegerCasts(
   connection: DuckDBConnection,
   bound: BoundQuery,
   columns: readonly ColumnInfo[],
 ): Promise<string[]> {
-  const names = columns.map((column) => quoteIdent(column.name));
-  const bounds = names.map((name) => `min(${name}), max(${name})`);
+  const bounds = columns.map((column) => boundsSql(bound, column));
   // The query's first line stays on the statement's first line: DuckDB's line numbers stay the file's.
   const sql = `SELECT ${bounds.join(", ")} FROM (${bound.sql}\n) AS q`;
   let row: unknown[];
@@ -61,9 +74,16 @@ export async function wideIntegerCasts(
   } catch (error) {
     throw sqlError(error, bound.query.file, "run");
   }
-  return names.map((name, i) => {
+  return columns.map((column, i) => {
     const min = row[2 * i] as bigint | null;
     const max = row[2 * i + 1] as bigint | null;
-    return `CAST(${name} AS ${parquetType(min, max)}) AS ${name}`;
+    const name = quoteIdent(column.name);
+    const cast = castWideValues(
+      column.type,
+      name,
+      parquetType(min, max),
+      columnWhere(bound, column),
+    );
+    return `${cast} AS ${name}`;
   });
 }

@@ -1,9 +1,9 @@
 /**
  * Parquet export through DuckDB COPY with zstd compression: column types are kept as they are in
  * the result (BIGINT, DOUBLE, DATE, TIMESTAMP, lists ...) for the people who load it elsewhere,
- * except HUGEINT and UHUGEINT, which DuckDB would write as DOUBLE: they are written as whole
- * numbers (`parquet-integers.ts`). No formula neutralisation: Parquet is not opened by
- * spreadsheets as text.
+ * except HUGEINT and UHUGEINT, which DuckDB would write as DOUBLE, at the top level or inside a
+ * list, struct or map: they are written as whole numbers (`parquet-integers.ts`). No formula
+ * neutralisation: Parquet is not opened by spreadsheets as text.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type BoundQuery, copyQuery, describeColumns } from "../run-query.js";
