@@ -11,7 +11,12 @@ import { createRedactor } from "../log/redact.js";
 import { parseAddressList } from "../mail/address.js";
 import { checkSplitColumn, jobMail, type Recipients } from "../mail/job-mail.js";
 import type { MailTarget } from "../mail/mail-only.js";
-import { MailInterruptedError, mailReports, type ReportToMail } from "../mail/mail-reports.js";
+import {
+  MailInterruptedError,
+  type MailSummary,
+  mailReports,
+  type ReportToMail,
+} from "../mail/mail-reports.js";
 import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
@@ -134,9 +139,11 @@ export async function sendPlannedMail(
     ...(request.only === undefined ? {} : { only: request.only }),
   }).catch((error: unknown) => {
     if (!(error instanceof MailInterruptedError)) throw error;
+    // Said as a finished mailing says it: a job's output shows what went before the stop.
+    ctx.stdout.write(sentLine(error.summary));
     throw interruptedWithCommand(error, reports.map(nameOf), nameOf, options.argv);
   });
-  ctx.stdout.write(`mail: ${summary.sent} message${summary.sent === 1 ? "" : "s"} sent\n`);
+  ctx.stdout.write(sentLine(summary));
   if (summary.problems.length > 0) {
     const redact = createRedactor(() => request.secrets);
     const more =
@@ -147,6 +154,11 @@ export async function sendPlannedMail(
       `${redact.text(summary.problems[0] ?? "")}${more}; the report files are written${resend === undefined ? "" : `; to send only those again: ${resend}`}`,
     );
   }
+}
+
+/** The line on stdout that says how many messages a mailing delivered, however it ended. */
+function sentLine({ sent }: MailSummary): string {
+  return `mail: ${sent} message${sent === 1 ? "" : "s"} sent\n`;
 }
 
 /**
