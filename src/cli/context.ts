@@ -3,6 +3,7 @@
  * streams, environment and working directory.
  */
 import type { Writable } from "node:stream";
+import type { LastWords } from "./last-words.js";
 
 export interface CliContext {
   readonly stdout: Writable;
@@ -16,14 +17,17 @@ export interface CliContext {
    * names its portal. Absent otherwise, and lines are as a single run prints them.
    */
   readonly logPortal?: string;
+  /** What the process says if a second Ctrl-C ends it at once; absent when run in-process. */
+  readonly lastWords?: LastWords;
 }
 
-export function processContext(signal: AbortSignal): CliContext {
+export function processContext(signal: AbortSignal, lastWords?: LastWords): CliContext {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),
     signal,
+    ...(lastWords === undefined ? {} : { lastWords }),
   };
 }

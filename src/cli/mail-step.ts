@@ -13,6 +13,7 @@ import { checkSplitColumn, jobMail, type Recipients } from "../mail/job-mail.js"
 import type { MailTarget } from "../mail/mail-only.js";
 import {
   MailInterruptedError,
+  type MailSoFar,
   type MailSummary,
   mailReports,
   type ReportToMail,
@@ -23,6 +24,8 @@ import type { ReportSource } from "../report/report-source.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import type { CommandSetup } from "./command-setup.js";
 import type { CliContext } from "./context.js";
+import { failureLine } from "./exit-codes.js";
+import type { Words } from "./last-words.js";
 import { mailOnlyTargets } from "./mail-only-option.js";
 import { givenMailWords, reportCommandLine, resendCommands } from "./resend-command.js";
 
@@ -126,23 +129,32 @@ export async function sendPlannedMail(
   });
   const nameOf = ({ job }: ReportToMail) =>
     options.names[planned.findIndex((p) => p.job === job)] ?? job.name;
-  const summary = await mailReports(db, reports, {
-    settings: request.settings,
-    outDir: setup.config.outDir,
-    now: options.now,
-    logger: setup.logger,
-    signal: ctx.signal,
-    ...(options.neutraliseFormulas === undefined
-      ? {}
-      : { neutraliseFormulas: options.neutraliseFormulas }),
-    ...(options.csvBom === undefined ? {} : { csvBom: options.csvBom }),
-    ...(request.only === undefined ? {} : { only: request.only }),
-  }).catch((error: unknown) => {
-    if (!(error instanceof MailInterruptedError)) throw error;
-    // Said as a finished mailing says it: a job's output shows what went before the stop.
-    ctx.stdout.write(sentLine(error.summary));
-    throw interruptedWithCommand(error, reports.map(nameOf), nameOf, options.argv);
-  });
+  let soFar: (() => MailSoFar) | undefined;
+  const mailing = () =>
+    mailReports(db, reports, {
+      settings: request.settings,
+      outDir: setup.config.outDir,
+      now: options.now,
+      logger: setup.logger,
+      signal: ctx.signal,
+      ...(options.neutraliseFormulas === undefined
+        ? {}
+        : { neutraliseFormulas: options.neutraliseFormulas }),
+      ...(options.csvBom === undefined ? {} : { csvBom: options.csvBom }),
+      ...(request.only === undefined ? {} : { only: request.only }),
+      watch: (given) => {
+        soFar = given;
+      },
+    });
+  const words = () => stoppedAtOnce(soFar?.(), reports.map(nameOf), nameOf, options.argv);
+  const summary = await (ctx.lastWords?.during(words, mailing) ?? mailing()).catch(
+    (error: unknown) => {
+      if (!(error instanceof MailInterruptedError)) throw error;
+      // Said as a finished mailing says it: a job's output shows what went before the stop.
+      ctx.stdout.write(sentLine(error.summary));
+      throw interruptedWithCommand(error, reports.map(nameOf), nameOf, options.argv);
+    },
+  );
   ctx.stdout.write(sentLine(summary));
   if (summary.problems.length > 0) {
     const redact = createRedactor(() => request.secrets);
@@ -171,12 +183,35 @@ function interruptedWithCommand(
   names: readonly string[],
   nameOf: (report: ReportToMail) => string,
   argv: Readonly<Record<string, unknown>>,
+  note = "",
 ): LmsExportError {
   const command = error.planned
     ? resendCommands(error.summary.resend, nameOf, argv)
     : reportCommandLine(argv, names, givenMailWords(argv));
   const what = error.planned ? "them" : "it";
-  const message =
-    command === undefined ? error.message : `${error.message}; to send ${what}: ${command}`;
+  const said = `${error.message}${note}`;
+  const message = command === undefined ? said : `${said}; to send ${what}: ${command}`;
   return new LmsExportError("interrupted", message, { cause: error });
+}
+
+/**
+ * What the process says when a second Ctrl-C ends it during the mailing (`soFar`, undefined
+ * before the mailing started): what an interrupted mailing says, and the message whose delivery
+ * was under way, which may have arrived and so is not in the command that sends the rest.
+ */
+function stoppedAtOnce(
+  soFar: MailSoFar | undefined,
+  names: readonly string[],
+  nameOf: (report: ReportToMail) => string,
+  argv: Readonly<Record<string, unknown>>,
+): Words {
+  const summary = soFar?.summary ?? { sent: 0, problems: [], resend: [] };
+  const stopped = new MailInterruptedError(summary, soFar?.planned ?? false, {});
+  const unsure = soFar?.unsure;
+  const note =
+    unsure === undefined
+      ? ""
+      : `; delivery unknown: ${nameOf(unsure.report)} to ${unsure.to.join(", ")} was being delivered when a second Ctrl-C ended the run, and may have arrived: check before sending it again`;
+  const error = interruptedWithCommand(stopped, names, nameOf, argv, note);
+  return { stdout: sentLine(summary), stderr: `${failureLine(error)}\n` };
 }

@@ -29,6 +29,7 @@ import {
   exitCodeOf,
   failureLine,
 } from "./exit-codes.js";
+import { LastWords } from "./last-words.js";
 import { notANumberLine, usageLine } from "./usage-message.js";
 
 /** Each command module adds itself to the root parser. */
@@ -155,7 +156,8 @@ export async function checkCommandLine(
 /** Runs the CLI with `argv` (without node and script) and answers the exit code. */
 export async function main(argv: readonly string[], given?: CliContext): Promise<ExitCode> {
   const controller = new AbortController();
-  const ctx = given ?? processContext(controller.signal);
+  const lastWords = new LastWords();
+  const ctx = given ?? processContext(controller.signal, lastWords);
   // A command that ends in an error after a signal was stopped by it: it answers 130 or 143,
   // as a shell reports a program the signal killed. Commands whose normal end is a signal
   // (simulate, schedule) return and answer 0.
@@ -164,13 +166,25 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
     signalled ??= code;
     controller.abort(new LmsExportError("interrupted", "interrupted"));
   };
-  const onInt = stopBy(EXIT_SIGINT);
+  let interrupts = 0;
+  const onInt = () => {
+    if (interrupts++ === 0) {
+      stopBy(EXIT_SIGINT)();
+      return;
+    }
+    // A second Ctrl-C ends the process at once, killed by the signal as by Node's default (a
+    // shell running a script stops it too), after the command's last words: what it did that
+    // cannot be undone, such as mail delivered.
+    lastWords.writeNow();
+    process.off("SIGINT", onInt);
+    process.kill(process.pid, "SIGINT");
+  };
   const onTerm = stopBy(EXIT_SIGTERM);
   if (!given) {
-    // A second Ctrl-C ends the process at once (Node's default, once this listener is gone). A
-    // second SIGTERM does not: a service manager stopping a schedule signals its whole group,
-    // and the schedule passes the stop on to its run too, which must not kill the run mid-step.
-    process.once("SIGINT", onInt);
+    // A second SIGTERM does not end the process at once: a service manager stopping a schedule
+    // signals its whole group, and the schedule passes the stop on to its run too, which must
+    // not kill the run mid-step.
+    process.on("SIGINT", onInt);
     process.on("SIGTERM", onTerm);
   }
   const output = given ? undefined : guardOutput([process.stdout, process.stderr]);

@@ -11,7 +11,7 @@ import type { ReportSource } from "../report/report-source.js";
 import { normaliseAddress } from "./address.js";
 import { type MailBodyRenderer, renderMailBody } from "./body.js";
 import { composeMail } from "./compose.js";
-import { DEFAULT_RETRY, deliver, type RetryPolicy } from "./deliver.js";
+import { DEFAULT_RETRY, type DeliveryOutcome, deliver, type RetryPolicy } from "./deliver.js";
 import { expandSubject } from "./mail-block.js";
 import { messageDocument } from "./mail-document.js";
 import { envelopeOf, type MailTarget, type MessagePart, partOf, targetsOf } from "./mail-only.js";
@@ -22,7 +22,7 @@ import {
   planReports,
   type ReportToMail,
 } from "./mail-plan.js";
-import { MailInterruptedError, type MailSummary } from "./mail-summary.js";
+import { MailInterruptedError, type MailSoFar, type MailSummary } from "./mail-summary.js";
 import { scopeLine } from "./scope-line.js";
 import type { MailSettings } from "./settings.js";
 import type { SmtpAttemptError } from "./smtp-attempt.js";
@@ -30,12 +30,17 @@ import { SmtpSession } from "./smtp-session.js";
 import { SplitTables } from "./split-tables.js";
 
 export type { ReportToMail } from "./mail-plan.js";
-export { MailInterruptedError, type MailSummary } from "./mail-summary.js";
+export { MailInterruptedError, type MailSoFar, type MailSummary } from "./mail-summary.js";
 
 export interface MailReportsOptions extends Omit<PlanOptions, "tables"> {
   settings: MailSettings;
   policy?: RetryPolicy;
   render?: MailBodyRenderer;
+  /**
+   * Given, when the mailing starts, what answers synchronously what it has done so far: for a
+   * process that must end at once (a second Ctrl-C) and cannot wait for the mailing to stop.
+   */
+  watch?: (soFar: () => MailSoFar) => void;
 }
 
 /**
@@ -52,6 +57,8 @@ interface ReportProgress {
   planned: PlannedReport;
   tried: number;
   undelivered: MailTarget[];
+  /** The recipients of the message being delivered, while it is: the server may have taken it. */
+  sending?: string[];
 }
 
 /**
@@ -90,6 +97,9 @@ export async function mailReports(
   let progress: ReportProgress[] | undefined;
   // One connection for the mailing's messages, opened with the first.
   const session = new SmtpSession(options.settings);
+  options.watch?.(() => soFar(summary, progress, options.only));
+  const warnStop = () => stopWarning(progress, options);
+  options.signal?.addEventListener("abort", warnStop, { once: true });
   try {
     const planned = await planReports(db, reports, { ...options, tables });
     progress = planned.map((p) => ({ planned: p, tried: 0, undelivered: [] }));
@@ -106,11 +116,50 @@ export async function mailReports(
     summary.resend = notReached(progress ?? [], options.only);
     throw new MailInterruptedError(summary, progress !== undefined, { cause: error });
   } finally {
+    options.signal?.removeEventListener("abort", warnStop);
     session.close();
     await tables.close();
   }
   summary.resend = notReached(progress, options.only);
   return summary;
+}
+
+/**
+ * What the mailing has done at this moment. The message being delivered is in neither `sent` nor
+ * `resend`: the server may have taken it, so it is named apart, never sent again.
+ */
+function soFar(
+  summary: MailSummary,
+  progress: readonly ReportProgress[] | undefined,
+  only: readonly MailTarget[] | undefined,
+): MailSoFar {
+  const underway = progress?.find((p) => p.sending !== undefined);
+  const counted = (progress ?? []).map((p) => (p === underway ? { ...p, tried: p.tried + 1 } : p));
+  return {
+    summary: { ...summary, resend: notReached(counted, only) },
+    planned: progress !== undefined,
+    unsure:
+      underway?.sending === undefined
+        ? undefined
+        : { report: underway.planned.report, to: underway.sending },
+  };
+}
+
+/**
+ * Said when the signal comes while a message is being delivered: the mailing waits for the
+ * server's answer (a slow server can take minutes), and whoever is waiting should know that a
+ * second Ctrl-C does not.
+ */
+function stopWarning(
+  progress: readonly ReportProgress[] | undefined,
+  options: MailReportsOptions,
+): void {
+  const to = progress?.find((p) => p.sending !== undefined)?.sending;
+  if (to === undefined) return;
+  options.logger.warn(
+    "mail: stopping once the server has answered the message being delivered; Ctrl-C again stops at once",
+    { to },
+  );
 }
 
 /**
@@ -155,7 +204,7 @@ async function sendReport(
   summary: MailSummary,
   options: SendOptions,
 ): Promise<SmtpAttemptError | undefined> {
-  const { report, messages, loaded, twice } = progress.planned;
+  const { messages, twice } = progress.planned;
   // Shares whose rows may have reached nobody: the message of the rows without an address is
   // sent after every share, and says so.
   const missed: string[] = [];
@@ -163,7 +212,7 @@ async function sendReport(
     const shares = { missed, partial: options.only !== undefined, outDir: options.outDir };
     const scope = message.scope && scopeLine(message.scope, shares);
     const part = partOf(message.scope);
-    const sent = await sendOne(db, report, { ...message, scope, part }, loaded, options);
+    const sent = await sendOne(db, progress, { ...message, scope, part }, options);
     progress.tried++;
     if (sent.delivered) summary.sent++;
     if (sent.problem !== undefined) summary.problems.push(sent.problem);
@@ -197,31 +246,21 @@ interface Sent {
   serverDown?: SmtpAttemptError;
 }
 
-/** Builds and delivers one message. */
+/** Builds and delivers one message of `progress`'s report. */
 async function sendOne(
   db: ReportSource,
-  report: ReportToMail,
+  progress: ReportProgress,
   message: Outgoing,
-  loaded: LastLoad,
   options: SendOptions,
 ): Promise<Sent> {
+  const { report, loaded } = progress.planned;
   const { job } = report;
   const { raw, messageId, subject, files } = await composeOne(db, report, message, loaded, options);
   // Composing reads the report's rows again: the signal may have fired meanwhile.
   checkSignal(options.signal, "mail");
   const recipients = envelopeOf([...message.to, ...message.cc], message.part, options.only);
   const label = `${job.name} to ${recipients.join(", ")}`;
-  const outcome = await deliver(
-    options.session,
-    { from: options.settings.from, to: recipients },
-    raw,
-    {
-      policy: options.policy ?? DEFAULT_RETRY,
-      logger: options.logger,
-      label,
-      ...(options.signal ? { signal: options.signal } : {}),
-    },
-  );
+  const outcome = await deliverUnderway(progress, recipients, raw, label, options);
   if (outcome.status === "unknown") {
     const problem = `mail ${label}: delivery unknown (the connection ended after the message was sent; it was not sent again): ${outcome.error.message}`;
     return { delivered: false, problem, undelivered: [], unsure: recipients };
@@ -257,6 +296,27 @@ async function sendOne(
     undelivered: outcome.rejected.map(normaliseAddress),
     unsure: [],
   };
+}
+
+/** Delivers `raw` to `recipients`, marked in `progress` as under way until the outcome is known. */
+async function deliverUnderway(
+  progress: ReportProgress,
+  recipients: string[],
+  raw: Buffer,
+  label: string,
+  options: SendOptions,
+): Promise<DeliveryOutcome> {
+  progress.sending = recipients;
+  try {
+    return await deliver(options.session, { from: options.settings.from, to: recipients }, raw, {
+      policy: options.policy ?? DEFAULT_RETRY,
+      logger: options.logger,
+      label,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } finally {
+    progress.sending = undefined;
+  }
 }
 
 /** The body is the report as this message's recipients get it; the files are attached from disk. */

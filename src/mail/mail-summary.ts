@@ -20,6 +20,17 @@ export interface MailSummary {
   resend: { report: ReportToMail; targets: MailTarget[] }[];
 }
 
+/**
+ * What a mailing has done at one moment: its summary (`resend` holding every recipient not reached
+ * yet), whether its messages were all decided (false: nothing was sent), and the message being
+ * delivered, if one is, which may have arrived.
+ */
+export interface MailSoFar {
+  summary: MailSummary;
+  planned: boolean;
+  unsure: { report: ReportToMail; to: string[] } | undefined;
+}
+
 /** How many recipients a message lists by address before counting the rest. */
 const LISTED = 10;
 

@@ -4,7 +4,7 @@
  * login, refuse some recipients or some messages (554 to their data), drop the connection once
  * the message data has arrived (a lost answer) or at the next message once a connection has
  * carried some (421, as a server ending a connection it will carry no more on), act on a message
- * before answering it, or offer STARTTLS.
+ * before answering it, hold a message's answer until the test lets it go, or offer STARTTLS.
  */
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
@@ -48,6 +48,8 @@ export async function startSmtp(
     deferFirst?: number;
     /** Called with each message once it has arrived, before the server answers it. */
     beforeAnswer?: (message: Received) => void;
+    /** Answers a message (after beforeAnswer) only once the promise this gives it has settled. */
+    holdAnswer?: (message: Received) => Promise<void> | undefined;
     /** Answer 554 to the data of the messages this says yes to: they are not kept. */
     refuseMessage?: (message: Received) => boolean;
     /**
@@ -119,11 +121,12 @@ export async function startSmtp(
         const from = session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address;
         const to = session.envelope.rcptTo.map((r) => r.address);
         let refused = false;
-        const parsing = simpleParser(raw).then((parsed) => {
+        const parsing = simpleParser(raw).then(async (parsed) => {
           const message = { from, to, raw, parsed };
           refused = options.refuseMessage?.(message) ?? false;
           if (!refused) received.push(message);
           options.beforeAnswer?.(message);
+          await options.holdAnswer?.(message);
         });
         pending.push(parsing);
         const drop = options.dropAfterData;
