@@ -44,8 +44,13 @@ export function fileNamePatternProblem(pattern: string): string | undefined {
     }
   }
   const literal = pattern.replace(/\{[^}]*\}/g, "");
-  if (!/^[A-Za-z0-9._-]*$/.test(literal) || literal.startsWith(".")) {
-    return "may hold only letters, digits, '.', '-', '_' and placeholders, and must not start with '.' (no folders)";
+  // ASCII only: the name is an attachment's name in every mail client and a file on Windows
+  // shares, and earlier runs' files are found by matching the names read back from the folder,
+  // where "ü" can come back as two characters (u and an accent), so a name would miss itself.
+  const other = [...literal].find((char) => !/^[A-Za-z0-9._-]$/.test(char));
+  if (other !== undefined || literal.startsWith(".")) {
+    const which = other === undefined ? "" : `; ${JSON.stringify(other)} is not one of them`;
+    return `may hold only ASCII letters (a-z, A-Z), digits, '.', '-', '_' and placeholders, and must not start with '.' (no folders)${which}`;
   }
   return undefined;
 }
