@@ -20,6 +20,8 @@ import { reportSummary } from "./report-summary.js";
  * declared by a chosen query (a typo is an error); the config file's `report.params` are defaults
  * for many reports, so each applies only to the queries that declare it and the rest are left out
  * (with a debug line), or one shared file would break every report without those parameters.
+ * A shared parameter no query of the catalog declares is warned of, unless `warn` is false (the
+ * command said it already).
  */
 export async function reportJobs(
   names: readonly string[],
@@ -27,6 +29,7 @@ export async function reportJobs(
   setup: Pick<CommandSetup, "config" | "logger">,
   cwd: string,
   now: Date,
+  warn = true,
 ): Promise<{ jobs: ReportJob[]; params: Record<string, string> }> {
   const { config, logger } = setup;
   const jobs = await resolveJobs(names, catalog, {
@@ -54,7 +57,7 @@ export async function reportJobs(
       source: config.sources.reportParams,
     });
   }
-  warnUndeclared(unused, catalog, config, logger);
+  if (warn) warnUndeclared(unused, catalog, config, logger);
   return { jobs, params };
 }
 
@@ -92,6 +95,11 @@ export interface ReportStep {
   now: Date;
   /** The parsed command line: a command sending mail again repeats its options. */
   argv: Readonly<Record<string, unknown>>;
+  /**
+   * True when the command has already resolved these reports and warned of their parameters
+   * (`run`, before its extract): the warning is said once, not again after the extract.
+   */
+  paramsChecked?: boolean;
 }
 
 /**
@@ -109,7 +117,8 @@ export async function writeAndMailReports(
   const names = distinctNames(given, ctx.cwd);
   const { config, logger } = setup;
   const catalog = step.catalog ?? (await loadCatalog(projectRoot()));
-  const { jobs, params } = await reportJobs(names, catalog, setup, ctx.cwd, now);
+  const warn = step.paramsChecked !== true;
+  const { jobs, params } = await reportJobs(names, catalog, setup, ctx.cwd, now, warn);
   const planned = request && step.catalog ? await planMail(db, jobs, request) : undefined;
   const { results, failed } = await writtenReports(db, names, {
     now,

@@ -100,6 +100,8 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
         argv: args,
         ctx,
         now: new Date(),
+        // planReports resolved the reports before the extract and warned then.
+        paramsChecked: true,
       });
     },
   });
