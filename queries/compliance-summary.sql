@@ -95,8 +95,10 @@ named AS (
                                   THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name
   FROM grp
 ),
+-- A value is trimmed as the mail split trims (src/text/white-space.ts): a cell of a tab alone is
+-- no value, not a group of its own.
 roster_values AS (
-  SELECT u.user_id, nullif(trim(to_json(u) ->> $by_column), '') AS value
+  SELECT u.user_id, nullif(regexp_replace(to_json(u) ->> $by_column, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '') AS value
   FROM "user" AS u
 ),
 scoped AS (

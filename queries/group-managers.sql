@@ -26,7 +26,8 @@ SELECT
   members.grp_id,
   grp.grp_name,
   admins.admin_id AS manager_user_id,
-  nullif(trim(manager.email), '') AS manager_email
+  -- Trimmed as the mail split trims (src/text/white-space.ts): an e-mail of a tab alone is none.
+  nullif(regexp_replace(manager.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '') AS manager_email
 FROM members
 LEFT JOIN admins ON admins.grp_id = members.grp_id AND admins.admin_id <> members.user_id
 LEFT JOIN "user" AS person ON person.user_id = members.user_id

@@ -98,6 +98,33 @@ describe("compliance's manager_email", () => {
     expect(sql).toContain(`lower(nullif(${trimmedSql("to_json(u) ->> $manager_column")}, ''))`);
     expect(sql).toContain(`lower(nullif(${trimmedSql("admin_user.email")}, ''))`);
     expect(sql).not.toMatch(/\btrim\([^)]*(manager|email)/);
+    const read = (name: string) =>
+      readFile(new URL(`../../queries/${name}.sql`, import.meta.url), "utf8");
+    expect(await read("group-managers")).toContain(`nullif(${trimmedSql("manager.email")}, '')`);
+    expect(await read("compliance-summary")).toContain(
+      `nullif(${trimmedSql("to_json(u) ->> $by_column")}, '')`,
+    );
+  });
+
+  test("group-managers: an admin whose e-mail is a tab alone has no address", async () => {
+    const { columns, rows } = await runner.run("group-managers", { group_id: "4" });
+    const manager = columns.indexOf("manager_email");
+    const admin = columns.indexOf("manager_user_id");
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row[admin]).toBe(203);
+      expect(row[manager]).toBeNull();
+    }
+  });
+
+  test("compliance-summary: a roster cell of white space alone is no group of its own", async () => {
+    const { columns, rows } = await runner.run("compliance-summary", {
+      by_column: "manager_email",
+    });
+    const name = columns.indexOf("name");
+    const scope = columns.indexOf("scope");
+    const values = rows.filter((row) => row[scope] !== "overall" && row[scope] !== "group");
+    expect(values.map((row) => row[name])).not.toContainEqual(expect.stringMatching(/^\s*$/));
   });
 
   test("the shipped team-compliance report asks for one row per manager", () => {
