@@ -12,6 +12,7 @@ import { type Legend, rampLegend, swatchLegend } from "./chart-legend.js";
 import type { BarChartSpec, ChartSpec, HeatmapSpec, LineChartSpec } from "./chart-spec.js";
 import { escapeHtml, xmlSafe } from "./escape.js";
 import { colourFlatScale, zeroBasedFlatScale } from "./flat-scale.js";
+import { labelWidth } from "./label-width.js";
 import { withValueAxisRoom } from "./value-axis-room.js";
 import { formatValue } from "./value-format.js";
 
@@ -44,6 +45,8 @@ const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sa
 /** Average width of a 10px tick label glyph, in pixels (no canvas to measure with). */
 const CHAR_WIDTH = 6;
 const LABEL_CHARS = 28;
+/** Plot draws tick labels at 10 px. */
+const TICK_FONT_PX = 10;
 /** The least left margin of a bar or line chart; wider when its value axis's labels need it. */
 const VALUE_MARGIN = 60;
 const SERIES_KEY = "series";
@@ -82,17 +85,23 @@ function toNumberOrNull(value: PlainValue): number | null {
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
-/** Room under the x axis and the rotation its labels need to fit `innerWidth`. */
+/**
+ * Room under the x axis and the rotation its labels need to fit `innerWidth`. The labels are
+ * measured as drawn (label-width.ts), shortened: counted in characters, a label of capitals
+ * ("QUALITY ASSURANCE DEPARTMENT") is a quarter wider than the count says, and rotated it ran
+ * past the bottom of the chart over the axis's title.
+ */
 function categoryAxis(labels: readonly string[], innerWidth: number) {
-  const longest = Math.max(1, ...labels.map((l) => Math.min(l.length, LABEL_CHARS)));
-  const fits = labels.length * (longest * CHAR_WIDTH + 8) <= innerWidth;
-  // A label rotated by 40° reaches left of its tick by about three quarters of its length.
+  const longest = Math.max(CHAR_WIDTH, ...labels.map((l) => labelWidth(shorten(l), TICK_FONT_PX)));
+  const fits = labels.length * (longest + 8) <= innerWidth;
+  // Rotated by 40°, a label reaches down by about 0.65 of its width (under the tick's 9 px and
+  // over the axis title's line, 25 px together) and left of its tick by about three quarters.
   return fits
     ? { tickRotate: 0, marginBottom: 40, reachLeft: 0, tickFormat: shorten }
     : {
         tickRotate: -40,
-        marginBottom: Math.min(170, 24 + longest * CHAR_WIDTH * 0.65),
-        reachLeft: longest * CHAR_WIDTH * 0.77,
+        marginBottom: 34 + longest * 0.65,
+        reachLeft: longest * 0.77,
         tickFormat: shorten,
       };
 }
@@ -249,8 +258,9 @@ function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {
   }));
   const xs = distinct(cells.map((c) => c.x as string));
   const ys = distinct(cells.map((c) => c.y as string));
-  const longestY = Math.max(1, ...ys.map((y) => Math.min(y.length, LABEL_CHARS)));
-  const marginLeft = Math.min(190, 16 + longestY * CHAR_WIDTH);
+  const longestY = Math.max(CHAR_WIDTH, ...ys.map((y) => labelWidth(shorten(y), TICK_FONT_PX)));
+  // The tick and its gap (9 px) and the rotated axis title beside the labels (about 20 px).
+  const marginLeft = 34 + longestY;
   const axis = categoryAxis(xs, width - marginLeft - 20);
   const cell = Math.max(12, Math.min(28, Math.floor(560 / Math.max(1, ys.length))));
   return Plot.plot({
