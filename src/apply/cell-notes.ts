@@ -5,6 +5,7 @@
  * for a text field, as is a JSON value other than a string or a whole number.
  */
 import type { FieldSpec } from "../resources/types.js";
+import { unsavedFormulaProblem } from "../tabular/cell-problems.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
 import { roundedProblem } from "../tabular/rounded-number.js";
 import type { CellNote } from "../tabular/types.js";
@@ -27,13 +28,9 @@ export function notedCell(
       return {
         problem: `column "${column}" holds the spreadsheet error ${text}, not a value: correct the formula or clear the cell`,
       };
-    case "formula": {
+    case "formula":
       // Read as empty it would leave the field as it is, while the sheet shows a value to set.
-      const shown = note.formula === undefined ? "a formula" : `the formula =${note.formula}`;
-      return {
-        problem: `column "${column}" holds ${shown} with no saved value (the file was written by a program that does not calculate): open the workbook in a spreadsheet and save it, or paste the values`,
-      };
-    }
+      return { problem: unsavedFormulaProblem(`column "${column}"`, note.formula) };
     case "null":
       // The README's promise: null clears a field, in JSON as in a CSV cell.
       return { text: "null" };

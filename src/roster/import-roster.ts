@@ -8,9 +8,9 @@ import type { LmsDatabase } from "../load/database.js";
 import { forEachRowYielding } from "../tabular/checked-rows.js";
 import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
-import { roundedProblem } from "../tabular/rounded-number.js";
 import type { TabularSource } from "../tabular/types.js";
 import { planRosterColumns, type RosterColumns } from "./aliases.js";
+import { notedCellProblems } from "./cell-notes.js";
 import { RosterError } from "./errors.js";
 import { ProblemList } from "./problems.js";
 import { checkSharedEmails, type SharedEmailsCheck } from "./shared-emails.js";
@@ -66,6 +66,9 @@ async function stageRows(
       problems,
       (row, where) => {
         if (hidden.has(row.line)) problems.add(where, HIDDEN_ROW_PROBLEM);
+        const bad = notedCellProblems(source, row, plan.names, where, problems);
+        // A user_id that cannot be read is already a problem: not "empty" as well.
+        if (bad.has(plan.userIdIndex)) return;
         const check = parseUserId(row.values[plan.userIdIndex] ?? null);
         if ("problem" in check) {
           problems.add(where, check.problem);
@@ -77,15 +80,6 @@ async function stageRows(
           return;
         }
         firstLine.set(check.id, row.line);
-        // A spreadsheet error (#N/A from a failed lookup) is no one's name or e-mail; a JSON
-        // number that arrived rounded is not the file's.
-        for (const [column, note] of source.notes?.get(row.line) ?? []) {
-          const name = plan.names[column] ?? "";
-          const text = row.values[column] ?? null;
-          if (note.kind === "rounded") problems.add(where, roundedProblem(name, text));
-          if (note.kind !== "error") continue;
-          problems.add(where, `${name} holds the spreadsheet error ${text}`);
-        }
         // Once the file is known to be refused, the rest is only checked.
         if (problems.count === 0) appender.add(check.id, row.values);
         rows++;
