@@ -5,7 +5,7 @@
  * for a text field, as is a JSON value other than a string or a whole number.
  */
 import type { FieldSpec } from "../resources/types.js";
-import { unsavedFormulaProblem } from "../tabular/cell-problems.js";
+import { shownNumberProblem, unsavedFormulaProblem } from "../tabular/cell-problems.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
 import { roundedProblem } from "../tabular/rounded-number.js";
 import type { CellNote } from "../tabular/types.js";
@@ -58,10 +58,8 @@ export function notedCell(
     case "number": {
       // An int or date field takes the number itself, however the sheet shows it.
       if (!field || !isText(field)) return { text };
-      const shown = note.format === undefined ? "" : ` formatted "${note.format}"`;
-      return {
-        problem: `${field.name} is text, but column "${column}" holds the number ${text}${shown}, which may not be what the sheet shows: format the column as Text and type the values again`,
-      };
+      const subject = `${field.name} is text, but column "${column}"`;
+      return { problem: shownNumberProblem(subject, text, note.format) };
     }
   }
 }

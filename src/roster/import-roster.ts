@@ -10,7 +10,7 @@ import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells
 import { openTabularFile } from "../tabular/open-tabular.js";
 import type { TabularSource } from "../tabular/types.js";
 import { planRosterColumns, type RosterColumns } from "./aliases.js";
-import { notedCellProblems } from "./cell-notes.js";
+import { notedCells } from "./cell-notes.js";
 import { RosterError } from "./errors.js";
 import { ProblemList } from "./problems.js";
 import { checkSharedEmails, type SharedEmailsCheck } from "./shared-emails.js";
@@ -66,10 +66,10 @@ async function stageRows(
       problems,
       (row, where) => {
         if (hidden.has(row.line)) problems.add(where, HIDDEN_ROW_PROBLEM);
-        const bad = notedCellProblems(source, row, plan.names, where, problems);
+        const { values, bad } = notedCells(source, row, plan.names, where, problems);
         // A user_id that cannot be read is already a problem: not "empty" as well.
         if (bad.has(plan.userIdIndex)) return;
-        const check = parseUserId(row.values[plan.userIdIndex] ?? null);
+        const check = parseUserId(values[plan.userIdIndex] ?? null);
         if ("problem" in check) {
           problems.add(where, check.problem);
           return;
@@ -81,7 +81,7 @@ async function stageRows(
         }
         firstLine.set(check.id, row.line);
         // Once the file is known to be refused, the rest is only checked.
-        if (problems.count === 0) appender.add(check.id, row.values);
+        if (problems.count === 0) appender.add(check.id, values);
         rows++;
       },
       signal,

@@ -16,3 +16,13 @@ export function unsavedFormulaProblem(subject: string, formula: string | undefin
   const shown = formula === undefined ? "a formula" : `the formula =${formula}`;
   return `${subject} holds ${shown} with no saved value (the file was written by a program that does not calculate): open the workbook in a spreadsheet and save it, or paste the values`;
 }
+
+/** A number the sheet may show otherwise (CellNote `number`, as `text`) in `subject`. */
+export function shownNumberProblem(
+  subject: string,
+  text: string | null,
+  format: string | undefined,
+): string {
+  const shown = format === undefined ? "" : ` formatted "${format}"`;
+  return `${subject} holds the number ${text}${shown}, which may not be what the sheet shows: format the column as Text and type the values again`;
+}
