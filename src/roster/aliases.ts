@@ -53,11 +53,21 @@ export interface RosterColumns {
   readonly extras: readonly string[];
 }
 
+/** Whether a header cell names the `user_id` column. */
+export function isUserIdHeader(raw: string): boolean {
+  return BY_KEY.get(headerKey(raw)) === "user_id";
+}
+
 /**
- * Maps a file's header to `user` columns. Throws RosterError when no column is `user_id` (naming
- * the columns found) or when two columns mean the same base column.
+ * Maps a file's header to `user` columns. Throws `noUserId()` when no column is `user_id` (the
+ * caller knows more of the file than its header, to say where the header may be), and RosterError
+ * when two columns mean the same base column.
  */
-export function planRosterColumns(header: readonly string[], file: string): RosterColumns {
+export function planRosterColumns(
+  header: readonly string[],
+  file: string,
+  noUserId: () => RosterError,
+): RosterColumns {
   const preset: (UserBaseColumn | undefined)[] = [];
   const seen = new Map<UserBaseColumn, string>();
   header.forEach((raw, index) => {
@@ -73,12 +83,7 @@ export function planRosterColumns(header: readonly string[], file: string): Rost
     preset[index] = base;
   });
   const userIdIndex = preset.indexOf("user_id");
-  if (userIdIndex < 0) {
-    const found = header.map((raw) => quotedCell(raw)).join(", ");
-    throw new RosterError(
-      `${file} has no user_id column (found ${found}); add one named "user_id" (or "User ID", "id") holding each person's portal user id`,
-    );
-  }
+  if (userIdIndex < 0) throw noUserId();
   const names = uniqueColumnNames(header, preset, RESERVED_COLUMNS);
   const extras = names.filter((_, index) => preset[index] === undefined);
   return { names, userIdIndex, extras };

@@ -12,6 +12,7 @@ import type { TabularSource } from "../tabular/types.js";
 import { planRosterColumns, type RosterColumns } from "./aliases.js";
 import { notedCells } from "./cell-notes.js";
 import { RosterError } from "./errors.js";
+import { noUserIdColumn } from "./header-row.js";
 import { ProblemList } from "./problems.js";
 import { checkSharedEmails, type SharedEmailsCheck } from "./shared-emails.js";
 import { createStaging, dropStaging, StagingAppender } from "./staging.js";
@@ -107,7 +108,7 @@ export async function importRoster(
   const file = basename(options.path);
   const opened = await openTabularFile(options.path, { file, sheet: options.sheet });
   const { source } = opened;
-  const plan = planRosterColumns(source.columns, file);
+  const plan = planRosterColumns(source.columns, file, () => noUserIdColumn(source, file));
   const connection = await db.connect();
   const problems = new ProblemList();
   let rows: number;

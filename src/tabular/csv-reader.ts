@@ -49,6 +49,7 @@ export function openCsv(bytes: Uint8Array, file: string): TabularSource {
   return {
     format: "csv",
     columns,
+    headerLine: first.value.line,
     unit: "line",
     detail: `delimiter ${SHOWN[delimiter] ?? delimiter}`,
     rows,

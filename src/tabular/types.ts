@@ -52,6 +52,8 @@ export interface TabularSource {
   readonly format: TabularFormat;
   /** The header cells as written in the file (not normalised). */
   readonly columns: readonly string[];
+  /** The line (CSV) or sheet row (XLSX) the header is on, where the format has one. */
+  readonly headerLine?: number;
   /** "line" for text formats, "row" for sheets and Parquet: how {@link TabularRow.line} is named. */
   readonly unit: "line" | "row";
   /** Format details worth showing, e.g. `delimiter ";"` or `sheet "People"`. */

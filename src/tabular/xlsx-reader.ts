@@ -84,5 +84,15 @@ export async function openXlsx(
   const hiddenColumns = columns
     .map((_, index) => index)
     .filter((index) => hidden.some((range) => range.min <= index + 1 && index + 1 <= range.max));
-  return { format: "xlsx", columns, unit: "row", detail, rows, notes, hiddenLines, hiddenColumns };
+  return {
+    format: "xlsx",
+    columns,
+    headerLine: header.line,
+    unit: "row",
+    detail,
+    rows,
+    notes,
+    hiddenLines,
+    hiddenColumns,
+  };
 }

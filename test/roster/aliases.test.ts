@@ -1,13 +1,17 @@
 /** Header names of common HR exports, matched to the roster's columns (src/roster/aliases.ts). */
 import { describe, expect, test } from "vitest";
 import { planRosterColumns } from "../../src/roster/aliases.js";
+import { RosterError } from "../../src/roster/errors.js";
+
+/** Every header here has a user_id column. */
+const noUserId = () => new RosterError("no user_id column");
 
 describe("roster header aliases", () => {
   test("a French export's Prénom and Nom are first and last name", () => {
-    const plan = planRosterColumns(["ID", "Prénom", "Nom", "Courriel"], "people.csv");
+    const plan = planRosterColumns(["ID", "Prénom", "Nom", "Courriel"], "people.csv", noUserId);
     expect(plan.names).toEqual(["user_id", "firstname", "lastname", "courriel"]);
     expect(plan.extras).toEqual(["courriel"]);
-    const long = planRosterColumns(["user_id", "Nom de famille"], "people.csv");
+    const long = planRosterColumns(["user_id", "Nom de famille"], "people.csv", noUserId);
     expect(long.names).toEqual(["user_id", "lastname"]);
   });
 
@@ -16,6 +20,7 @@ describe("roster header aliases", () => {
     const plan = planRosterColumns(
       ["User ID", "Portal", "Snapshot date", `${long} (primary)`, `${long} (backup)`],
       "people.csv",
+      noUserId,
     );
     const [id, portal, day, first, second] = plan.names;
     expect([id, portal, day]).toEqual(["user_id", "portal_2", "snapshot_date_2"]);

@@ -168,7 +168,7 @@ describe("a bad roster changes nothing and says what to fix", () => {
     await book.xlsx.writeFile(join(dir, "people.xlsx"));
     // The first non-empty row is the header: here a title, so there is no user_id column.
     expect(await importFails("people.xlsx")).toBe(
-      'lms-export: people.xlsx has no user_id column (found "Title line of the export"); add one named "user_id" (or "User ID", "id") holding each person\'s portal user id',
+      'lms-export: people.xlsx has no user_id column: the header must be the first row, and row 1 looks like a title ("Title line of the export"); the header seems to be on row 3: delete the rows above it and import again',
     );
     sheet.spliceRows(1, 1);
     await book.xlsx.writeFile(join(dir, "people.xlsx"));
