@@ -358,9 +358,11 @@ function checkedBaseUrl(
   }
 }
 
-async function findAndLoadConfigFile(
-  input: ResolveConfigInput,
-): Promise<LoadedConfigFile | undefined> {
+/**
+ * The config file `input` reads: the one named (flag, `configPath`, LMS_CONFIG), else
+ * lms-export.config.json in `cwd` when it exists; undefined when there is none to read.
+ */
+export function configFilePath(input: ResolveConfigInput): string | undefined {
   if (input.configPath === false) return undefined;
   const flag = flagValue(input.flags, "config");
   const named =
@@ -371,9 +373,14 @@ async function findAndLoadConfigFile(
         : input.env.LMS_CONFIG !== undefined && input.env.LMS_CONFIG !== ""
           ? input.env.LMS_CONFIG
           : undefined;
-  if (named !== undefined) {
-    return loadConfigFile(settingPath({ dir: input.cwd, home: homeOf(input.env) }, named));
-  }
+  if (named !== undefined) return settingPath({ dir: input.cwd, home: homeOf(input.env) }, named);
   const implicit = resolve(input.cwd, CONFIG_FILE_NAME);
-  return existsSync(implicit) ? loadConfigFile(implicit) : undefined;
+  return existsSync(implicit) ? implicit : undefined;
+}
+
+async function findAndLoadConfigFile(
+  input: ResolveConfigInput,
+): Promise<LoadedConfigFile | undefined> {
+  const path = configFilePath(input);
+  return path === undefined ? undefined : loadConfigFile(path);
 }

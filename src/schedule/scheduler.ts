@@ -46,6 +46,12 @@ export interface ScheduleOptions {
   now?: () => number;
   /** After SIGTERM, how long a run may take to end before it gets SIGKILL; default 60 s. */
   stopGraceMs?: number;
+  /**
+   * What to fix, for the log line of a run that failed (exit code other than 0), when its own
+   * error line does not say it: only the command line knows where the runs' settings come from.
+   * Default: no hint.
+   */
+  failureHint?: (outcome: RunOutcome) => Promise<string | undefined>;
 }
 
 /** What happened while the schedule ran. */
@@ -174,15 +180,13 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleSum
     const startedAt = now();
     logger.info("run started", { run: number, command });
     const run = startRun(args);
-    const done = run.exited.then((outcome) => {
+    const done = run.exited.then(async (outcome) => {
+      const ended = { run: number, outcome, durationMs: now() - startedAt };
+      // Before the run is over for the ticker: its outcome is logged before a next run starts.
+      const hint = await hintOf(options, outcome, stopping);
       current = undefined;
-      logOutcome(logger, summary, {
-        run: number,
-        outcome,
-        durationMs: now() - startedAt,
-        nextRun: stopping ? undefined : nextRunText(),
-        stopping,
-      });
+      const nextRun = stopping ? undefined : nextRunText();
+      logOutcome(logger, summary, { ...ended, nextRun, stopping, hint });
     });
     current = { run, number, startedAt, done };
   };
@@ -207,6 +211,17 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleSum
   return summary;
 }
 
+/** The hint of a run that failed (see ScheduleOptions.failureHint); none once stopping. */
+async function hintOf(
+  options: ScheduleOptions,
+  outcome: RunOutcome,
+  stopping: boolean,
+): Promise<string | undefined> {
+  if (outcome.exitCode === 0 || stopping || options.failureHint === undefined) return undefined;
+  // A hint that cannot be found is left out: the run's outcome is still logged.
+  return options.failureHint(outcome).catch(() => undefined);
+}
+
 /**
  * Logs how a run ended and counts it as failed unless it exited with 0, or ended as asked when
  * the schedule stopped: a service restart is not a failure, and an error line would page someone.
@@ -221,6 +236,7 @@ function logOutcome(
     durationMs: number;
     nextRun: string | undefined;
     stopping: boolean;
+    hint: string | undefined;
   },
 ): void {
   const { outcome } = ended;
@@ -231,8 +247,7 @@ function logOutcome(
     ...(outcome.error === undefined ? {} : { error: outcome.error }),
     durationMs: ended.durationMs,
     ...(ended.nextRun === undefined ? {} : { nextRun: ended.nextRun }),
-    // Exit code 2 is bad usage: every later run will fail the same way until it is fixed.
-    ...(outcome.exitCode === 2 ? { hint: "check the command given after --" } : {}),
+    ...(ended.hint === undefined ? {} : { hint: ended.hint }),
   };
   const askedToStop =
     outcome.signal !== null ||

@@ -2,14 +2,17 @@ import { spawn } from "node:child_process";
 import {
   copyFileSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { PassThrough } from "node:stream";
+import { DuckDBInstance } from "@duckdb/node-api";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliContext } from "../../src/cli/context.js";
@@ -156,4 +159,86 @@ describe("lms-export schedule as a user runs it", () => {
     const versions = stdout.split("\n").filter((l) => /^\d+\.\d+\.\d+/.test(l));
     expect(versions.length).toBe(all.filter((e) => e.msg === "run succeeded").length);
   });
+
+  /** A folder with a database holding `take` and a config file naming it. */
+  async function folderWithDatabase(): Promise<string> {
+    const dir = mkdtempSync(join(tmp.dir, "config-"));
+    const instance = await DuckDBInstance.create(join(dir, "s.duckdb"));
+    const connection = await instance.connect();
+    await connection.run("CREATE TABLE take (take_id BIGINT)");
+    connection.closeSync();
+    instance.closeSync();
+    writeFileSync(join(dir, "lms-export.config.json"), '{"db": "s.duckdb"}');
+    return dir;
+  }
+
+  it.each([
+    ["not JSON", '{"db": "s.duckdb",', "is not valid JSON", true],
+    ["an unknown field", '{"db": "s.duckdb", "colour": 1}', 'unknown field "colour"', true],
+    [
+      "a db that does not exist",
+      '{"db": "missing.duckdb"}',
+      "missing.duckdb does not exist",
+      false,
+    ],
+  ])(
+    "a config file broken while it runs (%s): a failed run is not blamed on the command",
+    async (_case, broken, said, blamesFile) => {
+      const dir = await folderWithDatabase();
+      const child = spawn(
+        process.execPath,
+        [
+          bin,
+          "schedule",
+          "--cron",
+          "*/2 * * * * *",
+          "--log-format",
+          "json",
+          "--",
+          "sql",
+          "SELECT count(*) FROM take",
+        ],
+        { cwd: dir, env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "ignore", "pipe"] },
+      );
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      let closed = false;
+      const exited = new Promise<number | null>((resolve) =>
+        child.once("close", (code) => {
+          closed = true;
+          resolve(code);
+        }),
+      );
+      const events = () =>
+        stderr
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => JSON.parse(l) as { msg: string; exitCode?: number; hint?: string });
+      // Broken once the schedule has checked the file (it refuses to start with a broken one),
+      // and whole at once: a run reading it half written would fail for another reason.
+      await waitFor(
+        "the schedule to start",
+        () => closed || events().some((e) => e.msg === "schedule started"),
+      );
+      writeFileSync(join(dir, "next.json"), broken);
+      renameSync(join(dir, "next.json"), join(dir, "lms-export.config.json"));
+      await waitFor("a failed run", () => closed || events().some((e) => e.msg === "run failed"));
+      expect(closed, stderr).toBe(false);
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+
+      const failed = events().find((e) => e.msg === "run failed");
+      expect(failed?.exitCode).toBe(2);
+      // The run's own error line says what is wrong.
+      expect(stderr).toContain(said);
+      const path = join(dir, "lms-export.config.json");
+      expect(failed?.hint).toBe(
+        blamesFile
+          ? `fix the config file ${path}, which every run reads (the run's error line says what is wrong)`
+          : undefined,
+      );
+    },
+  );
 });

@@ -18,6 +18,7 @@ import { spawnCliRun } from "../../schedule/spawn-run.js";
 import type { CommandArgs } from "../command-args.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withLogOptions } from "../options.js";
+import { scheduleFailureHint } from "../schedule-failure-hint.js";
 import { type CheckCommandLine, checkScheduledCommand, commandArgs } from "../scheduled-command.js";
 
 /** --cron, --timezone and --run-now; everything after `--` is the command to run. */
@@ -96,6 +97,7 @@ async function scheduleHandler(
     args,
     logger,
     signal: ctx.signal,
+    failureHint: scheduleFailureHint(args, { ...ctx, env: runEnv }, checkCommandLine),
     startRun: (runArgs) =>
       spawnCliRun(runArgs, {
         stdout: ctx.stdout,
