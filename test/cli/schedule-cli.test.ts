@@ -17,7 +17,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliContext } from "../../src/cli/context.js";
 import { main } from "../../src/cli/main.js";
-import { tempFolder, waitFor } from "./schedule-helpers.js";
+import { tempFolder, waitFor, watchChild } from "./schedule-helpers.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -122,32 +122,13 @@ describe("lms-export schedule as a user runs it", () => {
       ],
       { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe"] },
     );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    let closed = false;
-    const exited = new Promise<number | null>((resolve) =>
-      child.once("close", (code) => {
-        closed = true;
-        resolve(code);
-      }),
-    );
-    const events = () =>
-      stderr
-        .split("\n")
-        .filter((l) => l.startsWith("{"))
-        .map((l) => JSON.parse(l) as { msg: string; exitCode?: number; command?: string });
+    const { seen, exited, events } = watchChild(child);
 
     await waitFor(
       "two successful runs",
-      () => closed || events().filter((e) => e.msg === "run succeeded").length >= 2,
+      () => seen.closed || events().filter((e) => e.msg === "run succeeded").length >= 2,
     );
-    expect(closed, stderr).toBe(false);
+    expect(seen.closed, seen.stderr).toBe(false);
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
 
@@ -156,7 +137,7 @@ describe("lms-export schedule as a user runs it", () => {
     expect(all.filter((e) => e.msg === "run succeeded").every((e) => e.exitCode === 0)).toBe(true);
     expect(all.at(-1)?.msg).toBe("schedule stopped");
     // Each run was this same CLI answering --version.
-    const versions = stdout.split("\n").filter((l) => /^\d+\.\d+\.\d+/.test(l));
+    const versions = seen.stdout.split("\n").filter((l) => /^\d+\.\d+\.\d+/.test(l));
     expect(versions.length).toBe(all.filter((e) => e.msg === "run succeeded").length);
   });
 
@@ -200,39 +181,27 @@ describe("lms-export schedule as a user runs it", () => {
         ],
         { cwd: dir, env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "ignore", "pipe"] },
       );
-      let stderr = "";
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      let closed = false;
-      const exited = new Promise<number | null>((resolve) =>
-        child.once("close", (code) => {
-          closed = true;
-          resolve(code);
-        }),
-      );
-      const events = () =>
-        stderr
-          .split("\n")
-          .filter((l) => l.startsWith("{"))
-          .map((l) => JSON.parse(l) as { msg: string; exitCode?: number; hint?: string });
+      const { seen, exited, events } = watchChild(child);
       // Broken once the schedule has checked the file (it refuses to start with a broken one),
       // and whole at once: a run reading it half written would fail for another reason.
       await waitFor(
         "the schedule to start",
-        () => closed || events().some((e) => e.msg === "schedule started"),
+        () => seen.closed || events().some((e) => e.msg === "schedule started"),
       );
       writeFileSync(join(dir, "next.json"), broken);
       renameSync(join(dir, "next.json"), join(dir, "lms-export.config.json"));
-      await waitFor("a failed run", () => closed || events().some((e) => e.msg === "run failed"));
-      expect(closed, stderr).toBe(false);
+      await waitFor(
+        "a failed run",
+        () => seen.closed || events().some((e) => e.msg === "run failed"),
+      );
+      expect(seen.closed, seen.stderr).toBe(false);
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
 
       const failed = events().find((e) => e.msg === "run failed");
       expect(failed?.exitCode).toBe(2);
       // The run's own error line says what is wrong.
-      expect(stderr).toContain(said);
+      expect(seen.stderr).toContain(said);
       const path = join(dir, "lms-export.config.json");
       expect(failed?.hint).toBe(
         blamesFile

@@ -1,6 +1,8 @@
+import type { ChildProcessByStdio } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import type { LogFields, Logger } from "../../src/log/logger.js";
 
 export interface LogLine {
@@ -45,4 +47,35 @@ export function tempFolder(): { dir: string; path(name: string): string; remove(
     path: (name) => join(dir, name),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** A JSON log line of a schedule child. */
+export interface ScheduleEvent {
+  msg: string;
+  exitCode?: number;
+  command?: string;
+  hint?: string;
+}
+
+/** A schedule child's output as it comes, its JSON log lines, and its exit code once it ends. */
+export function watchChild(child: ChildProcessByStdio<null, Readable | null, Readable>) {
+  const seen = { stdout: "", stderr: "", closed: false };
+  child.stdout?.on("data", (chunk: Buffer) => {
+    seen.stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    seen.stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("close", (code) => {
+      seen.closed = true;
+      resolve(code);
+    }),
+  );
+  const events = () =>
+    seen.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as ScheduleEvent);
+  return { seen, exited, events };
 }
