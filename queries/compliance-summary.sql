@@ -8,10 +8,13 @@
 --   the roster has no such column, or a portal's roster lacks one another portal's has).
 --   People and required products are those of the compliance query with the same parameters,
 --   and so are the rules: completed = a passing take; failed = completed takes, none passing;
---   overdue = not completed and the due date is before today.
+--   overdue = not completed and the due date is before today. As there, everything is as it
+--   stood on the day today (access granted, takes begun and completions after it do not count
+--   yet), so the overall row of a past day is the compliance-trend row for that day; access
+--   statuses are the current ones.
 --   people: people with at least one required product; required: person-product pairs;
 --   completion_rate = completed / required; overdue_rate = overdue / required.
--- param today date = today: Reference day (UTC).
+-- param today date = today: Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
@@ -40,13 +43,28 @@ scope_users AS (
   ) AS everyone
   WHERE $group_id IS NULL
 ),
+-- As it stood on today, as in compliance.sql: access granted after today is not there yet, nor
+-- is a take begun after it, and a completion counts from its day.
+access_records AS (
+  SELECT * FROM product_access
+  WHERE product_access_created_date IS NULL
+     OR CAST(product_access_created_date AS DATE) <= $today
+),
+dated_takes AS (
+  SELECT take_user_id, take_product_id, take_score,
+         CASE WHEN CAST(take_completed_date AS DATE) <= $today THEN take_completed_date END
+           AS take_completed_date
+  FROM take
+  WHERE coalesce(CAST(least(take_started_date, take_completed_date, take_created_date) AS DATE)
+                   <= $today, true)
+),
 pairs AS (
   SELECT scope_users.user_id, required.product_id
   FROM scope_users CROSS JOIN (SELECT DISTINCT unnest($product_ids) AS product_id) AS required
   WHERE len($product_ids) > 0 AND scope_users.user_id IS NOT NULL
   UNION
   SELECT product_access_user_id, product_access_product_id
-  FROM product_access JOIN scope_users ON scope_users.user_id = product_access_user_id
+  FROM access_records JOIN scope_users ON scope_users.user_id = product_access_user_id
   WHERE len($product_ids) = 0 AND product_access_product_id IS NOT NULL
 ),
 access AS (
@@ -56,7 +74,7 @@ access AS (
                CASE WHEN NOT coalesce(bool_or(product_access_status = 'active'
                                               AND product_access_expired_date IS NULL), false)
                     THEN CAST(max(product_access_expired_date) AS DATE) END) AS due_date
-  FROM product_access
+  FROM access_records
   GROUP BY product_access_user_id, product_access_product_id
 ),
 takes AS (
@@ -65,7 +83,7 @@ takes AS (
          bool_or(take_completed_date IS NOT NULL
                  AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
                       OR take_score >= product.product_min_score)) AS passed
-  FROM take
+  FROM dated_takes AS take
   LEFT JOIN product ON product.product_id = take.take_product_id
   GROUP BY take_user_id, take_product_id
 ),

@@ -6,8 +6,7 @@
 --   its day, and due dates from the access records granted by then; the rules are those of the
 --   compliance query (a completed take counts when it passes). Group membership and status
 --   changes have no dates in the data: today's are used for every week. The latest row is
---   today's, as in compliance-summary, except for access granted after today, which the summary
---   counts as required and no week here does yet. completion_rate = completed / required.
+--   compliance-summary's overall row for the same today. completion_rate = completed / required.
 -- param today date = today: Reference day (UTC); the last week ends on it.
 -- param weeks int = 12 (1..520): How many weeks to show.
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).

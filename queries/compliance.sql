@@ -7,6 +7,11 @@
 --   everyone seen in user_grp, product_access or take. Required products: with product_ids,
 --   every listed product for every person (whether or not they have an access record); without
 --   it, each product the person holds an access record for.
+--   Everything is as it stood on the day today, so that a past day gives that day's figures (as
+--   the compliance-trend query's row for that day): access records granted after it are left out
+--   (a record without a granted date counts), and so are takes begun after it; a completion
+--   after it has not happened yet (the take is in progress). Access statuses (active, inactive,
+--   expired) have no dates in the data: the current ones are used, whatever the day.
 --   A take passes when it is completed (take_completed_date present) and the product has no pass
 --   mark (product_min_score empty or 0), or the take has no score, or take_score is at least
 --   product_min_score. product_allow_notation is not used: the interface does not say what it
@@ -38,7 +43,7 @@
 --   product, and one row with it empty for a person without a manager), so that the report can
 --   be mailed to each manager with only their people ("splitBy": "manager_email"). A roster
 --   without that column, or no roster, leaves the group admins.
--- param today date = today: Reference day (UTC).
+-- param today date = today: Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
@@ -72,21 +77,36 @@ scope_users AS (
   ) AS everyone
   WHERE $group_id IS NULL
 ),
-pairs AS (
-  SELECT scope_users.user_id, required.product_id
-  FROM scope_users CROSS JOIN (SELECT DISTINCT unnest($product_ids) AS product_id) AS required
-  WHERE len($product_ids) > 0 AND scope_users.user_id IS NOT NULL
-  UNION
-  SELECT product_access_user_id, product_access_product_id
-  FROM product_access JOIN scope_users ON scope_users.user_id = product_access_user_id
-  WHERE len($product_ids) = 0 AND product_access_product_id IS NOT NULL
-),
+-- Everything is as it stood on today, as compliance-trend counts each week: an access record
+-- granted after today is not there yet (one without that date always is); a take counts from its
+-- earliest date and its completion from its day. Statuses have no dates: today's are used.
 access_records AS (
   SELECT product_access.*,
          product_access_status = 'active'
            AND (product_access_expired_date IS NULL
                 OR CAST(product_access_expired_date AS DATE) >= $today) AS is_active
   FROM product_access
+  WHERE product_access_created_date IS NULL
+     OR CAST(product_access_created_date AS DATE) <= $today
+),
+dated_takes AS (
+  SELECT take_user_id, take_product_id, take_score,
+         CASE WHEN CAST(take_started_date AS DATE) <= $today THEN take_started_date END
+           AS take_started_date,
+         CASE WHEN CAST(take_completed_date AS DATE) <= $today THEN take_completed_date END
+           AS take_completed_date
+  FROM take
+  WHERE coalesce(CAST(least(take_started_date, take_completed_date, take_created_date) AS DATE)
+                   <= $today, true)
+),
+pairs AS (
+  SELECT scope_users.user_id, required.product_id
+  FROM scope_users CROSS JOIN (SELECT DISTINCT unnest($product_ids) AS product_id) AS required
+  WHERE len($product_ids) > 0 AND scope_users.user_id IS NOT NULL
+  UNION
+  SELECT product_access_user_id, product_access_product_id
+  FROM access_records JOIN scope_users ON scope_users.user_id = product_access_user_id
+  WHERE len($product_ids) = 0 AND product_access_product_id IS NOT NULL
 ),
 access AS (
   SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
@@ -118,7 +138,7 @@ takes AS (
                   OR take_score >= product.product_min_score)) AS passed_at,
          max(take_score) FILTER (WHERE take_completed_date IS NOT NULL) AS best_score,
          max(greatest(take_started_date, take_completed_date)) AS last_activity
-  FROM take
+  FROM dated_takes AS take
   LEFT JOIN product ON product.product_id = take.take_product_id
   GROUP BY take_user_id, take_product_id
 ),

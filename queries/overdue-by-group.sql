@@ -5,11 +5,13 @@
 --   completed take that reaches the product's pass mark, as in the compliance query), and
 --   how many are overdue, by the rules of the compliance query (not completed, and the due date,
 --   the earlier of first access + due_days and the latest access expiry day, none when an access
---   record in status active has no expiry day, before today).
+--   record in status active has no expiry day, before today), as they stood on the day today
+--   (access granted and completions after it do not count yet; access statuses are the current
+--   ones).
 --   overdue_share = overdue / required. A user linked to several groups counts in each. Most
 --   overdue first. Days are UTC calendar days. Groups that share a name have their id added to
 --   it ("Team A (group 12)"), so that their rows and bars are told apart.
--- param today date = today: Reference day (UTC).
+-- param today date = today: Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).
 -- param product_ids int_list = []: Required products (empty = each product a user has access to).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
 WITH named AS (
@@ -22,6 +24,8 @@ members AS (
   FROM user_grp
   WHERE user_grp_user_id IS NOT NULL AND user_grp_grp_id IS NOT NULL
 ),
+-- As it stood on today, as in compliance.sql: access granted after today is not there yet, and a
+-- completion counts from its day.
 access AS (
   SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
          min(product_access_created_date) AS granted,
@@ -31,6 +35,8 @@ access AS (
               THEN max(product_access_expired_date) END AS expires
   FROM product_access
   WHERE product_access_user_id IS NOT NULL AND product_access_product_id IS NOT NULL
+    AND (product_access_created_date IS NULL
+         OR CAST(product_access_created_date AS DATE) <= $today)
   GROUP BY product_access_user_id, product_access_product_id
 ),
 pairs AS (
@@ -46,7 +52,7 @@ completed AS (
   SELECT DISTINCT take_user_id AS user_id, take_product_id AS product_id
   FROM take
   LEFT JOIN product ON product.product_id = take.take_product_id
-  WHERE take_completed_date IS NOT NULL
+  WHERE CAST(take_completed_date AS DATE) <= $today
     AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
          OR take_score >= product.product_min_score)
 ),

@@ -76,7 +76,13 @@ describe("the project's catalog", () => {
       expect(query.description.length).toBeGreaterThan(40);
     }
     expect(catalog.queries.get("compliance")?.params).toEqual([
-      { name: "today", type: "date", default: "today", description: "Reference day (UTC)." },
+      {
+        name: "today",
+        type: "date",
+        default: "today",
+        description:
+          "Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).",
+      },
       {
         name: "product_ids",
         type: "int_list",

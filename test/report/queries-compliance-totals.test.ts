@@ -156,6 +156,9 @@ describe("the three compliance queries agree", () => {
     { group_id: "2" },
     { product_ids: "20", group_id: "1", due_days: "10" },
     { today: "2026-04-20", due_days: "60" },
+    // Before some grants and completions: 102/10 is granted on 02-01 and completed on 02-02.
+    { today: "2026-02-01" },
+    { today: "2026-02-01", product_ids: "10,20" },
   ];
   test.each(cases)("with %o", async (params) => {
     const detail = await runner.run("compliance", params);
@@ -176,5 +179,40 @@ describe("the three compliance queries agree", () => {
     const trend = await runner.run("compliance-trend", { ...params, weeks: "1" });
     const [, ...counts] = trend.rows[0] ?? [];
     expect(counts).toEqual([r6(completed / required), expected[4], completed, required]);
+  });
+});
+
+describe("a past today: everything as it stood that day", () => {
+  test("a completion after today is not done; detail, summary and trend agree", async () => {
+    const params = { today: "2026-01-05", due_days: "1" };
+    const detail = await runner.run("compliance", params);
+    const wanted = [
+      "user_id",
+      "product_id",
+      "status",
+      "days_overdue",
+      "due_date",
+      "attempts",
+      "best_score",
+      "completed_at",
+      "last_activity",
+    ];
+    const at = wanted.map((name) => detail.columns.indexOf(name));
+    // Granted by 01-05: records 1 (01-01), 4 (2025-10-01) and 8 (2025-12-01) only.
+    // biome-ignore format: a table of expected rows, one per line
+    expect(detail.rows.map((row) => at.map((i) => row[i] ?? null))).toEqual([
+      // Due 2025-10-01 + 1; failed on 2025-10-03: 29 + 30 + 31 + 5 = 95 days overdue.
+      [104, 10, "failed", 95, "2025-10-02", 1, 50, null, "2025-10-03 10:00:00"],
+      // Due 01-01 + 1 = 01-02. Take 1002 began on 01-05 but passed only on 01-06: in progress,
+      // 3 days overdue, no score yet.
+      [101, 10, "in progress", 3, "2026-01-02", 2, null, null, "2026-01-05 09:00:00"],
+      [102, 20, "completed", 0, "2025-12-02", 1, 100, "2025-12-02 09:00:00", "2025-12-02 10:00:00"],
+    ]);
+    const summary = await runner.run("compliance-summary", params);
+    // The overall row counts the same three rows.
+    // biome-ignore format: one row
+    expect(summary.rows[0]).toEqual(["overall", "(all users)", null, 3, 3, 1, 1, 2, r6(1 / 3), r6(2 / 3)]);
+    const trend = await runner.run("compliance-trend", { ...params, weeks: "2" });
+    expect(trend.rows.at(-1)).toEqual(["2026-01-05", r6(1 / 3), 2, 1, 3]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * overdue-by-group agrees with the compliance query: for each group, its users' rows of
  * compliance (whose `groups` lists the group) counted by hand in the test give the same required,
- * completed and overdue figures, with and without product_ids and for another due_days.
+ * completed and overdue figures, with and without product_ids, for another due_days and on a past
+ * day.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openQueryRunner, type QueryRunner, r6 } from "./query-runner.js";
@@ -44,23 +45,26 @@ async function fromCompliance(params: Record<string, string>) {
 }
 
 describe("overdue-by-group", () => {
-  test.each<Record<string, string>>([{}, { product_ids: "10,20" }, { due_days: "400" }])(
-    "matches the compliance rows of each group's users (%j)",
-    async (params) => {
-      const { columns, rows } = await runner.run("overdue-by-group", params);
-      expect(columns).toEqual([
-        "group_id",
-        "group_name",
-        "required",
-        "completed",
-        "overdue",
-        "overdue_share",
-      ]);
-      const expected = await fromCompliance(params);
-      expect(expected.length).toBeGreaterThan(3);
-      expect(rows).toEqual(expected);
-    },
-  );
+  test.each<Record<string, string>>([
+    {},
+    { product_ids: "10,20" },
+    { due_days: "400" },
+    // Before some grants and completions (102/10: granted 02-01, completed 02-02).
+    { today: "2026-02-01" },
+  ])("matches the compliance rows of each group's users (%j)", async (params) => {
+    const { columns, rows } = await runner.run("overdue-by-group", params);
+    expect(columns).toEqual([
+      "group_id",
+      "group_name",
+      "required",
+      "completed",
+      "overdue",
+      "overdue_share",
+    ]);
+    const expected = await fromCompliance(params);
+    expect(expected.length).toBeGreaterThan(3);
+    expect(rows).toEqual(expected);
+  });
 
   test("some groups are overdue with the defaults", async () => {
     const { rows } = await runner.run("overdue-by-group");
