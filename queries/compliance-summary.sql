@@ -1,11 +1,12 @@
 -- title: Compliance summary: overall, per group and per roster column
 -- description: Where the required products stand, in totals: one row for everyone in scope
---   (scope "overall"), one per group (scope "group"; a group counts the people of all its
---   subgroups, each once; groups that share a name have their id added to it, "Team (group
---   12)"), and one per value of the roster column named by by_column (scope is
---   that column's name; people without a value, or missing from the roster, count under
---   "(not set)"; no such rows when no one in the roster has a value in that column, as when
---   the roster has no such column, or a portal's roster lacks one another portal's has).
+--   (scope "overall"; named "(all users)", or with group_id "(group NAME and its subgroups)"),
+--   one per group (scope "group"; a group counts the people of all its subgroups, each once;
+--   groups that share a name have their id added to it, "Team (group 12)"), and one per value
+--   of the roster column named by by_column (scope is that column's name; people without a
+--   value, or missing from the roster, count under "(not set)"; no such rows when no one in the
+--   roster has a value in that column, as when the roster has no such column, or a portal's
+--   roster lacks one another portal's has).
 --   People and required products are those of the compliance query with the same parameters,
 --   and so are the rules: completed = a passing take; failed = completed takes, none passing;
 --   overdue = not completed and the due date is before today. As there, everything is as it
@@ -120,7 +121,13 @@ roster_values AS (
   FROM "user" AS u
 ),
 scoped AS (
-  SELECT 1 AS part, 'overall' AS scope, '(all users)' AS name, NULL::BIGINT AS group_id, items.*
+  -- The overall row says what it covers: with group_id, that group's people only.
+  SELECT 1 AS part, 'overall' AS scope,
+         CASE WHEN $group_id IS NULL THEN '(all users)'
+              ELSE '(group ' || coalesce((SELECT group_name FROM named WHERE grp_id = $group_id),
+                                         CAST($group_id AS VARCHAR))
+                   || ' and its subgroups)' END AS name,
+         NULL::BIGINT AS group_id, items.*
   FROM items
   UNION ALL
   SELECT 2, 'group', named.group_name, members.group_id, items.*

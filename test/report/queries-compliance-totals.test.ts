@@ -97,7 +97,8 @@ describe("compliance-summary", () => {
     });
     // biome-ignore format: a table of expected rows, one per line
     expect(rows).toEqual([
-      ["overall", "(all users)", null, 3, 5, 2, 1, 1, 0.4, 0.2],
+      // The overall row covers Sales and its subgroups only, and says so.
+      ["overall", "(group Sales and its subgroups)", null, 3, 5, 2, 1, 1, 0.4, 0.2],
       ["group", "North", 3, 2, 3, 0, 1, 1, 0, r6(1 / 3)],
       ["group", "Sales", 2, 3, 5, 2, 1, 1, 0.4, 0.2],
       // Adams: 102 (two completed) and 104 (failed, overdue); Baker: 103.
