@@ -1,19 +1,25 @@
--- title: Overdue required products by group
--- description: One row per group that has users linked to it directly: the required products of
---   its users (user x product pairs: with product_ids, every listed product for every user;
---   without it, each product the user holds an access record for), how many are completed (a
---   completed take that reaches the product's pass mark, as in the compliance query), and
---   how many are overdue, by the rules of the compliance query (not completed, and the due date,
---   the earlier of first access + due_days and the latest access expiry day, none when an access
---   record in status active has no expiry day, before today), as they stood on the day today
---   (access granted and completions after it do not count yet; access statuses are the current
---   ones).
---   overdue_share = overdue / required. A user linked to several groups counts in each. Most
---   overdue first. Days are UTC calendar days. Groups that share a name have their id added to
---   it ("Team A (group 12)"), so that their rows and bars are told apart.
+-- title: Overdue required products by group (direct members only)
+-- description: One row per group that has people linked to it directly, counting those direct
+--   members only: unlike the group rows of compliance-summary, a group here leaves out the
+--   people of its subgroups, and a person linked to several groups counts in each, so the rows
+--   add up to more than the overall figures. For each group: the required products of its
+--   direct members (person x product pairs: with product_ids, every listed product for every
+--   person; without it, each product the person holds an access record for), how many are
+--   completed (a completed take that reaches the product's pass mark, as in the compliance
+--   query), and how many are overdue, by the rules of the compliance query (not completed, and
+--   the due date, the earlier of first access + due_days and the latest access expiry day, none
+--   when an access record in status active has no expiry day, before today), as they stood on
+--   the day today (access granted and completions after it do not count yet; access statuses
+--   are the current ones). overdue_share = overdue / required. Most overdue first. Days are UTC
+--   calendar days. Groups that share a name have their id added to it ("Team A (group 12)"), so
+--   that their rows and bars are told apart.
 -- param today date = today: Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).
 -- param product_ids int_list = []: Required products (empty = each product a user has access to).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
+-- label group_name: Group (direct members only)
+-- label required: Required items (direct members)
+-- label completed: Completed (direct members)
+-- label overdue: Overdue (direct members)
 WITH named AS (
   SELECT grp_id, grp_name || CASE WHEN count(*) OVER (PARTITION BY grp_name) > 1
                                   THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name

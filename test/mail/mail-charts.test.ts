@@ -71,14 +71,16 @@ describe("charts in the body", () => {
     await checkCharts(message, 2);
     const html = String(message.parsed.html);
     expect(html).toContain("Completion rate at the end of each week");
-    expect(html).toContain("Overdue required products by group");
+    expect(html).toContain(
+      "Overdue required products by group: direct members only (a person in several groups counts in each)",
+    );
     const text = message.parsed.text ?? "";
     expect(text).toMatch(/Completion rate: \d/);
     expect(text).toMatch(/Data loaded: /);
     for (const title of [
       "Compliance summary: overall, per group and per roster column",
       "Compliance: required products per person",
-      "Overdue required products by group",
+      "Overdue required products by group (direct members only)",
       "Completion by product, for all users and per group",
     ]) {
       expect(text.split("\n")).toContain(title);

@@ -66,6 +66,29 @@ describe("overdue-by-group", () => {
     expect(rows).toEqual(expected);
   });
 
+  test("says it counts direct members, where compliance-summary's groups count subgroups", async () => {
+    const query = runner.catalog.queries.get("overdue-by-group");
+    expect(query?.title).toBe("Overdue required products by group (direct members only)");
+    expect(query?.description).toContain("a person linked to several groups counts in each");
+    expect(Object.fromEntries(query?.labels ?? [])).toEqual({
+      group_name: "Group (direct members only)",
+      required: "Required items (direct members)",
+      completed: "Completed (direct members)",
+      overdue: "Overdue (direct members)",
+    });
+    const chart = runner.catalog.reports
+      .get("weekly-compliance")
+      ?.charts?.find((c) => c.query === "overdue-by-group");
+    expect(chart?.title).toMatch(
+      /direct members only \(a person in several groups counts in each\)/,
+    );
+    // Sales: its own 102 and 104 (2 people, 3 items); the Summary's Sales adds North's 103.
+    const { rows } = await runner.run("overdue-by-group");
+    expect(rows.find((r) => r[1] === "Sales")?.slice(2, 5)).toEqual([3, 2, 1]);
+    const summary = await runner.run("compliance-summary");
+    expect(summary.rows.find((r) => r[1] === "Sales")?.slice(4, 6)).toEqual([5, 2]);
+  });
+
   test("some groups are overdue with the defaults", async () => {
     const { rows } = await runner.run("overdue-by-group");
     expect(rows.some((row) => Number(row[4]) > 0)).toBe(true);
