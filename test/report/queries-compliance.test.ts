@@ -158,6 +158,44 @@ describe("compliance", () => {
   });
 });
 
+describe("compliance with several access records for one person and product", () => {
+  test("access_expires is the expiry expires_in_days counts to while one is active", async () => {
+    const insert = (values: string) => `INSERT INTO product_access (product_access_id,
+      product_access_user_id, product_access_product_id, product_access_status,
+      product_access_created_date, product_access_expired_date) VALUES ${values}`;
+    const several = await openQueryRunner({
+      extra: [
+        // 110/20: an active record expiring today, an inactive one running a month longer.
+        insert(`(20, 110, 20, 'active', '2026-02-20', '2026-03-10 23:00:00'),
+                (21, 110, 20, 'inactive', '2026-02-01', '2026-04-10 00:00:00')`),
+        // 110/10: none active: an expired record and a later inactive one.
+        insert(`(22, 110, 10, 'expired', '2025-11-01', '2026-01-01 00:00:00'),
+                (23, 110, 10, 'inactive', '2025-12-01', '2026-05-01 00:00:00')`),
+      ],
+    });
+    try {
+      const { columns, rows } = await several.run("compliance");
+      const picked = pick(
+        columns,
+        rows.filter((row) => row[0] === 110),
+        // biome-ignore format: the columns compared, on one line
+        ["product_id", "status", "access_state", "access_expires", "expires_in_days", "expiring", "due_date", "days_overdue"],
+      );
+      // biome-ignore format: a table of expected rows, one per line
+      expect(picked).toEqual([
+        // Due 2025-11-01 + 30 = 12-01 (before the latest expiry, 05-01): 30 + 31 + 28 + 10 = 99.
+        // No active record: the latest expiry of the two.
+        [10, "access expired", "expired", "2026-05-01 00:00:00", null, false, "2025-12-01", 99],
+        // The active record's expiry, today: 0 days left, expiring. The due date keeps its rule:
+        // min(02-01 + 30 = 03-03, latest expiry 04-10) = 03-03, 7 days overdue.
+        [20, "not started", "active", "2026-03-10 23:00:00", 0, true, "2026-03-03", 7],
+      ]);
+    } finally {
+      several.close();
+    }
+  });
+});
+
 describe("compliance without a roster", () => {
   test("runs, with empty names, ordered by urgency then user id", async () => {
     const bare = await openQueryRunner();
