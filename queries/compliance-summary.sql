@@ -13,6 +13,8 @@
 --   stood on the day today (access granted, takes begun and completions after it do not count
 --   yet), so the overall row of a past day is the compliance-trend row for that day; access
 --   statuses are the current ones.
+--   Rows of a scope are in alphabetical order of their names (case, accents and surrounding
+--   white space ignored), "(not set)" last.
 --   people: people with at least one required product; required: person-product pairs;
 --   completion_rate = completed / required; overdue_rate = overdue / required.
 -- param today date = today: Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).
@@ -153,4 +155,7 @@ SELECT
   count(*) FILTER (WHERE overdue) / count(*) AS overdue_rate
 FROM scoped
 GROUP BY part, scope, name, group_id
-ORDER BY part, name = '(not set)', name, group_id
+-- Names in alphabetical order as compliance.sql sorts people's: white space around them, case
+-- and accents ignored, ICU's "en" order, the name as written breaking ties.
+ORDER BY part, name = '(not set)',
+         lower(strip_accents(regexp_replace(name, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'))) COLLATE en, name, group_id

@@ -1,7 +1,7 @@
 -- title: Compliance: required products per person
 -- description: One row per person and required product, with where the person stands, the most
 --   urgent first: overdue rows by days overdue (most first), then every other row, each by last
---   name and first name. Names and e-mail come from the roster ("lms-export roster import FILE");
+--   name and first name (alphabetical: case, accents and surrounding white space ignored). Names and e-mail come from the roster ("lms-export roster import FILE");
 --   they are empty for people the roster does not list.
 --   People: with group_id, the people linked to that group or any of its subgroups; without it,
 --   everyone seen in user_grp, product_access or take. Required products: with product_ids,
@@ -188,10 +188,22 @@ person_managers AS (
   FROM managers WHERE NOT $by_manager
   GROUP BY user_id
 ),
+-- Names sort as people read them: the white space around them taken off (as the mail split
+-- takes it off), case and accents ignored, in ICU's "en" order (the Unicode root order, which puts
+-- "Łukasz" among the L's and "Ørsted" among the O's, where strip_accents leaves them after "z");
+-- the name as written breaks ties, so the order stays total.
 user_groups AS (
-  SELECT user_grp_user_id AS user_id, string_agg(DISTINCT grp_name, ', ' ORDER BY grp_name) AS groups
+  SELECT user_grp_user_id AS user_id,
+         string_agg(DISTINCT grp_name, ', ' ORDER BY
+           lower(strip_accents(regexp_replace(grp_name, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'))) COLLATE en, grp_name) AS groups
   FROM user_grp JOIN grp ON grp.grp_id = user_grp.user_grp_grp_id
   GROUP BY user_grp_user_id
+),
+people AS (
+  SELECT user_id, firstname, lastname, email,
+         lower(strip_accents(nullif(regexp_replace(lastname, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), ''))) AS last_key,
+         lower(strip_accents(nullif(regexp_replace(firstname, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), ''))) AS first_key
+  FROM "user"
 ),
 states AS (
   SELECT pairs.user_id, pairs.product_id,
@@ -230,9 +242,9 @@ rows AS (
 )
 SELECT
   rows.user_id,
-  "user".firstname,
-  "user".lastname,
-  "user".email,
+  people.firstname,
+  people.lastname,
+  people.email,
   user_groups.groups,
   rows.product_id,
   coalesce(
@@ -254,7 +266,7 @@ SELECT
   rows.last_activity,
   person_managers.manager_email
 FROM rows
-LEFT JOIN "user" ON "user".user_id = rows.user_id
+LEFT JOIN people ON people.user_id = rows.user_id
 LEFT JOIN user_groups ON user_groups.user_id = rows.user_id
 LEFT JOIN person_managers ON person_managers.user_id = rows.user_id
 LEFT JOIN (
@@ -267,5 +279,6 @@ LEFT JOIN (
   FROM product
 ) AS product ON product.product_id = rows.product_id
 ORDER BY coalesce(rows.days_overdue, 0) DESC,
-         "user".lastname NULLS LAST, "user".firstname NULLS LAST, rows.user_id, rows.product_id,
+         people.last_key COLLATE en NULLS LAST, people.first_key COLLATE en NULLS LAST,
+         people.lastname NULLS LAST, people.firstname NULLS LAST, rows.user_id, rows.product_id,
          person_managers.manager_email NULLS LAST
