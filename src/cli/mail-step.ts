@@ -19,6 +19,7 @@ import {
   type ReportToMail,
 } from "../mail/mail-reports.js";
 import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
+import { checkSplitManagerColumn } from "../mail/split-manager-column.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
 import type { ReportRunResult } from "../report/run-report.js";
@@ -84,7 +85,10 @@ export function checkJobMail(jobs: readonly ReportJob[], recipients: Recipients)
   for (const job of jobs) jobMail(job, recipients);
 }
 
-/** Each job's mail, checked against the database (the split column) before a file is written. */
+/**
+ * Each job's mail, checked against the database (the split column, and the roster column its
+ * managers come from) before a file is written.
+ */
 export async function planMail(
   db: ReportSource,
   jobs: readonly ReportJob[],
@@ -93,7 +97,10 @@ export async function planMail(
   const planned = jobs.map((job) => ({ job, mail: jobMail(job, request) }));
   const connection = await db.connect();
   try {
-    for (const { job, mail } of planned) await checkSplitColumn(connection, job, mail);
+    for (const { job, mail } of planned) {
+      await checkSplitColumn(connection, job, mail);
+      await checkSplitManagerColumn(connection, job, mail, db.portals);
+    }
   } finally {
     connection.closeSync();
   }

@@ -14,6 +14,7 @@ import { type Catalog, loadQueryFile, type QueryDef } from "./catalog.js";
 import type { ChartSpec } from "./html/chart-spec.js";
 import { type ParamValue, resolveQueryParams } from "./params.js";
 import type { PortalScopes } from "./portal-scopes.js";
+import { withRosterColumns } from "./roster-column-params.js";
 import { type BoundQuery, bindQuery } from "./run-query.js";
 
 /** One report to produce: a definition, or a single query run on its own. */
@@ -196,7 +197,9 @@ function job(query: QueryDef, file: string): JobBase {
 
 /**
  * Checks and binds each query of `job` with its parameter values, in order; over several portals,
- * runs each in every portal and answers queries reading the stacked results.
+ * runs each in every portal and answers queries reading the stacked results. A value naming a
+ * roster column in another spelling is bound as the column's name (roster-column-params.ts), so
+ * the whole report and each share of a split read the same column.
  */
 export async function bindJob(
   connection: DuckDBConnection,
@@ -204,8 +207,9 @@ export async function bindJob(
   portals: PortalScopes | undefined,
 ): Promise<BoundQuery[]> {
   const bound: BoundQuery[] = [];
+  const params = await withRosterColumns(connection, job, portals);
   for (const query of job.queries) {
-    const one = await bindQuery(connection, query, job.params.get(query.name) ?? new Map());
+    const one = await bindQuery(connection, query, params.get(query.name) ?? new Map());
     bound.push(portals ? await portals.stack(connection, one) : one);
   }
   return bound;

@@ -28,7 +28,7 @@ import { asReportFailure } from "./report-failure.js";
 import { bindJob, type ReportJob, resolveJobs } from "./report-jobs.js";
 import type { ReportSource } from "./report-source.js";
 import { type ReportFailure, ReportsFailedError } from "./reports-failed.js";
-import { rosterColumnWarnings } from "./roster-column-params.js";
+import { rosterColumnLines } from "./roster-column-params.js";
 import {
   type RosterCoverage,
   readsRoster,
@@ -149,7 +149,9 @@ async function checkRoster(
       : await rosterCoverage(connection);
     const warning = rosterWarning(coverage);
     if (warning) logger.warn(warning, { roster: coverage.roster, missing: coverage.missing });
-    for (const line of await rosterColumnWarnings(connection, jobs, db.portals)) logger.warn(line);
+    const columns = await rosterColumnLines(connection, jobs, db.portals);
+    for (const line of columns.notes) logger.info(line);
+    for (const line of columns.warnings) logger.warn(line);
     return coverage;
   } finally {
     connection.closeSync();
