@@ -7,10 +7,10 @@ import { REPORT_FORMATS } from "../config/report-formats.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { type Logger, silentLogger } from "../log/logger.js";
 import { regexLiteral } from "../text/regex-literal.js";
+import { aboutLines } from "./about-lines.js";
 import { type Catalog, loadCatalog, type ReportFormat } from "./catalog.js";
 import { exportCsv } from "./export/csv.js";
 import { exportParquet } from "./export/parquet.js";
-import type { AboutLine } from "./export/xlsx.js";
 import { checkChartsOnDatabase } from "./html/chart-columns.js";
 import { writeHtmlReport } from "./html/html-report.js";
 import { checkSignal, interrupted, interruptOnAbort } from "./interruption.js";
@@ -32,12 +32,12 @@ import { rosterColumnLines } from "./roster-column-params.js";
 import {
   type RosterCoverage,
   readsRoster,
-  rosterAboutLines,
   rosterCoverage,
   rosterWarning,
   sumCoverage,
 } from "./roster-coverage.js";
-import { type BoundQuery, reportParams, streamQuery } from "./run-query.js";
+import { type RowRepeats, rowRepeats } from "./row-repeats.js";
+import { type BoundQuery, streamQuery } from "./run-query.js";
 import { sqlError } from "./sql-error.js";
 
 /** What one report run wrote: final file paths, and rows per query. */
@@ -260,7 +260,8 @@ async function writeFormats(
     if (format === "xlsx") {
       const file = staging.reserve(`${base}.xlsx`);
       const loaded = await lastLoad(connection, db.portals);
-      await writeWorkbook(db, file.temp, job, bound, rows, loaded, { ...options, neutralise });
+      const sheets = { connection, job, bound, rows, loaded };
+      await writeWorkbook(db, file.temp, sheets, { ...options, neutralise });
       continue;
     }
     for (const b of bound) {
@@ -303,15 +304,23 @@ export function isJobFileName(job: ReportJob, name: string): boolean {
   return new RegExp(`^${base}${query}\\.(?:${REPORT_FORMATS.join("|")})$`).test(name);
 }
 
+/**
+ * Writes `job`'s workbook to `path`: a sheet per query, each from a connection of its own, then
+ * the About sheet (`connection` counts the items of rows that repeat them).
+ */
 async function writeWorkbook(
   db: ReportSource,
   path: string,
-  job: ReportJob,
-  bound: readonly BoundQuery[],
-  rows: Record<string, number>,
-  loaded: LastLoad,
+  sheets: {
+    connection: DuckDBConnection;
+    job: ReportJob;
+    bound: readonly BoundQuery[];
+    rows: Record<string, number>;
+    loaded: LastLoad;
+  },
   options: JobOptions & { neutralise: boolean },
 ): Promise<void> {
+  const { connection, job, bound, rows, loaded } = sheets;
   const { signal } = options;
   // Loaded when a workbook is written: exceljs is a quarter of a second of every command's start.
   const { XlsxWorkbook } = await import("./export/xlsx.js");
@@ -337,60 +346,16 @@ async function writeWorkbook(
         reader.closeSync();
       }
     }
-    book.addAbout(aboutLines(job, bound, rows, loaded, options));
+    const repeats = new Map<string, RowRepeats>();
+    for (const b of bound) {
+      const found = await rowRepeats(connection, b, rows[b.query.name] ?? 0);
+      if (found) repeats.set(b.query.name, found);
+    }
+    book.addAbout(aboutLines(job, bound, { rows, repeats }, loaded, options));
     checkSignal(signal, `report ${job.name}`);
     await book.commit();
   } catch (error) {
     await book.abort();
     throw error;
   }
-}
-
-/** When the data was loaded, by which run: over several portals, each one's (ids are its own). */
-function loadLines(loaded: LastLoad): AboutLine[] {
-  const none = "no successful extract recorded";
-  if (!loaded.portals) {
-    return [
-      { label: "Data loaded at (UTC)", value: loaded.finishedAt ?? none },
-      { label: "Extract run id", value: loaded.runId ?? "none" },
-    ];
-  }
-  return loaded.portals.flatMap((p) => [
-    { label: `Data loaded at (UTC), portal ${p.portal}`, value: p.finishedAt ?? none },
-    { label: `Extract run id, portal ${p.portal}`, value: p.runId ?? "none" },
-  ]);
-}
-
-function aboutLines(
-  job: ReportJob,
-  bound: readonly BoundQuery[],
-  rows: Record<string, number>,
-  loaded: LastLoad,
-  options: { now: Date; neutralise: boolean; roster: RosterCoverage | undefined },
-): AboutLine[] {
-  const lines: AboutLine[] = [
-    { label: "Report", value: job.name },
-    { label: "Title", value: job.title },
-    ...(job.portal === undefined ? [] : [{ label: "Portal", value: job.portal }]),
-    { label: "Description", value: job.description },
-    { label: "Generated at (UTC)", value: options.now },
-    ...loadLines(loaded),
-  ];
-  for (const { name, text } of reportParams(bound)) {
-    lines.push({ label: `Parameter ${name}`, value: text === "" ? "(none)" : text });
-  }
-  for (const b of bound) {
-    lines.push({
-      label: `Sheet ${b.query.name}`,
-      value: `${rows[b.query.name] ?? 0} rows: ${b.query.title}`,
-    });
-  }
-  if (options.roster) lines.push(...rosterAboutLines(options.roster));
-  lines.push({
-    label: "Formula neutralisation",
-    value: options.neutralise
-      ? "on: text starting with = + - @ tab CR LF gets a leading apostrophe"
-      : "off",
-  });
-  return lines;
 }

@@ -9,6 +9,7 @@ import { columnLabel } from "../present/column-label.js";
 import { type SettingText, settingText } from "../present/setting-text.js";
 import { bindJob, type ReportJob } from "../report-jobs.js";
 import type { ReportSource } from "../report-source.js";
+import { type RowRepeats, rowRepeats } from "../row-repeats.js";
 import { type BoundQuery, reportParams, streamQuery } from "../run-query.js";
 import { sqlError } from "../sql-error.js";
 import { checkChartsOnDatabase } from "./chart-columns.js";
@@ -75,12 +76,14 @@ function params(bound: readonly BoundQuery[]): SettingText[] {
 
 /**
  * Streams each query once (on a connection of its own: a stream ends if its connection runs
- * anything else), feeding the charts drawn from it; answers what each gathered, by query name.
+ * anything else), feeding the charts drawn from it; answers what each gathered, by query name,
+ * and puts in `repeats` how the rows of those that repeat their items do (row-repeats.ts).
  */
 async function collectAll(
   db: ReportSource,
   input: HtmlReportInput,
   collectors: readonly ChartCollector[],
+  repeats: Map<string, RowRepeats>,
 ): Promise<Map<string, CollectedQuery>> {
   const collected = new Map<string, CollectedQuery>();
   const { signal } = input;
@@ -99,6 +102,10 @@ async function collectAll(
           ...(signal ? { signal } : {}),
         }),
       );
+      // Read to the end: the connection may run the count of the items its rows repeat.
+      const total = collected.get(b.query.name)?.totalRows ?? 0;
+      const found = await rowRepeats(reader, b, total);
+      if (found) repeats.set(b.query.name, found);
     } finally {
       unwatch();
       reader.closeSync();
@@ -120,7 +127,8 @@ export async function buildReportDocument(
   const collectors = input.job.charts
     .filter((chart) => held.has(chart.query))
     .map((chart) => new ChartCollector(chart, { byPortal }));
-  const collected = await collectAll(db, input, collectors);
+  const repeats = new Map<string, RowRepeats>();
+  const collected = await collectAll(db, input, collectors, repeats);
   const labelsOf = new Map(input.bound.map((b) => [b.query.name, b.query.labels]));
   // Loaded when a report draws: the chart library and its DOM are a third of a second of every
   // command's start.
@@ -140,12 +148,14 @@ export async function buildReportDocument(
     const c = collected.get(b.query.name) as CollectedQuery;
     rows[b.query.name] = c.totalRows;
     const fullFile = input.fullFileOf(b.query.name);
+    const repeated = repeats.get(b.query.name);
     return {
       query: b.query.name,
       title: b.query.title,
       columns: c.columns.map((col) => ({ ...col, label: columnLabel(col.name, b.query.labels) })),
       rows: c.rows,
       totalRows: c.totalRows,
+      ...(repeated ? { repeats: repeated } : {}),
       ...(fullFile ? { fullFile } : {}),
     };
   });

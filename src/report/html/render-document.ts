@@ -7,6 +7,7 @@
  * Every text is escaped.
  */
 import { type ColumnKind, isNumberKind, isTimeKind } from "../present/column-kind.js";
+import { repeatsText, rowsText } from "../row-repeats.js";
 import { escapeHtml } from "./escape.js";
 import { loadedText, utcText } from "./loaded-text.js";
 import type { DocumentTable, ReportDocument } from "./report-document.js";
@@ -90,12 +91,16 @@ function cellPart(kind: ColumnKind, texts: readonly string[]): Part {
 /** The line under a table's heading: how many rows it has and which of them are shown. */
 type CountLine = (t: DocumentTable, shown: number) => string;
 
+/** A count as the page writes it: 12,945. */
+const count = (n: number) => n.toLocaleString("en");
+
 function rowCount(t: DocumentTable): string {
-  return `${t.totalRows.toLocaleString("en")} ${t.totalRows === 1 ? "row" : "rows"}.`;
+  return `${rowsText(t.totalRows, t.repeats, count)}.`;
 }
 
 function firstRows(t: DocumentTable, shown: number): string {
-  return `The first ${shown.toLocaleString("en")} of ${t.totalRows.toLocaleString("en")} rows are shown`;
+  const repeats = t.repeats === undefined ? "" : `, ${repeatsText(t.repeats, count)},`;
+  return `The first ${count(shown)} of ${count(t.totalRows)} rows${repeats} are shown`;
 }
 
 const fileCountLine: CountLine = (t, shown) =>

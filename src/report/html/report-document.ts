@@ -5,6 +5,7 @@
  */
 import type { ColumnKind, ShownValue } from "../present/column-kind.js";
 import type { SettingText } from "../present/setting-text.js";
+import type { RowRepeats } from "../row-repeats.js";
 import type { ChartSvg } from "./chart-svg.js";
 
 /** One headline figure, formatted. */
@@ -36,6 +37,8 @@ export interface DocumentTable {
   readonly columns: readonly TableColumn[];
   readonly rows: readonly (readonly ShownValue[])[];
   readonly totalRows: number;
+  /** How the rows repeat the query's items, when they do (one per manager of each person). */
+  readonly repeats?: RowRepeats;
   /** The file of the same run that holds every row (a file name), when there is one. */
   readonly fullFile?: string;
 }

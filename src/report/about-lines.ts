@@ -1,0 +1,61 @@
+/**
+ * The lines of a workbook's About sheet: what the report is, when its data was loaded, the
+ * parameters it ran with, what each sheet holds, how well the roster covers the people, and
+ * whether formulas were neutralised.
+ */
+import type { AboutLine } from "./export/xlsx.js";
+import type { LastLoad } from "./last-load.js";
+import type { ReportJob } from "./report-jobs.js";
+import { type RosterCoverage, rosterAboutLines } from "./roster-coverage.js";
+import type { RowRepeats } from "./row-repeats.js";
+import { rowsText } from "./row-repeats.js";
+import { type BoundQuery, reportParams } from "./run-query.js";
+
+/** When the data was loaded, by which run: over several portals, each one's (ids are its own). */
+function loadLines(loaded: LastLoad): AboutLine[] {
+  const none = "no successful extract recorded";
+  if (!loaded.portals) {
+    return [
+      { label: "Data loaded at (UTC)", value: loaded.finishedAt ?? none },
+      { label: "Extract run id", value: loaded.runId ?? "none" },
+    ];
+  }
+  return loaded.portals.flatMap((p) => [
+    { label: `Data loaded at (UTC), portal ${p.portal}`, value: p.finishedAt ?? none },
+    { label: `Extract run id, portal ${p.portal}`, value: p.runId ?? "none" },
+  ]);
+}
+
+/** What the About sheet of `job`'s workbook says, `rows` and `repeats` by query name. */
+export function aboutLines(
+  job: ReportJob,
+  bound: readonly BoundQuery[],
+  sheets: { rows: Record<string, number>; repeats: ReadonlyMap<string, RowRepeats> },
+  loaded: LastLoad,
+  options: { now: Date; neutralise: boolean; roster: RosterCoverage | undefined },
+): AboutLine[] {
+  const lines: AboutLine[] = [
+    { label: "Report", value: job.name },
+    { label: "Title", value: job.title },
+    ...(job.portal === undefined ? [] : [{ label: "Portal", value: job.portal }]),
+    { label: "Description", value: job.description },
+    { label: "Generated at (UTC)", value: options.now },
+    ...loadLines(loaded),
+  ];
+  for (const { name, text } of reportParams(bound)) {
+    lines.push({ label: `Parameter ${name}`, value: text === "" ? "(none)" : text });
+  }
+  for (const b of bound) {
+    const name = b.query.name;
+    const count = rowsText(sheets.rows[name] ?? 0, sheets.repeats.get(name));
+    lines.push({ label: `Sheet ${name}`, value: `${count}: ${b.query.title}` });
+  }
+  if (options.roster) lines.push(...rosterAboutLines(options.roster));
+  lines.push({
+    label: "Formula neutralisation",
+    value: options.neutralise
+      ? "on: text starting with = + - @ tab CR LF gets a leading apostrophe"
+      : "off",
+  });
+  return lines;
+}

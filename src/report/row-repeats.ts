@@ -1,0 +1,79 @@
+/**
+ * Rows that repeat one item. compliance run with by_manager gives one row per manager of each
+ * person and required product, so that a mail split hands each manager their people; its row
+ * count is then not the number of required products, and a count line saying "12945 rows" under
+ * "required products per person" overstates them. Such a count says what its rows are and how
+ * many items they hold, counted as the distinct values of the item's key columns.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { quoteIdent } from "../load/ddl.js";
+import { type BoundQuery, describeColumns } from "./run-query.js";
+import { sqlError } from "./sql-error.js";
+
+/** A parameter that, when true, repeats each item of a query per something. */
+interface Repeat {
+  /** The bool parameter. */
+  readonly param: string;
+  /** What each row is, then. */
+  readonly per: string;
+  /** The columns that tell the items apart (over several portals, `portal` too). */
+  readonly key: readonly string[];
+  /** What the items are, in the plural. */
+  readonly items: string;
+}
+
+const REPEATS: readonly Repeat[] = [
+  {
+    param: "by_manager",
+    per: "one per manager of each person",
+    key: ["user_id", "product_id"],
+    items: "required products",
+  },
+];
+
+/** A query's rows that repeat its items: what each row is and how many items there are. */
+export interface RowRepeats {
+  readonly per: string;
+  readonly items: number;
+  readonly itemsName: string;
+}
+
+/**
+ * How `bound`'s rows repeat its items, or undefined when they do not: no repeating parameter is
+ * on, the result lacks the item's key columns, or no item has more than one row.
+ */
+export async function rowRepeats(
+  connection: DuckDBConnection,
+  bound: BoundQuery,
+  rows: number,
+): Promise<RowRepeats | undefined> {
+  const repeat = REPEATS.find((r) => bound.params.get(r.param)?.value === true);
+  if (repeat === undefined) return undefined;
+  const columns = (await describeColumns(connection, bound)).map((c) => c.name);
+  if (!repeat.key.every((column) => columns.includes(column))) return undefined;
+  const key = [...(columns.includes("portal") ? ["portal"] : []), ...repeat.key];
+  const sql = `SELECT count(*) FROM (SELECT DISTINCT ${key.map(quoteIdent).join(", ")} FROM (${bound.sql}\n))`;
+  let items: number;
+  try {
+    const result = await connection.runAndReadAll(sql, bound.values, bound.types);
+    items = Number(result.getRowsJS()[0]?.[0] ?? 0);
+  } catch (error) {
+    throw sqlError(error, bound.query.file, "run");
+  }
+  return items === rows ? undefined : { per: repeat.per, items, itemsName: repeat.items };
+}
+
+/** What repeating rows are: "one per manager of each person (7400 required products)". */
+export function repeatsText(repeats: RowRepeats, count: (n: number) => string = String): string {
+  return `${repeats.per} (${count(repeats.items)} ${repeats.itemsName})`;
+}
+
+/** "N rows", and what they are when they repeat items: "N rows, one per … (M required products)". */
+export function rowsText(
+  rows: number,
+  repeats: RowRepeats | undefined,
+  count: (n: number) => string = String,
+): string {
+  const text = `${count(rows)} ${rows === 1 ? "row" : "rows"}`;
+  return repeats === undefined ? text : `${text}, ${repeatsText(repeats, count)}`;
+}
