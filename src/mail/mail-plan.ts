@@ -17,6 +17,7 @@ import type { ReportRunResult } from "../report/run-report.js";
 import type { JobMail } from "./job-mail.js";
 import { envelopeOf, type MailTarget, type MessagePart, partOf, targetText } from "./mail-only.js";
 import type { SplitScope } from "./scope-line.js";
+import { shareDescription } from "./share-description.js";
 import { type SplitGroup, type SplitSource, splitAddressesOf } from "./split.js";
 import { writeSplitFiles } from "./split-files.js";
 import type { SplitTables } from "./split-tables.js";
@@ -53,6 +54,8 @@ export interface Message {
   cc: string[];
   /** Undefined for a report sent whole. */
   scope: SplitScope | undefined;
+  /** The report's description as this message's files and body give it (share-description.ts). */
+  description: string;
   bound: BoundQuery[];
   files: string[];
 }
@@ -161,7 +164,8 @@ async function messagesOf(
     if (!wanted([...mail.to, ...mail.cc], "whole", options.only))
       return { messages: [], twice: [] };
     const files = attached(result.files, mail.attach);
-    return { messages: [{ to: mail.to, cc: mail.cc, scope: undefined, bound, files }], twice: [] };
+    const whole = { to: mail.to, cc: mail.cc, scope: undefined, description: job.description };
+    return { messages: [{ ...whole, bound, files }], twice: [] };
   }
   const sources = await splitSources(connection, bound, column, options);
   // Every address of the column in every query that has it, even with --mail-only: the rows of
@@ -185,11 +189,13 @@ async function messagesOf(
     const cc = group.address === undefined ? mail.cc : [];
     // Only the shares asked for are written again: the other folders keep the full run's files.
     if (!wanted([...to, ...cc], partOf(group), options.only)) continue;
-    const split = await writeSplitFiles(db, job, mail, group, { addresses, sources }, options);
+    const scope = { label, address: group.address };
+    const description = shareDescription(job, new Set(sources.keys()), scope);
+    const share = { addresses, sources, description };
+    const split = await writeSplitFiles(db, job, mail, group, share, options);
     const rows = [...sources.keys()].reduce((sum, name) => sum + (split.rows[name] ?? 0), 0);
     if (group.address === undefined && rows === 0 && mail.when === "rows") continue;
-    const scope = { label, address: group.address };
-    messages.push({ to, cc, scope, bound: split.bound, files: split.files });
+    messages.push({ to, cc, scope, description, bound: split.bound, files: split.files });
   }
   // Every share written: those of earlier runs' other recipients may go. --mail-only wrote some.
   if (options.only === undefined) {

@@ -328,7 +328,8 @@ async function composeOne(
   options: MailReportsOptions,
 ): Promise<ComposedMessage> {
   const render = options.render ?? renderMailBody;
-  const document = await messageDocument(db, job, message.bound, {
+  const shown = { ...job, description: message.description };
+  const document = await messageDocument(db, shown, message.bound, {
     attach: mail.attach,
     loaded,
     now: options.now,

@@ -44,14 +44,19 @@ export interface SplitFiles {
 
 /**
  * Writes `group`'s share. `split.sources` are the report's queries with the split column, by
- * name (the only ones its files hold); `split.addresses` every address of the column.
+ * name (the only ones its files hold); `split.addresses` every address of the column;
+ * `split.description` the report's description as the share gives it (share-description.ts).
  */
 export async function writeSplitFiles(
   db: ReportSource,
   job: ReportJob,
   mail: JobMail,
   group: SplitGroup,
-  split: { addresses: readonly string[]; sources: ReadonlyMap<string, SplitSource> },
+  split: {
+    addresses: readonly string[];
+    sources: ReadonlyMap<string, SplitSource>;
+    description: string;
+  },
   options: {
     outDir: string;
     now: Date;
@@ -66,7 +71,11 @@ export async function writeSplitFiles(
   let narrowed: BoundQuery[] = [];
   const result = await writeJobFiles(
     db,
-    { ...job, formats: job.formats.filter((f) => mail.attach.includes(f)) },
+    {
+      ...job,
+      description: split.description,
+      formats: job.formats.filter((f) => mail.attach.includes(f)),
+    },
     {
       outDir,
       now: options.now,
