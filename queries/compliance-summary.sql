@@ -117,9 +117,10 @@ named AS (
   FROM grp
 ),
 -- A value is trimmed as the mail split trims (src/text/white-space.ts): a cell of a tab alone is
--- no value, not a group of its own.
+-- no value, not a group of its own. An empty by_column names no column (read as the whole row,
+-- each person would be a value of their own).
 roster_values AS (
-  SELECT u.user_id, nullif(regexp_replace(to_json(u) ->> $by_column, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '') AS value
+  SELECT u.user_id, nullif(regexp_replace(to_json(u) ->> nullif($by_column, ''), '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '') AS value
   FROM "user" AS u
 ),
 scoped AS (

@@ -152,10 +152,11 @@ takes AS (
 -- a line break, a byte-order mark, Unicode's spaces), with the regular expression of
 -- src/text/white-space.ts: DuckDB's trim() leaves a tab, and a cell of a tab alone was a manager
 -- that is no address, where the split saw none. test/report/queries-managers.test.ts keeps the
--- two the same.
+-- two the same. An empty manager_column names no column: read as the whole row otherwise, every
+-- person's "manager" would be their roster row as text.
 roster_managers AS MATERIALIZED (
   SELECT u.user_id,
-         lower(nullif(regexp_replace(to_json(u) ->> $manager_column, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), ''))
+         lower(nullif(regexp_replace(to_json(u) ->> nullif($manager_column, ''), '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), ''))
            AS manager_email
   FROM "user" AS u
 ),

@@ -95,15 +95,27 @@ describe("compliance's manager_email", () => {
   test("the query trims addresses with the mail split's SQL, not a copy of its own", async () => {
     // A .sql file cannot import src/text/white-space.ts: this keeps what it writes the same.
     const sql = await readFile(new URL("../../queries/compliance.sql", import.meta.url), "utf8");
-    expect(sql).toContain(`lower(nullif(${trimmedSql("to_json(u) ->> $manager_column")}, ''))`);
+    expect(sql).toContain(
+      `lower(nullif(${trimmedSql("to_json(u) ->> nullif($manager_column, '')")}, ''))`,
+    );
     expect(sql).toContain(`lower(nullif(${trimmedSql("admin_user.email")}, ''))`);
     expect(sql).not.toMatch(/\btrim\([^)]*(manager|email)/);
     const read = (name: string) =>
       readFile(new URL(`../../queries/${name}.sql`, import.meta.url), "utf8");
     expect(await read("group-managers")).toContain(`nullif(${trimmedSql("manager.email")}, '')`);
     expect(await read("compliance-summary")).toContain(
-      `nullif(${trimmedSql("to_json(u) ->> $by_column")}, '')`,
+      `nullif(${trimmedSql("to_json(u) ->> nullif($by_column, '')")}, '')`,
     );
+  });
+
+  test("an empty manager_column or by_column names no roster column, not the whole row", async () => {
+    const found = await managers({ manager_column: "" });
+    expect(found.get(104)).toEqual([
+      "b.second@example.test, north.lead@example.test, sales.lead@example.test",
+    ]);
+    const { columns, rows } = await runner.run("compliance-summary", { by_column: "" });
+    const scope = columns.indexOf("scope");
+    expect(new Set(rows.map((row) => row[scope]))).toEqual(new Set(["overall", "group"]));
   });
 
   test("group-managers: an admin whose e-mail is a tab alone has no address", async () => {
