@@ -5,28 +5,18 @@
  * a file is written or a message sent, since the split would mail everyone's rows to group admins;
  * one naming the roster's column in another case is taken as it, in every share.
  */
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { beforeAll, describe, expect, test } from "vitest";
 import { useMailWorkspace } from "./cli-harness.js";
 import { csvPeople } from "./csv-people.js";
+import { writeTeamCatalog } from "./team-catalog.js";
 
 const ws = useMailWorkspace();
 
 beforeAll(async () => {
-  const shipped = JSON.parse(
-    await readFile(new URL("../../reports/team-compliance.json", import.meta.url), "utf8"),
-  );
-  await mkdir(join(ws.dir, "team", "reports"), { recursive: true });
-  await writeFile(
-    join(ws.dir, "team", "reports", "team-compliance.json"),
-    JSON.stringify({
-      ...shipped,
-      formats: ["csv"],
-      mail: { to: ["compliance@example.com"], splitBy: "manager_email", attach: ["csv"] },
-    }),
-  );
+  await writeTeamCatalog(ws.dir, ["csv"]);
 });
 
 /** `report team-compliance --mail` with `param`, into `out`, against a fresh SMTP server. */

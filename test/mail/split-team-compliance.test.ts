@@ -5,29 +5,19 @@
  * without). Each manager gets only their people's compliance rows, in the body and in the CSV
  * attachment (read back by DuckDB's CSV reader); everyone else's rows go to the report's `to`.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runCliIn, useMailWorkspace } from "./cli-harness.js";
 import { csvPeople } from "./csv-people.js";
 import { MANAGERS } from "./mail-dataset.js";
+import { writeTeamCatalog } from "./team-catalog.js";
 
 const ws = useMailWorkspace();
 
 describe("team-compliance split per manager", () => {
   test("each manager gets their people's rows; people without a manager go to `to`", async () => {
-    const shipped = JSON.parse(
-      await readFile(new URL("../../reports/team-compliance.json", import.meta.url), "utf8"),
-    );
-    await mkdir(join(ws.dir, "team", "reports"), { recursive: true });
-    await writeFile(
-      join(ws.dir, "team", "reports", "team-compliance.json"),
-      JSON.stringify({
-        ...shipped,
-        formats: ["xlsx", "csv"],
-        mail: { to: ["compliance@example.com"], splitBy: "manager_email", attach: ["csv"] },
-      }),
-    );
+    await writeTeamCatalog(ws.dir, ["xlsx", "csv"]);
     const smtp = await ws.smtp();
     const out = join(ws.dir, "team-out");
     const run = await runCliIn(

@@ -1,0 +1,21 @@
+/**
+ * The shipped team-compliance definition copied into a test catalog (`DIR/team/reports/`) with a
+ * mail block splitting it per manager, as the README shows it.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+export async function writeTeamCatalog(dir: string, formats: readonly string[]): Promise<void> {
+  const shipped = JSON.parse(
+    await readFile(new URL("../../reports/team-compliance.json", import.meta.url), "utf8"),
+  );
+  await mkdir(join(dir, "team", "reports"), { recursive: true });
+  await writeFile(
+    join(dir, "team", "reports", "team-compliance.json"),
+    JSON.stringify({
+      ...shipped,
+      formats,
+      mail: { to: ["compliance@example.com"], splitBy: "manager_email", attach: ["csv"] },
+    }),
+  );
+}
