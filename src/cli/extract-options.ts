@@ -92,6 +92,13 @@ function parseSince(value: string | undefined): Date | undefined {
       `--since: "${value}" is not an ISO 8601 date or date-time with a zone; use e.g. 2026-01-31 or 2026-01-31T08:00:00Z`,
     );
   }
+  // A day not come yet (a mistyped year) would list nothing and succeed, as if nothing changed.
+  if (date.getTime() > Date.now()) {
+    throw new LmsExportError(
+      "bad-input",
+      `--since: ${value} is in the future, so nothing would be listed; give a past day or time`,
+    );
+  }
   return date;
 }
 

@@ -266,13 +266,20 @@ export async function runRecordCounts(
 /**
  * Per resource, the start of the latest successful run that loaded it: the cursor of the next
  * incremental run for that resource (a run limited with --only moves only its own resources').
+ *
+ * A `--since` run that listed a resource from its own day does not count for it: it read the
+ * changes after that day, not those after the last run, so a `--since` of this morning (or a
+ * mistyped year) would make the next incremental run skip everything changed in between, for
+ * good. Only a run that listed the resource whole, or from the cursor of the runs before it, does.
  */
 export async function lastLoadedByResource(
   connection: DuckDBConnection,
 ): Promise<Map<string, Date>> {
   const reader = await connection.runAndReadAll(
     `SELECT r.resource, max(u.started_at) FROM _runs u JOIN _run_resources r USING (run_id)
-     WHERE u.status = 'succeeded' GROUP BY r.resource`,
+     WHERE u.status = 'succeeded'
+       AND (u.since IS NULL OR json_extract_string(u.options, '$.cursors.' || r.resource) IS NULL)
+     GROUP BY r.resource`,
   );
   const found = new Map<string, Date>();
   for (const row of reader.getRows()) {
