@@ -48,14 +48,44 @@ function dedupedSql(resource: ExtractedName, stage: string, columns: string): st
 /** The quoted identifiers a merge of `resource` uses. */
 function sqlNames(resource: ExtractedName, side: string) {
   const spec = RESOURCES[resource];
+  const names = [...spec.fields.map((f) => f.name), EXTRA_COLUMN];
   return {
     spec,
     side,
     table: quoteIdent(resource),
     stage: inSide(side, stagingTable(resource)),
     key: quoteIdent(spec.primaryKey),
-    columns: [...spec.fields.map((f) => f.name), EXTRA_COLUMN].map(quoteIdent).join(", "),
+    columns: names.map(quoteIdent).join(", "),
+    nonKey: names.filter((name) => name !== spec.primaryKey).map(quoteIdent),
+    // See keepNewer.
+    updated:
+      "edit" in spec.endpoints && spec.updatedField ? quoteIdent(spec.updatedField) : undefined,
   };
+}
+
+/**
+ * `staged` (a SELECT of the staged rows) without those whose record the database holds in a
+ * later version. `apply` writes the portal's answer to an edit into the database at once; an
+ * extract paging while it ran, or resumed after it, staged the record as it was before, and
+ * merging that copy would put the old values back: the database would disagree with the portal
+ * until the next extract, and an `apply` of the old values (an undo) would find them "unchanged"
+ * and send nothing. The portal's own `*_updated_date` tells which copy is later; only the
+ * resources `apply` edits are concerned, and a record with no date is taken as staged.
+ */
+function keepNewer(names: ReturnType<typeof sqlNames>, staged: string): string {
+  const { table, key, updated } = names;
+  if (updated === undefined) return staged;
+  return `SELECT * FROM (${staged}) AS s WHERE NOT EXISTS (SELECT 1 FROM ${table} AS t WHERE t.${key} = s.${key} AND t.${updated} > s.${updated})`;
+}
+
+/** After a table was replaced by the staged rows, puts back the rows `old` holds in a later version. */
+function restoreNewerSql(names: ReturnType<typeof sqlNames>, old: string): string[] {
+  const { table, key, updated, nonKey } = names;
+  if (updated === undefined) return [];
+  const set = nonKey.map((column) => `${column} = o.${column}`).join(", ");
+  return [
+    `UPDATE ${table} SET ${set} FROM ${old} AS o WHERE ${table}.${key} = o.${key} AND o.${updated} > ${table}.${updated}`,
+  ];
 }
 
 async function mergeOne(
@@ -73,8 +103,10 @@ async function mergeOne(
   const [filled, distinct] = probe.getRows()[0] ?? [true, false];
   // Without repeated keys the rows stream in as they are; the window that picks the latest copy
   // of a key holds the whole staged set in memory.
-  const staged =
-    distinct === true ? `SELECT ${columns} FROM ${stage}` : dedupedSql(resource, stage, columns);
+  const staged = keepNewer(
+    names,
+    distinct === true ? `SELECT ${columns} FROM ${stage}` : dedupedSql(resource, stage, columns),
+  );
   if (mode === "full" && distinct === true)
     return replaceWithStaged(connection, names, resource, keepRejectedOf);
   if (filled !== true) {
@@ -142,6 +174,7 @@ async function replaceWithStaged(
     `ALTER TABLE ${table} RENAME TO ${old}`,
     createTableSql(resource, { ifNotExists: false }),
     `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${stage}`,
+    ...restoreNewerSql(names, old),
   ];
   // Without rejects to carry over, the old table is dropped in the same call (one round trip less
   // per table); the carrying over takes parameters, which a multi-statement call cannot.

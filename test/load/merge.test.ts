@@ -77,6 +77,51 @@ async function snapshot(connection: DuckDBConnection): Promise<Record<string, st
 }
 
 describe("mergeStaging", () => {
+  describe("a record the database holds in a later version than the staged copy", () => {
+    // `apply` wrote the portal's answer (updated the 5th) while an extract paging before the edit
+    // staged the record as of the 2nd: merging it would put the old values back. Take the staged
+    // copy of a resource apply never edits (take), and a staged copy that is later.
+    const dated = (id: number, name: string, updated: string) => ({
+      ...group(id, name),
+      grp_updated_date: updated,
+    });
+    async function editedThenStaged(extra: Record<string, unknown>[]): Promise<DuckDBConnection> {
+      const connection = await memory();
+      await stage(connection, "grp", [dated(1, "a", "2026-01-02T00:00:00Z"), group(2, "b")]);
+      await merged(connection, ["grp"], "full");
+      await connection.run(
+        "UPDATE grp SET grp_name = 'edited', grp_updated_date = TIMESTAMP '2026-01-05 00:00:00' WHERE grp_id = 1",
+      );
+      await stage(connection, "grp", [dated(1, "a", "2026-01-02T00:00:00Z"), ...extra]);
+      return connection;
+    }
+    for (const mode of ["full", "incremental"] as const) {
+      it(`${mode}: is kept; a later staged copy still wins`, async () => {
+        const connection = await editedThenStaged([
+          dated(2, "b-later", "2026-01-06T00:00:00Z"),
+          dated(3, "c", "2026-01-01T00:00:00Z"),
+        ]);
+        await merged(connection, ["grp"], mode);
+        expect(await groups(connection)).toEqual([
+          [1, "edited"],
+          [2, "b-later"],
+          [3, "c"],
+        ]);
+      });
+    }
+    it("full with a key staged twice (the careful merge): is kept", async () => {
+      const connection = await editedThenStaged([
+        dated(1, "a", "2026-01-02T00:00:00Z"),
+        group(2, "b"),
+      ]);
+      await merged(connection, ["grp"], "full");
+      expect(await groups(connection)).toEqual([
+        [1, "edited"],
+        [2, "b"],
+      ]);
+    });
+  });
+
   it("full mode: the table becomes exactly the staged set, latest copy of a key winning", async () => {
     const connection = await memory();
     await stage(connection, "grp", [group(1, "a"), group(2, "b"), group(3, "c")]);
