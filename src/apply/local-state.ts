@@ -117,6 +117,41 @@ async function createState(
   return { records, unknown };
 }
 
+/**
+ * A user's values as the portal last answered them to an `apply`, from `_changes`. The interface
+ * lists no users, so the database has no copy of the portal's: the `user` table is the roster,
+ * what HR says, and comparing with it would leave out exactly the identifiers a file means to
+ * push from HR to the portal ("unchanged", nothing sent). A user no `apply` edited has no known
+ * values: every field the row sets is sent (an edit sent twice leaves the same state).
+ */
+async function portalUserValues(
+  connection: DuckDBConnection,
+  spec: OpSpec,
+  ids: readonly number[],
+): Promise<Map<string, LocalRecord>> {
+  const out = new Map<string, LocalRecord>();
+  const exists = await connection.runAndReadAll(
+    "SELECT count(*) FROM information_schema.tables WHERE table_name = '_changes' AND table_schema = current_schema()",
+  );
+  if (ids.length === 0 || Number(exists.getRows()[0]?.[0] ?? 0) === 0) return out;
+  const reader = await connection.runAndReadAll(
+    `SELECT record_id, arg_max("after", "time")::VARCHAR FROM _changes
+     WHERE op = $op AND outcome = 'applied' AND "after" IS NOT NULL
+       AND record_id IN (SELECT unnest(string_split($ids, ','))::BIGINT)
+     GROUP BY record_id`,
+    { op: spec.op, ids: ids.join(",") },
+  );
+  for (const [id, after] of reader.getRows()) {
+    const answered = JSON.parse(String(after)) as Record<string, unknown>;
+    const record: Record<string, CellValue> = {};
+    for (const field of spec.fields) {
+      if (field.name in answered) record[field.name] = fromStored(answered[field.name], field.type);
+    }
+    out.set(String(id), record);
+  }
+  return out;
+}
+
 /** The local state the rows of a change file are compared with. */
 export async function readLocalState(
   connection: DuckDBConnection,
@@ -128,7 +163,10 @@ export async function readLocalState(
   const key = spec.idColumn as string;
   const ids = rows.map((row) => row.id as number);
   const fields = [{ name: key, type: "int" }, ...spec.fields];
-  const records = await readRecords(connection, spec, key, fields, ids);
+  const records =
+    spec.resource === "user"
+      ? await portalUserValues(connection, spec, ids)
+      : await readRecords(connection, spec, key, fields, ids);
   // A user outside the roster is still known when extract read a link or access of theirs: only
   // their old values are missing, which the diff says.
   const known =

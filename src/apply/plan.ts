@@ -40,7 +40,9 @@ function planEdit(spec: OpSpec, row: ChangeRow, before: LocalRecord | undefined)
   for (const [name, value] of row.set) {
     const field = spec.fields.find((f) => f.name === name);
     if (!field) continue;
-    const old = before ? (before[name] ?? null) : undefined;
+    // A user's field the portal never answered is not known (local-state.ts portalUserValues).
+    const unknown = spec.resource === "user" && before !== undefined && !(name in before);
+    const old = before && !unknown ? (before[name] ?? null) : undefined;
     if (old === undefined || !sameValue(field, old, value))
       changes.push({ field: name, old, new: value });
   }

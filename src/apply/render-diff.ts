@@ -4,9 +4,9 @@ import type { OpSpec } from "./ops.js";
 import type { PlanCounts, PlannedRow } from "./plan.js";
 
 function shown(value: CellValue | undefined, spec: OpSpec): string {
-  // A user's old values come from the roster alone (the interface lists no users).
+  // The interface lists no users: a user's value is known only once an apply wrote it.
   if (value === undefined)
-    return spec.resource === "user" ? "(not in the roster)" : "(not in the local database)";
+    return spec.resource === "user" ? "(not known)" : "(not in the local database)";
   if (value === null) return "null";
   return typeof value === "number" ? String(value) : JSON.stringify(value);
 }

@@ -194,6 +194,39 @@ describe("apply", () => {
     );
   });
 
+  it("user.edit sends an identifier the roster already holds: the roster is HR's, not the portal's", async () => {
+    const users = fx.sim.data.userIds().slice(10, 13);
+    const hr = await csvFile(fx.dir, "hr-ids.csv", [
+      "user_id,firstname,lastname,email,user_organisation_identifier",
+      ...users.map((u) => `${u},Hr${u},Person,hr.${u}@example.org,HR-${u}`),
+    ]);
+    const imported = await cli(["roster", "import", hr, "--db", fx.db], fx.dir);
+    expect(imported.code, imported.stderr).toBe(0);
+    const sync = await csvFile(fx.dir, "sync-ids.csv", [
+      "user_id,user_organisation_identifier",
+      ...users.map((u) => `${u},HR-${u}`),
+    ]);
+    const dry = await fx.run(["apply", sync, "--op", "user.edit", "--dry-run"]);
+    expect(dry.stdout).toContain(
+      `line 2  user ${users[0]}  user_organisation_identifier: (not known) → "HR-${users[0]}"`,
+    );
+    const sent = await fx.run(["apply", sync, "--op", "user.edit", "--yes"]);
+    expect(sent.code, sent.stderr).toBe(0);
+    for (const u of users) {
+      expect(fx.sim.data.get("user", u)?.user_organisation_identifier).toBe(`HR-${u}`);
+    }
+    // Another file with the same values: the portal's answers to the first are known now.
+    const again = await csvFile(fx.dir, "sync-ids-again.csv", [
+      "user_id,user_organisation_identifier",
+      ...users.map((u) => `${u},HR-${u}`),
+      "",
+    ]);
+    const writes = fx.writes();
+    const second = await fx.run(["apply", again, "--op", "user.edit", "--yes"]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(fx.writes()).toBe(writes);
+  });
+
   it("user_grp.create: a new intake into a group, an existing link left alone", async () => {
     const group = fx.sim.data.list("grp").at(-1)?.grp_id as number;
     const intake = fx.outsiders(group, 12);

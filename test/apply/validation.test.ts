@@ -207,7 +207,7 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).not.toContain("not in the local database");
     expect(dry.stdout).toContain(
-      `line 2  user ${user}  user_organisation_identifier: (not in the roster) → "ORG-7"`,
+      `line 2  user ${user}  user_organisation_identifier: (not known) → "ORG-7"`,
     );
   });
 
