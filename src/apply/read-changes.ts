@@ -187,6 +187,25 @@ function unnamedCells(
   return found;
 }
 
+/**
+ * A merged range reaching a data row gives its first cell's value to every cell it covers, as the
+ * reader takes it: a description merged across grp_external_name would be sent as that too, a
+ * status merged down to the rows below, values nobody typed there. The sheet shows one value, so
+ * the file cannot say which cell meant it: refused like a hidden row. A range in the header alone
+ * repeats a column's name, a header problem of its own. (`roster import` keeps filling them: a
+ * department merged down its people is the value of each, and nothing is sent anywhere.)
+ */
+function mergedRanges(source: TabularSource, problems: ChangeProblems): void {
+  const header = source.headerLine ?? 0;
+  for (const { ref, top, bottom } of source.mergedRanges ?? []) {
+    if (bottom <= header) continue;
+    problems.add(
+      `${source.unit} ${Math.max(top, header + 1)}`,
+      `cells ${ref} are merged, and the file gives the first one's value to each of them: unmerge them and type each value in its own cell, leaving blank the cells that change nothing`,
+    );
+  }
+}
+
 /** A create's key: the same link twice in one file is a mistake, like an id twice. */
 function createKey(set: ReadonlyMap<string, CellValue>): string {
   return `user ${set.get("user_grp_user_id")} in group ${set.get("user_grp_grp_id")}`;
@@ -240,6 +259,7 @@ export async function readChangeFile(path: string, spec: OpSpec): Promise<Change
   const { source } = opened;
   const problems = new ChangeProblems();
   const names = mapHeader(source, spec, problems);
+  mergedRanges(source, problems);
   const rows = readRows(source, names, spec, problems);
   if (problems.count > 0) throw problems.toError(file);
   const { columns, unit } = source;

@@ -72,6 +72,11 @@ export interface TabularSource {
   readonly hiddenLines?: readonly number[];
   /** The columns a sheet hides, as indexes into {@link TabularSource.columns}. */
   readonly hiddenColumns?: readonly number[];
+  /**
+   * A sheet's merged ranges (`ref` as written, `B2:C2`; `top` and `bottom` its first and last
+   * rows): every cell of one reads as its first cell's value, as exceljs's loader made them.
+   */
+  readonly mergedRanges?: readonly { ref: string; top: number; bottom: number }[];
 }
 
 /**

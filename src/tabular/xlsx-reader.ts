@@ -5,6 +5,7 @@
  * whole workbook, without its Cell object per cell (1.5 to 1.7 GB of peak RSS for a roster of
  * 300,000 people; README.md has the figures, beside the roster import's).
  */
+import { Range } from "./exceljs-parsers.js";
 import { TabularError, type TabularRow, type TabularSource } from "./types.js";
 import { LeapDayCellError } from "./xlsx-1900-dates.js";
 import { type Book, type BookSheet, readBook, readCellParts } from "./xlsx-book.js";
@@ -35,15 +36,20 @@ async function readSheet(
   bytes: Uint8Array,
   file: string,
   sheet: string | undefined,
-): Promise<{ name: string; rows: SheetRow[]; hidden: readonly { min: number; max: number }[] }> {
+): Promise<{
+  name: string;
+  rows: SheetRow[];
+  hidden: readonly { min: number; max: number }[];
+  merges: readonly string[];
+}> {
   let chosen: BookSheet | undefined;
   try {
     const parts = await openPackage(bytes);
     const book = await readBook(parts);
     chosen = pickSheet(book, file, sheet);
     const context = { ...(await readCellParts(parts)), date1904: book.date1904 };
-    const { rows, hiddenColumns } = await readSheetRows(parts, chosen, context);
-    return { name: chosen.name, rows, hidden: hiddenColumns };
+    const { rows, hiddenColumns, merges } = await readSheetRows(parts, chosen, context);
+    return { name: chosen.name, rows, hidden: hiddenColumns, merges };
   } catch (error) {
     if (error instanceof TabularError) throw error;
     if (error instanceof LeapDayCellError) {
@@ -65,7 +71,7 @@ export async function openXlsx(
   file: string,
   sheet?: string,
 ): Promise<TabularSource> {
-  const { name, rows: texts, hidden } = await readSheet(bytes, file, sheet);
+  const { name, rows: texts, hidden, merges } = await readSheet(bytes, file, sheet);
   const header = texts.shift();
   if (!header) throw new TabularError(`${file}: sheet "${name}" is empty`);
   const columns = header.values.map((value) => value ?? "");
@@ -84,6 +90,10 @@ export async function openXlsx(
   const hiddenColumns = columns
     .map((_, index) => index)
     .filter((index) => hidden.some((range) => range.min <= index + 1 && index + 1 <= range.max));
+  const mergedRanges = merges.map((ref) => {
+    const { top, bottom } = new Range(ref);
+    return { ref, top, bottom };
+  });
   return {
     format: "xlsx",
     columns,
@@ -94,5 +104,6 @@ export async function openXlsx(
     notes,
     hiddenLines,
     hiddenColumns,
+    mergedRanges,
   };
 }

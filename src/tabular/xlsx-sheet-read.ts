@@ -72,19 +72,24 @@ async function pass(
 
 /**
  * The sheet's non-empty rows in order, each cell's text and notes as exceljs's loader gave, and
- * the column ranges the sheet hides (1-based, inclusive, as the sheet gives them).
+ * the column ranges the sheet hides (1-based, inclusive, as the sheet gives them), and its merged
+ * ranges as written (`B2:C2`).
  */
 export async function readSheetRows(
   parts: ReadonlyMap<string, Part>,
   sheet: BookSheet,
   context: CellContext,
-): Promise<{ rows: SheetRow[]; hiddenColumns: readonly { min: number; max: number }[] }> {
+): Promise<{
+  rows: SheetRow[];
+  hiddenColumns: readonly { min: number; max: number }[];
+  merges: readonly string[];
+}> {
   const first = await pass(parts, sheet, context, undefined);
   const { merges, links, cols } = first.tail;
   const hiddenColumns = cols.filter((col) => col.hidden === true);
   if (merges.length === 0 && !links.some((link) => link.rId)) {
-    return { rows: first.rows, hiddenColumns };
+    return { rows: first.rows, hiddenColumns, merges };
   }
   first.rows.length = 0;
-  return { rows: (await pass(parts, sheet, context, first.tail)).rows, hiddenColumns };
+  return { rows: (await pass(parts, sheet, context, first.tail)).rows, hiddenColumns, merges };
 }

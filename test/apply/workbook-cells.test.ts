@@ -1,6 +1,6 @@
 /**
  * What a workbook holds beyond what its cells' text says: a hidden first sheet, hidden rows (by
- * hand or by a filter), and formulas the file saved no value of. Either would send something other than what the person sees, so the
+ * hand or by a filter), merged data cells, and formulas the file saved no value of. Either would send something other than what the person sees, so the
  * file is refused, in one line, and nothing is sent.
  */
 import { join } from "node:path";
@@ -85,6 +85,50 @@ describe("apply: workbook cells the sheet shows otherwise than the file reads", 
     expect(message).toContain("row 3: the sheet hides this row");
     expect(message).toContain("row 4: the sheet hides this row");
     expect(fx.sim.data.get("grp", g1.grp_id)?.grp_description).toBe(g1.grp_description);
+  });
+
+  it("merged data cells are refused, naming the ranges: a merge shows one value, the file gives it to every cell", async () => {
+    const [g0, g1, g2] = fx.sim.data.list("grp");
+    if (!g0 || !g1 || !g2) throw new Error("too few groups");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("changes");
+    sheet.addRow(["grp_id", "grp_description", "grp_external_name"]);
+    sheet.addRow([g0.grp_id, "Only description", null]);
+    sheet.addRow([g1.grp_id, "Down", "x"]);
+    sheet.addRow([g2.grp_id, null, "y"]);
+    // Across: the description would be sent as grp_external_name too; down: copied to g2.
+    sheet.mergeCells("B2:C2");
+    sheet.mergeCells("B3:B4");
+    const path = join(fx.dir, "merged.xlsx");
+    await workbook.xlsx.writeFile(path);
+    for (const extra of [["--dry-run"], []]) {
+      const before = fx.writes();
+      const result = await fx.run(["apply", path, "--op", "grp.edit", "--yes", ...extra]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(fx.writes()).toBe(before);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toContain("2 problems");
+      expect(result.stderr).toContain("row 2: cells B2:C2 are merged");
+      expect(result.stderr).toContain("row 3: cells B3:B4 are merged");
+      expect(result.stderr).toContain("unmerge");
+    }
+    expect(fx.sim.data.get("grp", g0.grp_id)?.grp_external_name).toBe(g0.grp_external_name);
+    expect(fx.sim.data.get("grp", g2.grp_id)?.grp_description).toBe(g2.grp_description);
+  });
+
+  it("a merged header cell alone is the header's own problem, not a merged data range", async () => {
+    const [g0] = fx.sim.data.list("grp");
+    if (!g0) throw new Error("too few groups");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("changes");
+    sheet.addRow(["grp_id", "grp_description", null]);
+    sheet.addRow([g0.grp_id, "d", null]);
+    sheet.mergeCells("B1:C1");
+    const path = join(fx.dir, "merged-header.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const message = await refused(path, "grp.edit");
+    expect(message).toContain("both name grp_description");
+    expect(message).not.toContain("are merged");
   });
 
   it("a date or TRUE/FALSE cell in a text field is refused: its text is not what was typed", async () => {
