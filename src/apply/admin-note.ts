@@ -9,14 +9,30 @@ import type { CellValue } from "./cell-value.js";
 
 type Body = Readonly<Record<string, CellValue>>;
 
+/**
+ * How the link came to be: there before this row (`existing`), made by this row's create
+ * (`created`), or found once a run of the same file had sent it before (`found`: that run's create
+ * may have made it, or someone else).
+ */
+export type LinkOrigin = "existing" | "created" | "found";
+
 /** The admin value the row asks for, when it gives one. */
 function wantedAdmin(body: Body): number | undefined {
   const wanted = body.user_grp_group_admin;
   return wanted === undefined || wanted === null ? undefined : Number(wanted);
 }
 
-function note(unit: string, line: number, body: Body, stored: unknown): string {
-  return `${unit} ${line}: user ${body.user_grp_user_id} is already in group ${body.user_grp_grp_id} with user_grp_group_admin ${stored}; the interface cannot change a link, so it stays`;
+function note(origin: LinkOrigin, body: Body, stored: unknown, wanted: number): string {
+  const user = body.user_grp_user_id;
+  const group = body.user_grp_grp_id;
+  const stays = "the interface cannot change a link, so it stays";
+  if (origin === "created") {
+    return `the portal made the link of user ${user} to group ${group} with user_grp_group_admin ${stored}, not the ${wanted} sent; ${stays}`;
+  }
+  if (origin === "found") {
+    return `user ${user} is in group ${group} with user_grp_group_admin ${stored}, not the ${wanted} asked; ${stays}`;
+  }
+  return `user ${user} is already in group ${group} with user_grp_group_admin ${stored}; ${stays}`;
 }
 
 /** The warning when the stored link's admin value is not the one the row asks for. */
@@ -25,10 +41,11 @@ export function adminNote(
   line: number,
   body: Body,
   stored: unknown,
+  origin: LinkOrigin = "existing",
 ): string | undefined {
   const wanted = wantedAdmin(body);
   if (wanted === undefined) return undefined;
   // A portal may print numbers as text (docs/api.md §8): 1 and "1" are the same value.
   const same = stored !== null && stored !== undefined && Number(stored) === wanted;
-  return same ? undefined : note(unit, line, body, stored ?? null);
+  return same ? undefined : `${unit} ${line}: ${note(origin, body, stored ?? null, wanted)}`;
 }

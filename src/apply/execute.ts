@@ -6,7 +6,7 @@
  * rows not sent are `skipped`, for a later run.
  */
 import type { LmsClient } from "../api/client.js";
-import { adminNote } from "./admin-note.js";
+import { adminNote, type LinkOrigin } from "./admin-note.js";
 import type { Outcome } from "./changes-table.js";
 import type { OpSpec } from "./ops.js";
 import type { OutcomeRecorder } from "./outcome-recorder.js";
@@ -48,7 +48,12 @@ export interface ExecuteResult {
 
 /** A row's result, or why sending stops and whether this row's answer was lost before it. */
 type Sent =
-  | { readonly result: RowResult; readonly answer?: AnsweredRecord }
+  | {
+      readonly result: RowResult;
+      readonly answer?: AnsweredRecord;
+      /** The warning for a link whose admin value is not the row's (also the result's error). */
+      readonly note?: string;
+    }
   | { readonly stop: StopCause; readonly lost: boolean };
 
 /** How a skipped row's error starts when its write went out but its answer was lost. */
@@ -100,12 +105,15 @@ async function sendOne(options: ExecuteOptions, planned: PlannedRow): Promise<Se
     const sent = await sendRow(options.client, spec, planned.recordId, planned.body, send);
     const answer = sent.record;
     const recordId = answeredId(spec, answer, planned.recordId);
+    const origin = !sent.existed ? "created" : options.resumed ? "found" : "existing";
+    // The portal may keep another admin value than sent: "applied" alone would hide it.
+    const note = linkNote(options, planned, answer, origin);
+    const error = note ?? null;
     if (!sent.existed || options.resumed) {
-      return { result: { outcome: "applied", error: null, recordId }, answer };
+      return { result: { outcome: "applied", error, recordId }, answer, note };
     }
     // A link someone made since the extract: this run changed nothing, and says how it differs.
-    const note = linkNote(options, planned, answer) ?? null;
-    return { result: { outcome: "unchanged", error: note, recordId }, answer };
+    return { result: { outcome: "unchanged", error, recordId }, answer, note };
   } catch (error) {
     if (signal?.aborted) return undefined;
     const stop = portalStop(error);
@@ -139,9 +147,11 @@ function linkNote(
   options: ExecuteOptions,
   planned: PlannedRow,
   answer: AnsweredRecord | undefined,
+  origin?: LinkOrigin,
 ): string | undefined {
   if (options.spec.kind !== "create" || answer === undefined) return undefined;
-  return adminNote(options.unit, planned.row.line, planned.body, answer.user_grp_group_admin);
+  const stored = answer.user_grp_group_admin;
+  return adminNote(options.unit, planned.row.line, planned.body, stored, origin);
 }
 
 /** Applies the plan; answers each line's result. Rows not sent are `skipped`. */
@@ -182,8 +192,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
         if (outcome.lost) unconfirmed.add(planned.row.line);
         return;
       }
-      const note = linkNote(options, planned, outcome.answer);
-      if (note !== undefined) notes.push(note);
+      if (outcome.note !== undefined) notes.push(outcome.note);
       // The next row waits until this one's outcome is in the journal.
       await record(planned, outcome.result, outcome.answer);
       sent++;
