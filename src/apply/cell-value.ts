@@ -48,9 +48,15 @@ export function parseCell(field: FieldSpec, text: string): CellParse {
     case "int":
     case "flag": {
       const n = parseIntCell(text);
-      return n === undefined
-        ? { problem: `${field.name} must be an integer, got ${quotedCell(text)}` }
-        : { value: n };
+      if (n === undefined) {
+        return { problem: `${field.name} must be an integer, got ${quotedCell(text)}` };
+      }
+      if (field.values && !field.values.includes(String(n))) {
+        return {
+          problem: `${field.name} must be one of ${field.values.join(", ")}, got ${quotedCell(text)}`,
+        };
+      }
+      return { value: n };
     }
     case "datetime": {
       const micros = parseDateTimeMicros(text.trim());

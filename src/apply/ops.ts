@@ -59,7 +59,12 @@ const SPECS: Readonly<Record<ApplyOp, OpSpec>> = {
     resource: "user_grp",
     kind: "create",
     idColumn: undefined,
-    fields: writableFields("user_grp"),
+    fields: writableFields("user_grp").map((field) =>
+      // The interface calls it a "group-admin indicator" and has no edit or delete of a link: a
+      // -1 or 2 typed by mistake would stay for good, as whatever the portal makes of it. Reading
+      // keeps any value (src/encode/coerce-value.ts); writing takes the two an indicator has.
+      field.name === "user_grp_group_admin" ? { ...field, values: ["0", "1"] } : field,
+    ),
     // A link names a user and a group; the portal cannot make one without both.
     required: ["user_grp_user_id", "user_grp_grp_id"],
     table: "user_grp",

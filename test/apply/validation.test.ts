@@ -170,6 +170,21 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(message).toContain("line 4: user_grp_user_id is required for user_grp.create");
   });
 
+  it("a group-admin value other than 0 or 1: a link cannot be changed once made", async () => {
+    const [g] = groupIds();
+    const [u1, u2, u3] = fx.outsiders(g as number, 3);
+    const message = await refused("user_grp.create", [
+      "user_grp_user_id,user_grp_grp_id,user_grp_group_admin",
+      `${u1},${g},-1`,
+      `${u2},${g},2`,
+      `${u3},${g},1`,
+    ]);
+    expect(message).toContain("2 problems");
+    expect(message).toContain('line 2: user_grp_group_admin must be one of 0, 1, got "-1"');
+    expect(message).toContain('line 3: user_grp_group_admin must be one of 0, 1, got "2"');
+    expect(fx.linksOf(u3 as number, g as number)).toBe(0);
+  });
+
   it("lists the first 20 problems and counts the rest", async () => {
     const ids = accessIds().slice(0, 30);
     const message = await refused("product_access.edit", [
