@@ -5,6 +5,7 @@
  * be recorded must not be followed by more changes: a rerun would not know them and send them
  * again.
  */
+import { dirname } from "node:path";
 import { ApiError, AuthError } from "../api/errors.js";
 import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../api/setup-failure.js";
 import { errnoCode } from "../config/errno-code.js";
@@ -116,12 +117,21 @@ export function stopError(
   );
 }
 
+/** What to do about the results file `file` that could not be written for `error`. */
+function resultsTodo(error: unknown, file: string, full: boolean): string {
+  if (full) return `Free space (${noSpaceText(file)})`;
+  // The database was written; what stands in the way is the file's place, not the database.
+  if (errnoCode(error) === "EISDIR") return `${file} is a folder: rename or remove it`;
+  return `Make ${file} and its folder (${dirname(file)}) writable`;
+}
+
 /** The line for a results file that could not be written (every outcome is on record). */
 export function resultsError(error: unknown, file: string, places: RecordPlaces): LmsExportError {
-  const { code, reason, todo } = storageFailure(error, places);
+  const { code, reason } = storageFailure(error, places);
+  const todo = resultsTodo(error, file, code === "disk-full");
   return new LmsExportError(
     code,
-    `apply could not write ${file} (${reason}); the outcomes are in the _changes table of ${places.database}. ${todo[0]?.toUpperCase()}${todo.slice(1)} to have the file from the next run`,
+    `apply could not write ${file} (${reason}); the outcomes are in the _changes table of ${places.database}. ${todo} to have the file from the next run`,
     { cause: error },
   );
 }

@@ -5,7 +5,7 @@
  * what to do, and the next run sends exactly what was not sent.
  */
 
-import { rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -222,6 +222,29 @@ describe("apply stops sending", () => {
       expect(await outcomes(path)).toEqual([{ outcome: "skipped", n: 5 }]);
     } finally {
       await portal.close();
+    }
+  });
+
+  it("when the results file cannot be written: the line names it and its folder, not the database", async () => {
+    const { path, access, args } = await accessFile("results-blocked.csv", 170, 3);
+    // A folder where the results file goes: nothing can be written over it.
+    await mkdir(`${path}.results.csv`);
+    try {
+      const result = await fx.run(args);
+      expect(result.code).toBe(1);
+      const line = lastLine(result.stderr);
+      expect(line).toContain(`apply could not write ${path}.results.csv`);
+      expect(line).toContain(`the outcomes are in the _changes table of ${fx.db}`);
+      expect(line).toContain(`${path}.results.csv is a folder: rename or remove it`);
+      expect(line).not.toContain(`Make ${fx.db}`);
+      const recorded = await query(
+        fx.db,
+        `SELECT count(*)::INT AS n FROM _changes WHERE file = 'results-blocked.csv'`,
+      );
+      // Every row's outcome is where the line says it is.
+      expect(recorded[0]?.n).toBe(access.length);
+    } finally {
+      await rm(`${path}.results.csv`, { recursive: true, force: true });
     }
   });
 });
