@@ -6,7 +6,12 @@ import type { ExtractResult } from "../extract/extract.js";
 import type { LmsDatabase } from "../load/database.js";
 import { type PortalCommandSetup, setupPortalCommand, withDatabase } from "./command-setup.js";
 import type { CliContext } from "./context.js";
-import { type ExtractFlags, extractSummary, extractWith } from "./extract-options.js";
+import {
+  checkExtractFlags,
+  type ExtractFlags,
+  extractSummary,
+  extractWith,
+} from "./extract-options.js";
 import { namingKeySource } from "./key-refusal.js";
 import { namingPortalToResume } from "./portal-resume-hint.js";
 
@@ -25,6 +30,8 @@ export async function extractCommand(
   } = {},
 ): Promise<ExtractResult> {
   const started = Date.now();
+  // A bad --since or --only is refused before the key is read or the database opened.
+  checkExtractFlags(args);
   const setup = await setupPortalCommand(args, ctx);
   await hooks.before?.(setup);
   const { config, logger, apiKey } = setup;

@@ -14,6 +14,7 @@ import { selectResources } from "../extract/plan.js";
 import type { LmsDatabase } from "../load/database.js";
 import { streamIsTTY } from "../log/color.js";
 import type { Logger } from "../log/logger.js";
+import { EXTRACTED } from "../resources/registry.js";
 import type { CliContext } from "./context.js";
 import { logProgress, renderTerminalProgress } from "./progress-render.js";
 
@@ -108,6 +109,13 @@ function parseSince(value: string | undefined): Date | undefined {
  */
 export function checkExtractFlags(flags: ExtractFlags): void {
   parseSince(flags.since);
+  // `--only=` or `--only ","` names nothing, which would read as no --only: every resource.
+  if (flags.only !== undefined && flags.only.length === 0) {
+    throw new LmsExportError(
+      "bad-input",
+      `--only needs at least one resource: ${EXTRACTED.join(", ")}`,
+    );
+  }
   selectResources(flags.only);
 }
 
