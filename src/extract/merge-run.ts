@@ -10,6 +10,7 @@ import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import { mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
+import { holdsRecordsOf } from "../load/run-address.js";
 import type { RunPace } from "../load/run-pace.js";
 import { type ResourceStats, runRecordCounts } from "../load/runs.js";
 import { type TableSize, tableSizes } from "../load/table-sizes.js";
@@ -95,6 +96,7 @@ export async function mergeRun(
       const mergeStarted = Date.now();
       const tables = await mergeStaging(connection, store.side, plan.resources, plan.mode, {
         keepRejectedOf: runId,
+        keepNewer: await holdsRecordsOf(connection, runId),
         beforeCommit: (tx) =>
           recordRunEnd(tx, store.side, runId, { status: "succeeded", pace, resources: figures }),
       });

@@ -38,6 +38,11 @@ export interface MergeOptions {
    * has but that could not be typed is not "gone".
    */
   keepRejectedOf?: number;
+  /**
+   * Leaves a row the database holds in a later version than the staged copy (see keepNewer).
+   * Only when the database's rows came from the same portal: another portal's are replaced.
+   */
+  keepNewer?: boolean;
 }
 
 function dedupedSql(resource: ExtractedName, stage: string, columns: string): string {
@@ -46,7 +51,7 @@ function dedupedSql(resource: ExtractedName, stage: string, columns: string): st
 }
 
 /** The quoted identifiers a merge of `resource` uses. */
-function sqlNames(resource: ExtractedName, side: string) {
+function sqlNames(resource: ExtractedName, side: string, keepNewerRows: boolean) {
   const spec = RESOURCES[resource];
   const names = [...spec.fields.map((f) => f.name), EXTRA_COLUMN];
   return {
@@ -59,7 +64,9 @@ function sqlNames(resource: ExtractedName, side: string) {
     nonKey: names.filter((name) => name !== spec.primaryKey).map(quoteIdent),
     // See keepNewer.
     updated:
-      "edit" in spec.endpoints && spec.updatedField ? quoteIdent(spec.updatedField) : undefined,
+      keepNewerRows && "edit" in spec.endpoints && spec.updatedField
+        ? quoteIdent(spec.updatedField)
+        : undefined,
   };
 }
 
@@ -242,7 +249,8 @@ export async function mergeStaging(
     inTransaction(connection, async () => {
       for (const resource of unique) {
         const keep = rejected.has(resource) ? options.keepRejectedOf : undefined;
-        await mergeOne(connection, sqlNames(resource, side), resource, how, keep);
+        const names = sqlNames(resource, side, options.keepNewer === true);
+        await mergeOne(connection, names, resource, how, keep);
       }
       dataMerged = true;
       await options.beforeCommit?.(connection);

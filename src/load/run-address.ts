@@ -52,3 +52,17 @@ export async function recordedAddresses(connection: DuckDBConnection): Promise<s
   );
   return reader.getRowObjects().map((row) => String(row.url));
 }
+
+/**
+ * Whether the database's rows came from the address run `runId` recorded: the last succeeded run
+ * recorded the same one, or no run recorded any. A run replacing another portal's records must
+ * not keep any of them as "later" (merge.ts keepNewer): they are another portal's.
+ */
+export async function holdsRecordsOf(
+  connection: DuckDBConnection,
+  runId: number,
+): Promise<boolean> {
+  const address = await runAddress(connection, runId);
+  if (address === undefined) return (await lastLoadedAddress(connection)) === undefined;
+  return (await loadedFromElsewhere(connection, address)) === undefined;
+}

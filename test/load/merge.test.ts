@@ -101,7 +101,7 @@ describe("mergeStaging", () => {
           dated(2, "b-later", "2026-01-06T00:00:00Z"),
           dated(3, "c", "2026-01-01T00:00:00Z"),
         ]);
-        await merged(connection, ["grp"], mode);
+        await merged(connection, ["grp"], mode, { keepNewer: true });
         expect(await groups(connection)).toEqual([
           [1, "edited"],
           [2, "b-later"],
@@ -109,12 +109,20 @@ describe("mergeStaging", () => {
         ]);
       });
     }
+    it("is replaced when the database's rows are another portal's (keepNewer off)", async () => {
+      const connection = await editedThenStaged([group(2, "b")]);
+      await merged(connection, ["grp"], "full");
+      expect(await groups(connection)).toEqual([
+        [1, "a"],
+        [2, "b"],
+      ]);
+    });
     it("full with a key staged twice (the careful merge): is kept", async () => {
       const connection = await editedThenStaged([
         dated(1, "a", "2026-01-02T00:00:00Z"),
         group(2, "b"),
       ]);
-      await merged(connection, ["grp"], "full");
+      await merged(connection, ["grp"], "full", { keepNewer: true });
       expect(await groups(connection)).toEqual([
         [1, "edited"],
         [2, "b"],
