@@ -157,13 +157,14 @@ export async function forEachPortal(
   }
 }
 
-/** Each configured portal with the path of its database. */
+/** Each portal of `names` (the config file's, from configuredPortals) with the path of its database. */
 export async function portalDatabases(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
+  names: readonly string[],
 ): Promise<{ name: string; db: string }[]> {
   const out: { name: string; db: string }[] = [];
-  for (const name of (await configuredPortals(flags, ctx)).names) {
+  for (const name of names) {
     const config = await resolveFor({ ...flags, portal: name, db: undefined }, ctx);
     out.push({ name, db: config.db });
   }

@@ -76,8 +76,8 @@ async function extractPortal(
 export async function extractAllPortals(args: Args, ctx: CliContext): Promise<void> {
   refuseAllPortalsTargets(args);
   checkExtractFlags(args);
-  const { atOnce, configFile } = await configuredPortals(args, ctx);
-  const portals = await portalDatabases(args, ctx);
+  const { atOnce, configFile, names } = await configuredPortals(args, ctx);
+  const portals = await portalDatabases(args, ctx, names);
   const batch = await planBatch(args, ctx, batchRecordPath(configFile), portals);
   const { plan, journal } = batch;
   if (plan.skipped.size < portals.length) await journal.save();

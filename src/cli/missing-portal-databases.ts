@@ -10,39 +10,27 @@
  * directory) is still refused, as are all of them missing: there would be nothing to report.
  */
 import { existsSync } from "node:fs";
-import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
+import { noDatabase, type PortalDatabase } from "../report/portals-database.js";
 import { batchRecordPath, readBatchRecord } from "./batch-record.js";
-
-export interface PortalFile {
-  readonly name: string;
-  readonly db: string;
-}
-
-function refusal(portal: PortalFile): LmsExportError {
-  return new LmsExportError(
-    "not-found",
-    `portal ${portal.name}: no database at ${portal.db}; run "lms-export extract --portal ${portal.name}" first`,
-  );
-}
 
 /**
  * The portals of `portals` whose database is there; warns of each one left out as above and
  * throws a not-found error for a missing database the batch record does not explain.
  */
 export async function presentPortalDatabases(
-  portals: readonly PortalFile[],
+  portals: readonly PortalDatabase[],
   configFile: string,
   logger: Logger,
-): Promise<PortalFile[]> {
+): Promise<PortalDatabase[]> {
   const missing = portals.filter((p) => !existsSync(p.db));
   if (missing.length === 0) return [...portals];
-  if (missing.length === portals.length) throw refusal(missing[0] as PortalFile);
+  if (missing.length === portals.length) throw noDatabase(missing[0] as PortalDatabase);
   const record = await readBatchRecord(batchRecordPath(configFile));
   for (const portal of missing) {
     const tried = record?.portals[portal.name];
     if (tried === undefined || tried.db !== portal.db || tried.state === "done") {
-      throw refusal(portal);
+      throw noDatabase(portal);
     }
     const outcome = tried.state === "pending" ? "did not end" : tried.state;
     logger.warn(

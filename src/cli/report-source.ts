@@ -42,6 +42,16 @@ export function withReportSourceOptions<T>(y: Argv<T>) {
   );
 }
 
+/** The databases of the config file's portals that `report --all-portals` reads. */
+async function presentDatabases(
+  args: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+  logger: Logger,
+): Promise<{ name: string; db: string }[]> {
+  const { names, configFile } = await configuredPortals(args, ctx);
+  return presentPortalDatabases(await portalDatabases(args, ctx, names), configFile, logger);
+}
+
 /**
  * Runs `use` on the source the flags name and closes it however `use` ends. `use` also gets the
  * folders the source reads while queries run (the lake's), which must stay readable when file
@@ -63,14 +73,7 @@ export async function withReportSource(
     return;
   }
   const lake = args.lake === undefined ? undefined : resolve(ctx.cwd, args.lake);
-  const databases =
-    lake === undefined
-      ? await presentPortalDatabases(
-          await portalDatabases(args, ctx),
-          (await configuredPortals(args, ctx)).configFile,
-          logger,
-        )
-      : [];
+  const databases = lake === undefined ? await presentDatabases(args, ctx, logger) : [];
   const source =
     lake !== undefined
       ? await openLake(lake, config.duckdbMemoryLimit)

@@ -21,6 +21,14 @@ export interface PortalDatabase {
   readonly db: string;
 }
 
+/** A portal whose database file is not there, with the command that makes it. */
+export function noDatabase(portal: PortalDatabase): LmsExportError {
+  return new LmsExportError(
+    "not-found",
+    `portal ${portal.name}: no database at ${portal.db}; run "lms-export extract --portal ${portal.name}" first`,
+  );
+}
+
 /**
  * Attaches `portal`'s database read-only as `alias`. A database another process holds (an
  * extract merging into it) is waited for as `wait` says, and named as in use, as `report --db`
@@ -59,12 +67,7 @@ async function attachPortals(
   const sources: PortalTables[] = [];
   for (const [i, portal] of portals.entries()) {
     const alias = quoteIdent(`portal_${i}`);
-    if (!existsSync(portal.db)) {
-      throw new LmsExportError(
-        "not-found",
-        `portal ${portal.name}: no database at ${portal.db}; run "lms-export extract --portal ${portal.name}" first`,
-      );
-    }
+    if (!existsSync(portal.db)) throw noDatabase(portal);
     await attachPortal(setup, portal, alias, wait);
     const reader = await setup.runAndReadAll(
       `SELECT table_name FROM duckdb_tables() WHERE database_name = ${quoteLiteral(`portal_${i}`)}
