@@ -5,7 +5,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { parseDateTimeMicros } from "../encode/parse-datetime.js";
 import { quoteIdent } from "../load/ddl.js";
-import { existingColumns } from "../load/table-columns.js";
+import { existingColumns, tableExists } from "../load/table-columns.js";
 import { type CellValue, isoFromMicros } from "./cell-value.js";
 import type { OpSpec } from "./ops.js";
 import type { ChangeRow } from "./read-changes.js";
@@ -130,10 +130,7 @@ async function portalUserValues(
   ids: readonly number[],
 ): Promise<Map<string, LocalRecord>> {
   const out = new Map<string, LocalRecord>();
-  const exists = await connection.runAndReadAll(
-    "SELECT count(*) FROM information_schema.tables WHERE table_name = '_changes' AND table_schema = current_schema()",
-  );
-  if (ids.length === 0 || Number(exists.getRows()[0]?.[0] ?? 0) === 0) return out;
+  if (ids.length === 0 || !(await tableExists(connection, "_changes"))) return out;
   const reader = await connection.runAndReadAll(
     `SELECT record_id, arg_max("after", "time")::VARCHAR FROM _changes
      WHERE op = $op AND outcome = 'applied' AND "after" IS NOT NULL

@@ -9,6 +9,7 @@
  * its portal's extract failed before storing anything (src/cli/missing-portal-databases.ts): else
  * it is a wrong `db` or working directory rather than an extract that has not succeeded yet.
  */
+import { tableExists } from "../load/table-columns.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportSource } from "../report/report-source.js";
 
@@ -27,9 +28,6 @@ function warning(database: ReportedDatabase): string {
   return `portal ${database.name}: ${holds}, so its rows are missing from the reports; run "lms-export extract --portal ${database.name}" until it succeeds`;
 }
 
-const RUNS_TABLE = `SELECT count(*) FROM information_schema.tables WHERE table_name = '_runs'
-  AND table_catalog = current_database() AND table_schema = current_schema()`;
-
 /**
  * The portals (over several: their names; one database: [undefined]) whose `_runs` records runs
  * and none that succeeded. A database with no run at all is not one: no extract was tried in it
@@ -38,8 +36,7 @@ const RUNS_TABLE = `SELECT count(*) FROM information_schema.tables WHERE table_n
 async function failedOnly(source: ReportSource): Promise<(string | undefined)[]> {
   const connection = await source.connect();
   try {
-    const exists = await connection.runAndReadAll(RUNS_TABLE);
-    if (Number(exists.getRowsJS()[0]?.[0] ?? 0) === 0) return [];
+    if (!(await tableExists(connection, "_runs"))) return [];
     const portal = source.portals ? "portal" : "NULL";
     const reader = await connection.runAndReadAll(
       `SELECT ${portal} FROM _runs GROUP BY ALL

@@ -47,3 +47,13 @@ export async function columnsByTable(
   for (const [table, column] of reader.getRows()) found.get(String(table))?.push(String(column));
   return found;
 }
+
+/** Whether `table` exists in the connection's current database and schema (a side file's aside). */
+export async function tableExists(connection: DuckDBConnection, table: string): Promise<boolean> {
+  const reader = await connection.runAndReadAll(
+    `SELECT count(*) FROM information_schema.tables WHERE table_name = $1
+     AND table_catalog = current_database() AND table_schema = current_schema()`,
+    [table],
+  );
+  return Number(reader.getRows()[0]?.[0] ?? 0) > 0;
+}

@@ -6,6 +6,7 @@
  * read, and the data is as old as the oldest of them.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { tableExists } from "../load/table-columns.js";
 import type { PortalScopes } from "./portal-scopes.js";
 
 /** One portal's last successful run (its id is the portal's own), or nulls when it has none. */
@@ -39,11 +40,7 @@ export async function lastLoad(
   connection: DuckDBConnection,
   portals?: Pick<PortalScopes, "scopes">,
 ): Promise<LastLoad> {
-  const exists = await connection.runAndReadAll(
-    `SELECT count(*) FROM information_schema.tables WHERE table_name = '_runs'
-     AND table_catalog = current_database() AND table_schema = current_schema()`,
-  );
-  if (Number(exists.getRowsJS()[0]?.[0] ?? 0) === 0) return NONE;
+  if (!(await tableExists(connection, "_runs"))) return NONE;
   const names = portals?.scopes.map((scope) => scope.name) ?? [];
   if (names.length > 1) return portalLoads(connection, names);
   const reader = await connection.runAndReadAll(

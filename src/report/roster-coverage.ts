@@ -8,6 +8,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { tableExists } from "../load/table-columns.js";
 import type { QueryDef } from "./catalog.js";
 import type { AboutLine } from "./export/xlsx.js";
 
@@ -44,10 +45,7 @@ FROM people LEFT JOIN "user" ON "user".user_id = people.user_id`;
  * the file up to date (any command that opens it for writing adds the table).
  */
 export async function rosterCoverage(connection: DuckDBConnection): Promise<RosterCoverage> {
-  const tables = await connection.runAndReadAll(
-    "SELECT count(*) FROM information_schema.tables WHERE table_name = 'user' AND table_schema = current_schema()",
-  );
-  if (Number(tables.getRows()[0]?.[0] ?? 0) === 0) {
+  if (!(await tableExists(connection, "user"))) {
     throw new LmsExportError(
       "bad-input",
       `the database has no "user" table (it was written by an older lms-export); run ${ROSTER_IMPORT_HINT} or "lms-export extract" once to add it, then run the report again`,
