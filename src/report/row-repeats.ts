@@ -39,6 +39,30 @@ export interface RowRepeats {
 }
 
 /**
+ * The items of each bound query, counted once: a report written as a workbook and a page (and
+ * mailed) would otherwise run the whole query again for each, to the same count.
+ */
+const counted = new WeakMap<BoundQuery, Promise<number | undefined>>();
+
+/** How many items `bound`'s rows hold, or undefined when its result lacks the key columns. */
+async function countItems(
+  connection: DuckDBConnection,
+  bound: BoundQuery,
+  repeat: Repeat,
+): Promise<number | undefined> {
+  const columns = (await describeColumns(connection, bound)).map((c) => c.name);
+  if (!repeat.key.every((column) => columns.includes(column))) return undefined;
+  const key = [...(columns.includes("portal") ? ["portal"] : []), ...repeat.key];
+  const sql = `SELECT count(*) FROM (SELECT DISTINCT ${key.map(quoteIdent).join(", ")} FROM (${bound.sql}\n))`;
+  try {
+    const result = await connection.runAndReadAll(sql, bound.values, bound.types);
+    return Number(result.getRowsJS()[0]?.[0] ?? 0);
+  } catch (error) {
+    throw sqlError(error, bound.query.file, "run");
+  }
+}
+
+/**
  * How `bound`'s rows repeat its items, or undefined when they do not: no repeating parameter is
  * on, the result lacks the item's key columns, or no item has more than one row.
  */
@@ -49,18 +73,14 @@ export async function rowRepeats(
 ): Promise<RowRepeats | undefined> {
   const repeat = REPEATS.find((r) => bound.params.get(r.param)?.value === true);
   if (repeat === undefined) return undefined;
-  const columns = (await describeColumns(connection, bound)).map((c) => c.name);
-  if (!repeat.key.every((column) => columns.includes(column))) return undefined;
-  const key = [...(columns.includes("portal") ? ["portal"] : []), ...repeat.key];
-  const sql = `SELECT count(*) FROM (SELECT DISTINCT ${key.map(quoteIdent).join(", ")} FROM (${bound.sql}\n))`;
-  let items: number;
-  try {
-    const result = await connection.runAndReadAll(sql, bound.values, bound.types);
-    items = Number(result.getRowsJS()[0]?.[0] ?? 0);
-  } catch (error) {
-    throw sqlError(error, bound.query.file, "run");
+  let count = counted.get(bound);
+  if (count === undefined) {
+    count = countItems(connection, bound, repeat);
+    counted.set(bound, count);
   }
-  return items === rows ? undefined : { per: repeat.per, items, itemsName: repeat.items };
+  const items = await count;
+  if (items === undefined || items === rows) return undefined;
+  return { per: repeat.per, items, itemsName: repeat.items };
 }
 
 /** What repeating rows are: "one per manager of each person (7400 required products)". */
