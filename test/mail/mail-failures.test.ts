@@ -211,25 +211,27 @@ describe("a server that requires a login", () => {
     expect(smtp.connections).toBe(0);
   });
 
-  test("port 0 is refused before anything is written, not sent to 587", async () => {
+  test.each([
+    [
+      "port 0, not sent to 587",
+      "smtp://127.0.0.1:0",
+      "port0-out",
+      "has port 0: give a port from 1 to 65535",
+    ],
+    [
+      "a user without a password",
+      "smtp://reporter@127.0.0.1:2525",
+      "nopass-out",
+      "needs a password",
+    ],
+  ])("%s is refused before anything is written", async (_case, url, out, said) => {
     const run = await runCliIn(
       ws.dir,
-      reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "port0-out"),
-      { LMS_SMTP_URL: "smtp://127.0.0.1:0", LMS_MAIL_FROM: FROM },
+      reportArgs("team-list", "--mail-to", "ops@example.com", "--out", out),
+      { LMS_SMTP_URL: url, LMS_MAIL_FROM: FROM },
     );
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("has port 0: give a port from 1 to 65535");
-    expect(existsSync(join(ws.dir, "port0-out"))).toBe(false);
-  });
-
-  test("a user without a password is refused before anything is written", async () => {
-    const run = await runCliIn(
-      ws.dir,
-      reportArgs("team-list", "--mail-to", "ops@example.com", "--out", "nopass-out"),
-      { LMS_SMTP_URL: "smtp://reporter@127.0.0.1:2525", LMS_MAIL_FROM: FROM },
-    );
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("needs a password");
-    expect(existsSync(join(ws.dir, "nopass-out"))).toBe(false);
+    expect(run.stderr).toContain(said);
+    expect(existsSync(join(ws.dir, out))).toBe(false);
   });
 });
