@@ -15,16 +15,11 @@
  * for their bounds (its smallest and largest values) before it is written. UBIGINT needs nothing:
  * DuckDB writes it as INT64 annotated UINT_64, an unsigned whole number.
  */
-import { type DuckDBConnection, DuckDBTypeId } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../../load/ddl.js";
 import type { BoundQuery, ColumnInfo } from "../run-query.js";
 import { sqlError } from "../sql-error.js";
-import { castWideValues, holdsWideInteger, wideValues } from "./parquet-nested-integers.js";
-
-const WIDE_INTEGER_IDS: ReadonlySet<DuckDBTypeId> = new Set([
-  DuckDBTypeId.HUGEINT,
-  DuckDBTypeId.UHUGEINT,
-]);
+import { castWideValues, holdsWideInteger, WIDE, wideValues } from "./parquet-nested-integers.js";
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -43,7 +38,7 @@ const columnWhere = (bound: BoundQuery, column: ColumnInfo) =>
 /** SQL of the smallest and the largest of the column's wide integers, top-level or nested. */
 function boundsSql(bound: BoundQuery, column: ColumnInfo): string {
   const name = quoteIdent(column.name);
-  if (WIDE_INTEGER_IDS.has(column.type.typeId)) return `min(${name}), max(${name})`;
+  if (WIDE.has(column.type.typeId)) return `min(${name}), max(${name})`;
   const values = wideValues(column.type, name, columnWhere(bound, column));
   return `min(list_min(${values})), max(list_max(${values}))`;
 }

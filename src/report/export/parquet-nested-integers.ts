@@ -20,7 +20,11 @@ import {
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { quoteIdent, quoteLiteral } from "../../load/ddl.js";
 
-const WIDE: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
+/** DuckDB's 128-bit whole numbers, which its Parquet writer writes as DOUBLE. */
+export const WIDE: ReadonlySet<DuckDBTypeId> = new Set([
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UHUGEINT,
+]);
 
 /** The types inside `type`, one level down (none for a type that holds no other). */
 function innerTypes(type: DuckDBType): readonly DuckDBType[] {
