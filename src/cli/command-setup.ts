@@ -5,7 +5,11 @@
 import { describeApiKeySource, readApiKey } from "../config/api-key.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import type { LmsDatabase } from "../load/database.js";
-import { DatabaseLockedError, lockedWithoutWait } from "../load/open-errors.js";
+import {
+  DatabaseLockedError,
+  DatabaseMissingError,
+  lockedWithoutWait,
+} from "../load/open-errors.js";
 import { openDatabaseWaiting } from "../load/wait-for-lock.js";
 import { createCliLogger } from "../log/cli-logger.js";
 import { streamIsTTY } from "../log/color.js";
@@ -74,7 +78,26 @@ export interface DatabaseOpening {
 }
 
 /** The settings that say which database to open and how much memory DuckDB may take there. */
-export type DatabaseSettings = Pick<ResolvedConfig, "db" | "duckdbMemoryLimit">;
+export type DatabaseSettings = Pick<ResolvedConfig, "db" | "duckdbMemoryLimit"> &
+  Partial<Pick<ResolvedConfig, "sources">>;
+
+/**
+ * A missing database names what gave its path: "check --db" tells a user whose config file or
+ * LMS_DB named it to look at a flag they never passed.
+ */
+export function namingDbSetting(
+  error: unknown,
+  config: Partial<Pick<ResolvedConfig, "sources">>,
+): unknown {
+  if (!(error instanceof DatabaseMissingError)) return error;
+  return error.namingSetting(dbSetting(config));
+}
+
+/** What gave the database's path, as a user would look for it; --db when nothing did. */
+export function dbSetting(config: Partial<Pick<ResolvedConfig, "sources">>): string {
+  const source = config.sources?.db;
+  return source === undefined || source === "default" ? "--db" : source;
+}
 
 /**
  * Opens the configured database (with the configured memory ceiling) for `use` and closes it
@@ -93,7 +116,7 @@ export async function withDatabase<T>(
     // Without `wait` the command has no --wait flag to suggest.
     throw options.wait === undefined && error instanceof DatabaseLockedError
       ? lockedWithoutWait(error)
-      : error;
+      : namingDbSetting(error, config);
   });
   try {
     return await use(db);

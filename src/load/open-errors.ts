@@ -72,12 +72,7 @@ export async function checkDatabasePath(
         `directory ${dir} for database ${shown} does not exist; create it or choose another --db`,
       );
     }
-    if (readOnly) {
-      throw new LmsExportError(
-        "not-found",
-        `database ${shown} does not exist; run "lms-export extract" first or check --db`,
-      );
-    }
+    if (readOnly) throw new DatabaseMissingError(shown, {});
   }
   if (readOnly) return;
   if (fileStat && !(await writable(absolute))) {
@@ -125,6 +120,27 @@ async function writable(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * A database to read that is not there. `setting` names what gave its path: the CLI knows whether
+ * that was --db, an environment variable or a config file, and says which (`namingSetting`).
+ */
+export class DatabaseMissingError extends LmsExportError {
+  readonly shown: string;
+  constructor(shown: string, options: { cause?: unknown }, setting = "--db") {
+    super(
+      "not-found",
+      `database ${shown} does not exist; run "lms-export extract" first or check ${setting}`,
+      options,
+    );
+    this.shown = shown;
+  }
+
+  /** The same failure, telling the user to check `setting` rather than --db. */
+  namingSetting(setting: string): DatabaseMissingError {
+    return new DatabaseMissingError(this.shown, { cause: this.cause }, setting);
   }
 }
 
@@ -204,13 +220,7 @@ export function openError(shown: string, error: unknown): LmsExportError {
       options,
     );
   }
-  if (/database does not exist/i.test(message)) {
-    return new LmsExportError(
-      "not-found",
-      `database ${shown} does not exist; run "lms-export extract" first or check --db`,
-      options,
-    );
-  }
+  if (/database does not exist/i.test(message)) return new DatabaseMissingError(shown, options);
   return new LmsExportError(
     "storage-failed",
     `cannot open database ${shown}: ${firstLine(message)}`,

@@ -79,6 +79,24 @@ describe("main() on a failure thrown below it", () => {
     );
   });
 
+  it("a missing database named by the config file or LMS_DB is told to check that, not --db", async () => {
+    const db = join(dir, "named.duckdb");
+    const config = join(dir, "lms-export.json");
+    await writeFile(config, JSON.stringify({ db: "./named.duckdb" }));
+    const missing = `lms-export: database ${db} does not exist; run "lms-export extract" first or check`;
+    const fromFile = await runCli(dir, ["sql", "SELECT 1", "--config", config]);
+    expect(fromFile.stderr).toBe(`${missing} ${config} (db)\n`);
+    const report = await runCli(dir, ["report", "compliance", "--config", config]);
+    expect(report.stderr).toBe(`${missing} ${config} (db)\n`);
+    const fromEnv = await runCli(dir, ["sql", "SELECT 1"], { LMS_DB: db });
+    expect(fromEnv.stderr).toBe(`${missing} LMS_DB\n`);
+    expect([fromFile.code, report.code, fromEnv.code]).toEqual([
+      EXIT_USAGE,
+      EXIT_USAGE,
+      EXIT_USAGE,
+    ]);
+  });
+
   it("an unknown report (not-found, from the report stage) answers 2 and names the choices", async () => {
     const db = join(dir, "empty.duckdb");
     (await openDatabase(db)).close();

@@ -17,6 +17,7 @@ import { streamIsTTY } from "../../log/color.js";
 import type { Logger } from "../../log/logger.js";
 import {
   type CommandSetup,
+  dbSetting,
   setupCommand,
   setupPortalCommand,
   withDatabase,
@@ -184,7 +185,7 @@ async function applySetup(
     // The diff, the checks of ids and the record of what was done all live in the database.
     throw new LmsExportError(
       "not-found",
-      `database ${config.db} does not exist; run "lms-export extract" first (apply compares the file with it) or check --db`,
+      `database ${config.db} does not exist; run "lms-export extract" first (apply compares the file with it) or check ${dbSetting(config)}`,
     );
   }
   return { setup, apiKey, keySource };

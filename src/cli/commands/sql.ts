@@ -9,7 +9,7 @@ import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { inlineSqlError } from "../../report/sql-error.js";
 import { statementCount } from "../../report/statement-count.js";
 import type { CommandArgs } from "../command-args.js";
-import { setupCommand } from "../command-setup.js";
+import { namingDbSetting, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
@@ -53,7 +53,9 @@ async function sqlHandler(args: SqlArgs, ctx: CliContext): Promise<void> {
     config.db,
     { readOnly: true, memoryLimit: config.duckdbMemoryLimit },
     { seconds: args.wait, logger, signal: ctx.signal },
-  );
+  ).catch((error: unknown) => {
+    throw namingDbSetting(error, config);
+  });
   try {
     await restrictFileAccess(db, allowed);
     await runAndPrint(await db.connect(), query, format, {
