@@ -73,6 +73,8 @@ export interface ExtractFlags {
   resume?: boolean | undefined;
   allowEmpty?: boolean | undefined;
   only?: string[] | undefined;
+  /** Only the flag: LMS_LOOKBACK and the config file's "lookback" serve every kind of run. */
+  lookback?: number | undefined;
 }
 
 function parseSince(value: string | undefined): Date | undefined {
@@ -109,6 +111,7 @@ function parseSince(value: string | undefined): Date | undefined {
  */
 export function checkExtractFlags(flags: ExtractFlags): void {
   parseSince(flags.since);
+  refuseIdleLookback(flags);
   // `--only=` or `--only ","` names nothing, which would read as no --only: every resource.
   if (flags.only !== undefined && flags.only.length === 0) {
     throw new LmsExportError(
@@ -117,6 +120,27 @@ export function checkExtractFlags(flags: ExtractFlags): void {
     );
   }
   selectResources(flags.only);
+}
+
+/**
+ * --lookback moves only an --incremental run's start back from the last run's. Given to a full
+ * run, or with --since (which names the start itself), it would change nothing, and a user who
+ * typed it believes it did.
+ */
+function refuseIdleLookback(flags: ExtractFlags): void {
+  if (flags.lookback === undefined) return;
+  if (flags.since !== undefined) {
+    throw new LmsExportError(
+      "bad-input",
+      "--lookback does nothing with --since, which gives the start itself: drop --lookback, or move --since back",
+    );
+  }
+  if (flags.incremental !== true) {
+    throw new LmsExportError(
+      "bad-input",
+      "--lookback only moves the start of an --incremental run back from the last run's; a full run reads everything: add --incremental, or drop --lookback",
+    );
+  }
 }
 
 /** Runs the extract step with resolved settings; the caller owns the database. */

@@ -50,4 +50,20 @@ describe("--lookback, LMS_LOOKBACK and lookback", () => {
     });
     expect(run.code, run.stderr).toBe(0);
   });
+
+  it.each([
+    [["--lookback", "30"], "add --incremental, or drop --lookback"],
+    [["--full", "--lookback", "30"], "add --incremental, or drop --lookback"],
+    [["--since", "2026-01-01", "--lookback", "30"], "drop --lookback, or move --since back"],
+  ])("%j is refused, since the flag would change nothing", async (flags, todo) => {
+    const run = await runCli(dir, [...extract, ...flags], { LMS_API_KEY: "demo-key" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^lms-export: --lookback .*\n$/);
+    expect(run.stderr).toContain(todo);
+  });
+
+  it("LMS_LOOKBACK still serves a full run, which does not use it", async () => {
+    const run = await runCli(dir, extract, { LMS_API_KEY: "demo-key", LMS_LOOKBACK: "30" });
+    expect(run.code, run.stderr).toBe(0);
+  });
 });
