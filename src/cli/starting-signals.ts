@@ -1,0 +1,27 @@
+/**
+ * Ctrl-C or SIGTERM while the command line is still loading (its modules and DuckDB's library
+ * take a second or two on a busy machine): main() has not installed its handlers yet, and Node's
+ * default would end the process by the signal without a word. Until main() takes over, such a
+ * signal ends it as main() would for a command stopped before it did anything: one line, and
+ * 130 or 143. Nothing has been read or written by then, so there is nothing to finish.
+ *
+ * Imported by the launcher (bin/lms-export.js) before main.js, so it must stay light: it loads
+ * nothing of DuckDB's.
+ */
+import { EXIT_SIGINT, EXIT_SIGTERM } from "./exit-codes.js";
+
+/** Catches SIGINT and SIGTERM until the answered function is called, just before main(). */
+export function catchSignalsWhileStarting(): () => void {
+  const stop = (code: number) => () => {
+    process.stderr.write("lms-export: interrupted while starting; nothing was read or written\n");
+    process.exit(code);
+  };
+  const onInt = stop(EXIT_SIGINT);
+  const onTerm = stop(EXIT_SIGTERM);
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  return () => {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+  };
+}
