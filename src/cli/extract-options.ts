@@ -156,6 +156,8 @@ export async function extractWith(options: {
   apiKey?: string;
   /** The database is known to hold another address's records (the demo's, on a new port). */
   portalChangeExpected?: boolean;
+  /** The demo's own run: recorded as such, so a later demo knows the database is its own. */
+  madeByDemo?: boolean;
 }): Promise<ExtractResult> {
   const { config, flags, ctx, logger } = options;
   const baseUrl = requireBaseUrl(config);
@@ -193,6 +195,7 @@ export async function extractWith(options: {
       return { stop() {} };
     },
     runOptions: {
+      ...(options.madeByDemo === true ? { demo: true } : {}),
       baseUrl,
       concurrency: config.concurrency,
       maxConcurrency: config.maxConcurrency,

@@ -45,10 +45,20 @@ export async function loadedFromElsewhere(
   return last === undefined || sameAddress(last.address, address) ? undefined : last;
 }
 
-/** Every address the runs of the database recorded. */
-export async function recordedAddresses(connection: DuckDBConnection): Promise<string[]> {
+/**
+ * Every address the runs of the database recorded; with `exceptDemo`, leaving out the runs the
+ * demo made (marked `"demo": true` in their options by `demo`).
+ */
+export async function recordedAddresses(
+  connection: DuckDBConnection,
+  options: { exceptDemo?: boolean } = {},
+): Promise<string[]> {
+  const notDemo =
+    options.exceptDemo === true
+      ? " AND json_extract_string(options, '$.demo') IS DISTINCT FROM 'true'"
+      : "";
   const reader = await connection.runAndReadAll(
-    `SELECT DISTINCT ${ADDRESS} AS url FROM _runs WHERE url IS NOT NULL`,
+    `SELECT DISTINCT ${ADDRESS} AS url FROM _runs WHERE url IS NOT NULL${notDemo}`,
   );
   return reader.getRowObjects().map((row) => String(row.url));
 }

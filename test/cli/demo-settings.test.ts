@@ -72,4 +72,51 @@ describe("demo", () => {
       "--db people.duckdb holds the roster imported from staff.csv: the demo would replace",
     );
   }, 120_000);
+
+  it("refuses a real portal's extracts through a tunnel on localhost, which the demo did not make", async () => {
+    const path = join(cwd, "tunnel.duckdb");
+    (await createLmsDatabase({ path })).close();
+    await onFile(path, `UPDATE _runs SET options = '{"baseUrl":"http://localhost:8443/api-v2"}'`);
+    const before = readFileSync(path);
+    const run = await runInProcess(["demo", "--users", "20", "--db", "tunnel.duckdb"], cwd, {
+      LMS_QUIET: "1",
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "--db tunnel.duckdb holds extracts of http://localhost:8443/api-v2: the demo would replace",
+    );
+    expect(readFileSync(path).equals(before)).toBe(true);
+  }, 120_000);
+
+  it("marks its own runs, and takes an earlier demo's unmarked database as its own", async () => {
+    const env = { LMS_QUIET: "1", LMS_LOG_FORMAT: "json" };
+    const args = ["demo", "--users", "20", "--db", "again.duckdb", "--out", "again-out"];
+    const first = await runInProcess(args, cwd, env);
+    expect(first.code, first.stderr).toBe(0);
+    const path = join(cwd, "again.duckdb");
+    const marked = await onFile(
+      path,
+      "SELECT count(*) FILTER (WHERE json_extract_string(options, '$.demo') = 'true') = count(*) FROM _runs",
+    );
+    expect(marked).toBe(true);
+    // As a demo recorded its runs before it marked them: a loopback address, and its roster.
+    await onFile(
+      path,
+      `UPDATE _runs SET options = json_object('baseUrl', json_extract_string(options, '$.baseUrl'))`,
+    );
+    const second = await runInProcess(args, cwd, env);
+    expect(second.code, second.stderr).toBe(0);
+  }, 240_000);
 });
+
+/** Runs `sql` on the DuckDB file at `path` with DuckDB's own client; answers the first value. */
+async function onFile(path: string, sql: string): Promise<unknown> {
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

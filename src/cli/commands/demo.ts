@@ -144,6 +144,7 @@ async function extractAndReport(
       apiKey: DEFAULT_API_KEY,
       // The demo's portal listens on a new port each time: its earlier runs are its own.
       portalChangeExpected: true,
+      madeByDemo: true,
     });
     ctx.stdout.write(extractSummary(result, (Date.now() - run.started) / 1000));
     if ((result.resources.get("product")?.notFound ?? 0) > 0) {
