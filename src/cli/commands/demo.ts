@@ -3,7 +3,9 @@ import type { Argv } from "yargs";
 import { DEFAULT_OUT_DIR } from "../../config/defaults.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { type LmsDatabase, openDatabase } from "../../load/database.js";
+import { checkDatabasePath } from "../../load/open-errors.js";
 import { loadCatalog } from "../../report/catalog.js";
+import { prepareOutputDir } from "../../report/output-files.js";
 import { projectRoot } from "../../report/project-root.js";
 import { runReports } from "../../report/run-report.js";
 import { importRoster } from "../../roster/import-roster.js";
@@ -76,7 +78,10 @@ async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
     configFile: false,
   });
   const dbPath = resolve(ctx.cwd, args.db ?? DEMO_DB);
+  // What would stop the demo once its portal ran and its extract was written is found now.
+  await checkDatabasePath(relative(ctx.cwd, dbPath) || dbPath, dbPath, false);
   await refuseRealDatabase(dbPath, ctx.cwd);
+  await prepareOutputDir(setup.config.outDir);
   ctx.stderr.write(`starting a simulated portal with ${args.users} users...\n`);
   const portal = await startSimulator({ users: args.users, seed: args.seed });
   let page: string | undefined;
@@ -110,13 +115,12 @@ function rosterPath(dbPath: string): string {
  */
 async function importDemoRoster(
   db: LmsDatabase,
-  portal: RunningSimulator,
-  dbPath: string,
+  { portal, dbPath }: { portal: RunningSimulator; dbPath: string },
   ctx: CliContext,
 ): Promise<void> {
   const path = rosterPath(dbPath);
   await writePeopleCsv(portal.data, path);
-  const summary = await importRoster(db, { path, mode: "replace" });
+  const summary = await importRoster(db, { path, mode: "replace", signal: ctx.signal });
   ctx.stdout.write(
     `roster: ${summary.rows} people from ${relative(ctx.cwd, path)} (the simulated portal's people, as an HR export lists them)\n`,
   );
@@ -152,7 +156,7 @@ async function extractAndReport(
         "  (not found: the simulated portal deletes a product on purpose, as real portals do, to show how lookups of records that are gone end up in _not_found)\n",
       );
     }
-    await importDemoRoster(db, run.portal, run.dbPath, ctx);
+    await importDemoRoster(db, run, ctx);
     const catalog = demoCatalog(await loadCatalog(projectRoot()));
     const reports = await runReports(db, [...catalog.reports.keys()], {
       outDir: config.outDir,
@@ -161,6 +165,7 @@ async function extractAndReport(
       logger,
       catalog,
       cwd: ctx.cwd,
+      signal: ctx.signal,
     });
     ctx.stdout.write(reportSummary(reports, ctx.cwd));
     const weekly = reports.find((report) => report.report === "weekly-compliance");
