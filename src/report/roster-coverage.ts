@@ -46,6 +46,13 @@ FROM people LEFT JOIN "user" ON "user".user_id = people.user_id`;
  */
 export async function rosterCoverage(connection: DuckDBConnection): Promise<RosterCoverage> {
   if (!(await tableExists(connection, "user"))) {
+    // A DuckDB file lms-export never wrote (another tool's, or an empty one) is no older version.
+    if (!(await tableExists(connection, "_runs"))) {
+      throw new LmsExportError(
+        "bad-input",
+        `the database holds none of lms-export's tables (no "user", no _runs): if it is not the file meant, name the right one; else run "lms-export extract" to fill it`,
+      );
+    }
     throw new LmsExportError(
       "bad-input",
       `the database has no "user" table (it was written by an older lms-export); run ${ROSTER_IMPORT_HINT} or "lms-export extract" once to add it, then run the report again`,

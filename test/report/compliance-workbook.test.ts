@@ -6,11 +6,13 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Logger } from "../../src/log/logger.js";
 import { runReports } from "../../src/report/run-report.js";
 import { createLmsDatabase, type TestDatabase } from "../fixtures/lms-dataset.js";
+import { runCli } from "../helpers/in-process-cli.js";
 
 const NOW = new Date("2026-03-10T08:00:00Z");
 
@@ -289,5 +291,17 @@ describe("a database from before the roster", () => {
     } finally {
       old.close();
     }
+  });
+
+  test("a DuckDB file lms-export never wrote is not taken for an older lms-export's", async () => {
+    const blank = join(dir, "blank.duckdb");
+    const instance = await DuckDBInstance.create(blank);
+    (await instance.connect()).closeSync();
+    instance.closeSync();
+    const run = await runCli(dir, ["report", "weekly-compliance", "--db", blank]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `lms-export: the database holds none of lms-export's tables (no "user", no _runs): if it is not the file meant, name the right one; else run "lms-export extract" to fill it\n`,
+    );
   });
 });
