@@ -10,6 +10,7 @@
 import yargs from "yargs";
 import { type MailTarget, targetText } from "../mail/mail-only.js";
 import type { MailSummary, ReportToMail } from "../mail/mail-reports.js";
+import { shellWord } from "../text/shell-word.js";
 import { REPORT_NAMES_KEY, reportBuilder } from "./report-command-options.js";
 
 /** The options that say whom to mail: replaced, never repeated. */
@@ -47,11 +48,6 @@ function reportOptions(): Repeated {
   );
   repeated = { keys, defaults: declared.default };
   return repeated;
-}
-
-/** `text` as one word of a POSIX shell: as it is when plain, else in single quotes. */
-export function shellWord(text: string): string {
-  return /^[A-Za-z0-9@%_+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The words giving option `name` the parsed `value` again. */

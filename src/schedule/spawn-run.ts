@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { shellWord } from "../text/shell-word.js";
 
 /** The CLI's launcher, found from this module's place in src/ or dist/. */
 export const CLI_BIN_PATH = fileURLToPath(new URL("../../bin/lms-export.js", import.meta.url));
@@ -72,7 +73,10 @@ export function spawnCliRun(
 /** Flags whose value is a secret; each command refuses them, but a log must not show them. */
 const SECRET_FLAGS = ["--api-key", "--smtp-password"];
 
-/** The command as a log shows it, with any value given to a secret's flag hidden. */
+/**
+ * The command as a log shows it, each word quoted for a POSIX shell so that it can be pasted and
+ * run, with any value given to a secret's flag hidden.
+ */
 export function displayCommand(args: readonly string[]): string {
   const shown: string[] = [];
   let hideNext = false;
@@ -84,7 +88,8 @@ export function displayCommand(args: readonly string[]): string {
     } else if (flag !== undefined) {
       shown.push(`${flag}=[redacted]`);
     } else {
-      shown.push(arg);
+      // Quoted as a shell reads it back: `sql "SELECT count(*) FROM take"` is one word.
+      shown.push(shellWord(arg));
       hideNext = SECRET_FLAGS.includes(arg);
     }
   }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -334,5 +335,17 @@ describe("displayCommand", () => {
     expect(displayCommand(["report", "x", "--smtp-password=p2"])).toBe(
       "lms-export report x --smtp-password=[redacted]",
     );
+  });
+
+  it("quotes each word so that a POSIX shell reads the command back as it was given", () => {
+    const args = ["sql", "select count(*) as n from t where x = 'it''s'", "--db", "../a b.duckdb"];
+    const shown = displayCommand(args);
+    expect(shown).toMatch(
+      /^lms-export sql 'select count\(\*\) as n from t where x = '.* --db '\.\.\/a b\.duckdb'$/,
+    );
+    const words = execFileSync("sh", ["-c", `set -- ${shown}; printf '%s\\0' "$@"`], {
+      encoding: "utf8",
+    });
+    expect(words.split("\0").slice(0, -1)).toEqual(["lms-export", ...args]);
   });
 });
