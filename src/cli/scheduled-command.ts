@@ -62,6 +62,12 @@ export function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
       "schedule cannot run schedule: name the command to run after --",
     );
   }
+  if (args[0] === "apply") {
+    throw new LmsExportError(
+      "bad-input",
+      "apply cannot be scheduled: it changes the portal, and each change file is read and confirmed by a person; run it yourself (apply FILE --yes in a script you start)",
+    );
+  }
   // A flag first (--version) is lms-export's own option, not a command.
   if (!args[0]?.startsWith("-") && !SCHEDULABLE.includes(args[0] ?? "")) {
     throw new LmsExportError(

@@ -47,6 +47,10 @@ describe("lms-export schedule: usage errors exit 2 with one line", () => {
       "schedule cannot run schedule",
     ],
     [
+      ["schedule", "--cron", "0 6 * * 1", "--", "apply", "changes.xlsx", "--yes"],
+      "apply cannot be scheduled: it changes the portal",
+    ],
+    [
       ["schedule", "--cron", "0 6 * * 1", "--timezone", "Mars/Base", "--", "list"],
       "unknown time zone",
     ],
