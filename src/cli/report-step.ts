@@ -72,16 +72,24 @@ function warnUndeclared(
   config: CommandSetup["config"],
   logger: CommandSetup["logger"],
 ): void {
+  for (const line of undeclaredParams(unused, catalog, config)) logger.warn(line);
+}
+
+/** A line for each of `keys` that no query of `catalog` declares (`check` says them too). */
+export function undeclaredParams(
+  keys: readonly string[],
+  catalog: Catalog,
+  config: Pick<CommandSetup["config"], "reportParamSources" | "sources">,
+): string[] {
   const known = new Set(
     [...catalog.queries.values()].flatMap((query) => query.params.map((param) => param.name)),
   );
-  for (const key of unused) {
-    if (known.has(key)) continue;
-    const source = config.reportParamSources[key] ?? config.sources.reportParams;
-    logger.warn(
-      `report parameter ${key} from ${source} is declared by no query of the catalog, so no report uses it${didYouMean(key, known)}`,
-    );
-  }
+  return keys
+    .filter((key) => !known.has(key))
+    .map((key) => {
+      const source = config.reportParamSources[key] ?? config.sources.reportParams;
+      return `report parameter ${key} from ${source} is declared by no query of the catalog, so no report uses it${didYouMean(key, known)}`;
+    });
 }
 
 export interface ReportStep {

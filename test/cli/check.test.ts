@@ -53,6 +53,43 @@ describe("lms-export check", () => {
     expect(`${run.stdout}${run.stderr}`).not.toContain(KEY);
   });
 
+  it("checks the mail settings and the shared report parameters a report would use", async () => {
+    const config = join(dir, "mail.json");
+    const env = { LMS_API_KEY_FILE: join(dir, "key"), LMS_API_KEY: undefined };
+    const write = (mail: Record<string, unknown>) =>
+      writeFile(
+        config,
+        JSON.stringify({ baseUrl, mail, report: { params: { due_dayz: 3 } }, allowHttp: true }),
+      );
+    await write({ smtpUrl: "smtp://127.0.0.1:2525", from: "not an address", defaultTo: "x" });
+    const bad = await runCli(["check", "--config", config], { cwd: dir, env });
+    expect(bad.code).toBe(2);
+    const shown = lines(bad.stdout);
+    expect(shown.slice(0, 3)).toEqual([
+      `✓ configuration: portal ${baseUrl} (settings from ${config})`,
+      `✗ mail settings: the sender "not an address" (from ${config} (mail.from)) is not an e-mail address: give one such as reports@example.com`,
+      `! report parameters: report parameter due_dayz from ${config} (report.params) is declared by no query of the catalog, so no report uses it; did you mean "due_days"?`,
+    ]);
+    expect(shown.slice(3).every((line) => line.startsWith("✓"))).toBe(true);
+    expect(bad.stderr).toBe("lms-export: check failed: 1 of 6 checks\n");
+
+    await write({ smtpUrl: "smtp://ops:hunter2-secret@127.0.0.1:2525", from: "r@example.com" });
+    const password = await runCli(["check", "--config", config], { cwd: dir, env });
+    expect(lines(password.stdout)[1]).toMatch(/^✗ mail settings: .* contains a password/);
+    expect(`${password.stdout}${password.stderr}`).not.toContain("hunter2-secret");
+
+    await write({
+      smtpUrl: "smtp://127.0.0.1:2525",
+      from: "r@example.com",
+      defaultTo: "a@example.com",
+    });
+    const good = await runCli(["check", "--config", config], { cwd: dir, env });
+    expect(good.code, good.stderr).toBe(0);
+    expect(lines(good.stdout)[1]).toBe(
+      "✓ mail settings: smtp://127.0.0.1:2525, from r@example.com, default recipients a@example.com (not connected)",
+    );
+  });
+
   it("fails the token with a wrong key, exit 2 as extract gives, never printing the key", async () => {
     const wrong = "wrong-key-e81d55aa90";
     const run = await runCli(["check", "--base-url", baseUrl], {

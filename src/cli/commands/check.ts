@@ -16,6 +16,7 @@ import {
   refuseAllPortalsTargets,
   requireConfiguredPortal,
 } from "../all-portals.js";
+import { type CheckLine, checkReportSettings } from "../check-report-settings.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { namingKeySource } from "../key-refusal.js";
@@ -66,7 +67,10 @@ interface CheckOutcome {
   readonly code: LmsExportError["code"];
 }
 
-/** The five checks of one portal (the flags' or `--portal`'s), a line each on stdout. */
+/**
+ * The five checks of one portal (the flags' or `--portal`'s), a line each on stdout, with the
+ * mail settings and report parameters when the configuration has them.
+ */
 async function checkOnce(
   args: Readonly<Record<string, unknown>>,
   ctx: CliContext,
@@ -74,17 +78,32 @@ async function checkOnce(
   const secrets: string[] = [];
   const redact = createRedactor(() => secrets);
   let failed = 0;
-  const mark: Mark = (ok, what, detail) => {
-    if (!ok) failed++;
-    ctx.stdout.write(`${ok ? "✓" : "✗"} ${what}: ${redact.text(detail)}\n`);
+  let checks = 0;
+  let settingsFailed = false;
+  const line: CheckLine = (kind, what, detail) => {
+    if (kind !== "warning") checks++;
+    if (kind === "failed") failed++;
+    const sign = { ok: "✓", failed: "✗", warning: "!" }[kind];
+    ctx.stdout.write(`${sign} ${what}: ${redact.text(detail)}\n`);
   };
-  const settings = await checkSettings(args, ctx, mark);
+  const mark: Mark = (ok, what, detail) => line(ok ? "ok" : "failed", what, detail);
+  const settings = await checkSettings(args, ctx, mark, async (config) => {
+    const before = failed;
+    await checkReportSettings(config, ctx.env, line);
+    settingsFailed = failed > before;
+  });
   if (settings === undefined) return { failed: "fix the configuration first", code: "bad-input" };
   secrets.push(settings.apiKey);
   const setup = await checkPortal(settings, ctx.signal, mark);
   if (failed === 0) return { failed: 0, code: "failed" };
-  const code = setup === undefined ? "failed" : SETUP_FAILURE_CODES[setup];
-  return { failed: `${failed} of 5 checks`, code };
+  // Wrong mail settings are bad input, as report --mail answers them, when nothing else failed.
+  const code =
+    setup !== undefined
+      ? SETUP_FAILURE_CODES[setup]
+      : settingsFailed && failed === 1
+        ? "bad-input"
+        : "failed";
+  return { failed: `${failed} of ${checks} checks`, code };
 }
 
 /**
@@ -120,6 +139,7 @@ async function checkSettings(
   args: Readonly<Record<string, unknown>>,
   ctx: CliContext,
   mark: Mark,
+  reportSettings: (config: ResolvedConfig) => Promise<void>,
 ): Promise<{ config: CommandSetup["config"]; apiKey: string; keySource: string } | undefined> {
   let setup: CommandSetup;
   try {
@@ -135,6 +155,7 @@ async function checkSettings(
   }
   const from = config.configFile === undefined ? "flags and environment" : config.configFile;
   mark(true, "configuration", `portal ${config.baseUrl} (settings from ${from})`);
+  await reportSettings(config);
   try {
     const apiKey = await readApiKey(config, ctx.env, { logger: setup.logger });
     const keySource = describeApiKeySource(config, ctx.env);

@@ -1,0 +1,46 @@
+/**
+ * What `check` says of the settings that only reports use: the mail block and the shared report
+ * parameters. They are read when a report runs, so without these lines a config that `report
+ * --mail` refuses, or a misspelt parameter every report ignores, passed `check` with a ✓.
+ * Nothing is connected to: the mail server is tried by the first message.
+ */
+import type { ResolvedConfig } from "../config/resolve.js";
+import { parseAddressList } from "../mail/address.js";
+import { resolveMailSettings } from "../mail/settings.js";
+import { loadCatalog } from "../report/catalog.js";
+import { projectRoot } from "../report/project-root.js";
+import { undeclaredParams } from "./report-step.js";
+
+/** A ✓/✗ line that counts (✗ fails the check), or a `!` line that only warns. */
+export type CheckLine = (mark: "ok" | "failed" | "warning", what: string, detail: string) => void;
+
+const MAIL_FIELDS = ["smtpUrl", "mailFrom", "mailDefaultTo", "smtpPasswordFile"] as const;
+
+/**
+ * A line for the mail settings when any is set (as `report --mail` would resolve them), and one
+ * warning per shared report parameter no query of the shipped catalog declares.
+ */
+export async function checkReportSettings(
+  config: ResolvedConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  line: CheckLine,
+): Promise<void> {
+  if (MAIL_FIELDS.some((field) => config[field] !== undefined)) {
+    try {
+      const mail = await resolveMailSettings(config, env);
+      const to =
+        config.mailDefaultTo === undefined
+          ? "no default recipients"
+          : `default recipients ${parseAddressList(config.mailDefaultTo, config.sources.mailDefaultTo).join(", ")}`;
+      line("ok", "mail settings", `${mail.display}, from ${mail.from}, ${to} (not connected)`);
+    } catch (error) {
+      line("failed", "mail settings", error instanceof Error ? error.message : String(error));
+    }
+  }
+  const shared = Object.keys(config.reportParams);
+  if (shared.length === 0) return;
+  const catalog = await loadCatalog(projectRoot());
+  for (const text of undeclaredParams(shared, catalog, config)) {
+    line("warning", "report parameters", text);
+  }
+}
