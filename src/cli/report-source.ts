@@ -13,6 +13,7 @@ import { configuredPortals, portalDatabases } from "./all-portals.js";
 import { type DatabaseOpening, type DatabaseSettings, withDatabase } from "./command-setup.js";
 import type { CliContext } from "./context.js";
 import { presentPortalDatabases } from "./missing-portal-databases.js";
+import { warnStoppedRuns } from "./stopped-run-warning.js";
 import { warnUnextracted } from "./unextracted-warning.js";
 
 export function withReportSourceOptions<T>(y: Argv<T>) {
@@ -68,6 +69,7 @@ export async function withReportSource(
   if (args.lake === undefined && !args.allPortals) {
     await withDatabase(config, { readOnly: true, ...options }, async (opened) => {
       await warnUnextracted(opened, [{ name: config.portal, db: config.db }], logger);
+      await warnStoppedRuns(opened, logger);
       await use(opened, []);
     });
     return;
@@ -84,6 +86,7 @@ export async function withReportSource(
         });
   try {
     await warnUnextracted(source, databases, logger);
+    await warnStoppedRuns(source, logger);
     await use(source, lake === undefined ? [] : [lake]);
   } finally {
     source.close();

@@ -8,6 +8,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { DEFAULT_LOOKBACK_MS, DEFAULT_PAGE_SIZE } from "../config/defaults.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import { adoptLegacyStaging } from "../load/legacy-staging.js";
+import { currentProcess } from "../load/run-process.js";
 import {
   abandonRunningRuns,
   lastLoadedByResource,
@@ -212,7 +213,7 @@ export async function applyRun(
 ): Promise<number> {
   const { resumeId } = decision;
   if (resumeId !== undefined) {
-    await reopenRun(connection, resumeId);
+    await reopenRun(connection, resumeId, currentProcess());
     request.logger.info(`resuming run ${resumeId}`, { runId: resumeId });
     return resumeId;
   }
@@ -227,6 +228,8 @@ export async function applyRun(
     since: earliestCursor(decision.cursors),
     options: {
       ...request.runOptions,
+      // So that a reader can tell this run from one whose process was killed (run-process.ts).
+      process: currentProcess(),
       resources: decision.resources,
       pageSize: decision.pageSize,
       ...(request.since === undefined ? {} : { since: request.since.toISOString() }),

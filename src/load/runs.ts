@@ -13,6 +13,7 @@ import type { Reject } from "../encode/to-record-batch.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { EXTRACTED, RESOURCES } from "../resources/registry.js";
 import { RUN_RECORD_TABLES, type RunStatus } from "./meta-ddl.js";
+import type { RunProcess } from "./run-process.js";
 import { inSide } from "./side-file.js";
 import { CHECKPOINT_TABLE, stagingTable } from "./staging.js";
 
@@ -125,10 +126,17 @@ export async function abandonRunningRuns(
 }
 
 /** Marks a run being resumed as running again. */
-export async function reopenRun(connection: DuckDBConnection, runId: number): Promise<void> {
+export async function reopenRun(
+  connection: DuckDBConnection,
+  runId: number,
+  process?: RunProcess,
+): Promise<void> {
+  // The resuming process is the run's now (see run-process.ts).
   await connection.run(
-    "UPDATE _runs SET status = 'running', finished_at = NULL, error = NULL WHERE run_id = $run::BIGINT",
-    { run: runId },
+    `UPDATE _runs SET status = 'running', finished_at = NULL, error = NULL,
+       options = json_merge_patch(coalesce(options, '{}'), json_object('process', $process::JSON))
+     WHERE run_id = $run::BIGINT`,
+    { run: runId, process: JSON.stringify(process ?? null) },
   );
 }
 
