@@ -74,6 +74,8 @@ export interface RowModel {
   readonly style?: CellStyle;
   /** `hidden="1"` on the row: hidden by hand or by a filter. */
   readonly hidden?: boolean;
+  /** `ht`, the row's height in points; absent for the sheet's default height. */
+  readonly height?: number;
 }
 
 /** What row-xform's reconcile reads (the options xlsx.js gives every worksheet). */
@@ -98,6 +100,8 @@ export interface ColModel {
   readonly style?: CellStyle;
   /** `hidden="1"`: the sheet does not show these columns. */
   readonly hidden?: boolean;
+  /** `width`, in characters of the default font; absent for the sheet's default width. */
+  readonly width?: number;
 }
 
 export interface ColParser extends Xform<ColModel> {

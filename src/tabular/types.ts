@@ -68,9 +68,9 @@ export interface TabularSource {
   rows(): Iterable<TabularRow>;
   /** What the reader noted of cells (see CellNote); readers that know nothing more leave it out. */
   readonly notes?: CellNotes;
-  /** The data rows a sheet hides (by hand or by a filter), by {@link TabularRow.line}. */
+  /** The data rows a sheet hides (by hand, by a filter, or at height 0), by {@link TabularRow.line}. */
   readonly hiddenLines?: readonly number[];
-  /** The columns a sheet hides, as indexes into {@link TabularSource.columns}. */
+  /** The columns a sheet hides (or shows at width 0), as indexes into {@link TabularSource.columns}. */
   readonly hiddenColumns?: readonly number[];
   /**
    * A sheet's merged ranges (`ref` as written, `B2:C2`; `top` and `bottom` its first and last

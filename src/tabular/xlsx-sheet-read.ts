@@ -19,6 +19,15 @@ export interface CellContext {
   readonly date1904: boolean | undefined;
 }
 
+/**
+ * A row of height 0 or a column of width 0 (a border dragged shut, or a file written so) shows
+ * nothing in Excel or LibreOffice, as a hidden one does, but carries no `hidden`: ECMA-376 Part 1
+ * gives the size as `ht` of <row> (18.3.1.73) and `width` of <col> (18.3.1.13), and either is read
+ * at 0 whether or not `customHeight`/`customWidth` says it was set by hand.
+ */
+const unseen = (item: { hidden?: boolean }, size: number | undefined) =>
+  item.hidden === true || size === 0;
+
 /** Cell address to link target, for the links that have a relationship (as exceljs's map). */
 async function linkMap(
   parts: ReadonlyMap<string, Part>,
@@ -63,7 +72,7 @@ async function pass(
     mergedOnly(row.number);
     const cells = placeCells(row, context.date1904);
     merges?.fill(row.number, cells, row.style?.numFmt);
-    rows.add(row.number, cells, row.hidden === true);
+    rows.add(row.number, cells, unseen(row, row.height));
     previous = Math.max(previous, row.number);
   });
   mergedOnly(Number.POSITIVE_INFINITY);
@@ -72,8 +81,8 @@ async function pass(
 
 /**
  * The sheet's non-empty rows in order, each cell's text and notes as exceljs's loader gave, and
- * the column ranges the sheet hides (1-based, inclusive, as the sheet gives them), and its merged
- * ranges as written (`B2:C2`).
+ * the column ranges the sheet hides or shows at width 0 (1-based, inclusive, as the sheet gives
+ * them), and its merged ranges as written (`B2:C2`).
  */
 export async function readSheetRows(
   parts: ReadonlyMap<string, Part>,
@@ -86,7 +95,7 @@ export async function readSheetRows(
 }> {
   const first = await pass(parts, sheet, context, undefined);
   const { merges, links, cols } = first.tail;
-  const hiddenColumns = cols.filter((col) => col.hidden === true);
+  const hiddenColumns = cols.filter((col) => unseen(col, col.width));
   if (merges.length === 0 && !links.some((link) => link.rId)) {
     return { rows: first.rows, hiddenColumns, merges };
   }

@@ -13,7 +13,7 @@ export interface SheetRow {
   readonly values: (string | null)[];
   /** Notes by column index; undefined when the row has none (most rows). */
   readonly notes: Map<number, CellNote> | undefined;
-  /** The sheet hides the row (by hand, or a filter that leaves it out). */
+  /** The sheet hides the row (by hand, or a filter that leaves it out), or shows it 0 high. */
   readonly hidden: boolean;
 }
 

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeZeroSized } from "../helpers/zero-size-xlsx.js";
 import { type ApplyFixture, startFixture } from "./fixture.js";
 
 let fx: ApplyFixture;
@@ -84,6 +85,26 @@ describe("apply: workbook cells the sheet shows otherwise than the file reads", 
     expect(message).toContain("2 problems");
     expect(message).toContain("row 3: the sheet hides this row");
     expect(message).toContain("row 4: the sheet hides this row");
+    expect(fx.sim.data.get("grp", g1.grp_id)?.grp_description).toBe(g1.grp_description);
+  });
+
+  it("a row of zero height and a column of zero width are refused as hidden ones are", async () => {
+    const [g0, g1] = fx.sim.data.list("grp");
+    if (!g0 || !g1) throw new Error("too few groups");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("changes");
+    sheet.addRow(["grp_id", "grp_description", "grp_external_name"]);
+    sheet.addRow([g0.grp_id, "seen", null]);
+    sheet.addRow([g1.grp_id, "dragged shut", null]);
+    const path = join(fx.dir, "zero-size.xlsx");
+    // Shut by dragging the border: no `hidden` on them, a size of 0 (see the helper).
+    await writeZeroSized(workbook, path, { rows: [3], columns: [3] });
+    const message = await refused(path, "grp.edit");
+    expect(message).toContain("2 problems");
+    expect(message).toContain(
+      'header: column "grp_external_name" is hidden in the sheet, and what it holds would be sent unseen',
+    );
+    expect(message).toContain("row 3: the sheet hides this row");
     expect(fx.sim.data.get("grp", g1.grp_id)?.grp_description).toBe(g1.grp_description);
   });
 

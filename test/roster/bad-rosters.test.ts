@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { writeZeroSized } from "../helpers/zero-size-xlsx.js";
 import { hrCsv } from "./hr-fixture.js";
 import { cli, imports, query, users } from "./roster-cli.js";
 
@@ -213,6 +214,19 @@ describe("a bad roster changes nothing and says what to fix", () => {
     await book.xlsx.writeFile(join(dir, "hidden.xlsx"));
     const run = await cli(["roster", "import", "hidden.xlsx", "--db", "other.duckdb"], dir);
     expect(run.code, run.stderr).toBe(0);
+  });
+
+  test("a row of zero height and a column of zero width are refused as hidden ones are", async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet("People");
+    sheet.addRow(["User ID", "First Name", "Manager Email", "Site"]);
+    sheet.addRow([1, "Ana", "m@example.com", "Leeds"]);
+    sheet.addRow([2, "Bo", "m@example.com", "Leeds"]);
+    // Shut by dragging the border: no `hidden` on them, a size of 0 (see the helper).
+    await writeZeroSized(book, join(dir, "shut.xlsx"), { rows: [3], columns: [3] });
+    expect(await importFails("shut.xlsx")).toBe(
+      'lms-export: shut.xlsx: 2 problems, nothing was imported (the previous roster is unchanged): header: column "Manager Email" is hidden in the sheet, and what it holds would be imported unseen: unhide it, or delete the column; row 3: the sheet hides this row (by hand or by a filter): unhide it or clear the filter, or delete the row. Fix the file and import it again',
+    );
   });
 
   test("a JSON array that does not parse: one line, placed on its line when the parser says where", async () => {
