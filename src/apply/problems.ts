@@ -20,9 +20,16 @@ export class ChangeProblems extends ProblemList {
     super(PROBLEMS_SHOWN);
   }
 
-  toError(file: string): ChangeFileError {
+  /**
+   * `file` as messages name it (with the sheet read, for a workbook); `elsewhere`, another sheet of
+   * the workbook that has the columns `op` needs, which the first sheet lacked.
+   */
+  toError(file: string, elsewhere?: { sheet: string; op: string }): ChangeFileError {
+    const fix = elsewhere
+      ? `Sheet "${elsewhere.sheet}" has the columns ${elsewhere.op} needs, but apply reads the first sheet: move "${elsewhere.sheet}" to the front of the workbook, save it and run apply again`
+      : "Fix the file and run apply again";
     return new ChangeFileError(
-      `${file}: ${this.counted()}, nothing was sent: ${this.listed()}. Fix the file and run apply again`,
+      `${file}: ${this.counted()}, nothing was sent: ${this.listed()}. ${fix}`,
     );
   }
 }

@@ -9,6 +9,7 @@ import { snakeCase } from "../tabular/header-names.js";
 import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
+import { otherSheetWith, tableName } from "../tabular/sheet-read.js";
 import type { TabularRow, TabularSource } from "../tabular/types.js";
 import { notedCell } from "./cell-notes.js";
 import { type CellValue, parseCell, parseIntCell } from "./cell-value.js";
@@ -250,6 +251,26 @@ function readRows(
 }
 
 /**
+ * Another sheet of the workbook at `path` with every column `spec` needs, when the sheet read
+ * (`names` its header's fields) lacks one: an "Instructions" sheet first, the changes behind it.
+ * apply reads the first sheet only (it has no --sheet: a change set is known by its file's sha256
+ * and operation, which name no sheet), so the fix is to move that sheet first.
+ */
+async function sheetWithColumns(
+  path: string,
+  source: TabularSource,
+  names: readonly string[],
+  spec: OpSpec,
+): Promise<string | undefined> {
+  const needed = spec.idColumn ? [spec.idColumn, ...spec.required] : spec.required;
+  if (needed.every((name) => names.includes(name))) return undefined;
+  return otherSheetWith(path, basename(path), source, (columns) => {
+    const found = columns.map(snakeCase);
+    return needed.every((name) => found.includes(name));
+  });
+}
+
+/**
  * Reads the change file at `path` for `spec`. Throws TabularError (unreadable) or ChangeFileError
  * (listing every problem found, the first few with their lines).
  */
@@ -261,7 +282,11 @@ export async function readChangeFile(path: string, spec: OpSpec): Promise<Change
   const names = mapHeader(source, spec, problems);
   mergedRanges(source, problems);
   const rows = readRows(source, names, spec, problems);
-  if (problems.count > 0) throw problems.toError(file);
+  if (problems.count > 0) {
+    const other = await sheetWithColumns(path, source, names, spec);
+    const elsewhere = other === undefined ? undefined : { sheet: other, op: spec.op };
+    throw problems.toError(tableName(file, source), elsewhere);
+  }
   const { columns, unit } = source;
   return { file, sha256: opened.sha256, columns, names, unit, rows };
 }

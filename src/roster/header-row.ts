@@ -36,12 +36,25 @@ function titleOf(columns: readonly string[]): string | undefined {
   return values.size === 1 ? [...values][0] : undefined;
 }
 
-/** The RosterError of `source`, whose header has no user_id column; its rows are read for it. */
-export function noUserIdColumn(source: TabularSource, file: string): RosterError {
+/**
+ * The RosterError of `source`, whose header has no user_id column; its rows are read for it.
+ * `otherSheet`: a sheet of the same workbook whose header has one, the sheet meant.
+ */
+export function noUserIdColumn(
+  source: TabularSource,
+  file: string,
+  otherSheet?: string,
+): RosterError {
   const { unit, columns } = source;
+  const listed = columns.map((raw) => quotedCell(raw)).join(", ");
+  if (otherSheet !== undefined) {
+    const sheet = JSON.stringify(otherSheet);
+    return new RosterError(
+      `${file} has no user_id column (found ${listed}); sheet ${sheet} has one: import it with --sheet ${sheet}`,
+    );
+  }
   const title = titleOf(columns);
   const found = userIdHeaderLine(source);
-  const listed = columns.map((raw) => quotedCell(raw)).join(", ");
   const named = `named "user_id" (or "User ID", "id") holding each person's portal user id`;
   if (title === undefined && found === undefined) {
     return new RosterError(`${file} has no user_id column (found ${listed}); add one ${named}`);

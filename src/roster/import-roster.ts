@@ -8,8 +8,9 @@ import type { LmsDatabase } from "../load/database.js";
 import { forEachRowYielding } from "../tabular/checked-rows.js";
 import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
+import { otherSheetWith, tableName } from "../tabular/sheet-read.js";
 import type { TabularSource } from "../tabular/types.js";
-import { planRosterColumns, type RosterColumns } from "./aliases.js";
+import { isUserIdHeader, planRosterColumns, type RosterColumns } from "./aliases.js";
 import { notedCells } from "./cell-notes.js";
 import { RosterError } from "./errors.js";
 import { noUserIdColumn } from "./header-row.js";
@@ -108,16 +109,21 @@ export async function importRoster(
   const file = basename(options.path);
   const opened = await openTabularFile(options.path, { file, sheet: options.sheet });
   const { source } = opened;
-  const plan = planRosterColumns(source.columns, file, () => noUserIdColumn(source, file));
+  // A workbook's problems name the sheet read, and a sheet with a user_id column when it has none.
+  const named = tableName(file, source);
+  const other = source.columns.some(isUserIdHeader)
+    ? undefined
+    : await otherSheetWith(options.path, file, source, (columns) => columns.some(isUserIdHeader));
+  const plan = planRosterColumns(source.columns, named, () => noUserIdColumn(source, named, other));
   const connection = await db.connect();
   const problems = new ProblemList();
   let rows: number;
   try {
     rows = await stageRows(connection, source, plan, problems, options.signal);
-    if (problems.count > 0) throw problems.toError(file);
+    if (problems.count > 0) throw problems.toError(named);
     if (rows === 0) {
       throw new RosterError(
-        `${file} has a header but no rows; nothing was imported (an empty roster would remove everyone)`,
+        `${named} has a header but no rows; nothing was imported (an empty roster would remove everyone)`,
       );
     }
     // The last moment to stop: a signal that came during the last rows is seen at the next turn

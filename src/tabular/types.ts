@@ -58,6 +58,8 @@ export interface TabularSource {
   readonly unit: "line" | "row";
   /** Format details worth showing, e.g. `delimiter ";"` or `sheet "People"`. */
   readonly detail: string;
+  /** A workbook's sheets besides the one read that it does not hide, in its order (XLSX only). */
+  readonly otherSheets?: readonly string[];
   /**
    * The data rows in file order, made as they are iterated from the file already read (a
    * synchronous iterator: at 100,000 rows an await per row costs as much as parsing them). A row

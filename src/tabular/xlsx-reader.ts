@@ -38,6 +38,7 @@ async function readSheet(
   sheet: string | undefined,
 ): Promise<{
   name: string;
+  others: string[];
   rows: SheetRow[];
   hidden: readonly { min: number; max: number }[];
   merges: readonly string[];
@@ -49,7 +50,14 @@ async function readSheet(
     chosen = pickSheet(book, file, sheet);
     const context = { ...(await readCellParts(parts)), date1904: book.date1904 };
     const { rows, hiddenColumns, merges } = await readSheetRows(parts, chosen, context);
-    return { name: chosen.name, rows, hidden: hiddenColumns, merges };
+    const others = book.sheets.filter((each) => each !== chosen && !each.hidden);
+    return {
+      name: chosen.name,
+      others: others.map((each) => each.name),
+      rows,
+      hidden: hiddenColumns,
+      merges,
+    };
   } catch (error) {
     if (error instanceof TabularError) throw error;
     if (error instanceof LeapDayCellError) {
@@ -71,7 +79,7 @@ export async function openXlsx(
   file: string,
   sheet?: string,
 ): Promise<TabularSource> {
-  const { name, rows: texts, hidden, merges } = await readSheet(bytes, file, sheet);
+  const { name, others, rows: texts, hidden, merges } = await readSheet(bytes, file, sheet);
   const header = texts.shift();
   if (!header) throw new TabularError(`${file}: sheet "${name}" is empty`);
   const columns = header.values.map((value) => value ?? "");
@@ -100,6 +108,7 @@ export async function openXlsx(
     headerLine: header.line,
     unit: "row",
     detail,
+    otherSheets: others,
     rows,
     notes,
     hiddenLines,

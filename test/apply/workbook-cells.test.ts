@@ -49,6 +49,33 @@ describe("apply: workbook cells the sheet shows otherwise than the file reads", 
     );
   });
 
+  it("a first sheet without the changes is named, and the sheet holding them is pointed to", async () => {
+    const [g0] = fx.sim.data.list("grp");
+    if (!g0) throw new Error("too few groups");
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet("Instructions").addRow(["How to fill in this file"]);
+    const changes = workbook.addWorksheet("Changes");
+    changes.addRow(["grp_id", "grp_description"]);
+    changes.addRow([g0.grp_id, "from the second sheet"]);
+    const path = join(fx.dir, "instructions-first.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const message = await refused(path, "grp.edit");
+    expect(message).toContain('instructions-first.xlsx, sheet "Instructions": 2 problems');
+    expect(message).toContain("header: no grp_id column");
+    expect(message).toContain(
+      'Sheet "Changes" has the columns grp.edit needs, but apply reads the first sheet: move "Changes" to the front of the workbook, save it and run apply again',
+    );
+    expect(fx.sim.data.get("grp", g0.grp_id)?.grp_description).toBe(g0.grp_description);
+
+    // No sheet of the workbook has them: the sheet read is named, and no other is pointed to.
+    changes.getCell("A1").value = "group";
+    await workbook.xlsx.writeFile(path);
+    const alone = await refused(path, "grp.edit");
+    expect(alone).toContain('instructions-first.xlsx, sheet "Instructions": 2 problems');
+    expect(alone).not.toContain("Changes");
+    expect(alone).toContain("Fix the file and run apply again");
+  });
+
   it("a formula with no saved value is refused, not read as a blank that leaves the field", async () => {
     const [g0, g1] = fx.sim.data.list("grp");
     if (!g0 || !g1) throw new Error("too few groups");

@@ -169,12 +169,12 @@ describe("a bad roster changes nothing and says what to fix", () => {
     await book.xlsx.writeFile(join(dir, "people.xlsx"));
     // The first non-empty row is the header: here a title, so there is no user_id column.
     expect(await importFails("people.xlsx")).toBe(
-      'lms-export: people.xlsx has no user_id column: the header must be the first row, and row 1 looks like a title ("Title line of the export"); the header seems to be on row 3: delete the rows above it and import again',
+      'lms-export: people.xlsx, sheet "People" has no user_id column: the header must be the first row, and row 1 looks like a title ("Title line of the export"); the header seems to be on row 3: delete the rows above it and import again',
     );
     sheet.spliceRows(1, 1);
     await book.xlsx.writeFile(join(dir, "people.xlsx"));
     expect(await importFails("people.xlsx")).toBe(
-      'lms-export: people.xlsx: 2 problems, nothing was imported (the previous roster is unchanged): row 5: user_id "abc" is not a whole number; row 6: 3 fields but the header has 2. Fix the file and import it again',
+      'lms-export: people.xlsx, sheet "People": 2 problems, nothing was imported (the previous roster is unchanged): row 5: user_id "abc" is not a whole number; row 6: 3 fields but the header has 2. Fix the file and import it again',
     );
   });
 
@@ -186,7 +186,7 @@ describe("a bad roster changes nothing and says what to fix", () => {
     sheet.addRow([2, { formula: "VLOOKUP(A3,Sheet2!A:B,2,FALSE)", result: { error: "#N/A" } }]);
     await book.xlsx.writeFile(join(dir, "lookup.xlsx"));
     expect(await importFails("lookup.xlsx")).toBe(
-      "lms-export: lookup.xlsx: 1 problem, nothing was imported (the previous roster is unchanged): row 3: email holds the spreadsheet error #N/A. Fix the file and import it again",
+      'lms-export: lookup.xlsx, sheet "People": 1 problem, nothing was imported (the previous roster is unchanged): row 3: email holds the spreadsheet error #N/A. Fix the file and import it again',
     );
   });
 
@@ -203,7 +203,7 @@ describe("a bad roster changes nothing and says what to fix", () => {
     sheet.getColumn(4).hidden = true;
     await book.xlsx.writeFile(join(dir, "hidden.xlsx"));
     expect(await importFails("hidden.xlsx")).toBe(
-      'lms-export: hidden.xlsx: 3 problems, nothing was imported (the previous roster is unchanged): header: column "Manager Email" is hidden in the sheet, and what it holds would be imported unseen: unhide it, or delete the column; header: column 4 (no header) is hidden in the sheet, and what it holds would be imported unseen: unhide it, or delete the column; row 3: the sheet hides this row (by hand or by a filter): unhide it or clear the filter, or delete the row. Fix the file and import it again',
+      'lms-export: hidden.xlsx, sheet "People": 3 problems, nothing was imported (the previous roster is unchanged): header: column "Manager Email" is hidden in the sheet, and what it holds would be imported unseen: unhide it, or delete the column; header: column 4 (no header) is hidden in the sheet, and what it holds would be imported unseen: unhide it, or delete the column; row 3: the sheet hides this row (by hand or by a filter): unhide it or clear the filter, or delete the row. Fix the file and import it again',
     );
 
     // Unused columns hidden past the header hold nothing to import.
@@ -216,6 +216,18 @@ describe("a bad roster changes nothing and says what to fix", () => {
     expect(run.code, run.stderr).toBe(0);
   });
 
+  test("a first sheet without a user_id column is named, and a sheet with one is pointed to", async () => {
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet("Instructions").addRow(["How to fill in this file"]);
+    const staff = book.addWorksheet("Staff list");
+    staff.addRow(["User ID", "Email"]);
+    staff.addRow([1, "ana@example.com"]);
+    await book.xlsx.writeFile(join(dir, "two-sheets.xlsx"));
+    expect(await importFails("two-sheets.xlsx")).toBe(
+      'lms-export: two-sheets.xlsx, sheet "Instructions" has no user_id column (found "How to fill in this file"); sheet "Staff list" has one: import it with --sheet "Staff list"',
+    );
+  });
+
   test("a row of zero height and a column of zero width are refused as hidden ones are", async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet("People");
@@ -225,7 +237,7 @@ describe("a bad roster changes nothing and says what to fix", () => {
     // Shut by dragging the border: no `hidden` on them, a size of 0 (see the helper).
     await writeZeroSized(book, join(dir, "shut.xlsx"), { rows: [3], columns: [3] });
     expect(await importFails("shut.xlsx")).toBe(
-      'lms-export: shut.xlsx: 2 problems, nothing was imported (the previous roster is unchanged): header: column "Manager Email" is hidden in the sheet, and what it holds would be imported unseen: unhide it, or delete the column; row 3: the sheet hides this row (by hand or by a filter): unhide it or clear the filter, or delete the row. Fix the file and import it again',
+      'lms-export: shut.xlsx, sheet "People": 2 problems, nothing was imported (the previous roster is unchanged): header: column "Manager Email" is hidden in the sheet, and what it holds would be imported unseen: unhide it, or delete the column; row 3: the sheet hides this row (by hand or by a filter): unhide it or clear the filter, or delete the row. Fix the file and import it again',
     );
   });
 

@@ -46,7 +46,7 @@ describe("roster import: a header that is not the first row", () => {
       sheet.getRow(5).values = [1, "Ana", "Ek", "ana@example.com", "Leeds"];
       await book.xlsx.writeFile(join(dir, "titled.xlsx"));
       expect(await refused(dir, "titled.xlsx")).toBe(
-        'lms-export: titled.xlsx has no user_id column: the header must be the first row, and row 1 looks like a title ("Training roster, November"); the header seems to be on row 4: delete the rows above it and import again',
+        'lms-export: titled.xlsx, sheet "People" has no user_id column: the header must be the first row, and row 1 looks like a title ("Training roster, November"); the header seems to be on row 4: delete the rows above it and import again',
       );
     });
   });

@@ -43,7 +43,7 @@ describe("roster import: formulas in a workbook", () => {
       expect(run.code).toBe(2);
       expect(run.stdout).toBe("");
       expect(run.stderr).toBe(
-        'lms-export: next.xlsx: 2 problems, nothing was imported (the previous roster is unchanged): row 2: cell B2 (firstname) holds the formula =UPPER("ann") with no saved value (the file was written by a program that does not calculate): open the workbook in a spreadsheet and save it, or paste the values; row 3: cell A3 (user_id) holds the formula =1+1 with no saved value (the file was written by a program that does not calculate): open the workbook in a spreadsheet and save it, or paste the values. Fix the file and import it again\n',
+        'lms-export: next.xlsx, sheet "People": 2 problems, nothing was imported (the previous roster is unchanged): row 2: cell B2 (firstname) holds the formula =UPPER("ann") with no saved value (the file was written by a program that does not calculate): open the workbook in a spreadsheet and save it, or paste the values; row 3: cell A3 (user_id) holds the formula =1+1 with no saved value (the file was written by a program that does not calculate): open the workbook in a spreadsheet and save it, or paste the values. Fix the file and import it again\n',
       );
       expect(await users(join(dir, "lms.duckdb"))).toEqual(before);
     });
@@ -83,7 +83,7 @@ describe("roster import: numbers in a workbook", () => {
       );
       expect(run.code).toBe(2);
       expect(run.stderr).toBe(
-        'lms-export: next.xlsx: 2 problems, nothing was imported (the previous roster is unchanged): row 2: cell C2 (user_organisation_identifier) holds the number 123 formatted "00000", which may not be what the sheet shows: format the column as Text and type the values again; row 3: cell D3 (share) holds the number 0.25 formatted "0%", which may not be what the sheet shows: format the column as Text and type the values again. Fix the file and import it again\n',
+        'lms-export: next.xlsx, sheet "People": 2 problems, nothing was imported (the previous roster is unchanged): row 2: cell C2 (user_organisation_identifier) holds the number 123 formatted "00000", which may not be what the sheet shows: format the column as Text and type the values again; row 3: cell D3 (share) holds the number 0.25 formatted "0%", which may not be what the sheet shows: format the column as Text and type the values again. Fix the file and import it again\n',
       );
       expect(await users(join(dir, "lms.duckdb"))).toEqual(before);
     });
