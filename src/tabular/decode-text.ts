@@ -3,15 +3,31 @@ import { isUtf8 } from "node:buffer";
 import { TabularError } from "./types.js";
 
 /**
+ * Whether `bytes` are UTF-16 text (Excel's "Unicode Text"): its byte order mark, or, without one, a
+ * NUL byte in the first character, which a text table never starts with but UTF-16 writes for
+ * every ASCII character. Without a mark such text passes as UTF-8, NULs and all, and its header
+ * would be read as columns nobody can match.
+ */
+function isUtf16(bytes: Uint8Array): boolean {
+  const [a, b] = bytes;
+  return (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff) || a === 0 || b === 0;
+}
+
+/**
  * Decodes `bytes` as UTF-8, dropping a leading BOM. Any other encoding (a "CSV" saved as
  * Windows-1252 by older Excel) is refused rather than guessed, since a wrong guess silently
  * garbles every accented name. The refusal names the first line that is not UTF-8: in a large
- * export where one hand-edited line is, it is otherwise a search.
+ * export where one hand-edited line is, it is otherwise a search. It says to run "the command"
+ * again: `apply` reads a change file as `roster import` reads a roster, and neither is the other.
  */
 export function decodeUtf8(bytes: Uint8Array, file: string, saveAs: string): string {
+  const fix = `save it as ${saveAs} and run the command again`;
+  if (isUtf16(bytes)) {
+    throw new TabularError(`${file} is UTF-16 text (as Excel's "Unicode Text"), not UTF-8; ${fix}`);
+  }
   if (!isUtf8(bytes)) {
     throw new TabularError(
-      `${file} is not UTF-8 text (line ${firstLineNotUtf8(bytes)} is the first that is not); save it as ${saveAs} and import it again`,
+      `${file} is not UTF-8 text (line ${firstLineNotUtf8(bytes)} is the first that is not); ${fix}`,
     );
   }
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");

@@ -39,7 +39,7 @@ export function detectFormat(bytes: Uint8Array, path: string, file: string): Tab
   const byName = BY_EXTENSION[extname(path).toLowerCase()];
   if (startsWith(bytes, OLE)) {
     throw new TabularError(
-      `${file} is a legacy Excel (.xls) file; save it as .xlsx or as CSV UTF-8 and import that`,
+      `${file} is a legacy Excel (.xls) file; save it as .xlsx or as CSV UTF-8 and run the command on that file`,
     );
   }
   if (startsWith(bytes, ZIP)) return "xlsx";

@@ -2,6 +2,7 @@
  * Every way a change file can be wrong is found before anything is sent: one message listing the
  * problems with their lines, exit code 2, and not one write request at the simulator.
  */
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,6 +91,32 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(message).toContain(
       "line 1: grp_parent_id is a JSON number past 2^53 (read as 9007199254740992), which JSON readers round: write it in quotes, as a string",
     );
+  });
+
+  it("a CSV in UTF-16 or another encoding, and a legacy .xls: what to save instead, in words fit for apply", async () => {
+    const [g] = groupIds();
+    const text = `grp_id,grp_description\r\n${g},Zoë\r\n`;
+    const files: [string, Buffer, string][] = [
+      // Excel's "Unicode Text", with its byte order mark, and a UTF-16 file written without one.
+      [
+        "u16.csv",
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]),
+        "UTF-16",
+      ],
+      ["u16-no-bom.csv", Buffer.from(text, "utf16le"), "UTF-16"],
+      ["latin1.csv", Buffer.from(text, "latin1"), "line 2"],
+      ["old.xls", Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), ".xlsx"],
+    ];
+    for (const [name, bytes, what] of files) {
+      const path = join(fx.dir, name);
+      await writeFile(path, bytes);
+      const message = await refusedFile("grp.edit", path);
+      expect(message).toContain(`${name} is `);
+      expect(message).toContain(what);
+      expect(message).toContain("CSV UTF-8");
+      expect(message).toContain("run the command");
+      expect(message).not.toContain("import");
+    }
   });
 
   it("JSON: a boolean, a fraction, an object or a list for a text field is refused, not sent as its JSON text", async () => {

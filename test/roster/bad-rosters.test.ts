@@ -116,7 +116,7 @@ describe("a bad roster changes nothing and says what to fix", () => {
     [
       "not UTF-8",
       Buffer.from("user_id,name\n1,Jos\xe9\n", "latin1"),
-      'lms-export: bad.csv is not UTF-8 text (line 2 is the first that is not); save it as "CSV UTF-8" and import it again',
+      'lms-export: bad.csv is not UTF-8 text (line 2 is the first that is not); save it as "CSV UTF-8" and run the command again',
     ],
     [
       "one line not UTF-8 in a UTF-8 file",
@@ -125,7 +125,15 @@ describe("a bad roster changes nothing and says what to fix", () => {
         Buffer.from("3,Jos\xe9\r\n", "latin1"),
         Buffer.from("4,Bob\r\n", "utf8"),
       ]),
-      'lms-export: bad.csv is not UTF-8 text (line 5 is the first that is not); save it as "CSV UTF-8" and import it again',
+      'lms-export: bad.csv is not UTF-8 text (line 5 is the first that is not); save it as "CSV UTF-8" and run the command again',
+    ],
+    [
+      "UTF-16 (Excel's Unicode Text)",
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from("user_id\tname\r\n1\tZoë\r\n", "utf16le"),
+      ]),
+      'lms-export: bad.csv is UTF-16 text (as Excel\'s "Unicode Text"), not UTF-8; save it as "CSV UTF-8" and run the command again',
     ],
     [
       "two columns meaning the same field",
@@ -146,7 +154,7 @@ describe("a bad roster changes nothing and says what to fix", () => {
       Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
     );
     expect(await importFails("old.xls")).toBe(
-      "lms-export: old.xls is a legacy Excel (.xls) file; save it as .xlsx or as CSV UTF-8 and import that",
+      "lms-export: old.xls is a legacy Excel (.xls) file; save it as .xlsx or as CSV UTF-8 and run the command on that file",
     );
     await writeFile(join(dir, "broken.xlsx"), Buffer.from("PK\u0003\u0004 not really a zip"));
     expect(await importFails("broken.xlsx")).toMatch(
