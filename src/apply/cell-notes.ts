@@ -9,6 +9,7 @@ import { shownNumberProblem, unsavedFormulaProblem } from "../tabular/cell-probl
 import { quotedCell } from "../tabular/quoted-cell.js";
 import { roundedProblem } from "../tabular/rounded-number.js";
 import type { CellNote } from "../tabular/types.js";
+import { intRangeProblem } from "./cell-value.js";
 
 export type NotedCell = { readonly text: string | null } | { readonly problem: string };
 
@@ -34,8 +35,15 @@ export function notedCell(
     case "null":
       // The README's promise: null clears a field, in JSON as in a CSV cell.
       return { text: "null" };
-    case "rounded":
-      return { problem: roundedProblem(column, text) };
+    case "rounded": {
+      // Quoted, its digits would still be past what an integer field takes (see intRangeProblem):
+      // "write it in quotes" is the fix for a text field only.
+      if (field && isText(field)) return { problem: roundedProblem(column, text) };
+      const value = `(a JSON number, read rounded as ${text})`;
+      return {
+        problem: intRangeProblem(field?.name ?? column, value, (text ?? "").startsWith("-")),
+      };
+    }
     case "typed": {
       // A date or flag field takes the cell's value; a text field would take the reader's text.
       if (!field || !isText(field)) return { text };

@@ -32,6 +32,27 @@ export function parseIntCell(text: string): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
+/**
+ * Why `name` cannot take an integer past 2^53 - 1 either way. The interface types its integers
+ * `int` and gives them no range (lms-api-v2.md), and the local database keeps them as BIGINT, but
+ * the body of a request is JSON, whose numbers are exact only up to 2^53 - 1 (RFC 8259, section
+ * 6; JavaScript's among them): 2^53 + 1 would reach the portal as 2^53, a value nobody wrote.
+ */
+export function intRangeProblem(name: string, value: string, negative: boolean): string {
+  const limit = Number.MAX_SAFE_INTEGER;
+  const bound = negative
+    ? `too small: at least -${limit} (-(2^53 - 1))`
+    : `too large: at most ${limit} (2^53 - 1)`;
+  return `${name} ${value} is ${bound}, the widest a JSON number carries exactly (the interface types ${name} int and names no range)`;
+}
+
+/** The problem of `text`, an integer outside what `name` can take exactly; undefined otherwise. */
+export function outOfRangeInt(name: string, text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!INT_TEXT.test(trimmed) || Number.isSafeInteger(Number(trimmed))) return undefined;
+  return intRangeProblem(name, quotedCell(trimmed), trimmed.startsWith("-"));
+}
+
 /** The value of `text` for `field`, or why it cannot be one. */
 export function parseCell(field: FieldSpec, text: string): CellParse {
   if (text === "null") {
@@ -48,6 +69,9 @@ export function parseCell(field: FieldSpec, text: string): CellParse {
     case "int":
     case "flag": {
       const n = parseIntCell(text);
+      // Refused with its digits as written: never read as a rounded neighbour.
+      const range = field.values ? undefined : outOfRangeInt(field.name, text);
+      if (range !== undefined) return { problem: range };
       if (n === undefined) {
         return { problem: `${field.name} must be an integer, got ${quotedCell(text)}` };
       }

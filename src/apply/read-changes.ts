@@ -12,7 +12,7 @@ import { quotedCell } from "../tabular/quoted-cell.js";
 import { otherSheetWith, tableName } from "../tabular/sheet-read.js";
 import type { TabularRow, TabularSource } from "../tabular/types.js";
 import { notedCell } from "./cell-notes.js";
-import { type CellValue, parseCell, parseIntCell } from "./cell-value.js";
+import { type CellValue, outOfRangeInt, parseCell, parseIntCell } from "./cell-value.js";
 import { closestName } from "./closest-name.js";
 import type { OpSpec } from "./ops.js";
 import { ChangeProblems } from "./problems.js";
@@ -96,6 +96,12 @@ function rowId(
     return undefined;
   }
   const id = parseIntCell(cell);
+  // Past 2^53 - 1 an id is too large (see intRangeProblem); a negative one is wrong by its sign.
+  const range = outOfRangeInt(spec.idColumn, cell);
+  if (range !== undefined && !cell.trim().startsWith("-")) {
+    problems.add(where, range);
+    return undefined;
+  }
   if (id === undefined || id < 1) {
     problems.add(where, `${spec.idColumn} must be a positive integer, got ${quotedCell(cell)}`);
     return undefined;

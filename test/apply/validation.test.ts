@@ -82,15 +82,44 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(message).toContain('line 8: product_access_product_id must be an integer, got "1.5"');
   });
 
+  it("an integer past 2^53 - 1 is too large, said with its digits as written, not 'not an integer'", async () => {
+    const [g] = groupIds();
+    if (g === undefined) throw new Error("no groups");
+    const message = await refused("grp.edit", [
+      "grp_id,grp_parent_id",
+      `${g},9007199254740993`,
+      `${g + 1},-9007199254740993`,
+      "9007199254740993,",
+      `${g + 2},9007199254740991`,
+    ]);
+    expect(message).toContain("3 problems");
+    expect(message).toContain(
+      'line 2: grp_parent_id "9007199254740993" is too large: at most 9007199254740991 (2^53 - 1)',
+    );
+    expect(message).toContain(
+      'line 3: grp_parent_id "-9007199254740993" is too small: at least -9007199254740991 (-(2^53 - 1))',
+    );
+    expect(message).toContain('line 4: grp_id "9007199254740993" is too large: at most');
+    expect(message).not.toContain("9007199254740992");
+    expect(message).not.toContain("not an integer");
+  });
+
   it("JSON: a number past 2^53, which JSON.parse rounds, is refused rather than sent as another id", async () => {
     const [g] = groupIds();
     const path = await csvFile(fx.dir, "big-ids.jsonl", [
+      `{"grp_id": ${g}, "grp_external_id": 9007199254740993}`,
       `{"grp_id": ${g}, "grp_parent_id": 9007199254740993}`,
+      `{"grp_id": ${g}, "grp_parent_id": "9007199254740993"}`,
     ]);
     const message = await refusedFile("grp.edit", path);
+    // A text field takes the digits quoted; an integer field cannot take them either way.
     expect(message).toContain(
-      "line 1: grp_parent_id is a JSON number past 2^53 (read as 9007199254740992), which JSON readers round: write it in quotes, as a string",
+      "line 1: grp_external_id is a JSON number past 2^53 (read as 9007199254740992), which JSON readers round: write it in quotes, as a string",
     );
+    expect(message).toContain(
+      "line 2: grp_parent_id (a JSON number, read rounded as 9007199254740992) is too large: at most 9007199254740991 (2^53 - 1)",
+    );
+    expect(message).toContain('line 3: grp_parent_id "9007199254740993" is too large');
   });
 
   it("a CSV in UTF-16 or another encoding, and a legacy .xls: what to save instead, in words fit for apply", async () => {
@@ -157,7 +186,9 @@ describe("apply refuses a bad file and sends nothing", () => {
       `${b},,`,
     ]);
     expect(message).toContain(`got "${"x".repeat(60)}"... (50000 characters)`);
-    expect(message).toContain(`got "${"9".repeat(60)}"... (30000 characters)`);
+    expect(message).toContain(
+      `product_access_id "${"9".repeat(60)}"... (30000 characters) is too large`,
+    );
     expect(message).toContain(`column "${"z".repeat(60)}"... (5000 characters) is not a writable`);
     expect(message.length).toBeLessThan(2000);
   });
