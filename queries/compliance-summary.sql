@@ -6,7 +6,9 @@
 --   of the roster column named by by_column (scope is that column's name; people without a
 --   value, or missing from the roster, count under "(not set)"; no such rows when no one in the
 --   roster has a value in that column, as when the roster has no such column, or a portal's
---   roster lacks one another portal's has).
+--   roster lacks one another portal's has). Values that differ only in case or in the white
+--   space around them are one value ("Sales", "sales", " Sales "), named as the roster spells
+--   it most often (a tie: the first in alphabetical order, lower case first).
 --   People and required products are those of the compliance query with the same parameters,
 --   and so are the rules: completed = a passing take; failed = completed takes, none passing;
 --   overdue = not completed and the due date is before today. As there, everything is as it
@@ -119,9 +121,25 @@ named AS (
 -- A value is trimmed as the mail split trims (src/text/white-space.ts): a cell of a tab alone is
 -- no value, not a group of its own. An empty by_column names no column (read as the whole row,
 -- each person would be a value of their own).
-roster_values AS (
+roster_cells AS (
   SELECT u.user_id, nullif(regexp_replace(to_json(u) ->> nullif($by_column, ''), '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '') AS value
   FROM "user" AS u
+),
+-- HR files spell one department "Sales", "sales" and " SALES ": a value is its trimmed text in
+-- lower case, shown as the roster spells it most often (over the whole roster, so the name does
+-- not change with group_id), ties to the first in ICU's "en" order, then in code point order.
+spellings AS (
+  SELECT lower(value) AS value_key, value,
+         row_number() OVER (PARTITION BY lower(value)
+                            ORDER BY count(*) DESC, value COLLATE en, value) AS rank
+  FROM roster_cells
+  WHERE value IS NOT NULL
+  GROUP BY value
+),
+roster_values AS (
+  SELECT roster_cells.user_id, spellings.value
+  FROM roster_cells
+  JOIN spellings ON spellings.value_key = lower(roster_cells.value) AND spellings.rank = 1
 ),
 scoped AS (
   -- The overall row says what it covers: with group_id, that group's people only.
