@@ -41,11 +41,16 @@ scope_users AS (
 ),
 weekly_access AS (
   SELECT weeks.week, product_access_user_id AS user_id, product_access_product_id AS product_id,
+         -- Capped by the day the access ends, as compliance.sql's access_expires: of several
+         -- records those in status active decide, and one without an expiry keeps it open.
          least(CAST(min(product_access_created_date) AS DATE) + CAST($due_days AS INTEGER),
-               -- No expiry when a record in status active has none (as in compliance.sql).
-               CASE WHEN NOT coalesce(bool_or(product_access_status = 'active'
-                                              AND product_access_expired_date IS NULL), false)
-                    THEN CAST(max(product_access_expired_date) AS DATE) END) AS due_date
+               CAST(CASE WHEN coalesce(bool_or(product_access_status = 'active'
+                                               AND product_access_expired_date IS NULL), false)
+                         THEN NULL
+                         WHEN coalesce(bool_or(product_access_status = 'active'), false)
+                         THEN max(product_access_expired_date)
+                                FILTER (WHERE product_access_status = 'active')
+                         ELSE max(product_access_expired_date) END AS DATE)) AS due_date
   FROM weeks
   JOIN product_access
     ON product_access_created_date IS NULL

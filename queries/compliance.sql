@@ -22,13 +22,14 @@
 --   access_state: "active" if an access record is in status active and not past its expiry day;
 --   else "expired" if one is in status expired or past its expiry day; else "inactive" if there
 --   is a record; else "none".
---   access_expires: while the access is active, the expiry of the active record (the latest of
---   them), the day expires_in_days counts to, empty when it has none (that access never
---   expires); otherwise the latest expiry of the access records, empty when none has one.
---   due_date: the earlier of (first access granted day + due_days) and the latest expiry of the
---   access records (none when one in status active has none: that access never expires); either
---   one alone when the other is missing; empty without an access record. With several records,
---   that expiry may be a later one than access_expires shows.
+--   access_expires: the day the access ends: of the records in status active, the latest
+--   expiry, empty when one of them has none (that access never expires); with no record in
+--   status active, the latest expiry of the records, empty when none has one. While the access
+--   is active it is the day expires_in_days counts to. A later expiry of an inactive or expired
+--   record does not count while a record is in status active: that access is not the one held.
+--   due_date: the earlier of (first access granted day + due_days) and access_expires; either
+--   one alone when the other is missing; empty without an access record. So a due date never
+--   falls after the access_expires of its row.
 --   days_overdue: today - due_date when the status is not "completed" and due_date is before
 --   today; 0 when completed or not yet due; empty when there is no due date.
 --   expires_in_days: days from today to the expiry day of the active access (empty when the
@@ -114,6 +115,14 @@ pairs AS (
 access AS (
   SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
          coalesce(bool_or(is_active), false) AS has_active,
+         -- The day the access ends, for access_expires and the due date alike: of several records,
+         -- those in status active decide (an earlier trial's expiry, or a later one of a record
+         -- since deactivated, is not the access held), and one without an expiry keeps it open.
+         CASE WHEN coalesce(bool_or(product_access_status = 'active'
+                                    AND product_access_expired_date IS NULL), false) THEN NULL
+              WHEN coalesce(bool_or(product_access_status = 'active'), false)
+              THEN max(product_access_expired_date) FILTER (WHERE product_access_status = 'active')
+              ELSE max(product_access_expired_date) END AS access_expires,
          coalesce(bool_or(product_access_status = 'expired'
                           OR CAST(product_access_expired_date AS DATE) < $today), false)
            AS has_expired,
@@ -122,12 +131,7 @@ access AS (
               THEN max(product_access_expired_date) FILTER (WHERE is_active)
               END AS active_until,
          coalesce(bool_or(trim(product_access_certificate) = '1'), false) AS certificate,
-         min(product_access_created_date) AS access_granted,
-         -- A record in status active without an expiry day keeps the access open for good, so an
-         -- earlier record's expiry (a trial that ran out) does not cap the due date.
-         CASE WHEN NOT coalesce(bool_or(product_access_status = 'active'
-                                        AND product_access_expired_date IS NULL), false)
-              THEN max(product_access_expired_date) END AS latest_expiry
+         min(product_access_created_date) AS access_granted
   FROM access_records
   GROUP BY product_access_user_id, product_access_product_id
 ),
@@ -213,13 +217,10 @@ states AS (
               WHEN access.user_id IS NOT NULL THEN 'inactive'
               ELSE 'none' END AS access_state,
          access.access_granted,
-         -- The expiry shown is the one expires_in_days counts to, while an access is active: the
-         -- latest of every record (an inactive one that runs longer) would contradict it.
-         CASE WHEN access.has_active THEN access.active_until ELSE access.latest_expiry END
-           AS access_expires,
-         -- The due date keeps the latest expiry, as compliance-summary and compliance-trend do.
+         access.access_expires,
+         -- Capped by the expiry shown, so that a row is never due after its access ends.
          least(CAST(access.access_granted AS DATE) + CAST($due_days AS INTEGER),
-               CAST(access.latest_expiry AS DATE)) AS due_date,
+               CAST(access.access_expires AS DATE)) AS due_date,
          CAST(access.active_until AS DATE) - $today AS expires_in_days,
          coalesce(access.certificate, false) AS certificate,
          coalesce(takes.attempts, 0) AS attempts,

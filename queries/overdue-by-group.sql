@@ -7,10 +7,11 @@
 --   person; without it, each product the person holds an access record for), how many are
 --   completed (a completed take that reaches the product's pass mark, as in the compliance
 --   query), and how many are overdue, by the rules of the compliance query (not completed, and
---   the due date, the earlier of first access + due_days and the latest access expiry day, none
---   when an access record in status active has no expiry day, before today), as they stood on
---   the day today (access granted and completions after it do not count yet; access statuses
---   are the current ones). overdue_share = overdue / required. Most overdue first. Days are UTC
+--   the due date, the earlier of first access + due_days and the day the access ends, before
+--   today: of several access records those in status active decide, the latest of their expiry
+--   days, none when one has none; the latest expiry of all of them when none is active), as
+--   they stood on the day today (access granted and completions after it do not count yet;
+--   access statuses are the current ones). overdue_share = overdue / required. Most overdue first. Days are UTC
 --   calendar days. Groups that share a name have their id added to it ("Team A (group 12)"), so
 --   that their rows and bars are told apart.
 -- param today date = today: Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).
@@ -35,10 +36,13 @@ members AS (
 access AS (
   SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
          min(product_access_created_date) AS granted,
-         -- No expiry when a record in status active has none (as in compliance.sql).
-         CASE WHEN NOT coalesce(bool_or(product_access_status = 'active'
-                                        AND product_access_expired_date IS NULL), false)
-              THEN max(product_access_expired_date) END AS expires
+         -- The day the access ends, as compliance.sql's access_expires: of several records
+         -- those in status active decide, and one without an expiry keeps it open.
+         CASE WHEN coalesce(bool_or(product_access_status = 'active'
+                                    AND product_access_expired_date IS NULL), false) THEN NULL
+              WHEN coalesce(bool_or(product_access_status = 'active'), false)
+              THEN max(product_access_expired_date) FILTER (WHERE product_access_status = 'active')
+              ELSE max(product_access_expired_date) END AS expires
   FROM product_access
   WHERE product_access_user_id IS NOT NULL AND product_access_product_id IS NOT NULL
     AND (product_access_created_date IS NULL

@@ -186,8 +186,8 @@ describe("compliance with several access records for one person and product", ()
         // Due 2025-11-01 + 30 = 12-01 (before the latest expiry, 05-01): 30 + 31 + 28 + 10 = 99.
         // No active record: the latest expiry of the two.
         [10, "access expired", "expired", "2026-05-01 00:00:00", null, false, "2025-12-01", 99],
-        // The active record's expiry, today: 0 days left, expiring. The due date keeps its rule:
-        // min(02-01 + 30 = 03-03, latest expiry 04-10) = 03-03, 7 days overdue.
+        // The active record's expiry, today: 0 days left, expiring. The due date is
+        // min(02-01 + 30 = 03-03, that expiry 03-10) = 03-03, 7 days overdue.
         [20, "not started", "active", "2026-03-10 23:00:00", 0, true, "2026-03-03", 7],
       ]);
     } finally {
