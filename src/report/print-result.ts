@@ -50,17 +50,19 @@ interface Columns {
 
 /**
  * Writes every row of `result` to `out` in `format`; answers the row count. CSV text cells are
- * neutralised unless `neutraliseFormulas` is false.
+ * neutralised unless `neutraliseFormulas` is false. `types`, when given, are the column types of
+ * the statement `result` wraps (print-statement.ts): a TIMESTAMPTZ it wrote as text is no text
+ * cell, and "-infinity" stays as it is.
  */
 export async function printResult(
   result: DuckDBResult,
   out: Writable,
   format: PrintFormat,
-  options: { neutraliseFormulas: boolean },
+  options: { neutraliseFormulas: boolean; types?: readonly DuckDBTypeId[] | undefined },
 ): Promise<number> {
   const columns: Columns = {
     names: result.deduplicatedColumnNames(),
-    types: result.columnTypes().map((t) => t.typeId),
+    types: options.types ? [...options.types] : result.columnTypes().map((t) => t.typeId),
   };
   if (format === "csv") return printCsv(result, out, columns, options.neutraliseFormulas);
   if (format === "json") return printJson(result, out, columns);

@@ -6,6 +6,7 @@ import { restrictFileAccess } from "../../load/file-access.js";
 import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
 import { interrupted, interruptOnAbort, runWatched } from "../../report/interruption.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
+import { csvStatement, type PrintStatement } from "../../report/print-statement.js";
 import { inlineSqlError } from "../../report/sql-error.js";
 import { statementCount } from "../../report/statement-count.js";
 import type { CommandArgs } from "../command-args.js";
@@ -91,15 +92,22 @@ async function runAndPrint(
   try {
     await checkStatement(connection, query);
     let result: DuckDBResult;
+    let types: PrintStatement["types"];
     try {
+      // CSV writes TIMESTAMPTZ in UTC, as report CSVs do. JSON writes instants in UTC already;
+      // the table is read by people, in their machine's zone, with the offset shown.
+      const statement =
+        format === "csv" ? await csvStatement(connection, query) : { sql: query, types: undefined };
+      types = statement.types;
       // Started first, then run (see runWatched): a signal that came before it began stops it.
-      result = await runWatched(connection, () => connection.startStream(query));
+      result = await runWatched(connection, () => connection.startStream(statement.sql));
     } catch (error) {
       throw inlineSqlError(error);
     }
     try {
       await printResult(result, settings.out, format, {
         neutraliseFormulas: settings.neutraliseFormulas,
+        types,
       });
     } catch (error) {
       throw inlineSqlError(error);

@@ -11,6 +11,7 @@ import { type DuckDBConnection, DuckDBTypeId } from "@duckdb/node-api";
 import { quoteIdent } from "../../load/ddl.js";
 import { type BoundQuery, copyQuery, describeColumns } from "../run-query.js";
 import { neutraliseSql } from "./formula-injection.js";
+import { utcTimestampSql } from "./utc-timestamp-sql.js";
 
 /** COPY options for RFC 4180 CSV; DuckDB writes UTF-8 (it has no other encoding for writing). */
 export const CSV_COPY_OPTIONS =
@@ -58,22 +59,12 @@ async function copyCsv(
   const list = columns.map((column) => {
     const name = quoteIdent(column.name);
     if (!rewritten(column.type.typeId)) return name;
-    if (column.type.typeId === DuckDBTypeId.TIMESTAMP_TZ) return `${utcText(name)} AS ${name}`;
+    if (column.type.typeId === DuckDBTypeId.TIMESTAMP_TZ)
+      return `${utcTimestampSql(name)} AS ${name}`;
     const text = column.type.typeId === DuckDBTypeId.ENUM ? `CAST(${name} AS VARCHAR)` : name;
     return `${neutraliseSql(text)} AS ${name}`;
   });
   // Everything before the query stays on its first line: DuckDB's line numbers remain the file's.
   const select = `SELECT ${list.join(", ")} FROM (${bound.sql}\n) AS q`;
   return copyQuery(connection, bound, target, CSV_COPY_OPTIONS, select);
-}
-
-/**
- * A TIMESTAMPTZ column's text in UTC, as DuckDB writes it when its time zone is UTC
- * ("2026-11-27 08:00:00.5+00"). DuckDB's COPY writes such a value in the session's time zone,
- * which is the machine's: the same report would read 03:00-05 on one machine and 09:00+01 on
- * another, where its workbook, HTML and JSON all show UTC. The session's zone is not changed
- * instead: the query's own `current_date` and date casts rightly use it.
- */
-function utcText(column: string): string {
-  return `CASE WHEN isfinite(${column}) THEN CAST(${column} AT TIME ZONE 'UTC' AS VARCHAR) || '+00' ELSE CAST(${column} AS VARCHAR) END`;
 }
