@@ -48,26 +48,46 @@ interface Columns {
   types: DuckDBTypeId[];
 }
 
+/** How {@link printResult} prints. */
+export interface PrintOptions {
+  readonly neutraliseFormulas: boolean;
+  /**
+   * The column types of the statement `result` wraps (print-statement.ts): a TIMESTAMPTZ it wrote
+   * as text is no text cell, and "-infinity" stays as it is.
+   */
+  readonly types?: readonly DuckDBTypeId[] | undefined;
+  /**
+   * Called with the row count once the last row is read, before the output is finished (the
+   * closing `]` of JSON, any of the table): throws when the statement did not run to its end, so
+   * that a result cut short by a failure never reads as whole.
+   */
+  readonly atEnd?: (rows: number) => Promise<void>;
+}
+
 /**
  * Writes every row of `result` to `out` in `format`; answers the row count. CSV text cells are
- * neutralised unless `neutraliseFormulas` is false. `types`, when given, are the column types of
- * the statement `result` wraps (print-statement.ts): a TIMESTAMPTZ it wrote as text is no text
- * cell, and "-infinity" stays as it is.
+ * neutralised unless `neutraliseFormulas` is false.
  */
 export async function printResult(
   result: DuckDBResult,
   out: Writable,
   format: PrintFormat,
-  options: { neutraliseFormulas: boolean; types?: readonly DuckDBTypeId[] | undefined },
+  options: PrintOptions,
 ): Promise<number> {
   const columns: Columns = {
     names: result.deduplicatedColumnNames(),
     types: options.types ? [...options.types] : result.columnTypes().map((t) => t.typeId),
   };
-  if (format === "csv") return printCsv(result, out, columns, options.neutraliseFormulas);
-  if (format === "json") return printJson(result, out, columns);
-  return printTable(result, out, columns);
+  const atEnd = async (rows: number) => {
+    // A reader that went away stopped the reading: the statement's end was never reached.
+    if (!gone(out)) await options.atEnd?.(rows);
+  };
+  if (format === "csv") return printCsv(result, out, columns, options.neutraliseFormulas, atEnd);
+  if (format === "json") return printJson(result, out, columns, atEnd);
+  return printTable(result, out, columns, atEnd);
 }
+
+type AtEnd = (rows: number) => Promise<void>;
 
 /**
  * Writes each row as `format` turns it into text (`index` counts from 0), as soon as it is read,
@@ -104,14 +124,15 @@ function drained(out: Writable): Promise<void> {
   });
 }
 
-function printCsv(
+async function printCsv(
   result: DuckDBResult,
   out: Writable,
   { names, types }: Columns,
   neutraliseFormulas: boolean,
+  atEnd: AtEnd,
 ): Promise<number> {
   out.write(`${names.map(csvField).join(",")}\r\n`);
-  return streamRows(result, out, (row) => {
+  const count = await streamRows(result, out, (row) => {
     const fields = row.map((value, c) => {
       if (value === null) return "";
       const t = text(value);
@@ -120,9 +141,16 @@ function printCsv(
     });
     return `${fields.join(",")}\r\n`;
   });
+  await atEnd(count);
+  return count;
 }
 
-async function printJson(result: DuckDBResult, out: Writable, { names }: Columns): Promise<number> {
+async function printJson(
+  result: DuckDBResult,
+  out: Writable,
+  { names }: Columns,
+  atEnd: AtEnd,
+): Promise<number> {
   out.write("[");
   const count = await streamRows(result, out, (row, index) => {
     const object = Object.fromEntries(
@@ -132,6 +160,8 @@ async function printJson(result: DuckDBResult, out: Writable, { names }: Columns
     );
     return `${index === 0 ? "\n" : ",\n"}${JSON.stringify(object)}`;
   });
+  // Checked before the closing bracket: a document cut short stays one no JSON reader accepts.
+  await atEnd(count);
   out.write(count === 0 ? "]\n" : "\n]\n");
   return count;
 }
@@ -141,11 +171,13 @@ async function printTable(
   result: DuckDBResult,
   out: Writable,
   { names, types }: Columns,
+  atEnd: AtEnd,
 ): Promise<number> {
   const cells: string[][] = [];
   for await (const row of rowsOf(result, out)) {
     cells.push(row.map((value) => (value === null ? "NULL" : clip(text(value)))));
   }
+  await atEnd(cells.length);
   const widths = names.map((name, c) =>
     Math.max(name.length, ...cells.map((row) => (row[c] ?? "").length)),
   );

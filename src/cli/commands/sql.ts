@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import type { DuckDBConnection, DuckDBResult } from "@duckdb/node-api";
+import { type DuckDBConnection, type DuckDBResult, StatementType } from "@duckdb/node-api";
 import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
@@ -9,6 +9,7 @@ import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { csvStatement, type PrintStatement } from "../../report/print-statement.js";
 import { inlineSqlError } from "../../report/sql-error.js";
 import { statementCount } from "../../report/statement-count.js";
+import { withCompletionCheck } from "../../report/stream-completion.js";
 import type { CommandArgs } from "../command-args.js";
 import { namingDbSetting, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
@@ -90,28 +91,12 @@ async function runAndPrint(
   const { signal } = settings;
   const unwatch = interruptOnAbort(signal, connection);
   try {
-    await checkStatement(connection, query);
-    let result: DuckDBResult;
-    let types: PrintStatement["types"];
-    try {
-      // CSV writes TIMESTAMPTZ in UTC, as report CSVs do. JSON writes instants in UTC already;
-      // the table is read by people, in their machine's zone, with the offset shown.
-      const statement =
-        format === "csv" ? await csvStatement(connection, query) : { sql: query, types: undefined };
-      types = statement.types;
-      // Started first, then run (see runWatched): a signal that came before it began stops it.
-      result = await runWatched(connection, () => connection.startStream(statement.sql));
-    } catch (error) {
-      throw inlineSqlError(error);
-    }
-    try {
-      await printResult(result, settings.out, format, {
-        neutraliseFormulas: settings.neutraliseFormulas,
-        types,
-      });
-    } catch (error) {
-      throw inlineSqlError(error);
-    }
+    const type = await checkStatement(connection, query);
+    const print = (completed: () => Promise<boolean>) =>
+      printStatement(connection, query, format, { ...settings, completed });
+    // A BEGIN or COMMIT typed to sql would meet the transaction the check runs in.
+    if (type === StatementType.TRANSACTION) await print(async () => true);
+    else await withCompletionCheck(connection, print);
   } catch (error) {
     if (signal.aborted) throw interrupted("sql", { cause: error });
     throw error;
@@ -121,10 +106,63 @@ async function runAndPrint(
 }
 
 /**
+ * Runs the statement and prints its rows. A failure once CSV or JSON has begun to print leaves a
+ * document cut short on stdout (the rows are streamed, not held): the error says so first.
+ */
+async function printStatement(
+  connection: DuckDBConnection,
+  query: string,
+  format: PrintFormat,
+  settings: RunSettings & { completed: () => Promise<boolean> },
+): Promise<void> {
+  let result: DuckDBResult;
+  let types: PrintStatement["types"];
+  try {
+    // CSV writes TIMESTAMPTZ in UTC, as report CSVs do. JSON writes instants in UTC already;
+    // the table is read by people, in their machine's zone, with the offset shown.
+    const statement =
+      format === "csv" ? await csvStatement(connection, query) : { sql: query, types: undefined };
+    types = statement.types;
+    // Started first, then run (see runWatched): a signal that came before it began stops it.
+    result = await runWatched(connection, () => connection.startStream(statement.sql));
+  } catch (error) {
+    throw inlineSqlError(error);
+  }
+  const atEnd = async (rows: number) => {
+    if (await settings.completed()) return;
+    const read = `${rows} row${rows === 1 ? "" : "s"}`;
+    // The table prints nothing until every row is read; CSV and JSON print as they read.
+    const what =
+      format === "table"
+        ? `the statement failed after ${read}, so nothing was printed`
+        : `${INCOMPLETE}the statement failed after ${read}`;
+    throw new LmsExportError(
+      "query-failed",
+      `${what} (DuckDB's client library does not pass on why: run it in the duckdb shell to see the error)`,
+    );
+  };
+  try {
+    await printResult(result, settings.out, format, {
+      neutraliseFormulas: settings.neutraliseFormulas,
+      types,
+      atEnd,
+    });
+  } catch (error) {
+    if (error instanceof LmsExportError) throw error;
+    const failed = inlineSqlError(error);
+    if (format === "table") throw failed;
+    throw new LmsExportError(failed.code, `${INCOMPLETE}${failed.message}`, { cause: error });
+  }
+}
+
+/** How the error of a statement that failed with its output cut short begins. */
+const INCOMPLETE = "the output printed is incomplete: ";
+
+/**
  * Refuses more than one statement, or one with parameters, before it runs: sql has no way to
  * bind values, and a second statement would run unseen.
  */
-async function checkStatement(connection: DuckDBConnection, query: string): Promise<void> {
+async function checkStatement(connection: DuckDBConnection, query: string): Promise<StatementType> {
   let count: number;
   try {
     count = await statementCount(connection, query);
@@ -138,9 +176,11 @@ async function checkStatement(connection: DuckDBConnection, query: string): Prom
     );
   }
   let parameters: number;
+  let type: StatementType;
   try {
     const prepared = await connection.prepare(query);
     parameters = prepared.parameterCount;
+    type = prepared.statementType;
     prepared.destroySync();
   } catch (error) {
     throw inlineSqlError(error);
@@ -151,6 +191,7 @@ async function checkStatement(connection: DuckDBConnection, query: string): Prom
       "the statement has parameters (? or $name); sql takes none: write the values into it",
     );
   }
+  return type;
 }
 
 /**
