@@ -50,21 +50,22 @@ function reportOptions(): Repeated {
   return repeated;
 }
 
-/** The words giving option `name` the parsed `value` again. */
+/** The words, not quoted yet, giving option `name` the parsed `value` again. */
 function optionWords(name: string, value: unknown): string[] {
   if (typeof value === "boolean") return [value ? `--${name}` : `--no-${name}`];
   const values = Array.isArray(value) ? value : [value];
   // A value starting with "-" would be read as an option of its own: it is joined with "=".
   return values.flatMap((v) => {
     const text = String(v);
-    return text.startsWith("-") ? [shellWord(`--${name}=${text}`)] : [`--${name}`, shellWord(text)];
+    return text.startsWith("-") ? [`--${name}=${text}`] : [`--${name}`, text];
   });
 }
 
 /**
  * `lms-export report NAMES ...` with every option of `argv` (a parsed command line, of `report`
  * or of `run`) that `report` takes and that differs from its default, except the mail options,
- * and then `mail` (words, quoted here).
+ * and then `mail`. Every word is quoted here, and only here: a word quoted twice reads back
+ * with its quotes in it, an address no longer.
  */
 export function reportCommandLine(
   argv: Readonly<Record<string, unknown>>,
@@ -76,11 +77,13 @@ export function reportCommandLine(
     const value = argv[key];
     return value === undefined || value === defaults[key] ? [] : optionWords(key, value);
   });
-  const words = ["lms-export", "report", ...names.map(shellWord), ...options];
-  return [...words, ...mail.map(shellWord)].join(" ");
+  return ["lms-export", "report", ...names, ...options, ...mail].map(shellWord).join(" ");
 }
 
-/** The mail options of `argv` as given: --mail-to's, or --mail with its --mail-only if any. */
+/**
+ * The mail options of `argv` as given, as words not quoted yet: --mail-to's, or --mail with its
+ * --mail-only if any.
+ */
 export function givenMailWords(argv: Readonly<Record<string, unknown>>): string[] {
   const list = (key: string) => [argv[key]].flat().map(String).join(",");
   if (argv["mail-to"] !== undefined) return optionWords("mail-to", list("mail-to"));
@@ -89,9 +92,9 @@ export function givenMailWords(argv: Readonly<Record<string, unknown>>): string[
 }
 
 /**
- * The mail options sending a report's messages again to `targets` alone: --mail-only among the
- * messages --mail sends (an address with two messages of the report named with the one it
- * missed), or --mail-to's whole report when the command line mailed it that way.
+ * The mail options (words not quoted yet) sending a report's messages again to `targets` alone:
+ * --mail-only among the messages --mail sends (an address with two messages of the report named
+ * with the one it missed), or --mail-to's whole report when the command line mailed it that way.
  */
 export function resendMailWords(
   argv: Readonly<Record<string, unknown>>,

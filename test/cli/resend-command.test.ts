@@ -77,4 +77,16 @@ describe("the report command line sending mail again", () => {
       }
     }
   });
+
+  test("an address a shell must quote is quoted once: read back by sh, it is the address", async () => {
+    // An apostrophe is allowed in an address (RFC 5322 atext), as are * ? $ and friends.
+    const given = ["o'brien@example.com", "ops*$x@example.com"];
+    for (const mailArgs of [["--mail"], ["--mail-to", "a@example.com"]]) {
+      const argv = await checkCommandLine(["report", "weekly", ...mailArgs], ctx);
+      const targets = given.map((address) => ({ address, part: undefined }));
+      const command = reportCommandLine(argv, ["weekly"], resendMailWords(argv, targets));
+      const words = shellWords(command);
+      expect(words.at(-1)).toBe(given.join(","));
+    }
+  });
 });
