@@ -2,17 +2,42 @@
  * E-mail addresses as this tool accepts them: a plain `local@domain`, no display name, no
  * comments, no spaces. Strict on purpose: an address also names a folder of per-recipient files
  * and goes into an SMTP envelope, so anything unusual is refused rather than interpreted.
+ * Internationalised addresses (RFC 6531: `jürgen.groß@example.com`, `王@例子.中国`) are addresses
+ * too: a manager's address in a roster is whatever the mail system gave them. Beyond ASCII only
+ * letters, combining marks and digits are taken, so no space, control, invisible or
+ * direction-changing character gets into an envelope or a folder name.
  */
+import { Buffer } from "node:buffer";
+import { domainToASCII } from "node:url";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { trimmedSql } from "../text/white-space.js";
 
-const ADDRESS =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+/** RFC 5322 atext, and the letters, marks and digits of any script (RFC 6531's UTF-8 in it). */
+const LOCAL = /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~.-]+$/u;
 
-/** Whether `text` is a plain address `local@domain.tld` (at most 254 characters). */
+const ASCII_DOMAIN =
+  /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+/** A label of an internationalised domain name as written (its U-label). */
+const UNICODE_LABEL = /^[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]*[\p{L}\p{M}\p{N}])?$/u;
+
+/**
+ * Whether `domain` is a host name of two labels or more: ASCII letters, digits and hyphens, or
+ * labels of any script whose IDNA form (punycode, as the envelope may carry it) is one.
+ */
+function isDomain(domain: string): boolean {
+  if (ASCII_DOMAIN.test(domain)) return true;
+  const labels = domain.split(".");
+  if (labels.length < 2 || !labels.every((label) => UNICODE_LABEL.test(label))) return false;
+  return ASCII_DOMAIN.test(domainToASCII(domain));
+}
+
+/** Whether `text` is a plain address `local@domain.tld` (at most 254 bytes in UTF-8). */
 export function isMailAddress(text: string): boolean {
-  if (text.length > 254 || !ADDRESS.test(text)) return false;
-  const local = text.slice(0, text.lastIndexOf("@"));
+  if (Buffer.byteLength(text) > 254) return false;
+  const at = text.lastIndexOf("@");
+  const local = text.slice(0, at);
+  if (at < 1 || !LOCAL.test(local) || !isDomain(text.slice(at + 1))) return false;
   // A local part with a slash or starting with a dot could name another folder.
   return !local.includes("/") && !local.startsWith(".") && !local.includes("..");
 }

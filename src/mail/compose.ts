@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
+import { domainToASCII } from "node:url";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { MailBody } from "./body.js";
 
@@ -21,7 +22,8 @@ export interface OutgoingMail {
 
 /** The message bytes and its Message-ID (a fresh one each time: each message is new). */
 export async function composeMail(mail: OutgoingMail): Promise<{ raw: Buffer; messageId: string }> {
-  const domain = mail.from.slice(mail.from.lastIndexOf("@") + 1);
+  // A Message-ID is ASCII (RFC 5322): a sender's domain of another script in its IDNA form.
+  const domain = domainToASCII(mail.from.slice(mail.from.lastIndexOf("@") + 1));
   const messageId = `<${Date.now().toString(36)}.${randomBytes(8).toString("hex")}@${domain}>`;
   const attachments = [];
   for (const file of mail.files) {

@@ -26,11 +26,12 @@ export interface SharesSent {
 export function scopeLine(scope: SplitScope, shares: SharesSent): string {
   const { label, address } = scope;
   if (address !== undefined) return `Only your rows: those whose ${label} is ${address}.`;
-  const lead = `Only the rows without a ${label} address`;
+  // Said as it is: a value that is something but not an address is no "row without an address".
+  const lead = `Only the rows whose ${label} is empty or is not an e-mail address`;
   if (shares.missed.length > 0) {
     const folders = shares.missed.map((a) => shareFolder(shares.outDir, a)).join(", ");
-    return `${lead}. The rows with one were mailed to that address, except those of ${shares.missed.join(", ")}: the mail server refused their message or did not confirm it, so those rows may have reached nobody; they are in ${folders} on the machine that made the report.`;
+    return `${lead}. The rows with an address were mailed to that address, except those of ${shares.missed.join(", ")}: the mail server refused their message or did not confirm it, so those rows may have reached nobody; they are in ${folders} on the machine that made the report.`;
   }
-  if (shares.partial) return `${lead}; each row with one is mailed to that address on its own.`;
-  return `${lead}; each row with one went to that address.`;
+  if (shares.partial) return `${lead}; each row with an address is mailed to it on its own.`;
+  return `${lead}; each row with an address went to that address.`;
 }

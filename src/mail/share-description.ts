@@ -22,7 +22,7 @@ export function shareDescription(
   const parts = kept.map((query) => `"${query.title}"`).join(", ");
   const rows =
     scope.address === undefined
-      ? `the rows without a ${scope.label} address`
+      ? `the rows whose ${scope.label} is empty or is not an e-mail address`
       : `the rows for ${scope.address}`;
   const holds = `This copy holds only ${parts}, with only ${rows}; the report's other parts are left out of it.`;
   return job.description === "" ? holds : `${job.description} ${holds}`;

@@ -9,6 +9,7 @@ import { isIP } from "node:net";
 import { Readable } from "node:stream";
 import SMTPConnection, { type SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
 import type { MailSettings } from "./settings.js";
+import { noSmtpUtf8, offersSmtpUtf8, serverEnvelope } from "./smtp-utf8.js";
 import { tlsFailure } from "./tls-failure.js";
 
 /** An attempt that failed, with the error nodemailer gave and how far the attempt had got. */
@@ -60,6 +61,12 @@ export interface Envelope {
 // Generous for a slow relay, short enough that a dead one does not hold a Monday run for long.
 const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 120_000 };
 
+/** A connection greeted and logged in, and whether its server offers SMTPUTF8 (smtp-utf8.ts). */
+export interface OpenConnection {
+  connection: SMTPConnection;
+  smtpUtf8: boolean;
+}
+
 /**
  * A connection to the server, greeted and logged in (TLS as the settings decide; certificates
  * are always verified). Rejects with an SmtpAttemptError, the connection closed. `onEnd` is
@@ -70,7 +77,7 @@ const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTim
 export async function openConnection(
   settings: MailSettings,
   onEnd: () => void,
-): Promise<SMTPConnection> {
+): Promise<OpenConnection> {
   const connection = new SMTPConnection({
     host: settings.host,
     port: settings.port,
@@ -91,6 +98,7 @@ export async function openConnection(
     lastError = error;
   });
   let ended: () => void = () => undefined;
+  let smtpUtf8 = false;
   try {
     // Connecting and logging in under one watch: nodemailer drops a pending login's callback
     // when the connection ends or fails during AUTH, which would otherwise never settle.
@@ -100,6 +108,8 @@ export async function openConnection(
       connection.once("end", ended);
       connection.connect((error) => {
         if (error) return reject(error);
+        // Greeted: the last reply is the EHLO one (after STARTTLS, the one over TLS).
+        smtpUtf8 = offersSmtpUtf8(connection.lastServerResponse);
         if (settings.user === undefined) return resolve();
         connection.login({ user: settings.user, pass: settings.password }, (failure) =>
           failure ? reject(failure) : resolve(),
@@ -113,20 +123,28 @@ export async function openConnection(
     connection.removeListener("end", ended);
   }
   connection.once("end", onEnd);
-  return connection;
+  return { connection, smtpUtf8 };
 }
 
 /**
  * Hands `raw` to the server over `connection`. Contract: resolves with the server's answer when
  * it accepted the message (some recipients may still be listed in `rejected`); rejects with an
  * SmtpAttemptError saying whether the server had started reading the message. The caller closes
- * the connection after a failure.
+ * the connection after a failure. A recipient the server cannot be given (smtp-utf8.ts) is in
+ * `rejected`, as one it refused; when that is every recipient, or the sender, nothing is sent
+ * and it rejects with code EENVELOPE.
  */
 export async function sendOn(
-  connection: SMTPConnection,
+  { connection, smtpUtf8 }: OpenConnection,
   envelope: Envelope,
   raw: Buffer,
 ): Promise<SMTPConnectionSendInfo> {
+  const server = serverEnvelope(envelope, smtpUtf8);
+  const unsendable = server.sent === undefined ? [envelope.from] : server.left;
+  if (server.sent === undefined || server.sent.to.length === 0) {
+    const why = new Error(unsendable.map(noSmtpUtf8).join("; "));
+    throw new SmtpAttemptError(Object.assign(why, { code: "EENVELOPE" }), false);
+  }
   let dataStarted = false;
   const message = new Readable({
     read() {
@@ -137,13 +155,14 @@ export async function sendOn(
   });
   // nodemailer writes its progress into the envelope it is given (a refused MAIL FROM stays in
   // it as `mailError`): each attempt gets its own, or a retry would fail with the last one's error.
-  const own = { from: envelope.from, to: [...envelope.to] };
+  const own = { from: server.sent.from, to: [...server.sent.to] };
   try {
-    return await new Promise<SMTPConnectionSendInfo>((resolve, reject) => {
+    const info = await new Promise<SMTPConnectionSendInfo>((resolve, reject) => {
       connection.send(own, message, (error, result) =>
         error || result === undefined ? reject(error) : resolve(result),
       );
     });
+    return server.answer(info);
   } catch (error) {
     throw new SmtpAttemptError(error, dataStarted);
   }

@@ -6,10 +6,15 @@
  * connection carry message after message; nodemailer's own pool does the same, with the same
  * limit of 100 messages before a new connection.
  */
-import type SMTPConnection from "nodemailer/lib/smtp-connection";
 import type { SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
 import type { MailSettings } from "./settings.js";
-import { type Envelope, openConnection, SmtpAttemptError, sendOn } from "./smtp-attempt.js";
+import {
+  type Envelope,
+  type OpenConnection,
+  openConnection,
+  SmtpAttemptError,
+  sendOn,
+} from "./smtp-attempt.js";
 
 /** Messages one connection carries before it is closed and another opened, as nodemailer's pool. */
 export const MESSAGES_PER_CONNECTION = 100;
@@ -28,7 +33,7 @@ function lostWhileIdle(error: SmtpAttemptError): boolean {
 
 export class SmtpSession {
   readonly settings: MailSettings;
-  #connection: SMTPConnection | undefined;
+  #connection: OpenConnection | undefined;
   #sent = 0;
 
   constructor(settings: MailSettings) {
@@ -54,7 +59,7 @@ export class SmtpSession {
   close(): void {
     const connection = this.#connection;
     this.#connection = undefined;
-    connection?.quit();
+    connection?.connection.quit();
   }
 
   async #attempt(envelope: Envelope, raw: Buffer): Promise<SMTPConnectionSendInfo> {
@@ -66,12 +71,12 @@ export class SmtpSession {
     } catch (error) {
       // Whatever state the failure left it in, the next message starts on a clean connection.
       if (this.#connection === connection) this.#connection = undefined;
-      connection.close();
+      connection.connection.close();
       throw error;
     }
   }
 
-  async #open(): Promise<SMTPConnection> {
+  async #open(): Promise<OpenConnection> {
     const connection = await openConnection(this.settings, () => {
       if (this.#connection === connection) this.#connection = undefined;
     });

@@ -52,7 +52,7 @@ describe("--mail-only", () => {
     const folder = join(out, "split", NORTH);
     expect(copy?.parsed.text).toContain(`except those of ${NORTH}`);
     expect(copy?.parsed.text).toContain(folder);
-    expect(copy?.parsed.text).not.toContain("each row with one went to that address");
+    expect(copy?.parsed.text).not.toContain("each row with an address went to that address");
     expect((await readdir(folder)).some((f) => f.endsWith(".csv"))).toBe(true);
   });
 
@@ -91,7 +91,7 @@ describe("--mail-only", () => {
     expect(received).toHaveLength(1);
     // The copy as built (To: compliance@, Cc: audit@), handed over for audit@ only.
     expect(received[0]?.to).toEqual(["audit@example.com"]);
-    expect(received[0]?.parsed.text).toContain("Only the rows without a");
+    expect(received[0]?.parsed.text).toContain("Only the rows whose");
     // Only the share sent is written again.
     expect(existsSync(join(out, "split", NORTH))).toBe(false);
   });

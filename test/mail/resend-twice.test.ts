@@ -37,7 +37,7 @@ afterAll(async () => {
 /** What a message of team-list is: compliance@'s share, sales.lead@'s, or the copy of the rest. */
 function kind(message: Received): string {
   const text = message.parsed.text ?? "";
-  if (text.includes("Only the rows without a")) return `copy to ${message.to.join(",")}`;
+  if (text.includes("Only the rows whose")) return `copy to ${message.to.join(",")}`;
   return `share to ${message.to.join(",")}`;
 }
 

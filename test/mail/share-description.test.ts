@@ -56,7 +56,7 @@ describe("a share's description", () => {
     expect(String(north?.parsed.html)).toContain("This copy holds only");
     const rest = received.find((m) => m.to.join() === "compliance@example.com");
     expect(String(rest?.parsed.text)).toContain(
-      "with only the rows without a Manager address; the report's other parts are left out of it.",
+      "with only the rows whose Manager is empty or is not an e-mail address; the report's other parts are left out of it.",
     );
     const whole = await descriptionOf(await readFile(join(out, "weekly.xlsx")));
     expect(whole).toBe(DESCRIPTION);

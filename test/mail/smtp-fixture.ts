@@ -1,10 +1,12 @@
 /**
  * A real SMTP server on 127.0.0.1 (smtp-server, port 0) that keeps every message it accepts,
- * parsed back with mailparser, and counts the connections made to it. Options make it require a
+ * parsed back with mailparser, and counts the connections made to it (and keeps the envelope
+ * commands as a client wrote them on a connection without TLS). Options make it require a
  * login, refuse some recipients or some messages (554 to their data), drop the connection once
  * the message data has arrived (a lost answer) or at the next message once a connection has
  * carried some (421, as a server ending a connection it will carry no more on), act on a message
- * before answering it, hold a message's answer until the test lets it go, or offer STARTTLS.
+ * before answering it, hold a message's answer until the test lets it go, offer STARTTLS, or not
+ * offer SMTPUTF8 (offered by default, as smtp-server does).
  */
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
@@ -16,6 +18,8 @@ export interface Received {
   to: string[];
   raw: Buffer;
   parsed: ParsedMail;
+  /** Whether MAIL FROM asked for SMTPUTF8. */
+  smtpUtf8: boolean;
 }
 
 export interface SmtpFixture {
@@ -26,6 +30,11 @@ export interface SmtpFixture {
   logins: { user: string; pass: string }[];
   /** Connections clients opened so far. */
   readonly connections: number;
+  /**
+   * MAIL FROM and RCPT TO as clients wrote them, before the server read them (smtp-server gives
+   * a domain in its Unicode form, whatever form it came in). Only on connections without TLS.
+   */
+  envelopeCommands: string[];
   close(): Promise<void>;
 }
 
@@ -57,6 +66,8 @@ export async function startSmtp(
      * certificate ("built-in"). Without it, STARTTLS is not offered.
      */
     starttls?: { key: string; cert: string } | "built-in";
+    /** Do not offer SMTPUTF8 (RFC 6531) in the reply to EHLO. */
+    hideSmtpUtf8?: boolean;
   } = {},
 ): Promise<SmtpFixture> {
   const received: Received[] = [];
@@ -69,6 +80,7 @@ export async function startSmtp(
     authOptional: options.auth === undefined,
     allowInsecureAuth: true,
     hideSTARTTLS: options.starttls === undefined,
+    hideSMTPUTF8: options.hideSmtpUtf8 ?? false,
     ...(typeof options.starttls === "object" ? options.starttls : {}),
     logger: false,
     onAuth(auth, session, callback) {
@@ -122,7 +134,7 @@ export async function startSmtp(
         const to = session.envelope.rcptTo.map((r) => r.address);
         let refused = false;
         const parsing = simpleParser(raw).then(async (parsed) => {
-          const message = { from, to, raw, parsed };
+          const message = { from, to, raw, parsed, smtpUtf8: session.envelope.smtpUtf8 === true };
           refused = options.refuseMessage?.(message) ?? false;
           if (!refused) received.push(message);
           options.beforeAnswer?.(message);
@@ -153,8 +165,13 @@ export async function startSmtp(
   server.on("error", () => undefined);
   const sockets = new Set<import("node:net").Socket>();
   let connections = 0;
+  const envelopeCommands: string[] = [];
   (server as unknown as { server: import("node:net").Server }).server.on("connection", (socket) => {
     connections++;
+    socket.on("data", (chunk: Buffer) => {
+      const lines = chunk.toString("utf8").split("\r\n");
+      envelopeCommands.push(...lines.filter((line) => /^(MAIL FROM|RCPT TO):/i.test(line)));
+    });
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
@@ -167,6 +184,7 @@ export async function startSmtp(
     url: `smtp://127.0.0.1:${port}`,
     received,
     logins,
+    envelopeCommands,
     get connections() {
       return connections;
     },

@@ -64,5 +64,5 @@ test("an address only a later query names gets its own share, not the report's r
   const left = await userIds(join(unassigned, "two-lists-group-managers.csv"));
   expect(left.every((id) => UNASSIGNED.includes(id))).toBe(true);
   const body = received.find((m) => m.to.includes("compliance@example.com"))?.parsed.text ?? "";
-  expect(body).toContain("each row with one went to that address");
+  expect(body).toContain("each row with an address went to that address");
 });

@@ -26,7 +26,7 @@ describe("the line under a split message's header", () => {
     expect(manager.html).toContain(mine);
     const rest = body("compliance@example.com");
     const left =
-      "Only the rows without a Manager email address; each row with one went to that address.";
+      "Only the rows whose Manager email is empty or is not an e-mail address; each row with an address went to that address.";
     expect(rest.text).toContain(left);
     expect(rest.html).toContain(left);
     expect(manager.text).not.toContain("Rows: ");
