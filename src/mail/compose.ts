@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, extname } from "node:path";
 import { domainToASCII } from "node:url";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { MailBody } from "./body.js";
@@ -20,6 +20,17 @@ export interface OutgoingMail {
   date: Date;
 }
 
+/**
+ * The type of each text file a report writes, by extension: UTF-8 (DuckDB writes no other CSV;
+ * the HTML report is written so), said in the part's header. Without a charset a mail client
+ * previewing the file guesses one, and a CSV without a byte-order mark reads "ZoÃ©". nodemailer
+ * keeps the parameters of a type given and adds the file's name; other files' types it detects.
+ */
+const TEXT_TYPES: Readonly<Record<string, string>> = {
+  ".csv": "text/csv; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+};
+
 /** The message bytes and its Message-ID (a fresh one each time: each message is new). */
 export async function composeMail(mail: OutgoingMail): Promise<{ raw: Buffer; messageId: string }> {
   // A Message-ID is ASCII (RFC 5322): a sender's domain of another script in its IDNA form.
@@ -28,7 +39,13 @@ export async function composeMail(mail: OutgoingMail): Promise<{ raw: Buffer; me
   const attachments = [];
   for (const file of mail.files) {
     // Read here, not by nodemailer: the bytes sent are the bytes on disk, nothing else is read.
-    attachments.push({ filename: basename(file), content: await readFile(file) });
+    const contentType = TEXT_TYPES[extname(file).toLowerCase()];
+    const content = await readFile(file);
+    attachments.push({
+      filename: basename(file),
+      content,
+      ...(contentType ? { contentType } : {}),
+    });
   }
   for (const image of mail.body.inline) attachments.push({ ...image });
   const composer = new MailComposer({
