@@ -20,6 +20,7 @@ import {
   VARCHAR,
 } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { CAUSE_UNKNOWN, withCompletionCheck } from "../load/stream-completion.js";
 import type { QueryDef } from "./catalog.js";
 import { runWatched } from "./interruption.js";
 import { PARAM_DUCKDB_TYPES, type ResolvedParams } from "./params.js";
@@ -162,20 +163,33 @@ export async function describeColumns(
 }
 
 /**
- * Streams the result. The connection must not run anything else until the result is read to the
- * end (another statement silently ends the stream).
+ * Streams the result into `read`, which must call `atEnd` with the rows it read once the stream
+ * ends: `atEnd` throws when the query failed part-way, which the stream itself does not say (see
+ * stream-completion.ts). The connection must not run anything else until then (another statement
+ * silently ends the stream).
  */
-export async function streamQuery(
+export async function streamQuery<T>(
   connection: DuckDBConnection,
   bound: BoundQuery,
-): Promise<DuckDBResult> {
-  try {
-    return await runWatched(connection, () =>
-      connection.startStream(bound.sql, bound.values, bound.types),
-    );
-  } catch (error) {
-    throw sqlError(error, bound.query.file, "run");
-  }
+  read: (result: DuckDBResult, atEnd: (rows: number) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  return withCompletionCheck(connection, async (completed) => {
+    let result: DuckDBResult;
+    try {
+      result = await runWatched(connection, () =>
+        connection.startStream(bound.sql, bound.values, bound.types),
+      );
+    } catch (error) {
+      throw sqlError(error, bound.query.file, "run");
+    }
+    return read(result, async (rows) => {
+      if (await completed()) return;
+      throw new LmsExportError(
+        "query-failed",
+        `query failed: ${bound.query.file}: the query failed after ${rows} row${rows === 1 ? "" : "s"} (${CAUSE_UNKNOWN})`,
+      );
+    });
+  });
 }
 
 /**

@@ -335,12 +335,14 @@ async function writeWorkbook(
       const reader: DuckDBConnection = await db.connect();
       const unwatch = interruptOnAbort(signal, reader);
       try {
-        const result = await streamQuery(reader, b);
-        rows[b.query.name] = await book.addResult(b.query.name, result, {
-          labels: b.query.labels,
-          queryError: (error) => sqlError(error, b.query.file, "run"),
-          ...(signal ? { signal } : {}),
-        });
+        rows[b.query.name] = await streamQuery(reader, b, (result, atEnd) =>
+          book.addResult(b.query.name, result, {
+            labels: b.query.labels,
+            queryError: (error) => sqlError(error, b.query.file, "run"),
+            atEnd,
+            ...(signal ? { signal } : {}),
+          }),
+        );
       } finally {
         unwatch();
         reader.closeSync();

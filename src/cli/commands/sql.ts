@@ -3,13 +3,13 @@ import { type DuckDBConnection, type DuckDBResult, StatementType } from "@duckdb
 import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
+import { CAUSE_UNKNOWN, withCompletionCheck } from "../../load/stream-completion.js";
 import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
 import { interrupted, interruptOnAbort, runWatched } from "../../report/interruption.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { csvStatement, type PrintStatement } from "../../report/print-statement.js";
 import { inlineSqlError } from "../../report/sql-error.js";
 import { statementCount } from "../../report/statement-count.js";
-import { withCompletionCheck } from "../../report/stream-completion.js";
 import type { CommandArgs } from "../command-args.js";
 import { namingDbSetting, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
@@ -136,10 +136,7 @@ async function printStatement(
       format === "table"
         ? `the statement failed after ${read}, so nothing was printed`
         : `${INCOMPLETE}the statement failed after ${read}`;
-    throw new LmsExportError(
-      "query-failed",
-      `${what} (DuckDB's client library does not pass on why: run it in the duckdb shell to see the error)`,
-    );
+    throw new LmsExportError("query-failed", `${what} (${CAUSE_UNKNOWN})`);
   };
   try {
     await printResult(result, settings.out, format, {

@@ -57,6 +57,11 @@ export interface ResultOptions {
   queryError?: (error: unknown) => unknown;
   /** Stops the writing between chunks of rows once it fires (an "interrupted" error). */
   signal?: AbortSignal;
+  /**
+   * Called with the rows read once the result gave its last one: throws when the query failed
+   * part-way, so that a sheet cut short is never written as whole (see streamQuery).
+   */
+  atEnd?: (rows: number) => Promise<void>;
 }
 
 /** How the columns of one result are written, on each of its sheets. */
@@ -204,6 +209,7 @@ export class XlsxWorkbook {
       chunk = await next();
       rows = chunk ? this.#rows(chunk, writers) : [];
     }
+    await options.atEnd?.(total);
     this.#closeSheet(current, layout.headers, sheetRows);
     return total;
   }

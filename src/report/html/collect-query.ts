@@ -46,7 +46,8 @@ export interface CollectedQuery {
 
 /**
  * Reads `result` to its end, feeding `charts`. `wantOverall` keeps the row whose `scope` is
- * "overall". `queryError` turns a failure while reading into the caller's error.
+ * "overall". `queryError` turns a failure while reading into the caller's error; `atEnd`, given
+ * the rows read once the result gave its last one, throws when the query failed part-way.
  */
 export async function collectQuery(
   result: DuckDBResult,
@@ -56,6 +57,7 @@ export async function collectQuery(
     queryError: (error: unknown) => unknown;
     /** Checked before each chunk: once it fires, an "interrupted" error. */
     signal?: AbortSignal;
+    atEnd?: (rows: number) => Promise<void>;
   },
 ): Promise<CollectedQuery> {
   const names = result.deduplicatedColumnNames();
@@ -93,6 +95,7 @@ export async function collectQuery(
       total++;
     }
   }
+  await options.atEnd?.(total);
   const kinds = new Map(columns.map((c) => [c.name, c.kind]));
   const scales = new Map(
     columns.flatMap((c) => (c.scale === undefined ? [] : [[c.name, c.scale]])),

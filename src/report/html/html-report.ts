@@ -92,15 +92,17 @@ async function collectAll(
     const reader = await db.connect();
     const unwatch = interruptOnAbort(signal, reader);
     try {
-      const result = await streamQuery(reader, b);
       const charts = collectors.filter((c) => c.chart.query === b.query.name);
       collected.set(
         b.query.name,
-        await collectQuery(result, charts, {
-          wantOverall: b.query.name === SUMMARY_QUERY,
-          queryError: (error) => sqlError(error, b.query.file, "run"),
-          ...(signal ? { signal } : {}),
-        }),
+        await streamQuery(reader, b, (result, atEnd) =>
+          collectQuery(result, charts, {
+            wantOverall: b.query.name === SUMMARY_QUERY,
+            queryError: (error) => sqlError(error, b.query.file, "run"),
+            atEnd,
+            ...(signal ? { signal } : {}),
+          }),
+        ),
       );
       // Read to the end: the connection may run the count of the items its rows repeat.
       const total = collected.get(b.query.name)?.totalRows ?? 0;
