@@ -1,11 +1,13 @@
 /**
  * Parquet files, read by DuckDB's `read_parquet` in a private in-memory database, every column
  * cast to text (DuckDB's own text for numbers, dates, lists and structs). Rows are numbered from 1.
+ * A file that fails to decode part-way is refused whole, never read as its first rows.
  */
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { withCompletionCheck } from "../load/stream-completion.js";
 import { TabularError, type TabularRow, type TabularSource } from "./types.js";
 
 function firstLine(error: unknown): string {
@@ -39,21 +41,55 @@ async function readAll(path: string): Promise<{ columns: string[]; rows: Tabular
     const columns = described.getRows().map((row) => String(row[0]));
     const types = described.getRows().map((row) => String(row[1]));
     const select = columns.map((name, i) => asText(quote(name), types[i] ?? "")).join(", ");
-    const result = await connection.stream(`SELECT ${select} FROM read_parquet($path)`, { path });
-    const rows: TabularRow[] = [];
-    for (let chunk = await result.fetchChunk(); chunk; chunk = await result.fetchChunk()) {
-      if (chunk.rowCount === 0) break;
-      for (const values of chunk.getRows()) {
-        rows.push({
-          line: rows.length + 1,
-          values: values.map((value) => (value === null || value === "" ? null : String(value))),
-        });
-      }
-    }
-    return { columns, rows };
+    const sql = `SELECT ${select} FROM read_parquet($path)`;
+    const read = await withCompletionCheck(connection, async (completed) => {
+      const rows = await streamRows(connection, sql, path);
+      return { rows, whole: await completed() };
+    });
+    if (!read.whole) throw await partWayError(connection, sql, path, read.rows.length);
+    return { columns, rows: read.rows };
   } finally {
     instance.closeSync();
   }
+}
+
+/** The rows of `sql` as DuckDB streams them, numbered from 1. */
+async function streamRows(
+  connection: DuckDBConnection,
+  sql: string,
+  path: string,
+): Promise<TabularRow[]> {
+  const result = await connection.stream(sql, { path });
+  const rows: TabularRow[] = [];
+  for (let chunk = await result.fetchChunk(); chunk; chunk = await result.fetchChunk()) {
+    if (chunk.rowCount === 0) break;
+    for (const values of chunk.getRows()) {
+      rows.push({
+        line: rows.length + 1,
+        values: values.map((value) => (value === null || value === "" ? null : String(value))),
+      });
+    }
+  }
+  return rows;
+}
+
+/**
+ * Why a read stopped part-way (a row group that does not decode): a stream ends then as if the
+ * file had no more rows, without DuckDB's error (stream-completion.ts). Reading the file again
+ * not streamed gives that error; should the second read succeed, the rows the first stopped after.
+ */
+async function partWayError(
+  connection: DuckDBConnection,
+  sql: string,
+  path: string,
+  rows: number,
+): Promise<unknown> {
+  try {
+    await connection.run(sql, { path });
+  } catch (error) {
+    return error;
+  }
+  return new Error(`reading stopped after ${rows} rows, without a reason; read it again`);
 }
 
 /**

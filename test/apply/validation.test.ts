@@ -6,6 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeDamagedParquet } from "../helpers/damaged-parquet.js";
 import { cli, query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
 
@@ -37,6 +38,21 @@ const accessIds = () => fx.sim.data.list("product_access").map((r) => r.product_
 const groupIds = () => fx.sim.data.list("grp").map((r) => r.grp_id);
 
 describe("apply refuses a bad file and sends nothing", () => {
+  it("a Parquet file that fails to decode part-way, not sent as its first rows", async () => {
+    const path = join(fx.dir, "damaged.parquet");
+    const [a] = accessIds();
+    // The file is read whole before its rows are checked: the damage is what is said.
+    await writeDamagedParquet(
+      path,
+      `SELECT ${a} AS product_access_id, 'expired' AS product_access_status, md5(i::VARCHAR) AS note FROM range(100000) t(i)`,
+      "note",
+    );
+    const message = await refusedFile("product_access.edit", path);
+    expect(message).toMatch(
+      /^lms-export: damaged\.parquet cannot be read as Parquet \(.*Error: .+\)$/m,
+    );
+  });
+
   it("a misspelt column, with the nearest writable field", async () => {
     const [a] = accessIds();
     const message = await refused("product_access.edit", [

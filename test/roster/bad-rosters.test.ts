@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { writeDamagedParquet } from "../helpers/damaged-parquet.js";
 import { writeZeroSized } from "../helpers/zero-size-xlsx.js";
 import { hrCsv } from "./hr-fixture.js";
 import { cli, imports, query, users } from "./roster-cli.js";
@@ -292,6 +293,17 @@ describe("a bad roster changes nothing and says what to fix", () => {
     );
     expect(await importFails("big.jsonl")).toBe(
       "lms-export: big.jsonl: 2 problems, nothing was imported (the previous roster is unchanged): line 2: user_id is a JSON number past 2^53 (read as 9007199254740992), which JSON readers round: write it in quotes, as a string; line 3: badge is a JSON number past 2^53 (read as 18446744073709552000), which JSON readers round: write it in quotes, as a string. Fix the file and import it again",
+    );
+  });
+
+  test("a Parquet file that fails to decode part-way: refused, not imported as its first rows", async () => {
+    await writeDamagedParquet(
+      join(dir, "damaged.parquet"),
+      "SELECT i + 1 AS user_id, md5(i::VARCHAR) AS name FROM range(100000) t(i)",
+      "name",
+    );
+    expect(await importFails("damaged.parquet")).toMatch(
+      /^lms-export: damaged\.parquet cannot be read as Parquet \(.*Error: .+\)$/,
     );
   });
 
