@@ -2,7 +2,7 @@
  * DuckDB's memory ceiling. Its own default is 80% of the machine's memory, which it fills with
  * cached blocks during a large extract. The `duckdbMemoryLimit` setting (e.g. "2GB", resolved by
  * the config with the others and passed in as `configured`) sets it for everything; otherwise
- * reports get 256 MB and an extract 96 MB.
+ * reports get 256 MB, `sql` 1 GB and an extract 96 MB.
  *
  * Why two figures: an extract only appends and then builds primary keys, which run as fast under
  * 96 MB; report queries that group hundreds of thousands of rows need the larger one (DuckDB
@@ -23,6 +23,13 @@ const MB = 1_000_000;
 const EXTRACT_MB = 96;
 
 export const DEFAULT_MEMORY_LIMIT = "256MB";
+
+/**
+ * The `sql` command's: a statement typed by hand may read files (`read_csv` over a few exports),
+ * and DuckDB's CSV reader takes about 30 MB of buffers per file it scans, so four small CSVs
+ * read in one statement failed under 256 MB. Still a ceiling, not DuckDB's 80% of the machine.
+ */
+export const SQL_MEMORY_LIMIT = "1GB";
 export const EXTRACT_MEMORY_LIMIT = `${EXTRACT_MB}MB`;
 
 /**

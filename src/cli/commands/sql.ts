@@ -3,6 +3,7 @@ import { type DuckDBConnection, type DuckDBResult, StatementType } from "@duckdb
 import type { Argv } from "yargs";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { restrictFileAccess } from "../../load/file-access.js";
+import { SQL_MEMORY_LIMIT } from "../../load/memory-limit.js";
 import { CAUSE_UNKNOWN, withCompletionCheck } from "../../load/stream-completion.js";
 import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
 import { interrupted, interruptOnAbort, runWatched } from "../../report/interruption.js";
@@ -53,7 +54,7 @@ async function sqlHandler(args: SqlArgs, ctx: CliContext): Promise<void> {
   const allowed = allowedFolders(args.allowFileAccess, { config, cwd: ctx.cwd });
   const db = await openDatabaseWaiting(
     config.db,
-    { readOnly: true, memoryLimit: config.duckdbMemoryLimit },
+    { readOnly: true, memoryLimit: config.duckdbMemoryLimit ?? SQL_MEMORY_LIMIT },
     { seconds: args.wait, logger, signal: ctx.signal },
   ).catch((error: unknown) => {
     throw namingDbSetting(error, config);
