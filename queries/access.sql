@@ -5,10 +5,32 @@
 --   expiry date, and certificates issued. Expiring soon: status "active" and an expiry date (its
 --   UTC day) from today to today + days, both days included. Past expiry: status "active" and an
 --   expiry day before today (the portal has not flipped the status yet). Certificates:
---   product_access_certificate is "1".
+--   product_access_certificate is "1". With group_id, only the records of the people linked to
+--   that group or any of its subgroups (as the compliance query scopes its people).
 -- param today date = today: Reference day (UTC) for the expiry windows.
 -- param days int = 30 (0..36500): Length of the "expiring soon" window in days.
 -- param product_ids int_list = []: Only these products (empty = every product).
+-- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
+WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
+  SELECT grp_id, grp_id FROM grp
+  UNION -- UNION, not UNION ALL: a cycle in grp_parent_id ends instead of looping
+  SELECT tree.ancestor_id, grp.grp_id
+  FROM tree JOIN grp ON grp.grp_parent_id = tree.descendant_id
+),
+-- People in scope as compliance.sql has them, written again so that each query file stands alone;
+-- test/report/queries-group-scope.test.ts keeps the two the same.
+scope_users AS (
+  SELECT user_grp_user_id AS user_id
+  FROM tree JOIN user_grp ON user_grp.user_grp_grp_id = tree.descendant_id
+  WHERE $group_id IS NOT NULL AND tree.ancestor_id = $group_id
+  UNION
+  SELECT user_id FROM (
+    SELECT user_grp_user_id AS user_id FROM user_grp
+    UNION SELECT product_access_user_id FROM product_access
+    UNION SELECT take_user_id FROM take
+  ) AS everyone
+  WHERE $group_id IS NULL
+)
 SELECT
   product_access.product_access_product_id AS product_id,
   coalesce(
@@ -38,6 +60,9 @@ LEFT JOIN (
                    THEN ' (product ' || product_id || ')' ELSE '' END AS shown_title
   FROM product
 ) AS product ON product.product_id = product_access.product_access_product_id
-WHERE len($product_ids) = 0 OR list_contains($product_ids, product_access.product_access_product_id)
+WHERE (len($product_ids) = 0 OR list_contains($product_ids, product_access.product_access_product_id))
+  -- Without group_id every record counts, one without a user too (scope_users cannot hold NULL).
+  AND ($group_id IS NULL
+       OR product_access.product_access_user_id IN (SELECT user_id FROM scope_users))
 GROUP BY product_access.product_access_product_id, product.shown_title, product.product_id
 ORDER BY product_id NULLS LAST

@@ -13,23 +13,35 @@
 --   they stood on the day today (access granted and completions after it do not count yet;
 --   access statuses are the current ones). overdue_share = overdue / required. Most overdue first. Days are UTC
 --   calendar days. Groups that share a name have their id added to it ("Team A (group 12)"), so
---   that their rows and bars are told apart.
+--   that their rows and bars are told apart. With group_id, only that group and its subgroups
+--   (the groups of the compliance query's people in scope), each still with its direct members.
 -- param today date = today: Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).
 -- param product_ids int_list = []: Required products (empty = each product a user has access to).
+-- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
 -- label group_name: Group (direct members only)
 -- label required: Required items (direct members)
 -- label completed: Completed (direct members)
 -- label overdue: Overdue (direct members)
-WITH named AS (
+WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
+  SELECT grp_id, grp_id FROM grp
+  UNION -- UNION, not UNION ALL: a cycle in grp_parent_id ends instead of looping
+  SELECT tree.ancestor_id, grp.grp_id
+  FROM tree JOIN grp ON grp.grp_parent_id = tree.descendant_id
+),
+named AS (
   SELECT grp_id, grp_name || CASE WHEN count(*) OVER (PARTITION BY grp_name) > 1
                                   THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name
   FROM grp
 ),
+-- With group_id, the groups of its subtree only, as compliance-summary's group rows: their direct
+-- members are the people compliance.sql has in scope, and a group outside it is not shown.
 members AS (
   SELECT DISTINCT user_grp_user_id AS user_id, user_grp_grp_id AS grp_id
   FROM user_grp
   WHERE user_grp_user_id IS NOT NULL AND user_grp_grp_id IS NOT NULL
+    AND ($group_id IS NULL
+         OR user_grp_grp_id IN (SELECT descendant_id FROM tree WHERE ancestor_id = $group_id))
 ),
 -- As it stood on today, as in compliance.sql: access granted after today is not there yet, and a
 -- completion counts from its day.

@@ -116,7 +116,7 @@ describe("report", () => {
     [
       "an unknown parameter",
       ["report", "access", "--param", "dyas=3"],
-      /^lms-export: unknown parameter dyas: none of the chosen queries declares it; they take days \(int\), product_ids \(int_list\), today \(date\)$/,
+      /^lms-export: unknown parameter dyas: none of the chosen queries declares it; they take days \(int\), group_id \(int\), product_ids \(int_list\), today \(date\)$/,
     ],
     [
       "a SQL error in a file",
