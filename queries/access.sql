@@ -5,9 +5,12 @@
 --   expiry date, and certificates issued. Expiring soon: status "active" and an expiry date (its
 --   UTC day) from today to today + days, both days included. Past expiry: status "active" and an
 --   expiry day before today (the portal has not flipped the status yet). Certificates:
---   product_access_certificate is "1". With group_id, only the records of the people linked to
+--   product_access_certificate is "1". As the compliance query, as it stood on the day today:
+--   records granted after it (product_access_created_date) are left out, one without that date
+--   counts; their statuses, expiry days and certificates are the current ones (the portal gives
+--   them only as they are now). With group_id, only the records of the people linked to
 --   that group or any of its subgroups (as the compliance query scopes its people).
--- param today date = today: Reference day (UTC) for the expiry windows.
+-- param today date = today: Reference day (UTC; everything as it stood that day but what the portal gives only as it is now: access statuses and expiry days, group membership, pass marks and the roster).
 -- param days int = 30 (0..36500): Length of the "expiring soon" window in days.
 -- param product_ids int_list = []: Only these products (empty = every product).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
@@ -64,5 +67,8 @@ WHERE (len($product_ids) = 0 OR list_contains($product_ids, product_access.produ
   -- Without group_id every record counts, one without a user too (scope_users cannot hold NULL).
   AND ($group_id IS NULL
        OR product_access.product_access_user_id IN (SELECT user_id FROM scope_users))
+  -- As it stood on today, as in compliance.sql: access granted after today is not there yet.
+  AND (product_access_created_date IS NULL
+       OR CAST(product_access_created_date AS DATE) <= $today)
 GROUP BY product_access.product_access_product_id, product.shown_title, product.product_id
 ORDER BY product_id NULLS LAST

@@ -12,11 +12,16 @@
 --   pass_rate = passed / completed. Groups appear only for products one of their users is
 --   enrolled in; groups that share a name have their id added to it ("Team A (group 12)"), and
 --   products that share a title theirs ("Fire safety (product 2)"), so that their rows and chart
---   cells are told apart.
+--   cells are told apart. As in the compliance query, everything is as it stood on the day today:
+--   access records granted after it are left out (one without a granted date counts), and so are
+--   takes begun after it (by their earliest date: start, completion or creation); a completion
+--   after it has not happened yet, so its take is started, not completed, with no score. Access
+--   statuses (active_users), group membership and pass marks are the current ones.
 -- label completed_users: Completed (any score)
 -- label completion_rate: Completion rate (any score)
 -- label passed_users: Passed
 -- label pass_rate: Pass rate (of completed)
+-- param today date = today: Reference day (UTC; everything as it stood that day but what the portal gives only as it is now: access statuses and expiry days, group membership, pass marks and the roster).
 -- param product_ids int_list = []: Only these products (empty = every product).
 -- param group_id int = null: Only this group and its subgroups, without the all-users rows (empty = all).
 WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
@@ -30,11 +35,24 @@ named AS (
                                   THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name
   FROM grp
 ),
+-- As it stood on today, as in compliance.sql: an access record granted after today is not there
+-- yet (one without that date always is); a take counts from its earliest date and its completion
+-- from its day. Statuses have no dates: today's are used.
+dated_takes AS (
+  SELECT take_user_id, take_product_id, take_score,
+         CASE WHEN CAST(take_completed_date AS DATE) <= $today THEN take_completed_date END
+           AS take_completed_date
+  FROM take
+  WHERE coalesce(CAST(least(take_started_date, take_completed_date, take_created_date) AS DATE)
+                   <= $today, true)
+),
 facts AS (
   SELECT product_access_user_id AS user_id, product_access_product_id AS product_id,
          coalesce(product_access_status = 'active', false) AS active,
          false AS started, false AS completed, NULL::BIGINT AS score, false AS passed
   FROM product_access
+  WHERE product_access_created_date IS NULL
+     OR CAST(product_access_created_date AS DATE) <= $today
   UNION ALL
   -- Passed as the compliance query means it: a completed take that reaches the pass mark.
   SELECT take_user_id, take_product_id, false, true, take_completed_date IS NOT NULL,
@@ -42,7 +60,7 @@ facts AS (
          take_completed_date IS NOT NULL
            AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
                 OR take_score >= product.product_min_score)
-  FROM take
+  FROM dated_takes AS take
   LEFT JOIN product ON product.product_id = take.take_product_id
 ),
 user_product AS (

@@ -14,12 +14,13 @@
 --   overdue = not completed and the due date is before today. As there, everything is as it
 --   stood on the day today (access granted, takes begun and completions after it do not count
 --   yet), so the overall row of a past day is the compliance-trend row for that day; access
---   statuses are the current ones.
+--   statuses and expiry days, group membership, pass marks and the roster (by_column's values)
+--   are the current ones, as the portal gives them only as they are now.
 --   Rows of a scope are in alphabetical order of their names (case, accents and surrounding
 --   white space ignored), "(not set)" last.
 --   people: people with at least one required product; required: person-product pairs;
 --   completion_rate = completed / required; overdue_rate = overdue / required.
--- param today date = today: Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).
+-- param today date = today: Reference day (UTC; everything as it stood that day but what the portal gives only as it is now: access statuses and expiry days, group membership, pass marks and the roster).
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.

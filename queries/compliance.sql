@@ -10,8 +10,10 @@
 --   Everything is as it stood on the day today, so that a past day gives that day's figures (as
 --   the compliance-trend query's row for that day): access records granted after it are left out
 --   (a record without a granted date counts), and so are takes begun after it; a completion
---   after it has not happened yet (the take is in progress). Access statuses (active, inactive,
---   expired) have no dates in the data: the current ones are used, whatever the day.
+--   after it has not happened yet (the take is in progress). What the portal gives only as it is
+--   now has no dates in the data, so the current values are used whatever the day: access
+--   statuses (active, inactive, expired) and expiry days, group membership, pass marks
+--   (product_min_score) and the roster (names, managers).
 --   A take passes when it is completed (take_completed_date present) and the product has no pass
 --   mark (product_min_score empty or 0), or the take has no score, or take_score is at least
 --   product_min_score. product_allow_notation is not used: the interface does not say what it
@@ -47,7 +49,7 @@
 --   product, and one row with it empty for a person without a manager), so that the report can
 --   be mailed to each manager with only their people ("splitBy": "manager_email"). A roster
 --   without that column, or no roster, leaves the group admins.
--- param today date = today: Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).
+-- param today date = today: Reference day (UTC; everything as it stood that day but what the portal gives only as it is now: access statuses and expiry days, group membership, pass marks and the roster).
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.

@@ -11,11 +11,11 @@
 --   today: of several access records those in status active decide, the latest of their expiry
 --   days, none when one has none; the latest expiry of all of them when none is active), as
 --   they stood on the day today (access granted and completions after it do not count yet;
---   access statuses are the current ones). overdue_share = overdue / required. Most overdue first. Days are UTC
+--   access statuses and expiry days, group membership and pass marks are the current ones). overdue_share = overdue / required. Most overdue first. Days are UTC
 --   calendar days. Groups that share a name have their id added to it ("Team A (group 12)"), so
 --   that their rows and bars are told apart. With group_id, only that group and its subgroups
 --   (the groups of the compliance query's people in scope), each still with its direct members.
--- param today date = today: Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).
+-- param today date = today: Reference day (UTC; everything as it stood that day but what the portal gives only as it is now: access statuses and expiry days, group membership, pass marks and the roster).
 -- param product_ids int_list = []: Required products (empty = each product a user has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.

@@ -81,7 +81,7 @@ describe("the project's catalog", () => {
         type: "date",
         default: "today",
         description:
-          "Reference day (UTC; everything as it stood that day but access statuses, which are the current ones).",
+          "Reference day (UTC; everything as it stood that day but what the portal gives only as it is now: access statuses and expiry days, group membership, pass marks and the roster).",
       },
       {
         name: "product_ids",
