@@ -1,6 +1,8 @@
 -- title: Compliance summary: overall, per group and per roster column
 -- description: Where the required products stand, in totals: one row for everyone in scope
---   (scope "overall"; named "(all users)", or with group_id "(group NAME and its subgroups)"),
+--   (scope "overall"; named "(all users)", or with group_id "(group NAME and its subgroups)";
+--   always there, with zeros and empty rates when no one has a required product, as on a day
+--   before any access was granted),
 --   one per group (scope "group"; a group counts the people of all its subgroups, each once;
 --   groups that share a name have their id added to it, "Team (group 12)"), and one per value
 --   of the roster column named by by_column (scope is that column's name; people without a
@@ -19,7 +21,8 @@
 --   Rows of a scope are in alphabetical order of their names (case, accents and surrounding
 --   white space ignored), "(not set)" last.
 --   people: people with at least one required product; required: person-product pairs;
---   completion_rate = completed / required; overdue_rate = overdue / required.
+--   completion_rate = completed / required; overdue_rate = overdue / required (empty when
+--   required is 0).
 -- param today date = today: Reference day (UTC; everything as it stood that day but what the portal gives only as it is now: access statuses and expiry days, group membership, pass marks and the roster).
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
@@ -155,7 +158,9 @@ scoped AS (
                                          CAST($group_id AS VARCHAR))
                    || ' and its subgroups)' END AS name,
          NULL::BIGINT AS group_id, items.*
-  FROM items
+  -- From one row, so that the overall row is there (zeros) when no one is in scope, as the
+  -- trend's row of that day is: a report's headline figures would otherwise be missing.
+  FROM (SELECT 1) AS always LEFT JOIN items ON true
   UNION ALL
   SELECT 2, 'group', named.group_name, members.group_id, items.*
   FROM items
@@ -172,12 +177,13 @@ SELECT
   name,
   group_id,
   count(DISTINCT user_id) AS people,
-  count(*) AS required,
+  -- count(user_id), not count(*): the overall row of no one holds one row without an item.
+  count(user_id) AS required,
   count(*) FILTER (WHERE completed) AS completed,
   count(*) FILTER (WHERE failed) AS failed,
   count(*) FILTER (WHERE overdue) AS overdue,
-  count(*) FILTER (WHERE completed) / count(*) AS completion_rate,
-  count(*) FILTER (WHERE overdue) / count(*) AS overdue_rate
+  count(*) FILTER (WHERE completed) / nullif(count(user_id), 0) AS completion_rate,
+  count(*) FILTER (WHERE overdue) / nullif(count(user_id), 0) AS overdue_rate
 FROM scoped
 GROUP BY part, scope, name, group_id
 -- Names in alphabetical order as compliance.sql sorts people's: white space around them, case

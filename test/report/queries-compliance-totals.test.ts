@@ -90,6 +90,19 @@ describe("compliance-summary", () => {
     }
   });
 
+  test("no one in scope: the overall row with zeros, as the trend's row of that day", async () => {
+    // Before any access record (the first is granted on 2025-10-01) and any take.
+    const params = { today: "2025-06-01" };
+    const { rows } = await runner.run("compliance-summary", params);
+    expect(rows).toEqual([["overall", "(all users)", null, 0, 0, 0, 0, 0, null, null]]);
+    const trend = await runner.run("compliance-trend", { ...params, weeks: "1" });
+    expect(trend.rows).toEqual([["2025-06-01", null, 0, 0, 0]]);
+    const empty = await runner.run("compliance-summary", { ...params, group_id: "5" });
+    expect(empty.rows).toEqual([
+      ["overall", "(group Orphan and its subgroups)", null, 0, 0, 0, 0, 0, null, null],
+    ]);
+  });
+
   test("by_column may name any roster column, a base one included", async () => {
     const { rows } = await runner.run("compliance-summary", {
       by_column: "lastname",
