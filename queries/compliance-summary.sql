@@ -8,9 +8,12 @@
 --   of the roster column named by by_column (scope is that column's name; people without a
 --   value, or missing from the roster, count under "(not set)"; no such rows when no one in the
 --   roster has a value in that column, as when the roster has no such column, or a portal's
---   roster lacks one another portal's has). Values that differ only in case or in the white
---   space around them are one value ("Sales", "sales", " Sales "), named as the roster spells
---   it most often (a tie: the first in alphabetical order, lower case first).
+--   roster lacks one another portal's has). Values that differ only in case, in the white
+--   space around them, in runs of white space inside them or in their Unicode form (an "é" as
+--   one character or as "e" and an accent, as macOS writes it) are one value ("Sales",
+--   "sales", " Sales "; "Ventes &  Développement" and "Ventes & Développement"), named as the
+--   roster spells it most often, in Unicode's composed form (NFC) with one space for each run
+--   of white space (a tie: the first in alphabetical order, lower case first).
 --   People and required products are those of the compliance query with the same parameters,
 --   and so are the rules: completed = a passing take; failed = completed takes, none passing;
 --   overdue = not completed and the due date is before today. As there, everything is as it
@@ -128,13 +131,17 @@ named AS (
   FROM grp
 ),
 -- A value is trimmed as the mail split trims (src/text/white-space.ts): a cell of a tab alone is
--- no value, not a group of its own. An empty by_column names no column (read as the whole row,
--- each person would be a value of their own).
+-- no value, not a group of its own. Then it is put in Unicode's composed form (NFC: macOS writes
+-- "é" as "e" and an accent, which renders the same but compares apart) and each run of white
+-- space inside it (the same characters: "Ventes &  Développement", a tab) becomes one space, so
+-- that values a reader sees as one are one. An empty by_column names no column (read as the
+-- whole row, each person would be a value of their own).
 roster_cells AS (
-  SELECT u.user_id, nullif(regexp_replace(to_json(u) ->> nullif($by_column, ''), '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '') AS value
+  SELECT u.user_id,
+         nullif(regexp_replace(nfc_normalize(regexp_replace(to_json(u) ->> nullif($by_column, ''), '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g')), '[\s\x0B\x{FEFF}\p{Z}]+', ' ', 'g'), '') AS value
   FROM "user" AS u
 ),
--- HR files spell one department "Sales", "sales" and " SALES ": a value is its trimmed text in
+-- HR files spell one department "Sales", "sales" and " SALES ": a value is its folded text in
 -- lower case, shown as the roster spells it most often (over the whole roster, so the name does
 -- not change with group_id), ties to the first in ICU's "en" order, then in code point order.
 spellings AS (
