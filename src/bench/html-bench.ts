@@ -87,7 +87,11 @@ async function mailBody(db: ReportSource) {
   if (!job) throw new Error(`no report ${REPORT}`);
   const connection = await db.connect();
   const bound = await bindJob(connection, job, db.portals);
-  const loaded = await lastLoad(connection, db.portals);
+  const loaded = await lastLoad(
+    connection,
+    db.portals,
+    bound.map((b) => b.sql),
+  );
   connection.closeSync();
   const document = await messageDocument(db, job, bound, { attach: job.formats, loaded, now: NOW });
   const body = renderMailBody({ document, attachments: [] });

@@ -127,7 +127,16 @@ async function planReport(
   const unwatch = interruptOnAbort(options.signal, connection);
   try {
     const { messages, twice } = await messagesOf(db, connection, report, options);
-    return { report, messages, twice, loaded: await lastLoad(connection, db.portals) };
+    return {
+      report,
+      messages,
+      twice,
+      loaded: await lastLoad(
+        connection,
+        db.portals,
+        job.queries.map((q) => q.sql),
+      ),
+    };
   } finally {
     unwatch();
     connection.closeSync();

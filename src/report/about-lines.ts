@@ -11,13 +11,20 @@ import type { RowRepeats } from "./row-repeats.js";
 import { rowsText } from "./row-repeats.js";
 import { type BoundQuery, reportParams } from "./run-query.js";
 
-/** When the data was loaded, by which run: over several portals, each one's (ids are its own). */
+/**
+ * When the data was loaded, by which run: the oldest of the tables read, then each run's tables
+ * when different runs loaded them last; over several portals, each one's (ids are its own).
+ */
 function loadLines(loaded: LastLoad): AboutLine[] {
   const none = "no successful extract recorded";
   if (!loaded.portals) {
     return [
       { label: "Data loaded at (UTC)", value: loaded.finishedAt ?? none },
       { label: "Extract run id", value: loaded.runId ?? "none" },
+      ...(loaded.tables ?? []).flatMap((t) => [
+        { label: `Data loaded at (UTC), ${t.tables.join(", ")}`, value: t.finishedAt ?? none },
+        { label: `Extract run id, ${t.tables.join(", ")}`, value: t.runId },
+      ]),
     ];
   }
   return loaded.portals.flatMap((p) => [

@@ -249,7 +249,11 @@ async function writeFormats(
         await writeHtmlReport(db, file.temp, {
           job,
           bound,
-          loaded: await lastLoad(connection, db.portals),
+          loaded: await lastLoad(
+            connection,
+            db.portals,
+            bound.map((b) => b.sql),
+          ),
           now: options.now,
           fullFileOf: (query) => fullFileOf(job, base, query),
           ...(signal ? { signal } : {}),
@@ -259,7 +263,11 @@ async function writeFormats(
     }
     if (format === "xlsx") {
       const file = staging.reserve(`${base}.xlsx`);
-      const loaded = await lastLoad(connection, db.portals);
+      const loaded = await lastLoad(
+        connection,
+        db.portals,
+        bound.map((b) => b.sql),
+      );
       const sheets = { connection, job, bound, rows, loaded };
       await writeWorkbook(db, file.temp, sheets, { ...options, neutralise });
       continue;

@@ -116,6 +116,26 @@ async function collectAll(
   return collected;
 }
 
+/** When the data was loaded, as the document gives it (loaded-text.ts). */
+function loadedFields(
+  loaded: LastLoad,
+): Pick<ReportDocument, "loadedAt" | "loadedByTables" | "loadedByPortal"> {
+  return {
+    loadedAt: loaded.finishedAt,
+    ...(loaded.tables
+      ? {
+          loadedByTables: loaded.tables.map((t) => ({
+            tables: t.others ? "others" : t.tables.join(", "),
+            at: t.finishedAt,
+          })),
+        }
+      : {}),
+    ...(loaded.portals
+      ? { loadedByPortal: loaded.portals.map((p) => ({ portal: p.portal, at: p.finishedAt })) }
+      : {}),
+  };
+}
+
 /** Runs the queries and builds the document. Answers it with the row count of each query. */
 export async function buildReportDocument(
   db: ReportSource,
@@ -166,12 +186,7 @@ export async function buildReportDocument(
     description: input.job.description,
     ...(input.job.portal === undefined ? {} : { portal: input.job.portal }),
     generatedAt: input.now,
-    loadedAt: input.loaded.finishedAt,
-    ...(input.loaded.portals
-      ? {
-          loadedByPortal: input.loaded.portals.map((p) => ({ portal: p.portal, at: p.finishedAt })),
-        }
-      : {}),
+    ...loadedFields(input.loaded),
     params: params(input.bound),
     headlines: headlines(collected.get(SUMMARY_QUERY), labelsOf.get(SUMMARY_QUERY)),
     charts,
@@ -196,7 +211,11 @@ export async function reportDocumentForJob(
   try {
     bound = await bindJob(connection, job, db.portals);
     await checkChartsOnDatabase(connection, job.file, job.charts, bound);
-    loaded = await lastLoad(connection, db.portals);
+    loaded = await lastLoad(
+      connection,
+      db.portals,
+      bound.map((b) => b.sql),
+    );
   } finally {
     connection.closeSync();
   }

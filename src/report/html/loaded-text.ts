@@ -1,7 +1,9 @@
 /**
  * When a report's data was loaded, as its readers see it in the HTML file, the mail and its text
- * part: one time, or over several portals each portal's, so a portal whose extracts have been
- * failing shows its old data's day instead of hiding behind the others' fresh one.
+ * part: one time; each run's tables' when they were last loaded by different runs (after
+ * `extract --only take`, the takes' time would otherwise stand for week-old groups); or over
+ * several portals each portal's, so a portal whose extracts have been failing shows its old
+ * data's day instead of hiding behind the others' fresh one.
  */
 import type { ReportDocument } from "./report-document.js";
 
@@ -12,8 +14,19 @@ export function utcText(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-/** "2026-11-23 06:10 UTC", or "north 2026-11-23 06:10 UTC, south no successful extract recorded". */
-export function loadedText(doc: Pick<ReportDocument, "loadedAt" | "loadedByPortal">): string {
+/**
+ * "2026-11-23 06:10 UTC"; "take 2026-11-27 11:41 UTC, others 2026-11-27 11:32 UTC" when the
+ * tables read were last loaded by different runs; or "north 2026-11-23 06:10 UTC, south no
+ * successful extract recorded".
+ */
+export function loadedText(
+  doc: Pick<ReportDocument, "loadedAt" | "loadedByPortal" | "loadedByTables">,
+): string {
+  if (doc.loadedByTables) {
+    return doc.loadedByTables
+      .map(({ tables, at }) => `${tables} ${at ? utcText(at) : NONE}`)
+      .join(", ");
+  }
   if (doc.loadedByPortal) {
     return doc.loadedByPortal
       .map(({ portal, at }) => `${portal} ${at ? utcText(at) : NONE}`)

@@ -51,10 +51,16 @@ export interface ReportDocument {
   readonly portal?: string;
   readonly generatedAt: Date;
   /**
-   * When the last successful extract finished, or null when none is recorded; over several
-   * portals, the oldest portal's (null when one has none).
+   * When the data was loaded: the oldest of the last successful loads of the tables the report
+   * reads, or null when none is recorded; over several portals, the oldest portal's (null when
+   * one has none).
    */
   readonly loadedAt: Date | null;
+  /**
+   * One portal whose tables were last loaded by different runs: each run's tables ("take", or
+   * "others" for the run of the most) and when it finished, newest first.
+   */
+  readonly loadedByTables?: readonly { readonly tables: string; readonly at: Date | null }[];
   /** Over several portals, when each one's last successful extract finished. */
   readonly loadedByPortal?: readonly { readonly portal: string; readonly at: Date | null }[];
   /** The query parameters, for reading (present/setting-text.ts). */
