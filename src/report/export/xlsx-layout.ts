@@ -5,14 +5,12 @@
  * row repeated on every page, so a wide detail sheet prints as readable pages rather than strips
  * of columns spread over hundreds of portrait pages.
  *
- * Highlight: a sheet with a `days_overdue` column gets one conditional format that fills its
- * overdue rows (days_overdue above 0). It is a rule, not cell styles, so it follows the rows when
+ * Highlight: a sheet with the overdue column (present/overdue.ts) gets one conditional format that
+ * fills its overdue rows (days_overdue above 0), the rows the HTML page marks. It is a rule, not cell styles, so it follows the rows when
  * a reader sorts or filters, and it costs nothing per row in the streaming writer.
  */
 import type ExcelJS from "exceljs";
-
-/** The column whose positive values mark a row as overdue. */
-export const OVERDUE_COLUMN = "days_overdue";
+import { overdueColumnIndex } from "../present/overdue.js";
 
 /** The fill of an overdue row (a light red, readable in black and white too). */
 export const OVERDUE_FILL = "FFFFC7CE";
@@ -45,7 +43,7 @@ export function overdueHighlight(
   headers: readonly string[],
   dataRows: number,
 ): ExcelJS.ConditionalFormattingOptions | undefined {
-  const index = headers.indexOf(OVERDUE_COLUMN);
+  const index = overdueColumnIndex(headers);
   if (index < 0 || dataRows === 0) return undefined;
   const last = columnLetter(headers.length);
   const column = columnLetter(index + 1);

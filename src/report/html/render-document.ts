@@ -7,6 +7,7 @@
  * Every text is escaped.
  */
 import { type ColumnKind, isNumberKind, isTimeKind } from "../present/column-kind.js";
+import { isOverdue, overdueColumnIndex } from "../present/overdue.js";
 import { repeatsText, rowsText } from "../row-repeats.js";
 import { escapeHtml } from "./escape.js";
 import { loadedText, utcText } from "./loaded-text.js";
@@ -32,10 +33,15 @@ export interface EmailReport {
   readonly images: readonly EmailImage[];
 }
 
-type Look = (part: Part) => string;
+/** The attribute giving an element the look of `parts` (one, or a cell's and what marks it). */
+type Look = (...parts: Part[]) => string;
 
-const fileLook: Look = (part) => (CLASS_NAMES[part] ? ` class="${CLASS_NAMES[part]}"` : "");
-const emailLook: Look = (part) => ` style="${escapeHtml(INLINE_STYLES[part])}"`;
+const fileLook: Look = (...parts) => {
+  const names = parts.map((part) => CLASS_NAMES[part]).filter((name) => name !== "");
+  return names.length === 0 ? "" : ` class="${names.join(" ")}"`;
+};
+const emailLook: Look = (...parts) =>
+  ` style="${escapeHtml(parts.map((part) => INLINE_STYLES[part]).join(""))}"`;
 
 function header(doc: ReportDocument, look: Look): string {
   const loaded = loadedText(doc);
@@ -134,11 +140,22 @@ function table(t: DocumentTable, look: Look, count: CountLine, maxRows: number):
     const format = columnFormatter(c.name, c.kind, c.scale);
     return shown.map((row) => format(row[i] ?? null));
   });
-  const opens = t.columns.map((c, i) => `<td${look(cellPart(c.kind, texts[i] ?? []))}>`);
+  const parts = t.columns.map((c, i) => cellPart(c.kind, texts[i] ?? []));
+  const opens = parts.map((part) => `<td${look(part)}>`);
+  // The overdue rows, as the workbook's conditional format picks them (present/overdue.ts).
+  const days = overdueColumnIndex(t.columns.map((c) => c.name));
+  const marks = (i: number): Part[] => [
+    ...(i === 0 ? (["tdOverdueStart"] as const) : []),
+    ...(i === days ? (["tdOverdueDays"] as const) : []),
+  ];
+  const overdueOpens = parts.map((part, i) => `<td${look(part, ...marks(i))}>`);
   const body = shown
-    .map((_, r) => {
-      const tds = opens.map((open, i) => `${open}${escapeHtml(texts[i]?.[r] ?? "")}</td>`);
-      return `<tr>${tds.join("")}</tr>`;
+    .map((row, r) => {
+      const overdue = days >= 0 && isOverdue(row[days]);
+      const tds = (overdue ? overdueOpens : opens).map(
+        (open, i) => `${open}${escapeHtml(texts[i]?.[r] ?? "")}</td>`,
+      );
+      return overdue ? `<tr${look("trOverdue")}>${tds.join("")}</tr>` : `<tr>${tds.join("")}</tr>`;
     })
     .join("\n");
   return [

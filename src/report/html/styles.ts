@@ -22,7 +22,10 @@ export type Part =
   | "td"
   | "tdShort"
   | "tdNumber"
-  | "tdTime";
+  | "tdTime"
+  | "trOverdue"
+  | "tdOverdueStart"
+  | "tdOverdueDays";
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
@@ -48,6 +51,11 @@ export const INLINE_STYLES: Readonly<Record<Part, string>> = {
   tdShort: "padding:3px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;",
   tdNumber: "padding:3px 8px;border-bottom:1px solid #eaeef2;text-align:right;white-space:nowrap;",
   tdTime: "padding:3px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;",
+  // Added to a cell's own look. Not by colour alone: the bar and the bold figure print and read
+  // without it.
+  trOverdue: "background:#ffebe9;",
+  tdOverdueStart: "border-left:4px solid #cf222e;",
+  tdOverdueDays: "font-weight:bold;",
 };
 
 /** Class names per part (the HTML file). */
@@ -70,6 +78,9 @@ export const CLASS_NAMES: Readonly<Record<Part, string>> = {
   tdShort: "short",
   tdNumber: "num",
   tdTime: "time",
+  trOverdue: "overdue",
+  tdOverdueStart: "overdue-start",
+  tdOverdueDays: "overdue-days",
 };
 
 /** The stylesheet of the HTML file. */
@@ -102,6 +113,11 @@ table.data .num { text-align: right; white-space: nowrap; font-variant-numeric: 
 table.data .short { white-space: nowrap; }
 table.data .time { white-space: nowrap; font-variant-numeric: tabular-nums; }
 table.data tbody tr:nth-child(even) { background: #fafbfc; }
+/* An overdue row (days_overdue above 0, as the workbook highlights it): a tint, a bar at its
+   start and its days in bold, so it stands out in print and without colour too. */
+table.data tbody tr.overdue { background: #ffebe9; }
+table.data td.overdue-start { border-left: 4px solid #cf222e; }
+table.data td.overdue-days { font-weight: bold; }
 @media (max-width: 600px) {
   .report { padding: 8px; }
   .title { font-size: 1.3rem; }
