@@ -10,6 +10,7 @@ import { columnLabel } from "../present/column-label.js";
 import { ChartCollector, type ChartData } from "./chart-data.js";
 import { type Legend, rampLegend, swatchLegend } from "./chart-legend.js";
 import type { BarChartSpec, ChartSpec, HeatmapSpec, LineChartSpec } from "./chart-spec.js";
+import { dateTicks } from "./date-ticks.js";
 import { escapeHtml, xmlSafe } from "./escape.js";
 import { colourFlatScale, zeroBasedFlatScale } from "./flat-scale.js";
 import { labelWidth } from "./label-width.js";
@@ -50,6 +51,8 @@ const TICK_FONT_PX = 10;
 /** The least left margin of a bar or line chart; wider when its value axis's labels need it. */
 const VALUE_MARGIN = 60;
 const SERIES_KEY = "series";
+/** Plot's right margin of a line chart. */
+const LINE_MARGIN_RIGHT = 20;
 
 type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
 
@@ -211,6 +214,7 @@ function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: 
     .sort((a, b) => Number(a.x) - Number(b.x));
   const grouped = data2.some((p) => p.series !== undefined);
   const xKind = data.kinds.get(chart.x) ?? "text";
+  const dates = xKind === "date" || xKind === "timestamp";
   const channels = {
     x: "x",
     y: "value",
@@ -224,7 +228,16 @@ function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: 
       marginLeft,
       x: {
         label: labelOf(data, chart.x),
-        ...(xKind === "date" || xKind === "timestamp" ? { type: "utc" as const } : {}),
+        // On the data's dates (date-ticks.ts), in the room right of the value axis.
+        ...(dates
+          ? {
+              type: "utc" as const,
+              ticks: dateTicks(
+                data2.map((p) => p.x as Date),
+                width - marginLeft - LINE_MARGIN_RIGHT,
+              ),
+            }
+          : {}),
       },
       y: {
         label: measureLabel(data, chart.y),

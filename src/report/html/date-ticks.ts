@@ -1,0 +1,21 @@
+/**
+ * Where a line chart over dates puts its axis ticks: on the data's own dates. Plot's default
+ * ticks fall on round days (Sundays, the first of a month), while a trend's points are the weeks'
+ * end days (a week ending on a Friday when the report runs on one): no point then sat on a tick,
+ * and the latest, the one a reader looks for, had no label. When the dates are more than the axis
+ * has room for, every n-th is kept counting back from the last, so the last always has its label
+ * and the labels stay evenly spaced.
+ */
+
+/** The least room a tick's label needs along the axis, in pixels ("30" over "Sep" at 10 px). */
+const TICK_SPACING = 45;
+
+/** The distinct `dates` in order, thinned to fit `span` pixels of axis, the last always kept. */
+export function dateTicks(dates: readonly Date[], span: number): Date[] {
+  const times = [...new Set(dates.map((d) => d.getTime()))].sort((a, b) => a - b);
+  const room = Math.max(1, Math.floor(span / TICK_SPACING) + 1);
+  const step = Math.ceil(times.length / room);
+  const kept: number[] = [];
+  for (let i = times.length - 1; i >= 0; i -= step) kept.unshift(times[i] as number);
+  return kept.map((time) => new Date(time));
+}
