@@ -254,6 +254,7 @@ async function writeFormats(
             db.portals,
             bound.map((b) => b.sql),
           ),
+          roster: options.roster,
           now: options.now,
           fullFileOf: (query) => fullFileOf(job, base, query),
           ...(signal ? { signal } : {}),

@@ -9,6 +9,7 @@ import { columnLabel } from "../present/column-label.js";
 import { type SettingText, settingText } from "../present/setting-text.js";
 import { bindJob, type ReportJob } from "../report-jobs.js";
 import type { ReportSource } from "../report-source.js";
+import { type RosterCoverage, rosterAboutLines } from "../roster-coverage.js";
 import { type RowRepeats, rowRepeats } from "../row-repeats.js";
 import { type BoundQuery, reportParams, streamQuery } from "../run-query.js";
 import { sqlError } from "../sql-error.js";
@@ -30,6 +31,8 @@ export interface HtmlReportInput {
   readonly job: Pick<ReportJob, "title" | "description" | "charts" | "portal">;
   readonly bound: readonly BoundQuery[];
   readonly loaded: LastLoad;
+  /** How the roster covers the data, when the report shows names (as the About sheet says it). */
+  readonly roster?: RosterCoverage | undefined;
   readonly now: Date;
   /** The file of the same run holding every row of a query (a file name), if any. */
   readonly fullFileOf: (query: string) => string | undefined;
@@ -116,6 +119,16 @@ async function collectAll(
   return collected;
 }
 
+/**
+ * The About sheet's roster lines as one line of the page: "Roster: 490 people · People not in the
+ * roster: 10", so a reader of the page learns why some rows have no name.
+ */
+function rosterText(coverage: RosterCoverage): string {
+  return rosterAboutLines(coverage)
+    .map((line) => `${line.label}: ${String(line.value)}`)
+    .join(" · ");
+}
+
 /** When the data was loaded, as the document gives it (loaded-text.ts). */
 function loadedFields(
   loaded: LastLoad,
@@ -187,6 +200,7 @@ export async function buildReportDocument(
     ...(input.job.portal === undefined ? {} : { portal: input.job.portal }),
     generatedAt: input.now,
     ...loadedFields(input.loaded),
+    ...(input.roster ? { roster: rosterText(input.roster) } : {}),
     params: params(input.bound),
     headlines: headlines(collected.get(SUMMARY_QUERY), labelsOf.get(SUMMARY_QUERY)),
     charts,

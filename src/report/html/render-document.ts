@@ -64,6 +64,8 @@ function header(doc: ReportDocument, look: Look): string {
     ...portal,
     `<p${look("meta")}>Data loaded: ${escapeHtml(loaded)} · generated ${escapeHtml(utcText(doc.generatedAt))}</p>`,
     `<p${look("meta")}>Settings: ${params}</p>`,
+    // Rows of people the roster lacks have empty names: the page says why, as the About sheet does.
+    ...(doc.roster === undefined ? [] : [`<p${look("meta")}>${escapeHtml(doc.roster)}</p>`]),
   ].join("\n");
 }
 

@@ -63,6 +63,8 @@ export interface ReportDocument {
   readonly loadedByTables?: readonly { readonly tables: string; readonly at: Date | null }[];
   /** Over several portals, when each one's last successful extract finished. */
   readonly loadedByPortal?: readonly { readonly portal: string; readonly at: Date | null }[];
+  /** How the roster covers the data, when the report shows names: the About sheet's lines. */
+  readonly roster?: string;
   /** The query parameters, for reading (present/setting-text.ts). */
   readonly params: readonly SettingText[];
   readonly headlines: readonly Headline[];
