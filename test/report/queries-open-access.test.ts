@@ -7,7 +7,7 @@
  * 02-10 and the row is 28 days overdue. Today is 2026-03-10; every figure is counted by hand.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openQueryRunner, type QueryRunner } from "./query-runner.js";
+import { accessRecordsRunner, type QueryRunner } from "./query-runner.js";
 
 let runner: QueryRunner;
 
@@ -19,18 +19,7 @@ const ACCESS = [
 ];
 
 beforeAll(async () => {
-  runner = await openQueryRunner({
-    empty: true,
-    extra: [
-      `INSERT INTO grp (grp_id, grp_name, grp_created_date, grp_updated_date)
-       VALUES (1, 'Team', '2025-01-01', '2025-01-01')`,
-      `INSERT INTO user_grp (user_grp_id, user_grp_grp_id, user_grp_user_id) VALUES (1, 1, 1), (2, 1, 2)`,
-      `INSERT INTO product (product_id, product_i18n_title, product_min_score) VALUES (10, 'Safety', 70)`,
-      `INSERT INTO product_access (product_access_id, product_access_user_id, product_access_product_id,
-         product_access_status, product_access_created_date, product_access_expired_date)
-       VALUES ${ACCESS.join(", ")}`,
-    ],
-  });
+  runner = await accessRecordsRunner(ACCESS);
 });
 afterAll(() => runner.close());
 

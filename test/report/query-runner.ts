@@ -69,3 +69,22 @@ export async function openQueryRunner(
     close: () => db.close(),
   };
 }
+
+/**
+ * A runner over one team of two people (users 1 and 2) and one product (10, pass mark 70) with
+ * the access records `access`: value tuples of (id, user, product, status, created, expired).
+ */
+export function accessRecordsRunner(access: readonly string[]): Promise<QueryRunner> {
+  return openQueryRunner({
+    empty: true,
+    extra: [
+      `INSERT INTO grp (grp_id, grp_name, grp_created_date, grp_updated_date)
+       VALUES (1, 'Team', '2025-01-01', '2025-01-01')`,
+      `INSERT INTO user_grp (user_grp_id, user_grp_grp_id, user_grp_user_id) VALUES (1, 1, 1), (2, 1, 2)`,
+      `INSERT INTO product (product_id, product_i18n_title, product_min_score) VALUES (10, 'Safety', 70)`,
+      `INSERT INTO product_access (product_access_id, product_access_user_id, product_access_product_id,
+         product_access_status, product_access_created_date, product_access_expired_date)
+       VALUES ${access.join(", ")}`,
+    ],
+  });
+}
