@@ -18,6 +18,7 @@ function headerLines(doc: ReportDocument): string[] {
     ...(doc.portal === undefined ? [] : [`Portal: ${doc.portal}`]),
     `Data loaded: ${loaded} · generated ${utcText(doc.generatedAt)}`,
     `Settings: ${params}`,
+    ...(doc.roster === undefined ? [] : [doc.roster]),
   ];
 }
 

@@ -11,6 +11,7 @@ import type { LastLoad } from "../report/last-load.js";
 import { expandFileName } from "../report/output-files.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
+import type { RosterCoverage } from "../report/roster-coverage.js";
 import type { BoundQuery } from "../report/run-query.js";
 import { fullFileOf } from "../report/run-report.js";
 
@@ -18,7 +19,13 @@ export async function messageDocument(
   db: ReportSource,
   job: ReportJob,
   bound: readonly BoundQuery[],
-  options: { attach: readonly string[]; loaded: LastLoad; now: Date; signal?: AbortSignal },
+  options: {
+    attach: readonly string[];
+    loaded: LastLoad;
+    now: Date;
+    roster?: RosterCoverage;
+    signal?: AbortSignal;
+  },
 ): Promise<ReportDocument> {
   const base = expandFileName(job.fileName, { report: job.name, now: options.now });
   // The attachments are the files of the attached formats, named as the report's own.
@@ -27,6 +34,7 @@ export async function messageDocument(
     job,
     bound,
     loaded: options.loaded,
+    ...(options.roster ? { roster: options.roster } : {}),
     now: options.now,
     fullFileOf: (query) => fullFileOf(attached, base, query),
     ...(options.signal ? { signal: options.signal } : {}),

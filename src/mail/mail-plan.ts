@@ -12,6 +12,7 @@ import { type LastLoad, lastLoad } from "../report/last-load.js";
 import { columnLabel } from "../report/present/column-label.js";
 import { bindJob, type ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
+import { type RosterCoverage, readsRoster, sourceCoverage } from "../report/roster-coverage.js";
 import { type BoundQuery, describeColumns } from "../report/run-query.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import type { JobMail } from "./job-mail.js";
@@ -65,6 +66,8 @@ export interface PlannedReport {
   report: ReportToMail;
   messages: Message[];
   loaded: LastLoad;
+  /** How the roster covers the data, when the report shows names (a whole report's body says it). */
+  roster: RosterCoverage | undefined;
   /**
    * The addresses that get two of the report's messages: their own share and, being among its
    * `to` or `cc`, the copy of the rows without an address. Sending one again names which.
@@ -136,6 +139,9 @@ async function planReport(
         db.portals,
         job.queries.map((q) => q.sql),
       ),
+      roster: job.queries.some(readsRoster)
+        ? await sourceCoverage(connection, db.portals)
+        : undefined,
     };
   } finally {
     unwatch();

@@ -8,6 +8,7 @@
 import { checkSignal } from "../report/interruption.js";
 import type { LastLoad } from "../report/last-load.js";
 import type { ReportSource } from "../report/report-source.js";
+import type { RosterCoverage } from "../report/roster-coverage.js";
 import { normaliseAddress } from "./address.js";
 import { type MailBodyRenderer, renderMailBody } from "./body.js";
 import { composeMail } from "./compose.js";
@@ -253,9 +254,10 @@ async function sendOne(
   message: Outgoing,
   options: SendOptions,
 ): Promise<Sent> {
-  const { report, loaded } = progress.planned;
+  const { report, loaded, roster } = progress.planned;
   const { job } = report;
-  const { raw, messageId, subject, files } = await composeOne(db, report, message, loaded, options);
+  const about = { loaded, roster };
+  const { raw, messageId, subject, files } = await composeOne(db, report, message, about, options);
   // Composing reads the report's rows again: the signal may have fired meanwhile.
   checkSignal(options.signal, "mail");
   const recipients = envelopeOf([...message.to, ...message.cc], message.part, options.only);
@@ -324,7 +326,7 @@ async function composeOne(
   db: ReportSource,
   { job, mail }: ReportToMail,
   message: Outgoing,
-  loaded: LastLoad,
+  { loaded, roster }: { loaded: LastLoad; roster: RosterCoverage | undefined },
   options: MailReportsOptions,
 ): Promise<ComposedMessage> {
   const render = options.render ?? renderMailBody;
@@ -332,6 +334,8 @@ async function composeOne(
   const document = await messageDocument(db, shown, message.bound, {
     attach: mail.attach,
     loaded,
+    // The whole report's: a share holds one manager's people, whom the count may not concern.
+    ...(message.scope === undefined && roster !== undefined ? { roster } : {}),
     now: options.now,
     ...(options.signal ? { signal: options.signal } : {}),
   });

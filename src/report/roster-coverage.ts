@@ -11,6 +11,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { tableExists } from "../load/table-columns.js";
 import type { QueryDef } from "./catalog.js";
 import type { AboutLine } from "./export/xlsx.js";
+import type { PortalScopes } from "./portal-scopes.js";
 
 /** How to fill the roster, as every message says it. */
 export const ROSTER_IMPORT_HINT = '"lms-export roster import FILE"';
@@ -61,6 +62,19 @@ export async function rosterCoverage(connection: DuckDBConnection): Promise<Rost
   const reader = await connection.runAndReadAll(COVERAGE_SQL);
   const [roster = 0, people = 0, missing = 0] = (reader.getRows()[0] ?? []).map(Number);
   return { roster, people, missing };
+}
+
+/**
+ * How the roster covers the data of a report source: over several portals (`portals`) each
+ * portal's people are matched with its own roster, then added up.
+ */
+export async function sourceCoverage(
+  connection: DuckDBConnection,
+  portals: PortalScopes | undefined,
+): Promise<RosterCoverage> {
+  return portals
+    ? sumCoverage(await portals.inEach(connection, () => rosterCoverage(connection)))
+    : rosterCoverage(connection);
 }
 
 /** The coverage of several portals together. */

@@ -32,9 +32,8 @@ import { rosterColumnLines } from "./roster-column-params.js";
 import {
   type RosterCoverage,
   readsRoster,
-  rosterCoverage,
   rosterWarning,
-  sumCoverage,
+  sourceCoverage,
 } from "./roster-coverage.js";
 import { type RowRepeats, rowRepeats } from "./row-repeats.js";
 import { type BoundQuery, streamQuery } from "./run-query.js";
@@ -143,10 +142,7 @@ async function checkRoster(
   if (!jobs.some((job) => job.queries.some(readsRoster))) return undefined;
   const connection = await db.connect();
   try {
-    // Over several portals each portal's people are matched with its own roster, then added up.
-    const coverage = db.portals
-      ? sumCoverage(await db.portals.inEach(connection, () => rosterCoverage(connection)))
-      : await rosterCoverage(connection);
+    const coverage = await sourceCoverage(connection, db.portals);
     const warning = rosterWarning(coverage);
     if (warning) logger.warn(warning, { roster: coverage.roster, missing: coverage.missing });
     const columns = await rosterColumnLines(connection, jobs, db.portals);
