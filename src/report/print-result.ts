@@ -178,8 +178,9 @@ async function printTable(
     cells.push(row.map((value) => (value === null ? "NULL" : clip(text(value)))));
   }
   await atEnd(cells.length);
+  // A loop, not Math.max(...all): spreading 130,000 values overflows the call stack.
   const widths = names.map((name, c) =>
-    Math.max(name.length, ...cells.map((row) => (row[c] ?? "").length)),
+    cells.reduce((widest, row) => Math.max(widest, (row[c] ?? "").length), name.length),
   );
   const line = (values: readonly string[], header: boolean) =>
     values
