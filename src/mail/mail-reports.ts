@@ -334,8 +334,9 @@ async function composeOne(
   const document = await messageDocument(db, shown, message.bound, {
     attach: mail.attach,
     loaded,
-    // The whole report's: a share holds one manager's people, whom the count may not concern.
-    ...(message.scope === undefined && roster !== undefined ? { roster } : {}),
+    // Not in a manager's share: the count is not about their people. The copy of the rows
+    // without a manager keeps it: people the roster lacks have none, so their rows are there.
+    ...(message.part !== "share" && roster !== undefined ? { roster } : {}),
     now: options.now,
     ...(options.signal ? { signal: options.signal } : {}),
   });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createLmsDatabase } from "../fixtures/lms-dataset.js";
-import { runCliIn } from "./cli-harness.js";
+import { mailWorkspace, reportArgs, runCliIn } from "./cli-harness.js";
 import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
 
 let dir: string;
@@ -48,4 +48,28 @@ test("the whole report's mail counts the people not in the roster, in both parts
   expect(missing).toBeGreaterThanOrEqual(2);
   expect(message?.parsed.text).toMatch(line);
   expect(String(message?.parsed.html)).toMatch(line);
+});
+
+test("a split report: the copy of the rows without a manager says it, a manager's share does not", async () => {
+  const work = await mailWorkspace();
+  const server = await startSmtp();
+  try {
+    const run = await runCliIn(work.dir, reportArgs("team-chart", "--mail"), {
+      LMS_SMTP_URL: server.url,
+      LMS_MAIL_FROM: "reports@example.com",
+    });
+    expect(run.code, run.stderr).toBe(0);
+    await server.close();
+    const unassigned = server.received.filter((m) => m.to.includes("compliance@example.com"));
+    const shares = server.received.filter((m) => !m.to.includes("compliance@example.com"));
+    expect(unassigned).toHaveLength(1);
+    expect(shares.length).toBeGreaterThan(0);
+    expect(unassigned[0]?.parsed.text).toMatch(
+      /\nRoster: \d+ people · People not in the roster: \d+/,
+    );
+    for (const share of shares) expect(share.parsed.text).not.toMatch(/\nRoster: /);
+  } finally {
+    await server.close();
+    await work.remove();
+  }
 });
