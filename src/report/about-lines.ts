@@ -23,7 +23,7 @@ function loadLines(loaded: LastLoad): AboutLine[] {
       { label: "Extract run id", value: loaded.runId ?? "none" },
       ...(loaded.tables ?? []).flatMap((t) => [
         { label: `Data loaded at (UTC), ${t.tables.join(", ")}`, value: t.finishedAt ?? none },
-        { label: `Extract run id, ${t.tables.join(", ")}`, value: t.runId },
+        { label: `Extract run id, ${t.tables.join(", ")}`, value: t.runId ?? "none" },
       ]),
     ];
   }

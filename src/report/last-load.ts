@@ -23,10 +23,10 @@ export interface PortalLoad {
   readonly finishedAt: Date | null;
 }
 
-/** The tables one run loaded last, of those the report reads. */
+/** The tables one run loaded last, of those the report reads; a null run for those none did. */
 export interface TablesLoad {
   readonly tables: readonly string[];
-  readonly runId: number;
+  readonly runId: number | null;
   readonly finishedAt: Date | null;
   /** The run of the most tables, two or more: shown as "others" where space is short. */
   readonly others: boolean;
@@ -120,11 +120,16 @@ function byRun(loads: readonly TableLoad[], tables: readonly string[]): TablesLo
   // The run of the most tables (the older one of a tie) is the "others".
   const most = ordered.reduce((m, [, run]) => Math.max(m, run.tables.length), 0);
   const others = ordered.findLast(([, run]) => run.tables.length === most)?.[0];
-  return ordered.map(([runId, run]) => ({
+  const loaded = ordered.map(([runId, run]) => ({
     ...run,
     runId,
     others: runId === others && run.tables.length > 1,
   }));
+  // A table read that no run loaded (an `--only` extract into a new database) is named as such:
+  // its rows are none, not as fresh as the others'.
+  const never = tables.filter((table) => !loads.some((l) => l.table === table));
+  if (never.length === 0) return loaded;
+  return [...loaded, { tables: never, runId: null, finishedAt: null, others: false }];
 }
 
 /**
@@ -145,9 +150,10 @@ export async function lastLoad(
   const first = oldest(loads);
   if (!first) return NONE;
   const runs = byRun(loads, tables);
+  const never = runs.some((run) => run.runId === null);
   return {
-    runId: first.runId,
-    finishedAt: first.finishedAt,
+    runId: never ? null : first.runId,
+    finishedAt: never ? null : first.finishedAt,
     ...(runs.length > 1 ? { tables: runs } : {}),
   };
 }

@@ -88,3 +88,28 @@ describe("data loaded after extract --only take", () => {
     expect(page).toContain("Data loaded: 2026-11-27 11:41 UTC ·");
   });
 });
+
+describe("data loaded when some tables read were never extracted", () => {
+  test("an --only take extract into a new database: the other tables are named as never loaded", async () => {
+    await cli(["extract", "--base-url", sim.baseUrl, "--db", "takes.duckdb", "--only", "take"]);
+    const stdout = await cli([
+      ...["report", "weekly-compliance", "--db", "takes.duckdb", "--format", "html,xlsx"],
+      ...["--out", "never"],
+    ]);
+    const page = await readFile(writtenFile(stdout, ".html"), "utf8");
+    const never = "grp, user_grp, product_access, product no successful extract recorded";
+    expect(page).toMatch(
+      new RegExp(`Data loaded: take \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC, ${never} ·`),
+    );
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(writtenFile(stdout, ".xlsx"));
+    const about = new Map<string, unknown>();
+    book.getWorksheet("About")?.eachRow((row) => {
+      about.set(String(row.getCell(1).value), row.getCell(2).value);
+    });
+    expect(about.get("Data loaded at (UTC)")).toBe("no successful extract recorded");
+    expect(about.get("Extract run id")).toBe("none");
+    expect(about.get("Extract run id, take")).toBe(1);
+    expect(about.get("Extract run id, grp, user_grp, product_access, product")).toBe("none");
+  });
+});
