@@ -12,7 +12,7 @@ import { type LastLoad, lastLoad } from "../report/last-load.js";
 import { columnLabel } from "../report/present/column-label.js";
 import { bindJob, type ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
-import { type RosterCoverage, readsRoster, sourceCoverage } from "../report/roster-coverage.js";
+import type { RosterCoverage } from "../report/roster-coverage.js";
 import { type BoundQuery, describeColumns } from "../report/run-query.js";
 import type { ReportRunResult } from "../report/run-report.js";
 import type { JobMail } from "./job-mail.js";
@@ -139,9 +139,8 @@ async function planReport(
         db.portals,
         job.queries.map((q) => q.sql),
       ),
-      roster: job.queries.some(readsRoster)
-        ? await sourceCoverage(connection, db.portals)
-        : undefined,
+      // Counted once, by the report's run (undefined when the report shows no names).
+      roster: report.result.roster,
     };
   } finally {
     unwatch();

@@ -69,9 +69,22 @@ export interface Catalog {
   reports: Map<string, ReportDef>;
 }
 
-/** What one report wrote: its files, and the rows of each of its queries. */
+/** The roster's size and the people in the data it lacks (roster-coverage.ts counts them). */
+export interface RosterCoverage {
+  /** People in the roster. */
+  roster: number;
+  /** People in the data, and those of them the roster does not list. */
+  people: number;
+  missing: number;
+}
+
+/**
+ * What one report wrote: its files, the rows of each of its queries, and how the roster covers
+ * the data when the report shows names (its mail says so without counting again).
+ */
 export interface ReportRunResult {
   report: string;
   files: string[];
   rows: Record<string, number>;
+  roster?: RosterCoverage;
 }

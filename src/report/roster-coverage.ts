@@ -11,19 +11,13 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { tableExists } from "../load/table-columns.js";
 import type { QueryDef } from "./catalog.js";
 import type { AboutLine } from "./export/xlsx.js";
+import type { RosterCoverage } from "./model.js";
 import type { PortalScopes } from "./portal-scopes.js";
 
 /** How to fill the roster, as every message says it. */
 export const ROSTER_IMPORT_HINT = '"lms-export roster import FILE"';
 
-/** The roster's size and the people in the data it lacks. */
-export interface RosterCoverage {
-  /** People in the roster. */
-  roster: number;
-  /** People in the data, and those of them the roster does not list. */
-  people: number;
-  missing: number;
-}
+export type { RosterCoverage };
 
 /** Whether `query` shows roster fields: the table must be quoted in DuckDB SQL (`"user"`). */
 export function readsRoster(query: QueryDef): boolean {
