@@ -5,10 +5,10 @@
  * Nothing is connected to: the mail server is tried by the first message.
  */
 import type { ResolvedConfig } from "../config/resolve.js";
-import { parseAddressList } from "../mail/address.js";
 import { resolveMailSettings } from "../mail/settings.js";
 import { loadCatalog } from "../report/catalog.js";
 import { projectRoot } from "../report/project-root.js";
+import { defaultRecipients } from "./mail-step.js";
 import { undeclaredParams } from "./report-step.js";
 
 /** A ✓/✗ line that counts (✗ fails the check), or a `!` line that only warns. */
@@ -28,10 +28,11 @@ export async function checkReportSettings(
   if (MAIL_FIELDS.some((field) => config[field] !== undefined)) {
     try {
       const mail = await resolveMailSettings(config, env);
+      const defaultTo = defaultRecipients(config);
       const to =
-        config.mailDefaultTo === undefined
+        defaultTo === undefined
           ? "no default recipients"
-          : `default recipients ${parseAddressList(config.mailDefaultTo, config.sources.mailDefaultTo).join(", ")}`;
+          : `default recipients ${defaultTo.join(", ")}`;
       line("ok", "mail settings", `${mail.display}, from ${mail.from}, ${to} (not connected)`);
     } catch (error) {
       line("failed", "mail settings", error instanceof Error ? error.message : String(error));
