@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createLmsDatabase } from "../fixtures/lms-dataset.js";
+import { createLmsDatabase, dropTwoFromRoster } from "../fixtures/lms-dataset.js";
 import { mailWorkspace, reportArgs, runCliIn } from "./cli-harness.js";
 import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
 
@@ -20,13 +20,7 @@ beforeAll(async () => {
   smtp = await startSmtp();
   const db = await createLmsDatabase({ path: join(dir, "lms.duckdb"), roster: true });
   const connection = await db.connect();
-  await connection.run(
-    `DELETE FROM "user" WHERE user_id IN (SELECT take_user_id FROM take ORDER BY 1 LIMIT 2)`,
-  );
-  const counted = await connection.runAndReadAll(`SELECT count(*) FROM (
-    SELECT user_grp_user_id AS id FROM user_grp UNION SELECT product_access_user_id FROM product_access
-    UNION SELECT take_user_id FROM take) WHERE id NOT IN (SELECT user_id FROM "user")`);
-  missing = Number(counted.getRows()[0]?.[0]);
+  missing = await dropTwoFromRoster(connection);
   connection.closeSync();
   db.close();
 });

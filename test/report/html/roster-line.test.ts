@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { loadCatalog } from "../../../src/report/catalog.js";
 import { projectRoot } from "../../../src/report/project-root.js";
 import { runReports } from "../../../src/report/run-report.js";
-import { createLmsDatabase } from "../../fixtures/lms-dataset.js";
+import { createLmsDatabase, dropTwoFromRoster } from "../../fixtures/lms-dataset.js";
 
 const NOW = new Date("2026-03-10T09:00:00Z");
 let dir: string;
@@ -23,14 +23,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "lms-roster-line-"));
   db = await createLmsDatabase({ roster: true });
   const connection = await db.connect();
-  // Two people of the data leave the roster.
-  await connection.run(
-    `DELETE FROM "user" WHERE user_id IN (SELECT take_user_id FROM take ORDER BY 1 LIMIT 2)`,
-  );
-  const counted = await connection.runAndReadAll(`SELECT count(*) FROM (
-    SELECT user_grp_user_id AS id FROM user_grp UNION SELECT product_access_user_id FROM product_access
-    UNION SELECT take_user_id FROM take) WHERE id NOT IN (SELECT user_id FROM "user")`);
-  missing = Number(counted.getRows()[0]?.[0]);
+  missing = await dropTwoFromRoster(connection);
   connection.closeSync();
   expect(missing).toBeGreaterThanOrEqual(2);
 });
