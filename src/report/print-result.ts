@@ -8,6 +8,7 @@ import { infinityText } from "./duckdb-time.js";
 import { neutraliseText } from "./export/formula-injection.js";
 import { jsonValue } from "./json-value.js";
 import { isNumericType } from "./numeric-types.js";
+import { utcText } from "./utc-text.js";
 
 /** Output formats of the `sql` command. */
 export type PrintFormat = "table" | "csv" | "json";
@@ -16,10 +17,13 @@ const MAX_TABLE_CELL = 60;
 
 /**
  * DuckDB's own text for a value (timestamps as "2026-03-05 10:22:13", lists as "[1, 2]"), an
- * infinite date or timestamp as "infinity" or "-infinity" as DuckDB writes it.
+ * infinite date or timestamp as "infinity" or "-infinity" as DuckDB writes it. The table shows a
+ * TIMESTAMPTZ in the machine's zone, for people; CSV in UTC, in a list or struct too, as a
+ * TIMESTAMPTZ column of its own is (print-statement.ts).
  */
-function text(value: DuckDBValue): string {
-  return typeof value === "string" ? value : (infinityText(value) ?? String(value));
+function text(value: DuckDBValue, utc = false): string {
+  if (typeof value === "string") return value;
+  return infinityText(value) ?? (utc ? utcText(value) : String(value));
 }
 
 function csvField(value: string): string {
@@ -135,7 +139,7 @@ async function printCsv(
   const count = await streamRows(result, out, (row) => {
     const fields = row.map((value, c) => {
       if (value === null) return "";
-      const t = text(value);
+      const t = text(value, true);
       const isText = types[c] === DuckDBTypeId.VARCHAR || types[c] === DuckDBTypeId.ENUM;
       return csvField(isText && neutraliseFormulas ? neutraliseText(t) : t);
     });

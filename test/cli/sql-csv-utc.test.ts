@@ -48,4 +48,17 @@ describe("sql --format csv instants", () => {
     );
     expect(lines).toEqual(["a,a:1,d", "1,2026-01-01 00:00:00+00,2026-01-02", ""]);
   });
+
+  it("writes an instant inside a list, struct or map in UTC too", async () => {
+    const noon = "TIMESTAMPTZ '2026-01-01 12:00:00+00'";
+    const lines = await csvLines(
+      `SELECT [${noon}] AS l, {'t': ${noon}} AS s, MAP {'k': ${noon}} AS m, union_value(t := ${noon}) AS u`,
+      "America/New_York",
+    );
+    expect(lines).toEqual([
+      "l,s,m,u",
+      "[2026-01-01 12:00:00+00],{'t': 2026-01-01 12:00:00+00},{'k': 2026-01-01 12:00:00+00},2026-01-01 12:00:00+00",
+      "",
+    ]);
+  });
 });

@@ -7,11 +7,11 @@
 import { createReadStream, createWriteStream } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { type DuckDBConnection, DuckDBTypeId } from "@duckdb/node-api";
+import { type DuckDBConnection, type DuckDBType, DuckDBTypeId } from "@duckdb/node-api";
 import { quoteIdent } from "../../load/ddl.js";
 import { type BoundQuery, copyQuery, describeColumns } from "../run-query.js";
 import { neutraliseSql } from "./formula-injection.js";
-import { utcTimestampSql } from "./utc-timestamp-sql.js";
+import { holdsTimestampTz, utcValuesSql } from "./utc-timestamp-sql.js";
 
 /** COPY options for RFC 4180 CSV; DuckDB writes UTF-8 (it has no other encoding for writing). */
 export const CSV_COPY_OPTIONS =
@@ -51,16 +51,15 @@ async function copyCsv(
 ): Promise<number> {
   const columns = await describeColumns(connection, bound);
   const isText = (id: DuckDBTypeId) => id === DuckDBTypeId.VARCHAR || id === DuckDBTypeId.ENUM;
-  const rewritten = (id: DuckDBTypeId) =>
-    id === DuckDBTypeId.TIMESTAMP_TZ || (options.neutraliseFormulas && isText(id));
-  if (!columns.some((c) => rewritten(c.type.typeId))) {
+  const rewritten = (type: DuckDBType) =>
+    holdsTimestampTz(type) || (options.neutraliseFormulas && isText(type.typeId));
+  if (!columns.some((c) => rewritten(c.type))) {
     return copyQuery(connection, bound, target, CSV_COPY_OPTIONS);
   }
   const list = columns.map((column) => {
     const name = quoteIdent(column.name);
-    if (!rewritten(column.type.typeId)) return name;
-    if (column.type.typeId === DuckDBTypeId.TIMESTAMP_TZ)
-      return `${utcTimestampSql(name)} AS ${name}`;
+    if (!rewritten(column.type)) return name;
+    if (holdsTimestampTz(column.type)) return `${utcValuesSql(column.type, name)} AS ${name}`;
     const text = column.type.typeId === DuckDBTypeId.ENUM ? `CAST(${name} AS VARCHAR)` : name;
     return `${neutraliseSql(text)} AS ${name}`;
   });

@@ -10,7 +10,6 @@
  * its whole type; the query can cast the member itself.
  */
 import {
-  type DuckDBArrayType,
   type DuckDBListType,
   type DuckDBMapType,
   type DuckDBStructType,
@@ -18,7 +17,8 @@ import {
   DuckDBTypeId,
 } from "@duckdb/node-api";
 import { LmsExportError } from "../../errors/lms-export-error.js";
-import { quoteIdent, quoteLiteral } from "../../load/ddl.js";
+import { quoteIdent } from "../../load/ddl.js";
+import { entryOf, innerTypes, param, unnamed } from "./nested-sql.js";
 
 /** DuckDB's 128-bit whole numbers, which its Parquet writer writes as DOUBLE. */
 export const WIDE: ReadonlySet<DuckDBTypeId> = new Set([
@@ -26,39 +26,10 @@ export const WIDE: ReadonlySet<DuckDBTypeId> = new Set([
   DuckDBTypeId.UHUGEINT,
 ]);
 
-/** The types inside `type`, one level down (none for a type that holds no other). */
-function innerTypes(type: DuckDBType): readonly DuckDBType[] {
-  switch (type.typeId) {
-    case DuckDBTypeId.LIST:
-    case DuckDBTypeId.ARRAY:
-      return [(type as DuckDBListType | DuckDBArrayType).valueType];
-    case DuckDBTypeId.STRUCT:
-      return (type as DuckDBStructType).entryTypes;
-    case DuckDBTypeId.MAP:
-      return [(type as DuckDBMapType).keyType, (type as DuckDBMapType).valueType];
-    case DuckDBTypeId.UNION:
-      return (type as unknown as { memberTypes: DuckDBType[] }).memberTypes;
-    default:
-      return [];
-  }
-}
-
 /** Whether `type` is a HUGEINT or UHUGEINT or holds one at any depth. */
 export function holdsWideInteger(type: DuckDBType): boolean {
   return WIDE.has(type.typeId) || innerTypes(type).some(holdsWideInteger);
 }
-
-/** Whether a struct's entries have no names (`row(1, 'a')`, `(1, 'a')`): read by position. */
-const unnamed = (struct: DuckDBStructType) => struct.entryNames.every((name) => name === "");
-
-/** SQL of entry `i` of the struct `expr`. */
-function entryOf(struct: DuckDBStructType, expr: string, i: number): string {
-  const key = unnamed(struct) ? String(i + 1) : quoteLiteral(struct.entryNames[i] as string);
-  return `struct_extract(${expr}, ${key})`;
-}
-
-/** A lambda's parameter name, one per depth so that nested lambdas do not shadow each other. */
-const param = (depth: number) => `_lms_v${depth}`;
 
 /**
  * Refuses a union holding a wide integer (see the module comment); `column` names the column as

@@ -12,12 +12,12 @@
  */
 import {
   DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
   type DuckDBType,
   DuckDBTypeId,
   type DuckDBValue,
 } from "@duckdb/node-api";
 import type { PlainValue } from "../present/column-kind.js";
+import { utcTimestampText } from "../utc-text.js";
 
 const DAY_MS = 86_400_000;
 /** Serial 0, from which serials count days up to 1900-02-28. */
@@ -33,7 +33,7 @@ const AFTER_LEAP_DAY_MS = Date.UTC(1900, 2, 1);
  */
 function duckdbText(type: DuckDBType, value: DuckDBValue): string {
   if (type.typeId === DuckDBTypeId.TIMESTAMP_TZ && value instanceof DuckDBTimestampTZValue) {
-    return `${new DuckDBTimestampValue(value.micros).toString()}+00`;
+    return utcTimestampText(value);
   }
   return String(value);
 }

@@ -17,6 +17,7 @@ import {
   type DuckDBValue,
 } from "@duckdb/node-api";
 import { INTEGER_TYPE_IDS, isNumericType } from "../numeric-types.js";
+import { utcText } from "../utc-text.js";
 import { ExactDecimal, exactDecimal } from "./exact-decimal.js";
 
 /** How a column's values are shown. */
@@ -169,7 +170,8 @@ export function plainConverter(
     case "timestamp":
       return (v) => timestampValue(type.typeId, v);
     default:
-      return type.typeId === DuckDBTypeId.VARCHAR ? (v) => v as string : (v) => String(v);
+      // A list or struct of instants shows them in UTC, as a column of instants does.
+      return type.typeId === DuckDBTypeId.VARCHAR ? (v) => v as string : utcText;
   }
 }
 
