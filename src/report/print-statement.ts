@@ -8,7 +8,8 @@
 import { type DuckDBConnection, DuckDBTypeId } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
 import { utcTimestampSql } from "./export/utc-timestamp-sql.js";
-import { statementText } from "./run-query.js";
+import { prepareStatement } from "./prepare-statement.js";
+import { statementText } from "./statement-text.js";
 
 /** What to run, and the types of the columns as `query` itself gives them. */
 export interface PrintStatement {
@@ -22,7 +23,7 @@ export async function csvStatement(
   connection: DuckDBConnection,
   query: string,
 ): Promise<PrintStatement> {
-  const prepared = await connection.prepare(query);
+  const prepared = await prepareStatement(connection, query);
   const columns = Array.from({ length: prepared.columnCount }, (_, i) => ({
     name: prepared.columnName(i),
     type: prepared.columnTypeId(i),
@@ -41,7 +42,7 @@ export async function csvStatement(
   // The statement stays on the first line, so DuckDB's line numbers in its errors remain right.
   const sql = `SELECT ${list.join(", ")} FROM (${statementText(query)}\n) AS q(${inner.join(", ")})`;
   try {
-    (await connection.prepare(sql)).destroySync();
+    (await prepareStatement(connection, sql)).destroySync();
   } catch {
     // Not a query a SELECT can read from: printed as DuckDB gives it.
     return { sql: query, types: undefined };

@@ -25,7 +25,8 @@ import type { QueryDef } from "./catalog.js";
 import { runWatched } from "./interruption.js";
 import { PARAM_DUCKDB_TYPES, type ResolvedParams } from "./params.js";
 import { sqlError } from "./sql-error.js";
-import { statementCount } from "./statement-count.js";
+import { type StatementCount, statementCount } from "./statement-count.js";
+import { statementText } from "./statement-text.js";
 
 /** The name the exporters bind the output file to; header names must start with a letter. */
 const TARGET = "_lms_target";
@@ -67,21 +68,36 @@ export function reportParams(
 }
 
 /**
- * Blanks a final `;` (also when a `--` comment follows it on its line) so the text can be wrapped
- * in `COPY (...)` or a sub-query; line numbers stay the file's. Trailing comment lines are kept:
- * the wrappers close on a new line.
+ * Throws bad input unless `sql`, of the query file `file`, holds one statement that DuckDB runs as
+ * one.
  */
-export function statementText(sql: string): string {
-  const lines = sql.split("\n");
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i] ?? "";
-    const trimmed = line.trim();
-    if (trimmed === "" || trimmed.startsWith("--")) continue;
-    const match = /;(\s*(?:--.*)?)$/.exec(line);
-    if (match) lines[i] = `${line.slice(0, match.index)} ${match[1] ?? ""}`;
-    break;
+async function checkOneStatement(
+  connection: DuckDBConnection,
+  sql: string,
+  file: string,
+): Promise<void> {
+  let counted: StatementCount;
+  try {
+    counted = await statementCount(connection, sql);
+  } catch (error) {
+    throw sqlError(error, file, "prepare");
   }
-  return lines.join("\n");
+  const count = counted.written;
+  if (count !== 1) {
+    throw new LmsExportError(
+      "bad-input",
+      count === 0
+        ? `${file} holds no SQL statement after its header; write the SELECT the report runs`
+        : `${file} holds ${count} SQL statements; a query file holds exactly one SELECT`,
+    );
+  }
+  if (counted.expanded) {
+    // DuckDB runs it as a CREATE TYPE, then the PIVOT: COPY and the bound parameters take one.
+    throw new LmsExportError(
+      "bad-input",
+      `${file} has a PIVOT without an IN list, which DuckDB runs as several statements and a report cannot: name the values, e.g. PIVOT … ON status IN ('open', 'done')`,
+    );
+  }
 }
 
 /**
@@ -95,20 +111,7 @@ export async function bindQuery(
   params: ResolvedParams,
 ): Promise<BoundQuery> {
   const sql = statementText(query.sql);
-  let count: number;
-  try {
-    count = await statementCount(connection, sql);
-  } catch (error) {
-    throw sqlError(error, query.file, "prepare");
-  }
-  if (count !== 1) {
-    throw new LmsExportError(
-      "bad-input",
-      count === 0
-        ? `${query.file} holds no SQL statement after its header; write the SELECT the report runs`
-        : `${query.file} holds ${count} SQL statements; a query file holds exactly one SELECT`,
-    );
-  }
+  await checkOneStatement(connection, sql, query.file);
   let prepared: Awaited<ReturnType<DuckDBConnection["prepare"]>>;
   try {
     prepared = await connection.prepare(sql);

@@ -13,7 +13,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { EXTRACTED, type ExtractedName } from "../resources/registry.js";
-import { statementText } from "./run-query.js";
+import { statementText } from "./statement-text.js";
 
 /** The `table_name` of each base-table reference in a serialised parse tree. */
 function baseTables(node: unknown, found: Set<string>): void {

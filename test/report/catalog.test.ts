@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadCatalog } from "../../src/report/catalog.js";
 import { parseParamValue, resolveQueryParams } from "../../src/report/params.js";
-import { bindQuery, statementText } from "../../src/report/run-query.js";
+import { bindQuery } from "../../src/report/run-query.js";
+import { statementText } from "../../src/report/statement-text.js";
 import { createLmsDatabase, type TestDatabase } from "../fixtures/lms-dataset.js";
 import { SHIPPED_QUERIES, SHIPPED_REPORTS } from "./shipped-catalog.js";
 
@@ -280,6 +281,15 @@ describe("query headers and SQL", () => {
     const error = await bindError(`${head}SELECT 1; SELECT 2;\n`);
     expect(error.message).toBe(
       "queries/q.sql holds 2 SQL statements; a query file holds exactly one SELECT",
+    );
+  });
+  test("a PIVOT without an IN list is refused as such, not as several statements", async () => {
+    const error = await bindError(
+      `${head}PIVOT (FROM (VALUES ('a', 1), ('b', 2)) t(k, v)) ON k USING sum(v);\n`,
+    );
+    expect(error).toMatchObject({ code: "bad-input" });
+    expect(error.message).toBe(
+      "queries/q.sql has a PIVOT without an IN list, which DuckDB runs as several statements and a report cannot: name the values, e.g. PIVOT … ON status IN ('open', 'done')",
     );
   });
   test.each([

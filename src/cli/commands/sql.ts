@@ -7,6 +7,7 @@ import { SQL_MEMORY_LIMIT } from "../../load/memory-limit.js";
 import { CAUSE_UNKNOWN, withCompletionCheck } from "../../load/stream-completion.js";
 import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
 import { interrupted, interruptOnAbort, runWatched } from "../../report/interruption.js";
+import { prepareStatement } from "../../report/prepare-statement.js";
 import { type PrintFormat, printResult } from "../../report/print-result.js";
 import { csvStatement, type PrintStatement } from "../../report/print-statement.js";
 import { inlineSqlError } from "../../report/sql-error.js";
@@ -163,7 +164,7 @@ const INCOMPLETE = "the output printed is incomplete: ";
 async function checkStatement(connection: DuckDBConnection, query: string): Promise<StatementType> {
   let count: number;
   try {
-    count = await statementCount(connection, query);
+    count = (await statementCount(connection, query)).written;
   } catch (error) {
     throw inlineSqlError(error);
   }
@@ -176,7 +177,7 @@ async function checkStatement(connection: DuckDBConnection, query: string): Prom
   let parameters: number;
   let type: StatementType;
   try {
-    const prepared = await connection.prepare(query);
+    const prepared = await prepareStatement(connection, query);
     parameters = prepared.parameterCount;
     type = prepared.statementType;
     prepared.destroySync();
