@@ -13,24 +13,22 @@ import { type BoundQuery, reportParams } from "./run-query.js";
 
 /**
  * When the data was loaded, by which run: the oldest of the tables read, then each run's tables
- * when different runs loaded them last; over several portals, each one's (ids are its own).
+ * when different runs loaded them last; over several portals, each one's so (ids are its own),
+ * its labels after ", portal NAME".
  */
-function loadLines(loaded: LastLoad): AboutLine[] {
+function loadLines(loaded: Omit<LastLoad, "portals">, portal = ""): AboutLine[] {
   const none = "no successful extract recorded";
-  if (!loaded.portals) {
-    return [
-      { label: "Data loaded at (UTC)", value: loaded.finishedAt ?? none },
-      { label: "Extract run id", value: loaded.runId ?? "none" },
-      ...(loaded.tables ?? []).flatMap((t) => [
-        { label: `Data loaded at (UTC), ${t.tables.join(", ")}`, value: t.finishedAt ?? none },
-        { label: `Extract run id, ${t.tables.join(", ")}`, value: t.runId ?? "none" },
-      ]),
-    ];
-  }
-  return loaded.portals.flatMap((p) => [
-    { label: `Data loaded at (UTC), portal ${p.portal}`, value: p.finishedAt ?? none },
-    { label: `Extract run id, portal ${p.portal}`, value: p.runId ?? "none" },
-  ]);
+  return [
+    { label: `Data loaded at (UTC)${portal}`, value: loaded.finishedAt ?? none },
+    { label: `Extract run id${portal}`, value: loaded.runId ?? "none" },
+    ...(loaded.tables ?? []).flatMap((t) => [
+      {
+        label: `Data loaded at (UTC)${portal}, ${t.tables.join(", ")}`,
+        value: t.finishedAt ?? none,
+      },
+      { label: `Extract run id${portal}, ${t.tables.join(", ")}`, value: t.runId ?? "none" },
+    ]),
+  ];
 }
 
 /** What the About sheet of `job`'s workbook says, `rows` and `repeats` by query name. */
@@ -47,7 +45,9 @@ export function aboutLines(
     ...(job.portal === undefined ? [] : [{ label: "Portal", value: job.portal }]),
     { label: "Description", value: job.description },
     { label: "Generated at (UTC)", value: options.now },
-    ...loadLines(loaded),
+    ...(loaded.portals
+      ? loaded.portals.flatMap((p) => loadLines(p, `, portal ${p.portal}`))
+      : loadLines(loaded)),
   ];
   for (const { name, text } of reportParams(bound)) {
     lines.push({ label: `Parameter ${name}`, value: text === "" ? "(none)" : text });

@@ -8,7 +8,9 @@
  *
  * Over several portals (a lake, `--all-portals`) each portal has runs of its own, numbered from 1:
  * the newest run of them all would hide a portal whose extracts have been failing for weeks, so
- * each portal's tables are read, and the data is as old as the oldest portal's.
+ * each portal's tables are read, and the data is as old as the oldest portal's. Each portal's is
+ * given as one portal's is, with its runs' tables when different runs loaded them: "south" alone
+ * at its oldest load hid that its takes were loaded by a later `extract --only take`.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteLiteral } from "../load/ddl.js";
@@ -16,11 +18,15 @@ import { tableExists } from "../load/table-columns.js";
 import type { PortalScopes } from "./portal-scopes.js";
 import { tablesRead } from "./tables-read.js";
 
-/** One portal's oldest table load (the run id is the portal's own), or nulls when it has none. */
+/**
+ * One portal's oldest table load (the run id is the portal's own), or nulls when it has none or
+ * a table read was never loaded; each run's tables when different runs loaded them.
+ */
 export interface PortalLoad {
   readonly portal: string;
   readonly runId: number | null;
   readonly finishedAt: Date | null;
+  readonly tables?: readonly TablesLoad[];
 }
 
 /** The tables one run loaded last, of those the report reads; a null run for those none did. */
@@ -145,8 +151,17 @@ export async function lastLoad(
   if (!(await tableExists(connection, "_runs"))) return NONE;
   const tables = await tablesRead(connection, queries);
   const names = portals?.scopes.map((scope) => scope.name) ?? [];
-  if (names.length > 1) return portalLoads(await tableLoads(connection, tables, true), names);
-  const loads = await tableLoads(connection, tables, false);
+  if (names.length > 1) {
+    return portalLoads(await tableLoads(connection, tables, true), names, tables);
+  }
+  return sourceLoad(await tableLoads(connection, tables, false), tables);
+}
+
+/**
+ * The load of one source (a database, or one portal's share of several) from its tables' `loads`:
+ * the oldest, none when a table read was never loaded, and each run's tables when there are two.
+ */
+function sourceLoad(loads: readonly TableLoad[], tables: readonly string[]): LastLoad {
   const first = oldest(loads);
   if (!first) return NONE;
   const runs = byRun(loads, tables);
@@ -158,11 +173,19 @@ export async function lastLoad(
   };
 }
 
-/** Each portal's oldest table load; the data's load time is the oldest of them. */
-function portalLoads(found: readonly TableLoad[], portals: readonly string[]): LastLoad {
+/** Each portal's load, as one portal's is; the data's load time is the oldest of them. */
+function portalLoads(
+  found: readonly TableLoad[],
+  portals: readonly string[],
+  tables: readonly string[],
+): LastLoad {
   const loads = portals.map((portal): PortalLoad => {
-    const load = oldest(found.filter((l) => l.portal === portal));
-    return { portal, runId: load?.runId ?? null, finishedAt: load?.finishedAt ?? null };
+    const load = sourceLoad(
+      found.filter((l) => l.portal === portal),
+      tables,
+    );
+    const { runId, finishedAt } = load;
+    return { portal, runId, finishedAt, ...(load.tables ? { tables: load.tables } : {}) };
   });
   const times = loads.map((l) => l.finishedAt);
   const first = times.includes(null) ? undefined : oldest(loads);

@@ -5,7 +5,11 @@
  * been failing shows its old day. `report --all-portals` showed the newest run of any portal (the
  * highest run id of them all, though each portal numbers its own), hiding a stale portal behind a
  * fresh one; `report --lake` said "no successful extract recorded" of a lake holding `_runs`.
- * The built CLI as a child process; the files read back with ExcelJS and as text.
+ * A portal whose tables were last loaded by different runs gives each run's tables, as one portal
+ * does (load-per-table.test.ts): south showed its oldest load alone, "south 2026-01-30 06:10 UTC",
+ * in the page, the About sheet and the mail body, hiding that run 2 loaded most of its tables.
+ * The built CLI as a child process; the files read back with ExcelJS and as text, the mail taken
+ * by a real SMTP server.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,11 +19,13 @@ import { createLmsDatabase } from "../fixtures/lms-dataset.js";
 import { builtCli } from "../helpers/built-cli.js";
 import { collect } from "../helpers/child-output.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
+import { startSmtp } from "../mail/smtp-fixture.js";
 
 const dir = tempDirForFile("lms-portals-loaded-");
 // South's svc_availability and availability_group were last loaded by its run 1 (its run 2 has no
-// figures for them): its data is as old as those tables' load.
-const LOADED = "Data loaded: north 2026-03-10 05:00 UTC, south 2026-01-30 06:10 UTC";
+// figures for them): its data is as old as those tables' load, the others are run 2's.
+const SOUTH_RUN_1 = "svc_availability, availability_group";
+const LOADED = `Data loaded: north 2026-03-10 05:00 UTC, south (others 2026-02-06 06:05 UTC, ${SOUTH_RUN_1} 2026-01-30 06:10 UTC)`;
 
 /** Runs the built CLI in the test's folder; fails the test with what it printed if it fails. */
 async function cli(args: readonly string[]): Promise<void> {
@@ -66,6 +72,50 @@ describe("when the data of a report over several portals was loaded", () => {
     );
     expect(about.get("Extract run id, portal north")).toBe(4);
     expect(about.get("Extract run id, portal south")).toBe(1);
+    // North's tables were all loaded by its run 4: no breakdown. South's, run by run.
+    expect([...about.keys()].filter((label) => label.includes("portal north"))).toEqual([
+      "Data loaded at (UTC), portal north",
+      "Extract run id, portal north",
+    ]);
+    const south = `portal south, ${SOUTH_RUN_1}`;
+    expect(about.get(`Data loaded at (UTC), ${south}`)).toEqual(new Date("2026-01-30T06:10:00Z"));
+    expect(about.get(`Extract run id, ${south}`)).toBe(1);
+    const others = [...about.entries()].filter(
+      ([label]) =>
+        label.startsWith("Extract run id, portal south, ") && !label.endsWith(SOUTH_RUN_1),
+    );
+    expect(others).toEqual([[expect.stringContaining(", take"), 2]]);
+  });
+
+  test("report --all-portals --mail-to: the mail body gives each portal's the same way", async () => {
+    const smtp = await startSmtp();
+    try {
+      const run = await collect(
+        builtCli(
+          [
+            "report",
+            "freshness",
+            "--all-portals",
+            "--out",
+            "mailed",
+            "--mail-to",
+            "ops@example.com",
+          ],
+          dir,
+          {
+            LMS_QUIET: "1",
+            LMS_SMTP_URL: smtp.url,
+            LMS_MAIL_FROM: "reports@example.com",
+          },
+        ),
+      );
+      expect(run.code, run.stderr).toBe(0);
+    } finally {
+      await smtp.close();
+    }
+    const [message] = smtp.received;
+    expect(message?.parsed.text).toContain(LOADED);
+    expect(message?.parsed.html).toContain(LOADED);
   });
 
   test("report --lake: each portal's last load from the lake's _runs", async () => {

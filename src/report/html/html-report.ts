@@ -4,7 +4,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { checkSignal, interruptOnAbort } from "../interruption.js";
-import { type LastLoad, lastLoad } from "../last-load.js";
+import { type LastLoad, lastLoad, type TablesLoad } from "../last-load.js";
 import { columnLabel } from "../present/column-label.js";
 import { type SettingText, settingText } from "../present/setting-text.js";
 import { bindJob, type ReportJob } from "../report-jobs.js";
@@ -18,7 +18,7 @@ import { ChartCollector } from "./chart-data.js";
 import type { ChartSpec } from "./chart-spec.js";
 import { type CollectedQuery, collectQuery } from "./collect-query.js";
 import { renderReportFile } from "./render-document.js";
-import type { DocumentChart, Headline, ReportDocument } from "./report-document.js";
+import type { DocumentChart, Headline, ReportDocument, TablesLoaded } from "./report-document.js";
 import { formatValue } from "./value-format.js";
 
 /** The query whose `scope = 'overall'` row gives the headline figures. */
@@ -129,23 +129,24 @@ function rosterText(coverage: RosterCoverage): string {
     .join(" · ");
 }
 
+/** Each run's tables, as the document names them: the run of the most as "others". */
+function tablesLoaded(runs: readonly TablesLoad[]): TablesLoaded[] {
+  return runs.map((t) => ({ tables: t.others ? "others" : t.tables.join(", "), at: t.finishedAt }));
+}
+
 /** When the data was loaded, as the document gives it (loaded-text.ts). */
 function loadedFields(
   loaded: LastLoad,
 ): Pick<ReportDocument, "loadedAt" | "loadedByTables" | "loadedByPortal"> {
+  const byPortal = loaded.portals?.map((p) => ({
+    portal: p.portal,
+    at: p.finishedAt,
+    ...(p.tables ? { tables: tablesLoaded(p.tables) } : {}),
+  }));
   return {
     loadedAt: loaded.finishedAt,
-    ...(loaded.tables
-      ? {
-          loadedByTables: loaded.tables.map((t) => ({
-            tables: t.others ? "others" : t.tables.join(", "),
-            at: t.finishedAt,
-          })),
-        }
-      : {}),
-    ...(loaded.portals
-      ? { loadedByPortal: loaded.portals.map((p) => ({ portal: p.portal, at: p.finishedAt })) }
-      : {}),
+    ...(loaded.tables ? { loadedByTables: tablesLoaded(loaded.tables) } : {}),
+    ...(byPortal ? { loadedByPortal: byPortal } : {}),
   };
 }
 

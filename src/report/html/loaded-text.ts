@@ -5,7 +5,7 @@
  * several portals each portal's, so a portal whose extracts have been failing shows its old
  * data's day instead of hiding behind the others' fresh one.
  */
-import type { ReportDocument } from "./report-document.js";
+import type { ReportDocument, TablesLoaded } from "./report-document.js";
 
 const NONE = "no successful extract recorded";
 
@@ -14,22 +14,27 @@ export function utcText(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
+/** "take 2026-11-27 11:41 UTC, others 2026-11-27 11:32 UTC". */
+function byTablesText(runs: readonly TablesLoaded[]): string {
+  return runs.map(({ tables, at }) => `${tables} ${at ? utcText(at) : NONE}`).join(", ");
+}
+
 /**
  * "2026-11-23 06:10 UTC"; "take 2026-11-27 11:41 UTC, others 2026-11-27 11:32 UTC" when the
  * tables read were last loaded by different runs; or "north 2026-11-23 06:10 UTC, south no
- * successful extract recorded".
+ * successful extract recorded", a portal's runs in brackets when different runs loaded its tables
+ * ("south (take 2026-11-27 11:41 UTC, others 2026-11-27 11:32 UTC)").
  */
 export function loadedText(
   doc: Pick<ReportDocument, "loadedAt" | "loadedByPortal" | "loadedByTables">,
 ): string {
-  if (doc.loadedByTables) {
-    return doc.loadedByTables
-      .map(({ tables, at }) => `${tables} ${at ? utcText(at) : NONE}`)
-      .join(", ");
-  }
+  if (doc.loadedByTables) return byTablesText(doc.loadedByTables);
   if (doc.loadedByPortal) {
     return doc.loadedByPortal
-      .map(({ portal, at }) => `${portal} ${at ? utcText(at) : NONE}`)
+      .map(({ portal, at, tables }) => {
+        if (tables) return `${portal} (${byTablesText(tables)})`;
+        return `${portal} ${at ? utcText(at) : NONE}`;
+      })
       .join(", ");
   }
   return doc.loadedAt ? utcText(doc.loadedAt) : NONE;

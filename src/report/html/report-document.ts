@@ -43,6 +43,12 @@ export interface DocumentTable {
   readonly fullFile?: string;
 }
 
+/** Tables last loaded by one run ("take", or "others" for the run of the most), and when. */
+export interface TablesLoaded {
+  readonly tables: string;
+  readonly at: Date | null;
+}
+
 /** A whole report. */
 export interface ReportDocument {
   readonly title: string;
@@ -60,9 +66,16 @@ export interface ReportDocument {
    * One portal whose tables were last loaded by different runs: each run's tables ("take", or
    * "others" for the run of the most) and when it finished, newest first.
    */
-  readonly loadedByTables?: readonly { readonly tables: string; readonly at: Date | null }[];
-  /** Over several portals, when each one's last successful extract finished. */
-  readonly loadedByPortal?: readonly { readonly portal: string; readonly at: Date | null }[];
+  readonly loadedByTables?: readonly TablesLoaded[];
+  /**
+   * Over several portals, when each one's data was loaded, with its runs' tables as
+   * `loadedByTables` gives them for one portal when different runs loaded them.
+   */
+  readonly loadedByPortal?: readonly {
+    readonly portal: string;
+    readonly at: Date | null;
+    readonly tables?: readonly TablesLoaded[];
+  }[];
   /** How the roster covers the data, when the report shows names: the About sheet's lines. */
   readonly roster?: string;
   /** The query parameters, for reading (present/setting-text.ts). */
