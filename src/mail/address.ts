@@ -43,17 +43,27 @@ export function isMailAddress(text: string): boolean {
 }
 
 /**
- * One form of an address for comparing and grouping: trimmed, lower case. trim() removes ASCII
- * white space (tab, LF, VT, FF, CR, space), the byte-order mark and every Unicode space and line
- * separator; {@link normaliseAddressSql} removes the same in DuckDB (src/text/white-space.ts).
+ * One form of an address for comparing and grouping, the one key every part of mail uses: trimmed,
+ * in Unicode's composed form (NFC), lower case. Made here only, in TypeScript only: DuckDB's
+ * lower() and toLowerCase() differ on some 57 characters ("İ" is "i" to one, "i̇" to the other),
+ * and a roster typed on a Mac may give "ü" as "u" and a combining diaeresis, which neither
+ * lower-casing merges with "ü". The split reads each address as written (trimmed, in SQL) and keys
+ * it here. NFC again after lower-casing, since a lower-case letter may decompose
+ * ("İ" → "i" and a combining dot): the key of a key is itself, so a share's folder is recognised.
+ * trim() removes ASCII white space (tab, LF, VT, FF, CR, space), the byte-order mark and every
+ * Unicode space and line separator; {@link spelledAddressSql} removes the same in DuckDB
+ * (src/text/white-space.ts).
  */
 export function normaliseAddress(text: string): string {
-  return text.trim().toLowerCase();
+  return text.trim().normalize("NFC").toLowerCase().normalize("NFC");
 }
 
-/** {@link normaliseAddress} in DuckDB's SQL, of the VARCHAR `expression`. */
-export function normaliseAddressSql(expression: string): string {
-  return `lower(${trimmedSql(expression)})`;
+/**
+ * The VARCHAR SQL `expression` as an address is written: only the white space trim() removes taken
+ * off, for {@link normaliseAddress} to key in TypeScript.
+ */
+export function spelledAddressSql(expression: string): string {
+  return trimmedSql(expression);
 }
 
 /**

@@ -7,7 +7,7 @@
  *             "splitBy": "manager_email" }
  */
 import { z } from "zod";
-import { isMailAddress } from "./address.js";
+import { isMailAddress, normaliseAddress } from "./address.js";
 
 /** When a report is mailed: every time, or only when its chosen query returned rows. */
 export const MAIL_WHEN = ["always", "rows"] as const;
@@ -26,8 +26,7 @@ export const PORTAL_DEFAULT_SUBJECT = "{title}, {portal} ({date})";
 
 const Address = z
   .string()
-  .trim()
-  .toLowerCase()
+  .transform(normaliseAddress)
   .refine(isMailAddress, "must be a plain e-mail address such as compliance@example.com");
 
 /** The block's JSON shape; `formats` is the report's format enum, so attach follows it. */

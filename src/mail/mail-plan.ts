@@ -185,7 +185,11 @@ async function messagesOf(
   // Every address of the column in every query that has it, even with --mail-only: the rows of
   // the others are what the report's own recipients get, and a share must be the one the full
   // run would have built.
-  const { addresses, invalid } = await splitAddressesOf(connection, sources.values(), column);
+  const { addresses, spellings, invalid } = await splitAddressesOf(
+    connection,
+    sources.values(),
+    column,
+  );
   if (invalid.length > 0) {
     options.logger.warn(
       "values that are not e-mail addresses: their rows go to the report's recipients",
@@ -205,7 +209,7 @@ async function messagesOf(
     if (!wanted([...to, ...cc], partOf(group), options.only)) continue;
     const scope = { label, address: group.address };
     const description = shareDescription(job, new Set(sources.keys()), scope);
-    const share = { addresses, sources, description };
+    const share = { spellings, sources, description };
     const split = await writeSplitFiles(db, job, mail, group, share, options);
     const rows = [...sources.keys()].reduce((sum, name) => sum + (split.rows[name] ?? 0), 0);
     if (group.address === undefined && rows === 0 && mail.when === "rows") continue;

@@ -13,7 +13,7 @@ import type { BoundQuery } from "../report/run-query.js";
 import { writeJobFiles } from "../report/run-report.js";
 import { isMailAddress, normaliseAddress } from "./address.js";
 import type { JobMail } from "./job-mail.js";
-import { narrowQuery, type SplitGroup, type SplitSource } from "./split.js";
+import { narrowQuery, type SplitAddresses, type SplitGroup, type SplitSource } from "./split.js";
 
 /** The folder, below the output folder, of per-recipient files. */
 const SPLIT_DIR = "split";
@@ -44,7 +44,8 @@ export interface SplitFiles {
 
 /**
  * Writes `group`'s share. `split.sources` are the report's queries with the split column, by
- * name (the only ones its files hold); `split.addresses` every address of the column;
+ * name (the only ones its files hold); `split.spellings` every address of the column as its rows
+ * spell it;
  * `split.description` the report's description as the share gives it (share-description.ts).
  */
 export async function writeSplitFiles(
@@ -53,7 +54,7 @@ export async function writeSplitFiles(
   mail: JobMail,
   group: SplitGroup,
   split: {
-    addresses: readonly string[];
+    spellings: SplitAddresses["spellings"];
     sources: ReadonlyMap<string, SplitSource>;
     description: string;
   },
@@ -90,7 +91,7 @@ export async function writeSplitFiles(
         narrowed = bound.flatMap((b) => {
           const source = split.sources.get(b.query.name);
           if (source === undefined) return [];
-          return [narrowQuery({ ...source, bound: b }, column, group, split.addresses)];
+          return [narrowQuery({ ...source, bound: b }, column, group, split)];
         });
         return narrowed;
       },

@@ -2,7 +2,7 @@
  * The rows of a split report's queries, kept for the length of a mailing so that each query runs
  * once, not once per recipient and format: every share's files and message body read their rows
  * from the kept table (split.ts narrows it), which holds the query's rows in the order it gave
- * them, with their address normalised in a column of its own.
+ * them, with their address as written (trimmed) in a column of its own.
  *
  * Why a database attached for the mailing and not TEMP tables: a TEMP table belongs to the
  * connection that made it, and a share is written over several connections (a workbook streams
@@ -20,7 +20,7 @@ import { quoteIdent } from "../load/ddl.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportSource } from "../report/report-source.js";
 import type { BoundQuery, ColumnInfo } from "../report/run-query.js";
-import { ADDRESS, normalised, type SplitSource } from "./split.js";
+import { ADDRESS, type SplitSource, spelled } from "./split.js";
 
 /** Mailings of this process so far: each attaches under a name of its own. */
 let mailings = 0;
@@ -93,7 +93,7 @@ export class SplitTables {
     const table = `${quoteIdent(alias)}.main.${quoteIdent(`q${++this.#tables}`)}`;
     // The query keeps its first line as the statement's, so DuckDB's line numbers stay the file's.
     await connection.run(
-      `CREATE TABLE ${table} AS SELECT *, ${normalised(column)} AS ${quoteIdent(ADDRESS)} FROM (${bound.sql}\n) AS _lms_q`,
+      `CREATE TABLE ${table} AS SELECT *, ${spelled(column)} AS ${quoteIdent(ADDRESS)} FROM (${bound.sql}\n) AS _lms_q`,
       bound.values,
       bound.types,
     );

@@ -4,15 +4,17 @@
  * address (those go to the report's own recipients, so no row is left out).
  *
  * A query is narrowed from its rows kept for the mailing (split-tables.ts), which carry their
- * address normalised in a column of their own, or, when they could not be kept, by wrapping the
- * query itself (`SELECT * FROM (query) WHERE ...`). Either way the address is bound as a
- * parameter: nothing from the data is ever pasted into SQL text.
+ * address as written (trimmed) in a column of their own, or, when they could not be kept, by
+ * wrapping the query itself (`SELECT * FROM (query) WHERE ...`). SQL only trims: which spellings
+ * are one address is decided by normaliseAddress alone (address.ts), and a share is narrowed to
+ * the spellings of its address, bound as a parameter: nothing from the data is ever pasted into
+ * SQL text.
  */
 import { type DuckDBConnection, LIST, listValue, VARCHAR } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
 import type { BoundQuery } from "../report/run-query.js";
 import { sqlError } from "../report/sql-error.js";
-import { isMailAddress, normaliseAddressSql } from "./address.js";
+import { isMailAddress, normaliseAddress, spelledAddressSql } from "./address.js";
 
 /** One recipient's share of a split report; `address` undefined: rows without a valid address. */
 export interface SplitGroup {
@@ -26,23 +28,33 @@ export interface SplitSource {
   table: string | undefined;
 }
 
-/** The column of a kept table holding each row's address, normalised. */
+/** The column of a kept table holding each row's address as written, trimmed. */
 export const ADDRESS = "_lms_split_address";
 
 const SPLIT = "_lms_split";
 
 /**
- * The address of column `column` of the rows of `_lms_q`, as the split compares it: normalised as
- * normaliseAddress does, tabs and line breaks around it included.
+ * The address of column `column` of the rows of `_lms_q` as written, with the white space
+ * normaliseAddress trims taken off (tabs and line breaks around it included).
  */
-export function normalised(column: string): string {
-  return normaliseAddressSql(`CAST(_lms_q.${quoteIdent(column)} AS VARCHAR)`);
+export function spelled(column: string): string {
+  return spelledAddressSql(`CAST(_lms_q.${quoteIdent(column)} AS VARCHAR)`);
+}
+
+/** The addresses of a split column: each normalised, with the spellings the rows give it. */
+export interface SplitAddresses {
+  /** The addresses, normalised and sorted. */
+  addresses: string[];
+  /** Each address's spellings in the rows, trimmed. */
+  spellings: ReadonlyMap<string, readonly string[]>;
+  /** The values that are no address, normalised and sorted. */
+  invalid: string[];
 }
 
 /** The rows of `source` as a FROM item named `_lms_q`, and the expression of their address. */
 function rowsOf(source: SplitSource, column: string): { from: string; address: string } {
   if (source.table === undefined) {
-    return { from: `(${source.bound.sql}\n) AS _lms_q`, address: normalised(column) };
+    return { from: `(${source.bound.sql}\n) AS _lms_q`, address: spelled(column) };
   }
   return { from: `${source.table} AS _lms_q`, address: `_lms_q.${quoteIdent(ADDRESS)}` };
 }
@@ -54,12 +66,12 @@ function paramsOf(source: SplitSource): Pick<BoundQuery, "values" | "types"> {
     : { values: {}, types: {} };
 }
 
-/** The distinct addresses in `column` of `source`, normalised; values that are not addresses apart. */
-async function splitAddresses(
+/** The distinct values in `column` of `source` as written, trimmed, empty ones left out. */
+async function splitSpellings(
   connection: DuckDBConnection,
   source: SplitSource,
   column: string,
-): Promise<{ addresses: string[]; invalid: string[] }> {
+): Promise<string[]> {
   const { from, address } = rowsOf(source, column);
   const { values, types } = paramsOf(source);
   try {
@@ -68,11 +80,7 @@ async function splitAddresses(
       values,
       types,
     );
-    const found = reader.getRowsJS().map((row) => String(row[0]));
-    return {
-      addresses: found.filter(isMailAddress),
-      invalid: found.filter((value) => !isMailAddress(value)),
-    };
+    return reader.getRowsJS().map((row) => String(row[0]));
   } catch (error) {
     throw sqlError(error, source.bound.query.file, "run");
   }
@@ -87,21 +95,27 @@ export async function splitAddressesOf(
   connection: DuckDBConnection,
   sources: Iterable<SplitSource>,
   column: string,
-): Promise<{ addresses: string[]; invalid: string[] }> {
-  const addresses = new Set<string>();
+): Promise<SplitAddresses> {
+  const spellings = new Map<string, Set<string>>();
   const invalid = new Set<string>();
   for (const source of sources) {
-    const found = await splitAddresses(connection, source, column);
-    for (const address of found.addresses) addresses.add(address);
-    for (const value of found.invalid) invalid.add(value);
+    for (const spelling of await splitSpellings(connection, source, column)) {
+      const address = normaliseAddress(spelling);
+      if (!isMailAddress(address)) invalid.add(address);
+      else spellings.set(address, (spellings.get(address) ?? new Set()).add(spelling));
+    }
   }
-  const sorted = (values: Set<string>) => [...values].sort();
-  return { addresses: sorted(addresses), invalid: sorted(invalid) };
+  return {
+    addresses: [...spellings.keys()].sort(),
+    spellings: new Map([...spellings].map(([address, found]) => [address, [...found]])),
+    invalid: [...invalid].sort(),
+  };
 }
 
 /**
- * `source` narrowed to `group`: the rows whose `column` is `group.address`, or (address undefined)
- * the rows whose `column` is none of `addresses`, empty or NULL. Kept rows are read without their
+ * `source` narrowed to `group`: the rows whose `column` is a spelling of `group.address`, or
+ * (address undefined) the rows whose `column` is no spelling of an address of `split`, empty or
+ * NULL. Kept rows are read without their
  * address column, so the columns are the query's own; the query's parameters stay with it (the
  * About sheet names them) though kept rows need none bound.
  */
@@ -109,7 +123,7 @@ export function narrowQuery(
   source: SplitSource,
   column: string,
   group: SplitGroup,
-  addresses: readonly string[],
+  split: Pick<SplitAddresses, "spellings">,
 ): BoundQuery {
   const { from, address } = rowsOf(source, column);
   const { values, types } = paramsOf(source);
@@ -118,15 +132,15 @@ export function narrowQuery(
   if (group.address !== undefined) {
     return {
       ...source.bound,
-      sql: `${select} FROM ${from} WHERE ${address} = $${SPLIT}`,
-      values: { ...values, [SPLIT]: group.address },
-      types: { ...types, [SPLIT]: VARCHAR },
+      sql: `${select} FROM ${from} WHERE list_contains($${SPLIT}, ${address})`,
+      values: { ...values, [SPLIT]: listValue([...(split.spellings.get(group.address) ?? [])]) },
+      types: { ...types, [SPLIT]: LIST(VARCHAR) },
     };
   }
   return {
     ...source.bound,
     sql: `${select} FROM ${from} WHERE coalesce(NOT list_contains($${SPLIT}, ${address}), true)`,
-    values: { ...values, [SPLIT]: listValue([...addresses]) },
+    values: { ...values, [SPLIT]: listValue([...split.spellings.values()].flat()) },
     types: { ...types, [SPLIT]: LIST(VARCHAR) },
   };
 }

@@ -7,7 +7,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
 import { USER_TABLE } from "../load/user-table.js";
-import { trimmedSql } from "../text/white-space.js";
+import { normaliseAddress, spelledAddressSql } from "../mail/address.js";
 
 /** How many of them are named in the warning. */
 const SHOWN = 5;
@@ -23,37 +23,45 @@ export interface SharedEmails {
 }
 
 /**
- * An address cleaned of the white space the mail split trims (`normaliseAddress` in
- * src/mail/address.ts): DuckDB's trim() leaves a tab or a line break.
+ * An address cleaned of the white space the mail split trims, as written: which spellings are one
+ * address is for `normaliseAddress` (src/mail/address.ts) alone to say, as it says for mail.
  */
-const TRIMMED = trimmedSql("email");
+const TRIMMED = spelledAddressSql("email");
+
+/** One address of the roster: a spelling of it, and its people's ids. */
+interface Holders {
+  email: string;
+  userIds: bigint[];
+}
 
 /**
- * The addresses of `user` on more than one person, compared as mail compares them (case and
- * surrounding white space aside); read after the import, so a --merge is checked with who was
- * already there. Counted first, in one pass; the people of the first few are read only when there
- * are any, at most {@link SHOWN} ids each.
+ * The addresses of `user` on more than one person, compared as mail compares them (one key,
+ * normaliseAddress); read after the import, so a --merge is checked with who was already there.
+ * DuckDB groups the people by spelling, TypeScript merges the spellings of one address: SQL's
+ * lower() would merge other letters than mail does.
  */
 export async function findSharedEmails(connection: DuckDBConnection): Promise<SharedEmails> {
-  const people = `SELECT lower(${TRIMMED}) AS address, ${TRIMMED} AS email, user_id
-    FROM ${quoteIdent(USER_TABLE)} WHERE email IS NOT NULL`;
-  const shared = `SELECT address FROM (${people}) WHERE address <> '' GROUP BY address HAVING count(*) > 1`;
-  const counted = await connection.runAndReadAll(`SELECT count(*) FROM (${shared})`);
-  const count = Number(counted.getRows()[0]?.[0] ?? 0);
-  if (count === 0) return { count, examples: [] };
   const reader = await connection.runAndReadAll(`
-    WITH first AS (${shared} ORDER BY address LIMIT ${SHOWN})
-    SELECT min(p.email) AS email, list(p.user_id ORDER BY p.user_id)[1:${SHOWN}] AS ids,
-           count(*) AS people
-    FROM first JOIN (${people}) p USING (address)
-    GROUP BY address ORDER BY address`);
-  const rows = reader.getRowObjectsJS() as { email: string; ids: bigint[]; people: bigint }[];
+    SELECT email, list(user_id ORDER BY user_id) AS ids
+    FROM (SELECT ${TRIMMED} AS email, user_id FROM ${quoteIdent(USER_TABLE)} WHERE email IS NOT NULL)
+    WHERE email <> '' GROUP BY email ORDER BY email`);
+  const byAddress = new Map<string, Holders>();
+  for (const [email, ids] of reader.getRowsJS() as [string, bigint[]][]) {
+    const address = normaliseAddress(email);
+    const holders = byAddress.get(address);
+    // The first spelling in code-point order stands for the address.
+    if (holders === undefined) byAddress.set(address, { email, userIds: [...ids] });
+    else holders.userIds.push(...ids);
+  }
+  const shared = [...byAddress]
+    .filter(([, holders]) => holders.userIds.length > 1)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return {
-    count,
-    examples: rows.map((row) => ({
-      email: row.email,
-      userIds: row.ids,
-      people: Number(row.people),
+    count: shared.length,
+    examples: shared.slice(0, SHOWN).map(([, { email, userIds }]) => ({
+      email,
+      userIds: [...userIds].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, SHOWN),
+      people: userIds.length,
     })),
   };
 }

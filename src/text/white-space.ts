@@ -1,8 +1,8 @@
 /**
  * The white space around a value that String.prototype.trim() removes, as DuckDB's SQL removes
- * it: the mail split compares addresses in DuckDB and the rest of mail in TypeScript
- * (`normaliseAddress` in src/mail/address.ts), and the roster's shared-address check compares
- * them as mail would, so all of them must take off the same characters.
+ * it: the mail split and the roster's shared-address check trim addresses in DuckDB and key them
+ * in TypeScript (`normaliseAddress` in src/mail/address.ts), which trims them too, so both must
+ * take off the same characters.
  *
  * trim() removes ASCII white space (tab, LF, VT, FF, CR, space), the byte-order mark and every
  * Unicode space and line or paragraph separator. DuckDB's own trim() removes spaces, Unicode's

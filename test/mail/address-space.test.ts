@@ -1,5 +1,5 @@
 /**
- * The split compares addresses in DuckDB (src/mail/split.ts) and the rest of mail in TypeScript
+ * The split trims addresses in DuckDB (src/mail/split.ts) and keys them in TypeScript
  * (normaliseAddress): both must remove the same white space around an address. DuckDB's trim()
  * left a tab, a line break and the byte-order mark, so a roster's "\tmgr4@example.com" was
  * warned about as no address and its rows went to the report's own recipients. Checked on every
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, test } from "vitest";
 import { normaliseAddress } from "../../src/mail/address.js";
-import { normalised } from "../../src/mail/split.js";
+import { spelled } from "../../src/mail/split.js";
 import { useMailWorkspace } from "./cli-harness.js";
 
 const ADDRESS = "Mgr4@Example.com";
@@ -28,7 +28,7 @@ describe("white space around an address", () => {
         `SELECT i FROM (
            SELECT i, chr(i::INTEGER) || chr(i::INTEGER) || '${ADDRESS}' || chr(i::INTEGER) AS m
            FROM (${CODE_POINTS})
-         ) AS _lms_q WHERE ${normalised("m")} = '${WANTED}' ORDER BY i`,
+         ) AS _lms_q WHERE ${spelled("m")} = '${ADDRESS}' ORDER BY i`,
       );
       const inSql = reader.getRowsJS().map((row) => Number(row[0]));
       const inTypeScript: number[] = [];

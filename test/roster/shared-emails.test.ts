@@ -68,4 +68,16 @@ describe("e-mail addresses on more than one person", () => {
       expect(run.stderr).toContain("shop@x.org (user_id 20, 21, 22, 23, 24 and 3 more)");
     });
   });
+
+  test("an address in NFD and in NFC, or with İ, is one address, as the mail split keys it", async () => {
+    await withTempDir(async (dir) => {
+      const text =
+        "user_id,email\n1,J\u0075\u0308rgen@x.org\n2,j\u00fcrgen@x.org\n3,\u0130lker@x.org\n4,i\u0307lker@x.org\n";
+      const run = await importFile(dir, "people.csv", text);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain("2 e-mail addresses are on more than one person: ");
+      expect(run.stderr).toContain("(user_id 1, 2)");
+      expect(run.stderr).toContain("(user_id 3, 4)");
+    });
+  });
 });

@@ -1,0 +1,65 @@
+/**
+ * One manager's address written in two Unicode forms gets one message: "Jürgen@example.com" as a
+ * Mac types it (NFD: "u" and a combining diaeresis) and "jürgen@example.com" as composed (NFC),
+ * and "İlker@example.com" with "i̇lker@example.com", which DuckDB's lower() and toLowerCase() turn
+ * into different addresses. The split keys every address with one function (normaliseAddress in
+ * src/mail/address.ts), so these are one share each; mailed to a real SMTP server on 127.0.0.1
+ * offering SMTPUTF8.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { useMailWorkspace } from "./cli-harness.js";
+
+const ws = useMailWorkspace();
+
+const JURGEN_NFD = "J\u0075\u0308rgen@example.com";
+const JURGEN_NFC = "j\u00fcrgen@example.com";
+const ILKER_CAPITAL = "\u0130lker@example.com";
+/** "İ" lower-cased as Unicode does it: "i" and a combining dot above. */
+const ILKER_LOWER = "i\u0307lker@example.com";
+
+const MANAGERS_SQL = `-- title: Managers
+-- description: Managers in two Unicode forms.
+SELECT * FROM (VALUES
+  (1, '${JURGEN_NFD}'),
+  (2, '${JURGEN_NFC}'),
+  (3, '${ILKER_CAPITAL}'),
+  (4, '${ILKER_LOWER}'),
+  (5, NULL)
+) AS t(user_id, manager_email)
+`;
+
+test("an address in NFD and NFC, or with İ, is one manager with one message", async () => {
+  const catalog = join(ws.dir, "unicode-cat");
+  await mkdir(join(catalog, "reports"), { recursive: true });
+  await mkdir(join(catalog, "queries"), { recursive: true });
+  await writeFile(join(catalog, "queries", "managers.sql"), MANAGERS_SQL);
+  await writeFile(
+    join(catalog, "reports", "unicode-mail.json"),
+    JSON.stringify({
+      title: "Managers",
+      description: "Managers in two forms.",
+      queries: ["managers"],
+      formats: ["csv"],
+      fileName: "managers",
+      mail: { to: ["compliance@example.com"], splitBy: "manager_email", attach: ["csv"] },
+    }),
+  );
+  const out = join(ws.dir, "unicode-out");
+  const { run, received } = await ws.mailed(
+    ["report", "unicode-mail", "--catalog", catalog, "--db", "lms.duckdb", "--out", out, "--mail"],
+    (url) => ({ LMS_SMTP_URL: url, LMS_MAIL_FROM: "reports@example.com" }),
+  );
+  expect(run.code, run.stderr).toBe(0);
+  const ids = (to: string) => {
+    const csv = received.find((m) => m.to.join() === to)?.parsed.attachments[0]?.content;
+    return [...String(csv).matchAll(/^(\d+),/gm)].map((m) => Number(m[1]));
+  };
+  expect(received.map((m) => m.to.join()).sort()).toEqual(
+    ["compliance@example.com", JURGEN_NFC, ILKER_LOWER].sort(),
+  );
+  expect(ids(JURGEN_NFC)).toEqual([1, 2]);
+  expect(ids(ILKER_LOWER)).toEqual([3, 4]);
+  expect(ids("compliance@example.com")).toEqual([5]);
+});
