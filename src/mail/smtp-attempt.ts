@@ -8,6 +8,7 @@
 import { isIP } from "node:net";
 import { Readable } from "node:stream";
 import SMTPConnection, { type SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
+import { withoutRecipients } from "./header-recipients.js";
 import type { MailSettings } from "./settings.js";
 import { noSmtpUtf8, offersSmtpUtf8, serverEnvelope } from "./smtp-utf8.js";
 import { tlsFailure } from "./tls-failure.js";
@@ -145,11 +146,13 @@ export async function sendOn(
     const why = new Error(unsendable.map(noSmtpUtf8).join("; "));
     throw new SmtpAttemptError(Object.assign(why, { code: "EENVELOPE" }), false);
   }
+  // The others' copy names only those it is sent to (header-recipients.ts says why).
+  const bytes = withoutRecipients(raw, server.left);
   let dataStarted = false;
   const message = new Readable({
     read() {
       dataStarted = true;
-      this.push(raw);
+      this.push(bytes);
       this.push(null);
     },
   });
