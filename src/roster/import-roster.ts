@@ -107,7 +107,11 @@ export async function importRoster(
   options: RosterImportOptions,
 ): Promise<RosterImportSummary> {
   const file = basename(options.path);
-  const opened = await openTabularFile(options.path, { file, sheet: options.sheet });
+  const opened = await openTabularFile(options.path, {
+    file,
+    sheet: options.sheet,
+    sheetOption: true,
+  });
   const { source } = opened;
   // A workbook's problems name the sheet read, and a sheet with a user_id column when it has none.
   const named = tableName(file, source);

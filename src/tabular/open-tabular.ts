@@ -40,12 +40,13 @@ async function readBytes(path: string, file: string): Promise<Buffer> {
 
 /**
  * Opens the table in the file at `path` (`file` is how messages name it). `sheet` picks an XLSX
- * sheet by name and is refused for other formats. Throws TabularError when the file is missing,
+ * sheet by name and is refused for other formats; `sheetOption` says the command takes --sheet
+ * (a hidden first sheet's refusal then points to it). Throws TabularError when the file is missing,
  * unreadable, empty, or not readable in its format.
  */
 export async function openTabularFile(
   path: string,
-  options: { file?: string; sheet?: string } = {},
+  options: { file?: string; sheet?: string; sheetOption?: boolean } = {},
 ): Promise<TabularFile> {
   const file = options.file ?? path;
   const bytes = await readBytes(path, file);
@@ -64,7 +65,7 @@ export async function openTabularFile(
       : format === "jsonl"
         ? openJsonLines(bytes, file)
         : format === "xlsx"
-          ? await openWorkbook(bytes, file, options.sheet)
+          ? await openWorkbook(bytes, file, options.sheet, options.sheetOption ?? false)
           : await openParquet(path, file);
   return { source, sha256, size: bytes.length };
 }
@@ -74,7 +75,8 @@ async function openWorkbook(
   bytes: Buffer,
   file: string,
   sheet: string | undefined,
+  sheetOption: boolean,
 ): Promise<TabularSource> {
   const { openXlsx } = await import("./xlsx-reader.js");
-  return openXlsx(bytes, file, sheet);
+  return openXlsx(bytes, file, sheet, sheetOption);
 }

@@ -13,15 +13,37 @@ import { openPackage } from "./xlsx-package.js";
 import { readSheetRows } from "./xlsx-sheet-read.js";
 import type { SheetRow } from "./xlsx-sheet-rows.js";
 
-function pickSheet(book: Book, file: string, sheet?: string): BookSheet {
+/** How many visible sheets a message lists by name. */
+const LISTED = 5;
+
+/** The names of `sheets`, quoted, the first {@link LISTED} of them and how many more. */
+function sheetList(sheets: readonly BookSheet[]): string {
+  const names = sheets.slice(0, LISTED).map((each) => JSON.stringify(each.name));
+  const more = sheets.length - names.length;
+  return `${names.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+/**
+ * The refusal of a hidden first sheet. `sheetOption`: the command takes --sheet (roster import),
+ * so the fix is naming a visible sheet; apply has none (a change set is known by its file's
+ * sha256, which names no sheet), so there the workbook must change.
+ */
+function hiddenFirstSheet(book: Book, file: string, name: string, sheetOption: boolean): string {
+  const hidden = `${file}: its first sheet "${name}" is hidden, and the first sheet is the one read`;
+  const visible = book.sheets.filter((each) => !each.hidden);
+  if (!sheetOption || visible.length === 0) {
+    return `${hidden}: unhide it, or delete it or move the sheet to read before it, and save the workbook`;
+  }
+  return `${hidden} without --sheet: pass --sheet NAME with the visible sheet holding the columns (${visible.length === 1 ? "its visible sheet" : "its visible sheets"}: ${sheetList(visible)}), or unhide "${name}"`;
+}
+
+function pickSheet(book: Book, file: string, sheet?: string, sheetOption = false): BookSheet {
   const found =
     sheet === undefined ? book.sheets[0] : book.sheets.find((each) => each.name === sheet);
   // Nobody sees a hidden sheet's rows: read as the first sheet, they would be what is imported or
   // sent while the sheet on screen was what the person checked.
   if (found?.hidden && sheet === undefined) {
-    throw new TabularError(
-      `${file}: its first sheet "${found.name}" is hidden, and the first sheet is the one read: unhide it, or delete it or move the sheet to read before it, and save the workbook`,
-    );
+    throw new TabularError(hiddenFirstSheet(book, file, found.name, sheetOption));
   }
   if (found) return found;
   if (sheet === undefined) throw new TabularError(`${file} has no sheets`);
@@ -36,6 +58,7 @@ async function readSheet(
   bytes: Uint8Array,
   file: string,
   sheet: string | undefined,
+  sheetOption: boolean,
 ): Promise<{
   name: string;
   others: string[];
@@ -47,7 +70,7 @@ async function readSheet(
   try {
     const parts = await openPackage(bytes);
     const book = await readBook(parts);
-    chosen = pickSheet(book, file, sheet);
+    chosen = pickSheet(book, file, sheet, sheetOption);
     const context = { ...(await readCellParts(parts)), date1904: book.date1904 };
     const { rows, hiddenColumns, merges } = await readSheetRows(parts, chosen, context);
     const others = book.sheets.filter((each) => each !== chosen && !each.hidden);
@@ -73,13 +96,18 @@ async function readSheet(
   }
 }
 
-/** Opens the workbook in `bytes`: `sheet` by name, or the first one. */
+/**
+ * Opens the workbook in `bytes`: `sheet` by name, or the first one. `sheetOption`: the command
+ * reading it takes --sheet, which a refusal of a hidden first sheet then points to.
+ */
 export async function openXlsx(
   bytes: Uint8Array,
   file: string,
   sheet?: string,
+  sheetOption = false,
 ): Promise<TabularSource> {
-  const { name, others, rows: texts, hidden, merges } = await readSheet(bytes, file, sheet);
+  const read = await readSheet(bytes, file, sheet, sheetOption);
+  const { name, others, rows: texts, hidden, merges } = read;
   const header = texts.shift();
   if (!header) throw new TabularError(`${file}: sheet "${name}" is empty`);
   const columns = header.values.map((value) => value ?? "");

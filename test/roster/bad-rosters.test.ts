@@ -199,6 +199,21 @@ describe("a bad roster changes nothing and says what to fix", () => {
     );
   });
 
+  test("a hidden first sheet is refused, naming it and the visible sheets to pass with --sheet", async () => {
+    const book = new ExcelJS.Workbook();
+    const old = book.addWorksheet("Old roster");
+    old.state = "hidden";
+    old.addRow(["user_id", "email"]);
+    old.addRow([1, "old@example.com"]);
+    book.addWorksheet("Staff").addRow(["user_id", "email"]);
+    book.getWorksheet("Staff")?.addRow([1, "ana@example.com"]);
+    book.addWorksheet("Notes").addRow(["Read me"]);
+    await book.xlsx.writeFile(join(dir, "hidden-first.xlsx"));
+    expect(await importFails("hidden-first.xlsx")).toBe(
+      'lms-export: hidden-first.xlsx: its first sheet "Old roster" is hidden, and the first sheet is the one read without --sheet: pass --sheet NAME with the visible sheet holding the columns (its visible sheets: "Staff", "Notes"), or unhide "Old roster"',
+    );
+  });
+
   test("hidden rows and columns are refused, each named, not imported unseen", async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet("People");
