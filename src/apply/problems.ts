@@ -22,11 +22,16 @@ export class ChangeProblems extends ProblemList {
 
   /**
    * `file` as messages name it (with the sheet read, for a workbook); `elsewhere`, another sheet of
-   * the workbook that has the columns `op` needs, which the first sheet lacked.
+   * the workbook that has the columns `op` needs, which the first sheet (`read`, as the reader
+   * names it: `sheet "Instructions"`) lacked (`lacked`).
    */
-  toError(file: string, elsewhere?: { sheet: string; op: string }): ChangeFileError {
+  toError(
+    file: string,
+    elsewhere?: { sheet: string; op: string; read: string; lacked: readonly string[] },
+  ): ChangeFileError {
+    const read = elsewhere && `${elsewhere.read.charAt(0).toUpperCase()}${elsewhere.read.slice(1)}`;
     const fix = elsewhere
-      ? `Sheet "${elsewhere.sheet}" has the columns ${elsewhere.op} needs, but apply reads the first sheet: move "${elsewhere.sheet}" to the front of the workbook, save it and run apply again`
+      ? `${read} lacks ${elsewhere.lacked.join(", ")}. Sheet "${elsewhere.sheet}" has the columns ${elsewhere.op} needs, but apply reads the first sheet: move "${elsewhere.sheet}" to the front of the workbook, save it and run apply again`
       : "Fix the file and run apply again";
     return new ChangeFileError(
       `${file}: ${this.counted()}, nothing was sent: ${this.listed()}. ${fix}`,

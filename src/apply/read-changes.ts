@@ -257,23 +257,36 @@ function readRows(
 }
 
 /**
+ * What a header of fields `names` lacks that `spec` needs: the id column and the required ones,
+ * and for an edit a column of a field to set: an "Instructions" sheet may well have a column named
+ * like the id column, and is no more the changes for it.
+ */
+function lackedColumns(names: readonly string[], spec: OpSpec): string[] {
+  const needed = spec.idColumn ? [spec.idColumn, ...spec.required] : spec.required;
+  const lacked = needed.filter((name) => !names.includes(name));
+  const sets = spec.fields.some((f) => names.includes(f.name) && !needed.includes(f.name));
+  if (spec.kind === "edit" && !sets) lacked.push("a column of a field to set");
+  return lacked;
+}
+
+/**
  * Another sheet of the workbook at `path` with every column `spec` needs, when the sheet read
- * (`names` its header's fields) lacks one: an "Instructions" sheet first, the changes behind it.
- * apply reads the first sheet only (it has no --sheet: a change set is known by its file's sha256
- * and operation, which name no sheet), so the fix is to move that sheet first.
+ * (`names` its header's fields) lacks one (`lacked`): an "Instructions" sheet first, the changes
+ * behind it. apply reads the first sheet only (it has no --sheet: a change set is known by its
+ * file's sha256 and operation, which name no sheet), so the fix is to move that sheet first.
  */
 async function sheetWithColumns(
   path: string,
   source: TabularSource,
   names: readonly string[],
   spec: OpSpec,
-): Promise<string | undefined> {
-  const needed = spec.idColumn ? [spec.idColumn, ...spec.required] : spec.required;
-  if (needed.every((name) => names.includes(name))) return undefined;
-  return otherSheetWith(path, basename(path), source, (columns) => {
-    const found = columns.map(snakeCase);
-    return needed.every((name) => found.includes(name));
+): Promise<{ sheet: string; lacked: string[] } | undefined> {
+  const lacked = lackedColumns(names, spec);
+  if (lacked.length === 0) return undefined;
+  const sheet = await otherSheetWith(path, basename(path), source, (columns) => {
+    return lackedColumns(columns.map(snakeCase), spec).length === 0;
   });
+  return sheet === undefined ? undefined : { sheet, lacked };
 }
 
 /**
@@ -290,7 +303,7 @@ export async function readChangeFile(path: string, spec: OpSpec): Promise<Change
   const rows = readRows(source, names, spec, problems);
   if (problems.count > 0) {
     const other = await sheetWithColumns(path, source, names, spec);
-    const elsewhere = other === undefined ? undefined : { sheet: other, op: spec.op };
+    const elsewhere = other && { ...other, read: source.detail, op: spec.op };
     throw problems.toError(tableName(file, source), elsewhere);
   }
   const { columns, unit } = source;

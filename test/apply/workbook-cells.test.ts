@@ -76,6 +76,26 @@ describe("apply: workbook cells the sheet shows otherwise than the file reads", 
     expect(alone).toContain("Fix the file and run apply again");
   });
 
+  it("a first sheet with the id column but no column to set points to the sheet that has them", async () => {
+    const [g0] = fx.sim.data.list("grp");
+    if (!g0) throw new Error("too few groups");
+    const workbook = new ExcelJS.Workbook();
+    const notes = workbook.addWorksheet("Instructions");
+    notes.addRow(["grp_id", "what to type"]);
+    notes.addRow(["the group's id", "one row per group"]);
+    const changes = workbook.addWorksheet("Changes");
+    changes.addRow(["grp_id", "grp_description"]);
+    changes.addRow([g0.grp_id, "from the second sheet"]);
+    const path = join(fx.dir, "id-only-first.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const message = await refused(path, "grp.edit");
+    expect(message).toContain('id-only-first.xlsx, sheet "Instructions"');
+    expect(message).toContain(
+      'Sheet "Instructions" lacks a column of a field to set. Sheet "Changes" has the columns grp.edit needs, but apply reads the first sheet: move "Changes" to the front of the workbook, save it and run apply again',
+    );
+    expect(fx.sim.data.get("grp", g0.grp_id)?.grp_description).toBe(g0.grp_description);
+  });
+
   it("a formula with no saved value is refused, not read as a blank that leaves the field", async () => {
     const [g0, g1] = fx.sim.data.list("grp");
     if (!g0 || !g1) throw new Error("too few groups");
