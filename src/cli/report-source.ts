@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { type Logger, silentLogger } from "../log/logger.js";
 import { openLake } from "../publish/lake/lake-views.js";
+import type { ReadDatabase } from "../report/param-references.js";
 import { openPortalsDatabase } from "../report/portals-database.js";
 import type { ReportSource } from "../report/report-source.js";
 import { configuredPortals, portalDatabases } from "./all-portals.js";
@@ -63,14 +64,18 @@ export async function withReportSource(
   ctx: CliContext,
   config: DatabaseSettings & { readonly portal?: string | undefined },
   options: Pick<DatabaseOpening, "wait"> & { logger: Logger },
-  use: (db: ReportSource, reads: readonly string[]) => Promise<void>,
+  use: (
+    db: ReportSource,
+    reads: readonly string[],
+    databases: readonly ReadDatabase[],
+  ) => Promise<void>,
 ): Promise<void> {
   const { logger } = options;
   if (args.lake === undefined && !args.allPortals) {
     await withDatabase(config, { readOnly: true, ...options }, async (opened) => {
       await warnUnextracted(opened, [{ name: config.portal, db: config.db }], logger);
       await warnStoppedRuns(opened, logger);
-      await use(opened, []);
+      await use(opened, [], [{ portal: config.portal, db: config.db }]);
     });
     return;
   }
@@ -87,7 +92,8 @@ export async function withReportSource(
   try {
     await warnUnextracted(source, databases, logger);
     await warnStoppedRuns(source, logger);
-    await use(source, lake === undefined ? [] : [lake]);
+    const read = databases.map(({ name, db }) => ({ portal: name, db }));
+    await use(source, lake === undefined ? [] : [lake], read);
   } finally {
     source.close();
   }

@@ -4,6 +4,7 @@
  * stdout, then the mail sent. One place, so the two commands cannot write or mail differently.
  */
 import { type Catalog, loadCatalog } from "../report/catalog.js";
+import type { ReadDatabase } from "../report/param-references.js";
 import { projectRoot } from "../report/project-root.js";
 import { distinctNames, type ReportJob, resolveJobs } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
@@ -103,6 +104,8 @@ export interface ReportStep {
   now: Date;
   /** The parsed command line: a command sending mail again repeats its options. */
   argv: Readonly<Record<string, unknown>>;
+  /** The database files the source reads, named in the commands a message gives. */
+  databases: readonly ReadDatabase[];
   /**
    * True when the command has already resolved these reports and warned of their parameters
    * (`run`, before its extract): the warning is said once, not again after the extract.
@@ -140,6 +143,7 @@ export async function writeAndMailReports(
     catalog,
     cwd: ctx.cwd,
     portal: config.portal,
+    databases: step.databases,
     logger,
     signal: ctx.signal,
   });

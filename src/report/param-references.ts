@@ -4,8 +4,11 @@
  * for it would read as good news; so it is an error naming the parameter, before any file is
  * written.
  */
+
+import { isAbsolute, relative } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { shellWord } from "../text/shell-word.js";
 import type { ReportJob } from "./report-jobs.js";
 
 interface Reference {
@@ -13,7 +16,7 @@ interface Reference {
   readonly what: string;
   /** Answers the ids of `$ids` (a BIGINT list) the database knows. */
   readonly known: string;
-  /** A command that lists the ids there are. */
+  /** A statement that lists the ids there are, for `lms-export sql`. */
   readonly list: string;
 }
 
@@ -21,7 +24,7 @@ const REFERENCES: Readonly<Record<string, Reference>> = {
   group_id: {
     what: "group",
     known: "SELECT grp_id FROM grp WHERE grp_id IN (SELECT unnest($ids::BIGINT[]))",
-    list: `lms-export sql "SELECT grp_id, grp_name FROM grp ORDER BY grp_name"`,
+    list: "SELECT grp_id, grp_name FROM grp ORDER BY grp_name",
   },
   product_ids: {
     what: "product",
@@ -30,7 +33,7 @@ const REFERENCES: Readonly<Record<string, Reference>> = {
       SELECT product_id AS id FROM product UNION SELECT product_access_product_id FROM product_access
       UNION SELECT take_product_id FROM take
     ) WHERE id IN (SELECT unnest($ids::BIGINT[]))`,
-    list: `lms-export sql "SELECT product_id, product_i18n_title FROM product ORDER BY 2"`,
+    list: "SELECT product_id, product_i18n_title FROM product ORDER BY 2",
   },
 };
 
@@ -45,11 +48,42 @@ function idsOf(text: string): bigint[] {
     .map(BigInt);
 }
 
-/** Throws a bad-input error naming the first parameter whose ids the database does not know. */
+/** A database file the reports read, and its portal of the config file (--portal, --all-portals). */
+export interface ReadDatabase {
+  readonly portal: string | undefined;
+  readonly db: string;
+}
+
+/** How many portals' commands a message gives; the others are counted. */
+const COMMANDS_SHOWN = 3;
+
+/**
+ * The commands listing the ids of `statement` in the databases the reports read: `sql` reads one
+ * file, the default one unless told, so each names its --db (a portal's database is not the
+ * default, and --all-portals reads one per portal). Without `databases` (a lake), the plain one.
+ */
+function listCommands(statement: string, databases: readonly ReadDatabase[], cwd: string): string {
+  const command = (db?: string) =>
+    `lms-export sql ${db === undefined ? "" : `--db ${shellWord(db)} `}"${statement}"`;
+  if (databases.length === 0) return command();
+  const shown = databases.slice(0, COMMANDS_SHOWN).map(({ portal, db }) => {
+    const near = relative(cwd, db);
+    const path = near.startsWith("..") || isAbsolute(near) ? db : near;
+    return `${command(path)}${databases.length > 1 && portal ? ` (portal ${portal})` : ""}`;
+  });
+  const more = databases.length - shown.length;
+  return `${shown.join("; ")}${more > 0 ? `; and the same with --db of each of the ${more} other portals' databases` : ""}`;
+}
+
+/**
+ * Throws a bad-input error naming the first parameter whose ids the database does not know, with
+ * the command listing those there are in `read.databases` (relative to `read.cwd` when inside it).
+ */
 export async function checkReferences(
   connection: DuckDBConnection,
   jobs: readonly ReportJob[],
   source: string,
+  read: { databases: readonly ReadDatabase[]; cwd: string } = { databases: [], cwd: "." },
 ): Promise<void> {
   const checked = new Set<string>();
   for (const job of jobs) {
@@ -67,7 +101,7 @@ export async function checkReferences(
         if (unknown.length > 0) {
           throw new LmsExportError(
             "bad-input",
-            `${source} ${name}=${param.text}: no ${reference.what} with id ${unknown.join(", ")} in the database, so the report would match nobody; list them with: ${reference.list}`,
+            `${source} ${name}=${param.text}: no ${reference.what} with id ${unknown.join(", ")} in the database, so the report would match nobody; list them with: ${listCommands(reference.list, read.databases, read.cwd)}`,
           );
         }
       }

@@ -22,7 +22,7 @@ import {
   OutputStaging,
   prepareOutputDir,
 } from "./output-files.js";
-import { checkReferences } from "./param-references.js";
+import { checkReferences, type ReadDatabase } from "./param-references.js";
 import { projectRoot } from "./project-root.js";
 import { asReportFailure } from "./report-failure.js";
 import { bindJob, type ReportJob, resolveJobs } from "./report-jobs.js";
@@ -67,6 +67,11 @@ export interface RunReportsOptions {
   cwd?: string;
   /** The portal of the config file the reports are made for (--portal), named in each. */
   portal?: string | undefined;
+  /**
+   * The database files the source reads (one, or each portal's with --all-portals), which a
+   * message's `lms-export sql` command names; none for a lake.
+   */
+  databases?: readonly ReadDatabase[];
   maxRowsPerSheet?: number;
   /**
    * Stops the run when it fires (Ctrl-C): the report being written leaves its previous files as
@@ -100,7 +105,10 @@ export async function runReports(
   });
   const checking = await db.connect();
   try {
-    await checkReferences(checking, jobs, options.paramsSource ?? "--param");
+    await checkReferences(checking, jobs, options.paramsSource ?? "--param", {
+      databases: options.databases ?? [],
+      cwd: options.cwd ?? process.cwd(),
+    });
   } finally {
     checking.closeSync();
   }

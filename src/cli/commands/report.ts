@@ -30,10 +30,11 @@ async function reportHandler(
   });
   const now = new Date();
   const wait = { seconds: args.wait, logger };
-  await withReportSource(args, ctx, config, { wait, logger }, async (db, reads) => {
+  await withReportSource(args, ctx, config, { wait, logger }, async (db, reads, databases) => {
     await restrictFileAccess(db, [config.outDir, ...allowed, ...reads]);
     await writeAndMailReports(db, args.names, {
       setup,
+      databases,
       catalog,
       request,
       neutraliseFormulas: args.neutraliseFormulas,

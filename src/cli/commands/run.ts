@@ -93,6 +93,7 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
       await restrictFileAccess(db, [setup.config.outDir, ...plan.allowed]);
       await writeAndMailReports(db, args.reports, {
         setup,
+        databases: [{ portal: setup.config.portal, db: setup.config.db }],
         catalog: plan.catalog,
         request: plan.request,
         neutraliseFormulas: args.neutraliseFormulas,
