@@ -149,5 +149,14 @@ describe("lms-export check", () => {
     expect(all.code).toBe(2);
     expect(all.stderr).toBe("lms-export: check failed for 1 of 2 portals: bad\n");
     expect(`${all.stdout}${all.stderr}`).not.toContain("not-the-key-7f1d");
+    // A refused key and a missing key file fail differently, but both are the setup's: still 2.
+    const withMissing = { ...portals, nokey: { baseUrl, apiKeyFile: "missing.key" } };
+    await writeFile(
+      join(portalsDir, "lms-export.config.json"),
+      JSON.stringify({ portals: withMissing }),
+    );
+    const both = await runCli(["check", "--all-portals"], { cwd: portalsDir, env });
+    expect(both.stderr).toBe("lms-export: check failed for 2 of 3 portals: bad, nokey\n");
+    expect(both.code).toBe(2);
   });
 });

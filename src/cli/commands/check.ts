@@ -19,6 +19,7 @@ import {
 import { type CheckLine, checkReportSettings } from "../check-report-settings.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { EXIT_CODES } from "../exit-codes.js";
 import { namingKeySource } from "../key-refusal.js";
 import { withConnectionOptions } from "../options.js";
 
@@ -124,8 +125,12 @@ async function checkAllPortals(
     const outcome = await checkOnce({ ...args, allPortals: undefined, portal: name }, ctx);
     if (outcome.failed === 0) continue;
     failedPortals.push(name);
-    // The setup's exit code (2) only when every failure is one of setup.
-    code = failedPortals.length === 1 || code === outcome.code ? outcome.code : "failed";
+    // The setup's exit code (2) only when every failure is one of setup. Compared by exit code:
+    // a refused key and a missing key file are both the setup's, though their codes differ.
+    code =
+      failedPortals.length === 1 || EXIT_CODES[code] === EXIT_CODES[outcome.code]
+        ? outcome.code
+        : "failed";
   }
   if (failedPortals.length === 0) return;
   throw new LmsExportError(
