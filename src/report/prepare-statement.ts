@@ -5,7 +5,12 @@
  * at once. Those CREATE statements are run first (the types are temporary, gone with the
  * connection, and allowed on a read-only database), then the PIVOT is prepared, its columns known.
  */
-import type { DuckDBConnection, DuckDBPreparedStatement } from "@duckdb/node-api";
+import {
+  type DuckDBConnection,
+  type DuckDBPreparedStatement,
+  StatementType,
+} from "@duckdb/node-api";
+import { LmsExportError } from "../errors/lms-export-error.js";
 
 /** The prepared statement of `text`, which holds one as written; the caller destroys it. */
 export async function prepareStatement(
@@ -16,6 +21,14 @@ export async function prepareStatement(
   for (let i = 0; i < extracted.count - 1; i++) {
     const created = await extracted.prepare(i);
     try {
+      // Only DuckDB's own CREATE TYPEs come before the one written (statement-count.ts has
+      // checked that); anything else is refused rather than run unseen.
+      if (created.statementType !== StatementType.CREATE) {
+        throw new LmsExportError(
+          "bad-input",
+          `the text holds ${extracted.count} statements, not one: give exactly one SQL statement`,
+        );
+      }
       await created.run();
     } finally {
       created.destroySync();

@@ -35,6 +35,10 @@ describe("sql with a PIVOT without an IN list", () => {
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout).toBe("a,b\r\n4,2\r\n");
 
+    const commented = await sql(`${PIVOT}; /* by k */`);
+    expect(commented.code, commented.stderr).toBe(0);
+    expect(commented.stdout).toBe("a | b\n--+--\n4 | 2\n(1 row)\n");
+
     const json = await sql(`WITH p AS (${PIVOT}) FROM p`, "--format", "json");
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual([{ a: 4, b: 2 }]);
@@ -45,6 +49,8 @@ describe("sql with a PIVOT without an IN list", () => {
       `SELECT 1; ${PIVOT}`,
       `${PIVOT}; SELECT 1`,
       "CREATE TEMP TABLE t AS SELECT 1 AS x; SELECT x FROM t",
+      // DuckDB ends a `--` comment at a carriage return: the text after it is a second statement.
+      `SELECT error('ran unseen');\n-- note\rFROM ${VALUES} LIMIT 1`,
     ]) {
       const run = await sql(two);
       expect(run.code, two).toBe(2);

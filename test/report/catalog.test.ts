@@ -315,6 +315,14 @@ describe("query headers and SQL", () => {
     expect(statementText("SELECT 1;\n")).toBe("SELECT 1 \n");
     expect(statementText("SELECT ';'; -- done\n-- end\n")).toBe("SELECT ';'  -- done\n-- end\n");
     expect(statementText("SELECT 1\n-- x;\n")).toBe("SELECT 1\n-- x;\n");
+    // A `;` inside a string followed by what looks like a comment is no end: kept as written.
+    expect(statementText("SELECT 'a; --b' AS s\n")).toBe("SELECT 'a; --b' AS s\n");
+    expect(statementText("SELECT E'it\\'s; --' AS s;")).toBe("SELECT E'it\\'s; --' AS s ");
+    expect(statementText("SELECT $$a; /* b */$$;")).toBe("SELECT $$a; /* b */$$ ");
+    // A block comment after the final `;`, nested as DuckDB nests them.
+    expect(statementText("SELECT 1; /* a /* b */ c */\n")).toBe("SELECT 1  /* a /* b */ c */\n");
+    // DuckDB ends a `--` comment at a carriage return: what follows it is more text.
+    expect(statementText("SELECT 1;\n-- x\rFROM t")).toBe("SELECT 1;\n-- x\rFROM t");
   });
 });
 
