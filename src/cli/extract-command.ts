@@ -13,7 +13,7 @@ import {
   extractWith,
 } from "./extract-options.js";
 import { namingKeySource } from "./key-refusal.js";
-import { namingPortalToResume } from "./portal-resume-hint.js";
+import { namingRunToResume } from "./portal-resume-hint.js";
 
 /**
  * Extracts into the configured database and prints the summary. `before` runs with the command's
@@ -45,7 +45,11 @@ export async function extractCommand(
     logger,
     apiKey,
   }).catch((error: unknown) => {
-    throw namingPortalToResume(namingKeySource(error, setup.keySource), config.portal);
+    const dbFlag = typeof args.db === "string" ? args.db : undefined;
+    throw namingRunToResume(namingKeySource(error, setup.keySource), {
+      portal: config.portal,
+      dbFlag,
+    });
   });
   ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
   const { after } = hooks;

@@ -8,7 +8,7 @@
 import { isAbsolute, relative } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
-import { shellWord } from "../text/shell-word.js";
+import { pathWord } from "../text/shell-word.js";
 import type { ReportJob } from "./report-jobs.js";
 
 interface Reference {
@@ -64,7 +64,7 @@ const COMMANDS_SHOWN = 3;
  */
 function listCommands(statement: string, databases: readonly ReadDatabase[], cwd: string): string {
   const command = (db?: string) =>
-    `lms-export sql ${db === undefined ? "" : `--db ${shellWord(db)} `}"${statement}"`;
+    `lms-export sql ${db === undefined ? "" : `--db ${pathWord(db)} `}"${statement}"`;
   if (databases.length === 0) return command();
   const shown = databases.slice(0, COMMANDS_SHOWN).map(({ portal, db }) => {
     const near = relative(cwd, db);

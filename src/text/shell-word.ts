@@ -8,3 +8,11 @@
 export function shellWord(text: string): string {
   return /^[A-Za-z0-9@%_+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
+
+/**
+ * A file's path as one shell word that no command line takes for an option: a relative path
+ * beginning with `-` (`-dash.duckdb`) is given as `./-dash.duckdb`.
+ */
+export function pathWord(path: string): string {
+  return shellWord(path.startsWith("-") ? `./${path}` : path);
+}

@@ -1,5 +1,5 @@
 /**
- * A portal's extract that stops advises resuming that portal: `extract --resume` alone resumes the
+ * An extract that stops advises resuming its database: a portal's names the portal, one given --db names it: `extract --resume` alone resumes the
  * database of the top-level settings, not the portal's (here: no portal address at all).
  */
 import { writeFile } from "node:fs/promises";
@@ -15,7 +15,11 @@ const dir = tempDirForFile("lms-portal-resume-");
 let sim: RunningSimulator;
 
 /** main() in-process, stopped through its signal once `stop` holds; what it printed. */
-async function stoppedRun(args: string[], stop: () => boolean): Promise<string> {
+async function stoppedRun(
+  args: string[],
+  stop: () => boolean,
+  env: Record<string, string> = {},
+): Promise<string> {
   let out = "";
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -27,7 +31,7 @@ async function stoppedRun(args: string[], stop: () => boolean): Promise<string> 
   const timer = setInterval(() => {
     if (stop()) controller.abort();
   }, 1);
-  const ctx = { stdout: stream, stderr: stream, env: {}, cwd: dir, signal: controller.signal };
+  const ctx = { stdout: stream, stderr: stream, env, cwd: dir, signal: controller.signal };
   try {
     await main(args, ctx);
   } finally {
@@ -63,6 +67,27 @@ describe("the resume advice of a portal's extract", () => {
     const resumed = await runInProcess(
       ["extract", "--portal", "north", "--resume", "--log-format", "json"],
       dir,
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('"msg":"resuming run 1"');
+  });
+
+  test("names the --db given, and following it resumes that database's run", async () => {
+    const env = ["--base-url", sim.baseUrl, "--log-format", "json"];
+    const before = sim.stats.requests;
+    const out = await stoppedRun(
+      ["extract", "--db=-other db.duckdb", ...env],
+      () => sim.stats.requests > before + 30,
+      { LMS_API_KEY: "demo-key" },
+    );
+    expect(out).toContain(
+      "`lms-export extract --db './-other db.duckdb' --resume` continues from here",
+    );
+    // As advised, with the portal's address the run was given (the key comes from LMS_API_KEY).
+    const resumed = await runInProcess(
+      ["extract", "--db", "./-other db.duckdb", "--resume", ...env],
+      dir,
+      { LMS_API_KEY: "demo-key" },
     );
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('"msg":"resuming run 1"');
