@@ -84,8 +84,10 @@ function redactText(text: string, list: readonly string[]): string {
   for (const secret of list) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
-  // user:password@ in any URL-looking text, known secret or not.
-  out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${REDACTED}@`);
+  // user:password@ in any URL-looking text, known secret or not. Not a part beginning with `[`:
+  // no user name does (a `[` there opens an IPv6 address), and `smtp://[user@]host:port` is how
+  // the tool's own messages show where credentials may go.
+  out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@[][^\s/?#@]*@/gi, `$1${REDACTED}@`);
   // A query parameter named as a secret (`?apikey=…`, `&amp;password=…`), known secret or not.
   // Its value runs to the next parameter or blank: a quote inside it is part of the secret.
   return out.replace(/([?&;])([\w.%-]+)=([^\s&#]*)/g, (whole, lead: string, name: string) =>

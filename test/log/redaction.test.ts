@@ -38,6 +38,7 @@ function logEverything(format: "human" | "json", secrets: () => string[]): strin
   logger.info(
     "run started: publish --postgres postgres://bi@db/x?sslmode=require&password=not-a-known-secret-7 --base-url https://lms/api-v2?apikey=not-a-known-secret-8",
   );
+  logger.info("advice: give only smtp://[user@]host:port; seen postgres://u:p[w@db2/y");
   logger.info(
     "in other forms: <a href='https://x/?a=1&amp;db_password=not-a-known-secret-9'> https://y/?p%61ssword=not-a-known-secret-10 https://z/?sslpassword=ab'not-a-known-secret-11",
   );
@@ -61,6 +62,9 @@ describe("redaction", () => {
       expect(text).toContain("db/x?sslmode=require&password=[redacted]");
       expect(text).toContain("https://lms/api-v2?apikey=[redacted]");
       expect(text).toContain("https://x/?a=1&amp;db_password=[redacted]");
+      // The tool's own advice on where credentials go is not a URL holding them.
+      expect(text).toContain("give only smtp://[user@]host:port");
+      expect(text).toContain("postgres://[redacted]@db2/y");
     });
   }
 
