@@ -140,7 +140,11 @@ async function printCsv(
     const fields = row.map((value, c) => {
       if (value === null) return "";
       const t = text(value, true);
-      const isText = types[c] === DuckDBTypeId.VARCHAR || types[c] === DuckDBTypeId.ENUM;
+      // A union prints as its member's text, which may be a formula as any text can.
+      const isText =
+        types[c] === DuckDBTypeId.VARCHAR ||
+        types[c] === DuckDBTypeId.ENUM ||
+        types[c] === DuckDBTypeId.UNION;
       return csvField(isText && neutraliseFormulas ? neutraliseText(t) : t);
     });
     return `${fields.join(",")}\r\n`;

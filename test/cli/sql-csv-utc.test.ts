@@ -31,11 +31,12 @@ describe("sql --format csv instants", () => {
   it("are written in UTC under any time zone, as report CSVs write them", async () => {
     const query = `SELECT TIMESTAMPTZ '2026-11-27 08:00:00.5+00' AS at, 'infinity'::TIMESTAMPTZ AS never,
       '-infinity'::TIMESTAMPTZ AS always, NULL::TIMESTAMPTZ AS unknown,
-      current_setting('TimeZone') AS zone, '=1' AS formula; -- a statement as typed`;
+      current_setting('TimeZone') AS zone, '=1' AS formula,
+      union_value(s := '=1+2')::UNION(t TIMESTAMPTZ, s VARCHAR) AS u; -- a statement as typed`;
     for (const zone of ["America/New_York", "Europe/Paris"]) {
       expect(await csvLines(query, zone)).toEqual([
-        "at,never,always,unknown,zone,formula",
-        `2026-11-27 08:00:00.5+00,infinity,-infinity,,${zone},'=1`,
+        "at,never,always,unknown,zone,formula,u",
+        `2026-11-27 08:00:00.5+00,infinity,-infinity,,${zone},'=1,'=1+2`,
         "",
       ]);
     }

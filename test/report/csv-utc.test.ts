@@ -21,7 +21,10 @@ beforeAll(async () => {
     [
       "-- title: Instants",
       "SELECT TIMESTAMPTZ '2026-11-27 08:00:00.5+00' AS at, 'infinity'::TIMESTAMPTZ AS never,",
-      "  NULL::TIMESTAMPTZ AS unknown, current_setting('TimeZone') AS zone, '=1' AS formula",
+      "  NULL::TIMESTAMPTZ AS unknown, current_setting('TimeZone') AS zone, '=1' AS formula,",
+      // A union is written as its member's text: neutralised as text, with or without an instant.
+      "  union_value(s := '=1+2')::UNION(t TIMESTAMPTZ, s VARCHAR) AS u,",
+      "  union_value(s := '@x')::UNION(n INTEGER, s VARCHAR) AS v",
       "",
     ].join("\n"),
   );
@@ -46,10 +49,10 @@ describe("CSV instants", () => {
     const newYork = await csvIn("America/New_York");
     const paris = await csvIn("Europe/Paris");
     const text = (await readFile(newYork, "utf8")).split("\r\n");
-    expect(text[0]).toBe("at,never,unknown,zone,formula");
-    expect(text[1]).toBe("2026-11-27 08:00:00.5+00,infinity,,America/New_York,'=1");
+    expect(text[0]).toBe("at,never,unknown,zone,formula,u,v");
+    expect(text[1]).toBe("2026-11-27 08:00:00.5+00,infinity,,America/New_York,'=1,'=1+2,'@x");
     expect((await readFile(paris, "utf8")).split("\r\n")[1]).toBe(
-      "2026-11-27 08:00:00.5+00,infinity,,Europe/Paris,'=1",
+      "2026-11-27 08:00:00.5+00,infinity,,Europe/Paris,'=1,'=1+2,'@x",
     );
 
     const reader = await (await DuckDBInstance.create(":memory:")).connect();

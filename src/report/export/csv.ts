@@ -50,18 +50,23 @@ async function copyCsv(
   options: { neutraliseFormulas: boolean },
 ): Promise<number> {
   const columns = await describeColumns(connection, bound);
-  const isText = (id: DuckDBTypeId) => id === DuckDBTypeId.VARCHAR || id === DuckDBTypeId.ENUM;
-  const rewritten = (type: DuckDBType) =>
-    holdsTimestampTz(type) || (options.neutraliseFormulas && isText(type.typeId));
+  // A union is written as its member's text, which may be a formula as any text can.
+  const isText = (id: DuckDBTypeId) =>
+    id === DuckDBTypeId.VARCHAR || id === DuckDBTypeId.ENUM || id === DuckDBTypeId.UNION;
+  const neutralised = (type: DuckDBType) => options.neutraliseFormulas && isText(type.typeId);
+  const rewritten = (type: DuckDBType) => holdsTimestampTz(type) || neutralised(type);
   if (!columns.some((c) => rewritten(c.type))) {
     return copyQuery(connection, bound, target, CSV_COPY_OPTIONS);
   }
   const list = columns.map((column) => {
     const name = quoteIdent(column.name);
     if (!rewritten(column.type)) return name;
-    if (holdsTimestampTz(column.type)) return `${utcValuesSql(column.type, name)} AS ${name}`;
-    const text = column.type.typeId === DuckDBTypeId.ENUM ? `CAST(${name} AS VARCHAR)` : name;
-    return `${neutraliseSql(text)} AS ${name}`;
+    const text = holdsTimestampTz(column.type)
+      ? utcValuesSql(column.type, name)
+      : column.type.typeId === DuckDBTypeId.VARCHAR
+        ? name
+        : `CAST(${name} AS VARCHAR)`;
+    return `${neutralised(column.type) ? neutraliseSql(text) : text} AS ${name}`;
   });
   // Everything before the query stays on its first line: DuckDB's line numbers remain the file's.
   const select = `SELECT ${list.join(", ")} FROM (${bound.sql}\n) AS q`;
