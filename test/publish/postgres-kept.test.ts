@@ -113,4 +113,17 @@ describe.skipIf(!installed)("publish --postgres and what an administrator added"
       "11",
     ]);
   });
+
+  test("a view on a published table stops the publish naming the view, and everything stays", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "viewed");
+    expect(await publish(db, dir, "viewed")).toEqual([]);
+    const before = await query("SELECT count(*) FROM viewed.take");
+    await sql("CREATE VIEW public.v_take AS SELECT * FROM viewed.take");
+    const failure = publish(db, dir, "viewed");
+    await expect(failure).rejects.toThrow(
+      /depend on it \(view v_take depends on table viewed\.take\): a publish replaces its tables, .*drop those views before publishing and make them again after it/,
+    );
+    expect(await query("SELECT count(*) FROM public.v_take")).toEqual(before);
+  });
 });
