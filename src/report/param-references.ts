@@ -5,9 +5,9 @@
  * written.
  */
 
-import { isAbsolute, relative } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { shownPath } from "../files/shown-path.js";
 import { pathWord } from "../text/shell-word.js";
 import type { ReportJob } from "./report-jobs.js";
 
@@ -67,9 +67,7 @@ function listCommands(statement: string, databases: readonly ReadDatabase[], cwd
     `lms-export sql ${db === undefined ? "" : `--db ${pathWord(db)} `}"${statement}"`;
   if (databases.length === 0) return command();
   const shown = databases.slice(0, COMMANDS_SHOWN).map(({ portal, db }) => {
-    const near = relative(cwd, db);
-    const path = near.startsWith("..") || isAbsolute(near) ? db : near;
-    return `${command(path)}${databases.length > 1 && portal ? ` (portal ${portal})` : ""}`;
+    return `${command(shownPath(cwd, db))}${databases.length > 1 && portal ? ` (portal ${portal})` : ""}`;
   });
   const more = databases.length - shown.length;
   return `${shown.join("; ")}${more > 0 ? `; and the same with --db of each of the ${more} other portals' databases` : ""}`;

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
+import { shownPath } from "../../files/shown-path.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
 import { sharedEmailsWarning } from "../../roster/shared-emails.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
@@ -81,9 +82,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
               throw asRosterFailure(error);
             }),
           );
-          ctx.stdout.write(
-            summaryLine(summary, relative(ctx.cwd, config.db) || config.db, created),
-          );
+          ctx.stdout.write(summaryLine(summary, shownPath(ctx.cwd, config.db), created));
           const shared = sharedEmailsWarning(summary.sharedEmails);
           if (shared !== undefined) logger.warn(shared);
         },
