@@ -5,30 +5,18 @@
  * `run --portal`, which resolves its reports before the extract and again after it. Real simulated
  * portals over HTTP and real databases, in-process through main().
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import type { RunningSimulator } from "../../src/simulator/server.js";
 import { runCli } from "../helpers/in-process-cli.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
+import { twoExtractedPortals } from "../helpers/two-portals.js";
 
 const dir = tempDirForFile("lms-portals-param-warning-");
 const sims: RunningSimulator[] = [];
 const cli = (args: string[]) => runCli(dir, args);
 
 beforeAll(async () => {
-  await mkdir(dir, { recursive: true });
-  sims.push(await startSimulator({ users: 10, takesPerUser: 1, seed: 1, apiKey: "k" }));
-  sims.push(await startSimulator({ users: 10, takesPerUser: 1, seed: 2, apiKey: "k" }));
-  await writeFile(join(dir, "key"), "k\n", { mode: 0o600 });
-  const portals = {
-    north: { baseUrl: sims[0]!.baseUrl, apiKeyFile: "key" },
-    south: { baseUrl: sims[1]!.baseUrl, apiKeyFile: "key" },
-  };
-  const config = { portals, report: { params: { due_dayz: 3 } } };
-  await writeFile(join(dir, "lms-export.config.json"), JSON.stringify(config));
-  const extract = await cli(["extract", "--all-portals"]);
-  expect(extract.code, extract.stderr).toBe(0);
+  sims.push(...(await twoExtractedPortals(dir, { report: { params: { due_dayz: 3 } } })));
   const publish = await cli(["publish", "--lake", "lake", "--all-portals"]);
   expect(publish.code, publish.stderr).toBe(0);
 });
