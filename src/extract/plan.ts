@@ -117,6 +117,18 @@ export function selectResources(only: readonly string[] | undefined): ExtractedN
   return DEPENDENCY_ORDER.filter((name) => only.includes(name));
 }
 
+/**
+ * The ids a fan-out resource's own stored rows were fetched for: a take's user, an availability
+ * group's or product's own id. A full run asks the portal about these too, and an incremental run
+ * lists the children of a parent not among them whole (see run-extract.ts).
+ */
+export function storedParentIds(child: FanoutName): IdSource {
+  const extraction = RESOURCES[child].extraction;
+  const field =
+    extraction.kind === "perParent" ? extraction.parentField : RESOURCES[child].primaryKey;
+  return { parent: child, field };
+}
+
 /** Reads the id a source yields from one raw record, or undefined when it carries none. */
 export function idFrom(source: IdSource, record: Record<string, unknown>): number | undefined {
   if (source.when && record[source.when.field] !== source.when.equals) return undefined;

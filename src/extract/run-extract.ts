@@ -25,6 +25,7 @@ import {
   type LookupName,
   type PerParentName,
   sourcesFrom,
+  storedParentIds,
 } from "./plan.js";
 import { Progress } from "./progress.js";
 import type { RecordSink } from "./sink.js";
@@ -77,6 +78,8 @@ class ExtractRun {
   private readonly producers = new Map<ExtractedName, Promise<void>>();
   private readonly failures: unknown[] = [];
   private readonly started = Date.now();
+  /** An incremental run's parents whose children are stored, per child (seedStored). */
+  private readonly storedParents = new Map<FanoutName, ReadonlySet<number>>();
 
   constructor(
     private readonly plan: FetchPlan,
@@ -191,8 +194,11 @@ class ExtractRun {
   private async fetchChildren(resource: PerParentName, parentId: number): Promise<void> {
     const sink = this.sink(resource);
     const tally = this.listingTally(resource);
+    const stored = this.storedParents.get(resource);
+    // A parent none of whose children is stored is listed whole (seedStored).
+    const criteria = stored === undefined || stored.has(parentId) ? this.criteria(resource) : [];
     const pages = this.env.client.childPages(resource, parentId, {
-      criteria: this.criteria(resource),
+      criteria,
       pageSize: this.plan.pageSize,
       onSummary: tally.onSummary,
     });
@@ -287,7 +293,33 @@ class ExtractRun {
         for (const id of ids) queue.push(id);
         this.progress.planAtLeast(child, queue.planned);
       }
+      await this.seedStored(child);
     }
+  }
+
+  /**
+   * An incremental run applies its cursor only to the parents whose children are stored: a user
+   * new to the database (a link made since) has older takes the cursor would pass over for good.
+   */
+  private async seedStored(child: FanoutName): Promise<void> {
+    const { env, plan } = this;
+    if (plan.mode !== "incremental" || !isPerParent(child) || !plan.cursors.has(child)) return;
+    this.storedParents.set(child, new Set(await env.stored.inTable(storedParentIds(child))));
+  }
+
+  /**
+   * The ids a child's own stored rows were fetched for (a take's user, an availability group's
+   * id), once its parents are listed. A full run fetches them too: a user who left every group
+   * still has takes in the portal, an availability group no availability names any more is still
+   * there, yet no list of this run names them, and the merge would drop what the portal holds (as
+   * keepWhatStillExists confirms a list's rows, and at the same point: a new run's lists start
+   * before its database is ready). The portal's answer decides: no takes, or not found, and they
+   * are gone. In the usual run these ids are among those the lists named, and cost no request.
+   */
+  private async addStored(child: FanoutName, queue: FanoutQueue): Promise<void> {
+    if (this.plan.mode !== "full" || !this.plan.confirmGone) return;
+    for (const id of await this.env.stored.inTable(storedParentIds(child))) queue.push(id);
+    this.progress.planAtLeast(child, queue.planned);
   }
 
   /** Children in dependency order, so each one's parents' promises already exist. */
@@ -301,8 +333,8 @@ class ExtractRun {
       this.track(
         child,
         Promise.all(parents).then(
-          () => {
-            queue.close();
+          async () => {
+            await this.addStored(child, queue).finally(() => queue.close());
             return queue.done();
           },
           (error: unknown) => {

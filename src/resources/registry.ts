@@ -139,6 +139,7 @@ const take = {
       { parent: "user_grp", field: "user_grp_user_id" },
       { parent: "product_access", field: "product_access_user_id" },
     ],
+    parentField: "take_user_id",
   },
   fields: [
     key("take_id"),

@@ -87,6 +87,8 @@ export type Extraction =
       readonly checkpoint: "parent";
       readonly operation: string;
       readonly idsFrom: readonly IdSource[];
+      /** The field of each child record holding its parent's id (a take's user). */
+      readonly parentField: string;
     }
   | {
       readonly kind: "lookup";
