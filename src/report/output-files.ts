@@ -6,10 +6,10 @@
  * which the next run of the report removes.
  */
 import { constants } from "node:fs";
-import { access, mkdir, rename, rm, stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import { access, rename, rm, stat } from "node:fs/promises";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { removeLeftoverTempFiles, tempFileName } from "../files/leftover-temp-files.js";
+import { makeFolders } from "../files/make-folders.js";
 import { confinePath } from "../security/confine-path.js";
 import { regexLiteral } from "../text/regex-literal.js";
 
@@ -62,7 +62,7 @@ export async function prepareOutputDir(
     const { code: errno, blockedBy: blocked } = error as NodeJS.ErrnoException & {
       blockedBy?: string;
     };
-    // A parent that is a file (makeFolders' own ENOTDIR) is named: the folder asked for is not
+    // A parent that is a file (makeFolders' ENOTDIR) is named: the folder asked for is not
     // what is in the way.
     const code = blocked !== undefined ? `ENOTDIR: ${blocked} is a file` : (errno ?? String(error));
     throw new LmsExportError(
@@ -72,39 +72,29 @@ export async function prepareOutputDir(
         : `cannot write the share folder ${outDir} (${code}); fix its permissions or move what is in the way, or choose another --out`,
     );
   };
-  await makeFolders(outDir, role).catch(refuse);
+  await makeFolderOf(outDir, role).catch(refuse);
   await access(outDir, constants.W_OK).catch(refuse);
 }
 
 /**
- * `mkdir -p`, one level at a time. Node's own recursive mkdir never returns for a path under
- * /proc or /sys (the kernel answers ENOENT for the child and EEXIST for the parent, and it retries
- * the pair forever at full CPU); here every error ends the walk. `role` is that of the folder
- * asked for; undefined for its parents, where a file is an ENOTDIR like any other.
+ * makeFolders with `role`'s own message for a file where the folder asked for must be; its
+ * parents are made as any folder (a file among them is an ENOTDIR naming it).
  */
-async function makeFolders(path: string, role?: OutputFolderRole): Promise<void> {
+async function makeFolderOf(path: string, role: OutputFolderRole): Promise<void> {
   const info = await stat(path).catch(() => undefined);
-  if (info?.isDirectory()) return;
-  if (info !== undefined && role === "out") {
+  if (info !== undefined && !info.isDirectory() && role === "out") {
     throw new LmsExportError(
       "bad-input",
       `--out ${path} is a file, not a folder: name a folder for the reports`,
     );
   }
-  if (info !== undefined && role === "share") {
+  if (info !== undefined && !info.isDirectory()) {
     throw new LmsExportError(
       "bad-input",
       `${path} is a file where a share folder of the split mail goes: move or remove that file, or choose another --out`,
     );
   }
-  if (info !== undefined)
-    throw Object.assign(new Error(path), { code: "ENOTDIR", blockedBy: path });
-  const parent = dirname(path);
-  if (parent !== path) await makeFolders(parent);
-  await mkdir(path).catch((error: NodeJS.ErrnoException) => {
-    // Another process may have made it meanwhile; anything else is the answer.
-    if (error.code !== "EEXIST") throw error;
-  });
+  await makeFolders(path);
 }
 
 /** The files of one run. Call commit() or abort() once. */

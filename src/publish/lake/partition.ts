@@ -8,8 +8,9 @@
  * so no reader's glob can see it), synced to disk, then renamed into its partition folder.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename } from "node:fs/promises";
+import { open, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { makeFolders } from "../../files/make-folders.js";
 
 export const STAGING_DIR = "_staging";
 
@@ -100,7 +101,7 @@ export async function moveIn(
   const folders = new Set<string>();
   for (const { key, staged: from } of staged) {
     const folder = join(lakeDir, partitionPath(key));
-    await mkdir(folder, { recursive: true });
+    await makeFolders(folder);
     await rename(from, join(folder, partFile(id)));
     placed.push(join(partitionPath(key), partFile(id)));
     // The partition folder holds the new name; the portal and table folders above it may hold

@@ -15,12 +15,13 @@
  * previous file beside its new one between the renames and the removal (or until the next
  * publish, after a kill), and a new day's tables appear one by one.
  */
-import { mkdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { errnoCode } from "../../config/errno-code.js";
 import { checkPortalName, checkSnapshotDate, DEFAULT_PORTAL } from "../../config/portal-name.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
+import { makeFolders } from "../../files/make-folders.js";
 import type { LmsDatabase } from "../../load/database.js";
 import { looksLikeFullDisk, noSpaceText } from "../../load/disk-space.js";
 import { type Logger, silentLogger } from "../../log/logger.js";
@@ -94,10 +95,11 @@ export async function publishLake(
     options.snapshotDate ?? new Date().toISOString().slice(0, 10),
   );
   const { lakeDir } = options;
-  await mkdir(join(lakeDir, STAGING_DIR), { recursive: true }).catch((error) => {
+  // makeFolders, not Node's recursive mkdir: that one never returns for a path under /proc.
+  await makeFolders(join(lakeDir, STAGING_DIR)).catch((error: unknown) => {
     throw new LmsExportError(
       "bad-input",
-      `cannot write the lake folder ${lakeDir} (${(error as NodeJS.ErrnoException).code}); choose another --lake`,
+      `cannot write the lake folder ${lakeDir} (${errnoCode(error) ?? String(error)}); choose another --lake`,
     );
   });
   const lock = {
@@ -226,7 +228,7 @@ async function stageAll(
     await checkExtractedOnce(connection);
     const tables = (await describePublishedTables(connection)).map(asLakeTable);
     checkEvolution(await readManifest(lakeDir), tables);
-    await mkdir(at.staging, { recursive: true });
+    await makeFolders(at.staging);
     const partitions: LakePartition[] = [];
     const files: StagedPartition[] = [];
     for (const table of tables) {
