@@ -19,6 +19,7 @@ import { registerSchedule } from "./commands/schedule.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerSql } from "./commands/sql.js";
 import { type CliContext, processContext } from "./context.js";
+import { emptyPathLine } from "./empty-path.js";
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -120,7 +121,8 @@ function rootParser(
     .alias("h", "help")
     .version();
   root = root.middleware((parsed) => {
-    const line = notANumberLine(parsed, argv, COMMAND_NAMES);
+    const line =
+      notANumberLine(parsed, argv, COMMAND_NAMES) ?? emptyPathLine(parsed, argv, COMMAND_NAMES);
     if (line !== undefined) throw new LmsExportError("bad-input", line);
   }, true);
   for (const register of COMMANDS) root = register(root, ctx);

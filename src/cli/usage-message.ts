@@ -120,7 +120,7 @@ export function usageLine(
   return withHelp(problemOf(message, argv, command), command);
 }
 
-function withHelp(problem: string, command: string | undefined): string {
+export function withHelp(problem: string, command: string | undefined): string {
   if (problem.includes("--help")) return problem;
   return `${problem}; see lms-export ${command === undefined ? "" : `${command} `}--help`;
 }

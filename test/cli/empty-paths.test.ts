@@ -1,0 +1,47 @@
+/**
+ * A path given empty (`--lake "$LAKE"` with the variable unset) is refused by its name, exit 2,
+ * before anything is read or written: the file system would take it as the working directory.
+ * In-process through main(), over a real database file.
+ */
+import { readdir } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { runInProcess } from "../helpers/in-process-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { filledDatabase } from "../publish/helpers/filled-db.js";
+
+describe("an empty path is refused by name, not taken as the working directory", () => {
+  it("publish --lake '' writes nothing into the working directory", async () => {
+    const work = await tempDir();
+    (await filledDatabase(work, "a")).close();
+    const run = await runInProcess(["publish", "--lake", "", "--db", "a.duckdb"], work, {
+      LMS_QUIET: "1",
+    });
+    expect(run.stderr).toBe(
+      'lms-export: --lake needs a folder, got "" (is the variable that should name it set?); see lms-export publish --help\n',
+    );
+    expect(run.code).toBe(2);
+    expect(await readdir(work)).toEqual(["a.duckdb"]);
+  });
+
+  it.each([
+    [["publish", "--lake", "  ", "--db", "a.duckdb"], '--lake needs a folder, got "  "'],
+    [["report", "completion", "--lake", ""], "--lake needs a folder"],
+    [["report", "completion", "--db", "a.duckdb", "--out", ""], "--out needs a folder"],
+    [["sql", "SELECT 1", "--db", ""], "--db needs a DuckDB file"],
+    [["demo", "--db", ""], "--db needs a DuckDB file"],
+    [["report", "completion", "--config", ""], "--config needs a config file"],
+    [
+      ["report", "completion", "--catalog", "x", "--catalog", ""],
+      '--catalog needs a folder, got ""',
+    ],
+    [["roster", "import", "", "--db", "a.duckdb"], "roster import needs the roster file"],
+    [["apply", "", "--op", "user.edit", "--db", "a.duckdb"], "apply needs the file of changes"],
+  ])("%j", async (args, said) => {
+    const work = await tempDir();
+    const run = await runInProcess(args, work, { LMS_QUIET: "1" });
+    expect(run.stderr.startsWith(`lms-export: ${said}`), run.stderr).toBe(true);
+    expect(run.stderr.split("\n")).toHaveLength(2);
+    expect(run.code).toBe(2);
+    expect(await readdir(work)).toEqual([]);
+  });
+});
