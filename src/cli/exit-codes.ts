@@ -1,6 +1,6 @@
 /**
  * The one place that turns a failure into the line printed and the exit code: 2 when the input
- * was wrong (fixing it helps), 1 when the run failed (nothing was lost), 130/143 when a signal
+ * was wrong (fixing it helps), 1 when the run failed (nothing was lost), 129/130/143 when a signal
  * stopped it, as shells report a program the signal killed.
  *
  * Anything thrown that is not an LmsExportError is a bug or an unexpected failure: "unexpected
@@ -15,6 +15,8 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 /** Stopped by Ctrl-C (SIGINT): 128 + 2. */
 export const EXIT_SIGINT = 130;
+/** Stopped by SIGHUP (its terminal closed, a session ended): 128 + 1. */
+export const EXIT_SIGHUP = 129;
 /** Stopped by SIGTERM: 128 + 15. */
 export const EXIT_SIGTERM = 143;
 
@@ -22,6 +24,7 @@ export type ExitCode =
   | typeof EXIT_OK
   | typeof EXIT_FAILED
   | typeof EXIT_USAGE
+  | typeof EXIT_SIGHUP
   | typeof EXIT_SIGINT
   | typeof EXIT_SIGTERM;
 
@@ -39,7 +42,7 @@ export const EXIT_CODES: Readonly<Record<FailureCode, ExitCode>> = {
   "query-failed": EXIT_FAILED,
   "publish-failed": EXIT_FAILED,
   "mail-failed": EXIT_FAILED,
-  // main() answers 143 instead when SIGTERM was the signal.
+  // main() answers 129 or 143 instead when SIGHUP or SIGTERM was the signal.
   interrupted: EXIT_SIGINT,
   failed: EXIT_FAILED,
 };

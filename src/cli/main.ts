@@ -23,6 +23,7 @@ import { emptyPathLine } from "./empty-path.js";
 import {
   EXIT_FAILED,
   EXIT_OK,
+  EXIT_SIGHUP,
   EXIT_SIGINT,
   EXIT_SIGTERM,
   EXIT_USAGE,
@@ -160,7 +161,7 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
   const controller = new AbortController();
   const lastWords = new LastWords();
   const ctx = given ?? processContext(controller.signal, lastWords);
-  // A command that ends in an error after a signal was stopped by it: it answers 130 or 143,
+  // A command that ends in an error after a signal was stopped by it: it answers 129, 130 or 143,
   // as a shell reports a program the signal killed. Commands whose normal end is a signal
   // (simulate, schedule) return and answer 0.
   let signalled: ExitCode | undefined;
@@ -182,12 +183,16 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
     process.kill(process.pid, "SIGINT");
   };
   const onTerm = stopBy(EXIT_SIGTERM);
+  // A closed terminal or ended session (SIGHUP) stops a command as SIGTERM does: Node's default
+  // would end it mid-step, with no word, leaving a schedule's run behind it.
+  const onHup = stopBy(EXIT_SIGHUP);
   if (!given) {
     // A second SIGTERM does not end the process at once: a service manager stopping a schedule
     // signals its whole group, and the schedule passes the stop on to its run too, which must
     // not kill the run mid-step.
     process.on("SIGINT", onInt);
     process.on("SIGTERM", onTerm);
+    process.on("SIGHUP", onHup);
   }
   const output = given ? undefined : guardOutput([process.stdout, process.stderr]);
   let usageFailure: string | undefined;
@@ -223,6 +228,7 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
     if (!given) {
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);
+      process.off("SIGHUP", onHup);
     }
   }
 }

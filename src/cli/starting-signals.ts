@@ -1,16 +1,16 @@
 /**
- * Ctrl-C or SIGTERM while the command line is still loading (its modules and DuckDB's library
+ * Ctrl-C, SIGTERM or SIGHUP while the command line is still loading (its modules and DuckDB's library
  * take a second or two on a busy machine): main() has not installed its handlers yet, and Node's
  * default would end the process by the signal without a word. Until main() takes over, such a
  * signal ends it as main() would for a command stopped before it did anything: one line, and
- * 130 or 143. Nothing has been read or written by then, so there is nothing to finish.
+ * 129, 130 or 143. Nothing has been read or written by then, so there is nothing to finish.
  *
  * Imported by the launcher (bin/lms-export.js) before main.js, so it must stay light: it loads
  * nothing of DuckDB's.
  */
-import { EXIT_SIGINT, EXIT_SIGTERM } from "./exit-codes.js";
+import { EXIT_SIGHUP, EXIT_SIGINT, EXIT_SIGTERM } from "./exit-codes.js";
 
-/** Catches SIGINT and SIGTERM until the answered function is called, just before main(). */
+/** Catches SIGINT, SIGTERM and SIGHUP until the answered function is called, just before main(). */
 export function catchSignalsWhileStarting(): () => void {
   const stop = (code: number) => () => {
     process.stderr.write("lms-export: interrupted while starting; nothing was read or written\n");
@@ -18,10 +18,13 @@ export function catchSignalsWhileStarting(): () => void {
   };
   const onInt = stop(EXIT_SIGINT);
   const onTerm = stop(EXIT_SIGTERM);
+  const onHup = stop(EXIT_SIGHUP);
   process.on("SIGINT", onInt);
   process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onHup);
   return () => {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
+    process.off("SIGHUP", onHup);
   };
 }

@@ -64,10 +64,10 @@ export interface ScheduleSummary {
 }
 
 /**
- * How a run answers the stop it was asked for: 130/143, as src/cli/exit-codes.ts makes them for
- * SIGINT/SIGTERM (or a signal, when it had to be killed).
+ * How a run answers the stop it was asked for: 129/130/143, as src/cli/exit-codes.ts makes them
+ * for SIGHUP/SIGINT/SIGTERM (or a signal, when it had to be killed).
  */
-const STOPPED_EXIT_CODES: ReadonlySet<number> = new Set([130, 143]);
+const STOPPED_EXIT_CODES: ReadonlySet<number> = new Set([129, 130, 143]);
 
 // Long enough for an extract to finish its merge transaction after SIGTERM, short enough that
 // a service manager's own stop timeout (systemd: 90 s) is not reached first.

@@ -1,5 +1,5 @@
 /**
- * A signal while the command line is still loading ends it with one line and 130 or 143, as a
+ * A signal while the command line is still loading ends it with one line and 129, 130 or 143, as a
  * signal during a command does, instead of Node's silent death by the signal. A real child
  * process and real signals: it says "ready" once it catches them, as the launcher does before
  * it loads the rest of the command line.
@@ -42,6 +42,7 @@ describe("a signal while the command line loads", () => {
   it.each([
     ["SIGINT", 130],
     ["SIGTERM", 143],
+    ["SIGHUP", 129],
   ] as const)("%s ends it with one line and %i", async (signal, code) => {
     const run = await signalledChild(signal, false);
     expect(run).toEqual({

@@ -1,0 +1,97 @@
+/**
+ * SIGHUP (a closed terminal, an ended session) stops a command as SIGTERM does, with its own exit
+ * code 129: an extract says it was interrupted and keeps its work for --resume, and a schedule
+ * stops its running run, waits for it and logs both, instead of dying and leaving the run behind.
+ * The built CLI (dist/) against a slow simulated portal over HTTP; only the process named gets
+ * the signal.
+ */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { PROJECT_ROOT } from "../helpers/spawn-cli.js";
+import { tempFolder, waitFor } from "./schedule-helpers.js";
+
+const KEY = "hangup-key";
+const tmp = tempFolder();
+let sim: RunningSimulator;
+
+beforeAll(async () => {
+  // 400 users' takes, one request each at 2 in flight and 50 ms: the extract takes seconds.
+  sim = await startSimulator({
+    apiKey: KEY,
+    users: 400,
+    takesPerUser: 2,
+    faults: { latencyMs: 50 },
+  });
+  writeFileSync(tmp.path("key"), `${KEY}\n`, { mode: 0o600 });
+});
+afterAll(async () => {
+  await sim?.close();
+  tmp.remove();
+});
+
+/** The built CLI with `args`; its stderr as it comes, its JSON log lines, and how it ended. */
+function cli(args: string[]) {
+  const child = spawn(process.execPath, [join(PROJECT_ROOT, "bin", "lms-export.js"), ...args], {
+    cwd: tmp.dir,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      PATH: process.env.PATH ?? "",
+      LMS_BASE_URL: sim.baseUrl,
+      LMS_API_KEY_FILE: tmp.path("key"),
+    },
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdout.resume();
+  const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once("close", (code, signal) => resolve({ code, signal })),
+  );
+  const events = () =>
+    stderr
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { child, ended, events, stderr: () => stderr };
+}
+
+const EXTRACT = ["extract", "--concurrency", "2", "--log-format", "json"];
+
+it("an extract that gets SIGHUP stops as on SIGTERM, with exit 129", async () => {
+  const run = cli([...EXTRACT, "--db", "hup.duckdb"]);
+  await waitFor("the first resource", () => run.events().some((e) => e.msg === "extracted grp"));
+  run.child.kill("SIGHUP");
+  expect(await run.ended).toEqual({ code: 129, signal: null });
+  expect(run.stderr()).toContain("lms-export: extract interrupted; the database is unchanged");
+}, 60_000);
+
+it("a schedule that gets SIGHUP stops its run, waits for it and logs both, exit 0", async () => {
+  const run = cli([
+    "schedule",
+    "--cron",
+    "0 0 1 1 *",
+    "--run-now",
+    "--log-format",
+    "json",
+    "--",
+    ...EXTRACT,
+    "--db",
+    "scheduled.duckdb",
+  ]);
+  await waitFor("the run's first resource", () =>
+    run.events().some((e) => e.msg === "extracted grp"),
+  );
+  run.child.kill("SIGHUP");
+  expect(await run.ended).toEqual({ code: 0, signal: null });
+  const messages = run.events().map((e) => e.msg);
+  expect(messages).toContain("stopping: asking the running run to end and waiting for it");
+  expect(run.events().find((e) => e.msg === "run stopped: the schedule is stopping")).toMatchObject(
+    { exitCode: 143 },
+  );
+  expect(messages.at(-1)).toBe("schedule stopped");
+  expect(run.stderr()).toContain("extract interrupted; the database is unchanged");
+}, 60_000);
