@@ -41,6 +41,8 @@ export interface RosterImportSummary {
   readonly format: string;
   /** Addresses of the roster, as imported, on more than one person. */
   readonly sharedEmails: SharedEmailsCheck;
+  /** With --merge, the empty cells that kept a person's stored value; 0 in replace. */
+  readonly keptBlanks: number;
 }
 
 /** Reads every row into staging, gathering problems; answers the number of rows staged. */
@@ -138,7 +140,7 @@ export async function importRoster(
     await dropStaging(connection).catch(() => undefined);
     throw error;
   }
-  await swapInRoster(connection, plan.names, {
+  const keptBlanks = await swapInRoster(connection, plan.names, {
     file,
     sha256: opened.sha256,
     rows,
@@ -153,5 +155,6 @@ export async function importRoster(
     mode: options.mode,
     format: formatName(source),
     sharedEmails,
+    keptBlanks,
   };
 }

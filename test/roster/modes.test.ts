@@ -84,6 +84,35 @@ describe("replace and --merge", () => {
     });
   });
 
+  test("--merge: an empty cell keeps the stored value and is counted; the text null is a value", async () => {
+    await withTempDir(async (dir) => {
+      await importOk(dir, "first.csv", FIRST);
+      // A partial update sheet: Ana's new department only, Bo's new name only, a new person.
+      const out = await importOk(
+        dir,
+        "update.csv",
+        "user_id,First Name,Department,Manager Email\n1,,Marketing,null\n2,Bob,,\n3,,Ops,\n",
+        ["--merge"],
+      );
+      // Ana's first name, Bo's department and manager: three stored values kept; the new
+      // person's empty cells had nothing stored.
+      expect(out).toContain(
+        "extra columns: department, manager_email; 3 empty cells kept the stored value\n",
+      );
+      const table = await users(join(dir, "lms.duckdb"));
+      expect(
+        table.rows.map((r) => [r.user_id, r.firstname, r.department, r.manager_email]),
+      ).toEqual([
+        [1n, "Ana", "Marketing", "null"],
+        [2n, "Bob", "R&D", "m2@x.org"],
+        [3n, null, "Ops", null],
+      ]);
+      // Replace is unchanged: the file is the whole roster, an empty cell is empty.
+      await importOk(dir, "again.csv", "user_id,First Name\n1,\n");
+      expect((await users(join(dir, "lms.duckdb"))).rows.map((r) => r.firstname)).toEqual([null]);
+    });
+  });
+
   test("--merge into an empty database, and a file of ids only", async () => {
     await withTempDir(async (dir) => {
       await importOk(dir, "ids.csv", "user_id\n5\n6\n", ["--merge"]);

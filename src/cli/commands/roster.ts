@@ -16,7 +16,12 @@ import { withConfigOption, withDbOption } from "../options.js";
 function summaryLine(s: RosterImportSummary, db: string, created: boolean): string {
   const extras = s.extras.length > 0 ? s.extras.join(", ") : "none";
   const into = created ? `${db} (a new database)` : db;
-  return `roster import: ${s.rows} rows from ${s.file} (${s.format}) into ${into}, mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}\n`;
+  // A merge's empty cells keep stored values: said, so that one meant to clear is not missed.
+  const kept =
+    s.keptBlanks > 0
+      ? `; ${s.keptBlanks} empty cell${s.keptBlanks === 1 ? "" : "s"} kept the stored value`
+      : "";
+  return `roster import: ${s.rows} rows from ${s.file} (${s.format}) into ${into}, mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}${kept}\n`;
 }
 
 /** Bad files are typed as bad input already; a database that fails the swap is a failed run. */
@@ -62,7 +67,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
               type: "boolean",
               default: false,
               description:
-                "Update and add people by user_id, keeping everyone else and columns the file lacks (default: the file replaces the roster)",
+                "Update and add people by user_id, keeping everyone else, columns the file lacks and values under empty cells (default: the file replaces the roster)",
             })
             .example("$0 roster import people.csv", "the file becomes the whole roster")
             .example("$0 roster import hr.xlsx --sheet Staff --merge", "update from one sheet"),
