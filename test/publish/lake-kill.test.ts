@@ -174,3 +174,48 @@ describe("publish --lake killed part-way", () => {
     await nextPublishCleansUp(lake);
   }, 60_000);
 });
+
+// A Ctrl-C while the tables are staged, before the renames, leaves the lake as it was and
+// exits 130: test/publish/lake.test.ts ("an interrupted publish ...").
+describe("publish --lake interrupted around its commit", () => {
+  test("Ctrl-C after the commit: says the snapshot is published and what is left, exit 0", async () => {
+    const lake = await publishedLake("lake-int-after");
+    const child = publishNew(lake, {
+      NODE_OPTIONS: `--import=${HOOK}`,
+      LMS_TEST_PAUSE_AFTER_RENAME: String(PUBLISHED_TABLES.length + 1),
+    });
+    const ended = collect(child);
+    expect(await stopped(child)).toBe(true);
+    // The Ctrl-C arrives with _lake.json naming the new files, before the old ones are removed.
+    child.kill("SIGINT");
+    child.kill("SIGCONT");
+    const run = await ended;
+    expect(run.stderr).toBe(
+      `lms-export: published snapshot ${DAY} of portal default to ${lake}; stopped before removing old files, the next publish removes them\n`,
+    );
+    expect(run.code).toBe(0);
+    expect(whichPublish(await readThroughManifest(lake))).toBe("new");
+    // The files it replaced are still there, beside the new ones.
+    expect(await readByGlob(lake)).not.toEqual(newCounts);
+    await nextPublishCleansUp(lake);
+  }, 60_000);
+
+  test("Ctrl-C during the renames: they finish and commit, then it stops as after the commit", async () => {
+    const lake = await publishedLake("lake-int-renames");
+    const child = publishNew(lake, {
+      NODE_OPTIONS: `--import=${HOOK}`,
+      LMS_TEST_PAUSE_AFTER_RENAME: "1",
+    });
+    const ended = collect(child);
+    expect(await stopped(child)).toBe(true);
+    child.kill("SIGINT");
+    child.kill("SIGCONT");
+    const run = await ended;
+    expect(run.stderr).toContain(
+      "stopped before removing old files, the next publish removes them",
+    );
+    expect(run.code).toBe(0);
+    expect(whichPublish(await readThroughManifest(lake))).toBe("new");
+    await nextPublishCleansUp(lake);
+  }, 60_000);
+});

@@ -5,7 +5,7 @@ import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js
 import type { LmsDatabase } from "../../load/database.js";
 import type { Logger } from "../../log/logger.js";
 import { NothingExtractedError } from "../../publish/extracted-once.js";
-import { publishLake } from "../../publish/lake/publish-lake.js";
+import { type PublishLakeResult, publishLake } from "../../publish/lake/publish-lake.js";
 import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
 import { checkSchemaName } from "../../publish/postgres/schema-name.js";
 import { configuredPortals, forEachPortal } from "../all-portals.js";
@@ -198,14 +198,10 @@ async function publishTo(
       });
       committed = true;
     });
-  const result = await publishLake(db, {
+  const result = await publishLakeSaying(db, args, ctx, {
     lakeDir,
-    ...(args.portal ? { portal: args.portal } : {}),
-    ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
-    ...(args.keep === undefined ? {} : { keep: args.keep }),
-    ...(beforeSwap ? { beforeSwap } : {}),
     logger: to.logger,
-    signal: ctx.signal,
+    ...(beforeSwap ? { beforeSwap } : {}),
   }).catch((error: unknown) => {
     throw committed
       ? saying(
@@ -219,4 +215,48 @@ async function publishTo(
   ctx.stdout.write(
     `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
   );
+  if (result.cleanupStopped) {
+    // Exit 0: the publish took effect, and a wrapper that retries on failure would publish again.
+    ctx.stderr.write(`${stoppedAfterCommit(result, lakeDir, args.keep)}\n`);
+  }
+}
+
+/**
+ * publishLake with the command's options. Once the lake names the new snapshot a stop is no
+ * failure, as what it cuts short is cleanup: a second Ctrl-C, which ends the process at once,
+ * says so as its last words.
+ */
+function publishLakeSaying(
+  db: LmsDatabase,
+  args: PublishArgs,
+  ctx: CliContext,
+  lake: { lakeDir: string; logger: Logger; beforeSwap?: () => Promise<void> },
+): Promise<PublishLakeResult> {
+  let published: string | undefined;
+  const publishing = () =>
+    publishLake(db, {
+      ...lake,
+      ...(args.portal ? { portal: args.portal } : {}),
+      ...(args.snapshotDate ? { snapshotDate: args.snapshotDate } : {}),
+      ...(args.keep === undefined ? {} : { keep: args.keep }),
+      signal: ctx.signal,
+      onCommitted: (snapshot) => {
+        published = stoppedAfterCommit(snapshot, lake.lakeDir, args.keep);
+      },
+    });
+  const words = () => ({ stdout: "", stderr: published === undefined ? "" : `${published}\n` });
+  return ctx.lastWords?.during(words, publishing) ?? publishing();
+}
+
+/** The line of a publish stopped after its commit: what took effect, what is left to whom. */
+function stoppedAfterCommit(
+  snapshot: { portal: string; snapshotDate: string },
+  lakeDir: string,
+  keep: number | undefined,
+): string {
+  const left =
+    keep === undefined
+      ? "stopped before removing old files, the next publish removes them"
+      : `stopped before removing old files and the snapshots beyond the ${keep} kept, the next publish with --keep removes them`;
+  return `lms-export: published snapshot ${snapshot.snapshotDate} of portal ${snapshot.portal} to ${lakeDir}; ${left}`;
 }

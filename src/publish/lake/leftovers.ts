@@ -40,14 +40,17 @@ export async function tableFolders(lakeDir: string): Promise<string[]> {
  * Leaves in each partition folder of `portal` and `snapshotDate` only what the manifest names.
  * Where it names a file, every other partition file there goes (the one replaced, or one of a
  * killed publish); where it names none, only publish `id`'s file goes, so that a file no publish
- * put there is never touched. A folder left empty goes too.
+ * put there is never touched. A folder left empty goes too. Answers false when `signal` stopped
+ * it before a table folder (what is left is settled by a later call), true once all are done.
  */
 export async function settleDay(
   lakeDir: string,
   manifest: LakeManifest,
   at: { portal: string; snapshotDate: string; id: string },
-): Promise<void> {
+  signal?: AbortSignal,
+): Promise<boolean> {
   for (const table of await tableFolders(lakeDir)) {
+    if (signal?.aborted) return false;
     const partition = partitionPath({ ...at, table });
     const folder = join(lakeDir, partition);
     const listed = manifest.partitions.find(
@@ -61,6 +64,7 @@ export async function settleDay(
     // Fails when something is left in it: then it stays.
     await rmdir(folder).catch(() => undefined);
   }
+  return true;
 }
 
 /**

@@ -71,9 +71,12 @@ export interface PublishLakeOptions {
   beforeSwap?: () => void | Promise<void>;
   /**
    * Stops the publish (Ctrl-C) before the next table, or before beforeSwap and the renames;
-   * throws its reason.
+   * throws its reason. After the commit it only cuts the removal of replaced files short (see
+   * PublishLakeResult.cleanupStopped): the publish has taken effect.
    */
   signal?: AbortSignal;
+  /** Called once `_lake.json` names the new files: from then on the publish has taken effect. */
+  onCommitted?: (snapshot: { portal: string; snapshotDate: string }) => void;
   /** Keep the portal's newest `keep` snapshot days, dropping older ones (retention.ts). */
   keep?: number;
 }
@@ -84,6 +87,11 @@ export interface PublishLakeResult {
   partitions: LakePartition[];
   /** Snapshot days of the portal dropped by `keep`, oldest first. */
   dropped: string[];
+  /**
+   * The signal came after the commit: the snapshot is published, but the files it replaced (and
+   * the days beyond `keep`) are left for the next publish of the portal to remove.
+   */
+  cleanupStopped: boolean;
 }
 
 export async function publishLake(
@@ -147,14 +155,15 @@ async function publishLocked(
     await recoverStaging(lakeDir, portal).catch(() => undefined);
     throw lakeError(error, lakeDir, "the lake is as it was");
   }
-  await removeReplaced(lakeDir, manifest, at);
+  options.onCommitted?.({ portal, snapshotDate });
   const logger = options.logger ?? silentLogger;
   for (const p of partitions) {
     logger.info("partition published", { table: p.table, path: p.path, rows: p.rows });
   }
-  const dropped = await dropBeyondKeep(lakeDir, manifest, portal, options.keep);
+  const settled = await removeReplaced(lakeDir, manifest, at);
+  const dropped = settled ? await dropBeyondKeep(lakeDir, manifest, portal, options.keep) : [];
   for (const day of dropped) logger.info("snapshot dropped", { portal, snapshotDate: day });
-  return { portal, snapshotDate, partitions, dropped };
+  return { portal, snapshotDate, partitions, dropped, cleanupStopped: !settled };
 }
 
 /** After the commit: the portal's snapshots beyond `keep` go (none without it). */
@@ -183,11 +192,22 @@ interface Publish {
   readonly signal: AbortSignal | undefined;
 }
 
-/** After the commit: the files this publish replaced go, then its staging folder. */
-async function removeReplaced(lakeDir: string, manifest: LakeManifest, at: Publish): Promise<void> {
+/**
+ * After the commit: the files this publish replaced go, then its staging folder. A signal stops
+ * it between tables and answers false: what is left is what a killed publish leaves, which the
+ * next publish of the portal removes, and stopping there saves a wait the publish does not need.
+ */
+async function removeReplaced(
+  lakeDir: string,
+  manifest: LakeManifest,
+  at: Publish,
+): Promise<boolean> {
+  // A signal that came during the commit is seen at the next turn of the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
   try {
-    await settleDay(lakeDir, manifest, at);
+    if (!(await settleDay(lakeDir, manifest, at, at.signal))) return false;
     await rm(at.staging, { recursive: true, force: true });
+    return true;
   } catch (error) {
     throw lakeError(
       error,
