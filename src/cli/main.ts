@@ -32,6 +32,7 @@ import {
   failureLine,
 } from "./exit-codes.js";
 import { LastWords } from "./last-words.js";
+import { numberFlagLine } from "./number-flags.js";
 import { notANumberLine, usageLine } from "./usage-message.js";
 
 /** Each command module adds itself to the root parser. */
@@ -123,7 +124,9 @@ function rootParser(
     .version();
   root = root.middleware((parsed) => {
     const line =
-      notANumberLine(parsed, argv, COMMAND_NAMES) ?? emptyPathLine(parsed, argv, COMMAND_NAMES);
+      notANumberLine(parsed, argv, COMMAND_NAMES) ??
+      numberFlagLine(parsed, argv) ??
+      emptyPathLine(parsed, argv, COMMAND_NAMES);
     if (line !== undefined) throw new LmsExportError("bad-input", line);
   }, true);
   for (const register of COMMANDS) root = register(root, ctx);

@@ -31,6 +31,8 @@ export const MAX_CONCURRENCY = 256;
 export const DEFAULT_RATE: number | undefined = undefined;
 // The spec shows no rate limit, and concurrency already bounds the load; a rate is for portals
 // that publish a quota, and the client honours 429 Retry-After either way.
+// The upper bound is far above what any portal serves: beyond it a rate is a typo.
+export const MAX_RATE = 1_000_000;
 
 /** `limit` asked for on list calls. */
 export const DEFAULT_PAGE_SIZE = 500;

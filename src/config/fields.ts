@@ -9,6 +9,7 @@ import {
   MAX_LOOKBACK_MINUTES,
   MAX_PAGE_SIZE,
   MAX_PORTALS_AT_ONCE,
+  MAX_RATE,
 } from "./defaults.js";
 import { DUCKDB_SIZE } from "./duckdb-size.js";
 import { REPORT_FORMATS, REPORT_FORMATS_TEXT } from "./report-formats.js";
@@ -30,7 +31,7 @@ export const FIELD_SCHEMAS = {
     REQUESTS_IN_FLIGHT,
   ]),
   maxConcurrency: REQUESTS_IN_FLIGHT,
-  rate: z.number().min(0).max(1_000_000),
+  rate: z.number().min(0).max(MAX_RATE),
   pageSize: z.int().min(1).max(MAX_PAGE_SIZE),
   lookback: z.number().min(0).max(MAX_LOOKBACK_MINUTES),
   portalsAtOnce: z.int().min(1).max(MAX_PORTALS_AT_ONCE),
@@ -107,7 +108,7 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
   },
   rate: {
     kind: "number",
-    expected: "a number of requests per second, 0 for no limit",
+    expected: `a number of requests per second up to ${MAX_RATE}, 0 for no limit`,
     flag: "rate",
     env: "LMS_RATE",
     file: "rate",

@@ -46,6 +46,8 @@ function fieldOf(key: PropertyKey | undefined): FieldName | undefined {
 /** A short rendering of a wrong value: enough to recognise it, never a whole file. */
 export function showValue(value: unknown): string {
   if (typeof value === "number" && Number.isNaN(value)) return "a value that is not a number";
+  // JSON has no infinity: it would show 1e400 (too large for a double) as null.
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   const text = value === undefined ? "nothing" : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

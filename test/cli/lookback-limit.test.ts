@@ -30,7 +30,7 @@ const EXPECTED = "must be a number of minutes from 0 to 5256000, which is ten ye
 
 describe("--lookback, LMS_LOOKBACK and lookback", () => {
   it.each([
-    [["--lookback", "1e15"], {}, `option --lookback ${EXPECTED} (got 1000000000000000)`],
+    [["--lookback", "1e15"], {}, `option --lookback ${EXPECTED} (got 1e15)`],
     [[], { LMS_LOOKBACK: "1e15" }, `environment variable LMS_LOOKBACK ${EXPECTED} (got "1e15")`],
     [[], { LMS_CONFIG: "big.json" }, `big.json: field "lookback" ${EXPECTED}`],
   ])("%j %j beyond ten years is one line, exit 2", async (flags, env, message) => {

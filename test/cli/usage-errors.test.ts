@@ -79,3 +79,19 @@ describe("usage errors are one line that says what to do", () => {
     expect(await usageError(args)).toBe(`lms-export: ${expected}`);
   });
 });
+
+describe("a number flag out of range names the value as typed and the range", () => {
+  const rate =
+    "option --rate must be a number of requests per second up to 1000000, 0 for no limit";
+  it.each([
+    [["extract", "--rate", "1e400"], `${rate} (got 1e400)`],
+    [["extract", "--rate=1e12"], `${rate} (got 1e12)`],
+    [["extract", "--rate", "-1"], `${rate} (got -1)`],
+    [
+      ["extract", "--page-size", "0"],
+      "option --page-size must be a whole number from 1 to 10000 (got 0)",
+    ],
+  ])("%j", async (args, expected) => {
+    expect(await usageError(args)).toBe(`lms-export: ${expected}`);
+  });
+});
