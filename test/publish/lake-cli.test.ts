@@ -2,7 +2,7 @@
  * `publish --lake` and `report --lake` through main(): exit codes, messages, and the shipped
  * queries run over the latest snapshot of every portal.
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runCli } from "../helpers/in-process-cli.js";
@@ -95,6 +95,12 @@ describe("publish --lake and report --lake from the command line", () => {
     const work = await tempDir();
     const db = await filledDatabase(work, "x");
     db.close();
+    await mkdir(join(work, "not-a-lake"));
+    // A lake whose files were all deleted by hand: its manifest names none that are there.
+    expect((await cli(work, ["publish", "--lake", "emptied", "--db", "x.duckdb"])).code).toBe(0);
+    for (const entry of await readdir(join(work, "emptied"))) {
+      if (entry !== "_lake.json") await rm(join(work, "emptied", entry), { recursive: true });
+    }
     const cases: [string[], string][] = [
       [["publish", "--db", "x.duckdb"], "name a target: --lake DIR"],
       [["publish", "--db", "x.duckdb", "--lake", "l", "--portal", "../up"], "is not a portal name"],
@@ -107,7 +113,19 @@ describe("publish --lake and report --lake from the command line", () => {
         ["publish", "--db", "x.duckdb", "--lake", "l", "--snapshot-date", "2099-01-01"],
         "--snapshot-date 2099-01-01 is a day still to come",
       ],
-      [["report", "completion", "--lake", "empty"], "lists no partitions"],
+      [
+        ["report", "completion", "--lake", "empty"],
+        `the lake folder ${join(work, "empty")} does not exist; make one with "lms-export publish --lake ${join(work, "empty")}"`,
+      ],
+      [
+        ["report", "completion", "--lake", "x.duckdb"],
+        `${join(work, "x.duckdb")} is a file, not a lake folder`,
+      ],
+      [
+        ["report", "completion", "--lake", "not-a-lake"],
+        `${join(work, "not-a-lake")} is not a lake: it has no _lake.json; make one with`,
+      ],
+      [["report", "completion", "--lake", "emptied"], "emptied/_lake.json lists no partitions"],
       [
         ["publish", "--db", "x.duckdb", "--lake", "l", "--schema", "bi"],
         "--schema is for --postgres",

@@ -7,6 +7,7 @@
  * manifest does not list yet, and only the latest day's files are opened. A snapshot whose files
  * were deleted by hand is not read: a portal's latest snapshot is its latest one still there.
  */
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { quoteIdent, quoteLiteral } from "../../load/ddl.js";
@@ -81,8 +82,27 @@ async function readPresentManifest(lakeDir: string): Promise<LakeManifest> {
   }
 }
 
+/**
+ * Refuses a lake folder that is missing, not a folder, or holds no manifest, saying which: the
+ * manifest reads as empty then, and "lists no partitions" would send the user looking for files.
+ */
+async function checkLakeFolder(lakeDir: string): Promise<void> {
+  const make = `make one with "lms-export publish --lake ${lakeDir}"`;
+  const folder = await stat(lakeDir).catch(() => undefined);
+  const problem =
+    folder === undefined
+      ? `the lake folder ${lakeDir} does not exist; ${make}`
+      : !folder.isDirectory()
+        ? `${lakeDir} is a file, not a lake folder: give --lake the folder "publish --lake" wrote`
+        : (await stat(join(lakeDir, MANIFEST_FILE)).catch(() => undefined)) === undefined
+          ? `${lakeDir} is not a lake: it has no ${MANIFEST_FILE}; ${make}`
+          : undefined;
+  if (problem !== undefined) throw new LmsExportError("bad-input", problem);
+}
+
 /** Opens the lake at `lakeDir` as an in-memory database of views. */
 export async function openLake(lakeDir: string, memoryLimit?: string): Promise<ViewDatabase> {
+  await checkLakeFolder(lakeDir);
   const manifest = await readPresentManifest(lakeDir);
   if (manifest.partitions.length === 0) {
     throw new LmsExportError(
