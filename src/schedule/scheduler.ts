@@ -63,12 +63,6 @@ export interface ScheduleSummary {
   skipped: number;
 }
 
-/**
- * How a run answers the stop it was asked for: 129/130/143, as src/cli/exit-codes.ts makes them
- * for SIGHUP/SIGINT/SIGTERM (or a signal, when it had to be killed).
- */
-const STOPPED_EXIT_CODES: ReadonlySet<number> = new Set([129, 130, 143]);
-
 // Long enough for an extract to finish its merge transaction after SIGTERM, short enough that
 // a service manager's own stop timeout (systemd: 90 s) is not reached first.
 const DEFAULT_STOP_GRACE_MS = 60_000;
@@ -223,9 +217,11 @@ async function hintOf(
 }
 
 /**
- * Logs how a run ended and counts it as failed unless it exited with 0, or ended as asked when
- * the schedule stopped: a service restart is not a failure, and an error line would page someone.
- * Once stopping there is no next run to announce.
+ * Logs how a run ended and counts it as failed unless it exited with 0, or ended while the
+ * schedule was stopping it: a service restart is not a failure, and an error line would page
+ * someone. Such a run is stopped whatever its exit code (logged with it): one that exits 0 on
+ * SIGTERM (a simulate, a command at its end) did not run to its end, and "succeeded" would say
+ * it had. Once stopping there is no next run to announce.
  */
 function logOutcome(
   logger: Logger,
@@ -249,14 +245,11 @@ function logOutcome(
     ...(ended.nextRun === undefined ? {} : { nextRun: ended.nextRun }),
     ...(ended.hint === undefined ? {} : { hint: ended.hint }),
   };
-  const askedToStop =
-    outcome.signal !== null ||
-    (outcome.exitCode !== null && STOPPED_EXIT_CODES.has(outcome.exitCode));
-  if (outcome.exitCode === 0) {
-    logger.info("run succeeded", fields);
-  } else if (ended.stopping && askedToStop) {
+  if (ended.stopping) {
     summary.stopped += 1;
     logger.warn("run stopped: the schedule is stopping", fields);
+  } else if (outcome.exitCode === 0) {
+    logger.info("run succeeded", fields);
   } else {
     summary.failed += 1;
     logger.error("run failed", fields);

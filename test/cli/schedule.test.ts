@@ -170,14 +170,18 @@ describe("runSchedule", () => {
 
     // The run was waited for: it had finished its SIGTERM handler before runSchedule resolved.
     expect(readFileSync(marker, "utf8")).toBe("started finished-after-term");
-    expect(summary).toEqual({ runs: 1, failed: 0, stopped: 0, skipped: 0 });
+    // Exit 0 on the SIGTERM it was sent: stopped by the schedule, not a run that succeeded.
+    expect(summary).toEqual({ runs: 1, failed: 0, stopped: 1, skipped: 0 });
     expect(ticker.stopped()).toBe(true);
     const messages = logger.lines.map((l) => l.message);
     expect(messages.slice(-3)).toEqual([
       "stopping: asking the running run to end and waiting for it",
-      "run succeeded",
+      "run stopped: the schedule is stopping",
       "schedule stopped",
     ]);
+    expect(logger.named("run stopped: the schedule is stopping")[0]?.fields).toMatchObject({
+      exitCode: 0,
+    });
     ticker.tick();
     expect(logger.named("run started")).toHaveLength(1);
   });
@@ -202,10 +206,11 @@ describe("runSchedule", () => {
     expect(logger.named("run failed")).toHaveLength(0);
   });
 
-  it("a run that ends on the stop it was asked for is stopped, not failed; one that fails then is failed", async () => {
+  it("a run that ends on the stop it was asked for is stopped, not failed, whatever its exit code", async () => {
     for (const [exit, expected] of [
       [143, { failed: 0, stopped: 1, message: "run stopped: the schedule is stopping" }],
-      [1, { failed: 1, stopped: 0, message: "run failed" }],
+      [1, { failed: 0, stopped: 1, message: "run stopped: the schedule is stopping" }],
+      [0, { failed: 0, stopped: 1, message: "run stopped: the schedule is stopping" }],
     ] as const) {
       const marker = tmp.path(`exits-${exit}.txt`);
       const script = `const fs=require('node:fs');const m=process.argv[1];process.on('SIGTERM',()=>process.exit(${exit}));fs.writeFileSync(m+'.tmp','started');fs.renameSync(m+'.tmp',m);setInterval(()=>{},1000)`;
@@ -219,7 +224,7 @@ describe("runSchedule", () => {
       const { message, ...counts } = expected;
       expect(await done).toEqual({ runs: 1, skipped: 0, ...counts });
       const line = logger.named(message)[0];
-      expect(line).toMatchObject({ level: exit === 1 ? "error" : "warn" });
+      expect(line).toMatchObject({ level: "warn" });
       expect(line?.fields).toMatchObject({ exitCode: exit });
     }
   });
