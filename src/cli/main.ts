@@ -18,14 +18,12 @@ import { registerRun } from "./commands/run.js";
 import { registerSchedule } from "./commands/schedule.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerSql } from "./commands/sql.js";
+import { asksCompletionHelp, COMPLETION_DESCRIPTION, completionHelp } from "./completion-help.js";
 import { type CliContext, processContext } from "./context.js";
 import { emptyPathLine } from "./empty-path.js";
 import {
   EXIT_FAILED,
   EXIT_OK,
-  EXIT_SIGHUP,
-  EXIT_SIGINT,
-  EXIT_SIGTERM,
   EXIT_USAGE,
   type ExitCode,
   exitCodeOf,
@@ -33,7 +31,11 @@ import {
 } from "./exit-codes.js";
 import { LastWords } from "./last-words.js";
 import { numberFlagLine } from "./number-flags.js";
+import { listenForStops } from "./stop-signals.js";
 import { notANumberLine, usageLine } from "./usage-message.js";
+
+/** How wide help text is: the terminal's, at most 110 columns. */
+const helpWidth = () => Math.min(110, process.stdout.columns ?? 100);
 
 /** Each command module adds itself to the root parser. */
 export type RegisterCommand = (root: Argv, ctx: CliContext) => Argv;
@@ -98,7 +100,7 @@ function rootParser(
     .demandCommand(1, "Name a command: try `lms-export --help`.")
     .recommendCommands()
     .exitProcess(false)
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .wrap(helpWidth())
     .fail((message, error) => {
       // yargs reports its own usage problems with a message and no error, or as its YError,
       // which also wraps what an option's coerce function throws (a bad --wait): all of them
@@ -115,10 +117,7 @@ function rootParser(
       "extract a real portal, then write the weekly workbook",
     )
     .example('$0 sql "SELECT count(*) FROM take"', "ask the database anything")
-    .completion(
-      "completion",
-      "Print a bash/zsh completion script: lms-export completion >> ~/.bashrc",
-    )
+    .completion("completion", COMPLETION_DESCRIPTION)
     .help()
     .alias("h", "help")
     .version();
@@ -164,39 +163,11 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
   const controller = new AbortController();
   const lastWords = new LastWords();
   const ctx = given ?? processContext(controller.signal, lastWords);
-  // A command that ends in an error after a signal was stopped by it: it answers 129, 130 or 143,
-  // as a shell reports a program the signal killed. Commands whose normal end is a signal
-  // (simulate, schedule) return and answer 0.
-  let signalled: ExitCode | undefined;
-  const stopBy = (code: ExitCode) => () => {
-    signalled ??= code;
-    controller.abort(new LmsExportError("interrupted", "interrupted"));
-  };
-  let interrupts = 0;
-  const onInt = () => {
-    if (interrupts++ === 0) {
-      stopBy(EXIT_SIGINT)();
-      return;
-    }
-    // A second Ctrl-C ends the process at once, killed by the signal as by Node's default (a
-    // shell running a script stops it too), after the command's last words: what it did that
-    // cannot be undone, such as mail delivered.
-    lastWords.writeNow();
-    process.off("SIGINT", onInt);
-    process.kill(process.pid, "SIGINT");
-  };
-  const onTerm = stopBy(EXIT_SIGTERM);
-  // A closed terminal or ended session (SIGHUP) stops a command as SIGTERM does: Node's default
-  // would end it mid-step, with no word, leaving a schedule's run behind it.
-  const onHup = stopBy(EXIT_SIGHUP);
-  if (!given) {
-    // A second SIGTERM does not end the process at once: a service manager stopping a schedule
-    // signals its whole group, and the schedule passes the stop on to its run too, which must
-    // not kill the run mid-step.
-    process.on("SIGINT", onInt);
-    process.on("SIGTERM", onTerm);
-    process.on("SIGHUP", onHup);
+  if (asksCompletionHelp(argv)) {
+    ctx.stdout.write(`${await completionHelp(helpWidth())}\n`);
+    return EXIT_OK;
   }
+  const stops = listenForStops(controller, lastWords, !given);
   const output = given ? undefined : guardOutput([process.stdout, process.stderr]);
   let usageFailure: string | undefined;
   const root = rootParser(argv, ctx, (message) => {
@@ -225,13 +196,9 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
   } catch (error) {
     ctx.stderr.write(`${failureLine(error)}\n`);
     // A typed failure after a signal came from it; an untyped one is a bug either way.
-    return error instanceof LmsExportError ? (signalled ?? exitCodeOf(error)) : EXIT_FAILED;
+    return error instanceof LmsExportError ? (stops.signalled() ?? exitCodeOf(error)) : EXIT_FAILED;
   } finally {
     output?.dispose();
-    if (!given) {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-      process.off("SIGHUP", onHup);
-    }
+    stops.release();
   }
 }

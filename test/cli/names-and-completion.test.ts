@@ -32,4 +32,13 @@ describe("names", () => {
     const words = offered.stdout.split("\n").filter((word) => word.startsWith("rep"));
     expect(words).toEqual(["report"]);
   });
+
+  it("completion --help prints the command's help, not the script", async () => {
+    for (const flag of ["--help", "-h"]) {
+      const help = await runCli(["completion", flag]);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^lms-export completion\n\nPrint a bash\/zsh completion script/);
+      expect(help.stdout).not.toContain("###-begin-lms-export-completions-###");
+    }
+  });
 });
