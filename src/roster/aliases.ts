@@ -4,7 +4,7 @@
  * and portal exports give the person fields; every other column is kept under its snake_case name.
  */
 import { USER_BASE_COLUMNS } from "../load/user-table.js";
-import { headerKey, uniqueColumnNames } from "../tabular/header-names.js";
+import { columnNameOf, headerKey, uniqueColumnNames } from "../tabular/header-names.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
 import { RosterError } from "./errors.js";
 
@@ -33,7 +33,7 @@ export const ROSTER_ALIASES: Readonly<Record<UserBaseColumn, readonly string[]>>
  * Names a roster column may not take, for they say where a row comes from: the portal and the
  * day of a lake's folders (`portal=…/snapshot_date=…`, which readers take over the file's own
  * column of that name) and of reports over several portals. A roster column so named becomes
- * `portal_2`, `snapshot_date_2`.
+ * `portal_2`, `snapshot_date_2` (or the next suffix free).
  */
 const RESERVED_COLUMNS = ["portal", "snapshot_date"];
 
@@ -51,6 +51,12 @@ export interface RosterColumns {
   readonly userIdIndex: number;
   /** Columns that are not base columns, in file order. */
   readonly extras: readonly string[];
+  /**
+   * Extra columns not under the name their header asks for (a repeat, a reserved name, a header
+   * with no letter or digit), in file order: the import says so, as a query would look for the
+   * name the header has.
+   */
+  readonly renamed: readonly { header: string; name: string }[];
 }
 
 /** Whether a header cell names the `user_id` column. */
@@ -86,5 +92,10 @@ export function planRosterColumns(
   if (userIdIndex < 0) throw noUserId();
   const names = uniqueColumnNames(header, preset, RESERVED_COLUMNS);
   const extras = names.filter((_, index) => preset[index] === undefined);
-  return { names, userIdIndex, extras };
+  const renamed = names.flatMap((name, index) =>
+    preset[index] === undefined && name !== columnNameOf(header[index] ?? "")
+      ? [{ header: header[index] ?? "", name }]
+      : [],
+  );
+  return { names, userIdIndex, extras, renamed };
 }

@@ -36,6 +36,8 @@ export interface RosterImportSummary {
   /** Table column per file column, in file order. */
   readonly columns: readonly string[];
   readonly extras: readonly string[];
+  /** Extra columns under another name than their header asks for (see RosterColumns). */
+  readonly renamed: RosterColumns["renamed"];
   readonly mode: RosterMode;
   /** e.g. `CSV, delimiter ";"`. */
   readonly format: string;
@@ -152,6 +154,7 @@ export async function importRoster(
     rows,
     columns: plan.names,
     extras: plan.extras,
+    renamed: plan.renamed,
     mode: options.mode,
     format: formatName(source),
     sharedEmails,

@@ -47,12 +47,19 @@ function cutToBytes(name: string, bytes: number): string {
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
+/** The column name a header cell asks for: snake_case cut to NAME_BYTES; "" when it has none. */
+export function columnNameOf(raw: string): string {
+  return cutToBytes(snakeCase(raw), NAME_BYTES);
+}
+
 /**
  * Column names for a whole header, in order: `preset[i]` when given (a name the caller chose, such
- * as an alias's target; presets are assumed distinct), else snake_case cut to NAME_BYTES (so that
- * PostgreSQL keeps every name whole and two long headers stay apart), a header with no letter or
- * digit named `column_N` (its 1-based position), and a name already used, or `reserved`,
- * suffixed `_2`, `_3`, ... (the earlier column keeps it).
+ * as an alias's target; presets are assumed distinct), else columnNameOf (so that PostgreSQL
+ * keeps every name whole and two long headers stay apart), a header with no letter or digit
+ * named `column_N` (its 1-based position), and a name already used, or `reserved`, suffixed `_2`,
+ * `_3`, ... (the earlier column keeps it). Every header that can have its own name gets it first,
+ * so that a suffixed name never takes one a later header asks for: `portal` (reserved) beside
+ * `Portal_2` is `portal_3`, and `Portal_2` stays `portal_2`.
  */
 export function uniqueColumnNames(
   raw: readonly string[],
@@ -60,10 +67,16 @@ export function uniqueColumnNames(
   reserved: readonly string[] = [],
 ): string[] {
   const used = new Set([...reserved, ...preset.filter((name) => name !== undefined)]);
-  return raw.map((cell, index) => {
-    const fixed = preset[index];
-    if (fixed !== undefined) return fixed;
-    const base = cutToBytes(snakeCase(cell), NAME_BYTES) || `column_${index + 1}`;
+  const asked = raw.map(columnNameOf);
+  const names = raw.map((_, index) => preset[index]);
+  asked.forEach((name, index) => {
+    if (names[index] !== undefined || name === "" || used.has(name)) return;
+    names[index] = name;
+    used.add(name);
+  });
+  return names.map((given, index) => {
+    if (given !== undefined) return given;
+    const base = asked[index] || `column_${index + 1}`;
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
     used.add(name);

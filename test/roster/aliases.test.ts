@@ -30,5 +30,32 @@ describe("roster header aliases", () => {
     // Cut between characters: 33 bytes of ASCII and eight 3-byte characters, 57 of the 59 bytes
     // a name keeps before room for a suffix.
     expect(first).toBe(`manager_responsible_for_training_${"部署".repeat(4)}`);
+    expect(plan.renamed).toEqual([
+      { header: "Portal", name: "portal_2" },
+      { header: "Snapshot date", name: "snapshot_date_2" },
+      { header: `${long} (backup)`, name: second },
+    ]);
+  });
+
+  test("a renamed column never takes the name a later header asks for", () => {
+    const plan = planRosterColumns(
+      ["user_id", "portal", "Portal_2", "Dept", "", "dept", "Dept 2"],
+      "people.csv",
+      noUserId,
+    );
+    expect(plan.names).toEqual([
+      "user_id",
+      "portal_3",
+      "portal_2",
+      "dept",
+      "column_5",
+      "dept_3",
+      "dept_2",
+    ]);
+    expect(plan.renamed).toEqual([
+      { header: "portal", name: "portal_3" },
+      { header: "", name: "column_5" },
+      { header: "dept", name: "dept_3" },
+    ]);
   });
 });

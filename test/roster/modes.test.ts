@@ -113,6 +113,15 @@ describe("replace and --merge", () => {
     });
   });
 
+  test("the import's line says which header was renamed to what", async () => {
+    await withTempDir(async (dir) => {
+      const out = await importOk(dir, "portal.csv", "user_id,portal,Portal_2\n1,a,b\n");
+      expect(out).toContain(
+        'columns: user_id, portal_3, portal_2; extra columns: portal_3, portal_2; renamed: "portal" → portal_3\n',
+      );
+    });
+  });
+
   test("--merge into an empty database, and a file of ids only", async () => {
     await withTempDir(async (dir) => {
       await importOk(dir, "ids.csv", "user_id\n5\n6\n", ["--merge"]);

@@ -27,12 +27,13 @@ describe("header names", () => {
   });
 
   test("unique names: empty headers by position, repeats suffixed, presets kept", () => {
+    // "Dept 2" keeps dept_2: a repeat is suffixed past the names other headers ask for.
     expect(uniqueColumnNames(["Dept", "", "dept", "Dept 2", "DEPT", "?"])).toEqual([
       "dept",
       "column_2",
-      "dept_2",
-      "dept_2_2",
       "dept_3",
+      "dept_2",
+      "dept_4",
       "column_6",
     ]);
     expect(uniqueColumnNames(["ID", "email", "E-mail"], ["user_id", undefined, "email"])).toEqual([

@@ -5,6 +5,7 @@ import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js
 import { shownPath } from "../../files/shown-path.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
 import { sharedEmailsWarning } from "../../roster/shared-emails.js";
+import { quotedCell } from "../../tabular/quoted-cell.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption } from "../options.js";
@@ -21,7 +22,11 @@ function summaryLine(s: RosterImportSummary, db: string, created: boolean): stri
     s.keptBlanks > 0
       ? `; ${s.keptBlanks} empty cell${s.keptBlanks === 1 ? "" : "s"} kept the stored value`
       : "";
-  return `roster import: ${s.rows} rows from ${s.file} (${s.format}) into ${into}, mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}${kept}\n`;
+  const renamed =
+    s.renamed.length > 0
+      ? `; renamed: ${s.renamed.map((r) => `${quotedCell(r.header)} → ${r.name}`).join(", ")}`
+      : "";
+  return `roster import: ${s.rows} rows from ${s.file} (${s.format}) into ${into}, mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}${renamed}${kept}\n`;
 }
 
 /** Bad files are typed as bad input already; a database that fails the swap is a failed run. */
