@@ -158,8 +158,27 @@ export async function checkCommandLine(
   return {};
 }
 
-/** Runs the CLI with `argv` (without node and script) and answers the exit code. */
-export async function main(argv: readonly string[], given?: CliContext): Promise<ExitCode> {
+/** Runs the command `argv` names; answers the --help or --version text to show, if any. */
+async function parseAndRun(root: Argv, argv: readonly string[]): Promise<string> {
+  // A parse callback makes yargs hand over --help and --version text instead of printing it
+  // to the console, so it goes to the context's stdout like everything else.
+  let shown = "";
+  await root.parseAsync([...argv], {}, (_error, _args, output) => {
+    if (output) shown = output;
+  });
+  return shown;
+}
+
+/**
+ * Runs the CLI with `argv` (without node and script) and answers the exit code.
+ * `releaseStartingSignals` lets go of the launcher's handlers (launch.ts); it is called once
+ * main()'s own are in place, never before, so that no signal falls between the two.
+ */
+export async function main(
+  argv: readonly string[],
+  given?: CliContext,
+  releaseStartingSignals?: () => void,
+): Promise<ExitCode> {
   const controller = new AbortController();
   const lastWords = new LastWords();
   const ctx = given ?? processContext(controller.signal, lastWords);
@@ -168,18 +187,15 @@ export async function main(argv: readonly string[], given?: CliContext): Promise
     return EXIT_OK;
   }
   const stops = listenForStops(controller, lastWords, !given);
+  // Only now that main()'s own handlers listen (see starting-signals.ts).
+  releaseStartingSignals?.();
   const output = given ? undefined : guardOutput([process.stdout, process.stderr]);
   let usageFailure: string | undefined;
   const root = rootParser(argv, ctx, (message) => {
     usageFailure = message;
   });
   try {
-    // A parse callback makes yargs hand over --help and --version text instead of printing it
-    // to the console, so it goes to the context's stdout like everything else.
-    let shown = "";
-    await root.parseAsync([...argv], {}, (_error, _args, output) => {
-      if (output) shown = output;
-    });
+    const shown = await parseAndRun(root, argv);
     if (shown && usageFailure === undefined) ctx.stdout.write(`${shown}\n`);
     if (usageFailure !== undefined) {
       ctx.stderr.write(`lms-export: ${usageFailure}\n`);
