@@ -8,6 +8,7 @@ import pLimit from "p-limit";
 import { resolveConfig } from "../config/resolve.js";
 import { isInterruption, LmsExportError } from "../errors/lms-export-error.js";
 import { streamIsTTY } from "../log/color.js";
+import { writeLogLine } from "../log/log-line-output.js";
 import type { CliContext } from "./context.js";
 
 function resolveFor(flags: Readonly<Record<string, unknown>>, ctx: CliContext) {
@@ -97,7 +98,9 @@ function portalStreams(ctx: CliContext): { stdout: Writable; stderr: Writable; t
   });
   const stderr = new Writable({
     write(chunk, _encoding, done) {
-      ctx.stderr.write(chunk, done);
+      // As every log line: one that cannot be written is dropped, and does not stop the run.
+      writeLogLine(ctx.stderr, String(chunk));
+      done();
     },
   });
   return { stdout, stderr, text: () => text };

@@ -5,6 +5,7 @@
  */
 import yargs, { type Argv } from "yargs";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { writeLogLine } from "../log/log-line-output.js";
 import { guardOutput } from "./closed-output.js";
 import { registerApply } from "./commands/apply.js";
 import { registerCheck } from "./commands/check.js";
@@ -189,7 +190,7 @@ export async function main(
   const stops = listenForStops(controller, lastWords, !given);
   // Only now that main()'s own handlers listen (see starting-signals.ts).
   releaseStartingSignals?.();
-  const output = given ? undefined : guardOutput([process.stdout, process.stderr]);
+  const output = given ? undefined : guardOutput(process.stdout, process.stderr);
   let usageFailure: string | undefined;
   const root = rootParser(argv, ctx, (message) => {
     usageFailure = message;
@@ -198,19 +199,19 @@ export async function main(
     const shown = await parseAndRun(root, argv);
     if (shown && usageFailure === undefined) ctx.stdout.write(`${shown}\n`);
     if (usageFailure !== undefined) {
-      ctx.stderr.write(`lms-export: ${usageFailure}\n`);
+      writeLogLine(ctx.stderr, `lms-export: ${usageFailure}\n`);
       return EXIT_USAGE;
     }
     // A failed write reports itself on a later tick: let it arrive before answering.
     if (output) await new Promise((resolve) => setImmediate(resolve));
     const failed = output?.failure();
     if (failed !== undefined) {
-      ctx.stderr.write(`lms-export: could not write the output: ${failed.message}\n`);
+      writeLogLine(ctx.stderr, `lms-export: could not write the output: ${failed.message}\n`);
       return EXIT_FAILED;
     }
     return EXIT_OK;
   } catch (error) {
-    ctx.stderr.write(`${failureLine(error)}\n`);
+    writeLogLine(ctx.stderr, `${failureLine(error)}\n`);
     // A typed failure after a signal came from it; an untyped one is a bug either way.
     return error instanceof LmsExportError ? (stops.signalled() ?? exitCodeOf(error)) : EXIT_FAILED;
   } finally {

@@ -5,6 +5,7 @@ import type { Writable } from "node:stream";
 import { formatHumanLine } from "./human-format.js";
 import { createJsonSink } from "./json-sink.js";
 import { isLogThreshold, type LogLevel, type LogThreshold, levelEnabled } from "./levels.js";
+import { writeLogLine } from "./log-line-output.js";
 import type { LogFields, Logger } from "./logger.js";
 import { createRedactor } from "./redact.js";
 
@@ -66,7 +67,8 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       json(level, text, portal === undefined ? safeFields : { portal, ...safeFields });
       return;
     }
-    options.stream.write(
+    writeLogLine(
+      options.stream,
       formatHumanLine(
         { time: now(), level, tag: portal, message: text, fields: safeFields },
         color,

@@ -1,12 +1,13 @@
 /**
- * JSON lines through pino. Lines must not be lost when the CLI exits right after logging, so the
- * process's own stdout/stderr are written through a synchronous pino destination (SonicBoom with
- * `sync: true`, i.e. fs.writeSync on the file descriptor); any other stream gets each line through
- * a plain synchronous `write()` call, in order.
+ * JSON lines through pino, written by writeLogLine (log-line-output.ts): synchronously on the
+ * process's own stdout/stderr, so lines are not lost when the CLI exits right after logging, and
+ * a line that cannot be written is dropped, never thrown at the code that logged it (pino's own
+ * destination throws a full disk's ENOSPC there).
  */
 import type { Writable } from "node:stream";
 import pino from "pino";
 import type { LogLevel, LogThreshold } from "./levels.js";
+import { writeLogLine } from "./log-line-output.js";
 
 /** Writes one already-redacted event as a JSON line. */
 export type JsonSink = (level: LogLevel, message: string, fields: Record<string, unknown>) => void;
@@ -15,12 +16,7 @@ export type JsonSink = (level: LogLevel, message: string, fields: Record<string,
 const RESERVED = new Set(["level", "time", "msg"]);
 
 export function createJsonSink(stream: Writable, threshold: LogThreshold): JsonSink {
-  const destination =
-    stream === process.stderr
-      ? pino.destination({ dest: 2, sync: true })
-      : stream === process.stdout
-        ? pino.destination({ dest: 1, sync: true })
-        : stream;
+  const destination = { write: (line: string) => writeLogLine(stream, line) };
   const logger = pino(
     {
       level: threshold,

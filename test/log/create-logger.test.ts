@@ -1,6 +1,8 @@
+import type { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createCliLogger } from "../../src/log/cli-logger.js";
 import { createLogger } from "../../src/log/create-logger.js";
+import { lostLogLines } from "../../src/log/log-line-output.js";
 import { Collect } from "./collect.js";
 
 const fixedNow = () => new Date(2026, 2, 5, 10, 22, 13);
@@ -183,4 +185,29 @@ describe("levels", () => {
       /unknown log level/,
     );
   });
+});
+
+describe("createLogger, a stream that cannot be written", () => {
+  /**
+   * A stream whose every write throws as a write to a full disk does (the process's stderr is
+   * written with fs.writeSync, which throws); a Writable would keep the lines after its first
+   * failure instead of trying each.
+   */
+  const fullStream = () =>
+    ({
+      write() {
+        throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+      },
+    }) as unknown as Writable;
+
+  it.each(["human", "json"] as const)(
+    "drops and counts the line instead of throwing at the caller (%s)",
+    (format) => {
+      const before = lostLogLines().count;
+      const logger = createLogger({ format, stream: fullStream() });
+      expect(() => logger.info("extracted take", { records: 3 })).not.toThrow();
+      expect(() => logger.error("a failure")).not.toThrow();
+      expect(lostLogLines()).toEqual({ count: before + 2, reason: "ENOSPC" });
+    },
+  );
 });
