@@ -6,26 +6,18 @@
  * the signal.
  */
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import type { RunningSimulator } from "../../src/simulator/server.js";
 import { PROJECT_ROOT } from "../helpers/spawn-cli.js";
-import { tempFolder, waitFor } from "./schedule-helpers.js";
+import { slowPortal, tempFolder, waitFor, watchChild } from "./schedule-helpers.js";
 
-const KEY = "hangup-key";
 const tmp = tempFolder();
 let sim: RunningSimulator;
+let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  // 400 users' takes, one request each at 2 in flight and 50 ms: the extract takes seconds.
-  sim = await startSimulator({
-    apiKey: KEY,
-    users: 400,
-    takesPerUser: 2,
-    faults: { latencyMs: 50 },
-  });
-  writeFileSync(tmp.path("key"), `${KEY}\n`, { mode: 0o600 });
+  ({ sim, env } = await slowPortal("hangup-key", tmp));
 });
 afterAll(async () => {
   await sim?.close();
@@ -37,26 +29,10 @@ function cli(args: string[]) {
   const child = spawn(process.execPath, [join(PROJECT_ROOT, "bin", "lms-export.js"), ...args], {
     cwd: tmp.dir,
     stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      PATH: process.env.PATH ?? "",
-      LMS_BASE_URL: sim.baseUrl,
-      LMS_API_KEY_FILE: tmp.path("key"),
-    },
+    env,
   });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdout.resume();
-  const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once("close", (code, signal) => resolve({ code, signal })),
-  );
-  const events = () =>
-    stderr
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { child, ended, events, stderr: () => stderr };
+  const { seen, ended, events } = watchChild(child);
+  return { child, ended, events, stderr: () => seen.stderr };
 }
 
 const EXTRACT = ["extract", "--concurrency", "2", "--log-format", "json"];

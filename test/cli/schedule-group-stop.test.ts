@@ -5,26 +5,18 @@
  * The built CLI (dist/) against a slow simulated portal over HTTP.
  */
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import type { RunningSimulator } from "../../src/simulator/server.js";
 import { PROJECT_ROOT } from "../helpers/spawn-cli.js";
-import { tempFolder, waitFor } from "./schedule-helpers.js";
+import { slowPortal, tempFolder, waitFor, watchChild } from "./schedule-helpers.js";
 
-const KEY = "group-stop-key";
 const tmp = tempFolder();
 let sim: RunningSimulator;
+let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  // 400 users' takes, one request each at 2 in flight and 50 ms: the extract takes seconds.
-  sim = await startSimulator({
-    apiKey: KEY,
-    users: 400,
-    takesPerUser: 2,
-    faults: { latencyMs: 50 },
-  });
-  writeFileSync(tmp.path("key"), `${KEY}\n`, { mode: 0o600 });
+  ({ sim, env } = await slowPortal("group-stop-key", tmp));
 });
 afterAll(async () => {
   await sim?.close();
@@ -56,24 +48,11 @@ it("a run signalled with its schedule's process group stops cleanly with exit 14
       // Its own process group, as a service's processes are: the test signals the group.
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        PATH: process.env.PATH ?? "",
-        LMS_BASE_URL: sim.baseUrl,
-        LMS_API_KEY_FILE: tmp.path("key"),
-      },
+      env,
     },
   );
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdout.resume();
-  const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
-  const events = () =>
-    stderr
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const { seen, exited, events } = watchChild(child);
+  const stderr = () => seen.stderr;
 
   // The run is under way once its first resource is in.
   await waitFor("the run's first resource", () => events().some((e) => e.msg === "extracted grp"));
@@ -82,11 +61,11 @@ it("a run signalled with its schedule's process group stops cleanly with exit 14
   expect(await exited).toBe(0);
 
   const ended = events().find((e) => String(e.msg).startsWith("run ") && "exitCode" in e);
-  expect(ended, stderr).toMatchObject({
+  expect(ended, stderr()).toMatchObject({
     msg: "run stopped: the schedule is stopping",
     level: "warn",
     exitCode: 143,
   });
   expect(ended).not.toHaveProperty("signal");
-  expect(stderr).toContain("extract interrupted; the database is unchanged");
+  expect(stderr()).toContain("extract interrupted; the database is unchanged");
 }, 60_000);

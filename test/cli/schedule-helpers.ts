@@ -1,9 +1,10 @@
 import type { ChildProcessByStdio } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import type { LogFields, Logger } from "../../src/log/logger.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 
 export interface LogLine {
   level: string;
@@ -49,6 +50,30 @@ export function tempFolder(): { dir: string; path(name: string): string; remove(
   };
 }
 
+/**
+ * A simulated portal slow enough for a signal to land mid-extract (400 users' takes, one request
+ * each at 2 in flight and 50 ms: seconds), its key in `tmp`'s file `key`; and the environment of
+ * a child extracting from it.
+ */
+export async function slowPortal(
+  key: string,
+  tmp: ReturnType<typeof tempFolder>,
+): Promise<{ sim: RunningSimulator; env: NodeJS.ProcessEnv }> {
+  const sim = await startSimulator({
+    apiKey: key,
+    users: 400,
+    takesPerUser: 2,
+    faults: { latencyMs: 50 },
+  });
+  writeFileSync(tmp.path("key"), `${key}\n`, { mode: 0o600 });
+  const env = {
+    PATH: process.env.PATH ?? "",
+    LMS_BASE_URL: sim.baseUrl,
+    LMS_API_KEY_FILE: tmp.path("key"),
+  };
+  return { sim, env };
+}
+
 /** A JSON log line of a schedule child. */
 export interface ScheduleEvent {
   msg: string;
@@ -57,7 +82,10 @@ export interface ScheduleEvent {
   hint?: string;
 }
 
-/** A schedule child's output as it comes, its JSON log lines, and its exit code once it ends. */
+/**
+ * A schedule child's output as it comes, its JSON log lines, and its exit code once it ends
+ * (`ended`: with the signal that ended it, if one did).
+ */
 export function watchChild(child: ChildProcessByStdio<null, Readable | null, Readable>) {
   const seen = { stdout: "", stderr: "", closed: false };
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -66,16 +94,17 @@ export function watchChild(child: ChildProcessByStdio<null, Readable | null, Rea
   child.stderr.on("data", (chunk: Buffer) => {
     seen.stderr += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("close", (code) => {
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("close", (code, signal) => {
       seen.closed = true;
-      resolve(code);
+      resolve({ code, signal });
     }),
   );
+  const exited = ended.then(({ code }) => code);
   const events = () =>
     seen.stderr
       .split("\n")
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as ScheduleEvent);
-  return { seen, exited, events };
+  return { seen, exited, ended, events };
 }
