@@ -7,17 +7,7 @@
 
 import { FIELD_NAMES, FIELD_SCHEMAS, FIELDS } from "../config/fields.js";
 import { flagValue } from "../config/flag-values.js";
-
-/** The text given to `--name` (`--name text` or `--name=text`; the last one counts), if any. */
-function typedText(name: string, argv: readonly string[]): string | undefined {
-  let typed: string | undefined;
-  for (const [i, arg] of argv.entries()) {
-    if (arg === "--") break;
-    if (arg.startsWith(`--${name}=`)) typed = arg.slice(name.length + 3);
-    else if (arg === `--${name}`) typed = argv[i + 1];
-  }
-  return typed;
-}
+import { typedTexts } from "./typed-flag-text.js";
 
 /**
  * Contract: `option --NAME must be EXPECTED (got TYPED)` for the first number flag in `parsed`
@@ -33,7 +23,7 @@ export function numberFlagLine(
     const value = flagValue(parsed, flag);
     if (kind !== "number" || typeof value !== "number" || Number.isNaN(value)) continue;
     if (FIELD_SCHEMAS[field].safeParse(value).success) continue;
-    return `option --${flag} must be ${expected} (got ${typedText(flag, argv) ?? String(value)})`;
+    return `option --${flag} must be ${expected} (got ${typedTexts(flag, argv).at(-1) ?? String(value)})`;
   }
   return undefined;
 }

@@ -5,6 +5,8 @@
  * scheduler's log or a cron mail keeps only the first line.
  */
 
+import { typedTexts } from "./typed-flag-text.js";
+
 /** What each command's positional arguments are, for "Not enough non-option arguments". */
 const MISSING_POSITIONALS: Readonly<Record<string, string>> = {
   report: "the names of the reports or queries to write (`lms-export list` shows them)",
@@ -128,17 +130,11 @@ export function withHelp(problem: string, command: string | undefined): string {
 const isNaNValue = (value: unknown): boolean =>
   Number.isNaN(value) || (Array.isArray(value) && value.some((v) => Number.isNaN(v)));
 
-/** The text typed after `--name` (or in `--name=text`) that is not a number, if any. */
+/** The first text typed for `--name` that is not a number, if any. */
 function typedValue(name: string, argv: readonly string[]): string | undefined {
-  for (const [i, arg] of argv.entries()) {
-    const text = arg.startsWith(`--${name}=`)
-      ? arg.slice(name.length + 3)
-      : arg === `--${name}`
-        ? argv[i + 1]
-        : undefined;
-    if (text !== undefined && !text.startsWith("--") && Number.isNaN(Number(text))) return text;
-  }
-  return undefined;
+  return typedTexts(name, argv).find(
+    (text) => !text.startsWith("--") && Number.isNaN(Number(text)),
+  );
 }
 
 /**
