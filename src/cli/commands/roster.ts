@@ -8,7 +8,7 @@ import { sharedEmailsWarning } from "../../roster/shared-emails.js";
 import { quotedCell } from "../../tabular/quoted-cell.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
-import { withConfigOption, withDbOption } from "../options.js";
+import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 
 /**
  * The import's line; it names the database, and says when the import created it: a mistyped
@@ -58,7 +58,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
         "import <file>",
         "Import a people file (CSV, XLSX, Parquet, JSON lines) into the user table",
         (y) =>
-          withDbOption(withConfigOption(y))
+          withLogOptions(withDbOption(withConfigOption(y)))
             .positional("file", {
               type: "string",
               demandOption: true,

@@ -17,13 +17,15 @@ import { namingDbSetting, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
-import { withConfigOption, withDbOption } from "../options.js";
+import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 import { withWaitOption } from "../wait-option.js";
 
 /** The query positional, --format and the options `sql` shares with the other commands. */
 function sqlBuilder(y: Argv) {
   return withWaitOption(
-    withFileAccessOption(withFormulaOption(withDbOption(withConfigOption(y)), "CSV text cells")),
+    withFileAccessOption(
+      withFormulaOption(withLogOptions(withDbOption(withConfigOption(y))), "CSV text cells"),
+    ),
   )
     .positional("query", {
       type: "string",
