@@ -96,7 +96,7 @@ export async function mergeRun(
       const mergeStarted = Date.now();
       const tables = await mergeStaging(connection, store.side, plan.resources, plan.mode, {
         keepRejectedOf: runId,
-        keepNewer: await holdsRecordsOf(connection, runId),
+        ...((await holdsRecordsOf(connection, runId)) ? { keepAppliedDuring: runId } : {}),
         beforeCommit: (tx) =>
           recordRunEnd(tx, store.side, runId, { status: "succeeded", pace, resources: figures }),
       });

@@ -39,10 +39,11 @@ export interface MergeOptions {
    */
   keepRejectedOf?: number;
   /**
-   * Leaves a row the database holds in a later version than the staged copy (see keepNewer).
-   * Only when the database's rows came from the same portal: another portal's are replaced.
+   * The run whose merge this is, when the database's rows came from the same portal (another
+   * portal's are replaced): a row `apply` rewrote since that run began and holds in a later
+   * version than the staged copy is left (see keepNewer).
    */
-  keepNewer?: boolean;
+  keepAppliedDuring?: number;
 }
 
 function dedupedSql(resource: ExtractedName, stage: string, columns: string): string {
@@ -51,47 +52,60 @@ function dedupedSql(resource: ExtractedName, stage: string, columns: string): st
 }
 
 /** The quoted identifiers a merge of `resource` uses. */
-function sqlNames(resource: ExtractedName, side: string, keepNewerRows: boolean) {
+function sqlNames(resource: ExtractedName, side: string, keepAppliedDuring: number | undefined) {
   const spec = RESOURCES[resource];
+  const key = quoteIdent(spec.primaryKey);
   const names = [...spec.fields.map((f) => f.name), EXTRA_COLUMN];
   return {
     spec,
     side,
     table: quoteIdent(resource),
     stage: inSide(side, stagingTable(resource)),
-    key: quoteIdent(spec.primaryKey),
+    key,
     columns: names.map(quoteIdent).join(", "),
     nonKey: names.filter((name) => name !== spec.primaryKey).map(quoteIdent),
     // See keepNewer.
-    updated:
-      keepNewerRows && "edit" in spec.endpoints && spec.updatedField
-        ? quoteIdent(spec.updatedField)
+    laterApplied:
+      keepAppliedDuring !== undefined && "edit" in spec.endpoints && spec.updatedField
+        ? laterAppliedSql(resource, key, quoteIdent(spec.updatedField), keepAppliedDuring)
         : undefined,
   };
 }
 
 /**
- * `staged` (a SELECT of the staged rows) without those whose record the database holds in a
- * later version. `apply` writes the portal's answer to an edit into the database at once; an
- * extract paging while it ran, or resumed after it, staged the record as it was before, and
- * merging that copy would put the old values back: the database would disagree with the portal
- * until the next extract, and an `apply` of the old values (an undo) would find them "unchanged"
- * and send nothing. The portal's own `*_updated_date` tells which copy is later; only the
- * resources `apply` edits are concerned, and a record with no date is taken as staged.
+ * The condition, on a stored row `t` and a staged one `s` of the same key, that keeps `t`: it is
+ * later by the portal's own date, and `apply` wrote it (op `<resource>.…`, in `_changes`, whose
+ * time and the run's `started_at` are both this machine's clock) after the run began. A stored row
+ * later than the portal's answer with no such apply is not the portal's any more (a portal
+ * restored from a backup, a record's date set back): the portal's copy wins, as in any full run.
  */
-function keepNewer(names: ReturnType<typeof sqlNames>, staged: string): string {
-  const { table, key, updated } = names;
-  if (updated === undefined) return staged;
-  return `SELECT * FROM (${staged}) AS s WHERE NOT EXISTS (SELECT 1 FROM ${table} AS t WHERE t.${key} = s.${key} AND t.${updated} > s.${updated})`;
+function laterAppliedSql(resource: string, key: string, updated: string, runId: number) {
+  return (t: string, s: string) =>
+    `${t}.${updated} > ${s}.${updated} AND EXISTS (SELECT 1 FROM _changes c WHERE c.op LIKE '${resource}.%' AND c.record_id = ${t}.${key} AND c."time" >= (SELECT started_at FROM _runs WHERE run_id = ${Math.trunc(runId)}))`;
 }
 
-/** After a table was replaced by the staged rows, puts back the rows `old` holds in a later version. */
+/**
+ * `staged` (a SELECT of the staged rows) without those whose record `apply` rewrote in the
+ * database during the run. `apply` writes the portal's answer to an edit into the database at
+ * once; an extract paging while it ran, or resumed after it, staged the record as it was before,
+ * and merging that copy would put the old values back: the database would disagree with the
+ * portal until the next extract, and an `apply` of the old values (an undo) would find them
+ * "unchanged" and send nothing. The portal's own `*_updated_date` tells which copy is later; only
+ * the resources `apply` edits are concerned, and a record with no date is taken as staged.
+ */
+function keepNewer(names: ReturnType<typeof sqlNames>, staged: string): string {
+  const { table, key, laterApplied } = names;
+  if (laterApplied === undefined) return staged;
+  return `SELECT * FROM (${staged}) AS s WHERE NOT EXISTS (SELECT 1 FROM ${table} AS t WHERE t.${key} = s.${key} AND ${laterApplied("t", "s")})`;
+}
+
+/** After a table was replaced by the staged rows, puts back the rows keepNewer keeps, from `old`. */
 function restoreNewerSql(names: ReturnType<typeof sqlNames>, old: string): string[] {
-  const { table, key, updated, nonKey } = names;
-  if (updated === undefined) return [];
+  const { table, key, laterApplied, nonKey } = names;
+  if (laterApplied === undefined) return [];
   const set = nonKey.map((column) => `${column} = o.${column}`).join(", ");
   return [
-    `UPDATE ${table} SET ${set} FROM ${old} AS o WHERE ${table}.${key} = o.${key} AND o.${updated} > ${table}.${updated}`,
+    `UPDATE ${table} SET ${set} FROM ${old} AS o WHERE ${table}.${key} = o.${key} AND ${laterApplied("o", table)}`,
   ];
 }
 
@@ -249,7 +263,7 @@ export async function mergeStaging(
     inTransaction(connection, async () => {
       for (const resource of unique) {
         const keep = rejected.has(resource) ? options.keepRejectedOf : undefined;
-        const names = sqlNames(resource, side, options.keepNewer === true);
+        const names = sqlNames(resource, side, options.keepAppliedDuring);
         await mergeOne(connection, names, resource, how, keep);
       }
       dataMerged = true;

@@ -1,9 +1,9 @@
 /**
  * A full extract of the same portal leaves a group the database holds in a later version than the
- * portal listed, as `apply` leaves one it edited while the extract was paging (the copy the
- * extract staged is the older one). Real HTTP to the simulator, a real DuckDB file; the later
- * version is written into the database by hand, standing in for apply's, so that the moment
- * does not have to be caught.
+ * portal listed when `apply` wrote it while the extract was paging (the copy the extract staged
+ * is the older one), and otherwise takes the portal's copy. Real HTTP to the simulator, a real
+ * DuckDB file; the later version and its `_changes` row are written into the database by hand,
+ * standing in for apply's, so that the moment does not have to be caught.
  */
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -25,32 +25,61 @@ afterAll(async () => {
   await sim.close();
 });
 
-it("a full run of the same portal keeps the later version; the portal's other records are as listed", async () => {
-  const db = join(dir, "later.duckdb");
-  const run = () =>
-    runExtract({
-      db,
-      clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 4 },
-      mode: "full",
-      logger: silentLogger,
-    });
-  await run();
-  const [first, second] = sim.data.list("grp");
+const run = (db: string) =>
+  runExtract({
+    db,
+    clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 4 },
+    mode: "full",
+    logger: silentLogger,
+  });
+
+/**
+ * Group `id` given a later version in the database, as `apply` writes one; `appliedAt`, the time
+ * `_changes` records for that apply (none when null).
+ */
+async function editedInDatabase(db: string, id: unknown, appliedAt: string | null) {
   const instance = await DuckDBInstance.create(db);
   const connection = await instance.connect();
   await connection.run(
-    `UPDATE grp SET grp_description = 'edited by apply', grp_updated_date = grp_updated_date + INTERVAL 1 DAY WHERE grp_id = ${first?.grp_id}`,
+    `UPDATE grp SET grp_description = 'edited by apply', grp_updated_date = grp_updated_date + INTERVAL 1 DAY WHERE grp_id = ${id}`,
   );
+  if (appliedAt !== null) {
+    await connection.run(
+      `INSERT INTO _changes VALUES ('set', 'groups.csv', 2, 'grp.edit', ${id}, NULL, NULL, 'applied', NULL, TIMESTAMP '${appliedAt}')`,
+    );
+  }
   connection.closeSync();
   instance.closeSync();
-  await run();
-  expect(
-    await readRows(
-      db,
-      `SELECT grp_id::INTEGER, grp_description FROM grp WHERE grp_id IN (${first?.grp_id}, ${second?.grp_id}) ORDER BY grp_id`,
-    ),
-  ).toEqual([
+}
+
+const described = (db: string, ids: unknown[]) =>
+  readRows(
+    db,
+    `SELECT grp_id::INTEGER, grp_description FROM grp WHERE grp_id IN (${ids.join(", ")}) ORDER BY grp_id`,
+  );
+
+it("a full run of the same portal keeps the later version apply wrote during it; the portal's other records are as listed", async () => {
+  const db = join(dir, "later.duckdb");
+  await run(db);
+  const [first, second] = sim.data.list("grp");
+  // Recorded after the next run begins, as an apply made while it pages is.
+  await editedInDatabase(db, first?.grp_id, "2999-01-01 00:00:00");
+  await run(db);
+  expect(await described(db, [first?.grp_id, second?.grp_id])).toEqual([
     [first?.grp_id, "edited by apply"],
+    [second?.grp_id, second?.grp_description ?? null],
+  ]);
+});
+
+it("a later version no apply wrote during the run (a portal restored from a backup) is replaced by the portal's", async () => {
+  const db = join(dir, "restored.duckdb");
+  await run(db);
+  const [first, second] = sim.data.list("grp");
+  await editedInDatabase(db, first?.grp_id, null);
+  await editedInDatabase(db, second?.grp_id, "2000-01-01 00:00:00");
+  await run(db);
+  expect(await described(db, [first?.grp_id, second?.grp_id])).toEqual([
+    [first?.grp_id, first?.grp_description ?? null],
     [second?.grp_id, second?.grp_description ?? null],
   ]);
 });

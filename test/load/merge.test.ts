@@ -85,32 +85,62 @@ describe("mergeStaging", () => {
       ...group(id, name),
       grp_updated_date: updated,
     });
-    async function editedThenStaged(extra: Record<string, unknown>[]): Promise<DuckDBConnection> {
+    /**
+     * Group 1 edited in the database (stored on the 5th), by an `apply` recorded `appliedAt`
+     * (none when null), in a run begun at 12:00; answers the connection and the run.
+     */
+    async function editedThenStaged(
+      extra: Record<string, unknown>[],
+      appliedAt: string | null = "2026-02-01 12:30:00",
+    ): Promise<{ connection: DuckDBConnection; runId: number }> {
       const connection = await memory();
       await stage(connection, "grp", [dated(1, "a", "2026-01-02T00:00:00Z"), group(2, "b")]);
       await merged(connection, ["grp"], "full");
+      const startedAt = new Date("2026-02-01T12:00:00Z");
+      const runId = await startRun(connection, {
+        mode: "full",
+        since: null,
+        options: {},
+        startedAt,
+      });
       await connection.run(
         "UPDATE grp SET grp_name = 'edited', grp_updated_date = TIMESTAMP '2026-01-05 00:00:00' WHERE grp_id = 1",
       );
+      if (appliedAt !== null) {
+        await connection.run(
+          `INSERT INTO _changes VALUES ('set', 'groups.csv', 2, 'grp.edit', 1, NULL, NULL, 'applied', NULL, TIMESTAMP '${appliedAt}')`,
+        );
+      }
       await stage(connection, "grp", [dated(1, "a", "2026-01-02T00:00:00Z"), ...extra]);
-      return connection;
+      return { connection, runId };
     }
     for (const mode of ["full", "incremental"] as const) {
-      it(`${mode}: is kept; a later staged copy still wins`, async () => {
-        const connection = await editedThenStaged([
+      it(`${mode}: is kept when apply wrote it during the run; a later staged copy still wins`, async () => {
+        const { connection, runId } = await editedThenStaged([
           dated(2, "b-later", "2026-01-06T00:00:00Z"),
           dated(3, "c", "2026-01-01T00:00:00Z"),
         ]);
-        await merged(connection, ["grp"], mode, { keepNewer: true });
+        await merged(connection, ["grp"], mode, { keepAppliedDuring: runId });
         expect(await groups(connection)).toEqual([
           [1, "edited"],
           [2, "b-later"],
           [3, "c"],
         ]);
       });
+      it(`${mode}: is replaced by the portal's copy when no apply wrote it during the run`, async () => {
+        // A portal restored from a backup answers an older version than the database holds.
+        for (const appliedAt of [null, "2026-02-01 11:59:59"]) {
+          const { connection, runId } = await editedThenStaged([group(2, "b")], appliedAt);
+          await merged(connection, ["grp"], mode, { keepAppliedDuring: runId });
+          expect(await groups(connection)).toEqual([
+            [1, "a"],
+            [2, "b"],
+          ]);
+        }
+      });
     }
-    it("is replaced when the database's rows are another portal's (keepNewer off)", async () => {
-      const connection = await editedThenStaged([group(2, "b")]);
+    it("is replaced when the database's rows are another portal's (no run to keep for)", async () => {
+      const { connection } = await editedThenStaged([group(2, "b")]);
       await merged(connection, ["grp"], "full");
       expect(await groups(connection)).toEqual([
         [1, "a"],
@@ -118,11 +148,11 @@ describe("mergeStaging", () => {
       ]);
     });
     it("full with a key staged twice (the careful merge): is kept", async () => {
-      const connection = await editedThenStaged([
+      const { connection, runId } = await editedThenStaged([
         dated(1, "a", "2026-01-02T00:00:00Z"),
         group(2, "b"),
       ]);
-      await merged(connection, ["grp"], "full", { keepNewer: true });
+      await merged(connection, ["grp"], "full", { keepAppliedDuring: runId });
       expect(await groups(connection)).toEqual([
         [1, "edited"],
         [2, "b"],
