@@ -23,8 +23,20 @@ export function filesBefore(db: string | LmsDatabase): FilesBefore | undefined {
   return { path: db, db: existsSync(db), side: existsSync(sidePathOf(db)) };
 }
 
-/** Removes what the run created; the store must be closed. */
-export async function removeCreated(before: FilesBefore): Promise<void> {
+/**
+ * Removes what the run created; the store must be closed. `sideHeld` settles as the run's hold
+ * on the side file: a run that never held it (another extract of the database did: refused at
+ * its lock, or stopped while waiting for it) created neither file, though both may have been
+ * missing at its start. They are the other run's, in use, and stay.
+ */
+export async function removeCreated(before: FilesBefore, sideHeld: Promise<void>): Promise<void> {
+  if (
+    !(await sideHeld.then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
   if (!before.side) await removeDatabaseFile(sidePathOf(before.path));
   if (!before.db) await removeDatabaseFile(before.path);
 }

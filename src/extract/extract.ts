@@ -225,7 +225,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
       () => ended === "foreign",
       () => true,
     );
-    if (refused && before) await removeCreated(before).catch(() => {});
+    if (refused && before) await removeCreated(before, opening.sideHeld).catch(() => {});
     releaseHeapGrowth();
   }
 }

@@ -4,10 +4,12 @@
  * replacing the first's, both reported done. (Two portals of a config file naming one database are
  * refused when the file is read: test/cli/portal-shared-db.test.ts.)
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runExtract } from "../../src/extract/extract.js";
 import { openDatabase } from "../../src/load/database.js";
+import { sidePathOf } from "../../src/load/side-file.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
@@ -28,6 +30,8 @@ async function runCount(db: string): Promise<number> {
 
 beforeAll(async () => {
   for (const seed of [1, 2]) sims.push(await startSimulator({ users: 20, takesPerUser: 2, seed }));
+  // Slow answers: the refused run stops its key check before the portal has answered it.
+  sims.push(await startSimulator({ users: 20, takesPerUser: 2, faults: { latencyMs: 200 } }));
 });
 
 afterAll(async () => {
@@ -46,6 +50,29 @@ describe("one database for two extracts", () => {
     expect(String((refused[0] as PromiseRejectedResult).reason)).toContain(
       `another extract of database ${db} is running in this process`,
     );
+    expect(await runCount(db)).toBe(1);
+  });
+
+  test("the refused one of two extracts of a new database leaves the other's files alone", async () => {
+    // Both start before either has made a file; the refused one used to remove the side file
+    // (and the database) the other had just made and was using, as files it made itself.
+    const db = join(dir, "new-twice.duckdb");
+    const clientOptions = { baseUrl: sims[2]!.baseUrl, apiKey: "demo-key", concurrency: 4 };
+    const runs = [0, 1].map(() =>
+      runExtract({ db, clientOptions, mode: "full", logger: silentLogger }),
+    );
+    const first = await Promise.race(
+      runs.map((run, i) =>
+        run.then(
+          () => ({ i, error: undefined }),
+          (error: unknown) => ({ i, error }),
+        ),
+      ),
+    );
+    expect(String(first.error)).toContain("another extract of database");
+    // The other run pages a slow portal still: its side file is where it was.
+    expect(existsSync(sidePathOf(db))).toBe(true);
+    await runs[1 - first.i];
     expect(await runCount(db)).toBe(1);
   });
 });
