@@ -10,6 +10,7 @@ import { isInterruption, LmsExportError } from "../errors/lms-export-error.js";
 import { streamIsTTY } from "../log/color.js";
 import { writeLogLine } from "../log/log-line-output.js";
 import type { CliContext } from "./context.js";
+import { writeStderrLine } from "./stderr-line.js";
 
 function resolveFor(flags: Readonly<Record<string, unknown>>, ctx: CliContext) {
   return resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY: streamIsTTY(ctx.stderr) });
@@ -142,6 +143,11 @@ export async function forEachPortal(
       `portal ${o.name}: ${o.error === undefined ? o.done : `${o.stopped ? "stopped" : "failed"}: ${o.error}`}`,
   );
   ctx.stdout.write(`${lines.join("\n")}\n`);
+  // In a JSON log each failure is a record too (text keeps it to the lines above and the error).
+  for (const o of outcomes) {
+    if (ctx.stderrFormat?.json !== true || o.error === undefined || o.stopped) continue;
+    writeStderrLine(ctx, "error", `portal ${o.name} failed: ${o.error}`, { portal: o.name });
+  }
   const failed = outcomes.filter((o) => o.error !== undefined && !o.stopped).map((o) => o.name);
   const stopped = outcomes.filter((o) => o.stopped).map((o) => o.name);
   if (failed.length > 0) {

@@ -12,7 +12,9 @@
  * said once at the end, where stderr may work again (space freed, a transient EIO).
  */
 import type { Writable } from "node:stream";
-import { lostLogLines, noteLostLogLine, writeLogLine } from "../log/log-line-output.js";
+import { lostLogLines, noteLostLogLine } from "../log/log-line-output.js";
+import type { StderrFormat } from "./context.js";
+import { writeStderrLine } from "./stderr-line.js";
 
 /** Watches the process's stdout and stderr for the life of one command. */
 export interface OutputGuard {
@@ -25,7 +27,12 @@ export interface OutputGuard {
 /** Errors that only mean "nobody reads this any more". */
 const CLOSED_READER = new Set(["EPIPE", "ERR_STREAM_DESTROYED", "ECONNRESET"]);
 
-export function guardOutput(stdout: Writable, stderr: Writable): OutputGuard {
+/** Watches `stdout` and `log.stderr` (whose last line follows `log.stderrFormat`). */
+export function guardOutput(
+  stdout: Writable,
+  log: { stderr: Writable; stderrFormat?: StderrFormat },
+): OutputGuard {
+  const { stderr } = log;
   let first: Error | undefined;
   const onError = (error: Error & { code?: string }) => {
     if (error.code !== undefined && CLOSED_READER.has(error.code)) return;
@@ -42,7 +49,7 @@ export function guardOutput(stdout: Writable, stderr: Writable): OutputGuard {
       if (lost.count > 0) {
         const lines = lost.count === 1 ? "1 log line was" : `${lost.count} log lines were`;
         const why = `could not be written to stderr (${lost.reason})`;
-        writeLogLine(stderr, `lms-export: ${lines} left out: they ${why}\n`);
+        writeStderrLine(log, "warn", `lms-export: ${lines} left out: they ${why}`);
       }
       // Late errors still need a listener, or a write made after main() returns would crash
       // the process on its way out; the listener only forgets them.

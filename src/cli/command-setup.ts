@@ -44,6 +44,11 @@ export async function setupCommand(
     isTTY: streamIsTTY(ctx.stderr),
     ...(options.configFile === false ? { configPath: false } : {}),
   });
+  // JSON by default off a terminal is for the log lines; the last line stays the text scripts
+  // read unless JSON was asked for (see stderr-line.ts).
+  if (ctx.stderrFormat !== undefined) {
+    ctx.stderrFormat.json = config.logFormat === "json" && config.logFormatChosen;
+  }
   const secrets: string[] = [];
   const logger = createCliLogger({
     format: config.logFormat,

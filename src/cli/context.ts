@@ -19,6 +19,17 @@ export interface CliContext {
   readonly logPortal?: string;
   /** What the process says if a second Ctrl-C ends it at once; absent when run in-process. */
   readonly lastWords?: LastWords;
+  /**
+   * The format of the CLI's own lines on stderr (its final error): JSON once the command has
+   * read that a JSON log was asked for, so that every line of it is JSON. Absent when run
+   * in-process, and the lines are text.
+   */
+  readonly stderrFormat?: StderrFormat;
+}
+
+/** Set by the command once it knows its log format (command-setup.ts). */
+export interface StderrFormat {
+  json: boolean;
 }
 
 export function processContext(signal: AbortSignal, lastWords?: LastWords): CliContext {
@@ -28,6 +39,7 @@ export function processContext(signal: AbortSignal, lastWords?: LastWords): CliC
     env: process.env,
     cwd: process.cwd(),
     signal,
+    stderrFormat: { json: false },
     ...(lastWords === undefined ? {} : { lastWords }),
   };
 }

@@ -32,6 +32,7 @@ import {
 } from "./exit-codes.js";
 import { LastWords } from "./last-words.js";
 import { numberFlagLine } from "./number-flags.js";
+import { writeStderrLine } from "./stderr-line.js";
 import { listenForStops } from "./stop-signals.js";
 import { notANumberLine, usageLine } from "./usage-message.js";
 
@@ -190,7 +191,7 @@ export async function main(
   const stops = listenForStops(controller, lastWords, !given);
   // Only now that main()'s own handlers listen (see starting-signals.ts).
   releaseStartingSignals?.();
-  const output = given ? undefined : guardOutput(process.stdout, process.stderr);
+  const output = given ? undefined : guardOutput(process.stdout, ctx);
   let usageFailure: string | undefined;
   const root = rootParser(argv, ctx, (message) => {
     usageFailure = message;
@@ -206,12 +207,12 @@ export async function main(
     if (output) await new Promise((resolve) => setImmediate(resolve));
     const failed = output?.failure();
     if (failed !== undefined) {
-      writeLogLine(ctx.stderr, `lms-export: could not write the output: ${failed.message}\n`);
+      writeStderrLine(ctx, "error", `lms-export: could not write the output: ${failed.message}`);
       return EXIT_FAILED;
     }
     return EXIT_OK;
   } catch (error) {
-    writeLogLine(ctx.stderr, `${failureLine(error)}\n`);
+    writeStderrLine(ctx, "error", failureLine(error));
     // A typed failure after a signal came from it; an untyped one is a bug either way.
     return error instanceof LmsExportError ? (stops.signalled() ?? exitCodeOf(error)) : EXIT_FAILED;
   } finally {

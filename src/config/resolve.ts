@@ -71,6 +71,11 @@ export interface ResolvedConfig {
   /** Where each report parameter came from ("--param" or "<file> (report.params)"), by name. */
   reportParamSources: Record<string, string>;
   logFormat: "human" | "json";
+  /**
+   * The log format was asked for (flag, environment or config file), not taken by default from
+   * whether stderr is a terminal: only then are the CLI's own lines JSON too (stderr-line.ts).
+   */
+  logFormatChosen: boolean;
   quiet: boolean;
   /** Absolute path of the key file, if any source named one. */
   apiKeyFile: string | undefined;
@@ -169,6 +174,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     // manager's journal) gets JSON lines a machine can parse.
     logFormat:
       pick("logFormat") ?? ((input.isTTY ?? process.stderr.isTTY === true) ? "human" : "json"),
+    logFormatChosen: pick("logFormat") !== undefined,
     quiet: pick("quiet") ?? false,
     apiKeyFile: pick("apiKeyFile"),
     smtpUrl: pick("smtpUrl"),

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunningSimulator } from "../../src/simulator/server.js";
 import { PROJECT_ROOT } from "../helpers/spawn-cli.js";
+import { stderrText } from "../helpers/stderr-text.js";
 import { slowPortal, tempFolder, waitFor, watchChild } from "./schedule-helpers.js";
 
 const tmp = tempFolder();
@@ -42,7 +43,9 @@ it("an extract that gets SIGHUP stops as on SIGTERM, with exit 129", async () =>
   await waitFor("the first resource", () => run.events().some((e) => e.msg === "extracted grp"));
   run.child.kill("SIGHUP");
   expect(await run.ended).toEqual({ code: 129, signal: null });
-  expect(run.stderr()).toContain("lms-export: extract interrupted; the database is unchanged");
+  expect(stderrText(run.stderr())).toContain(
+    "lms-export: extract interrupted; the database is unchanged",
+  );
 }, 60_000);
 
 it("a schedule that gets SIGHUP stops its run, waits for it and logs both, exit 0", async () => {

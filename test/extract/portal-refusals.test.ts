@@ -14,6 +14,7 @@ import { startSimulator } from "../../src/simulator/server.js";
 import { startTlsPortal } from "../api/tls-portal.js";
 import { runCli } from "../helpers/in-process-cli.js";
 import { collect, spawnCli } from "../helpers/spawn-cli.js";
+import { stderrText } from "../helpers/stderr-text.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const KEY = "refusals-key-5d0e";
@@ -125,7 +126,7 @@ describe("a portal whose certificate is not trusted here", () => {
     );
     // Past the TLS layer, the portal's own answer: it refuses every key.
     expect(trusted.code, trusted.stderr).toBe(2);
-    expect(printed(trusted.stderr)).toEqual([
+    expect(printed(stderrText(trusted.stderr))).toEqual([
       expect.stringMatching(
         /^lms-export: authenticate \(POST \/api-v2\/token, HTTP 401\): the portal refused the API key/,
       ),

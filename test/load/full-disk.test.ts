@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { fillUp, tryMount } from "../helpers/small-disk.js";
 import { runCli } from "../helpers/spawn-cli.js";
+import { stderrText } from "../helpers/stderr-text.js";
 
 const KEY = "full-disk-key-3c9d";
 
@@ -133,7 +134,7 @@ describe("a full disk at the end of an extract", () => {
     try {
       const run = await runCli([...args, "--log-format", "json"]);
       expect(run.code, run.stderr).toBe(1);
-      const last = run.stderr.trim().split("\n").at(-1) ?? "";
+      const last = stderrText(run.stderr).trim().split("\n").at(-1) ?? "";
       expect(last).toMatch(
         new RegExp(
           `^lms-export: extract failed: no space left on ${small} \\(.* free\\): free space there; `,

@@ -37,7 +37,13 @@ test("SIGINT during the second report's mail: the summary of both reports' mail,
     },
   });
   const args = ["report", "team-list", "team-chart", "--catalog", "cat", "--db", "lms.duckdb"];
-  const env = { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: "reports@example.com", LMS_QUIET: "1" };
+  // A text log: the CLI's edge line is then the text line looked for below (JSON in a JSON log).
+  const env = {
+    LMS_SMTP_URL: smtp.url,
+    LMS_MAIL_FROM: "reports@example.com",
+    LMS_QUIET: "1",
+    LMS_LOG_FORMAT: "human",
+  };
   const child = spawnCli([...args, "--out", "out", "--mail"], { cwd: dir, env });
   const result = await collect(child);
   await smtp.close();

@@ -8,6 +8,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { collect, runCli, spawnCli } from "../helpers/spawn-cli.js";
+import { stderrText } from "../helpers/stderr-text.js";
 import { mailWorkspace } from "./cli-harness.js";
 import { type SmtpFixture, startSmtp } from "./smtp-fixture.js";
 
@@ -58,7 +59,10 @@ test("SIGINT while mailing: the message in flight is delivered, no other, exit 1
   expect(result.code, result.stderr).toBe(130);
   // team-list makes three messages (two managers' shares, then the rest): only the first went.
   expect(split.received).toHaveLength(1);
-  const line = result.stderr.split("\n").find((l) => l.startsWith("lms-export:")) ?? "";
+  const line =
+    stderrText(result.stderr)
+      .split("\n")
+      .find((l) => l.startsWith("lms-export:")) ?? "";
   expect(line).toMatch(
     /^lms-export: mail interrupted; no further mail was sent \(1 message sent before\); not reached: .+; to send them: lms-export report team-list .*--mail-only /,
   );

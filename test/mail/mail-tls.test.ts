@@ -60,9 +60,19 @@ beforeAll(async () => {
   selfSigned = { key: await readFile(key, "utf8"), cert: await readFile(cert, "utf8") };
 });
 
-/** The error line of a run: the one stderr line from the CLI's edge. */
+/**
+ * The error line of a run: the one stderr line from the CLI's edge; in a child process, whose
+ * log is JSON, the last error record's message.
+ */
 function errorLine(stderr: string): string {
-  return stderr.split("\n").find((line) => line.startsWith("lms-export:")) ?? "";
+  const lines = stderr.split("\n");
+  const text = lines.find((line) => line.startsWith("lms-export:"));
+  if (text !== undefined) return text;
+  const record = lines
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { level?: string; msg?: string })
+    .findLast((r) => r.level === "error");
+  return record?.msg === undefined ? "" : `lms-export: ${record.msg}`;
 }
 
 describe("TLS failures with the mail server", () => {

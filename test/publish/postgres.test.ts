@@ -17,6 +17,7 @@ import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
 import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
 import { PUBLISHED_TABLES } from "../../src/publish/published-tables.js";
 import { collect, spawnCli } from "../helpers/spawn-cli.js";
+import { stderrText } from "../helpers/stderr-text.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { startBiServer } from "./helpers/bi-server.js";
 import { filledDatabase, tableCounts } from "./helpers/filled-db.js";
@@ -234,7 +235,11 @@ describe.skipIf(!installed)("publish --postgres", () => {
     const result = await output;
     expect(signalled).toBe(true);
     // Stopped by SIGINT: 130, as a shell reports it.
-    expect({ code: result.code, signal: result.signal, stderr: result.stderr }).toMatchObject({
+    expect({
+      code: result.code,
+      signal: result.signal,
+      stderr: stderrText(result.stderr),
+    }).toMatchObject({
       code: 130,
       signal: null,
       stderr: expect.stringContaining("lms-export: interrupted"),
