@@ -5,7 +5,7 @@
 import type { Writable } from "node:stream";
 import { type DuckDBResult, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
 import { infinityText } from "./duckdb-time.js";
-import { neutraliseText } from "./export/formula-injection.js";
+import { holdsText, neutraliseText } from "./export/formula-injection.js";
 import { jsonValue } from "./json-value.js";
 import { isNumericType } from "./numeric-types.js";
 import { utcText } from "./utc-text.js";
@@ -140,11 +140,11 @@ async function printCsv(
     const fields = row.map((value, c) => {
       if (value === null) return "";
       const t = text(value, true);
-      // A union prints as its member's text, which may be a formula as any text can.
+      // A union prints as its member's text: a text member may be a formula as any text can.
       const isText =
         types[c] === DuckDBTypeId.VARCHAR ||
         types[c] === DuckDBTypeId.ENUM ||
-        types[c] === DuckDBTypeId.UNION;
+        (types[c] === DuckDBTypeId.UNION && holdsText(value));
       return csvField(isText && neutraliseFormulas ? neutraliseText(t) : t);
     });
     return `${fields.join(",")}\r\n`;

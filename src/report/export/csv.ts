@@ -7,10 +7,15 @@
 import { createReadStream, createWriteStream } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { type DuckDBConnection, type DuckDBType, DuckDBTypeId } from "@duckdb/node-api";
+import {
+  type DuckDBConnection,
+  type DuckDBType,
+  DuckDBTypeId,
+  type DuckDBUnionType,
+} from "@duckdb/node-api";
 import { quoteIdent } from "../../load/ddl.js";
 import { type BoundQuery, copyQuery, describeColumns } from "../run-query.js";
-import { neutraliseSql } from "./formula-injection.js";
+import { neutraliseSql, unionTextSql } from "./formula-injection.js";
 import { holdsTimestampTz, utcValuesSql } from "./utc-timestamp-sql.js";
 
 /** COPY options for RFC 4180 CSV; DuckDB writes UTF-8 (it has no other encoding for writing). */
@@ -50,7 +55,7 @@ async function copyCsv(
   options: { neutraliseFormulas: boolean },
 ): Promise<number> {
   const columns = await describeColumns(connection, bound);
-  // A union is written as its member's text, which may be a formula as any text can.
+  // A union is written as its member's text: a text member may be a formula as any text can.
   const isText = (id: DuckDBTypeId) =>
     id === DuckDBTypeId.VARCHAR || id === DuckDBTypeId.ENUM || id === DuckDBTypeId.UNION;
   const neutralised = (type: DuckDBType) => options.neutraliseFormulas && isText(type.typeId);
@@ -66,7 +71,10 @@ async function copyCsv(
       : column.type.typeId === DuckDBTypeId.VARCHAR
         ? name
         : `CAST(${name} AS VARCHAR)`;
-    return `${neutralised(column.type) ? neutraliseSql(text) : text} AS ${name}`;
+    if (!neutralised(column.type)) return `${text} AS ${name}`;
+    if (column.type.typeId !== DuckDBTypeId.UNION) return `${neutraliseSql(text)} AS ${name}`;
+    const textRow = unionTextSql(column.type as DuckDBUnionType, name);
+    return `CASE WHEN ${textRow} THEN ${neutraliseSql(text)} ELSE ${text} END AS ${name}`;
   });
   // Everything before the query stays on its first line: DuckDB's line numbers remain the file's.
   const select = `SELECT ${list.join(", ")} FROM (${bound.sql}\n) AS q`;

@@ -4,7 +4,18 @@
  * that opens the file, so it gets a leading apostrophe, which spreadsheets show as text. Only text
  * cells are touched; numbers, dates and booleans are written as they are, and a negative number
  * stays a number. Exporters apply it by default; `neutraliseFormulas: false` turns it off.
+ *
+ * A UNION column is text or not row by row: a row whose member is text (VARCHAR or ENUM) is
+ * neutralised, a row whose member is a number is not, so `-5` held by a union stays `-5`.
  */
+import {
+  type DuckDBType,
+  DuckDBTypeId,
+  type DuckDBUnionType,
+  DuckDBUnionValue,
+  type DuckDBValue,
+} from "@duckdb/node-api";
+import { quoteLiteral } from "../../load/ddl.js";
 
 /** The first characters that make a text cell dangerous. */
 export const FORMULA_TRIGGERS: readonly string[] = ["=", "+", "-", "@", "\t", "\r", "\n"];
@@ -24,4 +35,31 @@ export function neutraliseText(text: string): string {
 export function neutraliseSql(column: string): string {
   const codes = [...TRIGGER_CODES].join(", ");
   return `CASE WHEN ascii(${column}) IN (${codes}) THEN '''' || ${column} ELSE ${column} END`;
+}
+
+/** Whether `value` is text: a string, or a union (at any depth) whose member is one. */
+export function holdsText(value: DuckDBValue): boolean {
+  let member = value;
+  while (member instanceof DuckDBUnionValue) member = member.value;
+  return typeof member === "string";
+}
+
+function isTextType(type: DuckDBType): boolean {
+  return type.typeId === DuckDBTypeId.VARCHAR || type.typeId === DuckDBTypeId.ENUM;
+}
+
+/**
+ * A DuckDB condition over the union expression `expr`: true on the rows whose member is text
+ * (through nested unions), the rows neutraliseSql is for.
+ */
+export function unionTextSql(union: DuckDBUnionType, expr: string): string {
+  const rows = union.memberTags.flatMap((tag, i) => {
+    const member = union.memberTypes[i] as DuckDBType;
+    const tagged = `union_tag(${expr}) = ${quoteLiteral(tag)}`;
+    if (isTextType(member)) return [tagged];
+    if (member.typeId !== DuckDBTypeId.UNION) return [];
+    const inner = `union_extract(${expr}, ${quoteLiteral(tag)})`;
+    return [`(${tagged} AND (${unionTextSql(member as DuckDBUnionType, inner)}))`];
+  });
+  return rows.length === 0 ? "false" : rows.join(" OR ");
 }

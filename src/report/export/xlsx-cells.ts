@@ -23,11 +23,17 @@
  * longer one and drops its text. A longer value is cut to fit and ends with "…"; the workbook's
  * About sheet says how many were cut, and the CSV and Parquet files hold them whole.
  */
-import type { DuckDBType, DuckDBValue } from "@duckdb/node-api";
+import {
+  type DuckDBType,
+  DuckDBTypeId,
+  type DuckDBUnionType,
+  type DuckDBValue,
+} from "@duckdb/node-api";
 import { columnKind, decimalScale, isNumberKind, plainConverter } from "../present/column-kind.js";
 import { neutraliseText } from "./formula-injection.js";
 import { excelDate } from "./xlsx-dates.js";
 import { excelNumber } from "./xlsx-numbers.js";
+import { unionCell } from "./xlsx-union.js";
 
 /** A value as exceljs writes it into a cell (null = empty cell). */
 export type CellValue = string | number | boolean | Date | null;
@@ -97,9 +103,12 @@ export function columnWriter(
       convert: isNumberKind(kind) ? excelNumber(type) : excelDate(type, convert),
     };
   }
-  const text = options.neutraliseFormulas
-    ? (v: DuckDBValue) => neutraliseText(convert(v) as string)
-    : convert;
+  const text =
+    type.typeId === DuckDBTypeId.UNION
+      ? unionCell(type as DuckDBUnionType, options.neutraliseFormulas)
+      : options.neutraliseFormulas
+        ? (v: DuckDBValue) => neutraliseText(convert(v) as string)
+        : convert;
   return {
     style: {},
     baseWidth: 8,
