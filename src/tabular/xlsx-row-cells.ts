@@ -16,8 +16,9 @@ export interface SheetCell {
 }
 
 /**
- * `cell.value` for a cell of this model. A formula's value keeps only its truthy fields (as
- * FormulaValue's _copyModel does), so a formula whose result is 0 or FALSE reads as empty.
+ * `cell.value` for a cell of this model. A formula's value keeps every field the file gave: a
+ * saved result of 0, FALSE or "" is the value the sheet shows. (exceljs's FormulaValue keeps only
+ * truthy fields, which made such a result read as none, and the formula as never calculated.)
  */
 function cellValue(model: CellModel): CellValue {
   switch (model.type) {
@@ -28,7 +29,7 @@ function cellValue(model: CellModel): CellValue {
     case ValueType.Formula: {
       const copy: Record<string, unknown> = {};
       for (const key of ["formula", "result", "sharedFormula"] as const) {
-        if (model[key]) copy[key] = model[key];
+        if (model[key] !== undefined) copy[key] = model[key];
       }
       return copy as unknown as CellValue;
     }

@@ -14,6 +14,7 @@ import {
   RowXform,
   type XmlNode,
 } from "./exceljs-parsers.js";
+import { EmptyResults } from "./xlsx-empty-results.js";
 import { ownRowStrings } from "./xlsx-own-strings.js";
 import { type Part, parsePart, type XmlHandler } from "./xlsx-package.js";
 
@@ -67,6 +68,7 @@ class SheetHandler implements XmlHandler {
   #inRow = false;
   readonly #rowParser = new RowXform();
   readonly #colParser = new ColXform();
+  readonly #emptyResults = new EmptyResults();
 
   constructor(
     private readonly options: ReconcileOptions,
@@ -77,6 +79,7 @@ class SheetHandler implements XmlHandler {
     this.#depth++;
     if (this.#inRow) {
       this.#rowParser.parseOpen(node);
+      this.#emptyResults.opened(node.name);
     } else if (this.#depth === 2) {
       this.#section = SECTIONS.has(node.name) ? (node.name as Section) : "other";
     } else if (this.#depth === 3) {
@@ -106,12 +109,15 @@ class SheetHandler implements XmlHandler {
 
   close(name: string): void {
     this.#depth--;
-    if (this.#inRow && !this.#rowParser.parseClose(name)) {
+    if (this.#inRow && this.#rowParser.parseClose(name)) {
+      this.#emptyResults.closed(name, this.#rowParser.model.cells);
+    } else if (this.#inRow) {
       this.#inRow = false;
       const row = this.#rowParser.model;
       // Before reconciling: shared strings are still indexes then, and are not copied per cell.
       ownRowStrings(row);
       reconcileRow(this.#rowParser, row, this.options);
+      this.#emptyResults.settle();
       this.onRow(row);
     }
     if (this.#depth === 1) this.#section = "other";

@@ -92,7 +92,7 @@ const CASES: Record<string, CraftedBook> = {
         '<c r="C2" t="str"><v>&amp;amp;x</v></c>',
     ),
   ]),
-  "formulas: their results, errors, booleans, dates, shared formulas, a result of 0": oneSheet([
+  "formulas: their results, errors, booleans, dates, shared formulas": oneSheet([
     row(
       2,
       '<c r="A2" t="b"><f>TRUE()</f><v>1</v></c><c r="B2" t="e"><f>NA()</f><v>#N/A</v></c>' +
@@ -102,7 +102,7 @@ const CASES: Record<string, CraftedBook> = {
       3,
       '<c r="A3" s="1"><f>TODAY()</f><v>45352.5</v></c>' +
         '<c r="B3"><f t="shared" ref="B3:B5" si="0">A1*2</f><v>4</v></c>' +
-        '<c r="C3"><f>A1*0</f><v>0</v></c>',
+        '<c r="C3"><f>A1*3</f><v>3</v></c>',
     ),
     row(
       4,
@@ -165,6 +165,38 @@ const CASES: Record<string, CraftedBook> = {
     },
   ),
 };
+
+describe("openXlsx reads a formula's saved result, where exceljs's loader lost it", () => {
+  // exceljs keeps a formula's result only when it is truthy, and takes none from an empty <v>
+  // (a "" result as spreadsheets save it): both read as never calculated, and were refused.
+  test("0, FALSE and an empty text are results; a formula with no <v> still has none", async () => {
+    const reading = await readNew(
+      await craftWorkbook(
+        oneSheet([
+          row(
+            2,
+            '<c r="A2"><f>IF(A1&gt;5000,1,0)</f><v>0</v></c><c r="B2" t="b"><f>A1=1</f><v>0</v></c>' +
+              '<c r="C2" t="str"><f>IF(A1,"x","")</f><v></v></c>',
+          ),
+          row(
+            3,
+            `<c r="A3" s="1"><f>IF(A1,"x","")</f><v/></c><c r="B3"><f>A1</f></c>${text("C3", "z")}`,
+          ),
+        ]),
+      ),
+    );
+    expect(reading).toMatchObject({
+      rows: [
+        { line: 2, values: ["0", "false", null] },
+        { line: 3, values: [null, null, "z"] },
+      ],
+      notes: [
+        [2, [[1, { kind: "typed", what: "boolean", format: undefined }]]],
+        [3, [[1, { kind: "formula", formula: "A1" }]]],
+      ],
+    });
+  });
+});
 
 describe("openXlsx reads as exceljs's whole-workbook loader did", () => {
   test.each(Object.entries(CASES))("%s", async (_, book) => {
