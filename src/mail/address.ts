@@ -38,8 +38,12 @@ export function isMailAddress(text: string): boolean {
   const at = text.lastIndexOf("@");
   const local = text.slice(0, at);
   if (at < 1 || !LOCAL.test(local) || !isDomain(text.slice(at + 1))) return false;
-  // A local part with a slash or starting with a dot could name another folder.
-  return !local.includes("/") && !local.startsWith(".") && !local.includes("..");
+  // A local part with a slash or starting with a dot could name another folder. One that ends
+  // with a dot or has two in a row is no dot-atom (RFC 5322): an SMTP server refuses it in
+  // RCPT TO, so it would only ever fail to send. (Quoted local parts are not taken at all.)
+  return (
+    !local.includes("/") && !local.startsWith(".") && !local.endsWith(".") && !local.includes("..")
+  );
 }
 
 /**
