@@ -18,7 +18,7 @@ import type { ReportRunResult } from "../report/run-report.js";
 import type { JobMail } from "./job-mail.js";
 import { envelopeOf, type MailTarget, type MessagePart, partOf, targetText } from "./mail-only.js";
 import type { SplitScope } from "./scope-line.js";
-import { shareDescription } from "./share-description.js";
+import { shareDescription, shareRows } from "./share-description.js";
 import { type SplitGroup, type SplitSource, splitAddressesOf } from "./split.js";
 import { writeSplitFiles } from "./split-files.js";
 import type { SplitTables } from "./split-tables.js";
@@ -209,7 +209,7 @@ async function messagesOf(
     if (!wanted([...to, ...cc], partOf(group), options.only)) continue;
     const scope = { label, address: group.address };
     const description = shareDescription(job, new Set(sources.keys()), scope);
-    const share = { spellings, sources, description };
+    const share = { spellings, sources, description, rows: shareRows(scope) };
     const split = await writeSplitFiles(db, job, mail, group, share, options);
     const rows = [...sources.keys()].reduce((sum, name) => sum + (split.rows[name] ?? 0), 0);
     if (group.address === undefined && rows === 0 && mail.when === "rows") continue;

@@ -9,6 +9,16 @@ import type { ReportJob } from "../report/report-jobs.js";
 import type { SplitScope } from "./scope-line.js";
 
 /**
+ * Which rows the share of `scope` holds, said by its files (About sheet, page): the whole
+ * report's would otherwise be all they say of it.
+ */
+export function shareRows(scope: SplitScope): string {
+  return scope.address === undefined
+    ? `Only the rows whose ${scope.label} is empty or is not an e-mail address.`
+    : `Only the rows whose ${scope.label} is ${scope.address}.`;
+}
+
+/**
  * `job`'s description for the share of `scope` holding the queries named in `held`: as it is when
  * the share holds every query, else followed by which parts it holds, for whom.
  */

@@ -57,6 +57,8 @@ export async function writeSplitFiles(
     spellings: SplitAddresses["spellings"];
     sources: ReadonlyMap<string, SplitSource>;
     description: string;
+    /** Which rows the share holds (shareRows), for its About sheet and page. */
+    rows: string;
   },
   options: {
     outDir: string;
@@ -75,6 +77,7 @@ export async function writeSplitFiles(
     {
       ...job,
       description: split.description,
+      share: split.rows,
       formats: job.formats.filter((f) => mail.attach.includes(f)),
     },
     {

@@ -44,6 +44,7 @@ export function aboutLines(
     { label: "Title", value: job.title },
     ...(job.portal === undefined ? [] : [{ label: "Portal", value: job.portal }]),
     { label: "Description", value: job.description },
+    ...(job.share === undefined ? [] : [{ label: "Rows", value: job.share }]),
     { label: "Generated at (UTC)", value: options.now },
     ...(loaded.portals
       ? loaded.portals.flatMap((p) => loadLines(p, `, portal ${p.portal}`))

@@ -41,6 +41,12 @@ export interface ReportJob {
    * for a database of no named portal, and over several portals (their rows name each one).
    */
   portal?: string;
+  /**
+   * For one recipient's copy of a split report: which rows it holds ("Only the rows whose
+   * Manager is boss@example.com."). Its About sheet and page say so, as its message does, so a
+   * file forwarded or opened later is not taken for the whole report.
+   */
+  share?: string;
 }
 
 function unknownName(name: string, catalog: Catalog): LmsExportError {

@@ -28,7 +28,7 @@ export const HEADLINE_COLUMNS = ["completion_rate", "overdue", "failed", "expiri
 
 /** What the document is built from besides the data. */
 export interface HtmlReportInput {
-  readonly job: Pick<ReportJob, "title" | "description" | "charts" | "portal">;
+  readonly job: Pick<ReportJob, "title" | "description" | "charts" | "portal" | "share">;
   readonly bound: readonly BoundQuery[];
   readonly loaded: LastLoad;
   /** How the roster covers the data, when the report shows names (as the About sheet says it). */
@@ -199,6 +199,7 @@ export async function buildReportDocument(
     title: input.job.title,
     description: input.job.description,
     ...(input.job.portal === undefined ? {} : { portal: input.job.portal }),
+    ...(input.job.share === undefined ? {} : { share: input.job.share }),
     generatedAt: input.now,
     ...loadedFields(input.loaded),
     ...(input.roster ? { roster: rosterText(input.roster) } : {}),

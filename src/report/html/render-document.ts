@@ -61,6 +61,7 @@ function header(doc: ReportDocument, look: Look): string {
   return [
     `<h1${look("title")}>${escapeHtml(doc.title)}</h1>`,
     `<p${look("meta")}>${escapeHtml(doc.description)}</p>`,
+    ...(doc.share === undefined ? [] : [`<p${look("meta")}>${escapeHtml(doc.share)}</p>`]),
     ...portal,
     `<p${look("meta")}>Data loaded: ${escapeHtml(loaded)} · generated ${escapeHtml(utcText(doc.generatedAt))}</p>`,
     `<p${look("meta")}>Settings: ${params}</p>`,

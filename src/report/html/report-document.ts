@@ -55,6 +55,8 @@ export interface ReportDocument {
   readonly description: string;
   /** The portal of the config file the report is about (--portal), if one is named. */
   readonly portal?: string;
+  /** For one recipient's copy of a split report, which rows it holds (ReportJob's `share`). */
+  readonly share?: string;
   readonly generatedAt: Date;
   /**
    * When the data was loaded: the oldest of the last successful loads of the tables the report
