@@ -38,7 +38,9 @@ export class SheetRows {
         notes.set(i, note);
       }
     }
-    while (end > 0 && values[end - 1] === null) end--;
+    // A cell with a note but no text (a formula the file saved no result for) is not empty: the
+    // row is kept for its problem to be said, not dropped as a blank row.
+    while (end > 0 && values[end - 1] === null && !notes?.has(end - 1)) end--;
     values.length = end;
     if (line <= this.#last) this.#ordered = false;
     this.#last = Math.max(this.#last, line);

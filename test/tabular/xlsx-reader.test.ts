@@ -198,6 +198,32 @@ describe("openXlsx reads a formula's saved result, where exceljs's loader lost i
   });
 });
 
+describe("openXlsx keeps a row whose only content is a formula with no saved result", () => {
+  // Dropped as a blank row, it was a change or a person left out without a word.
+  test("the row is read, with the formula's note, between the rows around it", async () => {
+    const reading = await readNew(
+      await craftWorkbook(
+        oneSheet([
+          row(2, text("A2", "a")),
+          row(3, '<c r="A3"><f>1+1</f></c>'),
+          row(4, `${text("A4", "b")}<c r="B4"><f>2+2</f></c>`),
+        ]),
+      ),
+    );
+    expect(reading).toMatchObject({
+      rows: [
+        { line: 2, values: ["a", null, null] },
+        { line: 3, values: [null, null, null] },
+        { line: 4, values: ["b", null, null] },
+      ],
+      notes: [
+        [3, [[0, { kind: "formula", formula: "1+1" }]]],
+        [4, [[1, { kind: "formula", formula: "2+2" }]]],
+      ],
+    });
+  });
+});
+
 describe("openXlsx reads as exceljs's whole-workbook loader did", () => {
   test.each(Object.entries(CASES))("%s", async (_, book) => {
     const reading = await readBoth(await craftWorkbook(book));
