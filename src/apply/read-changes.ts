@@ -45,6 +45,7 @@ function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems
   const writable = spec.fields.map((field) => field.name);
   const known = spec.idColumn ? [spec.idColumn, ...writable] : writable;
   const seen = new Map<string, string>();
+  let unknown = false;
   const names = source.columns.map((raw) => {
     const name = snakeCase(raw);
     // Excel saves a CSV with an empty column after the data when a cell there was ever formatted:
@@ -59,6 +60,7 @@ function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems
     }
     seen.set(name, raw);
     if (!known.includes(name)) {
+      unknown = true;
       const hint = closestName(name, known);
       problems.add(
         "header",
@@ -77,6 +79,15 @@ function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems
   const needed = spec.idColumn ? [spec.idColumn, ...spec.required] : spec.required;
   for (const name of needed) {
     if (!names.includes(name)) problems.add("header", `no ${name} column; ${spec.op} needs one`);
+  }
+  // Ids alone change nothing: every row would come back "unchanged", the changes perhaps on
+  // another sheet. A misspelt column is a problem of its own that names the fields already.
+  const sets = names.some((name) => writable.includes(name));
+  if (spec.kind === "edit" && !sets && !unknown) {
+    problems.add(
+      "header",
+      `no column of a field to set; ${spec.op} sets ${writable.join(", ")}: add a column named after the field to change`,
+    );
   }
   return names;
 }

@@ -231,6 +231,15 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(message).toContain("header: no user_grp_user_id column; user_grp.create needs one");
   });
 
+  it("an edit file of ids alone, which would come back all unchanged, naming the fields it sets", async () => {
+    const [g0, g1] = groupIds();
+    const message = await refused("grp.edit", ["grp_id", `${g0}`, `${g1}`]);
+    expect(message).toContain(
+      "header: no column of a field to set; grp.edit sets grp_name, grp_description, grp_parent_id, grp_external_id, grp_external_name",
+    );
+    expect(message).toContain("1 problem,");
+  });
+
   it("a create that names the same link twice or leaves a reference blank", async () => {
     const [g] = groupIds();
     const user = fx.sim.data.userIds()[0] as number;

@@ -96,6 +96,29 @@ describe("apply: workbook cells the sheet shows otherwise than the file reads", 
     expect(fx.sim.data.get("grp", g0.grp_id)?.grp_description).toBe(g0.grp_description);
   });
 
+  it("a first sheet of valid ids alone is refused, not applied as unchanged, and the changes pointed to", async () => {
+    const [u0] = fx.sim.data.list("user");
+    if (!u0) throw new Error("too few users");
+    const workbook = new ExcelJS.Workbook();
+    const ids = workbook.addWorksheet("Ids");
+    ids.addRow(["user_id"]);
+    ids.addRow([u0.user_id]);
+    const changes = workbook.addWorksheet("Changes");
+    changes.addRow(["user_id", "user_organisation_identifier"]);
+    changes.addRow([u0.user_id, "from the second sheet"]);
+    const path = join(fx.dir, "ids-first.xlsx");
+    await workbook.xlsx.writeFile(path);
+    const message = await refused(path, "user.edit");
+    expect(message).toContain('ids-first.xlsx, sheet "Ids": 1 problem');
+    expect(message).toContain(
+      "no column of a field to set; user.edit sets user_organisation_identifier",
+    );
+    expect(message).toContain('move "Changes" to the front of the workbook');
+    expect(fx.sim.data.get("user", u0.user_id)?.user_organisation_identifier).toBe(
+      u0.user_organisation_identifier,
+    );
+  });
+
   it("a formula with no saved value is refused, not read as a blank that leaves the field", async () => {
     const [g0, g1] = fx.sim.data.list("grp");
     if (!g0 || !g1) throw new Error("too few groups");
