@@ -13,7 +13,7 @@ import {
   extractWith,
 } from "./extract-options.js";
 import { namingKeySource } from "./key-refusal.js";
-import { namingRunToResume } from "./portal-resume-hint.js";
+import { namingRunToResume, resumeTarget } from "./portal-resume-hint.js";
 
 /**
  * Extracts into the configured database and prints the summary. `before` runs with the command's
@@ -45,11 +45,8 @@ export async function extractCommand(
     logger,
     apiKey,
   }).catch((error: unknown) => {
-    const dbFlag = typeof args.db === "string" ? args.db : undefined;
-    throw namingRunToResume(namingKeySource(error, setup.keySource), {
-      portal: config.portal,
-      dbFlag,
-    });
+    const target = resumeTarget(args, config, ctx.cwd);
+    throw namingRunToResume(namingKeySource(error, setup.keySource), target);
   });
   ctx.stdout.write(extractSummary(result, (Date.now() - started) / 1000));
   const { after } = hooks;

@@ -41,6 +41,26 @@ describe("demo", () => {
     expect(readdirSync(join(cwd, "stopped-out"))).toEqual([]);
   }, 120_000);
 
+  it("stopped while it extracts, says to run the demo again: its portal is gone, no resume", async () => {
+    const controller = new AbortController();
+    let stderr = "";
+    const errors = new Writable({
+      write(chunk, _encoding, done) {
+        stderr += String(chunk);
+        if (stderr.includes("; extracting into ")) controller.abort();
+        done();
+      },
+    });
+    const stdout = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const args = ["demo", "--users", "20", "--db", "cut short.duckdb"];
+    const code = await main(args, { stdout, stderr: errors, env, cwd, signal: controller.signal });
+    expect(code).toBe(130);
+    expect(stderr).toContain(
+      "extract interrupted; the database is unchanged (the demo's simulated portal is gone: `lms-export demo --db 'cut short.duckdb' --users 20` starts it again)",
+    );
+    expect(stderr).not.toContain("extract --resume");
+  }, 120_000);
+
   it("refuses an output folder it cannot make before its portal starts", async () => {
     writeFileSync(join(cwd, "a-file"), "in the way\n");
     const run = await runInProcess(

@@ -2,7 +2,8 @@
  * An extract that stops advises resuming its database: a portal's names the portal, one given --db names it: `extract --resume` alone resumes the
  * database of the top-level settings, not the portal's (here: no portal address at all).
  */
-import { writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -89,6 +90,46 @@ describe("the resume advice of a portal's extract", () => {
       dir,
       { LMS_API_KEY: "demo-key" },
     );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('"msg":"resuming run 1"');
+  });
+
+  test("names the --config given, whose database it is, and following it resumes there", async () => {
+    await mkdir(join(dir, "cfgdir"), { recursive: true });
+    const settings = { db: "other.duckdb", baseUrl: sim.baseUrl };
+    await writeFile(join(dir, "cfgdir", "cfg.json"), JSON.stringify(settings));
+    const key = { LMS_API_KEY: "demo-key" };
+    const before = sim.stats.requests;
+    const out = await stoppedRun(
+      ["extract", "--config", "cfgdir/cfg.json", "--log-format", "json"],
+      () => sim.stats.requests > before + 30,
+      key,
+    );
+    expect(out).toContain(
+      "`lms-export extract --config cfgdir/cfg.json --resume` continues from here",
+    );
+    const resumed = await runInProcess(
+      ["extract", "--config", "cfgdir/cfg.json", "--resume", "--log-format", "json"],
+      dir,
+      key,
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('"msg":"resuming run 1"');
+    expect(existsSync(join(dir, "cfgdir", "other.duckdb"))).toBe(true);
+  });
+
+  test("names the database LMS_DB gave, which the shell that follows it may not set", async () => {
+    const env = ["--base-url", sim.baseUrl, "--log-format", "json"];
+    const before = sim.stats.requests;
+    const out = await stoppedRun(["extract", ...env], () => sim.stats.requests > before + 30, {
+      LMS_API_KEY: "demo-key",
+      LMS_DB: "from-env.duckdb",
+    });
+    const path = join(dir, "from-env.duckdb");
+    expect(out).toContain(`\`lms-export extract --db ${path} --resume\` continues from here`);
+    const resumed = await runInProcess(["extract", "--db", path, "--resume", ...env], dir, {
+      LMS_API_KEY: "demo-key",
+    });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('"msg":"resuming run 1"');
   });

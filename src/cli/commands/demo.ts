@@ -11,6 +11,7 @@ import { runReports } from "../../report/run-report.js";
 import { importRoster } from "../../roster/import-roster.js";
 import { writePeopleCsv } from "../../simulator/people-csv.js";
 import { DEFAULT_API_KEY, type RunningSimulator, startSimulator } from "../../simulator/server.js";
+import { pathWord } from "../../text/shell-word.js";
 import type { CommandArgs } from "../command-args.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
@@ -18,6 +19,7 @@ import { demoCatalog } from "../demo-catalog.js";
 import { refuseRealDatabase } from "../demo-database-check.js";
 import { extractSummary, extractWith } from "../extract-options.js";
 import { withLogOptions, withOutputOptions } from "../options.js";
+import { demoRunAgain } from "../portal-resume-hint.js";
 import { reportSummary } from "../report-summary.js";
 
 /** The demo's own database, so a demo never touches the ./lms.duckdb of real extracts. */
@@ -70,6 +72,16 @@ function checkDemoArgs(args: DemoArgs): void {
     throw new LmsExportError("bad-input", `--seed must be a whole number, got ${args.seed}`);
 }
 
+/** The demo as typed: the flags that chose its portal and files (the others change nothing). */
+function demoCommand(args: DemoArgs): string {
+  const words = ["lms-export demo"];
+  if (args.db !== undefined) words.push(`--db ${pathWord(args.db)}`);
+  if (args.out !== undefined) words.push(`--out ${pathWord(args.out)}`);
+  if (args.users !== 1000) words.push(`--users ${args.users}`);
+  if (args.seed !== 1) words.push(`--seed ${args.seed}`);
+  return words.join(" ");
+}
+
 /** Starts the portal, extracts it into the demo's database, writes every report, says what next. */
 async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
   checkDemoArgs(args);
@@ -87,7 +99,8 @@ async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
   let page: string | undefined;
   try {
     ctx.stderr.write(`portal at ${portal.baseUrl}; extracting into ${relative(ctx.cwd, dbPath)}\n`);
-    page = await extractAndReport(setup, { portal, dbPath, started }, ctx);
+    const again = demoCommand(args);
+    page = await extractAndReport(setup, { portal, dbPath, started, again }, ctx);
   } finally {
     await portal.close();
   }
@@ -133,13 +146,13 @@ async function importDemoRoster(
  */
 async function extractAndReport(
   { config, logger }: CommandSetup,
-  run: { portal: RunningSimulator; dbPath: string; started: number },
+  run: { portal: RunningSimulator; dbPath: string; started: number; again: string },
   ctx: CliContext,
 ): Promise<string | undefined> {
   const db = await openDatabase(run.dbPath, { memoryLimit: config.duckdbMemoryLimit });
   try {
     const extractConfig = { ...config, baseUrl: run.portal.baseUrl, db: run.dbPath };
-    const result = await extractWith({
+    const extracted = extractWith({
       config: extractConfig,
       flags: {},
       db,
@@ -149,6 +162,9 @@ async function extractAndReport(
       // The demo's portal listens on a new port each time: its earlier runs are its own.
       portalChangeExpected: true,
       madeByDemo: true,
+    });
+    const result = await extracted.catch((error: unknown) => {
+      throw demoRunAgain(error, run.again);
     });
     ctx.stdout.write(extractSummary(result, (Date.now() - run.started) / 1000));
     if ((result.resources.get("product")?.notFound ?? 0) > 0) {
