@@ -31,6 +31,7 @@ import {
   failureLine,
 } from "./exit-codes.js";
 import { LastWords } from "./last-words.js";
+import { lostNumberLine } from "./lost-number-text.js";
 import { numberFlagLine } from "./number-flags.js";
 import { writeStderrLine } from "./stderr-line.js";
 import { listenForStops } from "./stop-signals.js";
@@ -126,6 +127,7 @@ function rootParser(
   root = root.middleware((parsed) => {
     const line =
       notANumberLine(parsed, argv, COMMAND_NAMES) ??
+      lostNumberLine(parsed, argv, COMMAND_NAMES) ??
       numberFlagLine(parsed, argv) ??
       emptyPathLine(parsed, argv, COMMAND_NAMES);
     if (line !== undefined) throw new LmsExportError("bad-input", line);

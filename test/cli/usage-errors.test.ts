@@ -95,3 +95,26 @@ describe("a number flag out of range names the value as typed and the range", ()
     expect(await usageError(args)).toBe(`lms-export: ${expected}`);
   });
 });
+
+describe("a number flag typed empty, or as a number that rounds to 0, is refused, not read as 0", () => {
+  const unset = "(is the variable that should give it set?); see lms-export extract --help";
+  it.each([
+    [["extract", "--rate", ""], `--rate needs a number, got "" ${unset}`],
+    [["extract", "--rate", " "], `--rate needs a number, got " " ${unset}`],
+    [["extract", "--rate="], `--rate needs a number, got "" ${unset}`],
+    [["extract", "--page-size", ""], `--page-size needs a number, got "" ${unset}`],
+    [["extract", "--max-concurrency", ""], `--max-concurrency needs a number, got "" ${unset}`],
+    [
+      ["extract", "--rate", "1e-400"],
+      "--rate got 1e-400, which is too small to be told from 0: write 0 if 0 is meant, or a larger number; see lms-export extract --help",
+    ],
+  ])("%j", async (args, expected) => {
+    expect(await usageError(args)).toBe(`lms-export: ${expected}`);
+  });
+
+  it("an empty --rate does not lift the limit LMS_RATE sets", async () => {
+    const run = await runInProcess(["extract", "--rate", ""], cwd, { LMS_RATE: "2" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`lms-export: --rate needs a number, got "" ${unset}\n`);
+  });
+});
