@@ -4,6 +4,7 @@
  * import would read the folder. Every option and argument that names a file or folder refuses an
  * empty (or blank) value by its name before the command starts.
  */
+import { pathWord } from "../text/shell-word.js";
 import { commandOf, withHelp } from "./usage-message.js";
 
 /** The options that take a path, as parsed (kebab-case), and what each needs. */
@@ -32,6 +33,37 @@ const shown = (value: unknown): string =>
   JSON.stringify(Array.isArray(value) ? value.find(isBlank) : value);
 
 /**
+ * A path option followed by a word that starts with `-` (`--out -o`): the parser takes that word
+ * for a flag and leaves the option empty, or takes the next word for it (`sql --db -x.duckdb
+ * "SELECT 1"` loses its statement), so the message would be about an empty value or a missing
+ * argument. A negative number is a value to it, and is left alone.
+ */
+function dashValue(argv: readonly string[]): string | undefined {
+  for (const [i, arg] of argv.entries()) {
+    if (arg === "--") return undefined;
+    const option = arg.startsWith("--") ? arg.slice(2) : undefined;
+    const next = argv[i + 1];
+    if (option === undefined || PATH_OPTIONS[option] === undefined || next === undefined) continue;
+    if (!next.startsWith("-") || next.startsWith("--") || !Number.isNaN(Number(next))) continue;
+    const word = pathWord(next);
+    return `--${option} needs ${PATH_OPTIONS[option]}, and ${next} after it looks like a flag: if that is its name, write --${option}=${word} (or --${option} ${word})`;
+  }
+  return undefined;
+}
+
+/**
+ * Contract: the one-line usage error for a path option whose value starts with `-` (see
+ * dashValue), ending like usageLine; undefined when there is none.
+ */
+export function dashValueLine(
+  argv: readonly string[],
+  commands: readonly string[],
+): string | undefined {
+  const problem = dashValue(argv);
+  return problem === undefined ? undefined : withHelp(problem, commandOf(argv, commands));
+}
+
+/**
  * Contract: the one-line usage error for the first path option (or file argument) in `parsed`
  * that is empty or only spaces, naming it; undefined when there is none.
  */
@@ -43,6 +75,8 @@ export function emptyPathLine(
   const command = commandOf(argv, commands);
   const option = Object.keys(PATH_OPTIONS).find((name) => isBlank(parsed[name]));
   if (option !== undefined) {
+    const dashed = dashValueLine(argv, commands);
+    if (dashed !== undefined) return dashed;
     const problem = `--${option} needs ${PATH_OPTIONS[option]}, got ${shown(parsed[option])} (is the variable that should name it set?)`;
     return withHelp(problem, command);
   }

@@ -21,7 +21,7 @@ import { registerSimulate } from "./commands/simulate.js";
 import { registerSql } from "./commands/sql.js";
 import { asksCompletionHelp, COMPLETION_DESCRIPTION, completionHelp } from "./completion-help.js";
 import { type CliContext, processContext } from "./context.js";
-import { emptyPathLine } from "./empty-path.js";
+import { dashValueLine, emptyPathLine } from "./empty-path.js";
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -110,7 +110,10 @@ function rootParser(
       // are the user's input. Throwing stops yargs before any handler runs: a mistyped flag must
       // never start an extract. Any other error is a handler's own.
       if (error && error.name !== "YError") throw error;
-      const line = usageLine(error ? error.message : message, argv, COMMAND_NAMES);
+      // A path flag's value that starts with "-" is what broke the parse, whatever yargs says.
+      const line =
+        dashValueLine(argv, COMMAND_NAMES) ??
+        usageLine(error ? error.message : message, argv, COMMAND_NAMES);
       onUsageFailure(line);
       throw new LmsExportError("bad-input", line);
     })

@@ -45,3 +45,28 @@ describe("an empty path is refused by name, not taken as the working directory",
     expect(await readdir(work)).toEqual([]);
   });
 });
+
+describe("a path that starts with '-' is said to look like a flag, not to be empty or missing", () => {
+  it.each([
+    [["report", "completion", "--out", "-o"], "--out needs a folder", "--out=./-o (or --out ./-o)"],
+    [
+      ["report", "completion", "--lake", "-x"],
+      "--lake needs a folder",
+      "--lake=./-x (or --lake ./-x)",
+    ],
+    [
+      ["sql", "--db", "-x y.duckdb", "SELECT 1"],
+      "--db needs a DuckDB file",
+      "--db='./-x y.duckdb' (or --db './-x y.duckdb')",
+    ],
+  ])("%j", async (args, needs, written) => {
+    const work = await tempDir();
+    const run = await runInProcess(args, work, { LMS_QUIET: "1" });
+    const typed = args[args.indexOf(needs.split(" ")[0] ?? "") + 1];
+    expect(run.stderr).toBe(
+      `lms-export: ${needs}, and ${typed} after it looks like a flag: if that is its name, write ${written}; see lms-export ${args[0]} --help\n`,
+    );
+    expect(run.code).toBe(2);
+    expect(await readdir(work)).toEqual([]);
+  });
+});

@@ -117,6 +117,11 @@ describe("publish --lake and report --lake from the command line", () => {
         ["report", "completion", "--lake", "empty"],
         `the lake folder ${join(work, "empty")} does not exist; make one with "lms-export publish --lake ${join(work, "empty")}"`,
       ],
+      // Advice to paste is one shell word per path, a space and all.
+      [
+        ["report", "completion", "--lake", "no lake"],
+        `make one with "lms-export publish --lake '${join(work, "no lake")}'"`,
+      ],
       [
         ["report", "completion", "--lake", "x.duckdb"],
         `${join(work, "x.duckdb")} is a file, not a lake folder`,

@@ -13,6 +13,7 @@ import { LmsExportError } from "../../errors/lms-export-error.js";
 import { quoteIdent, quoteLiteral } from "../../load/ddl.js";
 import type { PortalViewSources } from "../../report/portal-views.js";
 import { openViewDatabase, type ViewDatabase } from "../../report/view-database.js";
+import { pathWord } from "../../text/shell-word.js";
 import { type LakeManifest, MANIFEST_FILE, readManifest } from "./manifest.js";
 import { splitGone } from "./present-partitions.js";
 
@@ -87,7 +88,7 @@ async function readPresentManifest(lakeDir: string): Promise<LakeManifest> {
  * manifest reads as empty then, and "lists no partitions" would send the user looking for files.
  */
 async function checkLakeFolder(lakeDir: string): Promise<void> {
-  const make = `make one with "lms-export publish --lake ${lakeDir}"`;
+  const make = `make one with "lms-export publish --lake ${pathWord(lakeDir)}"`;
   const folder = await stat(lakeDir).catch(() => undefined);
   const problem =
     folder === undefined
@@ -107,7 +108,7 @@ export async function openLake(lakeDir: string, memoryLimit?: string): Promise<V
   if (manifest.partitions.length === 0) {
     throw new LmsExportError(
       "bad-input",
-      `${join(lakeDir, MANIFEST_FILE)} lists no partitions whose files are there; run "lms-export publish --lake ${lakeDir}" first`,
+      `${join(lakeDir, MANIFEST_FILE)} lists no partitions whose files are there; run "lms-export publish --lake ${pathWord(lakeDir)}" first`,
     );
   }
   return openViewDatabase(async () => lakeSources(lakeDir, manifest), memoryLimit);
