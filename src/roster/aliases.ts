@@ -4,8 +4,15 @@
  * and portal exports give the person fields; every other column is kept under its snake_case name.
  */
 import { USER_BASE_COLUMNS } from "../load/user-table.js";
-import { columnNameOf, headerKey, uniqueColumnNames } from "../tabular/header-names.js";
+import { columnNameOf, headerKey } from "../tabular/header-names.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
+import {
+  headerSlots,
+  NO_RECORDED_COLUMNS,
+  type RecordedColumns,
+  rosterColumnNames,
+} from "./column-names.js";
+import type { ColumnRecord } from "./column-record.js";
 import { RosterError } from "./errors.js";
 
 export type UserBaseColumn = (typeof USER_BASE_COLUMNS)[number];
@@ -57,6 +64,8 @@ export interface RosterColumns {
    * name the header has.
    */
   readonly renamed: readonly { header: string; name: string }[];
+  /** The column of each extra header, for the next import to reuse (see column-names.ts). */
+  readonly records: readonly ColumnRecord[];
 }
 
 /** Whether a header cell names the `user_id` column. */
@@ -65,14 +74,16 @@ export function isUserIdHeader(raw: string): boolean {
 }
 
 /**
- * Maps a file's header to `user` columns. Throws `noUserId()` when no column is `user_id` (the
- * caller knows more of the file than its header, to say where the header may be), and RosterError
- * when two columns mean the same base column.
+ * Maps a file's header to `user` columns, an extra header to the column `recorded` says an earlier
+ * import gave it. Throws `noUserId()` when no column is `user_id` (the caller knows more of the
+ * file than its header, to say where the header may be), and RosterError when two columns mean
+ * the same base column or a recorded column is another header's own name.
  */
 export function planRosterColumns(
   header: readonly string[],
   file: string,
   noUserId: () => RosterError,
+  recorded: RecordedColumns = NO_RECORDED_COLUMNS,
 ): RosterColumns {
   const preset: (UserBaseColumn | undefined)[] = [];
   const seen = new Map<UserBaseColumn, string>();
@@ -90,12 +101,15 @@ export function planRosterColumns(
   });
   const userIdIndex = preset.indexOf("user_id");
   if (userIdIndex < 0) throw noUserId();
-  const names = uniqueColumnNames(header, preset, RESERVED_COLUMNS);
+  const names = rosterColumnNames(header, preset, RESERVED_COLUMNS, recorded, file);
   const extras = names.filter((_, index) => preset[index] === undefined);
   const renamed = names.flatMap((name, index) =>
     preset[index] === undefined && name !== columnNameOf(header[index] ?? "")
       ? [{ header: header[index] ?? "", name }]
       : [],
   );
-  return { names, userIdIndex, extras, renamed };
+  const records = headerSlots(header, preset).flatMap((slot, index) =>
+    slot === undefined ? [] : [{ ...slot, column: names[index] ?? "" }],
+  );
+  return { names, userIdIndex, extras, renamed, records };
 }

@@ -12,6 +12,7 @@ import { otherSheetWith, tableName } from "../tabular/sheet-read.js";
 import type { TabularSource } from "../tabular/types.js";
 import { isUserIdHeader, planRosterColumns, type RosterColumns } from "./aliases.js";
 import { notedCells } from "./cell-notes.js";
+import { readRecordedColumns } from "./column-record.js";
 import { RosterError } from "./errors.js";
 import { noUserIdColumn } from "./header-row.js";
 import { ProblemList } from "./problems.js";
@@ -122,8 +123,13 @@ export async function importRoster(
   const other = source.columns.some(isUserIdHeader)
     ? undefined
     : await otherSheetWith(options.path, file, source, (columns) => columns.some(isUserIdHeader));
-  const plan = planRosterColumns(source.columns, named, () => noUserIdColumn(source, named, other));
   const connection = await db.connect();
+  const plan = planRosterColumns(
+    source.columns,
+    named,
+    () => noUserIdColumn(source, named, other),
+    await readRecordedColumns(connection),
+  );
   const problems = new ProblemList();
   let rows: number;
   try {
@@ -147,6 +153,7 @@ export async function importRoster(
     sha256: opened.sha256,
     rows,
     mode: options.mode,
+    columns: plan.records,
   });
   const sharedEmails = await checkSharedEmails(connection);
   return {

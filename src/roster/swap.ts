@@ -6,6 +6,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
 import { existingColumns } from "../load/table-columns.js";
 import { USER_TABLE } from "../load/user-table.js";
+import { type ColumnRecord, recordColumns } from "./column-record.js";
 import { ROSTER_STAGING } from "./staging.js";
 
 export type RosterMode = "replace" | "merge";
@@ -15,6 +16,8 @@ export interface ImportRecord {
   readonly sha256: string;
   readonly rows: number;
   readonly mode: RosterMode;
+  /** The column of each extra header, kept for later imports. */
+  readonly columns: readonly ColumnRecord[];
 }
 
 const USER = quoteIdent(USER_TABLE);
@@ -84,7 +87,8 @@ async function recordImport(connection: DuckDBConnection, record: ImportRecord):
 
 /**
  * Replace: `user` becomes the staging table (extras of the old roster go with it). Merge: see
- * {@link mergeStaging}. Either way the import is recorded in `_roster_imports`; on any error the
+ * {@link mergeStaging}. Either way the import is recorded in `_roster_imports` and its headers'
+ * columns in `_roster_columns`; on any error the
  * transaction is rolled back and `user` is as it was. Answers how many empty cells kept a stored
  * value (0 in replace, where an empty cell is empty).
  */
@@ -103,6 +107,7 @@ export async function swapInRoster(
       kept = await mergeStaging(connection, fileColumns);
     }
     await recordImport(connection, record);
+    await recordColumns(connection, record.columns);
     await connection.run("COMMIT");
     return kept;
   } catch (error) {

@@ -122,6 +122,38 @@ describe("replace and --merge", () => {
     });
   });
 
+  test("a renamed header goes into the column its first import gave it, in either order", async () => {
+    await withTempDir(async (dir) => {
+      const both = "user_id,Portal,portal_2\n1,EU-site,code-A\n2,US-site,code-B\n";
+      await importOk(dir, "both.csv", both);
+      // Alone, "Portal" could take portal_2; it goes where the first import put it.
+      const out = await importOk(dir, "site.csv", "user_id,Portal\n1,APAC-site\n", ["--merge"]);
+      expect(out).toContain('renamed: "Portal" → portal_3\n');
+      const table = await users(join(dir, "lms.duckdb"));
+      expect(table.rows.map((r) => [r.user_id, r.portal_2, r.portal_3])).toEqual([
+        [1n, "code-A", "APAC-site"],
+        [2n, "code-B", "US-site"],
+      ]);
+      // A replace keeps the record: the header names the same column there too.
+      await importOk(dir, "site.csv", "user_id,Portal\n1,APAC-site\n");
+      expect((await users(join(dir, "lms.duckdb"))).columns.slice(-1)).toEqual(["portal_3"]);
+      // A new rename skips every recorded column: a code column imported alone is not a site's.
+      await importOk(dir, "code.csv", "user_id,snapshot_date_2\n1,x\n");
+      const day = await importOk(dir, "day.csv", "user_id,Snapshot Date\n1,y\n", ["--merge"]);
+      expect(day).toContain('renamed: "Snapshot Date" → snapshot_date_3');
+      // The other order: "portal_2" names the column "Portal" went into; refused, unchanged.
+      const other = ["--db", "other.duckdb"];
+      expect((await cli(["roster", "import", "site.csv", ...other], dir)).code).toBe(0);
+      const run = await cli(["roster", "import", "both.csv", ...other, "--merge"], dir);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        'both.csv: column "Portal" was imported into portal_2 before, and column "portal_2" names',
+      );
+      const kept = await users(join(dir, "other.duckdb"));
+      expect(kept.rows.map((r) => [r.user_id, r.portal_2])).toEqual([[1n, "APAC-site"]]);
+    });
+  });
+
   test("--merge into an empty database, and a file of ids only", async () => {
     await withTempDir(async (dir) => {
       await importOk(dir, "ids.csv", "user_id\n5\n6\n", ["--merge"]);

@@ -1,0 +1,101 @@
+/**
+ * The `user` column of each extra roster header, the same in every import of one database. A
+ * header that cannot keep its own name (`Portal`, a reserved name; a repeat) is suffixed, and the
+ * suffix free in one file is not free in the next: `Portal` beside `portal_2` is `portal_3`, and
+ * alone it would be `portal_2`, so a `--merge` would write sites into a column of codes. Each
+ * import therefore records the column of every header (src/roster/column-record.ts), later imports
+ * reuse it, and a new suffix skips every column an earlier import recorded: whatever the order of
+ * the files, a header lands where it landed first.
+ */
+import { columnNameOf } from "../tabular/header-names.js";
+import { quotedCell } from "../tabular/quoted-cell.js";
+import { RosterError } from "./errors.js";
+
+/** The columns earlier imports of a database gave their headers. */
+export interface RecordedColumns {
+  /** Column per header key ({@link headerSlot}). */
+  readonly byHeader: ReadonlyMap<string, string>;
+  /** Every column recorded, which a new suffix does not take. */
+  readonly columns: ReadonlySet<string>;
+}
+
+export const NO_RECORDED_COLUMNS: RecordedColumns = { byHeader: new Map(), columns: new Set() };
+
+/**
+ * What identifies a header across files: the name it asks for and which of the file's headers
+ * asking for that name it is (a second `Dept` is `dept`, 2), not its position, which changes.
+ */
+export interface HeaderSlot {
+  readonly asked: string;
+  readonly occurrence: number;
+}
+
+export function slotKey(slot: HeaderSlot): string {
+  return `${slot.occurrence}:${slot.asked}`;
+}
+
+/**
+ * The slot of each header without a preset (undefined for presets and for headers with no letter
+ * or digit, which are named after their position, `column_N`, as documented).
+ */
+export function headerSlots(
+  header: readonly string[],
+  preset: readonly (string | undefined)[],
+): (HeaderSlot | undefined)[] {
+  const seen = new Map<string, number>();
+  return header.map((raw, index) => {
+    const asked = columnNameOf(raw);
+    if (preset[index] !== undefined || asked === "") return undefined;
+    const occurrence = (seen.get(asked) ?? 0) + 1;
+    seen.set(asked, occurrence);
+    return { asked, occurrence };
+  });
+}
+
+/**
+ * Column names for a roster header, in order: `preset[i]` when given (a base column), a header's
+ * own name when free (not reserved, not a preset, not taken by an earlier header asking for it),
+ * else the column an earlier import recorded for it, else its name suffixed `_2`, `_3`, ... past
+ * every name of this file and every recorded column. Throws RosterError when a recorded column
+ * is the own name of another header of the file: either way one of the two would change column.
+ */
+export function rosterColumnNames(
+  header: readonly string[],
+  preset: readonly (string | undefined)[],
+  reserved: readonly string[],
+  recorded: RecordedColumns,
+  file: string,
+): string[] {
+  const slots = headerSlots(header, preset);
+  const used = new Set([...reserved, ...preset.filter((name) => name !== undefined)]);
+  const names = header.map((_, index) => preset[index]);
+  slots.forEach((slot, index) => {
+    if (slot === undefined || used.has(slot.asked)) return;
+    names[index] = slot.asked;
+    used.add(slot.asked);
+  });
+  slots.forEach((slot, index) => {
+    const column = slot === undefined ? undefined : recorded.byHeader.get(slotKey(slot));
+    if (names[index] !== undefined || column === undefined) return;
+    if (used.has(column)) {
+      const other = header[names.indexOf(column)] ?? "";
+      throw new RosterError(
+        `${file}: column ${quotedCell(header[index] ?? "")} was imported into ${column} before, and column ${quotedCell(other)} names ${column} too; rename one of the two headers and import again`,
+      );
+    }
+    names[index] = column;
+    used.add(column);
+  });
+  return names.map((given, index) => {
+    if (given !== undefined) return given;
+    const slot = slots[index];
+    const base = slot?.asked ?? `column_${index + 1}`;
+    // A header with no letter or digit is named after its position, not recorded.
+    const taken = (name: string) =>
+      used.has(name) || (slot !== undefined && recorded.columns.has(name));
+    let name = base;
+    for (let n = 2; taken(name); n++) name = `${base}_${n}`;
+    used.add(name);
+    return name;
+  });
+}
