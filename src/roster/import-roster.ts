@@ -11,6 +11,7 @@ import { openTabularFile } from "../tabular/open-tabular.js";
 import { otherSheetWith, tableName } from "../tabular/sheet-read.js";
 import type { TabularSource } from "../tabular/types.js";
 import { isUserIdHeader, planRosterColumns, type RosterColumns } from "./aliases.js";
+import { blanksEmptied } from "./blank-cell.js";
 import { notedCells } from "./cell-notes.js";
 import { readRecordedColumns } from "./column-record.js";
 import { RosterError } from "./errors.js";
@@ -54,6 +55,7 @@ async function stageRows(
   source: TabularSource,
   plan: RosterColumns,
   problems: ProblemList,
+  mode: RosterMode,
   signal: AbortSignal | undefined,
 ): Promise<number> {
   const tableColumns = await createStaging(connection, plan.extras);
@@ -88,7 +90,10 @@ async function stageRows(
         }
         firstLine.set(check.id, row.line);
         // Once the file is known to be refused, the rest is only checked.
-        if (problems.count === 0) appender.add(check.id, values);
+        // A merge keeps the stored value under a blank cell, one of spaces too (blank-cell.ts).
+        if (problems.count === 0) {
+          appender.add(check.id, mode === "merge" ? blanksEmptied(values) : values);
+        }
         rows++;
       },
       signal,
@@ -133,7 +138,7 @@ export async function importRoster(
   const problems = new ProblemList();
   let rows: number;
   try {
-    rows = await stageRows(connection, source, plan, problems, options.signal);
+    rows = await stageRows(connection, source, plan, problems, options.mode, options.signal);
     if (problems.count > 0) throw problems.toError(named);
     if (rows === 0) {
       throw new RosterError(

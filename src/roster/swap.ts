@@ -26,8 +26,9 @@ const STAGING = quoteIdent(ROSTER_STAGING);
 /**
  * Upserts staging into `user` by user_id. Only `fileColumns` are written: a column the file lacks
  * keeps its value for existing people (and is null for new ones); extras `user` lacks are added.
- * An empty cell keeps the stored value too, as a column the file lacks does: a partial update
- * sheet leaves blank what it does not change, as `apply`'s blank cells do. Unlike apply, the
+ * An empty cell (one of white space only is staged empty, see blank-cell.ts) keeps the stored
+ * value too, as a column the file lacks does: a partial update sheet leaves blank what it does
+ * not change, as `apply`'s blank cells do. Unlike apply, the
  * text `null` is not a way to clear a value: a roster's cells are stored exactly as written (a
  * surname may be Null), in both modes, so one file never means two things; a value is cleared
  * by importing the whole roster without --merge, where an empty cell is empty. Answers how many

@@ -113,6 +113,36 @@ describe("replace and --merge", () => {
     });
   });
 
+  test("--merge: a cell of only spaces, a tab or a no-break space keeps the stored value too", async () => {
+    await withTempDir(async (dir) => {
+      await importOk(dir, "first.csv", FIRST);
+      const out = await importOk(
+        dir,
+        "spaces.csv",
+        'user_id,First Name,Department\n1, ,"   "\n2,\u00a0,\t\n3,  ,Ops\n',
+        ["--merge"],
+      );
+      expect(out).toContain("; 4 empty cells kept the stored value\n");
+      await writeFile(
+        join(dir, "spaces.jsonl"),
+        '{"user_id":1,"firstname":"   ","department":"\\t"}\n',
+      );
+      const run = await cli(
+        ["roster", "import", "spaces.jsonl", "--db", "lms.duckdb", "--merge"],
+        dir,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("; 2 empty cells kept the stored value\n");
+      const table = await users(join(dir, "lms.duckdb"));
+      expect(table.rows.map((r) => [r.user_id, r.firstname, r.department])).toEqual([
+        [1n, "Ana", "Sales"],
+        [2n, "Bo", "R&D"],
+        // A new person's blank cell has nothing to keep: it is empty.
+        [3n, null, "Ops"],
+      ]);
+    });
+  });
+
   test("the import's line says which header was renamed to what", async () => {
     await withTempDir(async (dir) => {
       const out = await importOk(dir, "portal.csv", "user_id,portal,Portal_2\n1,a,b\n");
