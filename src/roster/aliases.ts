@@ -19,11 +19,13 @@ export type UserBaseColumn = (typeof USER_BASE_COLUMNS)[number];
 
 /** Header keys (see headerKey) per base column; the column's own name is always one. */
 export const ROSTER_ALIASES: Readonly<Record<UserBaseColumn, readonly string[]>> = {
+  // `user_firstname`, `user_lastname`, `user_email`: the portal's own field names as an export
+  // prefixes them with their resource's, as its other user fields (user_status) are named.
   user_id: ["userid", "id", "user"],
-  firstname: ["firstname", "givenname", "first", "forename", "prenom"],
+  firstname: ["firstname", "givenname", "first", "forename", "prenom", "userfirstname"],
   // "Nom" beside "Prénom" is a French export's last name.
-  lastname: ["lastname", "surname", "familyname", "last", "nom", "nomdefamille"],
-  email: ["email", "emailaddress", "employeeemail", "mail"],
+  lastname: ["lastname", "surname", "familyname", "last", "nom", "nomdefamille", "userlastname"],
+  email: ["email", "emailaddress", "employeeemail", "mail", "useremail"],
   user_status: ["userstatus", "status"],
   user_organisation_identifier: [
     "userorganisationidentifier",

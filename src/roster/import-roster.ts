@@ -16,6 +16,7 @@ import { notedCells } from "./cell-notes.js";
 import { readRecordedColumns } from "./column-record.js";
 import { RosterError } from "./errors.js";
 import { noUserIdColumn } from "./header-row.js";
+import { type MissingPersonField, missingPersonFields } from "./person-columns.js";
 import { ProblemList } from "./problems.js";
 import { checkSharedEmails, type SharedEmailsCheck } from "./shared-emails.js";
 import { createStaging, dropStaging, StagingAppender } from "./staging.js";
@@ -47,6 +48,8 @@ export interface RosterImportSummary {
   readonly sharedEmails: SharedEmailsCheck;
   /** With --merge, the empty cells that kept a person's stored value; 0 in replace. */
   readonly keptBlanks: number;
+  /** Name or e-mail: the fields the roster has no column for (see person-columns.ts). */
+  readonly missingFields: readonly MissingPersonField[];
 }
 
 /** Reads every row into staging, gathering problems; answers the number of rows staged. */
@@ -104,6 +107,37 @@ async function stageRows(
   return rows;
 }
 
+/**
+ * Stages the whole file, answering its rows; throws the file's problems (RosterError), or the
+ * interruption, with the staging table dropped and `user` untouched.
+ */
+async function stageFile(
+  connection: DuckDBConnection,
+  source: TabularSource,
+  plan: RosterColumns,
+  named: string,
+  options: RosterImportOptions,
+): Promise<number> {
+  const problems = new ProblemList();
+  try {
+    const rows = await stageRows(connection, source, plan, problems, options.mode, options.signal);
+    if (problems.count > 0) throw problems.toError(named);
+    if (rows === 0) {
+      throw new RosterError(
+        `${named} has a header but no rows; nothing was imported (an empty roster would remove everyone)`,
+      );
+    }
+    // The last moment to stop: a signal that came during the last rows is seen at the next turn
+    // of the event loop, and the swap below replaces the roster in one transaction.
+    await new Promise((resolve) => setImmediate(resolve));
+    options.signal?.throwIfAborted();
+    return rows;
+  } catch (error) {
+    await dropStaging(connection).catch(() => undefined);
+    throw error;
+  }
+}
+
 function formatName(source: TabularSource): string {
   return `${source.format === "jsonl" ? "JSON" : source.format.toUpperCase()}, ${source.detail}`;
 }
@@ -135,24 +169,7 @@ export async function importRoster(
     () => noUserIdColumn(source, named, other),
     await readRecordedColumns(connection),
   );
-  const problems = new ProblemList();
-  let rows: number;
-  try {
-    rows = await stageRows(connection, source, plan, problems, options.mode, options.signal);
-    if (problems.count > 0) throw problems.toError(named);
-    if (rows === 0) {
-      throw new RosterError(
-        `${named} has a header but no rows; nothing was imported (an empty roster would remove everyone)`,
-      );
-    }
-    // The last moment to stop: a signal that came during the last rows is seen at the next turn
-    // of the event loop, and the swap below replaces the roster in one transaction.
-    await new Promise((resolve) => setImmediate(resolve));
-    options.signal?.throwIfAborted();
-  } catch (error) {
-    await dropStaging(connection).catch(() => undefined);
-    throw error;
-  }
+  const rows = await stageFile(connection, source, plan, named, options);
   const keptBlanks = await swapInRoster(connection, plan.names, {
     file,
     sha256: opened.sha256,
@@ -161,6 +178,10 @@ export async function importRoster(
     columns: plan.records,
   });
   const sharedEmails = await checkSharedEmails(connection);
+  // Read once the roster is in: a check that fails must not report the import as failed.
+  const missingFields = await missingPersonFields(connection, plan.names, options.mode).catch(
+    () => [],
+  );
   return {
     file,
     rows,
@@ -171,5 +192,6 @@ export async function importRoster(
     format: formatName(source),
     sharedEmails,
     keptBlanks,
+    missingFields,
   };
 }

@@ -12,7 +12,10 @@ import { withTempDir } from "../helpers/temp-dir.js";
 describe("--log-format and --quiet on sql and roster import", () => {
   test("roster import writes its warning in the format asked for", async () => {
     await withTempDir(async (dir) => {
-      await writeFile(join(dir, "people.csv"), "user_id,email\n1,ana@x.org\n2,ana@x.org\n");
+      await writeFile(
+        join(dir, "people.csv"),
+        "user_id,firstname,email\n1,Ana,ana@x.org\n2,Ana,ana@x.org\n",
+      );
       const args = ["roster", "import", "people.csv", "--db", "lms.duckdb"];
       const json = await runInProcess([...args, "--log-format", "json", "--quiet"], dir);
       expect(json.code, json.stderr).toBe(0);

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { describe, expect, test } from "vitest";
-import { type CliRun, cli, users, withTempDir } from "./roster-cli.js";
+import { besidesMissingFields, type CliRun, cli, users, withTempDir } from "./roster-cli.js";
 
 /** A roster of one person, Ana (id 1), then an import of `rows` under `header`. */
 async function importOver(
@@ -55,7 +55,7 @@ describe("roster import: formulas in a workbook", () => {
         [1, { formula: 'UPPER("ann")', result: "ANN" }, "A-1"],
         [{ formula: "1+1", result: 2 }, "Bo", "B-2"],
       ]);
-      expect(run.stderr).toBe("");
+      expect(besidesMissingFields(run.stderr)).toBe("");
       expect(run.code).toBe(0);
       const { rows } = await users(join(dir, "lms.duckdb"));
       expect(rows.map((row) => [row.user_id, row.firstname])).toEqual([
@@ -103,7 +103,7 @@ describe("roster import: numbers in a workbook", () => {
           sheet.getCell("A3").numFmt = "00000";
         },
       );
-      expect(run.stderr).toBe("");
+      expect(besidesMissingFields(run.stderr)).toBe("");
       expect(run.code).toBe(0);
       const { rows } = await users(join(dir, "lms.duckdb"));
       expect(rows.map((row) => [row.user_id, row.user_organisation_identifier, row.share])).toEqual(

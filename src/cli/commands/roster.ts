@@ -4,6 +4,7 @@ import type { Argv } from "yargs";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
+import { missingPersonFieldWarning } from "../../roster/person-columns.js";
 import { sharedEmailsWarning } from "../../roster/shared-emails.js";
 import { quotedCell } from "../../tabular/quoted-cell.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
@@ -93,6 +94,9 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             }),
           );
           ctx.stdout.write(summaryLine(summary, shownPath(ctx.cwd, config.db), created));
+          for (const field of summary.missingFields) {
+            logger.warn(missingPersonFieldWarning(summary.file, field));
+          }
           const shared = sharedEmailsWarning(summary.sharedEmails);
           if (shared !== undefined) logger.warn(shared);
         },
