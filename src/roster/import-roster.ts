@@ -26,6 +26,12 @@ import { parseUserId } from "./user-id.js";
 export interface RosterImportOptions {
   /** Path of the file to read. */
   readonly path: string;
+  /**
+   * How messages name the file: the command's path as the user can find it again (a base name
+   * alone says nothing of which folder was read); default the base name. `_roster_imports`
+   * records the base name either way.
+   */
+  readonly shown?: string;
   /** XLSX sheet name; default the first sheet. */
   readonly sheet?: string;
   readonly mode: RosterMode;
@@ -150,7 +156,7 @@ export async function importRoster(
   db: LmsDatabase,
   options: RosterImportOptions,
 ): Promise<RosterImportSummary> {
-  const file = basename(options.path);
+  const file = options.shown ?? basename(options.path);
   const opened = await openTabularFile(options.path, {
     file,
     sheet: options.sheet,
@@ -171,7 +177,7 @@ export async function importRoster(
   );
   const rows = await stageFile(connection, source, plan, named, options);
   const keptBlanks = await swapInRoster(connection, plan.names, {
-    file,
+    file: basename(options.path),
     sha256: opened.sha256,
     rows,
     mode: options.mode,

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Argv } from "yargs";
+import { homeOf, settingPath } from "../../config/setting-path.js";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
@@ -83,9 +83,13 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             ctx,
           );
           const created = !existsSync(config.db);
+          // "~/" is the home folder here too, as in every path setting: no shell expands it in
+          // a quoted argument or a schedule's command line.
+          const path = settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, args.file);
           const summary = await withDatabase(config, {}, (db) =>
             importRoster(db, {
-              path: resolve(ctx.cwd, args.file),
+              path,
+              shown: shownPath(ctx.cwd, path),
               sheet: args.sheet,
               mode: args.merge ? "merge" : "replace",
               signal: ctx.signal,
