@@ -1,21 +1,10 @@
 /** main() run in the test's own process with a test context: what it printed and its exit code. */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { expect } from "vitest";
 import type { CliContext } from "../../src/cli/context.js";
 import { main } from "../../src/cli/main.js";
-
-function collector(): { stream: Writable; text: () => string } {
-  let text = "";
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
+import { textSink } from "./text-sink.js";
 
 export interface InProcessRun {
   code: number;
@@ -33,8 +22,8 @@ export async function runInProcess(
   env: Record<string, string | undefined> = {},
   signal: AbortSignal = new AbortController().signal,
 ): Promise<InProcessRun> {
-  const stdout = collector();
-  const stderr = collector();
+  const stdout = textSink();
+  const stderr = textSink();
   const ctx: CliContext = {
     stdout: stdout.stream,
     stderr: stderr.stream,

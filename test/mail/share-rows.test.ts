@@ -10,8 +10,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { expect, test } from "vitest";
-import { runCliIn, useMailWorkspace } from "./cli-harness.js";
-import { writeTeamCatalog } from "./team-catalog.js";
+import { useMailWorkspace } from "./cli-harness.js";
+import { mailEnv, teamComplianceMail, writeTeamCatalog } from "./team-catalog.js";
 
 const ws = useMailWorkspace();
 
@@ -34,14 +34,8 @@ test("each share's workbook and page say whose rows they hold", async () => {
     definition,
     JSON.stringify({ ...report, mail: { ...report.mail, attach: ["xlsx", "html"] } }),
   );
-  const smtp = await ws.smtp();
   const out = join(ws.dir, "team-out");
-  const run = await runCliIn(
-    ws.dir,
-    ["report", "team-compliance", "--catalog", "team", "--db", "lms.duckdb", "--mail"],
-    { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: "reports@example.com", LMS_OUT: out },
-  );
-  await smtp.close();
+  const { run, received } = await ws.mailed(teamComplianceMail(), (url) => mailEnv(url, out));
   expect(run.code, run.stderr).toBe(0);
   const name = `team-compliance-${new Date().toISOString().slice(0, 10)}`;
   const shares = {
@@ -55,7 +49,7 @@ test("each share's workbook and page say whose rows they hold", async () => {
   }
   expect((await about(join(out, `${name}.xlsx`))).has("Rows")).toBe(false);
   expect(await readFile(join(out, `${name}.html`), "utf8")).not.toContain("Only the rows");
-  const body = smtp.received.find((m) => m.to.join() === "sales.lead@example.com")?.parsed.html;
+  const body = received.find((m) => m.to.join() === "sales.lead@example.com")?.parsed.html;
   expect(String(body)).toContain("Only your rows: those whose Manager is sales.lead@example.com.");
   expect(String(body)).not.toContain(shares["sales.lead@example.com"]);
 });

@@ -12,7 +12,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { beforeAll, expect, test } from "vitest";
 import { useMailWorkspace } from "./cli-harness.js";
 import { csvPeople } from "./csv-people.js";
-import { writeTeamCatalog } from "./team-catalog.js";
+import { mailEnv, teamComplianceMail, writeTeamCatalog } from "./team-catalog.js";
 
 const ws = useMailWorkspace();
 
@@ -29,13 +29,8 @@ beforeAll(async () => {
 });
 
 test("one manager spelled in several cases gets one message with all their people", async () => {
-  const { run, received } = await ws.mailed(
-    ["report", "team-compliance", "--catalog", "team", "--db", "lms.duckdb", "--mail"],
-    (url) => ({
-      LMS_SMTP_URL: url,
-      LMS_MAIL_FROM: "reports@example.com",
-      LMS_OUT: join(ws.dir, "out"),
-    }),
+  const { run, received } = await ws.mailed(teamComplianceMail(), (url) =>
+    mailEnv(url, join(ws.dir, "out")),
   );
   expect(run.code, run.stderr).toBe(0);
   const bosses = received.filter((m) => m.to.join().toLowerCase() === "boss@example.com");

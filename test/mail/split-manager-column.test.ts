@@ -11,7 +11,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { beforeAll, describe, expect, test } from "vitest";
 import { useMailWorkspace } from "./cli-harness.js";
 import { csvPeople } from "./csv-people.js";
-import { writeTeamCatalog } from "./team-catalog.js";
+import { mailEnv, teamComplianceMail, writeTeamCatalog } from "./team-catalog.js";
 
 const ws = useMailWorkspace();
 
@@ -21,13 +21,7 @@ beforeAll(async () => {
 
 /** `report team-compliance --mail` with `param`, into `out`, against a fresh SMTP server. */
 function mailed(param: string, out: string) {
-  return ws.mailed(
-    ["report", "team-compliance", "--catalog", "team", "--db", "lms.duckdb", "--mail"].concat(
-      "--param",
-      param,
-    ),
-    (url) => ({ LMS_SMTP_URL: url, LMS_MAIL_FROM: "reports@example.com", LMS_OUT: out }),
-  );
+  return ws.mailed(teamComplianceMail("--param", param), (url) => mailEnv(url, out));
 }
 
 describe("a split mail's manager column", () => {

@@ -11,7 +11,7 @@ import { describe, expect, test } from "vitest";
 import { runCliIn, useMailWorkspace } from "./cli-harness.js";
 import { csvPeople } from "./csv-people.js";
 import { MANAGERS } from "./mail-dataset.js";
-import { writeTeamCatalog } from "./team-catalog.js";
+import { mailEnv, teamComplianceMail, writeTeamCatalog } from "./team-catalog.js";
 
 const ws = useMailWorkspace();
 
@@ -20,11 +20,7 @@ describe("team-compliance split per manager", () => {
     await writeTeamCatalog(ws.dir, ["xlsx", "csv"]);
     const smtp = await ws.smtp();
     const out = join(ws.dir, "team-out");
-    const run = await runCliIn(
-      ws.dir,
-      ["report", "team-compliance", "--catalog", "team", "--db", "lms.duckdb", "--mail"],
-      { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: "reports@example.com", LMS_OUT: out },
-    );
+    const run = await runCliIn(ws.dir, teamComplianceMail(), mailEnv(smtp.url, out));
     expect(run.stderr).not.toContain('"level":"error"');
     expect(run.code).toBe(0);
     await smtp.close();

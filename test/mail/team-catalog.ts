@@ -1,6 +1,6 @@
 /**
  * The shipped team-compliance definition copied into a test catalog (`DIR/team/reports/`) with a
- * mail block splitting it per manager, as the README shows it.
+ * mail block splitting it per manager, as the README shows it, and the report mailed from it.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -18,4 +18,23 @@ export async function writeTeamCatalog(dir: string, formats: readonly string[]):
       mail: { to: ["compliance@example.com"], splitBy: "manager_email", attach: ["csv"] },
     }),
   );
+}
+
+/** The command line that mails the catalog's team-compliance report, plus `extra`. */
+export function teamComplianceMail(...extra: string[]): string[] {
+  return [
+    "report",
+    "team-compliance",
+    "--catalog",
+    "team",
+    "--db",
+    "lms.duckdb",
+    "--mail",
+    ...extra,
+  ];
+}
+
+/** The environment of a mailing run to the SMTP server at `url`, the files written to `out`. */
+export function mailEnv(url: string, out: string): Record<string, string> {
+  return { LMS_SMTP_URL: url, LMS_MAIL_FROM: "reports@example.com", LMS_OUT: out };
 }

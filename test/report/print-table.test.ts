@@ -3,21 +3,15 @@
  * whole, not refused with "Maximum call stack size exceeded" (which reached the user as an SQL
  * error). A real DuckDB result.
  */
-import { Writable } from "node:stream";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { expect, test } from "vitest";
 import { printResult } from "../../src/report/print-result.js";
+import { textSink } from "../helpers/text-sink.js";
 
 test("table: 200,000 rows are printed, the widest value setting the column's width", async () => {
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
-  let text = "";
-  const out = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
+  const { stream: out, text } = textSink();
   try {
     const result = await connection.stream("SELECT i FROM range(200000) t(i)");
     expect(await printResult(result, out, "table", { neutraliseFormulas: true })).toBe(200_000);
@@ -25,7 +19,7 @@ test("table: 200,000 rows are printed, the widest value setting the column's wid
     connection.closeSync();
     instance.closeSync();
   }
-  const lines = text.trimEnd().split("\n");
+  const lines = text().trimEnd().split("\n");
   expect(lines).toHaveLength(200_003);
   expect(lines[1]).toBe("------");
   expect(lines[2]).toBe("     0");

@@ -5,12 +5,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { printResult } from "../../src/report/print-result.js";
 import { createLmsDatabase, type TestDatabase } from "../fixtures/lms-dataset.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
+import { textSink } from "../helpers/text-sink.js";
 import { numberCell, reportSheet, storedRow, textCell } from "./xlsx/sheet-xml.js";
 
 const dir = tempDirForFile("lms-union-cells-");
@@ -50,13 +50,7 @@ describe("a union's member", () => {
   test("is neutralised by sql --format csv only when it is text", async () => {
     const instance = await DuckDBInstance.create(":memory:");
     const connection = await instance.connect();
-    let text = "";
-    const out = new Writable({
-      write(chunk, _encoding, done) {
-        text += String(chunk);
-        done();
-      },
-    });
+    const { stream: out, text } = textSink();
     try {
       const result = await connection.stream(QUERY);
       expect(await printResult(result, out, "csv", { neutraliseFormulas: true })).toBe(1);
@@ -64,6 +58,6 @@ describe("a union's member", () => {
       connection.closeSync();
       instance.closeSync();
     }
-    expect(text.split("\r\n")[1]).toBe(CSV_ROW);
+    expect(text().split("\r\n")[1]).toBe(CSV_ROW);
   });
 });
