@@ -61,10 +61,10 @@ export async function planApply(
   db: LmsDatabase,
   path: string,
   op: ApplyOp,
-  options: { strict: boolean },
+  options: { strict: boolean; shown?: string },
 ): Promise<ApplyPlan> {
   const spec = opSpec(op);
-  const file = await readChangeFile(path, spec);
+  const file = await readChangeFile(path, spec, options.shown);
   const connection = await db.connect();
   try {
     // Outcomes a run that did not finish left in its journal, so that `done` has them all.

@@ -302,11 +302,17 @@ async function sheetWithColumns(
 
 /**
  * Reads the change file at `path` for `spec`. Throws TabularError (unreadable) or ChangeFileError
- * (listing every problem found, the first few with their lines).
+ * (listing every problem found, the first few with their lines), naming the file `shown` (its
+ * folder too: a file missing from another folder than the user thinks is found that way). The
+ * change set keeps the file's name alone.
  */
-export async function readChangeFile(path: string, spec: OpSpec): Promise<ChangeFile> {
+export async function readChangeFile(
+  path: string,
+  spec: OpSpec,
+  shown = basename(path),
+): Promise<ChangeFile> {
   const file = basename(path);
-  const opened = await openTabularFile(path, { file });
+  const opened = await openTabularFile(path, { file: shown });
   const { source } = opened;
   const problems = new ChangeProblems();
   const names = mapHeader(source, spec, problems);
@@ -315,7 +321,7 @@ export async function readChangeFile(path: string, spec: OpSpec): Promise<Change
   if (problems.count > 0) {
     const other = await sheetWithColumns(path, source, names, spec);
     const elsewhere = other && { ...other, read: source.detail, op: spec.op };
-    throw problems.toError(tableName(file, source), elsewhere);
+    throw problems.toError(tableName(shown, source), elsewhere);
   }
   const { columns, unit } = source;
   return { file, sha256: opened.sha256, columns, names, unit, rows };

@@ -5,14 +5,15 @@
  * sent) or a refused key.
  */
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Argv } from "yargs";
 import { type ApplyOutcome, type ApplyPlan, executeApply, planApply } from "../../apply/apply.js";
 import { APPLY_OPS, type ApplyOp } from "../../apply/ops.js";
 import { renderCounts, renderDiff } from "../../apply/render-diff.js";
 import { refuseOtherPortal } from "../../apply/target-portal.js";
+import { homeOf, settingPath } from "../../config/setting-path.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
+import { shownPath } from "../../files/shown-path.js";
 import { streamIsTTY } from "../../log/color.js";
 import type { Logger } from "../../log/logger.js";
 import {
@@ -214,13 +215,16 @@ async function runApply(
 ): Promise<void> {
   const op = checkedOp(args.op);
   const maxChanges = checkedMaxChanges(args);
-  const path = resolve(ctx.cwd, args.file);
+  // "~/" is the home folder here too, as in every path setting: no shell expands it in a quoted
+  // argument or a schedule's command line.
+  const path = settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, args.file);
   const { setup, apiKey, keySource } = await applySetup(args, argv, ctx);
   const { config, logger } = setup;
   await withDatabase(config, {}, async (db) => {
     if (!args.dryRun) await refuseOtherPortal(db, config.baseUrl as string);
     // A file that cannot be applied is typed bad input by the apply stage: nothing was sent.
-    const planned = await planApply(db, path, op, { strict: args.strict });
+    const shown = shownPath(ctx.cwd, path);
+    const planned = await planApply(db, path, op, { strict: args.strict, shown });
     logPlanNotes(planned, logger);
     const diff = renderDiff(planned.spec, planned.plan, planned.file.unit);
     ctx.stdout.write(diff);
