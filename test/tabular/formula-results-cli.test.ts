@@ -12,9 +12,9 @@ test("roster import takes a formula's saved 0 and empty text as the sheet shows 
   await withTempDir(async (dir) => {
     const book = new ExcelJS.Workbook();
     book.addWorksheet("People").addRows([
-      ["User ID", "First Name", "Employee ID"],
-      [1, "Ana", { formula: "IF(A2>5000,1,0)", result: 0 }],
-      [2, { formula: 'IF(A3>5000,"x","")', result: "" }, "B-2"],
+      ["User ID", "First Name", "Employee ID", "Email"],
+      [1, "Ana", { formula: "IF(A2>5000,1,0)", result: 0 }, "ana@x.org"],
+      [2, { formula: 'IF(A3>5000,"x","")', result: "" }, "B-2", "bo@x.org"],
     ]);
     await book.xlsx.writeFile(join(dir, "people.xlsx"));
     const run = await cli(["roster", "import", "people.xlsx", "--db", "lms.duckdb"], dir);
