@@ -77,4 +77,23 @@ describe("snapshots deleted from the lake by hand", () => {
     const portals = new Set((await readManifest(lake)).partitions.map((p) => p.portal));
     expect([...portals]).toEqual(["north"]);
   });
+  test("a day whose take files alone were deleted is not read as a day without takes", async () => {
+    const work = await tempDir();
+    (await filledDatabase(work, "north")).close();
+    for (const day of ["2026-11-16", "2026-11-23"]) {
+      const args = ["--db", "north.duckdb", "--portal", "north", "--snapshot-date", day];
+      const run = await runCli(work, ["publish", "--lake", "lake", ...args]);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    await rm(join(work, "lake", "take", "portal=north", "snapshot_date=2026-11-23"), {
+      recursive: true,
+    });
+    const report = await runCli(work, "report freshness --lake lake --format csv".split(" "));
+    expect(report.code, report.stderr).toBe(0);
+    const csv = await readFile(join(work, report.stdout.trim().split("\n").at(-1)!.trim()), "utf8");
+    // As of the 16th, whole: its takes, not none.
+    expect(csv.split("\n").find((line) => line.startsWith("north,take,"))).toMatch(
+      /^north,take,300,/,
+    );
+  });
 });

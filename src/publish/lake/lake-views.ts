@@ -5,7 +5,8 @@
  *
  * The files come from `_lake.json`, not from a glob: a reader then never picks up a partition the
  * manifest does not list yet, and only the latest day's files are opened. A snapshot whose files
- * were deleted by hand is not read: a portal's latest snapshot is its latest one still there.
+ * were deleted by hand, all or some of them, is not read: a portal's latest snapshot is its
+ * latest one still whole.
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -61,6 +62,19 @@ function lakeSources(lakeDir: string, manifest: LakeManifest): PortalViewSources
   return { portals, tables, empty };
 }
 
+/**
+ * `kept` without the snapshots `gone` took part of: a portal's day whose take files were deleted
+ * and its other tables not would be read as that day with no takes, a report of nobody having
+ * done anything. The whole day is left, and the portal read as of its latest day still whole.
+ */
+function withoutPartOf(
+  kept: LakeManifest["partitions"],
+  gone: LakeManifest["partitions"],
+): LakeManifest["partitions"] {
+  const broken = new Set(gone.map((p) => `${p.portal}\u0000${p.snapshotDate}`));
+  return kept.filter((p) => !broken.has(`${p.portal}\u0000${p.snapshotDate}`));
+}
+
 /** How often the manifest is read again when files it names are gone. */
 const REREADS = 5;
 
@@ -77,7 +91,7 @@ async function readPresentManifest(lakeDir: string): Promise<LakeManifest> {
     if (gone.length === 0) return manifest;
     const again = await readManifest(lakeDir);
     if (read >= REREADS || JSON.stringify(again) === JSON.stringify(manifest)) {
-      return { ...manifest, partitions: kept };
+      return { ...manifest, partitions: withoutPartOf(kept, gone) };
     }
     manifest = again;
   }
