@@ -6,16 +6,33 @@
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { LmsDatabase } from "../load/database.js";
-import { loadedFromElsewhere } from "../load/run-address.js";
+import { holdsAnExtract, loadedFromElsewhere } from "../load/run-address.js";
 
-/** Contract: throws bad input when `db`'s records were extracted from another address. */
-export async function refuseOtherPortal(db: LmsDatabase, address: string): Promise<void> {
+/**
+ * Contract: throws bad input when `db` holds no extract at all (no succeeded run: a mistyped
+ * --db, or a database only a roster was imported into), where every row would be planned against
+ * nothing and sent whole with no portal to check against; or when its records were extracted
+ * from another address. `shownDb` names the database in the message.
+ */
+export async function refuseOtherPortal(
+  db: LmsDatabase,
+  address: string,
+  shownDb: string,
+): Promise<void> {
   const connection = await db.connect();
   let last: Awaited<ReturnType<typeof loadedFromElsewhere>>;
+  let extracted: boolean;
   try {
+    extracted = await holdsAnExtract(connection);
     last = await loadedFromElsewhere(connection, address);
   } finally {
     connection.closeSync();
+  }
+  if (!extracted) {
+    throw new LmsExportError(
+      "bad-input",
+      `the database ${shownDb} holds no extract of a portal: apply compares the file with the portal's records there and checks that they came from ${address}; nothing was sent. Run \`lms-export extract\` into it first, or pass the --db of the portal's extract`,
+    );
   }
   if (last === undefined) return;
   throw new LmsExportError(

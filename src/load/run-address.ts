@@ -21,6 +21,14 @@ export async function runAddress(
   return typeof value === "string" ? value : undefined;
 }
 
+/** Whether any extract run of the database succeeded (with an address recorded or not). */
+export async function holdsAnExtract(connection: DuckDBConnection): Promise<boolean> {
+  const reader = await connection.runAndReadAll(
+    "SELECT EXISTS (SELECT 1 FROM _runs WHERE status = 'succeeded')",
+  );
+  return reader.getRows()[0]?.[0] === true;
+}
+
 /** The last succeeded run that recorded an address: its id and the address. */
 async function lastLoadedAddress(
   connection: DuckDBConnection,

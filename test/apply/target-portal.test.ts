@@ -3,6 +3,7 @@
  * extracted from another portal is refused before anything is sent, since the same ids may name
  * other records there. Two simulated portals over real HTTP and a real database file.
  */
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { cli } from "../roster/roster-cli.js";
@@ -41,5 +42,25 @@ describe("apply to another portal than the database's", () => {
     const dry = await cli([...args, "--dry-run", ...flags, "--base-url", other.baseUrl], fx.dir);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain("3 to change");
+  });
+
+  it("is refused where the database holds no extract at all, with nothing sent", async () => {
+    // A database only a roster was imported into, as a mistyped --db next to a roster file makes.
+    const people = await csvFile(fx.dir, "people.csv", ["user_id,email", "1,ana@x.org"]);
+    const empty = join(fx.dir, "roster-only.duckdb");
+    const imported = await cli(["roster", "import", people, "--db", empty], fx.dir);
+    expect(imported.code, imported.stderr).toBe(0);
+    const group = fx.sim.data.list("grp")[0];
+    const path = await csvFile(fx.dir, "groups.csv", [
+      "grp_id,grp_description",
+      `${group?.grp_id},sent to no one`,
+    ]);
+    const writesBefore = fx.writes();
+    const run = await fx.runWith(["apply", path, "--op", "grp.edit", "--yes"], { db: empty });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      `lms-export: the database roster-only.duckdb holds no extract of a portal: apply compares the file with the portal's records there and checks that they came from ${fx.sim.baseUrl}; nothing was sent. Run \`lms-export extract\` into it first, or pass the --db of the portal's extract`,
+    );
+    expect(fx.writes()).toBe(writesBefore);
   });
 });

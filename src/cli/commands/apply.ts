@@ -221,7 +221,9 @@ async function runApply(
   const { setup, apiKey, keySource } = await applySetup(args, argv, ctx);
   const { config, logger } = setup;
   await withDatabase(config, {}, async (db) => {
-    if (!args.dryRun) await refuseOtherPortal(db, config.baseUrl as string);
+    if (!args.dryRun) {
+      await refuseOtherPortal(db, config.baseUrl as string, shownPath(ctx.cwd, config.db));
+    }
     // A file that cannot be applied is typed bad input by the apply stage: nothing was sent.
     const shown = shownPath(ctx.cwd, path);
     const planned = await planApply(db, path, op, { strict: args.strict, shown });
