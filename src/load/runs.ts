@@ -279,6 +279,8 @@ export async function runRecordCounts(
  * changes after that day, not those after the last run, so a `--since` of this morning (or a
  * mistyped year) would make the next incremental run skip everything changed in between, for
  * good. Only a run that listed the resource whole, or from the cursor of the runs before it, does.
+ * A `--since` run is told by the `since` of its options (the flag's day); `_runs.since` is every
+ * incremental run's earliest cursor, and an incremental run moves the cursor as a full one does.
  */
 export async function lastLoadedByResource(
   connection: DuckDBConnection,
@@ -286,7 +288,8 @@ export async function lastLoadedByResource(
   const reader = await connection.runAndReadAll(
     `SELECT r.resource, max(u.started_at) FROM _runs u JOIN _run_resources r USING (run_id)
      WHERE u.status = 'succeeded'
-       AND (u.since IS NULL OR json_extract_string(u.options, '$.cursors.' || r.resource) IS NULL)
+       AND (json_extract_string(u.options, '$.since') IS NULL
+            OR json_extract_string(u.options, '$.cursors.' || r.resource) IS NULL)
      GROUP BY r.resource`,
   );
   const found = new Map<string, Date>();

@@ -52,6 +52,28 @@ it("an incremental run after a --since run still reads what changed before that 
   expect(await readRows(db, description)).toEqual([["edited after the full run"]]);
 });
 
+it("an incremental run moves the next one's cursor to its own start", async () => {
+  // Each incremental run read from the last full run's start, never its own predecessor's: the
+  // window grew with every run until the next full one.
+  const db = join(dir, "moving.duckdb");
+  const run = (mode: "full" | "incremental") =>
+    runExtract({
+      db,
+      clientOptions: { baseUrl: sim.baseUrl, apiKey: KEY, concurrency: 4 },
+      lookbackMs: 0,
+      logger: silentLogger,
+      mode,
+    });
+  await run("full");
+  await run("incremental");
+  await run("incremental");
+  const runs = await readRows(
+    db,
+    "SELECT run_id::INTEGER, started_at, since FROM _runs ORDER BY 1",
+  );
+  expect(runs.map((row) => row[2])).toEqual([null, runs[0]?.[1], runs[1]?.[1]]);
+});
+
 it("refuses a --since in the future before anything runs", async () => {
   const result = await runInProcess(["extract", "--since", "2036-01-01", "--db", "x.duckdb"], dir, {
     LMS_BASE_URL: sim.baseUrl,
