@@ -18,6 +18,9 @@ const PATH_OPTIONS: Readonly<Record<string, string>> = {
   "smtp-password-file": "a file holding the SMTP password",
 };
 
+/** The path options whose file holds a secret: a value given them is never shown. */
+const SECRET_FILE_OPTIONS: ReadonlySet<string> = new Set(["api-key-file", "smtp-password-file"]);
+
 /** The commands whose `file` argument is a path, and what they need it to name. */
 const FILE_ARGUMENTS: Readonly<Record<string, string>> = {
   "roster import": "the roster file",
@@ -45,8 +48,13 @@ function dashValue(argv: readonly string[]): string | undefined {
     const next = argv[i + 1];
     if (option === undefined || PATH_OPTIONS[option] === undefined || next === undefined) continue;
     if (!next.startsWith("-") || next.startsWith("--") || !Number.isNaN(Number(next))) continue;
+    const needs = `--${option} needs ${PATH_OPTIONS[option]}`;
+    // A secret pasted where its file's name belongs is not repeated on stderr (nor in a log).
+    if (SECRET_FILE_OPTIONS.has(option)) {
+      return `${needs}, and the word after it starts with "-" (not shown: it may be the secret itself): if it names a file, write --${option}=./NAME`;
+    }
     const word = pathWord(next);
-    return `--${option} needs ${PATH_OPTIONS[option]}, and ${next} after it looks like a flag: if that is its name, write --${option}=${word} (or --${option} ${word})`;
+    return `${needs}, and ${next} after it looks like a flag: if that is its name, write --${option}=${word} (or --${option} ${word})`;
   }
   return undefined;
 }

@@ -70,3 +70,24 @@ describe("a path that starts with '-' is said to look like a flag, not to be emp
     expect(await readdir(work)).toEqual([]);
   });
 });
+
+describe("a secret file's option followed by a word starting with '-'", () => {
+  it.each([
+    [["extract", "--db", "a.duckdb", "--api-key-file", "-sk_live_S3CRET"], "-sk_live_S3CRET"],
+    [
+      ["schedule", "--cron", "0 0 1 1 *", "--", "extract", "--api-key-file", "-sk_S3CRET"],
+      "-sk_S3CRET",
+    ],
+    [
+      ["report", "completion", "--mail-to", "a@x.org", "--smtp-password-file", "-P4ssw0rd"],
+      "-P4ssw0rd",
+    ],
+  ])("%j never shows the word: it may be the secret itself", async (args, secret) => {
+    const work = await tempDir();
+    const run = await runInProcess(args, work, { LMS_QUIET: "1" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('the word after it starts with "-" (not shown');
+    expect(run.stderr).not.toContain(secret);
+    expect(run.stderr).not.toContain(secret.slice(1));
+  });
+});
