@@ -5,7 +5,7 @@
 import type { Writable } from "node:stream";
 import { type DuckDBResult, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
 import { infinityText } from "./duckdb-time.js";
-import { holdsText, neutraliseText } from "./export/formula-injection.js";
+import { holdsText, isTextTypeId, neutraliseText } from "./export/formula-injection.js";
 import { jsonValue } from "./json-value.js";
 import { isNumericType } from "./numeric-types.js";
 import { utcText } from "./utc-text.js";
@@ -141,10 +141,8 @@ async function printCsv(
       if (value === null) return "";
       const t = text(value, true);
       // A union prints as its member's text: a text member may be a formula as any text can.
-      const isText =
-        types[c] === DuckDBTypeId.VARCHAR ||
-        types[c] === DuckDBTypeId.ENUM ||
-        (types[c] === DuckDBTypeId.UNION && holdsText(value));
+      const type = types[c] as DuckDBTypeId;
+      const isText = isTextTypeId(type) || (type === DuckDBTypeId.UNION && holdsText(value));
       return csvField(isText && neutraliseFormulas ? neutraliseText(t) : t);
     });
     return `${fields.join(",")}\r\n`;

@@ -21,10 +21,16 @@ const QUERY = `SELECT -5 AS n,
   union_value(t := '-x')::UNION(t VARCHAR, n INTEGER) AS ut,
   union_value(u := union_value(s := '=y')::UNION(s VARCHAR, i INTEGER))
     ::UNION(u UNION(s VARCHAR, i INTEGER), n INTEGER) AS nested,
-  union_value(d := DATE '2026-01-02')::UNION(t VARCHAR, d DATE) AS ud2`;
+  union_value(d := DATE '2026-01-02')::UNION(t VARCHAR, d DATE) AS ud2,
+  union_value(b := '=1+1'::BLOB)::UNION(b BLOB, n INTEGER) AS ub,
+  union_value(i := INTERVAL '-5 days')::UNION(i INTERVAL, n INTEGER) AS ui,
+  '=2+2'::BLOB AS b, INTERVAL '-3 days' AS i`;
 
-/** The CSV line of the row, as every CSV writer here must write it. */
-const CSV_ROW = "-5,-5,-1.5,'-x,'=y,2026-01-02";
+/**
+ * The CSV line of the row, as every CSV writer here must write it: a blob's and an interval's
+ * text may start a formula as any text can, in a union or not.
+ */
+const CSV_ROW = "-5,-5,-1.5,'-x,'=y,2026-01-02,'=1+1,'-5 days,'=2+2,'-3 days";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -35,13 +41,17 @@ afterAll(() => db.close());
 describe("a union's member", () => {
   test("is neutralised in the report's CSV and workbook only when it is text", async () => {
     const cells = await reportSheet(db, dir, "unions", `${QUERY}\n`, ["csv"]);
-    expect(storedRow(cells, 2, 6)).toEqual([
+    expect(storedRow(cells, 2, 10)).toEqual([
       numberCell("-5"),
       numberCell("-5"),
       numberCell("-1.5"),
       textCell("'-x"),
       textCell("'=y"),
       textCell("2026-01-02"),
+      textCell("'=1+1"),
+      textCell("'-5 days"),
+      textCell("'=2+2"),
+      textCell("'-3 days"),
     ]);
     const csv = await readFile(join(dir, "out", "unions-2026-03-10.csv"), "utf8");
     expect(csv.split("\r\n")[1]).toBe(CSV_ROW);

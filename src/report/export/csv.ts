@@ -15,7 +15,7 @@ import {
 } from "@duckdb/node-api";
 import { quoteIdent } from "../../load/ddl.js";
 import { type BoundQuery, copyQuery, describeColumns } from "../run-query.js";
-import { neutraliseSql, unionTextSql } from "./formula-injection.js";
+import { isTextTypeId, neutraliseSql, unionTextSql } from "./formula-injection.js";
 import { holdsTimestampTz, utcValuesSql } from "./utc-timestamp-sql.js";
 
 /** COPY options for RFC 4180 CSV; DuckDB writes UTF-8 (it has no other encoding for writing). */
@@ -56,8 +56,7 @@ async function copyCsv(
 ): Promise<number> {
   const columns = await describeColumns(connection, bound);
   // A union is written as its member's text: a text member may be a formula as any text can.
-  const isText = (id: DuckDBTypeId) =>
-    id === DuckDBTypeId.VARCHAR || id === DuckDBTypeId.ENUM || id === DuckDBTypeId.UNION;
+  const isText = (id: DuckDBTypeId) => isTextTypeId(id) || id === DuckDBTypeId.UNION;
   const neutralised = (type: DuckDBType) => options.neutraliseFormulas && isText(type.typeId);
   const rewritten = (type: DuckDBType) => holdsTimestampTz(type) || neutralised(type);
   if (!columns.some((c) => rewritten(c.type))) {

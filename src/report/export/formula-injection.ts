@@ -5,10 +5,14 @@
  * cells are touched; numbers, dates and booleans are written as they are, and a negative number
  * stays a number. Exporters apply it by default; `neutraliseFormulas: false` turns it off.
  *
- * A UNION column is text or not row by row: a row whose member is text (VARCHAR or ENUM) is
- * neutralised, a row whose member is a number is not, so `-5` held by a union stays `-5`.
+ * Text here is every type whose text is free to start so: VARCHAR and ENUM, and BLOB (`=1+1` as
+ * bytes) and INTERVAL (`-5 days`), which are written as their text. A UNION column is text or
+ * not row by row: a row whose member is such a type is neutralised, a row whose member is a
+ * number is not, so `-5` held by a union stays `-5`.
  */
 import {
+  DuckDBBlobValue,
+  DuckDBIntervalValue,
   type DuckDBType,
   DuckDBTypeId,
   type DuckDBUnionType,
@@ -37,15 +41,32 @@ export function neutraliseSql(column: string): string {
   return `CASE WHEN ascii(${column}) IN (${codes}) THEN '''' || ${column} ELSE ${column} END`;
 }
 
-/** Whether `value` is text: a string, or a union (at any depth) whose member is one. */
+/** The types whose values are written as text that may start with a trigger (see above). */
+const TEXT_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
+  DuckDBTypeId.VARCHAR,
+  DuckDBTypeId.ENUM,
+  DuckDBTypeId.BLOB,
+  DuckDBTypeId.INTERVAL,
+]);
+
+/** Whether a column of type `id` is text to neutralise (a UNION is decided row by row). */
+export function isTextTypeId(id: DuckDBTypeId): boolean {
+  return TEXT_TYPES.has(id);
+}
+
+/** Whether `value` is text: a string, blob or interval, or a union (at any depth) holding one. */
 export function holdsText(value: DuckDBValue): boolean {
   let member = value;
   while (member instanceof DuckDBUnionValue) member = member.value;
-  return typeof member === "string";
+  return (
+    typeof member === "string" ||
+    member instanceof DuckDBBlobValue ||
+    member instanceof DuckDBIntervalValue
+  );
 }
 
 function isTextType(type: DuckDBType): boolean {
-  return type.typeId === DuckDBTypeId.VARCHAR || type.typeId === DuckDBTypeId.ENUM;
+  return isTextTypeId(type.typeId);
 }
 
 /**
