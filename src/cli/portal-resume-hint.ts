@@ -22,6 +22,21 @@ export interface ResumeTarget {
   readonly dbFlag: string | undefined;
   /** The config file named by --config (as typed) or LMS_CONFIG; not the one found in the folder. */
   readonly configFlag?: string | undefined;
+  /** The portal's address and key file as typed as flags, which a new command lacks otherwise. */
+  readonly baseUrlFlag?: string | undefined;
+  readonly keyFileFlag?: string | undefined;
+}
+
+/** A flag's value as typed, when the setting came from that flag. */
+function typedFlag(
+  args: Readonly<Record<string, unknown>>,
+  config: ResolvedConfig,
+  field: "baseUrl" | "apiKeyFile",
+): string | undefined {
+  const value = args[field];
+  return config.origins[field] === "flag" && typeof value === "string" && value !== ""
+    ? value
+    : undefined;
 }
 
 /**
@@ -43,17 +58,27 @@ export function resumeTarget(
       : config.origins.db === "env"
         ? config.db
         : undefined;
-  return { portal: config.portal, dbFlag, configFlag: named ? typedConfig : undefined };
+  // An address with a user name or password in it is not repeated: that part may be a secret.
+  const baseUrl = typedFlag(args, config, "baseUrl");
+  return {
+    portal: config.portal,
+    dbFlag,
+    configFlag: named ? typedConfig : undefined,
+    baseUrlFlag: baseUrl?.includes("@") ? undefined : baseUrl,
+    keyFileFlag: typedFlag(args, config, "apiKeyFile"),
+  };
 }
 
 /** `error` with its resume advice naming `target`'s portal or database, else `error`. */
 export function namingRunToResume(error: unknown, target: ResumeTarget): unknown {
   if (!(error instanceof LmsExportError) || !error.message.includes(RESUME)) return error;
-  const { portal, dbFlag, configFlag } = target;
+  const { portal, dbFlag, configFlag, baseUrlFlag, keyFileFlag } = target;
   const naming = [
     configFlag === undefined ? "" : ` --config ${pathWord(configFlag)}`,
     portal === undefined ? "" : ` --portal ${portal}`,
     dbFlag === undefined ? "" : ` --db ${pathWord(dbFlag)}`,
+    baseUrlFlag === undefined ? "" : ` --base-url ${pathWord(baseUrlFlag)}`,
+    keyFileFlag === undefined ? "" : ` --api-key-file ${pathWord(keyFileFlag)}`,
   ].join("");
   if (naming === "") return error;
   const message = error.message.replaceAll(RESUME, `lms-export extract${naming} --resume`);

@@ -82,7 +82,7 @@ describe("the resume advice of a portal's extract", () => {
       { LMS_API_KEY: "demo-key" },
     );
     expect(out).toContain(
-      "`lms-export extract --db './-other db.duckdb' --resume` continues from here",
+      `\`lms-export extract --db './-other db.duckdb' --base-url ${sim.baseUrl} --resume\` continues from here`,
     );
     // As advised, with the portal's address the run was given (the key comes from LMS_API_KEY).
     const resumed = await runInProcess(
@@ -118,18 +118,22 @@ describe("the resume advice of a portal's extract", () => {
     expect(existsSync(join(dir, "cfgdir", "other.duckdb"))).toBe(true);
   });
 
-  test("names the database LMS_DB gave, which the shell that follows it may not set", async () => {
-    const env = ["--base-url", sim.baseUrl, "--log-format", "json"];
+  test("names the database LMS_DB gave, and the address and key file typed, which a new shell lacks", async () => {
+    const flags = ["--base-url", sim.baseUrl, "--api-key-file", "key"];
     const before = sim.stats.requests;
-    const out = await stoppedRun(["extract", ...env], () => sim.stats.requests > before + 30, {
-      LMS_API_KEY: "demo-key",
-      LMS_DB: "from-env.duckdb",
-    });
+    const out = await stoppedRun(
+      ["extract", ...flags, "--log-format", "json"],
+      () => sim.stats.requests > before + 30,
+      { LMS_DB: "from-env.duckdb" },
+    );
     const path = join(dir, "from-env.duckdb");
-    expect(out).toContain(`\`lms-export extract --db ${path} --resume\` continues from here`);
-    const resumed = await runInProcess(["extract", "--db", path, "--resume", ...env], dir, {
-      LMS_API_KEY: "demo-key",
-    });
+    const advice = `lms-export extract --db ${path} ${flags.join(" ")} --resume`;
+    expect(out).toContain(`\`${advice}\` continues from here`);
+    // The advice as printed, in a shell with none of the run's settings.
+    const resumed = await runInProcess(
+      [...advice.split(" ").slice(1), "--log-format", "json"],
+      dir,
+    );
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('"msg":"resuming run 1"');
   });

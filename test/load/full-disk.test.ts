@@ -140,7 +140,9 @@ describe("a full disk at the end of an extract", () => {
           `^lms-export: extract failed: no space left on ${small} \\(.* free\\): free space there; `,
         ),
       );
-      expect(last).toContain(`\`lms-export extract --db ${db} --resume\` continues from here`);
+      expect(last).toContain(
+        `\`lms-export extract --db ${db} --base-url ${sim.baseUrl} --api-key-file ${keyFile} --resume\` continues from here`,
+      );
       execFileSync("mount", ["-o", "remount,size=64m", small]);
       const resumed = await runCli([...args, "--resume", "--log-format", "json"]);
       expect(resumed.code, resumed.stderr).toBe(0);
