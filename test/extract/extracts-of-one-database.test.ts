@@ -54,25 +54,27 @@ describe("one database for two extracts", () => {
   });
 
   test("the refused one of two extracts of a new database leaves the other's files alone", async () => {
-    // Both start before either has made a file; the refused one used to remove the side file
-    // (and the database) the other had just made and was using, as files it made itself.
+    // Both start before either has made a file. The second waits for the side file's lock (its
+    // own extract could not use it) and is stopped while it waits; it used to remove the side
+    // file (and the database) the other had made and was using, as files it made itself.
     const db = join(dir, "new-twice.duckdb");
     const clientOptions = { baseUrl: sims[2]!.baseUrl, apiKey: "demo-key", concurrency: 4 };
-    const runs = [0, 1].map(() =>
-      runExtract({ db, clientOptions, mode: "full", logger: silentLogger }),
-    );
-    const first = await Promise.race(
-      runs.map((run, i) =>
-        run.then(
-          () => ({ i, error: undefined }),
-          (error: unknown) => ({ i, error }),
-        ),
-      ),
-    );
-    expect(String(first.error)).toContain("another extract of database");
-    // The other run pages a slow portal still: its side file is where it was.
+    const stop = new AbortController();
+    const holder = runExtract({ db, clientOptions, mode: "full", logger: silentLogger });
+    const waiter = runExtract({
+      db,
+      clientOptions,
+      mode: "full",
+      logger: silentLogger,
+      waitSeconds: 600,
+      signal: stop.signal,
+    });
+    while (!existsSync(sidePathOf(db))) await new Promise((resolve) => setTimeout(resolve, 5));
+    stop.abort();
+    await expect(waiter).rejects.toThrow(/interrupted/);
+    // The holder pages a slow portal still: its side file is where it was.
     expect(existsSync(sidePathOf(db))).toBe(true);
-    await runs[1 - first.i];
+    await holder;
     expect(await runCount(db)).toBe(1);
   });
 });
