@@ -165,8 +165,9 @@ export async function sendPlannedMail(
   ctx.stdout.write(sentLine(summary));
   if (summary.problems.length > 0) {
     const redact = createRedactor(() => request.secrets);
+    const others = summary.problems.length - 1;
     const more =
-      summary.problems.length > 1 ? ` (and ${summary.problems.length - 1} more; see the log)` : "";
+      others > 0 ? ` (and ${others} more problem${others === 1 ? "" : "s"}; see the log)` : "";
     const resend = resendCommands(summary.resend, nameOf, options.argv);
     throw new LmsExportError(
       "mail-failed",

@@ -54,7 +54,7 @@ test("a server that cannot be reached stops the mailing after one message's atte
   expect(run.stderr.match(/trying again/g)).toHaveLength(2);
   expect(run.stderr).toMatch(
     new RegExp(
-      `lms-export: the mail server smtp://127\\.0\\.0\\.1:${port} could not be reached or refused the login \\(.*ECONNREFUSED.*\\): mailing stopped, 2 messages were not tried \\(and 1 more; see the log\\); the report files are written; to send only those again: .*--mail-only`,
+      `lms-export: the mail server smtp://127\\.0\\.0\\.1:${port} could not be reached or refused the login \\(.*ECONNREFUSED.*\\): mailing stopped, 2 messages were not tried \\(and 1 more problem; see the log\\); the report files are written; to send only those again: .*--mail-only`,
     ),
   );
   const resend = /--mail-only (\S+)/.exec(run.stderr)?.[1]?.split(",").sort();
