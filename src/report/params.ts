@@ -27,8 +27,8 @@ export const PARAM_TYPE_HINTS: Readonly<Record<ParamType, string>> = {
   number: "a number, e.g. 2.5",
   string: "text",
   date: 'a date YYYY-MM-DD or "today"',
-  int_list: "whole numbers separated by commas, e.g. 12,15 (empty = none)",
-  string_list: "texts separated by commas (empty = none)",
+  int_list: "whole numbers separated by commas, e.g. 12,15 (empty: an empty list)",
+  string_list: "texts separated by commas (empty: an empty list)",
   bool: "true or false",
 };
 

@@ -222,6 +222,10 @@ describe("list", () => {
     expect(run.stdout).toContain(
       "queries: compliance-summary, compliance-trend, compliance, overdue-by-group, access, completion; formats: xlsx, parquet",
     );
+    // An empty list is what an empty value gives; the query's own line says what it means there.
+    expect(run.stdout).toMatch(
+      /--param product_ids=INT_LIST \(default: \[\]; whole numbers separated by commas, e\.g\. 12,15\s+\(empty: an empty list\)\)\s+Only these products \(empty = every product\)/,
+    );
   });
 
   test("--json", async () => {
