@@ -69,12 +69,28 @@ function oneLine(message: string): string {
   return message.replace(/\s*\n\s*/g, ": ").trim();
 }
 
+/** The words of `argv` yargs splits into one-letter flags: `-` and more than one character. */
+function dashClusters(argv: readonly string[]): string[] {
+  const end = argv.indexOf("--");
+  const words = end === -1 ? argv : argv.slice(0, end);
+  return words.filter(
+    (word) => /^-[^-]/.test(word) && word.length > 2 && Number.isNaN(Number(word)),
+  );
+}
+
 /** The problem itself, without the pointer to the help. */
 function problemOf(message: string, argv: readonly string[], command: string | undefined): string {
   if (message.startsWith("Invalid values:")) return invalidValues(message);
   const unknown = /^Unknown arguments?: (.+)$/.exec(message);
   if (unknown) {
-    const names = distinctNames(unknown[1] ?? "").map((name) => asTyped(name, argv));
+    const clusters = dashClusters(argv);
+    const all = distinctNames(unknown[1] ?? "");
+    // yargs reads `-Xq7` as the short flags X, q and 7, and names each: the letters of what may
+    // be a key or password typed after a flag (`--api-key -Xq7…`) are not spelled out.
+    const shown = all.filter(
+      (name) => !(name.length === 1 && clusters.some((c) => c.includes(name))),
+    );
+    const names = shown.map((name) => asTyped(name, argv));
     const options = names.filter((name) => name.startsWith("-"));
     const words = names.filter((name) => !name.startsWith("-"));
     const parts = [
@@ -83,6 +99,11 @@ function problemOf(message: string, argv: readonly string[], command: string | u
         : []),
       ...(words.length > 0
         ? [`unexpected argument${words.length > 1 ? "s" : ""} ${listed(words)}`]
+        : []),
+      ...(names.length < all.length
+        ? [
+            'a word starting with "-" that is no option (not shown: it may be a secret; a value that starts with "-" is written --flag=VALUE)',
+          ]
         : []),
     ];
     return parts.join("; ");

@@ -118,3 +118,20 @@ describe("a number flag typed empty, or as a number that rounds to 0, is refused
     expect(run.stderr).toBe(`lms-export: --rate needs a number, got "" ${unset}\n`);
   });
 });
+
+describe("a word yargs splits into one-letter flags is never spelled out", () => {
+  // A key or password starting with "-" typed after a flag (--api-key -Xq7…) was listed letter
+  // by letter as unexpected arguments, on stderr and in cron logs.
+  it.each([
+    [["extract", "--base-url", "http://x", "--api-key", "-Xq7Lm9Zt"], "", "-Xq7Lm9Zt"],
+    [["check", "--api_key_file", "-sEcReT123"], "unknown option --api_key_file; ", "-sEcReT123"],
+    [["run", "weekly-compliance", "--smtp-password", "-Pw9Hk"], "", "-Pw9Hk"],
+  ])("%j", async (args, before, secret) => {
+    const run = await runInProcess(args, cwd, { LMS_QUIET: "1" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `lms-export: ${before}a word starting with "-" that is no option (not shown: it may be a secret; a value that starts with "-" is written --flag=VALUE); see lms-export ${args[0]} --help\n`,
+    );
+    for (const letter of secret.slice(1)) expect(run.stderr).not.toContain(`"${letter}"`);
+  });
+});
