@@ -25,6 +25,8 @@ export interface ResumeTarget {
   /** The portal's address and key file as typed as flags, which a new command lacks otherwise. */
   readonly baseUrlFlag?: string | undefined;
   readonly keyFileFlag?: string | undefined;
+  /** --allow-http was typed: a plain-http address is refused without it. */
+  readonly allowHttpFlag?: boolean;
 }
 
 /** A flag's value as typed, when the setting came from that flag. */
@@ -66,19 +68,21 @@ export function resumeTarget(
     configFlag: named ? typedConfig : undefined,
     baseUrlFlag: baseUrl?.includes("@") ? undefined : baseUrl,
     keyFileFlag: typedFlag(args, config, "apiKeyFile"),
+    allowHttpFlag: config.origins.allowHttp === "flag" && config.allowHttp,
   };
 }
 
 /** `error` with its resume advice naming `target`'s portal or database, else `error`. */
 export function namingRunToResume(error: unknown, target: ResumeTarget): unknown {
   if (!(error instanceof LmsExportError) || !error.message.includes(RESUME)) return error;
-  const { portal, dbFlag, configFlag, baseUrlFlag, keyFileFlag } = target;
+  const { portal, dbFlag, configFlag, baseUrlFlag, keyFileFlag, allowHttpFlag } = target;
   const naming = [
     configFlag === undefined ? "" : ` --config ${pathWord(configFlag)}`,
     portal === undefined ? "" : ` --portal ${portal}`,
     dbFlag === undefined ? "" : ` --db ${pathWord(dbFlag)}`,
     baseUrlFlag === undefined ? "" : ` --base-url ${pathWord(baseUrlFlag)}`,
     keyFileFlag === undefined ? "" : ` --api-key-file ${pathWord(keyFileFlag)}`,
+    allowHttpFlag === true ? " --allow-http" : "",
   ].join("");
   if (naming === "") return error;
   const message = error.message.replaceAll(RESUME, `lms-export extract${naming} --resume`);

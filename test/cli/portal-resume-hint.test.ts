@@ -118,8 +118,8 @@ describe("the resume advice of a portal's extract", () => {
     expect(existsSync(join(dir, "cfgdir", "other.duckdb"))).toBe(true);
   });
 
-  test("names the database LMS_DB gave, and the address and key file typed, which a new shell lacks", async () => {
-    const flags = ["--base-url", sim.baseUrl, "--api-key-file", "key"];
+  test("names the database LMS_DB gave, and the address, key file and --allow-http typed, which a new shell lacks", async () => {
+    const flags = ["--base-url", sim.baseUrl, "--api-key-file", "key", "--allow-http"];
     const before = sim.stats.requests;
     const out = await stoppedRun(
       ["extract", ...flags, "--log-format", "json"],
