@@ -22,20 +22,25 @@ export interface ResumeTarget {
   readonly dbFlag: string | undefined;
   /** The config file named by --config (as typed) or LMS_CONFIG; not the one found in the folder. */
   readonly configFlag?: string | undefined;
-  /** The portal's address and key file as typed as flags, which a new command lacks otherwise. */
+  /** The portal's address and key file given as flags or LMS_* variables, which a new shell lacks. */
   readonly baseUrlFlag?: string | undefined;
   readonly keyFileFlag?: string | undefined;
   /** --allow-http was typed: a plain-http address is refused without it. */
   readonly allowHttpFlag?: boolean;
 }
 
-/** A flag's value as typed, when the setting came from that flag. */
+/**
+ * A setting as a flag gives it: as typed when it came from that flag; as resolved (an absolute
+ * path) when it came from an LMS_* variable, which the shell that follows the advice may not set,
+ * as LMS_DB's database is named; undefined from a config file, which is read again.
+ */
 function typedFlag(
   args: Readonly<Record<string, unknown>>,
   config: ResolvedConfig,
   field: "baseUrl" | "apiKeyFile",
 ): string | undefined {
   const value = args[field];
+  if (config.origins[field] === "env") return config[field];
   return config.origins[field] === "flag" && typeof value === "string" && value !== ""
     ? value
     : undefined;
@@ -68,7 +73,7 @@ export function resumeTarget(
     configFlag: named ? typedConfig : undefined,
     baseUrlFlag: baseUrl?.includes("@") ? undefined : baseUrl,
     keyFileFlag: typedFlag(args, config, "apiKeyFile"),
-    allowHttpFlag: config.origins.allowHttp === "flag" && config.allowHttp,
+    allowHttpFlag: config.origins.allowHttp !== "file" && config.allowHttp,
   };
 }
 

@@ -137,4 +137,21 @@ describe("the resume advice of a portal's extract", () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('"msg":"resuming run 1"');
   });
+  test("names the address and key file LMS_* variables gave, which a new shell may not set", async () => {
+    const before = sim.stats.requests;
+    const env = { LMS_BASE_URL: sim.baseUrl, LMS_API_KEY_FILE: "key", LMS_DB: "vars.duckdb" };
+    const out = await stoppedRun(
+      ["extract", "--log-format", "json"],
+      () => sim.stats.requests > before + 30,
+      env,
+    );
+    const advice = `lms-export extract --db ${join(dir, "vars.duckdb")} --base-url ${sim.baseUrl} --api-key-file ${join(dir, "key")} --resume`;
+    expect(out).toContain(`\`${advice}\` continues from here`);
+    const resumed = await runInProcess(
+      [...advice.split(" ").slice(1), "--log-format", "json"],
+      dir,
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('"msg":"resuming run 1"');
+  });
 });
