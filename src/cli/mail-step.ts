@@ -165,15 +165,18 @@ export async function sendPlannedMail(
   ctx.stdout.write(sentLine(summary));
   if (summary.problems.length > 0) {
     const redact = createRedactor(() => request.secrets);
-    const others = summary.problems.length - 1;
-    const more =
-      others > 0 ? ` (and ${others} more problem${others === 1 ? "" : "s"}; see the log)` : "";
+    const more = moreProblems(summary.problems.length - 1);
     const resend = resendCommands(summary.resend, nameOf, options.argv);
     throw new LmsExportError(
       "mail-failed",
       `${redact.text(summary.problems[0] ?? "")}${more}; the report files are written${resend === undefined ? "" : `; to send only those again: ${resend}`}`,
     );
   }
+}
+
+/** " (and N more problems; see the log)" after the first of a mailing's problems, if any. */
+function moreProblems(others: number): string {
+  return others > 0 ? ` (and ${others} more problem${others === 1 ? "" : "s"}; see the log)` : "";
 }
 
 /** The line on stdout that says how many messages a mailing delivered, however it ended. */
