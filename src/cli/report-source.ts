@@ -83,7 +83,7 @@ export async function withReportSource(
   const databases = lake === undefined ? await presentDatabases(args, ctx, logger) : [];
   const source =
     lake !== undefined
-      ? await openLake(lake, config.duckdbMemoryLimit)
+      ? await openLake(lake, config.duckdbMemoryLimit, logger)
       : await openPortalsDatabase(databases, config.duckdbMemoryLimit, {
           seconds: options.wait?.seconds,
           logger: options.wait?.logger ?? silentLogger,

@@ -90,10 +90,22 @@ describe("snapshots deleted from the lake by hand", () => {
     });
     const report = await runCli(work, "report freshness --lake lake --format csv".split(" "));
     expect(report.code, report.stderr).toBe(0);
+    expect(report.stderr).toContain(
+      "the lake's snapshots 2026-11-23 of portal north (take files gone) are not read: each such portal is read as of its latest whole snapshot",
+    );
     const csv = await readFile(join(work, report.stdout.trim().split("\n").at(-1)!.trim()), "utf8");
     // As of the 16th, whole: its takes, not none.
     expect(csv.split("\n").find((line) => line.startsWith("north,take,"))).toMatch(
       /^north,take,300,/,
+    );
+    // With the 16th's user_grp files gone too, no day is whole: said so, not "no files".
+    await rm(join(work, "lake", "user_grp", "portal=north", "snapshot_date=2026-11-16"), {
+      recursive: true,
+    });
+    const none = await runCli(work, "report freshness --lake lake --format csv".split(" "));
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(
+      `no snapshot in the lake ${join(work, "lake")} is whole: 2026-11-16 of portal north (user_grp files gone); 2026-11-23 of portal north (take files gone)`,
     );
   });
 });

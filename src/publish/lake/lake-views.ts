@@ -12,6 +12,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { quoteIdent, quoteLiteral } from "../../load/ddl.js";
+import type { Logger } from "../../log/logger.js";
 import type { PortalViewSources } from "../../report/portal-views.js";
 import { openViewDatabase, type ViewDatabase } from "../../report/view-database.js";
 import { pathWord } from "../../text/shell-word.js";
@@ -62,17 +63,47 @@ function lakeSources(lakeDir: string, manifest: LakeManifest): PortalViewSources
   return { portals, tables, empty };
 }
 
+/** A portal's snapshot day that lost the files of some tables and kept the others'. */
+interface PartialSnapshot {
+  readonly portal: string;
+  readonly day: string;
+  readonly lost: readonly string[];
+}
+
 /**
  * `kept` without the snapshots `gone` took part of: a portal's day whose take files were deleted
  * and its other tables not would be read as that day with no takes, a report of nobody having
- * done anything. The whole day is left, and the portal read as of its latest day still whole.
+ * done anything. The whole day is left, and the portal read as of its latest day still whole;
+ * the days that kept some files are answered, to be said (a day deleted whole was meant to go).
  */
 function withoutPartOf(
   kept: LakeManifest["partitions"],
   gone: LakeManifest["partitions"],
-): LakeManifest["partitions"] {
-  const broken = new Set(gone.map((p) => `${p.portal}\u0000${p.snapshotDate}`));
-  return kept.filter((p) => !broken.has(`${p.portal}\u0000${p.snapshotDate}`));
+): { partitions: LakeManifest["partitions"]; partial: PartialSnapshot[] } {
+  const dayOf = (p: { portal: string; snapshotDate: string }) =>
+    `${p.portal}\u0000${p.snapshotDate}`;
+  const lost = new Map<string, PartialSnapshot>();
+  for (const p of gone) {
+    const day = lost.get(dayOf(p)) ?? { portal: p.portal, day: p.snapshotDate, lost: [] };
+    lost.set(dayOf(p), { ...day, lost: [...day.lost, p.table] });
+  }
+  const partial = new Map<string, PartialSnapshot>();
+  const partitions = kept.filter((p) => {
+    const day = lost.get(dayOf(p));
+    if (day !== undefined) partial.set(dayOf(p), day);
+    return day === undefined;
+  });
+  return { partitions, partial: [...partial.values()] };
+}
+
+/** The days left out as partial, in words: "2026-11-27 of portal north (take files gone)". */
+function partialWords(partial: readonly PartialSnapshot[]): string {
+  return partial
+    .map(
+      ({ portal, day, lost }) =>
+        `${day} of portal ${portal} (${[...new Set(lost)].join(", ")} files gone)`,
+    )
+    .join("; ");
 }
 
 /** How often the manifest is read again when files it names are gone. */
@@ -84,14 +115,17 @@ const REREADS = 5;
  * file; that publish wrote a new manifest first, so the manifest is read again, and partitions
  * are only left out once it stayed the same.
  */
-async function readPresentManifest(lakeDir: string): Promise<LakeManifest> {
+async function readPresentManifest(
+  lakeDir: string,
+): Promise<{ manifest: LakeManifest; partial: PartialSnapshot[] }> {
   let manifest = await readManifest(lakeDir);
   for (let read = 1; ; read++) {
     const { kept, gone } = await splitGone(lakeDir, manifest.partitions);
-    if (gone.length === 0) return manifest;
+    if (gone.length === 0) return { manifest, partial: [] };
     const again = await readManifest(lakeDir);
     if (read >= REREADS || JSON.stringify(again) === JSON.stringify(manifest)) {
-      return { ...manifest, partitions: withoutPartOf(kept, gone) };
+      const { partitions, partial } = withoutPartOf(kept, gone);
+      return { manifest: { ...manifest, partitions }, partial };
     }
     manifest = again;
   }
@@ -115,14 +149,29 @@ async function checkLakeFolder(lakeDir: string): Promise<void> {
   if (problem !== undefined) throw new LmsExportError("bad-input", problem);
 }
 
-/** Opens the lake at `lakeDir` as an in-memory database of views. */
-export async function openLake(lakeDir: string, memoryLimit?: string): Promise<ViewDatabase> {
+/**
+ * Opens the lake at `lakeDir` as an in-memory database of views; a snapshot day left out because
+ * it lost part of its files is said on `logger`.
+ */
+export async function openLake(
+  lakeDir: string,
+  memoryLimit?: string,
+  logger?: Logger,
+): Promise<ViewDatabase> {
   await checkLakeFolder(lakeDir);
-  const manifest = await readPresentManifest(lakeDir);
+  const { manifest, partial } = await readPresentManifest(lakeDir);
+  const publish = `lms-export publish --lake ${pathWord(lakeDir)}`;
   if (manifest.partitions.length === 0) {
     throw new LmsExportError(
       "bad-input",
-      `${join(lakeDir, MANIFEST_FILE)} lists no partitions whose files are there; run "lms-export publish --lake ${pathWord(lakeDir)}" first`,
+      partial.length > 0
+        ? `no snapshot in the lake ${lakeDir} is whole: ${partialWords(partial)}; run "${publish}" again, or put the files back`
+        : `${join(lakeDir, MANIFEST_FILE)} lists no partitions whose files are there; run "${publish}" first`,
+    );
+  }
+  if (partial.length > 0) {
+    logger?.warn(
+      `the lake's snapshots ${partialWords(partial)} are not read: each such portal is read as of its latest whole snapshot; run "${publish}" again, or put the files back`,
     );
   }
   return openViewDatabase(async () => lakeSources(lakeDir, manifest), memoryLimit);
