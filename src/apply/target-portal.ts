@@ -9,16 +9,16 @@ import type { LmsDatabase } from "../load/database.js";
 import { holdsAnExtract, loadedFromElsewhere } from "../load/run-address.js";
 
 /**
- * Contract: throws bad input when `db` holds no extract at all (no succeeded run: a mistyped
- * --db, or a database only a roster was imported into), where every row would be planned against
- * nothing and sent whole with no portal to check against; or when its records were extracted
- * from another address. `shownDb` names the database in the message.
+ * Contract: the reason `apply` may not send to `address` with `db`, or undefined: `db` holds no
+ * extract at all (no succeeded run: a mistyped --db, or a database only a roster was imported
+ * into), where every row would be planned against nothing and sent whole with no portal to check
+ * against; or its records were extracted from another address. `shownDb` names the database.
  */
-export async function refuseOtherPortal(
+export async function targetPortalProblem(
   db: LmsDatabase,
   address: string,
   shownDb: string,
-): Promise<void> {
+): Promise<string | undefined> {
   const connection = await db.connect();
   let last: Awaited<ReturnType<typeof loadedFromElsewhere>>;
   let extracted: boolean;
@@ -29,14 +29,18 @@ export async function refuseOtherPortal(
     connection.closeSync();
   }
   if (!extracted) {
-    throw new LmsExportError(
-      "bad-input",
-      `the database ${shownDb} holds no extract of a portal: apply compares the file with the portal's records there and checks that they came from ${address}; nothing was sent. Run \`lms-export extract\` into it first, or pass the --db of the portal's extract`,
-    );
+    return `the database ${shownDb} holds no extract of a portal: apply compares the file with the portal's records there and checks that they came from ${address}; nothing was sent. Run \`lms-export extract\` into it first, or pass the --db of the portal's extract`;
   }
-  if (last === undefined) return;
-  throw new LmsExportError(
-    "bad-input",
-    `the database holds the records of ${last.address} (run ${last.runId}), not ${address}: apply would compare the file with one portal and send it to another; nothing was sent. Pass --base-url ${last.address}, or the --db of ${address}'s extract`,
-  );
+  if (last === undefined) return undefined;
+  return `the database holds the records of ${last.address} (run ${last.runId}), not ${address}: apply would compare the file with one portal and send it to another; nothing was sent. Pass --base-url ${last.address}, or the --db of ${address}'s extract`;
+}
+
+/** Throws {@link targetPortalProblem}'s reason as bad input (nothing sent), if there is one. */
+export async function refuseOtherPortal(
+  db: LmsDatabase,
+  address: string,
+  shownDb: string,
+): Promise<void> {
+  const problem = await targetPortalProblem(db, address, shownDb);
+  if (problem !== undefined) throw new LmsExportError("bad-input", problem);
 }

@@ -42,6 +42,9 @@ describe("apply to another portal than the database's", () => {
     const dry = await cli([...args, "--dry-run", ...flags, "--base-url", other.baseUrl], fx.dir);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain("3 to change");
+    expect(dry.stderr).toContain(
+      `without --dry-run this is refused: the database holds the records of ${fx.sim.baseUrl}`,
+    );
   });
 
   it("is refused where the database holds no extract at all, with nothing sent", async () => {
@@ -62,5 +65,10 @@ describe("apply to another portal than the database's", () => {
       `lms-export: the database roster-only.duckdb holds no extract of a portal: apply compares the file with the portal's records there and checks that they came from ${fx.sim.baseUrl}; nothing was sent. Run \`lms-export extract\` into it first, or pass the --db of the portal's extract`,
     );
     expect(fx.writes()).toBe(writesBefore);
+    const dry = await fx.runWith(["apply", path, "--op", "grp.edit", "--dry-run"], { db: empty });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(
+      "without --dry-run this is refused: the database roster-only.duckdb holds no extract of a portal",
+    );
   });
 });

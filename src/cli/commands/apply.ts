@@ -10,7 +10,7 @@ import type { Argv } from "yargs";
 import { type ApplyOutcome, type ApplyPlan, executeApply, planApply } from "../../apply/apply.js";
 import { APPLY_OPS, type ApplyOp } from "../../apply/ops.js";
 import { renderCounts, renderDiff } from "../../apply/render-diff.js";
-import { refuseOtherPortal } from "../../apply/target-portal.js";
+import { refuseOtherPortal, targetPortalProblem } from "../../apply/target-portal.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
@@ -221,8 +221,12 @@ async function runApply(
   const { setup, apiKey, keySource } = await applySetup(args, argv, ctx);
   const { config, logger } = setup;
   await withDatabase(config, {}, async (db) => {
-    if (!args.dryRun) {
-      await refuseOtherPortal(db, config.baseUrl as string, shownPath(ctx.cwd, config.db));
+    const target = [db, config.baseUrl as string, shownPath(ctx.cwd, config.db)] as const;
+    if (!args.dryRun) await refuseOtherPortal(...target);
+    else {
+      // The plan is still shown, but not as if the real run could follow it.
+      const problem = await targetPortalProblem(...target);
+      if (problem !== undefined) logger.warn(`without --dry-run this is refused: ${problem}`);
     }
     // A file that cannot be applied is typed bad input by the apply stage: nothing was sent.
     const shown = shownPath(ctx.cwd, path);
