@@ -41,6 +41,17 @@ async function stoppedRun(
   return out;
 }
 
+/**
+ * `out` advises `advice`, and the advice as printed (words without quoting) resumes run 1 in a
+ * shell with none of the stopped run's settings.
+ */
+async function expectAdviceResumes(out: string, advice: string): Promise<void> {
+  expect(out).toContain(`\`${advice}\` continues from here`);
+  const resumed = await runInProcess([...advice.split(" ").slice(1), "--log-format", "json"], dir);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stderr).toContain('"msg":"resuming run 1"');
+}
+
 beforeAll(async () => {
   sim = await startSimulator({ users: 200, takesPerUser: 2, faults: { latencyMs: 20 } });
   await writeFile(join(dir, "key"), "demo-key\n", { mode: 0o600 });
@@ -127,16 +138,9 @@ describe("the resume advice of a portal's extract", () => {
       { LMS_DB: "from-env.duckdb" },
     );
     const path = join(dir, "from-env.duckdb");
-    const advice = `lms-export extract --db ${path} ${flags.join(" ")} --resume`;
-    expect(out).toContain(`\`${advice}\` continues from here`);
-    // The advice as printed, in a shell with none of the run's settings.
-    const resumed = await runInProcess(
-      [...advice.split(" ").slice(1), "--log-format", "json"],
-      dir,
-    );
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain('"msg":"resuming run 1"');
+    await expectAdviceResumes(out, `lms-export extract --db ${path} ${flags.join(" ")} --resume`);
   });
+
   test("names the address and key file LMS_* variables gave, which a new shell may not set", async () => {
     const before = sim.stats.requests;
     const env = { LMS_BASE_URL: sim.baseUrl, LMS_API_KEY_FILE: "key", LMS_DB: "vars.duckdb" };
@@ -145,13 +149,9 @@ describe("the resume advice of a portal's extract", () => {
       () => sim.stats.requests > before + 30,
       env,
     );
-    const advice = `lms-export extract --db ${join(dir, "vars.duckdb")} --base-url ${sim.baseUrl} --api-key-file ${join(dir, "key")} --resume`;
-    expect(out).toContain(`\`${advice}\` continues from here`);
-    const resumed = await runInProcess(
-      [...advice.split(" ").slice(1), "--log-format", "json"],
-      dir,
+    await expectAdviceResumes(
+      out,
+      `lms-export extract --db ${join(dir, "vars.duckdb")} --base-url ${sim.baseUrl} --api-key-file ${join(dir, "key")} --resume`,
     );
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain('"msg":"resuming run 1"');
   });
 });
