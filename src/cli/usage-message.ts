@@ -115,7 +115,12 @@ function problemOf(message: string, argv: readonly string[], command: string | u
   }
   if (message.startsWith("Not enough non-option arguments")) {
     const what = command === undefined ? undefined : MISSING_POSITIONALS[command];
-    return what === undefined ? "an argument is missing" : `${command} needs ${what}`;
+    // `roster import -f.csv`: the file's name was read as one-letter flags.
+    const dashed =
+      dashClusters(argv).length > 0
+        ? ' (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME)'
+        : "";
+    return what === undefined ? "an argument is missing" : `${command} needs ${what}${dashed}`;
   }
   const missing = /^Missing required arguments?: (.+)$/.exec(message);
   if (missing) {

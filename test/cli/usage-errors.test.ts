@@ -57,6 +57,14 @@ describe("usage errors are one line that says what to do", () => {
       ["roster", "import"],
       "roster import needs the roster file; see lms-export roster import --help",
     ],
+    [
+      ["roster", "import", "-f.csv"],
+      'roster import needs the roster file (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME); see lms-export roster import --help',
+    ],
+    [
+      ["apply", "-e1.csv", "--op", "grp.edit"],
+      'apply needs the file of changes (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME); see lms-export apply --help',
+    ],
     [["schedule", "--", "list"], "--cron is required; see lms-export schedule --help"],
     [
       ["extract", "--portal", "a", "--all-portals"],
