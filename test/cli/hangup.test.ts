@@ -7,30 +7,19 @@
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { RunningSimulator } from "../../src/simulator/server.js";
+import { expect, it } from "vitest";
 import { PROJECT_ROOT } from "../helpers/spawn-cli.js";
 import { stderrText } from "../helpers/stderr-text.js";
-import { slowPortal, tempFolder, waitFor, watchChild } from "./schedule-helpers.js";
+import { useSlowPortal, waitFor, watchChild } from "./schedule-helpers.js";
 
-const tmp = tempFolder();
-let sim: RunningSimulator;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  ({ sim, env } = await slowPortal("hangup-key", tmp));
-});
-afterAll(async () => {
-  await sim?.close();
-  tmp.remove();
-});
+const { tmp, env } = useSlowPortal("hangup-key");
 
 /** The built CLI with `args`; its stderr as it comes, its JSON log lines, and how it ended. */
 function cli(args: string[]) {
   const child = spawn(process.execPath, [join(PROJECT_ROOT, "bin", "lms-export.js"), ...args], {
     cwd: tmp.dir,
     stdio: ["ignore", "pipe", "pipe"],
-    env,
+    env: env(),
   });
   const { seen, ended, events } = watchChild(child);
   return { child, ended, events, stderr: () => seen.stderr };

@@ -6,22 +6,11 @@
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { RunningSimulator } from "../../src/simulator/server.js";
+import { expect, it } from "vitest";
 import { PROJECT_ROOT } from "../helpers/spawn-cli.js";
-import { slowPortal, tempFolder, waitFor, watchChild } from "./schedule-helpers.js";
+import { useSlowPortal, waitFor, watchChild } from "./schedule-helpers.js";
 
-const tmp = tempFolder();
-let sim: RunningSimulator;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  ({ sim, env } = await slowPortal("group-stop-key", tmp));
-});
-afterAll(async () => {
-  await sim?.close();
-  tmp.remove();
-});
+const { tmp, env } = useSlowPortal("group-stop-key");
 
 it("a run signalled with its schedule's process group stops cleanly with exit 143", async () => {
   const child = spawn(
@@ -48,7 +37,7 @@ it("a run signalled with its schedule's process group stops cleanly with exit 14
       // Its own process group, as a service's processes are: the test signals the group.
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env,
+      env: env(),
     },
   );
   const { seen, exited, events } = watchChild(child);

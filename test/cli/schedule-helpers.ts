@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
+import { afterAll, beforeAll } from "vitest";
 import type { LogFields, Logger } from "../../src/log/logger.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 
@@ -72,6 +73,26 @@ export async function slowPortal(
     LMS_API_KEY_FILE: tmp.path("key"),
   };
   return { sim, env };
+}
+
+/**
+ * {@link slowPortal} for a test file: started before its tests in a folder of its own, closed
+ * with the folder after them. `env()` is the children's environment once it has started.
+ */
+export function useSlowPortal(key: string): {
+  tmp: ReturnType<typeof tempFolder>;
+  env: () => NodeJS.ProcessEnv;
+} {
+  const tmp = tempFolder();
+  let portal: Awaited<ReturnType<typeof slowPortal>> | undefined;
+  beforeAll(async () => {
+    portal = await slowPortal(key, tmp);
+  });
+  afterAll(async () => {
+    await portal?.sim.close();
+    tmp.remove();
+  });
+  return { tmp, env: () => portal?.env ?? {} };
 }
 
 /** A JSON log line of a schedule child. */
