@@ -25,7 +25,7 @@ export interface ResumeTarget {
   /** The portal's address and key file given as flags or LMS_* variables, which a new shell lacks. */
   readonly baseUrlFlag?: string | undefined;
   readonly keyFileFlag?: string | undefined;
-  /** --allow-http was typed: a plain-http address is refused without it. */
+  /** --allow-http was typed or LMS_ALLOW_HTTP set: a plain-http address is refused without it. */
   readonly allowHttpFlag?: boolean;
 }
 
@@ -37,7 +37,7 @@ export interface ResumeTarget {
 function typedFlag(
   args: Readonly<Record<string, unknown>>,
   config: ResolvedConfig,
-  field: "baseUrl" | "apiKeyFile",
+  field: "db" | "baseUrl" | "apiKeyFile",
 ): string | undefined {
   const value = args[field];
   if (config.origins[field] === "env") return config[field];
@@ -59,17 +59,11 @@ export function resumeTarget(
   const file = config.configFile;
   const named = file !== undefined && file !== resolve(cwd, CONFIG_FILE_NAME);
   const typedConfig = typeof args.config === "string" && args.config !== "" ? args.config : file;
-  const dbFlag =
-    config.origins.db === "flag" && typeof args.db === "string"
-      ? args.db
-      : config.origins.db === "env"
-        ? config.db
-        : undefined;
   // An address with a user name or password in it is not repeated: that part may be a secret.
   const baseUrl = typedFlag(args, config, "baseUrl");
   return {
     portal: config.portal,
-    dbFlag,
+    dbFlag: typedFlag(args, config, "db"),
     configFlag: named ? typedConfig : undefined,
     baseUrlFlag: baseUrl?.includes("@") ? undefined : baseUrl,
     keyFileFlag: typedFlag(args, config, "apiKeyFile"),

@@ -30,13 +30,11 @@ export function filesBefore(db: string | LmsDatabase): FilesBefore | undefined {
  * missing at its start. They are the other run's, in use, and stay.
  */
 export async function removeCreated(before: FilesBefore, sideHeld: Promise<void>): Promise<void> {
-  if (
-    !(await sideHeld.then(
-      () => true,
-      () => false,
-    ))
-  )
-    return;
+  const held = await sideHeld.then(
+    () => true,
+    () => false,
+  );
+  if (!held) return;
   if (!before.side) await removeDatabaseFile(sidePathOf(before.path));
   if (!before.db) await removeDatabaseFile(before.path);
 }

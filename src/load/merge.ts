@@ -81,7 +81,7 @@ function sqlNames(resource: ExtractedName, side: string, keepAppliedDuring: numb
  */
 function laterAppliedSql(resource: string, key: string, updated: string, runId: number) {
   return (t: string, s: string) =>
-    `${t}.${updated} > ${s}.${updated} AND EXISTS (SELECT 1 FROM _changes c WHERE c.op LIKE '${resource}.%' AND c.record_id = ${t}.${key} AND c."time" >= (SELECT started_at FROM _runs WHERE run_id = ${Math.trunc(runId)}))`;
+    `${t}.${updated} > ${s}.${updated} AND EXISTS (SELECT 1 FROM _changes c WHERE starts_with(c.op, '${resource}.') AND c.record_id = ${t}.${key} AND c."time" >= (SELECT started_at FROM _runs WHERE run_id = ${Math.trunc(runId)}))`;
 }
 
 /**
