@@ -2,10 +2,17 @@
  * Number flags whose text the number lost: yargs reads `--rate ""` (an unset variable in
  * `--rate "$RATE"`) and `--rate " "` as 0, and `--rate 1e-400` rounds to 0 too; for --rate that
  * is "no limit", over LMS_RATE and the config file, and other flags would refuse a 0 nobody typed
- * as `got 0`. Refused with the text typed, before the command starts.
+ * as `got 0`; `--wait ""` would wait ten minutes, `--wait 1e-400` not at all. Refused with the
+ * text typed, before the command starts.
  */
 import { typedTexts } from "./typed-flag-text.js";
 import { commandOf, withHelp } from "./usage-message.js";
+
+/**
+ * Number flags yargs holds as text until their own coerce runs, after this check: --wait is a
+ * string option so that `--wait` alone can mean its default.
+ */
+const TEXT_NUMBER_FLAGS = ["wait"];
 
 const isNumbers = (value: unknown): boolean =>
   typeof value === "number" || (Array.isArray(value) && value.some((v) => typeof v === "number"));
@@ -26,7 +33,9 @@ export function lostNumberLine(
   commands: readonly string[],
 ): string | undefined {
   // yargs keeps each option under its kebab-case and camelCase names: the kebab one is typed.
-  const names = Object.keys(parsed).filter((key) => !/[A-Z]/.test(key) && isNumbers(parsed[key]));
+  const names = Object.keys(parsed).filter(
+    (key) => !/[A-Z]/.test(key) && (isNumbers(parsed[key]) || TEXT_NUMBER_FLAGS.includes(key)),
+  );
   for (const name of names) {
     for (const text of typedTexts(name, argv)) {
       const problem =

@@ -112,6 +112,12 @@ describe("a number flag typed empty, or as a number that rounds to 0, is refused
     [["extract", "--rate="], `--rate needs a number, got "" ${unset}`],
     [["extract", "--page-size", ""], `--page-size needs a number, got "" ${unset}`],
     [["extract", "--max-concurrency", ""], `--max-concurrency needs a number, got "" ${unset}`],
+    [["extract", "--wait", ""], `--wait needs a number, got "" ${unset}`],
+    [["extract", "--wait="], `--wait needs a number, got "" ${unset}`],
+    [
+      ["extract", "--wait", "1e-400"],
+      "--wait got 1e-400, which is too small to be told from 0: write 0 if 0 is meant, or a larger number; see lms-export extract --help",
+    ],
     [
       ["extract", "--rate", "1e-400"],
       "--rate got 1e-400, which is too small to be told from 0: write 0 if 0 is meant, or a larger number; see lms-export extract --help",
