@@ -7,7 +7,7 @@
 import yargs from "yargs";
 
 export const COMPLETION_DESCRIPTION =
-  "Print a bash/zsh completion script: lms-export completion >> ~/.bashrc";
+  "Print a bash/zsh completion script: lms-export completion bash >> ~/.bashrc";
 
 /** Whether `argv` asks for the completion command's help (`completion --help`, `-h`). */
 export function asksCompletionHelp(argv: readonly string[]): boolean {
@@ -21,7 +21,12 @@ export async function completionHelp(width: number): Promise<string> {
   let shown = "";
   await yargs(["completion", "--help"])
     .scriptName("lms-export")
-    .command("completion", COMPLETION_DESCRIPTION)
+    .command("completion [shell]", COMPLETION_DESCRIPTION, (command) =>
+      command.positional("shell", {
+        choices: ["bash", "zsh"],
+        description: "The shell to write it for (alone: the shell it runs in, from $SHELL)",
+      }),
+    )
     .help()
     .alias("h", "help")
     .version()

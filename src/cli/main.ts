@@ -20,6 +20,7 @@ import { registerSchedule } from "./commands/schedule.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerSql } from "./commands/sql.js";
 import { asksCompletionHelp, COMPLETION_DESCRIPTION, completionHelp } from "./completion-help.js";
+import { answerNamedShell } from "./completion-shell.js";
 import { type CliContext, processContext } from "./context.js";
 import { dashValueLine, emptyPathLine } from "./empty-path.js";
 import {
@@ -193,6 +194,8 @@ export async function main(
     ctx.stdout.write(`${await completionHelp(helpWidth())}\n`);
     return EXIT_OK;
   }
+  const answered = await answerNamedShell(argv, ctx);
+  if (answered !== undefined) return answered;
   const stops = listenForStops(controller, lastWords, !given);
   // Only now that main()'s own handlers listen (see starting-signals.ts).
   releaseStartingSignals?.();

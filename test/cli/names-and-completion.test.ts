@@ -1,4 +1,8 @@
 /** "Did you mean" for mistyped report names, and shell completion from a real child process. */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { didYouMean, suggestNames } from "../../src/text/suggest-name.js";
 import { runCli } from "../helpers/spawn-cli.js";
@@ -33,11 +37,32 @@ describe("names", () => {
     expect(words).toEqual(["report"]);
   });
 
+  it("completion zsh and completion bash print that shell's script whatever shell runs them", async () => {
+    const zsh = await runCli(["completion", "zsh"], { env: { SHELL: "/bin/bash" } });
+    expect(zsh.code).toBe(0);
+    expect(zsh.stdout).toMatch(/^#compdef lms-export\n/);
+    const bash = await runCli(["completion", "bash"], { env: { SHELL: "/usr/bin/zsh" } });
+    expect(bash.code).toBe(0);
+    expect(bash.stdout).not.toContain("#compdef");
+    // bash loads it and registers the completion for the command.
+    const script = join(mkdtempSync(join(tmpdir(), "completion-")), "lms-export.bash");
+    writeFileSync(script, bash.stdout);
+    const registered = execFileSync("bash", ["-c", `source "${script}" && complete -p lms-export`]);
+    expect(String(registered)).toContain("lms-export");
+    const fish = await runCli(["completion", "fish"]);
+    expect(fish.code).toBe(2);
+    expect(fish.stderr).toBe(
+      'lms-export: completion takes bash or zsh, got "fish"; see lms-export completion --help\n',
+    );
+  });
+
   it("completion --help prints the command's help, not the script", async () => {
     for (const flag of ["--help", "-h"]) {
       const help = await runCli(["completion", flag]);
       expect(help.code).toBe(0);
-      expect(help.stdout).toMatch(/^lms-export completion\n\nPrint a bash\/zsh completion script/);
+      expect(help.stdout).toMatch(
+        /^lms-export completion \[shell\]\n\nPrint a bash\/zsh completion script/,
+      );
       expect(help.stdout).not.toContain("###-begin-lms-export-completions-###");
     }
   });
