@@ -11,6 +11,7 @@ import { openTabularFile } from "../tabular/open-tabular.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
 import { otherSheetWith, tableName } from "../tabular/sheet-read.js";
 import type { TabularRow, TabularSource } from "../tabular/types.js";
+import { filledCell } from "../text/filled-cell.js";
 import { notedCell } from "./cell-notes.js";
 import { type CellValue, outOfRangeInt, parseCell, parseIntCell } from "./cell-value.js";
 import { closestName } from "./closest-name.js";
@@ -102,19 +103,20 @@ function rowId(
   unit: string,
 ): number | null | undefined {
   if (!spec.idColumn) return null;
-  if (cell === null || cell.trim() === "") {
+  const text = filledCell(cell);
+  if (text === undefined) {
     problems.add(where, `${spec.idColumn} is blank; every row names the record it changes`);
     return undefined;
   }
-  const id = parseIntCell(cell);
+  const id = parseIntCell(text);
   // Past 2^53 - 1 an id is too large (see intRangeProblem); a negative one is wrong by its sign.
-  const range = outOfRangeInt(spec.idColumn, cell);
-  if (range !== undefined && !cell.trim().startsWith("-")) {
+  const range = outOfRangeInt(spec.idColumn, text);
+  if (range !== undefined && !text.trim().startsWith("-")) {
     problems.add(where, range);
     return undefined;
   }
   if (id === undefined || id < 1) {
-    problems.add(where, `${spec.idColumn} must be a positive integer, got ${quotedCell(cell)}`);
+    problems.add(where, `${spec.idColumn} must be a positive integer, got ${quotedCell(text)}`);
     return undefined;
   }
   const earlier = firstLine.get(String(id));
@@ -163,10 +165,10 @@ function readRow(
   let ok = true;
   names.forEach((name, index) => {
     const field = spec.fields.find((f) => f.name === name);
-    const cell = values[index] ?? null;
     // A cell of spaces shows blank in a sheet, and a row of them is a blank row (csv-reader.ts):
-    // it leaves the field too, rather than set a name to spaces or fail as "not an integer".
-    if (!field || cell === null || cell.trim() === "") return;
+    // it leaves the field too (filled-cell.ts).
+    const cell = filledCell(values[index] ?? null);
+    if (!field || cell === undefined) return;
     const parsed = parseCell(field, cell);
     if ("problem" in parsed) {
       problems.add(where, parsed.problem);
@@ -194,8 +196,8 @@ function unnamedCells(
 ): boolean {
   let found = false;
   columns.forEach((raw, index) => {
-    const cell = values[index] ?? null;
-    if (raw.trim() !== "" || cell === null || cell.trim() === "") return;
+    const cell = filledCell(values[index] ?? null);
+    if (raw.trim() !== "" || cell === undefined) return;
     problems.add(
       where,
       `column ${index + 1} has no header but holds ${quotedCell(cell)}: give the column the name of a field, or delete it`,
