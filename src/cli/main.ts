@@ -3,7 +3,7 @@
  * exit-codes.ts). Handlers never call process.exit; they throw an LmsExportError (or return) and
  * main() answers the code.
  */
-import yargs, { type Argv } from "yargs";
+import yargs, { type Argv, type FallbackCompletionFunction } from "yargs";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { writeLogLine } from "../log/log-line-output.js";
 import { guardOutput } from "./closed-output.js";
@@ -21,6 +21,7 @@ import { registerSimulate } from "./commands/simulate.js";
 import { registerSql } from "./commands/sql.js";
 import { asksCompletionHelp, COMPLETION_DESCRIPTION, completionHelp } from "./completion-help.js";
 import { answerNamedShell } from "./completion-shell.js";
+import { COMPLETION_KEY, completionFor } from "./completion-words.js";
 import { type CliContext, processContext } from "./context.js";
 import { dashValueLine, emptyPathLine } from "./empty-path.js";
 import {
@@ -87,13 +88,14 @@ class ParsedOnly extends Error {
 /**
  * The root parser with every command; `onUsageFailure` hears yargs' own usage errors. With
  * `checkOnly`, every command stops after its arguments are parsed and validated, before its
- * handler, by throwing ParsedOnly.
+ * handler, by throwing ParsedOnly. `complete` answers Tab (completion-words.ts).
  */
 function rootParser(
   argv: readonly string[],
   ctx: CliContext,
   onUsageFailure: (message: string) => void,
   checkOnly = false,
+  complete?: FallbackCompletionFunction,
 ): Argv {
   let root = yargs([...argv])
     .scriptName("lms-export")
@@ -124,11 +126,14 @@ function rootParser(
       "extract a real portal, then write the weekly workbook",
     )
     .example('$0 sql "SELECT count(*) FROM take"', "ask the database anything")
-    .completion("completion", COMPLETION_DESCRIPTION)
+    .completion("completion", COMPLETION_DESCRIPTION, complete)
     .help()
     .alias("h", "help")
     .version();
   root = root.middleware((parsed) => {
+    // Completing a word (Tab) parses the line as typed so far: the value being typed is still
+    // empty, which is no mistake to print over the user's command line.
+    if (parsed[COMPLETION_KEY] !== undefined) return;
     const line =
       notANumberLine(parsed, argv, COMMAND_NAMES) ??
       lostNumberLine(parsed, argv, COMMAND_NAMES) ??
@@ -201,9 +206,16 @@ export async function main(
   releaseStartingSignals?.();
   const output = given ? undefined : guardOutput(process.stdout, ctx);
   let usageFailure: string | undefined;
-  const root = rootParser(argv, ctx, (message) => {
-    usageFailure = message;
-  });
+  const complete = await completionFor(argv, ctx);
+  const root = rootParser(
+    argv,
+    ctx,
+    (message) => {
+      usageFailure = message;
+    },
+    false,
+    complete,
+  );
   try {
     const shown = await parseAndRun(root, argv);
     if (shown && usageFailure === undefined) ctx.stdout.write(`${shown}\n`);

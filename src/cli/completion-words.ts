@@ -1,0 +1,82 @@
+/**
+ * What Tab offers after the words typed. yargs' own completion offers every flag wherever the
+ * word being typed is empty, so a flag's value (`--db <Tab>`) and a file argument (`apply <Tab>`)
+ * were offered flags, and the shell, which completes file names only when the command offers
+ * nothing, never did. A value of a flag with choices keeps yargs' list of them; report and run
+ * offer the report and query names.
+ */
+import type { CompletionCallback, FallbackCompletionFunction } from "yargs";
+import { loadCatalogFor } from "./catalog-option.js";
+import type { CliContext } from "./context.js";
+
+/** The commands whose words are files: the shell's own completion names them. */
+const FILE_ARGUMENTS: ReadonlyArray<readonly string[]> = [["apply"], ["roster", "import"]];
+/** The commands whose words are report or query names (or .sql files). */
+const NAME_ARGUMENTS = ["report", "run"];
+
+type Done = (completions: string[]) => unknown;
+type Default = (onCompleted?: CompletionCallback) => unknown;
+
+/** Whether the word before the one being typed is a flag that takes a value (not --full). */
+function valueOfFlag(previous: string | undefined, parsed: Record<string, unknown>): boolean {
+  if (previous === undefined || !previous.startsWith("-") || previous === "--") return false;
+  if (previous.includes("=")) return false;
+  const key = previous.replace(/^-+/, "");
+  return key in parsed && typeof parsed[key] !== "boolean";
+}
+
+/** The flag yargs' completion script passes to ask for the words that may come next. */
+export const COMPLETION_KEY = "get-yargs-completions";
+
+/** The report and query names; none when the catalog cannot be read. */
+async function reportNames(parsedCatalog: readonly string[], ctx: CliContext): Promise<string[]> {
+  try {
+    const catalog = await loadCatalogFor(parsedCatalog.length > 0 ? parsedCatalog : undefined, ctx);
+    return [...catalog.reports.keys(), ...catalog.queries.keys()].sort();
+  } catch {
+    // A catalog that cannot be read is the command's own error to give, not Tab's.
+    return [];
+  }
+}
+
+/** The --catalog folders typed on the command line. */
+function typedCatalogs(words: readonly string[]): string[] {
+  return words.flatMap((word, i) => {
+    if (word.startsWith("--catalog=")) return [word.slice("--catalog=".length)];
+    const next = words[i + 1];
+    return word === "--catalog" && next !== undefined ? [next] : [];
+  });
+}
+
+/**
+ * yargs' completion function (its "fallback" form) when `argv` asks for completions, else
+ * undefined. The report names are read here, beforehand: yargs takes the function's answer at
+ * once, and one given later comes after it has refused the completion flag as unknown.
+ */
+export async function completionFor(
+  argv: readonly string[],
+  ctx: CliContext,
+): Promise<FallbackCompletionFunction | undefined> {
+  const at = argv.indexOf(`--${COMPLETION_KEY}`);
+  if (at === -1) return undefined;
+  // The program's name first, the word being typed last.
+  const typed = argv.slice(at + 1);
+  const words = typed.slice(1, -1).filter((word) => !word.startsWith("-"));
+  const names = NAME_ARGUMENTS.includes(words[0] ?? "")
+    ? await reportNames(typedCatalogs(typed), ctx)
+    : [];
+  return (current, parsed: Record<string, unknown>, byDefault: Default, done: Done) => {
+    if (valueOfFlag(typed.at(-2), parsed)) {
+      // Flags are no value: what is left are the flag's choices, if it has any.
+      byDefault((_error, list) => done((list ?? []).filter((word) => !word.startsWith("-"))));
+    } else if (current.startsWith("-")) {
+      byDefault();
+    } else if (FILE_ARGUMENTS.some((command) => command.every((word, i) => words[i] === word))) {
+      done([]);
+    } else if (NAME_ARGUMENTS.includes(words[0] ?? "")) {
+      done(names.filter((name) => name.startsWith(current)));
+    } else {
+      byDefault();
+    }
+  };
+}
