@@ -1,6 +1,7 @@
 /**
  * The reports of a scheduled `run` or `report`, resolved when `schedule` starts as each run will
- * resolve them: a --param no chosen query declares or a value of the wrong type, and with --mail
+ * resolve them: a --param no chosen query declares or a value of the wrong type, a query DuckDB
+ * cannot parse (a `.sql` file with a typo), and with --mail
  * (no --mail-to) a report without a mail block, stop the schedule at once with exit 2 instead of
  * failing every run.
  */
@@ -8,6 +9,7 @@ import type { ResolvedConfig } from "../config/resolve.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { silentLogger } from "../log/logger.js";
 import type { Catalog } from "../report/catalog.js";
+import { checkQueriesParse } from "../report/query-syntax.js";
 import type { CliContext } from "./context.js";
 import { checkJobMail, defaultRecipients } from "./mail-step.js";
 import { reportJobs } from "./report-step.js";
@@ -31,6 +33,7 @@ export async function checkScheduledReports(
   try {
     const setup = { config, logger: silentLogger };
     const { jobs } = await reportJobs(names, catalog, setup, ctx.cwd, new Date());
+    await checkQueriesParse(jobs.flatMap((job) => job.queries));
     if (parsed.mail === true && parsed.mailTo === undefined)
       checkJobMail(jobs, { mailTo: undefined, defaultTo: defaultRecipients(config) });
   } catch (error) {

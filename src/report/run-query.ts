@@ -24,8 +24,8 @@ import { CAUSE_UNKNOWN, withCompletionCheck } from "../load/stream-completion.js
 import type { QueryDef } from "./catalog.js";
 import { runWatched } from "./interruption.js";
 import { PARAM_DUCKDB_TYPES, type ResolvedParams } from "./params.js";
+import { checkOneStatement } from "./query-syntax.js";
 import { sqlError } from "./sql-error.js";
-import { type StatementCount, statementCount } from "./statement-count.js";
 import { statementText } from "./statement-text.js";
 
 /** The name the exporters bind the output file to; header names must start with a letter. */
@@ -65,39 +65,6 @@ export function reportParams(
     }
   }
   return [...seen.values()];
-}
-
-/**
- * Throws bad input unless `sql`, of the query file `file`, holds one statement that DuckDB runs as
- * one.
- */
-async function checkOneStatement(
-  connection: DuckDBConnection,
-  sql: string,
-  file: string,
-): Promise<void> {
-  let counted: StatementCount;
-  try {
-    counted = await statementCount(connection, sql);
-  } catch (error) {
-    throw sqlError(error, file, "prepare");
-  }
-  const count = counted.written;
-  if (count !== 1) {
-    throw new LmsExportError(
-      "bad-input",
-      count === 0
-        ? `${file} holds no SQL statement after its header; write the SELECT the report runs`
-        : `${file} holds ${count} SQL statements; a query file holds exactly one SELECT`,
-    );
-  }
-  if (counted.expanded) {
-    // DuckDB runs it as a CREATE TYPE, then the PIVOT: COPY and the bound parameters take one.
-    throw new LmsExportError(
-      "bad-input",
-      `${file} has a PIVOT without an IN list, which DuckDB runs as several statements and a report cannot: name the values, e.g. PIVOT … ON status IN ('open', 'done')`,
-    );
-  }
 }
 
 /**

@@ -2,8 +2,11 @@
  * `schedule` checks its command when it starts: a real child process with an unknown command or
  * report name ends at once with exit 2 instead of waiting for its first tick.
  */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/spawn-cli.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
 
 describe("schedule checks its command at start", () => {
   it("refuses an unknown command and an unknown report name with exit 2", async () => {
@@ -35,6 +38,19 @@ describe("schedule checks its command at start", () => {
     expect(only.code, only.stderr).toBe(2);
     expect(only.stderr).toMatch(
       /^lms-export: the command after -- is wrong: --only: unknown resource "takes"/,
+    );
+  });
+
+  it("refuses a report's .sql file that DuckDB cannot parse with exit 2", async () => {
+    const dir = tempDirForFile("lms-schedule-sql-");
+    await writeFile(join(dir, "typo.sql"), "SELECT count(*) FORM take\n");
+    const run = await runCli(
+      ["schedule", "--cron", "0 6 * * 1", "--", "report", "./typo.sql", "--db", "x.duckdb"],
+      { cwd: dir },
+    );
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(
+      /^lms-export: the command after -- is wrong: SQL error in \.\/typo\.sql:1: Parser Error: syntax error at or near "take"/,
     );
   });
 });

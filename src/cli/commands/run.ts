@@ -2,6 +2,7 @@ import type { Argv } from "yargs";
 import { restrictFileAccess } from "../../load/file-access.js";
 import type { Catalog } from "../../report/catalog.js";
 import { prepareOutputDir } from "../../report/output-files.js";
+import { checkQueriesParse } from "../../report/query-syntax.js";
 import { refuseRunAllPortals, requireConfiguredPortal } from "../all-portals.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
@@ -56,7 +57,10 @@ interface ReportPlan {
   allowed: string[];
 }
 
-/** A wrong report name, parameter, mail setting or output folder, found before a long extract. */
+/**
+ * A wrong report name, parameter, mail setting or output folder, or a query with a syntax error,
+ * found before a long extract.
+ */
 async function planReports(
   args: RunArgs,
   setup: PortalCommandSetup,
@@ -66,6 +70,7 @@ async function planReports(
   const catalog = await loadCatalogFor(args.catalog, ctx);
   const { config } = setup;
   const { jobs } = await reportJobs(args.reports, catalog, setup, ctx.cwd, new Date());
+  await checkQueriesParse(jobs.flatMap((job) => job.queries));
   if (request) checkJobMail(jobs, request);
   refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
   const allowed = allowedFolders(args.allowFileAccess, {
