@@ -26,7 +26,8 @@ describe("apply: a cell of spaces is a blank cell", () => {
     const path = await csvFile(fx.dir, "spaces.csv", [
       "grp_id,grp_name,grp_parent_id,grp_description",
       `${g0.grp_id},   ,  ,Spaces elsewhere`,
-      `${g1.grp_id},\t, ,`,
+      // A zero-width space shows nothing either.
+      `${g1.grp_id},\t\u200b, ,`,
     ]);
     const before = fx.writes();
     const dry = await fx.run(["apply", path, "--op", "grp.edit", "--dry-run"]);

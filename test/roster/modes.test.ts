@@ -113,7 +113,7 @@ describe("replace and --merge", () => {
     });
   });
 
-  test("--merge: a cell of only spaces, a tab or a no-break space keeps the stored value too", async () => {
+  test("--merge: a cell of only spaces, a tab, a no-break or zero-width space keeps the stored value too", async () => {
     await withTempDir(async (dir) => {
       await importOk(dir, "first.csv", FIRST);
       const out = await importOk(
@@ -125,14 +125,14 @@ describe("replace and --merge", () => {
       expect(out).toContain("; 4 empty cells kept the stored value\n");
       await writeFile(
         join(dir, "spaces.jsonl"),
-        '{"user_id":1,"firstname":"   ","department":"\\t"}\n',
+        '{"user_id":1,"firstname":"   ","department":"\\t"}\n{"user_id":2,"firstname":"\\u200b\\u2060"}\n',
       );
       const run = await cli(
         ["roster", "import", "spaces.jsonl", "--db", "lms.duckdb", "--merge"],
         dir,
       );
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toContain("; 2 empty cells kept the stored value\n");
+      expect(run.stdout).toContain("; 4 empty cells kept the stored value\n");
       const table = await users(join(dir, "lms.duckdb"));
       expect(table.rows.map((r) => [r.user_id, r.firstname, r.department])).toEqual([
         [1n, "Ana", "Sales"],
