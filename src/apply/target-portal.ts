@@ -12,11 +12,12 @@ import { holdsAnExtract, loadedFromElsewhere } from "../load/run-address.js";
  * Contract: the reason `apply` may not send to `address` with `db`, or undefined: `db` holds no
  * extract at all (no succeeded run: a mistyped --db, or a database only a roster was imported
  * into), where every row would be planned against nothing and sent whole with no portal to check
- * against; or its records were extracted from another address. `shownDb` names the database.
+ * against; or its records were extracted from another address (none to compare when `address`
+ * is undefined, in a dry run given none). `shownDb` names the database.
  */
 export async function targetPortalProblem(
   db: LmsDatabase,
-  address: string,
+  address: string | undefined,
   shownDb: string,
 ): Promise<string | undefined> {
   const connection = await db.connect();
@@ -24,12 +25,13 @@ export async function targetPortalProblem(
   let extracted: boolean;
   try {
     extracted = await holdsAnExtract(connection);
-    last = await loadedFromElsewhere(connection, address);
+    // A dry run needs no address: then there is no other portal to tell apart.
+    last = address === undefined ? undefined : await loadedFromElsewhere(connection, address);
   } finally {
     connection.closeSync();
   }
   if (!extracted) {
-    return `the database ${shownDb} holds no extract of a portal: apply compares the file with the portal's records there and checks that they came from ${address}; nothing was sent. Run \`lms-export extract\` into it first, or pass the --db of the portal's extract`;
+    return `the database ${shownDb} holds no extract of a portal: apply compares the file with the portal's records there and checks that they came from ${address ?? "the portal it sends to"}; nothing was sent. Run \`lms-export extract\` into it first, or pass the --db of the portal's extract`;
   }
   if (last === undefined) return undefined;
   return `the database holds the records of ${last.address} (run ${last.runId}), not ${address}: apply would compare the file with one portal and send it to another; nothing was sent. Pass --base-url ${last.address}, or the --db of ${address}'s extract`;
@@ -38,7 +40,7 @@ export async function targetPortalProblem(
 /** Throws {@link targetPortalProblem}'s reason as bad input (nothing sent), if there is one. */
 export async function refuseOtherPortal(
   db: LmsDatabase,
-  address: string,
+  address: string | undefined,
   shownDb: string,
 ): Promise<void> {
   const problem = await targetPortalProblem(db, address, shownDb);

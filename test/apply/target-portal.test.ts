@@ -70,5 +70,10 @@ describe("apply to another portal than the database's", () => {
     expect(dry.stderr).toContain(
       "without --dry-run this is refused: the database roster-only.duckdb holds no extract of a portal",
     );
+    // A dry run given no portal address at all names none.
+    const bare = await cli(["apply", path, "--op", "grp.edit", "--dry-run", "--db", empty], fx.dir);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stderr).toContain("checks that they came from the portal it sends to; nothing");
+    expect(bare.stderr).not.toContain("undefined");
   });
 });

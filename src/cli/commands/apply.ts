@@ -221,7 +221,7 @@ async function runApply(
   const { setup, apiKey, keySource } = await applySetup(args, argv, ctx);
   const { config, logger } = setup;
   await withDatabase(config, {}, async (db) => {
-    const target = [db, config.baseUrl as string, shownPath(ctx.cwd, config.db)] as const;
+    const target = [db, config.baseUrl, shownPath(ctx.cwd, config.db)] as const;
     if (!args.dryRun) await refuseOtherPortal(...target);
     else {
       // The plan is still shown, but not as if the real run could follow it.
