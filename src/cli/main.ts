@@ -23,6 +23,7 @@ import { asksCompletionHelp, COMPLETION_DESCRIPTION, completionHelp } from "./co
 import { answerNamedShell } from "./completion-shell.js";
 import { COMPLETION_KEY, completionFor } from "./completion-words.js";
 import { type CliContext, processContext } from "./context.js";
+import { wordsAfterDashDash } from "./dash-dash-words.js";
 import { dashValueLine, emptyPathLine } from "./empty-path.js";
 import {
   EXIT_FAILED,
@@ -157,9 +158,10 @@ function rootParser(
  * --version), and nothing is printed.
  */
 export async function checkCommandLine(
-  argv: readonly string[],
+  typed: readonly string[],
   ctx: CliContext,
 ): Promise<Readonly<Record<string, unknown>>> {
+  const argv = wordsAfterDashDash(typed);
   const root = rootParser(argv, ctx, () => {}, true);
   try {
     // The callback takes --help and --version text, which is not shown.
@@ -183,15 +185,16 @@ async function parseAndRun(root: Argv, argv: readonly string[]): Promise<string>
 }
 
 /**
- * Runs the CLI with `argv` (without node and script) and answers the exit code.
+ * Runs the CLI with `typed` (without node and script) and answers the exit code.
  * `releaseStartingSignals` lets go of the launcher's handlers (launch.ts); it is called once
  * main()'s own are in place, never before, so that no signal falls between the two.
  */
 export async function main(
-  argv: readonly string[],
+  typed: readonly string[],
   given?: CliContext,
   releaseStartingSignals?: () => void,
 ): Promise<ExitCode> {
+  const argv = wordsAfterDashDash(typed);
   const controller = new AbortController();
   const lastWords = new LastWords();
   const ctx = given ?? processContext(controller.signal, lastWords);

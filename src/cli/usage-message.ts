@@ -118,7 +118,7 @@ function problemOf(message: string, argv: readonly string[], command: string | u
     // `roster import -f.csv`: the file's name was read as one-letter flags.
     const dashed =
       dashClusters(argv).length > 0
-        ? ' (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME)'
+        ? ' (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME, or after --)'
         : "";
     return what === undefined ? "an argument is missing" : `${command} needs ${what}${dashed}`;
   }

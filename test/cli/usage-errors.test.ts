@@ -59,11 +59,11 @@ describe("usage errors are one line that says what to do", () => {
     ],
     [
       ["roster", "import", "-f.csv"],
-      'roster import needs the roster file (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME); see lms-export roster import --help',
+      'roster import needs the roster file (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME, or after --); see lms-export roster import --help',
     ],
     [
       ["apply", "-e1.csv", "--op", "grp.edit"],
-      'apply needs the file of changes (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME); see lms-export apply --help',
+      'apply needs the file of changes (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME, or after --); see lms-export apply --help',
     ],
     [["schedule", "--", "list"], "--cron is required; see lms-export schedule --help"],
     [
