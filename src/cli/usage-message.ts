@@ -69,12 +69,19 @@ function oneLine(message: string): string {
   return message.replace(/\s*\n\s*/g, ": ").trim();
 }
 
-/** The words of `argv` yargs splits into one-letter flags: `-` and more than one character. */
+/** What yargs-parser reads as a negative number rather than flags (its own `negative`). */
+const YARGS_NEGATIVE = /^-([0-9]+(\.[0-9]+)?|\.[0-9]+)$/;
+
+/**
+ * The words of `argv` yargs splits into one-letter flags: `-` and more than one character. A
+ * number is one too unless yargs reads it as a negative number (`-1`, `-.5`): `--rate -1e3` was
+ * "unexpected arguments "1" and "e"".
+ */
 function dashClusters(argv: readonly string[]): string[] {
   const end = argv.indexOf("--");
   const words = end === -1 ? argv : argv.slice(0, end);
   return words.filter(
-    (word) => /^-[^-]/.test(word) && word.length > 2 && Number.isNaN(Number(word)),
+    (word) => /^-[^-]/.test(word) && word.length > 2 && !YARGS_NEGATIVE.test(word),
   );
 }
 

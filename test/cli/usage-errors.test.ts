@@ -140,6 +140,8 @@ describe("a word yargs splits into one-letter flags is never spelled out", () =>
     [["extract", "--base-url", "http://x", "--api-key", "-Xq7Lm9Zt"], "", "-Xq7Lm9Zt"],
     [["check", "--api_key_file", "-sEcReT123"], "unknown option --api_key_file; ", "-sEcReT123"],
     [["run", "weekly-compliance", "--smtp-password", "-Pw9Hk"], "", "-Pw9Hk"],
+    // A negative number yargs does not read as one is split alike.
+    [["extract", "--db", "z.duckdb", "--rate", "-1e3"], "", "-1e3"],
   ])("%j", async (args, before, secret) => {
     const run = await runInProcess(args, cwd, { LMS_QUIET: "1" });
     expect(run.code).toBe(2);
