@@ -3,8 +3,9 @@
  * `--portal NAME`), a lake's latest snapshots (`--lake DIR`), or every portal's database of the
  * config file together (`--all-portals`), the last two with a `portal` column on every table.
  */
-import { resolve } from "node:path";
+
 import type { Argv } from "yargs";
+import { homeOf, settingPath } from "../config/setting-path.js";
 import { type Logger, silentLogger } from "../log/logger.js";
 import { openLake } from "../publish/lake/lake-views.js";
 import type { ReadDatabase } from "../report/param-references.js";
@@ -79,7 +80,10 @@ export async function withReportSource(
     });
     return;
   }
-  const lake = args.lake === undefined ? undefined : resolve(ctx.cwd, args.lake);
+  const lake =
+    args.lake === undefined
+      ? undefined
+      : settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, args.lake);
   const databases = lake === undefined ? await presentDatabases(args, ctx, logger) : [];
   const source =
     lake !== undefined

@@ -64,6 +64,20 @@ describe("publish --lake and report --lake from the command line", () => {
     ]);
   });
 
+  test("a leading ~/ in --lake is the home folder, for publish and report", async () => {
+    const work = await tempDir();
+    const home = await tempDir();
+    (await filledDatabase(work, "a")).close();
+    const env = { HOME: home };
+    const published = await runCli(work, ["publish", "--lake", "~/lake", "--db", "a.duckdb"], env);
+    expect(published.code, published.stderr).toBe(0);
+    expect(await readdir(join(home, "lake"))).toContain("_lake.json");
+    const args = ["report", "freshness", "--lake", "~/lake", "--format", "csv", "--out", "out"];
+    const report = await runCli(work, args, env);
+    expect(report.code, report.stderr).toBe(0);
+    expect(await readdir(work)).not.toContain("~");
+  });
+
   test("every shipped report gives the same rows over a one-portal lake as over its database", async () => {
     const work = await tempDir();
     const db = await filledDatabase(work, "one");

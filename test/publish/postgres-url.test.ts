@@ -1,10 +1,14 @@
 /**
  * What the --postgres URL may say: libpq's socket form with a role and no host is read, and the
  * parameters that would name another target than the address (?port=, ?user=, ?dbname=,
- * ?hostaddr=) are refused rather than ignored. Parsing only: nothing connects.
+ * ?hostaddr=) are refused rather than ignored; the password file's path is read as other path
+ * settings are. Parsing only: nothing connects.
  */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const env = { PGPASSWORD: "unused", PGPASSFILE: "/nonexistent" };
 
@@ -47,4 +51,16 @@ describe("the --postgres URL", () => {
       });
     },
   );
+});
+
+describe("the password file LMS_PG_PASSWORD_FILE names", () => {
+  test("a leading ~/ is the home folder, as in every path setting", async () => {
+    const home = await tempDir();
+    await writeFile(join(home, "pg-password"), "s3cret-pw\n", { mode: 0o600 });
+    const settings = await pgSettings("postgres://lms_writer@127.0.0.1:5432/analytics", {
+      HOME: home,
+      LMS_PG_PASSWORD_FILE: "~/pg-password",
+    });
+    expect(settings.password).toBe("s3cret-pw");
+  });
 });

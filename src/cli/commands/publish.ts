@@ -1,6 +1,6 @@
-import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { checkPortalName } from "../../config/portal-name.js";
+import { homeOf, settingPath } from "../../config/setting-path.js";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
 import type { LmsDatabase } from "../../load/database.js";
 import type { Logger } from "../../log/logger.js";
@@ -188,7 +188,7 @@ async function publishTo(
   const { pg } = to;
   const postgres = pg && (() => publishToPostgres(db, args, ctx, { ...to, pg }));
   if (args.lake === undefined) return postgres?.();
-  const lakeDir = resolve(ctx.cwd, args.lake);
+  const lakeDir = settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, args.lake);
   let committed = false;
   const beforeSwap =
     postgres &&

@@ -5,10 +5,12 @@
  * comes from the file `LMS_PG_PASSWORD_FILE` names, else `PGPASSWORD`, else the libpq password
  * file (`PGPASSFILE` or `~/.pgpass`).
  */
+
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ClientConfig } from "pg";
 import { readSecretFile } from "../../config/secret-file.js";
+import { homeOf, settingPath } from "../../config/setting-path.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { Logger } from "../../log/logger.js";
 import { isSecretParameter } from "../../log/redact.js";
@@ -109,8 +111,11 @@ async function passwordFrom(
   env: Readonly<Record<string, string | undefined>>,
   logger: Logger | undefined,
 ): Promise<string | undefined> {
-  const file = env.LMS_PG_PASSWORD_FILE;
-  if (file) {
+  const named = env.LMS_PG_PASSWORD_FILE;
+  if (named) {
+    // "~/" is the home folder, as in every path setting: no shell expands it in a systemd
+    // `Environment=` line or a quoted value.
+    const file = settingPath({ dir: process.cwd(), home: homeOf(env) }, named);
     // The guarded reader: a password put where its file's path belongs is never echoed, and a
     // file other users may read is warned about, as the API key's and the SMTP password's are.
     return readSecretFile(file, {
