@@ -20,6 +20,16 @@ describe("schema names", () => {
     }
   });
 
+  it("refuses PostgreSQL's own schemas, pg_… and information_schema", () => {
+    for (const system of ["pg_temp", "pg_catalog", "pg_toast", "pg_lms", "information_schema"]) {
+      expect(() => checkSchemaName(system)).toThrow(
+        `--schema ${system} is PostgreSQL's own (names starting with pg_, and information_schema, belong to the system): choose another, e.g. --schema lms`,
+      );
+    }
+    expect(checkSchemaName("public")).toBe("public");
+    expect(checkSchemaName("pg")).toBe("pg");
+  });
+
   it("suggests a schema for another portal that --schema takes, even for the longest portal name", () => {
     const longest = checkPortalName(`9${"x-".repeat(31)}z`);
     expect(longest).toHaveLength(64);

@@ -25,6 +25,15 @@ export function checkSchemaName(schema: string): string {
       `--schema ${JSON.stringify(schema)} has upper case, which PostgreSQL folds to lower case in every name not quoted (select * from ${schema}.take would not find it): use lower case, --schema ${schema.toLowerCase()}`,
     );
   }
+  // PostgreSQL refuses to create a schema named pg_… (after connecting: exit 1, not 2), lets a
+  // superuser write into pg_catalog and information_schema, and a temporary schema is gone with
+  // the session: none is a place for the tables.
+  if (schema.startsWith("pg_") || schema === "information_schema") {
+    throw new LmsExportError(
+      "bad-input",
+      `--schema ${schema} is PostgreSQL's own (names starting with pg_, and information_schema, belong to the system): choose another, e.g. --schema lms`,
+    );
+  }
   return schema;
 }
 
