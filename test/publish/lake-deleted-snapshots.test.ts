@@ -108,4 +108,40 @@ describe("snapshots deleted from the lake by hand", () => {
       `no snapshot in the lake ${join(work, "lake")} is whole: 2026-11-16 of portal north (user_grp files gone); 2026-11-23 of portal north (take files gone)`,
     );
   });
+
+  test("an older partial day gets no warning; a publish drops a partial day whole", async () => {
+    const work = await tempDir();
+    (await filledDatabase(work, "north")).close();
+    const publish = (day: string) =>
+      runCli(work, [
+        ...["publish", "--lake", "lake", "--db", "north.duckdb", "--portal", "north"],
+        ...["--snapshot-date", day],
+      ]);
+    const report = () => runCli(work, "report freshness --lake lake --format csv".split(" "));
+    for (const day of ["2026-11-09", "2026-11-16", "2026-11-23"]) {
+      expect((await publish(day)).code).toBe(0);
+    }
+    const takes = (day: string) =>
+      join(work, "lake", "take", "portal=north", `snapshot_date=${day}`);
+    // The 9th is older than the latest whole day: it would not be read, so nothing is said.
+    await rm(takes("2026-11-09"), { recursive: true });
+    const quiet = await report();
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe("");
+    // The 23rd lost its takes; a publish of the 24th drops the rest of the 23rd from _lake.json,
+    // so that once the 24th is deleted whole the 23rd is not read as a day without takes.
+    await rm(takes("2026-11-23"), { recursive: true });
+    expect((await publish("2026-11-24")).code).toBe(0);
+    const days = new Set(
+      (await readManifest(join(work, "lake"))).partitions.map((p) => p.snapshotDate),
+    );
+    expect([...days].sort()).toEqual(["2026-11-16", "2026-11-24"]);
+    await deleteSnapshot(join(work, "lake"), "north", "2026-11-24");
+    const after = await report();
+    expect(after.code, after.stderr).toBe(0);
+    const csv = await readFile(join(work, after.stdout.trim().split("\n").at(-1)!.trim()), "utf8");
+    expect(csv.split("\n").find((line) => line.startsWith("north,take,"))).toMatch(
+      /^north,take,300,/,
+    );
+  });
 });

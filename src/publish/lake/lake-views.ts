@@ -17,6 +17,7 @@ import type { PortalViewSources } from "../../report/portal-views.js";
 import { openViewDatabase, type ViewDatabase } from "../../report/view-database.js";
 import { pathWord } from "../../text/shell-word.js";
 import { type LakeManifest, MANIFEST_FILE, readManifest } from "./manifest.js";
+import { type PartialSnapshot, partialWords, withoutPartialDays } from "./partial-snapshots.js";
 import { splitGone } from "./present-partitions.js";
 
 /** The latest snapshot day of each portal in the manifest. */
@@ -63,49 +64,6 @@ function lakeSources(lakeDir: string, manifest: LakeManifest): PortalViewSources
   return { portals, tables, empty };
 }
 
-/** A portal's snapshot day that lost the files of some tables and kept the others'. */
-interface PartialSnapshot {
-  readonly portal: string;
-  readonly day: string;
-  readonly lost: readonly string[];
-}
-
-/**
- * `kept` without the snapshots `gone` took part of: a portal's day whose take files were deleted
- * and its other tables not would be read as that day with no takes, a report of nobody having
- * done anything. The whole day is left, and the portal read as of its latest day still whole;
- * the days that kept some files are answered, to be said (a day deleted whole was meant to go).
- */
-function withoutPartOf(
-  kept: LakeManifest["partitions"],
-  gone: LakeManifest["partitions"],
-): { partitions: LakeManifest["partitions"]; partial: PartialSnapshot[] } {
-  const dayOf = (p: { portal: string; snapshotDate: string }) =>
-    `${p.portal}\u0000${p.snapshotDate}`;
-  const lost = new Map<string, PartialSnapshot>();
-  for (const p of gone) {
-    const day = lost.get(dayOf(p)) ?? { portal: p.portal, day: p.snapshotDate, lost: [] };
-    lost.set(dayOf(p), { ...day, lost: [...day.lost, p.table] });
-  }
-  const partial = new Map<string, PartialSnapshot>();
-  const partitions = kept.filter((p) => {
-    const day = lost.get(dayOf(p));
-    if (day !== undefined) partial.set(dayOf(p), day);
-    return day === undefined;
-  });
-  return { partitions, partial: [...partial.values()] };
-}
-
-/** The days left out as partial, in words: "2026-11-27 of portal north (take files gone)". */
-function partialWords(partial: readonly PartialSnapshot[]): string {
-  return partial
-    .map(
-      ({ portal, day, lost }) =>
-        `${day} of portal ${portal} (${[...new Set(lost)].join(", ")} files gone)`,
-    )
-    .join("; ");
-}
-
 /** How often the manifest is read again when files it names are gone. */
 const REREADS = 5;
 
@@ -124,8 +82,12 @@ async function readPresentManifest(
     if (gone.length === 0) return { manifest, partial: [] };
     const again = await readManifest(lakeDir);
     if (read >= REREADS || JSON.stringify(again) === JSON.stringify(manifest)) {
-      const { partitions, partial } = withoutPartOf(kept, gone);
-      return { manifest: { ...manifest, partitions }, partial };
+      const { partitions, partial } = withoutPartialDays(kept, gone);
+      const latest = latestSnapshots({ ...manifest, partitions });
+      // A partial day older than its portal's latest whole one would not have been read anyway:
+      // saying so with every report would only teach the reader to skip the warning.
+      const newer = partial.filter(({ portal, day }) => day > (latest.get(portal) ?? ""));
+      return { manifest: { ...manifest, partitions }, partial: newer };
     }
     manifest = again;
   }

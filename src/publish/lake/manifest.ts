@@ -16,6 +16,7 @@ import { z } from "zod";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { PublishedColumn, PublishedTable } from "../published-tables.js";
 import { withLockFile } from "./lock-file.js";
+import { withoutPartialDays } from "./partial-snapshots.js";
 import { syncToDisk } from "./partition.js";
 import { splitGone } from "./present-partitions.js";
 
@@ -140,8 +141,10 @@ export async function replaceManifest(
   return withLockFile(`${path}.lock`, lock, async () => {
     await removeTemps(lakeDir);
     const changed = change(await readManifest(lakeDir));
-    // Snapshots deleted by hand leave the manifest here, under its lock (present-partitions.ts).
-    const next = { ...changed, partitions: (await splitGone(lakeDir, changed.partitions)).kept };
+    // Snapshots deleted by hand leave the manifest here, under its lock (present-partitions.ts),
+    // each day that lost some files whole (partial-snapshots.ts).
+    const { kept, gone } = await splitGone(lakeDir, changed.partitions);
+    const next = { ...changed, partitions: withoutPartialDays(kept, gone).partitions };
     const temp = `${path}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
     try {
       const file = await open(temp, "w");
