@@ -22,9 +22,26 @@ export function rawFromFlags(flags: Readonly<Record<string, unknown>>): RawValue
   for (const field of FIELD_NAMES) {
     const value = flagValue(flags, FIELDS[field].flag);
     if (value === undefined) continue;
+    refuseRepeated(field, value);
     raw[field] = normalise(field, value);
   }
   return raw;
+}
+
+/** The settings whose flag may be given more than once: each time adds to the list. */
+const REPEATABLE: ReadonlySet<FieldName> = new Set(["formats", "reportParams", "mailDefaultTo"]);
+
+/**
+ * yargs makes a flag given twice a list of both values, which the setting's own check showed as
+ * `(got ["1","2"])`, as if a list had been typed. Said as what happened; the values are not
+ * repeated, as a --base-url may hold a password.
+ */
+function refuseRepeated(field: FieldName, value: unknown): void {
+  if (!Array.isArray(value) || REPEATABLE.has(field)) return;
+  throw new LmsExportError(
+    "bad-input",
+    `option --${FIELDS[field].flag} is given ${value.length} times: give it once`,
+  );
 }
 
 function normalise(field: FieldName, value: unknown): unknown {

@@ -35,8 +35,19 @@ export function validateSource(raw: RawValues, where: (field: FieldName) => stri
   }
   throw new LmsExportError(
     "bad-input",
-    `${where(field)} must be ${FIELDS[field].expected} (got ${showValue(raw[field])})`,
+    `${where(field)} must be ${FIELDS[field].expected} (got ${shownSetting(field, raw[field])})`,
   );
+}
+
+/** The addresses whose text may hold a password (`https://user:pw@host`, `smtp://user:pw@host`). */
+const ADDRESSES: ReadonlySet<FieldName> = new Set(["baseUrl", "smtpUrl"]);
+
+/** A wrong value as {@link showValue} shows it, unless it is an address holding a "@". */
+function shownSetting(field: FieldName, value: unknown): string {
+  const shown = showValue(value);
+  return ADDRESSES.has(field) && shown.includes("@")
+    ? "a value not shown, as it may hold a password"
+    : shown;
 }
 
 function fieldOf(key: PropertyKey | undefined): FieldName | undefined {

@@ -44,9 +44,13 @@ export function checkBaseUrl(url: string, allowHttp: boolean): URL {
       `the base URL ${displayUrl(parsed)} is plain http: the API key and every record would cross the network unencrypted; use https://, or pass --allow-http (LMS_ALLOW_HTTP=1) if the network is trusted`,
     );
   }
+  // `user:password@host` parses as the scheme "user", its password in the path: not shown.
+  const shown = parsed.href.includes("@")
+    ? "(not shown: it may hold a password)"
+    : displayUrl(parsed);
   throw new LmsExportError(
     "bad-input",
-    `the base URL ${displayUrl(parsed)} uses the ${parsed.protocol.replace(/:$/, "")} scheme: use an https:// address, e.g. https://lms.example.com/api-v2`,
+    `the base URL ${shown} uses the ${parsed.protocol.replace(/:$/, "")} scheme: use an https:// address, e.g. https://lms.example.com/api-v2`,
   );
 }
 
@@ -60,7 +64,7 @@ export function displayUrl(url: URL): string {
   return copy.href;
 }
 
-/** Strips `user:pass@` from text that may not even parse as a URL. */
+/** Strips `user:pass@` from text that may not even parse as a URL (`pass@host` has no scheme). */
 function withoutCredentialsText(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1");
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, "$1");
 }

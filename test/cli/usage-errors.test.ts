@@ -3,6 +3,8 @@
  * one line on stderr, exit code 2, naming the bad flag or value and what is accepted, and pointing
  * to the command's help. In-process through main().
  */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/in-process-cli.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
@@ -101,6 +103,36 @@ describe("a number flag out of range names the value as typed and the range", ()
     ],
   ])("%j", async (args, expected) => {
     expect(await usageError(args)).toBe(`lms-export: ${expected}`);
+  });
+});
+
+describe("a setting's flag given twice is said to be, not shown as a list", () => {
+  it.each([
+    [["extract", "--concurrency", "1", "--concurrency", "2", "--db", "z.duckdb"], "concurrency"],
+    [["sql", "SELECT 1", "--db", "a.duckdb", "--db", "b.duckdb"], "db"],
+    [
+      ["extract", "--base-url", "https://u:pw@x/api-v2", "--base-url", "https://y/api-v2"],
+      "base-url",
+    ],
+  ])("%j", async (args, flag) => {
+    expect(await usageError(args)).toBe(
+      `lms-export: option --${flag} is given 2 times: give it once`,
+    );
+  });
+});
+
+describe("an address of the wrong type in a setting is not shown when it may hold a password", () => {
+  it("a list for baseUrl in the config file", async () => {
+    const dir = tempDirForFile("lms-address-");
+    const config = join(dir, "c.json");
+    await writeFile(
+      config,
+      JSON.stringify({ baseUrl: ["https://u:pw-41x@lms.example.com/api-v2"] }),
+    );
+    const line = await usageError(["extract", "--config", config]);
+    expect(line).toBe(
+      `lms-export: ${config}: field "baseUrl" must be the portal's API address, e.g. https://lms.example.com/api-v2 (got a value not shown, as it may hold a password)`,
+    );
   });
 });
 

@@ -89,6 +89,10 @@ describe("checkBaseUrl", () => {
     expect(message).toContain("not a valid URL");
     const hidden = usageMessage(() => checkBaseUrl("https://u:topsecret@exa mple.com", false));
     expect(hidden).not.toContain("topsecret");
+    // Without a scheme: `key@host` does not parse, `user:key@host` parses as the scheme "user".
+    for (const url of ["topsecret@lms.example.com", "admin:topsecret@lms.example.com/api-v2"]) {
+      expect(usageMessage(() => checkBaseUrl(url, false))).not.toContain("topsecret");
+    }
   });
 });
 
