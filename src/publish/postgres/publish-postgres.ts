@@ -21,6 +21,7 @@ import { type Logger, silentLogger } from "../../log/logger.js";
 import { createRedactor } from "../../log/redact.js";
 import { checkExtractedOnce } from "../extracted-once.js";
 import { describePublishedTables, type PublishedTable } from "../published-tables.js";
+import { checkColumns } from "./column-check.js";
 import type { PgSettings } from "./connection-settings.js";
 import { copyRows } from "./copy-rows.js";
 import type { DroppedDefinition } from "./kept-definitions.js";
@@ -236,6 +237,7 @@ async function loadInOneTransaction(
       portal,
       tables.map((t) => t.name),
     );
+    await checkColumns(client, duck, schema, tables);
     const loaded: { name: string; rows: number }[] = [];
     const nul: NulColumn[] = [];
     for (const table of tables) {

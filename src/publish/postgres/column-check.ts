@@ -1,0 +1,74 @@
+/**
+ * What a publish refuses to do to a published table's columns, checked before anything is
+ * written. A publish replaces each table by one made from the database; a column an administrator
+ * added in PostgreSQL (`ALTER TABLE lms.take ADD COLUMN admin_note text`) is not in the database,
+ * so the replacement would drop it and its data without a word. Such a publish is refused, naming
+ * the columns, rather than carried out.
+ *
+ * A column a previous publish made itself may go: the roster's extra columns of `user` come and
+ * go with the roster file (a replacing import drops those its file lacks), and `_roster_columns`
+ * in the database lists every column a roster ever made.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type pg from "pg";
+import { LmsExportError } from "../../errors/lms-export-error.js";
+import { quoteIdent } from "../../load/ddl.js";
+import { tableExists } from "../../load/table-columns.js";
+import { USER_TABLE } from "../../load/user-table.js";
+import type { PublishedTable } from "../published-tables.js";
+import { qualified } from "./swap-tables.js";
+
+/** Where the roster records each column it made (src/roster/column-record.ts). */
+const ROSTER_COLUMNS = "_roster_columns";
+
+/** The columns of the published `schema.table` in PostgreSQL, in table order; none if absent. */
+async function publishedColumns(client: pg.Client, old: string): Promise<string[]> {
+  const found = await client.query<{ name: string }>(
+    `SELECT attname AS name FROM pg_attribute
+     WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
+    [old],
+  );
+  return found.rows.map((row) => row.name);
+}
+
+/** Every column a roster import ever made in `user`; none without a roster. */
+async function rosterColumns(duck: DuckDBConnection): Promise<Set<string>> {
+  if (!(await tableExists(duck, ROSTER_COLUMNS))) return new Set();
+  const reader = await duck.runAndReadAll(`SELECT column_name FROM ${ROSTER_COLUMNS}`);
+  return new Set(reader.getRows().map(([name]) => String(name)));
+}
+
+/**
+ * Refuses (before anything is written) a publish that would drop a column of a published table in
+ * `schema` that no publish made: the first such table, with its columns and what to do.
+ */
+export async function checkColumns(
+  client: pg.Client,
+  duck: DuckDBConnection,
+  schema: string,
+  tables: readonly PublishedTable[],
+): Promise<void> {
+  const roster = await rosterColumns(duck);
+  for (const table of tables) {
+    const old = qualified(schema, table.name);
+    const made = new Set(table.columns.map((c) => c.name));
+    const lost = (await publishedColumns(client, old)).filter(
+      (name) => !made.has(name) && !(table.name === USER_TABLE && roster.has(name)),
+    );
+    if (lost.length > 0) throw lostColumns(schema, table.name, lost);
+  }
+}
+
+function lostColumns(schema: string, table: string, lost: readonly string[]): LmsExportError {
+  const one = lost.length === 1;
+  const drop = lost.map((name) => `DROP COLUMN ${shown(name)}`).join(", ");
+  return new LmsExportError(
+    "refused",
+    `${schema}.${table} has ${one ? "a column" : "columns"} ${lost.join(", ")} that the database's ${table} has not: a publish replaces the table from the database and would drop ${one ? "it with its" : "them with their"} data. Move the data to a table of its own, or drop ${one ? "the column" : "them"} (ALTER TABLE ${schema}.${table} ${drop}), then publish again; nothing was changed`,
+  );
+}
+
+/** `name` as SQL, quoted only when it must be, as people write it. */
+function shown(name: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : quoteIdent(name);
+}
