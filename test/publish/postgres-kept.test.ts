@@ -2,7 +2,7 @@
  * What a database administrator adds to the published tables survives the next publish: indexes,
  * constraints and comments are made again on the replacements, and one that no longer fits (a
  * unique index the new rows break) is named in a warning instead of failing the publish. A column
- * an administrator added is not dropped: the publish is refused, naming it. And a schema that was never
+ * an administrator added is not dropped, nor a column retyped: the publish is refused, naming it. And a schema that was never
  * published into, holding an application's own `user` table, is refused rather than dropped.
  * Against a real PostgreSQL 15.
  */
@@ -148,6 +148,25 @@ describe.skipIf(!installed)("publish --postgres and what an administrator added"
         "SELECT count(*) FROM pg_attribute WHERE attrelid = 'roster.user'::regclass AND attname = 'department'",
       ),
     ).toEqual(["0"]);
+  });
+
+  test("a column the database types otherwise is not retyped: the publish is refused", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "retyped");
+    expect(await publish(db, dir, "retyped")).toEqual([]);
+    const connection = await db.connect();
+    await connection.run("ALTER TABLE take ALTER take_score TYPE VARCHAR");
+    connection.closeSync();
+    const failure = publish(db, dir, "retyped");
+    await expect(failure).rejects.toMatchObject({ code: "refused" });
+    await expect(failure).rejects.toThrow(
+      /^column retyped\.take\.take_score is VARCHAR in the database \(text in PostgreSQL\) but bigint in PostgreSQL; columns are never retyped, as queries on them would break: publish to a new --schema, or drop the table in PostgreSQL first \(DROP TABLE retyped\.take\); nothing was changed$/,
+    );
+    expect(
+      await query(
+        "SELECT data_type FROM information_schema.columns WHERE table_schema = 'retyped' AND table_name = 'take' AND column_name = 'take_score'",
+      ),
+    ).toEqual(["bigint"]);
   });
 
   test("a view on a published table stops the publish naming the view, and everything stays", async () => {
