@@ -2,7 +2,8 @@
  * What a database administrator adds to the published tables survives the next publish: indexes,
  * constraints and comments are made again on the replacements, and one that no longer fits (a
  * unique index the new rows break) is named in a warning instead of failing the publish. A column
- * an administrator added is not dropped, nor a column retyped: the publish is refused, naming it. And a schema that was never
+ * an administrator added is not dropped, nor a column retyped: the publish is refused, naming it.
+ * Row-level security is made again too, and a policy that cannot be fails the publish. And a schema that was never
  * published into, holding an application's own `user` table, is refused rather than dropped.
  * Against a real PostgreSQL 15.
  */
@@ -167,6 +168,60 @@ describe.skipIf(!installed)("publish --postgres and what an administrator added"
         "SELECT data_type FROM information_schema.columns WHERE table_schema = 'retyped' AND table_name = 'take' AND column_name = 'take_score'",
       ),
     ).toEqual(["bigint"]);
+  });
+
+  test("row-level security and its policies are made again, or the publish fails", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "secured");
+    const connection = await db.connect();
+    await connection.run(`ALTER TABLE "user" ADD COLUMN department VARCHAR`);
+    await recordColumns(connection, [{ asked: "department", occurrence: 1, column: "department" }]);
+    expect(await publish(db, dir, "secured")).toEqual([]);
+    await server.psql("analytics", ["-c", "CREATE ROLE rls_reader"]);
+    await sql(
+      "GRANT USAGE ON SCHEMA secured TO rls_reader",
+      "GRANT SELECT ON secured.take, secured.user TO rls_reader",
+      "ALTER TABLE secured.take ENABLE ROW LEVEL SECURITY",
+      "ALTER TABLE secured.take FORCE ROW LEVEL SECURITY",
+      "CREATE POLICY own ON secured.take FOR SELECT TO rls_reader USING (take_id % 3 = 0)",
+      "CREATE POLICY odd ON secured.take AS RESTRICTIVE TO PUBLIC USING (take_id % 2 = 1) WITH CHECK (take_id > 0)",
+    );
+    // The count rls_reader sees (after psql's "SET").
+    const seen = async () =>
+      (await query("SET ROLE rls_reader; SELECT count(*) FROM secured.take")).slice(1);
+    const policies = () =>
+      query(
+        "SELECT (SELECT relrowsecurity::text || relforcerowsecurity::text FROM pg_class WHERE oid = 'secured.take'::regclass) || ' ' || policyname || ' ' || permissive || ' ' || roles::text || ' ' || cmd || ' ' || coalesce(qual, '-') || ' ' || coalesce(with_check, '-') FROM pg_policies WHERE schemaname = 'secured' ORDER BY policyname",
+      );
+    // Rows whose take_id is an odd multiple of 3: 50 of the 300.
+    expect(await seen()).toEqual(["50"]);
+    const before = await policies();
+    expect(before).toEqual([
+      "truetrue odd RESTRICTIVE {public} ALL ((take_id % (2)::bigint) = 1) (take_id > 0)",
+      "truetrue own PERMISSIVE {rls_reader} SELECT ((take_id % (3)::bigint) = 0) -",
+    ]);
+    expect(await publish(db, dir, "secured")).toEqual([]);
+    expect(await seen()).toEqual(["50"]);
+    expect(await policies()).toEqual(before);
+
+    // A policy on a roster column the database no longer has cannot be made again.
+    await sql(
+      "ALTER TABLE secured.user ENABLE ROW LEVEL SECURITY",
+      "CREATE POLICY hr ON secured.user FOR SELECT TO rls_reader USING (department = 'HR')",
+    );
+    await connection.run(`ALTER TABLE "user" DROP COLUMN department`);
+    connection.closeSync();
+    const failure = publish(db, dir, "secured");
+    await expect(failure).rejects.toMatchObject({ code: "refused" });
+    await expect(failure).rejects.toThrow(
+      /^secured\.user: row-level security policy hr cannot be made again on the new table \(column "department" does not exist\), and a table is never published with less protection than it had: nothing was published, the tables are as they were; change the policy \(ALTER POLICY hr ON secured\.user …\) or drop it, then publish again$/,
+    );
+    expect(
+      await query(
+        "SELECT count(*) FROM pg_policies WHERE schemaname = 'secured' AND tablename = 'user'",
+      ),
+    ).toEqual(["1"]);
+    expect(await query("SELECT count(department) FROM secured.user")).toEqual(["0"]);
   });
 
   test("a view on a published table stops the publish naming the view, and everything stays", async () => {

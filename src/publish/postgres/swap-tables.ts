@@ -7,11 +7,13 @@
  * apply to it as they apply to any table the publishing role creates there. Grants made on the
  * old table directly (`GRANT SELECT ON lms.take TO …`, column grants included) are copied onto the
  * new one before the old one is dropped. A revoke is not carried over when the schema's default
- * privileges grant the same again: access is taken away in the default privileges.
+ * privileges grant the same again: access is taken away in the default privileges. Row-level
+ * security and its policies are made again too (row-security.ts), or the publish fails.
  */
 import type pg from "pg";
 import { quoteIdent } from "../../load/ddl.js";
 import { type DroppedDefinition, makeAgain, readKept } from "./kept-definitions.js";
+import { makeRowSecurityAgain, readRowSecurity } from "./row-security.js";
 
 /** The suffix of a table while it is being filled; invisible to others until the commit. */
 const NEXT_SUFFIX = "__lms_export_next";
@@ -65,9 +67,9 @@ async function copyGrants(client: pg.Client, old: string, next: string): Promise
 }
 
 /**
- * Replaces `schema.table` by its filled next version: grants copied, old dropped, new renamed, and
- * the old one's indexes and comments made again (kept-definitions.ts). Answers those that could
- * not be, each named with its table.
+ * Replaces `schema.table` by its filled next version: grants copied, old dropped, new renamed, its
+ * row-level security made again (or the publish fails), and the old one's indexes and comments
+ * made again (kept-definitions.ts). Answers those that could not be, each named with its table.
  */
 export async function swapTable(
   client: pg.Client,
@@ -78,8 +80,10 @@ export async function swapTable(
   const next = nextTable(schema, table);
   await copyGrants(client, old, next);
   const { kept, dropped } = await readKept(client, old);
+  const security = await readRowSecurity(client, old);
   await client.query(`DROP TABLE IF EXISTS ${old}`);
   await client.query(`ALTER TABLE ${next} RENAME TO ${quoteIdent(table)}`);
+  await makeRowSecurityAgain(client, schema, table, security);
   const failed = await makeAgain(client, kept);
   return [...dropped, ...failed].map((d) => ({ ...d, what: `${table}: ${d.what}` }));
 }
