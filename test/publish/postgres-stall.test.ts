@@ -13,6 +13,7 @@ import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import type { LmsDatabase } from "../../src/load/database.js";
 import { type PgSettings, pgSettings } from "../../src/publish/postgres/connection-settings.js";
 import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
+import { recordingLogger } from "../helpers/recording-logger.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { useBiServer } from "./helpers/bi-server.js";
 import { filledDatabase } from "./helpers/filled-db.js";
@@ -200,6 +201,47 @@ describe.skipIf(!installed)("publish --postgres to a server that stops answering
         expect(result.tables.find((t) => t.name === "take")?.rows).toBe(300);
       } finally {
         await holder.end();
+      }
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+
+  test("readers of a table another session holds are not queued behind the waiting publish", async () => {
+    const db = await filledDatabase(await tempDir(), "queued");
+    try {
+      await publishPostgres(db, { settings: await settings(), schema: "queued" });
+      const holder = await bi.current.server.admin("bi");
+      const reader = await bi.current.server.admin("bi");
+      try {
+        // A BI session in the middle of a transaction that read grp.
+        await holder.query("BEGIN");
+        await holder.query("SELECT count(*) FROM queued.grp");
+        const lines: string[] = [];
+        const publishing = publishPostgres(db, {
+          settings: await settings(),
+          schema: "queued",
+          timeoutSeconds: 60,
+          logger: recordingLogger(lines),
+        });
+        // Awaited below; a failing assertion before that must not leave it unhandled.
+        publishing.catch(() => undefined);
+        expect(await seenWaiting("Lock")).toBe(true);
+        // Queued behind the publish's request for grp, this reader would wait for the holder.
+        await reader.query("SET statement_timeout = '10s'");
+        const read = await reader.query("SELECT count(*)::int AS n FROM queued.grp");
+        expect(read.rows[0].n).toBe(7);
+        await holder.query("COMMIT");
+        const result = await publishing;
+        expect(result.tables.find((t) => t.name === "grp")?.rows).toBe(7);
+        expect(lines).toContainEqual(
+          expect.stringMatching(
+            /^info waiting for a session holding queued\.grp \(pid [\d, ]+; see pg_stat_activity\) to end its transaction/,
+          ),
+        );
+      } finally {
+        await holder.end();
+        await reader.end();
       }
     } finally {
       db.close();

@@ -3,7 +3,8 @@
  *
  * Contract: one PostgreSQL transaction creates every table in the target schema under a temporary
  * name, fills it with `COPY … FROM STDIN`, then swaps each table in (the old one's grants copied,
- * the old one dropped, the new one renamed; see swap-tables.ts) and commits. A reader sees the
+ * the old one dropped, the new one renamed; see swap-tables.ts, and swap-in-turn.ts for a table
+ * another session holds) and commits. A reader sees the
  * previous tables or the new ones, never a half-loaded schema, and keeps the access the schema's
  * default privileges or a grant on the old table gave; a failure anywhere (the server gone
  * mid-COPY included) rolls everything back, but for a COMMIT the server never answers, which it
@@ -36,7 +37,8 @@ import {
   type StallWatch,
   watchStalls,
 } from "./stall-watch.js";
-import { nextTable, swapTable } from "./swap-tables.js";
+import { swapInTurn } from "./swap-in-turn.js";
+import { nextTable } from "./swap-tables.js";
 
 export const DEFAULT_PG_SCHEMA = "lms";
 
@@ -87,13 +89,14 @@ export async function publishPostgres(
     const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_POSTGRES_TIMEOUT_S;
     watch = watchStalls(stream(), timeoutSeconds * 1000);
     const tables = await describePublishedTables(duck);
+    const logger = options.logger ?? silentLogger;
     const { loaded, nul, notKept } = await loadInOneTransaction(
       client,
       duck,
-      { schema, portal, watch },
+      { schema, portal, watch, timeoutSeconds, logger },
       tables,
     );
-    logOutcome(options.logger ?? silentLogger, schema, { loaded, nul, notKept });
+    logOutcome(logger, schema, { loaded, nul, notKept });
     return { schema, tables: loaded };
   } catch (error) {
     if (error instanceof LmsExportError) throw error;
@@ -212,14 +215,20 @@ async function commit(client: pg.Client): Promise<void> {
 async function loadInOneTransaction(
   client: pg.Client,
   duck: DuckDBConnection,
-  target: { schema: string; portal: string; watch: StallWatch },
+  target: {
+    schema: string;
+    portal: string;
+    watch: StallWatch;
+    timeoutSeconds: number;
+    logger: Logger;
+  },
   tables: readonly PublishedTable[],
 ): Promise<{
   loaded: { name: string; rows: number }[];
   nul: NulColumn[];
   notKept: DroppedDefinition[];
 }> {
-  const { schema, portal, watch } = target;
+  const { schema, portal, watch, timeoutSeconds, logger } = target;
   await client.query("BEGIN");
   try {
     // Two publishers to one schema take turns instead of racing on the temporary tables.
@@ -248,8 +257,8 @@ async function loadInOneTransaction(
       const withNul = new Set(found.map((f) => f.column));
       loaded.push({ name: table.name, rows: await copyRows(duck, client, table, next, withNul) });
     }
-    const notKept: DroppedDefinition[] = [];
-    for (const table of tables) notKept.push(...(await swapTable(client, schema, table.name)));
+    const names = tables.map((t) => t.name);
+    const notKept = await swapInTurn(client, schema, names, { timeoutSeconds, logger });
     await markSchemaPortal(client, schema, portal);
     await commit(client);
     return { loaded, nul, notKept };
