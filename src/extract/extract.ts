@@ -143,7 +143,7 @@ async function fetchRun(
   const display = options.showProgress?.(progress);
   try {
     const fetched = await fetchAll(plan, {
-      stored: pendingStoredKeys(storage.then((ready) => storedKeys(ready.store, ready.runId))),
+      stored: pendingStoredKeys(storage.then(storedKeys)),
       client,
       controller,
       workers: fanoutWorkers(options),

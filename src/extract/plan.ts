@@ -129,6 +129,29 @@ export function storedParentIds(child: FanoutName): IdSource {
   return { parent: child, field };
 }
 
+/**
+ * What a run of `resources` reads back from the database while it fetches (see
+ * src/load/stored-keys.ts and run-extract.ts): a full run, the keys of its lists (to confirm
+ * what they did not deliver) and the ids its fan-out resources' own stored rows were fetched for;
+ * an incremental one, those ids and every source of its fan-out resources; either, the sources
+ * whose parent it does not extract.
+ */
+export function storedReads(
+  resources: readonly ExtractedName[],
+  mode: "full" | "incremental",
+): { lists: ListName[]; sources: IdSource[] } {
+  const lists = mode === "full" ? resources.filter(isList) : [];
+  const sources: IdSource[] = [];
+  for (const child of FANOUT_ORDER) {
+    if (!resources.includes(child)) continue;
+    for (const source of FANOUT[child].sources) {
+      if (mode === "incremental" || !resources.includes(source.parent)) sources.push(source);
+    }
+    sources.push(storedParentIds(child));
+  }
+  return { lists, sources };
+}
+
 /** Reads the id a source yields from one raw record, or undefined when it carries none. */
 export function idFrom(source: IdSource, record: Record<string, unknown>): number | undefined {
   if (source.when && record[source.when.field] !== source.when.equals) return undefined;

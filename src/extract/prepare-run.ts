@@ -17,9 +17,10 @@ import {
   startRun,
 } from "../load/runs.js";
 import { clearSide } from "../load/side-file.js";
+import { type StoredSnapshot, snapshotStoredKeys } from "../load/stored-keys.js";
 import type { Logger } from "../log/logger.js";
 import { type ExtractedName, RESOURCES } from "../resources/registry.js";
-import { selectResources } from "./plan.js";
+import { selectResources, storedReads } from "./plan.js";
 import { checkSamePortal } from "./same-portal.js";
 
 export { DEFAULT_LOOKBACK_MS };
@@ -240,6 +241,30 @@ export async function applyRun(
   });
 }
 
+/** A run written down, with what it reads back from the database while it fetches. */
+export interface StartedRun {
+  readonly decision: RunDecision;
+  readonly runId: number;
+  readonly stored: StoredSnapshot;
+}
+
+/**
+ * Writes the decision down (applyRun) and, in the same attachment of the database, reads what the
+ * run will need from it while it fetches (src/load/stored-keys.ts), so that it is not attached
+ * again before the merge.
+ */
+async function startAndSnapshot(
+  store: ExtractStore,
+  connection: DuckDBConnection,
+  decision: RunDecision,
+  request: RunRequest,
+): Promise<StartedRun> {
+  const runId = await applyRun(store, connection, decision, request);
+  const { lists, sources } = storedReads(decision.resources, decision.mode);
+  const stored = await snapshotStoredKeys(connection, store.side, lists, sources);
+  return { decision, runId, stored };
+}
+
 /**
  * Decides the run and writes it down once the key is accepted. When the key check has answered
  * by the time the run is decided (the usual case: the side file takes longer to open than the
@@ -254,7 +279,7 @@ export async function decideAndStartRun(
   keyCheck: PendingKeyCheck,
   decided?: RunDecision,
   stop?: AbortSignal,
-): Promise<{ decision: RunDecision; runId: number }> {
+): Promise<StartedRun> {
   // `stop`: the run failed before it was written down (its fetch, or its key): a wait for the
   // database ends there, and nothing is written. Without a wait the run is written as before
   // and its failure recorded on it.
@@ -265,19 +290,18 @@ export async function decideAndStartRun(
       await adoptLegacyStaging(connection, store.side);
       const decision = decided ?? (await decideRun(connection, store.side, request));
       await checkSamePortal(connection, decision, request);
-      if (!keyCheck.settled()) return { decision, runId: undefined };
+      if (!keyCheck.settled()) return { decision, run: undefined };
       await keyCheck.result;
-      return { decision, runId: await applyRun(store, connection, decision, request) };
+      return { decision, run: await startAndSnapshot(store, connection, decision, request) };
     },
     waits,
   );
+  if (started.run !== undefined) return started.run;
   const { decision } = started;
-  if (started.runId !== undefined) return { decision, runId: started.runId };
   await keyCheck.result;
-  const runId = await store.withDatabase(
+  return store.withDatabase(
     "write",
-    (connection) => applyRun(store, connection, decision, request),
+    (connection) => startAndSnapshot(store, connection, decision, request),
     waits,
   );
-  return { decision, runId };
 }

@@ -7,6 +7,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { doneKeys } from "../load/checkpoint.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import { extractMemoryLimit } from "../load/memory-limit.js";
+import type { StoredSnapshot } from "../load/stored-keys.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { extractionOf } from "./plan.js";
 import {
@@ -28,6 +29,8 @@ export interface RunStorage {
   readonly sinks: ReadonlyMap<ExtractedName, RecordSink>;
   /** Work finished by an earlier attempt of this run (resume), per resource. */
   readonly done: ReadonlyMap<ExtractedName, ReadonlySet<string>>;
+  /** What the database held as the run began, read back while it fetches. */
+  readonly stored: StoredSnapshot;
 }
 
 /** How the run's storage is prepared. */
@@ -56,7 +59,8 @@ export async function prepareStorage(
   // extract only (see memory-limit.ts).
   await store.setMemoryLimit(extractMemoryLimit(settings.memoryLimit));
   const { request, stop } = settings;
-  const { decision, runId } = await decideAndStartRun(store, request, keyCheck, decided, stop);
+  const started = await decideAndStartRun(store, request, keyCheck, decided, stop);
+  const { decision, runId, stored } = started;
   const sinks = new Map<ExtractedName, RecordSink>();
   try {
     const connection = await store.connect();
@@ -68,7 +72,7 @@ export async function prepareStorage(
         done.set(resource, await doneKeys(connection, runId, resource, kind));
       }
     }
-    return { store, runId, decision, connection, sinks, done };
+    return { store, runId, decision, connection, sinks, done, stored };
   } catch (error) {
     // The run is written down by now: it ends as failed, with the reason, not left "running",
     // and its sinks stop their commit timers and close their connections.

@@ -27,6 +27,17 @@ import {
  */
 export const WORK_TABLES: readonly string[] = [CHECKPOINT_TABLE, ...EXTRACTED.map(stagingTable)];
 
+/**
+ * The keys the listed tables held as the run began (src/load/stored-keys.ts): what a full run's
+ * listing is checked against without attaching the database while it pages.
+ */
+export const STORED_KEYS_TABLE = "_stored_keys";
+
+const STORED_KEYS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${STORED_KEYS_TABLE} (
+  resource VARCHAR NOT NULL,
+  key BIGINT NOT NULL
+)`;
+
 /** The side file of the database at `path`. */
 export function sidePathOf(path: string): string {
   return `${path}.staging`;
@@ -34,7 +45,12 @@ export function sidePathOf(path: string): string {
 
 /** Every table the side file holds, created if missing. */
 export function sideTablesSql(): string[] {
-  return [...stagingTablesSql(EXTRACTED), CHECKPOINT_TABLE_SQL, ...RUN_RECORD_TABLES_SQL];
+  return [
+    ...stagingTablesSql(EXTRACTED),
+    CHECKPOINT_TABLE_SQL,
+    STORED_KEYS_TABLE_SQL,
+    ...RUN_RECORD_TABLES_SQL,
+  ];
 }
 
 /** `table` of the side file, named from a connection whose default database is another one. */
