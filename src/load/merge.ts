@@ -69,7 +69,18 @@ function sqlNames(resource: ExtractedName, side: string, keepAppliedDuring: numb
       keepAppliedDuring !== undefined && "edit" in spec.endpoints && spec.updatedField
         ? laterAppliedSql(resource, key, quoteIdent(spec.updatedField), keepAppliedDuring)
         : undefined,
+    // See keepCreatedSql.
+    createdDuring:
+      keepAppliedDuring !== undefined && "create" in spec.endpoints
+        ? (t: string) =>
+            `EXISTS (SELECT 1 FROM _changes c WHERE c.op = '${resource}.create' AND c.record_id = ${t}.${key} AND c."time" >= ${runStartSql(keepAppliedDuring)})`
+        : undefined,
   };
+}
+
+/** The start of run `runId` (this machine's clock), as `_changes` times are. */
+function runStartSql(runId: number): string {
+  return `(SELECT started_at FROM _runs WHERE run_id = ${Math.trunc(runId)})`;
 }
 
 /**
@@ -81,7 +92,7 @@ function sqlNames(resource: ExtractedName, side: string, keepAppliedDuring: numb
  */
 function laterAppliedSql(resource: string, key: string, updated: string, runId: number) {
   return (t: string, s: string) =>
-    `${t}.${updated} > ${s}.${updated} AND EXISTS (SELECT 1 FROM _changes c WHERE starts_with(c.op, '${resource}.') AND c.record_id = ${t}.${key} AND c."time" >= (SELECT started_at FROM _runs WHERE run_id = ${Math.trunc(runId)}))`;
+    `${t}.${updated} > ${s}.${updated} AND EXISTS (SELECT 1 FROM _changes c WHERE starts_with(c.op, '${resource}.') AND c.record_id = ${t}.${key} AND c."time" >= ${runStartSql(runId)})`;
 }
 
 /**
@@ -106,6 +117,21 @@ function restoreNewerSql(names: ReturnType<typeof sqlNames>, old: string): strin
   const set = nonKey.map((column) => `${column} = o.${column}`).join(", ");
   return [
     `UPDATE ${table} SET ${set} FROM ${old} AS o WHERE ${table}.${key} = o.${key} AND ${laterApplied("o", table)}`,
+  ];
+}
+
+/**
+ * After a table was replaced by the staged rows, puts back from `old` the records `apply` created
+ * during the run that the run did not stage: it listed them before they existed, and a full merge
+ * would delete them as gone from the portal although the portal just confirmed them. Only those
+ * `_changes` shows created after the run began are kept: a record deleted from the portal later
+ * is gone at the next full run, as any other.
+ */
+function keepCreatedSql(names: ReturnType<typeof sqlNames>, old: string): string[] {
+  const { table, key, columns, createdDuring } = names;
+  if (createdDuring === undefined) return [];
+  return [
+    `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${old} AS o WHERE NOT EXISTS (SELECT 1 FROM ${table} t WHERE t.${key} = o.${key}) AND ${createdDuring("o")}`,
   ];
 }
 
@@ -139,8 +165,10 @@ async function mergeOne(
         keepRejectedOf === undefined
           ? ""
           : ` AND ${table}.${key} NOT IN (${rejectedKeysSql(side)})`;
+      // As keepCreatedSql keeps them in a replaced table.
+      const created = names.createdDuring ? ` AND NOT ${names.createdDuring(table)}` : "";
       await connection.run(
-        `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})${rejected}`,
+        `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.${key} = ${table}.${key})${rejected}${created}`,
         keepRejectedOf === undefined
           ? {}
           : { path: `$.${spec.primaryKey}`, run: keepRejectedOf, resource },
@@ -196,6 +224,7 @@ async function replaceWithStaged(
     createTableSql(resource, { ifNotExists: false }),
     `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${stage}`,
     ...restoreNewerSql(names, old),
+    ...keepCreatedSql(names, old),
   ];
   // Without rejects to carry over, the old table is dropped in the same call (one round trip less
   // per table); the carrying over takes parameters, which a multi-statement call cannot.

@@ -1,0 +1,82 @@
+/**
+ * A link `apply` creates while a full extract pages, after the extract listed the links, stays in
+ * the database after that extract's merge (the next run confirms it), as an edit written during
+ * the run does; a link deleted from the portal afterwards is gone at the next full run. Real HTTP
+ * to the simulator (through a portal that holds the links' confirmation, so the moment is caught
+ * without timing), a real DuckDB file, `apply` as a child process.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { runExtract } from "../../src/extract/extract.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { startSimulator } from "../../src/simulator/server.js";
+import { readRows } from "../helpers/read-rows.js";
+import { runCli } from "../helpers/spawn-cli.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+import { heldPortal } from "./held-portal.js";
+
+const KEY = "created-during-run-key";
+const dir = tempDirForFile("lms-created-during-");
+
+it("a full run keeps the link apply created while it paged, and the next full run drops it once the portal has", async () => {
+  const sim = await startSimulator({ apiKey: KEY, users: 40, takesPerUser: 1, seed: 7 });
+  const db = join(dir, "created.duckdb");
+  const keyFile = join(dir, "key");
+  await writeFile(keyFile, `${KEY}\n`, { mode: 0o600 });
+  const extract = (baseUrl: string) =>
+    runExtract({
+      db,
+      clientOptions: { baseUrl, apiKey: KEY, concurrency: 4, pageSize: 20 },
+      mode: "full",
+      waitSeconds: 600,
+      logger: silentLogger,
+    });
+  // Every command goes through the holding portal: one address, as one portal's database has.
+  let armed = false;
+  const portal = await heldPortal(
+    sim,
+    (path, body) => armed && path.includes("/user_grp/get_all") && body.includes('"operator":"in"'),
+  );
+  try {
+    await extract(portal.baseUrl);
+    // One link gone from the portal: the next run confirms it by key, after listing the links.
+    const [first] = sim.data.list("user_grp");
+    if (!first) throw new Error("no link");
+    sim.data.removeKey("user_grp", first.user_grp_id);
+    const group = sim.data.list("grp")[0]?.grp_id;
+    const linked = new Set(
+      sim.data
+        .list("user_grp")
+        .filter((link) => link.user_grp_grp_id === group)
+        .map((link) => link.user_grp_user_id),
+    );
+    const user = sim.data.userIds().find((id) => !linked.has(id));
+    armed = true;
+    const run = extract(portal.baseUrl);
+    run.catch(() => undefined);
+    await portal.held;
+    const file = join(dir, "links.csv");
+    await writeFile(file, `user_grp_user_id,user_grp_grp_id\n${user},${group}\n`);
+    const applied = await runCli(["apply", file, "--op", "user_grp.create", "--yes"], {
+      env: { LMS_DB: db, LMS_BASE_URL: portal.baseUrl, LMS_API_KEY_FILE: keyFile },
+    });
+    expect(applied.stdout).toContain("1 applied");
+    expect(applied.code).toBe(0);
+    portal.release();
+    await run;
+    const created = sim.data
+      .list("user_grp")
+      .find((link) => link.user_grp_user_id === user && link.user_grp_grp_id === group);
+    if (!created) throw new Error("the portal has no new link");
+    const stored = `SELECT user_grp_user_id::INTEGER, user_grp_grp_id::INTEGER FROM user_grp WHERE user_grp_id = ${created.user_grp_id}`;
+    expect(await readRows(db, stored)).toEqual([[user, group]]);
+    // Deleted from the portal later: the next full run drops it, as any record gone.
+    sim.data.removeKey("user_grp", created.user_grp_id);
+    await extract(portal.baseUrl);
+    expect(await readRows(db, stored)).toEqual([]);
+  } finally {
+    await portal.close();
+    await sim.close();
+  }
+});
