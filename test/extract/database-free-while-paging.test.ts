@@ -10,25 +10,15 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { runExtract } from "../../src/extract/extract.js";
 import type { Logger } from "../../src/log/logger.js";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { startSimulator } from "../../src/simulator/server.js";
 import { readRows } from "../helpers/read-rows.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 import { lockDatabase } from "./database-locker.js";
 import { heldPortal } from "./held-portal.js";
+import { leaveEverything } from "./leave-everything.js";
 
 const KEY = "free-while-paging-key";
 const dir = tempDirForFile("lms-free-while-paging-");
-
-/** Removes every link and access record of `user` from the portal; the user's takes stay. */
-function leaveEverything(sim: RunningSimulator, user: number): void {
-  for (const link of sim.data.list("user_grp").filter((l) => l.user_grp_user_id === user)) {
-    sim.data.removeKey("user_grp", link.user_grp_id);
-  }
-  const accesses = sim.data.list("product_access");
-  for (const access of accesses.filter((a) => a.product_access_user_id === user)) {
-    sim.data.removeKey("product_access", access.product_access_id);
-  }
-}
 
 /** A logger whose promise resolves at the first line saying the run waits for the database. */
 function waitWatcher(): { logger: Logger; waiting: Promise<void> } {

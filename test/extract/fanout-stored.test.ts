@@ -15,6 +15,7 @@ import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { recordingLogger } from "../helpers/recording-logger.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
+import { leaveEverything } from "./leave-everything.js";
 
 const KEY = "fanout-stored-key";
 const NOW = new Date("2026-06-01T00:00:00Z");
@@ -35,17 +36,6 @@ async function ids(db: LmsDatabase, sql: string): Promise<number[]> {
     return rows.map((row) => Number(row[0])).sort((a, b) => a - b);
   } finally {
     connection.closeSync();
-  }
-}
-
-/** Removes every link and access record of `user` from the portal; the user's takes stay. */
-function leaveEverything(sim: RunningSimulator, user: number): void {
-  for (const link of sim.data.list("user_grp").filter((l) => l.user_grp_user_id === user)) {
-    sim.data.removeKey("user_grp", link.user_grp_id);
-  }
-  const accesses = sim.data.list("product_access");
-  for (const access of accesses.filter((a) => a.product_access_user_id === user)) {
-    sim.data.removeKey("product_access", access.product_access_id);
   }
 }
 
