@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTlsPortal } from "../api/tls-portal.js";
 import { runCli, spawnCli } from "../helpers/spawn-cli.js";
 
 const KEY = "check-key-0c4e9f27";
@@ -120,6 +121,28 @@ describe("lms-export check", () => {
     });
     expect(closed.code).toBe(1);
     expect(closed.stdout).toMatch(/^✗ portal reachable: .*ECONNREFUSED/m);
+  });
+
+  it("words a failed TLS connection as extract does, with what to do, on one line", async () => {
+    const env = { LMS_BASE_URL: undefined, LMS_API_KEY_FILE: join(dir, "key") };
+    const plain = baseUrl.replace(/^http:/, "https:");
+    const wrongScheme = await runCli(["check", "--base-url", plain], { cwd: dir, env });
+    expect(wrongScheme.code).toBe(1);
+    const origin = new URL(plain).origin;
+    expect(lines(wrongScheme.stdout).slice(2)).toEqual([
+      `✗ portal reachable: could not connect securely to ${origin}: the TLS handshake failed (ERR_SSL_WRONG_VERSION_NUMBER); check that the base URL's scheme and port are the portal's HTTPS ones`,
+      "✗ token: not tried (the portal is unreachable)",
+      "✗ list call: not tried (the portal is unreachable)",
+    ]);
+    const tls = await startTlsPortal(await mkdtemp(join(dir, "tls-")));
+    try {
+      const selfSigned = await runCli(["check", "--base-url", tls.baseUrl], { cwd: dir, env });
+      expect(lines(selfSigned.stdout)[2]).toMatch(
+        /^✗ portal reachable: could not connect securely to https:\/\/127\.0\.0\.1:\d+: its certificate is not signed by an authority trusted here \(DEPTH_ZERO_SELF_SIGNED_CERT\); .* set NODE_EXTRA_CA_CERTS to a PEM file/,
+      );
+    } finally {
+      await tls.close();
+    }
   });
 
   it("--portal checks that portal of the config file, --all-portals each, naming the failed ones", async () => {

@@ -7,6 +7,7 @@ import { request } from "undici";
 import type { Argv } from "yargs";
 import { createClient } from "../../api/client.js";
 import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../../api/setup-failure.js";
+import { transportFailure } from "../../api/transport-failure.js";
 import { describeApiKeySource, readApiKey } from "../../config/api-key.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
@@ -190,7 +191,10 @@ async function checkPortal(
     await answer.body.dump();
     mark(true, "portal reachable", `answered in ${Date.now() - started} ms`);
   } catch (error) {
-    mark(false, "portal reachable", `${baseUrl}: ${errorText(error)}`);
+    // Worded as extract words the same failure, with its advice (trust the authority, fix the
+    // scheme or the host name), rather than the raw system text.
+    const failure = transportFailure(error, new URL(baseUrl).origin);
+    mark(false, "portal reachable", failure?.text ?? `${baseUrl}: ${errorText(error)}`);
     mark(false, "token", "not tried (the portal is unreachable)");
     mark(false, "list call", "not tried (the portal is unreachable)");
     return undefined;
@@ -222,7 +226,12 @@ async function checkPortal(
   return undefined;
 }
 
+/** `error` as one line: OpenSSL's messages, for one, end with a line break. */
 function errorText(error: unknown): string {
+  return errorWords(error).replace(/\s+/g, " ").trim();
+}
+
+function errorWords(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   // Node's errno codes (ECONNREFUSED, CERT_HAS_EXPIRED) say what went wrong; the client's own
