@@ -67,7 +67,7 @@ describe("lms-export check", () => {
     expect(bad.code).toBe(2);
     const shown = lines(bad.stdout);
     expect(shown.slice(0, 3)).toEqual([
-      `✓ configuration: portal ${baseUrl} (settings from ${config})`,
+      `✓ configuration: portal ${baseUrl} (settings from environment and ${config})`,
       `✗ mail settings: the sender "not an address" (from ${config} (mail.from)) is not an e-mail address: give one such as reports@example.com`,
       `! report parameters: report parameter due_dayz from ${config} (report.params) is declared by no query of the catalog, so no report uses it; did you mean "due_days"?`,
     ]);
@@ -121,6 +121,30 @@ describe("lms-export check", () => {
     });
     expect(closed.code).toBe(1);
     expect(closed.stdout).toMatch(/^✗ portal reachable: .*ECONNREFUSED/m);
+  });
+
+  it("names the flags and the environment among the settings' sources when they won", async () => {
+    const own = await mkdtemp(join(dir, "origin-"));
+    const config = join(own, "lms-export.config.json");
+    const write = (address: string) =>
+      writeFile(
+        config,
+        JSON.stringify({ baseUrl: address, allowHttp: true, apiKeyFile: join(dir, "key") }),
+      );
+    await write(baseUrl.replace("/api-v2", "/other-v2"));
+    const unset = { LMS_BASE_URL: undefined, LMS_API_KEY_FILE: undefined, LMS_API_KEY: undefined };
+    const first = async (args: string[], env: Record<string, string | undefined>) =>
+      lines((await runCli(["check", ...args], { cwd: own, env })).stdout)[0];
+    expect(await first(["--base-url", baseUrl], unset)).toBe(
+      `✓ configuration: portal ${baseUrl} (settings from flags and ${config})`,
+    );
+    expect(await first([], { ...unset, LMS_BASE_URL: baseUrl })).toBe(
+      `✓ configuration: portal ${baseUrl} (settings from environment and ${config})`,
+    );
+    await write(baseUrl);
+    expect(await first([], unset)).toBe(
+      `✓ configuration: portal ${baseUrl} (settings from ${config})`,
+    );
   });
 
   it("words a failed TLS connection as extract does, with what to do, on one line", async () => {

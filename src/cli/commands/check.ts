@@ -10,6 +10,7 @@ import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../../api/
 import { transportFailure } from "../../api/transport-failure.js";
 import { describeApiKeySource, readApiKey } from "../../config/api-key.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
+import { describeSettingsOrigin } from "../../config/settings-origin.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { createRedactor } from "../../log/redact.js";
 import {
@@ -159,7 +160,8 @@ async function checkSettings(
     mark(false, "configuration", "no portal address: pass --base-url URL or set LMS_BASE_URL");
     return undefined;
   }
-  const from = config.configFile === undefined ? "flags and environment" : config.configFile;
+  // How the command logs (check itself sets quiet) is not a setting of what it checks.
+  const from = describeSettingsOrigin(config, ["quiet", "logFormat"]);
   mark(true, "configuration", `portal ${config.baseUrl} (settings from ${from})`);
   await reportSettings(config);
   try {
