@@ -3,6 +3,7 @@
  * logger, with a secrets list the logger redacts (the key is added as soon as it is read).
  */
 import { describeApiKeySource, readApiKey } from "../config/api-key.js";
+import { portalNotChosen } from "../config/portal-choice.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import type { LmsDatabase } from "../load/database.js";
 import {
@@ -61,12 +62,24 @@ export async function setupCommand(
   return { config, logger, secrets };
 }
 
-/** {@link setupCommand}, then reads the API key and adds it to the redacted secrets at once. */
+/**
+ * {@link setupCommand}, then reads the API key and adds it to the redacted secrets at once.
+ * `portalChoice`, for a command that takes --portal: a config file listing portals but no
+ * top-level address is answered with its portals before the key is asked for, as the key the
+ * message would ask for is not the one the user meant (src/config/portal-choice.ts).
+ */
 export async function setupPortalCommand(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
+  options: { portalChoice?: { allPortals: boolean } } = {},
 ): Promise<PortalCommandSetup> {
   const setup = await setupCommand(flags, ctx);
+  const { portalChoice } = options;
+  if (portalChoice !== undefined && setup.config.baseUrl === undefined) {
+    const missing = { missing: "no portal address", code: "bad-input", ...portalChoice } as const;
+    const unchosen = portalNotChosen(setup.config, missing);
+    if (unchosen !== undefined) throw unchosen;
+  }
   const apiKey = await readApiKey(setup.config, ctx.env, { logger: setup.logger });
   setup.secrets.push(apiKey);
   return { ...setup, apiKey, keySource: describeApiKeySource(setup.config, ctx.env) };

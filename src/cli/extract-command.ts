@@ -27,12 +27,15 @@ export async function extractCommand(
   hooks: {
     before?: (setup: PortalCommandSetup) => Promise<void>;
     after?: (db: LmsDatabase, setup: PortalCommandSetup) => Promise<void>;
+    /** Whether the command takes --all-portals, for the advice when no portal was chosen. */
+    allPortals?: boolean;
   } = {},
 ): Promise<ExtractResult> {
   const started = Date.now();
   // A bad --since or --only is refused before the key is read or the database opened.
   checkExtractFlags(args);
-  const setup = await setupPortalCommand(args, ctx);
+  const allPortals = hooks.allPortals ?? false;
+  const setup = await setupPortalCommand(args, ctx, { portalChoice: { allPortals } });
   await hooks.before?.(setup);
   const { config, logger, apiKey } = setup;
   const waitSeconds = typeof args.wait === "number" ? args.wait : undefined;

@@ -5,7 +5,11 @@
  */
 
 import type { Argv } from "yargs";
+import type { PortalChoiceSettings } from "../config/portal-choice.js";
+import { portalNotChosen } from "../config/portal-choice.js";
+import type { ResolvedConfig } from "../config/resolve.js";
 import { homeOf, settingPath } from "../config/setting-path.js";
+import { DatabaseMissingError } from "../load/open-errors.js";
 import { type Logger, silentLogger } from "../log/logger.js";
 import { openLake } from "../publish/lake/lake-views.js";
 import type { ReadDatabase } from "../report/param-references.js";
@@ -56,6 +60,23 @@ async function presentDatabases(
 }
 
 /**
+ * A top-level database (the default one, or the config file's `db`) that is not there, when the
+ * config file lists portals and none was chosen: their databases are the ones extracted, so the
+ * message names them rather than advising an extract that would need a top-level address.
+ */
+function unchosenPortalDatabase(
+  error: unknown,
+  config: DatabaseSettings & PortalChoiceSettings & Pick<ResolvedConfig, "origins">,
+): Error | undefined {
+  const origin = config.origins.db;
+  if (!(error instanceof DatabaseMissingError) || (origin !== "default" && origin !== "file")) {
+    return undefined;
+  }
+  const missing = `database ${config.db} does not exist`;
+  return portalNotChosen(config, { missing, code: error.code, allPortals: true });
+}
+
+/**
  * Runs `use` on the source the flags name and closes it however `use` ends. `use` also gets the
  * folders the source reads while queries run (the lake's), which must stay readable when file
  * access is restricted. `wait` waits for a database file another process holds.
@@ -63,7 +84,7 @@ async function presentDatabases(
 export async function withReportSource(
   args: Readonly<Record<string, unknown>> & { lake?: string | undefined; allPortals?: boolean },
   ctx: CliContext,
-  config: DatabaseSettings & { readonly portal?: string | undefined },
+  config: DatabaseSettings & PortalChoiceSettings & Pick<ResolvedConfig, "origins">,
   options: Pick<DatabaseOpening, "wait"> & { logger: Logger },
   use: (
     db: ReportSource,
@@ -77,6 +98,8 @@ export async function withReportSource(
       await warnUnextracted(opened, [{ name: config.portal, db: config.db }], logger);
       await warnStoppedRuns(opened, logger);
       await use(opened, [], [{ portal: config.portal, db: config.db }]);
+    }).catch((error: unknown) => {
+      throw unchosenPortalDatabase(error, config) ?? error;
     });
     return;
   }

@@ -9,6 +9,7 @@ import { createClient } from "../../api/client.js";
 import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../../api/setup-failure.js";
 import { transportFailure } from "../../api/transport-failure.js";
 import { describeApiKeySource, readApiKey } from "../../config/api-key.js";
+import { portalNotChosen } from "../../config/portal-choice.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { describeSettingsOrigin } from "../../config/settings-origin.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
@@ -157,7 +158,11 @@ async function checkSettings(
   }
   const { config } = setup;
   if (config.baseUrl === undefined) {
-    mark(false, "configuration", "no portal address: pass --base-url URL or set LMS_BASE_URL");
+    const problem = { missing: "no portal address", code: "bad-input", allPortals: true } as const;
+    const advice =
+      portalNotChosen(config, problem)?.message ??
+      "no portal address: pass --base-url URL or set LMS_BASE_URL";
+    mark(false, "configuration", advice);
     return undefined;
   }
   // How the command logs (check itself sets quiet) is not a setting of what it checks.

@@ -42,7 +42,7 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
     async (args) => {
       if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
       if (args.allPortals) return extractAllPortals(args, ctx);
-      await extractCommand(args, ctx);
+      await extractCommand(args, ctx, { allPortals: true });
     },
   );
 }

@@ -1,0 +1,56 @@
+/**
+ * A config file that lists only portals, and a command run without --portal: check, extract, run
+ * and report name the portals and --portal, rather than advising LMS_BASE_URL, an API key or an
+ * extract that cannot work without an address. In-process through main(); no portal is reached.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { runCli } from "../helpers/in-process-cli.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+
+const dir = tempDirForFile("lms-portal-choice-");
+const configFile = join(dir, "lms-export.config.json");
+const listed = `the config file ${configFile} lists portals acme, globex`;
+
+beforeAll(async () => {
+  await writeFile(join(dir, "acme.key"), "acme-key\n", { mode: 0o600 });
+  const portals = {
+    acme: { baseUrl: "https://acme.example.com/api-v2", apiKeyFile: "acme.key" },
+    globex: { baseUrl: "https://globex.example.com/api-v2", apiKeyFile: "acme.key" },
+  };
+  await writeFile(configFile, JSON.stringify({ portals }));
+});
+
+describe("a config file of portals only, without --portal", () => {
+  test("check names the portals in its configuration line", async () => {
+    const run = await runCli(dir, ["check"]);
+    expect(run.stdout).toBe(
+      `✗ configuration: no portal address, and ${listed}: pass --portal NAME or --all-portals\n`,
+    );
+    expect(run.code).toBe(2);
+  });
+
+  test("extract and run name the portals before asking for a key", async () => {
+    const extract = await runCli(dir, ["extract"]);
+    expect(extract.stderr).toBe(
+      `lms-export: no portal address, and ${listed}: pass --portal NAME or --all-portals\n`,
+    );
+    expect(extract.code).toBe(2);
+    // run takes no --all-portals: it is not offered.
+    const run = await runCli(dir, ["run", "compliance"]);
+    expect(run.stderr).toBe(`lms-export: no portal address, and ${listed}: pass --portal NAME\n`);
+    expect(run.code).toBe(2);
+  });
+
+  test("report names the portals when the top-level database was never made", async () => {
+    const report = await runCli(dir, ["report", "compliance"]);
+    expect(report.stderr).toBe(
+      `lms-export: database ${join(dir, "lms.duckdb")} does not exist, and ${listed}: pass --portal NAME or --all-portals\n`,
+    );
+    expect(report.code).not.toBe(0);
+    // A database named on the command line was meant as such: the usual message stands.
+    const named = await runCli(dir, ["report", "compliance", "--db", "other.duckdb"]);
+    expect(named.stderr).toMatch(/other\.duckdb does not exist; run "lms-export extract" first/);
+  });
+});
