@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
-import { checkBaseUrl } from "../security/base-url.js";
+import { checkedBaseUrl } from "./checked-base-url.js";
 import { type LoadedConfigFile, loadConfigFile } from "./config-file.js";
 import {
   CONFIG_FILE_NAME,
@@ -155,7 +155,14 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const { reportParams, reportParamSources } = mergedReportParams(layers, sources);
 
   return {
-    baseUrl: rawBaseUrl === undefined ? undefined : checkedBaseUrl(rawBaseUrl, allowHttp, sources),
+    baseUrl:
+      rawBaseUrl === undefined
+        ? undefined
+        : checkedBaseUrl(rawBaseUrl, {
+            allowHttp,
+            source: sources.baseUrl,
+            portal: portal?.name,
+          }),
     db: pick("db") ?? settingPath(cwdBase, portal?.defaultDb ?? DEFAULT_DB),
     concurrency: pick("concurrency") ?? DEFAULT_CONCURRENCY,
     maxConcurrency: pick("maxConcurrency") ?? DEFAULT_MAX_CONCURRENCY,
@@ -347,21 +354,6 @@ function portalLayer(
     },
     defaultDb: defaultPortalDb(name),
   };
-}
-
-function checkedBaseUrl(
-  url: string,
-  allowHttp: boolean,
-  sources: Record<FieldName, string>,
-): string {
-  try {
-    return checkBaseUrl(url, allowHttp).href.replace(/\/+$/, "");
-  } catch (error) {
-    if (error instanceof LmsExportError) {
-      throw new LmsExportError(error.code, `${error.message} (base URL from ${sources.baseUrl})`);
-    }
-    throw error;
-  }
 }
 
 /**

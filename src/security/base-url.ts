@@ -5,6 +5,12 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { isLoopbackHost } from "./loopback.js";
 
 /**
+ * Where the API key belongs, for the messages that say to take it out of the URL. A portal of the
+ * config file gives its own (its entry's key file), as these never apply to it.
+ */
+export const KEY_PLACES = "in a file (--api-key-file FILE or LMS_API_KEY_FILE) or in LMS_API_KEY";
+
+/**
  * Parses and checks the portal's base URL.
  *
  * Contract: answers the parsed URL when it is https://, or http:// to a loopback host
@@ -15,7 +21,7 @@ import { isLoopbackHost } from "./loopback.js";
  * names the URL with any credentials and query removed and says what to do. TLS verification is not
  * configurable anywhere: an https:// URL is always verified by the HTTP client.
  */
-export function checkBaseUrl(url: string, allowHttp: boolean): URL {
+export function checkBaseUrl(url: string, allowHttp: boolean, keyPlace = KEY_PLACES): URL {
   const trimmed = url.trim();
   const parsed = URL.canParse(trimmed) ? new URL(trimmed) : undefined;
   if (parsed === undefined) {
@@ -27,13 +33,13 @@ export function checkBaseUrl(url: string, allowHttp: boolean): URL {
   if (parsed.username !== "" || parsed.password !== "") {
     throw new LmsExportError(
       "bad-input",
-      `the base URL ${displayUrl(parsed)} contains a user name or password: remove them from the URL and give the API key in a file (--api-key-file FILE or LMS_API_KEY_FILE) or in LMS_API_KEY`,
+      `the base URL ${displayUrl(parsed)} contains a user name or password: remove them from the URL and give the API key ${keyPlace}`,
     );
   }
   if (parsed.search !== "" || parsed.hash !== "") {
     throw new LmsExportError(
       "bad-input",
-      `the base URL ${displayUrl(parsed)} has a query string or fragment (not shown): give the API's address alone, e.g. https://lms.example.com/api-v2, and the API key in a file (--api-key-file FILE or LMS_API_KEY_FILE) or in LMS_API_KEY`,
+      `the base URL ${displayUrl(parsed)} has a query string or fragment (not shown): give the API's address alone, e.g. https://lms.example.com/api-v2, and the API key ${keyPlace}`,
     );
   }
   if (parsed.protocol === "https:") return parsed;

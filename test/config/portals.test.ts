@@ -62,4 +62,25 @@ describe("config portals", () => {
       expect(await usageErrorOf(() => resolveIn(cwd))).toContain(message);
     }
   });
+
+  test("a portal's address with a key or a password in it points to its own key file", async () => {
+    const cwd = configDir({
+      acme: { baseUrl: "https://acme.example.com/api-v2?key=k-3f9a", apiKeyFile: "acme.key" },
+      globex: { baseUrl: "https://ops:pw-77c1@globex.example.com/api-v2", apiKeyFile: "g.key" },
+    });
+    const file = join(cwd, "lms-export.config.json");
+    const acme = await usageErrorOf(() => resolveIn(cwd, { portal: "acme" }));
+    expect(acme).toBe(
+      `the base URL https://acme.example.com/api-v2 has a query string or fragment (not shown): give the API's address alone, e.g. https://lms.example.com/api-v2, and the API key in a file named by "portals.acme.apiKeyFile" (or --api-key-file FILE) (base URL from ${file} (portals.acme.baseUrl))`,
+    );
+    const globex = await usageErrorOf(() => resolveIn(cwd, { portal: "globex" }));
+    expect(globex).toBe(
+      `the base URL https://globex.example.com/api-v2 contains a user name or password: remove them from the URL and give the API key in a file named by "portals.globex.apiKeyFile" (or --api-key-file FILE) (base URL from ${file} (portals.globex.baseUrl))`,
+    );
+    // Without a portal the general places stand: the environment applies there.
+    const flag = await usageErrorOf(() =>
+      resolveIn(cwd, { baseUrl: "https://lms.example.com/api-v2?key=x" }),
+    );
+    expect(flag).toContain("or LMS_API_KEY_FILE) or in LMS_API_KEY (base URL from --base-url)");
+  });
 });
