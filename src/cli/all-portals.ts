@@ -61,14 +61,34 @@ export function refuseRunAllPortals(flags: Readonly<Record<string, unknown>>): v
   }
 }
 
-/** A bad-input error unless `name` is a portal of the config file. */
+/**
+ * A bad-input error unless `name` is a portal of the config file. `allPortals`: whether the
+ * command also takes --all-portals, for the advice (run does not).
+ */
 export async function requireConfiguredPortal(
   name: string,
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
+  allPortals = true,
 ): Promise<void> {
+  const every = allPortals ? " (or --all-portals for every portal)" : "";
+  // yargs answers a repeated --portal as a list, which would be shown joined ("acme,globex").
+  const given: unknown = name;
+  if (Array.isArray(given)) {
+    throw new LmsExportError(
+      "bad-input",
+      `--portal takes one name, and was given ${given.length} (${given.join(", ")}): pass one${every}`,
+    );
+  }
   const config = await resolveFor(flags, ctx);
   if (config.portal === undefined) {
+    if (name === "") {
+      const known = config.portals.length > 0 ? `: ${config.portals.join(", ")}` : "";
+      throw new LmsExportError(
+        "bad-input",
+        `--portal needs a name, one of the portals under "portals" in the config file${known}${every}`,
+      );
+    }
     if (config.configFile === undefined) {
       throw new LmsExportError(
         "not-found",

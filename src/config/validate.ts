@@ -33,10 +33,22 @@ export function validateSource(raw: RawValues, where: (field: FieldName) => stri
       `invalid configuration: ${issue?.message ?? "unknown problem"}`,
     );
   }
-  throw new LmsExportError(
-    "bad-input",
-    `${where(field)} must be ${FIELDS[field].expected} (got ${shownSetting(field, raw[field])})`,
-  );
+  throw new LmsExportError("bad-input", `${where(field)} must be ${expectedOf(field, raw[field])}`);
+}
+
+/**
+ * What `field` must be, and what it got. Only a config file can give a list a string (flags and
+ * the environment are split on commas first), and "comma-separated" then misleads: the fix is
+ * the same names as a JSON list, which the message shows.
+ */
+function expectedOf(field: FieldName, value: unknown): string {
+  const { kind, expected } = FIELDS[field];
+  const items = typeof value === "string" ? value.split(",").map((item) => item.trim()) : [];
+  if (kind === "list" && items.some((item) => item !== "")) {
+    const list = JSON.stringify(items.filter((item) => item !== ""));
+    return `a list, e.g. ${list}, not a string (got ${showValue(value)}): ${expected}`;
+  }
+  return `${expected} (got ${shownSetting(field, value)})`;
 }
 
 /** The addresses whose text may hold a password (`https://user:pw@host`, `smtp://user:pw@host`). */

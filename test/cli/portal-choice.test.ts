@@ -1,7 +1,8 @@
 /**
  * A config file that lists only portals, and a command run without --portal: check, extract, run
  * and report name the portals and --portal, rather than advising LMS_BASE_URL, an API key or an
- * extract that cannot work without an address. In-process through main(); no portal is reached.
+ * extract that cannot work without an address; a --portal given twice or empty is told it takes
+ * one name. In-process through main(); no portal is reached.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -52,5 +53,23 @@ describe("a config file of portals only, without --portal", () => {
     // A database named on the command line was meant as such: the usual message stands.
     const named = await runCli(dir, ["report", "compliance", "--db", "other.duckdb"]);
     expect(named.stderr).toMatch(/other\.duckdb does not exist; run "lms-export extract" first/);
+  });
+
+  test("a repeated --portal takes one name, an empty one needs a name", async () => {
+    const twice = await runCli(dir, ["check", "--portal", "acme", "--portal", "globex"]);
+    expect(twice.stderr).toBe(
+      "lms-export: --portal takes one name, and was given 2 (acme, globex): pass one (or --all-portals for every portal)\n",
+    );
+    expect(twice.code).toBe(2);
+    const empty = await runCli(dir, ["report", "compliance", "--portal", ""]);
+    expect(empty.stderr).toBe(
+      'lms-export: --portal needs a name, one of the portals under "portals" in the config file: acme, globex (or --all-portals for every portal)\n',
+    );
+    expect(empty.code).toBe(2);
+    // run takes no --all-portals: it is not offered.
+    const run = await runCli(dir, ["run", "compliance", "--portal", "acme", "--portal", "globex"]);
+    expect(run.stderr).toBe(
+      "lms-export: --portal takes one name, and was given 2 (acme, globex): pass one\n",
+    );
   });
 });

@@ -258,6 +258,13 @@ describe("resolveConfig errors name the source, the field and the expected value
     expect(await fileError({ report: { formats: ["pdf"] } })).toContain(
       'field "report.formats" must be one or more of parquet, csv, xlsx',
     );
+    // A string where the file needs a list: the list to write instead, not "comma-separated".
+    expect(await fileError({ report: { formats: "xlsx" } })).toContain(
+      'field "report.formats" must be a list, e.g. ["xlsx"], not a string (got "xlsx"): one or more of parquet',
+    );
+    expect(await fileError({ report: { formats: "xlsx, html" } })).toContain(
+      'must be a list, e.g. ["xlsx","html"], not a string (got "xlsx, html")',
+    );
     expect(await fileError({ report: { params: { days: { n: 1 } } } })).toContain(
       'field "report.params" must be parameters as KEY=VALUE',
     );

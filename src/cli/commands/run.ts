@@ -86,7 +86,7 @@ async function planReports(
 /** Extracts, then writes (and mails) the reports on the database just extracted. */
 async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
   refuseRunAllPortals(args);
-  if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
+  if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx, false);
   let plan: ReportPlan = { catalog: undefined, request: undefined, allowed: [] };
   await extractCommand(args, ctx, {
     before: async (setup) => {
