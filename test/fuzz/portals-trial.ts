@@ -163,6 +163,14 @@ async function measurePortals(
     for (const watch of watches.values()) stopWatching(watch);
   });
   log.push(run.stdout, run.stderr);
+  // A --since not come yet is refused before any portal starts (src/cli/extract-options.ts).
+  if (t.since !== undefined && new Date(t.since).getTime() > Date.now()) {
+    const refused = run.code === 2 && run.stderr.includes("is in the future");
+    return {
+      breaks: refused ? [] : [`--since in the future not refused: exit ${run.code}`],
+      ended: "refused",
+    };
+  }
   const said = summaryOf(run.stdout);
   const breaks: string[] = [];
   for (const p of portals)
