@@ -1,7 +1,8 @@
 /**
  * A link `apply` creates while a full extract pages, after the extract listed the links, stays in
  * the database after that extract's merge (the next run confirms it), as an edit written during
- * the run does; a link deleted from the portal afterwards is gone at the next full run. Real HTTP
+ * the run does; a link deleted from the portal afterwards is gone at the next full run, and one
+ * apply found already in the database ("unchanged", nothing sent) is not kept for it. Real HTTP
  * to the simulator (through a portal that holds the links' confirmation, so the moment is caught
  * without timing), a real DuckDB file, `apply` as a child process.
  */
@@ -57,14 +58,19 @@ it("a full run keeps the link apply created while it paged, and the next full ru
     run.catch(() => undefined);
     await portal.held;
     const file = join(dir, "links.csv");
-    await writeFile(file, `user_grp_user_id,user_grp_grp_id\n${user},${group}\n`);
+    // The gone link asked for too: the database still has it, so apply finds it "unchanged" and
+    // sends nothing; the portal lacks it, and the merge must drop it.
+    const gone = `${first.user_grp_user_id},${first.user_grp_grp_id}`;
+    await writeFile(file, `user_grp_user_id,user_grp_grp_id\n${user},${group}\n${gone}\n`);
     const applied = await runCli(["apply", file, "--op", "user_grp.create", "--yes"], {
       env: { LMS_DB: db, LMS_BASE_URL: portal.baseUrl, LMS_API_KEY_FILE: keyFile },
     });
-    expect(applied.stdout).toContain("1 applied");
+    expect(applied.stdout).toContain("1 applied, 1 unchanged");
     expect(applied.code).toBe(0);
     portal.release();
     await run;
+    const dropped = `SELECT user_grp_id FROM user_grp WHERE user_grp_id = ${first.user_grp_id}`;
+    expect(await readRows(db, dropped)).toEqual([]);
     const created = sim.data
       .list("user_grp")
       .find((link) => link.user_grp_user_id === user && link.user_grp_grp_id === group);
