@@ -234,9 +234,10 @@ describe.skipIf(!installed)("publish --postgres to a server that stops answering
         await holder.query("COMMIT");
         const result = await publishing;
         expect(result.tables.find((t) => t.name === "grp")?.rows).toBe(7);
+        // The holders' pids are looked up once the lock request gave up, and may be missed then.
         expect(lines).toContainEqual(
           expect.stringMatching(
-            /^info waiting for a session holding queued\.grp \(pid [\d, ]+; see pg_stat_activity\) to end its transaction/,
+            /^info waiting for a session holding queued\.grp( \(pid [\d, ]+; see pg_stat_activity\))? to end its transaction/,
           ),
         );
       } finally {
