@@ -26,6 +26,10 @@ describe("schema names", () => {
         `--schema ${system} is PostgreSQL's own (names starting with pg_, and information_schema, belong to the system): choose another, e.g. --schema lms`,
       );
     }
+    // Upper case is not answered with a lower-case name that is then refused.
+    for (const system of ["PG_x", "Information_Schema"]) {
+      expect(() => checkSchemaName(system)).toThrow("is PostgreSQL's own");
+    }
     expect(checkSchemaName("public")).toBe("public");
     expect(checkSchemaName("pg")).toBe("pg");
   });

@@ -19,19 +19,20 @@ export function checkSchemaName(schema: string): string {
       `--schema ${JSON.stringify(schema)} is not a schema name: use letters, digits and "_" (at most ${MAX_SCHEMA_NAME}, not starting with a digit)`,
     );
   }
+  // PostgreSQL refuses to create a schema named pg_… (after connecting: exit 1, not 2), lets a
+  // superuser write into pg_catalog and information_schema, and a temporary schema is gone with
+  // the session: none is a place for the tables.
+  const lower = schema.toLowerCase();
+  if (lower.startsWith("pg_") || lower === "information_schema") {
+    throw new LmsExportError(
+      "bad-input",
+      `--schema ${schema} is PostgreSQL's own (names starting with pg_, and information_schema, belong to the system): choose another, e.g. --schema lms`,
+    );
+  }
   if (schema !== schema.toLowerCase()) {
     throw new LmsExportError(
       "bad-input",
       `--schema ${JSON.stringify(schema)} has upper case, which PostgreSQL folds to lower case in every name not quoted (select * from ${schema}.take would not find it): use lower case, --schema ${schema.toLowerCase()}`,
-    );
-  }
-  // PostgreSQL refuses to create a schema named pg_… (after connecting: exit 1, not 2), lets a
-  // superuser write into pg_catalog and information_schema, and a temporary schema is gone with
-  // the session: none is a place for the tables.
-  if (schema.startsWith("pg_") || schema === "information_schema") {
-    throw new LmsExportError(
-      "bad-input",
-      `--schema ${schema} is PostgreSQL's own (names starting with pg_, and information_schema, belong to the system): choose another, e.g. --schema lms`,
     );
   }
   return schema;
