@@ -4,6 +4,7 @@
  * extract that cannot work without an address; a --portal given twice or empty is told it takes
  * one name. In-process through main(); no portal is reached.
  */
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -24,6 +25,16 @@ beforeAll(async () => {
 });
 
 describe("a config file of portals only, without --portal", () => {
+  test("roster import does not make a new default database beside the portals'", async () => {
+    await writeFile(join(dir, "people.csv"), "user_id,email\n1,ana@example.org\n");
+    const run = await runCli(dir, ["roster", "import", "people.csv"]);
+    expect(run.stderr).toBe(
+      `lms-export: the database lms.duckdb does not exist, and ${configFile} lists portals acme, globex: give the portal's database with --db FILE\n`,
+    );
+    expect(run.code).toBe(2);
+    expect(existsSync(join(dir, "lms.duckdb"))).toBe(false);
+  });
+
   test("check names the portals in its configuration line", async () => {
     const run = await runCli(dir, ["check"]);
     expect(run.stdout).toBe(

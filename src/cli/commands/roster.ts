@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Argv } from "yargs";
+import type { ResolvedConfig } from "../../config/resolve.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
@@ -49,6 +50,19 @@ function asRosterFailure(error: unknown): unknown {
 }
 
 /**
+ * A config file of portals keeps each portal's database: a new default one beside them is a
+ * roster nobody reads (roster import takes no --portal: --db names the portal's database).
+ */
+function refuseDefaultBesidePortals(config: ResolvedConfig, cwd: string): void {
+  if (config.portals.length === 0 || config.origins.db !== "default") return;
+  const file = config.configFile ?? "the config file";
+  throw new LmsExportError(
+    "bad-input",
+    `the database ${shownPath(cwd, config.db)} does not exist, and ${file} lists portals ${config.portals.join(", ")}: give the portal's database with --db FILE`,
+  );
+}
+
+/**
  * `roster import FILE`: the organisation's people, from an HR or portal-admin export, into the
  * `user` table (the portal cannot list users). Replaces the roster, or with --merge upserts it.
  */
@@ -83,6 +97,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             ctx,
           );
           const created = !existsSync(config.db);
+          if (created) refuseDefaultBesidePortals(config, ctx.cwd);
           // "~/" is the home folder here too, as in every path setting: no shell expands it in
           // a quoted argument or a schedule's command line.
           const path = settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, args.file);
