@@ -15,14 +15,11 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import type pg from "pg";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { quoteIdent } from "../../load/ddl.js";
-import { tableExists } from "../../load/table-columns.js";
 import { USER_TABLE } from "../../load/user-table.js";
+import { readRecordedColumns } from "../../roster/column-record.js";
 import type { PublishedTable } from "../published-tables.js";
 import { pgType } from "./pg-columns.js";
 import { qualified } from "./swap-tables.js";
-
-/** Where the roster records each column it made (src/roster/column-record.ts). */
-const ROSTER_COLUMNS = "_roster_columns";
 
 /** The columns of the published `schema.table` in PostgreSQL, in table order; none if absent. */
 async function publishedColumns(client: pg.Client, old: string): Promise<string[]> {
@@ -32,13 +29,6 @@ async function publishedColumns(client: pg.Client, old: string): Promise<string[
     [old],
   );
   return found.rows.map((row) => row.name);
-}
-
-/** Every column a roster import ever made in `user`; none without a roster. */
-async function rosterColumns(duck: DuckDBConnection): Promise<Set<string>> {
-  if (!(await tableExists(duck, ROSTER_COLUMNS))) return new Set();
-  const reader = await duck.runAndReadAll(`SELECT column_name FROM ${ROSTER_COLUMNS}`);
-  return new Set(reader.getRows().map(([name]) => String(name)));
 }
 
 /**
@@ -52,7 +42,8 @@ export async function checkColumns(
   schema: string,
   tables: readonly PublishedTable[],
 ): Promise<void> {
-  const roster = await rosterColumns(duck);
+  // Every column a roster import ever made in `user` (src/roster/column-record.ts).
+  const roster = (await readRecordedColumns(duck)).columns;
   for (const table of tables) {
     const old = qualified(schema, table.name);
     const made = new Set(table.columns.map((c) => c.name));
