@@ -2,30 +2,37 @@
  * Words after a lone `--` are the command's own arguments, as most tools take them: `apply --
  * -changes.csv` for a file whose name starts with "-", which otherwise reads as flags. yargs fills
  * no positional from words after `--` and counted the command's file as missing ("apply needs
- * the file of changes"). So the `--` is taken out here, before yargs reads the line, and a file
- * word after it that starts with "-" is written as the same file under ./, which no flag is.
- * (`schedule` takes `--` for the command it runs, which parses it itself.)
+ * the file of changes"). So the `--` is taken out here, before yargs reads the line, and a word
+ * after it that starts with "-" is written so that no flag reads like it: a file as the same file
+ * under ./, a statement to `sql` after a space, which SQL ignores. (`schedule` takes `--` for the
+ * command it runs, which parses it itself.)
  */
 
-/** The commands whose words are files (report and run: names, or paths to .sql files). */
-const FILE_COMMANDS: ReadonlyArray<readonly string[]> = [
-  ["apply"],
-  ["roster", "import"],
-  ["report"],
-  ["run"],
+/** How each command whose words may start with "-" writes such a word so it is not a flag. */
+const ESCAPES: ReadonlyArray<readonly [readonly string[], (word: string) => string]> = [
+  [["apply"], (file) => `./${file}`],
+  [["roster", "import"], (file) => `./${file}`],
+  [["report"], (file) => `./${file}`],
+  [["run"], (file) => `./${file}`],
+  [["sql"], (statement) => ` ${statement}`],
 ];
+
+/** Contract: the escape of the command the words before any flag name, if it is one above. */
+function escapeFor(words: readonly string[]): ((word: string) => string) | undefined {
+  const named = words.filter((word) => !word.startsWith("-"));
+  return ESCAPES.find(([command]) => command.every((word, i) => named[i] === word))?.[1];
+}
 
 /**
  * Contract: `argv` as the command line yargs should read: for a command above with a lone `--`,
- * without it and with each word after it that starts with "-" prefixed with "./"; otherwise
+ * without it and with each word after it that starts with "-" escaped as above; otherwise
  * `argv` itself.
  */
 export function wordsAfterDashDash(argv: readonly string[]): readonly string[] {
   const at = argv.indexOf("--");
   if (at === -1) return argv;
-  const words = argv.slice(0, at).filter((word) => !word.startsWith("-"));
-  const files = FILE_COMMANDS.some((command) => command.every((word, i) => words[i] === word));
-  if (!files) return argv;
-  const after = argv.slice(at + 1).map((word) => (word.startsWith("-") ? `./${word}` : word));
+  const written = escapeFor(argv.slice(0, at));
+  if (!written) return argv;
+  const after = argv.slice(at + 1).map((word) => (word.startsWith("-") ? written(word) : word));
   return [...argv.slice(0, at), ...after];
 }

@@ -36,6 +36,7 @@ import {
 import { LastWords } from "./last-words.js";
 import { lostNumberLine } from "./lost-number-text.js";
 import { numberFlagLine } from "./number-flags.js";
+import { sqlCommentWords } from "./sql-comment-word.js";
 import { writeStderrLine } from "./stderr-line.js";
 import { listenForStops } from "./stop-signals.js";
 import { notANumberLine, usageLine } from "./usage-message.js";
@@ -161,7 +162,7 @@ export async function checkCommandLine(
   typed: readonly string[],
   ctx: CliContext,
 ): Promise<Readonly<Record<string, unknown>>> {
-  const argv = wordsAfterDashDash(typed);
+  const argv = sqlCommentWords(wordsAfterDashDash(typed));
   const root = rootParser(argv, ctx, () => {}, true);
   try {
     // The callback takes --help and --version text, which is not shown.
@@ -194,7 +195,7 @@ export async function main(
   given?: CliContext,
   releaseStartingSignals?: () => void,
 ): Promise<ExitCode> {
-  const argv = wordsAfterDashDash(typed);
+  const argv = sqlCommentWords(wordsAfterDashDash(typed));
   const controller = new AbortController();
   const lastWords = new LastWords();
   const ctx = given ?? processContext(controller.signal, lastWords);
