@@ -13,6 +13,8 @@ import { EXIT_OK, EXIT_USAGE, type ExitCode } from "./exit-codes.js";
 /** What yargs looks for in $SHELL to choose each script. */
 const SHELL_PATHS = { bash: "/bin/bash", zsh: "/bin/zsh" } as const;
 type Shell = keyof typeof SHELL_PATHS;
+/** The shells `completion` has a script for, as Tab offers them. */
+export const SHELLS = Object.keys(SHELL_PATHS) as readonly Shell[];
 
 const isShell = (word: string): word is Shell => Object.hasOwn(SHELL_PATHS, word);
 

@@ -7,6 +7,7 @@
  */
 import type { CompletionCallback, FallbackCompletionFunction } from "yargs";
 import { loadCatalogFor } from "./catalog-option.js";
+import { SHELLS } from "./completion-shell.js";
 import type { CliContext } from "./context.js";
 
 /** The commands whose words are files: the shell's own completion names them. */
@@ -27,6 +28,21 @@ function valueOfFlag(previous: string | undefined, parsed: Record<string, unknow
 
 /** The flag yargs' completion script passes to ask for the words that may come next. */
 export const COMPLETION_KEY = "get-yargs-completions";
+
+/**
+ * Contract: `argv` with the "=" words bash made out of `--flag=value` taken out of a completion
+ * request. bash splits the words it passes at "=" (it is in COMP_WORDBREAKS), so `report
+ * --out=week<Tab>` came as `--out`, `=`, `week`, and the value read as a report name and was
+ * offered one. Without the "=", the value is the flag's, and yargs offers the flag's choices. An
+ * "=" being typed (the last word) stays: bash completes what follows it as a file name.
+ */
+export function joinedAtEquals(argv: readonly string[]): readonly string[] {
+  const at = argv.indexOf(`--${COMPLETION_KEY}`);
+  if (at === -1) return argv;
+  return argv.filter(
+    (word, i) => i <= at || i === argv.length - 1 || word !== "=" || !argv[i - 1]?.startsWith("-"),
+  );
+}
 
 /** The report and query names; none when the catalog cannot be read. */
 async function reportNames(parsedCatalog: readonly string[], ctx: CliContext): Promise<string[]> {
@@ -73,6 +89,8 @@ export async function completionFor(
       byDefault();
     } else if (FILE_ARGUMENTS.some((command) => command.every((word, i) => words[i] === word))) {
       done([]);
+    } else if (words[0] === "completion") {
+      done(words.length === 1 ? SHELLS.filter((shell) => shell.startsWith(current)) : []);
     } else if (NAME_ARGUMENTS.includes(words[0] ?? "")) {
       done(names.filter((name) => name.startsWith(current)));
     } else {

@@ -21,7 +21,7 @@ import { registerSimulate } from "./commands/simulate.js";
 import { registerSql } from "./commands/sql.js";
 import { asksCompletionHelp, COMPLETION_DESCRIPTION, completionHelp } from "./completion-help.js";
 import { answerNamedShell } from "./completion-shell.js";
-import { COMPLETION_KEY, completionFor } from "./completion-words.js";
+import { COMPLETION_KEY, completionFor, joinedAtEquals } from "./completion-words.js";
 import { type CliContext, processContext } from "./context.js";
 import { wordsAfterDashDash } from "./dash-dash-words.js";
 import { dashValueLine, emptyPathLine } from "./empty-path.js";
@@ -195,7 +195,7 @@ export async function main(
   given?: CliContext,
   releaseStartingSignals?: () => void,
 ): Promise<ExitCode> {
-  const argv = sqlCommentWords(wordsAfterDashDash(typed));
+  const argv = joinedAtEquals(sqlCommentWords(wordsAfterDashDash(typed)));
   const controller = new AbortController();
   const lastWords = new LastWords();
   const ctx = given ?? processContext(controller.signal, lastWords);

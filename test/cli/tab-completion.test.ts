@@ -58,4 +58,15 @@ describe("Tab", () => {
     expect((await tab("run", "weekly-compliance", "data-f")).offered).toEqual(["data-freshness"]);
     expect((await tab("extract", "--inc")).offered).toEqual(["--incremental"]);
   });
+
+  it("reads a value bash split off at = as the flag's, and offers completion's shells", async () => {
+    // bash passes `--out=weekly-c` as three words: `--out`, `=`, `weekly-c`.
+    expect(await tab("report", "--out", "=", "weekly-c")).toEqual({ offered: [], stderr: "" });
+    expect((await tab("extract", "--log-format", "=", "h")).offered).toEqual(["human"]);
+    expect((await tab("report", "--out", "=", "o", "weekly-c")).offered).toEqual([
+      "weekly-compliance",
+    ]);
+    expect((await tab("completion", "")).offered).toEqual(["bash", "zsh"]);
+    expect((await tab("completion", "z")).offered).toEqual(["zsh"]);
+  });
 });
