@@ -85,14 +85,14 @@ const json = (value: unknown): string | null =>
 export async function insertOutcomes(
   connection: DuckDBConnection,
   ref: ChangeSetRef,
-  rows: readonly OutcomeRow[],
+  rows: readonly (OutcomeRow & { readonly answered: boolean })[],
 ): Promise<void> {
   if (rows.length === 0) return;
   let n = 0;
   const p = () => `$${++n}`;
   const tuples = rows.map(
     () =>
-      `(${p()}, ${p()}, ${p()}::BIGINT, ${p()}, ${p()}::BIGINT, ${p()}::JSON, ${p()}::JSON, ${p()}, ${p()}, ${p()}::TIMESTAMP)`,
+      `(${p()}, ${p()}, ${p()}::BIGINT, ${p()}, ${p()}::BIGINT, ${p()}::JSON, ${p()}::JSON, ${p()}, ${p()}, ${p()}::TIMESTAMP, ${p()}::BOOLEAN)`,
   );
   const values = rows.flatMap((row) => [
     ref.id,
@@ -105,6 +105,7 @@ export async function insertOutcomes(
     row.outcome,
     row.error,
     row.time,
+    String(row.answered),
   ]);
   await connection.run(`INSERT INTO _changes VALUES ${tuples.join(", ")}`, values);
 }

@@ -73,10 +73,18 @@ function sqlNames(resource: ExtractedName, side: string, keepAppliedDuring: numb
     createdDuring:
       keepAppliedDuring !== undefined && "create" in spec.endpoints
         ? (t: string) =>
-            `EXISTS (SELECT 1 FROM _changes c WHERE c.op = '${resource}.create' AND c.outcome = 'applied' AND c.record_id = ${t}.${key} AND c."time" >= ${runStartSql(keepAppliedDuring)})`
+            `EXISTS (SELECT 1 FROM _changes c WHERE c.op = '${resource}.create' AND ${ANSWERED} AND c.record_id = ${t}.${key} AND c."time" >= ${runStartSql(keepAppliedDuring)})`
         : undefined,
   };
 }
+
+/**
+ * The `_changes` rows (as `c`) that say the portal answered the record: sent and `applied`, or a
+ * link a create found the portal already had (`unchanged`, `answered`). A row found unchanged in
+ * the database, nothing sent, says nothing of the portal. Rows written before `answered` was
+ * recorded (meta-ddl.ts) count by the outcome alone.
+ */
+const ANSWERED = "(c.outcome = 'applied' OR c.answered)";
 
 /** The start of run `runId` (this machine's clock), as `_changes` times are. */
 function runStartSql(runId: number): string {
@@ -85,15 +93,15 @@ function runStartSql(runId: number): string {
 
 /**
  * The condition, on a stored row `t` and a staged one `s` of the same key, that keeps `t`: it is
- * later by the portal's own date, and `apply` wrote it (op `<resource>.…` with the outcome
- * `applied`, in `_changes`, whose time and the run's `started_at` are both this machine's clock)
- * after the run began; a row apply found `unchanged` was not written by it. A stored row
+ * later by the portal's own date, and `apply` wrote the portal's answer to it (op `<resource>.…`,
+ * {@link ANSWERED}, in `_changes`, whose time and the run's `started_at` are both this machine's
+ * clock) after the run began; a row apply found `unchanged` was not written by it. A stored row
  * later than the portal's answer with no such apply is not the portal's any more (a portal
  * restored from a backup, a record's date set back): the portal's copy wins, as in any full run.
  */
 function laterAppliedSql(resource: string, key: string, updated: string, runId: number) {
   return (t: string, s: string) =>
-    `${t}.${updated} > ${s}.${updated} AND EXISTS (SELECT 1 FROM _changes c WHERE starts_with(c.op, '${resource}.') AND c.outcome = 'applied' AND c.record_id = ${t}.${key} AND c."time" >= ${runStartSql(runId)})`;
+    `${t}.${updated} > ${s}.${updated} AND EXISTS (SELECT 1 FROM _changes c WHERE starts_with(c.op, '${resource}.') AND ${ANSWERED} AND c.record_id = ${t}.${key} AND c."time" >= ${runStartSql(runId)})`;
 }
 
 /**
@@ -125,8 +133,9 @@ function restoreNewerSql(names: ReturnType<typeof sqlNames>, old: string): strin
  * After a table was replaced by the staged rows, puts back from `old` the records `apply` created
  * during the run that the run did not stage: it listed them before they existed, and a full merge
  * would delete them as gone from the portal although the portal just confirmed them. Only those
- * `_changes` shows created (`applied`, not `unchanged`: the database already had it, and the
- * portal may not) after the run began are kept: a record deleted from the portal later
+ * `_changes` shows the portal answered to a create ({@link ANSWERED}: made, or found there by the
+ * check before it; not found unchanged in the database, which the portal may not hold) after
+ * the run began are kept: a record deleted from the portal later
  * is gone at the next full run, as any other.
  */
 function keepCreatedSql(names: ReturnType<typeof sqlNames>, old: string): string[] {

@@ -30,6 +30,15 @@ export const RUN_PACE_COLUMNS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
+ * Columns `_changes` gained after databases were written with it (migrate.ts adds them):
+ * `answered`, whether `after` is the record the portal answered (a row sent, or a link the
+ * portal already had), as opposed to the database's own copy (a row found unchanged, nothing
+ * sent). A full merge keeps only a record the portal answered (merge.ts); rows written before
+ * the column have no value, and count by their outcome `applied` alone.
+ */
+export const CHANGES_COLUMNS: ReadonlyMap<string, string> = new Map([["answered", "BOOLEAN"]]);
+
+/**
  * The tables a run writes while it fetches: kept in the side file during the run (see
  * side-file.ts) and copied into the database with the run's outcome.
  */
@@ -96,7 +105,8 @@ ${[...RUN_PACE_COLUMNS].map(([name, type]) => `  ${name} ${type}`).join(",\n")}
   "after" JSON,
   outcome VARCHAR NOT NULL,
   error VARCHAR,
-  "time" TIMESTAMP NOT NULL
+  "time" TIMESTAMP NOT NULL,
+  answered BOOLEAN
 )`,
 ];
 

@@ -9,7 +9,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { EXTRACTED, RESOURCES } from "../resources/registry.js";
 import { createTableSql, DUCKDB_TYPES, EXTRA_COLUMN, quoteIdent } from "./ddl.js";
-import { META_TABLES_SQL, RUN_PACE_COLUMNS } from "./meta-ddl.js";
+import { CHANGES_COLUMNS, META_TABLES_SQL, RUN_PACE_COLUMNS } from "./meta-ddl.js";
 import {
   CHECKPOINT_TABLE,
   CHECKPOINT_TABLE_SQL,
@@ -91,9 +91,10 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
     ];
     await connection.run(creates.join(";\n"));
     // Read once, after the creates: adding a column to one table changes no other's.
-    const have = await columnsByTable(connection, ["_runs", "user", ...EXTRACTED]);
+    const have = await columnsByTable(connection, ["_runs", "_changes", "user", ...EXTRACTED]);
     refuseForeignTables(have);
     await addMissingColumns(connection, have, "_runs", RUN_PACE_COLUMNS);
+    await addMissingColumns(connection, have, "_changes", CHANGES_COLUMNS);
     for (const name of EXTRACTED) {
       const columns = new Map<string, string>();
       for (const field of RESOURCES[name].fields) columns.set(field.name, DUCKDB_TYPES[field.type]);

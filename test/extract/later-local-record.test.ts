@@ -45,7 +45,7 @@ async function editedInDatabase(db: string, id: unknown, appliedAt: string | nul
   );
   if (appliedAt !== null) {
     await connection.run(
-      `INSERT INTO _changes VALUES ('set', 'groups.csv', 2, 'grp.edit', ${id}, NULL, NULL, 'applied', NULL, TIMESTAMP '${appliedAt}')`,
+      `INSERT INTO _changes VALUES ('set', 'groups.csv', 2, 'grp.edit', ${id}, NULL, NULL, 'applied', NULL, TIMESTAMP '${appliedAt}', true)`,
     );
   }
   connection.closeSync();

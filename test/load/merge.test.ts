@@ -108,7 +108,7 @@ describe("mergeStaging", () => {
       );
       if (appliedAt !== null) {
         await connection.run(
-          `INSERT INTO _changes VALUES ('set', 'groups.csv', 2, 'grp.edit', 1, NULL, NULL, 'applied', NULL, TIMESTAMP '${appliedAt}')`,
+          `INSERT INTO _changes VALUES ('set', 'groups.csv', 2, 'grp.edit', 1, NULL, NULL, 'applied', NULL, TIMESTAMP '${appliedAt}', NULL)`,
         );
       }
       await stage(connection, "grp", [dated(1, "a", "2026-01-02T00:00:00Z"), ...extra]);
