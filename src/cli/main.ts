@@ -205,7 +205,13 @@ export async function main(
   }
   const answered = await answerNamedShell(argv, ctx);
   if (answered !== undefined) return answered;
-  const stops = listenForStops(controller, lastWords, !given);
+  const stops = listenForStops(controller, lastWords, !given, () =>
+    writeStderrLine(
+      ctx,
+      "warn",
+      "lms-export: the schedule that started this run is gone; stopping the run as on SIGTERM",
+    ),
+  );
   // Only now that main()'s own handlers listen (see starting-signals.ts).
   releaseStartingSignals?.();
   const output = given ? undefined : guardOutput(process.stdout, ctx);

@@ -8,6 +8,7 @@
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { EXIT_SIGHUP, EXIT_SIGINT, EXIT_SIGTERM, type ExitCode } from "./exit-codes.js";
 import type { LastWords } from "./last-words.js";
+import { watchScheduleGone } from "./schedule-gone.js";
 
 export interface StopSignals {
   /** The exit code of the first signal that came, if one did. */
@@ -16,11 +17,15 @@ export interface StopSignals {
   release(): void;
 }
 
-/** Aborts `controller` on the first stop signal; listens to the process's only when `listen`. */
+/**
+ * Aborts `controller` on the first stop signal; listens to the process's only when `listen`. A
+ * run whose schedule is gone (schedule-gone.ts) stops as on SIGTERM, after `onScheduleGone`.
+ */
 export function listenForStops(
   controller: AbortController,
   lastWords: LastWords,
   listen: boolean,
+  onScheduleGone: () => void = () => {},
 ): StopSignals {
   let signalled: ExitCode | undefined;
   const stopBy = (code: ExitCode) => () => {
@@ -50,10 +55,17 @@ export function listenForStops(
     ["SIGHUP", stopBy(EXIT_SIGHUP)],
   ] as const;
   if (listen) for (const [name, handler] of handlers) process.on(name, handler);
+  const unwatch = listen
+    ? watchScheduleGone(() => {
+        onScheduleGone();
+        stopBy(EXIT_SIGTERM)();
+      })
+    : undefined;
   return {
     signalled: () => signalled,
     release: () => {
       if (listen) for (const [name, handler] of handlers) process.off(name, handler);
+      unwatch?.();
     },
   };
 }

@@ -53,7 +53,9 @@ export function spawnCliRun(
   const child = spawn(command.file, [...command.args], {
     cwd: streams.cwd,
     env: { ...streams.env },
-    stdio: ["ignore", outInherit ? "inherit" : "pipe", errInherit ? "inherit" : "pipe"],
+    // The channel is never written to: its end tells the run that the schedule died without
+    // stopping it (src/cli/schedule-gone.ts).
+    stdio: ["ignore", outInherit ? "inherit" : "pipe", errInherit ? "inherit" : "pipe", "ipc"],
   });
   child.stdout?.pipe(streams.stdout, { end: false });
   child.stderr?.pipe(streams.stderr, { end: false });

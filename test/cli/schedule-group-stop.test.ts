@@ -4,42 +4,15 @@
  * The run must still stop as on one signal (exit 143, the database unchanged), not die mid-step.
  * The built CLI (dist/) against a slow simulated portal over HTTP.
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { expect, it } from "vitest";
-import { PROJECT_ROOT } from "../helpers/spawn-cli.js";
-import { useSlowPortal, waitFor, watchChild } from "./schedule-helpers.js";
+import { spawnRunNowSchedule, useSlowPortal, waitFor, watchChild } from "./schedule-helpers.js";
 
 const { tmp, env } = useSlowPortal("group-stop-key");
 
 it("a run signalled with its schedule's process group stops cleanly with exit 143", async () => {
-  const child = spawn(
-    process.execPath,
-    [
-      join(PROJECT_ROOT, "bin", "lms-export.js"),
-      "schedule",
-      "--cron",
-      "0 0 1 1 *",
-      "--run-now",
-      "--log-format",
-      "json",
-      "--",
-      "extract",
-      "--db",
-      "lms.duckdb",
-      "--concurrency",
-      "2",
-      "--log-format",
-      "json",
-    ],
-    {
-      cwd: tmp.dir,
-      // Its own process group, as a service's processes are: the test signals the group.
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: env(),
-    },
-  );
+  // Its own process group, as a service's processes are: the test signals the group.
+  const runArgs = ["extract", "--db", "lms.duckdb", "--concurrency", "2", "--log-format", "json"];
+  const child = spawnRunNowSchedule(tmp.dir, env(), runArgs, true);
   const { seen, exited, events } = watchChild(child);
   const stderr = () => seen.stderr;
 

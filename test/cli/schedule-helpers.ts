@@ -1,4 +1,4 @@
-import type { ChildProcessByStdio } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,7 @@ import type { Readable } from "node:stream";
 import { afterAll, beforeAll } from "vitest";
 import type { LogFields, Logger } from "../../src/log/logger.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { PROJECT_ROOT } from "../helpers/spawn-cli.js";
 
 export interface LogLine {
   level: string;
@@ -128,4 +129,24 @@ export function watchChild(child: ChildProcessByStdio<null, Readable | null, Rea
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as ScheduleEvent);
   return { seen, exited, ended, events };
+}
+
+/**
+ * The built CLI's `schedule` in `cwd`, with a JSON log, running `runArgs` once at its start (its
+ * cron's next tick is months away); `detached` puts it in a process group of its own.
+ */
+export function spawnRunNowSchedule(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  runArgs: readonly string[],
+  detached = false,
+): ChildProcessByStdio<null, Readable, Readable> {
+  const bin = join(PROJECT_ROOT, "bin", "lms-export.js");
+  const scheduleArgs = ["schedule", "--cron", "0 0 1 1 *", "--run-now", "--log-format", "json"];
+  return spawn(process.execPath, [bin, ...scheduleArgs, "--", ...runArgs], {
+    cwd,
+    detached,
+    stdio: ["ignore", "pipe", "pipe"],
+    env,
+  });
 }
