@@ -16,6 +16,8 @@ export function withCatalogOption<T>(y: Argv<T>) {
   return y.option("catalog", {
     type: "string",
     array: true,
+    // One folder a flag: an array flag takes every word after it, the report names too.
+    nargs: 1,
     description:
       "Folder with your own queries/*.sql and reports/*.json, beside the shipped ones (repeatable; env LMS_CATALOG)",
   });

@@ -14,6 +14,8 @@ export function withFileAccessOption<T>(y: Argv<T>) {
   return y.option("allow-file-access", {
     type: "string",
     array: true,
+    // One folder a flag: an array flag takes every word after it, the statement too.
+    nargs: 1,
     description:
       "Let the SQL read (and COPY into) files below this folder, e.g. read_csv('DIR/x.csv'); repeatable. Without it SQL sees only the database. Never a folder holding the API key file or another secret file",
   });
