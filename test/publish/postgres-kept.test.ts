@@ -3,7 +3,8 @@
  * constraints and comments are made again on the replacements, and one that no longer fits (a
  * unique index the new rows break) is named in a warning instead of failing the publish. A column
  * an administrator added is not dropped, nor a column retyped: the publish is refused, naming it.
- * Row-level security is made again too, and a policy that cannot be fails the publish. And a schema that was never
+ * Row-level security is made again too, a policy naming another published table included, and a
+ * policy that cannot be fails the publish. And a schema that was never
  * published into, holding an application's own `user` table, is refused rather than dropped.
  * Against a real PostgreSQL 15.
  */
@@ -53,6 +54,24 @@ const sql = (...statements: string[]) =>
   );
 const query = async (text: string) =>
   (await server.psql("analytics", ["-At", "-c", text])).trim().split("\n");
+
+/** A database of its own, published into `schema`, which was published without a warning. */
+async function publishedSchema(schema: string): Promise<{ dir: string; db: LmsDatabase }> {
+  const dir = await tempDir();
+  const db = await filledDatabase(dir, schema);
+  expect(await publish(db, dir, schema)).toEqual([]);
+  return { dir, db };
+}
+
+/** Makes `role`, which may read `schema`.take and .user, and turns take's row-level security on. */
+async function takeUnderRowSecurity(schema: string, role: string): Promise<void> {
+  await server.psql("analytics", ["-c", `CREATE ROLE ${role}`]);
+  await sql(
+    `GRANT USAGE ON SCHEMA ${schema} TO ${role}`,
+    `GRANT SELECT ON ${schema}.take, ${schema}.user TO ${role}`,
+    `ALTER TABLE ${schema}.take ENABLE ROW LEVEL SECURITY`,
+  );
+}
 
 describe.skipIf(!installed)("publish --postgres and what an administrator added", () => {
   test("keeps indexes, constraints and comments, and names one it cannot make again", async () => {
@@ -177,11 +196,8 @@ describe.skipIf(!installed)("publish --postgres and what an administrator added"
     await connection.run(`ALTER TABLE "user" ADD COLUMN department VARCHAR`);
     await recordColumns(connection, [{ asked: "department", occurrence: 1, column: "department" }]);
     expect(await publish(db, dir, "secured")).toEqual([]);
-    await server.psql("analytics", ["-c", "CREATE ROLE rls_reader"]);
+    await takeUnderRowSecurity("secured", "rls_reader");
     await sql(
-      "GRANT USAGE ON SCHEMA secured TO rls_reader",
-      "GRANT SELECT ON secured.take, secured.user TO rls_reader",
-      "ALTER TABLE secured.take ENABLE ROW LEVEL SECURITY",
       "ALTER TABLE secured.take FORCE ROW LEVEL SECURITY",
       "CREATE POLICY own ON secured.take FOR SELECT TO rls_reader USING (take_id % 3 = 0)",
       "CREATE POLICY odd ON secured.take AS RESTRICTIVE TO PUBLIC USING (take_id % 2 = 1) WITH CHECK (take_id > 0)",
@@ -232,8 +248,61 @@ describe.skipIf(!installed)("publish --postgres and what an administrator added"
     await sql("CREATE VIEW public.v_take AS SELECT * FROM viewed.take");
     const failure = publish(db, dir, "viewed");
     await expect(failure).rejects.toThrow(
-      /depend on it \(view v_take depends on table viewed\.take\): a publish replaces its tables, .*drop those views before publishing and make them again after it/,
+      /depend on them \(view v_take depends on table viewed\.take\): a publish replaces its tables, which PostgreSQL refuses while a view depends on one; drop that view before publishing and make it again after it/,
     );
     expect(await query("SELECT count(*) FROM public.v_take")).toEqual(before);
+  });
+
+  test("a policy on one published table naming another is made again at each publish, reading the new one", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "crossed");
+    const connection = await db.connect();
+    // The users whose takes take_manager may read: those whose email is the role's name.
+    const manage = (ids: string) =>
+      connection.run(
+        `UPDATE "user" SET email = CASE WHEN user_id IN (${ids}) THEN 'take_manager' ELSE 'other' END`,
+      );
+    await manage("0, 4");
+    expect(await publish(db, dir, "crossed")).toEqual([]);
+    await takeUnderRowSecurity("crossed", "take_manager");
+    await sql(
+      `CREATE POLICY managed ON crossed.take FOR SELECT TO take_manager USING (take_user_id IN (SELECT user_id FROM crossed."user" WHERE email = current_user))`,
+    );
+    // The take_ids take_manager sees (after psql's "SET").
+    const seen = async () =>
+      (
+        await query(
+          "SET ROLE take_manager; SELECT string_agg(take_id::text, ',' ORDER BY take_id) FROM crossed.take",
+        )
+      ).slice(1);
+    const policy = () =>
+      query(
+        "SELECT policyname || ' ' || roles::text || ' ' || cmd || ' ' || qual FROM pg_policies WHERE schemaname = 'crossed'",
+      );
+    expect(await seen()).toEqual(["0,4"]);
+    const before = await policy();
+    // Each publish's user decides: the policy reads the user table published with it.
+    await manage("1");
+    expect(await publish(db, dir, "crossed")).toEqual([]);
+    expect(await seen()).toEqual(["1"]);
+    await manage("3, 4");
+    expect(await publish(db, dir, "crossed")).toEqual([]);
+    expect(await seen()).toEqual(["3,4"]);
+    connection.closeSync();
+    expect(await policy()).toEqual(before);
+  });
+
+  test("a policy of a table of one's own naming a published table stops the publish, naming the policy", async () => {
+    const { dir, db } = await publishedSchema("guarded");
+    await sql(
+      "CREATE TABLE public.notes (user_id bigint, note text)",
+      "ALTER TABLE public.notes ENABLE ROW LEVEL SECURITY",
+      `CREATE POLICY by_user ON public.notes USING (user_id IN (SELECT user_id FROM guarded."user"))`,
+    );
+    const failure = publish(db, dir, "guarded");
+    await expect(failure).rejects.toThrow(
+      /depend on them \(policy by_user on table notes depends on table guarded\."user"\): a publish replaces its tables, which PostgreSQL refuses while a policy depends on one; drop that policy before publishing and make it again after it; its tables are as they were$/,
+    );
+    expect(await query("SELECT count(*) FROM guarded.user")).toEqual(["6"]);
   });
 });

@@ -25,6 +25,7 @@ import { describePublishedTables, type PublishedTable } from "../published-table
 import { checkColumns } from "./column-check.js";
 import type { PgSettings } from "./connection-settings.js";
 import { copyRows } from "./copy-rows.js";
+import { DEPENDENT_OBJECTS_STILL_EXIST, dependentObjectsText } from "./dependent-objects.js";
 import type { DroppedDefinition } from "./kept-definitions.js";
 import { type NulColumn, nulColumns } from "./nul-characters.js";
 import { pgColumnsSql, pgType } from "./pg-columns.js";
@@ -147,8 +148,6 @@ function logOutcome(
 
 /** PostgreSQL's SQLSTATE for a privilege the role lacks. */
 const INSUFFICIENT_PRIVILEGE = "42501";
-/** PostgreSQL's SQLSTATE for a DROP refused because a view (or other object) depends on it. */
-const DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";
 
 /**
  * What went wrong, in words: pg's own message, with what to grant when the role lacks a
@@ -166,10 +165,7 @@ function failureText(error: unknown, settings: PgSettings, schema: string): stri
     return `${text}; as an administrator, make the role the schema's owner: ALTER SCHEMA ${name} OWNER TO ${role} (or CREATE SCHEMA ${name} AUTHORIZATION ${role} when it does not exist)`;
   }
   if ((error as { code?: unknown } | null)?.code === DEPENDENT_OBJECTS_STILL_EXIST) {
-    // pg's DETAIL names the views; its HINT (DROP … CASCADE) would drop them for good.
-    const detail = (error as { detail?: unknown }).detail;
-    const which = typeof detail === "string" ? ` (${detail.replaceAll("\n", "; ")})` : "";
-    return `${text}${which}: a publish replaces its tables, which PostgreSQL refuses while a view depends on one; drop those views before publishing and make them again after it`;
+    return dependentObjectsText(text, (error as { detail?: unknown }).detail);
   }
   if (text !== "timeout expired") return text;
   const seconds = (settings.client.connectionTimeoutMillis ?? 0) / 1000;

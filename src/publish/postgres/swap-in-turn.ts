@@ -14,7 +14,7 @@ import type pg from "pg";
 import type { Logger } from "../../log/logger.js";
 import type { DroppedDefinition } from "./kept-definitions.js";
 import { PgStallError } from "./stall-watch.js";
-import { qualified, swapTable } from "./swap-tables.js";
+import { qualified, swapTables } from "./swap-tables.js";
 
 /** PostgreSQL's SQLSTATE for a lock not granted within lock_timeout. */
 const LOCK_NOT_AVAILABLE = "55P03";
@@ -34,7 +34,7 @@ async function holders(client: pg.Client, table: string): Promise<string> {
 }
 
 /**
- * Swaps each of `tables` in (swap-tables.ts), trying again while another session holds one,
+ * Swaps `tables` in (swap-tables.ts), trying again while another session holds one,
  * until `timeoutSeconds` (0: for ever); then fails as a server that did not answer does.
  * Answers the definitions not kept.
  */
@@ -55,11 +55,9 @@ export async function swapInTurn(
     await client.query(`SET LOCAL lock_timeout = ${lockMs}`);
     let current = tables[0] ?? "";
     try {
-      const notKept: DroppedDefinition[] = [];
-      for (const table of tables) {
+      const notKept = await swapTables(client, schema, tables, (table) => {
         current = table;
-        notKept.push(...(await swapTable(client, schema, table)));
-      }
+      });
       await client.query("RELEASE SAVEPOINT lms_export_swap");
       return notKept;
     } catch (error) {

@@ -8,12 +8,18 @@
  * old table directly (`GRANT SELECT ON lms.take TO …`, column grants included) are copied onto the
  * new one before the old one is dropped. A revoke is not carried over when the schema's default
  * privileges grant the same again: access is taken away in the default privileges. Row-level
- * security and its policies are made again too (row-security.ts), or the publish fails.
+ * security and its policies are made again too (row-security.ts), or the publish fails, once
+ * every table has been swapped (see swapTables).
  */
 import type pg from "pg";
 import { quoteIdent } from "../../load/ddl.js";
-import { type DroppedDefinition, makeAgain, readKept } from "./kept-definitions.js";
-import { makeRowSecurityAgain, readRowSecurity } from "./row-security.js";
+import {
+  type DroppedDefinition,
+  type KeptDefinition,
+  makeAgain,
+  readKept,
+} from "./kept-definitions.js";
+import { makeRowSecurityAgain, type RowSecurity, readRowSecurity } from "./row-security.js";
 
 /** The suffix of a table while it is being filled; invisible to others until the commit. */
 const NEXT_SUFFIX = "__lms_export_next";
@@ -66,24 +72,62 @@ async function copyGrants(client: pg.Client, old: string, next: string): Promise
   }
 }
 
+/** What an old table had besides its rows, read before any old table is dropped. */
+interface OldTable {
+  readonly table: string;
+  readonly kept: readonly KeptDefinition[];
+  readonly dropped: readonly DroppedDefinition[];
+  readonly security: RowSecurity;
+}
+
+/** Whether `schema.table` (quoted) exists; the first publish into a schema finds none. */
+async function exists(client: pg.Client, table: string): Promise<boolean> {
+  const found = await client.query<{ found: boolean }>(
+    "SELECT to_regclass($1) IS NOT NULL AS found",
+    [table],
+  );
+  return found.rows[0]?.found === true;
+}
+
 /**
- * Replaces `schema.table` by its filled next version: grants copied, old dropped, new renamed, its
- * row-level security made again (or the publish fails), and the old one's indexes and comments
- * made again (kept-definitions.ts). Answers those that could not be, each named with its table.
+ * Replaces each `schema.table` of `tables` by its filled next version: the old ones locked (in
+ * turn, `locking` told each table first, so that a lock not granted names its table), their
+ * grants copied, all of them dropped at once, the new ones renamed, and only then each one's
+ * row-level security made again (or the publish fails) and its indexes and comments
+ * (kept-definitions.ts). Answers those that could not be, each named with its table.
+ *
+ * Why all at once: a policy on one published table may name another (`take` readable where
+ * `take_user_id IN (SELECT user_id FROM lms."user" …)`). Made again while that other table was
+ * still the old one, it bound to the old one, whose DROP PostgreSQL then refused; and one DROP
+ * of every old table lets PostgreSQL drop such a policy of an old table with them.
  */
-export async function swapTable(
+export async function swapTables(
   client: pg.Client,
   schema: string,
-  table: string,
+  tables: readonly string[],
+  locking: (table: string) => void,
 ): Promise<DroppedDefinition[]> {
-  const old = qualified(schema, table);
-  const next = nextTable(schema, table);
-  await copyGrants(client, old, next);
-  const { kept, dropped } = await readKept(client, old);
-  const security = await readRowSecurity(client, old);
-  await client.query(`DROP TABLE IF EXISTS ${old}`);
-  await client.query(`ALTER TABLE ${next} RENAME TO ${quoteIdent(table)}`);
-  await makeRowSecurityAgain(client, schema, table, security);
-  const failed = await makeAgain(client, kept);
-  return [...dropped, ...failed].map((d) => ({ ...d, what: `${table}: ${d.what}` }));
+  const olds: OldTable[] = [];
+  for (const table of tables) {
+    const old = qualified(schema, table);
+    if (!(await exists(client, old))) continue;
+    locking(table);
+    await client.query(`LOCK TABLE ${old} IN ACCESS EXCLUSIVE MODE`);
+    await copyGrants(client, old, nextTable(schema, table));
+    const { kept, dropped } = await readKept(client, old);
+    olds.push({ table, kept, dropped, security: await readRowSecurity(client, old) });
+  }
+  if (olds.length > 0) {
+    await client.query(`DROP TABLE ${olds.map((o) => qualified(schema, o.table)).join(", ")}`);
+  }
+  for (const table of tables) {
+    await client.query(`ALTER TABLE ${nextTable(schema, table)} RENAME TO ${quoteIdent(table)}`);
+  }
+  const notKept: DroppedDefinition[] = [];
+  for (const { table, kept, dropped, security } of olds) {
+    await makeRowSecurityAgain(client, schema, table, security);
+    const failed = await makeAgain(client, kept);
+    notKept.push(...[...dropped, ...failed].map((d) => ({ ...d, what: `${table}: ${d.what}` })));
+  }
+  return notKept;
 }
