@@ -73,6 +73,34 @@ async function takeUnderRowSecurity(schema: string, role: string): Promise<void>
   );
 }
 
+/**
+ * A filled database whose user has a roster column department, as a roster import makes it,
+ * published into `schema` without a warning.
+ */
+async function publishedWithDepartment(schema: string): Promise<{ dir: string; db: LmsDatabase }> {
+  const dir = await tempDir();
+  const db = await filledDatabase(dir, "earlier");
+  const connection = await db.connect();
+  await connection.run(`ALTER TABLE "user" ADD COLUMN department VARCHAR`);
+  await recordColumns(connection, [{ asked: "department", occurrence: 1, column: "department" }]);
+  connection.closeSync();
+  expect(await publish(db, dir, schema)).toEqual([]);
+  return { dir, db };
+}
+
+/** Runs `statement` on `db` in a connection of its own. */
+async function runOn(db: LmsDatabase, statement: string): Promise<void> {
+  const connection = await db.connect();
+  await connection.run(statement);
+  connection.closeSync();
+}
+
+/** The comment of `schema`.user.department; an empty line when the column is gone. */
+const departmentComment = (schema: string) =>
+  query(
+    `SELECT col_description(attrelid, attnum) FROM pg_attribute WHERE attrelid = '${schema}.user'::regclass AND attname = 'department'`,
+  );
+
 describe.skipIf(!installed)("publish --postgres and what an administrator added", () => {
   test("keeps indexes, constraints and comments, and names one it cannot make again", async () => {
     const dir = await tempDir();
@@ -168,6 +196,32 @@ describe.skipIf(!installed)("publish --postgres and what an administrator added"
         "SELECT count(*) FROM pg_attribute WHERE attrelid = 'roster.user'::regclass AND attname = 'department'",
       ),
     ).toEqual(["0"]);
+  });
+
+  test("a roster column an earlier database published goes with the publish of one built anew", async () => {
+    const { dir, db: earlier } = await publishedWithDepartment("rebuilt");
+    expect(await publish(earlier, dir, "rebuilt")).toEqual([]);
+    expect(await departmentComment("rebuilt")).toEqual([
+      "lms-export roster column: a column of the roster file, made by each publish while the roster has it",
+    ]);
+    // A new extract and no roster yet: a database that never had the column.
+    const anew = await filledDatabase(dir, "anew");
+    expect(await publish(anew, dir, "rebuilt")).toEqual([]);
+    expect(await departmentComment("rebuilt")).toEqual([""]);
+  });
+
+  test("a roster column published without its mark goes only while the database lists it", async () => {
+    const { dir, db: earlier } = await publishedWithDepartment("unmarked");
+    // As a publish before the marks left it.
+    await sql("COMMENT ON COLUMN unmarked.user.department IS NULL");
+    const anew = await filledDatabase(dir, "anew");
+    await expect(publish(anew, dir, "unmarked")).rejects.toThrow(
+      /^unmarked\.user has a column department that the database's user has not: /,
+    );
+    // A replacing roster import whose file has no such header drops the column.
+    await runOn(earlier, `ALTER TABLE "user" DROP COLUMN department`);
+    expect(await publish(earlier, dir, "unmarked")).toEqual([]);
+    expect(await departmentComment("unmarked")).toEqual([""]);
   });
 
   test("a column the database types otherwise is not retyped: the publish is refused", async () => {

@@ -8,48 +8,59 @@
  * a publish is refused, naming the columns, rather than carried out.
  *
  * A column a previous publish made itself may go: the roster's extra columns of `user` come and
- * go with the roster file (a replacing import drops those its file lacks), and `_roster_columns`
- * in the database lists every column a roster ever made.
+ * go with the roster file (a replacing import drops those its file lacks). Each publish marks
+ * those it makes (roster-marks.ts), so one goes even when the database was built anew without
+ * it; and `_roster_columns` in the database lists every column its rosters ever made, which
+ * counts for a table published before the marks.
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
 import type pg from "pg";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { quoteIdent } from "../../load/ddl.js";
 import { USER_TABLE } from "../../load/user-table.js";
-import { readRecordedColumns } from "../../roster/column-record.js";
 import type { PublishedTable } from "../published-tables.js";
 import { pgType } from "./pg-columns.js";
+import { isRosterMark } from "./roster-marks.js";
 import { qualified } from "./swap-tables.js";
 
-/** The columns of the published `schema.table` in PostgreSQL, in table order; none if absent. */
-async function publishedColumns(client: pg.Client, old: string): Promise<string[]> {
-  const found = await client.query<{ name: string }>(
-    `SELECT attname AS name FROM pg_attribute
+/**
+ * The columns of the published `schema.table` in PostgreSQL, in table order, with their comments;
+ * none if absent.
+ */
+async function publishedColumns(
+  client: pg.Client,
+  old: string,
+): Promise<{ name: string; comment: string | null }[]> {
+  const found = await client.query<{ name: string; comment: string | null }>(
+    `SELECT attname AS name, col_description(attrelid, attnum) AS comment FROM pg_attribute
      WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
     [old],
   );
-  return found.rows.map((row) => row.name);
+  return found.rows;
 }
 
 /**
  * Refuses (before anything is written) a publish that would drop a column of a published table in
  * `schema` that no publish made (the first such table, with its columns), or retype one (the
- * first such column, with both types); each says what to do.
+ * first such column, with both types); each says what to do. `roster`: every column a roster
+ * import ever made in the database's `user` (src/roster/column-record.ts).
  */
 export async function checkColumns(
   client: pg.Client,
-  duck: DuckDBConnection,
   schema: string,
   tables: readonly PublishedTable[],
+  roster: ReadonlySet<string>,
 ): Promise<void> {
-  // Every column a roster import ever made in `user` (src/roster/column-record.ts).
-  const roster = (await readRecordedColumns(duck)).columns;
   for (const table of tables) {
     const old = qualified(schema, table.name);
     const made = new Set(table.columns.map((c) => c.name));
-    const lost = (await publishedColumns(client, old)).filter(
-      (name) => !made.has(name) && !(table.name === USER_TABLE && roster.has(name)),
-    );
+    const lost = (await publishedColumns(client, old))
+      .filter(
+        ({ name, comment }) =>
+          !made.has(name) &&
+          !isRosterMark(comment) &&
+          !(table.name === USER_TABLE && roster.has(name)),
+      )
+      .map(({ name }) => name);
     if (lost.length > 0) throw lostColumns(schema, table.name, lost);
     const [retyped] = await retypedColumns(client, old, table);
     if (retyped !== undefined) throw retypedColumn(schema, table.name, retyped);

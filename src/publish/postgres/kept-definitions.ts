@@ -13,6 +13,7 @@
  * view on it does, since PostgreSQL will not drop the table it depends on).
  */
 import type pg from "pg";
+import { isRosterMark } from "./roster-marks.js";
 
 /** An index or comment of the old table, as SQL that makes it again on a table of that name. */
 export interface KeptDefinition {
@@ -78,7 +79,8 @@ export async function readKept(
     [old],
   );
   for (const { column_name: column, comment } of comments.rows) {
-    if (comment === null) continue;
+    // A roster column's mark is the publish's own, made by it on each column it makes.
+    if (comment === null || isRosterMark(comment)) continue;
     const target = column === null ? `TABLE ${old}` : `COLUMN ${old}.${column}`;
     const text = client.escapeLiteral(comment);
     kept.push({

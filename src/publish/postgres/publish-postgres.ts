@@ -20,6 +20,7 @@ import type { LmsDatabase } from "../../load/database.js";
 import { quoteIdent } from "../../load/ddl.js";
 import { type Logger, silentLogger } from "../../log/logger.js";
 import { createRedactor } from "../../log/redact.js";
+import { readRecordedColumns } from "../../roster/column-record.js";
 import { checkExtractedOnce } from "../extracted-once.js";
 import { describePublishedTables, type PublishedTable } from "../published-tables.js";
 import { checkColumns } from "./column-check.js";
@@ -29,6 +30,7 @@ import { DEPENDENT_OBJECTS_STILL_EXIST, dependentObjectsText } from "./dependent
 import type { DroppedDefinition } from "./kept-definitions.js";
 import { type NulColumn, nulColumns } from "./nul-characters.js";
 import { pgColumnsSql, pgType } from "./pg-columns.js";
+import { markRosterColumns } from "./roster-marks.js";
 import { checkSchemaName } from "./schema-name.js";
 import { checkSchemaPortal, markSchemaPortal } from "./schema-portal.js";
 import {
@@ -242,7 +244,9 @@ async function loadInOneTransaction(
       portal,
       tables.map((t) => t.name),
     );
-    await checkColumns(client, duck, schema, tables);
+    // Every column a roster import ever made in `user` (src/roster/column-record.ts).
+    const roster = (await readRecordedColumns(duck)).columns;
+    await checkColumns(client, schema, tables, roster);
     const loaded: { name: string; rows: number }[] = [];
     const nul: NulColumn[] = [];
     for (const table of tables) {
@@ -250,6 +254,7 @@ async function loadInOneTransaction(
       nul.push(...found);
       const next = nextTable(schema, table.name);
       await client.query(`CREATE TABLE ${next} (\n  ${pgColumnsSql(table.columns)}\n)`);
+      await markRosterColumns(client, next, table, roster);
       const withNul = new Set(found.map((f) => f.column));
       loaded.push({ name: table.name, rows: await copyRows(duck, client, table, next, withNul) });
     }
