@@ -9,7 +9,8 @@
 --   completed user's best score on a completed take. passed_users: completed users with a
 --   completed take that passes as in the compliance query (no pass mark, product_min_score
 --   empty or 0; or the take has no score; or its score reaches the pass mark);
---   pass_rate = passed / completed. Groups appear only for products one of their users is
+--   pass_rate = passed / completed. min_score is the product's pass mark (product_min_score;
+--   empty or 0: none), not a score anyone reached. Groups appear only for products one of their users is
 --   enrolled in; groups that share a name have their id added to it ("Team A (group 12)"), and
 --   products that share a title theirs ("Fire safety (product 2)"), so that their rows and chart
 --   cells are told apart. As in the compliance query, everything is as it stood on the day today:
@@ -21,6 +22,7 @@
 -- label completion_rate: Completion rate (any score)
 -- label passed_users: Passed
 -- label pass_rate: Pass rate (of completed)
+-- label min_score: Pass mark
 -- param today date = today: Reference day (UTC; everything as it stood that day but what the portal gives only as it is now: access statuses and expiry days, group membership, pass marks and the roster).
 -- param product_ids int_list = []: Only these products (empty = every product).
 -- param group_id int = null: Only this group and its subgroups, without the all-users rows (empty = all).

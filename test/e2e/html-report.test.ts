@@ -79,6 +79,9 @@ describe("report --format html, end to end", () => {
     const headers = [...(tables[0]?.querySelectorAll("th") ?? [])].map((th) => th.textContent);
     expect(headers).toContain("Completion rate (any score)");
     expect(headers).toContain("Group name");
+    // The product's pass mark, not the lowest score anyone reached.
+    expect(headers).toContain("Pass mark");
+    expect(headers).not.toContain("Min score");
 
     // The access table's rows are the products with access records, as the database says.
     const sql = await collect(
