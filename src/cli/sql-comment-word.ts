@@ -1,14 +1,15 @@
 /**
  * A statement to `sql` may open with a `--` comment (`sql "-- weekly check⏎SELECT …"`, as a
  * statement pasted from a .sql file does). yargs reads every word starting with "-" as a flag, so
- * it took the statement for an unknown flag and asked for one. No flag name holds a space or a
- * line break, so a word starting with "-" whose name (the part before any "=") holds one is the
- * statement, and is given to yargs after a space, which SQL ignores.
+ * it took the statement for an unknown flag and asked for one. A word that starts with "--" and
+ * holds a line break is such a statement (a comment alone is one line, and no flag or path holds
+ * a line break; a path like "-x y.duckdb" stays a word that looks like a flag, and is said to be
+ * one), and is given to yargs after a space, which SQL ignores.
  */
 export function sqlCommentWords(argv: readonly string[]): readonly string[] {
   const first = argv.findIndex((word) => !word.startsWith("-"));
   if (first === -1 || argv[first] !== "sql") return argv;
   return argv.map((word, i) =>
-    i > first && word.startsWith("-") && /\s/.test(word.split("=", 1)[0] ?? "") ? ` ${word}` : word,
+    i > first && word.startsWith("--") && /[\r\n]/.test(word) ? ` ${word}` : word,
   );
 }
