@@ -28,6 +28,7 @@ import type { PgSettings } from "./connection-settings.js";
 import { copyRows } from "./copy-rows.js";
 import { DEPENDENT_OBJECTS_STILL_EXIST, dependentObjectsText } from "./dependent-objects.js";
 import type { DroppedDefinition } from "./kept-definitions.js";
+import { PgLockWaitError } from "./lock-wait-error.js";
 import { type NulColumn, nulColumns } from "./nul-characters.js";
 import { pgColumnsSql, pgType } from "./pg-columns.js";
 import { markRosterColumns } from "./roster-marks.js";
@@ -159,6 +160,9 @@ function failureText(error: unknown, settings: PgSettings, schema: string): stri
   const text = error instanceof Error ? error.message : String(error);
   if (error instanceof PgStallError) {
     return `${text}: the server may hang or the network be lost, or another session holds a lock this publish needs (see pg_stat_activity); to wait longer, give --postgres-timeout SECONDS (0 waits for ever)`;
+  }
+  if (error instanceof PgLockWaitError) {
+    return `${text}: a transaction in that session read the table and has not ended (see pg_stat_activity); publish again once it has, or wait longer with --postgres-timeout SECONDS (0 waits for ever)`;
   }
   if ((error as { code?: unknown } | null)?.code === INSUFFICIENT_PRIVILEGE) {
     // Owning the schema is all a publish needs: creating, replacing and dropping its tables.

@@ -13,7 +13,7 @@
 import type pg from "pg";
 import type { Logger } from "../../log/logger.js";
 import type { DroppedDefinition } from "./kept-definitions.js";
-import { PgStallError } from "./stall-watch.js";
+import { PgLockWaitError } from "./lock-wait-error.js";
 import { qualified, swapTables } from "./swap-tables.js";
 
 /** PostgreSQL's SQLSTATE for a lock not granted within lock_timeout. */
@@ -35,7 +35,8 @@ async function holders(client: pg.Client, table: string): Promise<string> {
 
 /**
  * Swaps `tables` in (swap-tables.ts), trying again while another session holds one,
- * until `timeoutSeconds` (0: for ever); then fails as a server that did not answer does.
+ * until `timeoutSeconds` (0: for ever); then fails with a {@link PgLockWaitError} naming the
+ * table and its holders.
  * Answers the definitions not kept.
  */
 export async function swapInTurn(
@@ -65,7 +66,8 @@ export async function swapInTurn(
       await client.query("ROLLBACK TO SAVEPOINT lms_export_swap");
     }
     if (limitMs > 0 && Date.now() - started >= limitMs) {
-      throw new PgStallError(options.timeoutSeconds);
+      const pids = await holders(client, qualified(schema, current));
+      throw new PgLockWaitError(options.timeoutSeconds, `${schema}.${current}`, pids);
     }
     if (!told) {
       told = true;
