@@ -3,6 +3,7 @@
  * logger, with a secrets list the logger redacts (the key is added as soon as it is read).
  */
 import { describeApiKeySource, readApiKey } from "../config/api-key.js";
+import { misspeltEnvNames } from "../config/env-names.js";
 import { portalNotChosen } from "../config/portal-choice.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import type { LmsDatabase } from "../load/database.js";
@@ -59,6 +60,7 @@ export async function setupCommand(
     secrets: () => secrets,
     portal: ctx.logPortal,
   });
+  for (const line of misspeltEnvNames(ctx.env)) logger.warn(line);
   return { config, logger, secrets };
 }
 

@@ -1,0 +1,42 @@
+/**
+ * The LMS_* environment variables lms-export reads, and a warning for one that looks misspelt
+ * (`LMS_CONCURENCY=4` was silently ignored, and the run went at the default pace). Only a name
+ * close to one of these is warned about: an LMS_ name of a user's own (a wrapper script's
+ * `LMS_HOME`) is no concern of the tool's, and is not.
+ */
+import { suggestNames } from "../text/suggest-name.js";
+import { FIELD_NAMES, FIELDS } from "./fields.js";
+
+/** Variables read outside the settings' fields: secrets, the config file, the catalog. */
+const OTHER_NAMES = [
+  "LMS_API_KEY",
+  "LMS_CATALOG",
+  "LMS_CONFIG",
+  "LMS_PG_PASSWORD_FILE",
+  "LMS_SMTP_PASSWORD",
+];
+
+/** Every LMS_* variable lms-export reads. */
+export const ENV_NAMES: ReadonlySet<string> = new Set([
+  ...FIELD_NAMES.flatMap((field) => {
+    const name = FIELDS[field].env;
+    return name === undefined ? [] : [name];
+  }),
+  ...OTHER_NAMES,
+]);
+
+/**
+ * Contract: one line for each LMS_* variable set in `env` that lms-export does not read but that
+ * is within two edits of one it does, naming the one it may have meant; none else.
+ */
+export function misspeltEnvNames(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith("LMS_") && !ENV_NAMES.has(name))
+    .sort()
+    .flatMap((name) => {
+      const meant = suggestNames(name, ENV_NAMES);
+      if (meant.length === 0) return [];
+      const which = meant.join(" or ");
+      return [`${name} is not a variable lms-export reads, and is ignored: did you mean ${which}?`];
+    });
+}
