@@ -7,7 +7,7 @@
  * reuse it, and a new suffix skips every column an earlier import recorded: whatever the order of
  * the files, a header lands where it landed first.
  */
-import { columnNameOf } from "../tabular/header-names.js";
+import { columnNameOf, headerKey } from "../tabular/header-names.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
 import { RosterError } from "./errors.js";
 
@@ -53,7 +53,32 @@ export function headerSlots(
 }
 
 /**
- * Column names for a roster header, in order: `preset[i]` when given (a base column), a header's
+ * Per header, the column an earlier import made under its own name that the header spells
+ * otherwise (`Manager E-mail` for the `manager_email` a `Manager Email` made: the same words, see
+ * headerKey), when the header itself was never imported and no header of this file asks for that
+ * column by name. A `--merge` from another HR sheet then fills the column the reports read,
+ * rather than a second one beside it that none does.
+ */
+function spelledAsRecorded(
+  slots: readonly (HeaderSlot | undefined)[],
+  recorded: RecordedColumns,
+): (string | undefined)[] {
+  const asked = new Set(slots.map((slot) => slot?.asked));
+  const own = new Map<string, string>();
+  for (const [key, column] of recorded.byHeader) {
+    if (key === slotKey({ asked: column, occurrence: 1 })) own.set(headerKey(column), column);
+  }
+  return slots.map((slot) => {
+    if (slot === undefined || slot.occurrence !== 1) return undefined;
+    if (recorded.byHeader.has(slotKey(slot))) return undefined;
+    const column = own.get(headerKey(slot.asked));
+    return column === undefined || asked.has(column) ? undefined : column;
+  });
+}
+
+/**
+ * Column names for a roster header, in order: a column an earlier import made that the header
+ * spells otherwise (see spelledAsRecorded), `preset[i]` when given (a base column), a header's
  * own name when free (not reserved, not a preset, not taken by an earlier header asking for it),
  * else the column an earlier import recorded for it, else its name suffixed `_2`, `_3`, ... past
  * every name of this file and every recorded column. Throws RosterError when a recorded column
@@ -69,7 +94,13 @@ export function rosterColumnNames(
   const slots = headerSlots(header, preset);
   const used = new Set([...reserved, ...preset.filter((name) => name !== undefined)]);
   const names = header.map((_, index) => preset[index]);
+  spelledAsRecorded(slots, recorded).forEach((column, index) => {
+    if (column === undefined || used.has(column)) return;
+    names[index] = column;
+    used.add(column);
+  });
   slots.forEach((slot, index) => {
+    if (names[index] !== undefined) return;
     if (slot === undefined || used.has(slot.asked)) return;
     names[index] = slot.asked;
     used.add(slot.asked);

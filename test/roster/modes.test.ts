@@ -184,6 +184,26 @@ describe("replace and --merge", () => {
     });
   });
 
+  test("a header spelling an imported column otherwise fills it, not a second column beside it", async () => {
+    await withTempDir(async (dir) => {
+      await importOk(dir, "first.csv", FIRST);
+      // Another HR sheet writes "Manager E-mail" where the first wrote "Manager Email".
+      const sheet = "User ID,Manager E-mail\n2,boss@x.org\n";
+      const out = await importOk(dir, "sheet.csv", sheet, ["--merge"]);
+      expect(out).toContain('renamed: "Manager E-mail" → manager_email\n');
+      const table = await users(join(dir, "lms.duckdb"));
+      expect(table.columns.filter((c) => c.startsWith("manager"))).toEqual(["manager_email"]);
+      expect(table.rows.map((r) => [r.user_id, r.manager_email])).toEqual([
+        [1n, "m1@x.org"],
+        [2n, "boss@x.org"],
+      ]);
+      // A file asking for the column by its own name as well keeps its own spelling apart.
+      const both = "user_id,manager_email,Manager E-mail\n1,a@x.org,b@x.org\n";
+      const two = await importOk(dir, "both.csv", both, ["--merge"]);
+      expect(two).toContain("extra columns: manager_email, manager_e_mail");
+    });
+  });
+
   test("--merge into an empty database, and a file of ids only", async () => {
     await withTempDir(async (dir) => {
       await importOk(dir, "ids.csv", "user_id\n5\n6\n", ["--merge"]);
