@@ -166,8 +166,8 @@ function stopWarning(
 /**
  * Ends a mailing whose server could not be reached, or refused TLS or the login, at the last
  * attempt of a message: the others would wait out the same attempts (6 s each by default) to the
- * same end, so they are not tried, and the first problem line says so. They are in `resend` like
- * any message not tried.
+ * same end, so they are not tried, and the first problem line says so, in place of the line of
+ * the message that failed. They are in `resend` like any message not tried.
  */
 function stopMailing(
   progress: readonly ReportProgress[],
@@ -183,12 +183,15 @@ function stopMailing(
     error: error.message,
     notTried: untried,
   });
-  const count = `${untried} message${untried === 1 ? " was" : "s were"}`;
+  const count = `${untried} ${untried === 1 ? "was" : "were"}`;
   // A TLS failure's message says what failed and what to check: "not reached" would mislead.
   const what = error.tls
     ? `${error.message}; with ${server}`
     : `the mail server ${server} could not be reached or refused the login (${error.message})`;
-  summary.problems.unshift(`${what}: mailing stopped, ${count} not tried`);
+  // The message that met the failure is counted here, so its own line (the last one, added just
+  // before the mailing stopped) would say the same failure a second time.
+  summary.problems.pop();
+  summary.problems.unshift(`${what}: mailing stopped; 1 message failed and ${count} not tried`);
 }
 
 /** The mailing's options, with the connection its messages share. */

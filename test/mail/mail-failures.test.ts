@@ -54,9 +54,11 @@ test("a server that cannot be reached stops the mailing after one message's atte
   expect(run.stderr.match(/trying again/g)).toHaveLength(2);
   expect(run.stderr).toMatch(
     new RegExp(
-      `lms-export: the mail server smtp://127\\.0\\.0\\.1:${port} could not be reached or refused the login \\(.*ECONNREFUSED.*\\): mailing stopped, 2 messages were not tried \\(and 1 more problem; see the log\\); the report files are written; to send only those again: .*--mail-only`,
+      `lms-export: the mail server smtp://127\\.0\\.0\\.1:${port} could not be reached or refused the login \\(.*ECONNREFUSED.*\\): mailing stopped; 1 message failed and 2 were not tried; the report files are written; to send only those again: .*--mail-only`,
     ),
   );
+  // The message that met the refused connection is the "1 message failed", not a problem more.
+  expect(run.stderr).not.toContain("more problem");
   const resend = /--mail-only (\S+)/.exec(run.stderr)?.[1]?.split(",").sort();
   expect(resend).toEqual([
     "audit@example.com",
@@ -67,6 +69,22 @@ test("a server that cannot be reached stops the mailing after one message's atte
   expect(run.stderr).toMatch(
     /"notTried":2,"msg":"mailing stopped: the mail server could not be reached"/,
   );
+});
+
+test("a server that goes down part-way stops the mailing, counting the message that met it once", async () => {
+  const smtp = await ws.smtp({ closeWhenIdle: true, goDownAfter: 1 });
+  const run = await runCliIn(ws.dir, reportArgs("team-list", "--out", "part-way-out", "--mail"), {
+    LMS_SMTP_URL: smtp.url,
+    LMS_MAIL_FROM: FROM,
+  });
+  expect(run.code).toBe(1);
+  expect(run.stdout).toContain("mail: 1 message sent");
+  const line = run.stderr.split("\n").filter((l) => l.startsWith("lms-export:"));
+  expect(line).toHaveLength(1);
+  expect(line[0]).toMatch(
+    /could not be reached or refused the login \(.*ECONNREFUSED.*\): mailing stopped; 1 message failed and 1 was not tried; the report files are written/,
+  );
+  expect(line[0]).not.toContain("more problem");
 });
 
 test("a recipient the server refuses is an error naming it; the others get the message once", async () => {
@@ -167,6 +185,23 @@ describe("a server that requires a login", () => {
     expect(smtp.logins[0]?.pass).toBe(PASSWORD);
     expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
     expect(`${run.stdout}${run.stderr}`).not.toContain(Buffer.from(PASSWORD).toString("base64"));
+  });
+
+  test("a refused login stops a split report's mailing, counting the message that met it once", async () => {
+    const smtp = await ws.smtp({ auth: { user: "reporter", pass: "another" } });
+    const run = await runCliIn(ws.dir, reportArgs("team-list", "--mail", "--out", "login-out"), {
+      LMS_SMTP_URL: `smtp://reporter@127.0.0.1:${smtp.port}`,
+      LMS_SMTP_PASSWORD: PASSWORD,
+      LMS_MAIL_FROM: FROM,
+    });
+    expect(run.code).toBe(1);
+    const line = run.stderr.split("\n").filter((l) => l.startsWith("lms-export:"));
+    expect(line).toHaveLength(1);
+    expect(line[0]).toMatch(
+      /refused the login \(.*535 Authentication failed for password \[redacted\]\): mailing stopped; 1 message failed and 2 were not tried; the report files are written/,
+    );
+    expect(line[0]).not.toContain("more problem");
+    expect(smtp.logins).toHaveLength(1);
   });
 
   test("a password in the URL is refused with a message saying to use the file, not showing it", async () => {

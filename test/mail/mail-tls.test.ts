@@ -89,7 +89,7 @@ describe("TLS failures with the mail server", () => {
       "the TLS handshake with the mail server failed (wrong version number): check smtp:// against smtps:// and the port",
     );
     expect(line).toContain(
-      `with smtps://127.0.0.1:${smtp.port}: mailing stopped, 2 messages were not tried`,
+      `with smtps://127.0.0.1:${smtp.port}: mailing stopped; 1 message failed and 2 were not tried`,
     );
     expect(run.stderr).not.toContain("trying again");
     expect(run.stderr).not.toContain('"attempt":2');

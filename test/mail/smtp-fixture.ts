@@ -4,7 +4,8 @@
  * commands as a client wrote them on a connection without TLS). Options make it require a
  * login, refuse some recipients or some messages (554 to their data), drop the connection once
  * the message data has arrived (a lost answer) or at the next message once a connection has
- * carried some (421, as a server ending a connection it will carry no more on), act on a message
+ * carried some (421, as a server ending a connection it will carry no more on), go down after
+ * some messages (no new connection taken), act on a message
  * before answering it, hold a message's answer until the test lets it go, offer STARTTLS, or not
  * offer SMTPUTF8 (offered by default, as smtp-server does).
  */
@@ -49,6 +50,11 @@ export async function startSmtp(
     dropAfterData?: boolean | number;
     /** Close each connection (FIN, no 421) as soon as it has answered a message. */
     closeWhenIdle?: boolean;
+    /**
+     * Take no new connection once this many messages were answered, as a server that goes down
+     * part-way through a mailing (a connection still open carries on).
+     */
+    goDownAfter?: number;
     /** Drop the connection when the client tries to log in. */
     dropOnAuth?: boolean;
     /** Answer 421 and close a connection that has carried this many messages, at the next one. */
@@ -157,6 +163,7 @@ export async function startSmtp(
           callback();
           // The answer is written before the end of the connection: the client sees it idle.
           if (options.closeWhenIdle) socketOf(session)?.end();
+          if (options.goDownAfter === received.length) listener().close();
         }, callback);
       });
     },
@@ -166,7 +173,8 @@ export async function startSmtp(
   const sockets = new Set<import("node:net").Socket>();
   let connections = 0;
   const envelopeCommands: string[] = [];
-  (server as unknown as { server: import("node:net").Server }).server.on("connection", (socket) => {
+  const listener = () => (server as unknown as { server: import("node:net").Server }).server;
+  listener().on("connection", (socket) => {
     connections++;
     socket.on("data", (chunk: Buffer) => {
       const lines = chunk.toString("utf8").split("\r\n");
@@ -176,9 +184,7 @@ export async function startSmtp(
     socket.on("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = (
-    server as unknown as { server: import("node:net").Server }
-  ).server.address() as AddressInfo;
+  const { port } = listener().address() as AddressInfo;
   return {
     port,
     url: `smtp://127.0.0.1:${port}`,
