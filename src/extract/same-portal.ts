@@ -16,7 +16,8 @@ import { EXTRACTED } from "../resources/registry.js";
 
 /**
  * Contract: throws bad input before anything is written when `decision` would mix the records of
- * the request's address with another's; warns when a full run of every resource replaces them.
+ * the request's address with another's; warns when a full run of every resource will replace them
+ * if it succeeds.
  */
 export async function checkSamePortal(
   connection: DuckDBConnection,
@@ -47,8 +48,9 @@ export async function checkSamePortal(
     decision.mode === "full" && EXTRACTED.every((name) => decision.resources.includes(name));
   if (whole) {
     if (request.portalChangeExpected === true) return;
+    // Said before the portal has answered: the run may still fail, and a failed run changes nothing.
     request.logger.warn(
-      `the database holds the records of ${last.address} (run ${last.runId}); this full run replaces them with those of ${address}`,
+      `the database holds the records of ${last.address} (run ${last.runId}); if this full run succeeds, it replaces them with those of ${address}`,
     );
     return;
   }

@@ -9,6 +9,7 @@ import { runExtract } from "../../src/extract/extract.js";
 import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { closedPort } from "../helpers/closed-port.js";
 import { recordingLogger } from "../helpers/recording-logger.js";
 import { expectTablesEqualPortal, normaliseTable } from "../helpers/table-snapshot.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
@@ -46,6 +47,18 @@ async function snapshot(db: LmsDatabase) {
   }
 }
 
+/** A database `name` in the test folder holding a full run of portal `a`. */
+async function extractedFromA(name: string): Promise<LmsDatabase> {
+  const db = await openDatabase(join(dir, name));
+  try {
+    await runExtract({ db, clientOptions: client(a.baseUrl), mode: "full", logger: silentLogger });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
 async function expectEqualPortal(db: LmsDatabase, portal: RunningSimulator) {
   const connection = await db.connect();
   try {
@@ -57,14 +70,8 @@ async function expectEqualPortal(db: LmsDatabase, portal: RunningSimulator) {
 
 describe("a run against another portal's address", () => {
   it("is refused for an incremental run or some resources, and allowed whole, with a warning", async () => {
-    const db = await openDatabase(join(dir, "mixed.duckdb"));
+    const db = await extractedFromA("mixed.duckdb");
     try {
-      await runExtract({
-        db,
-        clientOptions: client(a.baseUrl),
-        mode: "full",
-        logger: silentLogger,
-      });
       const before = await snapshot(db);
       const other = { db, clientOptions: client(b.baseUrl), logger: silentLogger };
       await expect(runExtract({ ...other, mode: "incremental" })).rejects.toMatchObject({
@@ -88,9 +95,33 @@ describe("a run against another portal's address", () => {
       const lines: string[] = [];
       await runExtract({ ...other, mode: "full", logger: recordingLogger(lines) });
       expect(lines).toContain(
-        `warn the database holds the records of ${same} (run 2); this full run replaces them with those of ${b.baseUrl}`,
+        `warn the database holds the records of ${same} (run 2); if this full run succeeds, it replaces them with those of ${b.baseUrl}`,
       );
       await expectEqualPortal(db, b);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("warns of the replacement as what a run that succeeds does, and one that fails changes nothing", async () => {
+    const db = await extractedFromA("unreachable.duckdb");
+    try {
+      const before = await snapshot(db);
+      const nowhere = `http://127.0.0.1:${await closedPort()}/api-v2`;
+      const lines: string[] = [];
+      await expect(
+        runExtract({
+          db,
+          clientOptions: { ...client(nowhere), maxAttempts: 1 },
+          mode: "full",
+          logger: recordingLogger(lines),
+        }),
+      ).rejects.toThrow(/ECONNREFUSED.*the database is unchanged/);
+      expect(lines).toContain(
+        `warn the database holds the records of ${a.baseUrl} (run 1); if this full run succeeds, it replaces them with those of ${nowhere}`,
+      );
+      expect(lines.join("\n")).not.toContain("this full run replaces them");
+      expect(await snapshot(db)).toEqual(before);
     } finally {
       db.close();
     }

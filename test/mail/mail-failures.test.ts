@@ -5,24 +5,15 @@
  */
 import { existsSync } from "node:fs";
 import { chmod, readdir, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
+import { closedPort } from "../helpers/closed-port.js";
 import { reportArgs, runCliIn, useMailWorkspace } from "./cli-harness.js";
 
 const ws = useMailWorkspace();
 
 const FROM = "reports@example.com";
 const PASSWORD = "s3cret-Pa55word-xyz";
-
-/** A port on 127.0.0.1 where nothing listens (it was free a moment ago). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 test("a refused connection is retried, then exit 1 with the files kept", async () => {
   const port = await closedPort();
