@@ -12,10 +12,15 @@
  */
 const ZERO_WIDTH = /[\u200B-\u200D\u2060]/g;
 
+/** `text` without the zero-width characters above: what a reader of the sheet sees. */
+export function shownText(text: string): string {
+  return text.replace(ZERO_WIDTH, "");
+}
+
 /**
  * The cell's text, or undefined when it is empty (null) or shows nothing: only white space
  * (trim()'s) and zero-width characters.
  */
 export function filledCell(cell: string | null): string | undefined {
-  return cell === null || cell.replace(ZERO_WIDTH, "").trim() === "" ? undefined : cell;
+  return cell === null || shownText(cell).trim() === "" ? undefined : cell;
 }

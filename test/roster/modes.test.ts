@@ -204,6 +204,21 @@ describe("replace and --merge", () => {
     });
   });
 
+  test("an id with a zero-width space or a no-break space around it is the id the sheet shows", async () => {
+    await withTempDir(async (dir) => {
+      await importOk(
+        dir,
+        "ids.csv",
+        "user_id,email\n\u200b1002,c@x.org\n1003\u00a0\u2060,d@x.org\n",
+      );
+      const table = await users(join(dir, "lms.duckdb"));
+      expect(table.rows.map((r) => [r.user_id, r.email])).toEqual([
+        [1002n, "c@x.org"],
+        [1003n, "d@x.org"],
+      ]);
+    });
+  });
+
   test("--merge into an empty database, and a file of ids only", async () => {
     await withTempDir(async (dir) => {
       await importOk(dir, "ids.csv", "user_id\n5\n6\n", ["--merge"]);
