@@ -6,6 +6,7 @@ import { z } from "zod";
 import { REPORT_FORMATS } from "../config/report-formats.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { mailBlockSchema, subjectProblem } from "../mail/mail-block.js";
+import { describeDefinitionIssues } from "./definition-issues.js";
 import { ChartJson, type ChartSpec, chartShapeProblem } from "./html/chart-spec.js";
 import type { QueryDef, QueryParam, ReportDef } from "./model.js";
 import { parseParamValue } from "./params.js";
@@ -55,14 +56,6 @@ export function fileNamePatternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-function fieldPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const part of path) {
-    out += typeof part === "number" ? `[${part}]` : out === "" ? String(part) : `.${String(part)}`;
-  }
-  return out === "" ? "(top level)" : out;
-}
-
 /** Throws the bad-input error for `field` of the definition file being checked. */
 type Fail = (field: string, message: string) => never;
 
@@ -82,7 +75,7 @@ export function parseReportFile(
   const fail: Fail = (field, message) => {
     throw new LmsExportError("bad-input", `${file}: field ${field}: ${message}`);
   };
-  const def = parseFields(text, file, fail);
+  const def = parseFields(text, file);
   const declared = checkQueries(def.queries, queries, fail);
   checkParams(def.params, declared, file, fail);
   const problem = fileNamePatternProblem(def.fileName);
@@ -93,8 +86,14 @@ export function parseReportFile(
   return reportDef(def, name, file);
 }
 
-/** The JSON of `text` checked against the shape of a definition; the first issue is reported. */
-function parseFields(text: string, file: string, fail: Fail): ReportFields {
+/** The fields of each object of a definition, named when one holds a field it does not take. */
+const KNOWN_FIELDS = {
+  "": Object.keys(ReportJson.shape),
+  mail: Object.keys(ReportJson.shape.mail.unwrap().shape),
+};
+
+/** The JSON of `text` checked against the shape of a definition; every issue is reported at once. */
+function parseFields(text: string, file: string): ReportFields {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -103,8 +102,8 @@ function parseFields(text: string, file: string, fail: Fail): ReportFields {
   }
   const parsed = ReportJson.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    fail(fieldPath(issue?.path ?? []), issue?.message ?? "invalid");
+    const problems = describeDefinitionIssues(parsed.error.issues, json, KNOWN_FIELDS);
+    throw new LmsExportError("bad-input", `${file}: ${problems}`);
   }
   return parsed.data;
 }

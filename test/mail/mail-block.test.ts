@@ -76,7 +76,10 @@ describe("the mail block", () => {
       { to: ["a@example.com"], splitBy: "manager email" },
       "reports/t.json: field mail.splitBy: must be a column name",
     ],
-    [{ to: ["a@example.com"], bcc: ["x@example.com"] }, "reports/t.json: field mail"],
+    [
+      { to: ["a@example.com"], bcc: ["x@example.com"] },
+      "reports/t.json: unknown field mail.bcc (the fields of mail are to, cc, subject,",
+    ],
   ])("%j is refused", (mail, message) => {
     expect(() => parse(mail)).toThrow(message);
   });

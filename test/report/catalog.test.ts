@@ -146,11 +146,15 @@ describe("report definitions are validated on load", () => {
   const cases: [string, string, RegExp][] = [
     ["not JSON", "{", /^reports\/bad\.json: not valid JSON/],
     ["a bad format", report({ formats: ["pdf"] }), /^reports\/bad\.json: field formats\[0\]: /],
-    ["a missing field", report({ fileName: undefined }), /^reports\/bad\.json: field fileName: /],
+    [
+      "a missing field",
+      report({ fileName: undefined }),
+      /^reports\/bad\.json: missing field fileName; see README "Writing your own SQL report"/,
+    ],
     [
       "an unknown field",
       report({ sheets: 2 }),
-      /^reports\/bad\.json: field \(top level\): .*sheets/,
+      /^reports\/bad\.json: unknown field sheets \(the fields are title, description, queries,/,
     ],
     [
       "an unknown query",
@@ -184,6 +188,14 @@ describe("report definitions are validated on load", () => {
     expect(error).toMatchObject({ code: "bad-input" });
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain("\n");
+  });
+
+  test("every missing and wrong field is named at once, in plain words", async () => {
+    const text = JSON.stringify({ title: "T", queries: ["good"], formats: "csv", sheets: 2 });
+    const root = await catalogWith({ "reports/bad.json": text });
+    await expect(loadCatalog(root)).rejects.toThrow(
+      'reports/bad.json: missing fields description and fileName; unknown field sheets (the fields are title, description, queries, formats, params, fileName, charts, mail and csvBom); field formats: must be a list of formats (parquet, csv, xlsx, html), e.g. ["csv"], not a text; see README "Writing your own SQL report" for the fields',
+    );
   });
 
   test("a report and a query cannot share a name", async () => {

@@ -53,27 +53,21 @@ describe("charts of a report definition", () => {
     ],
     [[{ ...BAR, y: [] }], "reports/x.json: field charts[0].y: must name at least one column"],
     [[{ ...BAR, y: ["a", ""] }], "reports/x.json: field charts[0].y[1]: must name a column"],
-    [
-      [{ ...BAR, y: "a" }],
-      "reports/x.json: field charts[0].y: Invalid input: expected array, received string",
-    ],
+    [[{ ...BAR, y: "a" }], "reports/x.json: field charts[0].y: must be a list ([…]), not a text"],
     [
       [{ ...BAR, y: ["a", "b"], series: "s" }],
       'reports/x.json: field charts[0].y: a bar chart with "series" takes exactly one y column',
     ],
-    [[{ ...BAR, colour: "red" }], 'reports/x.json: field charts[0]: Unrecognized key: "colour"'],
+    [[{ ...BAR, colour: "red" }], "reports/x.json: unknown field charts[0].colour"],
     [
       [{ query: "access", type: "heatmap", x: "a", y: "b" }],
-      "reports/x.json: field charts[0].value: Invalid input: expected string, received undefined",
+      "reports/x.json: missing field charts[0].value",
     ],
     [
       [{ query: "access", type: "line", x: "a", y: ["a"] }],
       `reports/x.json: field charts[0].y[0]: column "a" is already the chart's x`,
     ],
-    [
-      { query: "access" },
-      "reports/x.json: field charts: Invalid input: expected array, received object",
-    ],
+    [{ query: "access" }, "reports/x.json: field charts: must be a list of charts, e.g. [{"],
   ])("%j is refused", (charts, message) => {
     expect(() => parse(charts)).toThrow(expect.objectContaining({ code: "bad-input" }));
     expect(() => parse(charts)).toThrow(message);
