@@ -90,7 +90,7 @@ async function runCase(
       const [result] = await runReports(db, [join(dir, "bench.sql")], {
         outDir: join(dir, name),
         formats: [name],
-        catalog: { queries: new Map(), reports: new Map() },
+        catalog: { queries: new Map(), reports: new Map(), broken: new Map() },
       });
       rows = result?.rows.bench ?? 0;
     }

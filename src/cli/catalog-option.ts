@@ -23,12 +23,23 @@ export function withCatalogOption<T>(y: Argv<T>) {
   });
 }
 
-/** The shipped catalog with the given folders (flags, else LMS_CATALOG) merged over it. */
+/**
+ * The shipped catalog with the given folders (flags, else LMS_CATALOG) merged over it. Broken
+ * definitions are kept aside, not thrown: these commands name what they run (loadCatalog says
+ * why). One of `named` that is broken throws its error now, before a database is opened, so that
+ * its message is not hidden behind one about the database.
+ */
 export async function loadCatalogFor(
   flag: readonly string[] | undefined,
   ctx: CliContext,
+  named: readonly string[] = [],
 ): Promise<Catalog> {
-  return loadCatalog(projectRoot(), catalogDirs(flag, ctx));
+  const catalog = await loadCatalog(projectRoot(), catalogDirs(flag, ctx), { keepBroken: true });
+  for (const name of named) {
+    const broken = catalog.broken.get(name);
+    if (broken) throw broken.error;
+  }
+  return catalog;
 }
 
 /**

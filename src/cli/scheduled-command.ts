@@ -138,6 +138,8 @@ function checkReportNames(args: readonly string[], catalog: Catalog): void {
   const firstFlag = args.findIndex((arg, i) => i > 0 && arg.startsWith("-"));
   const names = args.slice(1, firstFlag === -1 ? undefined : firstFlag);
   for (const name of names) {
+    const broken = catalog.broken.get(name);
+    if (broken) throw commandWrong(broken.error);
     if (/\.sql$/i.test(name) || catalog.reports.has(name) || catalog.queries.has(name)) continue;
     throw new LmsExportError(
       "not-found",

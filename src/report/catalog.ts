@@ -1,7 +1,8 @@
 /**
  * The catalog: queries (`queries/*.sql`, each with a header comment) and report definitions
- * (`reports/*.json`), loaded and checked as a whole so that a broken definition stops every
- * command that reads it with a message naming the file and the field.
+ * (`reports/*.json`), each checked when loaded; a broken definition stops the commands that name
+ * it (or, by default, every command reading the catalog) with a message naming the file and the
+ * field.
  */
 
 import { readFile } from "node:fs/promises";
@@ -9,11 +10,18 @@ import { basename, join } from "node:path";
 import { errnoCode } from "../config/errno-code.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { folderEntries } from "../files/folder-entries.js";
-import type { Catalog, QueryDef, ReportDef } from "./model.js";
+import type { BrokenDefinition, Catalog, QueryDef, ReportDef } from "./model.js";
 import { parseQueryHeader } from "./query-header.js";
 import { parseReportFile } from "./report-file.js";
 
-export type { Catalog, QueryDef, QueryParam, ReportDef, ReportFormat } from "./model.js";
+export type {
+  BrokenDefinition,
+  Catalog,
+  QueryDef,
+  QueryParam,
+  ReportDef,
+  ReportFormat,
+} from "./model.js";
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
@@ -102,33 +110,79 @@ async function catalogFiles(
   return found;
 }
 
+/** Where loaded definitions go: the good ones by name, the broken ones with their error. */
+interface Loading<T> {
+  readonly loaded: Map<string, T>;
+  readonly broken: Map<string, BrokenDefinition>;
+}
+
+/**
+ * Loads one definition file into `into`. A later folder's file replaces an earlier one of the same
+ * name whether it loads or not: a broken definition of your own must fail, never be quietly
+ * replaced by the shipped one it was meant to replace.
+ */
+async function loadDefinition<T>(
+  file: CatalogFile,
+  kind: BrokenDefinition["kind"],
+  into: Loading<T>,
+  load: () => Promise<T>,
+): Promise<void> {
+  try {
+    into.loaded.set(file.name, await load());
+    into.broken.delete(file.name);
+  } catch (error) {
+    if (!(error instanceof LmsExportError)) throw error;
+    into.loaded.delete(file.name);
+    into.broken.set(file.name, { name: file.name, kind, file: file.shown, error });
+  }
+}
+
 /**
  * Loads `root`/queries and `root`/reports, then the same folders of each of `extraRoots` (your
  * own catalogs), whose queries and reports replace shipped ones of the same name. Contract: every
  * query has a title, a description and well-formed parameters; every report names existing
  * queries (from any of the folders), sets only parameters its queries declare (with values of the
  * declared type), and its queries agree on each shared parameter's type; no name is both a query
- * and a report. Any violation is a bad-input error naming the file (and the field or line).
+ * and a report. A violation is a bad-input error naming the file (and the field or line).
+ *
+ * A file name that is not a valid name, and a report named like a query, fail the whole catalog:
+ * which definition a name means is then unclear. A definition that breaks the rest of the
+ * contract fails the whole catalog too unless `keepBroken`, the choice of the commands that name
+ * the reports they run (`report`, `run`, `schedule`, `list`): a catalog folder is often shared,
+ * and one colleague's unfinished draft must not stop everyone's other scheduled reports. Those
+ * commands fail for a broken definition they name (with its error, never skipping it) and
+ * `list` shows it with its error; a report using a broken query is broken itself. Commands that
+ * use every definition without naming them (`demo`, benchmarks) keep the default, as they would
+ * otherwise quietly leave one out.
  */
 export async function loadCatalog(
   root: string,
   extraRoots: readonly string[] = [],
+  options: { keepBroken?: boolean } = {},
 ): Promise<Catalog> {
   const roots = [{ dir: root, label: "" }, ...extraRoots.map((dir) => ({ dir, label: `${dir}/` }))];
+  const broken = new Map<string, BrokenDefinition>();
   const queries = new Map<string, QueryDef>();
-  for (const { path, shown, name } of await catalogFiles(roots, "queries")) {
-    queries.set(name, await loadQueryFile(path, shown, { strict: true }));
+  for (const file of await catalogFiles(roots, "queries")) {
+    await loadDefinition(file, "query", { loaded: queries, broken }, () =>
+      loadQueryFile(file.path, file.shown, { strict: true }),
+    );
   }
   const reports = new Map<string, ReportDef>();
-  for (const { path, shown, name } of await catalogFiles(roots, "reports")) {
-    if (queries.has(name)) {
+  for (const file of await catalogFiles(roots, "reports")) {
+    const { name, shown } = file;
+    if (queries.has(name) || broken.get(name)?.kind === "query") {
       throw new LmsExportError(
         "bad-input",
         `${shown}: report ${name} has the same name as a query; rename one`,
       );
     }
-    const text = await readCatalogFile(path, shown, "report");
-    reports.set(name, parseReportFile(text, { name, file: shown, queries }));
+    await loadDefinition(file, "report", { loaded: reports, broken }, async () => {
+      const text = await readCatalogFile(file.path, shown, "report");
+      return parseReportFile(text, { name, file: shown, queries, broken });
+    });
   }
-  return { queries, reports };
+  const first = [...broken.values()][0];
+  if (first && options.keepBroken !== true) throw first.error;
+  return { queries, reports, broken };
 }

@@ -4,6 +4,7 @@
  * parameters) and the catalog can all name them without importing each other.
  */
 import type { ReportFormat } from "../config/report-formats.js";
+import type { LmsExportError } from "../errors/lms-export-error.js";
 import type { MailBlock } from "../mail/mail-block.js";
 import type { ChartSpec } from "./html/chart-spec.js";
 
@@ -63,10 +64,25 @@ export interface ReportDef {
   csvBom: boolean;
 }
 
-/** Queries and reports by name. */
+/**
+ * A query or report file that could not be loaded (bad JSON, a missing field, an unknown query,
+ * a query it uses that is itself broken, ...): `error` is what every command naming it fails with.
+ */
+export interface BrokenDefinition {
+  name: string;
+  kind: "query" | "report";
+  file: string;
+  error: LmsExportError;
+}
+
+/**
+ * Queries and reports by name; `broken` holds the names whose file could not be loaded, which
+ * are in neither of the others (see loadCatalog for when a catalog keeps them).
+ */
 export interface Catalog {
   queries: Map<string, QueryDef>;
   reports: Map<string, ReportDef>;
+  broken: Map<string, BrokenDefinition>;
 }
 
 /** The roster's size and the people in the data it lacks (roster-coverage.ts counts them). */

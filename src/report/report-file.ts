@@ -8,7 +8,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { mailBlockSchema, subjectProblem } from "../mail/mail-block.js";
 import { describeDefinitionIssues } from "./definition-issues.js";
 import { ChartJson, type ChartSpec, chartShapeProblem } from "./html/chart-spec.js";
-import type { QueryDef, QueryParam, ReportDef } from "./model.js";
+import type { BrokenDefinition, QueryDef, QueryParam, ReportDef } from "./model.js";
 import { parseParamValue } from "./params.js";
 
 const ParamJson = z.union([
@@ -69,14 +69,20 @@ type DeclaredParams = Map<string, { param: QueryParam; query: string }>;
  */
 export function parseReportFile(
   text: string,
-  context: { name: string; file: string; queries: ReadonlyMap<string, QueryDef> },
+  context: {
+    name: string;
+    file: string;
+    queries: ReadonlyMap<string, QueryDef>;
+    /** Definitions that could not be loaded, so that one this report uses is named as such. */
+    broken?: ReadonlyMap<string, BrokenDefinition>;
+  },
 ): ReportDef {
   const { name, file, queries } = context;
   const fail: Fail = (field, message) => {
     throw new LmsExportError("bad-input", `${file}: field ${field}: ${message}`);
   };
   const def = parseFields(text, file);
-  const declared = checkQueries(def.queries, queries, fail);
+  const declared = checkQueries(def.queries, { queries, broken: context.broken }, fail);
   checkParams(def.params, declared, file, fail);
   const problem = fileNamePatternProblem(def.fileName);
   if (problem) fail("fileName", problem);
@@ -114,12 +120,20 @@ function parseFields(text: string, file: string): ReportFields {
  */
 function checkQueries(
   names: readonly string[],
-  queries: ReadonlyMap<string, QueryDef>,
+  known: {
+    queries: ReadonlyMap<string, QueryDef>;
+    broken: ReadonlyMap<string, BrokenDefinition> | undefined;
+  },
   fail: Fail,
 ): DeclaredParams {
+  const { queries, broken } = known;
   const declared: DeclaredParams = new Map();
   names.forEach((queryName, index) => {
     const query = queries.get(queryName);
+    const unloaded = broken?.get(queryName);
+    if (!query && unloaded?.kind === "query") {
+      fail(`queries[${index}]`, `query ${queryName} cannot be loaded: ${unloaded.error.message}`);
+    }
     if (!query) {
       fail(
         `queries[${index}]`,

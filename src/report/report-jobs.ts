@@ -139,6 +139,9 @@ async function jobBase(name: string, catalog: Catalog, cwd: string): Promise<Job
     const loaded = await loadQueryFile(resolve(cwd, name), name, { strict: false });
     return job(loaded, name);
   }
+  // A broken definition named is its error: never skipped, nor taken for a query of its name.
+  const broken = catalog.broken.get(name);
+  if (broken) throw broken.error;
   const report = catalog.reports.get(name);
   if (report) {
     const queries = report.queries.map((q) => {

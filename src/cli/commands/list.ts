@@ -31,9 +31,23 @@ function paramLine(param: QueryParam): string {
   return `--param ${param.name}=${param.type.toUpperCase()} (${shown}; ${paramHint(param)}) ${param.description}`;
 }
 
-/** The catalog as text: reports first (what most people run), then queries. */
+/**
+ * The definitions that cannot be loaded, first: whoever lists the catalog is likely the one who
+ * can fix them, and commands naming them fail until then.
+ */
+function brokenLines(catalog: Catalog): string[] {
+  if (catalog.broken.size === 0) return [];
+  const out = ["Cannot be loaded (commands naming them fail until they are fixed):", ""];
+  for (const broken of catalog.broken.values()) {
+    out.push(`  ${broken.name}  (${broken.kind}) ${broken.file}`);
+    out.push(wrap(broken.error.message, "      "), "");
+  }
+  return out;
+}
+
+/** The catalog as text: broken definitions, reports (what most people run), then queries. */
 export function describeCatalog(catalog: Catalog): string {
-  const out: string[] = ["Reports (lms-export report NAME):", ""];
+  const out: string[] = [...brokenLines(catalog), "Reports (lms-export report NAME):", ""];
   if (catalog.reports.size === 0) out.push("  (none)", "");
   for (const report of catalog.reports.values()) {
     out.push(`  ${report.name}  ${report.title}`);
@@ -75,6 +89,10 @@ export function registerList(root: Argv, ctx: CliContext): Argv {
         const json = {
           reports: [...catalog.reports.values()],
           queries: [...catalog.queries.values()].map(({ sql: _sql, ...rest }) => rest),
+          broken: [...catalog.broken.values()].map(({ error, ...rest }) => ({
+            ...rest,
+            error: error.message,
+          })),
         };
         ctx.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
         return;

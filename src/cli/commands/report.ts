@@ -21,7 +21,7 @@ async function reportHandler(
   const setup = withPortalOutDir(await setupCommand(args, ctx));
   const { config, logger } = setup;
   const request = await mailRequest(args, setup, ctx);
-  const catalog = await loadCatalogFor(args.catalog, ctx);
+  const catalog = await loadCatalogFor(args.catalog, ctx, args.names);
   refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
   const allowed = allowedFolders(args.allowFileAccess, {
     config,

@@ -67,7 +67,7 @@ async function planReports(
   ctx: CliContext,
 ): Promise<ReportPlan> {
   const request = await mailRequest(args, setup, ctx);
-  const catalog = await loadCatalogFor(args.catalog, ctx);
+  const catalog = await loadCatalogFor(args.catalog, ctx, args.reports);
   const { config } = setup;
   const { jobs } = await reportJobs(args.reports, catalog, setup, ctx.cwd, new Date());
   await checkQueriesParse(jobs.flatMap((job) => job.queries));
