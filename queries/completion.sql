@@ -7,8 +7,9 @@
 --   completion date (take_status values beyond "in_progress" are not documented, so the date is
 --   the signal). completion_rate = completed / enrolled. avg_score and median_score are over each
 --   completed user's best score on a completed take. passed_users: completed users with a
---   completed take that passes as in the compliance query (no pass mark, product_min_score
---   empty or 0; or the take has no score; or its score reaches the pass mark);
+--   completed take that passes as in the compliance query (take_status not "failed", case and
+--   surrounding white space ignored, and: no pass mark, product_min_score empty or 0; or the
+--   take has no score; or its score reaches the pass mark);
 --   pass_rate = passed / completed. min_score is the product's pass mark (product_min_score;
 --   empty or 0: none), not a score anyone reached. Groups appear only for products one of their users is
 --   enrolled in; groups that share a name have their id added to it ("Team A (group 12)"), and
@@ -41,7 +42,7 @@ named AS (
 -- yet (one without that date always is); a take counts from its earliest date and its completion
 -- from its day. Statuses have no dates: today's are used.
 dated_takes AS (
-  SELECT take_user_id, take_product_id, take_score,
+  SELECT take_user_id, take_product_id, take_score, take_status,
          CASE WHEN CAST(take_completed_date AS DATE) <= $today THEN take_completed_date END
            AS take_completed_date
   FROM take
@@ -56,10 +57,12 @@ facts AS (
   WHERE product_access_created_date IS NULL
      OR CAST(product_access_created_date AS DATE) <= $today
   UNION ALL
-  -- Passed as the compliance query means it: a completed take that reaches the pass mark.
+  -- Passed as the compliance query means it: a completed take the portal does not call failed
+  -- that reaches the pass mark.
   SELECT take_user_id, take_product_id, false, true, take_completed_date IS NOT NULL,
          CASE WHEN take_completed_date IS NOT NULL THEN take_score END,
          take_completed_date IS NOT NULL
+           AND lower(regexp_replace(take_status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g')) IS DISTINCT FROM 'failed'
            AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
                 OR take_score >= product.product_min_score)
   FROM dated_takes AS take

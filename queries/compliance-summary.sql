@@ -15,7 +15,8 @@
 --   roster spells it most often, in Unicode's composed form (NFC) with one space for each run
 --   of white space (a tie: the first in alphabetical order, lower case first).
 --   People and required products are those of the compliance query with the same parameters,
---   and so are the rules: completed = a passing take; failed = completed takes, none passing;
+--   and so are the rules: completed = a passing take (a take whose take_status is "failed" never
+--   passes, whatever the pass mark); failed = completed takes, none passing;
 --   overdue = not completed and the due date is before today. As there, everything is as it
 --   stood on the day today (access granted, takes begun and completions after it do not count
 --   yet), so the overall row of a past day is the compliance-trend row for that day; access
@@ -63,7 +64,7 @@ access_records AS (
      OR CAST(product_access_created_date AS DATE) <= $today
 ),
 dated_takes AS (
-  SELECT take_user_id, take_product_id, take_score,
+  SELECT take_user_id, take_product_id, take_score, take_status,
          CASE WHEN CAST(take_completed_date AS DATE) <= $today THEN take_completed_date END
            AS take_completed_date
   FROM take
@@ -98,6 +99,7 @@ takes AS (
   SELECT take_user_id AS user_id, take_product_id AS product_id,
          count(take_completed_date) AS completed_takes,
          bool_or(take_completed_date IS NOT NULL
+                 AND lower(regexp_replace(take_status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g')) IS DISTINCT FROM 'failed'
                  AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
                       OR take_score >= product.product_min_score)) AS passed
   FROM dated_takes AS take

@@ -4,7 +4,8 @@
 --   computed from the dates in the data. An access record counts from the day it was granted
 --   (product_access_created_date; one without that date counts in every week), a completion from
 --   its day, and due dates from the access records granted by then; the rules are those of the
---   compliance query (a completed take counts when it passes). Group membership and status
+--   compliance query (a completed take counts when it passes; one whose take_status is "failed"
+--   never does, whatever the pass mark). Group membership and status
 --   changes have no dates in the data: today's are used for every week. The latest row is
 --   compliance-summary's overall row for the same today. completion_rate = completed / required.
 -- param today date = today: Reference day (UTC); the last week ends on it.
@@ -75,6 +76,7 @@ passes AS (
   FROM take
   LEFT JOIN product ON product.product_id = take.take_product_id
   WHERE take_completed_date IS NOT NULL
+    AND lower(regexp_replace(take_status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g')) IS DISTINCT FROM 'failed'
     AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
          OR take_score >= product.product_min_score)
   GROUP BY take_user_id, take_product_id

@@ -14,10 +14,12 @@
 --   now has no dates in the data, so the current values are used whatever the day: access
 --   statuses (active, inactive, expired) and expiry days, group membership, pass marks
 --   (product_min_score) and the roster (names, managers).
---   A take passes when it is completed (take_completed_date present) and the product has no pass
---   mark (product_min_score empty or 0), or the take has no score, or take_score is at least
---   product_min_score. product_allow_notation is not used: the interface does not say what it
---   means.
+--   A take passes when it is completed (take_completed_date present), the portal does not call
+--   it failed (take_status "failed", case and surrounding white space ignored: such a take never
+--   passes, whatever the pass mark), and the product has no pass mark (product_min_score empty
+--   or 0, or the product is gone from the portal), or the take has no score, or take_score is at
+--   least product_min_score. product_allow_notation is not used: the interface does not say what
+--   it means.
 --   status, the first that applies: "completed" (a passing take); "failed" (completed takes,
 --   none passing); "access expired" (access_state is expired); "in progress" (a take without a
 --   completion date); "not started".
@@ -96,7 +98,7 @@ access_records AS (
      OR CAST(product_access_created_date AS DATE) <= $today
 ),
 dated_takes AS (
-  SELECT take_user_id, take_product_id, take_score,
+  SELECT take_user_id, take_product_id, take_score, take_status,
          CASE WHEN CAST(take_started_date AS DATE) <= $today THEN take_started_date END
            AS take_started_date,
          CASE WHEN CAST(take_completed_date AS DATE) <= $today THEN take_completed_date END
@@ -141,8 +143,12 @@ takes AS (
   SELECT take_user_id AS user_id, take_product_id AS product_id,
          count(*) AS attempts,
          count(take_completed_date) AS completed_takes,
+         -- The portal's own verdict comes first: a take it calls failed does not pass even when
+         -- the pass mark is unknown (empty, or the product gone). A portal that never says
+         -- "failed" (the interface shows only in_progress) is judged by the score alone.
          min(take_completed_date) FILTER (
            WHERE take_completed_date IS NOT NULL
+             AND lower(regexp_replace(take_status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g')) IS DISTINCT FROM 'failed'
              AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
                   OR take_score >= product.product_min_score)) AS passed_at,
          max(take_score) FILTER (WHERE take_completed_date IS NOT NULL) AS best_score,

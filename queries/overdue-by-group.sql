@@ -5,8 +5,8 @@
 --   add up to more than the overall figures. For each group: the required products of its
 --   direct members (person x product pairs: with product_ids, every listed product for every
 --   person; without it, each product the person holds an access record for), how many are
---   completed (a completed take that reaches the product's pass mark, as in the compliance
---   query), and how many are overdue, by the rules of the compliance query (not completed, and
+--   completed (a completed take that passes as in the compliance query: take_status not
+--   "failed", and the product's pass mark reached or none), and how many are overdue, by the rules of the compliance query (not completed, and
 --   the due date, the earlier of first access + due_days and the day the access ends, before
 --   today: of several access records those in status active decide, the latest of their expiry
 --   days, none when one has none; the latest expiry of all of them when none is active), as
@@ -70,11 +70,13 @@ pairs AS (
   SELECT user_id, product_id FROM access WHERE len($product_ids) = 0
 ),
 completed AS (
-  -- Completed as the compliance query means it: a completed take that reaches the pass mark.
+  -- Completed as the compliance query means it: a completed take the portal does not call
+  -- failed that reaches the pass mark.
   SELECT DISTINCT take_user_id AS user_id, take_product_id AS product_id
   FROM take
   LEFT JOIN product ON product.product_id = take.take_product_id
   WHERE CAST(take_completed_date AS DATE) <= $today
+    AND lower(regexp_replace(take_status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g')) IS DISTINCT FROM 'failed'
     AND (coalesce(product.product_min_score, 0) = 0 OR take_score IS NULL
          OR take_score >= product.product_min_score)
 ),
