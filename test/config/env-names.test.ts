@@ -25,12 +25,20 @@ describe("LMS_* variables", () => {
     const run = await runInProcess(["sql", "SELECT 1 AS one", "--format", "csv"], cwd, {
       LMS_CONCURENCY: "4",
       LMS_HOME: "/opt/lms",
+      // Short names of one's own, a letter or two from short ones lms-export reads.
+      LMS_ID: "1",
+      LMS_DBG: "1",
+      LMS_PORT: "8080",
+      LMS_FORMATS: "csv",
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(
       "LMS_CONCURENCY is not a variable lms-export reads, and is ignored: did you mean LMS_CONCURRENCY?",
     );
-    expect(run.stderr).not.toContain("LMS_HOME");
+    expect(run.stderr).toContain("LMS_FORMATS is not a variable lms-export reads");
+    for (const own of ["LMS_HOME", "LMS_ID", "LMS_DBG", "LMS_PORT"]) {
+      expect(run.stderr).not.toContain(own);
+    }
     expect(run.stdout.trim().split(/\r?\n/)).toEqual(["one", "1"]);
   });
 
