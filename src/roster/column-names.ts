@@ -52,12 +52,16 @@ export function headerSlots(
   });
 }
 
+/** How many words a column name has ("manager_e_mail": 3). */
+const words = (column: string) => column.split("_").filter((word) => word !== "").length;
+
 /**
  * Per header, the column an earlier import made under its own name that the header spells
  * otherwise (`Manager E-mail` for the `manager_email` a `Manager Email` made: the same words, see
- * headerKey), when the header itself was never imported and no header of this file asks for that
- * column by name. A `--merge` from another HR sheet then fills the column the reports read,
- * rather than a second one beside it that none does.
+ * headerKey), when the header itself was never imported, no header of this file asks for that
+ * column by name, and the column's name has fewer words than the header's own (the spelling the
+ * reports read: `manager_email`, not `manager_e_mail`). A `--merge` from another HR sheet then
+ * fills the column the reports read, rather than a second one beside it that none does.
  */
 function spelledAsRecorded(
   slots: readonly (HeaderSlot | undefined)[],
@@ -72,7 +76,10 @@ function spelledAsRecorded(
     if (slot === undefined || slot.occurrence !== 1) return undefined;
     if (recorded.byHeader.has(slotKey(slot))) return undefined;
     const column = own.get(headerKey(slot.asked));
-    return column === undefined || asked.has(column) ? undefined : column;
+    if (column === undefined || asked.has(column)) return undefined;
+    // Only towards the fewer words ("manager_e_mail" into "manager_email", never the reverse): a
+    // sheet that spells it as the reports read it keeps its own name after one that did not.
+    return words(column) < words(slot.asked) ? column : undefined;
   });
 }
 

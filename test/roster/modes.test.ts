@@ -197,6 +197,16 @@ describe("replace and --merge", () => {
         [1n, "m1@x.org"],
         [2n, "boss@x.org"],
       ]);
+      // The other way round, a sheet spelling it as the reports read it keeps its own name.
+      const other = async (name: string, text: string) => {
+        await writeFile(join(dir, name), text);
+        const run = await cli(["roster", "import", name, "--db", "other.duckdb"], dir);
+        expect(run.code, run.stderr).toBe(0);
+        return run.stdout;
+      };
+      await other("wrong.csv", sheet);
+      const right = await other("right.csv", "user_id,Manager Email\n2,m2@x.org\n");
+      expect(right).toContain("columns: user_id, manager_email;");
       // A file asking for the column by its own name as well keeps its own spelling apart.
       const both = "user_id,manager_email,Manager E-mail\n1,a@x.org,b@x.org\n";
       const two = await importOk(dir, "both.csv", both, ["--merge"]);
