@@ -3,16 +3,23 @@
  * without stopping its run (SIGKILL, a crash), the channel closes: the run is told, and stops as
  * on SIGTERM. Left running with no schedule, a restarted schedule would start a second run beside
  * it. Node has no parent-death signal; the channel's end is what the kernel reports at once. A
- * command started any other way has no channel, and nothing here applies to it.
+ * command started any other way has no channel, or one another program holds (a fork by pm2 or a
+ * job runner, which may let it go to detach the command), and nothing here applies to it: the
+ * schedule marks its runs (SCHEDULED_RUN_ENV).
  */
+import { SCHEDULED_RUN_ENV } from "../schedule/spawn-run.js";
 
 /**
  * Calls `onGone` once the process that started this one through an IPC channel is gone; answers
- * how to stop watching. Contract: does nothing without a channel; calls `onGone` at once when the
+ * how to stop watching. Contract: does nothing without a channel or without the schedule's mark
+ * in `env`; calls `onGone` at once when the
  * channel closed before the watch began (the schedule died while this run was loading).
  */
-export function watchScheduleGone(onGone: () => void): () => void {
-  if (process.channel === undefined) return () => {};
+export function watchScheduleGone(
+  onGone: () => void,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): () => void {
+  if (process.channel === undefined || env[SCHEDULED_RUN_ENV] !== "1") return () => {};
   let called = false;
   const gone = () => {
     if (called) return;

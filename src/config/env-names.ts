@@ -7,12 +7,16 @@
 import { editDistance } from "../text/edit-distance.js";
 import { FIELD_NAMES, FIELDS } from "./fields.js";
 
-/** Variables read outside the settings' fields: secrets, the config file, the catalog. */
+/**
+ * Variables read outside the settings' fields: secrets, the config file, the catalog, and the
+ * mark the schedule sets on its runs (src/schedule/spawn-run.ts).
+ */
 const OTHER_NAMES = [
   "LMS_API_KEY",
   "LMS_CATALOG",
   "LMS_CONFIG",
   "LMS_PG_PASSWORD_FILE",
+  "LMS_SCHEDULED_RUN",
   "LMS_SMTP_PASSWORD",
 ];
 

@@ -28,6 +28,13 @@ export interface ChildRun {
   kill(signal: NodeJS.Signals): void;
 }
 
+/**
+ * Set in a run's environment: the run is the schedule's, and the end of its channel means the
+ * schedule is gone (src/cli/schedule-gone.ts). Any other program may fork lms-export with a
+ * channel and let it go (pm2, a job runner detaching): that is no reason to stop.
+ */
+export const SCHEDULED_RUN_ENV = "LMS_SCHEDULED_RUN";
+
 /** Where a run's output goes: this process's own streams are shared, others get a pipe. */
 export interface RunStreams {
   stdout: Writable;
@@ -52,7 +59,7 @@ export function spawnCliRun(
   const errInherit = streams.stderr === process.stderr;
   const child = spawn(command.file, [...command.args], {
     cwd: streams.cwd,
-    env: { ...streams.env },
+    env: { ...streams.env, [SCHEDULED_RUN_ENV]: "1" },
     // The channel is never written to: its end tells the run that the schedule died without
     // stopping it (src/cli/schedule-gone.ts).
     stdio: ["ignore", outInherit ? "inherit" : "pipe", errInherit ? "inherit" : "pipe", "ipc"],
