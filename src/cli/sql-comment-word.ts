@@ -7,8 +7,11 @@
  * one), and is given to yargs after a space, which SQL ignores.
  */
 export function sqlCommentWords(argv: readonly string[]): readonly string[] {
-  const first = argv.findIndex((word) => !word.startsWith("-"));
-  if (first === -1 || argv[first] !== "sql") return argv;
+  // The command: `sql`, with nothing before it but flags and their values (`--db x.duckdb sql`).
+  const flagOrValue = (word: string, i: number) =>
+    word.startsWith("-") || argv[i - 1]?.startsWith("-") === true;
+  const first = argv.findIndex((word, i) => word === "sql" && argv.slice(0, i).every(flagOrValue));
+  if (first === -1) return argv;
   return argv.map((word, i) =>
     i > first && word.startsWith("--") && /[\r\n]/.test(word) ? ` ${word}` : word,
   );

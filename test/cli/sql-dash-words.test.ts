@@ -37,6 +37,13 @@ describe("sql statements that start with -", () => {
     }
   });
 
+  it("runs one that opens with a -- comment when flags come before sql", async () => {
+    const statement = "-- one\nSELECT 1 AS one";
+    const run = await runInProcess(["--format", "csv", "sql", statement], cwd);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split(/\r?\n/)).toEqual(["one", "1"]);
+  });
+
   it("keeps a flag a flag: --format=json still prints JSON", async () => {
     const run = await runInProcess(["sql", "--format=json", "SELECT 1 AS one"], cwd);
     expect(run.code, run.stderr).toBe(0);
