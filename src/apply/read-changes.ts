@@ -45,6 +45,9 @@ export interface ChangeFile {
 function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems): string[] {
   const writable = spec.fields.map((field) => field.name);
   const known = spec.idColumn ? [spec.idColumn, ...writable] : writable;
+  // A file with its id column took that name: another column is a field misspelt, not the id.
+  const present = new Set(source.columns.map(snakeCase));
+  const hinted = spec.idColumn && !present.has(spec.idColumn) ? known : writable;
   const seen = new Map<string, string>();
   let unknown = false;
   const names = source.columns.map((raw) => {
@@ -62,7 +65,7 @@ function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems
     seen.set(name, raw);
     if (!known.includes(name)) {
       unknown = true;
-      const hint = closestName(name, known);
+      const hint = closestName(name, hinted);
       problems.add(
         "header",
         `column ${quotedCell(raw)} is not a writable field of ${spec.resource} for ${spec.op}${hint ? `; did you mean ${hint}?` : ""} (writable: ${writable.join(", ")})`,

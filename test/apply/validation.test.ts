@@ -63,6 +63,21 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(message).toContain("did you mean product_access_status?");
   });
 
+  it("an unknown column is pointed at a close writable field only, never at the id column the file has", async () => {
+    const hr = await refused("user.edit", ["User ID,Department", "1001,E-1"]);
+    expect(hr).toContain(
+      'column "Department" is not a writable field of user for user.edit (writable: user_organisation_identifier)',
+    );
+    expect(hr).not.toContain("did you mean");
+    const typo = await refused("user.edit", ["user_id,user_organisation_identifer", "1001,E-1"]);
+    expect(typo).toContain("did you mean user_organisation_identifier?");
+    // With no id column, a name close to it is the id column misspelt.
+    const noId = await refused("user.edit", ["usr_id,user_organisation_identifier", "1001,E-1"]);
+    expect(noId).toContain(
+      'column "usr_id" is not a writable field of user for user.edit; did you mean user_id?',
+    );
+  });
+
   it("a read-only field is not writable either", async () => {
     const [a] = accessIds();
     const message = await refused("product_access.edit", [
