@@ -243,16 +243,19 @@ function readRows(
   const rows: ChangeRow[] = [];
   const firstLine = new Map<string, number>();
   const idIndex = spec.idColumn ? names.indexOf(spec.idColumn) : -1;
+  const noIdColumn = spec.idColumn !== undefined && idIndex < 0;
   // Nobody sees a hidden row, yet it would be sent (see hidden-cells.ts).
   const hidden = new Set(source.hiddenLines);
   forEachRow(source, problems, (row, where) => {
     if (hidden.has(row.line)) problems.add(where, HIDDEN_ROW_PROBLEM);
     const { values, bad } = notedTexts(row, source, names, spec, where, problems);
     const idCell = idIndex >= 0 ? (values[idIndex] ?? null) : null;
-    // An id cell that could not be read is already a problem: not "blank" as well.
-    const id = bad.has(idIndex)
-      ? undefined
-      : rowId(idCell, spec, where, firstLine, problems, source.unit);
+    // An id cell that could not be read is already a problem: not "blank" as well. Nor is any row
+    // of a file with no id column: the header says so once, and a row of it has no cell to fill.
+    const id =
+      bad.has(idIndex) || noIdColumn
+        ? undefined
+        : rowId(idCell, spec, where, firstLine, problems, source.unit);
     // A repeated id is a problem even when the first row has others of its own.
     if (typeof id === "number") firstLine.set(String(id), row.line);
     const set = readRow(values, names, spec, where, problems);

@@ -78,6 +78,18 @@ describe("apply refuses a bad file and sends nothing", () => {
     );
   });
 
+  it("a file with no id column says so once, not again as a blank id on every row", async () => {
+    const lines = [
+      "user_organisation_identifier",
+      ...Array.from({ length: 5 }, (_, i) => `E-${i}`),
+    ];
+    const message = await refused("user.edit", lines);
+    expect(message).toContain(
+      "1 problem, nothing was sent: header: no user_id column; user.edit needs one.",
+    );
+    expect(message).not.toContain("is blank");
+  });
+
   it("a read-only field is not writable either", async () => {
     const [a] = accessIds();
     const message = await refused("product_access.edit", [
