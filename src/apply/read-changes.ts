@@ -5,7 +5,6 @@
  */
 import { basename } from "node:path";
 import { forEachRow } from "../tabular/checked-rows.js";
-import { snakeCase } from "../tabular/header-names.js";
 import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
@@ -15,6 +14,7 @@ import { filledCell } from "../text/filled-cell.js";
 import { notedCell } from "./cell-notes.js";
 import { type CellValue, outOfRangeInt, parseCell, parseIntCell } from "./cell-value.js";
 import { closestName } from "./closest-name.js";
+import { headerField, headersReadAs } from "./header-field.js";
 import type { OpSpec } from "./ops.js";
 import { ChangeProblems } from "./problems.js";
 
@@ -37,6 +37,8 @@ export interface ChangeFile {
   readonly columns: readonly string[];
   /** The field (or id) each column names, in column order. */
   readonly names: readonly string[];
+  /** The headers read as a field of another name, for the plan to say so. */
+  readonly readAs: readonly { header: string; field: string }[];
   readonly unit: "line" | "row";
   readonly rows: readonly ChangeRow[];
 }
@@ -46,12 +48,12 @@ function mapHeader(source: TabularSource, spec: OpSpec, problems: ChangeProblems
   const writable = spec.fields.map((field) => field.name);
   const known = spec.idColumn ? [spec.idColumn, ...writable] : writable;
   // A file with its id column took that name: another column is a field misspelt, not the id.
-  const present = new Set(source.columns.map(snakeCase));
+  const present = new Set(source.columns.map((raw) => headerField(raw, spec)));
   const hinted = spec.idColumn && !present.has(spec.idColumn) ? known : writable;
   const seen = new Map<string, string>();
   let unknown = false;
   const names = source.columns.map((raw) => {
-    const name = snakeCase(raw);
+    const name = headerField(raw, spec);
     // Excel saves a CSV with an empty column after the data when a cell there was ever formatted:
     // a column named by nothing sets nothing (its cells are checked to be blank, see readRows).
     if (raw.trim() === "") return name;
@@ -303,7 +305,12 @@ async function sheetWithColumns(
   const lacked = lackedColumns(names, spec);
   if (lacked.length === 0) return undefined;
   const sheet = await otherSheetWith(path, basename(path), source, (columns) => {
-    return lackedColumns(columns.map(snakeCase), spec).length === 0;
+    return (
+      lackedColumns(
+        columns.map((raw) => headerField(raw, spec)),
+        spec,
+      ).length === 0
+    );
   });
   return sheet === undefined ? undefined : { sheet, lacked };
 }
@@ -332,5 +339,6 @@ export async function readChangeFile(
     throw problems.toError(tableName(shown, source), elsewhere);
   }
   const { columns, unit } = source;
-  return { file, sha256: opened.sha256, columns, names, unit, rows };
+  const readAs = headersReadAs(columns, names);
+  return { file, sha256: opened.sha256, columns, names, readAs, unit, rows };
 }

@@ -1,9 +1,10 @@
 /**
  * Which file column feeds which column of the `user` table. Headers are compared by
  * {@link headerKey} (case, spaces, punctuation and accents ignored) against the usual names HR
- * and portal exports give the person fields; every other column is kept under its snake_case name.
+ * and portal exports give the person fields (src/load/user-header-aliases.ts); every other column
+ * is kept under its snake_case name.
  */
-import { USER_BASE_COLUMNS } from "../load/user-table.js";
+import { type UserBaseColumn, userColumnOfKey } from "../load/user-header-aliases.js";
 import { columnNameOf, headerKey } from "../tabular/header-names.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
 import {
@@ -15,29 +16,6 @@ import {
 import type { ColumnRecord } from "./column-record.js";
 import { RosterError } from "./errors.js";
 
-export type UserBaseColumn = (typeof USER_BASE_COLUMNS)[number];
-
-/** Header keys (see headerKey) per base column; the column's own name is always one. */
-export const ROSTER_ALIASES: Readonly<Record<UserBaseColumn, readonly string[]>> = {
-  // `user_firstname`, `user_lastname`, `user_email`: the portal's own field names as an export
-  // prefixes them with their resource's, as its other user fields (user_status) are named.
-  user_id: ["userid", "id", "user"],
-  firstname: ["firstname", "givenname", "first", "forename", "prenom", "userfirstname"],
-  // "Nom" beside "Prénom" is a French export's last name.
-  lastname: ["lastname", "surname", "familyname", "last", "nom", "nomdefamille", "userlastname"],
-  email: ["email", "emailaddress", "employeeemail", "mail", "useremail"],
-  user_status: ["userstatus", "status"],
-  user_organisation_identifier: [
-    "userorganisationidentifier",
-    "organisationidentifier",
-    "organizationidentifier",
-    "organisationid",
-    "organizationid",
-    "employeeid",
-    "employeenumber",
-  ],
-};
-
 /**
  * Names a roster column may not take, for they say where a row comes from: the portal and the
  * day of a lake's folders (`portal=…/snapshot_date=…`, which readers take over the file's own
@@ -45,12 +23,6 @@ export const ROSTER_ALIASES: Readonly<Record<UserBaseColumn, readonly string[]>>
  * `portal_2`, `snapshot_date_2` (or the next suffix free).
  */
 const RESERVED_COLUMNS = ["portal", "snapshot_date"];
-
-const BY_KEY = new Map<string, UserBaseColumn>(
-  USER_BASE_COLUMNS.flatMap((column) =>
-    ROSTER_ALIASES[column].map((key) => [key, column] as const),
-  ),
-);
 
 /** The table column of each file column, in file order, and which of them are extras. */
 export interface RosterColumns {
@@ -72,7 +44,7 @@ export interface RosterColumns {
 
 /** Whether a header cell names the `user_id` column. */
 export function isUserIdHeader(raw: string): boolean {
-  return BY_KEY.get(headerKey(raw)) === "user_id";
+  return userColumnOfKey(headerKey(raw)) === "user_id";
 }
 
 /**
@@ -90,7 +62,7 @@ export function planRosterColumns(
   const preset: (UserBaseColumn | undefined)[] = [];
   const seen = new Map<UserBaseColumn, string>();
   header.forEach((raw, index) => {
-    const base = BY_KEY.get(headerKey(raw));
+    const base = userColumnOfKey(headerKey(raw));
     if (base === undefined) return;
     const earlier = seen.get(base);
     if (earlier !== undefined) {

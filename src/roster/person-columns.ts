@@ -7,8 +7,8 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
+import { USER_HEADER_ALIASES, type UserBaseColumn } from "../load/user-header-aliases.js";
 import { USER_TABLE } from "../load/user-table.js";
-import { ROSTER_ALIASES, type UserBaseColumn } from "./aliases.js";
 import type { RosterMode } from "./swap.js";
 
 /** The person fields a report shows, each the base columns that provide it. */
@@ -49,7 +49,11 @@ export async function missingPersonFields(
   for (const { what, columns } of FIELDS) {
     if (columns.some((column) => fileColumns.includes(column))) continue;
     if (mode === "merge" && (await anyValue(connection, columns))) continue;
-    missing.push({ what, columns, headers: columns.flatMap((column) => ROSTER_ALIASES[column]) });
+    missing.push({
+      what,
+      columns,
+      headers: columns.flatMap((column) => USER_HEADER_ALIASES[column]),
+    });
   }
   return missing;
 }

@@ -227,6 +227,27 @@ describe("apply", () => {
     expect(fx.writes()).toBe(writes);
   });
 
+  it("user.edit reads an HR sheet's headers as roster import does, and says which as which", async () => {
+    const users = fx.sim.data.userIds().slice(20, 22);
+    const sheet = await csvFile(fx.dir, "hr-sheet.csv", [
+      "ID,Employee ID",
+      ...users.map((u) => `${u},EMP-${u}`),
+    ]);
+    const dry = await fx.run(["apply", sheet, "--op", "user.edit", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain('column \\"ID\\" is read as user_id');
+    expect(dry.stderr).toContain(
+      'column \\"Employee ID\\" is read as user_organisation_identifier',
+    );
+    expect(dry.stdout).toContain(
+      `line 2  user ${users[0]}  user_organisation_identifier: (not known) → "EMP-${users[0]}"`,
+    );
+    const sent = await fx.run(["apply", sheet, "--op", "user.edit", "--yes"]);
+    expect(sent.code, sent.stderr).toBe(0);
+    const identifiers = users.map((u) => fx.sim.data.get("user", u)?.user_organisation_identifier);
+    expect(identifiers).toEqual(users.map((u) => `EMP-${u}`));
+  });
+
   it("user_grp.create: a new intake into a group, an existing link left alone", async () => {
     const group = fx.sim.data.list("grp").at(-1)?.grp_id as number;
     const intake = fx.outsiders(group, 12);

@@ -16,6 +16,7 @@ import { LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
 import { streamIsTTY } from "../../log/color.js";
 import type { Logger } from "../../log/logger.js";
+import { quotedCell } from "../../tabular/quoted-cell.js";
 import {
   type CommandSetup,
   dbSetting,
@@ -194,6 +195,9 @@ async function applySetup(
 
 /** What the plan found worth a warning: ids the portal may not know, notes, earlier runs. */
 function logPlanNotes(planned: ApplyPlan, logger: Logger): void {
+  for (const { header, field } of planned.file.readAs) {
+    logger.info(`column ${quotedCell(header)} is read as ${field}`);
+  }
   for (const warning of planned.unknown.slice(0, 20)) {
     logger.warn(`${warning} (sent anyway; --strict refuses)`);
   }
