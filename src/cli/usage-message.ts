@@ -5,6 +5,7 @@
  * scheduler's log or a cron mail keeps only the first line.
  */
 
+import { listed } from "../text/listed-words.js";
 import { typedTexts } from "./typed-flag-text.js";
 
 /** What each command's positional arguments are, for "Not enough non-option arguments". */
@@ -37,13 +38,6 @@ function asTyped(name: string, argv: readonly string[]): string {
   const flag = `${dashes}${name}`;
   const typed = argv.some((arg) => arg === flag || arg.startsWith(`${flag}=`));
   return typed ? flag : JSON.stringify(name);
-}
-
-/** "a, b and c" (or "a, b or c"). */
-function listed(items: readonly string[], last = "and"): string {
-  return items.length <= 1
-    ? (items[0] ?? "")
-    : `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`;
 }
 
 /** Names yargs lists twice (`log-format, logFormat`): only the kebab-case one is kept. */

@@ -3,6 +3,7 @@
  * line of `check` that shows them: the config file alone is named only when it gave them all, so
  * a value that a flag or an LMS_* variable overrode is not credited to the file.
  */
+import { listed } from "../text/listed-words.js";
 import type { FieldName } from "./fields.js";
 import type { ResolvedConfig, SettingOrigin } from "./resolve.js";
 
@@ -38,5 +39,5 @@ export function describeSettingsOrigin(
     fromFile,
   ].filter((name): name is string => name !== undefined);
   if (names.length === 0) return "defaults";
-  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return listed(names);
 }

@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import { REPORT_FORMATS } from "../config/report-formats.js";
+import { listed } from "../text/listed-words.js";
 
 type Issue = z.core.$ZodIssue;
 
@@ -94,13 +95,6 @@ function wrongValue(issue: Issue, value: unknown): string {
   }
   if (issue.code === "too_small") return "must not be empty";
   return hint ? `must be ${hint}` : "has the wrong kind of value";
-}
-
-/** `a`, `a and b`, `a, b and c`. */
-function listed(names: readonly string[]): string {
-  return names.length < 2
-    ? names.join("")
-    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
 /** "unknown field sheets (the fields are …)" for the keys of one object the schema does not take. */
