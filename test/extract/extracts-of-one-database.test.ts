@@ -12,6 +12,7 @@ import { openDatabase } from "../../src/load/database.js";
 import { sidePathOf } from "../../src/load/side-file.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { recordingLogger } from "../helpers/recording-logger.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const dir = tempDirForFile("lms-shared-db-");
@@ -54,27 +55,39 @@ describe("one database for two extracts", () => {
   });
 
   test("the refused one of two extracts of a new database leaves the other's files alone", async () => {
-    // Both start before either has made a file. The second waits for the side file's lock (its
-    // own extract could not use it) and is stopped while it waits; it used to remove the side
-    // file (and the database) the other had made and was using, as files it made itself.
+    // Both start before either has made a file. The one that comes second to the side file waits
+    // for it (its own extract could not use it) and is stopped while it waits; it used to remove
+    // the side file (and the database) the other had made and was using, as files it made itself.
+    // Which run comes first is up to the machine, so each may wait, and the one that says it
+    // waits is stopped.
     const db = join(dir, "new-twice.duckdb");
     const clientOptions = { baseUrl: sims[2]!.baseUrl, apiKey: "demo-key", concurrency: 4 };
-    const stop = new AbortController();
-    const holder = runExtract({ db, clientOptions, mode: "full", logger: silentLogger });
-    const waiter = runExtract({
-      db,
-      clientOptions,
-      mode: "full",
-      logger: silentLogger,
-      waitSeconds: 600,
-      signal: stop.signal,
+    const runs = [0, 1].map(() => {
+      const lines: string[] = [];
+      const stop = new AbortController();
+      const options = { db, clientOptions, logger: recordingLogger(lines) };
+      const run = runExtract({ ...options, mode: "full", waitSeconds: 600, signal: stop.signal });
+      // Settled here too, so the one not awaited first is never an unhandled rejection.
+      const settled = run.then(
+        () => "done",
+        (error: unknown) => String(error),
+      );
+      return { lines, stop, settled };
     });
-    while (!existsSync(sidePathOf(db))) await new Promise((resolve) => setTimeout(resolve, 5));
-    stop.abort();
-    await expect(waiter).rejects.toThrow(/interrupted/);
+    const waits = (run: (typeof runs)[number]) =>
+      run.lines.some((line) => line.includes("waiting"));
+    // The other holds the side file from before DuckDB has made it: both are awaited.
+    let waiter = runs.find(waits);
+    while (waiter === undefined || !existsSync(sidePathOf(db))) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      waiter = runs.find(waits);
+    }
+    const holder = runs.find((run) => run !== waiter)!;
+    waiter.stop.abort();
+    expect(await waiter.settled).toMatch(/interrupted/);
     // The holder pages a slow portal still: its side file is where it was.
     expect(existsSync(sidePathOf(db))).toBe(true);
-    await holder;
+    expect(await holder.settled).toBe("done");
     expect(await runCount(db)).toBe(1);
   });
 });
