@@ -31,6 +31,7 @@
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
+-- param excluded_statuses string_list = inactive,suspended,disabled,deactivated,deleted,archived,terminated,leaver,left: People whose roster user_status is one of these are left out, as no longer to be followed up (case and surrounding white space ignored; empty = no one is left out).
 -- param by_column string = department: Roster column to total by (e.g. department, site).
 -- label people: People
 -- label required: Required items
@@ -56,6 +57,18 @@ scope_users AS (
   ) AS everyone
   WHERE $group_id IS NULL
 ),
+-- People the roster marks as gone (user_status one of excluded_statuses) are left out of the
+-- required products: they are no one's to follow up. People without a roster row or status stay.
+left_people AS (
+  SELECT user_id FROM "user"
+  WHERE lower(regexp_replace(user_status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'))
+        IN (SELECT lower(regexp_replace(status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'))
+            FROM unnest($excluded_statuses) AS s(status))
+),
+followed_users AS (
+  SELECT user_id FROM scope_users
+  WHERE NOT EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = scope_users.user_id)
+),
 -- As it stood on today, as in compliance.sql: access granted after today is not there yet, nor
 -- is a take begun after it, and a completion counts from its day.
 access_records AS (
@@ -72,12 +85,12 @@ dated_takes AS (
                    <= $today, true)
 ),
 pairs AS (
-  SELECT scope_users.user_id, required.product_id
-  FROM scope_users CROSS JOIN (SELECT DISTINCT unnest($product_ids) AS product_id) AS required
-  WHERE len($product_ids) > 0 AND scope_users.user_id IS NOT NULL
+  SELECT followed_users.user_id, required.product_id
+  FROM followed_users CROSS JOIN (SELECT DISTINCT unnest($product_ids) AS product_id) AS required
+  WHERE len($product_ids) > 0 AND followed_users.user_id IS NOT NULL
   UNION
   SELECT product_access_user_id, product_access_product_id
-  FROM access_records JOIN scope_users ON scope_users.user_id = product_access_user_id
+  FROM access_records JOIN followed_users ON followed_users.user_id = product_access_user_id
   WHERE len($product_ids) = 0 AND product_access_product_id IS NOT NULL
 ),
 access AS (

@@ -13,6 +13,7 @@
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
+-- param excluded_statuses string_list = inactive,suspended,disabled,deactivated,deleted,archived,terminated,leaver,left: People whose roster user_status is one of these are left out, as no longer to be followed up (case and surrounding white space ignored; empty = no one is left out).
 -- label week: Week ending
 -- label required: Required items
 WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
@@ -40,6 +41,18 @@ scope_users AS (
   ) AS everyone
   WHERE $group_id IS NULL
 ),
+-- People the roster marks as gone (user_status one of excluded_statuses) are left out of the
+-- required products: they are no one's to follow up. People without a roster row or status stay.
+left_people AS (
+  SELECT user_id FROM "user"
+  WHERE lower(regexp_replace(user_status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'))
+        IN (SELECT lower(regexp_replace(status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'))
+            FROM unnest($excluded_statuses) AS s(status))
+),
+followed_users AS (
+  SELECT user_id FROM scope_users
+  WHERE NOT EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = scope_users.user_id)
+),
 weekly_access AS (
   SELECT weeks.week, product_access_user_id AS user_id, product_access_product_id AS product_id,
          -- Capped by the day the access ends, as compliance.sql's access_expires: of several
@@ -60,14 +73,14 @@ weekly_access AS (
   GROUP BY weeks.week, product_access_user_id, product_access_product_id
 ),
 weekly_pairs AS (
-  SELECT weeks.week, scope_users.user_id, required.product_id
+  SELECT weeks.week, followed_users.user_id, required.product_id
   FROM weeks
-  CROSS JOIN scope_users
+  CROSS JOIN followed_users
   CROSS JOIN (SELECT DISTINCT unnest($product_ids) AS product_id) AS required
-  WHERE len($product_ids) > 0 AND scope_users.user_id IS NOT NULL
+  WHERE len($product_ids) > 0 AND followed_users.user_id IS NOT NULL
   UNION
   SELECT weekly_access.week, weekly_access.user_id, weekly_access.product_id
-  FROM weekly_access JOIN scope_users ON scope_users.user_id = weekly_access.user_id
+  FROM weekly_access JOIN followed_users ON followed_users.user_id = weekly_access.user_id
   WHERE len($product_ids) = 0
 ),
 passes AS (

@@ -4,7 +4,9 @@
 --   name and first name (alphabetical: case, accents and surrounding white space ignored). Names and e-mail come from the roster ("lms-export roster import FILE");
 --   they are empty for people the roster does not list.
 --   People: with group_id, the people linked to that group or any of its subgroups; without it,
---   everyone seen in user_grp, product_access or take. Required products: with product_ids,
+--   everyone seen in user_grp, product_access or take; either way without those the roster marks
+--   as gone (user_status one of excluded_statuses: inactive, suspended, leaver and the like by
+--   default). Required products: with product_ids,
 --   every listed product for every person (whether or not they have an access record); without
 --   it, each product the person holds an access record for.
 --   Everything is as it stood on the day today, so that a past day gives that day's figures (as
@@ -55,6 +57,7 @@
 -- param product_ids int_list = []: Required products (empty = each product a person has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
+-- param excluded_statuses string_list = inactive,suspended,disabled,deactivated,deleted,archived,terminated,leaver,left: People whose roster user_status is one of these are left out, as no longer to be followed up (case and surrounding white space ignored; empty = no one is left out).
 -- param expiring_days int = 30 (0..36500): An active access expiring within this many days is flagged.
 -- param manager_column string = manager_email: Roster column holding each person's manager's e-mail (people without one: the admins of their groups).
 -- param by_manager bool = false: One row per manager of each person, for a mail split per manager (false: the managers in one cell).
@@ -85,6 +88,18 @@ scope_users AS (
   ) AS everyone
   WHERE $group_id IS NULL
 ),
+-- People the roster marks as gone (user_status one of excluded_statuses) are left out of the
+-- required products: they are no one's to follow up. People without a roster row or status stay.
+left_people AS (
+  SELECT user_id FROM "user"
+  WHERE lower(regexp_replace(user_status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'))
+        IN (SELECT lower(regexp_replace(status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'))
+            FROM unnest($excluded_statuses) AS s(status))
+),
+followed_users AS (
+  SELECT user_id FROM scope_users
+  WHERE NOT EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = scope_users.user_id)
+),
 -- Everything is as it stood on today, as compliance-trend counts each week: an access record
 -- granted after today is not there yet (one without that date always is); a take counts from its
 -- earliest date and its completion from its day. Statuses have no dates: today's are used.
@@ -108,12 +123,12 @@ dated_takes AS (
                    <= $today, true)
 ),
 pairs AS (
-  SELECT scope_users.user_id, required.product_id
-  FROM scope_users CROSS JOIN (SELECT DISTINCT unnest($product_ids) AS product_id) AS required
-  WHERE len($product_ids) > 0 AND scope_users.user_id IS NOT NULL
+  SELECT followed_users.user_id, required.product_id
+  FROM followed_users CROSS JOIN (SELECT DISTINCT unnest($product_ids) AS product_id) AS required
+  WHERE len($product_ids) > 0 AND followed_users.user_id IS NOT NULL
   UNION
   SELECT product_access_user_id, product_access_product_id
-  FROM access_records JOIN scope_users ON scope_users.user_id = product_access_user_id
+  FROM access_records JOIN followed_users ON followed_users.user_id = product_access_user_id
   WHERE len($product_ids) = 0 AND product_access_product_id IS NOT NULL
 ),
 access AS (

@@ -19,6 +19,7 @@
 -- param product_ids int_list = []: Required products (empty = each product a user has access to).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
+-- param excluded_statuses string_list = inactive,suspended,disabled,deactivated,deleted,archived,terminated,leaver,left: People whose roster user_status is one of these are left out, as no longer to be followed up (case and surrounding white space ignored; empty = no one is left out).
 -- label group_name: Group (direct members only)
 -- label required: Required items (direct members)
 -- label completed: Completed (direct members)
@@ -34,12 +35,21 @@ named AS (
                                   THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name
   FROM grp
 ),
+-- People the roster marks as gone (user_status one of excluded_statuses) are left out of the
+-- required products: they are no one's to follow up. People without a roster row or status stay.
+left_people AS (
+  SELECT user_id FROM "user"
+  WHERE lower(regexp_replace(user_status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'))
+        IN (SELECT lower(regexp_replace(status, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'))
+            FROM unnest($excluded_statuses) AS s(status))
+),
 -- With group_id, the groups of its subtree only, as compliance-summary's group rows: their direct
 -- members are the people compliance.sql has in scope, and a group outside it is not shown.
 members AS (
   SELECT DISTINCT user_grp_user_id AS user_id, user_grp_grp_id AS grp_id
   FROM user_grp
   WHERE user_grp_user_id IS NOT NULL AND user_grp_grp_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = user_grp_user_id)
     AND ($group_id IS NULL
          OR user_grp_grp_id IN (SELECT descendant_id FROM tree WHERE ancestor_id = $group_id))
 ),

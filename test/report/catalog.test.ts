@@ -105,6 +105,13 @@ describe("the project's catalog", () => {
         description: "Days after access is granted by which a product must be completed.",
       },
       {
+        name: "excluded_statuses",
+        type: "string_list",
+        default: "inactive,suspended,disabled,deactivated,deleted,archived,terminated,leaver,left",
+        description:
+          "People whose roster user_status is one of these are left out, as no longer to be followed up (case and surrounding white space ignored; empty = no one is left out).",
+      },
+      {
         name: "expiring_days",
         type: "int",
         default: "30",

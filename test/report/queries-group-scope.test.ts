@@ -47,6 +47,12 @@ describe("group_id", () => {
     for (const name of queries.filter((q) => q !== "overdue-by-group")) {
       expect(cte(await read(name), "scope_users"), name).toBe(scope);
     }
+    // The people left out as gone (queries-left-people.test.ts) by one rule too; access counts them.
+    const left = cte(compliance, "left_people");
+    expect(left).toContain("$excluded_statuses");
+    for (const name of queries.filter((q) => q !== "access")) {
+      expect(cte(await read(name), "left_people"), name).toBe(left);
+    }
   });
 
   test("overdue-by-group lists the groups of the subtree only, each as without group_id", async () => {
