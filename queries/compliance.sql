@@ -45,7 +45,9 @@
 --   last_activity: the latest take start or completion. Days are UTC calendar days.
 --   manager_email: the person's managers. A person's manager is the address in the roster
 --   column named by manager_column (manager_email by default), when the person has one there
---   (white space around it taken off; a cell of white space alone, a tab too, holds none);
+--   (white space around it taken off; a cell of white space alone, a tab too, holds none; a
+--   cell without an @ that is a roster person's user_id or user_organisation_identifier, as an
+--   HR sheet's manager id column holds, stands for that person's roster e-mail);
 --   otherwise the roster e-mails of the admins (user_grp_group_admin = 1) of the groups the
 --   person is linked to directly, as in the group-managers query (an admin of a group is not
 --   managed through it). Several are listed in alphabetical order, separated by ", "; with
@@ -181,11 +183,32 @@ takes AS (
 -- that is no address, where the split saw none. test/report/queries-managers.test.ts keeps the
 -- two the same. An empty manager_column names no column: read as the whole row otherwise, every
 -- person's "manager" would be their roster row as text.
-roster_managers AS MATERIALIZED (
+roster_manager_cells AS MATERIALIZED (
   SELECT u.user_id,
-         lower(nullif(regexp_replace(to_json(u) ->> nullif($manager_column, ''), '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), ''))
-           AS manager_email
+         nullif(regexp_replace(to_json(u) ->> nullif($manager_column, ''), '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '') AS cell
   FROM "user" AS u
+),
+-- A cell without an @ that names a person of the roster, by user_id or by
+-- user_organisation_identifier (HR sheets give a manager's id or employee number, and the run
+-- suggests such a column when the roster has no address column), stands for that person's
+-- address; a user_id match first. A cell that names no one, or someone without an address, stays
+-- as it is: the mail split refuses it as no address rather than mailing the wrong person. Hash
+-- joins on the id as text: a condition with OR would compare every cell with every person.
+person_ids AS (
+  SELECT CAST(user_id AS VARCHAR) AS id, 0 AS rank, user_id, email FROM "user"
+  UNION ALL
+  SELECT regexp_replace(user_organisation_identifier, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), 1, user_id, email
+  FROM "user" WHERE user_organisation_identifier IS NOT NULL
+),
+person_addresses AS (
+  SELECT id, min_by(nullif(regexp_replace(email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), ''), (rank, user_id)) AS email
+  FROM person_ids GROUP BY id
+),
+roster_managers AS MATERIALIZED (
+  SELECT cells.user_id, lower(coalesce(named.email, cells.cell)) AS manager_email
+  FROM roster_manager_cells AS cells
+  LEFT JOIN person_addresses AS named
+    ON named.id = cells.cell AND NOT contains(cells.cell, '@')
 ),
 admin_managers AS (
   SELECT member.user_grp_user_id AS user_id,
