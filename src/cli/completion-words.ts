@@ -7,6 +7,7 @@
  */
 import type { CompletionCallback, FallbackCompletionFunction } from "yargs";
 import { loadCatalogFor } from "./catalog-option.js";
+import { commandAt } from "./command-position.js";
 import { SHELLS } from "./completion-shell.js";
 import type { CliContext } from "./context.js";
 
@@ -77,21 +78,25 @@ export async function completionFor(
   if (at === -1) return undefined;
   // The program's name first, the word being typed last.
   const typed = argv.slice(at + 1);
-  const words = typed.slice(1, -1).filter((word) => !word.startsWith("-"));
-  const names = NAME_ARGUMENTS.includes(words[0] ?? "")
-    ? await reportNames(typedCatalogs(typed), ctx)
-    : [];
+  const before = typed.slice(1, -1);
+  const is = (command: readonly string[]) => commandAt(before, command) !== -1;
+  const namesWanted = NAME_ARGUMENTS.some((command) => is([command]));
+  const names = namesWanted ? await reportNames(typedCatalogs(typed), ctx) : [];
+  // `completion` offers its shells as its first word only.
+  const shellWanted =
+    is(["completion"]) &&
+    before.slice(commandAt(before, ["completion"]) + 1).every((word) => word.startsWith("-"));
   return (current, parsed: Record<string, unknown>, byDefault: Default, done: Done) => {
     if (valueOfFlag(typed.at(-2), parsed)) {
       // Flags are no value: what is left are the flag's choices, if it has any.
       byDefault((_error, list) => done((list ?? []).filter((word) => !word.startsWith("-"))));
     } else if (current.startsWith("-")) {
       byDefault();
-    } else if (FILE_ARGUMENTS.some((command) => command.every((word, i) => words[i] === word))) {
+    } else if (FILE_ARGUMENTS.some(is)) {
       done([]);
-    } else if (words[0] === "completion") {
-      done(words.length === 1 ? SHELLS.filter((shell) => shell.startsWith(current)) : []);
-    } else if (NAME_ARGUMENTS.includes(words[0] ?? "")) {
+    } else if (is(["completion"])) {
+      done(shellWanted ? SHELLS.filter((shell) => shell.startsWith(current)) : []);
+    } else if (namesWanted) {
       done(names.filter((name) => name.startsWith(current)));
     } else {
       byDefault();

@@ -7,6 +7,7 @@
  * under ./, a statement to `sql` after a space, which SQL ignores. (`schedule` takes `--` for the
  * command it runs, which parses it itself.)
  */
+import { commandAt } from "./command-position.js";
 
 /** How each command whose words may start with "-" writes such a word so it is not a flag. */
 const ESCAPES: ReadonlyArray<readonly [readonly string[], (word: string) => string]> = [
@@ -17,10 +18,9 @@ const ESCAPES: ReadonlyArray<readonly [readonly string[], (word: string) => stri
   [["sql"], (statement) => ` ${statement}`],
 ];
 
-/** Contract: the escape of the command the words before any flag name, if it is one above. */
+/** Contract: the escape of the command `words` name (command-position.ts), if it is one above. */
 function escapeFor(words: readonly string[]): ((word: string) => string) | undefined {
-  const named = words.filter((word) => !word.startsWith("-"));
-  return ESCAPES.find(([command]) => command.every((word, i) => named[i] === word))?.[1];
+  return ESCAPES.find(([command]) => commandAt(words, command) !== -1)?.[1];
 }
 
 /**

@@ -6,11 +6,10 @@
  * a line break; a path like "-x y.duckdb" stays a word that looks like a flag, and is said to be
  * one), and is given to yargs after a space, which SQL ignores.
  */
+import { commandAt } from "./command-position.js";
+
 export function sqlCommentWords(argv: readonly string[]): readonly string[] {
-  // The command: `sql`, with nothing before it but flags and their values (`--db x.duckdb sql`).
-  const flagOrValue = (word: string, i: number) =>
-    word.startsWith("-") || argv[i - 1]?.startsWith("-") === true;
-  const first = argv.findIndex((word, i) => word === "sql" && argv.slice(0, i).every(flagOrValue));
+  const first = commandAt(argv, ["sql"]);
   if (first === -1) return argv;
   return argv.map((word, i) =>
     i > first && word.startsWith("--") && /[\r\n]/.test(word) ? ` ${word}` : word,

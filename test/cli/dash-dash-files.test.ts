@@ -26,6 +26,11 @@ describe("files after --", () => {
       ...["report", "--db", "r.duckdb", "--format", "csv", "--out", "out", "--", "-mine.sql"],
     ]);
     expect(report.code, report.stderr).toBe(0);
+    // With the flags before the command, their values are not the command.
+    const first = ["--db", "r.duckdb", "--format", "csv", "--out", "first"];
+    const flagsFirst = await runCli(dir, [...first, "report", "--", "-mine.sql"]);
+    expect(flagsFirst.code, flagsFirst.stderr).toBe(0);
+    expect(await readdir(join(dir, "first"))).toEqual([expect.stringMatching(/^-mine-.*\.csv$/)]);
     const [written] = await readdir(join(dir, "out"));
     expect(written).toMatch(/^-mine-.*\.csv$/);
     const text = await readFile(join(dir, "out", String(written)), "utf8");

@@ -57,6 +57,11 @@ describe("Tab", () => {
     expect((await tab("report", "weekly-c")).offered).toEqual(["weekly-compliance"]);
     expect((await tab("run", "weekly-compliance", "data-f")).offered).toEqual(["data-freshness"]);
     expect((await tab("extract", "--inc")).offered).toEqual(["--incremental"]);
+    // Flags and their values before the command are not the command.
+    expect((await tab("--db", "x.duckdb", "report", "weekly-c")).offered).toEqual([
+      "weekly-compliance",
+    ]);
+    expect(await tab("--db", "x.duckdb", "apply", "")).toEqual({ offered: [], stderr: "" });
   });
 
   it("reads a value bash split off at = as the flag's, and offers completion's shells", async () => {
