@@ -15,6 +15,7 @@ import { checkChartsOnDatabase } from "./html/chart-columns.js";
 import { writeHtmlReport } from "./html/html-report.js";
 import { checkSignal, interrupted, interruptOnAbort } from "./interruption.js";
 import { type LastLoad, lastLoad } from "./last-load.js";
+import { leftPeopleLines } from "./left-people-note.js";
 import type { ReportRunResult } from "./model.js";
 import {
   anyTimeFileName,
@@ -156,6 +157,7 @@ async function checkRoster(
     const columns = await rosterColumnLines(connection, jobs, db.portals);
     for (const line of columns.notes) logger.info(line);
     for (const line of columns.warnings) logger.warn(line);
+    for (const line of await leftPeopleLines(connection, jobs, db.portals)) logger.info(line);
     return coverage;
   } finally {
     connection.closeSync();

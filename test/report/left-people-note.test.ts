@@ -1,0 +1,70 @@
+/**
+ * A report run says how many people of the data it left out as gone (roster user_status one of
+ * excluded_statuses), by status, once per value of the parameter: a report with fewer people
+ * than the portal has must not look like a wrong one. On the hand-built dataset
+ * (test/fixtures/lms-dataset.ts) with its roster, 104 "Inactive", 105 " Leaver " and 106
+ * "SUSPENDED"; a roster person the data does not have is not counted.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runReports } from "../../src/report/run-report.js";
+import { createLmsDatabase, type TestDatabase } from "../fixtures/lms-dataset.js";
+import { recordingLogger } from "../helpers/recording-logger.js";
+
+let dir: string;
+let db: TestDatabase;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-left-people-"));
+  db = await createLmsDatabase({ roster: true });
+  const connection = await db.connect();
+  for (const [id, status] of [
+    [104, "Inactive"],
+    [105, " Leaver "],
+    [106, "SUSPENDED"],
+  ] as const) {
+    await connection.run(`UPDATE "user" SET user_status = '${status}' WHERE user_id = ${id}`);
+  }
+  await connection.run(
+    `INSERT INTO "user" (user_id, firstname, user_status) VALUES (900, 'Gone', 'inactive')`,
+  );
+  connection.closeSync();
+});
+afterAll(async () => {
+  db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+let runs = 0;
+
+/** The lines a run of `names` logs about people left out. */
+async function leftLines(names: string[], params: Record<string, string> = {}) {
+  const lines: string[] = [];
+  runs += 1;
+  await runReports(db, names, {
+    outDir: join(dir, `run-${runs}`),
+    formats: ["csv"],
+    params,
+    now: new Date("2026-03-10T08:00:00Z"),
+    logger: recordingLogger(lines),
+  });
+  return lines.filter((line) => line.includes("marks as gone"));
+}
+
+describe("people left out as gone", () => {
+  test("are counted by status, once for the queries that share a value", async () => {
+    expect(await leftLines(["compliance", "compliance-summary", "access"])).toEqual([
+      "info 3 people of the data the roster marks as gone are left out of compliance, compliance-summary: inactive 1, leaver 1, suspended 1 (excluded_statuses; --param excluded_statuses= counts them)",
+    ]);
+  });
+
+  test("follow the value given, and nothing is said when no one is left out", async () => {
+    expect(await leftLines(["compliance"], { excluded_statuses: "leaver" })).toEqual([
+      "info 1 person of the data the roster marks as gone is left out of compliance: leaver 1 (excluded_statuses; --param excluded_statuses= counts them)",
+    ]);
+    expect(await leftLines(["compliance"], { excluded_statuses: "" })).toEqual([]);
+    expect(await leftLines(["access"])).toEqual([]);
+  });
+});
