@@ -47,10 +47,12 @@ async function feed(pipe: string, done: () => boolean): Promise<number> {
       // Non-blocking: opening fails (ENXIO) while no reader has the pipe open.
       const handle = await open(pipe, constants.O_WRONLY | constants.O_NONBLOCK);
       opens++;
-      await handle.write("1\n2\n3\n");
-      await handle.close();
+      // A reader that closed the pipe between the open and the write (EPIPE; DuckDB opens it
+      // to bind, then again to scan) is fed at its next open.
+      await handle.write("1\n2\n3\n").finally(() => handle.close());
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENXIO") throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENXIO" && code !== "EPIPE") throw error;
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
