@@ -21,6 +21,8 @@ export interface QueryRunner {
     name: string,
     params?: Record<string, string>,
   ): Promise<{ columns: string[]; rows: Cell[][] }>;
+  /** The physical plan DuckDB makes for the query with these parameters, as EXPLAIN's JSON. */
+  plan(name: string, params?: Record<string, string>): Promise<string>;
   close(): void;
 }
 
@@ -36,19 +38,35 @@ export async function openQueryRunner(
   const setup = await db.connect();
   for (const statement of options.extra ?? []) await setup.run(statement);
   const catalog = await loadCatalog(new URL("../../", import.meta.url).pathname);
+  const bind = async (name: string, params: Record<string, string>) => {
+    const query = catalog.queries.get(name);
+    if (!query) throw new Error(`no query ${name}`);
+    const values = resolveQueryParams(
+      query.params,
+      [{ values: { today: TODAY, ...params }, source: "test" }],
+      query.file,
+      new Date(`${TODAY}T12:00:00Z`),
+    );
+    const connection = await db.connect();
+    return { connection, bound: await bindQuery(connection, query, values) };
+  };
   return {
     catalog,
-    async run(name, params = {}) {
-      const query = catalog.queries.get(name);
-      if (!query) throw new Error(`no query ${name}`);
-      const values = resolveQueryParams(
-        query.params,
-        [{ values: { today: TODAY, ...params }, source: "test" }],
-        query.file,
-        new Date(`${TODAY}T12:00:00Z`),
+    async plan(name, params = {}) {
+      const { connection, bound } = await bind(name, params);
+      const reader = await connection.runAndReadAll(
+        `EXPLAIN (FORMAT json) ${bound.sql}`,
+        bound.values,
+        bound.types,
       );
-      const connection = await db.connect();
-      const bound = await bindQuery(connection, query, values);
+      connection.closeSync();
+      return reader
+        .getRowsJS()
+        .map((row) => String(row[1]))
+        .join("\n");
+    },
+    async run(name, params = {}) {
+      const { connection, bound } = await bind(name, params);
       const reader = await connection.runAndReadAll(bound.sql, bound.values, bound.types);
       const types = reader.columnTypes().map((t) => t.typeId);
       const rows = reader.getRowsJson().map((row) =>
