@@ -191,27 +191,39 @@ roster_manager_cells AS MATERIALIZED (
 -- A cell without an @ that names a person of the roster, by user_id or by
 -- user_organisation_identifier (HR sheets give a manager's id or employee number, and the run
 -- suggests such a column when the roster has no address column), stands for that person's
--- address; a user_id match first. A cell that names no one, or someone without an address, stays
--- as it is: the mail split refuses it as no address rather than mailing the wrong person. Hash
--- joins on the id as text: a condition with OR would compare every cell with every person, and
--- so would a second condition on the cell alone beside the equality in a LEFT JOIN's ON (DuckDB
--- plans it as a blockwise nested loop: 3 minutes instead of 4 s at 400,000 people), so the cell
--- with an @ is made NULL, which matches no id, inside the one equality.
+-- address; "1001.0", as a sheet writes a number column with gaps, is 1001. A column holds one
+-- kind of id: the kind more of its cells name (user_id on a tie), so that an employee number that
+-- is also another person's user_id is read as the employee number it is. A cell that names no
+-- one, or someone without an address, stays as it is: the mail split refuses it as no address
+-- rather than mailing the wrong person. Hash joins on the id as text: a condition with OR, or a
+-- second condition on the cell beside the equality in a LEFT JOIN's ON, made DuckDB compare
+-- every cell with every person (3 minutes instead of 4 s at 400,000 people), so a cell with an @
+-- has no id, which matches nothing.
+manager_ids AS MATERIALIZED (
+  SELECT user_id, cell,
+         CASE WHEN NOT contains(cell, '@') THEN regexp_replace(cell, '^([0-9]+)\.0+$', '\1') END
+           AS id
+  FROM roster_manager_cells
+),
 person_ids AS (
-  SELECT CAST(user_id AS VARCHAR) AS id, 0 AS rank, user_id, email FROM "user"
+  SELECT CAST(user_id AS VARCHAR) AS id, 0 AS kind, user_id, email FROM "user"
   UNION ALL
   SELECT regexp_replace(user_organisation_identifier, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), 1, user_id, email
   FROM "user" WHERE user_organisation_identifier IS NOT NULL
 ),
+id_kind AS (
+  SELECT CASE WHEN count(*) FILTER (WHERE kind = 1) > count(*) FILTER (WHERE kind = 0) THEN 1
+              ELSE 0 END AS kind
+  FROM manager_ids JOIN person_ids ON person_ids.id = manager_ids.id
+),
 person_addresses AS (
-  SELECT id, min_by(nullif(regexp_replace(email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), ''), (rank, user_id)) AS email
-  FROM person_ids GROUP BY id
+  SELECT id, min_by(nullif(regexp_replace(email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), ''), user_id) AS email
+  FROM person_ids WHERE kind = (SELECT kind FROM id_kind) GROUP BY id
 ),
 roster_managers AS MATERIALIZED (
   SELECT cells.user_id, lower(coalesce(named.email, cells.cell)) AS manager_email
-  FROM roster_manager_cells AS cells
-  LEFT JOIN person_addresses AS named
-    ON named.id = CASE WHEN NOT contains(cells.cell, '@') THEN cells.cell END
+  FROM manager_ids AS cells
+  LEFT JOIN person_addresses AS named ON named.id = cells.id
 ),
 admin_managers AS (
   SELECT member.user_grp_user_id AS user_id,

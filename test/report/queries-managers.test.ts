@@ -31,15 +31,19 @@ beforeAll(async () => {
       `UPDATE "user" SET manager_email = chr(160) || chr(13) || chr(10) WHERE user_id = 105`,
       `UPDATE "user" SET manager_email = chr(9) || 'Tab.Boss@Example.test' || chr(65279) WHERE user_id = 106`,
       `UPDATE "user" SET email = chr(9) WHERE user_id = 203`,
-      // An HR sheet's manager id column: a user_id, an employee number, an id naming no one, the
-      // id of someone without an address; 202's employee number is 201's user_id.
+      // An HR sheet's manager id column: user_ids (one as a sheet writes a number column with
+      // gaps, one naming no one, one naming someone without an address); and a column of
+      // employee numbers, one of them (202's "201") also another person's user_id.
       `ALTER TABLE "user" ADD COLUMN manager_id VARCHAR`,
+      `ALTER TABLE "user" ADD COLUMN manager_number VARCHAR`,
       `UPDATE "user" SET user_organisation_identifier = 'E-204 ' WHERE user_id = 204`,
       `UPDATE "user" SET user_organisation_identifier = '201' WHERE user_id = 202`,
       `UPDATE "user" SET manager_id = '201' WHERE user_id = 101`,
-      `UPDATE "user" SET manager_id = ' E-204' WHERE user_id = 106`,
+      `UPDATE "user" SET manager_id = '204.0' WHERE user_id = 106`,
       `UPDATE "user" SET manager_id = '999' WHERE user_id = 107`,
       `UPDATE "user" SET manager_id = '203' WHERE user_id = 105`,
+      `UPDATE "user" SET manager_number = '201' WHERE user_id = 101`,
+      `UPDATE "user" SET manager_number = ' E-204' WHERE user_id = 106`,
       `INSERT INTO user_grp (user_grp_id, user_grp_grp_id, user_grp_user_id, user_grp_group_admin) VALUES
          (21, 2, 201, 1), (22, 3, 202, 1), (23, 4, 203, 1), (24, 3, 204, 1), (25, 2, 202, 0)`,
     ],
@@ -95,11 +99,17 @@ describe("compliance's manager_email", () => {
 
   test("a manager id column stands for the roster address of the person it names", async () => {
     const found = await managers({ manager_column: "manager_id" });
-    expect(found.get(101)).toEqual(["sales.lead@example.test"]); // 201's user_id, not 202's number
-    expect(found.get(106)).toEqual(["b.second@example.test"]); // 204's employee number
+    expect(found.get(101)).toEqual(["sales.lead@example.test"]); // 201's user_id
+    expect(found.get(106)).toEqual(["b.second@example.test"]); // "204.0" is 204
     expect(found.get(107)).toEqual(["999"]); // no one: left for the mail split to refuse
     expect(found.get(105)).toEqual(["203"]); // someone without an address
     expect(found.get(102)).toEqual(["sales.lead@example.test"]); // no id: the group admins
+  });
+
+  test("a column of employee numbers is read as one, where a number is also a user_id", async () => {
+    const found = await managers({ manager_column: "manager_number" });
+    expect(found.get(101)).toEqual(["north.lead@example.test"]); // 202's number, not user 201
+    expect(found.get(106)).toEqual(["b.second@example.test"]); // 204's number
   });
 
   test("the manager id lookup hash-joins the cells with the people, never pairing each with each", async () => {
