@@ -25,9 +25,15 @@ WHERE lower(${trimmedSql('"user".user_status')})
       IN (SELECT lower(${trimmedSql("s.status")}) FROM unnest($statuses) AS s(status))
 GROUP BY status`;
 
-/** Each value the jobs' queries run with, and the queries that run with it. */
-function uses(jobs: readonly JobParams[]): Map<string, { value: DuckDBValue; queries: Set<string> }> {
-  const found = new Map<string, { value: DuckDBValue; queries: Set<string> }>();
+/** A value of the parameter, and the queries that run with it. */
+interface StatusesUse {
+  readonly value: DuckDBValue;
+  readonly queries: Set<string>;
+}
+
+/** Each value the jobs' queries run with, by its text. */
+function uses(jobs: readonly JobParams[]): Map<string, StatusesUse> {
+  const found = new Map<string, StatusesUse>();
   for (const job of jobs) {
     for (const query of job.queries) {
       const param = job.params.get(query.name)?.get(EXCLUDED_STATUSES);
