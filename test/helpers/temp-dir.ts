@@ -32,11 +32,23 @@ export async function tempDir(prefix = "lms-load-"): Promise<string> {
  */
 export function tempDirForFile(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const remove = () => rmSync(dir, { recursive: true, force: true });
-  process.once("exit", remove);
+  const remove = () => {
+    rmSync(dir, { recursive: true, force: true });
+    leftAtExit.delete(dir);
+  };
+  leftAtExit.add(dir);
   afterAll(remove);
   return dir;
 }
+
+/**
+ * The files' folders not yet removed, for one exit listener: a worker runs many test files
+ * (vitest.config.ts), and a listener for each warned of a leak past ten.
+ */
+const leftAtExit = new Set<string>();
+process.once("exit", () => {
+  for (const dir of leftAtExit) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Runs `use` in a fresh folder and removes it however `use` ends. */
 export async function withTempDir<T>(
