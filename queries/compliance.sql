@@ -47,7 +47,8 @@
 --   column named by manager_column (manager_email by default), when the person has one there
 --   (white space around it taken off; a cell of white space alone, a tab too, holds none; a
 --   cell without an @ that is a roster person's user_id or user_organisation_identifier, as an
---   HR sheet's manager id column holds, stands for that person's roster e-mail);
+--   HR sheet's manager id column holds, stands for that person's roster e-mail; a manager or
+--   admin the roster marks as gone, see excluded_statuses, is none);
 --   otherwise the roster e-mails of the admins (user_grp_group_admin = 1) of the groups the
 --   person is linked to directly, as in the group-managers query (an admin of a group is not
 --   managed through it). Several are listed in alphabetical order, separated by ", "; with
@@ -217,13 +218,19 @@ id_kind AS (
   FROM manager_ids JOIN person_ids ON person_ids.id = manager_ids.id
 ),
 person_addresses AS (
-  SELECT id, min_by(nullif(regexp_replace(email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), ''), user_id) AS email
+  SELECT id, min_by(nullif(regexp_replace(email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), ''), user_id) AS email,
+         min(user_id) AS user_id
   FROM person_ids WHERE kind = (SELECT kind FROM id_kind) GROUP BY id
 ),
+-- A manager the roster marks as gone (left_people) is none: the person's group admins stand in,
+-- rather than a leaver's mailbox getting their rows.
 roster_managers AS MATERIALIZED (
-  SELECT cells.user_id, lower(coalesce(named.email, cells.cell)) AS manager_email
+  SELECT cells.user_id,
+         CASE WHEN gone.user_id IS NULL THEN lower(coalesce(named.email, cells.cell)) END
+           AS manager_email
   FROM manager_ids AS cells
   LEFT JOIN person_addresses AS named ON named.id = cells.id
+  LEFT JOIN left_people AS gone ON gone.user_id = named.user_id
 ),
 admin_managers AS (
   SELECT member.user_grp_user_id AS user_id,
@@ -232,7 +239,8 @@ admin_managers AS (
   JOIN user_grp AS admin ON admin.user_grp_grp_id = member.user_grp_grp_id
    AND admin.user_grp_group_admin = 1 AND admin.user_grp_user_id <> member.user_grp_user_id
   JOIN "user" AS admin_user ON admin_user.user_id = admin.user_grp_user_id
-  WHERE NOT EXISTS (
+  WHERE NOT EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = admin_user.user_id)
+    AND NOT EXISTS (
     SELECT 1 FROM user_grp AS own
     WHERE own.user_grp_grp_id = member.user_grp_grp_id
       AND own.user_grp_user_id = member.user_grp_user_id AND own.user_grp_group_admin = 1

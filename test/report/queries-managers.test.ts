@@ -44,6 +44,8 @@ beforeAll(async () => {
       `UPDATE "user" SET manager_id = '203' WHERE user_id = 105`,
       `UPDATE "user" SET manager_number = '201' WHERE user_id = 101`,
       `UPDATE "user" SET manager_number = ' E-204' WHERE user_id = 106`,
+      // Not a status left out by default: a test names it to mark 201 as gone.
+      `UPDATE "user" SET user_status = 'On leave' WHERE user_id = 201`,
       `INSERT INTO user_grp (user_grp_id, user_grp_grp_id, user_grp_user_id, user_grp_group_admin) VALUES
          (21, 2, 201, 1), (22, 3, 202, 1), (23, 4, 203, 1), (24, 3, 204, 1), (25, 2, 202, 0)`,
     ],
@@ -110,6 +112,19 @@ describe("compliance's manager_email", () => {
     const found = await managers({ manager_column: "manager_number" });
     expect(found.get(101)).toEqual(["north.lead@example.test"]); // 202's number, not user 201
     expect(found.get(106)).toEqual(["b.second@example.test"]); // 204's number
+  });
+
+  test("a manager or group admin the roster marks as gone is none: the admins stand in", async () => {
+    const found = await managers({ manager_column: "manager_id", excluded_statuses: "on leave" });
+    expect(found.get(101)).toEqual([null]); // 201 is gone, and Company has no admin
+    expect(found.get(102)).toEqual([null]); // Sales' only admin is 201
+    expect(found.get(106)).toEqual(["b.second@example.test"]); // 204 is not gone
+    expect(found.has(201)).toBe(false);
+    const kept = await managers({ manager_column: "manager_id" });
+    expect([kept.get(101), kept.get(102)]).toEqual([
+      ["sales.lead@example.test"],
+      ["sales.lead@example.test"],
+    ]);
   });
 
   test("the manager id lookup hash-joins the cells with the people, never pairing each with each", async () => {
