@@ -83,9 +83,9 @@ export async function completionFor(
   const namesWanted = NAME_ARGUMENTS.some((command) => is([command]));
   const names = namesWanted ? await reportNames(typedCatalogs(typed), ctx) : [];
   // `completion` offers its shells as its first word only.
+  const completionAt = commandAt(before, ["completion"]);
   const shellWanted =
-    is(["completion"]) &&
-    before.slice(commandAt(before, ["completion"]) + 1).every((word) => word.startsWith("-"));
+    completionAt !== -1 && before.slice(completionAt + 1).every((word) => word.startsWith("-"));
   return (current, parsed: Record<string, unknown>, byDefault: Default, done: Done) => {
     if (valueOfFlag(typed.at(-2), parsed)) {
       // Flags are no value: what is left are the flag's choices, if it has any.
@@ -94,7 +94,7 @@ export async function completionFor(
       byDefault();
     } else if (FILE_ARGUMENTS.some(is)) {
       done([]);
-    } else if (is(["completion"])) {
+    } else if (completionAt !== -1) {
       done(shellWanted ? SHELLS.filter((shell) => shell.startsWith(current)) : []);
     } else if (namesWanted) {
       done(names.filter((name) => name.startsWith(current)));

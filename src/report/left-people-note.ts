@@ -9,16 +9,13 @@ import { trimmedSql } from "../text/white-space.js";
 import { PARAM_DUCKDB_TYPES } from "./params.js";
 import type { PortalScopes } from "./portal-scopes.js";
 import type { JobParams } from "./roster-column-params.js";
+import { PEOPLE_IN_DATA_SQL } from "./roster-coverage.js";
 
 /** The parameter the queries name the statuses by. */
 export const EXCLUDED_STATUSES = "excluded_statuses";
 
 /** The people in the data (as compliance.sql's scope without group_id) the roster marks so. */
-const LEFT_SQL = `WITH people AS (
-  SELECT user_grp_user_id AS user_id FROM user_grp
-  UNION SELECT product_access_user_id FROM product_access
-  UNION SELECT take_user_id FROM take
-)
+const LEFT_SQL = `WITH ${PEOPLE_IN_DATA_SQL}
 SELECT lower(${trimmedSql('"user".user_status')}) AS status, count(*) AS people
 FROM people JOIN "user" ON "user".user_id = people.user_id
 WHERE lower(${trimmedSql('"user".user_status')})

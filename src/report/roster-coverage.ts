@@ -24,11 +24,14 @@ export function readsRoster(query: QueryDef): boolean {
   return /"user"/i.test(query.sql);
 }
 
-const COVERAGE_SQL = `WITH people AS (
+/** The CTE `people`: the user ids of the data, everyone a report can list. */
+export const PEOPLE_IN_DATA_SQL = `people AS (
   SELECT user_grp_user_id AS user_id FROM user_grp
   UNION SELECT product_access_user_id FROM product_access
   UNION SELECT take_user_id FROM take
-)
+)`;
+
+const COVERAGE_SQL = `WITH ${PEOPLE_IN_DATA_SQL}
 SELECT (SELECT count(*) FROM "user") AS roster,
        count(people.user_id) AS people,
        count(people.user_id) FILTER (WHERE "user".user_id IS NULL) AS missing
