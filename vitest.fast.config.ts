@@ -78,10 +78,12 @@ const SLOW_TESTS = [
 ];
 
 /**
- * Worker threads sharing one module graph (isolate off), two at a time: of the tier's 80 s on an
- * idle 2-core machine with a fresh process per file, two thirds went to loading and transforming
- * the sources again for every file, and vitest's default of one worker per core less one left a
- * core idle. The tests in this tier keep no state between files beyond what they clean up.
+ * Worker threads, two at a time, sharing one module graph (isolate off, both from
+ * vitest.config.ts): of the tier's 80 s on an idle 2-core machine with a fresh process per file,
+ * two thirds went to loading and transforming the sources again for every file, and vitest's
+ * default of one worker per core less one left a core idle. Threads start sooner than the
+ * processes the whole suite uses; the tests in this tier keep no state between files beyond what
+ * they clean up.
  */
 export default mergeConfig(
   base,
@@ -89,8 +91,6 @@ export default mergeConfig(
     test: {
       exclude: [...configDefaults.exclude, ...SLOW_TESTS],
       pool: "threads",
-      isolate: false,
-      maxWorkers: 2,
     },
   }),
 );
