@@ -48,7 +48,8 @@
 --   (white space around it taken off; a cell of white space alone, a tab too, holds none; a
 --   cell without an @ that is a roster person's user_id or user_organisation_identifier, as an
 --   HR sheet's manager id column holds, stands for that person's roster e-mail; a manager or
---   admin the roster marks as gone, see excluded_statuses, is none);
+--   admin the roster marks as gone, see excluded_statuses, is none, whether the column names
+--   them by id or by an address no one still there has);
 --   otherwise the roster e-mails of the admins (user_grp_group_admin = 1) of the groups the
 --   person is linked to directly, as in the group-managers query (an admin of a group is not
 --   managed through it). Several are listed in alphabetical order, separated by ", "; with
@@ -222,15 +223,27 @@ person_addresses AS (
          min(user_id) AS user_id
   FROM person_ids WHERE kind = (SELECT kind FROM id_kind) GROUP BY id
 ),
--- A manager the roster marks as gone (left_people) is none: the person's group admins stand in,
--- rather than a leaver's mailbox getting their rows.
+-- The addresses of people the roster marks as gone that no one else of the roster has: a manager
+-- column that writes such an address names someone gone, as an id would. An address shared with
+-- someone still there (a team mailbox, a reused address) stays a manager.
+gone_addresses AS (
+  SELECT lower(nullif(regexp_replace(email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')) AS address FROM "user"
+  WHERE EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = "user".user_id)
+  EXCEPT
+  SELECT lower(nullif(regexp_replace(staying.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')) FROM "user" AS staying
+  WHERE NOT EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = staying.user_id)
+),
+-- A manager the roster marks as gone (left_people), named by id or by address, is none: the
+-- person's group admins stand in, rather than a leaver's mailbox getting their rows.
 roster_managers AS MATERIALIZED (
   SELECT cells.user_id,
-         CASE WHEN gone.user_id IS NULL THEN lower(coalesce(named.email, cells.cell)) END
+         CASE WHEN gone.user_id IS NULL AND gone_address.address IS NULL
+              THEN lower(coalesce(named.email, cells.cell)) END
            AS manager_email
   FROM manager_ids AS cells
   LEFT JOIN person_addresses AS named ON named.id = cells.id
   LEFT JOIN left_people AS gone ON gone.user_id = named.user_id
+  LEFT JOIN gone_addresses AS gone_address ON gone_address.address = lower(cells.cell)
 ),
 admin_managers AS (
   SELECT member.user_grp_user_id AS user_id,
