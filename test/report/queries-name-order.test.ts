@@ -115,3 +115,37 @@ describe("names in alphabetical order", () => {
     ]);
   });
 });
+
+describe("a person's groups", () => {
+  test("each name once, however many groups bear it; case breaks ties as written", async () => {
+    const extra = await openQueryRunner({
+      empty: true,
+      extra: [
+        `INSERT INTO product (product_id, product_i18n_title) VALUES (10, 'Safety')`,
+        `INSERT INTO grp (grp_id, grp_name, grp_parent_id, grp_created_date, grp_updated_date)
+         VALUES (1, 'Alpha', NULL, '2025-01-01', '2025-01-01'),
+                (2, 'Alpha', NULL, '2025-01-01', '2025-01-01'),
+                (3, 'alpha', NULL, '2025-01-01', '2025-01-01'),
+                (4, ' Zeta', NULL, '2025-01-01', '2025-01-01'),
+                (5, 'Łódź', NULL, '2025-01-01', '2025-01-01')`,
+        `INSERT INTO user_grp (user_grp_id, user_grp_grp_id, user_grp_user_id, user_grp_group_admin)
+         VALUES (1, 4, 1, 0), (2, 2, 1, 0), (3, 5, 1, 0), (4, 3, 1, 0), (5, 1, 1, 0)`,
+        `INSERT INTO "user" (user_id, firstname, lastname, email)
+         VALUES (1, 'Ann', 'Lee', 'a@example.test'), (2, 'Bo', 'Ek', 'b@example.test')`,
+        `INSERT INTO product_access (product_access_id, product_access_user_id,
+           product_access_product_id, product_access_status, product_access_created_date)
+         VALUES (1, 1, 10, 'active', '2026-03-01'), (2, 2, 10, 'active', '2026-03-01')`,
+      ],
+    });
+    try {
+      const { columns, rows } = await extra.run("compliance");
+      const groups = new Map(
+        rows.map((r) => [r[columns.indexOf("user_id")], r[columns.indexOf("groups")]]),
+      );
+      expect(groups.get(1)).toBe("Alpha, alpha, Łódź,  Zeta");
+      expect(groups.get(2)).toBeNull(); // in no group
+    } finally {
+      extra.close();
+    }
+  });
+});
