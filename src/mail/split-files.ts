@@ -85,6 +85,9 @@ export async function writeSplitFiles(
       now: options.now,
       // The roster's coverage is the whole report's: it was said once, not per recipient.
       roster: undefined,
+      // So is the count of people left out as gone: over the whole report, not the manager's
+      // people; a share saying "82 left out" would read as 82 of theirs. The whole report says it.
+      leftPeople: [],
       ...(options.neutraliseFormulas === undefined
         ? {}
         : { neutraliseFormulas: options.neutraliseFormulas }),

@@ -1,10 +1,16 @@
 /**
  * The lines of a workbook's About sheet: what the report is, when its data was loaded, the
- * parameters it ran with, what each sheet holds, how well the roster covers the people, and
- * whether formulas were neutralised.
+ * parameters it ran with, what each sheet holds, how well the roster covers the people, whom the
+ * queries leave out as gone, and whether formulas were neutralised.
  */
 import type { AboutLine } from "./export/xlsx.js";
 import type { LastLoad } from "./last-load.js";
+import {
+  EXCLUDED_STATUSES,
+  LEFT_PEOPLE_LABEL,
+  type LeftPeopleNote,
+  leftPeopleText,
+} from "./left-people-note.js";
 import type { ReportJob } from "./report-jobs.js";
 import { type RosterCoverage, rosterAboutLines } from "./roster-coverage.js";
 import type { RowRepeats } from "./row-repeats.js";
@@ -37,7 +43,12 @@ export function aboutLines(
   bound: readonly BoundQuery[],
   sheets: { rows: Record<string, number>; repeats: ReadonlyMap<string, RowRepeats> },
   loaded: LastLoad,
-  options: { now: Date; neutralise: boolean; roster: RosterCoverage | undefined },
+  options: {
+    now: Date;
+    neutralise: boolean;
+    roster: RosterCoverage | undefined;
+    leftPeople: readonly LeftPeopleNote[];
+  },
 ): AboutLine[] {
   const lines: AboutLine[] = [
     { label: "Report", value: job.name },
@@ -59,6 +70,10 @@ export function aboutLines(
     lines.push({ label: `Sheet ${name}`, value: `${count}: ${b.query.title}` });
   }
   if (options.roster) lines.push(...rosterAboutLines(options.roster));
+  for (const note of options.leftPeople) {
+    const where = `Parameter ${EXCLUDED_STATUSES}`;
+    lines.push({ label: LEFT_PEOPLE_LABEL, value: leftPeopleText(note, where) });
+  }
   lines.push({
     label: "Formula neutralisation",
     value: options.neutralise

@@ -15,7 +15,13 @@ import { checkChartsOnDatabase } from "./html/chart-columns.js";
 import { writeHtmlReport } from "./html/html-report.js";
 import { checkSignal, interrupted, interruptOnAbort } from "./interruption.js";
 import { type LastLoad, lastLoad } from "./last-load.js";
-import { leftPeopleLines } from "./left-people-note.js";
+import {
+  countLeftPeople,
+  type LeftPeopleCounts,
+  type LeftPeopleNote,
+  leftPeopleLines,
+  leftPeopleNotes,
+} from "./left-people-note.js";
 import type { ReportRunResult } from "./model.js";
 import {
   anyTimeFileName,
@@ -118,9 +124,15 @@ export async function runReports(
   const results: ReportRunResult[] = [];
   const failures: ReportFailure[] = [];
   for (const job of jobs) {
-    const coverage = job.queries.some(readsRoster) ? roster : undefined;
+    const coverage = job.queries.some(readsRoster) ? roster?.coverage : undefined;
+    const leftPeople = roster ? leftPeopleNotes(job, roster.left) : [];
     try {
-      const result = await writeJobFiles(db, job, { ...options, now, roster: coverage });
+      const result = await writeJobFiles(db, job, {
+        ...options,
+        now,
+        roster: coverage,
+        leftPeople,
+      });
       logger.info("report written", { report: job.name, files: result.files, rows: result.rows });
       results.push(result);
     } catch (error) {
@@ -141,13 +153,14 @@ export async function runReports(
 
 /**
  * When a job shows roster fields: how well the roster covers the data, with one warning for the
- * whole run when it lacks anyone (the workbooks' About sheets repeat the count).
+ * whole run when it lacks anyone, and whom each value of excluded_statuses leaves out, said once
+ * (the workbooks' About sheets repeat the counts).
  */
 async function checkRoster(
   db: ReportSource,
   jobs: readonly ReportJob[],
   logger: Logger,
-): Promise<RosterCoverage | undefined> {
+): Promise<{ coverage: RosterCoverage; left: LeftPeopleCounts } | undefined> {
   if (!jobs.some((job) => job.queries.some(readsRoster))) return undefined;
   const connection = await db.connect();
   try {
@@ -157,8 +170,9 @@ async function checkRoster(
     const columns = await rosterColumnLines(connection, jobs, db.portals);
     for (const line of columns.notes) logger.info(line);
     for (const line of columns.warnings) logger.warn(line);
-    for (const line of await leftPeopleLines(connection, jobs, db.portals)) logger.info(line);
-    return coverage;
+    const left = await countLeftPeople(connection, jobs, db.portals);
+    for (const line of leftPeopleLines(left)) logger.info(line);
+    return { coverage, left };
   } finally {
     connection.closeSync();
   }
@@ -183,6 +197,11 @@ export interface JobOptions extends RunReportsOptions {
   now: Date;
   /** How the roster covers the data, for the About sheet (undefined: the job shows no names). */
   roster: RosterCoverage | undefined;
+  /**
+   * Whom the job's queries leave out as gone (excluded_statuses), for the About sheet and the
+   * page (left-people-note.ts); empty when they do not use the parameter.
+   */
+  leftPeople: readonly LeftPeopleNote[];
   select?: SelectQueries;
 }
 
@@ -261,6 +280,7 @@ async function writeFormats(
             bound.map((b) => b.sql),
           ),
           roster: options.roster,
+          leftPeople: options.leftPeople,
           now: options.now,
           fullFileOf: (query) => fullFileOf(job, base, query),
           ...(signal ? { signal } : {}),

@@ -45,9 +45,12 @@ test("each share's workbook and page say whose rows they hold", async () => {
   for (const [folder, rows] of Object.entries(shares)) {
     const file = join(out, "split", folder, name);
     expect((await about(`${file}.xlsx`)).get("Rows")).toBe(rows);
+    // Counted over the whole report, not the manager's people: a share does not say it.
+    expect((await about(`${file}.xlsx`)).has("People left out as gone")).toBe(false);
     expect(await readFile(`${file}.html`, "utf8")).toContain(`<p class="meta">${rows}</p>`);
   }
   expect((await about(join(out, `${name}.xlsx`))).has("Rows")).toBe(false);
+  expect((await about(join(out, `${name}.xlsx`))).has("People left out as gone")).toBe(true);
   expect(await readFile(join(out, `${name}.html`), "utf8")).not.toContain("Only the rows");
   const body = received.find((m) => m.to.join() === "sales.lead@example.com")?.parsed.html;
   expect(String(body)).toContain("Only your rows: those whose Manager is sales.lead@example.com.");

@@ -5,6 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import { checkSignal, interruptOnAbort } from "../interruption.js";
 import { type LastLoad, lastLoad, type TablesLoad } from "../last-load.js";
+import { LEFT_PEOPLE_LABEL, type LeftPeopleNote, leftPeopleText } from "../left-people-note.js";
 import { columnLabel } from "../present/column-label.js";
 import { type SettingText, settingText } from "../present/setting-text.js";
 import { bindJob, type ReportJob } from "../report-jobs.js";
@@ -33,6 +34,8 @@ export interface HtmlReportInput {
   readonly loaded: LastLoad;
   /** How the roster covers the data, when the report shows names (as the About sheet says it). */
   readonly roster?: RosterCoverage | undefined;
+  /** Whom the queries left out as gone (as the About sheet says it); none for a share. */
+  readonly leftPeople?: readonly LeftPeopleNote[];
   readonly now: Date;
   /** The file of the same run holding every row of a query (a file name), if any. */
   readonly fullFileOf: (query: string) => string | undefined;
@@ -129,6 +132,17 @@ function rosterText(coverage: RosterCoverage): string {
     .join(" · ");
 }
 
+/**
+ * The About sheet's lines on people left out as gone as one line of the page, pointing to the
+ * Settings line above it, where the page shows the parameter by what it means.
+ */
+function leftPeopleLine(notes: readonly LeftPeopleNote[]): string | undefined {
+  if (notes.length === 0) return undefined;
+  return notes
+    .map((note) => `${LEFT_PEOPLE_LABEL}: ${leftPeopleText(note, "Settings")}`)
+    .join(" · ");
+}
+
 /** Each run's tables, as the document names them: the run of the most as "others". */
 function tablesLoaded(runs: readonly TablesLoad[]): TablesLoaded[] {
   return runs.map((t) => ({ tables: t.others ? "others" : t.tables.join(", "), at: t.finishedAt }));
@@ -195,6 +209,7 @@ export async function buildReportDocument(
       ...(fullFile ? { fullFile } : {}),
     };
   });
+  const leftPeople = leftPeopleLine(input.leftPeople ?? []);
   const document: ReportDocument = {
     title: input.job.title,
     description: input.job.description,
@@ -203,6 +218,7 @@ export async function buildReportDocument(
     generatedAt: input.now,
     ...loadedFields(input.loaded),
     ...(input.roster ? { roster: rosterText(input.roster) } : {}),
+    ...(leftPeople === undefined ? {} : { leftPeople }),
     params: params(input.bound),
     headlines: headlines(collected.get(SUMMARY_QUERY), labelsOf.get(SUMMARY_QUERY)),
     charts,

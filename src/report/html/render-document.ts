@@ -67,6 +67,10 @@ function header(doc: ReportDocument, look: Look): string {
     `<p${look("meta")}>Settings: ${params}</p>`,
     // Rows of people the roster lacks have empty names: the page says why, as the About sheet does.
     ...(doc.roster === undefined ? [] : [`<p${look("meta")}>${escapeHtml(doc.roster)}</p>`]),
+    // Totals short of the portal's people would read as wrong ones: the page says why.
+    ...(doc.leftPeople === undefined
+      ? []
+      : [`<p${look("meta")}>${escapeHtml(doc.leftPeople)}</p>`]),
   ].join("\n");
 }
 

@@ -80,6 +80,8 @@ export interface ReportDocument {
   }[];
   /** How the roster covers the data, when the report shows names: the About sheet's lines. */
   readonly roster?: string;
+  /** Whom the queries left out as gone (excluded_statuses), as the About sheet says it. */
+  readonly leftPeople?: string;
   /** The query parameters, for reading (present/setting-text.ts). */
   readonly params: readonly SettingText[];
   readonly headlines: readonly Headline[];
