@@ -19,6 +19,7 @@ function headerLines(doc: ReportDocument): string[] {
     `Data loaded: ${loaded} · generated ${utcText(doc.generatedAt)}`,
     `Settings: ${params}`,
     ...(doc.roster === undefined ? [] : [doc.roster]),
+    ...(doc.leftPeople === undefined ? [] : [doc.leftPeople]),
   ];
 }
 

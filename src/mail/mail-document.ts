@@ -8,6 +8,7 @@
 import { buildReportDocument } from "../report/html/html-report.js";
 import type { ReportDocument } from "../report/html/report-document.js";
 import type { LastLoad } from "../report/last-load.js";
+import type { LeftPeopleNote } from "../report/left-people-note.js";
 import { expandFileName } from "../report/output-files.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
@@ -24,6 +25,7 @@ export async function messageDocument(
     loaded: LastLoad;
     now: Date;
     roster?: RosterCoverage;
+    leftPeople?: readonly LeftPeopleNote[];
     signal?: AbortSignal;
   },
 ): Promise<ReportDocument> {
@@ -35,6 +37,7 @@ export async function messageDocument(
     bound,
     loaded: options.loaded,
     ...(options.roster ? { roster: options.roster } : {}),
+    ...(options.leftPeople ? { leftPeople: options.leftPeople } : {}),
     now: options.now,
     fullFileOf: (query) => fullFileOf(attached, base, query),
     ...(options.signal ? { signal: options.signal } : {}),

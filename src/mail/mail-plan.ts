@@ -9,6 +9,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import { checkSignal, interruptOnAbort } from "../report/interruption.js";
 import { type LastLoad, lastLoad } from "../report/last-load.js";
+import type { LeftPeopleNote } from "../report/left-people-note.js";
 import { columnLabel } from "../report/present/column-label.js";
 import { bindJob, type ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
@@ -68,6 +69,8 @@ export interface PlannedReport {
   loaded: LastLoad;
   /** How the roster covers the data, when the report shows names (a whole report's body says it). */
   roster: RosterCoverage | undefined;
+  /** Whom its queries left out as gone (excluded_statuses; a whole report's body says it). */
+  leftPeople: readonly LeftPeopleNote[];
   /**
    * The addresses that get two of the report's messages: their own share and, being among its
    * `to` or `cc`, the copy of the rows without an address. Sending one again names which.
@@ -141,6 +144,7 @@ async function planReport(
       ),
       // Counted once, by the report's run (undefined when the report shows no names).
       roster: report.result.roster,
+      leftPeople: report.result.leftPeople ?? [],
     };
   } finally {
     unwatch();

@@ -6,9 +6,7 @@
  */
 
 import { checkSignal } from "../report/interruption.js";
-import type { LastLoad } from "../report/last-load.js";
 import type { ReportSource } from "../report/report-source.js";
-import type { RosterCoverage } from "../report/roster-coverage.js";
 import { normaliseAddress } from "./address.js";
 import { type MailBodyRenderer, renderMailBody } from "./body.js";
 import { composeMail } from "./compose.js";
@@ -257,9 +255,9 @@ async function sendOne(
   message: Outgoing,
   options: SendOptions,
 ): Promise<Sent> {
-  const { report, loaded, roster } = progress.planned;
+  const { report, loaded, roster, leftPeople } = progress.planned;
   const { job } = report;
-  const about = { loaded, roster };
+  const about = { loaded, roster, leftPeople };
   const { raw, messageId, subject, files } = await composeOne(db, report, message, about, options);
   // Composing reads the report's rows again: the signal may have fired meanwhile.
   checkSignal(options.signal, "mail");
@@ -329,7 +327,7 @@ async function composeOne(
   db: ReportSource,
   { job, mail }: ReportToMail,
   message: Outgoing,
-  { loaded, roster }: { loaded: LastLoad; roster: RosterCoverage | undefined },
+  { loaded, roster, leftPeople }: Pick<PlannedReport, "loaded" | "roster" | "leftPeople">,
   options: MailReportsOptions,
 ): Promise<ComposedMessage> {
   const render = options.render ?? renderMailBody;
@@ -340,6 +338,9 @@ async function composeOne(
     // Not in a manager's share: the count is not about their people. The copy of the rows
     // without a manager keeps it: people the roster lacks have none, so their rows are there.
     ...(message.part !== "share" && roster !== undefined ? { roster } : {}),
+    // Only in the whole report: the count is over all its people, as its files say it. A share,
+    // and the copy of the rows without a manager, would read it as the count of their own rows.
+    ...(message.part === "whole" ? { leftPeople } : {}),
     now: options.now,
     ...(options.signal ? { signal: options.signal } : {}),
   });

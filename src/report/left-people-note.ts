@@ -8,6 +8,7 @@
  */
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import { trimmedSql } from "../text/white-space.js";
+import type { LeftPeopleNote } from "./model.js";
 import { PARAM_DUCKDB_TYPES } from "./params.js";
 import type { PortalScopes } from "./portal-scopes.js";
 import type { JobParams } from "./roster-column-params.js";
@@ -115,11 +116,7 @@ export function leftPeopleLines(counts: LeftPeopleCounts): string[] {
 /** The label of what a report says of whom its queries left out (About sheet, HTML page). */
 export const LEFT_PEOPLE_LABEL = "People left out as gone";
 
-/** Whom one value of the parameter left out of a report's queries that use it. */
-export interface LeftPeopleNote {
-  readonly queries: readonly string[];
-  readonly left: Pick<LeftPeople, "byStatus" | "total">;
-}
+export type { LeftPeopleNote };
 
 /**
  * What a report whose queries use excluded_statuses says of whom they left out, so that a reader

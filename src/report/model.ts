@@ -95,12 +95,24 @@ export interface RosterCoverage {
 }
 
 /**
- * What one report wrote: its files, the rows of each of its queries, and how the roster covers
- * the data when the report shows names (its mail says so without counting again).
+ * Whom one value of excluded_statuses left out of the report's queries that use it: people per
+ * status, most first, and in all (left-people-note.ts counts them and says it).
+ */
+export interface LeftPeopleNote {
+  readonly queries: readonly string[];
+  readonly left: { readonly byStatus: readonly [string, number][]; readonly total: number };
+}
+
+/**
+ * What one report wrote: its files, the rows of each of its queries, how the roster covers the
+ * data when the report shows names, and whom its queries left out as gone when they use
+ * excluded_statuses (its mail says both without counting again).
  */
 export interface ReportRunResult {
   report: string;
   files: string[];
   rows: Record<string, number>;
   roster?: RosterCoverage;
+  /** None or empty when its queries do not use excluded_statuses. */
+  leftPeople?: readonly LeftPeopleNote[];
 }

@@ -225,7 +225,8 @@ export async function writeJobFiles(
     // The last moment to stop: once renaming starts, every file of the report is renamed.
     checkSignal(options.signal, what);
     const files = await staging.commit();
-    return { report: job.name, files, rows, ...(options.roster ? { roster: options.roster } : {}) };
+    const roster = options.roster ? { roster: options.roster } : {};
+    return { report: job.name, files, rows, ...roster, leftPeople: options.leftPeople };
   } catch (error) {
     // Said before the temporary files go: a full disk's free space is then what it was.
     const failure = asReportFailure(error, job.name, options.outDir);
