@@ -225,12 +225,15 @@ person_addresses AS (
 ),
 -- The addresses of people the roster marks as gone that no one else of the roster has: a manager
 -- column that writes such an address names someone gone, as an id would. An address shared with
--- someone still there (a team mailbox, a reused address) stays a manager.
+-- someone still there (a team mailbox, a reused address) stays a manager. Addresses are compared
+-- as the mail split keys them (normaliseAddress in src/mail/address.ts: NFC, lower case, NFC), so
+-- that "ü" written as "u" and a combining diaeresis, as a roster typed on a Mac may give it, is
+-- the mailbox the split sees.
 gone_addresses AS (
-  SELECT lower(nullif(regexp_replace(email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')) AS address FROM "user"
+  SELECT nfc_normalize(lower(nfc_normalize(nullif(regexp_replace(email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')))) AS address FROM "user"
   WHERE EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = "user".user_id)
   EXCEPT
-  SELECT lower(nullif(regexp_replace(staying.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')) FROM "user" AS staying
+  SELECT nfc_normalize(lower(nfc_normalize(nullif(regexp_replace(staying.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')))) FROM "user" AS staying
   WHERE NOT EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = staying.user_id)
 ),
 -- A manager the roster marks as gone (left_people), named by id or by address, is none: the
@@ -243,7 +246,8 @@ roster_managers AS MATERIALIZED (
   FROM manager_ids AS cells
   LEFT JOIN person_addresses AS named ON named.id = cells.id
   LEFT JOIN left_people AS gone ON gone.user_id = named.user_id
-  LEFT JOIN gone_addresses AS gone_address ON gone_address.address = lower(cells.cell)
+  LEFT JOIN gone_addresses AS gone_address
+    ON gone_address.address = nfc_normalize(lower(nfc_normalize(cells.cell)))
 ),
 admin_managers AS (
   SELECT member.user_grp_user_id AS user_id,
