@@ -10,7 +10,7 @@
  * where a fresh page costs about a microsecond, but a fifth of a 200k-take extract's time in a
  * virtual machine where it costs 12.5 µs (the benchmark prints both, src/bench/extract-bench.ts).
  * Memory is kept the default because a scheduled extract shares its host; a value the user set
- * is kept, so `DUCKDB_JE_MALLOC_CONF=dirty_decay_ms:1000,muzzy_decay_ms:1000` chooses speed.
+ * is kept, so `DUCKDB_JE_MALLOC_CONF=dirty_decay_ms:1000,muzzy_decay_ms:0` chooses speed.
  */
 const VARIABLE = "DUCKDB_JE_MALLOC_CONF";
 const RETURN_FREED_PAGES_AT_ONCE = "dirty_decay_ms:0,muzzy_decay_ms:0";
