@@ -9,7 +9,7 @@
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import { trimmedSql } from "../text/white-space.js";
 import type { LeftPeopleNote } from "./model.js";
-import { PARAM_DUCKDB_TYPES } from "./params.js";
+import { PARAM_DUCKDB_TYPES, type ParamValue } from "./params.js";
 import type { PortalScopes } from "./portal-scopes.js";
 import type { JobParams } from "./roster-column-params.js";
 import { PEOPLE_IN_DATA_SQL } from "./roster-coverage.js";
@@ -17,30 +17,62 @@ import { PEOPLE_IN_DATA_SQL } from "./roster-coverage.js";
 /** The parameter the queries name the statuses by. */
 export const EXCLUDED_STATUSES = "excluded_statuses";
 
-/** The people in the data (as compliance.sql's scope without group_id) the roster marks so. */
-const LEFT_SQL = `WITH ${PEOPLE_IN_DATA_SQL}
+/** The parameter that narrows the queries to one group and its subgroups. */
+const GROUP_ID = "group_id";
+
+/**
+ * The people in the queries' scope the roster marks so: with a group, the people linked to it or
+ * to a group below it (the scope_users of compliance.sql); without, everyone in the data.
+ */
+const LEFT_SQL = `WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
+  SELECT grp_id, grp_id FROM grp WHERE grp_id = $group_id
+  UNION -- not UNION ALL: a cycle in grp_parent_id ends instead of looping
+  SELECT tree.ancestor_id, grp.grp_id FROM tree JOIN grp ON grp.grp_parent_id = tree.descendant_id
+),
+${PEOPLE_IN_DATA_SQL},
+scoped AS (
+  SELECT user_grp_user_id AS user_id
+  FROM tree JOIN user_grp ON user_grp.user_grp_grp_id = tree.descendant_id
+  WHERE tree.ancestor_id = $group_id
+  UNION SELECT user_id FROM people WHERE $group_id IS NULL
+)
 SELECT lower(${trimmedSql('"user".user_status')}) AS status, count(*) AS people
-FROM people JOIN "user" ON "user".user_id = people.user_id
+FROM scoped JOIN "user" ON "user".user_id = scoped.user_id
 WHERE lower(${trimmedSql('"user".user_status')})
       IN (SELECT lower(${trimmedSql("s.status")}) FROM unnest($statuses) AS s(status))
 GROUP BY status`;
 
-/** A value of the parameter, and the queries that run with it. */
+/** A value of the parameter with the group the queries are narrowed to, and those queries. */
 interface StatusesUse {
   readonly value: DuckDBValue;
+  readonly group: ParamValue | undefined;
   readonly queries: Set<string>;
 }
 
-/** Each value the jobs' queries run with, by its text. */
+/** The key of a count: the statuses' text and the group's ("" for everyone). */
+function countKey(statuses: string, group: ParamValue | undefined): string {
+  return `${statuses}\0${group?.text ?? ""}`;
+}
+
+/** The key of the count that covers `query` of `job`, when the query uses excluded_statuses. */
+function queryKey(job: JobParams, query: string): string | undefined {
+  const params = job.params.get(query);
+  const statuses = params?.get(EXCLUDED_STATUSES)?.text;
+  return statuses === undefined ? undefined : countKey(statuses, params?.get(GROUP_ID));
+}
+
+/** Each value and group the jobs' queries run with, by countKey. */
 function uses(jobs: readonly JobParams[]): Map<string, StatusesUse> {
   const found = new Map<string, StatusesUse>();
   for (const job of jobs) {
     for (const query of job.queries) {
       const param = job.params.get(query.name)?.get(EXCLUDED_STATUSES);
       if (param === undefined || param.text === "") continue;
-      const use = found.get(param.text) ?? { value: param.value, queries: new Set<string>() };
+      const group = job.params.get(query.name)?.get(GROUP_ID);
+      const key = countKey(param.text, group);
+      const use = found.get(key) ?? { value: param.value, group, queries: new Set<string>() };
       use.queries.add(query.name);
-      found.set(param.text, use);
+      found.set(key, use);
     }
   }
   return found;
@@ -49,14 +81,14 @@ function uses(jobs: readonly JobParams[]): Map<string, StatusesUse> {
 /** People per status (over several portals: added up), most first, then by name. */
 async function leftByStatus(
   connection: DuckDBConnection,
-  value: DuckDBValue,
+  use: StatusesUse,
   portals: PortalScopes | undefined,
 ): Promise<[string, number][]> {
   const read = async () => {
     const reader = await connection.runAndReadAll(
       LEFT_SQL,
-      { statuses: value },
-      { statuses: PARAM_DUCKDB_TYPES.string_list },
+      { statuses: use.value, group_id: use.group?.value ?? null },
+      { statuses: PARAM_DUCKDB_TYPES.string_list, group_id: PARAM_DUCKDB_TYPES.int },
     );
     return reader.getRowsJS().map(([status, people]) => [String(status), Number(people)] as const);
   };
@@ -71,11 +103,13 @@ async function leftByStatus(
 export interface LeftPeople {
   /** The queries of the run that use the value. */
   readonly queries: ReadonlySet<string>;
+  /** The group_id they are narrowed to, as given; none for everyone. */
+  readonly group?: string;
   readonly byStatus: readonly [string, number][];
   readonly total: number;
 }
 
-/** The people each value of excluded_statuses the run's queries use leaves out, by its text. */
+/** The people each value of excluded_statuses the run's queries use leaves out, by countKey. */
 export type LeftPeopleCounts = ReadonlyMap<string, LeftPeople>;
 
 /** Counts, once per run, whom each value the jobs' queries run with leaves out. */
@@ -85,10 +119,11 @@ export async function countLeftPeople(
   portals: PortalScopes | undefined,
 ): Promise<LeftPeopleCounts> {
   const counts = new Map<string, LeftPeople>();
-  for (const [text, { value, queries }] of uses(jobs)) {
-    const byStatus = await leftByStatus(connection, value, portals);
+  for (const [key, use] of uses(jobs)) {
+    const byStatus = await leftByStatus(connection, use, portals);
     const total = byStatus.reduce((sum, [, people]) => sum + people, 0);
-    counts.set(text, { queries, byStatus, total });
+    const group = use.group?.text || undefined;
+    counts.set(key, { queries: use.queries, ...(group && { group }), byStatus, total });
   }
   return counts;
 }
@@ -109,7 +144,8 @@ export function leftPeopleLines(counts: LeftPeopleCounts): string[] {
     .map((left) => {
       const who = left.total === 1 ? "1 person" : `${left.total} people`;
       const are = left.total === 1 ? "is" : "are";
-      return `${who} of the data the roster marks as gone ${are} left out of ${[...left.queries].join(", ")}: ${statusesText(left)} (${EXCLUDED_STATUSES}; --param ${EXCLUDED_STATUSES}= counts them)`;
+      const where = left.group === undefined ? "" : ` (${GROUP_ID} ${left.group})`;
+      return `${who} of the data the roster marks as gone ${are} left out of ${[...left.queries].join(", ")}${where}: ${statusesText(left)} (${EXCLUDED_STATUSES}; --param ${EXCLUDED_STATUSES}= counts them)`;
     });
 }
 
@@ -125,15 +161,15 @@ export type { LeftPeopleNote };
  * parameter, or for a value the run did not count (no job read the roster).
  */
 export function leftPeopleNotes(job: JobParams, counts: LeftPeopleCounts): LeftPeopleNote[] {
-  const queriesByValue = new Map<string, string[]>();
+  const queriesByKey = new Map<string, string[]>();
   for (const query of job.queries) {
-    const text = job.params.get(query.name)?.get(EXCLUDED_STATUSES)?.text;
-    if (text === undefined) continue;
-    queriesByValue.set(text, [...(queriesByValue.get(text) ?? []), query.name]);
+    const key = queryKey(job, query.name);
+    if (key === undefined) continue;
+    queriesByKey.set(key, [...(queriesByKey.get(key) ?? []), query.name]);
   }
-  return [...queriesByValue].flatMap(([text, queries]) => {
+  return [...queriesByKey].flatMap(([key, queries]) => {
     // An empty value leaves no one out: nothing was counted, nothing needed to be.
-    const left = text === "" ? { byStatus: [], total: 0 } : counts.get(text);
+    const left = key.startsWith("\0") ? { byStatus: [], total: 0 } : counts.get(key);
     return left === undefined ? [] : [{ queries, left }];
   });
 }

@@ -67,4 +67,16 @@ describe("people left out as gone", () => {
     expect(await leftLines(["compliance"], { excluded_statuses: "" })).toEqual([]);
     expect(await leftLines(["access"])).toEqual([]);
   });
+
+  test("are counted in the group the queries are narrowed to", async () => {
+    // Sales (2) and North (3) below it hold 102, 103 and 104; 105 (Support) and 106 are elsewhere.
+    expect(await leftLines(["compliance", "compliance-summary"], { group_id: "2" })).toEqual([
+      "info 1 person of the data the roster marks as gone is left out of compliance, compliance-summary (group_id 2): inactive 1 (excluded_statuses; --param excluded_statuses= counts them)",
+    ]);
+    // Company (1) holds every group but the orphan's: 106 is not counted.
+    expect(await leftLines(["compliance"], { group_id: "1" })).toEqual([
+      "info 2 people of the data the roster marks as gone are left out of compliance (group_id 1): inactive 1, leaver 1 (excluded_statuses; --param excluded_statuses= counts them)",
+    ]);
+    expect(await leftLines(["compliance"], { group_id: "7" })).toEqual([]);
+  });
 });
