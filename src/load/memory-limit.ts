@@ -2,7 +2,8 @@
  * DuckDB's memory ceiling. Its own default is 80% of the machine's memory, which it fills with
  * cached blocks during a large extract. The `duckdbMemoryLimit` setting (e.g. "2GB", resolved by
  * the config with the others and passed in as `configured`) sets it for everything; otherwise
- * reports get 256 MB, `sql` 1 GB and an extract 96 MB.
+ * reports get 256 MB (more on a portal of some 150,000 people or more, see reportMemoryLimit),
+ * `sql` 1 GB and an extract 96 MB.
  *
  * Why two figures: an extract only appends and then builds primary keys, which run as fast under
  * 96 MB; report queries that group hundreds of thousands of rows need the larger one (DuckDB
@@ -22,7 +23,8 @@ import { DUCKDB_SIZE } from "../config/duckdb-size.js";
 const MB = 1_000_000;
 const EXTRACT_MB = 96;
 
-export const DEFAULT_MEMORY_LIMIT = "256MB";
+const DEFAULT_MB = 256;
+export const DEFAULT_MEMORY_LIMIT = `${DEFAULT_MB}MB`;
 
 /**
  * The `sql` command's: a statement typed by hand may read files (`read_csv` over a few exports),
@@ -75,4 +77,23 @@ export function mergeMemoryLimit(largestTable: number, configured?: string): str
   if (given) return given;
   const needed = MERGE_BASE_BYTES + INDEX_BYTES_PER_KEY * Math.max(0, largestTable);
   return `${Math.max(MERGE_MIN_MB, Math.ceil(needed / MB))}MB`;
+}
+
+/**
+ * What a report holds per row of its largest per-person table at once. compliance joins each
+ * person's roster fields, groups and managers to their rows before sorting them, and DuckDB
+ * cannot spill all of those hash tables: it needed 240-256 MB at 200,000 people and 448-464 MB
+ * at 400,000 (`report compliance` under LMS_DUCKDB_MEMORY_LIMIT steps, 2026-11-28), about
+ * 1.04 KB a person over some 40 MB. A quarter more, so a busy machine's timing does not tip it.
+ */
+const REPORT_BYTES_PER_ROW = 1_300;
+const REPORT_BASE_BYTES = 64 * MB;
+
+/**
+ * The ceiling reports get when none is configured, for data whose largest per-person table has
+ * `largestTable` rows: 256 MB, or more when that many people need it.
+ */
+export function reportMemoryLimit(largestTable: number): string {
+  const needed = REPORT_BASE_BYTES + REPORT_BYTES_PER_ROW * Math.max(0, largestTable);
+  return `${Math.max(DEFAULT_MB, Math.ceil(needed / MB))}MB`;
 }

@@ -12,4 +12,6 @@ export interface ReportSource {
   connect(): Promise<DuckDBConnection>;
   /** Set when the source holds several portals. */
   readonly portals?: PortalScopes | undefined;
+  /** The memory ceiling the user configured; without one, a run sizes it to the data. */
+  readonly memoryLimit?: string | undefined;
 }

@@ -37,6 +37,7 @@ export async function openViewDatabase(
   }
   return {
     portals: scopes,
+    memoryLimit: configuredMemory,
     async connect() {
       const connection = await instance.connect();
       connections.push(connection);

@@ -5,6 +5,7 @@ import { LmsExportError } from "../../errors/lms-export-error.js";
 import { type LmsDatabase, openDatabase } from "../../load/database.js";
 import { checkDatabasePath } from "../../load/open-errors.js";
 import { loadCatalog } from "../../report/catalog.js";
+import { fitMemoryCeiling } from "../../report/memory-ceiling.js";
 import { prepareOutputDir } from "../../report/output-files.js";
 import { projectRoot } from "../../report/project-root.js";
 import { runReports } from "../../report/run-report.js";
@@ -174,6 +175,7 @@ async function extractAndReport(
     }
     await importDemoRoster(db, run, ctx);
     const catalog = demoCatalog(await loadCatalog(projectRoot()));
+    await fitMemoryCeiling(db, logger);
     const reports = await runReports(db, [...catalog.reports.keys()], {
       outDir: config.outDir,
       ...(config.formats ? { formats: config.formats } : {}),

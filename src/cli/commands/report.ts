@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
 import { restrictFileAccess } from "../../load/file-access.js";
+import { fitMemoryCeiling } from "../../report/memory-ceiling.js";
 import { requireConfiguredPortal } from "../all-portals.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
@@ -31,6 +32,7 @@ async function reportHandler(
   const now = new Date();
   const wait = { seconds: args.wait, logger };
   await withReportSource(args, ctx, config, { wait, logger }, async (db, reads, databases) => {
+    await fitMemoryCeiling(db, logger);
     await restrictFileAccess(db, [config.outDir, ...allowed, ...reads]);
     await writeAndMailReports(db, args.names, {
       setup,

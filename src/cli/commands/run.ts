@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { restrictFileAccess } from "../../load/file-access.js";
 import type { Catalog } from "../../report/catalog.js";
+import { fitMemoryCeiling } from "../../report/memory-ceiling.js";
 import { prepareOutputDir } from "../../report/output-files.js";
 import { checkQueriesParse } from "../../report/query-syntax.js";
 import { refuseRunAllPortals, requireConfiguredPortal } from "../all-portals.js";
@@ -95,6 +96,7 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
     after: async (db, extracted) => {
       const setup = withPortalOutDir(extracted);
       // The extract is done: from here on only report SQL runs on this instance.
+      await fitMemoryCeiling(db, setup.logger);
       await restrictFileAccess(db, [setup.config.outDir, ...plan.allowed]);
       await writeAndMailReports(db, args.reports, {
         setup,
