@@ -7,15 +7,16 @@
  * publish fails naming the table and leaves PostgreSQL's tables as they were. Against a real
  * PostgreSQL started for this test.
  */
-import { open, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { postgresInstalled } from "../../src/bench/temp-postgres.js";
-import { type LmsDatabase, openDatabase } from "../../src/load/database.js";
+import { openDatabase } from "../../src/load/database.js";
 import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
 import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { useBiServer } from "./helpers/bi-server.js";
+import { DAMAGED_CASES, damage, grow } from "./helpers/damaged-block.js";
 import { filledDatabase, firstRow } from "./helpers/filled-db.js";
 import { counts } from "./helpers/mid-copy.js";
 
@@ -23,105 +24,55 @@ const PASSWORD = "damaged-pw";
 const installed = postgresInstalled();
 const postgres = useBiServer(PASSWORD, installed);
 
-/** DuckDB's file layout (storage version of 1.x): three 4 KiB headers, then 256 KiB blocks. */
-const HEADERS_BYTES = 3 * 4096;
-const BLOCK_BYTES = 262_144;
-
-/** A table published early, and the last one, each with a column of numbers to fill it. */
-const CASES = [
-  {
-    table: "take",
-    insert:
-      "INSERT INTO take (take_id, take_score) SELECT 1000 + i, (hash(i) >> 1)::BIGINT FROM range(1000000) t(i)",
-    column: "take_score",
-  },
-  {
-    table: "_run_resources",
-    insert: `INSERT INTO _run_resources SELECT 1000 + i, 'take', 0, 0, 0, 0, 0, (hash(i) >> 1)::BIGINT
-      FROM range(1000000) t(i)`,
-    column: "duration_ms",
-  },
-] as const;
-
-/**
- * Adds 1,000,000 rows to `table` whose `column` does not compress (so it fills many blocks),
- * writes them to the file, and answers a block that holds only that column of later rows.
- */
-async function grow(db: LmsDatabase, { table, insert, column }: (typeof CASES)[number]) {
-  const connection = await db.connect();
-  try {
-    await connection.run(insert);
-    await connection.run("CHECKPOINT");
-    const blocks = await connection.runAndReadAll(
-      `SELECT block_id FROM pragma_storage_info('${table}') WHERE block_id >= 0
-       GROUP BY block_id
-       HAVING bool_and(column_name = '${column}' AND row_group_id >= 5)
-       ORDER BY block_id LIMIT 1`,
-    );
-    const block = blocks.getRowsJS()[0]?.[0];
-    if (block === undefined) throw new Error(`no block holds only later rows' ${column}`);
-    return Number(block);
-  } finally {
-    connection.closeSync();
-  }
-}
-
-/** Overwrites bytes of block `block` after its checksum, as a failing disk may. */
-async function damage(path: string, block: number): Promise<void> {
-  const file = await open(path, "r+");
-  try {
-    await file.write(Buffer.alloc(64, 0xa5), 0, 64, HEADERS_BYTES + block * BLOCK_BYTES + 1024);
-  } finally {
-    await file.close();
-  }
-}
-
 describe.skipIf(!installed)("publish --postgres from a database with a damaged block", () => {
-  test.each(CASES)("$table: fails naming the table, PostgreSQL keeps its tables", async (grown) => {
-    const { table, column } = grown;
-    const schema = `damaged${table}`;
-    const dir = await tempDir();
-    const passwordFile = join(dir, "pg-password");
-    await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
-    const settings = await pgSettings(postgres.current.url, {
-      LMS_PG_PASSWORD_FILE: passwordFile,
-    });
-    const db = await filledDatabase(dir, "damaged");
-    const first = await publishPostgres(db, { settings, schema });
-    const block = await grow(db, grown);
-    db.close();
-    await damage(join(dir, "damaged.duckdb"), block);
+  test.each(DAMAGED_CASES)(
+    "$table: fails naming the table, PostgreSQL keeps its tables",
+    async (grown) => {
+      const { table, column } = grown;
+      const schema = `damaged${table}`;
+      const dir = await tempDir();
+      const passwordFile = join(dir, "pg-password");
+      await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+      const settings = await pgSettings(postgres.current.url, {
+        LMS_PG_PASSWORD_FILE: passwordFile,
+      });
+      const db = await filledDatabase(dir, "damaged");
+      const first = await publishPostgres(db, { settings, schema });
+      const block = await grow(db, grown);
+      db.close();
+      await damage(join(dir, "damaged.duckdb"), block);
 
-    const damaged = await openDatabase(join(dir, "damaged.duckdb"));
-    try {
-      // The damage is one DuckDB finds: reading the whole column fails.
-      await expect(firstRow(damaged, `SELECT sum(${column}) FROM ${table}`)).rejects.toThrow(
-        /Corrupt database file/,
-      );
-      const error = await publishPostgres(damaged, { settings, schema }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(Error);
-      const message = (error as Error).message;
-      const read = new RegExp(
-        `failed: reading ${table} from the database stopped after (\\d+) rows, .*; its tables are as they were$`,
-      ).exec(message);
-      expect(read, message).not.toBeNull();
-      // Rows were read before the damaged block: the case this is about.
-      expect(Number(read?.[1])).toBeGreaterThan(0);
-    } finally {
-      damaged.close();
-    }
+      const damaged = await openDatabase(join(dir, "damaged.duckdb"));
+      try {
+        // The damage is one DuckDB finds: reading the whole column fails.
+        await expect(firstRow(damaged, `SELECT sum(${column}) FROM ${table}`)).rejects.toThrow(
+          /Corrupt database file/,
+        );
+        const error = await publishPostgres(damaged, { settings, schema }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(Error);
+        const message = (error as Error).message;
+        const read = new RegExp(
+          `failed: reading ${table} from the database stopped after (\\d+) rows, .*; its tables are as they were$`,
+        ).exec(message);
+        expect(read, message).not.toBeNull();
+        // Rows were read before the damaged block: the case this is about.
+        expect(Number(read?.[1])).toBeGreaterThan(0);
+      } finally {
+        damaged.close();
+      }
 
-    const bi = await postgres.current.server.admin("bi");
-    try {
-      const firstCounts = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
-      expect(await counts(bi, schema)).toEqual(firstCounts);
-      const left = await bi.query(
-        "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename LIKE '%next%'",
-        [schema],
-      );
-      expect(left.rows).toEqual([]);
-    } finally {
-      await bi.end();
-    }
-  });
+      const bi = await postgres.current.server.admin("bi");
+      try {
+        const firstCounts = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
+        expect(await counts(bi, schema)).toEqual(firstCounts);
+        const left = await bi.query(
+          "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename LIKE '%next%'",
+          [schema],
+        );
+        expect(left.rows).toEqual([]);
+      } finally {
+        await bi.end();
+      }
+    },
+  );
 });

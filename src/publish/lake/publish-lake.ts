@@ -273,10 +273,17 @@ async function copyTable(
   table: PublishedTable,
   target: string,
 ): Promise<number> {
-  const result = await connection.run(
-    `COPY (${selectAllSql(table)}) TO $target (${PARQUET_COPY_OPTIONS})`,
-    { target },
-  );
-  const rows = await result.getRowsJS();
-  return Number(rows[0]?.[0] ?? result.rowsChanged);
+  try {
+    const result = await connection.run(
+      `COPY (${selectAllSql(table)}) TO $target (${PARQUET_COPY_OPTIONS})`,
+      { target },
+    );
+    const rows = await result.getRowsJS();
+    return Number(rows[0]?.[0] ?? result.rowsChanged);
+  } catch (error) {
+    // DuckDB says what went wrong (a damaged block of the database, a full disk), not in which
+    // table; a file system error keeps its code for lakeError.
+    if (!(error instanceof Error) || errnoCode(error) !== undefined) throw error;
+    throw new Error(`copying ${table.name}: ${error.message}`, { cause: error });
+  }
 }
