@@ -7,11 +7,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, test } from "vitest";
-import { openDatabase } from "../../src/load/database.js";
 import { publishLake } from "../../src/publish/lake/publish-lake.js";
 import { tempDir } from "../helpers/temp-dir.js";
-import { DAMAGED_CASES, damage, grow } from "./helpers/damaged-block.js";
-import { filledDatabase, firstRow } from "./helpers/filled-db.js";
+import { DAMAGED_CASES, damagedAfter } from "./helpers/damaged-block.js";
 
 /** Every file below `dir` with its bytes, relative to it. */
 async function lakeFiles(dir: string): Promise<Map<string, string>> {
@@ -26,22 +24,14 @@ async function lakeFiles(dir: string): Promise<Map<string, string>> {
 
 describe("publish --lake from a database with a damaged block", () => {
   test.each(DAMAGED_CASES)("$table: fails naming it, the lake stays as it was", async (grown) => {
-    const { table, column } = grown;
+    const { table } = grown;
     const dir = await tempDir();
     const lake = join(dir, "lake");
-    const db = await filledDatabase(dir, "damaged");
-    await publishLake(db, { lakeDir: lake, snapshotDate: "2026-11-27" });
-    const before = await lakeFiles(lake);
-    const block = await grow(db, grown);
-    db.close();
-    await damage(join(dir, "damaged.duckdb"), block);
-
-    const damaged = await openDatabase(join(dir, "damaged.duckdb"));
+    const { damaged, first: before } = await damagedAfter(dir, grown, async (db) => {
+      await publishLake(db, { lakeDir: lake, snapshotDate: "2026-11-27" });
+      return lakeFiles(lake);
+    });
     try {
-      // The damage is one DuckDB finds: reading the whole column fails.
-      await expect(firstRow(damaged, `SELECT sum(${column}) FROM ${table}`)).rejects.toThrow(
-        /Corrupt database file/,
-      );
       const error = await publishLake(damaged, { lakeDir: lake, snapshotDate: "2026-11-28" }).catch(
         (e: unknown) => e,
       );

@@ -11,13 +11,11 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { postgresInstalled } from "../../src/bench/temp-postgres.js";
-import { openDatabase } from "../../src/load/database.js";
 import { pgSettings } from "../../src/publish/postgres/connection-settings.js";
 import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { useBiServer } from "./helpers/bi-server.js";
-import { DAMAGED_CASES, damage, grow } from "./helpers/damaged-block.js";
-import { filledDatabase, firstRow } from "./helpers/filled-db.js";
+import { DAMAGED_CASES, damagedAfter } from "./helpers/damaged-block.js";
 import { counts } from "./helpers/mid-copy.js";
 
 const PASSWORD = "damaged-pw";
@@ -28,7 +26,7 @@ describe.skipIf(!installed)("publish --postgres from a database with a damaged b
   test.each(DAMAGED_CASES)(
     "$table: fails naming the table, PostgreSQL keeps its tables",
     async (grown) => {
-      const { table, column } = grown;
+      const { table } = grown;
       const schema = `damaged${table}`;
       const dir = await tempDir();
       const passwordFile = join(dir, "pg-password");
@@ -36,18 +34,10 @@ describe.skipIf(!installed)("publish --postgres from a database with a damaged b
       const settings = await pgSettings(postgres.current.url, {
         LMS_PG_PASSWORD_FILE: passwordFile,
       });
-      const db = await filledDatabase(dir, "damaged");
-      const first = await publishPostgres(db, { settings, schema });
-      const block = await grow(db, grown);
-      db.close();
-      await damage(join(dir, "damaged.duckdb"), block);
-
-      const damaged = await openDatabase(join(dir, "damaged.duckdb"));
+      const { damaged, first } = await damagedAfter(dir, grown, (db) =>
+        publishPostgres(db, { settings, schema }),
+      );
       try {
-        // The damage is one DuckDB finds: reading the whole column fails.
-        await expect(firstRow(damaged, `SELECT sum(${column}) FROM ${table}`)).rejects.toThrow(
-          /Corrupt database file/,
-        );
         const error = await publishPostgres(damaged, { settings, schema }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(Error);
         const message = (error as Error).message;

@@ -3,7 +3,10 @@
  * leaves one: DuckDB finds the damage by the block's checksum when it reads the block.
  */
 import { open } from "node:fs/promises";
-import type { LmsDatabase } from "../../../src/load/database.js";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { type LmsDatabase, openDatabase } from "../../../src/load/database.js";
+import { filledDatabase, firstRow } from "./filled-db.js";
 
 /** DuckDB's file layout (storage version of 1.x): three 4 KiB headers, then 256 KiB blocks. */
 const HEADERS_BYTES = 3 * 4096;
@@ -29,7 +32,7 @@ export const DAMAGED_CASES = [
  * Adds 1,000,000 rows to `table` whose `column` does not compress (so it fills many blocks),
  * writes them to the file, and answers a block that holds only that column of later rows.
  */
-export async function grow(
+async function grow(
   db: LmsDatabase,
   { table, insert, column }: (typeof DAMAGED_CASES)[number],
 ): Promise<number> {
@@ -52,11 +55,33 @@ export async function grow(
 }
 
 /** Overwrites bytes of block `block` after its checksum, as a failing disk may. */
-export async function damage(path: string, block: number): Promise<void> {
+async function damage(path: string, block: number): Promise<void> {
   const file = await open(path, "r+");
   try {
     await file.write(Buffer.alloc(64, 0xa5), 0, 64, HEADERS_BYTES + block * BLOCK_BYTES + 1024);
   } finally {
     await file.close();
   }
+}
+
+/**
+ * A database filled in `dir`, published once by `first` while whole, then grown in `grown`'s table
+ * and damaged there; answers it opened again (close it) with what `first` answered. DuckDB is
+ * checked to find the damage: reading the whole column fails.
+ */
+export async function damagedAfter<T>(
+  dir: string,
+  grown: (typeof DAMAGED_CASES)[number],
+  first: (db: LmsDatabase) => Promise<T>,
+): Promise<{ damaged: LmsDatabase; first: T }> {
+  const db = await filledDatabase(dir, "damaged");
+  const answered = await first(db);
+  const block = await grow(db, grown);
+  db.close();
+  await damage(join(dir, "damaged.duckdb"), block);
+  const damaged = await openDatabase(join(dir, "damaged.duckdb"));
+  await expect(
+    firstRow(damaged, `SELECT sum(${grown.column}) FROM ${grown.table}`),
+  ).rejects.toThrow(/Corrupt database file/);
+  return { damaged, first: answered };
 }
