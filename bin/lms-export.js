@@ -8,6 +8,6 @@ import { launch } from "../dist/cli/launch.js";
 import { setDuckdbAllocator } from "../dist/load/duckdb-allocator.js";
 
 process.exitCode = await launch(process.argv.slice(2), () => {
-  setDuckdbAllocator();
+  setDuckdbAllocator(process.argv.slice(2));
   return import("../dist/cli/main.js");
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withDuckdbAllocator } from "../../src/load/duckdb-allocator.js";
+import { allocatorSettings, withDuckdbAllocator } from "../../src/load/duckdb-allocator.js";
 
 describe("withDuckdbAllocator", () => {
   it("asks DuckDB's allocator to return freed pages at once, and keeps the rest of the environment", () => {
@@ -18,5 +18,27 @@ describe("withDuckdbAllocator", () => {
     expect(withDuckdbAllocator({ DUCKDB_JE_MALLOC_CONF: "" })).toEqual({
       DUCKDB_JE_MALLOC_CONF: "",
     });
+  });
+});
+
+describe("allocatorSettings", () => {
+  it("returns freed pages at once for a command that extracts, keeps them briefly for others", () => {
+    for (const args of [
+      ["extract"],
+      ["--db", "x.duckdb", "run", "weekly-compliance"],
+      ["schedule", "--every", "1d"],
+      ["demo"],
+    ]) {
+      expect(allocatorSettings(args), args.join(" ")).toBe("dirty_decay_ms:0,muzzy_decay_ms:0");
+    }
+    for (const args of [
+      ["report", "compliance", "--format", "csv"],
+      ["--db", "x.duckdb", "sql", "SELECT 1"],
+      ["publish", "--lake", "lake"],
+      ["apply", "links.csv"],
+      [],
+    ]) {
+      expect(allocatorSettings(args), args.join(" ")).toBe("dirty_decay_ms:100,muzzy_decay_ms:0");
+    }
   });
 });
