@@ -9,7 +9,7 @@
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import { trimmedSql } from "../text/white-space.js";
 import type { LeftPeopleNote } from "./model.js";
-import { PARAM_DUCKDB_TYPES, type ParamValue } from "./params.js";
+import { PARAM_DUCKDB_TYPES, type ParamValue, type ResolvedParams } from "./params.js";
 import type { PortalScopes } from "./portal-scopes.js";
 import type { JobParams } from "./roster-column-params.js";
 import { PEOPLE_IN_DATA_SQL } from "./roster-coverage.js";
@@ -54,11 +54,22 @@ function countKey(statuses: string, group: ParamValue | undefined): string {
   return `${statuses}\0${group?.text ?? ""}`;
 }
 
+/**
+ * The group a query's people are narrowed to: its group_id when that is an `int`, as the shipped
+ * queries declare it. A query of one's own may declare a group_id of another type (a list of
+ * groups, a name), whose meaning the count cannot know: it counts everyone in the data for it,
+ * and an `int` is all LEFT_SQL can bind.
+ */
+function groupOf(params: ResolvedParams | undefined): ParamValue | undefined {
+  const group = params?.get(GROUP_ID);
+  return group?.type === "int" ? group : undefined;
+}
+
 /** The key of the count that covers `query` of `job`, when the query uses excluded_statuses. */
 function queryKey(job: JobParams, query: string): string | undefined {
   const params = job.params.get(query);
   const statuses = params?.get(EXCLUDED_STATUSES)?.text;
-  return statuses === undefined ? undefined : countKey(statuses, params?.get(GROUP_ID));
+  return statuses === undefined ? undefined : countKey(statuses, groupOf(params));
 }
 
 /** Each value and group the jobs' queries run with, by countKey. */
@@ -68,7 +79,7 @@ function uses(jobs: readonly JobParams[]): Map<string, StatusesUse> {
     for (const query of job.queries) {
       const param = job.params.get(query.name)?.get(EXCLUDED_STATUSES);
       if (param === undefined || param.text === "") continue;
-      const group = job.params.get(query.name)?.get(GROUP_ID);
+      const group = groupOf(job.params.get(query.name));
       const key = countKey(param.text, group);
       const use = found.get(key) ?? { value: param.value, group, queries: new Set<string>() };
       use.queries.add(query.name);

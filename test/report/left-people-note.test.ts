@@ -9,9 +9,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Catalog } from "../../src/report/catalog.js";
 import { runReports } from "../../src/report/run-report.js";
 import { createLmsDatabase, type TestDatabase } from "../fixtures/lms-dataset.js";
 import { recordingLogger } from "../helpers/recording-logger.js";
+import { writeTestCatalog } from "../helpers/test-catalog.js";
 
 let dir: string;
 let db: TestDatabase;
@@ -39,8 +41,8 @@ afterAll(async () => {
 
 let runs = 0;
 
-/** The lines a run of `names` logs about people left out. */
-async function leftLines(names: string[], params: Record<string, string> = {}) {
+/** The lines a run of `names` (from `catalog`, else the shipped one) logs about people left out. */
+async function leftLines(names: string[], params: Record<string, string> = {}, catalog?: Catalog) {
   const lines: string[] = [];
   runs += 1;
   await runReports(db, names, {
@@ -49,6 +51,7 @@ async function leftLines(names: string[], params: Record<string, string> = {}) {
     params,
     now: new Date("2026-03-10T08:00:00Z"),
     logger: recordingLogger(lines),
+    ...(catalog && { catalog }),
   });
   return lines.filter((line) => line.includes("marks as gone"));
 }
@@ -78,5 +81,27 @@ describe("people left out as gone", () => {
       "info 2 people of the data the roster marks as gone are left out of compliance (group_id 1): inactive 1, leaver 1 (excluded_statuses; --param excluded_statuses= counts them)",
     ]);
     expect(await leftLines(["compliance"], { group_id: "7" })).toEqual([]);
+  });
+
+  test("of a query whose group_id is no single group are everyone's, and the report is written", async () => {
+    // A query of one's own may take several groups, or a name: the count cannot bind those as
+    // the shipped queries' one group, and counts the data's people as it does without group_id.
+    const catalog = await writeTestCatalog(
+      join(dir, "own"),
+      {
+        mine: `-- title: Mine
+-- description: The people still here, of some groups.
+-- param group_id int_list = 2,3: The groups (empty = everyone).
+-- param excluded_statuses string_list = inactive,leaver,suspended: Statuses of people gone.
+SELECT user_grp_user_id AS user_id, "user".lastname
+FROM user_grp LEFT JOIN "user" ON "user".user_id = user_grp_user_id
+WHERE len($group_id) = 0 OR list_contains($group_id, user_grp_grp_id)
+`,
+      },
+      {},
+    );
+    expect(await leftLines(["mine"], {}, catalog)).toEqual([
+      "info 3 people of the data the roster marks as gone are left out of mine: inactive 1, leaver 1, suspended 1 (excluded_statuses; --param excluded_statuses= counts them)",
+    ]);
   });
 });
