@@ -13,19 +13,25 @@ import type { ReportSource } from "./report-source.js";
 /** The tables compliance and the other reports hold per person while they join and sort. */
 const PER_PERSON_TABLES = ["user", "user_grp", "product_access"] as const;
 
-/** Rows of the largest per-person table there is (over several portals: all of theirs). */
-async function largestPerPersonTable(connection: DuckDBConnection): Promise<number> {
+/**
+ * The largest per-person table there is and its rows (over several portals: all of theirs); of
+ * tables as large, the first by name, so the line naming it is the same from run to run.
+ */
+async function largestPerPersonTable(
+  connection: DuckDBConnection,
+): Promise<{ table: string; rows: number }> {
   const reader = await connection.runAndReadAll(
     `SELECT table_name FROM information_schema.tables
      WHERE table_catalog = current_database() AND table_schema = current_schema()
-       AND table_name IN (${PER_PERSON_TABLES.map((t) => `'${t}'`).join(", ")})`,
+       AND table_name IN (${PER_PERSON_TABLES.map((t) => `'${t}'`).join(", ")})
+     ORDER BY table_name`,
   );
-  let largest = 0;
+  let largest = { table: "", rows: 0 };
   for (const [name] of reader.getRowsJS()) {
-    const count = await connection.runAndReadAll(
-      `SELECT count(*) FROM ${quoteIdent(String(name))}`,
-    );
-    largest = Math.max(largest, Number(count.getRowsJS()[0]?.[0] ?? 0));
+    const table = String(name);
+    const count = await connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdent(table)}`);
+    const rows = Number(count.getRowsJS()[0]?.[0] ?? 0);
+    if (rows > largest.rows) largest = { table, rows };
   }
   return largest;
 }
@@ -39,13 +45,14 @@ export async function fitMemoryCeiling(db: ReportSource, logger: Logger): Promis
   if (db.memoryLimit !== undefined) return;
   const connection = await db.connect();
   try {
-    const rows = await largestPerPersonTable(connection);
+    const { table, rows } = await largestPerPersonTable(connection);
     const ceiling = reportMemoryLimit(rows);
     if (ceiling === reportMemoryLimit(0)) return;
     await connection.run(`SET memory_limit = '${ceiling}'`);
+    // The rows are one table's (people, memberships or access records), not any person's.
     logger.info(
-      `DuckDB's memory ceiling is ${ceiling} for ${rows.toLocaleString("en-US")} rows per person (LMS_DUCKDB_MEMORY_LIMIT sets it)`,
-      { memoryLimit: ceiling, rows },
+      `DuckDB's memory ceiling is ${ceiling} for the ${rows.toLocaleString("en-US")} rows of table ${table} (LMS_DUCKDB_MEMORY_LIMIT sets it)`,
+      { memoryLimit: ceiling, rows, table },
     );
   } finally {
     connection.closeSync();

@@ -55,9 +55,10 @@ test("without a configured ceiling, compliance of 300,000 people runs under one 
     .filter((line) => line.includes("memory ceiling"))
     .map((line) => JSON.parse(line) as { msg: string; memoryLimit: string; rows: number });
   expect(sized).toHaveLength(1);
-  expect(sized[0]).toMatchObject({ memoryLimit: "454MB", rows: PEOPLE });
+  // user, user_grp and product_access have a row per person each: the first by name is named.
+  expect(sized[0]).toMatchObject({ memoryLimit: "454MB", rows: PEOPLE, table: "product_access" });
   expect(sized[0]?.msg).toBe(
-    "DuckDB's memory ceiling is 454MB for 300,000 rows per person (LMS_DUCKDB_MEMORY_LIMIT sets it)",
+    "DuckDB's memory ceiling is 454MB for the 300,000 rows of table product_access (LMS_DUCKDB_MEMORY_LIMIT sets it)",
   );
   const today = new Date().toISOString().slice(0, 10);
   const csv = await readFile(join(cwd, "sized", `compliance-${today}.csv`), "utf8");
