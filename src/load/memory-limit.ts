@@ -2,7 +2,8 @@
  * DuckDB's memory ceiling. Its own default is 80% of the machine's memory, which it fills with
  * cached blocks during a large extract. The `duckdbMemoryLimit` setting (e.g. "2GB", resolved by
  * the config with the others and passed in as `configured`) sets it for everything; otherwise
- * reports get 256 MB (more on a portal of some 150,000 people or more, see reportMemoryLimit),
+ * reports get 256 MB (more on a portal of some 150,000 people or more, up to DuckDB's own default,
+ * see reportMemoryLimit),
  * `sql` 1 GB and an extract 96 MB.
  *
  * Why two figures: an extract only appends and then builds primary keys, which run as fast under
@@ -17,6 +18,7 @@
  * must fit in memory while it is built (measured: 10M keys fail under 64 MB), so the merge gets
  * more on big portals.
  */
+import { totalmem } from "node:os";
 import { DUCKDB_SIZE } from "../config/duckdb-size.js";
 
 /** DuckDB reads "MB" as 10^6 bytes. */
@@ -90,10 +92,24 @@ const REPORT_BYTES_PER_ROW = 1_300;
 const REPORT_BASE_BYTES = 64 * MB;
 
 /**
- * The ceiling reports get when none is configured, for data whose largest per-person table has
- * `largestTable` rows: 256 MB, or more when that many people need it.
+ * The most a sized ceiling may be: DuckDB's own default, 80% of the memory the process may have
+ * (the machine's, or less under a cgroup limit, as DuckDB reads it). A ceiling past the memory
+ * there is lets DuckDB hold what it would otherwise spill to disk, so a report that ran under
+ * 256 MB would get the process killed by the system instead.
  */
-export function reportMemoryLimit(largestTable: number): string {
+export function processMemoryCap(): number {
+  // 0 or undefined when unknown; a huge figure when the cgroup sets no limit.
+  const constrained = process.constrainedMemory?.() || Number.POSITIVE_INFINITY;
+  return Math.floor(0.8 * Math.min(totalmem(), constrained));
+}
+
+/**
+ * The ceiling reports get when none is configured, for data whose largest per-person table has
+ * `largestTable` rows: 256 MB, or more when that many people need it, never past `capBytes`
+ * (processMemoryCap) unless 256 MB is.
+ */
+export function reportMemoryLimit(largestTable: number, capBytes = processMemoryCap()): string {
   const needed = REPORT_BASE_BYTES + REPORT_BYTES_PER_ROW * Math.max(0, largestTable);
-  return `${Math.max(DEFAULT_MB, Math.ceil(needed / MB))}MB`;
+  const mb = Math.min(Math.ceil(needed / MB), Math.floor(capBytes / MB));
+  return `${Math.max(DEFAULT_MB, mb)}MB`;
 }

@@ -5,6 +5,7 @@ import {
   extractMemoryLimit,
   memoryLimit,
   mergeMemoryLimit,
+  reportMemoryLimit,
 } from "../../src/load/memory-limit.js";
 
 describe("DuckDB memory ceiling", () => {
@@ -28,6 +29,17 @@ describe("DuckDB memory ceiling", () => {
     // 64 MB plus 16 bytes a key: 10M keys need 224 MB (measured: they fail under 64 MB).
     expect(mergeMemoryLimit(10_000_000)).toBe("224MB");
     expect(mergeMemoryLimit(10_000_000, "1GB")).toBe("1GB");
+  });
+
+  it("sizes a report's ceiling to its data, never past what DuckDB itself would take", () => {
+    // The cap a 4 GB machine gives: 80% of it, DuckDB's own default there.
+    const cap = 3_200_000_000;
+    expect(reportMemoryLimit(0, cap)).toBe("256MB");
+    expect(reportMemoryLimit(300_000, cap)).toBe("454MB");
+    // 3M access records would ask for 3,964 MB, more than the machine holds.
+    expect(reportMemoryLimit(3_000_000, cap)).toBe("3200MB");
+    // A process allowed less than 256 MB keeps the 256 MB reports always had.
+    expect(reportMemoryLimit(300_000, 200_000_000)).toBe("256MB");
   });
 
   it("never lets what is not a size reach the SET statement", () => {

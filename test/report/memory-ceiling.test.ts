@@ -1,10 +1,13 @@
 /**
  * A report run without a configured memory ceiling sizes DuckDB's to its largest per-person table
  * (src/report/memory-ceiling.ts) and says so in an info line naming that table and its rows: the
- * figure is one table's rows, not any person's. The ceiling is read back by the report's own query.
+ * figure is one table's rows, not any person's; and never past DuckDB's own default (80% of the
+ * memory the process may have), where DuckDB would hold what it should spill and the system kill
+ * the process. The ceiling is read back by the report's own query.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { beforeAll, expect, test } from "vitest";
 import { openDatabase } from "../../src/load/database.js";
 import { runInProcess } from "../helpers/in-process-cli.js";
@@ -55,4 +58,52 @@ test("the line sizing the ceiling names the table whose rows it counted", async 
   const csv = await readFile(join(cwd, "out", `ceiling-${today}.csv`), "utf8");
   // DuckDB shows 324 MB in MiB.
   expect(csv).toBe("ceiling\r\n308.9 MiB\r\n");
+});
+
+/** DuckDB's text of a size ("18.8 GiB", "308.9 MiB") in bytes. */
+function bytesOf(shown: string): number {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
+  const [value, unit] = shown.split(" ") as [string, string];
+  return Number(value) * 1024 ** units.indexOf(unit);
+}
+
+/** The ceiling a DuckDB instance on this machine takes when given none, in bytes. */
+async function duckdbDefault(): Promise<number> {
+  const instance = await DuckDBInstance.create(":memory:");
+  try {
+    const connection = await instance.connect();
+    const reader = await connection.runAndReadAll("SELECT current_setting('memory_limit')");
+    connection.closeSync();
+    return bytesOf(String(reader.getRows()[0]?.[0]));
+  } finally {
+    instance.closeSync();
+  }
+}
+
+test("a table too large for the machine gets DuckDB's own default, not a ceiling past it", async () => {
+  const most = await duckdbDefault();
+  // Enough access records that 1.3 KB a row asks for more than the machine's DuckDB takes.
+  const rows = Math.ceil(most / 1_300) + 1_000_000;
+  const instance = await DuckDBInstance.create(join(cwd, "big.duckdb"));
+  try {
+    const connection = await instance.connect();
+    await connection.run(
+      `CREATE TABLE product_access AS SELECT i AS product_access_id FROM range(${rows}) t(i)`,
+    );
+    connection.closeSync();
+  } finally {
+    instance.closeSync();
+  }
+  const run = await runInProcess(
+    ["report", "ceiling.sql", "--db", "big.duckdb", "--format", "csv", "--out", "big", "--quiet"],
+    cwd,
+    {},
+  );
+  expect(run.code, run.stderr).toBe(0);
+  const today = new Date().toISOString().slice(0, 10);
+  const csv = await readFile(join(cwd, "big", `ceiling-${today}.csv`), "utf8");
+  const ceiling = bytesOf(csv.split("\r\n")[1] ?? "");
+  expect(ceiling).toBeGreaterThan(256_000_000);
+  // DuckDB shows one decimal: the two may differ in that last place only.
+  expect(ceiling / most).toBeLessThan(1.01);
 });
