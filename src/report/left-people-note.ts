@@ -65,10 +65,19 @@ function groupOf(params: ResolvedParams | undefined): ParamValue | undefined {
   return group?.type === "int" ? group : undefined;
 }
 
+/**
+ * The statuses a query leaves out: its excluded_statuses when that is a `string_list`, as the
+ * shipped queries declare it; one of another type (a query of one's own) is not counted.
+ */
+function statusesOf(params: ResolvedParams | undefined): ParamValue | undefined {
+  const statuses = params?.get(EXCLUDED_STATUSES);
+  return statuses?.type === "string_list" ? statuses : undefined;
+}
+
 /** The key of the count that covers `query` of `job`, when the query uses excluded_statuses. */
 function queryKey(job: JobParams, query: string): string | undefined {
   const params = job.params.get(query);
-  const statuses = params?.get(EXCLUDED_STATUSES)?.text;
+  const statuses = statusesOf(params)?.text;
   return statuses === undefined ? undefined : countKey(statuses, groupOf(params));
 }
 
@@ -77,7 +86,7 @@ function uses(jobs: readonly JobParams[]): Map<string, StatusesUse> {
   const found = new Map<string, StatusesUse>();
   for (const job of jobs) {
     for (const query of job.queries) {
-      const param = job.params.get(query.name)?.get(EXCLUDED_STATUSES);
+      const param = statusesOf(job.params.get(query.name));
       if (param === undefined || param.text === "") continue;
       const group = groupOf(job.params.get(query.name));
       const key = countKey(param.text, group);

@@ -104,4 +104,20 @@ WHERE len($group_id) = 0 OR list_contains($group_id, user_grp_grp_id)
       "info 3 people of the data the roster marks as gone are left out of mine: inactive 1, leaver 1, suspended 1 (excluded_statuses; --param excluded_statuses= counts them)",
     ]);
   });
+
+  test("are not counted for a query whose excluded_statuses is no list, whose report is written", async () => {
+    const catalog = await writeTestCatalog(
+      join(dir, "own-status"),
+      {
+        here: `-- title: Here
+-- description: The people whose status is not the one given.
+-- param excluded_statuses string = inactive: The status of people gone.
+SELECT user_id, lastname FROM "user"
+WHERE lower(trim(coalesce(user_status, ''))) IS DISTINCT FROM $excluded_statuses
+`,
+      },
+      {},
+    );
+    expect(await leftLines(["here"], {}, catalog)).toEqual([]);
+  });
 });
