@@ -74,11 +74,19 @@ function statusesOf(params: ResolvedParams | undefined): ParamValue | undefined 
   return statuses?.type === "string_list" ? statuses : undefined;
 }
 
-/** The key of the count that covers `query` of `job`, when the query uses excluded_statuses. */
-function queryKey(job: JobParams, query: string): string | undefined {
+/**
+ * What `query` of `job` leaves out, when it uses excluded_statuses: the statuses, the group, and
+ * the key of the count that covers them.
+ */
+function queryScope(
+  job: JobParams,
+  query: string,
+): { statuses: ParamValue; group: ParamValue | undefined; key: string } | undefined {
   const params = job.params.get(query);
-  const statuses = statusesOf(params)?.text;
-  return statuses === undefined ? undefined : countKey(statuses, groupOf(params));
+  const statuses = statusesOf(params);
+  if (statuses === undefined) return undefined;
+  const group = groupOf(params);
+  return { statuses, group, key: countKey(statuses.text, group) };
 }
 
 /** Each value and group the jobs' queries run with, by countKey. */
@@ -86,11 +94,10 @@ function uses(jobs: readonly JobParams[]): Map<string, StatusesUse> {
   const found = new Map<string, StatusesUse>();
   for (const job of jobs) {
     for (const query of job.queries) {
-      const param = statusesOf(job.params.get(query.name));
-      if (param === undefined || param.text === "") continue;
-      const group = groupOf(job.params.get(query.name));
-      const key = countKey(param.text, group);
-      const use = found.get(key) ?? { value: param.value, group, queries: new Set<string>() };
+      const scope = queryScope(job, query.name);
+      if (scope === undefined || scope.statuses.text === "") continue;
+      const { statuses, group, key } = scope;
+      const use = found.get(key) ?? { value: statuses.value, group, queries: new Set<string>() };
       use.queries.add(query.name);
       found.set(key, use);
     }
@@ -181,15 +188,17 @@ export type { LeftPeopleNote };
  * parameter, or for a value the run did not count (no job read the roster).
  */
 export function leftPeopleNotes(job: JobParams, counts: LeftPeopleCounts): LeftPeopleNote[] {
-  const queriesByKey = new Map<string, string[]>();
+  const byKey = new Map<string, { queries: string[]; leavesNoOne: boolean }>();
   for (const query of job.queries) {
-    const key = queryKey(job, query.name);
-    if (key === undefined) continue;
-    queriesByKey.set(key, [...(queriesByKey.get(key) ?? []), query.name]);
+    const scope = queryScope(job, query.name);
+    if (scope === undefined) continue;
+    const found = byKey.get(scope.key) ?? { queries: [], leavesNoOne: scope.statuses.text === "" };
+    found.queries.push(query.name);
+    byKey.set(scope.key, found);
   }
-  return [...queriesByKey].flatMap(([key, queries]) => {
+  return [...byKey].flatMap(([key, { queries, leavesNoOne }]) => {
     // An empty value leaves no one out: nothing was counted, nothing needed to be.
-    const left = key.startsWith("\0") ? { byStatus: [], total: 0 } : counts.get(key);
+    const left = leavesNoOne ? { byStatus: [], total: 0 } : counts.get(key);
     return left === undefined ? [] : [{ queries, left }];
   });
 }

@@ -6,7 +6,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
-import { reportMemoryLimit } from "../load/memory-limit.js";
+import { DEFAULT_MEMORY_LIMIT, reportMemoryLimit } from "../load/memory-limit.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportSource } from "./report-source.js";
 
@@ -47,7 +47,7 @@ export async function fitMemoryCeiling(db: ReportSource, logger: Logger): Promis
   try {
     const { table, rows } = await largestPerPersonTable(connection);
     const ceiling = reportMemoryLimit(rows);
-    if (ceiling === reportMemoryLimit(0)) return;
+    if (ceiling === DEFAULT_MEMORY_LIMIT) return;
     await connection.run(`SET memory_limit = '${ceiling}'`);
     // The rows are one table's (people, memberships or access records), not any person's.
     logger.info(
