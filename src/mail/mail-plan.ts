@@ -8,10 +8,11 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import { checkSignal, interruptOnAbort } from "../report/interruption.js";
-import { type LastLoad, lastLoad } from "../report/last-load.js";
+import type { LastLoad } from "../report/last-load.js";
 import type { LeftPeopleNote } from "../report/left-people-note.js";
+import { type PreparedJob, prepareJob } from "../report/prepare-job.js";
 import { columnLabel } from "../report/present/column-label.js";
-import { bindJob, type ReportJob } from "../report/report-jobs.js";
+import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
 import type { RosterCoverage } from "../report/roster-coverage.js";
 import { type BoundQuery, describeColumns } from "../report/run-query.js";
@@ -132,16 +133,13 @@ async function planReport(
   const connection = await db.connect();
   const unwatch = interruptOnAbort(options.signal, connection);
   try {
-    const { messages, twice } = await messagesOf(db, connection, report, options);
+    const prepared = await prepareJob(db, connection, job);
+    const { messages, twice } = await messagesOf(db, connection, report, prepared, options);
     return {
       report,
       messages,
       twice,
-      loaded: await lastLoad(
-        connection,
-        db.portals,
-        job.queries.map((q) => q.sql),
-      ),
+      loaded: prepared.loaded,
       // Counted once, by the report's run (undefined when the report shows no names).
       roster: report.result.roster,
       leftPeople: report.result.leftPeople ?? [],
@@ -172,9 +170,10 @@ async function messagesOf(
   db: ReportSource,
   connection: DuckDBConnection,
   { job, mail, result }: ReportToMail,
+  prepared: PreparedJob,
   options: PlanOptions,
 ): Promise<{ messages: Message[]; twice: string[] }> {
-  const bound = await bindJob(connection, job, db.portals);
+  const bound = [...prepared.bound];
   const first = bound[0];
   if (first === undefined) return { messages: [], twice: [] };
   const column = mail.splitBy;
@@ -213,7 +212,7 @@ async function messagesOf(
     if (!wanted([...to, ...cc], partOf(group), options.only)) continue;
     const scope = { label, address: group.address };
     const description = shareDescription(job, new Set(sources.keys()), scope);
-    const share = { spellings, sources, description, rows: shareRows(scope) };
+    const share = { spellings, sources, description, rows: shareRows(scope), prepared };
     const split = await writeSplitFiles(db, job, mail, group, share, options);
     const rows = [...sources.keys()].reduce((sum, name) => sum + (split.rows[name] ?? 0), 0);
     if (group.address === undefined && rows === 0 && mail.when === "rows") continue;

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { prepareOutputDir } from "../report/output-files.js";
+import type { PreparedJob } from "../report/prepare-job.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
 import type { BoundQuery } from "../report/run-query.js";
@@ -59,6 +60,8 @@ export async function writeSplitFiles(
     description: string;
     /** Which rows the share holds (shareRows), for its About sheet and page. */
     rows: string;
+    /** The report's job, prepared once for all its shares. */
+    prepared: PreparedJob;
   },
   options: {
     outDir: string;
@@ -88,6 +91,7 @@ export async function writeSplitFiles(
       // So is the count of people left out as gone: over the whole report, not the manager's
       // people; a share saying "82 left out" would read as 82 of theirs. The whole report says it.
       leftPeople: [],
+      prepared: split.prepared,
       ...(options.neutraliseFormulas === undefined
         ? {}
         : { neutraliseFormulas: options.neutraliseFormulas }),

@@ -11,10 +11,9 @@ import { aboutLines } from "./about-lines.js";
 import { type Catalog, loadCatalog, type ReportFormat } from "./catalog.js";
 import { exportCsv } from "./export/csv.js";
 import { exportParquet } from "./export/parquet.js";
-import { checkChartsOnDatabase } from "./html/chart-columns.js";
 import { writeHtmlReport } from "./html/html-report.js";
 import { checkSignal, interrupted, interruptOnAbort } from "./interruption.js";
-import { type LastLoad, lastLoad } from "./last-load.js";
+import type { LastLoad } from "./last-load.js";
 import {
   countLeftPeople,
   type LeftPeopleCounts,
@@ -30,9 +29,10 @@ import {
   prepareOutputDir,
 } from "./output-files.js";
 import { checkReferences, type ReadDatabase } from "./param-references.js";
+import { type PreparedJob, prepareJob } from "./prepare-job.js";
 import { projectRoot } from "./project-root.js";
 import { asReportFailure } from "./report-failure.js";
-import { bindJob, type ReportJob, resolveJobs } from "./report-jobs.js";
+import { type ReportJob, resolveJobs } from "./report-jobs.js";
 import type { ReportSource } from "./report-source.js";
 import { type ReportFailure, ReportsFailedError } from "./reports-failed.js";
 import { rosterColumnLines } from "./roster-column-params.js";
@@ -203,6 +203,8 @@ export interface JobOptions extends RunReportsOptions {
    */
   leftPeople: readonly LeftPeopleNote[];
   select?: SelectQueries;
+  /** The job already prepared (prepare-job.ts), for files written many times over (shares). */
+  prepared?: PreparedJob;
 }
 
 export async function writeJobFiles(
@@ -218,10 +220,9 @@ export async function writeJobFiles(
   const unwatch = interruptOnAbort(options.signal, connection);
   try {
     checkSignal(options.signal, what);
-    let bound = await bindJob(connection, job, db.portals);
-    await checkChartsOnDatabase(connection, job.file, job.charts, bound);
-    if (options.select) bound = await options.select(connection, bound);
-    await writeFormats(db, connection, { job, base, bound, rows, staging }, options);
+    const { bound: all, loaded } = options.prepared ?? (await prepareJob(db, connection, job));
+    const bound = options.select ? await options.select(connection, all) : [...all];
+    await writeFormats(db, connection, { job, base, bound, loaded, rows, staging }, options);
     // The last moment to stop: once renaming starts, every file of the report is renamed.
     checkSignal(options.signal, what);
     const files = await staging.commit();
@@ -251,6 +252,8 @@ interface JobWriting {
   /** The file name of the report without extension. */
   base: string;
   bound: BoundQuery[];
+  /** When the data the job reads was loaded (prepare-job.ts). */
+  loaded: LastLoad;
   /** Rows per query, filled in as the files are written. */
   rows: Record<string, number>;
   staging: OutputStaging;
@@ -260,7 +263,7 @@ interface JobWriting {
 async function writeFormats(
   db: ReportSource,
   connection: DuckDBConnection,
-  { job, base, bound, rows, staging }: JobWriting,
+  { job, base, bound, loaded, rows, staging }: JobWriting,
   options: JobOptions,
 ): Promise<void> {
   const neutralise = options.neutraliseFormulas ?? true;
@@ -275,11 +278,7 @@ async function writeFormats(
         await writeHtmlReport(db, file.temp, {
           job,
           bound,
-          loaded: await lastLoad(
-            connection,
-            db.portals,
-            bound.map((b) => b.sql),
-          ),
+          loaded,
           roster: options.roster,
           leftPeople: options.leftPeople,
           now: options.now,
@@ -291,11 +290,6 @@ async function writeFormats(
     }
     if (format === "xlsx") {
       const file = staging.reserve(`${base}.xlsx`);
-      const loaded = await lastLoad(
-        connection,
-        db.portals,
-        bound.map((b) => b.sql),
-      );
       const sheets = { connection, job, bound, rows, loaded };
       await writeWorkbook(db, file.temp, sheets, { ...options, neutralise });
       continue;

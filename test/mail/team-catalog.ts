@@ -1,11 +1,16 @@
 /**
  * The shipped team-compliance definition copied into a test catalog (`DIR/team/reports/`) with a
- * mail block splitting it per manager, as the README shows it, and the report mailed from it.
+ * mail block splitting it per manager and attaching `attach`, as the README shows it, and the
+ * report mailed from it.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-export async function writeTeamCatalog(dir: string, formats: readonly string[]): Promise<void> {
+export async function writeTeamCatalog(
+  dir: string,
+  formats: readonly string[],
+  attach: readonly string[] = ["csv"],
+): Promise<void> {
   const shipped = JSON.parse(
     await readFile(new URL("../../reports/team-compliance.json", import.meta.url), "utf8"),
   );
@@ -15,7 +20,7 @@ export async function writeTeamCatalog(dir: string, formats: readonly string[]):
     JSON.stringify({
       ...shipped,
       formats,
-      mail: { to: ["compliance@example.com"], splitBy: "manager_email", attach: ["csv"] },
+      mail: { to: ["compliance@example.com"], splitBy: "manager_email", attach },
     }),
   );
 }

@@ -4,17 +4,17 @@
  */
 import { writeFile } from "node:fs/promises";
 import { checkSignal, interruptOnAbort } from "../interruption.js";
-import { type LastLoad, lastLoad, type TablesLoad } from "../last-load.js";
+import type { LastLoad, TablesLoad } from "../last-load.js";
 import { LEFT_PEOPLE_LABEL, type LeftPeopleNote, leftPeopleText } from "../left-people-note.js";
+import { type PreparedJob, prepareJob } from "../prepare-job.js";
 import { columnLabel } from "../present/column-label.js";
 import { type SettingText, settingText } from "../present/setting-text.js";
-import { bindJob, type ReportJob } from "../report-jobs.js";
+import type { ReportJob } from "../report-jobs.js";
 import type { ReportSource } from "../report-source.js";
 import { type RosterCoverage, rosterAboutLines } from "../roster-coverage.js";
 import { type RowRepeats, rowRepeats } from "../row-repeats.js";
 import { type BoundQuery, reportParams, streamQuery } from "../run-query.js";
 import { sqlError } from "../sql-error.js";
-import { checkChartsOnDatabase } from "./chart-columns.js";
 import { ChartCollector } from "./chart-data.js";
 import type { ChartSpec } from "./chart-spec.js";
 import { type CollectedQuery, collectQuery } from "./collect-query.js";
@@ -238,19 +238,13 @@ export async function reportDocumentForJob(
   options: { now: Date; fullFileOf?: (query: string) => string | undefined },
 ): Promise<ReportDocument> {
   const connection = await db.connect();
-  let bound: BoundQuery[];
-  let loaded: LastLoad;
+  let prepared: PreparedJob;
   try {
-    bound = await bindJob(connection, job, db.portals);
-    await checkChartsOnDatabase(connection, job.file, job.charts, bound);
-    loaded = await lastLoad(
-      connection,
-      db.portals,
-      bound.map((b) => b.sql),
-    );
+    prepared = await prepareJob(db, connection, job);
   } finally {
     connection.closeSync();
   }
+  const { bound, loaded } = prepared;
   const input = { job, bound, loaded, now: options.now, fullFileOf: options.fullFileOf ?? none };
   return (await buildReportDocument(db, input)).document;
 }
