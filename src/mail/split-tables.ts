@@ -19,6 +19,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportSource } from "../report/report-source.js";
+import { itemsPerValue } from "../report/row-repeats.js";
 import type { BoundQuery, ColumnInfo } from "../report/run-query.js";
 import { ADDRESS, type SplitSource, spelled } from "./split.js";
 
@@ -50,9 +51,9 @@ export class SplitTables {
     split: { column: string; columns: readonly ColumnInfo[] },
     signal?: AbortSignal,
   ): Promise<SplitSource> {
+    let table: string;
     try {
-      const table = await this.#create(connection, bound, split.column, split.columns);
-      return { bound, table };
+      table = await this.#create(connection, bound, split.column, split.columns);
     } catch (error) {
       if (signal?.aborted) throw error;
       this.logger.info("rows not kept for the mailing: each recipient's share runs the query", {
@@ -60,6 +61,32 @@ export class SplitTables {
         reason: error instanceof Error ? error.message.split("\n")[0] : String(error),
       });
       return { bound, table: undefined };
+    }
+    const items = await this.#items(connection, bound, table, signal);
+    return { bound, table, ...(items && { items }) };
+  }
+
+  /**
+   * The items of each spelling's kept rows when the query's rows repeat them (row-repeats.ts),
+   * so that a share's count needs no pass of its own; a failure is logged and each share counts
+   * its own rows, as it would without this.
+   */
+  async #items(
+    connection: DuckDBConnection,
+    bound: BoundQuery,
+    table: string,
+    signal: AbortSignal | undefined,
+  ): Promise<ReadonlyMap<string, number> | undefined> {
+    const kept = { ...bound, sql: `SELECT * FROM ${table}`, values: {}, types: {} };
+    try {
+      return await itemsPerValue(connection, kept, ADDRESS);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      this.logger.info("items not counted for the mailing: each recipient's share counts its own", {
+        query: bound.query.name,
+        reason: error instanceof Error ? error.message.split("\n")[0] : String(error),
+      });
+      return undefined;
     }
   }
 

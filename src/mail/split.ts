@@ -12,6 +12,7 @@
  */
 import { type DuckDBConnection, LIST, listValue, VARCHAR } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
+import { presetItems } from "../report/row-repeats.js";
 import type { BoundQuery } from "../report/run-query.js";
 import { sqlError } from "../report/sql-error.js";
 import { isMailAddress, normaliseAddress, spelledAddressSql } from "./address.js";
@@ -26,6 +27,11 @@ export interface SplitSource {
   bound: BoundQuery;
   /** The kept rows with their address in {@link ADDRESS}; undefined: the query is run again. */
   table: string | undefined;
+  /**
+   * When the query's rows repeat its items (row-repeats.ts), the items of the kept rows of each
+   * spelling of an address, counted once for every share.
+   */
+  items?: ReadonlyMap<string, number>;
 }
 
 /** The column of a kept table holding each row's address as written, trimmed. */
@@ -130,12 +136,18 @@ export function narrowQuery(
   const select =
     source.table === undefined ? "SELECT *" : `SELECT * EXCLUDE (${quoteIdent(ADDRESS)})`;
   if (group.address !== undefined) {
-    return {
+    const spellings = split.spellings.get(group.address) ?? [];
+    const narrowed = {
       ...source.bound,
       sql: `${select} FROM ${from} WHERE list_contains($${SPLIT}, ${address})`,
-      values: { ...values, [SPLIT]: listValue([...(split.spellings.get(group.address) ?? [])]) },
+      values: { ...values, [SPLIT]: listValue([...spellings]) },
       types: { ...types, [SPLIT]: LIST(VARCHAR) },
     };
+    // One spelling: the share's items are that spelling's, counted already. Items of several
+    // spellings may be the same ones, so those are counted over the share's rows.
+    const items = spellings.length === 1 ? source.items?.get(spellings[0] as string) : undefined;
+    if (items !== undefined) presetItems(narrowed, items);
+    return narrowed;
   }
   return {
     ...source.bound,

@@ -44,15 +44,25 @@ export interface RowRepeats {
  */
 const counted = new WeakMap<BoundQuery, Promise<number | undefined>>();
 
+/** The columns telling `bound`'s items apart, or undefined when its result lacks them. */
+async function itemKey(
+  connection: DuckDBConnection,
+  bound: BoundQuery,
+  repeat: Repeat,
+): Promise<string[] | undefined> {
+  const columns = (await describeColumns(connection, bound)).map((c) => c.name);
+  if (!repeat.key.every((column) => columns.includes(column))) return undefined;
+  return [...(columns.includes("portal") ? ["portal"] : []), ...repeat.key];
+}
+
 /** How many items `bound`'s rows hold, or undefined when its result lacks the key columns. */
 async function countItems(
   connection: DuckDBConnection,
   bound: BoundQuery,
   repeat: Repeat,
 ): Promise<number | undefined> {
-  const columns = (await describeColumns(connection, bound)).map((c) => c.name);
-  if (!repeat.key.every((column) => columns.includes(column))) return undefined;
-  const key = [...(columns.includes("portal") ? ["portal"] : []), ...repeat.key];
+  const key = await itemKey(connection, bound, repeat);
+  if (key === undefined) return undefined;
   const sql = `SELECT count(*) FROM (SELECT DISTINCT ${key.map(quoteIdent).join(", ")} FROM (${bound.sql}\n))`;
   try {
     const result = await connection.runAndReadAll(sql, bound.values, bound.types);
@@ -60,6 +70,40 @@ async function countItems(
   } catch (error) {
     throw sqlError(error, bound.query.file, "run");
   }
+}
+
+/** The repeating parameter `bound` runs with on, if any. */
+function repeatOf(bound: BoundQuery): Repeat | undefined {
+  return REPEATS.find((r) => bound.params.get(r.param)?.value === true);
+}
+
+/**
+ * How many items the rows of `bound` with each value of `column` hold (the value as text), all
+ * counted in one pass; undefined when its rows repeat nothing or lack the key columns. A split
+ * mail counts its shares so, rather than each share's rows again (presetItems).
+ */
+export async function itemsPerValue(
+  connection: DuckDBConnection,
+  bound: BoundQuery,
+  column: string,
+): Promise<ReadonlyMap<string, number> | undefined> {
+  const repeat = repeatOf(bound);
+  if (repeat === undefined) return undefined;
+  const key = await itemKey(connection, bound, repeat);
+  if (key === undefined) return undefined;
+  const distinct = [quoteIdent(column), ...key.map(quoteIdent)].join(", ");
+  const sql = `SELECT ${quoteIdent(column)}, count(*) FROM (SELECT DISTINCT ${distinct} FROM (${bound.sql}\n)) WHERE ${quoteIdent(column)} IS NOT NULL GROUP BY ALL`;
+  try {
+    const result = await connection.runAndReadAll(sql, bound.values, bound.types);
+    return new Map(result.getRowsJS().map(([value, items]) => [String(value), Number(items)]));
+  } catch (error) {
+    throw sqlError(error, bound.query.file, "run");
+  }
+}
+
+/** Gives `bound` the count of items its rows hold, found in one pass over more (itemsPerValue). */
+export function presetItems(bound: BoundQuery, items: number): void {
+  counted.set(bound, Promise.resolve(items));
 }
 
 /**
@@ -71,7 +115,7 @@ export async function rowRepeats(
   bound: BoundQuery,
   rows: number,
 ): Promise<RowRepeats | undefined> {
-  const repeat = REPEATS.find((r) => bound.params.get(r.param)?.value === true);
+  const repeat = repeatOf(bound);
   if (repeat === undefined) return undefined;
   let count = counted.get(bound);
   if (count === undefined) {

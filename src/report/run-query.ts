@@ -135,31 +135,35 @@ export async function describeColumns(
 /**
  * Streams the result into `read`, which must call `atEnd` with the rows it read once the stream
  * ends: `atEnd` throws when the query failed part-way, which the stream itself does not say (see
- * stream-completion.ts). The connection must not run anything else until then (another statement
- * silently ends the stream).
+ * stream-completion.ts). The connection is one opened for this stream, in no transaction, and
+ * must not run anything else until then (another statement silently ends the stream).
  */
 export async function streamQuery<T>(
   connection: DuckDBConnection,
   bound: BoundQuery,
   read: (result: DuckDBResult, atEnd: (rows: number) => Promise<void>) => Promise<T>,
 ): Promise<T> {
-  return withCompletionCheck(connection, async (completed) => {
-    let result: DuckDBResult;
-    try {
-      result = await runWatched(connection, () =>
-        connection.startStream(bound.sql, bound.values, bound.types),
-      );
-    } catch (error) {
-      throw sqlError(error, bound.query.file, "run");
-    }
-    return read(result, async (rows) => {
-      if (await completed()) return;
-      throw new LmsExportError(
-        "query-failed",
-        `query failed: ${bound.query.file}: the query failed after ${rows} row${rows === 1 ? "" : "s"} (${CAUSE_UNKNOWN})`,
-      );
-    });
-  });
+  return withCompletionCheck(
+    connection,
+    async (completed) => {
+      let result: DuckDBResult;
+      try {
+        result = await runWatched(connection, () =>
+          connection.startStream(bound.sql, bound.values, bound.types),
+        );
+      } catch (error) {
+        throw sqlError(error, bound.query.file, "run");
+      }
+      return read(result, async (rows) => {
+        if (await completed()) return;
+        throw new LmsExportError(
+          "query-failed",
+          `query failed: ${bound.query.file}: the query failed after ${rows} row${rows === 1 ? "" : "s"} (${CAUSE_UNKNOWN})`,
+        );
+      });
+    },
+    true,
+  );
 }
 
 /**
