@@ -87,6 +87,15 @@ describe("when the data of a report over several portals was loaded", () => {
     expect(others).toEqual([[expect.stringContaining(", take"), 2]]);
   });
 
+  test("report --all-portals: a report reading some tables gives their loads only", async () => {
+    // compliance reads neither of the tables south's run 1 loaded last. Its queries, bound over
+    // several portals, read the stacked results: the load was worked out from those, which name
+    // no table, as if the report read every table, and south's run 1 showed.
+    await cli(["report", "compliance", "--all-portals", "--format", "html", "--out", "some"]);
+    const page = await readFile(await written("some", ".html"), "utf8");
+    expect(page).toContain("Data loaded: north 2026-03-10 05:00 UTC, south 2026-02-06 06:05 UTC ·");
+  });
+
   test("report --all-portals --mail-to: the mail body gives each portal's the same way", async () => {
     const smtp = await startSmtp();
     try {
