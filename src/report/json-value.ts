@@ -16,6 +16,7 @@ import {
   type DuckDBValue,
 } from "@duckdb/node-api";
 import { infinityText, isoInstant } from "./duckdb-time.js";
+import { nonFiniteText } from "./present/non-finite-text.js";
 
 /**
  * A value as JSON: numbers stay numbers unless a double would not give them back, then text;
@@ -23,7 +24,7 @@ import { infinityText, isoInstant } from "./duckdb-time.js";
  */
 export function jsonValue(value: DuckDBValue): unknown {
   if (value === null || typeof value === "boolean" || typeof value === "string") return value;
-  if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
+  if (typeof value === "number") return Number.isFinite(value) ? value : nonFiniteText(value);
   if (typeof value === "bigint") {
     return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
       ? Number(value)

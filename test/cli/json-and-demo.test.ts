@@ -1,5 +1,6 @@
 /**
- * `sql --format json` writes instants as ISO 8601 with Z; the demo, a real child process, says why
+ * `sql --format json` writes instants as ISO 8601 with Z, and NaN and infinities as DuckDB's CSV
+ * spells them (they had been `NaN` and `Infinity`); the demo, a real child process, says why
  * the simulated portal answers "not found" for a product, and writes its charted reports as HTML.
  */
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -28,6 +29,14 @@ describe("instants and the demo's not found", () => {
     expect(JSON.parse(run.stdout)).toEqual([
       { a: "2026-03-05T10:22:13.123456Z", b: "2026-03-05T08:22:13.000Z", c: null },
     ]);
+  });
+
+  it("writes a NaN or infinite double as the word the CSV has", async () => {
+    const sql =
+      "SELECT 'nan'::DOUBLE AS a, 'inf'::DOUBLE AS b, '-inf'::FLOAT AS c, 1.5::DOUBLE AS d";
+    const run = await runCli(["sql", sql, "--format", "json", "--db", join(dir, "lms.duckdb")]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([{ a: "nan", b: "inf", c: "-inf", d: 1.5 }]);
   });
 
   it("explains the product the simulated portal deleted on purpose", async () => {

@@ -3,7 +3,7 @@
  *
  * - `<v>NaN</v>` or `<v>Infinity</v>` makes Excel offer to repair the file and other readers
  *   (openpyxl) refuse it, so a DOUBLE or FLOAT that is NaN or infinite becomes a text cell with
- *   the word, as DuckDB's `infinity` dates do.
+ *   the word the CSV has (`nan`, `inf`, `-inf`: non-finite-text.ts), as DuckDB's `infinity` dates do.
  * - A whole number past 2^53 has no double of its own (9007199254740993 reads as
  *   9007199254740992: a person's id becomes another's), and a DECIMAL with more digits than a
  *   double keeps loses the last ones. Such a value becomes a text cell with every digit DuckDB
@@ -15,6 +15,7 @@
 import { DuckDBDecimalType, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
 import { type PlainValue, toNumber } from "../present/column-kind.js";
 import { type ExactDecimal, exactDecimal } from "../present/exact-decimal.js";
+import { nonFiniteText } from "../present/non-finite-text.js";
 
 /** Beyond this a double no longer holds every whole number: 2^53 + 1 reads as 2^53. */
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -62,6 +63,6 @@ export function excelNumber(type: DuckDBType): (value: DuckDBValue) => PlainValu
     // BIGINT, HUGEINT, UBIGINT and UHUGEINT arrive as bigint.
     if (typeof value === "bigint") return wholeCell(value);
     const number = toNumber(value);
-    return typeof number === "number" && !Number.isFinite(number) ? String(number) : number;
+    return typeof number === "number" && !Number.isFinite(number) ? nonFiniteText(number) : number;
   };
 }

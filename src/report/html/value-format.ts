@@ -7,6 +7,7 @@
  */
 import { type ColumnKind, MAX_DECIMAL_PLACES, type ShownValue } from "../present/column-kind.js";
 import { ExactDecimal } from "../present/exact-decimal.js";
+import { nonFiniteText } from "../present/non-finite-text.js";
 
 /**
  * A minus only where the value shown is not zero: -0.001 at two places reads 0.00, not -0.00, a
@@ -53,7 +54,7 @@ export function formatValue(value: ShownValue, kind: ColumnKind, scale?: number)
     return kind === "date" ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
   }
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) return String(value);
+    if (!Number.isFinite(value)) return nonFiniteText(value);
     if (kind === "percent") return PERCENT.format(value);
     if (kind === "integer") return INTEGER.format(value);
     return fixedPlaces(scale ?? DEFAULT_PLACES).format(value);
