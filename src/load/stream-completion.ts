@@ -25,14 +25,15 @@ export const CAUSE_UNKNOWN =
  * Runs `work`, inside a transaction on `connection` unless one is open already; `completed()`
  * answers, once a streamed statement started by `work` has given its last row, whether it ended
  * without failing. A transaction begun here is rolled back after `work`, however it ends: `work`
- * only reads. One that was open is left open, for its owner to end. `fresh`: the caller opened
- * `connection` for this and began nothing on it, so asking whether it is in a transaction (two
- * statements, a millisecond or more: a split mail streams twice per recipient) is skipped.
+ * only reads. One that was open is left open, for its owner to end. With `fresh` the caller
+ * says it opened `connection` for this and began nothing on it, so asking whether it is in a
+ * transaction (two statements, a millisecond or more: a split mail streams twice per recipient)
+ * is skipped.
  */
 export async function withCompletionCheck<T>(
   connection: DuckDBConnection,
   work: (completed: () => Promise<boolean>) => Promise<T>,
-  fresh = false,
+  { fresh = false }: { fresh?: boolean } = {},
 ): Promise<T> {
   const begin = fresh || !(await inTransaction(connection));
   if (begin) await connection.run("BEGIN TRANSACTION");

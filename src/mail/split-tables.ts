@@ -55,11 +55,12 @@ export class SplitTables {
     try {
       table = await this.#create(connection, bound, split.column, split.columns);
     } catch (error) {
-      if (signal?.aborted) throw error;
-      this.logger.info("rows not kept for the mailing: each recipient's share runs the query", {
-        query: bound.query.name,
-        reason: error instanceof Error ? error.message.split("\n")[0] : String(error),
-      });
+      this.#doWithout(
+        error,
+        signal,
+        bound,
+        "rows not kept for the mailing: each recipient's share runs the query",
+      );
       return { bound, table: undefined };
     }
     const items = await this.#items(connection, bound, table, signal);
@@ -81,13 +82,26 @@ export class SplitTables {
     try {
       return await itemsPerValue(connection, kept, ADDRESS);
     } catch (error) {
-      if (signal?.aborted) throw error;
-      this.logger.info("items not counted for the mailing: each recipient's share counts its own", {
-        query: bound.query.name,
-        reason: error instanceof Error ? error.message.split("\n")[0] : String(error),
-      });
+      this.#doWithout(
+        error,
+        signal,
+        bound,
+        "items not counted for the mailing: each recipient's share counts its own",
+      );
       return undefined;
     }
+  }
+
+  /**
+   * A step the mailing can do without failed: rethrows once `signal` has fired (the failure is
+   * the interruption's), else logs `what` is done instead, with the first line of the failure.
+   */
+  #doWithout(error: unknown, signal: AbortSignal | undefined, bound: BoundQuery, what: string) {
+    if (signal?.aborted) throw error;
+    this.logger.info(what, {
+      query: bound.query.name,
+      reason: error instanceof Error ? error.message.split("\n")[0] : String(error),
+    });
   }
 
   /** Drops every kept table; a failure is logged, never thrown (the mailing's outcome stands). */

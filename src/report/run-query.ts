@@ -162,7 +162,7 @@ export async function streamQuery<T>(
         );
       });
     },
-    true,
+    { fresh: true },
   );
 }
 
