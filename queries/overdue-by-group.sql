@@ -24,6 +24,7 @@
 -- label required: Required items (direct members)
 -- label completed: Completed (direct members)
 -- label overdue: Overdue (direct members)
+-- people: grouped
 WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
   SELECT grp_id, grp_id FROM grp
   UNION -- UNION, not UNION ALL: a cycle in grp_parent_id ends instead of looping

@@ -64,6 +64,7 @@ export async function loadQueryFile(
     description: header.description ?? "",
     params: header.params,
     labels: header.labels,
+    ...(header.people !== "everyone" && { people: header.people }),
     sql,
   };
 }

@@ -8,7 +8,7 @@
  */
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import { trimmedSql } from "../text/white-space.js";
-import type { LeftPeopleNote } from "./model.js";
+import type { LeftPeopleNote, QueryDef } from "./model.js";
 import { PARAM_DUCKDB_TYPES, type ParamValue, type ResolvedParams } from "./params.js";
 import type { PortalScopes } from "./portal-scopes.js";
 import type { JobParams } from "./roster-column-params.js";
@@ -22,7 +22,8 @@ const GROUP_ID = "group_id";
 
 /**
  * The people in the queries' scope the roster marks so: with a group, the people linked to it or
- * to a group below it (the scope_users of compliance.sql); without, everyone in the data.
+ * to a group below it (the scope_users of compliance.sql); without, everyone in the data, or for
+ * a query of `people: grouped` (overdue-by-group) the people linked to a group the data has.
  */
 const LEFT_SQL = `WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
   SELECT grp_id, grp_id FROM grp WHERE grp_id = $group_id
@@ -34,7 +35,9 @@ scoped AS (
   SELECT user_grp_user_id AS user_id
   FROM tree JOIN user_grp ON user_grp.user_grp_grp_id = tree.descendant_id
   WHERE tree.ancestor_id = $group_id
-  UNION SELECT user_id FROM people WHERE $group_id IS NULL
+  UNION SELECT user_id FROM people WHERE $group_id IS NULL AND NOT $grouped
+  UNION SELECT user_grp_user_id FROM user_grp JOIN grp ON grp.grp_id = user_grp.user_grp_grp_id
+  WHERE $group_id IS NULL AND $grouped
 )
 SELECT lower(${trimmedSql('"user".user_status')}) AS status, count(*) AS people
 FROM scoped JOIN "user" ON "user".user_id = scoped.user_id
@@ -42,16 +45,23 @@ WHERE lower(${trimmedSql('"user".user_status')})
       IN (SELECT lower(${trimmedSql("s.status")}) FROM unnest($statuses) AS s(status))
 GROUP BY status`;
 
-/** A value of the parameter with the group the queries are narrowed to, and those queries. */
+/**
+ * A value of the parameter with the group the queries are narrowed to, or without one whether
+ * they have only the people linked to a group, and those queries.
+ */
 interface StatusesUse {
   readonly value: DuckDBValue;
   readonly group: ParamValue | undefined;
+  readonly grouped: boolean;
   readonly queries: Set<string>;
 }
 
-/** The key of a count: the statuses' text and the group's ("" for everyone). */
-function countKey(statuses: string, group: ParamValue | undefined): string {
-  return `${statuses}\0${group?.text ?? ""}`;
+/**
+ * The key of a count: the statuses' text, the group's ("" for everyone) and, without a group,
+ * whether only grouped people count ("grouped" holds no number, so it is never a group's text).
+ */
+function countKey(statuses: string, group: ParamValue | undefined, grouped: boolean): string {
+  return `${statuses}\0${group?.text ?? (grouped ? "grouped" : "")}`;
 }
 
 /**
@@ -62,7 +72,8 @@ function countKey(statuses: string, group: ParamValue | undefined): string {
  */
 function groupOf(params: ResolvedParams | undefined): ParamValue | undefined {
   const group = params?.get(GROUP_ID);
-  return group?.type === "int" ? group : undefined;
+  // An int group_id with no value (its default, null) narrows to nothing: everyone.
+  return group?.type === "int" && group.value !== null ? group : undefined;
 }
 
 /**
@@ -80,13 +91,17 @@ function statusesOf(params: ResolvedParams | undefined): ParamValue | undefined 
  */
 function queryScope(
   job: JobParams,
-  query: string,
-): { statuses: ParamValue; group: ParamValue | undefined; key: string } | undefined {
-  const params = job.params.get(query);
+  query: QueryDef,
+):
+  | { statuses: ParamValue; group: ParamValue | undefined; grouped: boolean; key: string }
+  | undefined {
+  const params = job.params.get(query.name);
   const statuses = statusesOf(params);
   if (statuses === undefined) return undefined;
   const group = groupOf(params);
-  return { statuses, group, key: countKey(statuses.text, group) };
+  // With a group, its people are linked to it whatever the query's people.
+  const grouped = group === undefined && query.people === "grouped";
+  return { statuses, group, grouped, key: countKey(statuses.text, group, grouped) };
 }
 
 /** Each value and group the jobs' queries run with, by countKey. */
@@ -94,10 +109,15 @@ function uses(jobs: readonly JobParams[]): Map<string, StatusesUse> {
   const found = new Map<string, StatusesUse>();
   for (const job of jobs) {
     for (const query of job.queries) {
-      const scope = queryScope(job, query.name);
+      const scope = queryScope(job, query);
       if (scope === undefined || scope.statuses.text === "") continue;
-      const { statuses, group, key } = scope;
-      const use = found.get(key) ?? { value: statuses.value, group, queries: new Set<string>() };
+      const { statuses, group, grouped, key } = scope;
+      const use = found.get(key) ?? {
+        value: statuses.value,
+        group,
+        grouped,
+        queries: new Set<string>(),
+      };
       use.queries.add(query.name);
       found.set(key, use);
     }
@@ -114,8 +134,12 @@ async function leftByStatus(
   const read = async () => {
     const reader = await connection.runAndReadAll(
       LEFT_SQL,
-      { statuses: use.value, group_id: use.group?.value ?? null },
-      { statuses: PARAM_DUCKDB_TYPES.string_list, group_id: PARAM_DUCKDB_TYPES.int },
+      { statuses: use.value, group_id: use.group?.value ?? null, grouped: use.grouped },
+      {
+        statuses: PARAM_DUCKDB_TYPES.string_list,
+        group_id: PARAM_DUCKDB_TYPES.int,
+        grouped: PARAM_DUCKDB_TYPES.bool,
+      },
     );
     return reader.getRowsJS().map(([status, people]) => [String(status), Number(people)] as const);
   };
@@ -132,6 +156,8 @@ export interface LeftPeople {
   readonly queries: ReadonlySet<string>;
   /** The group_id they are narrowed to, as given; none for everyone. */
   readonly group?: string;
+  /** Without a group_id, they have only the people linked to a group (`people: grouped`). */
+  readonly grouped?: true;
   readonly byStatus: readonly [string, number][];
   readonly total: number;
 }
@@ -149,10 +175,45 @@ export async function countLeftPeople(
   for (const [key, use] of uses(jobs)) {
     const byStatus = await leftByStatus(connection, use, portals);
     const total = byStatus.reduce((sum, [, people]) => sum + people, 0);
-    const group = use.group?.text || undefined;
-    counts.set(key, { queries: use.queries, ...(group && { group }), byStatus, total });
+    const group = use.group?.text;
+    counts.set(key, {
+      queries: use.queries,
+      ...(group && { group }),
+      ...(use.grouped && { grouped: true }),
+      byStatus,
+      total,
+    });
+  }
+  return mergeSameCounts(counts);
+}
+
+/**
+ * Where the people in a group and everyone in the data come to the same people left out (as
+ * when everyone gone is in a group), one count says it for both sets of queries: the reader is
+ * told the same figure once. The key of the grouped count then leads to the merged one.
+ */
+function mergeSameCounts(counts: Map<string, LeftPeople>): LeftPeopleCounts {
+  for (const [key, left] of counts) {
+    if (!left.grouped) continue;
+    const everyoneKey = key.replace(/grouped$/, "");
+    const everyone = counts.get(everyoneKey);
+    if (everyone === undefined || !sameByStatus(everyone, left)) continue;
+    const queries = new Set([...everyone.queries, ...left.queries]);
+    const merged = { ...everyone, queries };
+    counts.set(everyoneKey, merged);
+    counts.set(key, merged);
   }
   return counts;
+}
+
+function sameByStatus(a: LeftPeople, b: LeftPeople): boolean {
+  return (
+    a.byStatus.length === b.byStatus.length &&
+    a.byStatus.every(([status, people], i) => {
+      const [otherStatus, otherPeople] = b.byStatus[i] ?? [];
+      return status === otherStatus && people === otherPeople;
+    })
+  );
 }
 
 /** "inactive 63, suspended 19" */
@@ -166,12 +227,18 @@ function statusesText(left: Pick<LeftPeople, "byStatus">): string {
  * (excluded_statuses; --param excluded_statuses= counts them)".
  */
 export function leftPeopleLines(counts: LeftPeopleCounts): string[] {
-  return [...counts.values()]
+  // A merged count is under two keys: said once.
+  return [...new Set(counts.values())]
     .filter((left) => left.total > 0)
     .map((left) => {
       const who = left.total === 1 ? "1 person" : `${left.total} people`;
       const are = left.total === 1 ? "is" : "are";
-      const where = left.group === undefined ? "" : ` (${GROUP_ID} ${left.group})`;
+      const where =
+        left.group !== undefined
+          ? ` (${GROUP_ID} ${left.group})`
+          : left.grouped
+            ? " (people in a group)"
+            : "";
       return `${who} of the data the roster marks as gone ${are} left out of ${[...left.queries].join(", ")}${where}: ${statusesText(left)} (${EXCLUDED_STATUSES}; --param ${EXCLUDED_STATUSES}= counts them)`;
     });
 }
@@ -188,20 +255,21 @@ export type { LeftPeopleNote };
  * parameter, or for a value the run did not count (no job read the roster).
  */
 export function leftPeopleNotes(job: JobParams, counts: LeftPeopleCounts): LeftPeopleNote[] {
-  const byKey = new Map<string, { queries: string[]; leavesNoOne: boolean }>();
+  // By what was left out, so that queries whose counts were merged share one note.
+  const notes = new Map<LeftPeopleNote["left"], string[]>();
   for (const query of job.queries) {
-    const scope = queryScope(job, query.name);
+    const scope = queryScope(job, query);
     if (scope === undefined) continue;
-    const found = byKey.get(scope.key) ?? { queries: [], leavesNoOne: scope.statuses.text === "" };
-    found.queries.push(query.name);
-    byKey.set(scope.key, found);
-  }
-  return [...byKey].flatMap(([key, { queries, leavesNoOne }]) => {
     // An empty value leaves no one out: nothing was counted, nothing needed to be.
-    const left = leavesNoOne ? { byStatus: [], total: 0 } : counts.get(key);
-    return left === undefined ? [] : [{ queries, left }];
-  });
+    const left = scope.statuses.text === "" ? NO_ONE : counts.get(scope.key);
+    if (left === undefined) continue;
+    notes.set(left, [...(notes.get(left) ?? []), query.name]);
+  }
+  return [...notes].map(([left, queries]) => ({ queries, left }));
 }
+
+/** What an empty excluded_statuses leaves out. */
+const NO_ONE: LeftPeopleNote["left"] = { byStatus: [], total: 0 };
 
 /**
  * A note as a reader gets it: "82 (inactive 63, suspended 19): the roster marks them as gone,

@@ -38,8 +38,17 @@ export interface QueryDef {
   params: QueryParam[];
   /** Column labels the header gives (`-- label NAME: Label`), for `columnLabel`. */
   labels: ReadonlyMap<string, string>;
+  /** Whom the query has without group_id (`-- people: grouped`); everyone in the data if absent. */
+  people?: QueryPeople;
   sql: string;
 }
+
+/**
+ * Whom a query has without group_id: everyone in the data, or only the people linked to a group
+ * (as overdue-by-group, one row per group).
+ */
+export const QUERY_PEOPLE = ["everyone", "grouped"] as const;
+export type QueryPeople = (typeof QUERY_PEOPLE)[number];
 
 export type { ReportFormat } from "../config/report-formats.js";
 

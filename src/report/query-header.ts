@@ -10,6 +10,7 @@
  * -- param weeks int = 12 (1..520): How many weeks.
  * -- param product_ids int_list: Required; no default.
  * -- label days_overdue: Days overdue
+ * -- people: grouped
  * ```
  *
  * A parameter's default is written the way it would be given on the command line (`null` = no
@@ -17,11 +18,13 @@
  * before the colon: a value outside is refused as bad input before anything runs, where the query
  * would otherwise fail as it runs (a cast to INTEGER, an `error()` guard) or run for very long.
  * A label names a result column for people (workbook headers, the HTML report, the e-mail) where
- * the rule of `columnLabel` would read wrong. The header is the leading run of `--` lines; the
- * SQL follows it.
+ * the rule of `columnLabel` would read wrong. `people: grouped` says that without group_id the
+ * query has only the people linked to a group, not everyone in the data, so that the count of
+ * people it leaves out as gone (left-people-note.ts) is of those. The header is the leading run of
+ * `--` lines; the SQL follows it.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
-import type { QueryParam } from "./model.js";
+import { QUERY_PEOPLE, type QueryParam, type QueryPeople } from "./model.js";
 import { emptyMeansNoValue, parseParamValue } from "./params.js";
 
 /** What a header declares; title and description are undefined when absent. */
@@ -31,6 +34,8 @@ export interface QueryHeader {
   params: QueryParam[];
   /** Column labels by SQL column name, from `-- label NAME: Label` lines. */
   labels: Map<string, string>;
+  /** Whom the query has without group_id, from a `-- people:` line. */
+  people: QueryPeople;
 }
 
 const PARAM_TYPES = ["int", "number", "string", "date", "int_list", "string_list", "bool"] as const;
@@ -61,6 +66,7 @@ export function parseQueryHeader(text: string, file: string): QueryHeader {
     description: undefined,
     params: [],
     labels: new Map(),
+    people: "everyone",
   };
   let last: Continuation | undefined;
   const lines = text.split(/\r?\n/);
@@ -109,6 +115,7 @@ function readEntry(header: QueryHeader, body: string, where: string): Continuati
     };
   }
   if (body.startsWith("label ")) parseLabelLine(body, where, header.labels);
+  if (/^people\s*:/.test(body)) header.people = parsePeopleLine(body, where);
   // Any other comment line in the header is a note for readers of the SQL, not an entry.
   return undefined;
 }
@@ -125,6 +132,18 @@ function parseLabelLine(body: string, where: string, labels: Map<string, string>
   if (labels.has(column))
     throw new LmsExportError("bad-input", `${where}: column ${column} is labelled twice`);
   labels.set(column, label.trim());
+}
+
+function parsePeopleLine(body: string, where: string): QueryPeople {
+  const value = body.replace(/^people\s*:/, "").trim();
+  const people = QUERY_PEOPLE.find((known) => known === value);
+  if (people === undefined) {
+    throw new LmsExportError(
+      "bad-input",
+      `${where}: a people line reads "people: ${QUERY_PEOPLE.join('" or "people: ')}" (got ${JSON.stringify(body)})`,
+    );
+  }
+  return people;
 }
 
 function parseParamLine(body: string, where: string): QueryParam {
