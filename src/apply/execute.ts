@@ -5,7 +5,9 @@
  * row can succeed (a refused key, a portal out of reach) or an outcome cannot be recorded: the
  * rows not sent are `skipped`, for a later run.
  */
+
 import type { LmsClient } from "../api/client.js";
+import { errorText } from "../errors/error-text.js";
 import { adminNote, type LinkOrigin } from "./admin-note.js";
 import type { Outcome } from "./changes-table.js";
 import type { OpSpec } from "./ops.js";
@@ -118,7 +120,7 @@ async function sendOne(options: ExecuteOptions, planned: PlannedRow): Promise<Se
     if (signal?.aborted) return undefined;
     const stop = portalStop(error);
     if (stop) return { stop, lost };
-    const said = error instanceof Error ? error.message : String(error);
+    const said = errorText(error);
     const message = lost ? `${said}${LOST_NOTE}` : said;
     return { result: { outcome: "failed", error: message, recordId: planned.recordId } };
   }

@@ -5,10 +5,12 @@
  * be recorded must not be followed by more changes: a rerun would not know them and send them
  * again.
  */
+
 import { dirname } from "node:path";
 import { ApiError, AuthError } from "../api/errors.js";
 import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../api/setup-failure.js";
 import { errnoCode } from "../config/errno-code.js";
+import { errorText } from "../errors/error-text.js";
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk, noSpaceText } from "../load/disk-space.js";
 import { duckdbFirstLine } from "../load/duckdb-message.js";
@@ -61,7 +63,7 @@ function tokenNotIssued(error: unknown): boolean {
 
 /** The cause when `error` means no row can be sent (key, address, no token), else undefined. */
 export function portalStop(error: unknown): StopCause | undefined {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const setup = setupFailure(error);
   if (setup === undefined) {
     if (!tokenNotIssued(error)) return undefined;
@@ -76,7 +78,7 @@ export function portalStop(error: unknown): StopCause | undefined {
 }
 
 function storageFailure(error: unknown, places: RecordPlaces) {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   const full = errnoCode(error) === "ENOSPC" || looksLikeFullDisk(text);
   return {
     code: (full ? "disk-full" : "storage-failed") as FailureCode,

@@ -3,9 +3,11 @@
  * once. Each portal's failure is its own: the others run to the end, the summary names every
  * portal with its outcome, and the exit code is 1 when any failed.
  */
+
 import { Writable } from "node:stream";
 import pLimit from "p-limit";
 import { resolveConfig } from "../config/resolve.js";
+import { errorText } from "../errors/error-text.js";
 import { isInterruption, LmsExportError } from "../errors/lms-export-error.js";
 import { streamIsTTY } from "../log/color.js";
 import { writeLogLine } from "../log/log-line-output.js";
@@ -149,7 +151,7 @@ export async function forEachPortal(
           const line = typeof done === "string" ? done : "done";
           return { name, done: line, error: undefined, stopped: false };
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          const message = errorText(error);
           return { name, done: "", error: message, stopped: isInterruption(error) };
         } finally {
           const text = streams.text();

@@ -4,8 +4,10 @@
  * at once). A record that cannot be written does not stop the batch, which extracts as it would
  * without one; it is said once, with what it costs.
  */
+
 import { rm } from "node:fs/promises";
 import { errnoCode } from "../config/errno-code.js";
+import { errorText } from "../errors/error-text.js";
 import type { Logger } from "../log/logger.js";
 import { type BatchPortal, type BatchRecord, writeBatchRecord } from "./batch-record.js";
 
@@ -56,7 +58,7 @@ export class BatchJournal {
     if (first) await rm(this.path, { force: true }).catch(() => undefined);
     if (this.warned) return;
     this.warned = true;
-    const why = errnoCode(error) ?? (error instanceof Error ? error.message : String(error));
+    const why = errnoCode(error) ?? errorText(error);
     const cost = first
       ? "`extract --all-portals --resume` cannot continue this batch: it would extract every portal again (resuming the interrupted ones)"
       : "`extract --all-portals --resume` may extract again portals that finish from now on";

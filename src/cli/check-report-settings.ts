@@ -4,7 +4,9 @@
  * --mail` refuses, or a misspelt parameter every report ignores, passed `check` with a ✓.
  * Nothing is connected to: the mail server is tried by the first message.
  */
+
 import type { ResolvedConfig } from "../config/resolve.js";
+import { errorText } from "../errors/error-text.js";
 import { resolveMailSettings } from "../mail/settings.js";
 import { loadCatalog } from "../report/catalog.js";
 import { projectRoot } from "../report/project-root.js";
@@ -35,7 +37,7 @@ export async function checkReportSettings(
           : `default recipients ${defaultTo.join(", ")}`;
       line("ok", "mail settings", `${mail.display}, from ${mail.from}, ${to} (not connected)`);
     } catch (error) {
-      line("failed", "mail settings", error instanceof Error ? error.message : String(error));
+      line("failed", "mail settings", errorText(error));
     }
   }
   const shared = Object.keys(config.reportParams);

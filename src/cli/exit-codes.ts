@@ -6,6 +6,7 @@
  * Anything thrown that is not an LmsExportError is a bug or an unexpected failure: "unexpected
  * error", exit code 1.
  */
+import { errorText } from "../errors/error-text.js";
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
 
 export const EXIT_OK = 0;
@@ -55,6 +56,6 @@ export function exitCodeOf(error: unknown): ExitCode {
 /** The line printed on stderr for whatever ended a command with an error. */
 export function failureLine(error: unknown): string {
   if (error instanceof LmsExportError) return `lms-export: ${error.message}`;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return `lms-export: unexpected error: ${message}`;
 }

@@ -3,6 +3,7 @@
  * (so a bad split column fails before any file is written), then the files written and listed on
  * stdout, then the mail sent. One place, so the two commands cannot write or mail differently.
  */
+import { errorText } from "../errors/error-text.js";
 import { type Catalog, loadCatalog } from "../report/catalog.js";
 import type { ReadDatabase } from "../report/param-references.js";
 import { projectRoot } from "../report/project-root.js";
@@ -162,7 +163,7 @@ export async function writeAndMailReports(
       // The reports' own failure is the one to say, the mail's is logged; a stop still ends it.
       if (failed === undefined || ctx.signal.aborted) throw error;
       logger.error("mail failed", {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorText(error),
       });
     });
   }

@@ -2,11 +2,13 @@
  * Turns whatever stopped an extract into one line for the user and the kind of failure: the input
  * was wrong (the key, a URL that is not a portal), the portal failed, or the database did.
  */
+
 import { ApiError, EnvelopeError, HttpError, NotFoundError } from "../api/errors.js";
 import { InexactListError } from "../api/inexact-list-error.js";
 import { isRetryable } from "../api/retry.js";
 import { SETUP_FAILURE_CODES, setupFailure } from "../api/setup-failure.js";
 import { DEFAULT_PAGE_SIZE } from "../config/defaults.js";
+import { errorText } from "../errors/error-text.js";
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk, noSpaceText } from "../load/disk-space.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
@@ -42,7 +44,7 @@ export function describeFailure(
     return { message: `extract failed: ${error.message}${hint}`, code: "portal-failed" };
   }
   // Anything else is DuckDB's (or a bug's) message: its first line, and what to do about memory.
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   const memory = memoryHint(text);
   const full = !memory && looksLikeFullDisk(text);
   // The staged records and the database lie side by side: the place of one is the other's.

@@ -3,7 +3,9 @@
  * records the run's figures, its outcome and what it recorded in the side file, then the database
  * file written.
  */
+
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { errorText } from "../errors/error-text.js";
 import { isInterruption, LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk } from "../load/disk-space.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
@@ -114,7 +116,7 @@ export async function mergeRun(
     if (isInterruption(error)) {
       throw await fetchFailure({ store, runId, pace }, error, true);
     }
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorText(error);
     const message = duckdbFirstLine(text);
     await recordOutcome(store, runId, {
       status: "failed",

@@ -5,8 +5,10 @@
  * it; a write-ahead log that cannot be written in is `disk-full` or `storage-failed`, unless its
  * place is taken by a folder (`bad-input`).
  */
+
 import { access, constants, open, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
+import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 
@@ -176,7 +178,7 @@ export function lockedWithoutWait(error: DatabaseLockedError): DatabaseLockedErr
 
 /** Maps an error DuckDB raised while opening or preparing `shown` to a typed failure. */
 export function openError(shown: string, error: unknown): LmsExportError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const options = { cause: error };
   if (/Could not set lock on file/i.test(message)) {
     const pid = /\(PID (\d+)\)/.exec(message)?.[1];

@@ -12,7 +12,9 @@
  * not tried: DuckDB refuses it, and the refusal itself aborts the open transaction. The failure
  * aborts that transaction all the same, so the probe still tells; ending it is for whoever began it.
  */
+
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { errorText } from "../errors/error-text.js";
 
 /** DuckDB's refusal of a statement in a transaction that an earlier failure aborted. */
 const ABORTED = /transaction is aborted/i;
@@ -51,7 +53,7 @@ async function ranToEnd(connection: DuckDBConnection): Promise<boolean> {
     await connection.run("SELECT 1");
     return true;
   } catch (error) {
-    if (ABORTED.test(error instanceof Error ? error.message : String(error))) return false;
+    if (ABORTED.test(errorText(error))) return false;
     throw error;
   }
 }

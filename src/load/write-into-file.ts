@@ -7,8 +7,10 @@
  * later read failed while replaying it. Checkpointing here turns that into a failed run with the
  * reason, while the changes stay safe in the `.wal` file for the next open.
  */
+
 import { basename } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { quoteIdent } from "./ddl.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
@@ -30,7 +32,7 @@ export async function writeIntoFile(
   try {
     await connection.run(catalog ? `CHECKPOINT ${quoteIdent(catalog)}` : "CHECKPOINT");
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorText(error);
     const full = looksLikeFullDisk(text);
     const reason = full ? noSpaceText(path) : duckdbFirstLine(text);
     throw new WriteIntoFileError(

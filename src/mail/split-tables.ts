@@ -15,7 +15,9 @@
  * not show the query's own column names and types) is run again for each share, as it would be
  * without this: slower, never different.
  */
+
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { errorFirstLine, errorText } from "../errors/error-text.js";
 import { quoteIdent } from "../load/ddl.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportSource } from "../report/report-source.js";
@@ -100,7 +102,7 @@ export class SplitTables {
     if (signal?.aborted) throw error;
     this.logger.info(what, {
       query: bound.query.name,
-      reason: error instanceof Error ? error.message.split("\n")[0] : String(error),
+      reason: errorFirstLine(error),
     });
   }
 
@@ -118,7 +120,7 @@ export class SplitTables {
       }
     } catch (error) {
       this.logger.warn("the rows kept for the mailing could not be dropped", {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorText(error),
       });
     }
   }

@@ -10,8 +10,10 @@
  * found to have none (no share is written then): a run that fails or is stopped before leaves the
  * earlier shares as they were.
  */
+
 import { rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
+import { errorText } from "../errors/error-text.js";
 import { folderEntries } from "../files/folder-entries.js";
 import { removeLeftoverTempFiles, tempFileTarget } from "../files/leftover-temp-files.js";
 import type { Logger } from "../log/logger.js";
@@ -37,7 +39,7 @@ export async function removeStaleShares(
     logger.warn("the shares of earlier runs could not be listed", {
       report: job.name,
       folder: splitFolder(outDir),
-      error: error instanceof Error ? error.message : String(error),
+      error: errorText(error),
     });
     return [];
   });
@@ -52,7 +54,7 @@ export async function removeStaleShares(
       logger.warn("a share of an earlier run could not be removed", {
         report: job.name,
         folder,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorText(error),
       });
     }
   }

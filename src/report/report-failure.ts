@@ -4,8 +4,10 @@
  * report's query failing ("query failed: queries/compliance.sql: IO Error: …"), which sends a
  * reader to the SQL, and Node writing the page or the workbook as a bare "ENOSPC".
  */
+
 import { join, relative } from "node:path";
 import { errnoCode } from "../config/errno-code.js";
+import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { noSpaceText } from "../load/disk-space.js";
 
@@ -21,7 +23,7 @@ function fullDisk(error: unknown, message: string): boolean {
  * becomes `disk-full` naming the place, anything else a run failure with its first line.
  */
 export function asReportFailure(error: unknown, report: string, outDir: string): unknown {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   if (fullDisk(error, message)) {
     // A file DuckDB named (its own spill files, for one) may be elsewhere than the reports.
     const path = DUCKDB_FULL.exec(message)?.[1] ?? join(outDir, report);

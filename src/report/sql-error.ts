@@ -5,6 +5,7 @@
  * caret. The statement DuckDB saw always starts with the query file's first line (wrappers are
  * added on that same line), so n is the file's line.
  */
+import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import {
   duckdbDetails,
@@ -15,7 +16,7 @@ import {
 
 /** `where:LINE: Kind Error: what` (or `where: ...` when DuckDB gives no line). */
 export function sqlErrorText(error: unknown, where: string): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const first = firstLine(message);
   const line = /\bLINE (\d+):/.exec(message)?.[1];
   return line === undefined ? `${where}: ${first}` : `${where}:${line}: ${first}`;
@@ -27,13 +28,13 @@ export function sqlErrorText(error: unknown, where: string): string {
  */
 export function sqlError(error: unknown, where: string, stage: "prepare" | "run"): LmsExportError {
   const text = sqlErrorText(error, where);
-  const refused = fileAccessHint(messageOf(error));
+  const refused = fileAccessHint(errorText(error));
   if (refused !== "")
     return new LmsExportError("bad-input", `SQL error in ${text}${refused}`, { cause: error });
   if (stage === "prepare") {
     return new LmsExportError(
       "bad-input",
-      `SQL error in ${text}${duckdbDetails(messageOf(error))}`,
+      `SQL error in ${text}${duckdbDetails(errorText(error))}`,
       {
         cause: error,
       },
@@ -59,7 +60,7 @@ const FAILURE_KINDS = new Set(["Out of Memory", "IO", "Internal", "Fatal", "Inte
  * memory, a disk error or an interruption is a failed run (`out-of-memory`, `query-failed`).
  */
 export function inlineSqlError(error: unknown): LmsExportError {
-  const message = messageOf(error);
+  const message = errorText(error);
   const first = firstLine(message);
   const line = /\bLINE (\d+):/.exec(message)?.[1];
   const text = `${line === undefined ? "" : ` (line ${line})`}: ${first}`;
@@ -80,8 +81,4 @@ export function inlineSqlError(error: unknown): LmsExportError {
           cause: error,
         },
       );
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,7 +4,9 @@
  * user ids (rehired, or a portal account made twice), and then their takes are split between two
  * rows of every report that look like one person; the import says so.
  */
+
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { errorFirstLine } from "../errors/error-text.js";
 import { quoteIdent } from "../load/ddl.js";
 import { USER_TABLE } from "../load/user-table.js";
 import { normaliseAddress, spelledAddressSql } from "../mail/address.js";
@@ -78,7 +80,7 @@ export async function checkSharedEmails(connection: DuckDBConnection): Promise<S
     return await findSharedEmails(connection);
   } catch (error) {
     return {
-      failed: (error instanceof Error ? error.message : String(error)).split("\n", 1)[0] ?? "",
+      failed: errorFirstLine(error),
     };
   }
 }

@@ -5,6 +5,7 @@
  * that a reader may tell it from a key left out), a whole number past 2^53 is noted as
  * `rounded`, and any other value that is not a string or a whole number as `unquoted`.
  */
+import { errorText } from "../errors/error-text.js";
 import { findDuplicateKey } from "../text/json-duplicate-key.js";
 import { decodeUtf8 } from "./decode-text.js";
 import {
@@ -39,7 +40,7 @@ function parseLine(text: string, file: string, line: number): unknown {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     const position = /\bposition (\d+)/.exec(message)?.[1];
     const at = position === undefined ? line : line + countLines(text, Number(position));
     const reason = message.replace(/\s+/g, " ");

@@ -3,15 +3,17 @@
  * cast to text (DuckDB's own text for numbers, dates, lists and structs). Rows are numbered from 1.
  * A file that fails to decode part-way is refused whole, never read as its first rows.
  */
+
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { errorText } from "../errors/error-text.js";
 import { withCompletionCheck } from "../load/stream-completion.js";
 import { TabularError, type TabularRow, type TabularSource } from "./types.js";
 
 function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return message.split("\n", 1)[0] ?? message;
 }
 

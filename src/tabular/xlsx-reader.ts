@@ -5,6 +5,7 @@
  * whole workbook, without its Cell object per cell (1.5 to 1.7 GB of peak RSS for a roster of
  * 300,000 people; README.md has the figures, beside the roster import's).
  */
+import { errorText } from "../errors/error-text.js";
 import { Range } from "./exceljs-parsers.js";
 import { TabularError, type TabularRow, type TabularSource } from "./types.js";
 import { LeapDayCellError } from "./xlsx-1900-dates.js";
@@ -89,7 +90,7 @@ async function readSheet(
         { line: error.line, cause: error },
       );
     }
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     throw new TabularError(`${file} cannot be read as an XLSX workbook (${reason})`, {
       cause: error,
     });

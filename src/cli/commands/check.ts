@@ -153,7 +153,7 @@ async function checkSettings(
   try {
     setup = await setupCommand({ ...args, quiet: true }, ctx);
   } catch (error) {
-    mark(false, "configuration", errorText(error));
+    mark(false, "configuration", oneLineError(error));
     return undefined;
   }
   const { config } = setup;
@@ -175,7 +175,7 @@ async function checkSettings(
     mark(true, "API key", `read from ${keySource}`);
     return { config, apiKey, keySource };
   } catch (error) {
-    mark(false, "API key", errorText(error));
+    mark(false, "API key", oneLineError(error));
     return undefined;
   }
 }
@@ -201,7 +201,7 @@ async function checkPortal(
     // Worded as extract words the same failure, with its advice (trust the authority, fix the
     // scheme or the host name), rather than the raw system text.
     const failure = transportFailure(error, new URL(baseUrl).origin);
-    mark(false, "portal reachable", failure?.text ?? `${baseUrl}: ${errorText(error)}`);
+    mark(false, "portal reachable", failure?.text ?? `${baseUrl}: ${oneLineError(error)}`);
     mark(false, "token", "not tried (the portal is unreachable)");
     mark(false, "list call", "not tried (the portal is unreachable)");
     return undefined;
@@ -220,7 +220,7 @@ async function checkPortal(
     await client.authenticate();
     mark(true, "token", "obtained");
   } catch (error) {
-    mark(false, "token", errorText(namingKeySource(error, keySource)));
+    mark(false, "token", oneLineError(namingKeySource(error, keySource)));
     mark(false, "list call", "not tried (no token)");
     return setupFailure(error);
   }
@@ -228,13 +228,13 @@ async function checkPortal(
     const groups = await client.listGroups({ limit: 1 });
     mark(true, "list call", `listGroups answered (limit 1): ${groups.total} groups in all`);
   } catch (error) {
-    mark(false, "list call", errorText(error));
+    mark(false, "list call", oneLineError(error));
   }
   return undefined;
 }
 
 /** `error` as one line: OpenSSL's messages, for one, end with a line break. */
-function errorText(error: unknown): string {
+function oneLineError(error: unknown): string {
   return errorWords(error).replace(/\s+/g, " ").trim();
 }
 

@@ -15,11 +15,13 @@
  * previous file beside its new one between the renames and the removal (or until the next
  * publish, after a kill), and a new day's tables appear one by one.
  */
+
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { errnoCode } from "../../config/errno-code.js";
 import { checkPortalName, checkSnapshotDate, DEFAULT_PORTAL } from "../../config/portal-name.js";
+import { errorText } from "../../errors/error-text.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { makeFolders } from "../../files/make-folders.js";
 import type { LmsDatabase } from "../../load/database.js";
@@ -220,7 +222,7 @@ async function removeReplaced(
 /** A failure as an LmsExportError saying what state the lake is in; its own errors pass. */
 function lakeError(error: unknown, lakeDir: string, state: string): unknown {
   if (error instanceof LmsExportError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   if (errnoCode(error) === "ENOSPC" || looksLikeFullDisk(message)) {
     const place = noSpaceText(join(lakeDir, MANIFEST_FILE));
     return new LmsExportError(

@@ -12,7 +12,9 @@
  * replaced in the same publish (and one pointing at a published table stops the publish, as a
  * view on it does, since PostgreSQL will not drop the table it depends on).
  */
+
 import type pg from "pg";
+import { errorFirstLine } from "../../errors/error-text.js";
 import { isRosterMark } from "./roster-marks.js";
 
 /** An index or comment of the old table, as SQL that makes it again on a table of that name. */
@@ -107,7 +109,7 @@ export async function makeAgain(
       await client.query("RELEASE SAVEPOINT lms_export_kept");
     } catch (error) {
       await client.query("ROLLBACK TO SAVEPOINT lms_export_kept");
-      const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      const reason = errorFirstLine(error);
       failed.push({ what: definition.what, reason: reason ?? "failed" });
     }
   }

@@ -11,10 +11,12 @@
  * may carry out all the same (the message then says so). DuckDB is read in one transaction too,
  * so the tables are one consistent snapshot.
  */
+
 import type { Socket } from "node:net";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import pg from "pg";
 import { checkPortalName, DEFAULT_PORTAL } from "../../config/portal-name.js";
+import { errorText } from "../../errors/error-text.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { LmsDatabase } from "../../load/database.js";
 import { quoteIdent } from "../../load/ddl.js";
@@ -157,7 +159,7 @@ const INSUFFICIENT_PRIVILEGE = "42501";
  * privilege, or what its connect timeout means.
  */
 function failureText(error: unknown, settings: PgSettings, schema: string): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   if (error instanceof PgStallError) {
     return `${text}: the server may hang or the network be lost, or another session holds a lock this publish needs (see pg_stat_activity); to wait longer, give --postgres-timeout SECONDS (0 waits for ever)`;
   }

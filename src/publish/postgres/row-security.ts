@@ -9,7 +9,9 @@
  * publish, and the transaction rolls back with the old tables as they were. A table is never
  * published with less protection than it had.
  */
+
 import type pg from "pg";
+import { errorFirstLine } from "../../errors/error-text.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 
 /** What the old table had: its ENABLE / FORCE settings and policies, as SQL on a table of its name. */
@@ -81,7 +83,7 @@ export async function makeRowSecurityAgain(
     try {
       await client.query(sql);
     } catch (error) {
-      const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      const reason = errorFirstLine(error);
       throw new LmsExportError(
         "refused",
         `${schema}.${table}: row-level security policy ${name} cannot be made again on the new table (${reason}), and a table is never published with less protection than it had: nothing was published, the tables are as they were; change the policy (ALTER POLICY ${name} ON ${schema}.${table} …) or drop it, then publish again`,
