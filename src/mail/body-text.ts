@@ -9,15 +9,18 @@ import { columnFormatter } from "../report/html/value-format.js";
 
 function headerLines(doc: ReportDocument): string[] {
   const loaded = loadedText(doc);
-  const params =
-    doc.params.length === 0 ? "none" : doc.params.map((p) => `${p.label}: ${p.value}`).join("; ");
+  // One setting to a line, as the HTML part lists them.
+  const settings =
+    doc.params.length === 0
+      ? ["Settings: none"]
+      : ["Settings:", ...doc.params.map((p) => `- ${p.label}: ${p.value}`)];
   return [
     doc.title,
     "=".repeat(Math.min(doc.title.length, 72)),
     doc.description,
     ...(doc.portal === undefined ? [] : [`Portal: ${doc.portal}`]),
     `Data loaded: ${loaded} · generated ${utcText(doc.generatedAt)}`,
-    `Settings: ${params}`,
+    ...settings,
     ...(doc.roster === undefined ? [] : [doc.roster]),
     ...(doc.leftPeople === undefined ? [] : [doc.leftPeople]),
   ];

@@ -23,7 +23,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { CAUSE_UNKNOWN, withCompletionCheck } from "../load/stream-completion.js";
 import type { QueryDef } from "./catalog.js";
 import { runWatched } from "./interruption.js";
-import { PARAM_DUCKDB_TYPES, type ResolvedParams } from "./params.js";
+import { PARAM_DUCKDB_TYPES, type ParamType, type ResolvedParams } from "./params.js";
 import { checkOneStatement } from "./query-syntax.js";
 import { sqlError } from "./sql-error.js";
 import { statementText } from "./statement-text.js";
@@ -49,19 +49,25 @@ export interface BoundQuery {
   readonly params: ResolvedParams;
 }
 
+/** A parameter of a report as its settings show it: described by its first query's header. */
+export interface ReportParam {
+  readonly name: string;
+  readonly description: string;
+  readonly type: ParamType;
+  readonly text: string;
+}
+
 /**
  * Each parameter of the report's queries once, with its value and its description in the first
  * query that declares it: queries of one report share parameters, which the report shows once.
  */
-export function reportParams(
-  bound: readonly BoundQuery[],
-): { readonly name: string; readonly description: string; readonly text: string }[] {
-  const seen = new Map<string, { name: string; description: string; text: string }>();
+export function reportParams(bound: readonly BoundQuery[]): ReportParam[] {
+  const seen = new Map<string, ReportParam>();
   for (const b of bound) {
     for (const [name, value] of b.params) {
       if (seen.has(name)) continue;
       const description = b.query.params.find((p) => p.name === name)?.description ?? "";
-      seen.set(name, { name, description, text: value.text });
+      seen.set(name, { name, description, type: value.type, text: value.text });
     }
   }
   return [...seen.values()];

@@ -54,11 +54,11 @@ describe("report --format html, end to end", () => {
 
     const { document } = parseHTML(text);
     expect(document.querySelector("h1")?.textContent).toBe("Completion overview");
-    // Settings are told in words, each with its --param name in the title.
-    const settings = [...document.querySelectorAll("p")].find((p) =>
-      p.textContent?.startsWith("Settings: "),
-    );
-    expect(settings?.textContent).toContain("Only these products: every product");
+    // Settings are told in words, one to a line, each with its --param name in the title.
+    const settings = document.querySelector("ul.settings");
+    expect(settings?.previousElementSibling?.textContent).toBe("Settings:");
+    const items = [...(settings?.querySelectorAll("li") ?? [])].map((li) => li.textContent);
+    expect(items).toContain("Only these products: every product");
     expect(settings?.textContent).not.toContain("product_ids");
     expect(settings?.querySelector('span[title="product_ids"]')?.textContent).toBe(
       "Only these products",

@@ -99,6 +99,15 @@ test("run weekly-compliance --mail sends a report without a mail block to the de
     expect(server.received).toHaveLength(1);
     const [message] = server.received;
     expect(message?.to.sort()).toEqual(["audit@example.com", "compliance@example.com"]);
+    // The settings one to a line, in both parts, a list's items apart.
+    const statuses = "inactive, suspended, disabled, deactivated, deleted, archived";
+    expect(message?.parsed.text).toMatch(
+      /\nSettings:\n- Reference day [^\n]*: \d{4}-\d{2}-\d{2}\n/,
+    );
+    expect(message?.parsed.text).toMatch(new RegExp(`\n- People whose roster [^\n]*: ${statuses}`));
+    expect(message?.parsed.html).toMatch(
+      /Settings:<\/p>\s*<ul[^>]*><li><span title="today">Reference day[^<]*<\/span>: <strong>\d{4}-\d{2}-\d{2}<\/strong><\/li>/,
+    );
     // Whole, with every format the definition writes, byte for byte (the charts are inline).
     const files = (message?.parsed.attachments ?? []).filter((a) => !a.related);
     expect(files.map((a) => a.filename).some((n) => n?.endsWith(".xlsx"))).toBe(true);

@@ -43,18 +43,22 @@ const fileLook: Look = (...parts) => {
 const emailLook: Look = (...parts) =>
   ` style="${escapeHtml(parts.map((part) => INLINE_STYLES[part]).join(""))}"`;
 
+/**
+ * The settings a report ran with, one to a line with its value in bold: run on as one paragraph,
+ * a report's ten settings were a block of text in which a reader could not find the one value
+ * they looked for. The label says what a setting means; its name, for `--param`, is in the title.
+ */
+function settings(doc: ReportDocument, look: Look): string[] {
+  if (doc.params.length === 0) return [`<p${look("meta")}>Settings: none</p>`];
+  const items = doc.params.map(
+    (p) =>
+      `<li><span title="${escapeHtml(p.name)}">${escapeHtml(p.label)}</span>: <strong>${escapeHtml(p.value)}</strong></li>`,
+  );
+  return [`<p${look("meta")}>Settings:</p>`, `<ul${look("settings")}>${items.join("")}</ul>`];
+}
+
 function header(doc: ReportDocument, look: Look): string {
   const loaded = loadedText(doc);
-  // The label says what a setting means; its name, for `--param`, is in the title.
-  const params =
-    doc.params.length === 0
-      ? "none"
-      : doc.params
-          .map(
-            (p) =>
-              `<span title="${escapeHtml(p.name)}">${escapeHtml(p.label)}</span>: ${escapeHtml(p.value)}`,
-          )
-          .join("; ");
   // Two portals' reports share title and date: the portal is what tells them apart.
   const portal =
     doc.portal === undefined ? [] : [`<p${look("meta")}>Portal: ${escapeHtml(doc.portal)}</p>`];
@@ -64,7 +68,7 @@ function header(doc: ReportDocument, look: Look): string {
     ...(doc.share === undefined ? [] : [`<p${look("meta")}>${escapeHtml(doc.share)}</p>`]),
     ...portal,
     `<p${look("meta")}>Data loaded: ${escapeHtml(loaded)} · generated ${escapeHtml(utcText(doc.generatedAt))}</p>`,
-    `<p${look("meta")}>Settings: ${params}</p>`,
+    ...settings(doc, look),
     // Rows of people the roster lacks have empty names: the page says why, as the About sheet does.
     ...(doc.roster === undefined ? [] : [`<p${look("meta")}>${escapeHtml(doc.roster)}</p>`]),
     // Totals short of the portal's people would read as wrong ones: the page says why.

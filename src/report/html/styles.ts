@@ -9,6 +9,7 @@ export type Part =
   | "title"
   | "heading"
   | "meta"
+  | "settings"
   | "headlines"
   | "headline"
   | "headlineValue"
@@ -35,6 +36,7 @@ export const INLINE_STYLES: Readonly<Record<Part, string>> = {
   title: "margin:0 0 4px;font-size:22px;",
   heading: "margin:24px 0 8px;font-size:17px;",
   meta: "margin:4px 0;font-size:13px;color:#57606a;",
+  settings: "margin:0 0 4px;padding-left:20px;font-size:13px;color:#57606a;",
   headlines: "width:100%;border-collapse:separate;border-spacing:8px;margin:8px -8px;",
   headline: "padding:10px 14px;border:1px solid #d0d7de;border-radius:6px;background:#f6f8fa;",
   headlineValue: "display:block;font-size:22px;font-weight:bold;",
@@ -64,6 +66,7 @@ export const CLASS_NAMES: Readonly<Record<Part, string>> = {
   title: "title",
   heading: "heading",
   meta: "meta",
+  settings: "settings",
   headlines: "headlines",
   headline: "headline",
   headlineValue: "headline-value",
@@ -92,6 +95,8 @@ body { margin: 0; font-family: ${FONT}; color: #1b1f24; background: #ffffff; }
 .title { margin: 0 0 4px; font-size: 1.6rem; }
 .heading { margin: 28px 0 8px; font-size: 1.15rem; }
 .meta { margin: 4px 0; font-size: 0.85rem; color: #57606a; }
+.settings { margin: 0 0 4px; padding-left: 20px; font-size: 0.85rem; color: #57606a; }
+.settings strong { color: #1b1f24; font-weight: 600; }
 .headlines { display: flex; flex-wrap: wrap; gap: 8px; margin: 12px 0; }
 .headline { padding: 10px 14px; border: 1px solid #d0d7de; border-radius: 6px; background: #f6f8fa; min-width: 140px; }
 .headline-value { display: block; font-size: 1.5rem; font-weight: bold; }

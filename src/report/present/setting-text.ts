@@ -17,14 +17,20 @@ export interface SettingText {
 /** `(empty = every product)` in a description: what an empty value means. */
 const EMPTY_MEANS = /\s*\(empty = ([^)]*)\)/;
 
-/** The setting `param` with its value as text (`""` for none). */
+/**
+ * The setting `param` with its value as text (`""` for none). A list's items are shown with a
+ * space after each comma: "inactive, suspended, leaver", where the command line's
+ * "inactive,suspended,leaver" ran into one long word that did not wrap.
+ */
 export function settingText(
-  param: Pick<QueryParam, "name" | "description">,
+  param: Pick<QueryParam, "name" | "description"> & { type?: QueryParam["type"] },
   value: string,
 ): SettingText {
   const description = param.description.trim().replace(/\.$/, "");
   const empty = EMPTY_MEANS.exec(description);
   const label = description.replace(EMPTY_MEANS, "") || columnLabel(param.name);
-  const shown = value !== "" ? value : (empty?.[1] ?? "(none)");
+  const isList = param.type === "int_list" || param.type === "string_list";
+  const words = isList ? value.split(",").join(", ") : value;
+  const shown = value !== "" ? words : (empty?.[1] ?? "(none)");
   return { name: param.name, label, value: shown };
 }

@@ -16,6 +16,12 @@ describe("settingText", () => {
       label: "Required products",
       value: "3, 7",
     });
+    // A list as the command line gives it reads with a space after each comma, and can wrap.
+    expect(settingText({ ...products, type: "int_list" }, "3,7,12").value).toBe("3, 7, 12");
+    expect(settingText({ ...products, type: "string_list" }, "inactive,leaver").value).toBe(
+      "inactive, leaver",
+    );
+    expect(settingText({ ...products, type: "string" }, "a,b").value).toBe("a,b");
   });
 
   it("falls back to the name as a label, and to (none) for an empty value with no meaning given", () => {
