@@ -28,7 +28,7 @@ export const PARAM_TYPE_HINTS: Readonly<Record<ParamType, string>> = {
   string: "text",
   date: 'a date YYYY-MM-DD or "today"',
   int_list: "whole numbers separated by commas, e.g. 12,15 (empty: an empty list)",
-  string_list: "texts separated by commas (empty: an empty list)",
+  string_list: "texts separated by commas (empty: an empty list; an empty item is none)",
   bool: "true or false",
 };
 
@@ -230,7 +230,10 @@ export function parseParamValue(
     case "string_list": {
       const items = listItems(raw);
       if (!items || items.some((item) => typeof item !== "string")) throw fail();
-      const values = items as string[];
+      // An item of white space alone names nothing: a trailing comma ("leaver,left,") would
+      // otherwise make excluded_statuses leave out everyone whose roster status is blank, people
+      // the rules say stay, as they have no status.
+      const values = (items as string[]).filter((item) => item.trim() !== "");
       return { type, text: values.join(","), value: listValue(values) };
     }
     case "bool": {
