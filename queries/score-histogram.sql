@@ -30,10 +30,13 @@ FROM scored
 LEFT JOIN (
   -- Products that share a title have their id added to it ("Fire safety (product 2)"): a chart
   -- would draw them as one bar or one heatmap cell, and a reader could not tell the rows apart.
+  -- One with neither a title nor a name is named by its id: NULL || ' (product 2)' is NULL, and
+  -- two such products would be one "(none)" bar, their figures added up.
   SELECT *,
-         coalesce(product_i18n_title, product_i18n_name)
-           || CASE WHEN count(*) OVER (PARTITION BY coalesce(product_i18n_title, product_i18n_name)) > 1
-                   THEN ' (product ' || product_id || ')' ELSE '' END AS shown_title
+         coalesce(coalesce(product_i18n_title, product_i18n_name)
+                    || CASE WHEN count(*) OVER (PARTITION BY coalesce(product_i18n_title, product_i18n_name)) > 1
+                            THEN ' (product ' || product_id || ')' ELSE '' END,
+                  '(product ' || product_id || ')') AS shown_title
   FROM product
 ) AS product ON product.product_id = scored.product_id
 GROUP BY scored.product_id, product.shown_title, product.product_id, bucket_from
