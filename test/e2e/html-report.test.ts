@@ -66,7 +66,7 @@ describe("report --format html, end to end", () => {
     expect(document.querySelectorAll("script")).toHaveLength(0);
     const charts = [...document.querySelectorAll("figure.chart")];
     expect(charts.map((c) => c.querySelector("h2")?.textContent)).toEqual([
-      "Completion rate by group and product",
+      "Completion rate (any score, pass marks aside) by group and product",
       "Access records by product and status",
     ]);
     // The heatmap: a cell per (group, product) drawn, and its colour ramp.
