@@ -29,6 +29,16 @@ export const USER_HEADER_ALIASES: Readonly<Record<UserBaseColumn, readonly strin
   ],
 };
 
+/**
+ * Headers that name a base column only in a file with none of its own aliases: HR systems call
+ * the status "Employment Status", "Employee Status" or "Worker Status", and a roster whose status
+ * went unread left no one out as gone. Beside a "Status" column such a header may mean something
+ * else (a contract's status), so there it stays a column of its own, as it always was.
+ */
+export const USER_HEADER_FALLBACKS: Readonly<Partial<Record<UserBaseColumn, readonly string[]>>> = {
+  user_status: ["employmentstatus", "employeestatus", "workerstatus"],
+};
+
 const BY_KEY = new Map<string, UserBaseColumn>(
   USER_BASE_COLUMNS.flatMap((column) =>
     USER_HEADER_ALIASES[column].map((key) => [key, column] as const),
@@ -38,4 +48,9 @@ const BY_KEY = new Map<string, UserBaseColumn>(
 /** The base column a header key names, if any. */
 export function userColumnOfKey(key: string): UserBaseColumn | undefined {
   return BY_KEY.get(key);
+}
+
+/** The base column a header key names where the file has no column of that base's own aliases. */
+export function userFallbackOfKey(key: string): UserBaseColumn | undefined {
+  return USER_BASE_COLUMNS.find((column) => USER_HEADER_FALLBACKS[column]?.includes(key));
 }

@@ -4,7 +4,11 @@
  * and portal exports give the person fields (src/load/user-header-aliases.ts); every other column
  * is kept under its snake_case name.
  */
-import { type UserBaseColumn, userColumnOfKey } from "../load/user-header-aliases.js";
+import {
+  type UserBaseColumn,
+  userColumnOfKey,
+  userFallbackOfKey,
+} from "../load/user-header-aliases.js";
 import { columnNameOf, headerKey } from "../tabular/header-names.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
 import {
@@ -73,6 +77,7 @@ export function planRosterColumns(
     seen.set(base, raw);
     preset[index] = base;
   });
+  presetFallbacks(header, preset, recorded);
   const userIdIndex = preset.indexOf("user_id");
   if (userIdIndex < 0) throw noUserId();
   const names = rosterColumnNames(header, preset, RESERVED_COLUMNS, recorded, file);
@@ -86,4 +91,29 @@ export function planRosterColumns(
     slot === undefined ? [] : [{ ...slot, column: names[index] ?? "" }],
   );
   return { names, userIdIndex, extras, renamed, records };
+}
+
+/**
+ * Gives a base column the file has no header of its own for the one header that names it as a
+ * fallback ("Employment Status" for user_status). Not when two headers could be it (which one
+ * is meant cannot be told), nor when an earlier import of the database kept the header as a
+ * column of its own: its queries and reports read that column, which must not change meaning.
+ */
+function presetFallbacks(
+  header: readonly string[],
+  preset: (UserBaseColumn | undefined)[],
+  recorded: RecordedColumns,
+): void {
+  const candidates = new Map<UserBaseColumn, number[]>();
+  header.forEach((raw, index) => {
+    const base = userFallbackOfKey(headerKey(raw));
+    if (base === undefined || preset.includes(base)) return;
+    candidates.set(base, [...(candidates.get(base) ?? []), index]);
+  });
+  for (const [base, indexes] of candidates) {
+    const [index] = indexes;
+    if (indexes.length !== 1 || index === undefined) continue;
+    if (recorded.columns.has(columnNameOf(header[index] ?? ""))) continue;
+    preset[index] = base;
+  }
 }
