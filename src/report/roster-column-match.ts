@@ -5,8 +5,10 @@
  * the queries, though, read the column by its exact name and take a missing one as "no value".
  * So a value is matched the way import matches headers, in tiers from the strictest: the exact
  * name, then the name in any case, then the header key; the first tier with exactly one column
- * decides, and one with several is ambiguous (no guess is made between them).
+ * decides, and one with several is ambiguous (no guess is made between them). Last, a header
+ * import reads into a base column (`Status` is user_status, `E-mail` email) names that column.
  */
+import { userColumnOfKey, userFallbackOfKey } from "../load/user-header-aliases.js";
 import { headerKey } from "../tabular/header-names.js";
 
 export type ColumnMatch =
@@ -36,5 +38,9 @@ export function matchRosterColumn(value: string, columns: Iterable<string>): Col
     if (first !== undefined && more.length === 0) return { kind: "folded", column: first };
     if (first !== undefined) return { kind: "ambiguous", columns: found };
   }
-  return { kind: "none" };
+  const key = headerKey(value);
+  const base = userColumnOfKey(key) ?? userFallbackOfKey(key);
+  return base !== undefined && all.includes(base)
+    ? { kind: "folded", column: base }
+    : { kind: "none" };
 }

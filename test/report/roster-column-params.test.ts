@@ -104,6 +104,16 @@ describe("roster-column parameters", () => {
     expect(given.files).toEqual(exact.files);
   });
 
+  test("a by_column given as the header import reads into a base column totals by that column", async () => {
+    // Roster import reads a "Status" header into user_status: the value a user types is that.
+    const given = await run(plain, ["compliance-summary"], { by_column: "Status" });
+    const exact = await run(plain, ["compliance-summary"], { by_column: "user_status" });
+    expect(given.warnings).toEqual([]);
+    expect(given.notes).toEqual(["by_column Status is taken as the roster's column user_status"]);
+    expect(linesWith(given.files[0] ?? "", "user_status").length).toBeGreaterThan(0);
+    expect(given.files).toEqual(exact.files);
+  });
+
   test('the default manager_email is the column a "Manager E-mail" header became', async () => {
     const found = await run(spelt, ["compliance", "team-compliance"]);
     expect(found.warnings).toEqual([]);
