@@ -34,9 +34,16 @@ WITH RECURSIVE tree(ancestor_id, descendant_id) AS (
   FROM tree JOIN grp ON grp.grp_parent_id = tree.descendant_id
 ),
 named AS (
-  SELECT grp_id, grp_name || CASE WHEN count(*) OVER (PARTITION BY grp_name) > 1
-                                  THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name
-  FROM grp
+  -- Names are compared without the white space around them ("Team" and "Team " look alike on
+  -- a bar), and a group whose name is blank is named by its id: two such groups would otherwise
+  -- be one bar, their figures added up.
+  SELECT grp_id,
+         CASE WHEN coalesce(trimmed, '') = '' THEN '(group ' || grp_id || ')'
+              WHEN count(*) OVER (PARTITION BY trimmed) > 1 THEN grp_name || ' (group ' || grp_id || ')'
+              ELSE grp_name END AS group_name
+  FROM (SELECT grp_id, grp_name,
+               regexp_replace(grp_name, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g') AS trimmed
+        FROM grp)
 ),
 -- As it stood on today, as in compliance.sql: an access record granted after today is not there
 -- yet (one without that date always is); a take counts from its earliest date and its completion

@@ -141,9 +141,16 @@ members AS (
 -- Groups that share a name have their id added to it, as in the completion and overdue queries,
 -- so that their rows and chart bars are told apart.
 named AS (
-  SELECT grp_id, grp_name || CASE WHEN count(*) OVER (PARTITION BY grp_name) > 1
-                                  THEN ' (group ' || grp_id || ')' ELSE '' END AS group_name
-  FROM grp
+  -- Names are compared without the white space around them ("Team" and "Team " look alike on
+  -- a bar), and a group whose name is blank is named by its id: two such groups would otherwise
+  -- be one bar, their figures added up.
+  SELECT grp_id,
+         CASE WHEN coalesce(trimmed, '') = '' THEN '(group ' || grp_id || ')'
+              WHEN count(*) OVER (PARTITION BY trimmed) > 1 THEN grp_name || ' (group ' || grp_id || ')'
+              ELSE grp_name END AS group_name
+  FROM (SELECT grp_id, grp_name,
+               regexp_replace(grp_name, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g') AS trimmed
+        FROM grp)
 ),
 -- A value is trimmed as the mail split trims (src/text/white-space.ts): a cell of a tab alone is
 -- no value, not a group of its own. Then it is put in Unicode's composed form (NFC: macOS writes
