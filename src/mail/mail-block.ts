@@ -13,7 +13,7 @@ import { isMailAddress, normaliseAddress } from "./address.js";
 export const MAIL_WHEN = ["always", "rows"] as const;
 
 /** Placeholders a subject may use. */
-export const SUBJECT_PLACEHOLDERS = ["title", "date", "portal"] as const;
+export const SUBJECT_PLACEHOLDERS = ["title", "date", "today", "portal"] as const;
 
 /** The subject when the block gives none. */
 export const DEFAULT_SUBJECT = "{title} ({date})";
@@ -82,14 +82,18 @@ export function defaultSubject(portal: string | undefined): string {
  */
 export function expandSubject(
   subject: string,
-  values: { title: string; now: Date; portal: string | undefined },
+  values: { title: string; now: Date; today?: string; portal: string | undefined },
 ): string {
   const template =
     values.portal === undefined ? subject.replace(/\s*\{portal\}/g, "").trimStart() : subject;
   const filled: Record<string, string> = {
     title: values.title,
     date: values.now.toISOString().slice(0, 10),
+    today: values.today ?? values.now.toISOString().slice(0, 10),
     portal: values.portal ?? "",
   };
-  return template.replace(/\{(title|date|portal)\}/g, (_, name: string) => filled[name] ?? "");
+  return template.replace(
+    /\{(title|date|today|portal)\}/g,
+    (_, name: string) => filled[name] ?? "",
+  );
 }

@@ -10,6 +10,7 @@ import type { ReportDocument } from "../report/html/report-document.js";
 import type { LastLoad } from "../report/last-load.js";
 import type { LeftPeopleNote } from "../report/left-people-note.js";
 import { expandFileName } from "../report/output-files.js";
+import { reportDay } from "../report/report-day.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
 import type { RosterCoverage } from "../report/roster-coverage.js";
@@ -29,7 +30,11 @@ export async function messageDocument(
     signal?: AbortSignal;
   },
 ): Promise<ReportDocument> {
-  const base = expandFileName(job.fileName, { report: job.name, now: options.now });
+  const base = expandFileName(job.fileName, {
+    report: job.name,
+    now: options.now,
+    today: reportDay(job, options.now),
+  });
   // The attachments are the files of the attached formats, named as the report's own.
   const attached = { ...job, formats: job.formats.filter((f) => options.attach.includes(f)) };
   const { document } = await buildReportDocument(db, {

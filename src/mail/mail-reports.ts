@@ -6,6 +6,7 @@
  */
 
 import { checkSignal } from "../report/interruption.js";
+import { reportDay } from "../report/report-day.js";
 import type { ReportSource } from "../report/report-source.js";
 import { normaliseAddress } from "./address.js";
 import { type MailBodyRenderer, renderMailBody } from "./body.js";
@@ -353,6 +354,7 @@ async function composeOne(
   const subject = expandSubject(mail.subject, {
     title: job.title,
     now: options.now,
+    today: reportDay(job, options.now),
     portal: job.portal,
   });
   const { raw, messageId } = await composeMail({

@@ -19,11 +19,18 @@ export interface StagedFile {
   readonly temp: string;
 }
 
-/** The file name a pattern gives: {date} YYYY-MM-DD and {time} HHMMSS (UTC), {report}. */
-export function expandFileName(pattern: string, values: { report: string; now: Date }): string {
+/**
+ * The file name a pattern gives: {date} YYYY-MM-DD and {time} HHMMSS (UTC), {report}, and {today}
+ * the day the report is as of (report-day.ts).
+ */
+export function expandFileName(
+  pattern: string,
+  values: { report: string; now: Date; today: string },
+): string {
   const iso = values.now.toISOString();
   return pattern
     .replaceAll("{date}", iso.slice(0, 10))
+    .replaceAll("{today}", values.today)
     .replaceAll("{time}", iso.slice(11, 19).replaceAll(":", ""))
     .replaceAll("{report}", values.report);
 }
@@ -33,9 +40,10 @@ export function expandFileName(pattern: string, values: { report: string; now: D
  * expression's text (unanchored): what earlier runs of the report named their files.
  */
 export function anyTimeFileName(pattern: string, report: string): string {
-  const parts = pattern.split(/(\{date\}|\{time\}|\{report\})/);
+  const parts = pattern.split(/(\{date\}|\{today\}|\{time\}|\{report\})/);
   const placeholders: Record<string, string> = {
     "{date}": "\\d{4}-\\d{2}-\\d{2}",
+    "{today}": "\\d{4}-\\d{2}-\\d{2}",
     "{time}": "\\d{6}",
     "{report}": regexLiteral(report),
   };

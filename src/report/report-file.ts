@@ -34,7 +34,7 @@ const ReportJson = z.strictObject({
 });
 
 /** Placeholders a file name pattern may use. */
-export const FILE_NAME_PLACEHOLDERS = ["date", "time", "report"] as const;
+export const FILE_NAME_PLACEHOLDERS = ["date", "today", "time", "report"] as const;
 
 /** Why `pattern` is not a valid file name pattern, or undefined when it is. */
 export function fileNamePatternProblem(pattern: string): string | undefined {

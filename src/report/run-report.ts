@@ -31,6 +31,7 @@ import {
 import { checkReferences, type ReadDatabase } from "./param-references.js";
 import { type PreparedJob, prepareJob } from "./prepare-job.js";
 import { projectRoot } from "./project-root.js";
+import { reportDay } from "./report-day.js";
 import { asReportFailure } from "./report-failure.js";
 import { type ReportJob, resolveJobs } from "./report-jobs.js";
 import type { ReportSource } from "./report-source.js";
@@ -213,7 +214,11 @@ export async function writeJobFiles(
   options: JobOptions,
 ): Promise<ReportRunResult> {
   const staging = new OutputStaging(options.outDir);
-  const base = expandFileName(job.fileName, { report: job.name, now: options.now });
+  const base = expandFileName(job.fileName, {
+    report: job.name,
+    now: options.now,
+    today: reportDay(job, options.now),
+  });
   const rows: Record<string, number> = {};
   const what = `report ${job.name}`;
   const connection = await db.connect();

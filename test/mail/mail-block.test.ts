@@ -60,7 +60,7 @@ describe("the mail block", () => {
     ],
     [
       { to: ["a@example.com"], subject: "{title} {week}" },
-      "reports/t.json: field mail.subject: unknown placeholder {week}; use {title}, {date}, {portal}",
+      "reports/t.json: field mail.subject: unknown placeholder {week}; use {title}, {date}, {today}, {portal}",
     ],
     [{ to: ["a@example.com"], attach: ["pdf"] }, "reports/t.json: field mail.attach[0]:"],
     [
