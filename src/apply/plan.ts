@@ -6,6 +6,7 @@
  * the field back).
  */
 import { adminNote } from "./admin-note.js";
+import { answeredText } from "./answered-value.js";
 import { type CellValue, sameValue } from "./cell-value.js";
 import type { AppliedLine } from "./changes-table.js";
 import { type LocalRecord, type LocalState, linkKey } from "./local-state.js";
@@ -93,10 +94,10 @@ function changedSince(
   for (const name of row.set.keys()) {
     const field = spec.fields.find((f) => f.name === name);
     if (!field || !Object.hasOwn(answer, name)) continue;
-    const answered = answer[name];
-    const value = typeof answered === "string" || typeof answered === "number" ? answered : null;
-    if (answered !== null && answered !== undefined && value === null) continue;
-    if (!sameValue(field, local[name] ?? null, value)) return true;
+    // In the shape the local table took it: a date answered as epoch seconds is an instant.
+    const answered = answeredText(field, answer[name]);
+    if (answered === undefined) continue;
+    if (!sameValue(field, local[name] ?? null, answered)) return true;
   }
   return false;
 }

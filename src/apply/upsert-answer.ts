@@ -6,38 +6,12 @@
  * extract since) is kept.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { coerceDateTime, coerceInt, coerceText } from "../encode/coerce-value.js";
 import { updateRows, upsertRows } from "../load/upsert-rows.js";
 import { USER_TABLE } from "../load/user-table.js";
 import { RESOURCES } from "../resources/registry.js";
 import type { FieldSpec } from "../resources/types.js";
-import { isoFromMicros } from "./cell-value.js";
+import { answeredText } from "./answered-value.js";
 import type { OpSpec } from "./ops.js";
-
-/** The value as text DuckDB casts to the column type; undefined when the portal's value is unusable. */
-function storedText(field: FieldSpec, value: unknown): string | null | undefined {
-  if (value === null || value === undefined) return null;
-  switch (field.type) {
-    case "int":
-    case "flag": {
-      const n = coerceInt(value);
-      return n === undefined ? undefined : n === null ? null : String(n);
-    }
-    case "datetime": {
-      const micros = coerceDateTime(value);
-      return micros === undefined
-        ? undefined
-        : micros === null
-          ? null
-          : isoFromMicros(micros).replace("Z", "");
-    }
-    case "string":
-    case "unknown":
-      return coerceText(value) ?? undefined;
-    default:
-      return undefined;
-  }
-}
 
 /** The fields of the op's table that `record` gives usable values for, with those values. */
 function storedRow(
@@ -54,7 +28,7 @@ function storedRow(
   const values: (string | null)[] = [];
   for (const field of resource.fields) {
     if (!allowed.has(field.name) || !(field.name in record)) continue;
-    const text = storedText(field, record[field.name]);
+    const text = answeredText(field, record[field.name]);
     if (text === undefined) continue;
     fields.push(field);
     values.push(text);
