@@ -32,6 +32,7 @@ import {
 } from "./plan.js";
 import { ChangeFileError } from "./problems.js";
 import { type ChangeFile, readChangeFile } from "./read-changes.js";
+import { parentLoops, unknownReferences } from "./references.js";
 import { resultsPath, writeResults } from "./results-csv.js";
 import { spaceNotes } from "./space-note.js";
 import { journalError, resultsError, stopError } from "./stop-cause.js";
@@ -70,11 +71,15 @@ export async function planApply(
     // Outcomes a run that did not finish left in its journal, so that `done` has them all.
     await foldJournal(connection, db.path);
     const local = await readLocalState(connection, spec, file.rows, file.unit);
-    if (options.strict && local.unknown.length > 0) {
-      const shown = local.unknown.slice(0, 20).join("; ");
-      const more = local.unknown.length > 20 ? `; and ${local.unknown.length - 20} more` : "";
+    const loops = await parentLoops(connection, spec, file.rows, file.unit);
+    if (loops) throw loops.toError(file.file);
+    const references = await unknownReferences(connection, spec, file.rows, file.unit);
+    const unknown = [...local.unknown, ...references];
+    if (options.strict && unknown.length > 0) {
+      const shown = unknown.slice(0, 20).join("; ");
+      const more = unknown.length > 20 ? `; and ${unknown.length - 20} more` : "";
       throw new ChangeFileError(
-        `${file.file}: ${local.unknown.length} ids not in the local database (--strict), nothing was sent: ${shown}${more}. Run extract first, or fix the ids`,
+        `${file.file}: ${unknown.length} ids not in the local database (--strict), nothing was sent: ${shown}${more}. Run extract first, or fix the ids`,
       );
     }
     const ref = { id: changeSetId(file.sha256, op), file: file.file, op };
@@ -87,7 +92,7 @@ export async function planApply(
       ...(spec.kind === "create" ? adminMismatches(plan, file.unit) : []),
     ];
     const counts = countPlan(plan);
-    return { spec, file, ref, plan, counts, unknown: local.unknown, notes, resumed };
+    return { spec, file, ref, plan, counts, unknown, notes, resumed };
   } finally {
     connection.closeSync();
   }

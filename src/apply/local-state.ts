@@ -60,7 +60,7 @@ async function readRecords(
   return out;
 }
 
-async function knownIds(
+export async function knownIds(
   connection: DuckDBConnection,
   sql: string,
   ids: readonly number[],
