@@ -40,6 +40,8 @@ export interface ChangeFile {
   /** The headers read as a field of another name, for the plan to say so. */
   readonly readAs: readonly { header: string; field: string }[];
   readonly unit: "line" | "row";
+  /** A CSV's delimiter, which its results file keeps (results-csv.ts); "," for other formats. */
+  readonly delimiter: string;
   readonly rows: readonly ChangeRow[];
 }
 
@@ -340,5 +342,6 @@ export async function readChangeFile(
   }
   const { columns, unit } = source;
   const readAs = headersReadAs(columns, names);
-  return { file, sha256: opened.sha256, columns, names, readAs, unit, rows };
+  const delimiter = source.delimiter ?? ",";
+  return { file, sha256: opened.sha256, columns, names, readAs, unit, delimiter, rows };
 }

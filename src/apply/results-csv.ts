@@ -1,7 +1,11 @@
 /**
  * `<input>.results.csv`: the input's columns with each row's outcome, error and the id of the
  * record the portal answered, written under a temporary name and renamed so that a reader never
- * sees half a file. RFC 4180: fields quoted when they hold a comma, quote or line break.
+ * sees half a file. RFC 4180: fields quoted when they hold the delimiter, a quote or a line break.
+ * It is written as a spreadsheet opens it the way the input was: with a UTF-8 byte-order mark
+ * (without one Excel reads UTF-8 as its ANSI code page: "München" shows as "MÃ¼nchen") and the
+ * input CSV's delimiter (a sheet saved with ";" where "," is the decimal mark opens every field of
+ * a comma file in column A).
  *
  * The file echoes the sheet's cells and the portal's messages, and is made to be opened in a
  * spreadsheet: text is neutralised against formula injection as the report exports do. Cells of
@@ -16,14 +20,22 @@ import type { ChangeFile } from "./read-changes.js";
 
 export const RESULT_COLUMNS = ["outcome", "error", "record_id"] as const;
 
-function field(value: string | null): string {
-  if (value === null) return "";
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
+const UTF8_BOM = "\uFEFF";
 
-/** A text cell as a spreadsheet should show it, never run. */
-function textField(value: string | null): string {
-  return field(value === null ? null : neutraliseText(value));
+/** The cell writers of a file whose fields are separated by `delimiter`. */
+function fieldsFor(delimiter: string) {
+  const field = (value: string | null): string => {
+    if (value === null) return "";
+    const quoted = /["\r\n]/.test(value) || value.includes(delimiter);
+    return quoted ? `"${value.replaceAll('"', '""')}"` : value;
+  };
+  /** A text cell as a spreadsheet should show it, never run. */
+  const textField = (value: string | null): string =>
+    field(value === null ? null : neutraliseText(value));
+  /** A cell of the input; one of an integer column carrying spaces or a tab is treated as text. */
+  const inputField = (value: string | null, integer: boolean): string =>
+    value !== null && integer && isIntegerText(value) ? field(value) : textField(value);
+  return { field, textField, inputField };
 }
 
 /** Per column, whether it takes integers: the record's id, int and flag fields. */
@@ -40,11 +52,6 @@ function isIntegerText(value: string): boolean {
   return value === value.trim() && parseIntCell(value) !== undefined;
 }
 
-/** A cell of the input; one of an integer column carrying spaces or a tab is treated as text. */
-function inputField(value: string | null, integer: boolean): string {
-  return value !== null && integer && isIntegerText(value) ? field(value) : textField(value);
-}
-
 export function resultsPath(input: string): string {
   return `${input}.results.csv`;
 }
@@ -58,9 +65,10 @@ export async function writeResults(
 ): Promise<string> {
   const target = resultsPath(input);
   const integer = integerColumns(file, spec);
+  const { field, textField, inputField } = fieldsFor(file.delimiter);
   // The header as the sheet wrote it: `@Grp ID` names grp_id, punctuation aside.
   const header = [...file.columns.map(textField), ...RESULT_COLUMNS.map(field)];
-  const lines = [header.join(",")];
+  const lines = [header.join(file.delimiter)];
   for (const row of file.rows) {
     const result = results.get(row.line);
     const cells = file.columns.map((_, i) =>
@@ -73,8 +81,8 @@ export async function writeResults(
       textField(result?.error || null),
       field(id == null ? null : String(id)),
     );
-    lines.push(cells.join(","));
+    lines.push(cells.join(file.delimiter));
   }
-  await writeWhole(target, `${lines.join("\r\n")}\r\n`);
+  await writeWhole(target, `${UTF8_BOM}${lines.join("\r\n")}\r\n`);
   return target;
 }

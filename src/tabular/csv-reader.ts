@@ -52,6 +52,7 @@ export function openCsv(bytes: Uint8Array, file: string): TabularSource {
     headerLine: first.value.line,
     unit: "line",
     detail: `delimiter ${SHOWN[delimiter] ?? delimiter}`,
+    delimiter,
     rows,
   };
 }

@@ -58,6 +58,8 @@ export interface TabularSource {
   readonly unit: "line" | "row";
   /** Format details worth showing, e.g. `delimiter ";"` or `sheet "People"`. */
   readonly detail: string;
+  /** The character a CSV's fields are separated by, as read or named by `sep=` (CSV only). */
+  readonly delimiter?: string;
   /** A workbook's sheets besides the one read that it does not hide, in its order (XLSX only). */
   readonly otherSheets?: readonly string[];
   /**
