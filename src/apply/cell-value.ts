@@ -55,7 +55,9 @@ export function outOfRangeInt(name: string, text: string): string | undefined {
 
 /** The value of `text` for `field`, or why it cannot be one. */
 export function parseCell(field: FieldSpec, text: string): CellParse {
-  if (text === "null") {
+  // In any case: a sheet's NULL, as SQL writes it, sent as the text "NULL" would store a word
+  // where the user meant no value.
+  if (text.toLowerCase() === "null") {
     if (field.values) {
       return {
         problem: `${field.name} cannot be cleared (null): give one of ${field.values.join(", ")}`,

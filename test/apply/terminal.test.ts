@@ -60,6 +60,13 @@ describe("apply at a terminal", () => {
     expect(no.output).toContain("Apply 3 changes to the portal? (y/N)");
     expect(no.code).toBe(1);
     expect(fx.writes()).toBe(before);
+    const one = await csvFile(fx.dir, "terminal-one.csv", [
+      "grp_id,grp_description",
+      `${groups[0]?.grp_id},asked first alone`,
+    ]);
+    const single = await atTerminal(["apply", one, "--op", "grp.edit"], "n");
+    expect(single.output).toContain("Apply 1 change to the portal? (y/N)");
+    expect(fx.writes()).toBe(before);
 
     const interrupted = await atTerminal(args, "\x03");
     expect(interrupted.code).toBe(1);

@@ -2,10 +2,12 @@
  * Every way a change file can be wrong is found before anything is sent: one message listing the
  * problems with their lines, exit code 2, and not one write request at the simulator.
  */
+
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCell } from "../../src/apply/cell-value.js";
 import { writeDamagedParquet } from "../helpers/damaged-parquet.js";
 import { cli, query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
@@ -246,6 +248,16 @@ describe("apply refuses a bad file and sends nothing", () => {
       `${a},null`,
     ]);
     expect(status).toContain("product_access_status cannot be cleared (null): give one of active");
+    // NULL as SQL writes it is null too, never the text "NULL".
+    const upper = await refused("grp.edit", ["grp_id,grp_name", `${g},NULL`]);
+    expect(upper).toContain("line 2: grp_name cannot be cleared (null)");
+  });
+
+  it("NULL or Null clears a field as null does", () => {
+    const field = { name: "grp_external_name", type: "string", nullable: true } as const;
+    for (const text of ["null", "NULL", "Null"])
+      expect(parseCell(field, text)).toEqual({ value: null });
+    expect(parseCell(field, "nullable")).toEqual({ value: "nullable" });
   });
 
   it("the id column missing, and a create without its references", async () => {
@@ -346,6 +358,31 @@ describe("apply refuses a bad file and sends nothing", () => {
     expect(max).toContain("would change 5 records, more than --max-changes 4");
     const before = fx.writes();
     const path = await csvFile(fx.dir, "no-yes.csv", lines);
+    // Refused before the changes are listed; a dry run lists them and says the run would not be.
+    const real = await fx.run([
+      "apply",
+      path,
+      "--op",
+      "product_access.edit",
+      "--yes",
+      "--max-changes",
+      "4",
+    ]);
+    expect(real.stdout).not.toContain("max-changes");
+    const dry = await fx.run([
+      "apply",
+      path,
+      "--op",
+      "product_access.edit",
+      "--dry-run",
+      "--max-changes",
+      "4",
+    ]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain("max-changes");
+    expect(dry.stderr).toContain(
+      "without --dry-run this is refused: no-yes.csv would change 5 records, more than --max-changes 4",
+    );
     const result = await fx.run(["apply", path, "--op", "product_access.edit"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("pass --yes");

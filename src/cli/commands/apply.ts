@@ -72,7 +72,8 @@ async function confirmed(ctx: CliContext, args: ApplyArgs, planned: ApplyPlan): 
       `apply would send ${planned.counts.change} changes and there is no terminal to confirm them: pass --yes to apply without asking (try --dry-run first to see them)`,
     );
   }
-  return askYesNo(ctx, `Apply ${planned.counts.change} changes to the portal? (y/N) `);
+  const n = planned.counts.change;
+  return askYesNo(ctx, `Apply ${n} change${n === 1 ? "" : "s"} to the portal? (y/N) `);
 }
 
 /** --max-changes, checked before anything is read, so a dry run refuses a bad one too. */
@@ -87,13 +88,10 @@ function checkedMaxChanges(args: ApplyArgs): number {
   return max;
 }
 
-function checkMaxChanges(max: number, planned: ApplyPlan): void {
-  if (planned.counts.change > max) {
-    throw new LmsExportError(
-      "bad-input",
-      `${planned.file.file} would change ${planned.counts.change} records, more than --max-changes ${max}; nothing was sent. Check the file, then raise --max-changes ${planned.counts.change}`,
-    );
-  }
+/** Why --max-changes refuses `planned`, or undefined when it does not. */
+function maxChangesProblem(max: number, planned: ApplyPlan): string | undefined {
+  if (planned.counts.change <= max) return undefined;
+  return `${planned.file.file} would change ${planned.counts.change} records, more than --max-changes ${max}; nothing was sent. Check the file, then raise --max-changes ${planned.counts.change}`;
 }
 
 /** The progress line, and `end()` to close a line a stop left open on a terminal. */
@@ -236,13 +234,16 @@ async function runApply(
     const shown = shownPath(ctx.cwd, path);
     const planned = await planApply(db, path, op, { strict: args.strict, shown });
     logPlanNotes(planned, logger);
+    const tooMany = maxChangesProblem(maxChanges, planned);
+    // Refused before the diff: tens of thousands of lines would bury the one that says why.
+    if (tooMany !== undefined && !args.dryRun) throw new LmsExportError("bad-input", tooMany);
     const diff = renderDiff(planned.spec, planned.plan, planned.file.unit);
     ctx.stdout.write(diff);
     if (args.dryRun) {
+      if (tooMany !== undefined) logger.warn(`without --dry-run this is refused: ${tooMany}`);
       ctx.stdout.write(`dry run: ${renderCounts(planned.counts)}; nothing was sent\n`);
       return;
     }
-    checkMaxChanges(maxChanges, planned);
     if (planned.counts.change > 0 && !(await confirmed(ctx, args, planned))) {
       throw new LmsExportError("refused", "not applied: nothing was sent");
     }
