@@ -144,7 +144,7 @@ describe("a report made for a named portal names it", () => {
     const run = await runCli(dir, args);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      "field mail.subject: unknown placeholder {region}; use {title}, {date}, {portal}",
+      "field mail.subject: unknown placeholder {region}; use {title}, {date}, {today}, {portal}",
     );
   });
 });
