@@ -13,6 +13,7 @@
  */
 import {
   type DuckDBConnection,
+  DuckDBListValue,
   type DuckDBResult,
   type DuckDBType,
   type DuckDBValue,
@@ -55,6 +56,8 @@ export interface ReportParam {
   readonly description: string;
   readonly type: ParamType;
   readonly text: string;
+  /** A list's items apart: `text` joins them by commas, and an item may hold one itself. */
+  readonly items?: readonly string[];
 }
 
 /**
@@ -67,7 +70,9 @@ export function reportParams(bound: readonly BoundQuery[]): ReportParam[] {
     for (const [name, value] of b.params) {
       if (seen.has(name)) continue;
       const description = b.query.params.find((p) => p.name === name)?.description ?? "";
-      seen.set(name, { name, description, type: value.type, text: value.text });
+      const list = value.value instanceof DuckDBListValue ? value.value.items : undefined;
+      const items = list && { items: list.map(String) };
+      seen.set(name, { name, description, type: value.type, text: value.text, ...items });
     }
   }
   return [...seen.values()];
