@@ -115,7 +115,9 @@ function readEntry(header: QueryHeader, body: string, where: string): Continuati
     };
   }
   if (body.startsWith("label ")) parseLabelLine(body, where, header.labels);
-  if (/^people\s*:/.test(body)) header.people = parsePeopleLine(body, where);
+  // One word is an entry, a misspelt one refused; words are a note, as a header's notes were
+  // before the entry existed ("-- people: the sales team").
+  if (/^people\s*:\s*\S+\s*$/.test(body)) header.people = parsePeopleLine(body, where);
   // Any other comment line in the header is a note for readers of the SQL, not an entry.
   return undefined;
 }

@@ -8,7 +8,7 @@
  * decides, and one with several is ambiguous (no guess is made between them). Last, a header
  * import reads into a base column (`Status` is user_status, `E-mail` email) names that column.
  */
-import { userColumnOfKey, userFallbackOfKey } from "../load/user-header-aliases.js";
+import { userColumnOfKey } from "../load/user-header-aliases.js";
 import { headerKey } from "../tabular/header-names.js";
 
 export type ColumnMatch =
@@ -38,8 +38,9 @@ export function matchRosterColumn(value: string, columns: Iterable<string>): Col
     if (first !== undefined && more.length === 0) return { kind: "folded", column: first };
     if (first !== undefined) return { kind: "ambiguous", columns: found };
   }
-  const key = headerKey(value);
-  const base = userColumnOfKey(key) ?? userFallbackOfKey(key);
+  // Not a fallback header ("Employment Status"): import reads one into user_status only when the
+  // file has no Status, and beside one keeps it apart; the match cannot tell which it did.
+  const base = userColumnOfKey(headerKey(value));
   return base !== undefined && all.includes(base)
     ? { kind: "folded", column: base }
     : { kind: "none" };

@@ -90,6 +90,11 @@ describe("people left out of a query of grouped people", () => {
     ]);
   });
 
+  test("a people line of words is a note, as it was before the entry existed", () => {
+    const header = parseQueryHeader("-- title: T\n-- people: the sales team\nSELECT 1", "q.sql");
+    expect(header.people).toBe("everyone");
+  });
+
   test("a people line other than everyone or grouped is refused, naming the line", () => {
     expect(parseQueryHeader("-- title: T\n-- people: grouped\nSELECT 1", "q.sql").people).toBe(
       "grouped",

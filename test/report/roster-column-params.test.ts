@@ -112,6 +112,10 @@ describe("roster-column parameters", () => {
     expect(given.notes).toEqual(["by_column Status is taken as the roster's column user_status"]);
     expect(linesWith(given.files[0] ?? "", "user_status").length).toBeGreaterThan(0);
     expect(given.files).toEqual(exact.files);
+    // "Employment Status" is user_status only in a file without Status: not taken for it here.
+    const fallback = await run(plain, ["compliance-summary"], { by_column: "Employment Status" });
+    expect(fallback.notes).toEqual([]);
+    expect(fallback.warnings[0]).toContain("the roster has no column Employment Status");
   });
 
   test('the default manager_email is the column a "Manager E-mail" header became', async () => {

@@ -65,15 +65,16 @@ async function askYesNo(ctx: CliContext, question: string): Promise<boolean> {
 /** Whether to go on: --yes, or a person at a terminal who says so. */
 async function confirmed(ctx: CliContext, args: ApplyArgs, planned: ApplyPlan): Promise<boolean> {
   if (args.yes) return true;
+  const n = planned.counts.change;
+  const changes = `${n} change${n === 1 ? "" : "s"}`;
   const terminal = streamIsTTY(ctx.stdout) && process.stdin.isTTY === true;
   if (!terminal) {
     throw new LmsExportError(
       "bad-input",
-      `apply would send ${planned.counts.change} changes and there is no terminal to confirm them: pass --yes to apply without asking (try --dry-run first to see them)`,
+      `apply would send ${changes} and there is no terminal to confirm ${n === 1 ? "it" : "them"}: pass --yes to apply without asking (try --dry-run first to see ${n === 1 ? "it" : "them"})`,
     );
   }
-  const n = planned.counts.change;
-  return askYesNo(ctx, `Apply ${n} change${n === 1 ? "" : "s"} to the portal? (y/N) `);
+  return askYesNo(ctx, `Apply ${changes} to the portal? (y/N) `);
 }
 
 /** --max-changes, checked before anything is read, so a dry run refuses a bad one too. */
