@@ -55,6 +55,14 @@ describe("group_id", () => {
     }
   });
 
+  test("the queries that name groups name them with one SQL (queries-unnamed-groups.test.ts)", async () => {
+    const named = cte(await read("overdue-by-group"), "named");
+    expect(named).toContain("(group ' || grp_id || ')'");
+    for (const name of ["completion", "compliance-summary"]) {
+      expect(cte(await read(name), "named"), name).toBe(named);
+    }
+  });
+
   test("overdue-by-group lists the groups of the subtree only, each as without group_id", async () => {
     const all = await runner.run("overdue-by-group");
     const sales = await runner.run("overdue-by-group", { group_id: "2" });
