@@ -30,6 +30,7 @@ import {
   type DuckDBValue,
 } from "@duckdb/node-api";
 import { columnKind, decimalScale, isNumberKind, plainConverter } from "../present/column-kind.js";
+import { PERCENT_EDGE_TEXT, type PercentEdge, percentEdge } from "../present/percent-edge.js";
 import { neutraliseText } from "./formula-injection.js";
 import { excelDate } from "./xlsx-dates.js";
 import { excelNumber } from "./xlsx-numbers.js";
@@ -47,6 +48,11 @@ export interface ColumnWriter {
   /** Whether widths should follow the text of the values. */
   readonly measure: boolean;
   convert(value: DuckDBValue): CellValue;
+  /**
+   * The style of one cell where it is not the column's: a rate that would read 100.0% or 0.0%
+   * without being it (present/percent-edge.ts). Absent for columns where no cell differs.
+   */
+  readonly cellStyle?: (value: CellValue) => { numFmt: string } | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -101,6 +107,7 @@ export function columnWriter(
       // A number or date Excel cannot hold is written as text: the column is made wide enough.
       measure: true,
       convert: isNumberKind(kind) ? excelNumber(type) : excelDate(type, convert),
+      ...(kind === "percent" ? { cellStyle: percentEdgeStyle } : {}),
     };
   }
   const text =
@@ -120,6 +127,22 @@ export function columnWriter(
       return fitCell(value);
     },
   };
+}
+
+/**
+ * Number formats for a rate at an edge: the cell keeps its value and shows ">99.9%" (or "<0.1%")
+ * while it is short of 1 (above 0), and 0.0% as any other rate when edited to a value past it.
+ * One object per edge, shared by every such cell (exceljs caches styles by identity).
+ */
+const EDGE_STYLES: Readonly<Record<PercentEdge, { numFmt: string }>> = {
+  "under-full": { numFmt: `[<1]"${PERCENT_EDGE_TEXT["under-full"]}";${NUMBER_FORMATS.percent}` },
+  "over-none": { numFmt: `[>0]"${PERCENT_EDGE_TEXT["over-none"]}";${NUMBER_FORMATS.percent}` },
+};
+
+function percentEdgeStyle(value: CellValue): { numFmt: string } | undefined {
+  if (typeof value !== "number") return undefined;
+  const edge = percentEdge(value);
+  return edge === undefined ? undefined : EDGE_STYLES[edge];
 }
 
 const DATE_STYLE = { numFmt: NUMBER_FORMATS.date };

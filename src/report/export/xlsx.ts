@@ -186,6 +186,7 @@ export class XlsxWorkbook {
     const layout = this.#layout(result, chunk, options.labels);
     const { writers, firstRows } = layout;
     const styles = writers.map((w) => w.style);
+    const cellStyles = writers.map((w) => w.cellStyle);
     const lastColumn = writers.length;
 
     let sheetRows = 0;
@@ -200,7 +201,9 @@ export class XlsxWorkbook {
           sheetRows = 0;
         }
         const row = current.addRow(values);
-        for (let c = 0; c < lastColumn; c++) row.getCell(c + 1).style = styles[c] as object;
+        for (let c = 0; c < lastColumn; c++) {
+          row.getCell(c + 1).style = (cellStyles[c]?.(values[c] ?? null) ?? styles[c]) as object;
+        }
         row.commit();
         sheetRows++;
         total++;

@@ -2,12 +2,13 @@
  * Values as a person reads them in the HTML report and the e-mail: numbers with thousands
  * separators (a DECIMAL with its own places and every digit the database holds, other fractions
  * with two), fractions of
- * `_rate`/`_share`/`_pct` columns as percentages, dates as YYYY-MM-DD and times as
+ * `_rate`/`_share`/`_pct` columns as percentages (never 100.0% or 0.0% short of it), dates as YYYY-MM-DD and times as
  * YYYY-MM-DD HH:MM (UTC, as the database keeps them).
  */
 import { type ColumnKind, MAX_DECIMAL_PLACES, type ShownValue } from "../present/column-kind.js";
 import { ExactDecimal } from "../present/exact-decimal.js";
 import { nonFiniteText } from "../present/non-finite-text.js";
+import { PERCENT_EDGE_TEXT, PERCENT_ONE_PLACE, percentEdge } from "../present/percent-edge.js";
 
 /**
  * A minus only where the value shown is not zero: -0.001 at two places reads 0.00, not -0.00, a
@@ -17,12 +18,6 @@ const SIGN = { signDisplay: "negative" } as const;
 const INTEGER = new Intl.NumberFormat("en", { maximumFractionDigits: 0, ...SIGN });
 /** Places of a fractional number whose type does not say (DOUBLE, FLOAT). */
 const DEFAULT_PLACES = 2;
-const PERCENT = new Intl.NumberFormat("en", {
-  style: "percent",
-  minimumFractionDigits: 1,
-  maximumFractionDigits: 1,
-  ...SIGN,
-});
 
 /** One formatter per number of places, made when first asked for (up to MAX_DECIMAL_PLACES). */
 const byPlaces = new Map<number, Intl.NumberFormat>();
@@ -55,12 +50,18 @@ export function formatValue(value: ShownValue, kind: ColumnKind, scale?: number)
   }
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return nonFiniteText(value);
-    if (kind === "percent") return PERCENT.format(value);
+    if (kind === "percent") return percentText(value);
     if (kind === "integer") return INTEGER.format(value);
     return fixedPlaces(scale ?? DEFAULT_PLACES).format(value);
   }
   if (typeof value === "boolean") return value ? "yes" : "no";
   return value;
+}
+
+/** A rate with one decimal, never 100.0% or 0.0% unless it is exactly that (percent-edge.ts). */
+function percentText(value: number): string {
+  const edge = percentEdge(value);
+  return edge === undefined ? PERCENT_ONE_PLACE.format(value) : PERCENT_EDGE_TEXT[edge];
 }
 
 /** Whole-number columns that are identifiers: shown without thousands separators. */

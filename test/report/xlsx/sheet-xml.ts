@@ -21,7 +21,7 @@ const CELL = /<c r="([A-Z]+\d+)"([^>]*?)(?:\/>|>(.*?)<\/c>)/g;
 const TYPE = /\st="([^"]*)"/;
 const VALUE = /<v>(.*?)<\/v>|<t[^>]*>(.*?)<\/t>/;
 
-function unescapeXml(text: string): string {
+export function unescapeXml(text: string): string {
   return text
     .replaceAll("&lt;", "<")
     .replaceAll("&gt;", ">")
