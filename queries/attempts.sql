@@ -40,14 +40,20 @@ FROM ordered
 LEFT JOIN (
   -- Products that share a title have their id added to it ("Fire safety (product 2)"): a chart
   -- would draw them as one bar or one heatmap cell, and a reader could not tell the rows apart.
-  -- One with neither a title nor a name is named by its id: NULL || ' (product 2)' is NULL, and
-  -- two such products would be one "(none)" bar, their figures added up.
-  SELECT *,
-         coalesce(coalesce(product_i18n_title, product_i18n_name)
-                    || CASE WHEN count(*) OVER (PARTITION BY coalesce(product_i18n_title, product_i18n_name)) > 1
-                            THEN ' (product ' || product_id || ')' ELSE '' END,
-                  '(product ' || product_id || ')') AS shown_title
-  FROM product
+  -- Titles are compared without the white space around them ("Safety" and "Safety " look alike
+  -- on a bar); a blank title gives way to the name, and one with neither is named by its id, as
+  -- two such products would be one bar, their figures added up.
+  SELECT * EXCLUDE (label, label_key),
+         CASE WHEN label_key = '' THEN '(product ' || product_id || ')'
+              WHEN count(*) OVER (PARTITION BY label_key) > 1 THEN label || ' (product ' || product_id || ')'
+              ELSE label END AS shown_title
+  FROM (SELECT * EXCLUDE (title_key, name_key),
+               CASE WHEN title_key <> '' THEN product_i18n_title ELSE product_i18n_name END AS label,
+               coalesce(CASE WHEN title_key <> '' THEN title_key ELSE name_key END, '') AS label_key
+        FROM (SELECT *,
+                     regexp_replace(product_i18n_title, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g') AS title_key,
+                     regexp_replace(product_i18n_name, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g') AS name_key
+              FROM product))
 ) AS product ON product.product_id = ordered.product_id
 LEFT JOIN "user" ON "user".user_id = ordered.user_id
 GROUP BY ordered.user_id, "user".firstname, "user".lastname, "user".email, ordered.product_id,
