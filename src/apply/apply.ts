@@ -10,6 +10,7 @@ import type { ClientOptions } from "../api/client.js";
 import { createClient } from "../api/client.js";
 import type { LmsExportError } from "../errors/lms-export-error.js";
 import type { LmsDatabase } from "../load/database.js";
+import { certificateNotes } from "./certificate-note.js";
 import {
   appliedLines,
   type ChangeSetRef,
@@ -89,6 +90,7 @@ export async function planApply(
     // Spaces first: one note a field at most, not to be crowded out of the 20 the command shows.
     const notes = [
       ...spaceNotes(plan, file.unit),
+      ...certificateNotes(plan, file.unit),
       ...(spec.kind === "create" ? adminMismatches(plan, file.unit) : []),
     ];
     const counts = countPlan(plan);
