@@ -89,6 +89,10 @@ export async function planApply(
     const plan = planChanges(spec, file.rows, local, done);
     // Spaces first: one note a field at most, not to be crowded out of the 20 the command shows.
     const notes = [
+      // Said, not refused: a script may well write a file of no changes on a quiet day.
+      ...(file.rows.length === 0
+        ? [`${file.file} has no rows of changes below its header: nothing to apply`]
+        : []),
       ...spaceNotes(plan, file.unit),
       ...certificateNotes(plan, file.unit),
       ...(spec.kind === "create" ? adminMismatches(plan, file.unit) : []),
