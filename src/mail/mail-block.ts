@@ -76,20 +76,21 @@ export function defaultSubject(portal: string | undefined): string {
 }
 
 /**
- * The subject with {title}, {date} (YYYY-MM-DD, UTC) and {portal} filled in, in one pass, so a
+ * The subject with {title}, {date} (the run's day, YYYY-MM-DD, UTC), {today} (the day the figures
+ * are as of, report-day.ts) and {portal} filled in, in one pass, so a
  * title that happens to hold "{date}" is left as it is. Without a named portal, {portal} is empty
  * and goes with the spaces before it: "{title} {portal} ({date})" reads "T (D)", not "T  (D)".
  */
 export function expandSubject(
   subject: string,
-  values: { title: string; now: Date; today?: string; portal: string | undefined },
+  values: { title: string; now: Date; today: string; portal: string | undefined },
 ): string {
   const template =
     values.portal === undefined ? subject.replace(/\s*\{portal\}/g, "").trimStart() : subject;
   const filled: Record<string, string> = {
     title: values.title,
     date: values.now.toISOString().slice(0, 10),
-    today: values.today ?? values.now.toISOString().slice(0, 10),
+    today: values.today,
     portal: values.portal ?? "",
   };
   return template.replace(

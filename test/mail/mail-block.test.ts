@@ -93,27 +93,28 @@ describe("the mail block", () => {
 describe("the subject", () => {
   const now = new Date("2026-11-26T07:00:00Z");
   const title = "Weekly compliance";
+  const today = "2026-11-26";
 
   test("the default names the portal of a report made for one, and only then", () => {
     const expand = (portal: string | undefined) =>
-      expandSubject(defaultSubject(portal), { title, now, portal });
+      expandSubject(defaultSubject(portal), { title, now, today, portal });
     expect(expand("emea")).toBe("Weekly compliance, emea (2026-11-26)");
     expect(expand(undefined)).toBe("Weekly compliance (2026-11-26)");
   });
 
   test("{portal} is the portal's name, or empty with the spaces before it", () => {
     const subject = "{portal} {title} {portal} ({date})";
-    expect(expandSubject(subject, { title, now, portal: "emea" })).toBe(
+    expect(expandSubject(subject, { title, now, today, portal: "emea" })).toBe(
       "emea Weekly compliance emea (2026-11-26)",
     );
-    expect(expandSubject(subject, { title, now, portal: undefined })).toBe(
+    expect(expandSubject(subject, { title, now, today, portal: undefined })).toBe(
       "Weekly compliance (2026-11-26)",
     );
   });
 
   test("a title holding a placeholder's name is left as it is", () => {
     const odd = "Due {date} {portal}";
-    expect(expandSubject("{title}", { title: odd, now, portal: "emea" })).toBe(odd);
+    expect(expandSubject("{title}", { title: odd, now, today, portal: "emea" })).toBe(odd);
   });
 });
 
