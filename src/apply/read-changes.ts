@@ -15,6 +15,12 @@ import { notedCell } from "./cell-notes.js";
 import { type CellValue, outOfRangeInt, parseCell, parseIntCell } from "./cell-value.js";
 import { closestName } from "./closest-name.js";
 import { headerField, headersReadAs } from "./header-field.js";
+import {
+  HEADER_ROWS_LOOKED_AT,
+  headerBelowError,
+  headerRowBelow,
+  lackedColumns,
+} from "./header-place.js";
 import type { OpSpec } from "./ops.js";
 import { ChangeProblems } from "./problems.js";
 
@@ -243,6 +249,7 @@ function readRows(
   names: readonly string[],
   spec: OpSpec,
   problems: ChangeProblems,
+  firstRows: TabularRow[],
 ): ChangeRow[] {
   const rows: ChangeRow[] = [];
   const firstLine = new Map<string, number>();
@@ -250,46 +257,41 @@ function readRows(
   const noIdColumn = spec.idColumn !== undefined && idIndex < 0;
   // Nobody sees a hidden row, yet it would be sent (see hidden-cells.ts).
   const hidden = new Set(source.hiddenLines);
-  forEachRow(source, problems, (row, where) => {
-    if (hidden.has(row.line)) problems.add(where, HIDDEN_ROW_PROBLEM);
-    const { values, bad } = notedTexts(row, source, names, spec, where, problems);
-    const idCell = idIndex >= 0 ? (values[idIndex] ?? null) : null;
-    // An id cell that could not be read is already a problem: not "blank" as well. Nor is any row
-    // of a file with no id column: the header says so once, and a row of it has no cell to fill.
-    const id =
-      bad.has(idIndex) || noIdColumn
-        ? undefined
-        : rowId(idCell, spec, where, firstLine, problems, source.unit);
-    // A repeated id is a problem even when the first row has others of its own.
-    if (typeof id === "number") firstLine.set(String(id), row.line);
-    const set = readRow(values, names, spec, where, problems);
-    const unnamed = unnamedCells(values, source.columns, where, problems);
-    if (id === undefined || set === undefined || bad.size > 0 || unnamed) return;
-    if (id === null) {
-      const key = createKey(set);
-      const earlier = firstLine.get(key);
-      if (earlier !== undefined) {
-        problems.add(where, `${key} is also on ${source.unit} ${earlier}`);
-        return;
+  const keepFirst = (row: TabularRow) => {
+    if (firstRows.length < HEADER_ROWS_LOOKED_AT) firstRows.push(row);
+  };
+  forEachRow(
+    source,
+    problems,
+    (row, where) => {
+      if (hidden.has(row.line)) problems.add(where, HIDDEN_ROW_PROBLEM);
+      const { values, bad } = notedTexts(row, source, names, spec, where, problems);
+      const idCell = idIndex >= 0 ? (values[idIndex] ?? null) : null;
+      // An id cell that could not be read is already a problem: not "blank" as well. Nor is any row
+      // of a file with no id column: the header says so once, and a row of it has no cell to fill.
+      const id =
+        bad.has(idIndex) || noIdColumn
+          ? undefined
+          : rowId(idCell, spec, where, firstLine, problems, source.unit);
+      // A repeated id is a problem even when the first row has others of its own.
+      if (typeof id === "number") firstLine.set(String(id), row.line);
+      const set = readRow(values, names, spec, where, problems);
+      const unnamed = unnamedCells(values, source.columns, where, problems);
+      if (id === undefined || set === undefined || bad.size > 0 || unnamed) return;
+      if (id === null) {
+        const key = createKey(set);
+        const earlier = firstLine.get(key);
+        if (earlier !== undefined) {
+          problems.add(where, `${key} is also on ${source.unit} ${earlier}`);
+          return;
+        }
+        firstLine.set(key, row.line);
       }
-      firstLine.set(key, row.line);
-    }
-    rows.push({ line: row.line, values, id, set });
-  });
+      rows.push({ line: row.line, values, id, set });
+    },
+    keepFirst,
+  );
   return rows;
-}
-
-/**
- * What a header of fields `names` lacks that `spec` needs: the id column and the required ones,
- * and for an edit a column of a field to set: an "Instructions" sheet may well have a column named
- * like the id column, and is no more the changes for it.
- */
-function lackedColumns(names: readonly string[], spec: OpSpec): string[] {
-  const needed = spec.idColumn ? [spec.idColumn, ...spec.required] : spec.required;
-  const lacked = needed.filter((name) => !names.includes(name));
-  const sets = spec.fields.some((f) => names.includes(f.name) && !needed.includes(f.name));
-  if (spec.kind === "edit" && !sets) lacked.push("a column of a field to set");
-  return lacked;
 }
 
 /**
@@ -334,8 +336,11 @@ export async function readChangeFile(
   const problems = new ChangeProblems();
   const names = mapHeader(source, spec, problems);
   mergedRanges(source, problems);
-  const rows = readRows(source, names, spec, problems);
+  const firstRows: TabularRow[] = [];
+  const rows = readRows(source, names, spec, problems, firstRows);
   if (problems.count > 0) {
+    const below = headerRowBelow(names, firstRows, spec);
+    if (below !== undefined) throw headerBelowError(tableName(shown, source), source, below.line);
     const other = await sheetWithColumns(path, source, names, spec);
     const elsewhere = other && { ...other, read: source.detail, op: spec.op };
     throw problems.toError(tableName(shown, source), elsewhere);

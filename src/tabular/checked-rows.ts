@@ -11,10 +11,21 @@ type RowUse = (row: TabularRow, where: string) => void;
 /** Rows between two turns of the event loop in {@link forEachRowYielding}. */
 const ROWS_PER_TURN = 20_000;
 
-/** Calls `use` for each row that fits the header, with its place ("line 12"). */
-export function forEachRow(source: TabularSource, problems: ProblemList, use: RowUse): void {
+/**
+ * Calls `use` for each row that fits the header, with its place ("line 12"); `every`, if given,
+ * for each row read, before any check (a longer row is the clue that the header is lower down).
+ */
+export function forEachRow(
+  source: TabularSource,
+  problems: ProblemList,
+  use: RowUse,
+  every?: (row: TabularRow) => void,
+): void {
   try {
-    for (const row of source.rows()) useChecked(source, problems, row, use);
+    for (const row of source.rows()) {
+      every?.(row);
+      useChecked(source, problems, row, use);
+    }
   } catch (error) {
     unreadable(source, problems, error);
   }
