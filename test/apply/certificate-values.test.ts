@@ -7,21 +7,16 @@
  */
 import { join } from "node:path";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
+import { describe, expect, it } from "vitest";
+import { csvFile, fixtureForFile } from "./fixture.js";
 
-let fx: ApplyFixture;
-beforeAll(async () => {
-  fx = await startFixture(91, 200);
-});
-afterAll(async () => {
-  await fx.close();
-});
+const fixture = fixtureForFile(91, 200);
 
-const records = () => fx.sim.data.list("product_access").slice(0, 8);
+const records = () => fixture().sim.data.list("product_access").slice(0, 8);
 
 describe("apply: certificate values the reports do not read", () => {
   it("warns once, naming the lines of values that are neither 1 nor 0", async () => {
+    const fx = fixture();
     const values = ["1", "0", "yes", "true", " 1", "1", "0", "Y"];
     const rows = records().map((r, i) => `${r.product_access_id},${values[i]}`);
     const path = await csvFile(fx.dir, "certificates.csv", [
@@ -37,6 +32,7 @@ describe("apply: certificate values the reports do not read", () => {
   });
 
   it("a workbook's numbers 1 and 0 and a cleared cell get no warning", async () => {
+    const fx = fixture();
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet("Changes");
     sheet.addRow(["product_access_id", "product_access_certificate"]);

@@ -2,6 +2,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { runExtract } from "../../src/extract/extract.js";
 import { openDatabase } from "../../src/load/database.js";
 import { silentLogger } from "../../src/log/logger.js";
@@ -32,6 +33,24 @@ export interface ApplyFixture {
   /** Users not yet in group `groupId`, the first `count`. */
   outsiders(groupId: number, count: number): number[];
   close(): Promise<void>;
+}
+
+/**
+ * The fixture of a test file: started before its tests, closed after them, read through the
+ * function returned (it exists once beforeAll has run).
+ */
+export function fixtureForFile(seed: number, users: number): () => ApplyFixture {
+  let fx: ApplyFixture | undefined;
+  beforeAll(async () => {
+    fx = await startFixture(seed, users);
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+  return () => {
+    if (fx === undefined) throw new Error("the apply fixture is not started");
+    return fx;
+  };
 }
 
 /** A portal of `users` people (25 a group: 600 make 24 groups) extracted into a new database. */

@@ -7,20 +7,15 @@
  */
 import { join } from "node:path";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
+import { expect, it } from "vitest";
+import { csvFile, fixtureForFile } from "./fixture.js";
 
-let fx: ApplyFixture;
-beforeAll(async () => {
-  fx = await startFixture(97, 100);
-});
-afterAll(async () => {
-  await fx.close();
-});
+const fixture = fixtureForFile(97, 100);
 
-const groups = () => fx.sim.data.list("grp").slice(0, 3);
+const groups = () => fixture().sim.data.list("grp").slice(0, 3);
 
 it("a workbook with a title row: the error names the row the column names are on", async () => {
+  const fx = fixture();
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet("Changes");
   sheet.addRow(["Group changes, March"]);
@@ -40,6 +35,7 @@ it("a workbook with a title row: the error names the row the column names are on
 });
 
 it("a CSV with a title line, and a CSV merely misspelt", async () => {
+  const fx = fixture();
   const rows = groups().map((g) => `${g.grp_id},${g.grp_name}`);
   const titled = await csvFile(fx.dir, "titled.csv", ["Changes", "grp_id,grp_name", ...rows]);
   const result = await fx.run(["apply", titled, "--op", "grp.edit", "--yes"]);

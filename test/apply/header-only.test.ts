@@ -3,18 +3,13 @@
  * wrong sheet): nothing is sent and the run exits 0, as a script writing a file of no changes on
  * a quiet day expects, but it says so rather than report "0 applied" as if rows had matched.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
+import { expect, it } from "vitest";
+import { csvFile, fixtureForFile } from "./fixture.js";
 
-let fx: ApplyFixture;
-beforeAll(async () => {
-  fx = await startFixture(93, 100);
-});
-afterAll(async () => {
-  await fx.close();
-});
+const fixture = fixtureForFile(93, 100);
 
 it("a header and blank lines only: a warning, nothing sent, exit 0", async () => {
+  const fx = fixture();
   const path = await csvFile(fx.dir, "template.csv", ["grp_id,grp_name", "", ",", ""]);
   const before = fx.writes();
   const result = await fx.run(["apply", path, "--op", "grp.edit", "--yes"]);
