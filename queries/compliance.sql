@@ -6,7 +6,10 @@
 --   People: with group_id, the people linked to that group or any of its subgroups; without it,
 --   everyone seen in user_grp, product_access or take; either way without those the roster marks
 --   as gone (user_status one of excluded_statuses: inactive, suspended, leaver and the like by
---   default). Required products: with product_ids,
+--   default). People are the same whatever today is: the portal gives no day a person joined
+--   (links have no dates), so with product_ids a past day counts someone whose records all came
+--   later as required and not started, though not overdue (no access record, no due date).
+--   Required products: with product_ids,
 --   every listed product for every person (whether or not they have an access record); without
 --   it, each product the person holds an access record for.
 --   Everything is as it stood on the day today, so that a past day gives that day's figures (as
