@@ -6,7 +6,10 @@
  * Leniency rules, chosen so that every value the portal plausibly sends under either reading of
  * the spec is kept exactly, and anything lossy is rejected (a reject keeps the raw record):
  * - int: JS integers and integer strings ("42", "-7", " 42 "); booleans as 1/0 (an "indicator"
- *   such as user_grp_group_admin may arrive as a boolean). 1.5, "1.5", "abc", out-of-int64 fail.
+ *   such as user_grp_group_admin may arrive as a boolean). 1.5, "1.5", "abc", out-of-int64 fail,
+ *   and so does a JSON number past 2^53 - 1: JSON.parse has already rounded it to the nearest
+ *   double (9007199254740993 arrives as ...992), so storing it would store another number. The
+ *   same digits as a string are exact and kept.
  * - number: finite numbers and decimal strings ("12.50", "1e3"). "NaN", "Infinity", booleans fail.
  * - flag: any 32-bit integer (a third value such as 2 is kept, not rejected: the spec only calls
  *   these ints), booleans, "0"/"1"-style integer strings and "true"/"false".
@@ -27,16 +30,13 @@ const EPOCH_TEXT = /^\s*\d+(?:\.\d+)?\s*$/;
 const DECIMAL_TEXT = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-const INT64_LIMIT = 2 ** 63;
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
 /** Integer (number when safe, bigint otherwise), null for "no value", undefined when not an int. */
 export function coerceInt(value: unknown): number | bigint | null | undefined {
   if (typeof value === "number") {
-    return Number.isInteger(value) && value >= -INT64_LIMIT && value < INT64_LIMIT
-      ? value
-      : undefined;
+    return Number.isSafeInteger(value) ? value : undefined;
   }
   if (typeof value === "string") {
     if (value === "") return null;

@@ -61,6 +61,14 @@ function noValue(ctx: FillContext, field: FillField, row: number, value: unknown
 
 function wrongType(ctx: FillContext, field: FillField, row: number, value: unknown): void {
   const { name, type } = field.spec;
+  if (type === "int" && typeof value === "number" && Number.isInteger(value)) {
+    // The number read is not the one sent: JSON.parse rounds past 2^53 - 1, so the text is lost.
+    ctx.fail(
+      row,
+      `field "${name}": a whole number past 2^53 - 1 (about ${preview(value)}), which JSON numbers cannot carry exactly`,
+    );
+    return;
+  }
   ctx.fail(row, `field "${name}": expected ${EXPECTED[type]}, got ${preview(value)}`);
 }
 
