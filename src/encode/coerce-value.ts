@@ -18,7 +18,8 @@
  * - "" in an int, number, flag or datetime field, and the MySQL zero date "0000-00-00...", mean
  *   "no value" (common in PHP backends): NULL (or a reject when the field is not nullable).
  * - string: strings as they are; numbers and booleans as their JSON text (product_access_certificate
- *   is documented as the string "1" but may well arrive as the number 1). Objects/arrays fail.
+ *   is documented as the string "1" but may well arrive as the number 1). Objects/arrays fail, and
+ *   so does a whole number past 2^53 - 1 (an external id sent bare), rounded as in an int field.
  * - string_list: an array of strings (numbers/booleans as text, null elements kept as NULL).
  * - object: any JSON value, stored as its JSON text (a PHP backend sends `[]` for an empty object).
  * - unknown: strings as they are, anything else as JSON text.
@@ -99,8 +100,14 @@ export function coerceDateTime(value: unknown): number | bigint | null | undefin
 /** Text of a `string` field, undefined for objects and arrays. */
 export function coerceText(value: unknown): string | undefined {
   if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value === "number") return roundedWhole(value) ? undefined : JSON.stringify(value);
+  if (typeof value === "boolean") return JSON.stringify(value);
   return undefined;
+}
+
+/** A whole number JSON.parse may have rounded: past 2^53 - 1, the digits sent are lost. */
+export function roundedWhole(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value);
 }
 
 /** Elements of a `string_list` field, undefined when not an array of scalars. */

@@ -13,6 +13,7 @@ import {
   coerceText,
   jsonText,
   preview,
+  roundedWhole,
   unknownText,
 } from "./coerce-value.js";
 import type { Float64Column, Int32Column, Int64Column } from "./fixed-width-column.js";
@@ -61,7 +62,7 @@ function noValue(ctx: FillContext, field: FillField, row: number, value: unknown
 
 function wrongType(ctx: FillContext, field: FillField, row: number, value: unknown): void {
   const { name, type } = field.spec;
-  if (type === "int" && typeof value === "number" && Number.isInteger(value)) {
+  if ((type === "int" || type === "string") && roundedWhole(value)) {
     // The number read is not the one sent: JSON.parse rounds past 2^53 - 1, so the text is lost.
     ctx.fail(
       row,

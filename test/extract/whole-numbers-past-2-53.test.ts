@@ -17,6 +17,17 @@ import { forwardingPortal } from "./forwarding-portal.js";
 const KEY = "past-2-53-key";
 const dir = tempDirForFile("lms-past-2-53-");
 
+/** A full run of the groups only, enough to show how a record's field is typed. */
+async function extractGroups(baseUrl: string, db: string): Promise<void> {
+  await runExtract({
+    db,
+    clientOptions: { baseUrl, apiKey: KEY, concurrency: 2 },
+    mode: "full",
+    only: ["grp"],
+    logger: silentLogger,
+  });
+}
+
 describe("extract of whole numbers past 2^53 - 1", () => {
   it("rejects one sent as a JSON number and keeps one sent as a string", async () => {
     const sim = await startSimulator({ apiKey: KEY, users: 30, takesPerUser: 2, seed: 3 });
@@ -31,19 +42,50 @@ describe("extract of whole numbers past 2^53 - 1", () => {
     });
     const db = join(dir, "past.duckdb");
     try {
-      await runExtract({
-        db,
-        clientOptions: { baseUrl: portal.baseUrl, apiKey: KEY, concurrency: 2 },
-        mode: "full",
-        only: ["grp"],
-        logger: silentLogger,
-      });
+      await extractGroups(portal.baseUrl, db);
       const big = await readRows(db, "SELECT grp_id::VARCHAR FROM grp WHERE grp_id > 2^40");
       expect(big).toEqual([["9007199254740995"]]);
       expect(await readRows(db, "SELECT resource, reason FROM _rejects")).toEqual([
         [
           "grp",
           'field "grp_id": a whole number past 2^53 - 1 (about 9007199254740992), which JSON numbers cannot carry exactly',
+        ],
+      ]);
+    } finally {
+      await portal.close();
+      await sim.close();
+    }
+  });
+
+  it("rejects a text field sent as such a number and keeps a smaller one as its digits", async () => {
+    const sim = await startSimulator({ apiKey: KEY, users: 30, takesPerUser: 2, seed: 4 });
+    const [first, second] = sim.data.list("grp").map((g) => Number(g.grp_id));
+    const external = (id: number | undefined, value: string) => (record: string) =>
+      record.startsWith(`{"grp_id":${id},`)
+        ? record.replace(/"grp_external_id":("[^"]*"|null)/, `"grp_external_id":${value}`)
+        : record;
+    const portal = await forwardingPortal(sim, {
+      answer: (path, text) =>
+        path.endsWith("/grp/get_all")
+          ? text
+              .split(/(?=\{"grp_id")/)
+              .map(external(first, "9007199254740993"))
+              .map(external(second, "4711"))
+              .join("")
+          : text,
+    });
+    const db = join(dir, "external.duckdb");
+    try {
+      await extractGroups(portal.baseUrl, db);
+      expect(
+        await readRows(db, `SELECT grp_external_id FROM grp WHERE grp_id = ${second}`),
+      ).toEqual([["4711"]]);
+      expect(
+        await readRows(db, `SELECT count(*)::INTEGER FROM grp WHERE grp_id = ${first}`),
+      ).toEqual([[0]]);
+      expect(await readRows(db, "SELECT reason FROM _rejects")).toEqual([
+        [
+          'field "grp_external_id": a whole number past 2^53 - 1 (about 9007199254740992), which JSON numbers cannot carry exactly',
         ],
       ]);
     } finally {
