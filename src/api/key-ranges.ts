@@ -5,7 +5,7 @@
  * Offset paging is exact only while the list keeps one order and one content for the whole
  * listing, and the interface promises neither (no order is documented; records are created and
  * removed while we read). One answer, though, is one look at the portal: a range whose answer
- * holds all of its records (`total` not above the records returned) contains every record that
+ * holds all of its records (`total` not above the distinct keys returned) contains every record that
  * existed in that range when it was answered, whatever the order. So the key space is cut into
  * ranges, each asked for with `greater_than lo - 1` and `less_than hi + 1`; a range that does not
  * fit one page is split and asked again, until every range fits.
@@ -135,9 +135,10 @@ function withinRange<T>(
   range: KeyRange,
   key: string,
   fail: (reason: string) => never,
-): { keys: number[]; records: T[] } {
+): { keys: number[]; records: T[]; distinct: number } {
   const keys: number[] = [];
   const records: T[] = [];
+  const answered = new Set<number>();
   for (const record of content.records) {
     const k = keyOf(record, key);
     if (k === undefined) fail(`a record has no integer ${key}`);
@@ -145,12 +146,15 @@ function withinRange<T>(
       fail(
         `asked for ${key} in ${describe(range)}, it answered ${k}: it does not filter by key range, so the list cannot be read exactly while its order changes`,
       );
-    } else if (inside(k, range, 0)) {
-      keys.push(k);
-      records.push(record as T);
+    } else {
+      answered.add(k);
+      if (inside(k, range, 0)) {
+        keys.push(k);
+        records.push(record as T);
+      }
     }
   }
-  return { keys, records };
+  return { keys, records, distinct: answered.size };
 }
 
 /**
@@ -194,8 +198,10 @@ export async function* readByKeyRanges<T>(
     inflight.delete(settled.id);
     if (!settled.ok) throw settled.error;
     const { range, content } = settled;
-    const { keys, records } = withinRange<T>(content, range, key, fail);
-    if (content.total > content.records.length) {
+    const { keys, records, distinct } = withinRange<T>(content, range, key, fail);
+    // Distinct keys, not records: an answer that repeats one record in place of another holds as
+    // many records as its total and still leaves that other one out.
+    if (content.total > distinct) {
       const halves = splitRange(range, keys);
       if (!halves) {
         fail(

@@ -11,8 +11,8 @@ import type { RunningSimulator } from "../../src/simulator/server.js";
 export interface ForwardingHooks {
   /** Awaited before the request `path` with `body` is forwarded. */
   before?(path: string, body: string): Promise<void>;
-  /** The text sent back for the simulator's answer `text` to `path`. */
-  answer?(path: string, text: string): string;
+  /** The text sent back for the simulator's answer `text` to `path` asked with `body`. */
+  answer?(path: string, text: string, body: string): string;
 }
 
 export interface ForwardingPortal {
@@ -66,7 +66,11 @@ export async function forwardingPortal(
       });
       const bytes = Buffer.from(await answer.arrayBuffer());
       response.writeHead(answer.status, answerHeaders(answer));
-      response.end(hooks.answer === undefined ? bytes : hooks.answer(path, bytes.toString("utf8")));
+      response.end(
+        hooks.answer === undefined
+          ? bytes
+          : hooks.answer(path, bytes.toString("utf8"), body.toString("utf8")),
+      );
     })().catch(() => response.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

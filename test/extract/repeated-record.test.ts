@@ -1,0 +1,65 @@
+/**
+ * A portal whose answer repeats one record in place of another (a join or an unstable sort in
+ * its query): the answer holds as many records as its `total`, one key twice and another not at
+ * all. The offset pass sees the repeat and reads the list again by key ranges; a range answered
+ * that way must not count as whole. Real HTTP to the simulator through a proxy that repeats the
+ * record, a real DuckDB file compared with the portal field by field.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runExtract } from "../../src/extract/extract.js";
+import { openDatabase } from "../../src/load/database.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { startSimulator } from "../../src/simulator/server.js";
+import { normaliseApi, normaliseTable } from "../helpers/table-snapshot.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+import { forwardingPortal } from "./forwarding-portal.js";
+
+const KEY = "repeated-record-key";
+const dir = tempDirForFile("lms-repeated-record-");
+
+/** The answer `text` with the record of key `gone` replaced by a copy of the record of `kept`. */
+function repeated(text: string, kept: number, gone: number): string {
+  const answer = JSON.parse(text) as { result: { grp_id: number }[] };
+  const copy = answer.result.find((record) => record.grp_id === kept);
+  if (copy === undefined || !answer.result.some((record) => record.grp_id === gone)) return text;
+  answer.result = answer.result.map((record) => (record.grp_id === gone ? copy : record));
+  return JSON.stringify(answer);
+}
+
+describe("extract of a list whose answer repeats a record in place of another", () => {
+  it("asks again until every record is there", async () => {
+    const sim = await startSimulator({ apiKey: KEY, users: 400, takesPerUser: 1, seed: 3 });
+    const [, kept, gone] = sim.data.list("grp").map((g) => Number(g.grp_id));
+    let rangeAnswers = 0;
+    // Every offset page repeats the record, so the listing is read again by key ranges, and the
+    // first range answer does too: only that answer's count says whether it was whole.
+    const portal = await forwardingPortal(sim, {
+      answer: (path, text, body) => {
+        if (!path.endsWith("/grp/get_all")) return text;
+        if (body.includes('"grp_id"') && rangeAnswers++ > 0) return text;
+        return repeated(text, kept as number, gone as number);
+      },
+    });
+    const db = join(dir, "repeated.duckdb");
+    try {
+      await runExtract({
+        db,
+        clientOptions: { baseUrl: portal.baseUrl, apiKey: KEY, concurrency: 1, pageSize: 100 },
+        mode: "full",
+        only: ["grp"],
+        logger: silentLogger,
+      });
+      const handle = await openDatabase(db, { readOnly: true });
+      try {
+        const rows = await normaliseTable(await handle.connect(), "grp");
+        expect(rows).toEqual(normaliseApi("grp", sim.data.list("grp")));
+      } finally {
+        handle.close();
+      }
+    } finally {
+      await portal.close();
+      await sim.close();
+    }
+  });
+});
