@@ -191,8 +191,8 @@ function genericReads(calls: Calls): GenericReads {
       return calls.pages(operation, path, key, pageOptions, true);
     },
     lookup: (resource, id) => {
-      const { operation, path } = lookupRead(resource, id);
-      return calls.maybe(get(operation, path));
+      const { operation, path, key } = lookupRead(resource, id);
+      return calls.maybe({ ...get(operation, path), asked: { field: key, id } });
     },
   };
 }

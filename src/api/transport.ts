@@ -7,6 +7,7 @@ import type { Logger } from "../log/logger.js";
 import { linkSignals, sleep } from "./abort.js";
 import type { AdaptiveSettings } from "./adaptive-limit.js";
 import { afterQueuedWrites } from "./after-queued-writes.js";
+import { type AskedKey, checkAnsweredKey } from "./answered-key.js";
 import { authorizationValue, TokenManager } from "./auth.js";
 import { AuthorizationForm } from "./authorization-form.js";
 import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
@@ -55,6 +56,8 @@ export interface Call {
   readonly write?: boolean;
   /** Cancels this call only (the client's signal cancels everything). */
   readonly signal?: AbortSignal | undefined;
+  /** A read by id: the key its record must have (see answered-key.ts). */
+  readonly asked?: AskedKey;
 }
 
 export class Transport {
@@ -214,6 +217,7 @@ export class Transport {
           if (isRedirect(answer.status))
             throw redirectError(answer, context, this.#options.baseUrl);
           const content = readEnvelope(answer, context, expect, this.#redactor);
+          if (expect === "single") checkAnsweredKey(content, call.asked, context, answer.status);
           if (carrying.token !== undefined) this.#served(carrying.token, carrying.scheme);
           return content;
         } catch (error) {
