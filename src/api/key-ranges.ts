@@ -113,6 +113,16 @@ export function splitRange(range: KeyRange, sample: readonly number[]): KeyRange
   ];
 }
 
+/**
+ * Whether the answer to a range of one key holds that record, all the records its total counts:
+ * a portal that lists a record twice and counts both copies (a join in its query) is read whole
+ * once the ranges are cut down to the repeated key.
+ */
+function wholeKey(content: ListContent, range: KeyRange, keys: readonly number[]): boolean {
+  const one = range.lo !== null && range.lo === range.hi;
+  return one && keys.length > 0 && content.records.length >= content.total;
+}
+
 type Settled =
   | {
       readonly range: KeyRange;
@@ -201,17 +211,13 @@ export async function* readByKeyRanges<T>(
     const { keys, records, distinct } = withinRange<T>(content, range, key, fail);
     // Distinct keys, not records: an answer that repeats one record in place of another holds as
     // many records as its total and still leaves that other one out.
-    if (content.total > distinct) {
-      const halves = splitRange(range, keys);
-      if (!halves) {
-        fail(
-          `the key range ${describe(range)} answers ${content.total} records but cannot be cut smaller`,
-        );
-      } else {
-        pending.push(...halves);
-      }
-    } else {
-      yield { range, records };
+    const halves = content.total > distinct ? splitRange(range, keys) : undefined;
+    if (halves) pending.push(...halves);
+    else if (content.total <= distinct || wholeKey(content, range, keys)) yield { range, records };
+    else {
+      fail(
+        `the key range ${describe(range)} answers ${content.total} records but cannot be cut smaller`,
+      );
     }
     fill();
   }

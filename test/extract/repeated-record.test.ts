@@ -2,18 +2,18 @@
  * A portal whose answer repeats one record in place of another (a join or an unstable sort in
  * its query): the answer holds as many records as its `total`, one key twice and another not at
  * all. The offset pass sees the repeat and reads the list again by key ranges; a range answered
- * that way must not count as whole. Real HTTP to the simulator through a proxy that repeats the
+ * that way must not count as whole, while a portal that lists a record twice in every answer and
+ * counts both copies (a join in its query) is still read whole. Real HTTP to the simulator through a proxy that repeats the
  * record, a real DuckDB file compared with the portal field by field.
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runExtract } from "../../src/extract/extract.js";
 import { openDatabase } from "../../src/load/database.js";
-import { silentLogger } from "../../src/log/logger.js";
-import { startSimulator } from "../../src/simulator/server.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { normaliseApi, normaliseTable } from "../helpers/table-snapshot.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 import { forwardingPortal } from "./forwarding-portal.js";
+import { extractGroupsOnly } from "./groups-only.js";
 
 const KEY = "repeated-record-key";
 const dir = tempDirForFile("lms-repeated-record-");
@@ -25,6 +25,27 @@ function repeated(text: string, kept: number, gone: number): string {
   if (copy === undefined || !answer.result.some((record) => record.grp_id === gone)) return text;
   answer.result = answer.result.map((record) => (record.grp_id === gone ? copy : record));
   return JSON.stringify(answer);
+}
+
+/** The answer `text` with the record of key `twice` listed twice and counted twice in `total`. */
+function joined(text: string, twice: number): string {
+  const answer = JSON.parse(text) as { total: number; result: { grp_id: number }[] };
+  if (!answer.result.some((record) => record.grp_id === twice)) return text;
+  answer.result = answer.result.flatMap((record) =>
+    record.grp_id === twice ? [record, record] : [record],
+  );
+  answer.total += 1;
+  return JSON.stringify(answer);
+}
+
+async function expectGroupsEqualPortal(db: string, sim: RunningSimulator): Promise<void> {
+  const handle = await openDatabase(db, { readOnly: true });
+  try {
+    const rows = await normaliseTable(await handle.connect(), "grp");
+    expect(rows).toEqual(normaliseApi("grp", sim.data.list("grp")));
+  } finally {
+    handle.close();
+  }
 }
 
 describe("extract of a list whose answer repeats a record in place of another", () => {
@@ -43,20 +64,25 @@ describe("extract of a list whose answer repeats a record in place of another", 
     });
     const db = join(dir, "repeated.duckdb");
     try {
-      await runExtract({
-        db,
-        clientOptions: { baseUrl: portal.baseUrl, apiKey: KEY, concurrency: 1, pageSize: 100 },
-        mode: "full",
-        only: ["grp"],
-        logger: silentLogger,
-      });
-      const handle = await openDatabase(db, { readOnly: true });
-      try {
-        const rows = await normaliseTable(await handle.connect(), "grp");
-        expect(rows).toEqual(normaliseApi("grp", sim.data.list("grp")));
-      } finally {
-        handle.close();
-      }
+      await extractGroupsOnly(portal.baseUrl, KEY, db);
+      await expectGroupsEqualPortal(db, sim);
+    } finally {
+      await portal.close();
+      await sim.close();
+    }
+  });
+
+  it("reads whole a list that repeats a record in every answer and counts it twice", async () => {
+    const sim = await startSimulator({ apiKey: KEY, users: 400, takesPerUser: 1, seed: 3 });
+    const [, twice] = sim.data.list("grp").map((g) => Number(g.grp_id));
+    const portal = await forwardingPortal(sim, {
+      answer: (path, text) =>
+        path.endsWith("/grp/get_all") ? joined(text, twice as number) : text,
+    });
+    try {
+      const db = join(dir, "joined.duckdb");
+      await extractGroupsOnly(portal.baseUrl, KEY, db);
+      await expectGroupsEqualPortal(db, sim);
     } finally {
       await portal.close();
       await sim.close();

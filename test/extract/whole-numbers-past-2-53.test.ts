@@ -7,26 +7,14 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runExtract } from "../../src/extract/extract.js";
-import { silentLogger } from "../../src/log/logger.js";
 import { startSimulator } from "../../src/simulator/server.js";
 import { readRows } from "../helpers/read-rows.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 import { forwardingPortal } from "./forwarding-portal.js";
+import { extractGroupsOnly } from "./groups-only.js";
 
 const KEY = "past-2-53-key";
 const dir = tempDirForFile("lms-past-2-53-");
-
-/** A full run of the groups only, enough to show how a record's field is typed. */
-async function extractGroups(baseUrl: string, db: string): Promise<void> {
-  await runExtract({
-    db,
-    clientOptions: { baseUrl, apiKey: KEY, concurrency: 2 },
-    mode: "full",
-    only: ["grp"],
-    logger: silentLogger,
-  });
-}
 
 describe("extract of whole numbers past 2^53 - 1", () => {
   it("rejects one sent as a JSON number and keeps one sent as a string", async () => {
@@ -42,7 +30,7 @@ describe("extract of whole numbers past 2^53 - 1", () => {
     });
     const db = join(dir, "past.duckdb");
     try {
-      await extractGroups(portal.baseUrl, db);
+      await extractGroupsOnly(portal.baseUrl, KEY, db);
       const big = await readRows(db, "SELECT grp_id::VARCHAR FROM grp WHERE grp_id > 2^40");
       expect(big).toEqual([["9007199254740995"]]);
       expect(await readRows(db, "SELECT resource, reason FROM _rejects")).toEqual([
@@ -76,7 +64,7 @@ describe("extract of whole numbers past 2^53 - 1", () => {
     });
     const db = join(dir, "external.duckdb");
     try {
-      await extractGroups(portal.baseUrl, db);
+      await extractGroupsOnly(portal.baseUrl, KEY, db);
       expect(
         await readRows(db, `SELECT grp_external_id FROM grp WHERE grp_id = ${second}`),
       ).toEqual([["4711"]]);
