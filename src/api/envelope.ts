@@ -13,6 +13,7 @@
  * - `{status:false}` with or without a code: see failure-meaning.ts for what it amounts to;
  * - `total` may be a number or a numeric string (a PHP backend prints counts as text).
  */
+
 import {
   AuthError,
   EnvelopeError,
@@ -21,6 +22,7 @@ import {
   NotFoundError,
   type RequestContext,
 } from "./errors.js";
+import { parseExactJson } from "./exact-json.js";
 import { failureMeaning, mentionsKeyRefusal } from "./failure-meaning.js";
 import type { HttpAnswer } from "./http.js";
 import type { Redactor } from "./redact.js";
@@ -306,7 +308,7 @@ type ParsedJson = { ok: true; value: unknown } | { ok: false };
 
 function parseJson(text: string): ParsedJson {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: parseExactJson(text) };
   } catch {
     return { ok: false };
   }
