@@ -169,13 +169,23 @@ function table(t: DocumentTable, look: Look, count: CountLine, maxRows: number):
       return overdue ? `<tr${look("trOverdue")}>${tds.join("")}</tr>` : `<tr>${tds.join("")}</tr>`;
     })
     .join("\n");
+  const id = `table-${escapeHtml(t.query)}`;
   return [
-    `<h2${look("heading")} id="table-${escapeHtml(t.query)}">${escapeHtml(t.title)}</h2>`,
+    `<h2${look("heading")} id="${id}">${escapeHtml(t.title)}</h2>`,
     `<p${look("note")}>${escapeHtml(count(t, shown.length))}</p>`,
-    `<div${look("tableBox")}><table${look("table")}><thead><tr>${head}</tr></thead><tbody>`,
+    `<div${look("tableBox")}${look === fileLook ? scrollBox(id) : ""}><table${look("table")} aria-labelledby="${id}"><thead><tr>${head}</tr></thead><tbody>`,
     body,
     "</tbody></table></div>",
   ].join("\n");
+}
+
+/**
+ * A box that scrolls sideways at phone width: without a tab stop a keyboard user cannot scroll it
+ * (only some browsers make a scrolling box focusable by themselves), and a screen reader names the
+ * region by its heading, not as an unnamed group.
+ */
+function scrollBox(headingId: string): string {
+  return ` role="region" aria-labelledby="${headingId}" tabindex="0"`;
 }
 
 function notes(list: readonly string[], look: Look): string {
@@ -199,8 +209,8 @@ ${body}
 /** The HTML file: self-contained, nothing fetched, no script. */
 export function renderReportFile(doc: ReportDocument): string {
   const charts = doc.charts.map(
-    (c) =>
-      `<figure${fileLook("chart")}><h2${fileLook("heading")}>${escapeHtml(c.title)}</h2><div class="chart-box">${c.chart.svg}</div>${notes(c.notes, fileLook)}</figure>`,
+    (c, i) =>
+      `<figure${fileLook("chart")}><h2${fileLook("heading")} id="chart-${i + 1}">${escapeHtml(c.title)}</h2><div class="chart-box"${scrollBox(`chart-${i + 1}`)}>${c.chart.svg}</div>${notes(c.notes, fileLook)}</figure>`,
   );
   const main = [
     header(doc, fileLook),
