@@ -169,9 +169,24 @@ export async function sendPlannedMail(
     const resend = resendCommands(summary.resend, nameOf, options.argv);
     throw new LmsExportError(
       "mail-failed",
-      `${redact.text(summary.problems[0] ?? "")}${more}; the report files are written${resend === undefined ? "" : `; to send only those again: ${resend}`}`,
+      `${redact.text(summary.problems[0] ?? "")}${more}${unsureNote(summary, resend !== undefined)}; the report files are written${resend === undefined ? "" : `; to send only those again: ${resend}`}`,
     );
   }
+}
+
+/**
+ * Whom a message may not have reached (delivery unknown): the command sending mail again leaves
+ * them out, as their message may have arrived, so the line names them, or a reader of the last
+ * line alone would take everyone else as reached.
+ */
+function unsureNote({ unsure, problems }: MailSummary, command: boolean): string {
+  // The first problem, shown in full, may already be that message's "delivery unknown".
+  const first = problems[0] ?? "";
+  const said = (address: string) => first.includes("delivery unknown") && first.includes(address);
+  const who = [...new Set(unsure)].filter((address) => !said(address));
+  if (who.length === 0) return "";
+  const below = command ? ", which the command below leaves out" : "";
+  return `; delivery unknown to ${who.join(", ")} (the connection ended after the message was sent): ask before sending it again${below}`;
 }
 
 /** " (and N more problems; see the log)" after the first of a mailing's problems, if any. */
@@ -216,7 +231,7 @@ function stoppedAtOnce(
   nameOf: (report: ReportToMail) => string,
   argv: Readonly<Record<string, unknown>>,
 ): Words {
-  const summary = soFar?.summary ?? { sent: 0, problems: [], resend: [] };
+  const summary = soFar?.summary ?? { sent: 0, problems: [], resend: [], unsure: [] };
   const stopped = new MailInterruptedError(summary, soFar?.planned ?? false, {});
   const unsure = soFar?.unsure;
   const note =

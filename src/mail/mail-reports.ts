@@ -90,7 +90,7 @@ export async function mailReports(
   reports: readonly ReportToMail[],
   options: MailReportsOptions,
 ): Promise<MailSummary> {
-  const summary: MailSummary = { sent: 0, problems: [], resend: [] };
+  const summary: MailSummary = { sent: 0, problems: [], resend: [], unsure: [] };
   // The split reports' rows, kept until the last message is built: its body reads them too.
   const tables = new SplitTables(db, options.logger);
   // Undefined until every message is decided: nothing is sent before.
@@ -219,6 +219,7 @@ async function sendReport(
     progress.tried++;
     if (sent.delivered) summary.sent++;
     if (sent.problem !== undefined) summary.problems.push(sent.problem);
+    summary.unsure.push(...sent.unsure);
     progress.undelivered.push(...targetsOf(sent.undelivered, part, twice));
     if (message.scope?.address !== undefined) missed.push(...sent.undelivered, ...sent.unsure);
     if (sent.serverDown !== undefined) return sent.serverDown;

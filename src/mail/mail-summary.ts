@@ -18,6 +18,11 @@ export interface MailSummary {
    * "delivery unknown" message is not here: it may have arrived.
    */
   resend: { report: ReportToMail; targets: MailTarget[] }[];
+  /**
+   * The recipients of messages whose delivery is unknown (the connection ended after the message
+   * was sent): left out of `resend`, so the command line names them apart.
+   */
+  unsure: string[];
 }
 
 /**

@@ -130,6 +130,23 @@ test("a lost answer to the message data is reported as delivery unknown and not 
   expect(smtp.received).toHaveLength(1);
 });
 
+test("the last line names a message of unknown delivery that another problem came before", async () => {
+  // The first manager's message is refused; the second one's answer is lost.
+  const smtp = await ws.smtp({ rejectRecipients: ["north.lead@example.com"], dropAfterData: 1 });
+  const run = await runCliIn(ws.dir, reportArgs("team-list", "--out", "unsure-out", "--mail"), {
+    LMS_SMTP_URL: smtp.url,
+    LMS_MAIL_FROM: FROM,
+  });
+  expect(run.code).toBe(1);
+  const line = run.stderr.split("\n").find((l) => l.startsWith("lms-export:")) ?? "";
+  expect(line).toMatch(/mail team-list to north\.lead@example\.com not delivered/);
+  // Left out of the command, as it may have arrived, but named: before, only "see the log".
+  expect(line).toContain(
+    "delivery unknown to sales.lead@example.com (the connection ended after the message was sent): ask before sending it again, which the command below leaves out",
+  );
+  expect(/--mail-only (\S+)/.exec(line)?.[1]).toBe("north.lead@example.com");
+});
+
 describe("a server that requires a login", () => {
   let passwordFile: string;
   beforeAll(async () => {
