@@ -27,6 +27,8 @@ export interface ChartSvg {
 /** Size and identity of a chart; `id` must be unique in the page or mail that shows it. */
 export interface ChartSvgOptions {
   readonly id: string;
+  /** Its name for a screen reader, the heading (an untitled chart's says what it shows). */
+  readonly label?: string;
   readonly width?: number;
   readonly height?: number;
 }
@@ -385,7 +387,7 @@ export function renderChartSvg(
   const plotHeight = Number(plot.getAttribute("height") ?? height);
   plot.setAttribute("y", String(top));
   const total = top + plotHeight;
-  const label = chart.title ?? "";
+  const label = options.label ?? chart.title ?? "";
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${total}" viewBox="0 0 ${width} ${total}"` +
     ` role="img" aria-label="${escapeHtml(label)}" fill="currentColor" font-family="${FONT}" font-size="10">` +

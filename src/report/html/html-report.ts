@@ -187,9 +187,10 @@ export async function buildReportDocument(
     const query = collected.get(collector.chart.query);
     const labels = labelsOf.get(collector.chart.query);
     const data = collector.result(query?.kinds ?? new Map(), labels, query?.scales);
+    const title = chartTitle(collector.chart, labels);
     return {
-      title: chartTitle(collector.chart, labels),
-      chart: renderChartSvg(collector.chart, data, { id: `chart-${i + 1}` }),
+      title,
+      chart: renderChartSvg(collector.chart, data, { id: `chart-${i + 1}`, label: title }),
       notes: data.notes,
     };
   });
