@@ -31,7 +31,9 @@ describe("summariseProfile", () => {
     const top = summary.functions[0];
     expect(top?.name).toBe("spinForProfile");
     expect(top?.file).toMatch(/profile-summary\.test\.ts$/);
-    expect(top?.share).toBeGreaterThan(0.5);
+    // Ranked first is the claim; how large its share is depends on what else the cores ran (a
+    // fresh-clone CI beside another test run saw 0.499), so only that it is the largest.
+    expect(top?.share).toBeGreaterThan(summary.functions[1]?.share ?? 0);
     const shares = summary.functions.reduce((sum, entry) => sum + entry.share, 0);
     expect(shares).toBeCloseTo(1, 5);
     expect(summary.files[0]?.name).toBe(top?.file);
