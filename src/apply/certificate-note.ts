@@ -7,12 +7,11 @@
  * told before the question, once for the field.
  */
 import type { PlannedRow } from "./plan.js";
+import { whereLines } from "./space-note.js";
 
 const FIELD = "product_access_certificate";
 /** The values whose meaning the reports and the interface agree on. */
 const READ_VALUES = new Set(["0", "1"]);
-/** Row numbers the note lists before "…", as the space note does. */
-const SHOWN_LINES = 5;
 
 /** One warning when sent certificate values are neither 1 nor 0, or none. */
 export function certificateNotes(plan: readonly PlannedRow[], unit: string): string[] {
@@ -25,10 +24,9 @@ export function certificateNotes(plan: readonly PlannedRow[], unit: string): str
     lines.push(row.line);
   }
   if (lines.length === 0) return [];
-  const shown = `${lines.slice(0, SHOWN_LINES).join(", ")}${lines.length > SHOWN_LINES ? ", …" : ""}`;
   const cells =
     lines.length === 1 ? `1 cell in ${FIELD} is` : `${lines.length} cells in ${FIELD} are`;
   return [
-    `${cells} neither 1 nor 0 (${lines.length === 1 ? unit : `${unit}s`} ${shown}): the reports count a certificate as issued only where it is 1, so ${lines.length === 1 ? "it reads" : "they read"} as not issued; write 1 for issued, 0 for not`,
+    `${cells} neither 1 nor 0 (${whereLines(lines, unit)}): the reports count a certificate as issued only where it is 1, so ${lines.length === 1 ? "it reads" : "they read"} as not issued; write 1 for issued, 0 for not`,
   ];
 }

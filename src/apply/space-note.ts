@@ -26,10 +26,15 @@ function spacedCells(plan: readonly PlannedRow[]): Map<string, number[]> {
   return byField;
 }
 
-function note(field: string, lines: readonly number[], unit: string): string {
+/** Where cells are, for a note: `line 4`, or `lines 4, 5, 6, 7, 8, …` past five. */
+export function whereLines(lines: readonly number[], unit: string): string {
   const shown = lines.slice(0, SHOWN_LINES).join(", ");
   const more = lines.length > SHOWN_LINES ? ", …" : "";
-  const where = `${lines.length === 1 ? unit : `${unit}s`} ${shown}${more}`;
+  return `${lines.length === 1 ? unit : `${unit}s`} ${shown}${more}`;
+}
+
+function note(field: string, lines: readonly number[], unit: string): string {
+  const where = whereLines(lines, unit);
   return lines.length === 1
     ? `1 cell in ${field} begins or ends with spaces (${where}); it is sent as typed`
     : `${lines.length} cells in ${field} begin or end with spaces (${where}); they are sent as typed`;
