@@ -7,13 +7,18 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ReportJob } from "../report/report-jobs.js";
 import { bindQuery, describeColumns } from "../report/run-query.js";
-import { defaultSubject, type MailBlock } from "./mail-block.js";
+import { defaultSubject, defaultUnassignedSubject, type MailBlock } from "./mail-block.js";
 
 /** A job's mail with every default filled in. */
 export interface JobMail {
   to: string[];
   cc: string[];
   subject: string;
+  /**
+   * The subject of a split report's copy of the rows without an address: `subject` when the
+   * block gives one, else the default naming that copy (defaultUnassignedSubject).
+   */
+  unassignedSubject: string;
   /** Formats attached, all among the formats the job writes. */
   attach: string[];
   when: MailBlock["when"];
@@ -50,6 +55,7 @@ export function jobMail(job: ReportJob, recipients: Recipients): JobMail {
       to: [...to],
       cc: [],
       subject: defaultSubject(job.portal),
+      unassignedSubject: defaultUnassignedSubject(job.portal),
       attach: [...job.formats],
       when: "always",
       whenQuery: first,
@@ -72,6 +78,7 @@ export function jobMail(job: ReportJob, recipients: Recipients): JobMail {
     to,
     cc: mailTo === undefined ? [...new Set(block.cc)].filter((a) => !to.includes(a)) : [],
     subject: block.subject ?? defaultSubject(job.portal),
+    unassignedSubject: block.subject ?? defaultUnassignedSubject(job.portal),
     attach,
     when: block.when,
     whenQuery: block.whenQuery ?? first,

@@ -13,7 +13,7 @@ import { isMailAddress, normaliseAddress } from "./address.js";
 export const MAIL_WHEN = ["always", "rows"] as const;
 
 /** Placeholders a subject may use. */
-export const SUBJECT_PLACEHOLDERS = ["title", "date", "today", "portal"] as const;
+export const SUBJECT_PLACEHOLDERS = ["title", "date", "today", "portal", "share"] as const;
 
 /** The subject when the block gives none. */
 export const DEFAULT_SUBJECT = "{title} ({date})";
@@ -76,25 +76,63 @@ export function defaultSubject(portal: string | undefined): string {
 }
 
 /**
- * The subject with {title}, {date} (the run's day, YYYY-MM-DD, UTC), {today} (the day the figures
- * are as of, report-day.ts) and {portal} filled in, in one pass, so a
- * title that happens to hold "{date}" is left as it is. Without a named portal, {portal} is empty
- * and goes with the spaces before it: "{title} {portal} ({date})" reads "T (D)", not "T  (D)".
+ * What {share} says in the copy of a split report's rows without an address. That copy goes to
+ * the report's own recipients, who would otherwise take a message under the report's subject for
+ * the whole report; "unassigned" is also the name of its folder (OUT/split/unassigned).
  */
-export function expandSubject(
-  subject: string,
-  values: { title: string; now: Date; today: string; portal: string | undefined },
-): string {
-  const template =
-    values.portal === undefined ? subject.replace(/\s*\{portal\}/g, "").trimStart() : subject;
+export const UNASSIGNED_SHARE = "unassigned rows";
+
+/** What {share} says for a message of `scope` (a split report's share), undefined for a whole one. */
+export function shareName(scope: { address: string | undefined } | undefined): string | undefined {
+  if (scope === undefined) return undefined;
+  return scope.address ?? UNASSIGNED_SHARE;
+}
+
+/**
+ * The subject of the copy of a split report's rows without an address when the block gives none:
+ * the default, naming that copy, so it does not read as the whole report.
+ */
+export function defaultUnassignedSubject(portal: string | undefined): string {
+  return `${defaultSubject(portal)}, {share}`;
+}
+
+/** What a subject's placeholders stand for in one message. */
+export interface SubjectValues {
+  title: string;
+  now: Date;
+  today: string;
+  /** The portal of --portal; undefined without one. */
+  portal: string | undefined;
+  /**
+   * Whose rows a split report's message holds: the manager's address, or UNASSIGNED_SHARE;
+   * undefined for a report sent whole.
+   */
+  share?: string | undefined;
+}
+
+/** `template` without `{name}` and the spaces before it: "{title} {portal} ({date})" → "{title} ({date})". */
+function withoutPlaceholder(template: string, name: string): string {
+  return template.replace(new RegExp(`\\s*\\{${name}\\}`, "g"), "").trimStart();
+}
+
+/**
+ * The subject with {title}, {date} (the run's day, YYYY-MM-DD, UTC), {today} (the day the figures
+ * are as of, report-day.ts), {portal} and {share} filled in, in one pass, so a title that happens
+ * to hold "{date}" is left as it is. A {portal} or {share} with nothing to say is empty and goes
+ * with the spaces before it: "{title} {portal} ({date})" reads "T (D)", not "T  (D)".
+ */
+export function expandSubject(subject: string, values: SubjectValues): string {
+  let template = values.portal === undefined ? withoutPlaceholder(subject, "portal") : subject;
+  if (values.share === undefined) template = withoutPlaceholder(template, "share");
   const filled: Record<string, string> = {
     title: values.title,
     date: values.now.toISOString().slice(0, 10),
     today: values.today,
     portal: values.portal ?? "",
+    share: values.share ?? "",
   };
   return template.replace(
-    /\{(title|date|today|portal)\}/g,
+    /\{(title|date|today|portal|share)\}/g,
     (_, name: string) => filled[name] ?? "",
   );
 }

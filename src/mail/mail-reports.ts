@@ -12,7 +12,7 @@ import { normaliseAddress } from "./address.js";
 import { type MailBodyRenderer, renderMailBody } from "./body.js";
 import { composeMail } from "./compose.js";
 import { DEFAULT_RETRY, type DeliveryOutcome, deliver, type RetryPolicy } from "./deliver.js";
-import { expandSubject } from "./mail-block.js";
+import { expandSubject, shareName } from "./mail-block.js";
 import { messageDocument } from "./mail-document.js";
 import { envelopeOf, type MailTarget, type MessagePart, partOf, targetsOf } from "./mail-only.js";
 import {
@@ -47,7 +47,12 @@ export interface MailReportsOptions extends Omit<PlanOptions, "tables"> {
  * A message as sent: its scope line written out, knowing what the report's earlier ones did, and
  * which of the report's messages it is.
  */
-type Outgoing = Omit<Message, "scope"> & { scope: string | undefined; part: MessagePart };
+type Outgoing = Omit<Message, "scope"> & {
+  scope: string | undefined;
+  part: MessagePart;
+  /** What the subject's {share} says (shareName). */
+  share: string | undefined;
+};
 
 /**
  * How far one report's messages went: how many were tried, and what those did not deliver, each
@@ -215,7 +220,8 @@ async function sendReport(
     const shares = { missed, partial: options.only !== undefined, outDir: options.outDir };
     const scope = message.scope && scopeLine(message.scope, shares);
     const part = partOf(message.scope);
-    const sent = await sendOne(db, progress, { ...message, scope, part }, options);
+    const share = shareName(message.scope);
+    const sent = await sendOne(db, progress, { ...message, scope, part, share }, options);
     progress.tried++;
     if (sent.delivered) summary.sent++;
     if (sent.problem !== undefined) summary.problems.push(sent.problem);
@@ -352,12 +358,16 @@ async function composeOne(
     ...(message.scope === undefined ? {} : { scope: message.scope }),
     attachments: files,
   });
-  const subject = expandSubject(mail.subject, {
-    title: job.title,
-    now: options.now,
-    today: reportDay(job, options.now),
-    portal: job.portal,
-  });
+  const subject = expandSubject(
+    message.part === "unassigned" ? mail.unassignedSubject : mail.subject,
+    {
+      title: job.title,
+      now: options.now,
+      today: reportDay(job, options.now),
+      portal: job.portal,
+      share: message.share,
+    },
+  );
   const { raw, messageId } = await composeMail({
     from: options.settings.from,
     to: message.to,

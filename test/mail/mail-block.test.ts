@@ -10,7 +10,12 @@ import {
   MIN_BODY_ROWS,
   renderMailBody,
 } from "../../src/mail/body.js";
-import { defaultSubject, expandSubject } from "../../src/mail/mail-block.js";
+import {
+  defaultSubject,
+  defaultUnassignedSubject,
+  expandSubject,
+  shareName,
+} from "../../src/mail/mail-block.js";
 import { type Catalog, loadCatalog } from "../../src/report/catalog.js";
 import { escapeHtml } from "../../src/report/html/escape.js";
 import type { ReportDocument } from "../../src/report/html/report-document.js";
@@ -110,6 +115,21 @@ describe("the subject", () => {
     expect(expandSubject(subject, { title, now, today, portal: undefined })).toBe(
       "Weekly compliance (2026-11-26)",
     );
+  });
+
+  test("{share} names a split message's share, and is empty with the spaces before it in a whole one", () => {
+    const subject = "{title} {share} ({date})";
+    const values = { title, now, today, portal: undefined };
+    expect(expandSubject(subject, { ...values, share: "boss@example.com" })).toBe(
+      "Weekly compliance boss@example.com (2026-11-26)",
+    );
+    expect(expandSubject(subject, values)).toBe("Weekly compliance (2026-11-26)");
+    const unassigned = expandSubject(defaultUnassignedSubject("emea"), {
+      ...values,
+      portal: "emea",
+      share: shareName({ address: undefined }),
+    });
+    expect(unassigned).toBe("Weekly compliance, emea (2026-11-26), unassigned rows");
   });
 
   test("a title holding a placeholder's name is left as it is", () => {

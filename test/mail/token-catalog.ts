@@ -29,13 +29,25 @@ ORDER BY user_id DESC, manager_email
 `;
 }
 
-/** Writes the catalog into `dir`; `extra` (e.g. `, 1 AS x`) adds columns to the query. */
-export async function writeTokensCatalog(dir: string, extra = ""): Promise<void> {
+/**
+ * Writes the catalog into `dir`; `extra` (e.g. `, 1 AS x`) adds columns to the query, `mailFields`
+ * (e.g. a subject) to the mail block.
+ */
+export async function writeTokensCatalog(
+  dir: string,
+  extra = "",
+  mailFields: Record<string, unknown> = {},
+): Promise<void> {
   await mkdir(join(dir, "reports"), { recursive: true });
   await mkdir(join(dir, "queries"), { recursive: true });
   await writeFile(join(dir, "queries", "member-tokens.sql"), tokensSql(extra));
   const formats = ["csv", "parquet"];
-  const mail = { to: ["compliance@example.com"], attach: formats, splitBy: "manager_email" };
+  const mail = {
+    to: ["compliance@example.com"],
+    attach: formats,
+    splitBy: "manager_email",
+    ...mailFields,
+  };
   const title = "Tokens";
   const description = "Each manager's people, with tokens.";
   const report = {
