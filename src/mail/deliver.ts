@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../log/logger.js";
+import { noticeSlowAnswer, SLOW_NOTICE_MS } from "./slow-answer.js";
 import { type Envelope, SmtpAttemptError } from "./smtp-attempt.js";
 import type { SmtpSession } from "./smtp-session.js";
 
@@ -30,6 +31,8 @@ export interface RetryPolicy {
   attempts: number;
   /** Wait before the second attempt; each later wait doubles. */
   firstDelayMs: number;
+  /** How long an attempt waits for the server before that is logged, and again as often (SLOW_NOTICE_MS). */
+  slowNoticeMs?: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, firstDelayMs: 2_000 };
@@ -69,7 +72,11 @@ export async function deliver(
   let delay = policy.firstDelayMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      const info = await session.send(envelope, raw);
+      const info = await noticeSlowAnswer(session.send(envelope, raw), {
+        logger: options.logger,
+        everyMs: policy.slowNoticeMs ?? SLOW_NOTICE_MS,
+        fields: { message: options.label, server: session.settings.display, attempt },
+      });
       return {
         status: "sent",
         response: info.response,

@@ -62,6 +62,9 @@ export interface Envelope {
 // Generous for a slow relay, short enough that a dead one does not hold a Monday run for long.
 const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 120_000 };
 
+/** How long the server may stay silent before an attempt is given up (nodemailer's socketTimeout). */
+export const SILENCE_LIMIT_MS = TIMEOUTS.socketTimeout;
+
 /** A connection greeted and logged in, and whether its server offers SMTPUTF8 (smtp-utf8.ts). */
 export interface OpenConnection {
   connection: SMTPConnection;
