@@ -25,6 +25,7 @@
 import { setMaxListeners } from "node:events";
 import type { Logger } from "../log/logger.js";
 import { type LinkedSignal, linkSignals } from "./abort.js";
+import { differingCopies } from "./differing-copies.js";
 import type { ListContent } from "./envelope.js";
 import { keyOf, readByKeyRanges } from "./key-ranges.js";
 import { KeyTally } from "./key-tally.js";
@@ -305,6 +306,12 @@ class Listing<T> {
       logger: options.logger,
       signal: this.parallelSignal(),
     })) {
+      for (const copies of differingCopies(answer.records, options.key)) {
+        options.logger.warn(
+          `${options.label}: the portal listed ${options.key} ${copies.key} twice in one answer, with different ${copies.fields.join(", ")}; the copy listed last is kept`,
+          { key: copies.key, fields: copies.fields },
+        );
+      }
       distinct += answer.records.length;
       this.received += answer.records.length;
       yield {

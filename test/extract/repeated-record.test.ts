@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/load/database.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { recordingLogger } from "../helpers/recording-logger.js";
 import { normaliseApi, normaliseTable } from "../helpers/table-snapshot.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 import { forwardingPortal } from "./forwarding-portal.js";
@@ -27,12 +28,20 @@ function repeated(text: string, kept: number, gone: number): string {
   return JSON.stringify(answer);
 }
 
-/** The answer `text` with the record of key `twice` listed twice and counted twice in `total`. */
-function joined(text: string, twice: number): string {
-  const answer = JSON.parse(text) as { total: number; result: { grp_id: number }[] };
+/**
+ * The answer `text` with the record of key `twice` listed twice and counted twice in `total`;
+ * `firstName` gives the first copy another grp_name.
+ */
+function joined(text: string, twice: number, firstName?: string): string {
+  const answer = JSON.parse(text) as {
+    total: number;
+    result: { grp_id: number; grp_name?: string }[];
+  };
   if (!answer.result.some((record) => record.grp_id === twice)) return text;
   answer.result = answer.result.flatMap((record) =>
-    record.grp_id === twice ? [record, record] : [record],
+    record.grp_id === twice
+      ? [firstName === undefined ? record : { ...record, grp_name: firstName }, record]
+      : [record],
   );
   answer.total += 1;
   return JSON.stringify(answer);
@@ -87,5 +96,29 @@ describe("extract of a list whose answer repeats a record in place of another", 
       await portal.close();
       await sim.close();
     }
+  });
+
+  it("says which record two copies in one answer disagree on, and keeps the one listed last", async () => {
+    const sim = await startSimulator({ apiKey: KEY, users: 400, takesPerUser: 1, seed: 3 });
+    const [, twice] = sim.data.list("grp").map((g) => Number(g.grp_id));
+    const portal = await forwardingPortal(sim, {
+      answer: (path, text) =>
+        path.endsWith("/grp/get_all") ? joined(text, twice as number, "Older name") : text,
+    });
+    const lines: string[] = [];
+    try {
+      const db = join(dir, "disagreeing.duckdb");
+      await extractGroupsOnly(portal.baseUrl, KEY, db, recordingLogger(lines));
+      // The portal's own record is the copy listed last, so the table equals the portal.
+      await expectGroupsEqualPortal(db, sim);
+    } finally {
+      await portal.close();
+      await sim.close();
+    }
+    const said = lines.filter((line) => line.includes("twice in one answer"));
+    expect(said.length).toBeGreaterThan(0);
+    expect(said[0]).toBe(
+      `warn listGroups (/api-v2/grp/get_all): the portal listed grp_id ${twice} twice in one answer, with different grp_name; the copy listed last is kept`,
+    );
   });
 });
