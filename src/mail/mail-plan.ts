@@ -25,6 +25,7 @@ import { type SplitGroup, type SplitSource, splitAddressesOf } from "./split.js"
 import { writeSplitFiles } from "./split-files.js";
 import type { SplitTables } from "./split-tables.js";
 import { removeStaleShares } from "./stale-shares.js";
+import { peopleWithoutAddress } from "./unaddressed-people.js";
 
 /** One report to mail: its job, its mail, and what writing it produced. */
 export interface ReportToMail {
@@ -193,12 +194,7 @@ async function messagesOf(
     sources.values(),
     column,
   );
-  if (invalid.length > 0) {
-    options.logger.warn(
-      "values that are not e-mail addresses: their rows go to the report's recipients",
-      { report: job.name, column, values: invalid.slice(0, 10) },
-    );
-  }
+  await warnNotAddresses(connection, invalid, { report: job.name, column }, options.logger);
   const groups: SplitGroup[] = [
     ...addresses.map((address) => ({ address })),
     { address: undefined },
@@ -225,6 +221,33 @@ async function messagesOf(
   }
   const own = new Set([...mail.to, ...mail.cc]);
   return { messages, twice: addresses.filter((address) => own.has(address)) };
+}
+
+/**
+ * Warns of the split column's values that are not addresses, whose rows go to the report's own
+ * recipients: apart, those that name a person of the roster who has no e-mail (a manager named by
+ * id), since what to fix there is that person's row of the roster.
+ */
+async function warnNotAddresses(
+  connection: DuckDBConnection,
+  invalid: readonly string[],
+  fields: { report: string; column: string },
+  logger: Logger,
+): Promise<void> {
+  const people = await peopleWithoutAddress(connection, invalid);
+  if (people.length > 0) {
+    logger.warn(
+      "values that name people of the roster who have no e-mail (by user_id or user_organisation_identifier): their rows go to the report's recipients; give them an e-mail in the roster",
+      { ...fields, values: people.slice(0, 10) },
+    );
+  }
+  const others = invalid.filter((value) => !people.includes(value));
+  if (others.length > 0) {
+    logger.warn("values that are not e-mail addresses: their rows go to the report's recipients", {
+      ...fields,
+      values: others.slice(0, 10),
+    });
+  }
 }
 
 /**
