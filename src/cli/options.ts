@@ -80,8 +80,15 @@ export function withConnectionOptions<T>(y: Argv<T>) {
     .option("api-key", { type: "string", hidden: true });
 }
 
-/** --db FILE: the DuckDB file, and --duckdb-memory-limit SIZE: the ceiling DuckDB works under. */
-export function withDbOption<T>(y: Argv<T>) {
+/** The ceiling's default as most commands' help states it: reports and roster, then extract. */
+const MEMORY_DEFAULT_TEXT = `${DEFAULT_MEMORY_LIMIT} for reports, ${EXTRACT_MEMORY_LIMIT} while extracting`;
+
+/**
+ * --db FILE: the DuckDB file, and --duckdb-memory-limit SIZE: the ceiling DuckDB works under.
+ * `memoryDefault` is the command's own default where it differs (`sql`), so its help tells the
+ * ceiling the command really uses.
+ */
+export function withDbOption<T>(y: Argv<T>, memoryDefault = MEMORY_DEFAULT_TEXT) {
   return y
     .option("db", {
       type: "string",
@@ -89,7 +96,7 @@ export function withDbOption<T>(y: Argv<T>) {
     })
     .option("duckdb-memory-limit", {
       type: "string",
-      description: `DuckDB's memory ceiling, e.g. 1GB (default: ${DEFAULT_MEMORY_LIMIT} for reports, ${EXTRACT_MEMORY_LIMIT} while extracting; env LMS_DUCKDB_MEMORY_LIMIT)`,
+      description: `DuckDB's memory ceiling, e.g. 1GB (default: ${memoryDefault}; env LMS_DUCKDB_MEMORY_LIMIT)`,
     });
 }
 

@@ -53,6 +53,15 @@ describe("--duckdb-memory-limit, LMS_DUCKDB_MEMORY_LIMIT, duckdbMemoryLimit", ()
     }
   });
 
+  it("sql --help states sql's own default, the ceiling it really uses", async () => {
+    const run = await runInProcess(["sql", "--help"], cwd, {});
+    const help = run.stdout.replace(/\s+/g, " ");
+    expect(help).toContain(
+      "DuckDB's memory ceiling, e.g. 1GB (default: 1GB; env LMS_DUCKDB_MEMORY_LIMIT)",
+    );
+    expect(await ceilingSeen([])).toBe(await shownFor("1GB"));
+  });
+
   it("refuses what is not a size as bad input, naming where it came from", async () => {
     const run = await runInProcess(["sql", "SELECT 1"], cwd, { LMS_DUCKDB_MEMORY_LIMIT: "lots" });
     expect(run.code).toBe(2);

@@ -24,7 +24,10 @@ import { withWaitOption } from "../wait-option.js";
 function sqlBuilder(y: Argv) {
   return withWaitOption(
     withFileAccessOption(
-      withFormulaOption(withLogOptions(withDbOption(withConfigOption(y))), "CSV text cells"),
+      withFormulaOption(
+        withLogOptions(withDbOption(withConfigOption(y), SQL_MEMORY_LIMIT)),
+        "CSV text cells",
+      ),
     ),
   )
     .positional("query", {
