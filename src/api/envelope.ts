@@ -86,7 +86,10 @@ export function readEnvelope(
     throw new NotFoundError(context, "not found (an empty answer)", { httpStatus: answer.status });
   }
   if (!parsed.ok) {
-    throw new EnvelopeError(context, "not_json", describeNonJson(answer, redactor), {
+    // A token answer that is no JSON counts as a wrong address (setup-failure.ts, exit 2), so
+    // its message says what to change, as the 404 answer's does.
+    const hint = expect === "token" ? NOT_JSON_TOKEN_HINT : "";
+    throw new EnvelopeError(context, "not_json", `${describeNonJson(answer, redactor)}${hint}`, {
       httpStatus: answer.status,
     });
   }
@@ -127,6 +130,9 @@ function isEmptyResult(result: unknown): boolean {
   if (Array.isArray(result)) return result.length === 0;
   return isObject(result) && Object.keys(result).length === 0;
 }
+
+const NOT_JSON_TOKEN_HINT =
+  ": the token operation does not answer JSON at this address; check the base URL (it normally ends with /api-v2)";
 
 function failure(
   answer: HttpAnswer,

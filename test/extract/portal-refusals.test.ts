@@ -4,6 +4,8 @@
  * trusted here. Each must end as the user can act on: recorded and done, or one line saying what
  * to change (and never `--resume`, which would meet the same answer).
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runExtract } from "../../src/extract/extract.js";
@@ -131,5 +133,36 @@ describe("a portal whose certificate is not trusted here", () => {
         /^lms-export: authenticate \(POST \/api-v2\/token, HTTP 401\): the portal refused the API key/,
       ),
     ]);
+  });
+});
+
+/** A web server that answers every request with a 200 HTML page, as a site's front page does. */
+async function htmlSite(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end("<html><body>Welcome</body></html>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return { baseUrl: `http://127.0.0.1:${port}/api-v2`, close };
+}
+
+describe("an address whose token operation answers an HTML page (not the portal's API)", () => {
+  it("is bad input in one line that says to check the base URL, from extract and check", async () => {
+    const site = await htmlSite();
+    opened.push(site);
+    const env = { LMS_API_KEY: KEY };
+    const db = join(dir, "html.duckdb");
+    const extract = await runCli(dir, ["extract", "--base-url", site.baseUrl, "--db", db], env);
+    expect(extract.code, extract.stderr).toBe(2);
+    const lines = printed(extract.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^lms-export: extract failed: authenticate \(POST \/api-v2\/token, HTTP 200\): .*an HTML page, not JSON \(text\/html\): .*check the base URL \(it normally ends with \/api-v2\); the database is unchanged$/,
+    );
+    const check = await runCli(dir, ["check", "--base-url", site.baseUrl], env);
+    expect(check.code).toBe(2);
+    expect(check.stdout).toMatch(/✗ token: .*an HTML page, not JSON .*check the base URL/);
   });
 });
