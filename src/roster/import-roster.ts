@@ -14,6 +14,7 @@ import { isUserIdHeader, planRosterColumns, type RosterColumns } from "./aliases
 import { blanksEmptied } from "./blank-cell.js";
 import { notedCells } from "./cell-notes.js";
 import { readRecordedColumns } from "./column-record.js";
+import { dropEmptyHeadless } from "./empty-columns.js";
 import { RosterError } from "./errors.js";
 import { noUserIdColumn } from "./header-row.js";
 import { type MissingPersonField, missingPersonFields } from "./person-columns.js";
@@ -66,6 +67,7 @@ async function stageRows(
   problems: ProblemList,
   mode: RosterMode,
   signal: AbortSignal | undefined,
+  filled: Set<number>,
 ): Promise<number> {
   const tableColumns = await createStaging(connection, plan.extras);
   const sources = tableColumns.map((name) => plan.names.indexOf(name));
@@ -85,6 +87,9 @@ async function stageRows(
       (row, where) => {
         if (hidden.has(row.line)) problems.add(where, HIDDEN_ROW_PROBLEM);
         const { values, bad } = notedCells(source, row, plan.names, where, problems);
+        values.forEach((value, index) => {
+          if (value !== null) filled.add(index);
+        });
         // A user_id that cannot be read is already a problem: not "empty" as well.
         if (bad.has(plan.userIdIndex)) return;
         const check = parseUserId(values[plan.userIdIndex] ?? null);
@@ -114,8 +119,9 @@ async function stageRows(
 }
 
 /**
- * Stages the whole file, answering its rows; throws the file's problems (RosterError), or the
- * interruption, with the staging table dropped and `user` untouched.
+ * Stages the whole file, answering its rows and the columns imported (`plan` without the columns
+ * that hold nothing and have no header, empty-columns.ts); throws the file's problems
+ * (RosterError), or the interruption, with the staging table dropped and `user` untouched.
  */
 async function stageFile(
   connection: DuckDBConnection,
@@ -123,10 +129,12 @@ async function stageFile(
   plan: RosterColumns,
   named: string,
   options: RosterImportOptions,
-): Promise<number> {
+): Promise<{ rows: number; imported: RosterColumns }> {
   const problems = new ProblemList();
+  const filled = new Set<number>();
   try {
-    const rows = await stageRows(connection, source, plan, problems, options.mode, options.signal);
+    const { mode, signal } = options;
+    const rows = await stageRows(connection, source, plan, problems, mode, signal, filled);
     if (problems.count > 0) throw problems.toError(named);
     if (rows === 0) {
       throw new RosterError(
@@ -137,7 +145,7 @@ async function stageFile(
     // of the event loop, and the swap below replaces the roster in one transaction.
     await new Promise((resolve) => setImmediate(resolve));
     options.signal?.throwIfAborted();
-    return rows;
+    return { rows, imported: await dropEmptyHeadless(connection, plan, source.columns, filled) };
   } catch (error) {
     await dropStaging(connection).catch(() => undefined);
     throw error;
@@ -169,13 +177,13 @@ export async function importRoster(
     ? undefined
     : await otherSheetWith(options.path, file, source, (columns) => columns.some(isUserIdHeader));
   const connection = await db.connect();
-  const plan = planRosterColumns(
+  const planned = planRosterColumns(
     source.columns,
     named,
     () => noUserIdColumn(source, named, other),
     await readRecordedColumns(connection),
   );
-  const rows = await stageFile(connection, source, plan, named, options);
+  const { rows, imported: plan } = await stageFile(connection, source, planned, named, options);
   const keptBlanks = await swapInRoster(connection, plan.names, {
     file: basename(options.path),
     sha256: opened.sha256,
