@@ -31,7 +31,11 @@ export class ReportsFailedError extends LmsExportError {
     const named = first.error.message.startsWith(`report ${first.report}`)
       ? first.error.message
       : `report ${first.report}: ${first.error.message}`;
-    super(first.error.code, `${named}${more}${others}`, {
+    // A SQL error's hints and caret follow its first line: the words about the other reports
+    // go on that line, the one that says what happened, not after the caret.
+    const cut = named.indexOf("\n");
+    const [head, rest] = cut === -1 ? [named, ""] : [named.slice(0, cut), named.slice(cut)];
+    super(first.error.code, `${head}${more}${others}${rest}`, {
       cause: first.error,
     });
   }
