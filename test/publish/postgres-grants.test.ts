@@ -156,3 +156,42 @@ describe.skipIf(!installed)("publish --postgres and the readers' grants", () => 
     expect(await readsOf("bi_reader", PUBLISHED_TABLES)).toEqual(before);
   });
 });
+
+/**
+ * A password the server refuses: the publish fails saying where that password was read from
+ * (LMS_PG_PASSWORD_FILE's file, PGPASSWORD, or a pgpass file's line), as a refused API key names
+ * its file, and never shows the password.
+ */
+const WRONG = "not-the-password-3f9a";
+
+describe.skipIf(!installed)("a password the server refuses", () => {
+  test("is named by where it was read from, never shown", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "lms");
+    try {
+      const url = `postgres://lms_writer@127.0.0.1:${server.port}/postgres`;
+      const file = join(dir, "pg-password");
+      await writeFile(file, `${WRONG}\n`, { mode: 0o600 });
+      const pgpass = join(dir, "pgpass");
+      await writeFile(pgpass, `127.0.0.1:${server.port}:*:lms_writer:${WRONG}\n`, { mode: 0o600 });
+      const cases: [Record<string, string>, string][] = [
+        [{ LMS_PG_PASSWORD_FILE: file }, `the file ${file} (LMS_PG_PASSWORD_FILE)`],
+        [{ PGPASSWORD: WRONG }, "PGPASSWORD"],
+        [{ PGPASSFILE: pgpass }, `the line of ${pgpass} (PGPASSFILE)`],
+      ];
+      for (const [env, where] of cases) {
+        const settings = await pgSettings(url, env);
+        const failure = await publishPostgres(db, { settings }).then(
+          () => undefined,
+          (error: unknown) => error as Error,
+        );
+        expect(failure?.message).toBe(
+          `publishing to PostgreSQL postgres://lms_writer@127.0.0.1:${server.port}/postgres failed: password authentication failed for user "lms_writer": fix the password in ${where}; its tables are as they were`,
+        );
+        expect(failure?.message).not.toContain(WRONG);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -23,6 +23,14 @@ export interface PgSettings {
   readonly shown: string;
   /** The password, if one was found: add it to the redacted secrets. */
   readonly password: string | undefined;
+  /** Where the password was found, for a message when the server refuses it. */
+  readonly passwordSource: string | undefined;
+}
+
+/** A password found, and where. */
+interface FoundPassword {
+  readonly password: string | undefined;
+  readonly source: string | undefined;
 }
 
 const PASSWORD_ADVICE =
@@ -110,7 +118,7 @@ async function passwordFrom(
   url: URL,
   env: Readonly<Record<string, string | undefined>>,
   logger: Logger | undefined,
-): Promise<string | undefined> {
+): Promise<FoundPassword> {
   const named = env.LMS_PG_PASSWORD_FILE;
   if (named) {
     // "~/" is the home folder, as in every path setting: no shell expands it in a systemd
@@ -118,20 +126,26 @@ async function passwordFrom(
     const file = settingPath({ dir: process.cwd(), home: homeOf(env) }, named);
     // The guarded reader: a password put where its file's path belongs is never echoed, and a
     // file other users may read is warned about, as the API key's and the SMTP password's are.
-    return readSecretFile(file, {
+    const password = await readSecretFile(file, {
       source: "LMS_PG_PASSWORD_FILE",
       what: "PostgreSQL password",
       logger,
     });
+    return { password, source: `the file ${file} (LMS_PG_PASSWORD_FILE)` };
   }
-  if (env.PGPASSWORD) return env.PGPASSWORD;
+  if (env.PGPASSWORD) return { password: env.PGPASSWORD, source: "PGPASSWORD" };
   const pgpass = env.PGPASSFILE ?? join(env.HOME ?? homedir(), ".pgpass");
-  return readPgpassPassword(pgpass, {
+  const password = await readPgpassPassword(pgpass, {
     host: decodeURIComponent(url.hostname) || "localhost",
     port: url.port || "5432",
     database: decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username),
     user: decodeURIComponent(url.username) || env.PGUSER || env.USER || "",
   });
+  const setting = env.PGPASSFILE ? " (PGPASSFILE)" : "";
+  return {
+    password,
+    source: password === undefined ? undefined : `the line of ${pgpass}${setting}`,
+  };
 }
 
 /** Seconds to wait for the server when the URL sets no `connect_timeout`. */
@@ -196,7 +210,7 @@ export async function pgSettings(
   logger?: Logger,
 ): Promise<PgSettings> {
   const parsed = parseUrl(url);
-  const password = await passwordFrom(parsed, env, logger);
+  const { password, source } = await passwordFrom(parsed, env, logger);
   const client: ClientConfig = {
     ...address(parsed),
     application_name: "lms-export publish",
@@ -208,5 +222,5 @@ export async function pgSettings(
       return password;
     },
   };
-  return { client, shown: shownUrl(parsed), password };
+  return { client, shown: shownUrl(parsed), password, passwordSource: source };
 }

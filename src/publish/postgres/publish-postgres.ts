@@ -153,6 +153,8 @@ function logOutcome(
 
 /** PostgreSQL's SQLSTATE for a privilege the role lacks. */
 const INSUFFICIENT_PRIVILEGE = "42501";
+/** PostgreSQL's SQLSTATE for a password the server refused (invalid_password). */
+const INVALID_PASSWORD = "28P01";
 
 /**
  * What went wrong, in words: pg's own message, with what to grant when the role lacks a
@@ -171,6 +173,12 @@ function failureText(error: unknown, settings: PgSettings, schema: string): stri
     const role = quoteIdent(settings.client.user || "ROLE");
     const name = quoteIdent(schema);
     return `${text}; as an administrator, make the role the schema's owner: ALTER SCHEMA ${name} OWNER TO ${role} (or CREATE SCHEMA ${name} AUTHORIZATION ${role} when it does not exist)`;
+  }
+  if ((error as { code?: unknown } | null)?.code === INVALID_PASSWORD) {
+    // The password was found, and the server refused it: say where it came from, as a refused
+    // API key names its file, so that the right one is fixed.
+    const where = settings.passwordSource ?? "LMS_PG_PASSWORD_FILE, PGPASSWORD or ~/.pgpass";
+    return `${text}: fix the password in ${where}`;
   }
   if ((error as { code?: unknown } | null)?.code === DEPENDENT_OBJECTS_STILL_EXIST) {
     return dependentObjectsText(text, (error as { detail?: unknown }).detail);
