@@ -86,10 +86,13 @@ export function readEnvelope(
     throw new NotFoundError(context, "not found (an empty answer)", { httpStatus: answer.status });
   }
   if (!parsed.ok) {
-    // A token answer that is no JSON counts as a wrong address (setup-failure.ts, exit 2), so
-    // its message says what to change, as the 404 answer's does.
-    const hint = expect === "token" ? NOT_JSON_TOKEN_HINT : "";
-    throw new EnvelopeError(context, "not_json", `${describeNonJson(answer, redactor)}${hint}`, {
+    // A token answer that is no JSON at all counts as a wrong address (setup-failure.ts, exit
+    // 2), so its message says what to change, as the 404 answer's does. One that starts as JSON
+    // and breaks off came from the API, cut short: the portal's failure, the address is right.
+    const broken = /^\s*[{[]/.test(answer.text);
+    const hint = expect === "token" && !broken ? NOT_JSON_TOKEN_HINT : "";
+    const problem = broken ? "broken_json" : "not_json";
+    throw new EnvelopeError(context, problem, `${describeNonJson(answer, redactor)}${hint}`, {
       httpStatus: answer.status,
     });
   }

@@ -97,11 +97,13 @@ export class HttpError extends ApiError {
 
 /**
  * Why an answer's body is not a usable envelope:
- * - `not_json`: the body does not parse as JSON (truncated, or an HTML page from a proxy);
+ * - `not_json`: the body is not JSON at all (an HTML page from a proxy, plain text, nothing);
+ * - `broken_json`: the body starts as JSON (`{` or `[`) but does not parse: cut short or garbled
+ *   on its way, the portal's failure rather than a sign of a wrong address;
  * - `status_false`: `{status:false, code, message}` with HTTP 2xx;
  * - `bad_shape`: JSON, but `status`, `result`, `total` or `token` is missing or mistyped.
  */
-export type EnvelopeProblem = "not_json" | "status_false" | "bad_shape";
+export type EnvelopeProblem = "not_json" | "broken_json" | "status_false" | "bad_shape";
 
 export class EnvelopeError extends ApiError {
   override name = "EnvelopeError";

@@ -125,16 +125,16 @@ describe("readEnvelope: failures become typed errors naming operation, path and 
     expect(error.message).toContain('title "502 Bad Gateway"');
   });
 
-  it("a 200 HTML page or truncated JSON is an EnvelopeError not_json", () => {
-    for (const text of [
-      "<html><body>login</body></html>",
-      '{"status":true,"total":3,"result":[{"grp_id":1},',
-    ]) {
+  it("a 200 HTML page is an EnvelopeError not_json, truncated JSON broken_json", () => {
+    for (const [text, problem] of [
+      ["<html><body>login</body></html>", "not_json"],
+      ['{"status":true,"total":3,"result":[{"grp_id":1},', "broken_json"],
+    ] as const) {
       const error = caught(() =>
         readEnvelope({ status: 200, headers: {}, text }, listCtx, "list", redactor),
       );
       expect(error).toBeInstanceOf(EnvelopeError);
-      expect((error as EnvelopeError).problem).toBe("not_json");
+      expect((error as EnvelopeError).problem).toBe(problem);
       expect(error.message).toContain("listGroups (POST /api-v2/grp/get_all, HTTP 200)");
     }
   });

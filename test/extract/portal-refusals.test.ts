@@ -136,11 +136,17 @@ describe("a portal whose certificate is not trusted here", () => {
   });
 });
 
-/** A web server that answers every request with a 200 HTML page, as a site's front page does. */
-async function htmlSite(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+/**
+ * A web server that answers every request with a 200 `body` of `type`: by default an HTML page,
+ * as a site's front page does.
+ */
+async function htmlSite(
+  body = "<html><body>Welcome</body></html>",
+  type = "text/html",
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const server = createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "text/html" });
-    response.end("<html><body>Welcome</body></html>");
+    response.writeHead(200, { "content-type": type });
+    response.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -164,5 +170,23 @@ describe("an address whose token operation answers an HTML page (not the portal'
     const check = await runCli(dir, ["check", "--base-url", site.baseUrl], env);
     expect(check.code).toBe(2);
     expect(check.stdout).toMatch(/✗ token: .*an HTML page, not JSON .*check the base URL/);
+  });
+});
+
+describe("a token operation whose answers are JSON cut short (the portal failing, not the address)", () => {
+  it("fails the run (exit 1) without telling to check the base URL", async () => {
+    const site = await htmlSite('{"status":true,"token":"abc', "application/json");
+    opened.push(site);
+    const db = join(dir, "cut.duckdb");
+    const extract = await runCli(dir, ["extract", "--base-url", site.baseUrl, "--db", db], {
+      LMS_API_KEY: KEY,
+    });
+    expect(extract.code, extract.stderr).toBe(1);
+    const lines = printed(extract.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      "a body that is not valid JSON (application/json, 27 characters; truncated?)",
+    );
+    expect(lines[0]).not.toContain("base URL");
   });
 });
