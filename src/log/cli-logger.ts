@@ -4,7 +4,7 @@
  * terminal without NO_COLOR, warnings and errors only with --quiet.
  */
 import type { Writable } from "node:stream";
-import { shouldUseColor } from "./color.js";
+import { shouldUseColor, streamIsTTY } from "./color.js";
 import { createLogger } from "./create-logger.js";
 import type { Logger } from "./logger.js";
 
@@ -27,6 +27,8 @@ export function createCliLogger(options: CliLoggerOptions): Logger {
     stream: options.stream,
     level: options.quiet ? "warn" : "info",
     color: options.format === "human" && shouldUseColor(options.stream, options.env),
+    // A log written to a file (`logFormat: "human"`, `>> run.log`) holds many days' lines.
+    dated: !streamIsTTY(options.stream),
     secrets: options.secrets,
     portal: options.portal,
   });

@@ -11,7 +11,7 @@ import { createRedactor } from "./redact.js";
 
 /** How a logger writes. */
 export interface CreateLoggerOptions {
-  /** "human": `HH:MM:SS LEVEL message key=value`; "json": one pino JSON object per line. */
+  /** "human": `HH:MM:SS LEVEL message key=value` (see `dated`); "json": one pino JSON object per line. */
   format: "human" | "json";
   /** Where lines go; written synchronously, one `write` per line. */
   stream: Writable;
@@ -24,6 +24,11 @@ export interface CreateLoggerOptions {
    * each line, because tokens change during a run.
    */
   secrets?: () => readonly string[];
+  /**
+   * The human format's stamp carries the day (a stream that is a file, where a log grows day
+   * after day); default false: the time alone, for a terminal.
+   */
+  dated?: boolean;
   /** Clock for the human format's time stamp; default `new Date()`. */
   now?: () => Date;
   /**
@@ -72,6 +77,7 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       formatHumanLine(
         { time: now(), level, tag: portal, message: text, fields: safeFields },
         color,
+        options.dated ?? false,
       ),
     );
   };

@@ -1,5 +1,6 @@
 /**
- * One human-readable line per event: `HH:MM:SS LEVEL [tag] message key=value ...`. Values that
+ * One human-readable line per event: `HH:MM:SS LEVEL [tag] message key=value ...` on a terminal,
+ * `YYYY-MM-DD HH:MM:SS …` (local time) in a file, where lines of many days meet. Values that
  * would be ambiguous unquoted (spaces, `=`, quotes, empty) are JSON-quoted so a line stays one line
  * and can still be split by a script in a pinch.
  */
@@ -33,9 +34,10 @@ export interface HumanLine {
   fields: Readonly<Record<string, unknown>>;
 }
 
-export function formatHumanLine(line: HumanLine, color: boolean): string {
+/** `dated`: the stamp has the day too (the stream is a file, not a terminal). */
+export function formatHumanLine(line: HumanLine, color: boolean, dated = false): string {
   const paint = (code: string, text: string) => (color ? `${code}${text}${RESET}` : text);
-  const time = paint(DIM, clock(line.time));
+  const time = paint(DIM, dated ? `${day(line.time)} ${clock(line.time)}` : clock(line.time));
   const level = paint(LEVEL_COLORS[line.level], LEVEL_TAGS[line.level]);
   const parts = [time, level];
   if (line.tag !== undefined) parts.push(`[${oneLine(line.tag)}]`);
@@ -45,6 +47,11 @@ export function formatHumanLine(line: HumanLine, color: boolean): string {
     parts.push(`${paint(DIM, `${key}=`)}${formatValue(value)}`);
   }
   return `${parts.join(" ")}\n`;
+}
+
+function day(time: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())}`;
 }
 
 function clock(time: Date): string {

@@ -43,7 +43,7 @@ describe("log lines of portals extracted at once", () => {
     const logged = lines(run.stderr);
     expect(logged.length).toBeGreaterThan(2);
     for (const line of logged) {
-      expect(line).toMatch(/^\d\d:\d\d:\d\d [A-Z]+ +\[(north|south)\] /);
+      expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]+ +\[(north|south)\] /);
     }
     for (const name of PORTALS) {
       expect(logged.filter((l) => l.includes(`[${name}] extracted take `))).toHaveLength(1);
@@ -69,7 +69,9 @@ describe("log lines of portals extracted at once", () => {
     const human = await extract(["--portal", "north", "--incremental"], "human");
     expect(human.code, human.stderr).toBe(0);
     const logged = lines(human.stderr);
-    expect(logged.some((l) => /^\d\d:\d\d:\d\d INFO {2}extracted take /.test(l))).toBe(true);
+    expect(
+      logged.some((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO {2}extracted take /.test(l)),
+    ).toBe(true);
     expect(human.stderr).not.toContain("[north]");
 
     const json = await extract(["--portal", "south", "--incremental"], "json");

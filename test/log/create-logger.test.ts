@@ -39,6 +39,20 @@ describe("createLogger, human format", () => {
     expect(out.lines()).toEqual(["10:22:13 INFO  [north] done rows=3"]);
   });
 
+  it("stamps the day too when dated, and createCliLogger dates lines written to a file only", () => {
+    const out = new Collect();
+    createLogger({ format: "human", stream: out, now: fixedNow, dated: true }).info("done");
+    expect(out.lines()).toEqual(["2026-03-05 10:22:13 INFO  done"]);
+    const file = new Collect(false);
+    createCliLogger({ format: "human", quiet: false, stream: file, env: {} }).warn("w");
+    expect(file.text()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d WARN {2}w\n$/);
+    const tty = new Collect(true);
+    createCliLogger({ format: "human", quiet: false, stream: tty, env: { NO_COLOR: "1" } }).warn(
+      "w",
+    );
+    expect(tty.text()).toMatch(/^\d\d:\d\d:\d\d WARN {2}w\n$/);
+  });
+
   it("keeps a message with a newline on one line", () => {
     const out = new Collect();
     createLogger({ format: "human", stream: out, now: fixedNow }).warn("first\nsecond");
