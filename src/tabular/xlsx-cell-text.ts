@@ -6,25 +6,45 @@ function pad(n: number): string {
   return String(n).padStart(2, "0");
 }
 
-/** exceljs reads dates as UTC wall time: a date alone is `YYYY-MM-DD`, else `YYYY-MM-DDTHH:MM:SS`. */
-function dateText(date: Date): string {
+/**
+ * Whether a number format shows a date without its time (`yyyy-mm-dd`, `d/m/yyyy`, Excel's
+ * built-in `mm-dd-yy`): it has day or year codes and no hour, second or AM/PM. Quoted text and
+ * `[...]` parts (a locale, a colour) are not codes. A bare `m` may be a month or a minute, so it
+ * decides nothing.
+ */
+export function dateOnlyFormat(numFmt: string | undefined): boolean {
+  if (numFmt === undefined) return false;
+  const codes = numFmt.replace(/"[^"]*"|\[[^\]]*\]|\\./g, "");
+  return /[dy]/i.test(codes) && !/[hs]|am\/pm|a\/p/i.test(codes);
+}
+
+/**
+ * exceljs reads dates as UTC wall time: a date alone is `YYYY-MM-DD`, else `YYYY-MM-DDTHH:MM:SS`.
+ * A cell whose format shows the date alone is its date, as the sheet shows it, whatever time of
+ * day it also holds (a date typed with `=NOW()`, or pasted from a system that keeps times).
+ */
+function dateText(date: Date, numFmt: string | undefined): string {
   const day = `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+  if (dateOnlyFormat(numFmt)) return day;
   const h = date.getUTCHours();
   const m = date.getUTCMinutes();
   const s = date.getUTCSeconds();
   return h === 0 && m === 0 && s === 0 ? day : `${day}T${pad(h)}:${pad(m)}:${pad(s)}`;
 }
 
-/** Text of a cell value, null when empty. A formula gives its cached result, never the formula. */
-export function cellText(value: CellValue): string | null {
+/**
+ * Text of a cell value, null when empty. A formula gives its cached result, never the formula.
+ * `numFmt` is the cell's number format (exceljs's `cell.numFmt`), which decides a date's text.
+ */
+export function cellText(value: CellValue, numFmt?: string): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === "string") return value === "" ? null : value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (value instanceof Date) return dateText(value);
+  if (value instanceof Date) return dateText(value, numFmt);
   if ("richText" in value) return cellText(value.richText.map((part) => part.text).join(""));
   if ("hyperlink" in value) return cellText(value.text as CellValue);
   if ("formula" in value || "sharedFormula" in value) {
-    return cellText((value as { result?: CellValue }).result ?? null);
+    return cellText((value as { result?: CellValue }).result ?? null, numFmt);
   }
   if ("error" in value) return String(value.error);
   return null;

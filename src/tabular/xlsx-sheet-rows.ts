@@ -31,7 +31,7 @@ export class SheetRows {
     let notes: Map<number, CellNote> | undefined;
     for (let i = 0; i < end; i++) {
       const cell = cells[i];
-      values[i] = cell === undefined ? null : cellText(cell.value);
+      values[i] = cell === undefined ? null : cellText(cell.value, cell.numFmt);
       const note = cell === undefined ? undefined : cellNote(cell.value, cell.numFmt);
       if (note) {
         notes ??= new Map();

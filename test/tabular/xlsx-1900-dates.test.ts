@@ -43,7 +43,8 @@ test("serials 1 to 59 read as 1900-01-01 to 1900-02-28, from 61 on as before", a
     "1900-01-02",
     "1900-01-31",
     "1900-02-28",
-    "1900-01-01T12:00:00",
+    // Noon of the first day, shown by yyyy-mm-dd as its day alone.
+    "1900-01-01",
     "1900-03-01",
     "2026-03-10",
     "1900-01-02",

@@ -108,7 +108,7 @@ function wholeRow(row: ExcelJS.Row) {
   const texts: (string | null)[] = [];
   const notes: [number, unknown][] = [];
   row.eachCell({ includeEmpty: false }, (cell, column) => {
-    texts[column - 1] = cellText(cell.value);
+    texts[column - 1] = cellText(cell.value, cell.numFmt);
     const note = cellNote(cell.value, cell.numFmt);
     if (note) notes.push([column - 1, note]);
   });
