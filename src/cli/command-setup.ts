@@ -82,7 +82,10 @@ export async function setupPortalCommand(
     const unchosen = portalNotChosen(setup.config, missing);
     if (unchosen !== undefined) throw unchosen;
   }
-  const apiKey = await readApiKey(setup.config, ctx.env, { logger: setup.logger });
+  const apiKey = await readApiKey(setup.config, ctx.env, {
+    logger: setup.logger,
+    signal: ctx.signal,
+  });
   setup.secrets.push(apiKey);
   return { ...setup, apiKey, keySource: describeApiKeySource(setup.config, ctx.env) };
 }

@@ -143,6 +143,19 @@ function refuseIdleLookback(flags: ExtractFlags): void {
   }
 }
 
+/** Progress bars on a terminal, else progress lines in the log. */
+function showProgress(
+  progress: Parameters<typeof logProgress>[0],
+  quiet: boolean,
+  ctx: CliContext,
+  logger: Logger,
+) {
+  // The bars are drawn on stderr, so it is stderr that must be a terminal.
+  if (!quiet && streamIsTTY(ctx.stderr)) return renderTerminalProgress(progress, ctx.stderr);
+  logProgress(progress, logger);
+  return { stop() {} };
+}
+
 /** Runs the extract step with resolved settings; the caller owns the database. */
 export async function extractWith(options: {
   config: ResolvedConfig;
@@ -162,8 +175,8 @@ export async function extractWith(options: {
   const { config, flags, ctx, logger } = options;
   const baseUrl = requireBaseUrl(config);
   const since = parseSince(flags.since);
-  const apiKey = options.apiKey ?? (await readApiKey(config, ctx.env, { logger }));
-  const quiet = config.quiet;
+  const apiKey =
+    options.apiKey ?? (await readApiKey(config, ctx.env, { logger, signal: ctx.signal }));
   return runExtract({
     db: options.db,
     ...(options.portalChangeExpected === true ? { portalChangeExpected: true } : {}),
@@ -188,12 +201,7 @@ export async function extractWith(options: {
     ...(flags.only ? { only: flags.only } : {}),
     logger,
     signal: ctx.signal,
-    showProgress: (progress) => {
-      // The bars are drawn on stderr, so it is stderr that must be a terminal.
-      if (!quiet && streamIsTTY(ctx.stderr)) return renderTerminalProgress(progress, ctx.stderr);
-      logProgress(progress, logger);
-      return { stop() {} };
-    },
+    showProgress: (progress) => showProgress(progress, config.quiet, ctx, logger),
     runOptions: {
       ...(options.madeByDemo === true ? { demo: true } : {}),
       baseUrl,

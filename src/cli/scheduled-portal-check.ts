@@ -58,5 +58,5 @@ async function checkAddressAndKey(
 ): Promise<void> {
   const config = await resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY: false });
   requireBaseUrl(config);
-  await readApiKey(config, ctx.env, { logger: silentLogger });
+  await readApiKey(config, ctx.env, { logger: silentLogger, signal: ctx.signal });
 }

@@ -68,7 +68,7 @@ export function describeApiKeySource(
 export async function readApiKey(
   config: ApiKeySettings,
   env: Readonly<Record<string, string | undefined>>,
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; signal?: AbortSignal } = {},
 ): Promise<string> {
   const where = apiKeySource(config, env);
   if (where === undefined && config.portal !== undefined) {
@@ -88,5 +88,6 @@ export async function readApiKey(
     source: where.source,
     what: "API key",
     logger: options.logger,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
 }

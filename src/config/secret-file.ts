@@ -8,6 +8,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import { errnoCode } from "./errno-code.js";
 import { looksLikeSecret } from "./looks-like-secret.js";
+import { readPipe } from "./pipe-secret.js";
 
 /** Larger than any plausible secret: a file this big is the wrong file. */
 const MAX_SECRET_FILE_BYTES = 64 * 1024;
@@ -22,7 +23,7 @@ const MAX_SECRET_FILE_BYTES = 64 * 1024;
  */
 export async function readSecretFile(
   path: string,
-  options: { source: string; what: string; logger?: Logger | undefined },
+  options: { source: string; what: string; logger?: Logger | undefined; signal?: AbortSignal },
 ): Promise<string> {
   const { source, what, logger } = options;
   // "the key", "the password": the short word reads better in the longer messages.
@@ -31,8 +32,10 @@ export async function readSecretFile(
     throw new LmsExportError("bad-input", `the ${what} file ${path} (from ${source}) ${why}`);
   };
   let size = 0;
+  let pipe = false;
   try {
     const info = await stat(path);
+    pipe = info.isFIFO();
     if (info.isDirectory()) fail(`is a folder: name the file that holds the ${short}`);
     size = info.size;
     // Windows has no POSIX mode bits worth reading.
@@ -51,10 +54,14 @@ export async function readSecretFile(
   }
   let text = "";
   try {
-    text = await readFile(path, "utf8");
+    text = pipe
+      ? await readPipe(path, { max: MAX_SECRET_FILE_BYTES, what, logger, signal: options.signal })
+      : await readFile(path, "utf8");
   } catch (error) {
+    if (error instanceof LmsExportError) throw error;
     fail(describeReadError(error));
   }
+  if (text.length > MAX_SECRET_FILE_BYTES) fail(`is far too big for a ${short}: check the path`);
   const secret = text.replace(/^\uFEFF/, "").trim();
   if (secret === "") fail(`is empty: write the ${what} on its first line`);
   if (/[\r\n]/.test(secret)) fail(`holds more than one line: it must contain only the ${what}`);

@@ -170,7 +170,7 @@ async function checkSettings(
   mark(true, "configuration", `portal ${config.baseUrl} (settings from ${from})`);
   await reportSettings(config);
   try {
-    const apiKey = await readApiKey(config, ctx.env, { logger: setup.logger });
+    const apiKey = await readApiKey(config, ctx.env, { logger: setup.logger, signal: ctx.signal });
     const keySource = describeApiKeySource(config, ctx.env);
     mark(true, "API key", `read from ${keySource}`);
     return { config, apiKey, keySource };

@@ -1,0 +1,50 @@
+/**
+ * Reading a secret from a pipe (`--api-key-file <(pass show lms)`, or a named pipe made with
+ * mkfifo) without blocking the process. fs.readFile opens and reads a pipe in the thread pool,
+ * where nothing can stop it: a named pipe nothing writes to held the command forever, deaf to
+ * SIGTERM, so a cron wrapper's `timeout` could not end it. Opened without blocking and read as
+ * a stream on the event loop, the wait ends when the writer closes its end, when the command's
+ * stop signal fires (Ctrl-C, SIGTERM), and says so in the log when it lasts.
+ */
+import { constants, open } from "node:fs/promises";
+import { Socket } from "node:net";
+import { LmsExportError } from "../errors/lms-export-error.js";
+import type { Logger } from "../log/logger.js";
+
+/** How long a pipe may stay silent before the wait is logged. */
+const QUIET_MS = 5_000;
+
+/** The text written into the pipe at `path` until its writer closed it, at most `max` bytes. */
+export async function readPipe(
+  path: string,
+  options: { max: number; what: string; logger?: Logger | undefined; signal?: AbortSignal },
+): Promise<string> {
+  const { signal } = options;
+  if (signal?.aborted) throw new LmsExportError("interrupted", "interrupted");
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const socket = new Socket({ fd: handle.fd, readable: true, writable: false });
+  const quiet = setTimeout(() => {
+    options.logger?.warn(
+      `waiting for the ${options.what}: the pipe ${path} has not been written to yet`,
+    );
+  }, QUIET_MS);
+  quiet.unref();
+  const stop = () => socket.destroy(new LmsExportError("interrupted", "interrupted"));
+  signal?.addEventListener("abort", stop, { once: true });
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of socket) {
+      clearTimeout(quiet);
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      // A writer that never stops is not a secret: stop reading rather than fill memory.
+      if (size > options.max) break;
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  } finally {
+    clearTimeout(quiet);
+    signal?.removeEventListener("abort", stop);
+    socket.destroy();
+  }
+}
