@@ -26,10 +26,11 @@ export async function checkReportSettings(
   config: ResolvedConfig,
   env: Readonly<Record<string, string | undefined>>,
   line: CheckLine,
+  signal?: AbortSignal,
 ): Promise<void> {
   if (MAIL_FIELDS.some((field) => config[field] !== undefined)) {
     try {
-      const mail = await resolveMailSettings(config, env);
+      const mail = await resolveMailSettings(config, env, { signal });
       const defaultTo = defaultRecipients(config);
       const to =
         defaultTo === undefined

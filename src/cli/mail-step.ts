@@ -66,7 +66,10 @@ export async function mailRequest(
   if (args.mail !== true && given === undefined) return undefined;
   const mailTo = given === undefined ? undefined : parseAddressList(String(given), "--mail-to");
   const defaultTo = defaultRecipients(setup.config);
-  const settings = await resolveMailSettings(setup.config, ctx.env, setup.logger);
+  const settings = await resolveMailSettings(setup.config, ctx.env, {
+    logger: setup.logger,
+    signal: ctx.signal,
+  });
   if (settings.password !== undefined) setup.secrets.push(settings.password);
   return { settings, mailTo, defaultTo, secrets: setup.secrets, only };
 }

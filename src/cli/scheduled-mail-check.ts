@@ -29,5 +29,5 @@ export async function checkScheduledMail(
   const settings =
     config ?? (await resolveConfig({ flags: parsed, env: ctx.env, cwd: ctx.cwd, isTTY: false }));
   defaultRecipients(settings);
-  await resolveMailSettings(settings, ctx.env);
+  await resolveMailSettings(settings, ctx.env, { signal: ctx.signal });
 }

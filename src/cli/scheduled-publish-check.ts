@@ -21,5 +21,5 @@ export async function checkScheduledPublish(
   if (args[0] !== "publish") return;
   checkPublishTargets(parsed);
   if (typeof parsed.postgres !== "string") return;
-  await pgSettings(parsed.postgres, ctx.env);
+  await pgSettings(parsed.postgres, ctx.env, { signal: ctx.signal });
 }

@@ -6,7 +6,7 @@
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import type { ResolvedConfig } from "./resolve.js";
-import { readSecretFile } from "./secret-file.js";
+import { readSecretFile, type SecretReading } from "./secret-file.js";
 
 /** The settings that decide where the key comes from. */
 export type ApiKeySettings = Pick<
@@ -68,7 +68,7 @@ export function describeApiKeySource(
 export async function readApiKey(
   config: ApiKeySettings,
   env: Readonly<Record<string, string | undefined>>,
-  options: { logger?: Logger; signal?: AbortSignal } = {},
+  options: SecretReading = {},
 ): Promise<string> {
   const where = apiKeySource(config, env);
   if (where === undefined && config.portal !== undefined) {
@@ -87,7 +87,6 @@ export async function readApiKey(
   return readSecretFile(where.path, {
     source: where.source,
     what: "API key",
-    logger: options.logger,
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...options,
   });
 }

@@ -10,6 +10,15 @@ import { errnoCode } from "./errno-code.js";
 import { looksLikeSecret } from "./looks-like-secret.js";
 import { readPipe } from "./pipe-secret.js";
 
+/**
+ * What a reader of a secret is given besides the path: where to warn of a file others may read,
+ * and the command's stop signal, which ends a wait on a pipe nothing writes to.
+ */
+export interface SecretReading {
+  readonly logger?: Logger | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
 /** Larger than any plausible secret: a file this big is the wrong file. */
 const MAX_SECRET_FILE_BYTES = 64 * 1024;
 
@@ -23,7 +32,7 @@ const MAX_SECRET_FILE_BYTES = 64 * 1024;
  */
 export async function readSecretFile(
   path: string,
-  options: { source: string; what: string; logger?: Logger | undefined; signal?: AbortSignal },
+  options: SecretReading & { source: string; what: string },
 ): Promise<string> {
   const { source, what, logger } = options;
   // "the key", "the password": the short word reads better in the longer messages.

@@ -4,7 +4,7 @@
  */
 
 import type { ResolvedConfig } from "../config/resolve.js";
-import { readSecretFile } from "../config/secret-file.js";
+import { readSecretFile, type SecretReading } from "../config/secret-file.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import { isMailAddress } from "./address.js";
@@ -39,7 +39,7 @@ type MailConfig = Pick<
 export async function resolveMailSettings(
   config: MailConfig,
   env: Readonly<Record<string, string | undefined>>,
-  logger?: Logger,
+  options: SecretReading = {},
 ): Promise<MailSettings> {
   const missing: string[] = [];
   if (config.smtpUrl === undefined)
@@ -63,7 +63,7 @@ export async function resolveMailSettings(
       `the sender ${JSON.stringify(from)} (from ${config.sources.mailFrom}) is not an e-mail address: give one such as reports@example.com`,
     );
   }
-  const { user, password } = await credentials(url, config, env, logger);
+  const { user, password } = await credentials(url, config, env, options);
   const port = url.port === "" ? (security.secure ? 465 : 587) : Number(url.port);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const shownUser = user === undefined ? "" : `${url.username}@`;
@@ -116,7 +116,7 @@ async function credentials(
   url: URL,
   config: MailConfig,
   env: Readonly<Record<string, string | undefined>>,
-  logger: Logger | undefined,
+  reading: SecretReading,
 ): Promise<{ user: string | undefined; password: string | undefined }> {
   const user = url.username === "" ? undefined : decodeURIComponent(url.username);
   const given = passwordSource(config, env);
@@ -136,7 +136,11 @@ async function credentials(
   const password =
     given.file === undefined
       ? given.text
-      : await readSecretFile(given.file, { source: given.source, what: "SMTP password", logger });
+      : await readSecretFile(given.file, {
+          source: given.source,
+          what: "SMTP password",
+          ...reading,
+        });
   return { user, password };
 }
 

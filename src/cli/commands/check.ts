@@ -93,9 +93,11 @@ async function checkOnce(
   const mark: Mark = (ok, what, detail) => line(ok ? "ok" : "failed", what, detail);
   const settings = await checkSettings(args, ctx, mark, async (config) => {
     const before = failed;
-    await checkReportSettings(config, ctx.env, line);
+    await checkReportSettings(config, ctx.env, line, ctx.signal);
     settingsFailed = failed > before;
   });
+  // Stopped while a secret's pipe was read: the portal's lines would only add noise to the stop.
+  ctx.signal.throwIfAborted();
   if (settings === undefined) return { failed: "fix the configuration first", code: "bad-input" };
   secrets.push(settings.apiKey);
   const setup = await checkPortal(settings, ctx.signal, mark);

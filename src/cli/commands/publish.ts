@@ -126,7 +126,10 @@ async function publishOne(
 ): Promise<void> {
   const { config, logger, secrets } = await setupCommand(args, ctx);
   // Checked before the database is opened; the logger warns of a password file others may read.
-  const pg = to.postgres === undefined ? undefined : await pgSettings(to.postgres, ctx.env, logger);
+  const pg =
+    to.postgres === undefined
+      ? undefined
+      : await pgSettings(to.postgres, ctx.env, { logger, signal: ctx.signal });
   if (pg?.password) secrets.push(pg.password);
   await withDatabase(config, { readOnly: true }, async (db) => {
     await publishTo(db, args, ctx, { ...to, pg, logger }).catch((error: unknown) => {

@@ -9,7 +9,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ClientConfig } from "pg";
-import { readSecretFile } from "../../config/secret-file.js";
+import { readSecretFile, type SecretReading } from "../../config/secret-file.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import type { Logger } from "../../log/logger.js";
@@ -117,7 +117,7 @@ function shownUrl(url: URL): string {
 async function passwordFrom(
   url: URL,
   env: Readonly<Record<string, string | undefined>>,
-  logger: Logger | undefined,
+  reading: SecretReading,
 ): Promise<FoundPassword> {
   const named = env.LMS_PG_PASSWORD_FILE;
   if (named) {
@@ -129,7 +129,7 @@ async function passwordFrom(
     const password = await readSecretFile(file, {
       source: "LMS_PG_PASSWORD_FILE",
       what: "PostgreSQL password",
-      logger,
+      ...reading,
     });
     return { password, source: `the file ${file} (LMS_PG_PASSWORD_FILE)` };
   }
@@ -207,10 +207,10 @@ function address(url: URL): ClientConfig {
 export async function pgSettings(
   url: string,
   env: Readonly<Record<string, string | undefined>>,
-  logger?: Logger,
+  reading: SecretReading = {},
 ): Promise<PgSettings> {
   const parsed = parseUrl(url);
-  const { password, source } = await passwordFrom(parsed, env, logger);
+  const { password, source } = await passwordFrom(parsed, env, reading);
   const client: ClientConfig = {
     ...address(parsed),
     application_name: "lms-export publish",
