@@ -97,7 +97,7 @@ export interface DatabaseOpening {
    * Given by the commands that take --wait; with `seconds`, a database another process holds is
    * waited for.
    */
-  readonly wait?: { seconds: number | undefined; logger: Logger };
+  readonly wait?: { seconds: number | undefined; logger: Logger; signal?: AbortSignal };
 }
 
 /** The settings that say which database to open and how much memory DuckDB may take there. */
@@ -135,6 +135,7 @@ export async function withDatabase<T>(
   const db = await openDatabaseWaiting(config.db, open, {
     seconds: options.wait?.seconds,
     logger: options.wait?.logger ?? silentLogger,
+    ...(options.wait?.signal ? { signal: options.wait.signal } : {}),
   }).catch((error: unknown) => {
     // Without `wait` the command has no --wait flag to suggest.
     throw options.wait === undefined && error instanceof DatabaseLockedError

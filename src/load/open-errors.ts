@@ -164,8 +164,8 @@ export class DatabaseLockedError extends LmsExportError {
 }
 
 /**
- * The same failure for a command that has no --wait (roster import, apply, publish): naming the
- * flag there would only earn an "unknown option", so the way on is to run it again.
+ * The same failure for a command that has no --wait: naming the flag there would only earn an
+ * "unknown option", so the way on is to run it again.
  */
 export function lockedWithoutWait(error: DatabaseLockedError): DatabaseLockedError {
   return new DatabaseLockedError(

@@ -1,7 +1,7 @@
 /**
  * --wait: a database held read-write by another process (as an extract holds it) is waited for,
- * with one line saying whom it waits for, instead of failing at once. A command without --wait
- * is not told to pass it.
+ * with one line saying whom it waits for, instead of failing at once: sql, and roster import,
+ * apply and publish, which scripts run beside a scheduled extract.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -61,26 +61,50 @@ describe("--wait for a database another process holds", () => {
     expect(result.stderr.match(/waiting for it/g)).toHaveLength(1);
   });
 
-  it("tells roster import, apply and publish, which take no --wait, to run again", async () => {
-    const people = join(dir, "people.csv");
-    const changes = join(dir, "groups.csv");
-    await writeFile(people, "user_id\n1\n");
-    await writeFile(changes, "grp_id,grp_description\n1,x\n");
-    const holder = await holdLock();
-    try {
-      for (const args of [
-        ["roster", "import", people],
-        ["apply", changes, "--op", "grp.edit", "--dry-run"],
-        ["publish", "--lake", join(dir, "lake")],
-      ]) {
-        const run = await runCli([...args, "--db", db]);
+  // Each writes the database (or reads all of it) and is run from scripts beside a scheduled
+  // extract, whose start and merge hold the file for a moment.
+  describe.each([
+    ["roster import", (d: string) => ["roster", "import", join(d, "people.csv")]],
+    ["apply", (d: string) => ["apply", join(d, "groups.csv"), "--op", "grp.edit", "--dry-run"]],
+    ["publish", (d: string) => ["publish", "--lake", join(d, "lake")]],
+  ])("%s", (_name, argsIn) => {
+    beforeAll(async () => {
+      await writeFile(join(dir, "people.csv"), "user_id\n1\n");
+      await writeFile(join(dir, "groups.csv"), "grp_id,grp_description\n1,x\n");
+    });
+
+    it("without --wait fails at once, naming --wait", async () => {
+      const holder = await holdLock();
+      try {
+        const run = await runCli([...argsIn(dir), "--db", db]);
         expect(run.code, run.stderr).toBe(1);
         expect(run.stderr).toContain(`is in use by another process (PID ${holder.pid})`);
-        expect(run.stderr).toContain("run the command again once it has finished");
-        expect(run.stderr).not.toContain("--wait");
+        expect(run.stderr).toContain("(--wait)");
+      } finally {
+        await kill(holder);
       }
-    } finally {
+    });
+
+    it("with --wait runs once the holder lets go", async () => {
+      const holder = await holdLock();
+      const child = spawnCli([...argsIn(dir), "--db", db, "--wait", "120"]);
+      const done = collect(child);
+      await saidWaiting(child);
       await kill(holder);
-    }
+      const result = await done;
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr.match(/waiting for it/g)).toHaveLength(1);
+    });
   });
 });
+
+/** Resolves once `child` has logged that it waits for the database. */
+function saidWaiting(child: ReturnType<typeof spawnCli>): Promise<void> {
+  let stderr = "";
+  return new Promise<void>((resolve) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes("waiting for it")) resolve();
+    });
+  });
+}

@@ -27,6 +27,7 @@ import {
 import type { CliContext } from "../context.js";
 import { namingKeySource } from "../key-refusal.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
+import { withWaitOption } from "../wait-option.js";
 
 const DEFAULT_MAX_CHANGES = 500;
 
@@ -38,6 +39,8 @@ interface ApplyArgs {
   resume: boolean;
   maxChanges: number | undefined;
   strict: boolean;
+  /** --wait: seconds to wait for a database another process holds. */
+  wait: number | undefined;
 }
 
 async function askYesNo(ctx: CliContext, question: string): Promise<boolean> {
@@ -223,7 +226,8 @@ async function runApply(
   const path = settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, args.file);
   const { setup, apiKey, keySource } = await applySetup(args, argv, ctx);
   const { config, logger } = setup;
-  await withDatabase(config, {}, async (db) => {
+  const wait = { seconds: args.wait, logger, signal: ctx.signal };
+  await withDatabase(config, { wait }, async (db) => {
     const target = [db, config.baseUrl, shownPath(ctx.cwd, config.db)] as const;
     if (!args.dryRun) await refuseOtherPortal(...target);
     else {
@@ -270,50 +274,54 @@ async function runApply(
   });
 }
 
+/** apply's positional and options, on top of the connection, database, log and --wait ones. */
+function applyOptions(y: Argv) {
+  return withWaitOption(withLogOptions(withDbOption(withConnectionOptions(y))))
+    .positional("file", {
+      type: "string",
+      demandOption: true,
+      description: "One row per change: the record's id column and the fields to set",
+    })
+    .option("op", {
+      type: "string",
+      demandOption: true,
+      description: `The change: ${APPLY_OPS.join(", ")}`,
+    })
+    .option("dry-run", {
+      type: "boolean",
+      default: false,
+      description: "Show the changes (old → new) and send nothing",
+    })
+    .option("yes", {
+      type: "boolean",
+      default: false,
+      description: "Apply without asking (required off a terminal)",
+    })
+    .option("resume", {
+      type: "boolean",
+      default: false,
+      description: "Send only the rows an earlier run of this file did not apply (always done)",
+    })
+    .option("max-changes", {
+      type: "number",
+      requiresArg: true,
+      description: `Refuse a change set larger than this (default ${DEFAULT_MAX_CHANGES})`,
+    })
+    .option("strict", {
+      type: "boolean",
+      default: false,
+      description: "Ids missing from the local database are errors, not warnings",
+    })
+    .example("$0 apply extend.csv --op product_access.edit --dry-run", "see what would change")
+    .example("$0 apply extend.csv --op product_access.edit --yes", "apply it from a script")
+    .example("$0 apply intake.xlsx --op user_grp.create", "put a new intake into a group");
+}
+
 export function registerApply(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "apply <file>",
     "Apply bulk changes from a file (CSV, XLSX, Parquet, JSON lines) to the portal",
-    (y) =>
-      withLogOptions(withDbOption(withConnectionOptions(y)))
-        .positional("file", {
-          type: "string",
-          demandOption: true,
-          description: "One row per change: the record's id column and the fields to set",
-        })
-        .option("op", {
-          type: "string",
-          demandOption: true,
-          description: `The change: ${APPLY_OPS.join(", ")}`,
-        })
-        .option("dry-run", {
-          type: "boolean",
-          default: false,
-          description: "Show the changes (old → new) and send nothing",
-        })
-        .option("yes", {
-          type: "boolean",
-          default: false,
-          description: "Apply without asking (required off a terminal)",
-        })
-        .option("resume", {
-          type: "boolean",
-          default: false,
-          description: "Send only the rows an earlier run of this file did not apply (always done)",
-        })
-        .option("max-changes", {
-          type: "number",
-          requiresArg: true,
-          description: `Refuse a change set larger than this (default ${DEFAULT_MAX_CHANGES})`,
-        })
-        .option("strict", {
-          type: "boolean",
-          default: false,
-          description: "Ids missing from the local database are errors, not warnings",
-        })
-        .example("$0 apply extend.csv --op product_access.edit --dry-run", "see what would change")
-        .example("$0 apply extend.csv --op product_access.edit --yes", "apply it from a script")
-        .example("$0 apply intake.xlsx --op user_grp.create", "put a new intake into a group"),
+    applyOptions,
     (args) =>
       runApply(
         {
@@ -324,6 +332,7 @@ export function registerApply(root: Argv, ctx: CliContext): Argv {
           resume: args.resume,
           maxChanges: args.maxChanges,
           strict: args.strict,
+          wait: args.wait,
         },
         args,
         ctx,

@@ -15,13 +15,14 @@ import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 import { withPortalOptions } from "../portal-options.js";
 import { checkPublishTargets } from "../publish-targets.js";
+import { withWaitOption } from "../wait-option.js";
 
 const TARGET = "Where to:";
 
 /** The targets (--lake, --postgres, --schema, --snapshot-date) and the portal and database. */
 function publishBuilder(y: Argv) {
   return withPortalOptions(
-    withLogOptions(withDbOption(withConfigOption(y))),
+    withWaitOption(withLogOptions(withDbOption(withConfigOption(y)))),
     `Portal name in the lake and the PostgreSQL schema's mark (default "default"; a schema holds one portal); a portal under "portals" in the config file also picks its database`,
   )
     .option("lake", {
@@ -114,6 +115,8 @@ export function registerPublish(root: Argv, ctx: CliContext): Argv {
 type PublishArgs = Readonly<Record<string, unknown>> & {
   lake?: string | undefined;
   keep?: number | undefined;
+  /** --wait: seconds to wait for a database another process holds (an extract merging). */
+  wait?: number | undefined;
   portal?: string | undefined;
   snapshotDate?: string | undefined;
 };
@@ -131,7 +134,8 @@ async function publishOne(
       ? undefined
       : await pgSettings(to.postgres, ctx.env, { logger, signal: ctx.signal });
   if (pg?.password) secrets.push(pg.password);
-  await withDatabase(config, { readOnly: true }, async (db) => {
+  const wait = { seconds: args.wait, logger, signal: ctx.signal };
+  await withDatabase(config, { readOnly: true, wait }, async (db) => {
     await publishTo(db, args, ctx, { ...to, pg, logger }).catch((error: unknown) => {
       // Said of the file: with several portals, which database it was is what helps.
       throw error instanceof NothingExtractedError ? error.naming(db.path) : error;

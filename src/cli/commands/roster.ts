@@ -11,6 +11,7 @@ import { quotedCell } from "../../tabular/quoted-cell.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
+import { withWaitOption } from "../wait-option.js";
 
 /**
  * The import's line; it names the database, and says when the import created it: a mistyped
@@ -73,7 +74,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
         "import <file>",
         "Import a people file (CSV, XLSX, Parquet, JSON lines) into the user table",
         (y) =>
-          withLogOptions(withDbOption(withConfigOption(y)))
+          withWaitOption(withLogOptions(withDbOption(withConfigOption(y))))
             .positional("file", {
               type: "string",
               demandOption: true,
@@ -101,7 +102,8 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
           // "~/" is the home folder here too, as in every path setting: no shell expands it in
           // a quoted argument or a schedule's command line.
           const path = settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, args.file);
-          const summary = await withDatabase(config, {}, (db) =>
+          const wait = { seconds: args.wait, logger, signal: ctx.signal };
+          const summary = await withDatabase(config, { wait }, (db) =>
             importRoster(db, {
               path,
               shown: shownPath(ctx.cwd, path),
