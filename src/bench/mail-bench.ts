@@ -5,8 +5,10 @@
  * production servers holds its greeting back 100 ms to catch clients that talk too early), beside
  * the same command without `--mail` (the floor: the same query and the report's own file). The
  * difference over the messages sent is what mailing adds per message: the manager's share
- * written, the body composed, the message handed over. The database is the demo's.
- * Run: build, then `node dist/bench/mail-bench.js [USERS]`.
+ * written, the body composed, the message handed over. The database is the demo's. With a delay,
+ * the server answers each connection, MAIL FROM, RCPT TO and message data that much later, as a
+ * server across a network would: messages are sent one after another, so each pays those waits.
+ * Run: build, then `node dist/bench/mail-bench.js [USERS] [DELAY_MS]`.
  */
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -24,6 +26,8 @@ const ROUNDS = 3;
 
 export interface MailBench {
   users: number;
+  /** How long the server waits before each answer it gives per message, in ms. */
+  delayMs: number;
   messages: number;
   reportMs: number;
   mailMs: number;
@@ -31,22 +35,27 @@ export interface MailBench {
   perMessageMs: number;
 }
 
-/** An SMTP server on 127.0.0.1 that takes every message and counts them. */
-async function startSink(): Promise<{
+/** An SMTP server on 127.0.0.1 that takes every message, answering `delayMs` late, and counts them. */
+async function startSink(delayMs: number): Promise<{
   url: string;
   count: () => number;
   close: () => Promise<void>;
 }> {
   let messages = 0;
+  const later = (callback: () => void) =>
+    delayMs > 0 ? setTimeout(callback, delayMs) : callback();
   const server = new SMTPServer({
     authOptional: true,
     hideSTARTTLS: true,
     logger: false,
+    onConnect: (_session, callback) => later(callback),
+    onMailFrom: (_address, _session, callback) => later(callback),
+    onRcptTo: (_address, _session, callback) => later(callback),
     onData(stream, _session, callback) {
       stream.on("data", () => undefined);
       stream.on("end", () => {
         messages++;
-        callback();
+        later(callback);
       });
     },
   });
@@ -77,10 +86,12 @@ const median = (values: readonly number[]): number =>
 
 export async function benchMail(options: {
   users: number;
+  delayMs?: number;
   print: (line: string) => void;
 }): Promise<MailBench> {
+  const delayMs = options.delayMs ?? 0;
   const dir = await mkdtemp(join(tmpdir(), "lms-bench-mail-"));
-  const sink = await startSink();
+  const sink = await startSink(delayMs);
   try {
     await run(process.execPath, [
       ...[BIN, "demo", "--db", join(dir, "lms.duckdb"), "--out", join(dir, "demo-out")],
@@ -111,10 +122,11 @@ export async function benchMail(options: {
     const perMessageMs = (mailMs - reportMs) / messages;
     options.print(`report alone (floor)     ${(reportMs / 1000).toFixed(2)} s`);
     options.print(`report and split mail    ${(mailMs / 1000).toFixed(2)} s, ${messages} messages`);
+    const answers = delayMs > 0 ? `, the server answering after ${delayMs} ms` : "";
     options.print(
-      `mail adds ${perMessageMs.toFixed(0)} ms per message; report --mail / report: ${(mailMs / reportMs).toFixed(2)}x (medians of ${ROUNDS}, ${options.users} users)`,
+      `mail adds ${perMessageMs.toFixed(0)} ms per message; report --mail / report: ${(mailMs / reportMs).toFixed(2)}x (medians of ${ROUNDS}, ${options.users} users${answers})`,
     );
-    return { users: options.users, messages, reportMs, mailMs, perMessageMs };
+    return { users: options.users, delayMs, messages, reportMs, mailMs, perMessageMs };
   } finally {
     await sink.close();
     await rm(dir, { recursive: true, force: true });
@@ -123,5 +135,6 @@ export async function benchMail(options: {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const users = Number(process.argv[2] ?? 2000);
-  await benchMail({ users, print: (line) => process.stdout.write(`${line}\n`) });
+  const delayMs = Number(process.argv[3] ?? 0);
+  await benchMail({ users, delayMs, print: (line) => process.stdout.write(`${line}\n`) });
 }

@@ -63,6 +63,8 @@ log("\n## html report");
 await benchHtml({ complianceRows: small ? 20_000 : 200_000, print: log });
 log("\n## split mail");
 await benchMail({ users: small ? 500 : 2000, print: log });
+log("\n## split mail, a server answering after 50 ms");
+await benchMail({ users: small ? 500 : 2000, delayMs: 50, print: log });
 log("\n## publish");
 await benchPublish({ takes: small ? 200_000 : 2_000_000, log });
 log("\n## roster import");
