@@ -22,7 +22,13 @@ import { quoteIdent, quoteLiteral } from "./ddl.js";
 import { extractMemoryLimit } from "./memory-limit.js";
 import { inTransaction } from "./merge.js";
 import { addStagingColumns, migrate } from "./migrate.js";
-import { checkDatabasePath, checkWalPath, DatabaseLockedError, openError } from "./open-errors.js";
+import {
+  checkDatabasePath,
+  checkWalPath,
+  DatabaseDamagedError,
+  DatabaseLockedError,
+  openError,
+} from "./open-errors.js";
 import { removeDatabaseFile } from "./remove-database-file.js";
 import { sidePathOf, sideTablesSql } from "./side-file.js";
 import { holdSideFile } from "./side-file-holders.js";
@@ -126,7 +132,7 @@ export class ExtractStore {
       await connection.run(`USE ${quoteIdent(SIDE_ALIAS)}`);
       await prepareSide(connection, fresh);
     } catch (error) {
-      throw openError(basename(sidePath), error);
+      throw sideFileError(sidePath, openError(basename(sidePath), error));
     } finally {
       connection.closeSync();
     }
@@ -290,7 +296,7 @@ async function openSide(
     return { instance: await DuckDBInstance.create(sidePath, memory), release };
   } catch (error) {
     release();
-    const failure = openError(sidePath, error);
+    const failure = sideFileError(sidePath, openError(sidePath, error));
     if (failure instanceof DatabaseLockedError) {
       throw new DatabaseLockedError(
         `another extract of database ${shown} is running${failure.pid ? ` (PID ${failure.pid})` : ""}`,
@@ -323,4 +329,17 @@ function waitFor(wait: LockWait, options: { once?: boolean; stop?: AbortSignal }
   const { once, stop } = options;
   const signal = stop && wait.signal ? AbortSignal.any([wait.signal, stop]) : (stop ?? wait.signal);
   return { ...wait, ...(once ? { seconds: undefined } : {}), ...(signal ? { signal } : {}) };
+}
+
+/**
+ * A damaged side file holds only what runs that did not finish staged: it is told apart from a
+ * damaged database, whose rebuilding it does not need.
+ */
+function sideFileError(sidePath: string, failure: LmsExportError): LmsExportError {
+  if (!(failure instanceof DatabaseDamagedError)) return failure;
+  return new LmsExportError(
+    "storage-failed",
+    `the extract's side file ${sidePath} is damaged (${failure.reason}): it holds only the records of a run that did not finish; delete it (with its .wal file, if any) and run the extract again without --resume`,
+    { cause: failure.cause },
+  );
 }

@@ -176,6 +176,29 @@ export function lockedWithoutWait(error: DatabaseLockedError): DatabaseLockedErr
   );
 }
 
+/** The file has a block that does not read back as DuckDB wrote it; `reason` is DuckDB's words. */
+export class DatabaseDamagedError extends LmsExportError {
+  readonly reason: string;
+  constructor(reason: string, message: string, options: { cause?: unknown }) {
+    super("storage-failed", message, options);
+    this.reason = reason;
+  }
+}
+
+/**
+ * A file DuckDB finds a block of not as it wrote it (a checksum that does not match). Nothing here
+ * can mend it, but the portal's records can be read again into a new file; what is lost with the
+ * file is what only it held, so it is kept rather than deleted.
+ */
+function damagedError(shown: string, message: string, options: { cause: unknown }) {
+  const reason = firstLine(message).replace(/^[\w ]+Error: /, "");
+  return new DatabaseDamagedError(
+    reason,
+    `database ${shown} is damaged (${reason}): move it aside (with its .wal file, if any) and keep it, then run "lms-export extract" to read the portal into a new database and "lms-export roster import" again; the record of apply's changes and of earlier runs was only in the damaged file`,
+    options,
+  );
+}
+
 /** Maps an error DuckDB raised while opening or preparing `shown` to a typed failure. */
 export function openError(shown: string, error: unknown): LmsExportError {
   const message = errorText(error);
@@ -201,6 +224,7 @@ export function openError(shown: string, error: unknown): LmsExportError {
       options,
     );
   }
+  if (/Corrupt database file/i.test(message)) return damagedError(shown, message, options);
   if (/not a valid DuckDB database file/i.test(message)) {
     return new LmsExportError(
       "bad-input",
