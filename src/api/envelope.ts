@@ -25,6 +25,7 @@ import {
 import { parseExactJson } from "./exact-json.js";
 import { failureMeaning, mentionsKeyRefusal } from "./failure-meaning.js";
 import type { HttpAnswer } from "./http.js";
+import { listRecords } from "./list-records.js";
 import type { Redactor } from "./redact.js";
 
 /** What the caller expects the answer to hold. */
@@ -108,7 +109,7 @@ export function readEnvelope(
     case "token":
       return tokenOf(body, context, answer.status);
     case "list":
-      return listOf(body, context, answer.status);
+      return listOf(body, context, answer.status, redactor);
     case "single":
       return recordOf(body, context, answer.status, readById(context, expect));
   }
@@ -246,33 +247,16 @@ function listOf(
   body: Record<string, unknown>,
   context: RequestContext,
   status: number,
+  redactor: Redactor,
 ): ListContent {
-  const records = listRecords(body.result);
-  if (records === undefined) {
-    throw shape(context, status, "the list answer's `result` is not an array");
-  }
+  const read = listRecords(body.result, redactor);
+  if ("problem" in read)
+    throw shape(context, status, `the list answer's \`result\` ${read.problem}`);
   const total = integerOrUndefined(body.total);
   if (total === undefined || total < 0) {
     throw shape(context, status, "the list answer's `total` is not a non-negative integer");
   }
-  return { total, records };
-}
-
-/**
- * The records of a list answer's `result`: an array, or an object whose keys are all whole
- * numbers, as PHP's json_encode writes an array whose keys are not 0, 1, 2, … (one filtered, or
- * offset by the page's start), read as its values. Their order is the keys' (JavaScript orders
- * such keys by number): should that not be the portal's order, the listing's checks see a page
- * border move and read the list again by key ranges (paginate.ts), so no record is lost either
- * way. Anything else, `{}` included, is undefined.
- */
-function listRecords(result: unknown): unknown[] | undefined {
-  if (Array.isArray(result)) return result;
-  if (!isObject(result)) return undefined;
-  const keys = Object.keys(result);
-  // json_encode writes an empty array as [], so an empty object is not one.
-  const numbered = keys.length > 0 && keys.every((key) => /^(0|[1-9][0-9]*)$/.test(key));
-  return numbered ? Object.values(result) : undefined;
+  return { total, records: read.records };
 }
 
 function recordOf(

@@ -3,7 +3,7 @@
  * writes an array that way once its keys are not 0, 1, 2, … (a record filtered out, or keys that
  * continue from the page's start). Real HTTP to the simulator through a proxy that rewrites every
  * group list answer so, a real DuckDB file compared with the portal field by field; an object
- * keyed otherwise still fails the run.
+ * keyed otherwise still fails the run, naming a key that is no whole number.
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,10 +54,26 @@ describe("a list answer whose result is an object keyed by number", () => {
     }
   });
 
-  it("keyed by anything else, fails the run as before", async () => {
-    const db = join(dir, "named.duckdb");
-    await expect(extractThrough((i) => `g${i}`, db)).rejects.toThrow(
-      "the list answer's `result` is not an array",
+  it("keyed by negative numbers too, as PHP keeps them, is read whole", async () => {
+    const db = join(dir, "negative.duckdb");
+    // PHP writes [-2 => …, -1 => …, 0 => …] as {"-2":…,"-1":…,"0":…}; JavaScript lists "-2" last.
+    const portalGroups = await extractThrough((i) => String(i - 2), db);
+    const handle = await openDatabase(db, { readOnly: true });
+    try {
+      const rows = await normaliseTable(await handle.connect(), "grp");
+      expect(rows).toEqual(normaliseApi("grp", portalGroups));
+    } finally {
+      handle.close();
+    }
+  });
+
+  it("keyed by anything else, fails the run naming a key that is no whole number", async () => {
+    await expect(extractThrough((i) => `g${i}`, join(dir, "named.duckdb"))).rejects.toThrow(
+      'the list answer\'s `result` is an object, not an array, and its key "g0" is not a whole number',
+    );
+    // "01" is text to PHP, never an array's key: such an object is a map the portal meant.
+    await expect(extractThrough((i) => `0${i + 1}`, join(dir, "zero-led.duckdb"))).rejects.toThrow(
+      'its key "01" is not a whole number as an array\'s keys are',
     );
   });
 });
