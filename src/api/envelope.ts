@@ -90,7 +90,7 @@ export function readEnvelope(
     // A token answer that is no JSON at all counts as a wrong address (setup-failure.ts, exit
     // 2), so its message says what to change, as the 404 answer's does. One that starts as JSON
     // and breaks off came from the API, cut short: the portal's failure, the address is right.
-    const broken = /^\s*[{[]/.test(answer.text);
+    const broken = startsAsJson(answer.text);
     const hint = expect === "token" && !broken ? NOT_JSON_TOKEN_HINT : "";
     const problem = broken ? "broken_json" : "not_json";
     throw new EnvelopeError(context, problem, `${describeNonJson(answer, redactor)}${hint}`, {
@@ -312,7 +312,15 @@ function describeNonJson(answer: HttpAnswer, redactor: Redactor): string {
     return `an HTML page, not JSON (${type}; title "${redactor.serverText(title)}")`;
   }
   if (/^\s*</.test(text)) return `an HTML page, not JSON (${type})`;
-  return `a body that is not valid JSON (${type}, ${text.length} characters; truncated?)`;
+  // Only a body that starts as JSON may have been cut short; plain text is not JSON at all.
+  return startsAsJson(text)
+    ? `a body that is not valid JSON (${type}, ${text.length} characters; truncated?)`
+    : `a body that is not JSON (${type}, ${text.length} characters)`;
+}
+
+/** Whether `text` opens as a JSON object or array does, so a parse failure means it broke off. */
+function startsAsJson(text: string): boolean {
+  return /^\s*[{[]/.test(text);
 }
 
 type ParsedJson = { ok: true; value: unknown } | { ok: false };

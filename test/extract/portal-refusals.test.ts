@@ -173,20 +173,40 @@ describe("an address whose token operation answers an HTML page (not the portal'
   });
 });
 
-describe("a token operation whose answers are JSON cut short (the portal failing, not the address)", () => {
-  it("fails the run (exit 1) without telling to check the base URL", async () => {
-    const site = await htmlSite('{"status":true,"token":"abc', "application/json");
-    opened.push(site);
-    const db = join(dir, "cut.duckdb");
-    const extract = await runCli(dir, ["extract", "--base-url", site.baseUrl, "--db", db], {
-      LMS_API_KEY: KEY,
-    });
-    expect(extract.code, extract.stderr).toBe(1);
-    const lines = printed(extract.stderr);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(
-      "a body that is not valid JSON (application/json, 27 characters; truncated?)",
-    );
-    expect(lines[0]).not.toContain("base URL");
+/** An extract from a site whose every answer is `body` of `type`: its exit code and stderr lines. */
+async function extractFromSite(body: string, type: string, name: string) {
+  const site = await htmlSite(body, type);
+  opened.push(site);
+  const db = join(dir, `${name}.duckdb`);
+  const extract = await runCli(dir, ["extract", "--base-url", site.baseUrl, "--db", db], {
+    LMS_API_KEY: KEY,
+  });
+  return { code: extract.code, stderr: extract.stderr, lines: printed(extract.stderr) };
+}
+
+describe("a token operation whose answer is not JSON: cut short, or plain text", () => {
+  it.each([
+    {
+      what: "JSON cut short fails the run (exit 1), the portal failing, not the address",
+      body: '{"status":true,"token":"abc',
+      type: "application/json",
+      code: 1,
+      says: "a body that is not valid JSON (application/json, 27 characters; truncated?)",
+      not: "base URL",
+    },
+    {
+      what: "plain text is bad input (exit 2): not JSON, never said to be cut short",
+      body: "Welcome to nginx!",
+      type: "text/plain",
+      code: 2,
+      says: "a body that is not JSON (text/plain, 17 characters): the token operation does not answer JSON at this address; check the base URL",
+      not: "truncated",
+    },
+  ])("$what", async ({ body, type, code, says, not }) => {
+    const extract = await extractFromSite(body, type, `token-${code}`);
+    expect(extract.code, extract.stderr).toBe(code);
+    expect(extract.lines).toHaveLength(1);
+    expect(extract.lines[0]).toContain(says);
+    expect(extract.lines[0]).not.toContain(not);
   });
 });
