@@ -46,6 +46,8 @@ export async function readSecretFile(
     const info = await stat(path);
     pipe = info.isFIFO();
     if (info.isDirectory()) fail(`is a folder: name the file that holds the ${short}`);
+    // A socket cannot be opened as a file (ENXIO): say what it is, not that the path is wrong.
+    if (info.isSocket()) fail(`is a socket, not a file: name the file that holds the ${short}`);
     size = info.size;
     // Windows has no POSIX mode bits worth reading.
     if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {

@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readApiKey } from "../../src/config/api-key.js";
@@ -114,6 +115,22 @@ describe("readApiKey", () => {
     expect(await usageErrorOf(() => keyFor({ "api-key-file": "folder.key" }, {}))).toContain(
       "is a folder",
     );
+  });
+
+  it("names a key file that is a socket as such, not as a wrong path, and warns of nothing", async () => {
+    const path = join(tmp.dir, "agent.sock");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      const logger = new Collecting();
+      const message = await usageErrorOf(() => keyFor({ "api-key-file": path }, {}, logger));
+      expect(message).toBe(
+        `the API key file ${path} (from --api-key-file) is a socket, not a file: name the file that holds the key`,
+      );
+      expect(logger.lines).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it.skipIf(process.getuid?.() === 0)("names the path of a key file it may not read", async () => {
