@@ -224,8 +224,10 @@ async function sendReport(
     const sent = await sendOne(db, progress, { ...message, scope, part, share }, options);
     progress.tried++;
     if (sent.delivered) summary.sent++;
+    if (sent.unsure.length > 0) {
+      summary.unsure.push({ to: sent.unsure, problem: summary.problems.length });
+    }
     if (sent.problem !== undefined) summary.problems.push(sent.problem);
-    summary.unsure.push(...sent.unsure);
     progress.undelivered.push(...targetsOf(sent.undelivered, part, twice));
     if (message.scope?.address !== undefined) missed.push(...sent.undelivered, ...sent.unsure);
     if (sent.serverDown !== undefined) return sent.serverDown;

@@ -19,10 +19,11 @@ export interface MailSummary {
    */
   resend: { report: ReportToMail; targets: MailTarget[] }[];
   /**
-   * The recipients of messages whose delivery is unknown (the connection ended after the message
-   * was sent): left out of `resend`, so the command line names them apart.
+   * The recipients of each message whose delivery is unknown (the connection ended after the
+   * message was sent), with the index of its line in `problems`: left out of `resend`, so the
+   * command line names them apart, but for those its first problem line names already.
    */
-  unsure: string[];
+  unsure: { to: string[]; problem: number }[];
 }
 
 /**

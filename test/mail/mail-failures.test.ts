@@ -8,6 +8,7 @@ import { chmod, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { closedPort } from "../helpers/closed-port.js";
+import { writeTestCatalog } from "../helpers/test-catalog.js";
 import { reportArgs, runCliIn, useMailWorkspace } from "./cli-harness.js";
 
 const ws = useMailWorkspace();
@@ -145,6 +146,40 @@ test("the last line names a message of unknown delivery that another problem cam
     "delivery unknown to sales.lead@example.com (the connection ended after the message was sent): ask before sending it again, which the command below leaves out",
   );
   expect(/--mail-only (\S+)/.exec(line)?.[1]).toBe("north.lead@example.com");
+});
+
+test("the last line names a recipient of unknown delivery whose address ends another one's", async () => {
+  // Two managers, a.ann@ first, then ann@: the first line names a.ann@example.com, which holds
+  // "ann@example.com" in its text, yet ann's own message is another one and must be named.
+  await writeTestCatalog(
+    join(ws.dir, "lookalike"),
+    {
+      "lookalike-managers":
+        "-- title: Look-alike managers\n-- description: Two managers, one address ending the other.\nSELECT * FROM (VALUES ('a.ann@example.com', 1), ('ann@example.com', 2)) AS t(manager_email, n)\n",
+    },
+    {
+      lookalike: JSON.stringify({
+        title: "Look-alike",
+        description: "Split by manager.",
+        queries: ["lookalike-managers"],
+        formats: ["csv"],
+        fileName: "lookalike-{date}",
+        mail: { to: ["ops@example.com"], splitBy: "manager_email" },
+      }),
+    },
+  );
+  const smtp = await ws.smtp({ dropAfterData: true });
+  const args = reportArgs("lookalike", "--catalog", "lookalike/catalog", "--out", "lookalike-out");
+  const run = await runCliIn(ws.dir, [...args, "--mail"], {
+    LMS_SMTP_URL: smtp.url,
+    LMS_MAIL_FROM: FROM,
+  });
+  expect(run.code, run.stderr).toBe(1);
+  const line = run.stderr.split("\n").find((l) => l.startsWith("lms-export:")) ?? "";
+  expect(line).toContain("mail lookalike to a.ann@example.com: delivery unknown");
+  expect(line).toContain(
+    "delivery unknown to ann@example.com, ops@example.com (the connection ended after the message was sent)",
+  );
 });
 
 describe("a server that requires a login", () => {
