@@ -76,6 +76,7 @@ export async function deliver(
         logger: options.logger,
         everyMs: policy.slowNoticeMs ?? SLOW_NOTICE_MS,
         fields: { message: options.label, server: session.settings.display, attempt },
+        limitMs: () => session.silenceLimitMs,
       });
       return {
         status: "sent",

@@ -65,6 +65,9 @@ const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTim
 /** How long the server may stay silent before an attempt is given up (nodemailer's socketTimeout). */
 export const SILENCE_LIMIT_MS = TIMEOUTS.socketTimeout;
 
+/** How long a connection may take to be made and greeted, each, before the attempt is given up. */
+export const GREETING_LIMIT_MS = TIMEOUTS.greetingTimeout;
+
 /** A connection greeted and logged in, and whether its server offers SMTPUTF8 (smtp-utf8.ts). */
 export interface OpenConnection {
   connection: SMTPConnection;

@@ -10,8 +10,10 @@ import type { SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
 import type { MailSettings } from "./settings.js";
 import {
   type Envelope,
+  GREETING_LIMIT_MS,
   type OpenConnection,
   openConnection,
+  SILENCE_LIMIT_MS,
   SmtpAttemptError,
   sendOn,
 } from "./smtp-attempt.js";
@@ -53,6 +55,14 @@ export class SmtpSession {
       if (!reused || !(error instanceof SmtpAttemptError) || !lostWhileIdle(error)) throw error;
       return await this.#attempt(envelope, raw);
     }
+  }
+
+  /**
+   * How long the server may now stay silent before the attempt under way is given up: a
+   * connection not yet greeted waits far less (smtp-attempt.ts) than a message's answer.
+   */
+  get silenceLimitMs(): number {
+    return this.#connection === undefined ? GREETING_LIMIT_MS : SILENCE_LIMIT_MS;
   }
 
   /** Says goodbye to the server; the session can still send again afterwards. */
