@@ -196,6 +196,8 @@ function stopMailing(
   // before the mailing stopped) would say the same failure a second time.
   summary.problems.pop();
   summary.problems.unshift(`${what}: mailing stopped; 1 message failed and ${count} not tried`);
+  // Each line of a message of unknown delivery moved down one with it.
+  for (const message of summary.unsure) message.problem += 1;
 }
 
 /** The mailing's options, with the connection its messages share. */

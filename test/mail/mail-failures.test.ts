@@ -182,6 +182,28 @@ test("the last line names a recipient of unknown delivery whose address ends ano
   );
 });
 
+test("the last line names a message of unknown delivery when the server then went down", async () => {
+  // The first manager's answer is lost and the server takes no connection after it: the line of
+  // the stop comes first, ahead of that message's own line, which the last line does not show.
+  let down: (() => Promise<void>) | undefined;
+  const smtp = await ws.smtp({ dropAfterData: 1, beforeAnswer: () => void down?.() });
+  down = () => smtp.close();
+  const run = await runCliIn(
+    ws.dir,
+    reportArgs("team-list", "--out", "unsure-down-out", "--mail"),
+    {
+      LMS_SMTP_URL: smtp.url,
+      LMS_MAIL_FROM: FROM,
+    },
+  );
+  expect(run.code, run.stderr).toBe(1);
+  const line = run.stderr.split("\n").find((l) => l.startsWith("lms-export:")) ?? "";
+  expect(line).toMatch(/could not be reached or refused the login .*: mailing stopped/);
+  expect(line).toContain(
+    "delivery unknown to north.lead@example.com (the connection ended after the message was sent)",
+  );
+});
+
 describe("a server that requires a login", () => {
   let passwordFile: string;
   beforeAll(async () => {
