@@ -23,12 +23,7 @@ export async function readPipe(
   if (signal?.aborted) throw new LmsExportError("interrupted", "interrupted");
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   const socket = new Socket({ fd: handle.fd, readable: true, writable: false });
-  const quiet = setTimeout(() => {
-    options.logger?.warn(
-      `waiting for the ${options.what}: the pipe ${path} has not been written to yet`,
-    );
-  }, QUIET_MS);
-  quiet.unref();
+  let quiet = quietWarning(options, `the pipe ${path} has not been written to yet`);
   const stop = () => socket.destroy(new LmsExportError("interrupted", "interrupted"));
   signal?.addEventListener("abort", stop, { once: true });
   try {
@@ -36,6 +31,12 @@ export async function readPipe(
     let size = 0;
     for await (const chunk of socket) {
       clearTimeout(quiet);
+      // The secret is whole only once the writer closes its end: one that keeps it open (a
+      // script that goes on after writing) holds the command as surely as one that never wrote.
+      quiet = quietWarning(
+        options,
+        `the pipe ${path} was written to but its writer has not closed it yet`,
+      );
       chunks.push(chunk as Buffer);
       size += (chunk as Buffer).length;
       // A writer that never stops is not a secret: stop reading rather than fill memory.
@@ -47,4 +48,16 @@ export async function readPipe(
     signal?.removeEventListener("abort", stop);
     socket.destroy();
   }
+}
+
+/** A warning logged once the pipe has stayed quiet for QUIET_MS, saying what is awaited. */
+function quietWarning(
+  options: { what: string; logger?: Logger | undefined },
+  state: string,
+): NodeJS.Timeout {
+  const timer = setTimeout(() => {
+    options.logger?.warn(`waiting for the ${options.what}: ${state}`);
+  }, QUIET_MS);
+  timer.unref();
+  return timer;
 }

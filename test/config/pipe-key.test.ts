@@ -44,3 +44,26 @@ test("a named pipe nothing writes to: SIGTERM stops the command, which says the 
   expect(result.code, result.stderr).toBe(143);
   expect(result.stdout).toContain("✗ API key: interrupted");
 });
+
+test("a key written into a pipe its writer keeps open is waited for, and the wait says so", async () => {
+  const path = fifo("kept-open");
+  const child = spawnCli([...ARGS, "--api-key-file", path], { cwd: dir });
+  const output = collect(child);
+  const writer = await open(path, constants.O_WRONLY);
+  await writer.write("demo-key\n");
+  // The key is whole only once the writer closes: until then the command waits, and says why.
+  const said = "waiting for the API key: the pipe";
+  await new Promise<void>((resolve) => {
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      if (stderr.includes("its writer has not closed it yet")) resolve();
+    });
+  });
+  await writer.close();
+  const result = await output;
+  expect(result.stderr).toContain(
+    `${said} ${path} was written to but its writer has not closed it yet`,
+  );
+  expect(result.stdout).toContain(`✓ API key: read from`);
+});
