@@ -119,7 +119,8 @@ function withoutPlaceholder(template: string, name: string): string {
  * The subject with {title}, {date} (the run's day, YYYY-MM-DD, UTC), {today} (the day the figures
  * are as of, report-day.ts), {portal} and {share} filled in, in one pass, so a title that happens
  * to hold "{date}" is left as it is. A {portal} or {share} with nothing to say is empty and goes
- * with the spaces before it: "{title} {portal} ({date})" reads "T (D)", not "T  (D)".
+ * with the spaces before it: "{title} {portal} ({date})" reads "T (D)", not "T  (D)". A subject
+ * left with nothing to say is the title.
  */
 export function expandSubject(subject: string, values: SubjectValues): string {
   let template = values.portal === undefined ? withoutPlaceholder(subject, "portal") : subject;
@@ -131,8 +132,11 @@ export function expandSubject(subject: string, values: SubjectValues): string {
     portal: values.portal ?? "",
     share: values.share ?? "",
   };
-  return template.replace(
+  const text = template.replace(
     /\{(title|date|today|portal|share)\}/g,
     (_, name: string) => filled[name] ?? "",
   );
+  // "{share}" in a report sent whole, "{portal}" without --portal: a message without a subject
+  // is easily taken for spam or never opened, so it is named by the report's title instead.
+  return text.trim() === "" ? values.title : text;
 }

@@ -132,6 +132,15 @@ describe("the subject", () => {
     expect(unassigned).toBe("Weekly compliance, emea (2026-11-26), unassigned rows");
   });
 
+  test("a subject left empty by {share} or {portal} with nothing to say is the report's title", () => {
+    const values = { title, now, today, portal: undefined };
+    expect(expandSubject("{share}", values)).toBe("Weekly compliance");
+    expect(expandSubject(" {portal} {share}", values)).toBe("Weekly compliance");
+    expect(expandSubject("{share}", { ...values, share: "boss@example.com" })).toBe(
+      "boss@example.com",
+    );
+  });
+
   test("a title holding a placeholder's name is left as it is", () => {
     const odd = "Due {date} {portal}";
     expect(expandSubject("{title}", { title: odd, now, today, portal: "emea" })).toBe(odd);
