@@ -32,6 +32,17 @@ export function commandOf(
   return command === "roster" && words[at + 1] === "import" ? "roster import" : command;
 }
 
+/**
+ * The hint for `--wait NAME`: --wait takes an optional number, so the word after it (the report or
+ * file meant) was read as its seconds, and the command seems to lack what was typed.
+ */
+function waitTookWord(argv: readonly string[]): string {
+  const at = argv.indexOf("--wait");
+  const word = at === -1 ? undefined : argv[at + 1];
+  if (word === undefined || word.startsWith("-") || Number.isFinite(Number(word))) return "";
+  return ` (--wait read ${JSON.stringify(word)} as its seconds: write --wait after it, or give it a number, --wait 600)`;
+}
+
 /** `--name` as the user typed it (`-x` for a one-letter flag), or the word in quotes. */
 function asTyped(name: string, argv: readonly string[]): string {
   const dashes = name.length === 1 ? "-" : "--";
@@ -121,7 +132,9 @@ function problemOf(message: string, argv: readonly string[], command: string | u
       dashClusters(argv).length > 0
         ? ' (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME, or after --)'
         : "";
-    return what === undefined ? "an argument is missing" : `${command} needs ${what}${dashed}`;
+    return what === undefined
+      ? "an argument is missing"
+      : `${command} needs ${what}${dashed}${waitTookWord(argv)}`;
   }
   const missing = /^Missing required arguments?: (.+)$/.exec(message);
   if (missing) {

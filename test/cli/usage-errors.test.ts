@@ -60,6 +60,14 @@ describe("usage errors are one line that says what to do", () => {
       "roster import needs the roster file; see lms-export roster import --help",
     ],
     [
+      ["roster", "import", "--wait", "people.csv"],
+      'roster import needs the roster file (--wait read "people.csv" as its seconds: write --wait after it, or give it a number, --wait 600); see lms-export roster import --help',
+    ],
+    [
+      ["apply", "--wait", "extend.csv", "--op", "grp.edit"],
+      'apply needs the file of changes (--wait read "extend.csv" as its seconds: write --wait after it, or give it a number, --wait 600); see lms-export apply --help',
+    ],
+    [
       ["roster", "import", "-f.csv"],
       'roster import needs the roster file (a word starting with "-" is read as flags: write a file whose name starts with "-" as ./NAME, or after --); see lms-export roster import --help',
     ],
