@@ -22,7 +22,7 @@ describe("roster import FILE", () => {
         HOME: home,
       });
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toContain(`1 rows from ${join(home, "people.csv")} (CSV`);
+      expect(run.stdout).toContain(`1 row from ${join(home, "people.csv")} (CSV`);
       expect((await users(join(work, "lms.duckdb"))).rows).toHaveLength(1);
       // The record keeps the file's name, as before.
       expect((await imports(join(work, "lms.duckdb")))[0]?.file).toBe("people.csv");

@@ -29,7 +29,8 @@ function summaryLine(s: RosterImportSummary, db: string, created: boolean): stri
     s.renamed.length > 0
       ? `; renamed: ${s.renamed.map((r) => `${quotedCell(r.header)} → ${r.name}`).join(", ")}`
       : "";
-  return `roster import: ${s.rows} rows from ${s.file} (${s.format}) into ${into}, mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}${renamed}${kept}\n`;
+  const rows = `${s.rows} row${s.rows === 1 ? "" : "s"}`;
+  return `roster import: ${rows} from ${s.file} (${s.format}) into ${into}, mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}${renamed}${kept}\n`;
 }
 
 /** Bad files are typed as bad input already; a database that fails the swap is a failed run. */
