@@ -43,7 +43,9 @@ export async function whileLocked<T>(
       if (!(error instanceof DatabaseLockedError)) throw error;
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new LmsExportError("locked", `${error.message} (waited ${wait.seconds} s)`, {
+        // --wait was given: what to do is to wait longer, not to pass it.
+        const after = `${error.held} (waited ${wait.seconds} s); run the command again once it has finished, or give --wait more seconds`;
+        throw new LmsExportError("locked", after, {
           cause: error,
         });
       }

@@ -33,7 +33,8 @@ describe("--wait for a database another process holds", () => {
       expect(now.stderr).toContain(`is in use by another process (PID ${holder.pid})`);
       const brief = await runCli(["sql", "SELECT 1", "--db", db, "--wait", "1"]);
       expect(brief.code).toBe(1);
-      expect(brief.stderr).toContain("(waited 1 s)");
+      expect(brief.stderr).toContain("(waited 1 s); run the command again once it has finished");
+      expect(brief.stderr).not.toContain("(--wait)");
       expect(brief.stderr).toContain(`in use by process ${holder.pid}: waiting for it`);
     } finally {
       await kill(holder);
