@@ -20,7 +20,7 @@ import { collect, spawnCli } from "../helpers/spawn-cli.js";
 import { stderrText } from "../helpers/stderr-text.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { startBiServer } from "./helpers/bi-server.js";
-import { filledDatabase, tableCounts } from "./helpers/filled-db.js";
+import { FIXTURE_ROWS, filledDatabase, tableCounts } from "./helpers/filled-db.js";
 import { counts, duringTakeCopy, publishedThenGrown } from "./helpers/mid-copy.js";
 
 const PASSWORD = "s3cret:pässword\\with'quote";
@@ -308,7 +308,7 @@ describe.skipIf(!installed)("publish --postgres", () => {
 
   test("from the command line: the password is in no output, bad input is exit 2", async () => {
     const dir = await tempDir();
-    const db = await filledDatabase(dir, "cli");
+    const db = await filledDatabase(dir, "cli", { ...FIXTURE_ROWS, _runs: 1 });
     db.close();
     const file = join(dir, "pg-password");
     await writeFile(file, PASSWORD);
@@ -329,6 +329,7 @@ describe.skipIf(!installed)("publish --postgres", () => {
     const args = ["publish", "--db", "cli.duckdb", "--postgres", url, "--schema", "from_cli"];
     expect(await main(args, ctx({ LMS_PG_PASSWORD_FILE: file }))).toBe(0);
     expect(out).toContain("from_cli.take 300 rows");
+    expect(out).toContain("from_cli._runs 1 row\n");
     expect(await main(args, ctx({ PGPASSWORD: "not-it" }))).toBe(1);
     expect(out).toContain("password authentication failed");
     const withPassword = url.replace("publisher@", "publisher:hunter2@");

@@ -169,8 +169,13 @@ async function publishToPostgres(
   // Loaded when publishing there: pg is a tenth of a second of every command's start.
   const { publishPostgres } = await import("../../publish/postgres/publish-postgres.js");
   const result = await publishPostgres(db, options);
-  const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${t.rows} rows`);
+  const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${rowCount(t.rows)}`);
   ctx.stdout.write(`postgres ${pg.shown}:\n${lines.join("\n")}\n`);
+}
+
+/** `1 row`, `300 rows`: a run's table of a single row (`_runs`) is the common case. */
+function rowCount(rows: number): string {
+  return `${rows} row${rows === 1 ? "" : "s"}`;
 }
 
 /** `error` with `more` said after its message (an interruption is left as it is). */
@@ -217,7 +222,7 @@ async function publishTo(
         )
       : error;
   });
-  const lines = result.partitions.map((p) => `  ${p.path} ${p.rows} rows`);
+  const lines = result.partitions.map((p) => `  ${p.path} ${rowCount(p.rows)}`);
   if (result.dropped.length > 0) lines.push(`  dropped snapshots: ${result.dropped.join(", ")}`);
   ctx.stdout.write(
     `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,
