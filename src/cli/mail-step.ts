@@ -182,9 +182,9 @@ export async function sendPlannedMail(
  * them out, as their message may have arrived, so the line names them, or a reader of the last
  * line alone would take everyone else as reached.
  */
-function unsureNote({ unsure }: MailSummary, command: boolean): string {
+function unsureNote({ unsure, problems }: MailSummary, command: boolean): string {
   // The first problem, shown in full, may already be a message of unknown delivery.
-  const said = new Set(unsure.filter((u) => u.problem === 0).flatMap((u) => u.to));
+  const said = new Set(unsure.filter((u) => u.line === problems[0]).flatMap((u) => u.to));
   const who = [...new Set(unsure.flatMap((u) => u.to))].filter((address) => !said.has(address));
   if (who.length === 0) return "";
   const below = command ? ", which the command below leaves out" : "";

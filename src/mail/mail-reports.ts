@@ -196,8 +196,6 @@ function stopMailing(
   // before the mailing stopped) would say the same failure a second time.
   summary.problems.pop();
   summary.problems.unshift(`${what}: mailing stopped; 1 message failed and ${count} not tried`);
-  // Each line of a message of unknown delivery moved down one with it.
-  for (const message of summary.unsure) message.problem += 1;
 }
 
 /** The mailing's options, with the connection its messages share. */
@@ -226,10 +224,8 @@ async function sendReport(
     const sent = await sendOne(db, progress, { ...message, scope, part, share }, options);
     progress.tried++;
     if (sent.delivered) summary.sent++;
-    if (sent.unsure.length > 0) {
-      summary.unsure.push({ to: sent.unsure, problem: summary.problems.length });
-    }
     if (sent.problem !== undefined) summary.problems.push(sent.problem);
+    if (sent.unsure.length > 0) summary.unsure.push({ to: sent.unsure, line: sent.problem ?? "" });
     progress.undelivered.push(...targetsOf(sent.undelivered, part, twice));
     if (message.scope?.address !== undefined) missed.push(...sent.undelivered, ...sent.unsure);
     if (sent.serverDown !== undefined) return sent.serverDown;

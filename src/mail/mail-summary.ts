@@ -20,10 +20,11 @@ export interface MailSummary {
   resend: { report: ReportToMail; targets: MailTarget[] }[];
   /**
    * The recipients of each message whose delivery is unknown (the connection ended after the
-   * message was sent), with the index of its line in `problems`: left out of `resend`, so the
-   * command line names them apart, but for those its first problem line names already.
+   * message was sent), with its line in `problems`: left out of `resend`, so the command line
+   * names them apart, but for those whose own line is the one shown first. The line itself, not
+   * its place, since a mailing that stops puts its own line first.
    */
-  unsure: { to: string[]; problem: number }[];
+  unsure: { to: string[]; line: string }[];
 }
 
 /**
