@@ -7,15 +7,11 @@ import { misspeltEnvNames } from "../config/env-names.js";
 import { portalNotChosen } from "../config/portal-choice.js";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import type { LmsDatabase } from "../load/database.js";
-import {
-  DatabaseLockedError,
-  DatabaseMissingError,
-  lockedWithoutWait,
-} from "../load/open-errors.js";
+import { DatabaseMissingError } from "../load/open-errors.js";
 import { openDatabaseWaiting } from "../load/wait-for-lock.js";
 import { createCliLogger } from "../log/cli-logger.js";
 import { streamIsTTY } from "../log/color.js";
-import { type Logger, silentLogger } from "../log/logger.js";
+import type { Logger } from "../log/logger.js";
 import type { CliContext } from "./context.js";
 
 export interface CommandSetup {
@@ -94,10 +90,10 @@ export async function setupPortalCommand(
 export interface DatabaseOpening {
   readonly readOnly?: boolean;
   /**
-   * Given by the commands that take --wait; with `seconds`, a database another process holds is
-   * waited for.
+   * --wait, which every command opening the database takes: with `seconds`, a database another
+   * process holds is waited for; without, the failure names --wait.
    */
-  readonly wait?: { seconds: number | undefined; logger: Logger; signal?: AbortSignal };
+  readonly wait: { seconds: number | undefined; logger: Logger; signal?: AbortSignal };
 }
 
 /** The settings that say which database to open and how much memory DuckDB may take there. */
@@ -132,15 +128,8 @@ export async function withDatabase<T>(
   use: (db: LmsDatabase) => Promise<T>,
 ): Promise<T> {
   const open = { readOnly: options.readOnly, memoryLimit: config.duckdbMemoryLimit };
-  const db = await openDatabaseWaiting(config.db, open, {
-    seconds: options.wait?.seconds,
-    logger: options.wait?.logger ?? silentLogger,
-    ...(options.wait?.signal ? { signal: options.wait.signal } : {}),
-  }).catch((error: unknown) => {
-    // Without `wait` the command has no --wait flag to suggest.
-    throw options.wait === undefined && error instanceof DatabaseLockedError
-      ? lockedWithoutWait(error)
-      : namingDbSetting(error, config);
+  const db = await openDatabaseWaiting(config.db, open, options.wait).catch((error: unknown) => {
+    throw namingDbSetting(error, config);
   });
   try {
     return await use(db);

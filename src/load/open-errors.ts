@@ -163,19 +163,6 @@ export class DatabaseLockedError extends LmsExportError {
   }
 }
 
-/**
- * The same failure for a command that has no --wait: naming the flag there would only earn an
- * "unknown option", so the way on is to run it again.
- */
-export function lockedWithoutWait(error: DatabaseLockedError): DatabaseLockedError {
-  return new DatabaseLockedError(
-    error.held,
-    error.pid,
-    { cause: error.cause },
-    "run the command again once it has finished, or use another --db",
-  );
-}
-
 /** The file has a block that does not read back as DuckDB wrote it; `reason` is DuckDB's words. */
 export class DatabaseDamagedError extends LmsExportError {
   readonly reason: string;
