@@ -8,6 +8,7 @@ import { NothingExtractedError } from "../../publish/extracted-once.js";
 import { type PublishLakeResult, publishLake } from "../../publish/lake/publish-lake.js";
 import { type PgSettings, pgSettings } from "../../publish/postgres/connection-settings.js";
 import { checkSchemaName } from "../../publish/postgres/schema-name.js";
+import { counted } from "../../text/counted.js";
 import { configuredPortals, forEachPortal } from "../all-portals.js";
 import type { CommandArgs } from "../command-args.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
@@ -169,13 +170,8 @@ async function publishToPostgres(
   // Loaded when publishing there: pg is a tenth of a second of every command's start.
   const { publishPostgres } = await import("../../publish/postgres/publish-postgres.js");
   const result = await publishPostgres(db, options);
-  const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${rowCount(t.rows)}`);
+  const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${counted(t.rows, "row")}`);
   ctx.stdout.write(`postgres ${pg.shown}:\n${lines.join("\n")}\n`);
-}
-
-/** `1 row`, `300 rows`: a run's table of a single row (`_runs`) is the common case. */
-function rowCount(rows: number): string {
-  return `${rows} row${rows === 1 ? "" : "s"}`;
 }
 
 /** `error` with `more` said after its message (an interruption is left as it is). */
@@ -222,7 +218,7 @@ async function publishTo(
         )
       : error;
   });
-  const lines = result.partitions.map((p) => `  ${p.path} ${rowCount(p.rows)}`);
+  const lines = result.partitions.map((p) => `  ${p.path} ${counted(p.rows, "row")}`);
   if (result.dropped.length > 0) lines.push(`  dropped snapshots: ${result.dropped.join(", ")}`);
   ctx.stdout.write(
     `lake ${lakeDir}: portal ${result.portal}, ${result.snapshotDate}\n${lines.join("\n")}\n`,

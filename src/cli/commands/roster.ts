@@ -8,6 +8,7 @@ import { importRoster, type RosterImportSummary } from "../../roster/import-rost
 import { missingPersonFieldWarning } from "../../roster/person-columns.js";
 import { sharedEmailsWarning } from "../../roster/shared-emails.js";
 import { quotedCell } from "../../tabular/quoted-cell.js";
+import { counted } from "../../text/counted.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
@@ -29,8 +30,7 @@ function summaryLine(s: RosterImportSummary, db: string, created: boolean): stri
     s.renamed.length > 0
       ? `; renamed: ${s.renamed.map((r) => `${quotedCell(r.header)} → ${r.name}`).join(", ")}`
       : "";
-  const rows = `${s.rows} row${s.rows === 1 ? "" : "s"}`;
-  return `roster import: ${rows} from ${s.file} (${s.format}) into ${into}, mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}${renamed}${kept}\n`;
+  return `roster import: ${counted(s.rows, "row")} from ${s.file} (${s.format}) into ${into}, mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}${renamed}${kept}\n`;
 }
 
 /** Bad files are typed as bad input already; a database that fails the swap is a failed run. */
