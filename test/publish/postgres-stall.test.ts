@@ -1,21 +1,12 @@
-/**
- * A PostgreSQL server that stops answering mid-publish: the publish gives up after
- * `--postgres-timeout` seconds with a message saying what may be wrong, and the schema keeps its
- * previous tables. Real stalls on a real server: its backend process stopped with SIGSTOP while
- * it copies, a lock held by another session that the publish's swap must wait for, and a COMMIT
- * that waits on a synchronous standby that never answers (which may commit all the same).
- */
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { postgresInstalled } from "../../src/bench/temp-postgres.js";
 import { LmsExportError } from "../../src/errors/lms-export-error.js";
 import type { LmsDatabase } from "../../src/load/database.js";
-import { type PgSettings, pgSettings } from "../../src/publish/postgres/connection-settings.js";
+import type { PgSettings } from "../../src/publish/postgres/connection-settings.js";
 import { publishPostgres } from "../../src/publish/postgres/publish-postgres.js";
 import { recordingLogger } from "../helpers/recording-logger.js";
 import { tempDir } from "../helpers/temp-dir.js";
-import { useBiServer } from "./helpers/bi-server.js";
+import { biSettings, useBiServer } from "./helpers/bi-server.js";
 import { filledDatabase } from "./helpers/filled-db.js";
 import { counts, duringTakeCopy, publishedThenGrown } from "./helpers/mid-copy.js";
 
@@ -23,11 +14,7 @@ const PASSWORD = "stall-pass";
 const installed = postgresInstalled();
 const bi = useBiServer(PASSWORD, installed);
 
-async function settings() {
-  const file = join(await tempDir(), "pg-password");
-  await writeFile(file, PASSWORD, { mode: 0o600 });
-  return pgSettings(bi.current.url, { LMS_PG_PASSWORD_FILE: file });
-}
+const settings = () => biSettings(bi.current, PASSWORD);
 
 const STALLED =
   /failed: PostgreSQL has neither answered nor taken data for 2 s: .*pg_stat_activity.*--postgres-timeout SECONDS.*; its tables are as they were$/;

@@ -31,6 +31,7 @@ import { copyRows } from "./copy-rows.js";
 import { DEPENDENT_OBJECTS_STILL_EXIST, dependentObjectsText } from "./dependent-objects.js";
 import type { DroppedDefinition } from "./kept-definitions.js";
 import { PgLockWaitError } from "./lock-wait-error.js";
+import { isLostConnection, LOST_CONNECTION_ADVICE } from "./lost-connection.js";
 import { type NulColumn, nulColumns } from "./nul-characters.js";
 import { pgColumnsSql, pgType } from "./pg-columns.js";
 import { markRosterColumns } from "./roster-marks.js";
@@ -183,6 +184,7 @@ function failureText(error: unknown, settings: PgSettings, schema: string): stri
   if ((error as { code?: unknown } | null)?.code === DEPENDENT_OBJECTS_STILL_EXIST) {
     return dependentObjectsText(text, (error as { detail?: unknown }).detail);
   }
+  if (isLostConnection(error)) return `${text}: ${LOST_CONNECTION_ADVICE}`;
   if (text !== "timeout expired") return text;
   const seconds = (settings.client.connectionTimeoutMillis ?? 0) / 1000;
   return `the server did not let us in within ${seconds} s; check the host and port, or wait longer with ?connect_timeout=SECONDS in the URL`;

@@ -2,9 +2,13 @@
  * A PostgreSQL server for publish tests, started in a temporary folder on a free port, with a
  * password-authenticated role `publisher` that owns a database `bi`, as a BI team would set up.
  */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { type PgServer, startPgServer } from "../../../src/bench/temp-postgres.js";
+import { type PgSettings, pgSettings } from "../../../src/publish/postgres/connection-settings.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 
 export interface BiServer {
   readonly server: PgServer;
@@ -36,4 +40,11 @@ export function useBiServer(password: string, installed: boolean): { current: Bi
     await holder.current?.server.stop();
   });
   return holder;
+}
+
+/** The settings a publish to `bi`'s database as `publisher` reads: the password from a file. */
+export async function biSettings(bi: BiServer, password: string): Promise<PgSettings> {
+  const file = join(await tempDir(), "pg-password");
+  await writeFile(file, password, { mode: 0o600 });
+  return pgSettings(bi.url, { LMS_PG_PASSWORD_FILE: file });
 }
