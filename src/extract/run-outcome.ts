@@ -80,7 +80,12 @@ export async function fetchFailure(
   const badInput = ["bad-input", "not-found", "auth-refused"].includes(failure.code);
   const resumable = !badInput && run !== undefined && (interrupted || !retryCannotCure(error));
   const hint = resumable ? " (`lms-export extract --resume` continues from here)" : "";
-  return new LmsExportError(failure.code, `${failure.message}; the database is unchanged${hint}`, {
+  // A database this run created holds only the run's own record: "unchanged" would read as if
+  // no file had been made, or as if records of an earlier run were there.
+  const state = run?.store.newDatabase
+    ? "the new database holds no records yet"
+    : "the database is unchanged";
+  return new LmsExportError(failure.code, `${failure.message}; ${state}${hint}`, {
     cause: error,
   });
 }

@@ -70,6 +70,11 @@ export class ExtractStore {
      * registry has them (rows may still be moved into them from a file of an older version).
      */
     readonly freshSide: boolean,
+    /**
+     * The database did not exist before this store opened it: a run that fails leaves it holding
+     * no records, not "unchanged".
+     */
+    readonly newDatabase = false,
   ) {}
 
   /**
@@ -91,6 +96,7 @@ export class ExtractStore {
       );
     }
     await checkDatabasePath(target, path, false);
+    const newDatabase = !existsSync(path);
     const sidePath = sidePathOf(path);
     await checkWalPath(sidePath, sidePath);
     const fresh = !existsSync(sidePath);
@@ -104,7 +110,7 @@ export class ExtractStore {
         const side = String(reader.getRows()[0]?.[0]);
         await prepareSide(connection, fresh);
         const attachment = { kind: "own", instance, release } as const;
-        return new ExtractStore(path, sidePath, side, attachment, waits, fresh);
+        return new ExtractStore(path, sidePath, side, attachment, waits, fresh, newDatabase);
       } finally {
         connection.closeSync();
       }

@@ -72,7 +72,7 @@ it("a run whose schedule was killed with SIGKILL stops, and the next extract com
   // The run held the schedule's stderr: it is closed once the run has ended and said its last.
   await waitFor("the run's output to close", () => seen.closed, 45_000);
   expect(seen.stderr).toContain("the schedule that started this run is gone");
-  expect(seen.stderr).toContain("extract interrupted; the database is unchanged");
+  expect(seen.stderr).toContain("extract interrupted; the new database holds no records yet");
   expect(events().some((e) => e.msg === "extracted take")).toBe(false);
 
   // The database is left for the next run, which completes and holds what the portal holds.
