@@ -36,7 +36,7 @@ afterAll(async () => {
 const lines = (text: string) => text.trimEnd().split("\n");
 
 describe("lms-export check", () => {
-  it("passes all five checks with the right key, one line each, exit 0", async () => {
+  it("passes all six checks with the right key, one line each, exit 0", async () => {
     const run = await runCli(["check"], {
       cwd: dir,
       env: { LMS_BASE_URL: baseUrl, LMS_API_KEY_FILE: join(dir, "key"), LMS_API_KEY: undefined },
@@ -45,12 +45,16 @@ describe("lms-export check", () => {
     expect(lines(run.stdout).map((line) => line.split(":")[0])).toEqual([
       "✓ configuration",
       "✓ API key",
+      "✓ database",
       "✓ portal reachable",
       "✓ token",
       "✓ list call",
     ]);
     expect(run.stdout).toContain(`portal ${baseUrl}`);
     expect(run.stdout).toMatch(/groups in all/);
+    expect(run.stdout).toContain(
+      `✓ database: ${join(dir, "lms.duckdb")} does not exist yet; the first extract makes it\n`,
+    );
     expect(`${run.stdout}${run.stderr}`).not.toContain(KEY);
   });
 
@@ -72,7 +76,7 @@ describe("lms-export check", () => {
       `! report parameters: report parameter due_dayz from ${config} (report.params) is declared by no query of the catalog, so no report uses it; did you mean "due_days"?`,
     ]);
     expect(shown.slice(3).every((line) => line.startsWith("✓"))).toBe(true);
-    expect(bad.stderr).toBe("lms-export: check failed: 1 of 6 checks\n");
+    expect(bad.stderr).toBe("lms-export: check failed: 1 of 7 checks\n");
 
     await write({ smtpUrl: "smtp://ops:hunter2-secret@127.0.0.1:2525", from: "r@example.com" });
     const password = await runCli(["check", "--config", config], { cwd: dir, env });
@@ -100,9 +104,9 @@ describe("lms-export check", () => {
     expect(run.code).toBe(2);
     const shown = lines(run.stdout);
     expect(shown.slice(0, 3).every((line) => line.startsWith("✓"))).toBe(true);
-    expect(shown[3]).toMatch(/^✗ token: .*refused the API key .*: check the key in LMS_API_KEY$/);
-    expect(shown[4]).toBe("✗ list call: not tried (no token)");
-    expect(run.stderr).toBe("lms-export: check failed: 2 of 5 checks\n");
+    expect(shown[4]).toMatch(/^✗ token: .*refused the API key .*: check the key in LMS_API_KEY$/);
+    expect(shown[5]).toBe("✗ list call: not tried (no token)");
+    expect(run.stderr).toBe("lms-export: check failed: 2 of 6 checks\n");
     expect(`${run.stdout}${run.stderr}`).not.toContain(wrong);
   });
 
@@ -153,7 +157,7 @@ describe("lms-export check", () => {
     const wrongScheme = await runCli(["check", "--base-url", plain], { cwd: dir, env });
     expect(wrongScheme.code).toBe(1);
     const origin = new URL(plain).origin;
-    expect(lines(wrongScheme.stdout).slice(2)).toEqual([
+    expect(lines(wrongScheme.stdout).slice(3)).toEqual([
       `✗ portal reachable: could not connect securely to ${origin}: the TLS handshake failed (ERR_SSL_WRONG_VERSION_NUMBER); check that the base URL's scheme and port are the portal's HTTPS ones`,
       "✗ token: not tried (the portal is unreachable)",
       "✗ list call: not tried (the portal is unreachable)",
@@ -161,7 +165,7 @@ describe("lms-export check", () => {
     const tls = await startTlsPortal(await mkdtemp(join(dir, "tls-")));
     try {
       const selfSigned = await runCli(["check", "--base-url", tls.baseUrl], { cwd: dir, env });
-      expect(lines(selfSigned.stdout)[2]).toMatch(
+      expect(lines(selfSigned.stdout)[3]).toMatch(
         /^✗ portal reachable: could not connect securely to https:\/\/127\.0\.0\.1:\d+: its certificate is not signed by an authority trusted here \(DEPTH_ZERO_SELF_SIGNED_CERT\); .* set NODE_EXTRA_CA_CERTS to a PEM file/,
       );
     } finally {
@@ -189,9 +193,9 @@ describe("lms-export check", () => {
     const all = await runCli(["check", "--all-portals"], { cwd: portalsDir, env });
     const shown = lines(all.stdout);
     expect(shown[0]).toBe("[good]");
-    expect(shown.slice(1, 6).every((line) => line.startsWith("✓"))).toBe(true);
-    expect(shown[6]).toBe("[bad]");
-    expect(shown[10]).toMatch(/^✗ token: .*refused the API key/);
+    expect(shown.slice(1, 7).every((line) => line.startsWith("✓"))).toBe(true);
+    expect(shown[7]).toBe("[bad]");
+    expect(shown[12]).toMatch(/^✗ token: .*refused the API key/);
     // A refused key is the setup's fault, as for one portal: exit 2.
     expect(all.code).toBe(2);
     expect(all.stderr).toBe("lms-export: check failed for 1 of 2 portals: bad\n");

@@ -1,7 +1,8 @@
 /**
  * `check`: is everything in place for an extract? Configuration, the API key, the portal
  * reachable, a token obtained and one list call answered, one ✓/✗ line each, so a first setup
- * (or a cron job that stopped working) is diagnosed in seconds without touching the database.
+ * (or a cron job that stopped working) is diagnosed in seconds; the database is only read, to
+ * say whether an extract could write it and how its runs ended (check-database.ts).
  */
 import { request } from "undici";
 import type { Argv } from "yargs";
@@ -9,6 +10,7 @@ import { createClient } from "../../api/client.js";
 import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../../api/setup-failure.js";
 import { transportFailure } from "../../api/transport-failure.js";
 import { describeApiKeySource, readApiKey } from "../../config/api-key.js";
+import { DEFAULT_DB } from "../../config/defaults.js";
 import { portalNotChosen } from "../../config/portal-choice.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { describeSettingsOrigin } from "../../config/settings-origin.js";
@@ -19,6 +21,7 @@ import {
   refuseAllPortalsTargets,
   requireConfiguredPortal,
 } from "../all-portals.js";
+import { checkDatabase } from "../check-database.js";
 import { type CheckLine, checkReportSettings } from "../check-report-settings.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
@@ -34,9 +37,13 @@ type Mark = (ok: boolean, what: string, detail: string) => void;
 export function registerCheck(root: Argv, ctx: CliContext): Argv {
   return root.command(
     "check",
-    "Check the settings, the API key and the portal (token, one list call) without extracting",
+    "Check the settings, the API key, the database and the portal (token, one list call) without extracting",
     (y) =>
       withConnectionOptions(y)
+        .option("db", {
+          type: "string",
+          description: `DuckDB file whose state to check, read only (default ./${DEFAULT_DB}; env LMS_DB)`,
+        })
         .option("portal", {
           type: "string",
           group: "Portals:",
@@ -100,6 +107,7 @@ async function checkOnce(
   ctx.signal.throwIfAborted();
   if (settings === undefined) return { failed: "fix the configuration first", code: "bad-input" };
   secrets.push(settings.apiKey);
+  await checkDatabase(settings.config, line);
   const setup = await checkPortal(settings, ctx.signal, mark);
   if (failed === 0) return { failed: 0, code: "failed" };
   // Wrong mail settings are bad input, as report --mail answers them, when nothing else failed.

@@ -1,0 +1,90 @@
+/**
+ * `check`'s database line: whether an extract could write the database, and how its runs
+ * ended. The portal lines say whether the next run can work; this one says whether the last ones
+ * did, which is what a scheduled job that stopped producing reports needs to know first.
+ */
+import type { ResolvedConfig } from "../config/resolve.js";
+import { errorFirstLine } from "../errors/error-text.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
+import { type DatabaseState, type LatestRun, readDatabaseState } from "../load/database-state.js";
+import { DatabaseLockedError } from "../load/open-errors.js";
+import { utcText } from "../report/html/loaded-text.js";
+import type { CheckLine } from "./check-report-settings.js";
+
+const WHAT = "database";
+
+export async function checkDatabase(
+  config: Pick<ResolvedConfig, "db">,
+  line: CheckLine,
+  now: Date = new Date(),
+): Promise<void> {
+  let state: DatabaseState;
+  try {
+    state = await readDatabaseState(config.db, config.db);
+  } catch (error) {
+    // Held by a run or a reader right now: nothing is wrong with it, and the holder lets go.
+    if (error instanceof DatabaseLockedError) line("warning", WHAT, error.held);
+    else line("failed", WHAT, error instanceof LmsExportError ? error.message : String(error));
+    return;
+  }
+  const { db } = config;
+  if (state.kind === "new") {
+    line("ok", WHAT, `${db} does not exist yet; the first extract makes it`);
+  } else if (state.kind === "wal-pending") {
+    line(
+      "warning",
+      WHAT,
+      `${db} has changes waiting in its .wal file; the next extract, report or sql writes them in`,
+    );
+  } else if (state.latest === undefined) {
+    line("ok", WHAT, `${db}: no extract has run into it yet`);
+  } else {
+    line(...runsLine(db, state, now));
+  }
+}
+
+/** The line of a database with runs: ok when the latest succeeded, a warning when it did not. */
+function runsLine(
+  db: string,
+  state: Extract<DatabaseState, { kind: "present" }>,
+  now: Date,
+): Parameters<CheckLine> {
+  const { latest, lastSucceeded } = state;
+  if (latest?.status === "succeeded" && lastSucceeded) {
+    return ["ok", WHAT, `${db}: the last extract succeeded at ${whenText(lastSucceeded, now)}`];
+  }
+  const last = lastSucceeded
+    ? `the last successful one ended ${whenText(lastSucceeded, now)}`
+    : "none has succeeded yet";
+  const started = latest ? whenText(latest.startedAt, now) : "";
+  return [
+    "warning",
+    WHAT,
+    `${db}: the latest extract, started ${started}, ${endText(latest)}; ${last}`,
+  ];
+}
+
+/** How a run that did not succeed ended, in words. */
+function endText(latest: LatestRun | undefined): string {
+  if (latest?.status === "running") {
+    return "has not ended (it runs now, or was stopped without a word: `lms-export extract --resume` continues it)";
+  }
+  if (latest?.status === "interrupted") return "was interrupted";
+  // The run records the message the user saw, which says "extract failed" already.
+  const reason = latest?.error ? errorFirstLine(latest.error).replace(/^extract failed: /, "") : "";
+  return `${latest?.status ?? "failed"}${reason ? `: ${reason}` : ""}`;
+}
+
+/** "2026-11-28 17:58 UTC (9 h ago)". */
+function whenText(at: Date, now: Date): string {
+  return `${utcText(at)} (${ageText(now.getTime() - at.getTime())})`;
+}
+
+function ageText(ms: number): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 1) return "just now";
+  if (minutes < 120) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}

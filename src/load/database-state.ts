@@ -1,0 +1,87 @@
+/**
+ * What `check` says of the database: whether an extract could write it, and how its runs ended.
+ * A cron job that stopped working shows up here as a latest run that failed, or as a last
+ * success days ago, besides a portal that answers well now.
+ *
+ * Read in a read-only open that changes nothing: no migration, no changes of the .wal written
+ * in, so a check never competes with the writer it is run beside for more than a moment (an
+ * extract waits for a reader to let go).
+ */
+import { existsSync } from "node:fs";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { checkDatabasePath, openError } from "./open-errors.js";
+import { tableExists } from "./table-columns.js";
+
+/** The newest run of the database, whatever its end. */
+export interface LatestRun {
+  readonly status: string;
+  readonly startedAt: Date;
+  /** The failure's first words, for a run that failed. */
+  readonly error: string | null;
+}
+
+export type DatabaseState =
+  /** No file yet: the first extract makes it (its folder is checked writable). */
+  | { readonly kind: "new" }
+  /** Changes in its .wal that only a read-write open writes in; the next writer does it. */
+  | { readonly kind: "wal-pending" }
+  | {
+      readonly kind: "present";
+      /** When the last successful run ended; undefined when none has. */
+      readonly lastSucceeded: Date | undefined;
+      readonly latest: LatestRun | undefined;
+    };
+
+/**
+ * The state of the database at `path` (`shown` as the user named it). Throws what an extract
+ * would fail on (a missing or read-only folder, a file that is not DuckDB's, a damaged file)
+ * and, when another process holds the file, DuckDB's lock as a `DatabaseLockedError`.
+ */
+export async function readDatabaseState(shown: string, path: string): Promise<DatabaseState> {
+  await checkDatabasePath(shown, path, false);
+  if (!existsSync(path)) return { kind: "new" };
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(path, {
+      access_mode: "READ_ONLY",
+      memory_limit: "256MB",
+    });
+  } catch (error) {
+    if (/replaying WAL/i.test(String(error))) return { kind: "wal-pending" };
+    throw openError(shown, error);
+  }
+  try {
+    const connection = await instance.connect();
+    try {
+      return await runsState(connection);
+    } finally {
+      connection.closeSync();
+    }
+  } catch (error) {
+    throw openError(shown, error);
+  } finally {
+    instance.closeSync();
+  }
+}
+
+async function runsState(connection: DuckDBConnection): Promise<DatabaseState> {
+  if (!(await tableExists(connection, "_runs"))) {
+    return { kind: "present", lastSucceeded: undefined, latest: undefined };
+  }
+  const reader = await connection.runAndReadAll(
+    `SELECT (SELECT max(finished_at) FROM _runs WHERE status = 'succeeded'), status, started_at, error
+     FROM _runs ORDER BY run_id DESC LIMIT 1`,
+  );
+  const row = reader.getRowsJS()[0];
+  if (row === undefined) return { kind: "present", lastSucceeded: undefined, latest: undefined };
+  const [succeeded, status, startedAt, error] = row;
+  return {
+    kind: "present",
+    lastSucceeded: succeeded instanceof Date ? succeeded : undefined,
+    latest: {
+      status: String(status),
+      startedAt: startedAt as Date,
+      error: typeof error === "string" ? error : null,
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * `check`'s database line, as a scheduled job's owner reads it: a database not made yet, the last
+ * extract's success, a latest extract that failed after an earlier success, a database another
+ * process holds (a warning: the holder lets go), a damaged one and a folder that is not there
+ * (failures). A real simulated portal over HTTP, real DuckDB files, the CLI in this process.
+ */
+import { createHash } from "node:crypto";
+import { open, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FaultConfig } from "../../src/simulator/faults.js";
+import { startSimulator } from "../../src/simulator/server.js";
+import { runCli } from "../helpers/in-process-cli.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+import { holdDatabaseLock, kill } from "../load/helpers/child-process.js";
+
+const KEY = "check-db-key-41a7";
+const dir = tempDirForFile("lms-check-db-");
+let sim: Awaited<ReturnType<typeof startSimulator>>;
+let faults: FaultConfig;
+
+beforeAll(async () => {
+  sim = await startSimulator({ apiKey: KEY, users: 30, takesPerUser: 2, seed: 3 });
+  faults = sim.faults;
+  await writeFile(join(dir, "key"), `${KEY}\n`, { mode: 0o600 });
+});
+afterAll(() => sim?.close());
+
+const env = () => ({ LMS_BASE_URL: sim.baseUrl, LMS_API_KEY_FILE: join(dir, "key") });
+
+/** check's database line for `db`, and its exit code. */
+async function databaseLine(db: string): Promise<{ line: string | undefined; code: number }> {
+  const run = await runCli(dir, ["check", "--db", db], env());
+  const line = run.stdout.split("\n").find((l) => /^. database: /.test(l));
+  return { line, code: run.code };
+}
+
+const WHEN = String.raw`\d{4}-\d\d-\d\d \d\d:\d\d UTC \((just now|\d+ min ago)\)`;
+
+describe("check's database line", () => {
+  it("says a database does not exist yet, then when its last extract succeeded", async () => {
+    const db = join(dir, "fresh.duckdb");
+    expect(await databaseLine(db)).toEqual({
+      line: `✓ database: ${db} does not exist yet; the first extract makes it`,
+      code: 0,
+    });
+    const extract = await runCli(dir, ["extract", "--db", db], env());
+    expect(extract.code, extract.stderr).toBe(0);
+    const after = await databaseLine(db);
+    expect(after.code).toBe(0);
+    expect(after.line).toMatch(
+      new RegExp(`^✓ database: ${db}: the last extract succeeded at ${WHEN}$`),
+    );
+  });
+
+  it("warns of a latest extract that failed, with its reason and the last success; exit 0", async () => {
+    const db = join(dir, "failed.duckdb");
+    expect((await runCli(dir, ["extract", "--db", db], env())).code).toBe(0);
+    faults.refuseLimitAbove = 100;
+    try {
+      expect((await runCli(dir, ["extract", "--db", db], env())).code).toBe(1);
+    } finally {
+      faults.refuseLimitAbove = 0;
+    }
+    const { line, code } = await databaseLine(db);
+    expect(code).toBe(0);
+    expect(line).toMatch(
+      new RegExp(
+        `^! database: ${db}: the latest extract, started ${WHEN}, failed: list\\w+ .*limit must not exceed 100.*; the last successful one ended ${WHEN}$`,
+      ),
+    );
+  });
+
+  it("warns of a database another process holds, without failing", async () => {
+    const db = join(dir, "held.duckdb");
+    expect((await runCli(dir, ["extract", "--db", db], env())).code).toBe(0);
+    const holder = await holdDatabaseLock(db);
+    try {
+      expect(await databaseLine(db)).toEqual({
+        line: `! database: database ${db} is in use by another process (PID ${holder.pid})`,
+        code: 0,
+      });
+    } finally {
+      await kill(holder);
+    }
+  });
+
+  it("fails on a damaged database, leaving it byte for byte, and on a folder not there", async () => {
+    const db = join(dir, "damaged.duckdb");
+    expect((await runCli(dir, ["extract", "--db", db], env())).code).toBe(0);
+    // Every block after DuckDB's three 4 KiB headers overwritten: none reads back.
+    const file = await open(db, "r+");
+    const { size } = await file.stat();
+    await file.write(Buffer.alloc(size - 3 * 4096, 0x5a), 0, size - 3 * 4096, 3 * 4096);
+    await file.close();
+    const digest = async () =>
+      createHash("sha256")
+        .update(await readFile(db))
+        .digest("hex");
+    const before = await digest();
+    const damaged = await databaseLine(db);
+    expect(damaged.code).toBe(1);
+    expect(damaged.line).toMatch(
+      new RegExp(`^✗ database: database ${db} is damaged \\(Corrupt database file`),
+    );
+    expect(await digest()).toBe(before);
+
+    const nowhere = join(dir, "no-such-folder", "lms.duckdb");
+    expect(await databaseLine(nowhere)).toEqual({
+      line: `✗ database: directory ${join(dir, "no-such-folder")} for database ${nowhere} does not exist; create it or choose another --db`,
+      code: 1,
+    });
+  });
+});
