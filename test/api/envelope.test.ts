@@ -142,7 +142,7 @@ describe("readEnvelope: failures become typed errors naming operation, path and 
   it.each([
     ["status missing", { total: 1, result: [] }, "status"],
     ["status not boolean", { status: "true", total: 1, result: [] }, "status"],
-    ["result not an array", { status: true, total: 1, result: {} }, "result"],
+    ["result not an array", { status: true, total: 1, result: "none" }, "result"],
     ["result missing", { status: true, total: 1 }, "result"],
     ["total missing", { status: true, result: [] }, "total"],
     ["total not an integer", { status: true, total: 1.5, result: [] }, "total"],
@@ -153,6 +153,16 @@ describe("readEnvelope: failures become typed errors naming operation, path and 
     expect(error).toBeInstanceOf(EnvelopeError);
     expect((error as EnvelopeError).problem).toBe("bad_shape");
     expect(error.message).toContain(word);
+  });
+
+  it("a list's result {} is an empty list, as PHP's JSON_FORCE_OBJECT writes []", () => {
+    for (const total of [0, 3]) {
+      const body = { status: true, total, result: {} };
+      expect(readEnvelope(answer(200, body), listCtx, "list", redactor)).toEqual({
+        total,
+        records: [],
+      });
+    }
   });
 
   it("single record without result, or with a non-object result, is bad_shape", () => {

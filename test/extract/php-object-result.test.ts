@@ -3,13 +3,20 @@
  * writes an array that way once its keys are not 0, 1, 2, … (a record filtered out, or keys that
  * continue from the page's start). Real HTTP to the simulator through a proxy that rewrites every
  * group list answer so, a real DuckDB file compared with the portal field by field; an object
- * keyed otherwise still fails the run, naming a key that is no whole number.
+ * keyed otherwise still fails the run, naming a key that is no whole number. A portal that writes
+ * every list so (PHP's JSON_FORCE_OBJECT), an empty one as {}, is read whole.
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runExtract } from "../../src/extract/extract.js";
 import { openDatabase } from "../../src/load/database.js";
+import { silentLogger } from "../../src/log/logger.js";
 import { startSimulator } from "../../src/simulator/server.js";
-import { normaliseApi, normaliseTable } from "../helpers/table-snapshot.js";
+import {
+  expectTablesEqualPortal,
+  normaliseApi,
+  normaliseTable,
+} from "../helpers/table-snapshot.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 import { forwardingPortal } from "./forwarding-portal.js";
 import { extractGroupsOnly } from "./groups-only.js";
@@ -75,5 +82,36 @@ describe("a list answer whose result is an object keyed by number", () => {
     await expect(extractThrough((i) => `0${i + 1}`, join(dir, "zero-led.duckdb"))).rejects.toThrow(
       'its key "01" is not a whole number as an array\'s keys are',
     );
+  });
+
+  it("every list written as JSON_FORCE_OBJECT writes it, {} for none, is read whole", async () => {
+    const sim = await startSimulator({ apiKey: KEY, users: 120, takesPerUser: 1, seed: 9 });
+    let empty = 0;
+    const portal = await forwardingPortal(sim, {
+      answer: (_path, text) => {
+        if (text.includes('"result":[]')) empty++;
+        return asObject(text, String);
+      },
+    });
+    const db = join(dir, "forced.duckdb");
+    try {
+      await runExtract({
+        db,
+        clientOptions: { baseUrl: portal.baseUrl, apiKey: KEY, pageSize: 50 },
+        mode: "full",
+        logger: silentLogger,
+      });
+      const handle = await openDatabase(db, { readOnly: true });
+      try {
+        await expectTablesEqualPortal(await handle.connect(), sim.data);
+      } finally {
+        handle.close();
+      }
+      // Users without takes: their take lists came back as {}.
+      expect(empty).toBeGreaterThan(0);
+    } finally {
+      await portal.close();
+      await sim.close();
+    }
   });
 });
