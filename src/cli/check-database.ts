@@ -14,13 +14,13 @@ import type { CheckLine } from "./check-report-settings.js";
 const WHAT = "database";
 
 export async function checkDatabase(
-  config: Pick<ResolvedConfig, "db">,
+  config: Pick<ResolvedConfig, "db"> & { readonly baseUrl: string },
   line: CheckLine,
   now: Date = new Date(),
 ): Promise<void> {
   let state: DatabaseState;
   try {
-    state = await readDatabaseState(config.db, config.db);
+    state = await readDatabaseState(config.db, config.db, config.baseUrl);
   } catch (error) {
     // Held by a run or a reader right now: nothing is wrong with it, and the holder lets go.
     if (error instanceof DatabaseLockedError) line("warning", WHAT, error.held);
@@ -40,6 +40,16 @@ export async function checkDatabase(
     line("ok", WHAT, `${db}: no extract has run into it yet`);
   } else {
     line(...runsLine(db, state, now));
+    const other = state.otherPortal;
+    // A path shared by mistake (a copied cron line): an incremental run would be refused, and a
+    // full one would replace the other portal's records without a word in the reports.
+    if (other !== undefined) {
+      line(
+        "warning",
+        WHAT,
+        `${db} holds the records of ${other.address} (run ${other.runId}), not of ${config.baseUrl}: a full extract of every resource replaces them, an incremental one is refused; give each portal its own --db`,
+      );
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 import { existsSync } from "node:fs";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { checkDatabasePath, openError } from "./open-errors.js";
+import { loadedFromElsewhere } from "./run-address.js";
 import { tableExists } from "./table-columns.js";
 
 /** The newest run of the database, whatever its end. */
@@ -30,14 +31,21 @@ export type DatabaseState =
       /** When the last successful run ended; undefined when none has. */
       readonly lastSucceeded: Date | undefined;
       readonly latest: LatestRun | undefined;
+      /** The last successful run that recorded another address than the one asked about. */
+      readonly otherPortal?: { readonly runId: number; readonly address: string };
     };
 
 /**
- * The state of the database at `path` (`shown` as the user named it). Throws what an extract
- * would fail on (a missing or read-only folder, a file that is not DuckDB's, a damaged file)
- * and, when another process holds the file, DuckDB's lock as a `DatabaseLockedError`.
+ * The state of the database at `path` (`shown` as the user named it), its records compared with
+ * those of the portal at `address`. Throws what an extract would fail on (a missing or read-only
+ * folder, a file that is not DuckDB's, a damaged file) and, when another process holds the file,
+ * DuckDB's lock as a `DatabaseLockedError`.
  */
-export async function readDatabaseState(shown: string, path: string): Promise<DatabaseState> {
+export async function readDatabaseState(
+  shown: string,
+  path: string,
+  address: string,
+): Promise<DatabaseState> {
   await checkDatabasePath(shown, path, false);
   if (!existsSync(path)) return { kind: "new" };
   let instance: DuckDBInstance;
@@ -53,7 +61,7 @@ export async function readDatabaseState(shown: string, path: string): Promise<Da
   try {
     const connection = await instance.connect();
     try {
-      return await runsState(connection);
+      return await runsState(connection, address);
     } finally {
       connection.closeSync();
     }
@@ -64,7 +72,7 @@ export async function readDatabaseState(shown: string, path: string): Promise<Da
   }
 }
 
-async function runsState(connection: DuckDBConnection): Promise<DatabaseState> {
+async function runsState(connection: DuckDBConnection, address: string): Promise<DatabaseState> {
   if (!(await tableExists(connection, "_runs"))) {
     return { kind: "present", lastSucceeded: undefined, latest: undefined };
   }
@@ -75,8 +83,10 @@ async function runsState(connection: DuckDBConnection): Promise<DatabaseState> {
   const row = reader.getRowsJS()[0];
   if (row === undefined) return { kind: "present", lastSucceeded: undefined, latest: undefined };
   const [succeeded, status, startedAt, error] = row;
+  const otherPortal = await loadedFromElsewhere(connection, address);
   return {
     kind: "present",
+    ...(otherPortal ? { otherPortal } : {}),
     lastSucceeded: succeeded instanceof Date ? succeeded : undefined,
     latest: {
       status: String(status),

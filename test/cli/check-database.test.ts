@@ -28,11 +28,21 @@ afterAll(() => sim?.close());
 
 const env = () => ({ LMS_BASE_URL: sim.baseUrl, LMS_API_KEY_FILE: join(dir, "key") });
 
-/** check's database line for `db`, and its exit code. */
+/** check's database lines for `db`, and its exit code. */
+async function databaseLines(
+  db: string,
+  baseUrl = sim.baseUrl,
+): Promise<{ lines: string[]; code: number }> {
+  const run = await runCli(dir, ["check", "--db", db], { ...env(), LMS_BASE_URL: baseUrl });
+  const lines = run.stdout.split("\n").filter((l) => /^. database: /.test(l));
+  return { lines, code: run.code };
+}
+
+/** check's one database line for `db`, and its exit code. */
 async function databaseLine(db: string): Promise<{ line: string | undefined; code: number }> {
-  const run = await runCli(dir, ["check", "--db", db], env());
-  const line = run.stdout.split("\n").find((l) => /^. database: /.test(l));
-  return { line, code: run.code };
+  const { lines, code } = await databaseLines(db);
+  expect(lines).toHaveLength(1);
+  return { line: lines[0], code };
 }
 
 const WHEN = String.raw`\d{4}-\d\d-\d\d \d\d:\d\d UTC \((just now|\d+ min ago)\)`;
@@ -51,6 +61,22 @@ describe("check's database line", () => {
     expect(after.line).toMatch(
       new RegExp(`^✓ database: ${db}: the last extract succeeded at ${WHEN}$`),
     );
+  });
+
+  it("warns of a database that holds another portal's records", async () => {
+    const db = join(dir, "other.duckdb");
+    expect((await runCli(dir, ["extract", "--db", db], env())).code).toBe(0);
+    const other = await startSimulator({ apiKey: KEY, users: 10, takesPerUser: 1, seed: 4 });
+    try {
+      const { lines, code } = await databaseLines(db, other.baseUrl);
+      expect(code).toBe(0);
+      expect(lines[0]).toMatch(/^✓ database: .*: the last extract succeeded at /);
+      expect(lines[1]).toBe(
+        `! database: ${db} holds the records of ${sim.baseUrl} (run 1), not of ${other.baseUrl}: a full extract of every resource replaces them, an incremental one is refused; give each portal its own --db`,
+      );
+    } finally {
+      await other.close();
+    }
   });
 
   it("warns of a latest extract that failed, with its reason and the last success; exit 0", async () => {

@@ -107,7 +107,7 @@ async function checkOnce(
   ctx.signal.throwIfAborted();
   if (settings === undefined) return { failed: "fix the configuration first", code: "bad-input" };
   secrets.push(settings.apiKey);
-  await checkDatabase(settings.config, line);
+  await checkDatabase({ db: settings.config.db, baseUrl: settings.config.baseUrl ?? "" }, line);
   const setup = await checkPortal(settings, ctx.signal, mark);
   if (failed === 0) return { failed: 0, code: "failed" };
   // Wrong mail settings are bad input, as report --mail answers them, when nothing else failed.
