@@ -3,12 +3,15 @@
  * ended. The portal lines say whether the next run can work; this one says whether the last ones
  * did, which is what a scheduled job that stopped producing reports needs to know first.
  */
+
+import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ResolvedConfig } from "../config/resolve.js";
-import { errorFirstLine } from "../errors/error-text.js";
+import { errorFirstLine, errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { type DatabaseState, type LatestRun, readDatabaseState } from "../load/database-state.js";
 import { DatabaseLockedError } from "../load/open-errors.js";
 import { utcText } from "../report/html/loaded-text.js";
+import { type RosterCoverage, rosterCoverage, rosterWarning } from "../report/roster-coverage.js";
 import type { CheckLine } from "./check-report-settings.js";
 
 const WHAT = "database";
@@ -19,8 +22,13 @@ export async function checkDatabase(
   now: Date = new Date(),
 ): Promise<void> {
   let state: DatabaseState;
+  // How the roster covers the people in the data, or why it could not be told.
+  let roster: RosterCoverage | string | undefined;
+  const readRoster = async (connection: DuckDBConnection) => {
+    roster = await rosterCoverage(connection).catch((error: unknown) => errorText(error));
+  };
   try {
-    state = await readDatabaseState(config.db, config.db, config.baseUrl);
+    state = await readDatabaseState(config.db, config.db, config.baseUrl, readRoster);
   } catch (error) {
     // Held by a run or a reader right now: nothing is wrong with it, and the holder lets go.
     if (error instanceof DatabaseLockedError) line("warning", WHAT, error.held);
@@ -51,6 +59,20 @@ export async function checkDatabase(
       );
     }
   }
+  if (roster !== undefined) line(...rosterLine(roster));
+}
+
+/**
+ * The roster's line: reports name people from it, so one missing or behind the portal shows as
+ * ids and empty names in every report sent, which is better found here than by their readers.
+ */
+function rosterLine(roster: RosterCoverage | string): Parameters<CheckLine> {
+  if (typeof roster === "string") return ["warning", "roster", roster];
+  const warning = rosterWarning(roster);
+  if (warning !== undefined) return ["warning", "roster", warning];
+  const everyone = roster.people === 0 ? "" : ", everyone in the data among them";
+  const people = `${roster.roster} ${roster.roster === 1 ? "person" : "people"}`;
+  return ["ok", "roster", `${people}${everyone}`];
 }
 
 /** The line of a database with runs: ok when the latest succeeded, a warning when it did not. */

@@ -45,6 +45,8 @@ export async function readDatabaseState(
   shown: string,
   path: string,
   address: string,
+  /** Reads more of a database that has runs, on the same read-only connection; never throws. */
+  alsoRead?: (connection: DuckDBConnection) => Promise<void>,
 ): Promise<DatabaseState> {
   await checkDatabasePath(shown, path, false);
   if (!existsSync(path)) return { kind: "new" };
@@ -61,7 +63,9 @@ export async function readDatabaseState(
   try {
     const connection = await instance.connect();
     try {
-      return await runsState(connection, address);
+      const state = await runsState(connection, address);
+      if (state.kind === "present" && state.latest !== undefined) await alsoRead?.(connection);
+      return state;
     } finally {
       connection.closeSync();
     }

@@ -2,13 +2,14 @@
  * `check`'s database line, as a scheduled job's owner reads it: a database not made yet, the last
  * extract's success, a latest extract that failed after an earlier success, a database another
  * process holds (a warning: the holder lets go), a damaged one and a folder that is not there
- * (failures). A real simulated portal over HTTP, real DuckDB files, the CLI in this process.
+ * (failures); and the roster's line, missing and then imported. A real simulated portal over HTTP, real DuckDB files, the CLI in this process.
  */
 import { createHash } from "node:crypto";
 import { open, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FaultConfig } from "../../src/simulator/faults.js";
+import { writePeopleCsv } from "../../src/simulator/people-csv.js";
 import { startSimulator } from "../../src/simulator/server.js";
 import { runCli } from "../helpers/in-process-cli.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
@@ -38,6 +39,12 @@ async function databaseLines(
   return { lines, code: run.code };
 }
 
+/** check's roster line for `db`. */
+async function rosterLine(db: string): Promise<string | undefined> {
+  const run = await runCli(dir, ["check", "--db", db], env());
+  return run.stdout.split("\n").find((l) => /^. roster: /.test(l));
+}
+
 /** check's one database line for `db`, and its exit code. */
 async function databaseLine(db: string): Promise<{ line: string | undefined; code: number }> {
   const { lines, code } = await databaseLines(db);
@@ -60,6 +67,17 @@ describe("check's database line", () => {
     expect(after.code).toBe(0);
     expect(after.line).toMatch(
       new RegExp(`^✓ database: ${db}: the last extract succeeded at ${WHEN}$`),
+    );
+    // Reports name people from the roster: none imported yet is warned of, not failed.
+    expect(await rosterLine(db)).toMatch(
+      /^! roster: no roster imported: the \d+ people in the data are shown by user_id only, without names; import one with "lms-export roster import FILE"$/,
+    );
+    const roster = join(dir, "people.csv");
+    const people = await writePeopleCsv(sim.data, roster);
+    const imported = await runCli(dir, ["roster", "import", roster, "--db", db], env());
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(await rosterLine(db)).toBe(
+      `✓ roster: ${people} people, everyone in the data among them`,
     );
   });
 
