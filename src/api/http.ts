@@ -93,7 +93,7 @@ export function createHttpConnection(options: HttpConnectionOptions): HttpConnec
         }
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason;
-        throw transportError(error, context, options.origin) ?? error;
+        throw transportError(error, context, options) ?? error;
       }
     },
     close() {
@@ -111,9 +111,9 @@ export function createHttpConnection(options: HttpConnectionOptions): HttpConnec
 export function transportError(
   error: unknown,
   context: RequestContext,
-  origin: string,
+  target: { readonly origin: string; readonly timeoutMs?: number },
 ): NetworkError | TlsError | undefined {
-  const failure = transportFailure(error, origin);
+  const failure = transportFailure(error, target.origin, target.timeoutMs);
   if (failure === undefined) return undefined;
   const init = { systemCode: failure.code, cause: error };
   return failure.phase === "tls"

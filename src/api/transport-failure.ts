@@ -37,18 +37,31 @@ const TRANSFER_CODES = new Set([
   "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
 ]);
 
-const PHASE_TEXT: Record<NetworkPhase, (origin: string) => string> = {
+const PHASE_TEXT: Record<NetworkPhase, (origin: string, timeout: string) => string> = {
   connect: (origin) => `could not connect to ${origin}`,
-  headers_timeout: (origin) => `no answer from ${origin} within the timeout`,
-  body_timeout: (origin) => `the answer from ${origin} stalled past the timeout`,
+  headers_timeout: (origin, timeout) => `no answer from ${origin} within ${timeout}`,
+  body_timeout: (origin, timeout) => `the answer from ${origin} stalled for ${timeout}`,
   transfer: (origin) => `the connection to ${origin} broke`,
 };
 
+/** What a timed-out request waited. */
+function timeoutText(timeoutMs: number | undefined): string {
+  return timeoutMs === undefined ? "the timeout" : `${timeoutMs / 1000} s`;
+}
+
+/** How to wait longer for a portal that answers this slowly. */
+const LONGER_TIMEOUT = "; a portal this slow needs a longer --request-timeout SECONDS";
+
 /**
- * `error` as a transport failure of a request to `origin`, or `undefined` if it is not one (a
- * bug, or a failure this does not know, which the caller shows as it is).
+ * `error` as a transport failure of a request to `origin` that waited `timeoutMs` for its answer,
+ * or `undefined` if it is not one (a bug, or a failure this does not know, which the caller shows
+ * as it is).
  */
-export function transportFailure(error: unknown, origin: string): TransportFailure | undefined {
+export function transportFailure(
+  error: unknown,
+  origin: string,
+  timeoutMs?: number,
+): TransportFailure | undefined {
   const code = systemCode(error);
   if (code === undefined) return undefined;
   const tls = tlsProblem(code);
@@ -61,8 +74,15 @@ export function transportFailure(error: unknown, origin: string): TransportFailu
   else if (code === "UND_ERR_BODY_TIMEOUT") phase = "body_timeout";
   else if (TRANSFER_CODES.has(code) || code.startsWith("HPE_")) phase = "transfer";
   else return undefined;
-  const hint = code === "ENOTFOUND" ? " (host name not found: check the base URL)" : "";
-  return { phase, code, text: `${PHASE_TEXT[phase](origin)} (${code})${hint}` };
+  const timedOut = phase === "headers_timeout" || phase === "body_timeout";
+  const hint =
+    code === "ENOTFOUND"
+      ? " (host name not found: check the base URL)"
+      : timedOut && timeoutMs !== undefined
+        ? LONGER_TIMEOUT
+        : "";
+  const text = PHASE_TEXT[phase](origin, timeoutText(timeoutMs));
+  return { phase, code, text: `${text} (${code})${hint}` };
 }
 
 /**

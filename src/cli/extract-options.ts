@@ -191,6 +191,7 @@ export async function extractWith(options: {
       maxConcurrency: config.maxConcurrency,
       rate: config.rate,
       pageSize: config.pageSize,
+      timeoutMs: config.requestTimeoutMs,
       logger,
     },
     mode: flags.incremental || since ? "incremental" : "full",

@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_OUT_DIR,
   DEFAULT_PAGE_SIZE,
+  DEFAULT_TIMEOUT_MS,
 } from "../config/defaults.js";
 import { REPORT_FORMATS_TEXT } from "../config/report-formats.js";
 import { DEFAULT_MEMORY_LIMIT, EXTRACT_MEMORY_LIMIT } from "../load/memory-limit.js";
@@ -29,7 +30,7 @@ export function withConfigOption<T>(y: Argv<T>) {
 
 /**
  * Where the portal is and how hard to ask it: --base-url --api-key-file --auth-scheme
- * --concurrency --max-concurrency --rate --page-size --allow-http, plus --config. A hidden --api-key exists only so
+ * --concurrency --max-concurrency --rate --page-size --request-timeout --allow-http, plus --config. A hidden --api-key exists only so
  * resolveConfig can refuse it with a message that says where the key goes instead.
  */
 export function withConnectionOptions<T>(y: Argv<T>) {
@@ -71,6 +72,11 @@ export function withConnectionOptions<T>(y: Argv<T>) {
       type: "number",
       group: CONNECTION,
       description: `Records asked for per list page (default ${DEFAULT_PAGE_SIZE}; env LMS_PAGE_SIZE)`,
+    })
+    .option("request-timeout", {
+      type: "number",
+      group: CONNECTION,
+      description: `Seconds a request waits for the portal's answer before it is tried again (default ${DEFAULT_TIMEOUT_MS / 1000}; env LMS_REQUEST_TIMEOUT)`,
     })
     .option("allow-http", {
       type: "boolean",

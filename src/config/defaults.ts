@@ -43,8 +43,10 @@ export const MAX_PAGE_SIZE = 10_000;
 
 /** Attempts per request, the first included. */
 export const DEFAULT_MAX_ATTEMPTS = 6;
-/** Header and body timeout of one request, ms. */
+/** Header and body timeout of one request, ms (--request-timeout, in seconds). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+// An hour: beyond it a request is not slow but lost, and a typo (3600000) is refused.
+export const MAX_REQUEST_TIMEOUT_S = 3600;
 /** Backoff before the first retry, ms (jittered, doubling), and its cap. */
 export const DEFAULT_RETRY_BASE_MS = 250;
 export const DEFAULT_RETRY_MAX_MS = 15_000;

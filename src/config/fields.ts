@@ -10,6 +10,7 @@ import {
   MAX_PAGE_SIZE,
   MAX_PORTALS_AT_ONCE,
   MAX_RATE,
+  MAX_REQUEST_TIMEOUT_S,
 } from "./defaults.js";
 import { DUCKDB_SIZE } from "./duckdb-size.js";
 import { REPORT_FORMATS, REPORT_FORMATS_TEXT } from "./report-formats.js";
@@ -33,6 +34,7 @@ export const FIELD_SCHEMAS = {
   maxConcurrency: REQUESTS_IN_FLIGHT,
   rate: z.number().min(0).max(MAX_RATE),
   pageSize: z.int().min(1).max(MAX_PAGE_SIZE),
+  requestTimeout: z.number().min(1).max(MAX_REQUEST_TIMEOUT_S),
   lookback: z.number().min(0).max(MAX_LOOKBACK_MINUTES),
   portalsAtOnce: z.int().min(1).max(MAX_PORTALS_AT_ONCE),
   duckdbMemoryLimit: z.string().trim().regex(DUCKDB_SIZE),
@@ -119,6 +121,13 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
     flag: "page-size",
     env: "LMS_PAGE_SIZE",
     file: "pageSize",
+  },
+  requestTimeout: {
+    kind: "number",
+    expected: `a number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_S}`,
+    flag: "request-timeout",
+    env: "LMS_REQUEST_TIMEOUT",
+    file: "requestTimeout",
   },
   lookback: {
     kind: "number",

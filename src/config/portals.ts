@@ -22,6 +22,7 @@ export const PORTAL_FIELDS: readonly FieldName[] = [
   "db",
   "rate",
   "pageSize",
+  "requestTimeout",
   "authScheme",
   "allowHttp",
 ];

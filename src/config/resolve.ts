@@ -18,6 +18,7 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_PORTALS_AT_ONCE,
   DEFAULT_RATE,
+  DEFAULT_TIMEOUT_MS,
 } from "./defaults.js";
 import { rawFromEnv } from "./env-values.js";
 import {
@@ -50,6 +51,8 @@ export interface ResolvedConfig {
   /** Requests per second; undefined = no limit. */
   rate: number | undefined;
   pageSize: number;
+  /** How long one request waits for the portal's answer (headers, then each part of the body), ms. */
+  requestTimeoutMs: number;
   /** How far before the last successful run's start an incremental extract looks, ms. */
   lookbackMs: number;
   /** Portals `--all-portals` runs at once. */
@@ -152,6 +155,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const rawBaseUrl = pick("baseUrl");
   const rate = pick("rate") ?? DEFAULT_RATE;
   const lookback = pick("lookback");
+  const requestTimeout = pick("requestTimeout");
   const { reportParams, reportParamSources } = mergedReportParams(layers, sources);
 
   return {
@@ -168,6 +172,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     maxConcurrency: pick("maxConcurrency") ?? DEFAULT_MAX_CONCURRENCY,
     rate: rate === 0 ? undefined : rate,
     pageSize: pick("pageSize") ?? DEFAULT_PAGE_SIZE,
+    requestTimeoutMs: requestTimeout === undefined ? DEFAULT_TIMEOUT_MS : requestTimeout * 1000,
     lookbackMs: lookback === undefined ? DEFAULT_LOOKBACK_MS : lookback * 60_000,
     portalsAtOnce: pick("portalsAtOnce") ?? DEFAULT_PORTALS_AT_ONCE,
     duckdbMemoryLimit: pick("duckdbMemoryLimit"),

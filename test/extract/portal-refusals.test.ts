@@ -101,6 +101,25 @@ describe("a portal that refuses pages larger than it allows (HTTP 400)", () => {
   });
 });
 
+describe("a portal slower than --request-timeout", () => {
+  it("fails naming the seconds waited and the setting; a longer one completes", async () => {
+    // undici checks its timeouts every half second: 3 s is past a 1 s timeout however it falls.
+    const sim = await simulator({ latencyMs: 3_000 });
+    const db = join(dir, "slow.duckdb");
+    const args = ["extract", "--base-url", sim.baseUrl, "--db", db, "--request-timeout"];
+    const env = { LMS_API_KEY: KEY };
+    const impatient = await runCli(dir, [...args, "1"], env);
+    expect(impatient.code).toBe(1);
+    expect(printed(impatient.stderr)[0]).toMatch(
+      /^lms-export: extract failed: authenticate \(POST \/api-v2\/token\): gave up after 6 attempts; last: no answer from http:\/\/127\.0\.0\.1:\d+ within 1 s \(UND_ERR_HEADERS_TIMEOUT\); a portal this slow needs a longer --request-timeout SECONDS.*; the database is unchanged$/,
+    );
+    sim.faults.latencyMs = 1_500;
+    // One list is enough to show the longer wait works: the token and a page, 1.5 s each.
+    const patient = await runCli(dir, [...args, "5", "--only", "grp"], env);
+    expect(patient.code, patient.stderr).toBe(0);
+  });
+});
+
 describe("a portal whose certificate is not trusted here", () => {
   it("is the portal's failure, at once, naming the address and NODE_EXTRA_CA_CERTS, which cures it", async () => {
     const portal = await startTlsPortal(dir);

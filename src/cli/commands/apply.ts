@@ -262,6 +262,7 @@ async function runApply(
         concurrency: config.concurrency,
         maxConcurrency: config.maxConcurrency,
         rate: config.rate,
+        timeoutMs: config.requestTimeoutMs,
         logger,
       },
       // Rows under way at once; with "auto" the client's limiter decides what is really in flight.

@@ -29,8 +29,16 @@ import { EXIT_CODES } from "../exit-codes.js";
 import { namingKeySource } from "../key-refusal.js";
 import { withConnectionOptions } from "../options.js";
 
-/** A slow portal answers a single small request well within this; a dead one does not. */
+/**
+ * A slow portal answers a single small request well within this; a dead one does not. A
+ * --request-timeout given (flag, environment, config file) is used instead: the portal it is
+ * given for is known to be slow.
+ */
 const TIMEOUT_MS = 15_000;
+
+function checkTimeoutMs(config: ResolvedConfig): number {
+  return config.origins.requestTimeout === "default" ? TIMEOUT_MS : config.requestTimeoutMs;
+}
 
 type Mark = (ok: boolean, what: string, detail: string) => void;
 
@@ -198,12 +206,13 @@ async function checkPortal(
 ): Promise<SetupFailure | undefined> {
   const { config, apiKey, keySource } = settings;
   const baseUrl = config.baseUrl ?? "";
+  const timeoutMs = checkTimeoutMs(config);
   const started = Date.now();
   try {
     // Any HTTP answer at all means the address, the network and TLS are right.
     const answer = await request(baseUrl, {
       method: "GET",
-      signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
     });
     await answer.body.dump();
     mark(true, "portal reachable", `answered in ${Date.now() - started} ms`);
@@ -223,7 +232,7 @@ async function checkPortal(
     authScheme: config.authScheme,
     concurrency: 1,
     maxAttempts: 2,
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs,
     signal,
   });
   try {
