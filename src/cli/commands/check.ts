@@ -22,6 +22,7 @@ import {
   requireConfiguredPortal,
 } from "../all-portals.js";
 import { checkDatabase } from "../check-database.js";
+import { checkMailServer } from "../check-mail-server.js";
 import { type CheckLine, checkReportSettings } from "../check-report-settings.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
@@ -52,6 +53,11 @@ export function registerCheck(root: Argv, ctx: CliContext): Argv {
           type: "string",
           description: `DuckDB file whose state to check, read only (default ./${DEFAULT_DB}; env LMS_DB)`,
         })
+        .option("mail", {
+          type: "boolean",
+          description:
+            "Also connect to the mail server and log in, as report --mail would; nothing is sent",
+        })
         .option("portal", {
           type: "string",
           group: "Portals:",
@@ -65,7 +71,8 @@ export function registerCheck(root: Argv, ctx: CliContext): Argv {
         .conflicts("portal", "all-portals")
         .example("$0 check", "with the settings of the environment and lms-export.config.json")
         .example("$0 check --base-url https://lms.example.com/api-v2 --api-key-file key", "")
-        .example("$0 check --all-portals", "every portal of the config file"),
+        .example("$0 check --all-portals", "every portal of the config file")
+        .example("$0 check --mail", "and log in to the mail server, sending nothing"),
     async (args) => {
       if (args.allPortals) return checkAllPortals(args, ctx);
       if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
@@ -117,6 +124,7 @@ async function checkOnce(
   secrets.push(settings.apiKey);
   await checkDatabase({ db: settings.config.db, baseUrl: settings.config.baseUrl ?? "" }, line);
   const setup = await checkPortal(settings, ctx.signal, mark);
+  if (args.mail === true) await checkMailServer(settings.config, ctx.env, line, ctx.signal);
   if (failed === 0) return { failed: 0, code: "failed" };
   // Wrong mail settings are bad input, as report --mail answers them, when nothing else failed.
   const code =

@@ -1,0 +1,86 @@
+/**
+ * `check --mail` against real SMTP servers on 127.0.0.1 (smtp-server) and a simulated portal:
+ * the login the settings give is tried and nothing is sent; a refused password or a server not
+ * there fails the check in one line that never shows the password; without --mail the server is
+ * not contacted.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator } from "../../src/simulator/server.js";
+import { closedPort } from "../helpers/closed-port.js";
+import { runCli } from "../helpers/in-process-cli.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
+import { startSmtp } from "./smtp-fixture.js";
+
+const KEY = "check-mail-key-93be";
+const PASSWORD = "smtp-pass-5d81c2";
+const dir = tempDirForFile("lms-check-mail-");
+let sim: Awaited<ReturnType<typeof startSimulator>>;
+
+beforeAll(async () => {
+  sim = await startSimulator({ apiKey: KEY, users: 10, takesPerUser: 1, seed: 2 });
+  await writeFile(join(dir, "key"), `${KEY}\n`, { mode: 0o600 });
+  await writeFile(join(dir, "smtp.pass"), `${PASSWORD}\n`, { mode: 0o600 });
+});
+afterAll(() => sim?.close());
+
+/** `check` with the mail server at `port` (user `reporter`): its mail server line and exit code. */
+async function check(port: number, ...extra: string[]) {
+  const run = await runCli(dir, ["check", ...extra], {
+    LMS_BASE_URL: sim.baseUrl,
+    LMS_API_KEY_FILE: join(dir, "key"),
+    LMS_SMTP_URL: `smtp://reporter@127.0.0.1:${port}`,
+    LMS_SMTP_PASSWORD_FILE: join(dir, "smtp.pass"),
+    LMS_MAIL_FROM: "reports@example.com",
+  });
+  expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
+  const line = run.stdout.split("\n").find((l) => /^. mail server: /.test(l));
+  return { code: run.code, line };
+}
+
+describe("check --mail", () => {
+  it("logs in and sends nothing; without --mail the server is not contacted", async () => {
+    const smtp = await startSmtp({ auth: { user: "reporter", pass: PASSWORD } });
+    try {
+      expect(await check(smtp.port)).toEqual({ code: 0, line: undefined });
+      expect(smtp.connections).toBe(0);
+      expect(await check(smtp.port, "--mail")).toEqual({
+        code: 0,
+        // The check's lines hide a URL's user as they hide its password.
+        line: `✓ mail server: smtp://[redacted]@127.0.0.1:${smtp.port}: greeted, logged in; nothing sent`,
+      });
+      expect(smtp.logins).toEqual([{ user: "reporter", pass: PASSWORD }]);
+      expect(smtp.received).toHaveLength(0);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("fails on a refused password, naming the server, never the password", async () => {
+    // This server's refusal echoes the password it got.
+    const smtp = await startSmtp({ auth: { user: "reporter", pass: "another" } });
+    try {
+      const { code, line } = await check(smtp.port, "--mail");
+      expect(code).toBe(1);
+      expect(line).toMatch(
+        new RegExp(
+          `^✗ mail server: smtp://\\[redacted\\]@127\\.0\\.0\\.1:${smtp.port} could not be reached or refused the login \\(.*535.*\\[redacted\\].*\\)$`,
+        ),
+      );
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("fails on a server that is not there", async () => {
+    const port = await closedPort();
+    const { code, line } = await check(port, "--mail");
+    expect(code).toBe(1);
+    expect(line).toMatch(
+      new RegExp(
+        `^✗ mail server: smtp://\\[redacted\\]@127\\.0\\.0\\.1:${port} could not be reached or refused the login \\(.*ECONNREFUSED.*\\)$`,
+      ),
+    );
+  });
+});
