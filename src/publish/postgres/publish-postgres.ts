@@ -46,6 +46,7 @@ import {
 } from "./stall-watch.js";
 import { swapInTurn } from "./swap-in-turn.js";
 import { nextTable } from "./swap-tables.js";
+import { unreachedAdvice } from "./unreached-server.js";
 
 export const DEFAULT_PG_SCHEMA = "lms";
 
@@ -185,6 +186,8 @@ function failureText(error: unknown, settings: PgSettings, schema: string): stri
     return dependentObjectsText(text, (error as { detail?: unknown }).detail);
   }
   if (isLostConnection(error)) return `${text}: ${LOST_CONNECTION_ADVICE}`;
+  const unreached = unreachedAdvice(error);
+  if (unreached !== undefined) return `${text}: ${unreached}`;
   if (text !== "timeout expired") return text;
   const seconds = (settings.client.connectionTimeoutMillis ?? 0) / 1000;
   return `the server did not let us in within ${seconds} s; check the host and port, or wait longer with ?connect_timeout=SECONDS in the URL`;
