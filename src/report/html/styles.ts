@@ -131,6 +131,25 @@ table.data td.overdue-days { font-weight: bold; }
      size and scrolls in its own box, as tables do. */
   .chart svg { max-width: none; }
 }
+/* A reader whose screen is set dark (a phone at night) gets a dark page: light text on dark
+   grounds, every pair at least 4.5:1 as the light page has them. The charts stay light panels:
+   their colours are drawn for the white ground their own SVG carries. Screens only: paper stays
+   light. */
+@media screen and (prefers-color-scheme: dark) {
+  :root { color-scheme: dark; }
+  body { color: #e6edf3; background: #0d1117; }
+  .meta, .settings, .note, .headline-label { color: #9ea7b3; }
+  .settings strong { color: #e6edf3; }
+  .headline { border-color: #3d444d; background: #151b23; }
+  .table-box { border-color: #3d444d; }
+  table.data th { border-bottom-color: #3d444d; background: #151b23; }
+  table.data td { border-bottom-color: #262c36; }
+  table.data tbody tr:nth-child(even) { background: #11161d; }
+  table.data tbody tr.overdue { background: #3b1719; }
+  table.data td.overdue-start { border-left-color: #f85149; }
+  /* The chart's text is drawn in currentColor: kept dark on the panel's white. */
+  .chart svg { color: #1b1f24; background: #ffffff; border-radius: 4px; }
+}
 @media print {
   .report { max-width: none; padding: 0; }
   .table-box { overflow: visible; border: none; }
