@@ -109,7 +109,14 @@ export interface ColParser extends Xform<ColModel> {
 }
 
 /** lib/doc/enums.js: the cell types the reader tells apart. */
-export const ValueType = { Null: 0, Merge: 1, Hyperlink: 5, Formula: 6 } as const;
+export const ValueType = {
+  Null: 0,
+  Merge: 1,
+  String: 3,
+  Date: 4,
+  Hyperlink: 5,
+  Formula: 6,
+} as const;
 
 type Constructor<T> = new () => T;
 

@@ -15,6 +15,7 @@ import {
   type XmlNode,
 } from "./exceljs-parsers.js";
 import { EmptyResults } from "./xlsx-empty-results.js";
+import { IsoDateCells } from "./xlsx-iso-dates.js";
 import { ownRowStrings } from "./xlsx-own-strings.js";
 import { type Part, parsePart, type XmlHandler } from "./xlsx-package.js";
 
@@ -69,6 +70,7 @@ class SheetHandler implements XmlHandler {
   readonly #rowParser = new RowXform();
   readonly #colParser = new ColXform();
   readonly #emptyResults = new EmptyResults();
+  readonly #isoDates = new IsoDateCells();
 
   constructor(
     private readonly options: ReconcileOptions,
@@ -80,6 +82,7 @@ class SheetHandler implements XmlHandler {
     if (this.#inRow) {
       this.#rowParser.parseOpen(node);
       this.#emptyResults.opened(node.name);
+      this.#isoDates.opened(node.name, node.attributes);
     } else if (this.#depth === 2) {
       this.#section = SECTIONS.has(node.name) ? (node.name as Section) : "other";
     } else if (this.#depth === 3) {
@@ -104,13 +107,16 @@ class SheetHandler implements XmlHandler {
   }
 
   text(text: string): void {
-    if (this.#inRow) this.#rowParser.parseText(text);
+    if (!this.#inRow) return;
+    this.#rowParser.parseText(text);
+    this.#isoDates.text(text);
   }
 
   close(name: string): void {
     this.#depth--;
     if (this.#inRow && this.#rowParser.parseClose(name)) {
       this.#emptyResults.closed(name, this.#rowParser.model.cells);
+      this.#isoDates.closed(name, this.#rowParser.model.cells);
     } else if (this.#inRow) {
       this.#inRow = false;
       const row = this.#rowParser.model;
@@ -118,6 +124,7 @@ class SheetHandler implements XmlHandler {
       ownRowStrings(row);
       reconcileRow(this.#rowParser, row, this.options);
       this.#emptyResults.settle();
+      this.#isoDates.settle();
       this.onRow(row);
     }
     if (this.#depth === 1) this.#section = "other";
