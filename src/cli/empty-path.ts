@@ -90,7 +90,12 @@ export function emptyPathLine(
   }
   const file = command === undefined ? undefined : FILE_ARGUMENTS[command];
   if (file !== undefined && isBlank(parsed.file)) {
-    return withHelp(`${command} needs ${file}, got an empty name`, command);
+    // The parser gives a lone "-", standard input to many tools, as an empty name: the message
+    // would say nothing was given when something was, just not a file.
+    const got = argv.includes("-")
+      ? `got "-", but it reads no standard input: save the data to a file and give its path`
+      : "got an empty name";
+    return withHelp(`${command} needs ${file}, ${got}`, command);
   }
   return undefined;
 }

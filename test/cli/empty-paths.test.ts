@@ -46,6 +46,22 @@ describe("an empty path is refused by name, not taken as the working directory",
   });
 });
 
+describe("a file argument given as '-' (standard input elsewhere) is said to be no file", () => {
+  it.each([
+    [["apply", "-", "--op", "user.edit", "--db", "a.duckdb"], "apply needs the file of changes"],
+    [["roster", "import", "-", "--db", "a.duckdb"], "roster import needs the roster file"],
+  ])("%j", async (args, needs) => {
+    const work = await tempDir();
+    const run = await runInProcess(args, work, { LMS_QUIET: "1" });
+    const help = `lms-export ${args[0] === "apply" ? "apply" : "roster import"} --help`;
+    expect(run.stderr).toBe(
+      `lms-export: ${needs}, got "-", but it reads no standard input: save the data to a file and give its path; see ${help}\n`,
+    );
+    expect(run.code).toBe(2);
+    expect(await readdir(work)).toEqual([]);
+  });
+});
+
 describe("a path that starts with '-' is said to look like a flag, not to be empty or missing", () => {
   it.each([
     [["report", "completion", "--out", "-o"], "--out needs a folder", "--out=./-o (or --out ./-o)"],
