@@ -58,6 +58,14 @@ function reconcileRow(parser: RowParser, row: RowModel, options: ReconcileOption
 
 const SECTIONS: ReadonlySet<string> = new Set(["sheetData", "cols", "mergeCells", "hyperlinks"]);
 
+/**
+ * The phonetic reading a Japanese spreadsheet keeps beside a text (`<rPh><t>トウキョウ</t></rPh>`
+ * after `<t>東京</t>`). exceljs's cell parser appends any `<t>` of an inline string to its
+ * value, the reading too (`東京トウキョウ`), so these elements are not handed to it: the text is
+ * what the cell shows. (In shared strings exceljs leaves the reading out itself.)
+ */
+const PHONETIC: ReadonlySet<string> = new Set(["rPh", "phoneticPr"]);
+
 /** Routes the worksheet's sections; a row's events go to exceljs's row parser. */
 class SheetHandler implements XmlHandler {
   readonly merges: string[] = [];
@@ -67,6 +75,8 @@ class SheetHandler implements XmlHandler {
   #depth = 0;
   #section: Section = "other";
   #inRow = false;
+  /** Elements open inside a phonetic reading (`<rPh>`, `<phoneticPr>`) of an inline string. */
+  #phonetic = 0;
   readonly #rowParser = new RowXform();
   readonly #colParser = new ColXform();
   readonly #emptyResults = new EmptyResults();
@@ -79,7 +89,9 @@ class SheetHandler implements XmlHandler {
 
   open(node: XmlNode): void {
     this.#depth++;
-    if (this.#inRow) {
+    if (this.#inRow && (this.#phonetic > 0 || PHONETIC.has(node.name))) {
+      this.#phonetic++;
+    } else if (this.#inRow) {
       this.#rowParser.parseOpen(node);
       this.#emptyResults.opened(node.name);
       this.#isoDates.opened(node.name, node.attributes);
@@ -107,14 +119,15 @@ class SheetHandler implements XmlHandler {
   }
 
   text(text: string): void {
-    if (!this.#inRow) return;
+    if (!this.#inRow || this.#phonetic > 0) return;
     this.#rowParser.parseText(text);
     this.#isoDates.text(text);
   }
 
   close(name: string): void {
     this.#depth--;
-    if (this.#inRow && this.#rowParser.parseClose(name)) {
+    if (this.#phonetic > 0) this.#phonetic--;
+    else if (this.#inRow && this.#rowParser.parseClose(name)) {
       this.#emptyResults.closed(name, this.#rowParser.model.cells);
       this.#isoDates.closed(name, this.#rowParser.model.cells);
     } else if (this.#inRow) {
