@@ -63,6 +63,13 @@ export function notedCell(
         problem: `${field.name} is text, but column "${column}" holds ${article} JSON ${note.what}${shown}, not a string: write it in quotes (${quotedCell(value)}) if that is the text meant`,
       };
     }
+    case "column-type": {
+      // As a JSON `true` or `0.1`: an int, flag or date field reads the text as it reads a cell's.
+      if (!field || !isText(field)) return { text };
+      return {
+        problem: `${field.name} is text, but column "${column}" is a Parquet ${note.type} column (${text}), not text: write the column as strings if that is the text meant`,
+      };
+    }
     case "number": {
       // An int or date field takes the number itself, however the sheet shows it.
       if (!field || !isText(field)) return { text };

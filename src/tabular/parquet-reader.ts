@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { errorText } from "../errors/error-text.js";
 import { withCompletionCheck } from "../load/stream-completion.js";
-import { TabularError, type TabularRow, type TabularSource } from "./types.js";
+import { type CellNotes, TabularError, type TabularRow, type TabularSource } from "./types.js";
 
 function firstLine(error: unknown): string {
   const message = errorText(error);
@@ -31,8 +31,37 @@ function asText(column: string, type: string): string {
   return `CASE WHEN isfinite(${column}) AND ${column} = trunc(${column}) AND abs(${column}) <= ${Number.MAX_SAFE_INTEGER} THEN CAST(CAST(${column} AS BIGINT) AS VARCHAR) ELSE CAST(${column} AS VARCHAR) END`;
 }
 
+/** Types whose text is what the file holds: text, and integers as their digits. */
+const TEXTUAL = /^(VARCHAR|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT))$/;
+
+/**
+ * Whether a value of a column of `type` reads as text the file does not hold (see the CellNote
+ * `column-type`): a whole number in a floating-point column does not (see asText).
+ */
+function typedValue(type: string, text: string): boolean {
+  if (TEXTUAL.test(type)) return false;
+  return !((type === "DOUBLE" || type === "FLOAT") && /^-?\d+$/.test(text));
+}
+
+/** The notes of the values of columns typed other than text (a CellNote per such value). */
+function typeNotes(rows: readonly TabularRow[], types: readonly string[]): CellNotes {
+  const notes = new Map<number, Map<number, { kind: "column-type"; type: string }>>();
+  if (types.every((type) => TEXTUAL.test(type))) return notes;
+  for (const row of rows) {
+    row.values.forEach((text, index) => {
+      const type = types[index] ?? "";
+      if (text === null || !typedValue(type, text)) return;
+      const noted = notes.get(row.line) ?? new Map();
+      notes.set(row.line, noted.set(index, { kind: "column-type", type }));
+    });
+  }
+  return notes;
+}
+
+type ParquetRead = { columns: string[]; rows: TabularRow[]; notes: CellNotes };
+
 /** Every row of the file at `path` as text, read whole (a roster is small beside memory). */
-async function readAll(path: string): Promise<{ columns: string[]; rows: TabularRow[] }> {
+async function readAll(path: string): Promise<ParquetRead> {
   const instance = await DuckDBInstance.create(":memory:");
   try {
     const connection = await instance.connect();
@@ -49,7 +78,7 @@ async function readAll(path: string): Promise<{ columns: string[]; rows: Tabular
       return { rows, whole: await completed() };
     });
     if (!read.whole) throw await partWayError(connection, sql, path, read.rows.length);
-    return { columns, rows: read.rows };
+    return { columns, rows: read.rows, notes: typeNotes(read.rows, types) };
   } finally {
     instance.closeSync();
   }
@@ -98,7 +127,7 @@ async function partWayError(
  * `read_parquet` takes its path as a glob: a file named `roster_*.parquet` would also read every
  * file its name matches. Such a file is read from a copy under a plain name.
  */
-async function readExactly(path: string): Promise<{ columns: string[]; rows: TabularRow[] }> {
+async function readExactly(path: string): Promise<ParquetRead> {
   if (!/[*?[\]{}]/.test(path)) return readAll(path);
   const dir = await mkdtemp(join(tmpdir(), "lms-parquet-"));
   try {
@@ -111,7 +140,7 @@ async function readExactly(path: string): Promise<{ columns: string[]; rows: Tab
 }
 
 export async function openParquet(path: string, file: string): Promise<TabularSource> {
-  let read: { columns: string[]; rows: TabularRow[] };
+  let read: ParquetRead;
   try {
     read = await readExactly(path);
   } catch (error) {
@@ -125,5 +154,6 @@ export async function openParquet(path: string, file: string): Promise<TabularSo
     unit: "row",
     detail: "Parquet",
     rows: () => read.rows,
+    notes: read.notes,
   };
 }

@@ -35,7 +35,12 @@ export type CellNote =
    * A JSON value that is neither a string, null nor a whole number: its text is JSON's (`true`,
    * `0.1`, `{"a":1}`), which the file never gave as a string.
    */
-  | { readonly kind: "unquoted"; readonly what: "boolean" | "number" | "object" | "list" };
+  | { readonly kind: "unquoted"; readonly what: "boolean" | "number" | "object" | "list" }
+  /**
+   * A Parquet value of a column typed neither text nor integer (BOOLEAN, DATE, DECIMAL, a
+   * fraction in a DOUBLE): its text is DuckDB's rendering (`true`, `1.5`), not text the file holds.
+   */
+  | { readonly kind: "column-type"; readonly type: string };
 
 /** One data row: a value per header column (null for an empty or missing cell). */
 export interface TabularRow {
