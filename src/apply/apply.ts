@@ -35,6 +35,7 @@ import { ChangeFileError } from "./problems.js";
 import { type ChangeFile, readChangeFile } from "./read-changes.js";
 import { parentLoops, unknownReferences } from "./references.js";
 import { resultsPath, writeResults } from "./results-csv.js";
+import { checkResultsPlace } from "./results-place.js";
 import { spaceNotes } from "./space-note.js";
 import { journalError, resultsError, stopError } from "./stop-cause.js";
 
@@ -157,6 +158,7 @@ export async function executeApply(
     onProgress?: (done: number, failed: number, total: number) => void;
   },
 ): Promise<ApplyOutcome> {
+  await checkResultsPlace(path);
   const connection = await db.connect();
   // The requests and the pauses between a row's attempts listen to it, not to the caller's.
   const { signal, stop: unfollow } = quietSignal(options.signal);

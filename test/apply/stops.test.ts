@@ -12,6 +12,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { META_TABLES_SQL } from "../../src/load/meta-ddl.js";
 import { startTlsPortal } from "../api/tls-portal.js";
+import { forwardingPortal } from "../extract/forwarding-portal.js";
 import { query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
 
@@ -226,11 +227,19 @@ describe("apply stops sending", () => {
   });
 
   it("when the results file cannot be written: the line names it and its folder, not the database", async () => {
-    const { path, access, args } = await accessFile("results-blocked.csv", 170, 3);
-    // A folder where the results file goes: nothing can be written over it.
-    await mkdir(`${path}.results.csv`);
+    const { path, access, args } = await accessFile("results-blocked.csv", 225, 3);
+    // A folder made where the results file goes while the rows are sent (one there before is
+    // refused before anything is sent: results-place.test.ts): nothing can be written over it.
+    let made = false;
+    const relay = await forwardingPortal(fx.sim, {
+      before: async (requested) => {
+        if (made || !requested.includes("/edit/")) return;
+        made = true;
+        await mkdir(`${path}.results.csv`);
+      },
+    });
     try {
-      const result = await fx.run(args);
+      const result = await fx.runWith(args, { baseUrl: relay.baseUrl });
       expect(result.code).toBe(1);
       const line = lastLine(result.stderr);
       expect(line).toContain(`apply could not write ${path}.results.csv`);
@@ -244,6 +253,7 @@ describe("apply stops sending", () => {
       // Every row's outcome is where the line says it is.
       expect(recorded[0]?.n).toBe(access.length);
     } finally {
+      await relay.close();
       await rm(`${path}.results.csv`, { recursive: true, force: true });
     }
   });
