@@ -46,6 +46,17 @@ async function atTerminal(args: string[], answer: string) {
   return { code: done.code, output };
 }
 
+/** `args` run as a child process at --concurrency 2, once the portal has had `writes` writes. */
+async function sendingChild(args: string[], writes: number) {
+  const start = fx.writes();
+  const child = spawnCli([...args, ...fx.flags, "--concurrency", "2"]);
+  const done = collect(child);
+  while (fx.writes() - start < writes && child.exitCode === null) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { child, done };
+}
+
 describe("apply at a terminal", () => {
   it("asks before sending: N, Ctrl-C or Ctrl-D sends nothing, y applies", async () => {
     const groups = fx.sim.data.list("grp").slice(0, 3);
@@ -111,12 +122,7 @@ describe("apply at a terminal", () => {
       ),
     ]);
     const args = ["apply", path, "--op", "product_access.edit", "--yes"];
-    const start = fx.writes();
-    const child = spawnCli([...args, ...fx.flags, "--concurrency", "2"]);
-    const done = collect(child);
-    while (fx.writes() - start < 10 && child.exitCode === null) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const { child, done } = await sendingChild(args, 10);
     child.kill("SIGINT");
     const stopped = await done;
     // Stopped by Ctrl-C: 130, as a shell reports it.
@@ -143,6 +149,37 @@ describe("apply at a terminal", () => {
       expect(
         fx.sim.data.get("product_access", r.product_access_id)?.product_access_certificate,
       ).toBe(r.product_access_certificate === "1" ? "0" : "1");
+    }
+  });
+
+  it("a second Ctrl-C ends it at once, saying how far it got; the next run applies the rest", async () => {
+    fx.sim.faults.latencyMs = 1_500;
+    const access = fx.sim.data.list("product_access").slice(50, 62);
+    const flipped = (r: (typeof access)[number]) => (r.product_access_certificate === "1" ? 0 : 1);
+    const path = await csvFile(fx.dir, "twice.csv", [
+      "product_access_id,product_access_certificate",
+      ...access.map((r) => `${r.product_access_id},${flipped(r)}`),
+    ]);
+    const args = ["apply", path, "--op", "product_access.edit", "--yes"];
+    const { child, done } = await sendingChild(args, 4);
+    // Ctrl-C again and again until it ends: two signals sent too close together reach the
+    // process as one, and the clean stop the first begins takes longer than the gap.
+    while (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGINT");
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    const ended = await done;
+    fx.sim.faults.latencyMs = 0;
+    // Ended by the signal itself, as Node's default would (a shell running a script stops too).
+    expect(ended.signal, ended.stderr).toBe("SIGINT");
+    expect(ended.stderr).toMatch(
+      /lms-export: apply ended at once by a second Ctrl-C, \d+ of 12 rows sent, no results file written; the outcomes recorded so far are kept \(.*apply-journal\), and a row being sent then may be applied\. Run the same command again/,
+    );
+    const rest = await fx.run(args);
+    expect(rest.code, rest.stderr).toBe(0);
+    for (const r of access) {
+      const now = fx.sim.data.get("product_access", r.product_access_id);
+      expect(now?.product_access_certificate).toBe(String(flipped(r)));
     }
   });
 });

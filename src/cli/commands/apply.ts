@@ -9,14 +9,17 @@ import { createInterface } from "node:readline/promises";
 import type { Argv } from "yargs";
 import { type ApplyOutcome, type ApplyPlan, executeApply, planApply } from "../../apply/apply.js";
 import { APPLY_OPS, type ApplyOp } from "../../apply/ops.js";
+import { journalPath } from "../../apply/outcome-journal.js";
 import { renderCounts, renderDiff } from "../../apply/render-diff.js";
 import { refuseOtherPortal, targetPortalProblem } from "../../apply/target-portal.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
+import type { LmsDatabase } from "../../load/database.js";
 import { streamIsTTY } from "../../log/color.js";
 import type { Logger } from "../../log/logger.js";
 import { quotedCell } from "../../tabular/quoted-cell.js";
+import { type ApplySoFar, applyLastWords } from "../apply-last-words.js";
 import {
   type CommandSetup,
   dbSetting,
@@ -252,8 +255,36 @@ async function runApply(
     if (planned.counts.change > 0 && !(await confirmed(ctx, args, planned))) {
       throw new LmsExportError("refused", "not applied: nothing was sent");
     }
-    const progress = progressWriter(ctx, config.quiet);
-    const outcome = await executeApply(db, path, planned, {
+    const outcome = await sendPlanned(ctx, db, { path, planned, config, logger, apiKey });
+    for (const note of outcome.notes.slice(0, 20)) logger.warn(note);
+    reportOutcome(ctx, op, planned, outcome, keySource);
+  });
+}
+
+/**
+ * Sends the plan's changes with progress on stderr; a second Ctrl-C meanwhile ends the process
+ * with a line saying how far it got (apply-last-words.ts).
+ */
+async function sendPlanned(
+  ctx: CliContext,
+  db: LmsDatabase,
+  run: {
+    path: string;
+    planned: ApplyPlan;
+    config: CommandSetup["config"];
+    logger: Logger;
+    apiKey: string;
+  },
+): Promise<ApplyOutcome> {
+  const { path, planned, config, logger, apiKey } = run;
+  const progress = progressWriter(ctx, config.quiet);
+  const soFar: ApplySoFar = { done: 0, total: planned.file.rows.length };
+  const onProgress = (done: number, failed: number, total: number) => {
+    Object.assign(soFar, { done, total });
+    progress.update(done, failed, total);
+  };
+  const sending = () =>
+    executeApply(db, path, planned, {
       clientOptions: {
         baseUrl: config.baseUrl as string,
         apiKey,
@@ -268,11 +299,10 @@ async function runApply(
       // Rows under way at once; with "auto" the client's limiter decides what is really in flight.
       concurrency: config.concurrency === "auto" ? config.maxConcurrency : config.concurrency,
       signal: ctx.signal,
-      onProgress: progress.update,
+      onProgress,
     }).finally(progress.end);
-    for (const note of outcome.notes.slice(0, 20)) logger.warn(note);
-    reportOutcome(ctx, op, planned, outcome, keySource);
-  });
+  const words = () => applyLastWords(soFar, journalPath(db.path));
+  return ctx.lastWords ? ctx.lastWords.during(words, sending) : sending();
 }
 
 /** apply's positional and options, on top of the connection, database, log and --wait ones. */
