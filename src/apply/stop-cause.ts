@@ -80,12 +80,16 @@ export function portalStop(error: unknown): StopCause | undefined {
 function storageFailure(error: unknown, places: RecordPlaces) {
   const text = errorText(error);
   const full = errnoCode(error) === "ENOSPC" || looksLikeFullDisk(text);
+  // A folder where the journal's file goes: no permission would let a file be made there.
+  const journalFolder = errnoCode(error) === "EISDIR" && text.includes(places.journal);
   return {
     code: (full ? "disk-full" : "storage-failed") as FailureCode,
     reason: duckdbFirstLine(text),
     todo: full
       ? `free space (${noSpaceText(places.database)})`
-      : `make ${places.database} and its folder writable`,
+      : journalFolder
+        ? `move the folder ${places.journal} aside (apply keeps its journal in a file of that name)`
+        : `make ${places.database} and its folder writable`,
   };
 }
 
