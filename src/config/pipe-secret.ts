@@ -6,7 +6,7 @@
  * a stream on the event loop, the wait ends when the writer closes its end, when the command's
  * stop signal fires (Ctrl-C, SIGTERM), and says so in the log when it lasts.
  */
-import { constants, open } from "node:fs/promises";
+import { constants, open as openWithCallback } from "node:fs";
 import { Socket } from "node:net";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
@@ -21,8 +21,8 @@ export async function readPipe(
 ): Promise<string> {
   const { signal } = options;
   if (signal?.aborted) throw new LmsExportError("interrupted", "interrupted");
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  const socket = new Socket({ fd: handle.fd, readable: true, writable: false });
+  const fd = await openDescriptor(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const socket = new Socket({ fd, readable: true, writable: false });
   let quiet = quietWarning(options, `the pipe ${path} has not been written to yet`);
   const stop = () => socket.destroy(new LmsExportError("interrupted", "interrupted"));
   signal?.addEventListener("abort", stop, { once: true });
@@ -48,6 +48,18 @@ export async function readPipe(
     signal?.removeEventListener("abort", stop);
     socket.destroy();
   }
+}
+
+/**
+ * A bare descriptor, owned by the socket that reads it and closed when the socket is destroyed.
+ * Not a FileHandle: one left to the garbage collector closes its descriptor again, after the
+ * socket has, and Node ends the process on the EBADF that gives ("Closing file descriptor N on
+ * garbage collection failed"); a stopped command then died with exit 1 instead of 143.
+ */
+function openDescriptor(path: string, flags: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    openWithCallback(path, flags, (error, fd) => (error ? reject(error) : resolve(fd)));
+  });
 }
 
 /** A warning logged once the pipe has stayed quiet for QUIET_MS, saying what is awaited. */
