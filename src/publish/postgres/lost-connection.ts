@@ -5,6 +5,7 @@
  * terminated unexpectedly"), or the server's goodbye when it had time to send one; none of them
  * says what a user should do, which is to publish again once the server answers.
  */
+import { errnoCode } from "../../config/errno-code.js";
 
 /** Socket errors of a connection the other end or the network cut. */
 const CUT_SOCKET = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED", "ETIMEDOUT"]);
@@ -20,8 +21,8 @@ const TERMINATED = /^Connection terminated( unexpectedly)?$/;
 
 export function isLostConnection(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && (CUT_SOCKET.has(code) || SERVER_ENDED.has(code))) return true;
+  const code = errnoCode(error);
+  if (code !== undefined && (CUT_SOCKET.has(code) || SERVER_ENDED.has(code))) return true;
   return TERMINATED.test(error.message);
 }
 
