@@ -7,7 +7,6 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { errorFirstLine, errorText } from "../errors/error-text.js";
-import { LmsExportError } from "../errors/lms-export-error.js";
 import { type DatabaseState, type LatestRun, readDatabaseState } from "../load/database-state.js";
 import { DatabaseLockedError } from "../load/open-errors.js";
 import { utcText } from "../report/html/loaded-text.js";
@@ -32,7 +31,7 @@ export async function checkDatabase(
   } catch (error) {
     // Held by a run or a reader right now: nothing is wrong with it, and the holder lets go.
     if (error instanceof DatabaseLockedError) line("warning", WHAT, error.held);
-    else line("failed", WHAT, error instanceof LmsExportError ? error.message : String(error));
+    else line("failed", WHAT, errorText(error));
     return;
   }
   const { db } = config;

@@ -76,16 +76,17 @@ export async function readDatabaseState(
   }
 }
 
+/** A database no extract has run into (no `_runs`, or none in it). */
+const NO_RUNS: DatabaseState = { kind: "present", lastSucceeded: undefined, latest: undefined };
+
 async function runsState(connection: DuckDBConnection, address: string): Promise<DatabaseState> {
-  if (!(await tableExists(connection, "_runs"))) {
-    return { kind: "present", lastSucceeded: undefined, latest: undefined };
-  }
+  if (!(await tableExists(connection, "_runs"))) return NO_RUNS;
   const reader = await connection.runAndReadAll(
     `SELECT (SELECT max(finished_at) FROM _runs WHERE status = 'succeeded'), status, started_at, error
      FROM _runs ORDER BY run_id DESC LIMIT 1`,
   );
   const row = reader.getRowsJS()[0];
-  if (row === undefined) return { kind: "present", lastSucceeded: undefined, latest: undefined };
+  if (row === undefined) return NO_RUNS;
   const [succeeded, status, startedAt, error] = row;
   const otherPortal = await loadedFromElsewhere(connection, address);
   return {
