@@ -4,8 +4,7 @@
  * process holds (a warning: the holder lets go), a damaged one and a folder that is not there
  * (failures); and the roster's line, missing and then imported. A real simulated portal over HTTP, real DuckDB files, the CLI in this process.
  */
-import { createHash } from "node:crypto";
-import { open, readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FaultConfig } from "../../src/simulator/faults.js";
@@ -14,6 +13,7 @@ import { startSimulator } from "../../src/simulator/server.js";
 import { runCli } from "../helpers/in-process-cli.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 import { holdDatabaseLock, kill } from "../load/helpers/child-process.js";
+import { damageDatabase, fileDigest } from "../load/helpers/damaged-database.js";
 
 const KEY = "check-db-key-41a7";
 const dir = tempDirForFile("lms-check-db-");
@@ -132,22 +132,14 @@ describe("check's database line", () => {
   it("fails on a damaged database, leaving it byte for byte, and on a folder not there", async () => {
     const db = join(dir, "damaged.duckdb");
     expect((await runCli(dir, ["extract", "--db", db], env())).code).toBe(0);
-    // Every block after DuckDB's three 4 KiB headers overwritten: none reads back.
-    const file = await open(db, "r+");
-    const { size } = await file.stat();
-    await file.write(Buffer.alloc(size - 3 * 4096, 0x5a), 0, size - 3 * 4096, 3 * 4096);
-    await file.close();
-    const digest = async () =>
-      createHash("sha256")
-        .update(await readFile(db))
-        .digest("hex");
-    const before = await digest();
+    await damageDatabase(db);
+    const before = await fileDigest(db);
     const damaged = await databaseLine(db);
     expect(damaged.code).toBe(1);
     expect(damaged.line).toMatch(
       new RegExp(`^✗ database: database ${db} is damaged \\(Corrupt database file`),
     );
-    expect(await digest()).toBe(before);
+    expect(await fileDigest(db)).toBe(before);
 
     const nowhere = join(dir, "no-such-folder", "lms.duckdb");
     expect(await databaseLine(nowhere)).toEqual({

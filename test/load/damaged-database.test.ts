@@ -4,36 +4,20 @@
  * (it may still be worth something to whoever can mend it). The real CLI on a real file whose
  * blocks after DuckDB's headers are overwritten.
  */
-import { createHash } from "node:crypto";
-import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { createLmsDatabase } from "../fixtures/lms-dataset.js";
 import { runCli } from "../helpers/spawn-cli.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
+import { damageDatabase, fileDigest } from "./helpers/damaged-database.js";
 
 const dir = tempDirForFile("lms-damaged-");
-
-/** DuckDB's file starts with three 4 KiB headers; every block after them is checksummed. */
-const HEADERS = 3 * 4096;
-
-/** Overwrites every block of the DuckDB file at `path` after its headers. */
-async function damage(path: string): Promise<void> {
-  const file = await open(path, "r+");
-  const { size } = await file.stat();
-  await file.write(Buffer.alloc(size - HEADERS, 0x5a), 0, size - HEADERS, HEADERS);
-  await file.close();
-}
 
 test("a damaged database: one line saying so and how to rebuild, the file untouched", async () => {
   const db = join(dir, "lms.duckdb");
   (await createLmsDatabase({ path: db })).close();
-  await damage(db);
-  const digest = async () =>
-    createHash("sha256")
-      .update(await readFile(db))
-      .digest("hex");
-  const before = await digest();
+  await damageDatabase(db);
+  const before = await fileDigest(db);
 
   const run = await runCli(["sql", "SELECT count(*) FROM take", "--db", db]);
 
@@ -42,7 +26,7 @@ test("a damaged database: one line saying so and how to rebuild, the file untouc
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain(`database ${db} is damaged (Corrupt database file`);
   expect(lines[0]).toContain('run "lms-export extract" to read the portal into a new database');
-  expect(await digest()).toBe(before);
+  expect(await fileDigest(db)).toBe(before);
 });
 
 // The side file holds only what a run that did not finish staged: deleting it is the way on, not
@@ -51,7 +35,7 @@ test("a damaged side file of an extract is named as such, with the way on", asyn
   const db = join(dir, "side.duckdb");
   (await createLmsDatabase({ path: db })).close();
   (await createLmsDatabase({ path: `${db}.staging` })).close();
-  await damage(`${db}.staging`);
+  await damageDatabase(`${db}.staging`);
   const run = await runCli(
     ["extract", "--base-url", "http://127.0.0.1:9/api-v2", "--allow-http", "--db", db],
     { env: { LMS_API_KEY: "demo-key" } },
