@@ -43,6 +43,8 @@ export async function checkDatabase(
       WHAT,
       `${db} has changes waiting in its .wal file; the next extract, report or sql writes them in`,
     );
+  } else if (state.kind === "foreign") {
+    line("failed", WHAT, `${db}: ${state.why}`);
   } else if (state.latest === undefined) {
     line("ok", WHAT, `${db}: no extract has run into it yet`);
   } else {

@@ -9,9 +9,10 @@
  */
 import { existsSync } from "node:fs";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { foreignTableProblem, KEYED_TABLES } from "./migrate.js";
 import { checkDatabasePath, openError } from "./open-errors.js";
 import { loadedFromElsewhere } from "./run-address.js";
-import { tableExists } from "./table-columns.js";
+import { tableColumns, tableExists } from "./table-columns.js";
 
 /** The newest run of the database, whatever its end. */
 export interface LatestRun {
@@ -26,6 +27,8 @@ export type DatabaseState =
   | { readonly kind: "new" }
   /** Changes in its .wal that only a read-write open writes in; the next writer does it. */
   | { readonly kind: "wal-pending" }
+  /** Another program's table under one of our names: an extract refuses the file, saying `why`. */
+  | { readonly kind: "foreign"; readonly why: string }
   | {
       readonly kind: "present";
       /** When the last successful run ended; undefined when none has. */
@@ -80,6 +83,8 @@ export async function readDatabaseState(
 const NO_RUNS: DatabaseState = { kind: "present", lastSucceeded: undefined, latest: undefined };
 
 async function runsState(connection: DuckDBConnection, address: string): Promise<DatabaseState> {
+  const why = await foreignTable(connection);
+  if (why !== undefined) return { kind: "foreign", why };
   if (!(await tableExists(connection, "_runs"))) return NO_RUNS;
   const reader = await connection.runAndReadAll(
     `SELECT (SELECT max(finished_at) FROM _runs WHERE status = 'succeeded'), status, started_at, error
@@ -99,4 +104,14 @@ async function runsState(connection: DuckDBConnection, address: string): Promise
       error: typeof error === "string" ? error : null,
     },
   };
+}
+
+/**
+ * Why an extract would refuse the file for another program's table, if it would. Read table by
+ * table, since any of them may be missing: a few milliseconds each, once per check.
+ */
+async function foreignTable(connection: DuckDBConnection): Promise<string | undefined> {
+  const have = new Map<string, string[]>();
+  for (const table of KEYED_TABLES) have.set(table, await tableColumns(connection, table));
+  return foreignTableProblem(have);
 }

@@ -62,20 +62,30 @@ export class ForeignTableError extends LmsExportError {
 
 /**
  * A table named as one of ours that lacks the key every version of ours had is another program's
- * (a DuckDB file of its own given as --db): an extract would replace it, rows and all.
+ * (a DuckDB file of its own given as --db): an extract would replace it, rows and all. Answers
+ * why such a file is refused, or undefined; `have` holds the columns of the tables there are.
  */
-function refuseForeignTables(have: ReadonlyMap<string, readonly string[]>): void {
+export function foreignTableProblem(
+  have: ReadonlyMap<string, readonly string[]>,
+): string | undefined {
   const keys: [string, string][] = [
     ["user", "user_id"],
     ...EXTRACTED.map((name): [string, string] => [name, RESOURCES[name].primaryKey]),
   ];
   for (const [table, key] of keys) {
     const columns = have.get(table);
-    if (columns === undefined || columns.includes(key)) continue;
-    throw new ForeignTableError(
-      `the database has a table ${table} that lms-export did not make (it has no ${key} column), which an extract would replace; choose another --db, or rename that table`,
-    );
+    if (columns === undefined || columns.length === 0 || columns.includes(key)) continue;
+    return `the database has a table ${table} that lms-export did not make (it has no ${key} column), which an extract would replace; choose another --db, or rename that table`;
   }
+  return undefined;
+}
+
+/** The tables whose key tells ours from another program's: the extracted ones and the roster. */
+export const KEYED_TABLES: readonly string[] = ["user", ...EXTRACTED];
+
+function refuseForeignTables(have: ReadonlyMap<string, readonly string[]>): void {
+  const problem = foreignTableProblem(have);
+  if (problem !== undefined) throw new ForeignTableError(problem);
 }
 
 /** Creates every table the pipeline uses if missing and adds registry columns they lack. */
@@ -91,7 +101,7 @@ export async function migrate(connection: DuckDBConnection): Promise<void> {
     ];
     await connection.run(creates.join(";\n"));
     // Read once, after the creates: adding a column to one table changes no other's.
-    const have = await columnsByTable(connection, ["_runs", "_changes", "user", ...EXTRACTED]);
+    const have = await columnsByTable(connection, ["_runs", "_changes", ...KEYED_TABLES]);
     refuseForeignTables(have);
     await addMissingColumns(connection, have, "_runs", RUN_PACE_COLUMNS);
     await addMissingColumns(connection, have, "_changes", CHANGES_COLUMNS);

@@ -2,10 +2,11 @@
  * `check`'s database line, as a scheduled job's owner reads it: a database not made yet, the last
  * extract's success, a latest extract that failed after an earlier success, a database another
  * process holds (a warning: the holder lets go), a damaged one and a folder that is not there
- * (failures); and the roster's line, missing and then imported. A real simulated portal over HTTP, real DuckDB files, the CLI in this process.
+ * (failures), another program's file that an extract would refuse (a failure); and the roster's line, missing and then imported. A real simulated portal over HTTP, real DuckDB files, the CLI in this process.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FaultConfig } from "../../src/simulator/faults.js";
 import { writePeopleCsv } from "../../src/simulator/people-csv.js";
@@ -147,4 +148,32 @@ describe("check's database line", () => {
       code: 1,
     });
   });
+
+  it("fails on another program's database as extract refuses it, and passes one it would share", async () => {
+    const theirs = join(dir, "theirs.duckdb");
+    await writeDatabase(theirs, "CREATE TABLE take (x INTEGER); INSERT INTO take VALUES (42)");
+    const before = await fileDigest(theirs);
+    expect(await databaseLine(theirs)).toEqual({
+      line: `✗ database: ${theirs}: the database has a table take that lms-export did not make (it has no take_id column), which an extract would replace; choose another --db, or rename that table`,
+      code: 1,
+    });
+    expect(await fileDigest(theirs)).toBe(before);
+
+    // Tables of other names are left alone by an extract, which adds its own beside them.
+    const shared = join(dir, "shared.duckdb");
+    await writeDatabase(shared, "CREATE TABLE sales (x INTEGER)");
+    expect(await databaseLine(shared)).toEqual({
+      line: `✓ database: ${shared}: no extract has run into it yet`,
+      code: 0,
+    });
+  });
 });
+
+/** A DuckDB file of another program's, made by running `sql` in it. */
+async function writeDatabase(path: string, sql: string): Promise<void> {
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  await connection.run(sql);
+  connection.closeSync();
+  instance.closeSync();
+}
