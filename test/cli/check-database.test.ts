@@ -149,6 +149,25 @@ describe("check's database line", () => {
     });
   });
 
+  it("reads the database when the key cannot be read, and tries no portal call without it", async () => {
+    const db = join(dir, "keyless.duckdb");
+    expect((await runCli(dir, ["extract", "--db", db], env())).code).toBe(0);
+    const missing = join(dir, "no-such-key");
+    const run = await runCli(dir, ["check", "--db", db], { ...env(), LMS_API_KEY_FILE: missing });
+    expect(run.code).toBe(2);
+    const shown = run.stdout.trimEnd().split("\n");
+    expect(shown.map((l) => l.split(":")[0])).toEqual([
+      "✓ configuration",
+      "✗ API key",
+      "✓ database",
+      "! roster",
+    ]);
+    expect(shown[2]).toMatch(
+      new RegExp(`^✓ database: ${db}: the last extract succeeded at ${WHEN}$`),
+    );
+    expect(run.stderr).toMatch(/check failed: fix the API key first/);
+  });
+
   it("fails on another program's database as extract refuses it, and passes one it would share", async () => {
     const theirs = join(dir, "theirs.duckdb");
     await writeDatabase(theirs, "CREATE TABLE take (x INTEGER); INSERT INTO take VALUES (42)");

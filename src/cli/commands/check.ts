@@ -121,9 +121,16 @@ async function checkOnce(
   // Stopped while a secret's pipe was read: the portal's lines would only add noise to the stop.
   ctx.signal.throwIfAborted();
   if (settings === undefined) return { failed: "fix the configuration first", code: "bad-input" };
-  secrets.push(settings.apiKey);
+  // The database says how the last runs ended whatever the key: a job whose key file went
+  // missing shows both what stopped it and since when.
   await checkDatabase({ db: settings.config.db, baseUrl: settings.config.baseUrl ?? "" }, line);
-  const setup = await checkPortal(settings, ctx.signal, mark);
+  const { apiKey } = settings;
+  if (apiKey === undefined) {
+    if (args.mail === true) await checkMailServer(settings.config, ctx.env, line, ctx.signal);
+    return { failed: "fix the API key first", code: "bad-input" };
+  }
+  secrets.push(apiKey);
+  const setup = await checkPortal({ ...settings, apiKey }, ctx.signal, mark);
   if (args.mail === true) await checkMailServer(settings.config, ctx.env, line, ctx.signal);
   if (failed === 0) return { failed: 0, code: "failed" };
   // Wrong mail settings are bad input, as report --mail answers them, when nothing else failed.
@@ -168,13 +175,18 @@ async function checkAllPortals(
   );
 }
 
-/** The configuration and the key; undefined (after printing why) when either is wrong. */
+/**
+ * The configuration and the key: undefined (after printing why) when the configuration is wrong,
+ * no `apiKey` when the key could not be read.
+ */
 async function checkSettings(
   args: Readonly<Record<string, unknown>>,
   ctx: CliContext,
   mark: Mark,
   reportSettings: (config: ResolvedConfig) => Promise<void>,
-): Promise<{ config: CommandSetup["config"]; apiKey: string; keySource: string } | undefined> {
+): Promise<
+  { config: CommandSetup["config"]; apiKey: string | undefined; keySource: string } | undefined
+> {
   let setup: CommandSetup;
   try {
     setup = await setupCommand({ ...args, quiet: true }, ctx);
@@ -195,14 +207,14 @@ async function checkSettings(
   const from = describeSettingsOrigin(config, ["quiet", "logFormat"]);
   mark(true, "configuration", `portal ${config.baseUrl} (settings from ${from})`);
   await reportSettings(config);
+  const keySource = describeApiKeySource(config, ctx.env);
   try {
     const apiKey = await readApiKey(config, ctx.env, { logger: setup.logger, signal: ctx.signal });
-    const keySource = describeApiKeySource(config, ctx.env);
     mark(true, "API key", `read from ${keySource}`);
     return { config, apiKey, keySource };
   } catch (error) {
     mark(false, "API key", oneLineError(error));
-    return undefined;
+    return { config, apiKey: undefined, keySource };
   }
 }
 
