@@ -18,6 +18,7 @@ import {
   changeSetStarted,
   startChangeSet,
 } from "./changes-table.js";
+import { controlCharacterProblems } from "./control-characters.js";
 import { type ExecuteResult, executePlan, LOST_PREFIX, type RowResult } from "./execute.js";
 import { foldJournal } from "./fold-journal.js";
 import { readLocalState } from "./local-state.js";
@@ -88,6 +89,8 @@ export async function planApply(
     const done = await appliedLines(connection, ref.id);
     const resumed = await changeSetStarted(connection, ref.id);
     const plan = planChanges(spec, file.rows, local, done);
+    const controls = controlCharacterProblems(plan, file.unit);
+    if (controls) throw controls.toError(file.file);
     // Spaces first: one note a field at most, not to be crowded out of the 20 the command shows.
     const notes = [
       // Said, not refused: a script may well write a file of no changes on a quiet day.
