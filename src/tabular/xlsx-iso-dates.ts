@@ -23,6 +23,18 @@ function isoDate(text: string): Date | undefined {
   return same && (h as number) < 24 ? date : undefined;
 }
 
+/**
+ * The cells given a date here: theirs is the date their text says, which the 1900 system's
+ * correction of serial dates (xlsx-1900-dates.ts) must leave alone. Weak: a row's cells go once
+ * it is read.
+ */
+const dated = new WeakSet<CellModel>();
+
+/** Whether `cell` holds the date of its ISO text rather than one read from a serial. */
+export function isIsoDated(cell: CellModel): boolean {
+  return dated.has(cell);
+}
+
 export class IsoDateCells {
   #iso = false;
   #inValue = false;
@@ -57,6 +69,7 @@ export class IsoDateCells {
     for (const { cell, text } of this.#cells) {
       const date = isoDate(text);
       const model = cell as { type: number; value?: unknown; result?: unknown };
+      if (date !== undefined) dated.add(cell);
       if (model.type === ValueType.Formula) {
         if (model.result !== undefined) model.result = date ?? text;
       } else if (model.value !== undefined) {

@@ -2,11 +2,13 @@
  * A reconciled row's cells placed in their columns, each with the value exceljs's Cell gave
  * (`cell.value`) and its number format: what lib/doc/row.js (`set model`) and the value classes of
  * lib/doc/cell.js made of the row, without making the Row and its Cells; but for dates before
- * 1900-03-01, which exceljs reads a day early (see xlsx-1900-dates.ts).
+ * 1900-03-01, which exceljs reads a day early (see xlsx-1900-dates.ts), unless the cell's date
+ * came from its ISO text (xlsx-iso-dates.ts).
  */
 import type { CellValue } from "exceljs";
 import { type CellModel, colCache, type RowModel, ValueType } from "./exceljs-parsers.js";
 import { LeapDayCellError, trueSerialDate } from "./xlsx-1900-dates.js";
+import { isIsoDated } from "./xlsx-iso-dates.js";
 
 export interface SheetCell {
   /** The address as written (`r`), when it was: links name cells by it. */
@@ -78,7 +80,9 @@ export function placeCells(row: RowModel, date1904: boolean | undefined): SheetC
     previous = col;
     cells[col - 1] = {
       address: model.address,
-      value: trueDates(cellValue(model), date1904, row.number, col),
+      value: isIsoDated(model)
+        ? cellValue(model)
+        : trueDates(cellValue(model), date1904, row.number, col),
       numFmt: model.style?.numFmt,
     };
   }

@@ -8,6 +8,7 @@ import ExcelJS from "exceljs";
 import { expect, test } from "vitest";
 import { TabularError } from "../../src/tabular/types.js";
 import { openXlsx } from "../../src/tabular/xlsx-reader.js";
+import { craftWorkbook } from "./xlsx-workbooks.js";
 
 /** A workbook of sheet "Dates": header `date`, then one date-formatted cell per value. */
 async function datesBook(values: ExcelJS.CellValue[], date1904 = false): Promise<Uint8Array> {
@@ -63,4 +64,19 @@ test("serial 60, the fictitious 1900-02-29, fails the file naming the cell", asy
 test("the 1904 date system, which has no fictitious day, reads as it did", async () => {
   const bytes = await datesBook([0, 1, 60], true);
   expect(await readDates(bytes)).toEqual(["1904-01-01", "1904-01-02", "1904-03-01"]);
+});
+
+test("ISO text date cells before 1900-03-01 are the dates they say, not serials to correct", async () => {
+  const cell = (row: number, iso: string) =>
+    `<row r="${row}"><c r="A${row}" s="1" t="d"><v>${iso}</v></c></row>`;
+  const bytes = await craftWorkbook({
+    sheets: [
+      {
+        name: "Dates",
+        xml: `<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>date</t></is></c></row>${cell(2, "1900-01-15")}${cell(3, "1900-02-28T00:00:00")}${cell(4, "1899-12-31")}${cell(5, "1900-03-01")}</sheetData>`,
+      },
+    ],
+    cellFormats: [0, 14],
+  });
+  expect(await readDates(bytes)).toEqual(["1900-01-15", "1900-02-28", "1899-12-31", "1900-03-01"]);
 });
