@@ -1,8 +1,9 @@
 /**
  * Delivering one message with retries that can never deliver it twice. A failed attempt is tried
  * again only when the server cannot have accepted the message: the failure came before the
- * server read the message data, or the server answered the data with a temporary (4xx) refusal.
- * When the connection is lost after the data was sent, the answer is unknown: the message may
+ * server read the message data, or before the end of the data was handed to it, or the server
+ * answered the data with a temporary (4xx) refusal. When the connection is lost after the whole
+ * message was sent, the answer is unknown: the message may
  * have been delivered, so it is not sent again and is reported as "delivery unknown".
  */
 import { setTimeout as sleep } from "node:timers/promises";
@@ -42,7 +43,8 @@ const TRANSIENT_CODES = new Set(["ECONNECTION", "ESOCKET", "ETIMEDOUT", "EDNS"])
 
 /** What to do after a failed attempt. */
 export function afterFailure(error: SmtpAttemptError): "retry" | "give up" | "unknown" {
-  if (error.dataStarted) {
+  // A message whose end never left here cannot have been accepted: as if before the data.
+  if (error.dataStarted && error.wholeMessageSent) {
     // An answer to the data was received: the server refused it, nothing was delivered.
     if (error.code === "EMESSAGE" && error.responseCode !== undefined) {
       return error.responseCode >= 400 && error.responseCode < 500 ? "retry" : "give up";

@@ -24,6 +24,12 @@ export class SmtpAttemptError extends Error {
   /** Whether the server had started reading the message (DATA was accepted). */
   readonly dataStarted: boolean;
   /**
+   * Whether the whole message, and so the dot that ends it, may have reached the server. A
+   * connection lost while the message was still being read from cannot have delivered it: a
+   * server accepts a message only once its end has arrived.
+   */
+  readonly wholeMessageSent: boolean;
+  /**
    * Whether the attempt failed before a message could be offered: no connection, no greeting,
    * TLS or the login refused. Nothing about the message was involved, so every other message
    * would fail the same way.
@@ -35,7 +41,12 @@ export class SmtpAttemptError extends Error {
    */
   readonly tls: boolean;
 
-  constructor(cause: unknown, dataStarted: boolean, beforeMessage = false) {
+  constructor(
+    cause: unknown,
+    dataStarted: boolean,
+    beforeMessage = false,
+    wholeMessageSent = dataStarted,
+  ) {
     const error = cause as Partial<{
       message: string;
       code: string;
@@ -49,6 +60,7 @@ export class SmtpAttemptError extends Error {
     this.response = error.response;
     this.responseCode = error.responseCode;
     this.dataStarted = dataStarted;
+    this.wholeMessageSent = wholeMessageSent;
     this.beforeMessage = beforeMessage;
   }
 }
@@ -61,6 +73,9 @@ export interface Envelope {
 
 // Generous for a slow relay, short enough that a dead one does not hold a Monday run for long.
 const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 120_000 };
+
+/** How much of a message is handed to the connection at a time (sendOn). */
+const MESSAGE_SLICE_BYTES = 64 * 1024;
 
 /** How long the server may stay silent before an attempt is given up (nodemailer's socketTimeout). */
 export const SILENCE_LIMIT_MS = TIMEOUTS.socketTimeout;
@@ -155,11 +170,16 @@ export async function sendOn(
   // The others' copy names only those it is sent to (header-recipients.ts says why).
   const bytes = withoutRecipients(raw, server.left);
   let dataStarted = false;
+  let offset = 0;
+  // Handed over a slice at a time, as the connection takes it: a message whose end was never
+  // read from here cannot have been delivered, so a connection lost before then is safe to retry.
   const message = new Readable({
     read() {
       dataStarted = true;
-      this.push(bytes);
-      this.push(null);
+      const end = Math.min(offset + MESSAGE_SLICE_BYTES, bytes.length);
+      if (end > offset) this.push(bytes.subarray(offset, end));
+      offset = end;
+      if (offset >= bytes.length) this.push(null);
     },
   });
   // nodemailer writes its progress into the envelope it is given (a refused MAIL FROM stays in
@@ -173,6 +193,6 @@ export async function sendOn(
     });
     return server.answer(info);
   } catch (error) {
-    throw new SmtpAttemptError(error, dataStarted);
+    throw new SmtpAttemptError(error, dataStarted, false, message.readableEnded);
   }
 }

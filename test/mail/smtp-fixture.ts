@@ -3,7 +3,7 @@
  * parsed back with mailparser, and counts the connections made to it (and keeps the envelope
  * commands as a client wrote them on a connection without TLS). Options make it require a
  * login, refuse some recipients or some messages (554 to their data), drop the connection once
- * the message data has arrived (a lost answer) or at the next message once a connection has
+ * the message data has arrived (a lost answer) or while it is arriving, or at the next message once a connection has
  * carried some (421, as a server ending a connection it will carry no more on), go down after
  * some messages (no new connection taken), act on a message
  * before answering it, hold a message's answer until the test lets it go, offer STARTTLS, or not
@@ -48,6 +48,11 @@ export async function startSmtp(
      * only the one of this number (counted from 1 over all connections).
      */
     dropAfterData?: boolean | number;
+    /**
+     * Drop the connection as soon as the first bytes of this message's data arrive (counted from
+     * 1 over all connections): the client is still sending it, the server never has its end.
+     */
+    dropDuringData?: number;
     /** Close each connection (FIN, no 421) as soon as it has answered a message. */
     closeWhenIdle?: boolean;
     /**
@@ -80,6 +85,7 @@ export async function startSmtp(
   const logins: { user: string; pass: string }[] = [];
   const pending: Promise<void>[] = [];
   let deferred = 0;
+  let dataCommands = 0;
   const socketOf = (session: { remotePort: number }) =>
     [...sockets].find((one) => one.remotePort === session.remotePort);
   const server = new SMTPServer({
@@ -132,6 +138,10 @@ export async function startSmtp(
       callback();
     },
     onData(stream, session, callback) {
+      if (++dataCommands === options.dropDuringData) {
+        stream.once("data", () => socketOf(session)?.destroy());
+        return;
+      }
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
