@@ -188,10 +188,12 @@ function stopMailing(
     notTried: untried,
   });
   const count = `${untried} ${untried === 1 ? "was" : "were"}`;
-  // A TLS failure's message says what failed and what to check: "not reached" would mislead.
-  const what = error.tls
-    ? `${error.message}; with ${server}`
-    : `the mail server ${server} could not be reached or refused the login (${error.message})`;
+  // A TLS failure's or a missing login's message says what failed and what to check: "not
+  // reached" would mislead.
+  const what =
+    error.tls || error.loginRequired
+      ? `${error.message}; with ${server}`
+      : `the mail server ${server} could not be reached or refused the login (${error.message})`;
   // The message that met the failure is counted here, so its own line (the last one, added just
   // before the mailing stopped) would say the same failure a second time.
   summary.problems.pop();

@@ -1,7 +1,8 @@
 /**
  * Delivery problems against real SMTP servers on 127.0.0.1: a refused connection (retried, then
  * exit 1 with the files kept), a refused recipient, a lost answer to the message data (not sent
- * again: "delivery unknown"), and logins, with the password never shown anywhere.
+ * again: "delivery unknown"), and logins, with the password never shown anywhere; a server asking
+ * for a login the URL does not give stops the mailing, saying how to give it.
  */
 import { existsSync } from "node:fs";
 import { chmod, readdir, writeFile } from "node:fs/promises";
@@ -267,6 +268,27 @@ describe("a server that requires a login", () => {
     );
     expect(line[0]).not.toContain("more problem");
     expect(smtp.logins).toHaveLength(1);
+  });
+
+  test("a URL without a user: the mailing stops at the first message, saying how to log in", async () => {
+    const smtp = await ws.smtp({ auth: { user: "reporter", pass: PASSWORD } });
+    const run = await runCliIn(
+      ws.dir,
+      reportArgs("team-list", "--mail", "--out", "login-asked-out"),
+      {
+        LMS_SMTP_URL: smtp.url,
+        LMS_MAIL_FROM: FROM,
+      },
+    );
+    expect(run.code).toBe(1);
+    const line = run.stderr.split("\n").filter((l) => l.startsWith("lms-export:"));
+    expect(line).toHaveLength(1);
+    expect(line[0]).toMatch(
+      /the mail server asks for a login \(.*530.*\): give its user in the URL, as USER@ before the host, and put the password alone in a file \(chmod 600\) named by LMS_SMTP_PASSWORD_FILE; with smtp:\/\/127\.0\.0\.1:\d+: mailing stopped; 1 message failed and 2 were not tried/,
+    );
+    expect(line[0]).not.toContain("more problem");
+    await smtp.close();
+    expect(smtp.received).toHaveLength(0);
   });
 
   test("a password in the URL is refused with a message saying to use the file, not showing it", async () => {
