@@ -110,7 +110,7 @@ function checkEveryAddressMailed(only: readonly MailTarget[], planned: readonly 
   const names = planned.map((p) => p.report.job.name).join(", ") || "none";
   throw new LmsExportError(
     "bad-input",
-    `--mail-only: no message of this run goes to ${unknown.join(", ")} (reports mailed: ${names}); nothing was sent. Name the addresses a failed run gave, with the same report, catalog and parameters`,
+    `--mail-only: no message of this run goes to ${unknown.join(", ")} (reports mailed: ${names}); nothing was sent. Name the addresses a failed run gave, with the same report, catalog and parameters; an address whose rows have left the data since (a roster import or an extract in between) has nothing to be sent: leave it out`,
   );
 }
 

@@ -3,13 +3,21 @@
  * and the mail dataset (team-list: split by manager_email, to compliance@, cc audit@). A refused
  * manager makes the run fail naming `--mail-only` with that address, and the copy to the report's
  * own recipients says whose rows did not get through and where they are; `--mail --mail-only`
- * then sends that manager their own share alone, and an address no message goes to sends nothing.
+ * then sends that manager their own share alone, and an address no message goes to sends nothing
+ * (a manager whose rows left the data since the failed run: the refusal says to leave them out).
  */
 import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, test } from "vitest";
-import { type CliRun, reportArgs, runCliIn, useMailWorkspace } from "./cli-harness.js";
+import {
+  type CliRun,
+  mailWorkspace,
+  reportArgs,
+  runCliIn,
+  useMailWorkspace,
+} from "./cli-harness.js";
 import { csvPeople } from "./csv-people.js";
 import { MANAGERS } from "./mail-dataset.js";
 
@@ -109,6 +117,38 @@ describe("--mail-only", () => {
     expect(line).not.toContain(SALES);
     expect(line).not.toContain(NORTH);
     expect(received).toHaveLength(0);
+  });
+
+  test("a manager whose rows left the data after the failed run: the refusal says to leave them out", async () => {
+    const moved = await mailWorkspace();
+    try {
+      const smtp = await ws.smtp({ rejectRecipients: [NORTH] });
+      const env = { LMS_SMTP_URL: smtp.url, LMS_MAIL_FROM: "reports@example.com" };
+      const failed = await runCliIn(moved.dir, reportArgs("team-list", "--mail"), env);
+      expect(failed.code).toBe(1);
+      expect(errorLine(failed)).toContain(`--mail-only ${NORTH}`);
+      // The roster changed: North's admin is one no more, so no row names north.lead@ now.
+      const instance = await DuckDBInstance.create(join(moved.dir, "lms.duckdb"));
+      const connection = await instance.connect();
+      await connection.run(
+        "UPDATE user_grp SET user_grp_group_admin = 0 WHERE user_grp_user_id = 202",
+      );
+      connection.closeSync();
+      instance.closeSync();
+      const again = await runCliIn(
+        moved.dir,
+        reportArgs("team-list", "--mail", "--mail-only", NORTH),
+        env,
+      );
+      expect(again.code).toBe(2);
+      expect(errorLine(again)).toContain(
+        "an address whose rows have left the data since (a roster import or an extract in between) has nothing to be sent: leave it out",
+      );
+      await smtp.close();
+      expect(smtp.received.map((m) => m.to.join())).not.toContain(NORTH);
+    } finally {
+      await moved.remove();
+    }
   });
 
   test.each([
