@@ -8,7 +8,7 @@
  * direction-changing character gets into an envelope or a folder name.
  */
 import { Buffer } from "node:buffer";
-import { domainToASCII } from "node:url";
+import { domainToASCII, domainToUnicode } from "node:url";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { trimmedSql } from "../text/white-space.js";
 
@@ -48,7 +48,7 @@ export function isMailAddress(text: string): boolean {
 
 /**
  * One form of an address for comparing and grouping, the one key every part of mail uses: trimmed,
- * in Unicode's composed form (NFC), lower case. Made here only, in TypeScript only: DuckDB's
+ * in Unicode's composed form (NFC), lower case, its domain in its Unicode form (unicodeDomain). Made here only, in TypeScript only: DuckDB's
  * lower() and toLowerCase() differ on some 57 characters ("İ" is "i" to one, "i̇" to the other),
  * and a roster typed on a Mac may give "ü" as "u" and a combining diaeresis, which neither
  * lower-casing merges with "ü". The split reads each address as written (trimmed, in SQL) and keys
@@ -59,7 +59,26 @@ export function isMailAddress(text: string): boolean {
  * (src/text/white-space.ts).
  */
 export function normaliseAddress(text: string): string {
-  return text.trim().normalize("NFC").toLowerCase().normalize("NFC");
+  return folded(unicodeDomain(folded(text.trim())));
+}
+
+/** `text` in NFC and lower case (NFC again after, see normaliseAddress). */
+function folded(text: string): string {
+  return text.normalize("NFC").toLowerCase().normalize("NFC");
+}
+
+/**
+ * `address` with a domain written in its ASCII form (IDNA, `xn--bcher-kva.de`, as a mail system
+ * may export it) in its Unicode form (`bücher.de`): one mailbox, whichever form a roster cell
+ * gives, so one manager's people are not split between two messages. A domain that is no valid
+ * IDNA is left as written.
+ */
+function unicodeDomain(address: string): string {
+  const at = address.lastIndexOf("@");
+  const domain = address.slice(at + 1);
+  if (at < 0 || !/(^|\.)xn--/i.test(domain)) return address;
+  const unicode = domainToUnicode(domain);
+  return unicode === "" ? address : `${address.slice(0, at + 1)}${unicode}`;
 }
 
 /**

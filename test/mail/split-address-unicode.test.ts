@@ -2,7 +2,8 @@
  * One manager's address written in two Unicode forms gets one message: "Jürgen@example.com" as a
  * Mac types it (NFD: "u" and a combining diaeresis) and "jürgen@example.com" as composed (NFC),
  * and "İlker@example.com" with "i̇lker@example.com", which DuckDB's lower() and toLowerCase() turn
- * into different addresses. The split keys every address with one function (normaliseAddress in
+ * into different addresses, and "Chef@Bücher.de" with "chef@xn--bcher-kva.de", its domain in the
+ * ASCII form a mail system may export. The split keys every address with one function (normaliseAddress in
  * src/mail/address.ts), so these are one share each; mailed to a real SMTP server on 127.0.0.1
  * offering SMTPUTF8.
  */
@@ -18,6 +19,11 @@ const JURGEN_NFC = "j\u00fcrgen@example.com";
 const ILKER_CAPITAL = "\u0130lker@example.com";
 /** "İ" lower-cased as Unicode does it: "i" and a combining dot above. */
 const ILKER_LOWER = "i\u0307lker@example.com";
+/**
+ * One mailbox whose domain rows write in its Unicode and its ASCII (IDNA) form; smtp-server gives
+ * a recipient's domain in its Unicode form, whatever form it came in.
+ */
+const CHEF = "chef@bücher.de";
 
 const MANAGERS_SQL = `-- title: Managers
 -- description: Managers in two Unicode forms.
@@ -26,11 +32,14 @@ SELECT * FROM (VALUES
   (2, '${JURGEN_NFC}'),
   (3, '${ILKER_CAPITAL}'),
   (4, '${ILKER_LOWER}'),
-  (5, NULL)
+  (5, NULL),
+  (6, 'Chef@Bücher.de'),
+  (7, 'CHEF@XN--BCHER-KVA.DE'),
+  (8, 'chef@xn--bcher-kva.de')
 ) AS t(user_id, manager_email)
 `;
 
-test("an address in NFD and NFC, or with İ, is one manager with one message", async () => {
+test("an address in NFD and NFC, with İ, or its domain in two forms, is one manager with one message", async () => {
   const catalog = join(ws.dir, "unicode-cat");
   await mkdir(join(catalog, "reports"), { recursive: true });
   await mkdir(join(catalog, "queries"), { recursive: true });
@@ -57,9 +66,10 @@ test("an address in NFD and NFC, or with İ, is one manager with one message", a
     return [...String(csv).matchAll(/^(\d+),/gm)].map((m) => Number(m[1]));
   };
   expect(received.map((m) => m.to.join()).sort()).toEqual(
-    ["compliance@example.com", JURGEN_NFC, ILKER_LOWER].sort(),
+    ["compliance@example.com", JURGEN_NFC, ILKER_LOWER, CHEF].sort(),
   );
   expect(ids(JURGEN_NFC)).toEqual([1, 2]);
   expect(ids(ILKER_LOWER)).toEqual([3, 4]);
   expect(ids("compliance@example.com")).toEqual([5]);
+  expect(ids(CHEF)).toEqual([6, 7, 8]);
 });
