@@ -7,6 +7,7 @@
  * shell. No option of `report` holds a secret (passwords and keys come from files or the
  * environment); a hidden one, kept only to be refused, or one named like a secret is never said.
  */
+import { Buffer } from "node:buffer";
 import yargs from "yargs";
 import { type MailTarget, targetText } from "../mail/mail-only.js";
 import type { MailSummary, ReportToMail } from "../mail/mail-reports.js";
@@ -15,6 +16,13 @@ import { REPORT_NAMES_KEY, reportBuilder } from "./report-command-options.js";
 
 /** The options that say whom to mail: replaced, never repeated. */
 const MAIL_KEYS = new Set(["mail", "mail-to", "mail-only"]);
+
+/**
+ * The most bytes one value of --mail-only or --mail-to holds. Linux refuses to start a program
+ * given an argument longer than 128 KiB (MAX_ARG_STRLEN: "Argument list too long"), which a list
+ * of a few thousand managers passes; a longer list is said as several options, each repeatable.
+ */
+const LIST_BYTES = 100_000;
 
 /** What yargs answers about the options it was given (`Argv.getOptions()`, left out of its types). */
 interface DeclaredOptions {
@@ -101,10 +109,25 @@ export function resendMailWords(
   targets: readonly MailTarget[],
 ): string[] {
   if (argv["mail-to"] !== undefined) {
-    const addresses = [...new Set(targets.map((t) => t.address))].join(",");
-    return optionWords("mail-to", addresses);
+    return optionWords("mail-to", listValues([...new Set(targets.map((t) => t.address))]));
   }
-  return ["--mail", ...optionWords("mail-only", [...new Set(targets.map(targetText))].join(","))];
+  return ["--mail", ...optionWords("mail-only", listValues([...new Set(targets.map(targetText))]))];
+}
+
+/** `items` joined by commas into values of at most LIST_BYTES each (one, for a short list). */
+function listValues(items: readonly string[]): string[] {
+  const values: string[] = [];
+  let value = "";
+  for (const item of items) {
+    const longer = value === "" ? item : `${value},${item}`;
+    if (value !== "" && Buffer.byteLength(longer) > LIST_BYTES) {
+      values.push(value);
+      value = item;
+    } else {
+      value = longer;
+    }
+  }
+  return value === "" ? values : [...values, value];
 }
 
 /**

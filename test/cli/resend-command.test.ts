@@ -2,9 +2,12 @@
  * The `report` command line a run's mail problems print (src/cli/resend-command.ts), from command
  * lines parsed by the CLI's own definitions: after `run`, only the options `report` takes are
  * repeated; values are quoted for a POSIX shell (sh reads each back as given), a value starting
- * with "-" stays a value, defaults are not said, and the mail options are replaced.
+ * with "-" stays a value, defaults are not said, and the mail options are replaced; thousands of
+ * managers' addresses are said in options a program can be started with.
  */
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { processContext } from "../../src/cli/context.js";
 import { checkCommandLine } from "../../src/cli/main.js";
@@ -13,8 +16,10 @@ import {
   reportCommandLine,
   resendMailWords,
 } from "../../src/cli/resend-command.js";
+import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const ctx = processContext(new AbortController().signal);
+const dir = tempDirForFile("lms-resend-command-");
 
 /** The words sh makes of `command` (without its leading `lms-export`). */
 function shellWords(command: string): string[] {
@@ -89,4 +94,24 @@ describe("the report command line sending mail again", () => {
       expect(words.at(-1)).toBe(given.join(","));
     }
   });
+});
+
+test("thousands of managers not reached: a command the shell can start, naming every one", async () => {
+  const argv = await checkCommandLine(["report", "team-list", "--mail"], ctx);
+  // 6,000 shares of a split report that the server never took: about 190 KB of addresses.
+  const targets = Array.from({ length: 6000 }, (_, n) => ({
+    address: `manager.number.${n}@example.com`,
+    part: undefined,
+  }));
+  const command = reportCommandLine(argv, ["team-list"], resendMailWords(argv, targets));
+  // Pasted into sh as printed, with a program that says the words it was started with in place
+  // of lms-export: Linux refuses to start any program given one word over 128 KiB.
+  const script = join(dir, "resend.sh");
+  const echo = `"${process.execPath}" -e 'process.stdout.write(JSON.stringify(process.argv.slice(1)))' --`;
+  writeFileSync(script, `${command.replace(/^lms-export /, `${echo} `)}\n`);
+  const words = JSON.parse(execFileSync("sh", [script]).toString("utf8")) as string[];
+  expect(words.slice(0, 3)).toEqual(["report", "team-list", "--mail"]);
+  const again = await checkCommandLine(words, ctx);
+  const named = [again["mail-only"]].flat().map(String).join(",").split(",");
+  expect(named).toEqual(targets.map((t) => t.address));
 });
