@@ -188,10 +188,10 @@ function stopMailing(
     notTried: untried,
   });
   const count = `${untried} ${untried === 1 ? "was" : "were"}`;
-  // A TLS failure's or a missing login's message says what failed and what to check: "not
+  // A TLS failure's or a refused sender's message says what failed and what to check: "not
   // reached" would mislead.
   const what =
-    error.tls || error.loginRequired
+    error.tls || error.senderRefused
       ? `${error.message}; with ${server}`
       : `the mail server ${server} could not be reached or refused the login (${error.message})`;
   // The message that met the failure is counted here, so its own line (the last one, added just

@@ -9,7 +9,7 @@ import { isIP } from "node:net";
 import { Readable } from "node:stream";
 import SMTPConnection, { type SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
 import { withoutRecipients } from "./header-recipients.js";
-import { loginRequired } from "./login-required.js";
+import { senderRefusal } from "./sender-refusal.js";
 import type { MailSettings } from "./settings.js";
 import { noSmtpUtf8, offersSmtpUtf8, serverEnvelope } from "./smtp-utf8.js";
 import { tlsFailure } from "./tls-failure.js";
@@ -42,10 +42,10 @@ export class SmtpAttemptError extends Error {
    */
   readonly tls: boolean;
   /**
-   * Whether the server asked for a login that was not given (login-required.ts): every message
-   * would meet it; the message says what to set.
+   * Whether the server takes no mail from this sender (sender-refusal.ts: a login it asks for,
+   * or the address refused): every message would meet it; the message says what to set.
    */
-  readonly loginRequired: boolean;
+  readonly senderRefused: boolean;
 
   constructor(
     cause: unknown,
@@ -60,16 +60,16 @@ export class SmtpAttemptError extends Error {
       responseCode: number;
     }>;
     const tls = tlsFailure(cause);
-    const login = loginRequired(cause);
-    super(tls ?? login ?? String(error.message ?? cause).split("\n", 1)[0], { cause });
+    const refusal = senderRefusal(cause);
+    super(tls ?? refusal ?? String(error.message ?? cause).split("\n", 1)[0], { cause });
     this.tls = tls !== undefined;
-    this.loginRequired = login !== undefined;
+    this.senderRefused = refusal !== undefined;
     this.code = error.code;
     this.response = error.response;
     this.responseCode = error.responseCode;
     this.dataStarted = dataStarted;
     this.wholeMessageSent = wholeMessageSent;
-    this.beforeMessage = beforeMessage || this.loginRequired;
+    this.beforeMessage = beforeMessage || this.senderRefused;
   }
 }
 

@@ -2,7 +2,7 @@
  * Delivery problems against real SMTP servers on 127.0.0.1: a refused connection (retried, then
  * exit 1 with the files kept), a refused recipient, a lost answer to the message data (not sent
  * again: "delivery unknown"), and logins, with the password never shown anywhere; a server asking
- * for a login the URL does not give stops the mailing, saying how to give it.
+ * for a login the URL does not give, or refusing the sender, stops the mailing, saying what to set.
  */
 import { existsSync } from "node:fs";
 import { chmod, readdir, writeFile } from "node:fs/promises";
@@ -205,6 +205,31 @@ test("the last line names a message of unknown delivery when the server then wen
   );
 });
 
+/**
+ * team-list mailed into `out` to a server started with `server` (no login in the URL), which
+ * must fail with exit 1: its one error line, and the server once closed.
+ */
+async function failedMailing(server: Parameters<typeof ws.smtp>[0], out: string) {
+  const smtp = await ws.smtp(server);
+  const run = await runCliIn(ws.dir, reportArgs("team-list", "--mail", "--out", out), {
+    LMS_SMTP_URL: smtp.url,
+    LMS_MAIL_FROM: FROM,
+  });
+  expect(run.code).toBe(1);
+  const lines = run.stderr.split("\n").filter((l) => l.startsWith("lms-export:"));
+  expect(lines).toHaveLength(1);
+  await smtp.close();
+  return { line: lines[0] ?? "", smtp };
+}
+
+test("a refused sender stops the mailing at the first message, saying what to set", async () => {
+  const { line, smtp } = await failedMailing({ refuseSender: true }, "sender-out");
+  expect(line).toMatch(
+    /the mail server refuses mail from the sender \(.*553 sender not owned by user\), as it would for every message: .*set LMS_MAIL_FROM .*: mailing stopped; 1 message failed and 2 were not tried/,
+  );
+  expect(smtp.envelopeCommands.filter((c) => c.startsWith("MAIL FROM"))).toHaveLength(1);
+});
+
 describe("a server that requires a login", () => {
   let passwordFile: string;
   beforeAll(async () => {
@@ -271,23 +296,14 @@ describe("a server that requires a login", () => {
   });
 
   test("a URL without a user: the mailing stops at the first message, saying how to log in", async () => {
-    const smtp = await ws.smtp({ auth: { user: "reporter", pass: PASSWORD } });
-    const run = await runCliIn(
-      ws.dir,
-      reportArgs("team-list", "--mail", "--out", "login-asked-out"),
-      {
-        LMS_SMTP_URL: smtp.url,
-        LMS_MAIL_FROM: FROM,
-      },
+    const { line, smtp } = await failedMailing(
+      { auth: { user: "reporter", pass: PASSWORD } },
+      "login-asked-out",
     );
-    expect(run.code).toBe(1);
-    const line = run.stderr.split("\n").filter((l) => l.startsWith("lms-export:"));
-    expect(line).toHaveLength(1);
-    expect(line[0]).toMatch(
+    expect(line).toMatch(
       /the mail server asks for a login \(.*530.*\): give its user in the URL, as USER@ before the host, and put the password alone in a file \(chmod 600\) named by LMS_SMTP_PASSWORD_FILE; with smtp:\/\/127\.0\.0\.1:\d+: mailing stopped; 1 message failed and 2 were not tried/,
     );
-    expect(line[0]).not.toContain("more problem");
-    await smtp.close();
+    expect(line).not.toContain("more problem");
     expect(smtp.received).toHaveLength(0);
   });
 

@@ -2,7 +2,7 @@
  * A real SMTP server on 127.0.0.1 (smtp-server, port 0) that keeps every message it accepts,
  * parsed back with mailparser, and counts the connections made to it (and keeps the envelope
  * commands as a client wrote them on a connection without TLS). Options make it require a
- * login, refuse some recipients or some messages (554 to their data), drop the connection once
+ * login, refuse the sender, some recipients or some messages (554 to their data), drop the connection once
  * the message data has arrived (a lost answer) or while it is arriving, or at the next message once a connection has
  * carried some (421, as a server ending a connection it will carry no more on), go down after
  * some messages (no new connection taken), act on a message
@@ -64,6 +64,8 @@ export async function startSmtp(
     dropOnAuth?: boolean;
     /** Answer 421 and close a connection that has carried this many messages, at the next one. */
     closeAfterMessages?: number;
+    /** Answer every MAIL FROM 553, as a server refusing the sender's address. */
+    refuseSender?: boolean;
     /** Answer the first this many MAIL FROM commands 451 (try again later). */
     deferFirst?: number;
     /** Called with each message once it has arrived, before the server answers it. */
@@ -113,6 +115,10 @@ export async function startSmtp(
       }
     },
     onMailFrom(_address, session, callback) {
+      if (options.refuseSender) {
+        callback(Object.assign(new Error("sender not owned by user"), { responseCode: 553 }));
+        return;
+      }
       if (deferred < (options.deferFirst ?? 0)) {
         deferred++;
         callback(Object.assign(new Error("try again later"), { responseCode: 451 }));
