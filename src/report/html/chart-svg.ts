@@ -10,7 +10,7 @@ import { columnLabel } from "../present/column-label.js";
 import { ChartCollector, type ChartData } from "./chart-data.js";
 import { type Legend, rampLegend, swatchLegend } from "./chart-legend.js";
 import type { BarChartSpec, ChartSpec, HeatmapSpec, LineChartSpec } from "./chart-spec.js";
-import { dateTicks } from "./date-ticks.js";
+import { DATE_AXIS_MARGIN, dateAxis } from "./date-ticks.js";
 import { escapeHtml, xmlSafe } from "./escape.js";
 import { colourFlatScale, zeroBasedFlatScale } from "./flat-scale.js";
 import { labelWidth } from "./label-width.js";
@@ -228,17 +228,15 @@ function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: 
       width,
       height,
       marginLeft,
+      ...(dates ? { marginBottom: DATE_AXIS_MARGIN } : {}),
       x: {
         label: labelOf(data, chart.x),
         // On the data's dates (date-ticks.ts), in the room right of the value axis.
         ...(dates
-          ? {
-              type: "utc" as const,
-              ticks: dateTicks(
-                data2.map((p) => p.x as Date),
-                width - marginLeft - LINE_MARGIN_RIGHT,
-              ),
-            }
+          ? dateAxis(
+              data2.map((p) => p.x as Date),
+              width - marginLeft - LINE_MARGIN_RIGHT,
+            )
           : {}),
       },
       y: {

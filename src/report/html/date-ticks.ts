@@ -19,3 +19,20 @@ export function dateTicks(dates: readonly Date[], span: number): Date[] {
   for (let i = times.length - 1; i >= 0; i -= step) kept.unshift(times[i] as number);
   return kept.map((time) => new Date(time));
 }
+
+/** The room under a line chart over dates: tick labels of up to three lines, then the title. */
+export const DATE_AXIS_MARGIN = 56;
+
+/**
+ * Plot's x options of a line chart over `dates`: its ticks on them, and its title centred below
+ * the ticks' day, month and year lines. At Plot's place, the right end on the second line, the
+ * title was written over the month of a latest week that begins one ("Week endingDec").
+ */
+export function dateAxis(dates: readonly Date[], span: number) {
+  return {
+    type: "utc" as const,
+    ticks: dateTicks(dates, span),
+    labelAnchor: "center" as const,
+    labelOffset: DATE_AXIS_MARGIN - 4,
+  };
+}
