@@ -180,6 +180,19 @@ export class ChartCollector {
     for (const y of chart.y) bar[y] = sum(bar[y] ?? null, read(y));
   }
 
+  /**
+   * A sentence per measure that is empty (NULL) on every row: the chart then shows axes and no
+   * line, or bars of no height, which reads as a chart that failed or as zero. A trend before any
+   * required product, or of a group with none, has a rate on no week.
+   */
+  #emptyMeasureNotes(labels: ReadonlyMap<string, string>): string[] {
+    if (this.#rows.length === 0) return [];
+    const measures = this.chart.type === "heatmap" ? [this.chart.value] : this.chart.y;
+    return measures
+      .filter((column) => this.#rows.every((row) => (row[column] ?? null) === null))
+      .map((column) => `${columnLabel(column, labels)} is empty on every row: nothing to draw.`);
+  }
+
   /** The columns the chart reads of one result row (and its portal, when that names it). */
   #rowOf(read: (column: string) => PlainValue): Record<string, PlainValue> {
     const row: Record<string, PlainValue> = {};
@@ -208,6 +221,7 @@ export class ChartCollector {
     if (this.#dropped > 0) {
       notes.push(`The first ${MAX_POINTS.toLocaleString("en")} rows are drawn.`);
     }
+    notes.push(...this.#emptyMeasureNotes(labels));
     const own = new Map<string, ColumnKind>();
     for (const column of this.#columns) own.set(column, kinds.get(column) ?? "text");
     const prefixed = this.#prefixed;

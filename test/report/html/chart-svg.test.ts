@@ -323,3 +323,32 @@ describe("a value axis's labels fit in the chart", () => {
     }
   });
 });
+
+describe("a measure empty on every row", () => {
+  test("says so under the chart rather than show bare axes", () => {
+    const weeks = [0, 1, 2].map((i) => ({ week: new Date(Date.UTC(2026, 0, 5 + 7 * i)) }));
+    const line = draw(
+      { type: "line", query: "q", x: "week", y: ["completion_rate", "overdue"] },
+      weeks.map((row, i) => ({ ...row, completion_rate: null, overdue: i })),
+    );
+    expect(line.notes).toEqual(["Completion rate is empty on every row: nothing to draw."]);
+    const bars = draw(
+      { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false },
+      GROUPS.map((group_name) => ({ group_name, overdue: null })),
+    );
+    expect(bars.notes).toEqual(["Overdue is empty on every row: nothing to draw."]);
+    const cells = draw(
+      {
+        type: "heatmap",
+        query: "q",
+        x: "product_title",
+        y: "group_name",
+        value: "completion_rate",
+      },
+      grid.map((row) => ({ ...row, completion_rate: null })),
+    );
+    expect(cells.notes).toEqual(["Completion rate is empty on every row: nothing to draw."]);
+    const none = { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false };
+    expect(draw(none as ChartSpec, []).notes).toEqual([]);
+  });
+});
