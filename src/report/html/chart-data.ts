@@ -8,6 +8,7 @@
 import type { ColumnKind, PlainValue } from "../present/column-kind.js";
 import { columnLabel } from "../present/column-label.js";
 import type { BarChartSpec, ChartSpec } from "./chart-spec.js";
+import { gapNote, hasGaps } from "./heatmap-gaps.js";
 import { formatValue } from "./value-format.js";
 
 /** Rows of one chart, keyed by column name, with the kinds of those columns. */
@@ -222,6 +223,15 @@ export class ChartCollector {
       notes.push(`The first ${MAX_POINTS.toLocaleString("en")} rows are drawn.`);
     }
     notes.push(...this.#emptyMeasureNotes(labels));
+    const chart = this.chart;
+    if (chart.type === "heatmap") {
+      const cells = this.#rows.map((row) => ({
+        x: row[chart.x],
+        y: row[chart.y],
+        value: row[chart.value],
+      }));
+      if (hasGaps(cells)) notes.push(gapNote(columnLabel(chart.value, labels)));
+    }
     const own = new Map<string, ColumnKind>();
     for (const column of this.#columns) own.set(column, kinds.get(column) ?? "text");
     const prefixed = this.#prefixed;

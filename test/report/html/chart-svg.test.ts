@@ -347,7 +347,10 @@ describe("a measure empty on every row", () => {
       },
       grid.map((row) => ({ ...row, completion_rate: null })),
     );
-    expect(cells.notes).toEqual(["Completion rate is empty on every row: nothing to draw."]);
+    expect(cells.notes).toEqual([
+      "Completion rate is empty on every row: nothing to draw.",
+      "A grey cell has no Completion rate (no row for that pair): it is not 0.",
+    ]);
     const none = { type: "bar", query: "q", x: "group_name", y: ["overdue"], stacked: false };
     expect(draw(none as ChartSpec, []).notes).toEqual([]);
   });
