@@ -71,7 +71,7 @@ describe("the project's catalog", () => {
       "completion",
     ]);
     expect(weekly?.formats).toEqual(["xlsx", "parquet"]);
-    expect(weekly?.fileName).toBe("weekly-compliance-{date}");
+    expect(weekly?.fileName).toBe("weekly-compliance-{today}");
     for (const query of catalog.queries.values()) {
       expect(query.title.length).toBeGreaterThan(5);
       expect(query.description.length).toBeGreaterThan(40);

@@ -51,7 +51,8 @@ describe("report", () => {
     const run = await cli(["report", "weekly-compliance", "--param", "today=2026-03-10"]);
     expect(run.stderr).not.toContain("lms-export:");
     expect(run.code).toBe(0);
-    const base = `weekly-compliance-${today()}`;
+    // Named after the day its figures are as of (the shipped definitions' {today}).
+    const base = "weekly-compliance-2026-03-10";
     expect((await readdir(join(cwd, "out"))).sort()).toEqual([
       `${base}-access.parquet`,
       `${base}-completion.parquet`,
@@ -70,6 +71,20 @@ describe("report", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('import one with \\"lms-export roster import FILE\\"');
   });
+
+  // Named after the day they were made, last Monday's figures written today to compare with this
+  // week's replaced this week's workbook without a word, under a name that said today.
+  test.each(["weekly-compliance", "team-compliance", "completion-overview"])(
+    "%s of a past day beside today's: two workbooks, each named after the day it is as of",
+    async (report) => {
+      const args = ["report", report, "--format", "xlsx", "--out", join("past-day", report)];
+      expect((await cli(args)).code).toBe(0);
+      expect((await cli([...args, "--param", "today=2026-03-10"])).code).toBe(0);
+      expect((await readdir(join(cwd, "past-day", report))).sort()).toEqual(
+        [`${report}-2026-03-10.xlsx`, `${report}-${today()}.xlsx`].sort(),
+      );
+    },
+  );
 
   test("--format, --out and --no-neutralise-formulas", async () => {
     const neutralised = await cli(["report", "inject.sql", "--format", "csv", "--out", "a"]);
