@@ -5,6 +5,17 @@
 --   two nearest scores, as Excel's PERCENTILE.INC), maximum, and a histogram on the 0-100 scale:
 --   scores_0_9 counts scores from 0 to 9, ..., scores_80_89, and scores_90_100 counts 90 to 100;
 --   scores_outside counts scores below 0 or above 100. For finer buckets see score-histogram.
+-- label scores_0_9: Scores 0–9
+-- label scores_10_19: Scores 10–19
+-- label scores_20_29: Scores 20–29
+-- label scores_30_39: Scores 30–39
+-- label scores_40_49: Scores 40–49
+-- label scores_50_59: Scores 50–59
+-- label scores_60_69: Scores 60–69
+-- label scores_70_79: Scores 70–79
+-- label scores_80_89: Scores 80–89
+-- label scores_90_100: Scores 90–100
+-- label scores_outside: Scores outside 0–100
 -- param product_ids int_list = []: Only these products (empty = every product).
 -- param completed_only bool = true: Only takes with a completion date.
 WITH scored AS (

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadCatalog } from "../../src/report/catalog.js";
 import { parseParamValue, resolveQueryParams } from "../../src/report/params.js";
+import { columnLabel } from "../../src/report/present/column-label.js";
 import { bindQuery } from "../../src/report/run-query.js";
 import { statementText } from "../../src/report/statement-text.js";
 import { createLmsDatabase, type TestDatabase } from "../fixtures/lms-dataset.js";
@@ -58,6 +59,20 @@ const report = (fields: Record<string, unknown>) =>
   });
 
 describe("the project's catalog", () => {
+  // The workbook's and the page's headers of the histogram columns read "Scores 0 9", "Scores
+  // 90 100" from the SQL names; a range is written with a dash.
+  test("score-distribution's bucket columns are labelled as ranges", async () => {
+    const catalog = await loadCatalog(ROOT);
+    const labels = catalog.queries.get("score-distribution")?.labels;
+    const buckets = ["scores_0_9", "scores_50_59", "scores_90_100", "scores_outside"];
+    expect(buckets.map((name) => columnLabel(name, labels))).toEqual([
+      "Scores 0–9",
+      "Scores 50–59",
+      "Scores 90–100",
+      "Scores outside 0–100",
+    ]);
+  });
+
   test("loads, with titles, descriptions and typed parameters", async () => {
     const catalog = await loadCatalog(ROOT);
     expect([...catalog.reports.keys()].sort()).toEqual(SHIPPED_REPORTS);
