@@ -149,8 +149,9 @@ function toDays(raw: unknown, now: Date): number | undefined {
   const text = raw.trim() === "today" ? utcDay(now) : raw.trim();
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!match) return undefined;
-  const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  // Date.UTC rolls 2026-02-31 over to March: a round trip catches impossible dates.
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const ms = new Date(0).setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  // Dates roll 2026-02-31 over to March: a round trip catches impossible dates.
   if (new Date(ms).toISOString().slice(0, 10) !== text) return undefined;
   return ms / DAY_MS;
 }

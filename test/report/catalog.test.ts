@@ -377,6 +377,9 @@ describe("parameter values", () => {
     expect(p("string", "").value).toBe("");
     expect(p("date", "2024-02-29").text).toBe("2024-02-29");
     expect(p("date", "today").text).toBe("2026-03-10"); // the UTC day of NOW
+    // Years 0 to 99 are years of their own, not 1900 to 1999 as Date.UTC reads them.
+    expect(p("date", "0001-01-01").text).toBe("0001-01-01");
+    expect(p("date", "0099-12-31").text).toBe("0099-12-31");
     expect(p("int_list", "12, 15").text).toBe("12,15");
     expect(p("int_list", [12, 15]).text).toBe("12,15");
     expect(p("int_list", "").text).toBe("");
