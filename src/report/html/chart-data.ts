@@ -28,8 +28,12 @@ export interface ChartData {
   readonly measureOwner?: string;
 }
 
-/** Most categories shown on a chart axis, and most series (colours). */
-export const MAX_CATEGORIES = { bar: 30, heatmap: 40, series: 12 } as const;
+/**
+ * Most categories shown on a chart axis, and most series (colours): as many as Plot's palette
+ * (observable10) has colours. At 12, the 11th and 12th lines took the 1st's and 2nd's colours,
+ * two products drawn as one in the legend.
+ */
+export const MAX_CATEGORIES = { bar: 30, heatmap: 40, series: 10 } as const;
 /** Most points a line chart or heatmap draws (a bar chart draws one per bar). */
 export const MAX_POINTS = 20_000;
 /** Distinct values counted for the notes; past it a note says "more than". */

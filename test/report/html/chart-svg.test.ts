@@ -355,3 +355,24 @@ describe("a measure empty on every row", () => {
     expect(draw(none as ChartSpec, []).notes).toEqual([]);
   });
 });
+
+describe("a line chart of many series", () => {
+  test("gives each line drawn a colour of its own, and says which are left out", () => {
+    const rows = Array.from({ length: 15 }, (_, s) =>
+      [0, 1].map((w) => ({
+        status: `Product ${s}`,
+        week: new Date(Date.UTC(2026, 0, 5 + 7 * w)),
+        completion_rate: 0.5,
+      })),
+    ).flat();
+    const { svg, notes } = draw(
+      { type: "line", query: "q", x: "week", y: ["completion_rate"], series: "status" },
+      rows,
+    );
+    const lines = svg.match(/<g[^>]*aria-label="line"[^>]*>.*?<\/g>/s)?.[0] ?? "";
+    const strokes = [...lines.matchAll(/<path[^>]* stroke="([^"]+)"/g)].map((m) => m[1]);
+    expect(strokes).toHaveLength(MAX_CATEGORIES.series);
+    expect(new Set(strokes).size).toBe(strokes.length);
+    expect(notes).toEqual([`Status: the first ${MAX_CATEGORIES.series} of 15 values are shown.`]);
+  });
+});
