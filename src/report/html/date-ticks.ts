@@ -29,10 +29,35 @@ export const DATE_AXIS_MARGIN = 56;
  * title was written over the month of a latest week that begins one ("Week endingDec").
  */
 export function dateAxis(dates: readonly Date[], span: number) {
+  const ticks = dateTicks(dates, span);
+  const days = ticks.every((tick) => tick.getTime() % DAY_MS === 0);
   return {
     type: "utc" as const,
-    ticks: dateTicks(dates, span),
+    ticks,
+    ...(days ? { tickFormat: dayLabels(ticks) } : {}),
     labelAnchor: "center" as const,
     labelOffset: DATE_AXIS_MARGIN - 4,
+  };
+}
+
+const DAY_MS = 86_400_000;
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * The labels of ticks on days: the day, then the month on the first tick and where one begins,
+ * then the year on the first tick and where one begins. Plot's own format wrote ticks months apart
+ * (a trend of years, thinned) as whole ISO dates wider than the room between them, over each
+ * other, and named no year on a trend of a few years.
+ */
+function dayLabels(ticks: readonly Date[]): (tick: Date) => string {
+  const times = ticks.map((tick) => tick.getTime());
+  return (tick) => {
+    const before = ticks[times.indexOf(tick.getTime()) - 1];
+    const newYear = before === undefined || before.getUTCFullYear() !== tick.getUTCFullYear();
+    const newMonth = newYear || before?.getUTCMonth() !== tick.getUTCMonth();
+    const lines = [String(tick.getUTCDate())];
+    if (newMonth) lines.push(MONTHS[tick.getUTCMonth()] ?? "");
+    if (newYear) lines.push(String(tick.getUTCFullYear()));
+    return lines.join("\n");
   };
 }

@@ -56,7 +56,7 @@ describeChartReport(
       expect(texts).toHaveLength(12);
       for (const dot of dots) expect(near(dot, ticks)).toBe(true);
       expect(texts.at(-1)).toMatch(/^27/);
-      expect(texts[0]).toBe("11Sep");
+      expect(texts[0]).toBe("11Sep2026"); // the first label names its month and year
     });
   },
 );
@@ -77,6 +77,25 @@ describeChartReport(
       for (let i = 1; i < boxes.length; i++) {
         expect(boxes[i]![0]).toBeGreaterThan(boxes[i - 1]![1]);
       }
+    });
+  },
+);
+
+// Ten years of weeks: thinned to one label every eight months or so, which Plot wrote as whole
+// ISO dates ("2017-05-28") wider than the room between them, over each other; and a trend of a
+// few years named no year at all. The first label and each new year's name their year.
+describeChartReport(
+  "a trend of 520 weeks",
+  { query: "trend", sql: trend(520), charts: [CHART] },
+  (read) => {
+    test("no labels overlapping, and the years named", async () => {
+      const { texts, boxes } = (await read(CENTRES)) as Centres;
+      for (let i = 1; i < boxes.length; i++) {
+        expect(boxes[i]![0]).toBeGreaterThan(boxes[i - 1]![1]);
+      }
+      expect(texts[0]).toMatch(/^\d+[A-Z][a-z]{2}20\d\d$/);
+      expect(texts.filter((text) => /20\d\d$/.test(text)).length).toBeGreaterThanOrEqual(9);
+      expect(texts.at(-1)).toMatch(/^27/);
     });
   },
 );
