@@ -8,6 +8,7 @@
  * command it runs, which parses it itself.)
  */
 import { commandAt } from "./command-position.js";
+import { COMPLETION_KEY } from "./completion-words.js";
 
 /** How each command whose words may start with "-" writes such a word so it is not a flag. */
 const ESCAPES: ReadonlyArray<readonly [readonly string[], (word: string) => string]> = [
@@ -24,13 +25,21 @@ function escapeFor(words: readonly string[]): ((word: string) => string) | undef
 }
 
 /**
+ * Whether the `--` at `at` is the word Tab completes: a flag begun (`sql --<Tab>`), for which the
+ * flags are offered, not the end of the flags, which left nothing to offer.
+ */
+function typedDashes(argv: readonly string[], at: number): boolean {
+  return at === argv.length - 1 && argv.includes(`--${COMPLETION_KEY}`);
+}
+
+/**
  * Contract: `argv` as the command line yargs should read: for a command above with a lone `--`,
  * without it and with each word after it that starts with "-" escaped as above; otherwise
  * `argv` itself.
  */
 export function wordsAfterDashDash(argv: readonly string[]): readonly string[] {
   const at = argv.indexOf("--");
-  if (at === -1) return argv;
+  if (at === -1 || typedDashes(argv, at)) return argv;
   const written = escapeFor(argv.slice(0, at));
   if (!written) return argv;
   const after = argv.slice(at + 1).map((word) => (word.startsWith("-") ? written(word) : word));

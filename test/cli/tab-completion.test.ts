@@ -57,6 +57,10 @@ describe("Tab", () => {
     expect((await tab("report", "weekly-c")).offered).toEqual(["weekly-compliance"]);
     expect((await tab("run", "weekly-compliance", "data-f")).offered).toEqual(["data-freshness"]);
     expect((await tab("extract", "--inc")).offered).toEqual(["--incremental"]);
+    // A "--" being typed begins a flag, also for the commands that take a lone "--".
+    expect((await tab("sql", "--")).offered).toContain("--format");
+    expect((await tab("roster", "import", "people.csv", "--")).offered).toContain("--merge");
+    expect((await tab("report", "compliance", "--")).offered).toContain("--param");
     // Flags and their values before the command are not the command.
     expect((await tab("--db", "x.duckdb", "report", "weekly-c")).offered).toEqual([
       "weekly-compliance",
