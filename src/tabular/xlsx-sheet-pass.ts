@@ -15,6 +15,7 @@ import {
   type XmlNode,
 } from "./exceljs-parsers.js";
 import { EmptyResults } from "./xlsx-empty-results.js";
+import { ImpliedRefs } from "./xlsx-implied-refs.js";
 import { IsoDateCells } from "./xlsx-iso-dates.js";
 import { ownRowStrings } from "./xlsx-own-strings.js";
 import { type Part, parsePart, type XmlHandler } from "./xlsx-package.js";
@@ -81,14 +82,17 @@ class SheetHandler implements XmlHandler {
   readonly #colParser = new ColXform();
   readonly #emptyResults = new EmptyResults();
   readonly #isoDates = new IsoDateCells();
+  readonly #refs = new ImpliedRefs();
 
   constructor(
     private readonly options: ReconcileOptions,
     private readonly onRow: (row: RowModel) => void,
   ) {}
 
-  open(node: XmlNode): void {
+  open(given: XmlNode): void {
     this.#depth++;
+    const node =
+      this.#inRow && this.#depth === 4 && given.name === "c" ? this.#refs.cell(given) : given;
     if (this.#inRow && (this.#phonetic > 0 || PHONETIC.has(node.name))) {
       this.#phonetic++;
     } else if (this.#inRow) {
@@ -106,7 +110,7 @@ class SheetHandler implements XmlHandler {
     const { name, attributes } = node;
     if (this.#section === "sheetData" && name === "row") {
       this.#inRow = true;
-      this.#rowParser.parseOpen(node);
+      this.#rowParser.parseOpen(this.#refs.row(node));
     } else if (this.#section === "cols" && name === "col") {
       this.#colParser.parseOpen(node);
       this.#colParser.reconcile(this.#colParser.model, this.options);

@@ -313,3 +313,28 @@ describe("openXlsx reads as exceljs's whole-workbook loader did", () => {
     expect(await readBoth(zip)).toEqual({ error: "book.xlsx has no sheets" });
   });
 });
+
+describe("openXlsx reads rows and cells written without their reference", () => {
+  // The format makes `r` optional on both: a row is the one after the row before, a cell the one
+  // after the cell before (the first column for the first). exceljs's loader failed such a file.
+  test("each takes the place its predecessor implies, beside rows and cells with one", async () => {
+    const plain = (value: string) => `<c t="inlineStr"><is><t>${value}</t></is></c>`;
+    const reading = await readNew(
+      await craftWorkbook(
+        oneSheet([
+          `<row>${plain("a2")}${plain("b2")}</row>`,
+          row(4, plain("a4") + text("C4", "c4")),
+          `<row>${text("B5", "b5")}${plain("c5")}</row>`,
+        ]),
+      ),
+    );
+    expect(reading).toMatchObject({
+      columns: ["a", "b", "c"],
+      rows: [
+        { line: 2, values: ["a2", "b2", null] },
+        { line: 4, values: ["a4", null, "c4"] },
+        { line: 5, values: [null, "b5", "c5"] },
+      ],
+    });
+  });
+});
