@@ -10,6 +10,7 @@ import { StringDecoder } from "node:string_decoder";
 import JSZip from "jszip";
 import { SaxesParser } from "saxes";
 import type { Xform, XmlNode } from "./exceljs-parsers.js";
+import { ElementPrefixes } from "./xlsx-prefixes.js";
 
 /** What a SAX pass over a part is told, in document order. */
 export interface XmlHandler {
@@ -44,9 +45,10 @@ export function parsePart(part: Part, handler: XmlHandler): Promise<void> {
     parser.on("error", (error) => {
       failure ??= error;
     });
-    parser.on("opentag", (node) => handler.open(node));
+    const names = new ElementPrefixes();
+    parser.on("opentag", (node) => handler.open(names.opened(node)));
     parser.on("text", (text) => handler.text(text));
-    parser.on("closetag", (node) => handler.close(node.name));
+    parser.on("closetag", (node) => handler.close(names.local(node.name)));
     // A character split between two inflated chunks must be decoded whole.
     const decoder = new StringDecoder("utf8");
     const stream = part.nodeStream("nodebuffer");

@@ -338,3 +338,28 @@ describe("openXlsx reads rows and cells written without their reference", () => 
     });
   });
 });
+
+describe("openXlsx reads a workbook whose parts bind SpreadsheetML to a prefix", () => {
+  /** The same workbook with every element of its SpreadsheetML parts written `x:name`. */
+  async function prefixed(bytes: Uint8Array): Promise<Buffer> {
+    const zip = await JSZip.loadAsync(bytes);
+    for (const name of Object.keys(zip.files).filter((n) => /^xl\/[^_].*\.xml$/.test(n))) {
+      const xml = await zip.file(name)?.async("string");
+      const renamed = (xml ?? "")
+        .replace(/<(\/?)([A-Za-z]+)([\s>/])/g, "<$1x:$2$3")
+        .replace(' xmlns="http', ' xmlns:x="http');
+      zip.file(name, renamed);
+    }
+    return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
+  }
+
+  test("rows, shared strings and date formats read as in the unprefixed workbook", async () => {
+    const book = oneSheet(
+      [row(2, `<c r="A2" t="s"><v>0</v></c><c r="B2" s="1"><v>45000</v></c>${text("C2", "c")}`)],
+      { strings: "<si><t>shared</t></si>" },
+    );
+    const plain = await readNew(await craftWorkbook(book));
+    expect(plain).toMatchObject({ rows: [{ line: 2, values: ["shared", "2023-03-15", "c"] }] });
+    expect(await readNew(await prefixed(await craftWorkbook(book)))).toEqual(plain);
+  });
+});
