@@ -33,9 +33,13 @@ export const USER_HEADER_ALIASES: Readonly<Record<UserBaseColumn, readonly strin
  * Headers that name a base column only in a file with none of its own aliases: HR systems call
  * the status "Employment Status", "Employee Status" or "Worker Status", and a roster whose status
  * went unread left no one out as gone. Beside a "Status" column such a header may mean something
- * else (a contract's status), so there it stays a column of its own, as it always was.
+ * else (a contract's status), so there it stays a column of its own, as it always was. So with
+ * the address: Workday, BambooHR and HiBob export it as "Work Email", SuccessFactors as "Business
+ * Email", and read as a column of its own it left every report's addresses empty and no manager
+ * reachable; beside an "Email" column it stays a column of its own.
  */
 export const USER_HEADER_FALLBACKS: Readonly<Partial<Record<UserBaseColumn, readonly string[]>>> = {
+  email: ["workemail", "workemailaddress", "primaryworkemail", "businessemail"],
   user_status: ["employmentstatus", "employeestatus", "workerstatus"],
 };
 

@@ -7,7 +7,11 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { quoteIdent } from "../load/ddl.js";
-import { USER_HEADER_ALIASES, type UserBaseColumn } from "../load/user-header-aliases.js";
+import {
+  USER_HEADER_ALIASES,
+  USER_HEADER_FALLBACKS,
+  type UserBaseColumn,
+} from "../load/user-header-aliases.js";
 import { USER_TABLE } from "../load/user-table.js";
 import type { RosterMode } from "./swap.js";
 
@@ -52,7 +56,10 @@ export async function missingPersonFields(
     missing.push({
       what,
       columns,
-      headers: columns.flatMap((column) => USER_HEADER_ALIASES[column]),
+      headers: columns.flatMap((column) => [
+        ...USER_HEADER_ALIASES[column],
+        ...(USER_HEADER_FALLBACKS[column] ?? []),
+      ]),
     });
   }
   return missing;

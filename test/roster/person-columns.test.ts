@@ -47,7 +47,7 @@ describe("the roster's name and e-mail columns", () => {
         "people.csv has no name column (no header meaning firstname or lastname; looked for firstname, givenname, first, forename, prenom, userfirstname, lastname, surname,",
       );
       expect(lines[1]).toContain(
-        "people.csv has no e-mail column (no header meaning email; looked for email, emailaddress, employeeemail, mail, useremail, case, spaces and punctuation aside)",
+        "people.csv has no e-mail column (no header meaning email; looked for email, emailaddress, employeeemail, mail, useremail, workemail, workemailaddress, primaryworkemail, businessemail, case, spaces and punctuation aside)",
       );
       // A name column alone leaves the e-mail warning.
       const named = await importFile(dir, "user_id,Surname\n1,Lee\n");

@@ -2,7 +2,8 @@
  * HR systems call the status column "Employment Status", "Employee Status" or "Worker Status".
  * Read as a column of its own, the status went unread and the reports left no one out as gone.
  * Such a header is user_status where the file has no "Status" of its own, and only then; a
- * database that kept it as a column of its own before keeps doing so (its reports read it).
+ * database that kept it as a column of its own before keeps doing so (its reports read it). The
+ * same for the address exported as "Work Email" or "Business Email", beside no "Email" column.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -56,6 +57,22 @@ describe("an HR export's status column under another name", () => {
       expect(read.rows.map((row) => [row.user_status, row.employment_status])).toEqual([
         [null, "Leave"],
       ]);
+    });
+  });
+});
+
+describe("an HR export's e-mail column under another name", () => {
+  test("is email when the file has no Email column, and stays apart beside one", () => {
+    expect(names(["User ID", "Work Email"])).toEqual(["user_id", "email"]);
+    expect(names(["User ID", "Work E-mail Address"])).toEqual(["user_id", "email"]);
+    expect(names(["User ID", "Business Email"])).toEqual(["user_id", "email"]);
+    expect(names(["User ID", "Email", "Work Email"])).toEqual(["user_id", "email", "work_email"]);
+  });
+
+  test("is imported as the address the reports and the mail split read", async () => {
+    await withTempDir(async (dir) => {
+      const read = await importFile(dir, "User ID,Work Email\n1,ana@x.org\n");
+      expect(read.rows.map((row) => [row.user_id, row.email])).toEqual([[1n, "ana@x.org"]]);
     });
   });
 });
