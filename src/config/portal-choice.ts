@@ -38,3 +38,21 @@ export function portalNotChosen(
     `${problem.missing}, and ${file} lists portals ${config.portals.join(", ")}: ${pick}`,
   );
 }
+
+/**
+ * The refusal of a command that takes no --portal (roster import, sql) whose top-level database
+ * (`shown`, as the user would find it) does not exist while the config file lists portals: their
+ * databases are the ones extracted, so --db names the one meant; undefined when the file lists
+ * none.
+ */
+export function portalDatabaseNotGiven(
+  config: Pick<ResolvedConfig, "portals" | "configFile">,
+  shown: string,
+): LmsExportError | undefined {
+  if (config.portals.length === 0) return undefined;
+  const file = config.configFile ?? "the config file";
+  return new LmsExportError(
+    "bad-input",
+    `the database ${shown} does not exist, and ${file} lists portals ${config.portals.join(", ")}: give the portal's database with --db FILE`,
+  );
+}

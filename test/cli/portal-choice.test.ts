@@ -1,8 +1,8 @@
 /**
  * A config file that lists only portals, and a command run without --portal: check, extract, run
- * and report name the portals and --portal, rather than advising LMS_BASE_URL, an API key or an
- * extract that cannot work without an address; a --portal given twice or empty is told it takes
- * one name. In-process through main(); no portal is reached.
+ * and report name the portals and --portal (roster import and sql, which take none, --db), rather
+ * than advising LMS_BASE_URL, an API key or an extract that cannot work without an address; a
+ * --portal given twice or empty is told it takes one name. In-process through main(); no portal is reached.
  */
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -28,6 +28,15 @@ describe("a config file of portals only, without --portal", () => {
   test("roster import does not make a new default database beside the portals'", async () => {
     await writeFile(join(dir, "people.csv"), "user_id,email\n1,ana@example.org\n");
     const run = await runCli(dir, ["roster", "import", "people.csv"]);
+    expect(run.stderr).toBe(
+      `lms-export: the database lms.duckdb does not exist, and ${configFile} lists portals acme, globex: give the portal's database with --db FILE\n`,
+    );
+    expect(run.code).toBe(2);
+    expect(existsSync(join(dir, "lms.duckdb"))).toBe(false);
+  });
+
+  test("sql names the portals and --db rather than advising an extract", async () => {
+    const run = await runCli(dir, ["sql", "SELECT 1"]);
     expect(run.stderr).toBe(
       `lms-export: the database lms.duckdb does not exist, and ${configFile} lists portals acme, globex: give the portal's database with --db FILE\n`,
     );

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Argv } from "yargs";
+import { portalDatabaseNotGiven } from "../../config/portal-choice.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
@@ -56,12 +57,9 @@ function asRosterFailure(error: unknown): unknown {
  * roster nobody reads (roster import takes no --portal: --db names the portal's database).
  */
 function refuseDefaultBesidePortals(config: ResolvedConfig, cwd: string): void {
-  if (config.portals.length === 0 || config.origins.db !== "default") return;
-  const file = config.configFile ?? "the config file";
-  throw new LmsExportError(
-    "bad-input",
-    `the database ${shownPath(cwd, config.db)} does not exist, and ${file} lists portals ${config.portals.join(", ")}: give the portal's database with --db FILE`,
-  );
+  if (config.origins.db !== "default") return;
+  const refusal = portalDatabaseNotGiven(config, shownPath(cwd, config.db));
+  if (refusal !== undefined) throw refusal;
 }
 
 /**

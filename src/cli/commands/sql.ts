@@ -1,9 +1,13 @@
 import type { Writable } from "node:stream";
 import { type DuckDBConnection, type DuckDBResult, StatementType } from "@duckdb/node-api";
 import type { Argv } from "yargs";
+import { portalDatabaseNotGiven } from "../../config/portal-choice.js";
+import type { ResolvedConfig } from "../../config/resolve.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
+import { shownPath } from "../../files/shown-path.js";
 import { restrictFileAccess } from "../../load/file-access.js";
 import { SQL_MEMORY_LIMIT } from "../../load/memory-limit.js";
+import { DatabaseMissingError } from "../../load/open-errors.js";
 import { CAUSE_UNKNOWN, withCompletionCheck } from "../../load/stream-completion.js";
 import { openDatabaseWaiting } from "../../load/wait-for-lock.js";
 import { interrupted, interruptOnAbort, runWatched } from "../../report/interruption.js";
@@ -63,7 +67,7 @@ async function sqlHandler(args: SqlArgs, ctx: CliContext): Promise<void> {
     { readOnly: true, memoryLimit: config.duckdbMemoryLimit ?? SQL_MEMORY_LIMIT },
     { seconds: args.wait, logger, signal: ctx.signal },
   ).catch((error: unknown) => {
-    throw namingDbSetting(error, config);
+    throw unchosenDatabase(error, config, ctx.cwd) ?? namingDbSetting(error, config);
   });
   try {
     await restrictFileAccess(db, allowed);
@@ -75,6 +79,19 @@ async function sqlHandler(args: SqlArgs, ctx: CliContext): Promise<void> {
   } finally {
     db.close();
   }
+}
+
+/**
+ * A top-level database (the default, or the config file's `db`) that does not exist while the
+ * config file lists portals: the portals' databases hold the data, and `sql` takes no --portal,
+ * so --db names the one meant, rather than an extract being advised.
+ */
+function unchosenDatabase(error: unknown, config: ResolvedConfig, cwd: string): Error | undefined {
+  const origin = config.origins.db;
+  if (!(error instanceof DatabaseMissingError) || (origin !== "default" && origin !== "file")) {
+    return undefined;
+  }
+  return portalDatabaseNotGiven(config, shownPath(cwd, config.db));
 }
 
 /** What running the statement takes besides it: the print options, the CLI's stop signal. */
