@@ -2,6 +2,7 @@
  * Every kind of bad roster: one error line listing the problems with their places, exit code 2,
  * and the roster imported before (rows, columns and `_roster_imports`) exactly as it was.
  */
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -165,6 +166,16 @@ describe("a bad roster changes nothing and says what to fix", () => {
     expect(await importFails("fake.parquet")).toBe(
       "lms-export: fake.parquet is not a Parquet file",
     );
+  });
+
+  test("into a database that did not exist, a failed import leaves no database behind", async () => {
+    await writeFile(join(dir, "dup.csv"), "user_id,email\n1,a@x.org\n1,b@x.org\n");
+    for (const file of ["missing.csv", "dup.csv"]) {
+      const run = await cli(["roster", "import", file, "--db", "new.duckdb"], dir);
+      expect(run.code).toBe(2);
+      expect(existsSync(join(dir, "new.duckdb"))).toBe(false);
+      expect(existsSync(join(dir, "new.duckdb.wal"))).toBe(false);
+    }
   });
 
   test("XLSX problems are placed by sheet row number", async () => {

@@ -5,6 +5,8 @@ import type { ResolvedConfig } from "../../config/resolve.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
+import { removeDatabaseFile } from "../../load/remove-database-file.js";
+import type { Logger } from "../../log/logger.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
 import { missingPersonFieldWarning } from "../../roster/person-columns.js";
 import { sharedEmailsWarning } from "../../roster/shared-emails.js";
@@ -62,6 +64,47 @@ function refuseDefaultBesidePortals(config: ResolvedConfig, cwd: string): void {
   if (refusal !== undefined) throw refusal;
 }
 
+/** The flags of `roster import` that say what to read and how. */
+interface ImportFlags {
+  readonly file: string;
+  readonly sheet?: string;
+  readonly merge: boolean;
+  readonly wait?: number;
+}
+
+/**
+ * Imports the file into the configured database. A database this import made (`created`) holds
+ * no roster when it fails: a mistyped file or --db leaves none behind. One another process made
+ * meanwhile, and holds (the open failed), is theirs.
+ */
+async function importInto(
+  config: ResolvedConfig,
+  args: ImportFlags,
+  ctx: CliContext,
+  how: { logger: Logger; created: boolean },
+): Promise<RosterImportSummary> {
+  // "~/" is the home folder here too, as in every path setting: no shell expands it in a quoted
+  // argument or a schedule's command line.
+  const path = settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, args.file);
+  const wait = { seconds: args.wait, logger: how.logger, signal: ctx.signal };
+  let opened = false;
+  return withDatabase(config, { wait }, (db) => {
+    opened = true;
+    return importRoster(db, {
+      path,
+      shown: shownPath(ctx.cwd, path),
+      sheet: args.sheet,
+      mode: args.merge ? "merge" : "replace",
+      signal: ctx.signal,
+    }).catch((error: unknown) => {
+      throw asRosterFailure(error);
+    });
+  }).catch(async (error: unknown) => {
+    if (how.created && opened) await removeDatabaseFile(config.db);
+    throw error;
+  });
+}
+
 /**
  * `roster import FILE`: the organisation's people, from an HR or portal-admin export, into the
  * `user` table (the portal cannot list users). Replaces the roster, or with --merge upserts it.
@@ -98,21 +141,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
           );
           const created = !existsSync(config.db);
           if (created) refuseDefaultBesidePortals(config, ctx.cwd);
-          // "~/" is the home folder here too, as in every path setting: no shell expands it in
-          // a quoted argument or a schedule's command line.
-          const path = settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, args.file);
-          const wait = { seconds: args.wait, logger, signal: ctx.signal };
-          const summary = await withDatabase(config, { wait }, (db) =>
-            importRoster(db, {
-              path,
-              shown: shownPath(ctx.cwd, path),
-              sheet: args.sheet,
-              mode: args.merge ? "merge" : "replace",
-              signal: ctx.signal,
-            }).catch((error: unknown) => {
-              throw asRosterFailure(error);
-            }),
-          );
+          const summary = await importInto(config, args, ctx, { logger, created });
           ctx.stdout.write(summaryLine(summary, shownPath(ctx.cwd, config.db), created));
           for (const field of summary.missingFields) {
             logger.warn(missingPersonFieldWarning(summary.file, field));
