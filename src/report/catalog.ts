@@ -69,9 +69,13 @@ export async function loadQueryFile(
   };
 }
 
+/**
+ * The definition files of `dir`. A symbolic link is one too (a shared folder links files in): to
+ * a file it loads, to nothing it is listed as broken, rather than its name being unknown.
+ */
 async function listFiles(dir: string, extension: string): Promise<string[]> {
   return (await folderEntries(dir))
-    .filter((e) => e.isFile() && e.name.endsWith(extension))
+    .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(extension))
     .map((e) => e.name)
     .sort();
 }

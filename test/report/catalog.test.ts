@@ -2,7 +2,7 @@
  * The catalog: the project's own queries and reports load; broken definitions are refused with a
  * message naming the file and the field (or line); parameters parse by type.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -224,6 +224,23 @@ describe("report definitions are validated on load", () => {
     const root = await catalogWith({ "reports/good.json": report({}) });
     await expect(loadCatalog(root)).rejects.toThrow(
       /reports\/good\.json: report good has the same name as a query/,
+    );
+  });
+});
+
+describe("definitions linked into a catalog folder", () => {
+  // A shared folder often links a colleague's files in: they were left out as not files, so
+  // `report NAME` said the name was unknown and `list` did not show them.
+  test("a symbolic link to a file is loaded; one to nothing is listed as broken", async () => {
+    const root = await catalogWith({});
+    const target = join(dir, `target-${count}.sql`);
+    await writeFile(target, GOOD_QUERY);
+    await symlink(target, join(root, "queries", "linked.sql"));
+    await symlink(join(dir, "gone.sql"), join(root, "queries", "dangling.sql"));
+    const catalog = await loadCatalog(ROOT, [root], { keepBroken: true });
+    expect(catalog.queries.get("linked")?.title).toBe("Good");
+    expect(catalog.broken.get("dangling")?.error.message).toBe(
+      `cannot read query file ${root}/queries/dangling.sql (ENOENT)`,
     );
   });
 });
