@@ -86,4 +86,22 @@ describe("openTabularFile", () => {
       /blank\.csv is empty: it has no header and no rows$/,
     );
   });
+
+  test("a DuckDB database given as the file to read is named as one", async () => {
+    // `roster import lms.duckdb` (the arguments swapped) was told to save it as CSV UTF-8.
+    temp = scratchDir("lms-tabular-");
+    const path = join(temp.dir, "lms.duckdb");
+    const db = await DuckDBInstance.create(path);
+    const connection = await db.connect();
+    await connection.run("CREATE TABLE t AS SELECT 1 AS x");
+    connection.closeSync();
+    db.closeSync();
+    await expect(openTabularFile(path, { file: "lms.duckdb" })).rejects.toThrow(
+      "lms.duckdb is a DuckDB database, not a table of rows; give the file to read first, and the database with --db",
+    );
+    // Text with "DUCK" in the same place is text.
+    await writeFile(join(temp.dir, "ducks.csv"), "user_id,DUCKS\n1,2\n");
+    const { source } = await openTabularFile(join(temp.dir, "ducks.csv"));
+    expect(source.columns).toEqual(["user_id", "DUCKS"]);
+  });
 });
