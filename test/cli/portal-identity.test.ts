@@ -5,6 +5,7 @@
  * reaches another portal's address and the environment's key never reaches every portal.
  * Real simulated portals over HTTP, in-process through main().
  */
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -82,5 +83,12 @@ describe("a portal entry without its own address or key", () => {
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain('set "portals.globex.baseUrl"');
     expect(run.code).toBe(2);
+  });
+
+  test("run refuses a portal without an address before making its report folder", async () => {
+    const run = await runCli(dir, ["run", "compliance", "--portal", "globex", "--out", "reports"]);
+    expect(run.stderr).toContain('set "portals.globex.baseUrl"');
+    expect(run.code).toBe(2);
+    expect(existsSync(join(dir, "reports"))).toBe(false);
   });
 });
