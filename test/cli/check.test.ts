@@ -209,5 +209,16 @@ describe("lms-export check", () => {
     const both = await runCli(["check", "--all-portals"], { cwd: portalsDir, env });
     expect(both.stderr).toBe("lms-export: check failed for 2 of 3 portals: bad, nokey\n");
     expect(both.code).toBe(2);
+    // An entry without its address is told to get one there: LMS_BASE_URL is never its.
+    const config = join(portalsDir, "lms-export.config.json");
+    await writeFile(
+      config,
+      JSON.stringify({ portals: { ...portals, bare: { apiKeyFile: "good.key" } } }),
+    );
+    const bare = await runCli(["check", "--portal", "bare"], { cwd: portalsDir, env });
+    expect(bare.code).toBe(2);
+    expect(lines(bare.stdout)).toEqual([
+      `✗ configuration: portal "bare" has no address: set "portals.bare.baseUrl" in ${config} (or pass --base-url URL); LMS_BASE_URL and the top-level "baseUrl" never apply to a portal of the config file`,
+    ]);
   });
 });

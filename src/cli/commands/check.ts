@@ -11,6 +11,7 @@ import { SETUP_FAILURE_CODES, type SetupFailure, setupFailure } from "../../api/
 import { transportFailure } from "../../api/transport-failure.js";
 import { describeApiKeySource, readApiKey } from "../../config/api-key.js";
 import { DEFAULT_DB } from "../../config/defaults.js";
+import { missingBaseUrl } from "../../config/portal-address.js";
 import { portalNotChosen } from "../../config/portal-choice.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { describeSettingsOrigin } from "../../config/settings-origin.js";
@@ -197,9 +198,12 @@ async function checkSettings(
   const { config } = setup;
   if (config.baseUrl === undefined) {
     const problem = { missing: "no portal address", code: "bad-input", allPortals: true } as const;
+    // A portal of the config file takes its address from its entry, never from LMS_BASE_URL.
     const advice =
       portalNotChosen(config, problem)?.message ??
-      "no portal address: pass --base-url URL or set LMS_BASE_URL";
+      (config.portal !== undefined
+        ? missingBaseUrl(config).message
+        : "no portal address: pass --base-url URL or set LMS_BASE_URL");
     mark(false, "configuration", advice);
     return undefined;
   }
