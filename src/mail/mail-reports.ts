@@ -23,6 +23,7 @@ import {
   type ReportToMail,
 } from "./mail-plan.js";
 import { MailInterruptedError, type MailSoFar, type MailSummary } from "./mail-summary.js";
+import { MailingJournal } from "./mailing-journal.js";
 import { scopeLine } from "./scope-line.js";
 import type { MailSettings } from "./settings.js";
 import type { SmtpAttemptError } from "./smtp-attempt.js";
@@ -52,6 +53,8 @@ type Outgoing = Omit<Message, "scope"> & {
   part: MessagePart;
   /** What the subject's {share} says (shareName). */
   share: string | undefined;
+  /** Its key in the mailing journal. */
+  key: string;
 };
 
 /**
@@ -100,6 +103,7 @@ export async function mailReports(
   const tables = new SplitTables(db, options.logger);
   // Undefined until every message is decided: nothing is sent before.
   let progress: ReportProgress[] | undefined;
+  let journal: MailingJournal | undefined;
   // One connection for the mailing's messages, opened with the first.
   const session = new SmtpSession(options.settings);
   options.watch?.(() => soFar(summary, progress, options.only));
@@ -108,8 +112,10 @@ export async function mailReports(
   try {
     const planned = await planReports(db, reports, { ...options, tables });
     progress = planned.map((p) => ({ planned: p, tried: 0, undelivered: [] }));
+    // Taken before the first message: another run mailing the same reports is refused.
+    journal = await MailingJournal.take(planned, options);
     for (const report of progress) {
-      const down = await sendReport(db, report, summary, { ...options, session });
+      const down = await sendReport(db, report, summary, { ...options, session, journal });
       if (down === undefined) continue;
       // Ctrl-C while waiting on the server: an interruption, said as one.
       checkSignal(options.signal, "mail");
@@ -123,6 +129,8 @@ export async function mailReports(
   } finally {
     options.signal?.removeEventListener("abort", warnStop);
     session.close();
+    // Whatever ended the mailing is said by the caller: the journal has no more to tell.
+    await journal?.close();
     await tables.close();
   }
   summary.resend = notReached(progress, options.only);
@@ -201,7 +209,7 @@ function stopMailing(
 }
 
 /** The mailing's options, with the connection its messages share. */
-type SendOptions = MailReportsOptions & { session: SmtpSession };
+type SendOptions = MailReportsOptions & { session: SmtpSession; journal: MailingJournal };
 
 /**
  * Sends one report's messages in order, adding what happened to `summary` and `progress`.
@@ -223,7 +231,11 @@ async function sendReport(
     const scope = message.scope && scopeLine(message.scope, shares);
     const part = partOf(message.scope);
     const share = shareName(message.scope);
-    const sent = await sendOne(db, progress, { ...message, scope, part, share }, options);
+    const key = options.journal.key(message);
+    const outgoing = { ...message, scope, part, share, key };
+    // A killed earlier run of this mailing may have sent it, or been sending it: not again.
+    const sent = options.journal.earlier(key) ?? (await sendOne(db, progress, outgoing, options));
+    await options.journal.outcome(key, sent);
     progress.tried++;
     if (sent.delivered) summary.sent++;
     if (sent.problem !== undefined) summary.problems.push(sent.problem);
@@ -273,6 +285,7 @@ async function sendOne(
   checkSignal(options.signal, "mail");
   const recipients = envelopeOf([...message.to, ...message.cc], message.part, options.only);
   const label = `${job.name} to ${recipients.join(", ")}`;
+  await options.journal.sending(message.key);
   const outcome = await deliverUnderway(progress, recipients, raw, label, options);
   if (outcome.status === "unknown") {
     const problem = `mail ${label}: delivery unknown (the connection ended after the message was sent; it was not sent again): ${outcome.error.message}`;

@@ -1,0 +1,177 @@
+/**
+ * The mailing journal, with real child processes killed with SIGKILL (as the OOM killer or a
+ * reboot ends a run: nothing of the program runs after) and a real smtp-server on 127.0.0.1
+ * counting the messages each mailbox gets. `report team-list team-chart --mail` sends six
+ * messages: per report, one to each of the two managers, then the copy of the rows without one.
+ *
+ * - killed while the fourth message is under way (the server has it, its answer never comes):
+ *   the same command again sends neither the first three nor the fourth (delivery unknown, said
+ *   as such), only the last two; every mailbox gets each report once; the journal is gone;
+ * - two mailings of the same reports at once: the second is refused and sends nothing;
+ * - a journal left by a killed run of other messages: said, replaced, everything sent once.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeEach, expect, test } from "vitest";
+import { collect, spawnCli } from "../helpers/spawn-cli.js";
+import { useMailWorkspace } from "./cli-harness.js";
+import type { Received } from "./smtp-fixture.js";
+
+const ws = useMailWorkspace();
+const startSmtp = ws.smtp.bind(ws);
+
+beforeEach(async () => {
+  await rm(join(ws.dir, "out"), { recursive: true, force: true });
+});
+
+const REPORTS = ["team-list", "team-chart"];
+const args = [
+  "report",
+  ...REPORTS,
+  "--catalog",
+  "cat",
+  "--db",
+  "lms.duckdb",
+  "--out",
+  "out",
+  "--mail",
+];
+const env = (url: string) => ({
+  LMS_SMTP_URL: url,
+  LMS_MAIL_FROM: "reports@example.com",
+  LMS_LOG_FORMAT: "human",
+});
+const journalOf = (reports: readonly string[]) =>
+  join(
+    ws.dir,
+    "out",
+    `.mailing-${createHash("sha256").update(reports.join("\0")).digest("hex").slice(0, 12)}.journal`,
+  );
+
+/** Per mailbox, the subjects' reports it got, in order. */
+function mailboxes(received: readonly Received[]): Record<string, string[]> {
+  const boxes: Record<string, string[]> = {};
+  for (const message of received) {
+    const report = String(message.parsed.subject).split(/ for | \(/)[0] ?? "";
+    for (const to of message.to) {
+      boxes[to] ??= [];
+      boxes[to].push(report);
+    }
+  }
+  return boxes;
+}
+
+const ONCE_EACH = {
+  "audit@example.com": ["Team list"],
+  "compliance@example.com": ["Team list", "Team chart"],
+  "north.lead@example.com": ["Team list", "Team chart"],
+  "sales.lead@example.com": ["Team list", "Team chart"],
+};
+
+test("killed with SIGKILL while the fourth of six messages is under way: the same command sends only the last two", async () => {
+  let arrived = 0;
+  let killed: Promise<unknown> = Promise.resolve();
+  const smtp = await startSmtp({
+    beforeAnswer: () => {
+      arrived++;
+      if (arrived !== 4) return;
+      killed = new Promise((resolve) => first.once("exit", resolve));
+      first.kill("SIGKILL");
+    },
+    // The fourth message's answer comes only once its sender is dead: it never learns it went.
+    holdAnswer: () => (arrived === 4 ? killed.then(() => undefined) : undefined),
+  });
+  const first = spawnCli(args, { cwd: ws.dir, env: env(smtp.url) });
+  const ended = await collect(first);
+  expect(ended.signal, ended.stderr).toBe("SIGKILL");
+  expect(smtp.received).toHaveLength(4);
+  const journal = await readFile(journalOf(REPORTS), "utf8");
+  expect(journal.match(/^sent /gm)).toHaveLength(3);
+  expect(journal.match(/^sending /gm)).toHaveLength(4);
+  // Keys, never addresses.
+  expect(journal).not.toContain("@");
+
+  const again = await collect(spawnCli(args, { cwd: ws.dir, env: env(smtp.url) }));
+  await smtp.close();
+  expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
+  expect(smtp.received).toHaveLength(6);
+  expect(again.stderr).toMatch(
+    /an earlier mailing of team-list, team-chart \(PID \d+, started \d\d:\d\d\) was killed after sending 3 of 6 messages \(1 more under way: delivery unknown, not sent again\); sending the other 2/,
+  );
+  // The fourth message (team-chart to north.lead) may have arrived: said so, never sent again.
+  expect(again.code, again.stderr).toBe(1);
+  expect(again.stdout).toContain("mail: 2 messages sent\n");
+  const line = again.stderr.split("\n").find((l) => l.startsWith("lms-export:"));
+  expect(line).toContain(
+    "mail team-chart to north.lead@example.com: delivery unknown (an earlier mailing was killed while the message was being delivered; it was not sent again)",
+  );
+  expect(line).not.toContain("--mail-only");
+  expect(existsSync(journalOf(REPORTS))).toBe(false);
+});
+
+test("a second mailing of the same reports while the first is under way is refused and sends nothing", async () => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let arrived = 0;
+  let startSecond: (run: ReturnType<typeof collect>) => void = () => {};
+  const second = new Promise<ReturnType<typeof collect>>((resolve) => {
+    startSecond = resolve;
+  });
+  const smtp = await startSmtp({
+    beforeAnswer: () => {
+      arrived++;
+      if (arrived === 2) startSecond(collect(spawnCli(args, { cwd: ws.dir, env: env(smtp.url) })));
+    },
+    // The first run's second message waits for the second run to end.
+    holdAnswer: () => (arrived === 2 ? held : undefined),
+  });
+  const first = collect(spawnCli(args, { cwd: ws.dir, env: env(smtp.url) }));
+  const refused = await await second;
+  release();
+  const done = await first;
+  await smtp.close();
+  expect(refused.code, refused.stderr).toBe(1);
+  expect(refused.stderr).toMatch(
+    /lms-export: another lms-export \(PID \d+\) is mailing team-list, team-chart from \S*out since \d\d:\d\d; wait for it to end/,
+  );
+  expect(done.code, done.stderr).toBe(0);
+  expect(done.stdout).toContain("mail: 6 messages sent\n");
+  expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
+  expect(existsSync(journalOf(REPORTS))).toBe(false);
+});
+
+test("a journal left by a killed mailing of other messages: said, replaced, every message sent once", async () => {
+  // A process that has ended: its PID names no live mailing.
+  const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+  await mkdir(join(ws.dir, "out"), { recursive: true });
+  const header = {
+    pid: gone,
+    started: new Date().toISOString(),
+    reports: REPORTS,
+    day: new Date().toISOString().slice(0, 10),
+    fingerprint: "of a roster since changed",
+    messages: 5,
+  };
+  const keys = ["1-aaaaaaaaaaaa", "2-bbbbbbbbbbbb", "3-cccccccccccc"];
+  await writeFile(
+    journalOf(REPORTS),
+    `${JSON.stringify(header)}\n${keys.map((k) => `sending ${k}\nsent ${k}\n`).join("")}sending 4-dddddddddddd\n`,
+  );
+  const smtp = await startSmtp();
+  const run = await collect(spawnCli(args, { cwd: ws.dir, env: env(smtp.url) }));
+  await smtp.close();
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stderr).toMatch(
+    new RegExp(
+      `an earlier mailing of team-list, team-chart \\(PID ${gone}, started \\d\\d:\\d\\d\\) was killed after sending 3 of 5 messages \\(1 more under way\\), for other data`,
+    ),
+  );
+  expect(run.stdout).toContain("mail: 6 messages sent\n");
+  expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
+  expect(existsSync(journalOf(REPORTS))).toBe(false);
+});
