@@ -26,7 +26,7 @@ import { MailInterruptedError, type MailSoFar, type MailSummary } from "./mail-s
 import { MailingJournal } from "./mailing-journal.js";
 import { scopeLine } from "./scope-line.js";
 import type { MailSettings } from "./settings.js";
-import type { SmtpAttemptError } from "./smtp-attempt.js";
+import type { Envelope, SmtpAttemptError } from "./smtp-attempt.js";
 import { SmtpSession } from "./smtp-session.js";
 import { SplitTables } from "./split-tables.js";
 
@@ -285,8 +285,9 @@ async function sendOne(
   checkSignal(options.signal, "mail");
   const recipients = envelopeOf([...message.to, ...message.cc], message.part, options.only);
   const label = `${job.name} to ${recipients.join(", ")}`;
-  await options.journal.sending(message.key);
-  const outcome = await deliverUnderway(progress, recipients, raw, label, options);
+  const beforeData = () => options.journal.sending(message.key);
+  const envelope = { from: options.settings.from, to: recipients, beforeData };
+  const outcome = await deliverUnderway(progress, envelope, raw, label, options);
   if (outcome.status === "unknown") {
     const problem = `mail ${label}: delivery unknown (the connection ended after the message was sent; it was not sent again): ${outcome.error.message}`;
     return { delivered: false, problem, undelivered: [], unsure: recipients };
@@ -324,17 +325,17 @@ async function sendOne(
   };
 }
 
-/** Delivers `raw` to `recipients`, marked in `progress` as under way until the outcome is known. */
+/** Delivers `raw` to `envelope`, marked in `progress` as under way until the outcome is known. */
 async function deliverUnderway(
   progress: ReportProgress,
-  recipients: string[],
+  envelope: Envelope,
   raw: Buffer,
   label: string,
   options: SendOptions,
 ): Promise<DeliveryOutcome> {
-  progress.sending = recipients;
+  progress.sending = envelope.to;
   try {
-    return await deliver(options.session, { from: options.settings.from, to: recipients }, raw, {
+    return await deliver(options.session, envelope, raw, {
       policy: options.policy ?? DEFAULT_RETRY,
       logger: options.logger,
       label,

@@ -7,6 +7,7 @@
  * body: a message is named by a hash of its report, part and recipients.
  */
 import { createHash } from "node:crypto";
+import { fsyncSync, writeSync } from "node:fs";
 import { type FileHandle, link, open, readFile, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
@@ -49,6 +50,9 @@ interface Planned {
   label: string;
   recipients: string[];
 }
+
+/** The journals this process holds: its own PID is alive, but not a killed run's. */
+const held = new Set<string>();
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -146,6 +150,7 @@ export class MailingJournal {
     const keys = new Set([...messages.values()].map((m) => m.key));
     const earlier = new Map([...carried].filter(([key]) => keys.has(key)));
     const handle = await createJournal(path, header, earlier);
+    held.add(path);
     return new MailingJournal(path, handle, messages, earlier);
   }
 
@@ -171,9 +176,14 @@ export class MailingJournal {
     return { delivered: false, problem, undelivered: [], unsure: planned?.recipients ?? [] };
   }
 
-  /** Recorded, and on disk, before the message is handed to the server. */
-  sending(key: string): Promise<void> {
-    return this.append(`sending ${key}`);
+  /**
+   * Recorded, and on disk, once the server asked for the message and before its first byte is
+   * handed over: synchronously, as the handing over waits for nothing. Killed before, the run
+   * left a message that did not reach the server, which is sent on resuming.
+   */
+  sending(key: string): void {
+    writeSync(this.handle.fd, `sending ${key}\n`);
+    fsyncSync(this.handle.fd);
   }
 
   /** Records what sending the message did. */
@@ -184,6 +194,7 @@ export class MailingJournal {
 
   /** Removes the journal: the mailing's outcome was said. */
   async close(): Promise<void> {
+    held.delete(this.path);
     await this.handle.close().catch(() => undefined);
     await unlink(this.path).catch(() => undefined);
   }
@@ -211,7 +222,8 @@ async function takeOver(
     });
     if (text === undefined) return new Map();
     const found = parseJournal(text);
-    if (found.header !== undefined && alive(found.header.pid)) refuse(path, found.header, options);
+    const live = found.header !== undefined && (alive(found.header.pid) || held.has(path));
+    if (live) refuse(path, found.header as Header, options);
     const aside = `${path}.${process.pid}.old`;
     const moved = await rename(path, aside).then(
       () => true,

@@ -77,6 +77,11 @@ export class SmtpAttemptError extends Error {
 export interface Envelope {
   from: string;
   to: string[];
+  /**
+   * Called when the server has asked for the message, before its first byte is handed over:
+   * from then on it may be delivered (the mailing journal records that, before it happens).
+   */
+  beforeData?: () => void;
 }
 
 // Generous for a slow relay, short enough that a dead one does not hold a Monday run for long.
@@ -183,6 +188,7 @@ export async function sendOn(
   // read from here cannot have been delivered, so a connection lost before then is safe to retry.
   const message = new Readable({
     read() {
+      if (!dataStarted) envelope.beforeData?.();
       dataStarted = true;
       const end = Math.min(offset + MESSAGE_SLICE_BYTES, bytes.length);
       if (end > offset) this.push(bytes.subarray(offset, end));

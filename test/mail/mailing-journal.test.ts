@@ -17,7 +17,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
 import { collect, spawnCli } from "../helpers/spawn-cli.js";
-import { useMailWorkspace } from "./cli-harness.js";
+import { runCliIn, useMailWorkspace } from "./cli-harness.js";
 import type { Received } from "./smtp-fixture.js";
 
 const ws = useMailWorkspace();
@@ -112,6 +112,31 @@ test("killed with SIGKILL while the fourth of six messages is under way: the sam
   expect(existsSync(journalOf(REPORTS))).toBe(false);
 });
 
+test("killed while the server was down, before the fourth message was handed over: the same command sends the last three", async () => {
+  // After three messages the server takes no new connection: the fourth waits to try again.
+  const down = await startSmtp({ goDownAfter: 3, closeWhenIdle: true });
+  const first = spawnCli(args, { cwd: ws.dir, env: env(down.url) });
+  first.stderr?.on("data", (chunk: Buffer) => {
+    if (chunk.toString().includes("trying again")) first.kill("SIGKILL");
+  });
+  const ended = await collect(first);
+  expect(ended.signal, ended.stderr).toBe("SIGKILL");
+  expect(down.received).toHaveLength(3);
+  const journal = await readFile(journalOf(REPORTS), "utf8");
+  // The fourth message never reached the server: not recorded as being sent.
+  expect(journal.match(/^sending /gm)).toHaveLength(3);
+
+  const up = await startSmtp();
+  const again = await collect(spawnCli(args, { cwd: ws.dir, env: env(up.url) }));
+  expect(again.code, again.stderr).toBe(0);
+  expect(again.stderr).toMatch(
+    /an earlier mailing of team-list, team-chart \(PID \d+, started \d\d:\d\d\) was killed after sending 3 of 6 messages; sending the other 3/,
+  );
+  expect(again.stdout).toContain("mail: 3 messages sent\n");
+  expect(mailboxes([...down.received, ...up.received])).toEqual(ONCE_EACH);
+  expect(existsSync(journalOf(REPORTS))).toBe(false);
+});
+
 test("a second mailing of the same reports while the first is under way is refused and sends nothing", async () => {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
@@ -143,6 +168,32 @@ test("a second mailing of the same reports while the first is under way is refus
   expect(done.stdout).toContain("mail: 6 messages sent\n");
   expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
   expect(existsSync(journalOf(REPORTS))).toBe(false);
+});
+
+test("two mailings of the same reports in one process (as a schedule could start): the second is refused", async () => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let startSecond: (run: ReturnType<typeof runCliIn>) => void = () => {};
+  const second = new Promise<ReturnType<typeof runCliIn>>((resolve) => {
+    startSecond = resolve;
+  });
+  let arrived = 0;
+  const smtp = await startSmtp({
+    beforeAnswer: () => {
+      if (++arrived === 2) startSecond(runCliIn(ws.dir, args, env(smtp.url)));
+    },
+    holdAnswer: () => (arrived === 2 ? held : undefined),
+  });
+  const first = runCliIn(ws.dir, args, env(smtp.url));
+  const refused = await await second;
+  release();
+  const done = await first;
+  expect(refused.code, refused.stderr).toBe(1);
+  expect(refused.stderr).toContain(`another lms-export (PID ${process.pid}) is mailing`);
+  expect(done.code, done.stderr).toBe(0);
+  expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
 });
 
 test("a journal left by a killed mailing of other messages: said, replaced, every message sent once", async () => {
