@@ -233,9 +233,11 @@ async function sendReport(
     const share = shareName(message.scope);
     const key = options.journal.key(message);
     const outgoing = { ...message, scope, part, share, key };
-    // A killed earlier run of this mailing may have sent it, or been sending it: not again.
-    const sent = options.journal.earlier(key) ?? (await sendOne(db, progress, outgoing, options));
-    await options.journal.outcome(key, sent);
+    // A killed earlier run of this mailing may have sent it, or been sending it: not again, and
+    // its record stays as it was (a resumed run killed in turn must not send it either).
+    const earlier = options.journal.earlier(key);
+    const sent = earlier ?? (await sendOne(db, progress, outgoing, options));
+    if (earlier === undefined) await options.journal.outcome(key, sent);
     progress.tried++;
     if (sent.delivered) summary.sent++;
     if (sent.problem !== undefined) summary.problems.push(sent.problem);

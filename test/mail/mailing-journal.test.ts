@@ -112,6 +112,38 @@ test("killed with SIGKILL while the fourth of six messages is under way: the sam
   expect(existsSync(journalOf(REPORTS))).toBe(false);
 });
 
+test("killed again while resuming: a third run still sends none of the messages the first one sent", async () => {
+  let arrived = 0;
+  let running: ReturnType<typeof spawnCli> | undefined;
+  let killed: Promise<unknown> = Promise.resolve();
+  // The fourth message to arrive (the first run's) and the fifth (the resumed run's) are
+  // answered only once their sender is dead.
+  const held = (n: number) => n === 4 || n === 5;
+  const smtp = await startSmtp({
+    beforeAnswer: () => {
+      arrived++;
+      if (!held(arrived) || running === undefined) return;
+      const child = running;
+      killed = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+    },
+    holdAnswer: () => (held(arrived) ? killed.then(() => undefined) : undefined),
+  });
+  for (const expected of [4, 5]) {
+    running = spawnCli(args, { cwd: ws.dir, env: env(smtp.url) });
+    const ended = await collect(running);
+    expect(ended.signal, ended.stderr).toBe("SIGKILL");
+    expect(smtp.received).toHaveLength(expected);
+  }
+  running = undefined;
+  const third = await collect(spawnCli(args, { cwd: ws.dir, env: env(smtp.url) }));
+  await smtp.close();
+  expect(third.stderr).toMatch(/was killed after sending 3 of 6 messages \(2 more under way/);
+  expect(third.stdout).toContain("mail: 1 message sent\n");
+  expect(smtp.received).toHaveLength(6);
+  expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
+});
+
 test("killed while the server was down, before the fourth message was handed over: the same command sends the last three", async () => {
   // After three messages the server takes no new connection: the fourth waits to try again.
   const down = await startSmtp({ goDownAfter: 3, closeWhenIdle: true });
