@@ -2,8 +2,6 @@
  * The `extract` command's work, which `run` repeats before writing its reports: settings and API
  * key, the database opened for writing, the extract, its summary on stdout.
  */
-
-import { requireBaseUrl } from "../config/portal-address.js";
 import type { ExtractResult } from "../extract/extract.js";
 import type { LmsDatabase } from "../load/database.js";
 import { type PortalCommandSetup, setupPortalCommand, withDatabase } from "./command-setup.js";
@@ -38,8 +36,6 @@ export async function extractCommand(
   checkExtractFlags(args);
   const allPortals = hooks.allPortals ?? false;
   const setup = await setupPortalCommand(args, ctx, { portalChoice: { allPortals } });
-  // Before `before`: a run without an address must not make its report folder first.
-  requireBaseUrl(setup.config);
   await hooks.before?.(setup);
   const { config, logger, apiKey } = setup;
   const waitSeconds = typeof args.wait === "number" ? args.wait : undefined;

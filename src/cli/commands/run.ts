@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { requireBaseUrl } from "../../config/portal-address.js";
 import { restrictFileAccess } from "../../load/file-access.js";
 import type { Catalog } from "../../report/catalog.js";
 import { fitMemoryCeiling } from "../../report/memory-ceiling.js";
@@ -79,6 +80,9 @@ async function planReports(
     cwd: ctx.cwd,
     outDir: config.outDir,
   });
+  // A portal without an address fails the extract: before its report folder is made, after the
+  // report names, so that a typo in one is said first.
+  requireBaseUrl(config);
   // An output folder that cannot be made is found now, not after the extract.
   await prepareOutputDir(config.outDir);
   return { catalog, request, allowed };
