@@ -16,6 +16,7 @@ import { reportDay } from "../report/report-day.js";
 import { normaliseAddress } from "./address.js";
 import { envelopeOf, type MailTarget, partOf } from "./mail-only.js";
 import type { Message, PlannedReport } from "./mail-plan.js";
+import { processStartMs } from "./process-start.js";
 
 /** What the journal records of a message; "sending" alone: the run died while it was under way. */
 type Status = "sending" | "sent" | "failed" | "unknown";
@@ -59,15 +60,27 @@ const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 /** "HH:MM" of an ISO time, as the clock of the machine shows it. */
 const clock = (iso: string) => new Date(iso).toTimeString().slice(0, 5);
 
-/** Whether the process `pid` still runs (a process of another user counts: it runs). */
-function alive(pid: number): boolean {
+/**
+ * Slack between the journal's start time (the command's clock when the mailing was planned) and
+ * /proc's start time of its process, which counts in ticks from a boot time in whole seconds.
+ */
+const START_SLACK_MS = 2000;
+
+/**
+ * Whether the process `pid`, which wrote a journal at `started`, still runs (a process of another
+ * user counts: it runs). One that started after the journal did holds the PID of a run that is
+ * gone (a reboot, or PIDs come round again), and must not block every mailing after it.
+ */
+function alive(pid: number, started: string): boolean {
   if (pid === process.pid || !Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+  const since = processStartMs(pid);
+  const wrote = Date.parse(started);
+  return since === undefined || Number.isNaN(wrote) || since <= wrote + START_SLACK_MS;
 }
 
 /** A journal file read back: its header (undefined if unreadable) and each message's last status. */
@@ -222,7 +235,9 @@ async function takeOver(
     });
     if (text === undefined) return new Map();
     const found = parseJournal(text);
-    const live = found.header !== undefined && (alive(found.header.pid) || held.has(path));
+    const live =
+      found.header !== undefined &&
+      (alive(found.header.pid, found.header.started) || held.has(path));
     if (live) refuse(path, found.header as Header, options);
     const aside = `${path}.${process.pid}.old`;
     const moved = await rename(path, aside).then(

@@ -10,7 +10,7 @@
  * - two mailings of the same reports at once: the second is refused and sends nothing;
  * - a journal left by a killed run of other messages: said, replaced, everything sent once.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -257,4 +257,31 @@ test("a journal left by a killed mailing of other messages: said, replaced, ever
   expect(run.stdout).toContain("mail: 6 messages sent\n");
   expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
   expect(existsSync(journalOf(REPORTS))).toBe(false);
+});
+
+test("a journal whose PID now belongs to a process started after it was written is a killed run's", async () => {
+  // A process alive now, started after the journal says its mailing began: the PID came round
+  // again (or the machine rebooted), and the run that wrote the journal is gone.
+  const other = spawn("sleep", ["60"], { stdio: "ignore" });
+  try {
+    await mkdir(join(ws.dir, "out"), { recursive: true });
+    const header = {
+      pid: other.pid,
+      started: new Date(Date.now() - 3_600_000).toISOString(),
+      reports: REPORTS,
+      day: new Date().toISOString().slice(0, 10),
+      fingerprint: "of an hour ago",
+      messages: 6,
+    };
+    await writeFile(journalOf(REPORTS), `${JSON.stringify(header)}\n`);
+    const smtp = await startSmtp();
+    const run = await collect(spawnCli(args, { cwd: ws.dir, env: env(smtp.url) }));
+    await smtp.close();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`an earlier mailing of team-list, team-chart (PID ${other.pid}`);
+    expect(run.stdout).toContain("mail: 6 messages sent\n");
+    expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
+  } finally {
+    other.kill();
+  }
 });
