@@ -55,6 +55,7 @@ const SLOW_TESTS = [
   "test/mail/mail-child.test.ts",
   "test/mail/mail-cli.test.ts",
   "test/mail/mail-failures.test.ts",
+  "test/mail/mailing-journal.test.ts",
   "test/publish/lake-full-disk.test.ts",
   "test/publish/lake-kill.test.ts",
   "test/publish/lake.test.ts",
