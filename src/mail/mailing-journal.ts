@@ -273,12 +273,12 @@ function resumed(
   if (same) {
     const rest = header.messages - sent - underway;
     logger.warn(
-      `${who} was killed after sending ${sent} of ${total} messages${more && `${more}: delivery unknown, not sent again)`}; sending the other ${rest}`,
+      `${who} was cut short after sending ${sent} of ${total} messages${more && `${more}: delivery unknown, not sent again)`}; sending the other ${rest}`,
     );
     return found.status;
   }
   logger.warn(
-    `${who} was killed after sending ${sent} of ${total} messages${more && `${more})`}, for other data (another day, other messages or recipients); its journal is replaced and all ${header.messages} messages of this mailing are sent`,
+    `${who} was cut short after sending ${sent} of ${total} messages${more && `${more})`}, of other messages (another day, other recipients, or a command sending again only some of them); its journal is replaced and all ${header.messages} messages of this mailing are sent`,
   );
   return new Map();
 }

@@ -99,7 +99,7 @@ test("killed with SIGKILL while the fourth of six messages is under way: the sam
   expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
   expect(smtp.received).toHaveLength(6);
   expect(again.stderr).toMatch(
-    /an earlier mailing of team-list, team-chart \(PID \d+, started \d\d:\d\d\) was killed after sending 3 of 6 messages \(1 more under way: delivery unknown, not sent again\); sending the other 2/,
+    /an earlier mailing of team-list, team-chart \(PID \d+, started \d\d:\d\d\) was cut short after sending 3 of 6 messages \(1 more under way: delivery unknown, not sent again\); sending the other 2/,
   );
   // The fourth message (team-chart to north.lead) may have arrived: said so, never sent again.
   expect(again.code, again.stderr).toBe(1);
@@ -138,7 +138,7 @@ test("killed again while resuming: a third run still sends none of the messages 
   running = undefined;
   const third = await collect(spawnCli(args, { cwd: ws.dir, env: env(smtp.url) }));
   await smtp.close();
-  expect(third.stderr).toMatch(/was killed after sending 3 of 6 messages \(2 more under way/);
+  expect(third.stderr).toMatch(/was cut short after sending 3 of 6 messages \(2 more under way/);
   expect(third.stdout).toContain("mail: 1 message sent\n");
   expect(smtp.received).toHaveLength(6);
   expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
@@ -162,7 +162,7 @@ test("killed while the server was down, before the fourth message was handed ove
   const again = await collect(spawnCli(args, { cwd: ws.dir, env: env(up.url) }));
   expect(again.code, again.stderr).toBe(0);
   expect(again.stderr).toMatch(
-    /an earlier mailing of team-list, team-chart \(PID \d+, started \d\d:\d\d\) was killed after sending 3 of 6 messages; sending the other 3/,
+    /an earlier mailing of team-list, team-chart \(PID \d+, started \d\d:\d\d\) was cut short after sending 3 of 6 messages; sending the other 3/,
   );
   expect(again.stdout).toContain("mail: 3 messages sent\n");
   expect(mailboxes([...down.received, ...up.received])).toEqual(ONCE_EACH);
@@ -251,7 +251,7 @@ test("a journal left by a killed mailing of other messages: said, replaced, ever
   expect(run.code, run.stderr).toBe(0);
   expect(run.stderr).toMatch(
     new RegExp(
-      `an earlier mailing of team-list, team-chart \\(PID ${gone}, started \\d\\d:\\d\\d\\) was killed after sending 3 of 5 messages \\(1 more under way\\), for other data`,
+      `an earlier mailing of team-list, team-chart \\(PID ${gone}, started \\d\\d:\\d\\d\\) was cut short after sending 3 of 5 messages \\(1 more under way\\), of other messages \\(another day, other recipients, or a command sending again only some of them\\)`,
     ),
   );
   expect(run.stdout).toContain("mail: 6 messages sent\n");
