@@ -4,7 +4,6 @@
  * which other users can read in the process list and which stays in shell history.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
-import type { Logger } from "../log/logger.js";
 import type { ResolvedConfig } from "./resolve.js";
 import { readSecretFile, type SecretReading } from "./secret-file.js";
 

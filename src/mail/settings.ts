@@ -6,7 +6,6 @@
 import type { ResolvedConfig } from "../config/resolve.js";
 import { readSecretFile, type SecretReading } from "../config/secret-file.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
-import type { Logger } from "../log/logger.js";
 import { isMailAddress } from "./address.js";
 import { type SmtpSecurity, smtpSecurity } from "./smtp-security.js";
 

@@ -12,7 +12,6 @@ import type { ClientConfig } from "pg";
 import { readSecretFile, type SecretReading } from "../../config/secret-file.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
-import type { Logger } from "../../log/logger.js";
 import { isSecretParameter } from "../../log/redact.js";
 import { readPgpassPassword } from "./pgpass.js";
 
