@@ -61,6 +61,18 @@ export class ForeignTableError extends LmsExportError {
 }
 
 /**
+ * Each table whose key tells ours from another program's, with that key: the extracted ones and
+ * the roster. A table of one of these names without its key is another program's.
+ */
+const TABLE_KEYS: ReadonlyMap<string, string> = new Map([
+  ["user", "user_id"],
+  ...EXTRACTED.map((name): [string, string] => [name, RESOURCES[name].primaryKey]),
+]);
+
+/** The tables of {@link TABLE_KEYS}, whose columns foreignTableProblem reads. */
+export const KEYED_TABLES: readonly string[] = [...TABLE_KEYS.keys()];
+
+/**
  * A table named as one of ours that lacks the key every version of ours had is another program's
  * (a DuckDB file of its own given as --db): an extract would replace it, rows and all. Answers
  * why such a file is refused, or undefined; `have` holds the columns of the tables there are.
@@ -68,20 +80,13 @@ export class ForeignTableError extends LmsExportError {
 export function foreignTableProblem(
   have: ReadonlyMap<string, readonly string[]>,
 ): string | undefined {
-  const keys: [string, string][] = [
-    ["user", "user_id"],
-    ...EXTRACTED.map((name): [string, string] => [name, RESOURCES[name].primaryKey]),
-  ];
-  for (const [table, key] of keys) {
+  for (const [table, key] of TABLE_KEYS) {
     const columns = have.get(table);
     if (columns === undefined || columns.length === 0 || columns.includes(key)) continue;
     return `the database has a table ${table} that lms-export did not make (it has no ${key} column), which an extract would replace; choose another --db, or rename that table`;
   }
   return undefined;
 }
-
-/** The tables whose key tells ours from another program's: the extracted ones and the roster. */
-export const KEYED_TABLES: readonly string[] = ["user", ...EXTRACTED];
 
 function refuseForeignTables(have: ReadonlyMap<string, readonly string[]>): void {
   const problem = foreignTableProblem(have);
