@@ -126,13 +126,14 @@ async function checkOnce(
   // missing shows both what stopped it and since when.
   await checkDatabase({ db: settings.config.db, baseUrl: settings.config.baseUrl ?? "" }, line);
   const { apiKey } = settings;
-  if (apiKey === undefined) {
-    if (args.mail === true) await checkMailServer(settings.config, ctx.env, line, ctx.signal);
-    return { failed: "fix the API key first", code: "bad-input" };
+  // The portal's lines need the key; the mail server's do not.
+  let setup: SetupFailure | undefined;
+  if (apiKey !== undefined) {
+    secrets.push(apiKey);
+    setup = await checkPortal({ ...settings, apiKey }, ctx.signal, mark);
   }
-  secrets.push(apiKey);
-  const setup = await checkPortal({ ...settings, apiKey }, ctx.signal, mark);
   if (args.mail === true) await checkMailServer(settings.config, ctx.env, line, ctx.signal);
+  if (apiKey === undefined) return { failed: "fix the API key first", code: "bad-input" };
   if (failed === 0) return { failed: 0, code: "failed" };
   // Wrong mail settings are bad input, as report --mail answers them, when nothing else failed.
   const code =
