@@ -235,7 +235,7 @@ async function sendReport(
     const outgoing = { ...message, scope, part, share, key };
     // A killed earlier run of this mailing may have sent it, or been sending it: not again, and
     // its record stays as it was (a resumed run killed in turn must not send it either).
-    const earlier = options.journal.earlier(key);
+    const earlier = options.journal.earlier(message);
     const sent = earlier ?? (await sendOne(db, progress, outgoing, options));
     if (earlier === undefined) await options.journal.outcome(key, sent);
     progress.tried++;

@@ -169,24 +169,28 @@ export class MailingJournal {
 
   /** The key of one of the mailing's messages. */
   key(message: Message): string {
+    return this.planned(message).key;
+  }
+
+  /** What the journal planned for `message`: its key, log label and recipients. */
+  private planned(message: Message): Planned {
     const planned = this.messages.get(message);
     if (planned === undefined) throw new Error("a message the mailing did not plan");
-    return planned.key;
+    return planned;
   }
 
   /**
    * What a killed earlier run did with this message, when it must not be sent again: sent, or
    * under way when the run died (delivery unknown, reported as a lost answer is). Undefined: send.
    */
-  earlier(key: string): EarlierOutcome | undefined {
+  earlier(message: Message): EarlierOutcome | undefined {
+    const { key, label, recipients } = this.planned(message);
     const status = this.earlierStatus.get(key);
     if (status === "sent")
       return { delivered: false, problem: undefined, undelivered: [], unsure: [] };
     if (status !== "sending" && status !== "unknown") return undefined;
-    const planned = [...this.messages.values()].find((m) => m.key === key);
-    const label = planned?.label ?? key;
     const problem = `mail ${label}: delivery unknown (an earlier mailing was killed while the message was being delivered; it was not sent again)`;
-    return { delivered: false, problem, undelivered: [], unsure: planned?.recipients ?? [] };
+    return { delivered: false, problem, undelivered: [], unsure: recipients };
   }
 
   /**
