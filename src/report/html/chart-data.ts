@@ -26,6 +26,11 @@ export interface ChartData {
    * the portal, when a line chart of several measures is drawn over several portals.
    */
   readonly measureOwner?: string;
+  /**
+   * A heatmap some pair of whose categories has no number (heatmap-gaps.ts): decided here once,
+   * so that the grey ground drawn and the note saying what it means never disagree.
+   */
+  readonly gaps?: boolean;
 }
 
 /**
@@ -228,18 +233,16 @@ export class ChartCollector {
     }
     notes.push(...this.#emptyMeasureNotes(labels));
     const chart = this.chart;
-    if (chart.type === "heatmap") {
-      const cells = this.#rows.map((row) => ({
-        x: row[chart.x],
-        y: row[chart.y],
-        value: row[chart.value],
-      }));
-      if (hasGaps(cells)) notes.push(gapNote(columnLabel(chart.value, labels)));
-    }
+    const gaps =
+      chart.type === "heatmap" &&
+      hasGaps(
+        this.#rows.map((row) => ({ x: row[chart.x], y: row[chart.y], value: row[chart.value] })),
+      );
+    if (gaps) notes.push(gapNote(columnLabel(chart.value, labels)));
     const own = new Map<string, ColumnKind>();
     for (const column of this.#columns) own.set(column, kinds.get(column) ?? "text");
     const prefixed = this.#prefixed;
-    const common = { kinds: own, scales, labels, notes };
+    const common = { kinds: own, scales, labels, notes, ...(gaps ? { gaps } : {}) };
     if (this.#measuresByPortal) return { ...common, rows: this.#rows, measureOwner: PORTAL };
     if (prefixed === undefined) return { ...common, rows: this.#rows };
     const kind = own.get(prefixed) ?? "text";

@@ -13,7 +13,7 @@ import type { BarChartSpec, ChartSpec, HeatmapSpec, LineChartSpec } from "./char
 import { DATE_AXIS_MARGIN, dateAxis } from "./date-ticks.js";
 import { escapeHtml, xmlSafe } from "./escape.js";
 import { colourFlatScale, zeroBasedFlatScale } from "./flat-scale.js";
-import { GAP_FILL, hasGaps } from "./heatmap-gaps.js";
+import { GAP_FILL } from "./heatmap-gaps.js";
 import { labelWidth } from "./label-width.js";
 import { withValueAxisRoom } from "./value-axis-room.js";
 import { formatValue } from "./value-format.js";
@@ -297,7 +297,7 @@ function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {
       domain: valueKind === "percent" ? [0, 1] : colourFlatScale(cells.map((c) => c.value))?.domain,
     },
     marks: [
-      ...(hasGaps(cells) ? [Plot.frame({ fill: GAP_FILL })] : []),
+      ...(data.gaps ? [Plot.frame({ fill: GAP_FILL })] : []),
       Plot.cell(cells, {
         x: "x",
         y: "y",
