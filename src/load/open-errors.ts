@@ -10,6 +10,7 @@ import { access, constants, open, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { DUCKDB_MAGIC_END, hasDuckDbMagic } from "../files/duckdb-header.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 
 function firstLine(text: string): string {
@@ -91,10 +92,6 @@ export async function checkDatabasePath(
   }
 }
 
-/** Where every DuckDB database file (each storage version) carries its magic bytes. */
-const MAGIC_OFFSET = 8;
-const MAGIC = "DUCK";
-
 /**
  * Whether the file at `path` is certainly not a DuckDB database: its magic bytes are not there.
  * DuckDB itself refuses most such files, but opens an existing CSV, Parquet or JSON file as an
@@ -105,10 +102,10 @@ async function notDuckDb(path: string): Promise<boolean> {
   const handle = await open(path, "r").catch(() => undefined);
   if (!handle) return false;
   try {
-    const head = Buffer.alloc(MAGIC_OFFSET + MAGIC.length);
+    const head = Buffer.alloc(DUCKDB_MAGIC_END);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     // Shorter: possibly a database another process is creating right now; DuckDB decides.
-    return bytesRead === head.length && head.toString("latin1", MAGIC_OFFSET) !== MAGIC;
+    return bytesRead === head.length && !hasDuckDbMagic(head);
   } catch {
     return false;
   } finally {

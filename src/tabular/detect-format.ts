@@ -3,26 +3,12 @@
  * still a workbook), text formats by extension, then by their first character.
  */
 import { extname } from "node:path";
+import { isDuckDbHeader } from "../files/duckdb-header.js";
 import { TabularError, type TabularFormat } from "./types.js";
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const PARQUET = [0x50, 0x41, 0x52, 0x31];
 const OLE = [0xd0, 0xcf, 0x11, 0xe0];
-/**
- * A DuckDB database's header: an 8-byte checksum, "DUCK", then its storage version as a 64-bit
- * little-endian number whose high bytes are 0, which no text file holds (`user_id,DUCKS` is text).
- */
-const DUCKDB = [0x44, 0x55, 0x43, 0x4b];
-const DUCKDB_AT = 8;
-const DUCKDB_VERSION_HIGH = [0, 0, 0, 0];
-const DUCKDB_VERSION_HIGH_AT = 16;
-
-function isDuckDb(bytes: Uint8Array): boolean {
-  return (
-    startsWith(bytes.subarray(DUCKDB_AT), DUCKDB) &&
-    startsWith(bytes.subarray(DUCKDB_VERSION_HIGH_AT), DUCKDB_VERSION_HIGH)
-  );
-}
 
 const BY_EXTENSION: Readonly<Record<string, TabularFormat>> = {
   ".csv": "csv",
@@ -57,7 +43,7 @@ export function detectFormat(bytes: Uint8Array, path: string, file: string): Tab
       `${file} is a legacy Excel (.xls) file; save it as .xlsx or as CSV UTF-8 and run the command on that file`,
     );
   }
-  if (isDuckDb(bytes)) {
+  if (isDuckDbHeader(bytes)) {
     throw new TabularError(
       `${file} is a DuckDB database, not a table of rows; give the file to read first, and the database with --db`,
     );
