@@ -7,6 +7,7 @@
 
 import type { ResolvedConfig } from "../config/resolve.js";
 import { errorText } from "../errors/error-text.js";
+import { parseAddressList } from "../mail/address.js";
 import { resolveMailSettings } from "../mail/settings.js";
 import { loadCatalog } from "../report/catalog.js";
 import { projectRoot } from "../report/project-root.js";
@@ -16,7 +17,13 @@ import { undeclaredParams } from "./report-step.js";
 /** A ✓/✗ line that counts (✗ fails the check), or a `!` line that only warns. */
 export type CheckLine = (mark: "ok" | "failed" | "warning", what: string, detail: string) => void;
 
-const MAIL_FIELDS = ["smtpUrl", "mailFrom", "mailDefaultTo", "smtpPasswordFile"] as const;
+const MAIL_FIELDS = [
+  "smtpUrl",
+  "mailFrom",
+  "mailDefaultTo",
+  "mailFailuresTo",
+  "smtpPasswordFile",
+] as const;
 
 /**
  * A line for the mail settings when any is set (as `report --mail` would resolve them), and one
@@ -36,7 +43,16 @@ export async function checkReportSettings(
         defaultTo === undefined
           ? "no default recipients"
           : `default recipients ${defaultTo.join(", ")}`;
-      line("ok", "mail settings", `${mail.display}, from ${mail.from}, ${to} (not connected)`);
+      const failures = config.mailFailuresTo;
+      const told =
+        failures === undefined
+          ? ""
+          : `, failures told to ${parseAddressList(failures, config.sources.mailFailuresTo).join(", ")}`;
+      line(
+        "ok",
+        "mail settings",
+        `${mail.display}, from ${mail.from}, ${to}${told} (not connected)`,
+      );
     } catch (error) {
       line("failed", "mail settings", errorText(error));
     }

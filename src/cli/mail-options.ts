@@ -48,6 +48,12 @@ export function withMailOptions<T>(y: Argv<T>) {
       description:
         "Who gets, with --mail, a report without a mail block of its own (comma-separated; env LMS_MAIL_DEFAULT_TO; config mail.defaultTo)",
     })
+    .option("mail-failures-to", {
+      type: "string",
+      group: MAIL,
+      description:
+        "Tell these addresses by mail when the command fails, with its error (comma-separated; env LMS_MAIL_FAILURES_TO; config mail.failuresTo): for scheduled runs",
+    })
     .option("allow-insecure-smtp", {
       type: "boolean",
       group: MAIL,

@@ -49,6 +49,7 @@ export const FIELD_SCHEMAS = {
   smtpPasswordFile: z.string().min(1),
   mailFrom: z.string().trim().min(1),
   mailDefaultTo: z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)]),
+  mailFailuresTo: z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)]),
   allowInsecureSmtp: z.boolean(),
 };
 
@@ -229,6 +230,14 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
     flag: "mail-default-to",
     env: "LMS_MAIL_DEFAULT_TO",
     file: "mail.defaultTo",
+  },
+  mailFailuresTo: {
+    kind: "string",
+    expected:
+      "the addresses told when a run or report fails, e.g. ops@example.com (comma-separated, or a list in the config file)",
+    flag: "mail-failures-to",
+    env: "LMS_MAIL_FAILURES_TO",
+    file: "mail.failuresTo",
   },
   allowInsecureSmtp: {
     kind: "boolean",

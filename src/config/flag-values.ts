@@ -29,7 +29,12 @@ export function rawFromFlags(flags: Readonly<Record<string, unknown>>): RawValue
 }
 
 /** The settings whose flag may be given more than once: each time adds to the list. */
-const REPEATABLE: ReadonlySet<FieldName> = new Set(["formats", "reportParams", "mailDefaultTo"]);
+const REPEATABLE: ReadonlySet<FieldName> = new Set([
+  "formats",
+  "reportParams",
+  "mailDefaultTo",
+  "mailFailuresTo",
+]);
 
 /**
  * yargs makes a flag given twice a list of both values, which the setting's own check showed as

@@ -95,6 +95,8 @@ export interface ResolvedConfig {
   mailFrom: string | undefined;
   /** Who gets a report whose definition has no mail block, when mail is asked for (unchecked). */
   mailDefaultTo: string | string[] | undefined;
+  /** Who is told by mail when a `run` or `report` fails (unchecked; see failure-notice-step.ts). */
+  mailFailuresTo: string | string[] | undefined;
   /** Allow an unencrypted SMTP session to a host that is not this machine. */
   allowInsecureSmtp: boolean;
   /** The config file used, if any. */
@@ -194,6 +196,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     secretFiles: secrets,
     mailFrom: pick("mailFrom"),
     mailDefaultTo: pick("mailDefaultTo"),
+    mailFailuresTo: pick("mailFailuresTo"),
     allowInsecureSmtp: pick("allowInsecureSmtp") ?? false,
     configFile: file?.path,
     portal: portal?.name,

@@ -93,6 +93,21 @@ describe("lms-export check", () => {
     expect(lines(good.stdout)[1]).toBe(
       "✓ mail settings: smtp://127.0.0.1:2525, from r@example.com, default recipients a@example.com (not connected)",
     );
+
+    // Whom a failed run tells, listed; an address among them that is none fails the line.
+    const failuresTo = (failuresTo: unknown) =>
+      write({ smtpUrl: "smtp://127.0.0.1:2525", from: "r@example.com", failuresTo });
+    await failuresTo(["Ops@example.com", "lead@example.com"]);
+    const told = await runCli(["check", "--config", config], { cwd: dir, env });
+    expect(lines(told.stdout)[1]).toBe(
+      "✓ mail settings: smtp://127.0.0.1:2525, from r@example.com, no default recipients, failures told to ops@example.com, lead@example.com (not connected)",
+    );
+    await failuresTo("ops(at)example.com");
+    const typo = await runCli(["check", "--config", config], { cwd: dir, env });
+    expect(typo.code).toBe(2);
+    expect(lines(typo.stdout)[1]).toBe(
+      `✗ mail settings: ${config} (mail.failuresTo): "ops(at)example.com" is not an e-mail address; give plain addresses such as compliance@example.com, separated by commas`,
+    );
   });
 
   it("fails the token with a wrong key, exit 2 as extract gives, never printing the key", async () => {

@@ -69,6 +69,18 @@ describe("schedule with a command that mails", () => {
       { LMS_MAIL_FROM: "r@example.com" },
       "contains a password",
     ],
+    // Failure recipients, with or without --mail: checked, and the server they need too.
+    [
+      ["report", "weekly-compliance", "--mail-failures-to", "ops@example.com,oops"],
+      SETTINGS,
+      '--mail-failures-to: "oops" is not an e-mail address',
+    ],
+    [
+      ["run", "weekly-compliance"],
+      { ...PORTAL, LMS_MAIL_FAILURES_TO: "ops@example.com" },
+      "sending mail needs settings: set LMS_SMTP_URL",
+    ],
+    [["run", "weekly-compliance"], { ...SETTINGS, LMS_MAIL_FAILURES_TO: "ops@example.com" }, ""],
   ])("%j %j", async (command, env, expected) => {
     const { ctx, stderr } = context(env);
     if (expected === "") {

@@ -1,13 +1,15 @@
 import type { Argv } from "yargs";
 import { restrictFileAccess } from "../../load/file-access.js";
 import { fitMemoryCeiling } from "../../report/memory-ceiling.js";
+import { shellWord } from "../../text/shell-word.js";
 import { requireConfiguredPortal } from "../all-portals.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
-import { setupCommand } from "../command-setup.js";
+import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { failureNoticeTarget, withFailureNotice } from "../failure-notice-step.js";
 import { allowedFolders } from "../file-access-option.js";
-import { mailRequest } from "../mail-step.js";
+import { type MailRequest, mailRequest } from "../mail-step.js";
 import { withPortalOutDir } from "../portal-out-dir.js";
 import { reportBuilder } from "../report-command-options.js";
 import { withReportSource } from "../report-source.js";
@@ -20,8 +22,24 @@ async function reportHandler(
 ): Promise<void> {
   if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
   const setup = withPortalOutDir(await setupCommand(args, ctx));
-  const { config, logger } = setup;
   const request = await mailRequest(args, setup, ctx);
+  const command = ["lms-export", "report", ...args.names].map(shellWord).join(" ");
+  const notice = await failureNoticeTarget(setup, ctx, command, request?.settings);
+  await withFailureNotice(
+    ctx,
+    () => notice,
+    () => writeReports(args, ctx, setup, request),
+  );
+}
+
+/** The rest of `report` once its mail settings are read: catalog, database, files, mail. */
+async function writeReports(
+  args: CommandArgs<typeof reportBuilder>,
+  ctx: CliContext,
+  setup: CommandSetup,
+  request: MailRequest | undefined,
+): Promise<void> {
+  const { config, logger } = setup;
   const catalog = await loadCatalogFor(args.catalog, ctx, args.names);
   refuseOutputInCatalog(config.outDir, config.sources.outDir, args.catalog, ctx);
   const allowed = allowedFolders(args.allowFileAccess, {

@@ -5,6 +5,7 @@ import type { Catalog } from "../../report/catalog.js";
 import { fitMemoryCeiling } from "../../report/memory-ceiling.js";
 import { prepareOutputDir } from "../../report/output-files.js";
 import { checkQueriesParse } from "../../report/query-syntax.js";
+import { shellWord } from "../../text/shell-word.js";
 import { refuseRunAllPortals, requireConfiguredPortal } from "../all-portals.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
@@ -12,6 +13,11 @@ import type { PortalCommandSetup } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
+import {
+  type FailureNoticeTarget,
+  failureNoticeTarget,
+  withFailureNotice,
+} from "../failure-notice-step.js";
 import { allowedFolders } from "../file-access-option.js";
 import { checkJobMail, type MailRequest, mailRequest } from "../mail-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
@@ -59,16 +65,29 @@ interface ReportPlan {
   allowed: string[];
 }
 
+/** `lms-export run REPORTS [--portal NAME]`, as a failure notice names the run. */
+function commandName(args: RunArgs): string {
+  const words = [
+    "run",
+    ...args.reports,
+    ...(args.portal === undefined ? [] : ["--portal", args.portal]),
+  ];
+  return ["lms-export", ...words.map(shellWord)].join(" ");
+}
+
 /**
  * A wrong report name, parameter, mail setting or output folder, or a query with a syntax error,
- * found before a long extract.
+ * found before a long extract. Once the mail settings are read, `told` learns whom to tell of a
+ * failure (--mail-failures-to), so that a report name a colleague broke is told too.
  */
 async function planReports(
   args: RunArgs,
   setup: PortalCommandSetup,
   ctx: CliContext,
+  told: (target: FailureNoticeTarget | undefined) => void,
 ): Promise<ReportPlan> {
   const request = await mailRequest(args, setup, ctx);
+  told(await failureNoticeTarget(setup, ctx, commandName(args), request?.settings));
   const catalog = await loadCatalogFor(args.catalog, ctx, args.reports);
   const { config } = setup;
   const { jobs } = await reportJobs(args.reports, catalog, setup, ctx.cwd, new Date());
@@ -93,30 +112,36 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
   refuseRunAllPortals(args);
   if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx, false);
   let plan: ReportPlan = { catalog: undefined, request: undefined, allowed: [] };
-  await extractCommand(args, ctx, {
-    before: async (setup) => {
-      plan = await planReports(args, withPortalOutDir(setup), ctx);
-    },
-    after: async (db, extracted) => {
-      const setup = withPortalOutDir(extracted);
-      // The extract is done: from here on only report SQL runs on this instance.
-      await fitMemoryCeiling(db, setup.logger);
-      await restrictFileAccess(db, [setup.config.outDir, ...plan.allowed]);
-      await writeAndMailReports(db, args.reports, {
-        setup,
-        databases: [{ portal: setup.config.portal, db: setup.config.db }],
-        catalog: plan.catalog,
-        request: plan.request,
-        neutraliseFormulas: args.neutraliseFormulas,
-        csvBom: args.csvBom,
-        argv: args,
-        ctx,
-        now: new Date(),
-        // planReports resolved the reports before the extract and warned then.
-        paramsChecked: true,
-      });
-    },
-  });
+  let notice: FailureNoticeTarget | undefined;
+  const told = (target: FailureNoticeTarget | undefined) => {
+    notice = target;
+  };
+  const extract = () =>
+    extractCommand(args, ctx, {
+      before: async (setup) => {
+        plan = await planReports(args, withPortalOutDir(setup), ctx, told);
+      },
+      after: async (db, extracted) => {
+        const setup = withPortalOutDir(extracted);
+        // The extract is done: from here on only report SQL runs on this instance.
+        await fitMemoryCeiling(db, setup.logger);
+        await restrictFileAccess(db, [setup.config.outDir, ...plan.allowed]);
+        await writeAndMailReports(db, args.reports, {
+          setup,
+          databases: [{ portal: setup.config.portal, db: setup.config.db }],
+          catalog: plan.catalog,
+          request: plan.request,
+          neutraliseFormulas: args.neutraliseFormulas,
+          csvBom: args.csvBom,
+          argv: args,
+          ctx,
+          now: new Date(),
+          // planReports resolved the reports before the extract and warned then.
+          paramsChecked: true,
+        });
+      },
+    });
+  await withFailureNotice(ctx, () => notice, extract);
 }
 
 export function registerRun(root: Argv, ctx: CliContext): Argv {

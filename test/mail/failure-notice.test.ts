@@ -1,0 +1,144 @@
+/**
+ * --mail-failures-to (LMS_MAIL_FAILURES_TO): a `run` or `report` that fails tells those addresses
+ * by mail, through a real SMTP server on 127.0.0.1, with the line the command ended with; one that
+ * succeeds, or is stopped, tells nobody; a notice that cannot go leaves the command's own failure
+ * as it was.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
+import { closedPort } from "../helpers/closed-port.js";
+import { runCliIn } from "./cli-harness.js";
+import { startSmtp } from "./smtp-fixture.js";
+
+let dir: string;
+let sim: RunningSimulator;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lms-failure-notice-"));
+  sim = await startSimulator({ users: 20, takesPerUser: 2, seed: 11 });
+});
+afterAll(async () => {
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The settings of a run that mails its failures to ops@example.com through `smtpUrl`. */
+function settings(smtpUrl: string, baseUrl: string): Record<string, string> {
+  return {
+    LMS_BASE_URL: baseUrl,
+    LMS_API_KEY: "demo-key",
+    LMS_SMTP_URL: smtpUrl,
+    LMS_MAIL_FROM: "reports@example.com",
+    LMS_MAIL_FAILURES_TO: "ops@example.com, Lead@Example.com",
+    LMS_LOG_FORMAT: "json",
+  };
+}
+
+/** The last line a run printed on stderr. */
+function lastLine(stderr: string): string {
+  return stderr.trimEnd().split("\n").at(-1) ?? "";
+}
+
+test("a run whose portal cannot be reached tells the failure addresses, and fails as before", async () => {
+  const smtp = await startSmtp();
+  const portal = `http://127.0.0.1:${await closedPort()}/api-v2`;
+  try {
+    const run = await runCliIn(
+      dir,
+      ["run", "data-freshness", "--db", "down.duckdb", "--out", "down-out"],
+      settings(smtp.url, portal),
+    );
+    expect(run.code).toBe(1);
+    const failure = lastLine(run.stderr);
+    expect(failure).toMatch(/^lms-export: .*127\.0\.0\.1/);
+    await smtp.close();
+    expect(smtp.received).toHaveLength(1);
+    const [notice] = smtp.received;
+    expect(notice?.to.sort()).toEqual(["lead@example.com", "ops@example.com"]);
+    expect(notice?.parsed.subject).toMatch(/^lms-export run data-freshness failed on \S+$/);
+    // The very line the run ended with, whole, in both parts; where it ran; never the key.
+    expect(notice?.parsed.text).toContain(failure);
+    expect(notice?.parsed.text).toContain(`in ${dir}`);
+    expect(notice?.parsed.text).toMatch(/\(exit 1\)/);
+    expect(notice?.parsed.html).toContain("lms-export check");
+    expect(notice?.raw.toString("latin1")).not.toContain("demo-key");
+    expect(run.stderr).toContain("told ops@example.com, lead@example.com of the failure by mail");
+  } finally {
+    await smtp.close();
+  }
+});
+
+test("a run that succeeds tells nobody", async () => {
+  const smtp = await startSmtp();
+  try {
+    const run = await runCliIn(
+      dir,
+      ["run", "data-freshness", "--db", "ok.duckdb", "--out", "ok-out", "--format", "csv"],
+      settings(smtp.url, sim.baseUrl),
+    );
+    expect(run.code).toBe(0);
+    await smtp.close();
+    expect(smtp.received).toHaveLength(0);
+    expect(smtp.connections).toBe(0);
+  } finally {
+    await smtp.close();
+  }
+});
+
+test("a notice that cannot be sent is a warning, and the run's own failure is its last line", async () => {
+  const portal = `http://127.0.0.1:${await closedPort()}/api-v2`;
+  const mailServer = `smtp://127.0.0.1:${await closedPort()}`;
+  const run = await runCliIn(
+    dir,
+    ["run", "data-freshness", "--db", "both-down.duckdb", "--out", "both-out"],
+    settings(mailServer, portal),
+  );
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(
+    /"level":"warn"[^\n]*could not tell ops@example\.com, lead@example\.com of the failure by mail/,
+  );
+  expect(lastLine(run.stderr)).toMatch(/^lms-export: .*127\.0\.0\.1/);
+  expect(lastLine(run.stderr)).not.toContain("failure by mail");
+});
+
+test("a failure address that is no address stops the run before the portal is asked", async () => {
+  const before = sim.stats.requests;
+  const run = await runCliIn(dir, ["run", "data-freshness", "--db", "typo.duckdb"], {
+    ...settings("smtp://127.0.0.1:2525", sim.baseUrl),
+    LMS_MAIL_FAILURES_TO: "ops@example.com, ops-at-example.com",
+  });
+  expect(run.code).toBe(2);
+  expect(lastLine(run.stderr)).toMatch(
+    /^lms-export: LMS_MAIL_FAILURES_TO: "ops-at-example\.com" is not an e-mail address/,
+  );
+  expect(sim.stats.requests).toBe(before);
+  expect(existsSync(join(dir, "typo.duckdb"))).toBe(false);
+});
+
+test("a report that fails tells them; one stopped by Ctrl-C does not", async () => {
+  const smtp = await startSmtp();
+  try {
+    const env = settings(smtp.url, sim.baseUrl);
+    const missing = await runCliIn(dir, ["report", "data-freshness", "--db", "gone.duckdb"], env);
+    expect(missing.code).toBe(2);
+    const stopped = new AbortController();
+    stopped.abort();
+    const run = await runCliIn(
+      dir,
+      ["run", "data-freshness", "--db", "stopped.duckdb", "--out", "stopped-out"],
+      env,
+      stopped.signal,
+    );
+    expect(run.code).toBe(130);
+    await smtp.close();
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]?.parsed.subject).toMatch(/^lms-export report data-freshness failed/);
+    expect(smtp.received[0]?.parsed.text).toContain(lastLine(missing.stderr));
+  } finally {
+    await smtp.close();
+  }
+});
