@@ -10,10 +10,14 @@ const QUOTE = 34;
 const LF = 10;
 const CR = 13;
 
-/** One record: the line it starts on (1-based) and its fields as written (unquoted). */
+/**
+ * One record: the line it starts on (1-based), its fields as written (unquoted), and whether a
+ * line break ended it (the last record of a text without a final line break has none).
+ */
 export interface CsvRecord {
   readonly line: number;
   readonly fields: string[];
+  readonly ended: boolean;
 }
 
 function lineBreaks(text: string, from: number, to: number): number {
@@ -49,6 +53,7 @@ export function* parseCsv(text: string, delimiter: string, firstLine = 1): Gener
   while (i < n) {
     const start = line;
     const fields: string[] = [];
+    let ended = false;
     for (;;) {
       let value: string;
       if (text.charCodeAt(i) === QUOTE) {
@@ -84,9 +89,10 @@ export function* parseCsv(text: string, delimiter: string, firstLine = 1): Gener
       if (i < n) {
         i += text.charCodeAt(i) === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
         line++;
+        ended = true;
       }
       break;
     }
-    yield { line: start, fields };
+    yield { line: start, fields, ended };
   }
 }

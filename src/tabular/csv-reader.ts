@@ -10,6 +10,15 @@ function isBlank(fields: readonly string[]): boolean {
   return fields.every((field) => field.trim() === "");
 }
 
+/** The error for a last record that looks cut short (see openCsv). */
+function cutShort(record: CsvRecord, width: number): TabularError {
+  const { length } = record.fields;
+  return new TabularError(
+    `only ${length} of the header's ${width} fields, and the file ends there without a line break: it looks cut short (still being written, or copied only in part); take the file once it is whole, or complete the line`,
+    { line: record.line },
+  );
+}
+
 /**
  * Excel's first line `sep=;`, written for Excel to open the file with that delimiter, names it and
  * is no header.
@@ -18,8 +27,11 @@ const SEP_LINE = /^sep=([^\r\n])(?=\r?\n|$)/i;
 
 /**
  * Opens CSV bytes. Lines with only empty or blank fields (blank lines, `,,,` left by spreadsheets)
- * are skipped; a record with fewer fields than the header is padded with nulls; one with more
- * keeps them all, for the caller to report.
+ * are skipped; a record with fewer fields than the header is padded with nulls (some writers leave
+ * trailing empty cells out), except the file's last when no line break ends it: that is how a
+ * file still being written, or a copy cut short, ends, and its last person would be imported with
+ * the missing fields empty (and a replace import would drop everyone after it). One with more
+ * fields keeps them all, for the caller to report.
  */
 export function openCsv(bytes: Uint8Array, file: string): TabularSource {
   const decoded = decodeUtf8(bytes, file, '"CSV UTF-8"');
@@ -42,6 +54,7 @@ export function openCsv(bytes: Uint8Array, file: string): TabularSource {
     for (const record of records) {
       if (isBlank(record.fields)) continue;
       const values: (string | null)[] = record.fields.map((field) => (field === "" ? null : field));
+      if (!record.ended && values.length < columns.length) throw cutShort(record, columns.length);
       while (values.length < columns.length) values.push(null);
       yield { line: record.line, values };
     }

@@ -102,6 +102,13 @@ describe("a bad roster changes nothing and says what to fix", () => {
     );
   });
 
+  test("a last line with fewer fields and no line break after it is taken as cut short", async () => {
+    // As a file still being written, or a copy cut off, ends: its last person half there.
+    expect(await csvFails("user_id,name,email\n1,Ana,ana@example.com\n2,Bo")).toBe(
+      "lms-export: bad.csv: 1 problem, nothing was imported (the previous roster is unchanged): line 3: only 2 of the header's 3 fields, and the file ends there without a line break: it looks cut short (still being written, or copied only in part); take the file once it is whole, or complete the line. Fix the file and import it again",
+    );
+  });
+
   test("a header only", async () => {
     expect(await csvFails("\uFEFFUser ID,Name\r\n\r\n")).toBe(
       "lms-export: bad.csv has a header but no rows; nothing was imported (an empty roster would remove everyone)",

@@ -15,19 +15,19 @@ describe("parseCsv", () => {
   test("quoted delimiters, doubled quotes and line breaks; each record's first line", () => {
     const text = 'a,b\r\n"x, y","say ""hi"""\r\n"two\r\nlines",z\r\n\r\nlast,one';
     expect(records(text)).toEqual([
-      { line: 1, fields: ["a", "b"] },
-      { line: 2, fields: ["x, y", 'say "hi"'] },
-      { line: 3, fields: ["two\r\nlines", "z"] },
-      { line: 5, fields: [""] },
-      { line: 6, fields: ["last", "one"] },
+      { line: 1, fields: ["a", "b"], ended: true },
+      { line: 2, fields: ["x, y", 'say "hi"'], ended: true },
+      { line: 3, fields: ["two\r\nlines", "z"], ended: true },
+      { line: 5, fields: [""], ended: true },
+      { line: 6, fields: ["last", "one"], ended: false },
     ]);
   });
 
   test("LF, lone CR, a trailing delimiter, an empty quoted field, a quote inside a field", () => {
     expect(records('a,b\rc,\n"",d"e\n')).toEqual([
-      { line: 1, fields: ["a", "b"] },
-      { line: 2, fields: ["c", ""] },
-      { line: 3, fields: ["", 'd"e'] },
+      { line: 1, fields: ["a", "b"], ended: true },
+      { line: 2, fields: ["c", ""], ended: true },
+      { line: 3, fields: ["", 'd"e'], ended: true },
     ]);
   });
 
@@ -72,6 +72,17 @@ describe("openCsv", () => {
       { line: 3, values: ["1", "Ana", null] },
       { line: 5, values: ["2", null, "Oslo", "extra"] },
     ]);
+  });
+
+  test("a short last line is padded when a line break ends it, and refused as cut short when none does", () => {
+    expect(rowsOf(openCsv(Buffer.from("id,name,city\n1,Ana,Oslo\n2,Bo\n"), "x.csv"))).toEqual([
+      { line: 2, values: ["1", "Ana", "Oslo"] },
+      { line: 3, values: ["2", "Bo", null] },
+    ]);
+    // A whole last line without a line break is whole; a short one is how a cut file ends.
+    expect(rowsOf(openCsv(Buffer.from("id,name\n1,Ana\n2,Bo"), "x.csv"))).toHaveLength(2);
+    const cut = openCsv(Buffer.from("id,name,city\n1,Ana,Oslo\n2,Bo"), "x.csv");
+    expect(() => rowsOf(cut)).toThrow(/^only 2 of the header's 3 fields, .* it looks cut short/);
   });
 
   test("an unclosed quote in the header names the file and line", () => {
