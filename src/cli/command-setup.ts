@@ -48,7 +48,18 @@ export async function setupCommand(
     ctx.stderrFormat.json = config.logFormat === "json" && config.logFormatChosen;
   }
   const secrets: string[] = [];
-  const logger = createCliLogger({
+  const logger = commandLogger(config, ctx, secrets);
+  for (const line of misspeltEnvNames(ctx.env)) logger.warn(line);
+  return { config, logger, secrets };
+}
+
+/** The logger of a command with `config`, on the context's stderr, redacting `secrets`. */
+export function commandLogger(
+  config: ResolvedConfig,
+  ctx: CliContext,
+  secrets: readonly string[],
+): CommandSetup["logger"] {
+  return createCliLogger({
     format: config.logFormat,
     quiet: config.quiet,
     stream: ctx.stderr,
@@ -56,8 +67,6 @@ export async function setupCommand(
     secrets: () => secrets,
     portal: ctx.logPortal,
   });
-  for (const line of misspeltEnvNames(ctx.env)) logger.warn(line);
-  return { config, logger, secrets };
 }
 
 /**

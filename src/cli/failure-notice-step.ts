@@ -5,12 +5,13 @@
  * found when the job is set up rather than on the day it fails. A run stopped by a signal is not
  * a failure to report: whoever stopped it knows.
  */
-
+import { resolveConfig } from "../config/resolve.js";
+import { streamIsTTY } from "../log/color.js";
 import { createRedactor } from "../log/redact.js";
 import { parseAddressList } from "../mail/address.js";
-import { sendFailureNotice } from "../mail/failure-notice.js";
+import { tellFailure } from "../mail/failure-notice.js";
 import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
-import type { CommandSetup } from "./command-setup.js";
+import { type CommandSetup, commandLogger } from "./command-setup.js";
 import type { CliContext } from "./context.js";
 import { exitCodeOf, failureLine } from "./exit-codes.js";
 
@@ -48,44 +49,56 @@ export async function failureNoticeTarget(
 }
 
 /**
+ * The target of a command that failed before it read its settings through to the mail server (a
+ * `run` whose API key file is gone fails so, every week, the commonest failure of a scheduled
+ * job): the settings read again, without a word; undefined when they cannot be.
+ */
+export async function failureNoticeTargetFromFlags(
+  flags: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+  command: string,
+): Promise<FailureNoticeTarget | undefined> {
+  try {
+    const isTTY = streamIsTTY(ctx.stderr);
+    const config = await resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY });
+    if (config.mailFailuresTo === undefined) return undefined;
+    const secrets: string[] = [];
+    const logger = commandLogger(config, ctx, secrets);
+    return await failureNoticeTarget({ config, logger, secrets }, ctx, command);
+  } catch {
+    // A setting that cannot be read is what the command's own error line is about.
+    return undefined;
+  }
+}
+
+/**
  * Runs `work`; when it fails (not by a signal) and `target()` names recipients, tells them
  * before the failure goes on to the CLI's edge, unchanged. A notice that cannot be sent is
  * logged as a warning: the command's own failure is what the exit code says.
  */
 export async function withFailureNotice<T>(
   ctx: CliContext,
-  target: () => FailureNoticeTarget | undefined,
+  target: () => Promise<FailureNoticeTarget | undefined>,
   work: () => Promise<T>,
 ): Promise<T> {
   const started = new Date();
   try {
     return await work();
   } catch (error) {
-    const to = target();
-    if (to !== undefined && !ctx.signal.aborted) await tell(to, ctx, started, error);
+    if (ctx.signal.aborted) throw error;
+    const told = await target();
+    if (told !== undefined) {
+      const redact = createRedactor(() => told.secrets);
+      const failed = {
+        command: told.command,
+        cwd: ctx.cwd,
+        started,
+        failed: new Date(),
+        reason: redact.text(failureLine(error)),
+        ended: `exit ${exitCodeOf(error)}`,
+      };
+      await tellFailure(told.settings, told.to, failed, told.logger);
+    }
     throw error;
   }
-}
-
-async function tell(
-  target: FailureNoticeTarget,
-  ctx: CliContext,
-  started: Date,
-  error: unknown,
-): Promise<void> {
-  const redact = createRedactor(() => target.secrets);
-  const failed = {
-    command: target.command,
-    cwd: ctx.cwd,
-    started,
-    failed: new Date(),
-    reason: redact.text(failureLine(error)),
-    exitCode: exitCodeOf(error),
-  };
-  const problem = await sendFailureNotice(target.settings, target.to, failed, target.logger).catch(
-    (caught: unknown) => (caught instanceof Error ? caught.message : String(caught)),
-  );
-  const who = target.to.join(", ");
-  if (problem === undefined) target.logger.info(`told ${who} of the failure by mail`);
-  else target.logger.warn(`could not tell ${who} of the failure by mail: ${redact.text(problem)}`);
 }

@@ -20,9 +20,10 @@ export interface FailedCommand {
   cwd: string;
   started: Date;
   failed: Date;
-  /** The one line the command ended with, redacted. */
+  /** The one line the command ended with (or what ended it), redacted. */
   reason: string;
-  exitCode: number;
+  /** How it ended: `exit 1`, or the signal that killed it. */
+  ended: string;
 }
 
 /** `2026-11-30 06:00 UTC`: a log's clock, whatever the recipient's time zone. */
@@ -36,7 +37,7 @@ export function failureNoticeText(
   host = hostname(),
 ): { subject: string; text: string; html: string } {
   const subject = `${failed.command} failed on ${host}`;
-  const when = `started ${utcMinute(failed.started)}, failed ${utcMinute(failed.failed)} (exit ${failed.exitCode})`;
+  const when = `started ${utcMinute(failed.started)}, failed ${utcMinute(failed.failed)} (${failed.ended})`;
   const where = `on ${host} in ${failed.cwd}`;
   const advice =
     'On that machine, "lms-export check" with the same settings says how the portal, the database and the mail server stand now; the log of the run has every step.';
@@ -54,7 +55,7 @@ export function failureNoticeText(
  * problem: answers the reason it did not go, or undefined once the server took it. Two
  * attempts at most, the second soon after: a notice is not worth holding a failed run for.
  */
-export async function sendFailureNotice(
+async function sendFailureNotice(
   settings: MailSettings,
   to: readonly string[],
   failed: FailedCommand,
@@ -88,4 +89,22 @@ export async function sendFailureNotice(
   } finally {
     session.close();
   }
+}
+
+/**
+ * Tells `to` of `failed` and logs whether it went: an info line, or a warning saying why not.
+ * Never throws: the failure told of is what the command ends with, not this.
+ */
+export async function tellFailure(
+  settings: MailSettings,
+  to: readonly string[],
+  failed: FailedCommand,
+  logger: Logger,
+): Promise<void> {
+  const problem = await sendFailureNotice(settings, to, failed, logger).catch((caught: unknown) =>
+    caught instanceof Error ? caught.message : String(caught),
+  );
+  const who = to.join(", ");
+  if (problem === undefined) logger.info(`told ${who} of the failure by mail`);
+  else logger.warn(`could not tell ${who} of the failure by mail: ${problem}`);
 }

@@ -52,6 +52,11 @@ export interface ScheduleOptions {
    * Default: no hint.
    */
   failureHint?: (outcome: RunOutcome) => Promise<string | undefined>;
+  /**
+   * Called once a failed run (not one the schedule stopped) is logged, with when it started: for
+   * telling someone what the run itself could not (it was killed). Its failure is ignored.
+   */
+  onFailure?: (outcome: RunOutcome, startedAt: Date) => Promise<void>;
 }
 
 /** What happened while the schedule ran. */
@@ -181,6 +186,9 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleSum
       current = undefined;
       const nextRun = stopping ? undefined : nextRunText();
       logOutcome(logger, summary, { ...ended, nextRun, stopping, hint });
+      if (outcome.exitCode !== 0 && !stopping) {
+        await options.onFailure?.(outcome, new Date(startedAt)).catch(() => undefined);
+      }
     });
     current = { run, number, startedAt, done };
   };

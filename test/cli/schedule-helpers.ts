@@ -1,5 +1,5 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -149,4 +149,28 @@ export function spawnRunNowSchedule(
     stdio: ["ignore", "pipe", "pipe"],
     env,
   });
+}
+
+/** /proc/PID/stat: the fields after the command's name, which is in parentheses. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The processes whose parent is `pid`. */
+export function childrenOf(pid: number): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((candidate) => statFields(candidate)?.[1] === String(pid));
+}
+
+/** Gone, or a zombie that only its new parent has yet to reap: either way it runs no more. */
+export function hasEnded(pid: number): boolean {
+  const fields = statFields(pid);
+  return fields === undefined || fields[0] === "Z";
 }

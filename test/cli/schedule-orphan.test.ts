@@ -3,7 +3,6 @@
  * notice that its schedule is gone and stop as on SIGTERM, so that a restarted schedule never
  * starts a second run beside it. The built CLI (dist/) against a slow simulated portal over HTTP.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase } from "../../src/load/database.js";
 import type { RunningSimulator } from "../../src/simulator/server.js";
@@ -11,6 +10,8 @@ import { builtCli } from "../helpers/built-cli.js";
 import { collect } from "../helpers/spawn-cli.js";
 import { expectTablesEqualPortal } from "../helpers/table-snapshot.js";
 import {
+  childrenOf,
+  hasEnded,
   slowPortal,
   spawnRunNowSchedule,
   tempFolder,
@@ -30,30 +31,6 @@ afterAll(async () => {
   await portal?.sim.close();
   tmp.remove();
 });
-
-/** /proc/PID/stat: the fields after the command's name, which is in parentheses. */
-function statFields(pid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined;
-  }
-}
-
-/** The processes whose parent is `pid`. */
-function childrenOf(pid: number): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((candidate) => statFields(candidate)?.[1] === String(pid));
-}
-
-/** Gone, or a zombie that only its new parent has yet to reap: either way it runs no more. */
-function hasEnded(pid: number): boolean {
-  const fields = statFields(pid);
-  return fields === undefined || fields[0] === "Z";
-}
 
 it("a run whose schedule was killed with SIGKILL stops, and the next extract completes", async () => {
   const runArgs = ["extract", "--db", "lms.duckdb", "--concurrency", "2"];

@@ -72,6 +72,27 @@ test("a run whose portal cannot be reached tells the failure addresses, and fail
   }
 });
 
+test("a run whose API key file is gone, before any other setting is read through, tells them too", async () => {
+  const smtp = await startSmtp();
+  try {
+    const { LMS_API_KEY: _key, ...rest } = settings(smtp.url, sim.baseUrl);
+    const run = await runCliIn(dir, ["run", "data-freshness", "--db", "nokey.duckdb"], {
+      ...rest,
+      LMS_API_KEY_FILE: join(dir, "rotated.key"),
+    });
+    expect(run.code).toBe(2);
+    expect(lastLine(run.stderr)).toBe(
+      "lms-export: the API key file named by LMS_API_KEY_FILE does not exist: create it with the key on one line, or fix the setting",
+    );
+    await smtp.close();
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]?.parsed.text).toContain(lastLine(run.stderr));
+    expect(smtp.received[0]?.parsed.text).toMatch(/\(exit 2\)/);
+  } finally {
+    await smtp.close();
+  }
+});
+
 test("a run that succeeds tells nobody", async () => {
   const smtp = await startSmtp();
   try {

@@ -27,7 +27,7 @@ async function reportHandler(
   const notice = await failureNoticeTarget(setup, ctx, command, request?.settings);
   await withFailureNotice(
     ctx,
-    () => notice,
+    async () => notice,
     () => writeReports(args, ctx, setup, request),
   );
 }

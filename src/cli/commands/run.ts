@@ -16,6 +16,7 @@ import { withExtractOptions } from "../extract-options.js";
 import {
   type FailureNoticeTarget,
   failureNoticeTarget,
+  failureNoticeTargetFromFlags,
   withFailureNotice,
 } from "../failure-notice-step.js";
 import { allowedFolders } from "../file-access-option.js";
@@ -141,7 +142,9 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
         });
       },
     });
-  await withFailureNotice(ctx, () => notice, extract);
+  // Failed before planReports read the mail settings (the API key unreadable): read them now.
+  const target = async () => notice ?? failureNoticeTargetFromFlags(args, ctx, commandName(args));
+  await withFailureNotice(ctx, target, extract);
 }
 
 export function registerRun(root: Argv, ctx: CliContext): Argv {

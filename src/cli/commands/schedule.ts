@@ -20,6 +20,7 @@ import type { CliContext } from "../context.js";
 import { withConfigOption, withLogOptions } from "../options.js";
 import { scheduleFailureHint } from "../schedule-failure-hint.js";
 import { type CheckCommandLine, checkScheduledCommand, commandArgs } from "../scheduled-command.js";
+import { scheduledFailureNotice } from "../scheduled-failure-notice.js";
 
 /** --cron, --timezone and --run-now; everything after `--` is the command to run. */
 function scheduleBuilder(y: Argv) {
@@ -98,6 +99,7 @@ async function scheduleHandler(
     logger,
     signal: ctx.signal,
     failureHint: scheduleFailureHint(args, { ...ctx, env: runEnv }, checkCommandLine),
+    onFailure: scheduledFailureNotice(args, { ...ctx, env: runEnv }, checkCommandLine),
     startRun: (runArgs) =>
       spawnCliRun(runArgs, {
         stdout: ctx.stdout,
