@@ -1,6 +1,6 @@
 /**
- * What `schedule` tells the failure recipients (--mail-failures-to) of its `run` or `report` when
- * the run could not tell them itself: it was killed outright (SIGKILL from the out-of-memory
+ * What `schedule` tells the failure recipients (--mail-failures-to) of its `run`, `report` or
+ * `extract` when the run could not tell them itself: it was killed outright (SIGKILL from the out-of-memory
  * killer or `kill -9`, a crash by a signal) or never started. A run that exits with a code has
  * said its own failure, and told them if it could (failure-notice-step.ts).
  */
@@ -9,11 +9,11 @@ import { tellFailure } from "../mail/failure-notice.js";
 import type { RunOutcome } from "../schedule/scheduler.js";
 import { shellWord } from "../text/shell-word.js";
 import type { CliContext } from "./context.js";
-import { failureNoticeTargetFromFlags } from "./failure-notice-step.js";
+import { failureNoticeTargetOf } from "./failure-notice-step.js";
 import type { CheckCommandLine } from "./scheduled-command.js";
 
 /** The commands that take failure recipients. */
-const TELLING = new Set(["run", "report"]);
+const TELLING = new Set(["run", "report", "extract"]);
 
 /** `lms-export run weekly-compliance`: the command and its names, up to the first option. */
 function commandName(args: readonly string[]): string {
@@ -42,11 +42,9 @@ export function scheduledFailureNotice(
   return async (outcome, started) => {
     if (outcome.exitCode !== null || !TELLING.has(args[0] ?? "")) return;
     const command = commandName(args);
-    const target = await failureNoticeTargetFromFlags(
-      await checkCommandLine(args, ctx),
-      ctx,
-      command,
-    );
+    // Settings that cannot be read now are the next run's error to say.
+    const flags = await checkCommandLine(args, ctx);
+    const target = await failureNoticeTargetOf(flags, ctx, command).catch(() => undefined);
     if (target === undefined) return;
     const failed = {
       command,

@@ -1,5 +1,5 @@
 /**
- * --mail-failures-to (LMS_MAIL_FAILURES_TO): a `run` or `report` that fails tells those addresses
+ * --mail-failures-to (LMS_MAIL_FAILURES_TO): a `run`, `report` or `extract` that fails tells those addresses
  * by mail, through a real SMTP server on 127.0.0.1, with the line the command ended with; one that
  * succeeds, or is stopped, tells nobody; a notice that cannot go leaves the command's own failure
  * as it was.
@@ -38,59 +38,74 @@ function settings(smtpUrl: string, baseUrl: string): Record<string, string> {
   };
 }
 
+/**
+ * Runs `args` with the settings of {@link settings} (`env` over them) against a fresh SMTP server
+ * and a portal at `baseUrl` (default: one where nothing listens); answers the run and what the
+ * server received, once it is closed.
+ */
+async function runTelling(args: string[], env: Record<string, string> = {}, baseUrl?: string) {
+  const smtp = await startSmtp();
+  try {
+    const portal = baseUrl ?? `http://127.0.0.1:${await closedPort()}/api-v2`;
+    const run = await runCliIn(dir, args, { ...settings(smtp.url, portal), ...env });
+    await smtp.close();
+    return { run, received: smtp.received };
+  } finally {
+    await smtp.close();
+  }
+}
+
 /** The last line a run printed on stderr. */
 function lastLine(stderr: string): string {
   return stderr.trimEnd().split("\n").at(-1) ?? "";
 }
 
 test("a run whose portal cannot be reached tells the failure addresses, and fails as before", async () => {
-  const smtp = await startSmtp();
-  const portal = `http://127.0.0.1:${await closedPort()}/api-v2`;
-  try {
-    const run = await runCliIn(
-      dir,
-      ["run", "data-freshness", "--db", "down.duckdb", "--out", "down-out"],
-      settings(smtp.url, portal),
-    );
-    expect(run.code).toBe(1);
-    const failure = lastLine(run.stderr);
-    expect(failure).toMatch(/^lms-export: .*127\.0\.0\.1/);
-    await smtp.close();
-    expect(smtp.received).toHaveLength(1);
-    const [notice] = smtp.received;
-    expect(notice?.to.sort()).toEqual(["lead@example.com", "ops@example.com"]);
-    expect(notice?.parsed.subject).toMatch(/^lms-export run data-freshness failed on \S+$/);
-    // The very line the run ended with, whole, in both parts; where it ran; never the key.
-    expect(notice?.parsed.text).toContain(failure);
-    expect(notice?.parsed.text).toContain(`in ${dir}`);
-    expect(notice?.parsed.text).toMatch(/\(exit 1\)/);
-    expect(notice?.parsed.html).toContain("lms-export check");
-    expect(notice?.raw.toString("latin1")).not.toContain("demo-key");
-    expect(run.stderr).toContain("told ops@example.com, lead@example.com of the failure by mail");
-  } finally {
-    await smtp.close();
-  }
+  const { run, received } = await runTelling([
+    "run",
+    "data-freshness",
+    "--db",
+    "down.duckdb",
+    "--out",
+    "down-out",
+  ]);
+  expect(run.code).toBe(1);
+  const failure = lastLine(run.stderr);
+  expect(failure).toMatch(/^lms-export: .*127\.0\.0\.1/);
+  expect(received).toHaveLength(1);
+  const [notice] = received;
+  expect(notice?.to.sort()).toEqual(["lead@example.com", "ops@example.com"]);
+  expect(notice?.parsed.subject).toMatch(/^lms-export run data-freshness failed on \S+$/);
+  // The very line the run ended with, whole, in both parts; where it ran; never the key.
+  expect(notice?.parsed.text).toContain(failure);
+  expect(notice?.parsed.text).toContain(`in ${dir}`);
+  expect(notice?.parsed.text).toMatch(/\(exit 1\)/);
+  expect(notice?.parsed.html).toContain("lms-export check");
+  expect(notice?.raw.toString("latin1")).not.toContain("demo-key");
+  expect(run.stderr).toContain("told ops@example.com, lead@example.com of the failure by mail");
 });
 
 test("a run whose API key file is gone, before any other setting is read through, tells them too", async () => {
-  const smtp = await startSmtp();
-  try {
-    const { LMS_API_KEY: _key, ...rest } = settings(smtp.url, sim.baseUrl);
-    const run = await runCliIn(dir, ["run", "data-freshness", "--db", "nokey.duckdb"], {
-      ...rest,
-      LMS_API_KEY_FILE: join(dir, "rotated.key"),
-    });
-    expect(run.code).toBe(2);
-    expect(lastLine(run.stderr)).toBe(
-      "lms-export: the API key file named by LMS_API_KEY_FILE does not exist: create it with the key on one line, or fix the setting",
-    );
-    await smtp.close();
-    expect(smtp.received).toHaveLength(1);
-    expect(smtp.received[0]?.parsed.text).toContain(lastLine(run.stderr));
-    expect(smtp.received[0]?.parsed.text).toMatch(/\(exit 2\)/);
-  } finally {
-    await smtp.close();
-  }
+  const { run, received } = await runTelling(
+    ["run", "data-freshness", "--db", "nokey.duckdb"],
+    { LMS_API_KEY: "", LMS_API_KEY_FILE: join(dir, "rotated.key") },
+    sim.baseUrl,
+  );
+  expect(run.code).toBe(2);
+  expect(lastLine(run.stderr)).toBe(
+    "lms-export: the API key file named by LMS_API_KEY_FILE does not exist: create it with the key on one line, or fix the setting",
+  );
+  expect(received).toHaveLength(1);
+  expect(received[0]?.parsed.text).toContain(lastLine(run.stderr));
+  expect(received[0]?.parsed.text).toMatch(/\(exit 2\)/);
+});
+
+test("an extract tells them too, its recipients from the environment", async () => {
+  const { run, received } = await runTelling(["extract", "--db", "extract-down.duckdb"]);
+  expect(run.code).toBe(1);
+  expect(received).toHaveLength(1);
+  expect(received[0]?.parsed.subject).toMatch(/^lms-export extract failed on \S+$/);
+  expect(received[0]?.parsed.text).toContain(lastLine(run.stderr));
 });
 
 test("a run that succeeds tells nobody", async () => {

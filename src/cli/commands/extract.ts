@@ -1,12 +1,25 @@
 import type { Argv } from "yargs";
+import { shellWord } from "../../text/shell-word.js";
 import { requireConfiguredPortal } from "../all-portals.js";
 import type { CliContext } from "../context.js";
 import { extractAllPortals } from "../extract-all-portals.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
+import { failureNoticeTargetOf, withFailureNotice } from "../failure-notice-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
 import { withPortalOptions } from "../portal-options.js";
 import { withWaitOption } from "../wait-option.js";
+
+/** `lms-export extract [--portal NAME | --all-portals]`, as a failure notice names it. */
+function extractName(args: { portal?: string | undefined; allPortals?: boolean | undefined }) {
+  const which =
+    args.portal !== undefined
+      ? ["--portal", shellWord(args.portal)]
+      : args.allPortals
+        ? ["--all-portals"]
+        : [];
+  return ["lms-export", "extract", ...which].join(" ");
+}
 
 export function registerExtract(root: Argv, ctx: CliContext): Argv {
   return root.command(
@@ -41,8 +54,12 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
         ),
     async (args) => {
       if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
-      if (args.allPortals) return extractAllPortals(args, ctx);
-      await extractCommand(args, ctx, { allPortals: true });
+      // Failure recipients come from the environment or the config file: extract has no mail flags.
+      const notice = await failureNoticeTargetOf(args, ctx, extractName(args));
+      await withFailureNotice(ctx, notice, async () => {
+        if (args.allPortals) await extractAllPortals(args, ctx);
+        else await extractCommand(args, ctx, { allPortals: true });
+      });
     },
   );
 }

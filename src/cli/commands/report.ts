@@ -7,7 +7,7 @@ import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
-import { failureNoticeTarget, withFailureNotice } from "../failure-notice-step.js";
+import { failureNoticeTargetOf, withFailureNotice } from "../failure-notice-step.js";
 import { allowedFolders } from "../file-access-option.js";
 import { type MailRequest, mailRequest } from "../mail-step.js";
 import { withPortalOutDir } from "../portal-out-dir.js";
@@ -24,12 +24,8 @@ async function reportHandler(
   const setup = withPortalOutDir(await setupCommand(args, ctx));
   const request = await mailRequest(args, setup, ctx);
   const command = ["lms-export", "report", ...args.names].map(shellWord).join(" ");
-  const notice = await failureNoticeTarget(setup, ctx, command, request?.settings);
-  await withFailureNotice(
-    ctx,
-    async () => notice,
-    () => writeReports(args, ctx, setup, request),
-  );
+  const notice = await failureNoticeTargetOf(args, ctx, command);
+  await withFailureNotice(ctx, notice, () => writeReports(args, ctx, setup, request));
 }
 
 /** The rest of `report` once its mail settings are read: catalog, database, files, mail. */

@@ -13,12 +13,7 @@ import type { PortalCommandSetup } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
-import {
-  type FailureNoticeTarget,
-  failureNoticeTarget,
-  failureNoticeTargetFromFlags,
-  withFailureNotice,
-} from "../failure-notice-step.js";
+import { failureNoticeTargetOf, withFailureNotice } from "../failure-notice-step.js";
 import { allowedFolders } from "../file-access-option.js";
 import { checkJobMail, type MailRequest, mailRequest } from "../mail-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
@@ -78,17 +73,14 @@ function commandName(args: RunArgs): string {
 
 /**
  * A wrong report name, parameter, mail setting or output folder, or a query with a syntax error,
- * found before a long extract. Once the mail settings are read, `told` learns whom to tell of a
- * failure (--mail-failures-to), so that a report name a colleague broke is told too.
+ * found before a long extract.
  */
 async function planReports(
   args: RunArgs,
   setup: PortalCommandSetup,
   ctx: CliContext,
-  told: (target: FailureNoticeTarget | undefined) => void,
 ): Promise<ReportPlan> {
   const request = await mailRequest(args, setup, ctx);
-  told(await failureNoticeTarget(setup, ctx, commandName(args), request?.settings));
   const catalog = await loadCatalogFor(args.catalog, ctx, args.reports);
   const { config } = setup;
   const { jobs } = await reportJobs(args.reports, catalog, setup, ctx.cwd, new Date());
@@ -113,14 +105,10 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
   refuseRunAllPortals(args);
   if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx, false);
   let plan: ReportPlan = { catalog: undefined, request: undefined, allowed: [] };
-  let notice: FailureNoticeTarget | undefined;
-  const told = (target: FailureNoticeTarget | undefined) => {
-    notice = target;
-  };
   const extract = () =>
     extractCommand(args, ctx, {
       before: async (setup) => {
-        plan = await planReports(args, withPortalOutDir(setup), ctx, told);
+        plan = await planReports(args, withPortalOutDir(setup), ctx);
       },
       after: async (db, extracted) => {
         const setup = withPortalOutDir(extracted);
@@ -142,9 +130,9 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
         });
       },
     });
-  // Failed before planReports read the mail settings (the API key unreadable): read them now.
-  const target = async () => notice ?? failureNoticeTargetFromFlags(args, ctx, commandName(args));
-  await withFailureNotice(ctx, target, extract);
+  // Read first, so that a failure of any step after it is told: an API key file gone included.
+  const notice = await failureNoticeTargetOf(args, ctx, commandName(args));
+  await withFailureNotice(ctx, notice, extract);
 }
 
 export function registerRun(root: Argv, ctx: CliContext): Argv {
