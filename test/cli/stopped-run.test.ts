@@ -30,8 +30,11 @@ describe("a report after an extract was killed", () => {
     const freshness = ["report", "data-freshness", "--db", db, "--format", "csv", "--wait", "60"];
     const child = spawnCli(["extract", ...flags], { env });
     const done = collect(child);
-    // Well into the run: its row in _runs is written before its first list request.
+    // Well into the run: its row in _runs is written before its first list request. Held there
+    // (answers wait ten minutes), so that it cannot end on its own while a loaded machine runs the
+    // report below, which would leave nothing to kill.
     while (sim.stats.requests < 30) await new Promise((resolve) => setTimeout(resolve, 20));
+    sim.faults.latencyMs = 600_000;
     const alive = await runCli([...freshness, "--out", join(dir, "alive")], { env, cwd: dir });
     expect(alive.code, alive.stderr).toBe(0);
     expect(alive.stderr).not.toMatch(WARNING);
@@ -43,6 +46,7 @@ describe("a report after an extract was killed", () => {
     expect(WARNING.exec(killed.stderr)?.[1]).toBe(String(child.pid));
     expect(killed.stderr).toContain("lms-export extract --resume");
 
+    sim.faults.latencyMs = 40;
     const resumed = await runCli(["extract", ...flags, "--resume"], { env, cwd: dir });
     expect(resumed.code, resumed.stderr).toBe(0);
     const after = await runCli([...freshness, "--out", join(dir, "after")], { env, cwd: dir });

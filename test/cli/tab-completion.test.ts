@@ -41,7 +41,8 @@ async function tab(...words: string[]): Promise<{ offered: string[]; stderr: str
   return { offered: stdout.split("\n").filter((word) => word !== ""), stderr };
 }
 
-describe("Tab", () => {
+// Each Tab starts the CLI from its sources, a few seconds on a loaded machine, nine in a test.
+describe("Tab", { timeout: 180_000 }, () => {
   it("leaves a flag's value and a file argument to the shell's file names, printing nothing", async () => {
     for (const words of [
       ["extract", "--db", ""],
