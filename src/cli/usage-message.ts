@@ -6,6 +6,7 @@
  */
 
 import { listed } from "../text/listed-words.js";
+import { scheduleCommandHint } from "./schedule-usage-hint.js";
 import { typedTexts } from "./typed-flag-text.js";
 
 /** What each command's positional arguments are, for "Not enough non-option arguments". */
@@ -118,7 +119,7 @@ function problemOf(message: string, argv: readonly string[], command: string | u
           ]
         : []),
     ];
-    return parts.join("; ");
+    return `${parts.join("; ")}${scheduleCommandHint(command, argv)}`;
   }
   const suggestion = /^Did you mean (.+)\?$/.exec(message);
   if (suggestion) {
