@@ -57,7 +57,8 @@ export function withMailOptions<T>(y: Argv<T>) {
     .option("allow-insecure-smtp", {
       type: "boolean",
       group: MAIL,
-      description: "Allow an unencrypted session to a mail server that is not this machine",
+      description:
+        "Allow an unencrypted session to a mail server that is not this machine (env LMS_ALLOW_INSECURE_SMTP)",
     })
     .option("smtp-password", { type: "string", hidden: true });
 }

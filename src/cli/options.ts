@@ -51,7 +51,7 @@ export function withConnectionOptions<T>(y: Argv<T>) {
       type: "string",
       group: CONNECTION,
       description:
-        'Prefix before the token in the Authorization header: "Bearer", or "" for none (default: none, or Bearer if the portal refuses the raw token)',
+        'Prefix before the token in the Authorization header: "Bearer", or "" for none (default: none, or Bearer if the portal refuses the raw token; env LMS_AUTH_SCHEME)',
     })
     .option("concurrency", {
       type: "string",
@@ -107,7 +107,10 @@ export function withDbOption<T>(y: Argv<T>, memoryDefault = MEMORY_DEFAULT_TEXT)
 }
 
 /** --out DIR and --format LIST (report formats; repeatable or comma-separated). */
-export function withOutputOptions<T>(y: Argv<T>) {
+export function withOutputOptions<T>(
+  y: Argv<T>,
+  formatsDefault = "(default: each report's own; env LMS_FORMAT)",
+) {
   return y
     .option("out", {
       type: "string",
@@ -117,7 +120,7 @@ export function withOutputOptions<T>(y: Argv<T>) {
     .option("format", {
       type: "string",
       group: OUTPUT,
-      description: `Report formats: ${REPORT_FORMATS_TEXT}, comma-separated (default: each report's own)`,
+      description: `Report formats: ${REPORT_FORMATS_TEXT}, comma-separated ${formatsDefault}`,
       coerce: toStringList,
     });
 }
@@ -139,7 +142,8 @@ export function withLogOptions<T>(y: Argv<T>) {
       type: "string",
       choices: ["human", "json"] as const,
       group: LOGGING,
-      description: "Log lines for people or JSON lines (default: human on a terminal, else json)",
+      description:
+        "Log lines for people or JSON lines (default: human on a terminal, else json; env LMS_LOG_FORMAT)",
     })
     .option("quiet", {
       type: "boolean",

@@ -15,7 +15,7 @@ export function withPortalOptions<T>(y: Argv<T>, portalDescription: string) {
     .option("portals-at-once", {
       type: "number",
       group: PORTALS,
-      description: `With --all-portals: how many portals run at once (default ${DEFAULT_PORTALS_AT_ONCE})`,
+      description: `With --all-portals: how many portals run at once (default ${DEFAULT_PORTALS_AT_ONCE}; env LMS_PORTALS_AT_ONCE)`,
     })
     .conflicts("portal", "all-portals");
 }

@@ -38,9 +38,13 @@ function demoContext(ctx: CliContext): CliContext {
   return { ...ctx, env };
 }
 
+/** The demo reads no LMS_FORMAT, and adds HTML pages to the reports that declare charts. */
+const DEMO_FORMATS =
+  "(default: each report's own, and html for those with charts; no config file or LMS_FORMAT)";
+
 /** The demo's own --db, --users and --seed, with the output and log options. */
 function demoBuilder(y: Argv) {
-  return withLogOptions(withOutputOptions(y))
+  return withLogOptions(withOutputOptions(y, DEMO_FORMATS))
     .option("out", {
       type: "string",
       group: "Output:",
