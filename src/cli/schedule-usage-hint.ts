@@ -3,15 +3,11 @@
  * parser as stray words and unknown options of `schedule` itself; the usage line then shows where
  * the command goes, with the words the user typed.
  */
+import { shellWord } from "../text/shell-word.js";
 
 /** `schedule`'s own options that take a value, and those that take none. */
 const WITH_VALUE = new Set(["--cron", "--timezone", "--config", "--log-format"]);
 const WITHOUT_VALUE = new Set(["--run-now", "--quiet"]);
-
-/** A word as a shell would need it: quoted when it holds a space or a glob character. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `"${word.replace(/(["\\$`])/g, "\\$1")}"`;
-}
 
 /** The words typed after `schedule` split into its own options and the command meant to follow. */
 function splitWords(argv: readonly string[]): { own: string[]; command: string[] } {

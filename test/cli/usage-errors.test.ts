@@ -78,11 +78,11 @@ describe("usage errors are one line that says what to do", () => {
     [["schedule", "--", "list"], "--cron is required; see lms-export schedule --help"],
     [
       ["schedule", "--cron", "0 6 * * 1", "run", "weekly-compliance"],
-      'unexpected arguments "run" and "weekly-compliance" (the command to run goes after a lone --: lms-export schedule --cron "0 6 * * 1" -- run weekly-compliance); see lms-export schedule --help',
+      'unexpected arguments "run" and "weekly-compliance" (the command to run goes after a lone --: lms-export schedule --cron \'0 6 * * 1\' -- run weekly-compliance); see lms-export schedule --help',
     ],
     [
       ["schedule", "--cron", "0 6 * * 1", "extract", "--incremental"],
-      'unknown option --incremental; unexpected argument "extract" (the command to run goes after a lone --: lms-export schedule --cron "0 6 * * 1" -- extract --incremental); see lms-export schedule --help',
+      "unknown option --incremental; unexpected argument \"extract\" (the command to run goes after a lone --: lms-export schedule --cron '0 6 * * 1' -- extract --incremental); see lms-export schedule --help",
     ],
     [
       ["schedule", "--cron", "0 6 * * 1", "--run-nwo"],
