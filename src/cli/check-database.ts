@@ -16,7 +16,11 @@ import type { CheckLine } from "./check-report-settings.js";
 const WHAT = "database";
 
 export async function checkDatabase(
-  config: Pick<ResolvedConfig, "db"> & { readonly baseUrl: string },
+  config: Pick<ResolvedConfig, "db"> & {
+    readonly baseUrl: string;
+    /** The roster import the roster line shows, when a plain one would miss this database. */
+    readonly rosterImport?: string | undefined;
+  },
   line: CheckLine,
   now: Date = new Date(),
 ): Promise<void> {
@@ -60,16 +64,19 @@ export async function checkDatabase(
       );
     }
   }
-  if (roster !== undefined) line(...rosterLine(roster));
+  if (roster !== undefined) line(...rosterLine(roster, config.rosterImport));
 }
 
 /**
  * The roster's line: reports name people from it, so one missing or behind the portal shows as
  * ids and empty names in every report sent, which is better found here than by their readers.
  */
-function rosterLine(roster: RosterCoverage | string): Parameters<CheckLine> {
+function rosterLine(
+  roster: RosterCoverage | string,
+  importHint: string | undefined,
+): Parameters<CheckLine> {
   if (typeof roster === "string") return ["warning", "roster", roster];
-  const warning = rosterWarning(roster);
+  const warning = rosterWarning(roster, importHint);
   if (warning !== undefined) return ["warning", "roster", warning];
   const everyone = roster.people === 0 ? "" : ", everyone in the data among them";
   const people = `${roster.roster} ${roster.roster === 1 ? "person" : "people"}`;

@@ -9,6 +9,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { tableExists } from "../load/table-columns.js";
+import { pathWord } from "../text/shell-word.js";
 import type { QueryDef } from "./catalog.js";
 import type { AboutLine } from "./export/xlsx.js";
 import type { RosterCoverage } from "./model.js";
@@ -16,6 +17,14 @@ import type { PortalScopes } from "./portal-scopes.js";
 
 /** How to fill the roster, as every message says it. */
 export const ROSTER_IMPORT_HINT = '"lms-export roster import FILE"';
+
+/**
+ * The import for a database `roster import` would not find by itself (a portal's: it takes no
+ * --portal), naming it as `db`, a path as the user would type it.
+ */
+export function rosterImportHint(db: string): string {
+  return `"lms-export roster import FILE --db ${pathWord(db)}"`;
+}
 
 export type { RosterCoverage };
 
@@ -80,13 +89,19 @@ export function sumCoverage(coverages: readonly RosterCoverage[]): RosterCoverag
   return { roster: sum("roster"), people: sum("people"), missing: sum("missing") };
 }
 
-/** The one warning line for a run, or undefined when the roster lists everyone. */
-export function rosterWarning(coverage: RosterCoverage): string | undefined {
+/**
+ * The one warning line for a run, or undefined when the roster lists everyone; `importHint` is
+ * the import command it shows.
+ */
+export function rosterWarning(
+  coverage: RosterCoverage,
+  importHint = ROSTER_IMPORT_HINT,
+): string | undefined {
   if (coverage.missing === 0) return undefined;
   if (coverage.roster === 0) {
-    return `no roster imported: the ${coverage.missing} people in the data are shown by user_id only, without names; import one with ${ROSTER_IMPORT_HINT}`;
+    return `no roster imported: the ${coverage.missing} people in the data are shown by user_id only, without names; import one with ${importHint}`;
   }
-  return `${coverage.missing} of the ${coverage.people} people in the data are not in the roster: their names are empty; import an up-to-date roster with ${ROSTER_IMPORT_HINT}`;
+  return `${coverage.missing} of the ${coverage.people} people in the data are not in the roster: their names are empty; import an up-to-date roster with ${importHint}`;
 }
 
 /** The About sheet's lines on the roster. */

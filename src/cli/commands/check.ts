@@ -16,7 +16,9 @@ import { portalNotChosen } from "../../config/portal-choice.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { describeSettingsOrigin } from "../../config/settings-origin.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
+import { shownPath } from "../../files/shown-path.js";
 import { createRedactor } from "../../log/redact.js";
+import { rosterImportHint } from "../../report/roster-coverage.js";
 import {
   configuredPortals,
   refuseAllPortalsTargets,
@@ -124,7 +126,11 @@ async function checkOnce(
   if (settings === undefined) return { failed: "fix the configuration first", code: "bad-input" };
   // The database says how the last runs ended whatever the key: a job whose key file went
   // missing shows both what stopped it and since when.
-  await checkDatabase({ db: settings.config.db, baseUrl: settings.config.baseUrl ?? "" }, line);
+  const { db } = settings.config;
+  // roster import takes no --portal: a portal's database is named to it.
+  const rosterImport =
+    typeof args.portal === "string" ? rosterImportHint(shownPath(ctx.cwd, db)) : undefined;
+  await checkDatabase({ db, baseUrl: settings.config.baseUrl ?? "", rosterImport }, line);
   const { apiKey } = settings;
   // The portal's lines need the key; the mail server's do not.
   let setup: SetupFailure | undefined;
