@@ -8,15 +8,31 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { shownPath } from "../files/shown-path.js";
 import { tableExists } from "../load/table-columns.js";
 import { pathWord } from "../text/shell-word.js";
 import type { QueryDef } from "./catalog.js";
 import type { AboutLine } from "./export/xlsx.js";
 import type { RosterCoverage } from "./model.js";
+import type { ReadDatabase } from "./param-references.js";
 import type { PortalScopes } from "./portal-scopes.js";
 
 /** How to fill the roster, as every message says it. */
 export const ROSTER_IMPORT_HINT = '"lms-export roster import FILE"';
+
+/**
+ * For the one database of a portal (`report --portal`), the roster import naming it, as a path
+ * from `cwd`; undefined for any other source, which a plain import finds or which has several.
+ */
+export function portalRosterImport(options: {
+  readonly portal?: string | undefined;
+  readonly databases?: readonly ReadDatabase[];
+  readonly cwd?: string;
+}): string | undefined {
+  const [only, ...more] = options.databases ?? [];
+  if (options.portal === undefined || only === undefined || more.length > 0) return undefined;
+  return rosterImportHint(shownPath(options.cwd ?? process.cwd(), only.db));
+}
 
 /**
  * The import for a database `roster import` would not find by itself (a portal's: it takes no

@@ -38,6 +38,7 @@ import type { ReportSource } from "./report-source.js";
 import { type ReportFailure, ReportsFailedError } from "./reports-failed.js";
 import { rosterColumnLines } from "./roster-column-params.js";
 import {
+  portalRosterImport,
   type RosterCoverage,
   readsRoster,
   rosterWarning,
@@ -121,7 +122,7 @@ export async function runReports(
     checking.closeSync();
   }
   await prepareOutputDir(options.outDir);
-  const roster = await checkRoster(db, jobs, logger);
+  const roster = await checkRoster(db, jobs, logger, portalRosterImport(options));
   const results: ReportRunResult[] = [];
   const failures: ReportFailure[] = [];
   for (const job of jobs) {
@@ -161,12 +162,13 @@ async function checkRoster(
   db: ReportSource,
   jobs: readonly ReportJob[],
   logger: Logger,
+  importHint: string | undefined,
 ): Promise<{ coverage: RosterCoverage; left: LeftPeopleCounts } | undefined> {
   if (!jobs.some((job) => job.queries.some(readsRoster))) return undefined;
   const connection = await db.connect();
   try {
     const coverage = await sourceCoverage(connection, db.portals);
-    const warning = rosterWarning(coverage);
+    const warning = rosterWarning(coverage, importHint);
     if (warning) logger.warn(warning, { roster: coverage.roster, missing: coverage.missing });
     const columns = await rosterColumnLines(connection, jobs, db.portals);
     for (const line of columns.notes) logger.info(line);

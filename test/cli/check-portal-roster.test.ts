@@ -1,7 +1,7 @@
 /**
- * `check --portal NAME` on a portal whose database has no roster says how to import one into that
- * database: `roster import` takes no --portal, so the command it shows names the portal's
- * database, and run as shown it fills the roster that check then finds. A real simulated portal
+ * `check --portal NAME` and `report --portal NAME` on a portal whose database has no roster say
+ * how to import one into that database: `roster import` takes no --portal, so the command they
+ * show names the portal's database, and run as shown it fills the roster that check then finds. A real simulated portal
  * over HTTP, real DuckDB files, the CLI in this process.
  */
 import { writeFile } from "node:fs/promises";
@@ -50,6 +50,9 @@ async function importAsShown(sim: RunningSimulator): Promise<void> {
   const line = await rosterLine();
   const shown = /"lms-export (roster import FILE [^"]*)"/.exec(line ?? "")?.[1];
   expect(shown, line).toBe("roster import FILE --db lms-acme.duckdb");
+  const report = await runCli(dir, ["report", "compliance", "--portal", "acme", "--format", "csv"]);
+  expect(report.code, report.stderr).toBe(0);
+  expect(report.stderr).toContain(`lms-export ${shown}`);
 
   await writePeopleCsv(sim.data, join(dir, "people.csv"));
   const args = (shown ?? "").replace("FILE", "people.csv").split(" ");
