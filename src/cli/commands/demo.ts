@@ -2,6 +2,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import type { Argv } from "yargs";
 import { DEFAULT_OUT_DIR } from "../../config/defaults.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
+import { shownPath } from "../../files/shown-path.js";
 import { type LmsDatabase, openDatabase } from "../../load/database.js";
 import { checkDatabasePath } from "../../load/open-errors.js";
 import { loadCatalog } from "../../report/catalog.js";
@@ -109,9 +110,10 @@ async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
   } finally {
     await portal.close();
   }
+  // Words of the commands suggested next: pasted into a shell, they must name these files.
   const files = {
-    db: relative(ctx.cwd, dbPath),
-    roster: relative(ctx.cwd, rosterPath(dbPath)),
+    db: pathWord(shownPath(ctx.cwd, dbPath)),
+    roster: pathWord(shownPath(ctx.cwd, rosterPath(dbPath))),
     ...(page === undefined ? {} : { page: relative(ctx.cwd, page) }),
   };
   ctx.stdout.write(nextSteps(files, started));
