@@ -6,6 +6,7 @@
  * portals and the flag that picks one. One place, so check, extract, run and report say it alike.
  */
 import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
+import { pathWord } from "../text/shell-word.js";
 import type { ResolvedConfig } from "./resolve.js";
 
 /** The settings that say whether a portal was chosen and which the config file lists. */
@@ -42,17 +43,19 @@ export function portalNotChosen(
 /**
  * The refusal of a command that takes no --portal (roster import, sql) whose top-level database
  * (`shown`, as the user would find it) does not exist while the config file lists portals: their
- * databases are the ones extracted, so --db names the one meant; undefined when the file lists
- * none.
+ * databases are the ones extracted, so --db names the one meant, and the message gives each
+ * portal's (`databases`, paths as the user would type them); undefined when the file lists none.
  */
 export function portalDatabaseNotGiven(
   config: Pick<ResolvedConfig, "portals" | "configFile">,
   shown: string,
+  databases: readonly { readonly name: string; readonly db: string }[] = [],
 ): LmsExportError | undefined {
   if (config.portals.length === 0) return undefined;
   const file = config.configFile ?? "the config file";
+  const each = databases.map(({ name, db }) => `--db ${pathWord(db)} for ${name}`).join(", ");
   return new LmsExportError(
     "bad-input",
-    `the database ${shown} does not exist, and ${file} lists portals ${config.portals.join(", ")}: give the portal's database with --db FILE`,
+    `the database ${shown} does not exist, and ${file} lists portals ${config.portals.join(", ")}: give the portal's database with --db FILE${each === "" ? "" : `: ${each}`}`,
   );
 }

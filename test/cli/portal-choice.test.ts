@@ -29,7 +29,7 @@ describe("a config file of portals only, without --portal", () => {
     await writeFile(join(dir, "people.csv"), "user_id,email\n1,ana@example.org\n");
     const run = await runCli(dir, ["roster", "import", "people.csv"]);
     expect(run.stderr).toBe(
-      `lms-export: the database lms.duckdb does not exist, and ${configFile} lists portals acme, globex: give the portal's database with --db FILE\n`,
+      `lms-export: the database lms.duckdb does not exist, and ${configFile} lists portals acme, globex: give the portal's database with --db FILE: --db lms-acme.duckdb for acme, --db lms-globex.duckdb for globex\n`,
     );
     expect(run.code).toBe(2);
     expect(existsSync(join(dir, "lms.duckdb"))).toBe(false);
@@ -38,7 +38,7 @@ describe("a config file of portals only, without --portal", () => {
   test("sql names the portals and --db rather than advising an extract", async () => {
     const run = await runCli(dir, ["sql", "SELECT 1"]);
     expect(run.stderr).toBe(
-      `lms-export: the database lms.duckdb does not exist, and ${configFile} lists portals acme, globex: give the portal's database with --db FILE\n`,
+      `lms-export: the database lms.duckdb does not exist, and ${configFile} lists portals acme, globex: give the portal's database with --db FILE: --db lms-acme.duckdb for acme, --db lms-globex.duckdb for globex\n`,
     );
     expect(run.code).toBe(2);
     expect(existsSync(join(dir, "lms.duckdb"))).toBe(false);

@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import type { Argv } from "yargs";
-import { portalDatabaseNotGiven } from "../../config/portal-choice.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
@@ -15,6 +14,7 @@ import { counted } from "../../text/counted.js";
 import { setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
+import { portalDatabaseRefusal } from "../portal-database-refusal.js";
 import { withWaitOption } from "../wait-option.js";
 
 /**
@@ -58,9 +58,13 @@ function asRosterFailure(error: unknown): unknown {
  * A config file of portals keeps each portal's database: a new default one beside them is a
  * roster nobody reads (roster import takes no --portal: --db names the portal's database).
  */
-function refuseDefaultBesidePortals(config: ResolvedConfig, cwd: string): void {
+async function refuseDefaultBesidePortals(
+  config: ResolvedConfig,
+  flags: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<void> {
   if (config.origins.db !== "default") return;
-  const refusal = portalDatabaseNotGiven(config, shownPath(cwd, config.db));
+  const refusal = await portalDatabaseRefusal(config, flags, ctx);
   if (refusal !== undefined) throw refusal;
 }
 
@@ -140,7 +144,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             ctx,
           );
           const created = !existsSync(config.db);
-          if (created) refuseDefaultBesidePortals(config, ctx.cwd);
+          if (created) await refuseDefaultBesidePortals(config, args, ctx);
           const summary = await importInto(config, args, ctx, { logger, created });
           ctx.stdout.write(summaryLine(summary, shownPath(ctx.cwd, config.db), created));
           for (const field of summary.missingFields) {

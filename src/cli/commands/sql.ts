@@ -1,10 +1,8 @@
 import type { Writable } from "node:stream";
 import { type DuckDBConnection, type DuckDBResult, StatementType } from "@duckdb/node-api";
 import type { Argv } from "yargs";
-import { portalDatabaseNotGiven } from "../../config/portal-choice.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
-import { shownPath } from "../../files/shown-path.js";
 import { restrictFileAccess } from "../../load/file-access.js";
 import { SQL_MEMORY_LIMIT } from "../../load/memory-limit.js";
 import { DatabaseMissingError } from "../../load/open-errors.js";
@@ -22,6 +20,7 @@ import type { CliContext } from "../context.js";
 import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
+import { portalDatabaseRefusal } from "../portal-database-refusal.js";
 import { withWaitOption } from "../wait-option.js";
 
 /** The query positional, --format and the options `sql` shares with the other commands. */
@@ -66,8 +65,9 @@ async function sqlHandler(args: SqlArgs, ctx: CliContext): Promise<void> {
     config.db,
     { readOnly: true, memoryLimit: config.duckdbMemoryLimit ?? SQL_MEMORY_LIMIT },
     { seconds: args.wait, logger, signal: ctx.signal },
-  ).catch((error: unknown) => {
-    throw unchosenDatabase(error, config, ctx.cwd) ?? namingDbSetting(error, config);
+  ).catch(async (error: unknown) => {
+    const flags = { ...args, format: undefined, param: undefined };
+    throw (await unchosenDatabase(error, config, flags, ctx)) ?? namingDbSetting(error, config);
   });
   try {
     await restrictFileAccess(db, allowed);
@@ -86,12 +86,17 @@ async function sqlHandler(args: SqlArgs, ctx: CliContext): Promise<void> {
  * config file lists portals: the portals' databases hold the data, and `sql` takes no --portal,
  * so --db names the one meant, rather than an extract being advised.
  */
-function unchosenDatabase(error: unknown, config: ResolvedConfig, cwd: string): Error | undefined {
+async function unchosenDatabase(
+  error: unknown,
+  config: ResolvedConfig,
+  flags: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+): Promise<Error | undefined> {
   const origin = config.origins.db;
   if (!(error instanceof DatabaseMissingError) || (origin !== "default" && origin !== "file")) {
     return undefined;
   }
-  return portalDatabaseNotGiven(config, shownPath(cwd, config.db));
+  return portalDatabaseRefusal(config, flags, ctx);
 }
 
 /** What running the statement takes besides it: the print options, the CLI's stop signal. */
