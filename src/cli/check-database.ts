@@ -53,7 +53,8 @@ export async function checkDatabase(
     line("ok", WHAT, `${db}: no extract has run into it yet`);
   } else {
     line(...runsLine(db, state, now));
-    const other = state.otherPortal;
+    // Without an address (check's configuration line failed) there is no portal to compare.
+    const other = config.baseUrl === "" ? undefined : state.otherPortal;
     // A path shared by mistake (a copied cron line): an incremental run would be refused, and a
     // full one would replace the other portal's records without a word in the reports.
     if (other !== undefined) {

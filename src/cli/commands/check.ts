@@ -4,6 +4,7 @@
  * (or a cron job that stopped working) is diagnosed in seconds; the database is only read, to
  * say whether an extract could write it and how its runs ended (check-database.ts).
  */
+import { existsSync } from "node:fs";
 import { request } from "undici";
 import type { Argv } from "yargs";
 import { createClient } from "../../api/client.js";
@@ -125,8 +126,14 @@ async function checkOnce(
   ctx.signal.throwIfAborted();
   if (settings === undefined) return { failed: "fix the configuration first", code: "bad-input" };
   // The database says how the last runs ended whatever the key: a job whose key file went
-  // missing shows both what stopped it and since when.
+  // missing shows both what stopped it and since when. Without an address, only one that exists
+  // (a copy for reports) has anything to say.
   const { db } = settings.config;
+  if (settings.noAddress) {
+    if (existsSync(db)) await checkDatabase({ db, baseUrl: "" }, line);
+    if (args.mail === true) await checkMailServer(settings.config, ctx.env, line, ctx.signal);
+    return { failed: "fix the configuration first", code: "bad-input" };
+  }
   // roster import takes no --portal: a portal's database is named to it.
   const rosterImport =
     typeof args.portal === "string" ? rosterImportHint(shownPath(ctx.cwd, db)) : undefined;
@@ -183,18 +190,24 @@ async function checkAllPortals(
   );
 }
 
+/** What checkSettings found: `noAddress` when the portal's lines cannot run for want of one. */
+interface CheckedSettings {
+  readonly config: CommandSetup["config"];
+  readonly apiKey: string | undefined;
+  readonly keySource: string;
+  readonly noAddress?: true;
+}
+
 /**
- * The configuration and the key: undefined (after printing why) when the configuration is wrong,
- * no `apiKey` when the key could not be read.
+ * The configuration and the key: undefined (after printing why) when the configuration cannot be
+ * read, no `apiKey` when there is no address (`noAddress`) or the key could not be read.
  */
 async function checkSettings(
   args: Readonly<Record<string, unknown>>,
   ctx: CliContext,
   mark: Mark,
   reportSettings: (config: ResolvedConfig) => Promise<void>,
-): Promise<
-  { config: CommandSetup["config"]; apiKey: string | undefined; keySource: string } | undefined
-> {
+): Promise<CheckedSettings | undefined> {
   let setup: CommandSetup;
   try {
     setup = await setupCommand({ ...args, quiet: true }, ctx);
@@ -205,14 +218,19 @@ async function checkSettings(
   const { config } = setup;
   if (config.baseUrl === undefined) {
     const problem = { missing: "no portal address", code: "bad-input", allPortals: true } as const;
+    const unchosen = portalNotChosen(config, problem);
     // A portal of the config file takes its address from its entry, never from LMS_BASE_URL.
     const advice =
-      portalNotChosen(config, problem)?.message ??
+      unchosen?.message ??
       (config.portal !== undefined
         ? missingBaseUrl(config).message
         : "no portal address: pass --base-url URL or set LMS_BASE_URL");
     mark(false, "configuration", advice);
-    return undefined;
+    // The database and mail lines need no address; a portal's entry without one is its own
+    // mistake, and among unchosen portals there is no database to speak of.
+    if (unchosen !== undefined || config.portal !== undefined) return undefined;
+    await reportSettings(config);
+    return { config, apiKey: undefined, keySource: "", noAddress: true };
   }
   // How the command logs (check itself sets quiet) is not a setting of what it checks.
   const from = describeSettingsOrigin(config, ["quiet", "logFormat"]);
