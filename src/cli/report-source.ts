@@ -6,10 +6,8 @@
 
 import type { Argv } from "yargs";
 import type { PortalChoiceSettings } from "../config/portal-choice.js";
-import { portalNotChosen } from "../config/portal-choice.js";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { homeOf, settingPath } from "../config/setting-path.js";
-import { DatabaseMissingError } from "../load/open-errors.js";
 import { type Logger, silentLogger } from "../log/logger.js";
 import { openLake } from "../publish/lake/lake-views.js";
 import type { ReadDatabase } from "../report/param-references.js";
@@ -20,6 +18,7 @@ import { type DatabaseOpening, type DatabaseSettings, withDatabase } from "./com
 import type { CliContext } from "./context.js";
 import { presentPortalDatabases } from "./missing-portal-databases.js";
 import { warnStoppedRuns } from "./stopped-run-warning.js";
+import { unchosenPortalDatabase } from "./unchosen-portal-database.js";
 import { warnUnextracted } from "./unextracted-warning.js";
 
 export function withReportSourceOptions<T>(y: Argv<T>) {
@@ -57,23 +56,6 @@ async function presentDatabases(
 ): Promise<{ name: string; db: string }[]> {
   const { names, configFile } = await configuredPortals(args, ctx);
   return presentPortalDatabases(await portalDatabases(args, ctx, names), configFile, logger);
-}
-
-/**
- * A top-level database (the default one, or the config file's `db`) that is not there, when the
- * config file lists portals and none was chosen: their databases are the ones extracted, so the
- * message names them rather than advising an extract that would need a top-level address.
- */
-function unchosenPortalDatabase(
-  error: unknown,
-  config: DatabaseSettings & PortalChoiceSettings & Pick<ResolvedConfig, "origins">,
-): Error | undefined {
-  const origin = config.origins.db;
-  if (!(error instanceof DatabaseMissingError) || (origin !== "default" && origin !== "file")) {
-    return undefined;
-  }
-  const missing = `database ${config.db} does not exist`;
-  return portalNotChosen(config, { missing, code: error.code, allPortals: true });
 }
 
 /**

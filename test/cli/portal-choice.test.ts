@@ -75,6 +75,15 @@ describe("a config file of portals only, without --portal", () => {
     expect(named.stderr).toMatch(/other\.duckdb does not exist; run "lms-export extract" first/);
   });
 
+  test("publish names the portals when the top-level database was never made", async () => {
+    const publish = await runCli(dir, ["publish", "--lake", "lake"]);
+    expect(publish.stderr).toBe(
+      `lms-export: database ${join(dir, "lms.duckdb")} does not exist, and ${listed}: pass --portal NAME or --all-portals\n`,
+    );
+    expect(publish.code).toBe(2);
+    expect(existsSync(join(dir, "lake"))).toBe(false);
+  });
+
   test("a repeated --portal takes one name, an empty one needs a name", async () => {
     const twice = await runCli(dir, ["check", "--portal", "acme", "--portal", "globex"]);
     expect(twice.stderr).toBe(

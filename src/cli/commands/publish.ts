@@ -16,6 +16,7 @@ import type { CliContext } from "../context.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 import { withPortalOptions } from "../portal-options.js";
 import { checkPublishTargets } from "../publish-targets.js";
+import { unchosenPortalDatabase } from "../unchosen-portal-database.js";
 import { withWaitOption } from "../wait-option.js";
 
 const TARGET = "Where to:";
@@ -141,6 +142,8 @@ async function publishOne(
       // Said of the file: with several portals, which database it was is what helps.
       throw error instanceof NothingExtractedError ? error.naming(db.path) : error;
     });
+  }).catch((error: unknown) => {
+    throw unchosenPortalDatabase(error, config) ?? error;
   });
 }
 
