@@ -92,13 +92,29 @@ function parseJson(path: string, raw: string): unknown {
     const where =
       offset === undefined ? " (it ends too soon)" : ` at ${lineAndColumn(text, offset)}`;
     const yaml = /\.ya?ml$/i.test(path) ? " (config files are JSON, not YAML)" : "";
+    const why = offset === undefined ? "" : jsonSlip(text, offset);
     throw new LmsExportError(
       "bad-input",
-      `the config file ${path} is not valid JSON${where}${yaml}: fix the syntax`,
+      `the config file ${path} is not valid JSON${where}${yaml}${why}: fix the syntax`,
     );
   }
   refuseDuplicateKey(path, text);
   return document;
+}
+
+/**
+ * The two slips JSON refuses that other config formats allow, named where the parser stopped:
+ * a comment, and a comma before a closing bracket. Only the kind is said, never the text.
+ */
+function jsonSlip(text: string, offset: number): string {
+  if (text.startsWith("//", offset) || text.startsWith("/*", offset)) {
+    return " (JSON has no comments: remove it)";
+  }
+  const closing = text[offset] === "}" || text[offset] === "]";
+  if (closing && text.slice(0, offset).trimEnd().endsWith(",")) {
+    return ` (a comma before "${text[offset]}": JSON allows none after the last item)`;
+  }
+  return "";
 }
 
 function refuseDuplicateKey(path: string, text: string): void {

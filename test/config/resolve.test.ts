@@ -304,6 +304,17 @@ describe("resolveConfig errors name the source, the field and the expected value
     expect(message).not.toContain("lk_live_secret");
   });
 
+  it("a comment or a comma before a closing bracket, named as what JSON does not allow", async () => {
+    const comment = await fileError('{\n  // the weekly job\n  "db": "x.duckdb"\n}');
+    expect(comment).toMatch(
+      /is not valid JSON at line 2, column 3 \(JSON has no comments: remove it\): fix the syntax$/,
+    );
+    const comma = await fileError('{\n  "db": "x.duckdb",\n}');
+    expect(comma).toMatch(
+      /is not valid JSON at line 3, column 1 \(a comma before "\}": JSON allows none after the last item\): fix the syntax$/,
+    );
+  });
+
   it("a file that is not an object", async () => {
     expect(await fileError("[1, 2]")).toContain("must hold a JSON object");
   });
