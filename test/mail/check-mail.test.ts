@@ -1,8 +1,9 @@
 /**
  * `check --mail` against real SMTP servers on 127.0.0.1 (smtp-server) and a simulated portal:
- * the login the settings give is tried and nothing is sent; a refused password or a server not
- * there fails the check in one line that never shows the password; without --mail the server is
- * not contacted.
+ * the login the settings give is tried, the sender is offered (MAIL FROM, then RSET) and nothing
+ * is sent; a refused password, a server not there, or one that takes no mail from the sender (a
+ * login it asks for, the sender's address refused) fails the check in one line that never shows
+ * the password; without --mail the server is not contacted.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -25,14 +26,22 @@ beforeAll(async () => {
 });
 afterAll(() => sim?.close());
 
-/** `check` with the mail server at `port` (user `reporter`): its mail server line and exit code. */
-async function check(port: number, ...extra: string[]) {
+/**
+ * `check` with the mail server at `port` (user `reporter`, unless `mailEnv` says otherwise): its
+ * mail server line and exit code.
+ */
+async function check(
+  port: number,
+  extra: string[],
+  mailEnv: Record<string, string | undefined> = {},
+) {
   const run = await runCli(dir, ["check", ...extra], {
     LMS_BASE_URL: sim.baseUrl,
     LMS_API_KEY_FILE: join(dir, "key"),
     LMS_SMTP_URL: `smtp://reporter@127.0.0.1:${port}`,
     LMS_SMTP_PASSWORD_FILE: join(dir, "smtp.pass"),
     LMS_MAIL_FROM: "reports@example.com",
+    ...mailEnv,
   });
   expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
   const line = run.stdout.split("\n").find((l) => /^. mail server: /.test(l));
@@ -43,14 +52,20 @@ describe("check --mail", () => {
   it("logs in and sends nothing; without --mail the server is not contacted", async () => {
     const smtp = await startSmtp({ auth: { user: "reporter", pass: PASSWORD } });
     try {
-      expect(await check(smtp.port)).toEqual({ code: 0, line: undefined });
+      expect(await check(smtp.port, [])).toEqual({ code: 0, line: undefined });
       expect(smtp.connections).toBe(0);
-      expect(await check(smtp.port, "--mail")).toEqual({
+      expect(await check(smtp.port, ["--mail"])).toEqual({
         code: 0,
         // The check's lines hide a URL's user as they hide its password.
-        line: `✓ mail server: smtp://[redacted]@127.0.0.1:${smtp.port}: greeted, logged in; nothing sent`,
+        line: `✓ mail server: smtp://[redacted]@127.0.0.1:${smtp.port}: greeted, logged in, sender reports@example.com taken; nothing sent`,
       });
       expect(smtp.logins).toEqual([{ user: "reporter", pass: PASSWORD }]);
+      // The sender offered, then the transaction dropped: no recipient, no message. (QUIT may
+      // arrive after the check has ended: it does not wait for the server's goodbye.)
+      expect(smtp.commands.filter((c) => c !== "QUIT")).toEqual([
+        "MAIL FROM:<reports@example.com>",
+        "RSET",
+      ]);
       expect(smtp.received).toHaveLength(0);
     } finally {
       await smtp.close();
@@ -61,7 +76,7 @@ describe("check --mail", () => {
     // This server's refusal echoes the password it got.
     const smtp = await startSmtp({ auth: { user: "reporter", pass: "another" } });
     try {
-      const { code, line } = await check(smtp.port, "--mail");
+      const { code, line } = await check(smtp.port, ["--mail"]);
       expect(code).toBe(1);
       expect(line).toMatch(
         new RegExp(
@@ -75,12 +90,51 @@ describe("check --mail", () => {
 
   it("fails on a server that is not there", async () => {
     const port = await closedPort();
-    const { code, line } = await check(port, "--mail");
+    const { code, line } = await check(port, ["--mail"]);
     expect(code).toBe(1);
     expect(line).toMatch(
       new RegExp(
         `^✗ mail server: smtp://\\[redacted\\]@127\\.0\\.0\\.1:${port} could not be reached or refused the login \\(.*ECONNREFUSED.*\\)$`,
       ),
     );
+  });
+});
+
+describe("check --mail offers the sender", () => {
+  it("fails on a server that asks for a login the URL does not give (530), saying what to set", async () => {
+    const smtp = await startSmtp({ auth: { user: "reporter", pass: PASSWORD } });
+    try {
+      const url = { LMS_SMTP_URL: smtp.url, LMS_SMTP_PASSWORD_FILE: undefined };
+      const { code, line } = await check(smtp.port, ["--mail"], url);
+      expect(code).toBe(1);
+      expect(line).toBe(
+        `✗ mail server: smtp://127.0.0.1:${smtp.port}: the mail server asks for a login (Mail command failed: 530 Error: authentication Required): give its user in the URL, as USER@ before the host, and put the password alone in a file (chmod 600) named by LMS_SMTP_PASSWORD_FILE`,
+      );
+      expect(smtp.commands.filter((c) => c === "DATA" || c.startsWith("RCPT"))).toEqual([]);
+      expect(smtp.received).toHaveLength(0);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("fails on a server that refuses the sender for good, naming LMS_MAIL_FROM", async () => {
+    const smtp = await startSmtp({
+      auth: { user: "reporter", pass: PASSWORD },
+      refuseSender: true,
+    });
+    try {
+      const { code, line } = await check(smtp.port, ["--mail"]);
+      expect(code).toBe(1);
+      expect(line).toBe(
+        `✗ mail server: smtp://[redacted]@127.0.0.1:${smtp.port}: the mail server refuses mail from the sender (Mail command failed: 553 sender not owned by user), as it would for every message: if the server takes mail from another address for the login of the URL, set LMS_MAIL_FROM (or mail.from in the config file) to it`,
+      );
+      expect(smtp.logins).toEqual([{ user: "reporter", pass: PASSWORD }]);
+      expect(smtp.commands.filter((c) => c !== "QUIT")).toEqual([
+        "MAIL FROM:<reports@example.com>",
+      ]);
+      expect(smtp.received).toHaveLength(0);
+    } finally {
+      await smtp.close();
+    }
   });
 });

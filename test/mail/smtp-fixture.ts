@@ -36,6 +36,13 @@ export interface SmtpFixture {
    * a domain in its Unicode form, whatever form it came in). Only on connections without TLS.
    */
   envelopeCommands: string[];
+  /**
+   * Every MAIL FROM, RCPT TO, DATA, RSET, NOOP and QUIT command clients wrote, in upper case as
+   * nodemailer writes them (AUTH lines are left out: they carry the password; a message's own
+   * lines are not commands, and a line of one that reads exactly DATA would be counted). Only on
+   * connections without TLS.
+   */
+  commands: string[];
   close(): Promise<void>;
 }
 
@@ -189,12 +196,16 @@ export async function startSmtp(
   const sockets = new Set<import("node:net").Socket>();
   let connections = 0;
   const envelopeCommands: string[] = [];
+  const commands: string[] = [];
   const listener = () => (server as unknown as { server: import("node:net").Server }).server;
   listener().on("connection", (socket) => {
     connections++;
     socket.on("data", (chunk: Buffer) => {
       const lines = chunk.toString("utf8").split("\r\n");
       envelopeCommands.push(...lines.filter((line) => /^(MAIL FROM|RCPT TO):/i.test(line)));
+      commands.push(
+        ...lines.filter((line) => /^(MAIL FROM:|RCPT TO:|DATA$|RSET$|NOOP$|QUIT$)/.test(line)),
+      );
     });
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -207,6 +218,7 @@ export async function startSmtp(
     received,
     logins,
     envelopeCommands,
+    commands,
     get connections() {
       return connections;
     },
