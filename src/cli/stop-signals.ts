@@ -5,7 +5,7 @@
  * reports a program the signal killed. Commands whose normal end is a signal (simulate,
  * schedule) return and answer 0.
  */
-import { LmsExportError } from "../errors/lms-export-error.js";
+import { StoppedBySignal, type StopSignalName } from "../errors/stop-signal.js";
 import { EXIT_SIGHUP, EXIT_SIGINT, EXIT_SIGTERM, type ExitCode } from "./exit-codes.js";
 import type { LastWords } from "./last-words.js";
 import { watchScheduleGone } from "./schedule-gone.js";
@@ -28,14 +28,15 @@ export function listenForStops(
   onScheduleGone: () => void = () => {},
 ): StopSignals {
   let signalled: ExitCode | undefined;
-  const stopBy = (code: ExitCode) => () => {
+  // The abort's reason names the signal: a stage that waits while stopping says what stops it sooner.
+  const stopBy = (code: ExitCode, name: StopSignalName) => () => {
     signalled ??= code;
-    controller.abort(new LmsExportError("interrupted", "interrupted"));
+    controller.abort(new StoppedBySignal(name));
   };
   let interrupts = 0;
   const onInt = () => {
     if (interrupts++ === 0) {
-      stopBy(EXIT_SIGINT)();
+      stopBy(EXIT_SIGINT, "SIGINT")();
       return;
     }
     // A second Ctrl-C ends the process at once, killed by the signal as by Node's default (a
@@ -51,14 +52,14 @@ export function listenForStops(
   // mid-step, with no word, leaving a schedule's run behind it.
   const handlers = [
     ["SIGINT", onInt],
-    ["SIGTERM", stopBy(EXIT_SIGTERM)],
-    ["SIGHUP", stopBy(EXIT_SIGHUP)],
+    ["SIGTERM", stopBy(EXIT_SIGTERM, "SIGTERM")],
+    ["SIGHUP", stopBy(EXIT_SIGHUP, "SIGHUP")],
   ] as const;
   if (listen) for (const [name, handler] of handlers) process.on(name, handler);
   const unwatch = listen
     ? watchScheduleGone(() => {
         onScheduleGone();
-        stopBy(EXIT_SIGTERM)();
+        stopBy(EXIT_SIGTERM, "SIGTERM")();
       })
     : undefined;
   return {

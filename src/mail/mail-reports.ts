@@ -29,6 +29,7 @@ import type { MailSettings } from "./settings.js";
 import type { Envelope, SmtpAttemptError } from "./smtp-attempt.js";
 import { SmtpSession } from "./smtp-session.js";
 import { SplitTables } from "./split-tables.js";
+import { stopWarningText } from "./stop-warning.js";
 
 export type { ReportToMail } from "./mail-plan.js";
 export { MailInterruptedError, type MailSoFar, type MailSummary } from "./mail-summary.js";
@@ -158,21 +159,14 @@ function soFar(
   };
 }
 
-/**
- * Said when the signal comes while a message is being delivered: the mailing waits for the
- * server's answer (a slow server can take minutes), and whoever is waiting should know that a
- * second Ctrl-C does not.
- */
+/** Said when the signal comes while a message is being delivered (stop-warning.ts). */
 function stopWarning(
   progress: readonly ReportProgress[] | undefined,
   options: MailReportsOptions,
 ): void {
   const to = progress?.find((p) => p.sending !== undefined)?.sending;
   if (to === undefined) return;
-  options.logger.warn(
-    "mail: stopping once the server has answered the message being delivered; Ctrl-C again stops at once",
-    { to },
-  );
+  options.logger.warn(stopWarningText(options.signal), { to });
 }
 
 /**

@@ -12,7 +12,11 @@
  * says so, and on that line the test sends the second. The process ends at once, killed by the
  * signal, but first says what the mailing did: the messages delivered, the one under way (which
  * may have arrived, so it is not in the command), and the command that sends the rest.
+ *
+ * SIGTERM: held the same way, the run says that another SIGTERM does not stop it sooner and
+ * SIGKILL does, and a second SIGTERM indeed does not end it: the held message's answer is counted.
  */
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { collect, spawnCli } from "../helpers/spawn-cli.js";
 import { mailWorkspace } from "./cli-harness.js";
@@ -62,7 +66,25 @@ test("SIGINT during the second report's mail: the summary of both reports' mail,
   );
 });
 
-test("a second SIGINT while the server holds a message: the summary so far, then the signal ends it", async () => {
+/** What a held mailing's run is given, on each chunk of its stderr: all of it so far, and more. */
+interface HeldRun {
+  seen: string;
+  child: ChildProcess;
+  /** Lets the server answer the held message. */
+  release: () => void;
+}
+
+/**
+ * `report team-list team-chart --mail` to `out`, whose fourth message (team-chart's first) the
+ * server holds until released: `signal` is sent when it has arrived, and `onStderr` reads what
+ * the run writes meanwhile. Answers the run's end and how many messages arrived.
+ */
+async function heldFourthMessage(
+  signal: NodeJS.Signals,
+  out: string,
+  logFormat: "json" | "human",
+  onStderr: (run: HeldRun) => void,
+) {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
@@ -71,7 +93,7 @@ test("a second SIGINT while the server holds a message: the summary so far, then
   const smtp = await startSmtp({
     beforeAnswer: () => {
       arrived++;
-      if (arrived === 4) child.kill("SIGINT");
+      if (arrived === 4) child.kill(signal);
     },
     holdAnswer: () => (arrived === 4 ? held : undefined),
   });
@@ -79,21 +101,34 @@ test("a second SIGINT while the server holds a message: the summary so far, then
   const env = {
     LMS_SMTP_URL: smtp.url,
     LMS_MAIL_FROM: "reports@example.com",
-    LMS_LOG_FORMAT: "json",
+    LMS_LOG_FORMAT: logFormat,
   };
-  const child = spawnCli([...args, "--out", "out", "--mail"], { cwd: dir, env });
+  const child = spawnCli([...args, "--out", out, "--mail"], { cwd: dir, env });
   let seen = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     seen += chunk.toString();
-    // The first SIGINT was heard while the message is under way: the moment for the second.
-    if (seen.includes("Ctrl-C again stops at once") && child.signalCode === null) {
-      seen = "";
-      child.kill("SIGINT");
-    }
+    onStderr({ seen, child, release });
   });
   const result = await collect(child);
   release();
   await smtp.close();
+  return { result, arrived };
+}
+
+test("a second SIGINT while the server holds a message: the summary so far, then the signal ends it", async () => {
+  let second = false;
+  const { result, arrived } = await heldFourthMessage(
+    "SIGINT",
+    "out",
+    "json",
+    ({ seen, child }) => {
+      // The first SIGINT was heard while the message is under way: the moment for the second.
+      if (!second && seen.includes("Ctrl-C again stops at once")) {
+        second = true;
+        child.kill("SIGINT");
+      }
+    },
+  );
   // Ended by the signal, as a shell shows it: exit status 130.
   expect(result.signal, result.stderr).toBe("SIGINT");
   expect(arrived).toBe(4);
@@ -102,4 +137,26 @@ test("a second SIGINT while the server holds a message: the summary so far, then
   expect(line).toBe(
     "lms-export: mail interrupted; no further mail was sent (3 messages sent before); not reached: sales.lead@example.com, compliance@example.com; delivery unknown: team-chart to north.lead@example.com was being delivered when a second Ctrl-C ended the run, and may have arrived: check before sending it again; to send them: lms-export report team-chart --db lms.duckdb --out out --catalog cat --mail --mail-only sales.lead@example.com,compliance@example.com",
   );
+});
+
+test("SIGTERM while the server holds a message: the warning says what a second SIGTERM and SIGKILL do, and a second one does not end it", async () => {
+  let warning: string | undefined;
+  // An output folder of its own: the run of two SIGINTs left its mailing journal in `out`.
+  const { result } = await heldFourthMessage("SIGTERM", "out-term", "human", (run) => {
+    if (warning !== undefined) return;
+    warning = run.seen.split("\n").find((l) => l.includes("mail: stopping once the server"));
+    if (warning === undefined) return;
+    // The first SIGTERM was heard while the message is under way: a second one, as a service
+    // manager's group stop may send, then the server's answer.
+    run.child.kill("SIGTERM");
+    run.release();
+  });
+  expect(warning).toContain(
+    "mail: stopping once the server has answered the message being delivered; another SIGTERM does not stop it sooner, SIGKILL does (the same command run again then sends only what this run did not)",
+  );
+  expect(warning).not.toContain("Ctrl-C");
+  // The second SIGTERM did not end it: the held message's answer came and was counted.
+  expect(result.signal, result.stderr).toBeNull();
+  expect(result.code, result.stderr).toBe(143);
+  expect(result.stdout).toContain("mail: 4 messages sent\n");
 });
