@@ -189,7 +189,7 @@ export class MailingJournal {
     if (status === "sent")
       return { delivered: false, problem: undefined, undelivered: [], unsure: [] };
     if (status !== "sending" && status !== "unknown") return undefined;
-    const problem = `mail ${label}: delivery unknown (an earlier mailing was killed while the message was being delivered; it was not sent again)`;
+    const problem = `mail ${label}: delivery unknown (an earlier mailing was cut short while the message was being delivered; it was not sent again)`;
     return { delivered: false, problem, undelivered: [], unsure: recipients };
   }
 

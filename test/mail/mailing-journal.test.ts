@@ -106,7 +106,7 @@ test("killed with SIGKILL while the fourth of six messages is under way: the sam
   expect(again.stdout).toContain("mail: 2 messages sent\n");
   const line = again.stderr.split("\n").find((l) => l.startsWith("lms-export:"));
   expect(line).toContain(
-    "mail team-chart to north.lead@example.com: delivery unknown (an earlier mailing was killed while the message was being delivered; it was not sent again)",
+    "mail team-chart to north.lead@example.com: delivery unknown (an earlier mailing was cut short while the message was being delivered; it was not sent again)",
   );
   expect(line).not.toContain("--mail-only");
   expect(existsSync(journalOf(REPORTS))).toBe(false);
