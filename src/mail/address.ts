@@ -82,6 +82,16 @@ function unicodeDomain(address: string): string {
 }
 
 /**
+ * Whether `text` is an address's key as versions before the domain's Unicode form gave it: as
+ * {@link normaliseAddress} gives it but for a domain with an ASCII-form label (`xn--`), kept as
+ * written (`chef@xn--bcher-kva.de`, now `chef@bücher.de`). A share folder of that name is an
+ * earlier run's (src/mail/stale-shares.ts).
+ */
+export function isEarlierAddressKey(text: string): boolean {
+  return folded(text.trim()) === text && normaliseAddress(text) !== text;
+}
+
+/**
  * The VARCHAR SQL `expression` as an address is written: only the white space trim() removes taken
  * off, for {@link normaliseAddress} to key in TypeScript.
  */

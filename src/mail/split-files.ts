@@ -12,7 +12,7 @@ import type { ReportJob } from "../report/report-jobs.js";
 import type { ReportSource } from "../report/report-source.js";
 import type { BoundQuery } from "../report/run-query.js";
 import { writeJobFiles } from "../report/run-report.js";
-import { isMailAddress, normaliseAddress } from "./address.js";
+import { isEarlierAddressKey, isMailAddress, normaliseAddress } from "./address.js";
 import type { JobMail } from "./job-mail.js";
 import { narrowQuery, type SplitAddresses, type SplitGroup, type SplitSource } from "./split.js";
 
@@ -31,9 +31,14 @@ export function shareFolder(outDir: string, address: string | undefined): string
   return join(splitFolder(outDir), address ?? UNASSIGNED);
 }
 
-/** Whether `name` is one a share's folder is given: an address as the split writes it. */
+/**
+ * Whether `name` is one a share's folder is given: an address as the split writes it, or as an
+ * earlier version wrote it (its domain in ASCII form, isEarlierAddressKey), a folder no run writes
+ * any more, so that it goes as the shares of recipients who left do.
+ */
 export function isShareFolderName(name: string): boolean {
-  return name === UNASSIGNED || (isMailAddress(name) && normaliseAddress(name) === name);
+  if (name === UNASSIGNED) return true;
+  return isMailAddress(name) && (normaliseAddress(name) === name || isEarlierAddressKey(name));
 }
 
 export interface SplitFiles {

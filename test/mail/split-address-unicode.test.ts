@@ -5,9 +5,10 @@
  * into different addresses, and "Chef@Bücher.de" with "chef@xn--bcher-kva.de", its domain in the
  * ASCII form a mail system may export. The split keys every address with one function (normaliseAddress in
  * src/mail/address.ts), so these are one share each; mailed to a real SMTP server on 127.0.0.1
- * offering SMTPUTF8.
+ * offering SMTPUTF8. The share folder an earlier version named with the domain's ASCII form
+ * (`split/chef@xn--bcher-kva.de/`) goes, as a stale share does, leaving the one in Unicode form.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { useMailWorkspace } from "./cli-harness.js";
@@ -56,6 +57,10 @@ test("an address in NFD and NFC, with İ, or its domain in two forms, is one man
     }),
   );
   const out = join(ws.dir, "unicode-out");
+  // An earlier version keyed the domain as the cell wrote it: its folder of Chef's share.
+  const earlier = join(out, "split", "chef@xn--bcher-kva.de");
+  await mkdir(earlier, { recursive: true });
+  await writeFile(join(earlier, "managers.csv"), "earlier\n");
   const { run, received } = await ws.mailed(
     ["report", "unicode-mail", "--catalog", catalog, "--db", "lms.duckdb", "--out", out, "--mail"],
     (url) => ({ LMS_SMTP_URL: url, LMS_MAIL_FROM: "reports@example.com" }),
@@ -72,4 +77,7 @@ test("an address in NFD and NFC, with İ, or its domain in two forms, is one man
   expect(ids(ILKER_LOWER)).toEqual([3, 4]);
   expect(ids("compliance@example.com")).toEqual([5]);
   expect(ids(CHEF)).toEqual([6, 7, 8]);
+  expect((await readdir(join(out, "split"))).sort()).toEqual(
+    ["unassigned", JURGEN_NFC, ILKER_LOWER, CHEF].sort(),
+  );
 });
