@@ -10,7 +10,8 @@ import type { ResolvedConfig } from "../config/resolve.js";
 import { createRedactor } from "../log/redact.js";
 import { offerSender } from "../mail/sender-probe.js";
 import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
-import { openConnection, SmtpAttemptError } from "../mail/smtp-attempt.js";
+import { type OpenConnection, openConnection, SmtpAttemptError } from "../mail/smtp-attempt.js";
+import { checkSignal } from "../report/interruption.js";
 import type { CheckLine } from "./check-report-settings.js";
 
 const WHAT = "mail server";
@@ -39,32 +40,11 @@ export async function checkMailServer(
   }
   // A server may echo the password it refused; it never reaches the screen.
   const redact = createRedactor(() => (settings.password ? [settings.password] : []));
-  let refusal: string | undefined;
-  try {
-    const open = await openConnection(settings, () => undefined);
-    try {
-      refusal = await offerSender(open, settings.from);
-    } catch (error) {
-      open.connection.close();
-      const why = error instanceof Error ? error.message : String(error);
-      line(
-        "failed",
-        WHAT,
-        redact.text(`${settings.display} greeted, then failed when offered the sender (${why})`),
-      );
-      return;
-    }
-    open.connection.quit();
-  } catch (error) {
-    const failure = error instanceof SmtpAttemptError ? error : new SmtpAttemptError(error, false);
-    const text = failure.tls
-      ? failure.message
-      : `${settings.display} could not be reached or refused the login (${failure.message})`;
-    line("failed", WHAT, redact.text(text));
-    return;
-  }
-  if (refusal !== undefined) {
-    line("failed", WHAT, redact.text(`${settings.display}: ${refusal}`));
+  const failure = await tryServer(settings, signal);
+  // Stopped (Ctrl-C) while the server kept silent: a stop, not the server's failure.
+  checkSignal(signal, "check --mail");
+  if (failure !== undefined) {
+    line("failed", WHAT, redact.text(failure));
     return;
   }
   const login = settings.user === undefined ? "no login asked" : "logged in";
@@ -73,4 +53,35 @@ export async function checkMailServer(
     WHAT,
     `${settings.display}: greeted, ${login}, sender ${settings.from} taken; nothing sent`,
   );
+}
+
+/**
+ * Connects, logs in and offers the sender, then says goodbye: undefined when all went well, or
+ * the line saying what failed. `signal` closes the connection at once: a server that keeps silent
+ * is not waited out (30 s for the greeting, 120 s for an answer).
+ */
+async function tryServer(settings: MailSettings, signal: AbortSignal): Promise<string | undefined> {
+  checkSignal(signal, "check --mail");
+  let open: OpenConnection;
+  try {
+    open = await openConnection(settings, () => undefined, signal);
+  } catch (error) {
+    const failure = error instanceof SmtpAttemptError ? error : new SmtpAttemptError(error, false);
+    return failure.tls
+      ? failure.message
+      : `${settings.display} could not be reached or refused the login (${failure.message})`;
+  }
+  const stop = () => open.connection.close();
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    const refusal = await offerSender(open, settings.from);
+    open.connection.quit();
+    return refusal === undefined ? undefined : `${settings.display}: ${refusal}`;
+  } catch (error) {
+    open.connection.close();
+    const why = error instanceof Error ? error.message : String(error);
+    return `${settings.display} greeted, then failed when offered the sender (${why})`;
+  } finally {
+    signal.removeEventListener("abort", stop);
+  }
 }

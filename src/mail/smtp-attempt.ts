@@ -107,11 +107,13 @@ export interface OpenConnection {
  * are always verified). Rejects with an SmtpAttemptError, the connection closed. `onEnd` is
  * called when the server closes it later, so that a connection kept between messages is not
  * tried again once it has ended (nodemailer would refuse it at once, ECONNECTION; this saves the
- * failed try).
+ * failed try). `signal` closes it while it is made: a stopped check does not wait out a server
+ * that keeps silent (30 s for the connection, the greeting and the login each).
  */
 export async function openConnection(
   settings: MailSettings,
   onEnd: () => void,
+  signal?: AbortSignal,
 ): Promise<OpenConnection> {
   const connection = new SMTPConnection({
     host: settings.host,
@@ -134,6 +136,8 @@ export async function openConnection(
   });
   let ended: () => void = () => undefined;
   let smtpUtf8 = false;
+  const stop = () => connection.close();
+  signal?.addEventListener("abort", stop, { once: true });
   try {
     // Connecting and logging in under one watch: nodemailer drops a pending login's callback
     // when the connection ends or fails during AUTH, which would otherwise never settle.
@@ -155,6 +159,7 @@ export async function openConnection(
     connection.close();
     throw new SmtpAttemptError(error, false, true);
   } finally {
+    signal?.removeEventListener("abort", stop);
     connection.removeListener("end", ended);
   }
   connection.once("end", onEnd);

@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/server.js";
 import { closedPort } from "../helpers/closed-port.js";
-import { runCli } from "../helpers/in-process-cli.js";
+import { runCli, runInProcess } from "../helpers/in-process-cli.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
+import { startScriptedSmtp } from "./scripted-smtp.js";
 import { startSmtp } from "./smtp-fixture.js";
 
 const KEY = "check-mail-key-93be";
@@ -133,6 +134,40 @@ describe("check --mail offers the sender", () => {
         "MAIL FROM:<reports@example.com>",
       ]);
       expect(smtp.received).toHaveLength(0);
+    } finally {
+      await smtp.close();
+    }
+  });
+});
+
+describe("check --mail stopped by Ctrl-C", () => {
+  it.each([
+    ["a server that never greets", undefined],
+    ["a server silent after MAIL FROM", "220 test.example ESMTP"],
+  ])("does not wait out %s (30 s, or 120 s)", async (_what, greeting) => {
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    const smtp = await startScriptedSmtp({
+      greeting,
+      // Never greeted, the client writes nothing: its connection is the moment to stop it.
+      ...(greeting === undefined ? { onConnection: stop } : {}),
+      onCommand: (command) => {
+        if (command.startsWith("MAIL FROM")) stop();
+      },
+    });
+    try {
+      const env = {
+        LMS_LOG_FORMAT: "json",
+        LMS_QUIET: "1",
+        LMS_BASE_URL: sim.baseUrl,
+        LMS_API_KEY_FILE: join(dir, "key"),
+        LMS_SMTP_URL: smtp.url,
+        LMS_MAIL_FROM: "reports@example.com",
+      };
+      const run = await runInProcess(["check", "--mail"], dir, env, controller.signal);
+      expect(run.code, run.stderr).toBe(130);
+      // Stopped, not failed: no line says the server did not answer.
+      expect(run.stdout).not.toMatch(/mail server:/);
     } finally {
       await smtp.close();
     }
