@@ -140,6 +140,29 @@ describe("check --mail offers the sender", () => {
   });
 });
 
+describe("check --mail against a server that wants TLS it does not offer", () => {
+  it("says to use smtps:// or have STARTTLS offered, not to give a login", async () => {
+    // As behind a firewall that removes STARTTLS from the server's answer to EHLO.
+    const smtp = await startScriptedSmtp({
+      greeting: "220 test.example ESMTP",
+      reply: (command) =>
+        command.startsWith("MAIL FROM")
+          ? "530 5.7.0 Must issue a STARTTLS command first"
+          : undefined,
+    });
+    try {
+      const url = { LMS_SMTP_URL: smtp.url, LMS_SMTP_PASSWORD_FILE: undefined };
+      const { code, line } = await check(smtp.port, ["--mail"], url);
+      expect(code).toBe(1);
+      expect(line).toBe(
+        `✗ mail server: smtp://127.0.0.1:${smtp.port}: the mail server wants TLS first (Mail command failed: 530 5.7.0 Must issue a STARTTLS command first) but did not offer STARTTLS, so the session stayed plain: use smtps:// (TLS from the first byte, usually port 465) if the server takes it, or have STARTTLS offered (a firewall on the way may remove it from the server's answer to EHLO)`,
+      );
+    } finally {
+      await smtp.close();
+    }
+  });
+});
+
 describe("check --mail stopped by Ctrl-C", () => {
   it.each([
     ["a server that never greets", undefined],
