@@ -67,9 +67,7 @@ async function tryServer(settings: MailSettings, signal: AbortSignal): Promise<s
     open = await openConnection(settings, () => undefined, signal);
   } catch (error) {
     const failure = error instanceof SmtpAttemptError ? error : new SmtpAttemptError(error, false);
-    return failure.tls
-      ? failure.message
-      : `${settings.display} could not be reached or refused the login (${failure.message})`;
+    return openFailure(failure, settings.display);
   }
   const stop = () => open.connection.close();
   signal.addEventListener("abort", stop, { once: true });
@@ -84,4 +82,16 @@ async function tryServer(settings: MailSettings, signal: AbortSignal): Promise<s
   } finally {
     signal.removeEventListener("abort", stop);
   }
+}
+
+/** The line of a connection that could not be made, greeted or logged in to `display`. */
+function openFailure(failure: SmtpAttemptError, display: string): string {
+  if (failure.tls) return `${display}: ${failure.message}`;
+  // An answer other than a login's refusal, before the login: the server was reached and will
+  // not hold a session (421 at its greeting: too busy, or this machine not let in).
+  if (failure.code === "EPROTOCOL" && failure.response !== undefined) {
+    const answer = failure.response.split("\n", 1)[0];
+    return `${display} refused the session (${answer}): it takes no mail from here for now; try again later, or ask its administrator why`;
+  }
+  return `${display} could not be reached or refused the login (${failure.message})`;
 }

@@ -163,6 +163,23 @@ describe("check --mail against a server that wants TLS it does not offer", () =>
   });
 });
 
+describe("check --mail against a server that refuses the session", () => {
+  it("names the refusal once, as a refusal, not as a server not reached", async () => {
+    const answer = "421 4.3.2 test.example Service not available, closing transmission channel";
+    const smtp = await startScriptedSmtp({ greeting: answer });
+    try {
+      const url = { LMS_SMTP_URL: smtp.url, LMS_SMTP_PASSWORD_FILE: undefined };
+      const { code, line } = await check(smtp.port, ["--mail"], url);
+      expect(code).toBe(1);
+      expect(line).toBe(
+        `✗ mail server: smtp://127.0.0.1:${smtp.port} refused the session (${answer}): it takes no mail from here for now; try again later, or ask its administrator why`,
+      );
+    } finally {
+      await smtp.close();
+    }
+  });
+});
+
 describe("check --mail stopped by Ctrl-C", () => {
   it.each([
     ["a server that never greets", undefined],
