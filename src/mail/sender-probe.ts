@@ -43,6 +43,10 @@ export async function offerSender(open: OpenConnection, from: string): Promise<s
   const reply = await command(open.connection, `MAIL FROM:<${sender}>${utf8}`);
   if (!reply.startsWith("2")) {
     const refused = refusedCommand(reply, "MAIL FROM");
+    if (reply.startsWith("4")) {
+      // A temporary answer: the mailing tries such a message again (deliver.ts), so may succeed.
+      return `the mail server did not take the sender ${from} for now (${refused.message}): a mailing would try each message again a few seconds later; run the check again in a while`;
+    }
     return (
       senderRefusal(refused) ??
       `the mail server did not take the sender ${from} (${refused.message})`

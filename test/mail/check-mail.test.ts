@@ -180,6 +180,26 @@ describe("check --mail against a server that refuses the session", () => {
   });
 });
 
+describe("check --mail against a server that defers the sender", () => {
+  it("says the refusal is for now, as the mailing would take it", async () => {
+    const smtp = await startScriptedSmtp({
+      greeting: "220 test.example ESMTP",
+      reply: (command) =>
+        command.startsWith("MAIL FROM") ? "451 4.3.0 Temporary lookup failure" : undefined,
+    });
+    try {
+      const url = { LMS_SMTP_URL: smtp.url, LMS_SMTP_PASSWORD_FILE: undefined };
+      const { code, line } = await check(smtp.port, ["--mail"], url);
+      expect(code).toBe(1);
+      expect(line).toBe(
+        `✗ mail server: smtp://127.0.0.1:${smtp.port}: the mail server did not take the sender reports@example.com for now (Mail command failed: 451 4.3.0 Temporary lookup failure): a mailing would try each message again a few seconds later; run the check again in a while`,
+      );
+    } finally {
+      await smtp.close();
+    }
+  });
+});
+
 describe("check --mail stopped by Ctrl-C", () => {
   it.each([
     ["a server that never greets", undefined],
