@@ -140,60 +140,41 @@ describe("check --mail offers the sender", () => {
   });
 });
 
-describe("check --mail against a server that wants TLS it does not offer", () => {
-  it("says to use smtps:// or have STARTTLS offered, not to give a login", async () => {
-    // As behind a firewall that removes STARTTLS from the server's answer to EHLO.
+const GREETING = "220 test.example ESMTP";
+const REFUSED_GREETING =
+  "421 4.3.2 test.example Service not available, closing transmission channel";
+
+describe("check --mail against servers that answer as smtp-server does not", () => {
+  it.each([
+    {
+      // As behind a firewall that removes STARTTLS from the server's answer to EHLO.
+      what: "a server that wants TLS it does not offer: smtps:// or STARTTLS offered, not a login",
+      greeting: GREETING,
+      mailFrom: "530 5.7.0 Must issue a STARTTLS command first",
+      line: ": the mail server wants TLS first (Mail command failed: 530 5.7.0 Must issue a STARTTLS command first) but did not offer STARTTLS, so the session stayed plain: use smtps:// (TLS from the first byte, usually port 465) if the server takes it, or have STARTTLS offered (a firewall on the way may remove it from the server's answer to EHLO)",
+    },
+    {
+      what: "a server that refuses the session: said once, as a refusal, not as a server not reached",
+      greeting: REFUSED_GREETING,
+      mailFrom: undefined,
+      line: ` refused the session (${REFUSED_GREETING}): it takes no mail from here for now; try again later, or ask its administrator why`,
+    },
+    {
+      what: "a server that defers the sender: for now, as the mailing would take it",
+      greeting: GREETING,
+      mailFrom: "451 4.3.0 Temporary lookup failure",
+      line: ": the mail server did not take the sender reports@example.com for now (Mail command failed: 451 4.3.0 Temporary lookup failure): a mailing would try each message again a few seconds later; run the check again in a while",
+    },
+  ])("$what", async ({ greeting, mailFrom, line: expected }) => {
     const smtp = await startScriptedSmtp({
-      greeting: "220 test.example ESMTP",
-      reply: (command) =>
-        command.startsWith("MAIL FROM")
-          ? "530 5.7.0 Must issue a STARTTLS command first"
-          : undefined,
+      greeting,
+      reply: (command) => (command.startsWith("MAIL FROM") ? mailFrom : undefined),
     });
     try {
       const url = { LMS_SMTP_URL: smtp.url, LMS_SMTP_PASSWORD_FILE: undefined };
       const { code, line } = await check(smtp.port, ["--mail"], url);
       expect(code).toBe(1);
-      expect(line).toBe(
-        `✗ mail server: smtp://127.0.0.1:${smtp.port}: the mail server wants TLS first (Mail command failed: 530 5.7.0 Must issue a STARTTLS command first) but did not offer STARTTLS, so the session stayed plain: use smtps:// (TLS from the first byte, usually port 465) if the server takes it, or have STARTTLS offered (a firewall on the way may remove it from the server's answer to EHLO)`,
-      );
-    } finally {
-      await smtp.close();
-    }
-  });
-});
-
-describe("check --mail against a server that refuses the session", () => {
-  it("names the refusal once, as a refusal, not as a server not reached", async () => {
-    const answer = "421 4.3.2 test.example Service not available, closing transmission channel";
-    const smtp = await startScriptedSmtp({ greeting: answer });
-    try {
-      const url = { LMS_SMTP_URL: smtp.url, LMS_SMTP_PASSWORD_FILE: undefined };
-      const { code, line } = await check(smtp.port, ["--mail"], url);
-      expect(code).toBe(1);
-      expect(line).toBe(
-        `✗ mail server: smtp://127.0.0.1:${smtp.port} refused the session (${answer}): it takes no mail from here for now; try again later, or ask its administrator why`,
-      );
-    } finally {
-      await smtp.close();
-    }
-  });
-});
-
-describe("check --mail against a server that defers the sender", () => {
-  it("says the refusal is for now, as the mailing would take it", async () => {
-    const smtp = await startScriptedSmtp({
-      greeting: "220 test.example ESMTP",
-      reply: (command) =>
-        command.startsWith("MAIL FROM") ? "451 4.3.0 Temporary lookup failure" : undefined,
-    });
-    try {
-      const url = { LMS_SMTP_URL: smtp.url, LMS_SMTP_PASSWORD_FILE: undefined };
-      const { code, line } = await check(smtp.port, ["--mail"], url);
-      expect(code).toBe(1);
-      expect(line).toBe(
-        `✗ mail server: smtp://127.0.0.1:${smtp.port}: the mail server did not take the sender reports@example.com for now (Mail command failed: 451 4.3.0 Temporary lookup failure): a mailing would try each message again a few seconds later; run the check again in a while`,
-      );
+      expect(line).toBe(`✗ mail server: smtp://127.0.0.1:${smtp.port}${expected}`);
     } finally {
       await smtp.close();
     }
@@ -203,7 +184,7 @@ describe("check --mail against a server that defers the sender", () => {
 describe("check --mail stopped by Ctrl-C", () => {
   it.each([
     ["a server that never greets", undefined],
-    ["a server silent after MAIL FROM", "220 test.example ESMTP"],
+    ["a server silent after MAIL FROM", GREETING],
   ])("does not wait out %s (30 s, or 120 s)", async (_what, greeting) => {
     const controller = new AbortController();
     const stop = () => controller.abort();
