@@ -8,8 +8,17 @@ import type { Logger } from "../log/logger.js";
 
 const BAR_WIDTH = 20;
 const MIN_BAR_WIDTH = 5;
-/** Columns assumed when the stream does not say (a terminal that reports none). */
+/**
+ * Columns assumed when the stream does not say: a terminal that reports none, or reports 0 (a
+ * pseudo-terminal whose size was never set, as `script` or `ssh -t` from a cron job gives), where
+ * fitting the lines to 0 columns would leave the pace line one letter long.
+ */
 const DEFAULT_COLUMNS = 80;
+
+function columnsOf(stream: Writable): number {
+  const reported = (stream as { columns?: number }).columns;
+  return reported !== undefined && reported > 0 ? reported : DEFAULT_COLUMNS;
+}
 
 function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
@@ -78,7 +87,7 @@ export function renderTerminalProgress(
   let drawn = 0;
   const draw = () => {
     const now = Date.now();
-    const columns = (stream as { columns?: number }).columns ?? DEFAULT_COLUMNS;
+    const columns = columnsOf(stream);
     const lines = progress.snapshot().map((p) => progressLine(p, now, columns));
     const pace = progress.pace();
     // Kept within the terminal's width like the other lines, so nothing wraps.

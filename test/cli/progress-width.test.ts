@@ -34,6 +34,26 @@ describe("progress width", () => {
     expect(lines()[0]).not.toContain("0/0");
   });
 
+  it("draws whole lines on a terminal that reports 0 columns, as one whose size was never set", () => {
+    const progress = new Progress(["grp"], () => 0);
+    progress.plan("grp", 2);
+    progress.requested("grp", 1);
+    progress.received("grp", 500);
+    progress.watchPace(() => ({
+      mode: "auto",
+      current: 12,
+      min: 2,
+      max: 16,
+      latencyMs: 40,
+      baselineMs: 20,
+      overloads: 0,
+    }));
+    const { stream, lines } = terminal(0);
+    renderTerminalProgress(progress, stream, 1_000_000).stop();
+    expect(lines()[0]).toMatch(/^grp\s+[█░]+\s+1\/2 req\s+500 rec/);
+    expect(lines()[1]).toBe("concurrency 12 (auto, 2–16 so far), latency 40 ms (no-load 20 ms)");
+  });
+
   for (const columns of [80, 60, 120]) {
     it(`fits ${columns} columns with large figures`, () => {
       let clock = 0;
