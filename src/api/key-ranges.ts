@@ -167,6 +167,24 @@ function withinRange<T>(
   return { keys, records, distinct: answered.size };
 }
 
+/** An answer that held fewer records than it had room for while its `total` counted more. */
+interface ShortAnswer {
+  readonly range: KeyRange;
+  readonly total: number;
+  readonly held: number;
+  readonly step: number;
+}
+
+/**
+ * Why a list that fails to settle failed, when an answer had room for the records its total
+ * counted and held fewer: no cut can help there, and "records keep changing" alone would send an
+ * administrator looking for activity on a portal whose count is simply wrong.
+ */
+function shortAnswerNote(short: ShortAnswer | undefined): string {
+  if (short === undefined) return "";
+  return `; the portal's answers count more records than they hold (key range ${describe(short.range)}: total ${short.total}, ${short.held} held, room for ${short.step}), so its total counts records its lists never show: if every run fails so, the portal's count is wrong (tell its maintainers), else its records changed while they were read`;
+}
+
 /**
  * Yields every range's records once every range fits one answer; records are trimmed to their
  * range, so no key is yielded twice. Throws InexactListError when the portal's answers show the
@@ -183,14 +201,16 @@ export async function* readByKeyRanges<T>(
   const inflight = new Map<number, Promise<Settled>>();
   let requests = 0;
   let nextId = 0;
+  let short: ShortAnswer | undefined;
   const fail = (reason: string): never => {
-    throw new InexactListError(label, reason);
+    throw new InexactListError(label, `${reason}${shortAnswerNote(short)}`);
   };
   const fill = () => {
     while (inflight.size < window && pending.length > 0) {
       const range = pending.shift() as KeyRange;
       if (++requests > maxRequests) {
-        fail(`it did not settle after ${maxRequests} key-range requests (records keep changing)`);
+        const why = short === undefined ? " (records keep changing)" : "";
+        fail(`it did not settle after ${maxRequests} key-range requests${why}`);
       }
       const id = nextId++;
       inflight.set(
@@ -209,6 +229,8 @@ export async function* readByKeyRanges<T>(
     if (!settled.ok) throw settled.error;
     const { range, content } = settled;
     const { keys, records, distinct } = withinRange<T>(content, range, key, fail);
+    if (content.total > distinct && content.records.length < step)
+      short = { range, total: content.total, held: distinct, step };
     // Distinct keys, not records: an answer that repeats one record in place of another holds as
     // many records as its total and still leaves that other one out.
     const halves = content.total > distinct ? splitRange(range, keys) : undefined;
