@@ -102,9 +102,7 @@ export function readEnvelope(
     throw shape(context, answer.status, "the answer is JSON but not an object");
   }
   if (body.status === false) throw statusFalse(body, context, answer, expect, redactor);
-  if (body.status !== true) {
-    throw shape(context, answer.status, "the envelope's `status` is neither true nor false");
-  }
+  if (body.status !== true) throw notEnvelope(context, answer.status, expect);
   switch (expect) {
     case "token":
       return tokenOf(body, context, answer.status);
@@ -133,6 +131,27 @@ function isEmptyResult(result: unknown): boolean {
   if (result === false || result === "") return true;
   if (Array.isArray(result)) return result.length === 0;
   return isObject(result) && Object.keys(result).length === 0;
+}
+
+/**
+ * JSON whose `status` is neither true nor false. To the token request, the first one a run
+ * sends, it is some other JSON service at that address (setup-failure.ts: the base URL is
+ * wrong, exit 2), so its message says what to change; a later answer so is the portal's.
+ */
+function notEnvelope(
+  context: RequestContext,
+  httpStatus: number,
+  expect: Expectation,
+): EnvelopeError {
+  if (expect !== "token") {
+    return shape(context, httpStatus, "the envelope's `status` is neither true nor false");
+  }
+  return new EnvelopeError(
+    context,
+    "not_envelope",
+    "JSON that is not the portal's envelope (no `status` true or false): the token operation does not answer as the portal's does at this address; check the base URL (it normally ends with /api-v2)",
+    { httpStatus },
+  );
 }
 
 const NOT_JSON_TOKEN_HINT =

@@ -101,9 +101,16 @@ export class HttpError extends ApiError {
  * - `broken_json`: the body starts as JSON (`{` or `[`) but does not parse: cut short or garbled
  *   on its way, the portal's failure rather than a sign of a wrong address;
  * - `status_false`: `{status:false, code, message}` with HTTP 2xx;
+ * - `not_envelope`: JSON without the envelope's boolean `status`, answered to the token request:
+ *   another JSON service at that address;
  * - `bad_shape`: JSON, but `status`, `result`, `total` or `token` is missing or mistyped.
  */
-export type EnvelopeProblem = "not_json" | "broken_json" | "status_false" | "bad_shape";
+export type EnvelopeProblem =
+  | "not_json"
+  | "broken_json"
+  | "status_false"
+  | "not_envelope"
+  | "bad_shape";
 
 export class EnvelopeError extends ApiError {
   override name = "EnvelopeError";

@@ -49,8 +49,9 @@ export function setupFailure(error: unknown): SetupFailure | undefined {
   if (!(last instanceof ApiError)) return undefined;
   // A redirect is never followed: wherever it comes from, the base URL is not the portal's.
   if (last.httpStatus !== undefined && isRedirect(last.httpStatus)) return "not-api";
+  const notThePortal =
+    last instanceof EnvelopeError && ["not_json", "not_envelope"].includes(last.problem);
   const noTokenHere =
-    last.operation === "authenticate" &&
-    (last.httpStatus === 404 || (last instanceof EnvelopeError && last.problem === "not_json"));
+    last.operation === "authenticate" && (last.httpStatus === 404 || notThePortal);
   return noTokenHere ? "not-api" : undefined;
 }

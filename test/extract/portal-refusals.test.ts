@@ -224,6 +224,14 @@ describe("a token operation whose answer is not JSON: cut short, or plain text",
       says: "a body that is not JSON (text/plain, 17 characters): the token operation does not answer JSON at this address; check the base URL",
       not: "truncated",
     },
+    {
+      what: "JSON of another service (no envelope status) is bad input (exit 2), naming the address",
+      body: '{"name":"inventory","version":"1.4"}',
+      type: "application/json",
+      code: 2,
+      says: "JSON that is not the portal's envelope (no `status` true or false): the token operation does not answer as the portal's does at this address; check the base URL",
+      not: "truncated",
+    },
   ])("$what", async ({ body, type, code, says, not }) => {
     const extract = await extractFromSite(body, type, `token-${code}`);
     expect(extract.code, extract.stderr).toBe(code);
