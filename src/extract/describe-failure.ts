@@ -14,6 +14,7 @@ import { looksLikeFullDisk, noSpaceText } from "../load/disk-space.js";
 import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import { RESOURCES } from "../resources/registry.js";
 import type { ResourceSpec } from "../resources/types.js";
+import { busyHint } from "./busy-hint.js";
 
 export interface FailureDescription {
   readonly message: string;
@@ -22,13 +23,15 @@ export interface FailureDescription {
 
 /**
  * `pageSize` is the run's, for the advice on a page refused outright; `place` a file of the run
- * (its database), to name the disk that filled up.
+ * (its database), to name the disk that filled up; `fixedConcurrency` the run's requests in
+ * flight when fixed (undefined for auto), for the advice on "too busy" answers.
  */
 export function describeFailure(
   error: unknown,
   interrupted: boolean,
   pageSize: number = DEFAULT_PAGE_SIZE,
   place?: string,
+  fixedConcurrency?: number,
 ): FailureDescription {
   if (interrupted) return { message: "extract interrupted", code: "interrupted" };
   const setup = setupFailure(error);
@@ -40,7 +43,10 @@ export function describeFailure(
   }
   if (error instanceof LmsExportError) return { message: error.message, code: error.code };
   if (error instanceof InexactListError || error instanceof ApiError) {
-    const hint = error instanceof ApiError ? pageSizeHint(error, pageSize) : "";
+    const hint =
+      error instanceof ApiError
+        ? `${pageSizeHint(error, pageSize)}${busyHint(error, fixedConcurrency)}`
+        : "";
     return { message: `extract failed: ${error.message}${hint}`, code: "portal-failed" };
   }
   // Anything else is DuckDB's (or a bug's) message: its first line, and what to do about memory.

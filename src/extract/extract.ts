@@ -19,6 +19,7 @@ import { tableSizes } from "../load/table-sizes.js";
 import { WriteIntoFileError } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
+import { fixedConcurrency } from "./busy-hint.js";
 import { filesBefore, removeCreated } from "./created-files.js";
 import { holdHeapGrowth } from "./heap-growth.js";
 import { checkKey, stopClient } from "./key-check.js";
@@ -41,7 +42,7 @@ import {
   fetchAll,
   type ResourceOutcome,
 } from "./run-extract.js";
-import { fetchFailure } from "./run-outcome.js";
+import { fetchFailure, runPaceOf } from "./run-outcome.js";
 import { prepareStorage, type RunStorage, type StorageSettings } from "./run-storage.js";
 import type { RecordSink } from "./sink.js";
 
@@ -105,11 +106,6 @@ export interface ExtractResult {
   readonly pace: RunPace;
 }
 
-function runPaceOf(client: LmsClient): RunPace {
-  const pace = client.pace();
-  return { min: pace.min, max: pace.max, final: pace.current, overloads: pace.overloads };
-}
-
 /**
  * Twice the concurrency per fan-out queue: while the takes fill the slots, more of them wait in
  * the limiter, so a freed slot sends its next request at once instead of after its answer has
@@ -165,7 +161,8 @@ async function fetchRun(
     // A run whose storage failed was never written down: that failure is the one reported.
     const ready = await storage.catch(() => undefined);
     const run = ready && { store: ready.store, runId: ready.runId, pace: runPaceOf(client) };
-    throw await fetchFailure(run, error, options.signal?.aborted === true, plan.pageSize);
+    const fixed = fixedConcurrency(client.pace());
+    throw await fetchFailure(run, error, options.signal?.aborted === true, plan.pageSize, fixed);
   } finally {
     display?.stop();
   }

@@ -4,6 +4,7 @@
  * user sees.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import type { LmsClient } from "../api/client.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import type { RunStatus } from "../load/meta-ddl.js";
@@ -60,6 +61,12 @@ export async function recordOutcome(
     .catch(() => {});
 }
 
+/** The client's pace over the run, as `_runs` keeps it. */
+export function runPaceOf(client: LmsClient): RunPace {
+  const pace = client.pace();
+  return { min: pace.min, max: pace.max, final: pace.current, overloads: pace.overloads };
+}
+
 /**
  * Turns a failure of the run before its merge (its fetch, or its storage once the run is written
  * down) into the error the user sees, with the run marked.
@@ -69,8 +76,10 @@ export async function fetchFailure(
   error: unknown,
   interrupted: boolean,
   pageSize?: number,
+  fixedConcurrency?: number,
 ): Promise<LmsExportError> {
-  const failure = describeFailure(error, interrupted, pageSize, run?.store.path);
+  const place = run?.store.path;
+  const failure = describeFailure(error, interrupted, pageSize, place, fixedConcurrency);
   if (run) {
     const status = interrupted ? "interrupted" : "failed";
     await recordOutcome(run.store, run.runId, { status, message: failure.message, pace: run.pace });
