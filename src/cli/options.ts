@@ -91,8 +91,8 @@ const MEMORY_DEFAULT_TEXT = `${DEFAULT_MEMORY_LIMIT} for reports, ${EXTRACT_MEMO
 
 /**
  * --db FILE: the DuckDB file, and --duckdb-memory-limit SIZE: the ceiling DuckDB works under.
- * `memoryDefault` is the command's own default where it differs (`sql`), so its help tells the
- * ceiling the command really uses.
+ * `memoryDefault` is the command's own default where it differs (`sql`; `apply`, `publish` and
+ * `roster import`, which never extract), so its help tells the ceiling the command really uses.
  */
 export function withDbOption<T>(y: Argv<T>, memoryDefault = MEMORY_DEFAULT_TEXT) {
   return y

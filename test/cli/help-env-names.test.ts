@@ -50,3 +50,19 @@ describe("demo's --help names no setting it does not read", () => {
     expect(options.get("out")).not.toContain("env LMS_OUT");
   });
 });
+
+describe("--duckdb-memory-limit's default is the one the command works under", () => {
+  it.each([
+    ["apply", "256MB"],
+    ["publish", "256MB"],
+    ["roster import", "256MB"],
+    ["sql", "1GB"],
+    ["report", "256MB for reports, 96MB while extracting"],
+  ])("%s: %s", async (command, ceiling) => {
+    const run = await runInProcess([...command.split(" "), "--help"], cwd, {});
+    expect(run.code, run.stderr).toBe(0);
+    expect(optionTexts(run.stdout).get("duckdb-memory-limit")).toContain(
+      `(default: ${ceiling}; env LMS_DUCKDB_MEMORY_LIMIT)`,
+    );
+  });
+});

@@ -16,6 +16,7 @@ import { homeOf, settingPath } from "../../config/setting-path.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
 import type { LmsDatabase } from "../../load/database.js";
+import { DEFAULT_MEMORY_LIMIT } from "../../load/memory-limit.js";
 import { streamIsTTY } from "../../log/color.js";
 import type { Logger } from "../../log/logger.js";
 import { quotedCell } from "../../tabular/quoted-cell.js";
@@ -307,7 +308,9 @@ async function sendPlanned(
 
 /** apply's positional and options, on top of the connection, database, log and --wait ones. */
 function applyOptions(y: Argv) {
-  return withWaitOption(withLogOptions(withDbOption(withConnectionOptions(y))))
+  return withWaitOption(
+    withLogOptions(withDbOption(withConnectionOptions(y), DEFAULT_MEMORY_LIMIT)),
+  )
     .positional("file", {
       type: "string",
       demandOption: true,

@@ -3,6 +3,7 @@ import { checkPortalName } from "../../config/portal-name.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
 import type { LmsDatabase } from "../../load/database.js";
+import { DEFAULT_MEMORY_LIMIT } from "../../load/memory-limit.js";
 import type { Logger } from "../../log/logger.js";
 import { NothingExtractedError } from "../../publish/extracted-once.js";
 import { type PublishLakeResult, publishLake } from "../../publish/lake/publish-lake.js";
@@ -24,7 +25,7 @@ const TARGET = "Where to:";
 /** The targets (--lake, --postgres, --schema, --snapshot-date) and the portal and database. */
 function publishBuilder(y: Argv) {
   return withPortalOptions(
-    withWaitOption(withLogOptions(withDbOption(withConfigOption(y)))),
+    withWaitOption(withLogOptions(withDbOption(withConfigOption(y), DEFAULT_MEMORY_LIMIT))),
     `Portal name in the lake and the PostgreSQL schema's mark (default "default"; a schema holds one portal); a portal under "portals" in the config file also picks its database`,
   )
     .option("lake", {

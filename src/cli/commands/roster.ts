@@ -4,6 +4,7 @@ import type { ResolvedConfig } from "../../config/resolve.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
+import { DEFAULT_MEMORY_LIMIT } from "../../load/memory-limit.js";
 import { removeDatabaseFile } from "../../load/remove-database-file.js";
 import type { Logger } from "../../log/logger.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
@@ -120,7 +121,7 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
         "import <file>",
         "Import a people file (CSV, XLSX, Parquet, JSON lines) into the user table",
         (y) =>
-          withWaitOption(withLogOptions(withDbOption(withConfigOption(y))))
+          withWaitOption(withLogOptions(withDbOption(withConfigOption(y), DEFAULT_MEMORY_LIMIT)))
             .positional("file", {
               type: "string",
               demandOption: true,
