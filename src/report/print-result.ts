@@ -8,6 +8,7 @@ import { infinityText } from "./duckdb-time.js";
 import { holdsText, isTextTypeId, neutraliseText } from "./export/formula-injection.js";
 import { jsonValue } from "./json-value.js";
 import { isNumericType } from "./numeric-types.js";
+import { BatchedOutput, gone } from "./print-output.js";
 import { utcText } from "./utc-text.js";
 
 /** Output formats of the `sql` command. */
@@ -28,14 +29,6 @@ function text(value: DuckDBValue, utc = false): string {
 
 function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-/**
- * Whether nobody reads `out` any more (`sql ... | head`). The process's own stdout is never
- * destroyed: a closed pipe shows as its error and its close.
- */
-function gone(out: Writable): boolean {
-  return out.destroyed || out.writableEnded || out.errored !== null || out.closed;
 }
 
 /** The rows of `result`, until the reader of `out` has gone away. */
@@ -94,38 +87,27 @@ export async function printResult(
 type AtEnd = (rows: number) => Promise<void>;
 
 /**
- * Writes each row as `format` turns it into text (`index` counts from 0), as soon as it is read,
- * so a large result is never held whole; answers the row count.
+ * Adds each row as `format` turns it into text (`index` counts from 0) to `batch` as soon as it
+ * is read, so a large result is never held whole; answers the row count. The rows read before a
+ * failure are written too: the error then says the output is incomplete, and it is these rows.
  */
 async function streamRows(
   result: DuckDBResult,
+  batch: BatchedOutput,
   out: Writable,
   format: (row: DuckDBValue[], index: number) => string,
 ): Promise<number> {
   let count = 0;
-  for await (const row of rowsOf(result, out)) {
-    // A pipe to a slow reader (`sql ... | gzip`) fills: wait for it rather than hold the whole
-    // result in the stream's buffer.
-    if (!out.write(format(row, count))) await drained(out);
-    count++;
+  try {
+    for await (const row of rowsOf(result, out)) {
+      const written = batch.add(format(row, count));
+      count++;
+      if (written) await written;
+    }
+  } finally {
+    await batch.flush();
   }
   return count;
-}
-
-/** Resolves when `out` takes more writes again, or will never (closed or failed). */
-function drained(out: Writable): Promise<void> {
-  if (gone(out)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      out.off("drain", done);
-      out.off("close", done);
-      out.off("error", done);
-      resolve();
-    };
-    out.on("drain", done);
-    out.on("close", done);
-    out.on("error", done);
-  });
 }
 
 async function printCsv(
@@ -135,8 +117,9 @@ async function printCsv(
   neutraliseFormulas: boolean,
   atEnd: AtEnd,
 ): Promise<number> {
-  out.write(`${names.map(csvField).join(",")}\r\n`);
-  const count = await streamRows(result, out, (row) => {
+  const batch = new BatchedOutput(out);
+  await batch.add(`${names.map(csvField).join(",")}\r\n`);
+  const count = await streamRows(result, batch, out, (row) => {
     const fields = row.map((value, c) => {
       if (value === null) return "";
       const t = text(value, true);
@@ -157,8 +140,9 @@ async function printJson(
   { names }: Columns,
   atEnd: AtEnd,
 ): Promise<number> {
-  out.write("[");
-  const count = await streamRows(result, out, (row, index) => {
+  const batch = new BatchedOutput(out);
+  batch.add("[");
+  const count = await streamRows(result, batch, out, (row, index) => {
     const object = Object.fromEntries(
       names.map((name, c) => {
         return [name, jsonValue(row[c] ?? null)];
@@ -168,7 +152,8 @@ async function printJson(
   });
   // Checked before the closing bracket: a document cut short stays one no JSON reader accepts.
   await atEnd(count);
-  out.write(count === 0 ? "]\n" : "\n]\n");
+  batch.add(count === 0 ? "]\n" : "\n]\n");
+  await batch.flush();
   return count;
 }
 
