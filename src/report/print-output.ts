@@ -6,6 +6,7 @@
  * a batch waits in memory.
  */
 import type { Writable } from "node:stream";
+import type { DuckDBResult, DuckDBValue } from "@duckdb/node-api";
 
 /** About how much text a batch gathers before it is written. */
 export const BATCH_CHARS = 64 * 1024;
@@ -57,4 +58,28 @@ export class BatchedOutput {
     if (text === "" || gone(this.out)) return Promise.resolve();
     return this.out.write(text) ? Promise.resolve() : drained(this.out);
   }
+}
+
+/**
+ * Calls `visit` with each row of `result` and its index (from 0) until the reader of `out` has
+ * gone away, awaiting what it answers, if anything, before the next row; answers the row count.
+ * The loop over a chunk's rows is synchronous: a promise per row (an async generator's) cost more
+ * than formatting the row.
+ */
+export async function forEachRow(
+  result: DuckDBResult,
+  out: Writable,
+  visit: (row: DuckDBValue[], index: number) => Promise<void> | undefined,
+): Promise<number> {
+  let count = 0;
+  for await (const chunk of result) {
+    if (gone(out)) break;
+    const rows = chunk.rowCount;
+    for (let r = 0; r < rows; r++) {
+      const waiting = visit(chunk.getRowValues(r), count);
+      count++;
+      if (waiting) await waiting;
+    }
+  }
+  return count;
 }

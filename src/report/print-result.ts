@@ -3,41 +3,17 @@
  * same formula neutralisation as the exports) or JSON (an array of row objects) for scripts.
  */
 import type { Writable } from "node:stream";
-import { type DuckDBResult, DuckDBTypeId, type DuckDBValue } from "@duckdb/node-api";
-import { infinityText } from "./duckdb-time.js";
-import { holdsText, isTextTypeId, neutraliseText } from "./export/formula-injection.js";
+import type { DuckDBResult, DuckDBTypeId, DuckDBValue } from "@duckdb/node-api";
+import { cellText } from "./cell-text.js";
 import { jsonValue } from "./json-value.js";
 import { isNumericType } from "./numeric-types.js";
-import { BatchedOutput, gone } from "./print-output.js";
-import { utcText } from "./utc-text.js";
+import { csvHeader, csvLine } from "./print-csv.js";
+import { BatchedOutput, forEachRow, gone } from "./print-output.js";
 
 /** Output formats of the `sql` command. */
 export type PrintFormat = "table" | "csv" | "json";
 
 const MAX_TABLE_CELL = 60;
-
-/**
- * DuckDB's own text for a value (timestamps as "2026-03-05 10:22:13", lists as "[1, 2]"), an
- * infinite date or timestamp as "infinity" or "-infinity" as DuckDB writes it. The table shows a
- * TIMESTAMPTZ in the machine's zone, for people; CSV in UTC, in a list or struct too, as a
- * TIMESTAMPTZ column of its own is (print-statement.ts).
- */
-function text(value: DuckDBValue, utc = false): string {
-  if (typeof value === "string") return value;
-  return infinityText(value) ?? (utc ? utcText(value) : String(value));
-}
-
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-/** The rows of `result`, until the reader of `out` has gone away. */
-async function* rowsOf(result: DuckDBResult, out: Writable): AsyncGenerator<DuckDBValue[]> {
-  for await (const chunk of result) {
-    if (gone(out)) return;
-    for (let r = 0; r < chunk.rowCount; r++) yield chunk.getRowValues(r);
-  }
-}
 
 /** What every format needs to know of the result's columns. */
 interface Columns {
@@ -97,17 +73,11 @@ async function streamRows(
   out: Writable,
   format: (row: DuckDBValue[], index: number) => string,
 ): Promise<number> {
-  let count = 0;
   try {
-    for await (const row of rowsOf(result, out)) {
-      const written = batch.add(format(row, count));
-      count++;
-      if (written) await written;
-    }
+    return await forEachRow(result, out, (row, index) => batch.add(format(row, index)));
   } finally {
     await batch.flush();
   }
-  return count;
 }
 
 async function printCsv(
@@ -118,18 +88,8 @@ async function printCsv(
   atEnd: AtEnd,
 ): Promise<number> {
   const batch = new BatchedOutput(out);
-  await batch.add(`${names.map(csvField).join(",")}\r\n`);
-  const count = await streamRows(result, batch, out, (row) => {
-    const fields = row.map((value, c) => {
-      if (value === null) return "";
-      const t = text(value, true);
-      // A union prints as its member's text: a text member may be a formula as any text can.
-      const type = types[c] as DuckDBTypeId;
-      const isText = isTextTypeId(type) || (type === DuckDBTypeId.UNION && holdsText(value));
-      return csvField(isText && neutraliseFormulas ? neutraliseText(t) : t);
-    });
-    return `${fields.join(",")}\r\n`;
-  });
+  await batch.add(csvHeader(names));
+  const count = await streamRows(result, batch, out, csvLine(types, neutraliseFormulas));
   await atEnd(count);
   return count;
 }
@@ -165,9 +125,10 @@ async function printTable(
   atEnd: AtEnd,
 ): Promise<number> {
   const cells: string[][] = [];
-  for await (const row of rowsOf(result, out)) {
-    cells.push(row.map((value) => (value === null ? "NULL" : clip(text(value)))));
-  }
+  await forEachRow(result, out, (row) => {
+    cells.push(row.map((value) => (value === null ? "NULL" : clip(cellText(value)))));
+    return undefined;
+  });
   await atEnd(cells.length);
   // A loop, not Math.max(...all): spreading 130,000 values overflows the call stack.
   const widths = names.map((name, c) =>
