@@ -4,16 +4,13 @@
  */
 import type { Writable } from "node:stream";
 import type { DuckDBResult, DuckDBTypeId, DuckDBValue } from "@duckdb/node-api";
-import { cellText } from "./cell-text.js";
 import { jsonValue } from "./json-value.js";
-import { isNumericType } from "./numeric-types.js";
 import { csvHeader, csvLine } from "./print-csv.js";
 import { BatchedOutput, forEachRow, gone } from "./print-output.js";
+import { printTable } from "./print-table.js";
 
 /** Output formats of the `sql` command. */
 export type PrintFormat = "table" | "csv" | "json";
-
-const MAX_TABLE_CELL = 60;
 
 /** What every format needs to know of the result's columns. */
 interface Columns {
@@ -31,10 +28,15 @@ export interface PrintOptions {
   readonly types?: readonly DuckDBTypeId[] | undefined;
   /**
    * Called with the row count once the last row is read, before the output is finished (the
-   * closing `]` of JSON, any of the table): throws when the statement did not run to its end, so
-   * that a result cut short by a failure never reads as whole.
+   * closing `]` of JSON, the table's row count, and its rows when they are one block): throws
+   * when the statement did not run to its end, so that a result cut short never reads as whole.
    */
   readonly atEnd?: (rows: number) => Promise<void>;
+  /**
+   * Called once output has begun (CSV's header, JSON's `[`, the table's first block): from then
+   * on, a failure leaves output cut short; before it, nothing was printed.
+   */
+  readonly onOutput?: () => void;
 }
 
 /**
@@ -55,9 +57,11 @@ export async function printResult(
     // A reader that went away stopped the reading: the statement's end was never reached.
     if (!gone(out)) await options.atEnd?.(rows);
   };
+  const onOutput = options.onOutput ?? (() => {});
+  if (format === "table") return printTable(result, out, columns, { onOutput, atEnd });
+  onOutput();
   if (format === "csv") return printCsv(result, out, columns, options.neutraliseFormulas, atEnd);
-  if (format === "json") return printJson(result, out, columns, atEnd);
-  return printTable(result, out, columns, atEnd);
+  return printJson(result, out, columns, atEnd);
 }
 
 type AtEnd = (rows: number) => Promise<void>;
@@ -115,42 +119,4 @@ async function printJson(
   batch.add(count === 0 ? "]\n" : "\n]\n");
   await batch.flush();
   return count;
-}
-
-/** Every row is read before the first is written: the column widths depend on all of them. */
-async function printTable(
-  result: DuckDBResult,
-  out: Writable,
-  { names, types }: Columns,
-  atEnd: AtEnd,
-): Promise<number> {
-  const cells: string[][] = [];
-  await forEachRow(result, out, (row) => {
-    cells.push(row.map((value) => (value === null ? "NULL" : clip(cellText(value)))));
-    return undefined;
-  });
-  await atEnd(cells.length);
-  // A loop, not Math.max(...all): spreading 130,000 values overflows the call stack.
-  const widths = names.map((name, c) =>
-    cells.reduce((widest, row) => Math.max(widest, (row[c] ?? "").length), name.length),
-  );
-  const line = (values: readonly string[], header: boolean) =>
-    values
-      .map((v, c) =>
-        !header && isNumericType(types[c] as DuckDBTypeId) && v !== "NULL"
-          ? v.padStart(widths[c] ?? 0)
-          : v.padEnd(widths[c] ?? 0),
-      )
-      .join(" | ")
-      .trimEnd();
-  out.write(`${line(names, true)}\n`);
-  out.write(`${widths.map((w) => "-".repeat(w)).join("-+-")}\n`);
-  for (const row of cells) out.write(`${line(row, false)}\n`);
-  out.write(`(${cells.length} row${cells.length === 1 ? "" : "s"})\n`);
-  return cells.length;
-}
-
-function clip(value: string): string {
-  const oneLine = value.replace(/\r?\n/g, "\\n");
-  return oneLine.length > MAX_TABLE_CELL ? `${oneLine.slice(0, MAX_TABLE_CELL - 1)}…` : oneLine;
 }

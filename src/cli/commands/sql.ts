@@ -43,7 +43,10 @@ function sqlBuilder(y: Argv) {
       type: "string",
       choices: ["table", "csv", "json"] as const,
       default: "table" as const,
-      description: "How to print the result",
+      description:
+        "How to print the result: table for people (columns as wide as the widest of the first " +
+        "1,000 rows, the header printed again above later rows that need them wider), csv or " +
+        "json for programs",
     })
     .example('$0 sql "SELECT product_access_status, count(*) FROM product_access GROUP BY ALL"', "")
     .example('$0 sql "FROM take LIMIT 100" --format csv > takes.csv', "");
@@ -157,14 +160,14 @@ async function printStatement(
   } catch (error) {
     throw inlineSqlError(error);
   }
+  // CSV and JSON print as they read; the table holds its first block of rows until it is full.
+  let printing = false;
   const atEnd = async (rows: number) => {
     if (await settings.completed()) return;
     const read = `${rows} row${rows === 1 ? "" : "s"}`;
-    // The table prints nothing until every row is read; CSV and JSON print as they read.
-    const what =
-      format === "table"
-        ? `the statement failed after ${read}, so nothing was printed`
-        : `${INCOMPLETE}the statement failed after ${read}`;
+    const what = printing
+      ? `${INCOMPLETE}the statement failed after ${read}`
+      : `the statement failed after ${read}, so nothing was printed`;
     throw new LmsExportError("query-failed", `${what} (${CAUSE_UNKNOWN})`);
   };
   try {
@@ -172,11 +175,14 @@ async function printStatement(
       neutraliseFormulas: settings.neutraliseFormulas,
       types,
       atEnd,
+      onOutput: () => {
+        printing = true;
+      },
     });
   } catch (error) {
     if (error instanceof LmsExportError) throw error;
     const failed = inlineSqlError(error);
-    if (format === "table") throw failed;
+    if (!printing) throw failed;
     throw new LmsExportError(failed.code, `${INCOMPLETE}${failed.message}`, { cause: error });
   }
 }
