@@ -2,7 +2,9 @@
  * `completion bash` and `completion zsh`. yargs' completion command picks its script from the
  * shell it runs in ($SHELL, $ZSH_NAME) and takes no word after it, so `lms-export completion >>
  * ~/.zshrc` typed at a bash prompt wrote bash's script into zsh's file, and `completion zsh` was
- * an unknown command. A shell named after the command picks the script instead.
+ * an unknown command. A shell named after the command picks the script instead. yargs also has a
+ * fish script, chosen when $SHELL is fish; the answers to Tab here are made and tested for bash
+ * and zsh, so fish is refused whether it is named or found in $SHELL.
  */
 import yargs from "yargs";
 import { writeLogLine } from "../log/log-line-output.js";
@@ -19,19 +21,32 @@ export const SHELLS = Object.keys(SHELL_PATHS) as readonly Shell[];
 const isShell = (word: string): word is Shell => Object.hasOwn(SHELL_PATHS, word);
 
 /**
+ * The shell yargs writes the script for when `completion` names none, as yargs chooses it from
+ * the environment it reads (the process's own): zsh, fish, or else bash.
+ */
+function shellOfEnvironment(env: NodeJS.ProcessEnv): string {
+  if (env.SHELL?.includes("zsh") || env.ZSH_NAME?.includes("zsh")) return "zsh";
+  return env.SHELL?.includes("fish") ? "fish" : "bash";
+}
+
+/**
  * Contract: for `completion SHELL` in `argv`, writes that shell's script and answers EXIT_OK, or
- * for a shell it has no script for a one-line error and EXIT_USAGE; answers undefined, having
- * written nothing, when argv is not the completion command with a word after it.
+ * for a shell it has no script for a one-line error and EXIT_USAGE; for `completion` alone in
+ * such a shell ($SHELL fish, for which yargs has a script Tab does not answer) the same error.
+ * Answers undefined, having written nothing, when yargs is to write the script, or argv is not
+ * the completion command.
  */
 export async function answerNamedShell(
   argv: readonly string[],
   ctx: Pick<CliContext, "stdout" | "stderr">,
 ): Promise<ExitCode | undefined> {
   const words = argv.filter((arg) => !arg.startsWith("-"));
-  if (words[0] !== "completion" || words.length < 2) return undefined;
-  const named = words.slice(1);
+  if (words[0] !== "completion") return undefined;
+  const named = words.length < 2 ? [shellOfEnvironment(process.env)] : words.slice(1);
   const [shell] = named;
   if (named.length === 1 && shell !== undefined && isShell(shell)) {
+    // yargs writes the script of the shell it runs in, and answers Tab from it.
+    if (words.length < 2) return undefined;
     ctx.stdout.write(await completionScript(shell));
     return EXIT_OK;
   }

@@ -28,7 +28,8 @@ describe("names", () => {
     ]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('did you mean "weekly-compliance"?');
-    const script = await runCli(["completion"]);
+    // In bash whatever shell runs the tests: in fish it is refused (below).
+    const script = await runCli(["completion"], { env: { SHELL: "/bin/bash" } });
     expect(script.code).toBe(0);
     expect(script.stdout).toContain("###-begin-lms-export-completions-###");
     expect(script.stdout).toContain("--get-yargs-completions");
@@ -54,6 +55,14 @@ describe("names", () => {
     expect(fish.stderr).toBe(
       'lms-export: completion takes bash or zsh, got "fish"; see lms-export completion --help\n',
     );
+  });
+
+  it("completion alone in fish is refused as completion fish is, rather than print a script", async () => {
+    const named = await runCli(["completion", "fish"], { env: { SHELL: "/bin/bash" } });
+    const alone = await runCli(["completion"], { env: { SHELL: "/usr/bin/fish" } });
+    expect(alone.code).toBe(2);
+    expect(alone.stdout).toBe("");
+    expect(alone.stderr).toBe(named.stderr);
   });
 
   it("completion --help prints the command's help, not the script", async () => {
