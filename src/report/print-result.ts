@@ -4,8 +4,8 @@
  */
 import type { Writable } from "node:stream";
 import type { DuckDBResult, DuckDBTypeId, DuckDBValue } from "@duckdb/node-api";
-import { jsonValue } from "./json-value.js";
 import { csvHeader, csvLine } from "./print-csv.js";
+import { jsonObjectText } from "./print-json.js";
 import { BatchedOutput, forEachRow, gone } from "./print-output.js";
 import { printTable } from "./print-table.js";
 
@@ -106,13 +106,9 @@ async function printJson(
 ): Promise<number> {
   const batch = new BatchedOutput(out);
   batch.add("[");
+  const object = jsonObjectText(names);
   const count = await streamRows(result, batch, out, (row, index) => {
-    const object = Object.fromEntries(
-      names.map((name, c) => {
-        return [name, jsonValue(row[c] ?? null)];
-      }),
-    );
-    return `${index === 0 ? "\n" : ",\n"}${JSON.stringify(object)}`;
+    return `${index === 0 ? "\n" : ",\n"}${object(row)}`;
   });
   // Checked before the closing bracket: a document cut short stays one no JSON reader accepts.
   await atEnd(count);

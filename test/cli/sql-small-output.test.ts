@@ -66,6 +66,13 @@ describe("sql prints a small varied result as it always has", () => {
     expect(await printed(WITH_INSTANTS, "csv")).toBe(CSV);
   });
 
+  it("as JSON, columns named as array indexes first, as a JavaScript object orders them", async () => {
+    const odd = `SELECT 1 AS b, 2 AS "1", 3 AS a, 4 AS "__proto__", [5] AS "0", 6 AS b`;
+    expect(await printed(odd, "json")).toBe(
+      '[\n{"0":[5],"1":2,"b":1,"a":3,"__proto__":4,"b:1":6}\n]\n',
+    );
+  });
+
   it("as JSON", async () => {
     expect(await printed(WITH_INSTANTS, "json")).toBe(JSON_TEXT);
   });
