@@ -52,20 +52,17 @@ class TableBlocks {
     const wider = this.names.map((name, c) =>
       rows.reduce((widest, row) => Math.max(widest, (row[c] ?? "").length), name.length),
     );
+    const lines: string[] = [];
     if (!this.started || wider.some((width, c) => width > (this.widths[c] ?? 0))) {
       this.widths = wider.map((width, c) => Math.max(width, this.widths[c] ?? 0));
-      this.addLine(this.line(this.names, true));
-      this.addLine(this.widths.map((w) => "-".repeat(w)).join("-+-"));
+      lines.push(this.line(this.names, true), this.widths.map((w) => "-".repeat(w)).join("-+-"));
     }
     this.started = true;
+    for (const text of lines) await this.batch.add(`${text}\n`);
     for (const row of rows) {
-      const written = this.addLine(this.line(row, false));
+      const written = this.batch.add(`${this.line(row, false)}\n`);
       if (written) await written;
     }
-  }
-
-  private addLine(text: string): Promise<void> | undefined {
-    return this.batch.add(`${text}\n`);
   }
 
   /** A row (or the header) padded to the widths, numbers to the right. */
