@@ -37,7 +37,8 @@ FROM bench_takes
 WHERE score >= $min_score
 `;
 
-async function createData(path: string, rows: number): Promise<void> {
+/** A DuckDB file at `path` holding `bench_takes`, `rows` take-like rows (the sql bench's too). */
+export async function createData(path: string, rows: number): Promise<void> {
   const instance = await DuckDBInstance.create(path);
   const connection = await instance.connect();
   await connection.run(

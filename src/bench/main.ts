@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the extractor, the exports, the HTML report, split mail, publishing, the roster
+ * `npm run bench`: the extractor, the exports, `sql`, the HTML report, split mail, publishing, the roster
  * import and apply, each figure as a ratio to a floor measured in the same run. `BENCH_SCALE=small` runs a
  * reduced version (a quick check that the bench works).
  */
@@ -11,6 +11,7 @@ import { benchMail } from "./mail-bench.js";
 import { benchPace, paceTable } from "./pace-bench.js";
 import { benchPublish } from "./publish-bench.js";
 import { benchRoster } from "./roster-bench.js";
+import { benchSql } from "./sql-bench.js";
 
 const small = process.env.BENCH_SCALE === "small";
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -59,6 +60,8 @@ log("");
 for (const line of paceTable(pace)) log(line);
 log("\n## exports");
 await benchExports({ rows: small ? 100_000 : 1_000_000, print: log });
+log("\n## sql (a result printed as CSV, JSON and a table)");
+await benchSql({ rows: small ? 100_000 : 1_000_000, print: log });
 log("\n## html report");
 await benchHtml({ complianceRows: small ? 20_000 : 200_000, print: log });
 log("\n## split mail");

@@ -71,3 +71,16 @@ export async function medianOfRounds<
   }
   return names.map((name) => medianRun(runs.get(name) ?? []));
 }
+
+/**
+ * The tail of a bench module: started as a case (runIfCase), it runs `runCase`; started as the
+ * script itself, `alone`, its bench with the command line's figures; imported, nothing.
+ */
+export async function benchModule(
+  moduleUrl: string,
+  runCase: (args: string[]) => Promise<object>,
+  alone: () => Promise<unknown>,
+): Promise<void> {
+  const started = await runIfCase(moduleUrl, runCase);
+  if (started.main && !started.case) await alone();
+}

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach } from "vitest";
+import { inTempFolder } from "../../src/files/temp-folder.js";
 
 const made: string[] = [];
 
@@ -51,16 +52,11 @@ process.once("exit", () => {
 });
 
 /** Runs `use` in a fresh folder and removes it however `use` ends. */
-export async function withTempDir<T>(
+export function withTempDir<T>(
   use: (dir: string) => Promise<T>,
   prefix = "lms-roster-",
 ): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  try {
-    return await use(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return inTempFolder(prefix, use);
 }
 
 /** A fresh scratch folder, with a helper to write files into it; the caller removes it. */
