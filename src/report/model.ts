@@ -101,6 +101,11 @@ export interface RosterCoverage {
   /** People in the data, and those of them the roster does not list. */
   people: number;
   missing: number;
+  /**
+   * The import the reader is told to run when the roster is missing, where a plain one would not
+   * fill this database (a portal's: `roster import` takes no --portal); else the plain one.
+   */
+  importHint?: string;
 }
 
 /**

@@ -88,20 +88,23 @@ export async function rosterCoverage(connection: DuckDBConnection): Promise<Rost
 
 /**
  * How the roster covers the data of a report source: over several portals (`portals`) each
- * portal's people are matched with its own roster, then added up.
+ * portal's people are matched with its own roster, then added up. `importHint`: the import its
+ * readers are told to run, where a plain one would not fill this database (a portal's).
  */
 export async function sourceCoverage(
   connection: DuckDBConnection,
   portals: PortalScopes | undefined,
+  importHint?: string,
 ): Promise<RosterCoverage> {
-  return portals
+  const coverage = portals
     ? sumCoverage(await portals.inEach(connection, () => rosterCoverage(connection)))
-    : rosterCoverage(connection);
+    : await rosterCoverage(connection);
+  return importHint === undefined ? coverage : { ...coverage, importHint };
 }
 
 /** The coverage of several portals together. */
 export function sumCoverage(coverages: readonly RosterCoverage[]): RosterCoverage {
-  const sum = (key: keyof RosterCoverage) => coverages.reduce((n, c) => n + c[key], 0);
+  const sum = (key: "roster" | "people" | "missing") => coverages.reduce((n, c) => n + c[key], 0);
   return { roster: sum("roster"), people: sum("people"), missing: sum("missing") };
 }
 
@@ -127,7 +130,7 @@ export function rosterAboutLines(coverage: RosterCoverage): AboutLine[] {
       label: "Roster",
       value:
         coverage.roster === 0
-          ? `none imported: names are empty; import one with ${ROSTER_IMPORT_HINT}`
+          ? `none imported: names are empty; import one with ${coverage.importHint ?? ROSTER_IMPORT_HINT}`
           : `${coverage.roster} people`,
     },
     { label: "People not in the roster", value: coverage.missing },

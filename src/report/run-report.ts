@@ -167,7 +167,7 @@ async function checkRoster(
   if (!jobs.some((job) => job.queries.some(readsRoster))) return undefined;
   const connection = await db.connect();
   try {
-    const coverage = await sourceCoverage(connection, db.portals);
+    const coverage = await sourceCoverage(connection, db.portals, importHint);
     const warning = rosterWarning(coverage, importHint);
     if (warning) logger.warn(warning, { roster: coverage.roster, missing: coverage.missing });
     const columns = await rosterColumnLines(connection, jobs, db.portals);

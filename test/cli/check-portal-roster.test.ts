@@ -4,7 +4,7 @@
  * show names the portal's database, and run as shown it fills the roster that check then finds. A real simulated portal
  * over HTTP, real DuckDB files, the CLI in this process.
  */
-import { writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writePeopleCsv } from "../../src/simulator/people-csv.js";
@@ -50,9 +50,20 @@ async function importAsShown(sim: RunningSimulator): Promise<void> {
   const line = await rosterLine();
   const shown = /"lms-export (roster import FILE [^"]*)"/.exec(line ?? "")?.[1];
   expect(shown, line).toBe("roster import FILE --db lms-acme.duckdb");
-  const report = await runCli(dir, ["report", "compliance", "--portal", "acme", "--format", "csv"]);
+  const report = await runCli(dir, [
+    "report",
+    "compliance",
+    "--portal",
+    "acme",
+    "--format",
+    "html",
+  ]);
   expect(report.code, report.stderr).toBe(0);
   expect(report.stderr).toContain(`lms-export ${shown}`);
+  // The page's header, as the workbook's About sheet, tells its reader the same import.
+  const page = (await readdir(join(dir, "out", "acme"))).find((name) => name.endsWith(".html"));
+  const html = await readFile(join(dir, "out", "acme", page ?? ""), "utf8");
+  expect(html).toContain(`import one with &quot;lms-export ${shown}&quot;`);
 
   await writePeopleCsv(sim.data, join(dir, "people.csv"));
   const args = (shown ?? "").replace("FILE", "people.csv").split(" ");
