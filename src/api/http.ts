@@ -113,7 +113,8 @@ export function transportError(
   context: RequestContext,
   target: { readonly origin: string; readonly timeoutMs?: number },
 ): NetworkError | TlsError | undefined {
-  const failure = transportFailure(error, target.origin, target.timeoutMs);
+  const first = context.operation === "authenticate";
+  const failure = transportFailure(error, target.origin, target.timeoutMs, first);
   if (failure === undefined) return undefined;
   const init = { systemCode: failure.code, cause: error };
   return failure.phase === "tls"

@@ -49,18 +49,26 @@ function timeoutText(timeoutMs: number | undefined): string {
   return timeoutMs === undefined ? "the timeout" : `${timeoutMs / 1000} s`;
 }
 
+/**
+ * A plain request to an HTTPS port is answered by a TLS server closing the connection, which
+ * reads as one that broke: said as a possibility, since a plain portal's connection can break too.
+ */
+const PLAIN_TO_TLS = "; if the portal is served over HTTPS, the base URL must start with https://";
+
 /** How to wait longer for a portal that answers this slowly. */
 const LONGER_TIMEOUT = "; a portal this slow needs a longer --request-timeout SECONDS";
 
 /**
  * `error` as a transport failure of a request to `origin` that waited `timeoutMs` for its answer,
  * or `undefined` if it is not one (a bug, or a failure this does not know, which the caller shows
- * as it is).
+ * as it is). `firstContact`: no answer has come from `origin` yet (the token request, check's
+ * first), where a plain connection closed at once may be an HTTPS port's.
  */
 export function transportFailure(
   error: unknown,
   origin: string,
   timeoutMs?: number,
+  firstContact = false,
 ): TransportFailure | undefined {
   const code = systemCode(error);
   if (code === undefined) return undefined;
@@ -80,7 +88,9 @@ export function transportFailure(
       ? " (host name not found: check the base URL)"
       : timedOut && timeoutMs !== undefined
         ? LONGER_TIMEOUT
-        : "";
+        : firstContact && phase === "transfer" && origin.startsWith("http://")
+          ? PLAIN_TO_TLS
+          : "";
   const text = PHASE_TEXT[phase](origin, timeoutText(timeoutMs));
   return { phase, code, text: `${text} (${code})${hint}` };
 }

@@ -53,4 +53,14 @@ describe("a secure connection that cannot be set up", () => {
     );
     expect(connections).toBe(1);
   });
+
+  it("http:// to an HTTPS port is a broken connection whose message suggests https://", async () => {
+    const portal = await startTlsPortal(dir);
+    opened.push(portal);
+    const plainUrl = portal.baseUrl.replace(/^https:/, "http:");
+    const error = await failure(lms(plainUrl).listGroups());
+    expect(error.message).toMatch(
+      /the connection to http:\/\/127\.0\.0\.1:\d+ broke \(\w+\); if the portal is served over HTTPS, the base URL must start with https:\/\//,
+    );
+  });
 });

@@ -268,7 +268,7 @@ async function checkPortal(
   } catch (error) {
     // Worded as extract words the same failure, with its advice (trust the authority, fix the
     // scheme or the host name), rather than the raw system text.
-    const failure = transportFailure(error, new URL(baseUrl).origin);
+    const failure = transportFailure(error, new URL(baseUrl).origin, undefined, true);
     mark(false, "portal reachable", failure?.text ?? `${baseUrl}: ${oneLineError(error)}`);
     mark(false, "token", "not tried (the portal is unreachable)");
     mark(false, "list call", "not tried (the portal is unreachable)");
