@@ -26,7 +26,16 @@ describe("a config file that is not JSON", () => {
     ["unquoted.json", '{\n  "baseUrl": "x",\n  db: "lk_live_secret"\n}\n', "at line 3, column 3"],
     ["single.json", "{\n  \"apiKeyFile\": 'lk_live_secret'\n}\n", "at line 2, column 17"],
     ["literal.json", '{"quiet": tru, "db": "lk_live_secret"}', "at line 1, column 14"],
-    ["comma.json", '{"db": "lk_live_secret",}', "at line 1, column 25"],
+    [
+      "comma.json",
+      '{"db": "lk_live_secret",}',
+      'at line 1, column 25 (a comma before "}": JSON allows none after the last item)',
+    ],
+    [
+      "comment.json",
+      '{\n  // lk_live_secret\n  "db": "x"\n}',
+      "at line 2, column 3 (JSON has no comments: remove it)",
+    ],
     ["short.json", '{"db": "lk_live_secret"', "(it ends too soon)"],
     ["lms.yaml", "db: lk_live_secret\n", "at line 1, column 1 (config files are JSON, not YAML)"],
   ])("%s names where, never what", async (name, text, where) => {
