@@ -12,6 +12,7 @@ import { createRedactor } from "../log/redact.js";
 import { parseAddressList } from "../mail/address.js";
 import { tellFailure } from "../mail/failure-notice.js";
 import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
+import { shellWord } from "../text/shell-word.js";
 import { type CommandSetup, commandLogger } from "./command-setup.js";
 import type { CliContext } from "./context.js";
 import { exitCodeOf, failureLine } from "./exit-codes.js";
@@ -28,9 +29,32 @@ export interface FailureNoticeTarget {
 }
 
 /**
- * Undefined when no failure recipients are set in `flags`, the environment or the config file.
- * Otherwise checks them and the mail settings (reading the password, into the target's secrets);
- * a bad-input error for any problem, so that a command finds it before it starts its work.
+ * Undefined when the settings of `setup` name no failure recipients. Otherwise checks them and
+ * the mail settings (those the mail step resolved, `settings`, else read here, the password into
+ * the command's secrets); a bad-input error for any problem, so that a command finds it before it
+ * starts its work.
+ */
+export async function failureNoticeTarget(
+  setup: CommandSetup,
+  ctx: CliContext,
+  command: string,
+  settings?: MailSettings,
+): Promise<FailureNoticeTarget | undefined> {
+  const { config, logger, secrets } = setup;
+  if (config.mailFailuresTo === undefined) return undefined;
+  const to = parseAddressList(config.mailFailuresTo, config.sources.mailFailuresTo);
+  const server =
+    settings ?? (await resolveMailSettings(config, ctx.env, { logger, signal: ctx.signal }));
+  if (server.password !== undefined && !secrets.includes(server.password)) {
+    secrets.push(server.password);
+  }
+  return { to, settings: server, command, secrets, logger };
+}
+
+/**
+ * {@link failureNoticeTarget} for a command that must know its recipients before its own setup
+ * reads the settings (`run` and `extract`, whose setup then reads the API key, a failure worth
+ * telling): the settings of `flags` read here.
  */
 export async function failureNoticeTargetOf(
   flags: Readonly<Record<string, unknown>>,
@@ -39,13 +63,14 @@ export async function failureNoticeTargetOf(
 ): Promise<FailureNoticeTarget | undefined> {
   const isTTY = streamIsTTY(ctx.stderr);
   const config = await resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY });
-  if (config.mailFailuresTo === undefined) return undefined;
-  const to = parseAddressList(config.mailFailuresTo, config.sources.mailFailuresTo);
   const secrets: string[] = [];
   const logger = commandLogger(config, ctx, secrets);
-  const settings = await resolveMailSettings(config, ctx.env, { logger, signal: ctx.signal });
-  if (settings.password !== undefined) secrets.push(settings.password);
-  return { to, settings, command, secrets, logger };
+  return failureNoticeTarget({ config, logger, secrets }, ctx, command);
+}
+
+/** `lms-export WORDS`, each word quoted for a shell: how a notice names the command. */
+export function noticeCommandName(words: readonly string[]): string {
+  return ["lms-export", ...words.map(shellWord)].join(" ");
 }
 
 /**

@@ -7,9 +7,8 @@
 import { hostname } from "node:os";
 import { tellFailure } from "../mail/failure-notice.js";
 import type { RunOutcome } from "../schedule/scheduler.js";
-import { shellWord } from "../text/shell-word.js";
 import type { CliContext } from "./context.js";
-import { failureNoticeTargetOf } from "./failure-notice-step.js";
+import { failureNoticeTargetOf, noticeCommandName } from "./failure-notice-step.js";
 import type { CheckCommandLine } from "./scheduled-command.js";
 
 /** The commands that take failure recipients. */
@@ -18,8 +17,7 @@ const TELLING = new Set(["run", "report", "extract"]);
 /** `lms-export run weekly-compliance`: the command and its names, up to the first option. */
 function commandName(args: readonly string[]): string {
   const end = args.findIndex((word) => word.startsWith("-"));
-  const words = end === -1 ? args : args.slice(0, end);
-  return ["lms-export", ...words.map(shellWord)].join(" ");
+  return noticeCommandName(end === -1 ? args : args.slice(0, end));
 }
 
 /** Why the run said nothing itself. */

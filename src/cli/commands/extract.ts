@@ -1,11 +1,14 @@
 import type { Argv } from "yargs";
-import { shellWord } from "../../text/shell-word.js";
 import { requireConfiguredPortal } from "../all-portals.js";
 import type { CliContext } from "../context.js";
 import { extractAllPortals } from "../extract-all-portals.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
-import { failureNoticeTargetOf, withFailureNotice } from "../failure-notice-step.js";
+import {
+  failureNoticeTargetOf,
+  noticeCommandName,
+  withFailureNotice,
+} from "../failure-notice-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
 import { withPortalOptions } from "../portal-options.js";
 import { withWaitOption } from "../wait-option.js";
@@ -14,11 +17,11 @@ import { withWaitOption } from "../wait-option.js";
 function extractName(args: { portal?: string | undefined; allPortals?: boolean | undefined }) {
   const which =
     args.portal !== undefined
-      ? ["--portal", shellWord(args.portal)]
+      ? ["--portal", args.portal]
       : args.allPortals
         ? ["--all-portals"]
         : [];
-  return ["lms-export", "extract", ...which].join(" ");
+  return noticeCommandName(["extract", ...which]);
 }
 
 export function registerExtract(root: Argv, ctx: CliContext): Argv {

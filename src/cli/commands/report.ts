@@ -1,13 +1,16 @@
 import type { Argv } from "yargs";
 import { restrictFileAccess } from "../../load/file-access.js";
 import { fitMemoryCeiling } from "../../report/memory-ceiling.js";
-import { shellWord } from "../../text/shell-word.js";
 import { requireConfiguredPortal } from "../all-portals.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
-import { failureNoticeTargetOf, withFailureNotice } from "../failure-notice-step.js";
+import {
+  failureNoticeTarget,
+  noticeCommandName,
+  withFailureNotice,
+} from "../failure-notice-step.js";
 import { allowedFolders } from "../file-access-option.js";
 import { type MailRequest, mailRequest } from "../mail-step.js";
 import { withPortalOutDir } from "../portal-out-dir.js";
@@ -23,8 +26,8 @@ async function reportHandler(
   if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
   const setup = withPortalOutDir(await setupCommand(args, ctx));
   const request = await mailRequest(args, setup, ctx);
-  const command = ["lms-export", "report", ...args.names].map(shellWord).join(" ");
-  const notice = await failureNoticeTargetOf(args, ctx, command);
+  const command = noticeCommandName(["report", ...args.names]);
+  const notice = await failureNoticeTarget(setup, ctx, command, request?.settings);
   await withFailureNotice(ctx, notice, () => writeReports(args, ctx, setup, request));
 }
 

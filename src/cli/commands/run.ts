@@ -5,7 +5,6 @@ import type { Catalog } from "../../report/catalog.js";
 import { fitMemoryCeiling } from "../../report/memory-ceiling.js";
 import { prepareOutputDir } from "../../report/output-files.js";
 import { checkQueriesParse } from "../../report/query-syntax.js";
-import { shellWord } from "../../text/shell-word.js";
 import { refuseRunAllPortals, requireConfiguredPortal } from "../all-portals.js";
 import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
@@ -13,7 +12,11 @@ import type { PortalCommandSetup } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
-import { failureNoticeTargetOf, withFailureNotice } from "../failure-notice-step.js";
+import {
+  failureNoticeTargetOf,
+  noticeCommandName,
+  withFailureNotice,
+} from "../failure-notice-step.js";
 import { allowedFolders } from "../file-access-option.js";
 import { checkJobMail, type MailRequest, mailRequest } from "../mail-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
@@ -63,12 +66,8 @@ interface ReportPlan {
 
 /** `lms-export run REPORTS [--portal NAME]`, as a failure notice names the run. */
 function commandName(args: RunArgs): string {
-  const words = [
-    "run",
-    ...args.reports,
-    ...(args.portal === undefined ? [] : ["--portal", args.portal]),
-  ];
-  return ["lms-export", ...words.map(shellWord)].join(" ");
+  const portal = args.portal === undefined ? [] : ["--portal", args.portal];
+  return noticeCommandName(["run", ...args.reports, ...portal]);
 }
 
 /**
