@@ -10,6 +10,16 @@ import { DatabaseMissingError } from "../load/open-errors.js";
 import type { DatabaseSettings } from "./command-setup.js";
 
 /**
+ * Whether `config`'s database is the top-level one (the default, or the config file's `db`), not
+ * one a flag, the environment or a portal named: where a config file of portals means the
+ * portals' databases hold the data.
+ */
+export function topLevelDatabase(config: Pick<ResolvedConfig, "origins">): boolean {
+  const origin = config.origins.db;
+  return origin === "default" || origin === "file";
+}
+
+/**
  * A top-level database (the default one, or the config file's `db`) that is not there, when the
  * config file lists portals and none was chosen: their databases are the ones extracted, so the
  * message names them rather than advising an extract that would need a top-level address.
@@ -18,10 +28,7 @@ export function unchosenPortalDatabase(
   error: unknown,
   config: DatabaseSettings & PortalChoiceSettings & Pick<ResolvedConfig, "origins">,
 ): Error | undefined {
-  const origin = config.origins.db;
-  if (!(error instanceof DatabaseMissingError) || (origin !== "default" && origin !== "file")) {
-    return undefined;
-  }
+  if (!(error instanceof DatabaseMissingError) || !topLevelDatabase(config)) return undefined;
   const missing = `database ${config.db} does not exist`;
   return portalNotChosen(config, { missing, code: error.code, allPortals: true });
 }

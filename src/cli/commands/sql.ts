@@ -21,6 +21,7 @@ import { allowedFolders, withFileAccessOption } from "../file-access-option.js";
 import { withFormulaOption } from "../formula-option.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 import { portalDatabaseRefusal } from "../portal-database-refusal.js";
+import { topLevelDatabase } from "../unchosen-portal-database.js";
 import { withWaitOption } from "../wait-option.js";
 
 /** The query positional, --format and the options `sql` shares with the other commands. */
@@ -95,10 +96,7 @@ async function unchosenDatabase(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
 ): Promise<Error | undefined> {
-  const origin = config.origins.db;
-  if (!(error instanceof DatabaseMissingError) || (origin !== "default" && origin !== "file")) {
-    return undefined;
-  }
+  if (!(error instanceof DatabaseMissingError) || !topLevelDatabase(config)) return undefined;
   return portalDatabaseRefusal(config, flags, ctx);
 }
 
