@@ -29,11 +29,20 @@ export interface PortalCommandSetup extends CommandSetup {
   readonly keySource: string;
 }
 
-/** `configFile: false` reads no config file, not even the one in the working directory. */
+/**
+ * Runs with a command's settings as soon as they are read, before anything else is: what must be
+ * known before the first step that can fail (whom to tell of a failure, before the key is read).
+ */
+export type SettingsHook = (setup: CommandSetup) => Promise<void>;
+
+/**
+ * `configFile: false` reads no config file, not even the one in the working directory;
+ * `settled` runs once the settings are read.
+ */
 export async function setupCommand(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
-  options: { configFile?: false } = {},
+  options: { configFile?: false; settled?: SettingsHook | undefined } = {},
 ): Promise<CommandSetup> {
   const config = await resolveConfig({
     flags,
@@ -50,7 +59,9 @@ export async function setupCommand(
   const secrets: string[] = [];
   const logger = commandLogger(config, ctx, secrets);
   for (const line of misspeltEnvNames(ctx.env)) logger.warn(line);
-  return { config, logger, secrets };
+  const setup = { config, logger, secrets };
+  await options.settled?.(setup);
+  return setup;
 }
 
 /** The logger of a command with `config`, on the context's stderr, redacting `secrets`. */
@@ -78,9 +89,9 @@ export function commandLogger(
 export async function setupPortalCommand(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
-  options: { portalChoice?: { allPortals: boolean } } = {},
+  options: { portalChoice?: { allPortals: boolean }; settled?: SettingsHook | undefined } = {},
 ): Promise<PortalCommandSetup> {
-  const setup = await setupCommand(flags, ctx);
+  const setup = await setupCommand(flags, ctx, { settled: options.settled });
   const { portalChoice } = options;
   if (portalChoice !== undefined && setup.config.baseUrl === undefined) {
     const missing = { missing: "no portal address", code: "bad-input", ...portalChoice } as const;

@@ -4,7 +4,12 @@
  */
 import type { ExtractResult } from "../extract/extract.js";
 import type { LmsDatabase } from "../load/database.js";
-import { type PortalCommandSetup, setupPortalCommand, withDatabase } from "./command-setup.js";
+import {
+  type PortalCommandSetup,
+  type SettingsHook,
+  setupPortalCommand,
+  withDatabase,
+} from "./command-setup.js";
 import type { CliContext } from "./context.js";
 import {
   checkExtractFlags,
@@ -25,6 +30,8 @@ export async function extractCommand(
   args: ExtractFlags & Readonly<Record<string, unknown>>,
   ctx: CliContext,
   hooks: {
+    /** Runs with the settings, before the API key is read (setupCommand's hook). */
+    settled?: SettingsHook;
     before?: (setup: PortalCommandSetup) => Promise<void>;
     after?: (db: LmsDatabase, setup: PortalCommandSetup) => Promise<void>;
     /** Whether the command takes --all-portals, for the advice when no portal was chosen. */
@@ -35,7 +42,10 @@ export async function extractCommand(
   // A bad --since or --only is refused before the key is read or the database opened.
   checkExtractFlags(args);
   const allPortals = hooks.allPortals ?? false;
-  const setup = await setupPortalCommand(args, ctx, { portalChoice: { allPortals } });
+  const setup = await setupPortalCommand(args, ctx, {
+    portalChoice: { allPortals },
+    settled: hooks.settled,
+  });
   await hooks.before?.(setup);
   const { config, logger, apiKey } = setup;
   const waitSeconds = typeof args.wait === "number" ? args.wait : undefined;

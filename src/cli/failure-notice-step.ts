@@ -1,7 +1,8 @@
 /**
- * --mail-failures-to (LMS_MAIL_FAILURES_TO, mail.failuresTo) for `run`, `report` and `extract`
- * (which takes it from the environment or the config file only): when the command fails, the
- * addresses get one short message with its last line. The addresses and the
+ * --mail-failures-to (LMS_MAIL_FAILURES_TO, mail.failuresTo) for `run` and `report`, and from the
+ * environment or the config file only for `extract`, `publish`, `roster import` and `apply`
+ * (which take no mail flags): when the command fails, the addresses get one short message with
+ * its last line. The addresses and the
  * mail server are checked with the command's other settings, before anything runs, so a typo is
  * found when the job is set up rather than on the day it fails. A run stopped by a signal is not
  * a failure to report: whoever stopped it knows.
@@ -13,7 +14,7 @@ import { parseAddressList } from "../mail/address.js";
 import { tellFailure } from "../mail/failure-notice.js";
 import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
 import { shellWord } from "../text/shell-word.js";
-import { type CommandSetup, commandLogger } from "./command-setup.js";
+import { type CommandSetup, commandLogger, type SettingsHook } from "./command-setup.js";
 import type { CliContext } from "./context.js";
 import { exitCodeOf, failureLine } from "./exit-codes.js";
 
@@ -68,25 +69,69 @@ export async function failureNoticeTargetOf(
   return failureNoticeTarget({ config, logger, secrets }, ctx, command);
 }
 
+/**
+ * The recipients of a command that reads its settings once, in its own setup: `settled` (the
+ * setup's hook) reads them there, before the setup's next step (the API key) can fail, and
+ * `run` tells them if the work fails after that. Reading the settings a second time for the
+ * notice would read a password twice: a pipe's (`<(pass smtp)`) has nothing left the second time.
+ */
+export class FailureNotice {
+  private target: FailureNoticeTarget | undefined;
+
+  constructor(
+    private readonly ctx: CliContext,
+    private readonly command: string,
+  ) {}
+
+  /** The recipients, once the setup has read them; the mail server's settings with them. */
+  get told(): FailureNoticeTarget | undefined {
+    return this.target;
+  }
+
+  readonly settled: SettingsHook = async (setup) => {
+    this.target = await failureNoticeTarget(setup, this.ctx, this.command);
+  };
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return withFailureNotice(this.ctx, () => this.target, work);
+  }
+}
+
 /** `lms-export WORDS`, each word quoted for a shell: how a notice names the command. */
 export function noticeCommandName(words: readonly string[]): string {
   return ["lms-export", ...words.map(shellWord)].join(" ");
 }
 
+/** `lms-export COMMAND [--portal NAME | --all-portals]`: which portal's it was says most. */
+export function portalCommandName(
+  command: string,
+  args: { portal?: string | undefined; allPortals?: boolean | undefined },
+): string {
+  const which =
+    args.portal !== undefined
+      ? ["--portal", args.portal]
+      : args.allPortals
+        ? ["--all-portals"]
+        : [];
+  return noticeCommandName([command, ...which]);
+}
+
 /**
- * Runs `work`; when it fails (not by a signal) and `told` names recipients, tells them
- * before the failure goes on to the CLI's edge, unchanged. A notice that cannot be sent is
- * logged as a warning: the command's own failure is what the exit code says.
+ * Runs `work`; when it fails (not by a signal) and `told` names recipients (or answers them,
+ * when they are read during the work), tells them before the failure goes on to the CLI's edge,
+ * unchanged. A notice that cannot be sent is logged as a warning: the command's own failure is
+ * what the exit code says.
  */
 export async function withFailureNotice<T>(
   ctx: CliContext,
-  told: FailureNoticeTarget | undefined,
+  recipients: FailureNoticeTarget | undefined | (() => FailureNoticeTarget | undefined),
   work: () => Promise<T>,
 ): Promise<T> {
   const started = new Date();
   try {
     return await work();
   } catch (error) {
+    const told = typeof recipients === "function" ? recipients() : recipients;
     if (told !== undefined && !ctx.signal.aborted) {
       const redact = createRedactor(() => told.secrets);
       const failed = {

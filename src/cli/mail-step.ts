@@ -52,13 +52,15 @@ export function refuseSmtpPasswordFlag(args: Readonly<Record<string, unknown>>):
 
 /**
  * Undefined when neither --mail nor --mail-to was given. Otherwise checks the addresses and the
- * server settings and reads the password (added to the redacted secrets at once); every problem
- * is a bad-input error before anything runs.
+ * server settings and reads the password (added to the redacted secrets at once), unless the
+ * settings are `known` (read already, for the failure notice); every problem is a bad-input
+ * error before anything runs.
  */
 export async function mailRequest(
   args: Readonly<Record<string, unknown>>,
   setup: CommandSetup,
   ctx: CliContext,
+  known?: MailSettings,
 ): Promise<MailRequest | undefined> {
   refuseSmtpPasswordFlag(args);
   const only = mailOnlyTargets(args);
@@ -66,11 +68,15 @@ export async function mailRequest(
   if (args.mail !== true && given === undefined) return undefined;
   const mailTo = given === undefined ? undefined : parseAddressList(String(given), "--mail-to");
   const defaultTo = defaultRecipients(setup.config);
-  const settings = await resolveMailSettings(setup.config, ctx.env, {
-    logger: setup.logger,
-    signal: ctx.signal,
-  });
-  if (settings.password !== undefined) setup.secrets.push(settings.password);
+  const settings =
+    known ??
+    (await resolveMailSettings(setup.config, ctx.env, {
+      logger: setup.logger,
+      signal: ctx.signal,
+    }));
+  if (settings.password !== undefined && !setup.secrets.includes(settings.password)) {
+    setup.secrets.push(settings.password);
+  }
   return { settings, mailTo, defaultTo, secrets: setup.secrets, only };
 }
 

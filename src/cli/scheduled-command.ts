@@ -34,8 +34,11 @@ export const SCHEDULABLE = [
   "simulate",
 ];
 
-/** The commands whose settings are checked now, as their handlers would resolve them. */
-const SETTINGS_CHECKED = ["run", "extract", "report"];
+/**
+ * The commands whose settings are checked now, as their handlers would resolve them: those that
+ * talk to the portal or mail, and those that tell failure recipients.
+ */
+const SETTINGS_CHECKED = ["run", "extract", "report", "publish", "roster"];
 
 /** Parses a command line with the CLI's own definitions without running it (main's). */
 export type CheckCommandLine = (

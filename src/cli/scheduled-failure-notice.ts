@@ -1,7 +1,8 @@
 /**
- * What `schedule` tells the failure recipients (--mail-failures-to) of its `run`, `report` or
- * `extract` when the run could not tell them itself: it was killed outright (SIGKILL from the out-of-memory
- * killer or `kill -9`, a crash by a signal) or never started. A run that exits with a code has
+ * What `schedule` tells the failure recipients (--mail-failures-to) of its `run`, `report`,
+ * `extract`, `publish` or `roster import` when the run could not tell them itself: it was killed
+ * outright (SIGKILL from the out-of-memory killer or `kill -9`, a crash by a signal) or never
+ * started. A run that exits with a code has
  * said its own failure, and told them if it could (failure-notice-step.ts).
  */
 import { hostname } from "node:os";
@@ -11,8 +12,8 @@ import type { CliContext } from "./context.js";
 import { failureNoticeTargetOf, noticeCommandName } from "./failure-notice-step.js";
 import type { CheckCommandLine } from "./scheduled-command.js";
 
-/** The commands that take failure recipients. */
-const TELLING = new Set(["run", "report", "extract"]);
+/** The schedulable commands that take failure recipients. */
+const TELLING = new Set(["run", "report", "extract", "publish", "roster"]);
 
 /** `lms-export run weekly-compliance`: the command and its names, up to the first option. */
 function commandName(args: readonly string[]): string {

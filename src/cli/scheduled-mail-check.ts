@@ -2,7 +2,8 @@
  * What `schedule` checks when it starts a command that mails (`-- run weekly-compliance --mail`):
  * the mail settings and the --mail-to and --mail-only addresses the runs will use, so a missing
  * LMS_SMTP_URL or a bad address stops the schedule at once instead of failing every Monday at six;
- * and the failure recipients (--mail-failures-to) of a `run` or `report`, with or without --mail.
+ * and the failure recipients (--mail-failures-to) of a command that tells them, with or without
+ * --mail.
  */
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js";
 import { parseAddressList } from "../mail/address.js";
@@ -15,9 +16,9 @@ import { defaultRecipients } from "./mail-step.js";
  * Contract: does nothing unless the parsed command line holds --mail, --mail-to or --mail-only,
  * or the command's resolved settings (`config`) name failure recipients; otherwise throws the
  * bad input the scheduled command itself would give for its mail settings or addresses. `config`
- * is the command's settings when already resolved from the same line (only `run` and `report`
- * take failure recipients, and theirs always are); the password file is read to check it, and
- * the password dropped.
+ * is the command's settings when already resolved from the same line (those of every command
+ * that takes failure recipients are); the password file is read to check it, and the password
+ * dropped.
  */
 export async function checkScheduledMail(
   parsed: Readonly<Record<string, unknown>>,

@@ -1,11 +1,14 @@
 /**
- * --mail-failures-to (LMS_MAIL_FAILURES_TO): a `run`, `report` or `extract` that fails tells those addresses
- * by mail, through a real SMTP server on 127.0.0.1, with the line the command ended with; one that
- * succeeds, or is stopped, tells nobody; a notice that cannot go leaves the command's own failure
- * as it was.
+ * --mail-failures-to (LMS_MAIL_FAILURES_TO): a `run`, `report`, `extract`, `publish`, `roster
+ * import` or `apply --yes` that fails tells those addresses by mail, through a real SMTP server on
+ * 127.0.0.1, with the line the command ended with; one that succeeds, or is stopped, tells
+ * nobody, nor `apply` asked at a terminal; a notice that cannot go leaves the command's own
+ * failure as it was. A `run` that mails reads the mail server's password once, for its notice
+ * and its mailing: a password from a pipe has nothing left to give a second read.
  */
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -178,3 +181,79 @@ test("a report that fails tells them; one stopped by Ctrl-C does not", async () 
     await smtp.close();
   }
 });
+
+test.each([
+  [["publish", "--lake", "lake", "--db", "never-extracted.duckdb"], "publish"],
+  [
+    ["roster", "import", "people-gone.csv", "--db", "roster.duckdb"],
+    "roster import people-gone.csv",
+  ],
+  [
+    ["apply", "extend.csv", "--op", "product_access.edit", "--yes", "--db", "none.duckdb"],
+    "apply extend.csv --op product_access.edit",
+  ],
+])("%j tells the failure addresses", async (args, named) => {
+  const { run, received } = await runTelling(args, {}, sim.baseUrl);
+  expect(run.code).not.toBe(0);
+  expect(received).toHaveLength(1);
+  expect(received[0]?.to.sort()).toEqual(["lead@example.com", "ops@example.com"]);
+  expect(received[0]?.parsed.subject).toMatch(new RegExp(`^lms-export ${named} failed on \\S+$`));
+  expect(received[0]?.parsed.text).toContain(lastLine(run.stderr));
+  expect(received[0]?.raw.toString("latin1")).not.toContain("demo-key");
+});
+
+test("apply without --yes, which a person answers at a terminal, tells nobody", async () => {
+  const { run, received } = await runTelling(
+    ["apply", "extend.csv", "--op", "product_access.edit", "--db", "none.duckdb"],
+    {},
+    sim.baseUrl,
+  );
+  expect(run.code).not.toBe(0);
+  expect(lastLine(run.stderr)).toContain("none.duckdb does not exist");
+  expect(received).toHaveLength(0);
+});
+
+test("a run that mails, its password in a pipe, reads it once for the notice and the mailing", async () => {
+  const smtp = await startSmtp({ auth: { user: "reporter", pass: "s3cret-pw" } });
+  const fifo = join(dir, "smtp-password");
+  await new Promise<void>((resolve, reject) => {
+    spawn("mkfifo", [fifo]).on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`mkfifo ${code}`)),
+    );
+  });
+  // Others may read it: the warning says so, once, as the password is read once.
+  await chmod(fifo, 0o644);
+  // One writer, as `<(pass show smtp)` is: the pipe gives the password to one reader.
+  const writer = spawn("sh", ["-c", 'printf "s3cret-pw\\n" > "$0"', fifo]);
+  try {
+    const run = await runCliIn(
+      dir,
+      [
+        "run",
+        "data-freshness",
+        "--db",
+        "piped.duckdb",
+        "--out",
+        "piped-out",
+        "--mail-to",
+        "lead@example.com",
+      ],
+      {
+        LMS_BASE_URL: sim.baseUrl,
+        LMS_API_KEY: "demo-key",
+        LMS_SMTP_URL: `smtp://reporter@127.0.0.1:${smtp.port}`,
+        LMS_SMTP_PASSWORD_FILE: fifo,
+        LMS_MAIL_FROM: "reports@example.com",
+        LMS_MAIL_FAILURES_TO: "ops@example.com",
+      },
+    );
+    expect(run.stderr.match(/can be read by other users/g)).toHaveLength(1);
+    expect(run.code).toBe(0);
+    await smtp.close();
+    expect(smtp.received.map((m) => m.to)).toEqual([["lead@example.com"]]);
+    expect(smtp.logins).toEqual([{ user: "reporter", pass: "s3cret-pw" }]);
+  } finally {
+    writer.kill();
+    await smtp.close();
+  }
+}, 60_000);

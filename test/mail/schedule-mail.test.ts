@@ -71,6 +71,16 @@ describe("schedule with a command that mails", () => {
     ],
     // Failure recipients, with or without --mail: checked, and the server they need too.
     [
+      ["publish", "--lake", "lake"],
+      { LMS_MAIL_FAILURES_TO: "ops@example.com,oops" },
+      'LMS_MAIL_FAILURES_TO: "oops" is not an e-mail address',
+    ],
+    [
+      ["roster", "import", "people.csv"],
+      { LMS_MAIL_FAILURES_TO: "ops@example.com" },
+      "sending mail needs settings: set LMS_SMTP_URL",
+    ],
+    [
       ["report", "weekly-compliance", "--mail-failures-to", "ops@example.com,oops"],
       SETTINGS,
       '--mail-failures-to: "oops" is not an e-mail address',

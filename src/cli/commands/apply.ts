@@ -24,11 +24,13 @@ import { type ApplySoFar, applyLastWords } from "../apply-last-words.js";
 import {
   type CommandSetup,
   dbSetting,
+  type SettingsHook,
   setupCommand,
   setupPortalCommand,
   withDatabase,
 } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { FailureNotice, noticeCommandName } from "../failure-notice-step.js";
 import { namingKeySource } from "../key-refusal.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
 import { withWaitOption } from "../wait-option.js";
@@ -176,10 +178,13 @@ async function applySetup(
   args: ApplyArgs,
   argv: Readonly<Record<string, unknown>>,
   ctx: CliContext,
+  settled: SettingsHook | undefined,
 ): Promise<{ setup: CommandSetup; apiKey: string; keySource: string }> {
   const flags = { ...argv, format: undefined, param: undefined };
   // A dry run reads only the local database: it needs no key.
-  const setup = args.dryRun ? await setupCommand(flags, ctx) : await setupPortalCommand(flags, ctx);
+  const setup = args.dryRun
+    ? await setupCommand(flags, ctx, { settled })
+    : await setupPortalCommand(flags, ctx, { settled });
   const apiKey = "apiKey" in setup ? String(setup.apiKey) : "";
   const keySource = "keySource" in setup ? String(setup.keySource) : "";
   const { config } = setup;
@@ -222,13 +227,14 @@ async function runApply(
   args: ApplyArgs,
   argv: Readonly<Record<string, unknown>>,
   ctx: CliContext,
+  settled?: SettingsHook,
 ): Promise<void> {
   const op = checkedOp(args.op);
   const maxChanges = checkedMaxChanges(args);
   // "~/" is the home folder here too, as in every path setting: no shell expands it in a quoted
   // argument or a schedule's command line.
   const path = settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, args.file);
-  const { setup, apiKey, keySource } = await applySetup(args, argv, ctx);
+  const { setup, apiKey, keySource } = await applySetup(args, argv, ctx, settled);
   const { config, logger } = setup;
   const wait = { seconds: args.wait, logger, signal: ctx.signal };
   await withDatabase(config, { wait }, async (db) => {
@@ -356,20 +362,25 @@ export function registerApply(root: Argv, ctx: CliContext): Argv {
     "apply <file>",
     "Apply bulk changes from a file (CSV, XLSX, Parquet, JSON lines) to the portal",
     applyOptions,
-    (args) =>
-      runApply(
-        {
-          file: args.file,
-          op: args.op,
-          dryRun: args.dryRun,
-          yes: args.yes,
-          resume: args.resume,
-          maxChanges: args.maxChanges,
-          strict: args.strict,
-          wait: args.wait,
-        },
-        args,
+    (args) => {
+      const applied = {
+        file: args.file,
+        op: args.op,
+        dryRun: args.dryRun,
+        yes: args.yes,
+        resume: args.resume,
+        maxChanges: args.maxChanges,
+        strict: args.strict,
+        wait: args.wait,
+      };
+      // Told only when nobody watches: --yes from a script. A person who is asked, or who
+      // tries a dry run, sees the failure where it happens.
+      if (!args.yes || args.dryRun) return runApply(applied, args, ctx);
+      const notice = new FailureNotice(
         ctx,
-      ),
+        noticeCommandName(["apply", args.file, "--op", args.op]),
+      );
+      return notice.run(() => runApply(applied, args, ctx, notice.settled));
+    },
   );
 }

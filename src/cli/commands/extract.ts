@@ -5,24 +5,14 @@ import { extractAllPortals } from "../extract-all-portals.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
 import {
+  FailureNotice,
   failureNoticeTargetOf,
-  noticeCommandName,
+  portalCommandName,
   withFailureNotice,
 } from "../failure-notice-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
 import { withPortalOptions } from "../portal-options.js";
 import { withWaitOption } from "../wait-option.js";
-
-/** `lms-export extract [--portal NAME | --all-portals]`, as a failure notice names it. */
-function extractName(args: { portal?: string | undefined; allPortals?: boolean | undefined }) {
-  const which =
-    args.portal !== undefined
-      ? ["--portal", args.portal]
-      : args.allPortals
-        ? ["--all-portals"]
-        : [];
-  return noticeCommandName(["extract", ...which]);
-}
 
 export function registerExtract(root: Argv, ctx: CliContext): Argv {
   return root.command(
@@ -58,11 +48,16 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
     async (args) => {
       if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
       // Failure recipients come from the environment or the config file: extract has no mail flags.
-      const notice = await failureNoticeTargetOf(args, ctx, extractName(args));
-      await withFailureNotice(ctx, notice, async () => {
-        if (args.allPortals) await extractAllPortals(args, ctx);
-        else await extractCommand(args, ctx, { allPortals: true });
-      });
+      if (args.allPortals) {
+        // The batch's own settings, read once here: each portal's extract reads its own.
+        const notice = await failureNoticeTargetOf(args, ctx, portalCommandName("extract", args));
+        await withFailureNotice(ctx, notice, () => extractAllPortals(args, ctx));
+        return;
+      }
+      const notice = new FailureNotice(ctx, portalCommandName("extract", args));
+      await notice.run(() =>
+        extractCommand(args, ctx, { allPortals: true, settled: notice.settled }),
+      );
     },
   );
 }

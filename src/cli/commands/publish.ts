@@ -12,8 +12,14 @@ import { checkSchemaName } from "../../publish/postgres/schema-name.js";
 import { counted } from "../../text/counted.js";
 import { configuredPortals, forEachPortal } from "../all-portals.js";
 import type { CommandArgs } from "../command-args.js";
-import { setupCommand, withDatabase } from "../command-setup.js";
+import { type SettingsHook, setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import {
+  FailureNotice,
+  failureNoticeTargetOf,
+  portalCommandName,
+  withFailureNotice,
+} from "../failure-notice-step.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 import { withPortalOptions } from "../portal-options.js";
 import { checkPublishTargets } from "../publish-targets.js";
@@ -89,17 +95,25 @@ async function publishHandler(
         "--all-portals publishes each portal's database to --lake only: leave out --postgres and --db",
       );
     }
+    // The batch's own settings name whom to tell: each portal's publish reads its own.
+    const notice = await failureNoticeTargetOf(args, ctx, portalCommandName("publish", args));
     const { names, atOnce } = await configuredPortals(args, ctx);
-    await forEachPortal(names, atOnce, ctx, (name, portalCtx) =>
-      publishOne({ ...args, portal: name, allPortals: false }, portalCtx, {}),
+    await withFailureNotice(ctx, notice, () =>
+      forEachPortal(names, atOnce, ctx, (name, portalCtx) =>
+        publishOne({ ...args, portal: name, allPortals: false }, portalCtx, {}),
+      ),
     );
     return;
   }
-  await publishOne({ ...args, portal }, ctx, {
-    postgres: args.postgres,
-    schema,
-    timeoutSeconds: args.postgresTimeout,
-  });
+  const notice = new FailureNotice(ctx, portalCommandName("publish", args));
+  await notice.run(() =>
+    publishOne({ ...args, portal }, ctx, {
+      postgres: args.postgres,
+      schema,
+      timeoutSeconds: args.postgresTimeout,
+      settled: notice.settled,
+    }),
+  );
 }
 
 /**
@@ -128,9 +142,14 @@ type PublishArgs = Readonly<Record<string, unknown>> & {
 async function publishOne(
   args: PublishArgs,
   ctx: CliContext,
-  to: { postgres?: string | undefined; schema?: string | undefined; timeoutSeconds?: number },
+  to: {
+    postgres?: string | undefined;
+    schema?: string | undefined;
+    timeoutSeconds?: number;
+    settled?: SettingsHook;
+  },
 ): Promise<void> {
-  const { config, logger, secrets } = await setupCommand(args, ctx);
+  const { config, logger, secrets } = await setupCommand(args, ctx, { settled: to.settled });
   // Checked before the database is opened; the logger warns of a password file others may read.
   const pg =
     to.postgres === undefined

@@ -12,8 +12,9 @@ import { missingPersonFieldWarning } from "../../roster/person-columns.js";
 import { sharedEmailsWarning } from "../../roster/shared-emails.js";
 import { quotedCell } from "../../tabular/quoted-cell.js";
 import { counted } from "../../text/counted.js";
-import { setupCommand, withDatabase } from "../command-setup.js";
+import { type SettingsHook, setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
+import { FailureNotice, noticeCommandName } from "../failure-notice-step.js";
 import { withConfigOption, withDbOption, withLogOptions } from "../options.js";
 import { portalDatabaseRefusal } from "../portal-database-refusal.js";
 import { withWaitOption } from "../wait-option.js";
@@ -110,6 +111,25 @@ async function importInto(
   });
 }
 
+/** `roster import FILE`'s work once whom to tell of a failure is known (`settled` reads it). */
+async function importCommand(
+  args: ImportFlags & Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+  settled: SettingsHook,
+): Promise<void> {
+  const flags = { ...args, format: undefined, param: undefined };
+  const { config, logger } = await setupCommand(flags, ctx, { settled });
+  const created = !existsSync(config.db);
+  if (created) await refuseDefaultBesidePortals(config, args, ctx);
+  const summary = await importInto(config, args, ctx, { logger, created });
+  ctx.stdout.write(summaryLine(summary, shownPath(ctx.cwd, config.db), created));
+  for (const field of summary.missingFields) {
+    logger.warn(missingPersonFieldWarning(summary.file, field));
+  }
+  const shared = sharedEmailsWarning(summary.sharedEmails);
+  if (shared !== undefined) logger.warn(shared);
+}
+
 /**
  * `roster import FILE`: the organisation's people, from an HR or portal-admin export, into the
  * `user` table (the portal cannot list users). Replaces the roster, or with --merge upserts it.
@@ -140,19 +160,9 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             .example("$0 roster import people.csv", "the file becomes the whole roster")
             .example("$0 roster import hr.xlsx --sheet Staff --merge", "update from one sheet"),
         async (args) => {
-          const { config, logger } = await setupCommand(
-            { ...args, format: undefined, param: undefined },
-            ctx,
-          );
-          const created = !existsSync(config.db);
-          if (created) await refuseDefaultBesidePortals(config, args, ctx);
-          const summary = await importInto(config, args, ctx, { logger, created });
-          ctx.stdout.write(summaryLine(summary, shownPath(ctx.cwd, config.db), created));
-          for (const field of summary.missingFields) {
-            logger.warn(missingPersonFieldWarning(summary.file, field));
-          }
-          const shared = sharedEmailsWarning(summary.sharedEmails);
-          if (shared !== undefined) logger.warn(shared);
+          // Whom to tell comes from the environment or the config file: no mail flags here.
+          const notice = new FailureNotice(ctx, noticeCommandName(["roster", "import", args.file]));
+          await notice.run(() => importCommand(args, ctx, notice.settled));
         },
       )
       .demandCommand(1, "Name a roster command: try `lms-export roster import --help`."),

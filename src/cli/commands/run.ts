@@ -12,11 +12,7 @@ import type { PortalCommandSetup } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
-import {
-  failureNoticeTargetOf,
-  noticeCommandName,
-  withFailureNotice,
-} from "../failure-notice-step.js";
+import { FailureNotice, noticeCommandName } from "../failure-notice-step.js";
 import { allowedFolders } from "../file-access-option.js";
 import { checkJobMail, type MailRequest, mailRequest } from "../mail-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
@@ -78,8 +74,10 @@ async function planReports(
   args: RunArgs,
   setup: PortalCommandSetup,
   ctx: CliContext,
+  notice: FailureNotice,
 ): Promise<ReportPlan> {
-  const request = await mailRequest(args, setup, ctx);
+  // The mail server's settings as the failure notice read them, if it did: read once.
+  const request = await mailRequest(args, setup, ctx, notice.told?.settings);
   const catalog = await loadCatalogFor(args.catalog, ctx, args.reports);
   const { config } = setup;
   const { jobs } = await reportJobs(args.reports, catalog, setup, ctx.cwd, new Date());
@@ -104,10 +102,14 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
   refuseRunAllPortals(args);
   if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx, false);
   let plan: ReportPlan = { catalog: undefined, request: undefined, allowed: [] };
+  // Its recipients are read with the settings, so that a failure of any step after them is
+  // told: an API key file gone included.
+  const notice = new FailureNotice(ctx, commandName(args));
   const extract = () =>
     extractCommand(args, ctx, {
+      settled: notice.settled,
       before: async (setup) => {
-        plan = await planReports(args, withPortalOutDir(setup), ctx);
+        plan = await planReports(args, withPortalOutDir(setup), ctx, notice);
       },
       after: async (db, extracted) => {
         const setup = withPortalOutDir(extracted);
@@ -129,9 +131,7 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
         });
       },
     });
-  // Read first, so that a failure of any step after it is told: an API key file gone included.
-  const notice = await failureNoticeTargetOf(args, ctx, commandName(args));
-  await withFailureNotice(ctx, notice, extract);
+  await notice.run(extract);
 }
 
 export function registerRun(root: Argv, ctx: CliContext): Argv {
