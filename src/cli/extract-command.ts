@@ -39,12 +39,15 @@ export async function extractCommand(
   } = {},
 ): Promise<ExtractResult> {
   const started = Date.now();
-  // A bad --since or --only is refused before the key is read or the database opened.
-  checkExtractFlags(args);
   const allPortals = hooks.allPortals ?? false;
   const setup = await setupPortalCommand(args, ctx, {
     portalChoice: { allPortals },
-    settled: hooks.settled,
+    settled: async (settings) => {
+      await hooks.settled?.(settings);
+      // A bad --since or --only is refused before the key is read or the database opened, and
+      // after whom to tell is known: a cron line's typo is a failure like any other.
+      checkExtractFlags(args);
+    },
   });
   await hooks.before?.(setup);
   const { config, logger, apiKey } = setup;

@@ -183,6 +183,8 @@ test("a report that fails tells them; one stopped by Ctrl-C does not", async () 
 });
 
 test.each([
+  // A typo in a flag checked at the start is a failure like any other.
+  [["extract", "--only", "grp,usr_grp", "--db", "only-typo.duckdb"], "extract"],
   [["publish", "--lake", "lake", "--db", "never-extracted.duckdb"], "publish"],
   [
     ["roster", "import", "people-gone.csv", "--db", "roster.duckdb"],
