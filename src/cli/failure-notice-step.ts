@@ -61,9 +61,11 @@ export async function failureNoticeTargetOf(
   flags: Readonly<Record<string, unknown>>,
   ctx: CliContext,
   command: string,
+  options: { configFile?: false } = {},
 ): Promise<FailureNoticeTarget | undefined> {
   const isTTY = streamIsTTY(ctx.stderr);
-  const config = await resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY });
+  const configPath = options.configFile === false ? { configPath: false as const } : {};
+  const config = await resolveConfig({ flags, env: ctx.env, cwd: ctx.cwd, isTTY, ...configPath });
   const secrets: string[] = [];
   const logger = commandLogger(config, ctx, secrets);
   return failureNoticeTarget({ config, logger, secrets }, ctx, command);
@@ -77,10 +79,12 @@ export async function failureNoticeTargetOf(
  */
 export class FailureNotice {
   private target: FailureNoticeTarget | undefined;
+  private read = false;
 
   constructor(
     private readonly ctx: CliContext,
     private readonly command: string,
+    private readonly flags: Readonly<Record<string, unknown>>,
   ) {}
 
   /** The recipients, once the setup has read them; the mail server's settings with them. */
@@ -89,11 +93,25 @@ export class FailureNotice {
   }
 
   readonly settled: SettingsHook = async (setup) => {
+    this.read = true;
     this.target = await failureNoticeTarget(setup, this.ctx, this.command);
   };
 
   run<T>(work: () => Promise<T>): Promise<T> {
-    return withFailureNotice(this.ctx, () => this.target, work);
+    return withFailureNotice(this.ctx, () => this.target ?? this.withoutSettings(), work);
+  }
+
+  /**
+   * When the settings could not be read at all (a config file someone broke, the commonest
+   * reason), the recipients and mail server the environment and flags alone name, if they do:
+   * a scheduled job set up by environment still tells someone its config file went wrong.
+   */
+  private async withoutSettings(): Promise<FailureNoticeTarget | undefined> {
+    if (this.read) return undefined;
+    const { ctx, command } = this;
+    // A portal's settings are the config file's: without it, the top-level ones.
+    const flags = { ...this.flags, portal: undefined };
+    return failureNoticeTargetOf(flags, ctx, command, { configFile: false }).catch(() => undefined);
   }
 }
 
@@ -124,15 +142,19 @@ export function portalCommandName(
  */
 export async function withFailureNotice<T>(
   ctx: CliContext,
-  recipients: FailureNoticeTarget | undefined | (() => FailureNoticeTarget | undefined),
+  recipients:
+    | FailureNoticeTarget
+    | undefined
+    | (() => Promise<FailureNoticeTarget | undefined> | FailureNoticeTarget | undefined),
   work: () => Promise<T>,
 ): Promise<T> {
   const started = new Date();
   try {
     return await work();
   } catch (error) {
-    const told = typeof recipients === "function" ? recipients() : recipients;
-    if (told !== undefined && !ctx.signal.aborted) {
+    if (ctx.signal.aborted) throw error;
+    const told = typeof recipients === "function" ? await recipients() : recipients;
+    if (told !== undefined) {
       const redact = createRedactor(() => told.secrets);
       const failed = {
         command: told.command,

@@ -8,7 +8,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -259,3 +259,30 @@ test("a run that mails, its password in a pipe, reads it once for the notice and
     await smtp.close();
   }
 }, 60_000);
+
+test("a config file someone broke is told to the recipients the environment names", async () => {
+  const broken = join(dir, "broken-config");
+  await mkdir(broken, { recursive: true });
+  await writeFile(
+    join(broken, "lms-export.config.json"),
+    '{ "portals": { "acme": { "db": "acme.duckdb", } } }\n',
+  );
+  const smtp = await startSmtp();
+  try {
+    const env = settings(smtp.url, sim.baseUrl);
+    const report = await runCliIn(broken, ["report", "data-freshness"], env);
+    const run = await runCliIn(broken, ["run", "data-freshness", "--portal", "acme"], env);
+    await smtp.close();
+    for (const failed of [report, run]) {
+      expect(failed.code).toBe(2);
+      expect(lastLine(failed.stderr)).toContain("not valid JSON");
+    }
+    expect(smtp.received.map((m) => m.parsed.subject)).toEqual([
+      expect.stringMatching(/^lms-export report data-freshness failed on /),
+      expect.stringMatching(/^lms-export run data-freshness --portal acme failed on /),
+    ]);
+    expect(smtp.received[1]?.parsed.text).toContain(lastLine(run.stderr));
+  } finally {
+    await smtp.close();
+  }
+});

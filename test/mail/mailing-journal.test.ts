@@ -142,7 +142,8 @@ test("killed again while resuming: a third run still sends none of the messages 
   expect(third.stdout).toContain("mail: 1 message sent\n");
   expect(smtp.received).toHaveLength(6);
   expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
-});
+  // Three runs of the built CLI, two of them killed: past 60 s on a loaded machine.
+}, 180_000);
 
 test("killed while the server was down, before the fourth message was handed over: the same command sends the last three", async () => {
   // After three messages the server takes no new connection: the fourth waits to try again.

@@ -376,10 +376,8 @@ export function registerApply(root: Argv, ctx: CliContext): Argv {
       // Told only when nobody watches: --yes from a script. A person who is asked, or who
       // tries a dry run, sees the failure where it happens.
       if (!args.yes || args.dryRun) return runApply(applied, args, ctx);
-      const notice = new FailureNotice(
-        ctx,
-        noticeCommandName(["apply", args.file, "--op", args.op]),
-      );
+      const name = noticeCommandName(["apply", args.file, "--op", args.op]);
+      const notice = new FailureNotice(ctx, name, args);
       return notice.run(() => runApply(applied, args, ctx, notice.settled));
     },
   );

@@ -46,7 +46,6 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
           "continue the last --all-portals batch: the portals it finished are not extracted again",
         ),
     async (args) => {
-      if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
       // Failure recipients come from the environment or the config file: extract has no mail flags.
       if (args.allPortals) {
         // The batch's own settings, read once here: each portal's extract reads its own.
@@ -54,10 +53,11 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
         await withFailureNotice(ctx, notice, () => extractAllPortals(args, ctx));
         return;
       }
-      const notice = new FailureNotice(ctx, portalCommandName("extract", args));
-      await notice.run(() =>
-        extractCommand(args, ctx, { allPortals: true, settled: notice.settled }),
-      );
+      const notice = new FailureNotice(ctx, portalCommandName("extract", args), args);
+      await notice.run(async () => {
+        if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
+        await extractCommand(args, ctx, { allPortals: true, settled: notice.settled });
+      });
     },
   );
 }

@@ -105,7 +105,7 @@ async function publishHandler(
     );
     return;
   }
-  const notice = new FailureNotice(ctx, portalCommandName("publish", args));
+  const notice = new FailureNotice(ctx, portalCommandName("publish", args), args);
   await notice.run(() =>
     publishOne({ ...args, portal }, ctx, {
       postgres: args.postgres,

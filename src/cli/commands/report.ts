@@ -6,11 +6,7 @@ import { loadCatalogFor, refuseOutputInCatalog } from "../catalog-option.js";
 import type { CommandArgs } from "../command-args.js";
 import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
-import {
-  failureNoticeTarget,
-  noticeCommandName,
-  withFailureNotice,
-} from "../failure-notice-step.js";
+import { FailureNotice, noticeCommandName } from "../failure-notice-step.js";
 import { allowedFolders } from "../file-access-option.js";
 import { type MailRequest, mailRequest } from "../mail-step.js";
 import { withPortalOutDir } from "../portal-out-dir.js";
@@ -23,12 +19,14 @@ async function reportHandler(
   args: CommandArgs<typeof reportBuilder>,
   ctx: CliContext,
 ): Promise<void> {
-  if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
-  const setup = withPortalOutDir(await setupCommand(args, ctx));
-  const request = await mailRequest(args, setup, ctx);
-  const command = noticeCommandName(["report", ...args.names]);
-  const notice = await failureNoticeTarget(setup, ctx, command, request?.settings);
-  await withFailureNotice(ctx, notice, () => writeReports(args, ctx, setup, request));
+  const notice = new FailureNotice(ctx, noticeCommandName(["report", ...args.names]), args);
+  await notice.run(async () => {
+    if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx);
+    const setup = withPortalOutDir(await setupCommand(args, ctx, { settled: notice.settled }));
+    // The mail server's settings as the notice read them, if it did: the password read once.
+    const request = await mailRequest(args, setup, ctx, notice.told?.settings);
+    await writeReports(args, ctx, setup, request);
+  });
 }
 
 /** The rest of `report` once its mail settings are read: catalog, database, files, mail. */

@@ -161,7 +161,9 @@ export function registerRoster(root: Argv, ctx: CliContext): Argv {
             .example("$0 roster import hr.xlsx --sheet Staff --merge", "update from one sheet"),
         async (args) => {
           // Whom to tell comes from the environment or the config file: no mail flags here.
-          const notice = new FailureNotice(ctx, noticeCommandName(["roster", "import", args.file]));
+          const flags = { ...args, format: undefined, param: undefined };
+          const name = noticeCommandName(["roster", "import", args.file]);
+          const notice = new FailureNotice(ctx, name, flags);
           await notice.run(() => importCommand(args, ctx, notice.settled));
         },
       )

@@ -100,11 +100,10 @@ async function planReports(
 /** Extracts, then writes (and mails) the reports on the database just extracted. */
 async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
   refuseRunAllPortals(args);
-  if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx, false);
   let plan: ReportPlan = { catalog: undefined, request: undefined, allowed: [] };
   // Its recipients are read with the settings, so that a failure of any step after them is
   // told: an API key file gone included.
-  const notice = new FailureNotice(ctx, commandName(args));
+  const notice = new FailureNotice(ctx, commandName(args), args);
   const extract = () =>
     extractCommand(args, ctx, {
       settled: notice.settled,
@@ -131,7 +130,10 @@ async function runHandler(args: RunArgs, ctx: CliContext): Promise<void> {
         });
       },
     });
-  await notice.run(extract);
+  await notice.run(async () => {
+    if (args.portal !== undefined) await requireConfiguredPortal(args.portal, args, ctx, false);
+    await extract();
+  });
 }
 
 export function registerRun(root: Argv, ctx: CliContext): Argv {
