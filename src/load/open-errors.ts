@@ -12,6 +12,7 @@ import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { DUCKDB_MAGIC_END, hasDuckDbMagic } from "../files/duckdb-header.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
+import { folderRefusal, refusalText } from "./folder-probe.js";
 
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? text;
@@ -84,12 +85,38 @@ export async function checkDatabasePath(
       `database ${shown} is read-only; make it writable or choose another --db`,
     );
   }
-  if (!(await writable(dir))) {
+  await checkFolderTakesFiles(shown, absolute);
+}
+
+/**
+ * Throws when no file can be made beside the database at `absolute` (DuckDB makes its .wal there,
+ * an extract its side file): tried by making one, as permission bits pass root even in /proc.
+ */
+async function checkFolderTakesFiles(shown: string, absolute: string): Promise<void> {
+  const dir = dirname(absolute);
+  const refusal = await folderRefusal(dir, absolute);
+  if (refusal === undefined) return;
+  const options = { cause: refusal };
+  if (refusal.code === "EACCES" || refusal.code === "EPERM") {
     throw new LmsExportError(
       "bad-input",
       `directory ${dir} is not writable (DuckDB keeps ${basename(absolute)}.wal beside the database); fix its permissions or choose another --db`,
+      options,
     );
   }
+  if (refusal.code === "ENOSPC" || refusal.code === "EDQUOT") {
+    const room = noSpaceText(absolute);
+    throw new LmsExportError(
+      "disk-full",
+      `no file can be made beside database ${shown}: ${room}; free space there`,
+      options,
+    );
+  }
+  throw new LmsExportError(
+    "bad-input",
+    `directory ${dir} cannot hold database ${shown}: a file could not be made there (${refusalText(refusal)}); choose another --db`,
+    options,
+  );
 }
 
 /**

@@ -149,6 +149,30 @@ describe("check's database line", () => {
     });
   });
 
+  it("fails on a folder no file can be made in, though its permission bits may let root write", async () => {
+    // Root passes access(2) in /proc; making a file there is what tells. Another user is refused
+    // by the bits: either way the line fails, naming the folder, and an extract refuses it too.
+    const inProc = "/proc/lms.duckdb";
+    const proc = await databaseLine(inProc);
+    expect(proc.code).toBe(1);
+    expect(proc.line).toMatch(
+      /^✗ database: directory \/proc (cannot hold database \/proc\/lms\.duckdb: a file could not be made there \(ENOENT: no such file or directory\)|is not writable \(DuckDB keeps lms\.duckdb\.wal beside the database\); fix its permissions); choose another --db$/,
+    );
+    const extract = await runCli(dir, ["extract", "--db", inProc], env());
+    expect(extract.code).toBe(2);
+    expect(extract.stderr.trimEnd().split("\n")).toEqual([
+      `lms-export: ${proc.line?.replace(/^✗ database: /, "")}`,
+    ]);
+
+    // A file where the folder should be, for any user.
+    const notes = join(dir, "notes.txt");
+    await writeFile(notes, "not a folder\n");
+    expect(await databaseLine(join(notes, "lms.duckdb"))).toEqual({
+      line: `✗ database: ${notes} is a file, not a directory, so database ${join(notes, "lms.duckdb")} cannot be there; choose another --db`,
+      code: 1,
+    });
+  });
+
   it("reads the database when the key cannot be read, and tries no portal call without it", async () => {
     const db = join(dir, "keyless.duckdb");
     expect((await runCli(dir, ["extract", "--db", db], env())).code).toBe(0);
