@@ -10,6 +10,7 @@ import type { ClientOptions } from "../api/client.js";
 import { createClient } from "../api/client.js";
 import type { LmsExportError } from "../errors/lms-export-error.js";
 import type { LmsDatabase } from "../load/database.js";
+import { checkUnchanged } from "../tabular/file-stamp.js";
 import { certificateNotes } from "./certificate-note.js";
 import {
   appliedLines,
@@ -162,6 +163,9 @@ export async function executeApply(
   },
 ): Promise<ApplyOutcome> {
   await checkResultsPlace(path);
+  // The plan is of the file as it was read: one changed since (still being written then, or
+  // edited after the diff was shown) may not ask for what was shown.
+  await checkUnchanged(path, planned.file.stamp, planned.file.file);
   const connection = await db.connect();
   // The requests and the pauses between a row's attempts listen to it, not to the caller's.
   const { signal, stop: unfollow } = quietSignal(options.signal);

@@ -5,6 +5,7 @@
  */
 import { basename } from "node:path";
 import { forEachRow } from "../tabular/checked-rows.js";
+import { checkUnchanged, type FileStamp } from "../tabular/file-stamp.js";
 import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells.js";
 import { openTabularFile } from "../tabular/open-tabular.js";
 import { quotedCell } from "../tabular/quoted-cell.js";
@@ -49,6 +50,8 @@ export interface ChangeFile {
   /** A CSV's delimiter, which its results file keeps (results-csv.ts); "," for other formats. */
   readonly delimiter: string;
   readonly rows: readonly ChangeRow[];
+  /** The file as it was before it was read: sending checks it is still so (file-stamp.ts). */
+  readonly stamp: FileStamp | undefined;
 }
 
 /** Field name per column (undefined for the id column), after checking the header. */
@@ -338,6 +341,8 @@ export async function readChangeFile(
   mergedRanges(source, problems);
   const firstRows: TabularRow[] = [];
   const rows = readRows(source, names, spec, problems, firstRows);
+  // Before its problems: a file cut short by its writer has them, and more rows to come.
+  await checkUnchanged(path, opened.stamp, shown);
   if (problems.count > 0) {
     const below = headerRowBelow(names, firstRows, spec);
     if (below !== undefined) throw headerBelowError(tableName(shown, source), source, below.line);
@@ -348,5 +353,6 @@ export async function readChangeFile(
   const { columns, unit } = source;
   const readAs = headersReadAs(columns, names);
   const delimiter = source.delimiter ?? ",";
-  return { file, sha256: opened.sha256, columns, names, readAs, unit, delimiter, rows };
+  const { sha256, stamp } = opened;
+  return { file, sha256, columns, names, readAs, unit, delimiter, rows, stamp };
 }

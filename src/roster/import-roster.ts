@@ -6,8 +6,9 @@ import { basename } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsDatabase } from "../load/database.js";
 import { forEachRowYielding } from "../tabular/checked-rows.js";
+import { checkUnchanged } from "../tabular/file-stamp.js";
 import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells.js";
-import { openTabularFile } from "../tabular/open-tabular.js";
+import { openTabularFile, type TabularFile } from "../tabular/open-tabular.js";
 import { otherSheetWith, tableName } from "../tabular/sheet-read.js";
 import type { TabularSource } from "../tabular/types.js";
 import { isUserIdHeader, planRosterColumns, type RosterColumns } from "./aliases.js";
@@ -121,30 +122,35 @@ async function stageRows(
 /**
  * Stages the whole file, answering its rows and the columns imported (`plan` without the columns
  * that hold nothing and have no header, empty-columns.ts); throws the file's problems
- * (RosterError), or the interruption, with the staging table dropped and `user` untouched.
+ * (RosterError), a file changed while it was read (TabularError), or the interruption, with the
+ * staging table dropped and `user` untouched.
  */
 async function stageFile(
   connection: DuckDBConnection,
-  source: TabularSource,
+  opened: TabularFile,
   plan: RosterColumns,
   named: string,
   options: RosterImportOptions,
 ): Promise<{ rows: number; imported: RosterColumns }> {
+  const { source } = opened;
   const problems = new ProblemList();
   const filled = new Set<number>();
   try {
     const { mode, signal } = options;
     const rows = await stageRows(connection, source, plan, problems, mode, signal, filled);
+    // The last moment to stop: a signal that came during the last rows is seen at the next turn
+    // of the event loop, and the swap below replaces the roster in one transaction.
+    await new Promise((resolve) => setImmediate(resolve));
+    options.signal?.throwIfAborted();
+    // As late as can be, and before the file's problems: a file its writer has not finished
+    // reads as fewer rows, or as a last line cut short, and has more to come.
+    await checkUnchanged(options.path, opened.stamp, options.shown ?? basename(options.path));
     if (problems.count > 0) throw problems.toError(named);
     if (rows === 0) {
       throw new RosterError(
         `${named} has a header but no rows; nothing was imported (an empty roster would remove everyone)`,
       );
     }
-    // The last moment to stop: a signal that came during the last rows is seen at the next turn
-    // of the event loop, and the swap below replaces the roster in one transaction.
-    await new Promise((resolve) => setImmediate(resolve));
-    options.signal?.throwIfAborted();
     return { rows, imported: await dropEmptyHeadless(connection, plan, source.columns, filled) };
   } catch (error) {
     await dropStaging(connection).catch(() => undefined);
@@ -157,8 +163,9 @@ function formatName(source: TabularSource): string {
 }
 
 /**
- * Imports the roster at `options.path` into `db`. Throws TabularError (unreadable file) or
- * RosterError (missing user_id column, bad rows, no rows) with `user` untouched.
+ * Imports the roster at `options.path` into `db`. Throws TabularError (unreadable file, or one
+ * changed while it was read) or RosterError (missing user_id column, bad rows, no rows) with
+ * `user` untouched.
  */
 export async function importRoster(
   db: LmsDatabase,
@@ -183,7 +190,7 @@ export async function importRoster(
     () => noUserIdColumn(source, named, other),
     await readRecordedColumns(connection),
   );
-  const { rows, imported: plan } = await stageFile(connection, source, planned, named, options);
+  const { rows, imported: plan } = await stageFile(connection, opened, planned, named, options);
   const keptBlanks = await swapInRoster(connection, plan.names, {
     file: basename(options.path),
     sha256: opened.sha256,

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { errnoCode } from "../config/errno-code.js";
 import { openCsv } from "./csv-reader.js";
 import { detectFormat } from "./detect-format.js";
+import { type FileStamp, fileStamp } from "./file-stamp.js";
 import { openJsonLines } from "./jsonl-reader.js";
 import { openParquet } from "./parquet-reader.js";
 import { TabularError, type TabularSource } from "./types.js";
@@ -16,6 +17,8 @@ export interface TabularFile {
   /** Hex sha256 of the file's bytes. */
   readonly sha256: string;
   readonly size: number;
+  /** The file as it was before it was read, for checkUnchanged once the reading is done. */
+  readonly stamp: FileStamp | undefined;
 }
 
 const READ_ERRORS: Readonly<Record<string, string>> = {
@@ -49,6 +52,7 @@ export async function openTabularFile(
   options: { file?: string; sheet?: string; sheetOption?: boolean } = {},
 ): Promise<TabularFile> {
   const file = options.file ?? path;
+  const stamp = await fileStamp(path);
   const bytes = await readBytes(path, file);
   // Blank text files are caught by their readers; a file of no bytes has no format to detect.
   if (bytes.length === 0) throw new TabularError(`${file} is empty: it has no header and no rows`);
@@ -67,7 +71,7 @@ export async function openTabularFile(
         : format === "xlsx"
           ? await openWorkbook(bytes, file, options.sheet, options.sheetOption ?? false)
           : await openParquet(path, file);
-  return { source, sha256, size: bytes.length };
+  return { source, sha256, size: bytes.length, stamp };
 }
 
 /** The workbook reader, loaded for a workbook only: its zip and XML readers slow every start. */

@@ -4,6 +4,7 @@
  * confirmed is kept, the rest is skipped and sent by the next run.
  */
 import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, spawnCli } from "../helpers/spawn-cli.js";
@@ -21,8 +22,8 @@ afterAll(async () => {
 const helper = (name: string) => fileURLToPath(new URL(`../helpers/${name}`, import.meta.url));
 const shellQuote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 
-/** Runs apply inside a pseudo-terminal, typing `answer` at the question. */
-async function atTerminal(args: string[], answer: string) {
+/** Runs apply inside a pseudo-terminal, typing `answer` at the question, after `asked`. */
+async function atTerminal(args: string[], answer: string, asked?: () => void) {
   const command = [
     process.execPath,
     "--import",
@@ -40,7 +41,10 @@ async function atTerminal(args: string[], answer: string) {
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
-    if (output.includes("(y/N)") && !child.stdin?.writableEnded) child.stdin?.end(`${answer}\n`);
+    if (output.includes("(y/N)") && !child.stdin?.writableEnded) {
+      asked?.();
+      child.stdin?.end(`${answer}\n`);
+    }
   });
   const done = await collect(child);
   return { code: done.code, output };
@@ -97,6 +101,32 @@ describe("apply at a terminal", () => {
     for (const g of groups) {
       expect(fx.sim.data.get("grp", g.grp_id)?.grp_description).toBe(`asked first ${g.grp_id}`);
     }
+  });
+
+  it("refuses a file changed since it was read, once it is told y: nothing is sent", async () => {
+    const [first, second] = fx.sim.data.list("product_access").slice(-2);
+    if (!first || !second) throw new Error("too few product accesses");
+    const flipped = (r: typeof first) => (r.product_access_certificate === "1" ? "0" : "1");
+    const path = await csvFile(fx.dir, "growing.csv", [
+      "product_access_id,product_access_certificate",
+      `${first.product_access_id},${flipped(first)}`,
+    ]);
+    const before = fx.writes();
+    // Its writer adds the next line while the diff of the first is on the screen.
+    const grow = () => appendFileSync(path, `${second.product_access_id},${flipped(second)}\n`);
+    const args = ["apply", path, "--op", "product_access.edit"];
+    const run = await atTerminal(args, "y", grow);
+    expect(run.output).toContain("Apply 1 change to the portal? (y/N)");
+    expect(run.code, run.output).toBe(2);
+    expect(run.output).toContain(
+      '"msg":"growing.csv changed while it was read; run again when it is complete"',
+    );
+    expect(fx.writes()).toBe(before);
+
+    const again = await atTerminal(args, "y");
+    expect(again.output).toContain("Apply 2 changes to the portal? (y/N)");
+    expect(again.code, again.output).toBe(0);
+    expect(fx.writes() - before).toBe(2);
   });
 
   it("warns of text sent with spaces at either end before the question", async () => {
