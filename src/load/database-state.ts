@@ -13,6 +13,7 @@ import { foreignTableProblem, KEYED_TABLES } from "./migrate.js";
 import { checkDatabasePath, openError } from "./open-errors.js";
 import { loadedFromElsewhere } from "./run-address.js";
 import { tableColumns, tableExists } from "./table-columns.js";
+import { walNeverReplays } from "./wal-unreadable.js";
 
 /** The newest run of the database, whatever its end. */
 export interface LatestRun {
@@ -60,7 +61,9 @@ export async function readDatabaseState(
       memory_limit: "256MB",
     });
   } catch (error) {
-    if (/replaying WAL/i.test(String(error))) return { kind: "wal-pending" };
+    // A log no open can replay is no change waiting for the next writer: openError says so.
+    const message = String(error);
+    if (/replaying WAL/i.test(message) && !walNeverReplays(message)) return { kind: "wal-pending" };
     throw openError(shown, error);
   }
   try {

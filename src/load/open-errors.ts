@@ -13,6 +13,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import { DUCKDB_MAGIC_END, hasDuckDbMagic } from "../files/duckdb-header.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 import { folderRefusal, refusalText } from "./folder-probe.js";
+import { walNeverReplays, walNeverReplaysError } from "./wal-unreadable.js";
 
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? text;
@@ -226,6 +227,12 @@ export function openError(shown: string, error: unknown): LmsExportError {
   // A folder made after the checks above: DuckDB names it in its own error.
   const walFolder = /"([^"]+\.wal)": Is a directory/i.exec(message)?.[1];
   if (walFolder !== undefined) return walFolderError(walFolder, options);
+  if (walNeverReplays(message)) {
+    const reason = firstLine(message)
+      .replace(/^[\w ]+Error: /, "")
+      .replace(/^Failure while replaying WAL file "[^"]*": /, "");
+    return walNeverReplaysError(shown, reason, options);
+  }
   if (/replaying WAL/i.test(message)) {
     const full = looksLikeFullDisk(message);
     const reason = full ? noSpaceText(shown) : firstLine(message).replace(/^[\w ]+Error: /, "");
