@@ -164,7 +164,8 @@ describe("lms-export check", () => {
     expect(await first([], unset)).toBe(
       `✓ configuration: portal ${baseUrl} (settings from ${config})`,
     );
-  });
+    // Several runs of the built CLI, one after another: past 60 s on a loaded machine.
+  }, 180_000);
 
   it("words a failed TLS connection as extract does, with what to do, on one line", async () => {
     const env = { LMS_BASE_URL: undefined, LMS_API_KEY_FILE: join(dir, "key") };

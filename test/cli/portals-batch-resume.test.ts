@@ -157,6 +157,8 @@ describe("extract --all-portals --resume", () => {
         expect(await runsOf(db(name))).toHaveLength(1);
       }
     },
+    // Two batches of four portals through the built CLI, one killed: past 60 s on a loaded machine.
+    180_000,
   );
 
   test("a failed portal is retried with the batch's flags, after the config file changed", async () => {
