@@ -20,6 +20,7 @@ import { registerSchedule } from "./commands/schedule.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerSql } from "./commands/sql.js";
 import { asksCompletionHelp, COMPLETION_DESCRIPTION, completionHelp } from "./completion-help.js";
+import { scheduledCommandForTab } from "./completion-scheduled.js";
 import { answerNamedShell } from "./completion-shell.js";
 import { COMPLETION_KEY, completionFor, joinedAtEquals } from "./completion-words.js";
 import { type CliContext, processContext } from "./context.js";
@@ -195,7 +196,7 @@ export async function main(
   given?: CliContext,
   releaseStartingSignals?: () => void,
 ): Promise<ExitCode> {
-  const argv = joinedAtEquals(sqlCommentWords(wordsAfterDashDash(typed)));
+  const argv = scheduledCommandForTab(joinedAtEquals(sqlCommentWords(wordsAfterDashDash(typed))));
   const controller = new AbortController();
   const lastWords = new LastWords();
   const ctx = given ?? processContext(controller.signal, lastWords);

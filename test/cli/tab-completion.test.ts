@@ -79,4 +79,15 @@ describe("Tab", { timeout: 180_000 }, () => {
     expect((await tab("completion", "")).offered).toEqual(["bash", "zsh"]);
     expect((await tab("completion", "z")).offered).toEqual(["zsh"]);
   });
+
+  it("completes the words after schedule's -- as the command the schedule runs", async () => {
+    const scheduled = ["schedule", "--cron", "0 6 * * 1", "--"];
+    const flags = (await tab(...scheduled, "run", "--m")).offered;
+    expect(flags).toContain("--mail");
+    expect(flags).not.toContain("--run-now");
+    expect((await tab(...scheduled, "run", "weekly-c")).offered).toEqual(["weekly-compliance"]);
+    expect((await tab(...scheduled, "extract", "--inc")).offered).toEqual(["--incremental"]);
+    // Before the --, the words are still schedule's.
+    expect((await tab("schedule", "--run")).offered).toEqual(["--run-now"]);
+  });
 });
