@@ -24,6 +24,7 @@ const SLOW_TESTS = [
   "test/cli/closed-output.test.ts",
   "test/cli/config-fields.test.ts",
   "test/cli/config-syntax.test.ts",
+  "test/cli/demo-invoked-command.test.ts",
   "test/cli/demo-roster.test.ts",
   "test/cli/exit-codes.test.ts",
   "test/cli/file-access.test.ts",

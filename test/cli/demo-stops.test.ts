@@ -56,7 +56,7 @@ describe("demo", () => {
     const code = await main(args, { stdout, stderr: errors, env, cwd, signal: controller.signal });
     expect(code).toBe(130);
     expect(stderr).toContain(
-      "extract interrupted; the database is unchanged (the demo's simulated portal is gone: `lms-export demo --db 'cut short.duckdb' --users 20` starts it again)",
+      "extract interrupted; the database is unchanged (the demo's simulated portal is gone: `npx lms-export demo --db 'cut short.duckdb' --users 20` starts it again)",
     );
     expect(stderr).not.toContain("extract --resume");
   }, 120_000);

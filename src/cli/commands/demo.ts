@@ -20,6 +20,7 @@ import type { CliContext } from "../context.js";
 import { demoCatalog } from "../demo-catalog.js";
 import { refuseRealDatabase } from "../demo-database-check.js";
 import { extractSummary, extractWith } from "../extract-options.js";
+import { invokedCommand } from "../invoked-command.js";
 import { withLogOptions, withOutputOptions } from "../options.js";
 import { demoRunAgain } from "../portal-resume-hint.js";
 import { reportSummary } from "../report-summary.js";
@@ -79,8 +80,8 @@ function checkDemoArgs(args: DemoArgs): void {
 }
 
 /** The demo as typed: the flags that chose its portal and files (the others change nothing). */
-function demoCommand(args: DemoArgs): string {
-  const words = ["lms-export demo"];
+function demoCommand(args: DemoArgs, cli: string): string {
+  const words = [`${cli} demo`];
   if (args.db !== undefined) words.push(`--db ${pathWord(args.db)}`);
   if (args.out !== undefined) words.push(`--out ${pathWord(args.out)}`);
   if (args.users !== 1000) words.push(`--users ${args.users}`);
@@ -92,6 +93,8 @@ function demoCommand(args: DemoArgs): string {
 async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
   checkDemoArgs(args);
   const started = Date.now();
+  // What the lines it prints next say to type: the command this demo was started with.
+  const cli = invokedCommand(ctx.env, process.argv[1]);
   const setup = await setupCommand({ ...args, db: undefined }, demoContext(ctx), {
     configFile: false,
   });
@@ -105,7 +108,7 @@ async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
   let page: string | undefined;
   try {
     ctx.stderr.write(`portal at ${portal.baseUrl}; extracting into ${relative(ctx.cwd, dbPath)}\n`);
-    const again = demoCommand(args);
+    const again = demoCommand(args, cli);
     page = await extractAndReport(setup, { portal, dbPath, started, again }, ctx);
   } finally {
     await portal.close();
@@ -116,7 +119,7 @@ async function demoHandler(args: DemoArgs, ctx: CliContext): Promise<void> {
     roster: pathWord(shownPath(ctx.cwd, rosterPath(dbPath))),
     ...(page === undefined ? {} : { page: relative(ctx.cwd, page) }),
   };
-  ctx.stdout.write(nextSteps(files, started));
+  ctx.stdout.write(nextSteps(files, started, cli));
 }
 
 /**
@@ -200,7 +203,11 @@ async function extractAndReport(
 }
 
 /** The closing lines: the time taken, the page to open and commands to try on the database. */
-function nextSteps(files: { db: string; roster: string; page?: string }, started: number): string {
+function nextSteps(
+  files: { db: string; roster: string; page?: string },
+  started: number,
+  cli: string,
+): string {
   const { db: dbArg, roster: rosterArg, page } = files;
   return [
     `done in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
@@ -208,11 +215,11 @@ function nextSteps(files: { db: string; roster: string; page?: string }, started
       ? []
       : [`Open ${page} in a browser: the weekly report, with its charts.`]),
     "Try next:",
-    `  npx lms-export list`,
-    `  npx lms-export sql "SELECT take_status, count(*) AS takes, round(avg(take_score), 1) AS avg_score FROM take GROUP BY ALL ORDER BY takes DESC" --db ${dbArg}`,
-    `  npx lms-export report compliance --format csv --db ${dbArg}`,
-    `  npx lms-export roster import ${rosterArg} --db ${dbArg}    # your HR export in its place`,
-    `  npx lms-export simulate --users 5000    # a portal of your own to point extract at`,
+    `  ${cli} list`,
+    `  ${cli} sql "SELECT take_status, count(*) AS takes, round(avg(take_score), 1) AS avg_score FROM take GROUP BY ALL ORDER BY takes DESC" --db ${dbArg}`,
+    `  ${cli} report compliance --format csv --db ${dbArg}`,
+    `  ${cli} roster import ${rosterArg} --db ${dbArg}    # your HR export in its place`,
+    `  ${cli} simulate --users 5000    # a portal of your own to point extract at`,
     "",
   ].join("\n");
 }
