@@ -22,7 +22,7 @@ export function reportBuilder(y: Argv) {
   )
     .example("$0 report weekly-compliance", "the weekly workbook and Parquet files into ./out")
     .example(
-      "$0 report compliance --param product_ids=12,15 --param group_id=3 --format xlsx",
+      "$0 report compliance --param product_ids=1,2 --param group_id=3 --format xlsx",
       "one query, with parameters, as a workbook",
     )
     .example(
