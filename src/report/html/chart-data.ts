@@ -9,6 +9,7 @@ import type { ColumnKind, PlainValue } from "../present/column-kind.js";
 import { columnLabel } from "../present/column-label.js";
 import type { BarChartSpec, ChartSpec } from "./chart-spec.js";
 import { gapNote, hasGaps } from "./heatmap-gaps.js";
+import { sharedColourNote } from "./series-colours.js";
 import { formatValue } from "./value-format.js";
 
 /** Rows of one chart, keyed by column name, with the kinds of those columns. */
@@ -34,9 +35,10 @@ export interface ChartData {
 }
 
 /**
- * Most categories shown on a chart axis, and most series (colours): as many as Plot's palette
- * (observable10) has colours. At 12, the 11th and 12th lines took the 1st's and 2nd's colours,
- * two products drawn as one in the legend.
+ * Most categories shown on a chart axis, and most values of a series column (colours): as many
+ * as Plot's palette (observable10) has colours. At 12, the 11th and 12th lines took the 1st's and
+ * 2nd's colours, two products drawn as one in the legend. (Measures are not capped: each is a
+ * column the definition names; series-colours.ts gives more than ten of them their own colour.)
  */
 export const MAX_CATEGORIES = { bar: 30, heatmap: 40, series: 10 } as const;
 /** Most points a line chart or heatmap draws (a bar chart draws one per bar). */
@@ -203,6 +205,18 @@ export class ChartCollector {
       .map((column) => `${columnLabel(column, labels)} is empty on every row: nothing to draw.`);
   }
 
+  /**
+   * How many series (colours) the chart draws: the values of its series column, else its
+   * measures, each portal's own when the measures are drawn per portal.
+   */
+  #seriesCount(): number {
+    const chart = this.chart;
+    if (chart.type === "heatmap") return 0;
+    const distinctOf = (column: string) => new Set(this.#rows.map((row) => row[column])).size;
+    if (chart.series !== undefined) return distinctOf(chart.series);
+    return chart.y.length * (this.#measuresByPortal ? distinctOf(PORTAL) : 1);
+  }
+
   /** The columns the chart reads of one result row (and its portal, when that names it). */
   #rowOf(read: (column: string) => PlainValue): Record<string, PlainValue> {
     const row: Record<string, PlainValue> = {};
@@ -232,6 +246,8 @@ export class ChartCollector {
       notes.push(`The first ${MAX_POINTS.toLocaleString("en")} rows are drawn.`);
     }
     notes.push(...this.#emptyMeasureNotes(labels));
+    const shared = sharedColourNote(this.#seriesCount());
+    if (shared !== undefined) notes.push(shared);
     const chart = this.chart;
     const gaps =
       chart.type === "heatmap" &&

@@ -3,6 +3,11 @@
  * canvas (colour ramps), neither of which exists in server-side rendering or survives conversion
  * to PNG, so the chart's colour scale is read back from Plot and drawn here.
  */
+import type * as Plot from "@observablehq/plot";
+import type { ColumnKind } from "../present/column-kind.js";
+import { columnLabel } from "../present/column-label.js";
+import type { ChartData } from "./chart-data.js";
+import type { ChartSpec } from "./chart-spec.js";
 import { escapeHtml } from "./escape.js";
 
 /** A legend: its SVG group (drawn from y = 0) and the height it takes. */
@@ -82,4 +87,38 @@ export function rampLegend(options: {
     `<rect x="0" y="16" width="${RAMP_WIDTH}" height="${RAMP_HEIGHT}" fill="url(#${gradientId})"/>` +
     `${ticks.join("")}</g>`;
   return { svg, height: 32 + RAMP_HEIGHT + 8 };
+}
+
+const RAMP_PERCENT = new Intl.NumberFormat("en", { style: "percent", maximumFractionDigits: 0 });
+const RAMP_NUMBER = new Intl.NumberFormat("en", { maximumSignificantDigits: 3 });
+
+function rampTick(value: number, kind: ColumnKind): string {
+  return kind === "percent" ? RAMP_PERCENT.format(value) : RAMP_NUMBER.format(value);
+}
+
+/** The legend of a drawn chart's colour scale, if it has one. */
+export function legendOf(
+  plot: ReturnType<typeof Plot.plot>,
+  chart: ChartSpec,
+  data: ChartData,
+  options: { id: string; width: number },
+): Legend | undefined {
+  const scale = plot.scale("color");
+  if (!scale) return undefined;
+  if (chart.type === "heatmap") {
+    const [low, high] = (scale.domain ?? [0, 1]) as [number, number];
+    const interpolate = scale.interpolate as ((t: number) => string) | undefined;
+    const kind = data.kinds.get(chart.value) ?? "decimal";
+    return rampLegend({
+      id: `${options.id}-ramp`,
+      label: columnLabel(chart.value, data.labels),
+      domain: [Number(low), Number(high)],
+      color: (t) => interpolate?.(t) ?? "#888",
+      format: (v) => rampTick(v, kind),
+    });
+  }
+  const domain = (scale.domain ?? []) as string[];
+  const range = (scale.range ?? []) as string[];
+  const entries = domain.map((label, i) => ({ label, color: range[i % range.length] ?? "#888" }));
+  return swatchLegend(entries, options.width - 20);
 }

@@ -8,13 +8,14 @@ import { parseHTML } from "linkedom";
 import type { ColumnKind, PlainValue } from "../present/column-kind.js";
 import { columnLabel } from "../present/column-label.js";
 import { ChartCollector, type ChartData } from "./chart-data.js";
-import { type Legend, rampLegend, swatchLegend } from "./chart-legend.js";
+import { legendOf } from "./chart-legend.js";
 import type { BarChartSpec, ChartSpec, HeatmapSpec, LineChartSpec } from "./chart-spec.js";
 import { DATE_AXIS_MARGIN, dateAxis } from "./date-ticks.js";
 import { escapeHtml, xmlSafe } from "./escape.js";
 import { colourFlatScale, zeroBasedFlatScale } from "./flat-scale.js";
 import { GAP_FILL } from "./heatmap-gaps.js";
 import { labelWidth } from "./label-width.js";
+import { seriesColour } from "./series-colours.js";
 import { withValueAxisRoom } from "./value-axis-room.js";
 import { formatValue } from "./value-format.js";
 
@@ -181,7 +182,7 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
         marginLeft,
         fx: { ...categories, axis: "bottom" },
         x: { domain: series, axis: null },
-        color: { domain: series },
+        color: seriesColour(series),
         marks: [
           Plot.barY(data2, { fx: "x", x: SERIES_KEY, y: "value", fill: SERIES_KEY, title }),
           Plot.ruleY([0]),
@@ -194,7 +195,7 @@ function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: nu
       ...base,
       marginLeft,
       x: categories,
-      ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),
+      ...(grouped ? { color: seriesColour(data2.map((p) => p.series as string)) } : {}),
       marks: [
         Plot.barY(data2, {
           x: "x",
@@ -250,7 +251,7 @@ function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: 
         tickFormat: percentFormat(chart.y.map((y) => data.kinds.get(y) ?? "text")),
         ...zeroBasedFlatScale(data2.map((p) => p.value)),
       },
-      ...(grouped ? { color: { domain: distinct(data2.map((p) => p.series as string)) } } : {}),
+      ...(grouped ? { color: seriesColour(data2.map((p) => p.series as string)) } : {}),
       marks: [
         Plot.lineY(data2, {
           ...channels,
@@ -308,40 +309,6 @@ function heatmapPlot(chart: HeatmapSpec, data: ChartData, width: number) {
       }),
     ],
   });
-}
-
-const RAMP_PERCENT = new Intl.NumberFormat("en", { style: "percent", maximumFractionDigits: 0 });
-const RAMP_NUMBER = new Intl.NumberFormat("en", { maximumSignificantDigits: 3 });
-
-function rampTick(value: number, kind: ColumnKind): string {
-  return kind === "percent" ? RAMP_PERCENT.format(value) : RAMP_NUMBER.format(value);
-}
-
-/** The legend of a drawn chart's colour scale, if it has one. */
-function legendOf(
-  plot: ReturnType<typeof Plot.plot>,
-  chart: ChartSpec,
-  data: ChartData,
-  options: { id: string; width: number },
-): Legend | undefined {
-  const scale = plot.scale("color");
-  if (!scale) return undefined;
-  if (chart.type === "heatmap") {
-    const [low, high] = (scale.domain ?? [0, 1]) as [number, number];
-    const interpolate = scale.interpolate as ((t: number) => string) | undefined;
-    const kind = data.kinds.get(chart.value) ?? "decimal";
-    return rampLegend({
-      id: `${options.id}-ramp`,
-      label: labelOf(data, chart.value),
-      domain: [Number(low), Number(high)],
-      color: (t) => interpolate?.(t) ?? "#888",
-      format: (v) => rampTick(v, kind),
-    });
-  }
-  const domain = (scale.domain ?? []) as string[];
-  const range = (scale.range ?? []) as string[];
-  const entries = domain.map((label, i) => ({ label, color: range[i % range.length] ?? "#888" }));
-  return swatchLegend(entries, options.width - 20);
 }
 
 function emptyChart(width: number): ChartSvg {
