@@ -143,6 +143,17 @@ async function loadDefinition<T>(
 }
 
 /**
+ * A report file named like a query file: `report NAME` could mean either, so the name is broken
+ * (for the commands that name it) while the catalog's other definitions load, and the query
+ * still serves the reports that list it among their queries.
+ */
+function nameClash(report: CatalogFile, queryFile: string): BrokenDefinition {
+  const { name, shown } = report;
+  const message = `${shown} and ${queryFile} are both named ${name}, so \`report ${name}\` cannot tell the report from the query; rename one of the two files (e.g. ${shown.replace(/\.json$/, "-report.json")})`;
+  return { name, kind: "report", file: shown, error: new LmsExportError("bad-input", message) };
+}
+
+/**
  * Loads `root`/queries and `root`/reports, then the same folders of each of `extraRoots` (your
  * own catalogs), whose queries and reports replace shipped ones of the same name. Contract: every
  * query has a title, a description and well-formed parameters; every report names existing
@@ -150,8 +161,8 @@ async function loadDefinition<T>(
  * declared type), and its queries agree on each shared parameter's type; no name is both a query
  * and a report. A violation is a bad-input error naming the file (and the field or line).
  *
- * A file name that is not a valid name, and a report named like a query, fail the whole catalog:
- * which definition a name means is then unclear. A definition that breaks the rest of the
+ * A file name that is not a valid name fails the whole catalog. A report named like a query is
+ * a broken definition of that name (nameClash). A definition that breaks the rest of the
  * contract fails the whole catalog too unless `keepBroken`, the choice of the commands that name
  * the reports they run (`report`, `run`, `schedule`, `list`): a catalog folder is often shared,
  * and one colleague's unfinished draft must not stop everyone's other scheduled reports. Those
@@ -168,25 +179,29 @@ export async function loadCatalog(
   const roots = [{ dir: root, label: "" }, ...extraRoots.map((dir) => ({ dir, label: `${dir}/` }))];
   const broken = new Map<string, BrokenDefinition>();
   const queries = new Map<string, QueryDef>();
+  const queryFiles = new Map<string, string>();
   for (const file of await catalogFiles(roots, "queries")) {
+    queryFiles.set(file.name, file.shown);
     await loadDefinition(file, "query", { loaded: queries, broken }, () =>
       loadQueryFile(file.path, file.shown, { strict: true }),
     );
   }
   const reports = new Map<string, ReportDef>();
+  const clashes = new Map<string, BrokenDefinition>();
   for (const file of await catalogFiles(roots, "reports")) {
     const { name, shown } = file;
-    if (queries.has(name) || broken.get(name)?.kind === "query") {
-      throw new LmsExportError(
-        "bad-input",
-        `${shown}: report ${name} has the same name as a query; rename one`,
-      );
+    const queryFile = queryFiles.get(name);
+    if (queryFile !== undefined) {
+      clashes.set(name, nameClash(file, queryFile));
+      continue;
     }
     await loadDefinition(file, "report", { loaded: reports, broken }, async () => {
       const text = await readCatalogFile(file.path, shown, "report");
       return parseReportFile(text, { name, file: shown, queries, broken });
     });
   }
+  // Only now: the query of the name still serves the reports that name it among their queries.
+  for (const [name, clash] of clashes) broken.set(name, clash);
   const first = [...broken.values()][0];
   if (first && options.keepBroken !== true) throw first.error;
   return { queries, reports, broken };

@@ -86,7 +86,8 @@ export interface BrokenDefinition {
 
 /**
  * Queries and reports by name; `broken` holds the names whose file could not be loaded, which
- * are in neither of the others (see loadCatalog for when a catalog keeps them).
+ * are in neither of the others (see loadCatalog for when a catalog keeps them), but for a name
+ * both a report's and a query's: the query stays among the queries, for the reports using it.
  */
 export interface Catalog {
   queries: Map<string, QueryDef>;

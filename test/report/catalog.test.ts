@@ -223,8 +223,20 @@ describe("report definitions are validated on load", () => {
   test("a report and a query cannot share a name", async () => {
     const root = await catalogWith({ "reports/good.json": report({}) });
     await expect(loadCatalog(root)).rejects.toThrow(
-      /reports\/good\.json: report good has the same name as a query/,
+      "reports/good.json and queries/good.sql are both named good, so `report good` cannot tell the report from the query; rename one of the two files (e.g. reports/good-report.json)",
     );
+  });
+
+  test("a report named like a query breaks that name only, the query still serving reports", async () => {
+    const root = await catalogWith({
+      "reports/good.json": report({}),
+      "reports/other.json": report({}),
+    });
+    const catalog = await loadCatalog(root, [], { keepBroken: true });
+    expect(catalog.broken.get("good")).toMatchObject({ kind: "report", file: "reports/good.json" });
+    expect([...catalog.broken.keys()]).toEqual(["good"]);
+    expect(catalog.reports.get("other")?.queries).toEqual(["good"]);
+    expect(catalog.queries.has("good")).toBe(true);
   });
 });
 

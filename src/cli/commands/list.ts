@@ -62,6 +62,8 @@ export function describeCatalog(catalog: Catalog): string {
   out.push("Queries (lms-export report NAME, or inside a report):", "");
   if (catalog.queries.size === 0) out.push("  (none)");
   for (const query of catalog.queries.values()) {
+    // A name both a report's and a query's is listed with its error above, not as runnable.
+    if (catalog.broken.has(query.name)) continue;
     out.push(`  ${query.name}  ${query.title}`);
     out.push(wrap(query.description, "      "));
     for (const param of query.params) out.push(wrap(paramLine(param), "      "));
@@ -88,7 +90,9 @@ export function registerList(root: Argv, ctx: CliContext): Argv {
       if (args.json === true) {
         const json = {
           reports: [...catalog.reports.values()],
-          queries: [...catalog.queries.values()].map(({ sql: _sql, ...rest }) => rest),
+          queries: [...catalog.queries.values()]
+            .filter((query) => !catalog.broken.has(query.name))
+            .map(({ sql: _sql, ...rest }) => rest),
           broken: [...catalog.broken.values()].map(({ error, ...rest }) => ({
             ...rest,
             error: error.message,
