@@ -4,8 +4,8 @@
  * rows). Rows are measured and printed a block of {@link TABLE_BLOCK_ROWS} at a time: a result of
  * up to that many rows is one block, printed once it is read whole, as always. Past it, the
  * columns keep the widths of the blocks above, and a block that needs a column wider prints the
- * header again, with the wider columns, above its rows. Widths only grow, so every row under a
- * header lines up with it.
+ * header again, with the wider columns (and room to spare), above its rows. Widths only grow, so
+ * every row under a header lines up with it.
  */
 import type { Writable } from "node:stream";
 import type { DuckDBResult, DuckDBTypeId } from "@duckdb/node-api";
@@ -54,7 +54,7 @@ class TableBlocks {
     );
     const lines: string[] = [];
     if (!this.started || wider.some((width, c) => width > (this.widths[c] ?? 0))) {
-      this.widths = wider.map((width, c) => Math.max(width, this.widths[c] ?? 0));
+      this.widths = this.started ? this.widened(wider) : wider;
       lines.push(this.line(this.names, true), this.widths.map((w) => "-".repeat(w)).join("-+-"));
     }
     this.started = true;
@@ -63,6 +63,21 @@ class TableBlocks {
       const written = this.batch.add(`${this.line(row, false)}\n`);
       if (written) await written;
     }
+  }
+
+  /**
+   * The widths for a block past the first that needs some columns wider: each such column with
+   * room to grow by a quarter more (at least 2), as far as a cell can be wide. Widened to fit
+   * only, a column whose values lengthen slowly (ids gaining a digit, texts a letter every few
+   * thousand rows) printed the header again every few blocks, ten times over two million rows.
+   */
+  private widened(needed: readonly number[]): number[] {
+    return needed.map((width, c) => {
+      const now = this.widths[c] ?? 0;
+      if (width <= now) return now;
+      const widest = Math.max(MAX_TABLE_CELL, (this.names[c] ?? "").length);
+      return Math.min(widest, width + Math.max(2, Math.ceil(width / 4)));
+    });
   }
 
   /** A row (or the header) padded to the widths, numbers to the right. */
