@@ -12,7 +12,7 @@ import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY } from "../config/d
 import type { LmsDatabase } from "../load/database.js";
 import { memoryLimit } from "../load/memory-limit.js";
 import { ForeignTableError } from "../load/migrate.js";
-import type { RunPace } from "../load/run-pace.js";
+import type { RunPace } from "../load/pace-journal.js";
 import { recordNotFound } from "../load/runs.js";
 import { storedKeys } from "../load/stored-keys.js";
 import { tableSizes } from "../load/table-sizes.js";
@@ -160,7 +160,7 @@ async function fetchRun(
     await notFoundWrites.catch(() => {});
     // A run whose storage failed was never written down: that failure is the one reported.
     const ready = await storage.catch(() => undefined);
-    const run = ready && { store: ready.store, runId: ready.runId, pace: runPaceOf(client) };
+    const run = ready && { store: ready.store, runId: ready.runId, pace: ready.journal.now() };
     const fixed = fixedConcurrency(client.pace());
     throw await fetchFailure(run, error, options.signal?.aborted === true, plan.pageSize, fixed);
   } finally {
@@ -253,6 +253,7 @@ function storageSettings(run: ExtractRunContext): StorageSettings {
     batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS,
     dryRun: options.dryRun === true,
     stop: run.opening.stop.signal,
+    pace: () => runPaceOf(run.client),
   };
 }
 
@@ -369,7 +370,7 @@ async function storeRun(
   client: LmsClient,
   options: RunExtractOptions,
 ): Promise<ExtractResult> {
-  const pace = runPaceOf(client);
+  const pace = ready.journal.now();
   const settings = {
     allowEmpty: options.allowEmpty === true,
     memoryLimit: configuredMemoryLimit(options),
@@ -392,6 +393,6 @@ async function storeRun(
     tables,
     requests: fetched.client.requests,
     retries: fetched.client.retries,
-    pace,
+    pace: pace.pace,
   };
 }

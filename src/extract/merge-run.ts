@@ -12,8 +12,8 @@ import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import { mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
+import type { AttemptFigures } from "../load/pace-journal.js";
 import { holdsRecordsOf } from "../load/run-address.js";
-import type { RunPace } from "../load/run-pace.js";
 import { type ResourceStats, runRecordCounts } from "../load/runs.js";
 import { type TableSize, tableSizes } from "../load/table-sizes.js";
 import { WriteIntoFileError, writeIntoFile } from "../load/write-into-file.js";
@@ -76,7 +76,7 @@ export async function mergeRun(
   store: ExtractStore,
   plan: ExtractPlan,
   fetched: FetchOutcome,
-  pace: RunPace,
+  pace: AttemptFigures,
   options: MergeSettings,
 ): Promise<Partial<Record<ExtractedName, number>>> {
   const { runId } = plan;

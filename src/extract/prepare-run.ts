@@ -8,6 +8,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { DEFAULT_LOOKBACK_MS, DEFAULT_PAGE_SIZE } from "../config/defaults.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import { adoptLegacyStaging } from "../load/legacy-staging.js";
+import { recordRunPace } from "../load/run-pace.js";
 import { currentProcess } from "../load/run-process.js";
 import {
   abandonRunningRuns,
@@ -218,6 +219,8 @@ export async function applyRun(
     request.logger.info(`resuming run ${resumeId}`, { runId: resumeId });
     return resumeId;
   }
+  // A run left to resume (an attempt killed, say) keeps the pace its attempts saved.
+  await recordRunPace(connection, store.side);
   await store.withSide(clearSide);
   await abandonRunningRuns(
     connection,

@@ -8,7 +8,8 @@ import type { LmsClient } from "../api/client.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import type { RunStatus } from "../load/meta-ddl.js";
-import { type RunPace, recordRunPace } from "../load/run-pace.js";
+import { type AttemptFigures, type RunPace, savePace } from "../load/pace-journal.js";
+import { recordRunPace } from "../load/run-pace.js";
 import {
   copyRunRecords,
   finishRun,
@@ -22,7 +23,8 @@ import { describeFailure, retryCannotCure } from "./describe-failure.js";
 export interface RunEnd {
   readonly status: RunStatus;
   readonly message?: string;
-  readonly pace: RunPace | undefined;
+  /** The pace of the attempt ending the run (the run's earlier attempts are in the side file). */
+  readonly pace: AttemptFigures | undefined;
   /** Per-resource figures, known once the run reached its merge. */
   readonly resources?: ReadonlyMap<ExtractedName, ResourceStats> | undefined;
 }
@@ -39,7 +41,7 @@ export async function recordRunEnd(
   end: RunEnd,
 ): Promise<void> {
   await finishRun(connection, runId, end.status, end.message);
-  if (end.pace) await recordRunPace(connection, runId, end.pace);
+  if (end.pace) await recordRunPace(connection, side, runId, end.pace);
   if (end.resources) await recordResourceStats(connection, runId, end.resources);
   await copyRunRecords(connection, side, runId);
 }
@@ -54,6 +56,13 @@ export async function recordOutcome(
   runId: number,
   end: RunEnd & { readonly status: "failed" | "interrupted"; readonly message: string },
 ): Promise<void> {
+  // Saved for the attempt that resumes the run, which records the pace of all its attempts.
+  const { pace } = end;
+  if (pace) {
+    await store
+      .withSide((connection) => savePace(connection, runId, pace.attempt, pace.pace))
+      .catch(() => {});
+  }
   await store
     .withDatabase("write", (connection) => recordRunEnd(connection, store.side, runId, end), {
       once: end.status === "interrupted",
@@ -72,7 +81,7 @@ export function runPaceOf(client: LmsClient): RunPace {
  * down) into the error the user sees, with the run marked.
  */
 export async function fetchFailure(
-  run: { store: ExtractStore; runId: number; pace: RunPace | undefined } | undefined,
+  run: { store: ExtractStore; runId: number; pace: AttemptFigures | undefined } | undefined,
   error: unknown,
   interrupted: boolean,
   pageSize?: number,

@@ -3,10 +3,13 @@
  * accepted), then a staging sink per resource opened in the side file and, for a resumed run,
  * what its earlier attempts finished.
  */
+import { randomUUID } from "node:crypto";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { doneKeys } from "../load/checkpoint.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import { extractMemoryLimit } from "../load/memory-limit.js";
+import type { RunPace } from "../load/pace-journal.js";
+import { PaceJournal } from "../load/pace-journal.js";
 import type { StoredSnapshot } from "../load/stored-keys.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { extractionOf } from "./plan.js";
@@ -31,6 +34,8 @@ export interface RunStorage {
   readonly done: ReadonlyMap<ExtractedName, ReadonlySet<string>>;
   /** What the database held as the run began, read back while it fetches. */
   readonly stored: StoredSnapshot;
+  /** This attempt's pace, saved in the side file as it goes. */
+  readonly journal: PaceJournal;
 }
 
 /** How the run's storage is prepared. */
@@ -43,6 +48,8 @@ export interface StorageSettings {
   readonly dryRun: boolean;
   /** Ends the waits to write the run down: the run failed first (see open-store.ts). */
   readonly stop?: AbortSignal;
+  /** The pace of the run's client so far. */
+  readonly pace: () => RunPace;
 }
 
 /**
@@ -62,9 +69,10 @@ export async function prepareStorage(
   const started = await decideAndStartRun(store, request, keyCheck, decided, stop);
   const { decision, runId, stored } = started;
   const sinks = new Map<ExtractedName, RecordSink>();
+  const journal = new PaceJournal(randomUUID(), settings.pace);
   try {
     const connection = await store.connect();
-    await openSinks(sinks, store, runId, decision, settings);
+    await openSinks(sinks, store, { runId, journal }, decision, settings);
     const done = new Map<ExtractedName, ReadonlySet<string>>();
     if (decision.resumeId !== undefined) {
       for (const resource of decision.resources) {
@@ -72,7 +80,7 @@ export async function prepareStorage(
         done.set(resource, await doneKeys(connection, runId, resource, kind));
       }
     }
-    return { store, runId, decision, connection, sinks, done, stored };
+    return { store, runId, decision, connection, sinks, done, stored, journal };
   } catch (error) {
     // The run is written down by now: it ends as failed, with the reason, not left "running",
     // and its sinks stop their commit timers and close their connections.
@@ -88,10 +96,11 @@ export async function prepareStorage(
 async function openSinks(
   sinks: Map<ExtractedName, RecordSink>,
   store: ExtractStore,
-  runId: number,
+  attempt: { runId: number; journal: PaceJournal },
   decision: RunDecision,
   settings: StorageSettings,
 ): Promise<void> {
+  const { runId, journal } = attempt;
   // Each sink has its own connection, so they open side by side: one after the other, their
   // few statements each held up the first request by a tenth of a second. All of them settle
   // before a failure is reported: the store is closed next, and closing DuckDB under a
@@ -109,7 +118,7 @@ async function openSinks(
       const { batchRows } = settings;
       sinks.set(
         resource,
-        await StagingSink.open({ connection, runId, resource, batchRows, shape }),
+        await StagingSink.open({ connection, runId, resource, batchRows, shape, journal }),
       );
     }),
   );

@@ -19,6 +19,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { toRecordBatch } from "../encode/to-record-batch.js";
 import type { StagingShape } from "../load/append-batch.js";
 import type { CheckpointKind } from "../load/checkpoint.js";
+import type { PaceJournal } from "../load/pace-journal.js";
 import { StagingSession } from "../load/staging-session.js";
 import type { ExtractedName } from "../resources/registry.js";
 
@@ -91,6 +92,8 @@ export class StagingSink implements RecordSink {
     /** Longest time records wait before being committed and checkpointed. */
     maxDelayMs?: number;
     shape?: StagingShape;
+    /** The attempt's pace, saved with the commits (see pace-journal.ts). */
+    journal?: PaceJournal;
   }): Promise<StagingSink> {
     return new StagingSink(
       await StagingSession.open(options),

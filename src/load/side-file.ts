@@ -1,9 +1,10 @@
 /**
  * The side file of an extract: `<database>.staging`, a DuckDB file of its own beside the database.
- * It holds what a run gathers before the merge: the staging tables, the resume checkpoints and the
- * run's rejects, schema drift and not-found ids. The database itself is then written only at the
- * start of a run (its `_runs` row) and for the short merge at the end, so reports and `sql` can
- * read it while a long extract fetches; and the staging tables stay out of its catalog.
+ * It holds what a run gathers before the merge: the staging tables, the resume checkpoints, the
+ * run's rejects, schema drift and not-found ids, and the pace of its attempts so far. The
+ * database itself is then written only at the start of a run (its `_runs` row) and for the short
+ * merge at the end, so reports and `sql` can read it while a long extract fetches; and the
+ * staging tables stay out of its catalog.
  *
  * DuckDB writes to only one attached database per transaction, so the merge writes the database
  * and the side file is emptied after it commits: a kill in between leaves staged rows of a run the
@@ -13,6 +14,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { EXTRACTED } from "../resources/registry.js";
 import { quoteIdent } from "./ddl.js";
 import { RUN_RECORD_TABLES, RUN_RECORD_TABLES_SQL } from "./meta-ddl.js";
+import { RUN_PACE_TABLE, RUN_PACE_TABLE_SQL } from "./pace-journal.js";
 import {
   CHECKPOINT_TABLE,
   CHECKPOINT_TABLE_SQL,
@@ -50,6 +52,7 @@ export function sideTablesSql(): string[] {
     CHECKPOINT_TABLE_SQL,
     STORED_KEYS_TABLE_SQL,
     ...RUN_RECORD_TABLES_SQL,
+    RUN_PACE_TABLE_SQL,
   ];
 }
 
@@ -60,7 +63,7 @@ export function inSide(sideCatalog: string, table: string): string {
 
 /** Empties every table of the side file (a new run starts), checkpoints first. */
 export async function clearSide(connection: DuckDBConnection): Promise<void> {
-  for (const table of [...WORK_TABLES, ...RUN_RECORD_TABLES]) {
+  for (const table of [...WORK_TABLES, ...RUN_RECORD_TABLES, RUN_PACE_TABLE]) {
     await connection.run(`DELETE FROM ${quoteIdent(table)}`);
   }
 }

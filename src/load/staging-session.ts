@@ -13,6 +13,7 @@ import type { Reject } from "../encode/to-record-batch.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { type StagingShape, type StagingWriter, stagingWriter } from "./append-batch.js";
 import { type CheckpointKind, markDone } from "./checkpoint.js";
+import { type PaceJournal, savePace } from "./pace-journal.js";
 import { recordDrift, recordRejects } from "./runs.js";
 
 export class StagingSession {
@@ -23,6 +24,7 @@ export class StagingSession {
     private readonly writer: StagingWriter,
     private readonly runId: number,
     private readonly resource: ExtractedName,
+    private readonly journal: PaceJournal | undefined,
   ) {}
 
   static async open(options: {
@@ -30,9 +32,12 @@ export class StagingSession {
     runId: number;
     resource: ExtractedName;
     shape?: StagingShape;
+    /** The attempt's pace, saved with the commits that find it changed. */
+    journal?: PaceJournal;
   }): Promise<StagingSession> {
-    const writer = await stagingWriter(options.connection, options.resource, options.shape);
-    return new StagingSession(options.connection, writer, options.runId, options.resource);
+    const { connection, runId, resource } = options;
+    const writer = await stagingWriter(connection, resource, options.shape);
+    return new StagingSession(connection, writer, runId, resource, options.journal);
   }
 
   async append(batch: RecordBatch): Promise<void> {
@@ -53,18 +58,24 @@ export class StagingSession {
 
   /**
    * Commits what was written since the last commit together with the `done` marks (a mark alone
-   * is committed too). A failure rolls all of it back and is rethrown.
+   * is committed too) and the attempt's pace if it changed. A failure rolls all of it back and is
+   * rethrown.
    */
   async commit(done: ReadonlyMap<CheckpointKind, readonly string[]>): Promise<void> {
     if (done.size > 0) await this.begin();
     if (!this.inTransaction) return;
+    const pace = this.journal?.due();
     try {
       await this.writer.flush();
       for (const [kind, keys] of done) {
         await markDone(this.connection, this.runId, this.resource, kind, keys);
       }
+      if (pace && this.journal) {
+        await savePace(this.connection, this.runId, this.journal.attempt, pace);
+      }
       this.inTransaction = false;
       await this.connection.run("COMMIT");
+      if (pace) this.journal?.saved(pace);
     } catch (error) {
       this.inTransaction = false;
       await this.connection.run("ROLLBACK").catch(() => {});
