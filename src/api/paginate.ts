@@ -29,6 +29,7 @@ import { differingCopies } from "./differing-copies.js";
 import type { ListContent } from "./envelope.js";
 import { keyOf, readByKeyRanges } from "./key-ranges.js";
 import { KeyTally } from "./key-tally.js";
+import { PageCap } from "./page-cap.js";
 import type { Criterion } from "./types.js";
 
 /** One page of a list, in the order pages complete (not necessarily by `start`). */
@@ -150,7 +151,7 @@ class Listing<T> {
   // The key at each page's two ends, by start: the boundary check compares neighbours.
   private readonly firstKeys = new Map<number, number | undefined>();
   private readonly lastKeys = new Map<number, number | undefined>();
-  private serverCap: number | undefined;
+  private readonly pageCap: PageCap;
   // Page one's keys in the order it listed them, to ask it again once the pass is done.
   private firstPage: (number | undefined)[] = [];
   private inconsistent = false;
@@ -162,6 +163,7 @@ class Listing<T> {
     this.window = Math.max(1, Math.floor(options.window));
     this.pageSize = Math.max(1, Math.floor(options.pageSize));
     this.keys = new KeyTally(options.key);
+    this.pageCap = new PageCap(options.logger, options.label);
   }
 
   /** Page one, then the other pages side by side, yielded as they complete. */
@@ -189,27 +191,21 @@ class Listing<T> {
       this.lastKeys.set(start, keyOf(content.records.at(-1), this.options.key));
       this.received += records.length;
       this.keys.count(records);
+      this.pageCap.later(records.length);
       this.fill();
       yield this.page(start, this.step, records, content);
     }
+    this.pageCap.done();
   }
 
-  /** What page one tells: `total`, the portal's cap on a page, whether offsets can be trusted. */
+  /** What page one tells: `total`, the page size to walk on with, whether offsets can be trusted. */
   private begin(first: ListContent): void {
     const { total } = first;
     const firstCount = first.records.length;
     this.total = total;
     this.lastTotal = total;
-    this.step = this.pageSize;
-    if (firstCount > 0 && firstCount < Math.min(this.pageSize, total)) {
-      // Fewer records than asked while more remain: the portal caps `limit` silently.
-      this.serverCap = firstCount;
-      this.step = firstCount;
-      this.options.logger.info(
-        `${this.options.label}: the portal returns at most ${firstCount} records per page`,
-        { asked: this.pageSize },
-      );
-    }
+    // Fewer records than asked while more are counted: perhaps a cap on `limit` (page-cap.ts).
+    this.step = this.pageCap.first(firstCount, this.pageSize, total);
     // An empty page one while `total` promises records: offsets cannot be trusted this time.
     this.inconsistent = firstCount === 0 && total > 0;
     this.received += firstCount;
@@ -337,7 +333,7 @@ class Listing<T> {
     return {
       total: this.lastTotal,
       received: this.received,
-      ...(this.serverCap === undefined ? {} : { serverCap: this.serverCap }),
+      ...(this.pageCap.cap === undefined ? {} : { serverCap: this.pageCap.cap }),
       totalChanged: this.totalChanged,
       reread,
       requests: this.requests,
