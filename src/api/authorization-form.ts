@@ -3,11 +3,13 @@
  *
  * The spec describes "the token" in a header named Authorization and shows no prefix; portals
  * built on common frameworks want `Bearer`. Unless a scheme is configured, the client starts with
- * the raw token and, when a token is refused before it was ever accepted (a refusal right after
- * it was issued cannot be expiry), sends the same token once in the other form. The first form
- * the portal accepts is kept for the rest of the run. A configured scheme is sent as it is.
+ * the raw token (or the form the portal accepted last time, remembered-form.ts) and, when a token
+ * is refused before it was ever accepted (a refusal right after it was issued cannot be expiry),
+ * sends the same token once in the other form. The first form the portal accepts is kept for the
+ * rest of the run, and remembered. A configured scheme is sent as it is.
  */
 import type { Logger } from "../log/logger.js";
+import type { FormMemory } from "./remembered-form.js";
 
 const BEARER = "Bearer";
 
@@ -18,15 +20,20 @@ export class AuthorizationForm {
   readonly #forced: boolean;
   readonly #logger: Logger;
   readonly #initial: string;
+  readonly #memory: FormMemory | undefined;
   #scheme: string;
   #confirmed = false;
   /** The token last tried in both forms: a second refusal of it means the token is bad. */
   #switchedFor: string | undefined;
 
-  /** `scheme` undefined: detect the form; otherwise always send `scheme` ("" = raw token). */
-  constructor(scheme: string | undefined, logger: Logger) {
+  /**
+   * `scheme` undefined: detect the form, starting with the one `memory` recalls; otherwise always
+   * send `scheme` ("" = raw token).
+   */
+  constructor(scheme: string | undefined, logger: Logger, memory?: FormMemory) {
     this.#forced = scheme !== undefined;
-    this.#initial = scheme?.trim() ?? "";
+    this.#memory = this.#forced ? undefined : memory;
+    this.#initial = scheme?.trim() ?? this.#memory?.recall() ?? "";
     this.#scheme = this.#initial;
     this.#logger = logger;
   }
@@ -41,6 +48,7 @@ export class AuthorizationForm {
     if (this.#confirmed || this.#forced || scheme !== this.#scheme) return;
     this.#confirmed = true;
     if (scheme === this.#initial) return;
+    this.#memory?.remember(scheme);
     this.#logger.info(
       `the portal refused the token ${describe(this.#initial)} and accepts it ${describe(scheme)}: sending it that way from now on (--auth-scheme, LMS_AUTH_SCHEME or authScheme in the config file sets it)`,
     );

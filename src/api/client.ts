@@ -23,6 +23,7 @@ import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
 import { nonNegative, positiveInteger } from "./option-checks.js";
 import type { ListPage, PagesOptions } from "./paginate.js";
 import { childRead, fill, listRead, lookupRead } from "./reads.js";
+import { formMemoryFile } from "./remembered-form.js";
 import type { ClientStats } from "./stats.js";
 import { Transport } from "./transport.js";
 import type {
@@ -68,6 +69,11 @@ export interface ClientOptions {
    * accepts it with the prefix (see authorization-form.ts).
    */
   authScheme?: string;
+  /**
+   * A file where the form of `Authorization` the portal accepted is kept between runs (JSON, by
+   * base URL): a run then starts with it (see remembered-form.ts). Default: not kept.
+   */
+  authFormsFile?: string;
   /**
    * Max requests in flight over the whole client (and sockets to the portal), or "auto" to adapt
    * it to the portal's answers (see adaptive-limit.ts); default DEFAULT_CLIENT_CONCURRENCY.
@@ -295,6 +301,9 @@ function open(options: ClientOptions): { transport: Transport; calls: Calls } {
     baseUrl,
     apiKey: options.apiKey,
     authScheme: options.authScheme,
+    ...(options.authFormsFile === undefined
+      ? {}
+      : { formMemory: formMemoryFile(options.authFormsFile, baseUrl) }),
     concurrency,
     maxConcurrency,
     adaptive: options.adaptive,

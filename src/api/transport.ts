@@ -19,6 +19,7 @@ import { NO_OVERLOAD, type OverloadTally, overloadWait } from "./overload.js";
 import { PauseGate } from "./pause-gate.js";
 import { Redactor } from "./redact.js";
 import { isRedirect, redirectError } from "./redirect.js";
+import type { FormMemory } from "./remembered-form.js";
 import { retryDelay } from "./retry.js";
 import { type ClientStats, StatsCounter } from "./stats.js";
 import { type TokenParts, type TokenTries, tokenTrouble } from "./token-trouble.js";
@@ -29,6 +30,8 @@ export interface TransportOptions {
   readonly apiKey: string;
   /** Prefix before the token; undefined: detected (see authorization-form.ts). */
   readonly authScheme: string | undefined;
+  /** Where the form the portal accepted is remembered between runs, if anywhere. */
+  readonly formMemory?: FormMemory | undefined;
   /** Requests in flight: fixed, or adapted to the portal's answers (see adaptive-limit.ts). */
   readonly concurrency: number | "auto";
   /** The most requests in flight `auto` may reach. */
@@ -91,7 +94,7 @@ export class Transport {
       rate: options.rate,
       signal: options.signal,
     });
-    this.#form = new AuthorizationForm(options.authScheme, options.logger);
+    this.#form = new AuthorizationForm(options.authScheme, options.logger, options.formMemory);
     this.#limiter = limiter;
     this.#pace = new ConcurrencyControl(
       options.concurrency,

@@ -8,6 +8,7 @@ import { readApiKey } from "../config/api-key.js";
 import { DEFAULT_LOOKBACK_MS } from "../config/defaults.js";
 import { requireBaseUrl } from "../config/portal-address.js";
 import type { ResolvedConfig } from "../config/resolve.js";
+import { authFormsFile } from "../config/state-files.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { type ExtractResult, runExtract } from "../extract/extract.js";
 import { selectResources } from "../extract/plan.js";
@@ -187,6 +188,7 @@ export async function extractWith(options: {
       apiKey,
       allowHttp: config.allowHttp,
       authScheme: config.authScheme,
+      authFormsFile: authFormsFile(ctx.env),
       concurrency: config.concurrency,
       maxConcurrency: config.maxConcurrency,
       rate: config.rate,

@@ -1,0 +1,59 @@
+/**
+ * The `Authorization` form a portal accepted, remembered from one run to the next. Without it
+ * every run against a portal that wants `Bearer` starts with the raw token and spends the
+ * requests it sends before the first refusal is read (authorization-form.ts). What is kept is a
+ * JSON file of base URL to scheme: read once as the client starts, written when a run learned
+ * another form. Only the form is kept, never a key or a token. A file that cannot be read or
+ * written is as good as none: the form is then learned again, as without this memory.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+
+/** What the client asks of a memory of forms, for its own portal. */
+export interface FormMemory {
+  /** The scheme the portal accepted last time ("" for the raw token), if known. */
+  recall(): string | undefined;
+  /** The portal accepted `scheme`. */
+  remember(scheme: string): void;
+}
+
+/** Base URLs as the client uses them: the host's case and trailing slashes do not count. */
+function addressKey(baseUrl: URL): string {
+  return `${baseUrl.protocol}//${baseUrl.host}${baseUrl.pathname.replace(/\/+$/, "")}`;
+}
+
+function readForms(path: string): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed).filter((entry): entry is [string, string] => {
+        return typeof entry[1] === "string";
+      }),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/** The forms kept in the JSON file at `path`, for the portal at `baseUrl`. */
+export function formMemoryFile(path: string, baseUrl: URL): FormMemory {
+  const key = addressKey(baseUrl);
+  return {
+    recall: () => readForms(path)[key],
+    remember: (scheme) => {
+      const forms = readForms(path);
+      if (forms[key] === scheme) return;
+      forms[key] = scheme;
+      try {
+        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        // Written whole, then renamed: a reader never sees half a file.
+        const temp = `${path}.${process.pid}.tmp`;
+        writeFileSync(temp, `${JSON.stringify(forms, null, 2)}\n`, { mode: 0o600 });
+        renameSync(temp, path);
+      } catch {
+        // Not kept: the next run learns the form again.
+      }
+    },
+  };
+}
