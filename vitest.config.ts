@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -15,5 +17,8 @@ export default defineConfig({
     // Tests that kill or time a process leave it room: none comes within half of its timeout.
     maxWorkers: 2,
     isolate: false,
+    // What the command line keeps between runs (the Authorization form each portal accepted,
+    // src/config/state-files.ts) goes here, not into the home folder, for the CLI children too.
+    env: { XDG_STATE_HOME: join(tmpdir(), "lms-export-test-state") },
   },
 });

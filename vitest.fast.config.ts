@@ -49,6 +49,8 @@ const SLOW_TESTS = [
   "test/extract/head-start.test.ts",
   "test/extract/pace.test.ts",
   "test/extract/portal-refusals.test.ts",
+  "test/extract/remembered-form.test.ts",
+  "test/extract/resume-pace.test.ts",
   "test/extract/resume.test.ts",
   "test/load/database.test.ts",
   "test/load/full-disk.test.ts",
