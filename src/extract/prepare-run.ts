@@ -219,8 +219,10 @@ export async function applyRun(
     request.logger.info(`resuming run ${resumeId}`, { runId: resumeId });
     return resumeId;
   }
-  // A run left to resume (an attempt killed, say) keeps the pace its attempts saved.
-  await recordRunPace(connection, store.side);
+  // A run left to resume (an attempt killed, say) keeps the pace its attempts saved; a side file
+  // this store created holds none (most runs: a merged run deletes it), and the start is spared a
+  // statement.
+  if (!store.freshSide) await recordRunPace(connection, store.side);
   await store.withSide(clearSide);
   await abandonRunningRuns(
     connection,
