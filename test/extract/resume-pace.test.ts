@@ -11,10 +11,13 @@ const NOW = new Date("2026-06-01T00:00:00Z");
 
 const dir = tempDirForFile("lms-resume-pace-");
 
-/** A portal serving 4 at once and queueing 8: `auto` climbing from 2 meets its 429s early. */
+/**
+ * A portal serving 1 at once and queueing 2: `auto`, at 4 after its first probe at 2, meets a 429
+ * at once.
+ */
 function busyPortal(): Promise<RunningSimulator> {
-  const size = { users: 2000, takesPerUser: 2, now: NOW, seed: 5 };
-  return startSimulator({ apiKey: KEY, ...size, capacity: 4, faults: { latencyMs: 20 } });
+  const size = { users: 1000, takesPerUser: 2, now: NOW, seed: 5 };
+  return startSimulator({ apiKey: KEY, ...size, capacity: 1, faults: { latencyMs: 5 } });
 }
 
 /** The arguments of an extract of `sim` into `name`. */
@@ -27,24 +30,24 @@ async function extractArgs(sim: RunningSimulator, name: string): Promise<string[
 }
 
 /**
- * Runs the extract and kills it with SIGKILL once the portal refused it and then answered 300
- * more requests without a refusal: 1.5 s at least at 200 a second at most, so its commits (one
- * a second at least) saved the count since. Answers the refusals of the killed attempt.
+ * Runs the extract and kills it with SIGKILL once the portal answered 300 requests after its
+ * first refusal: 1.5 s at least at 200 a second at most, so a commit (one a second at least)
+ * saved a count with that refusal in it; refusals after the last commit are lost with the
+ * process. Answers the refusals of the killed attempt.
  */
 async function killedAfterRefusals(sim: RunningSimulator, args: string[]): Promise<number> {
   const child = spawnCli(args);
   const done = collect(child);
-  let refused = 0;
-  let quietFrom = 0;
+  let first: number | undefined;
   while (child.exitCode === null) {
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const now = sim.capacity?.refused ?? 0;
-    if (now !== refused) [refused, quietFrom] = [now, sim.stats.requests];
-    if (refused > 0 && sim.stats.requests - quietFrom >= 300) break;
+    if (first === undefined && (sim.capacity?.refused ?? 0) > 0) first = sim.stats.requests;
+    if (first !== undefined && sim.stats.requests - first >= 300) break;
   }
   child.kill("SIGKILL");
   const killed = await done;
   expect(killed.code, `not killed: ${killed.stderr}`).toBeNull();
+  const refused = sim.capacity?.refused ?? 0;
   expect(refused).toBeGreaterThan(0);
   return refused;
 }
@@ -56,16 +59,20 @@ describe("extract --resume after kill -9: the pace of the whole run", () => {
     const sim = await busyPortal();
     const args = await extractArgs(sim, "resumed.duckdb");
     try {
-      await killedAfterRefusals(sim, args);
+      const killed = await killedAfterRefusals(sim, args);
       const resumed = await runCli([...args, "--resume"]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain("resuming run 1");
       const [run, ...others] = await readRows(args[6] ?? "", PACE);
       expect(others).toEqual([]);
-      // Both attempts' refusals: the portal's count over the whole run.
-      expect(run?.slice(0, 3)).toEqual([1n, "succeeded", BigInt(sim.capacity?.refused ?? -1)]);
-      // Refused, the killed attempt had more than the 12 the portal takes in flight.
-      expect(Number(run?.[4])).toBeGreaterThan(12);
+      expect(run?.slice(0, 2)).toEqual([1n, "succeeded"]);
+      // The resumed attempt's refusals and the killed one's, all of them but those it had not
+      // saved yet: the portal's count over the whole run, at most a second's worth short.
+      const total = sim.capacity?.refused ?? 0;
+      expect(Number(run?.[2])).toBeGreaterThan(total - killed);
+      expect(Number(run?.[2])).toBeLessThanOrEqual(total);
+      // Refused, the killed attempt had more than the 3 the portal takes in flight.
+      expect(Number(run?.[4])).toBeGreaterThan(3);
       expect(Number(run?.[3])).toBeGreaterThanOrEqual(1);
     } finally {
       await sim.close();
@@ -80,8 +87,10 @@ describe("extract --resume after kill -9: the pace of the whole run", () => {
       const next = await runCli(args);
       expect(next.code, next.stderr).toBe(0);
       const [killed, run] = await readRows(args[6] ?? "", `${PACE} ORDER BY run_id`);
-      expect(killed?.slice(0, 3)).toEqual([1n, "failed", BigInt(refused)]);
-      expect(Number(killed?.[4])).toBeGreaterThan(12);
+      expect(killed?.slice(0, 2)).toEqual([1n, "failed"]);
+      expect(Number(killed?.[2])).toBeGreaterThan(0);
+      expect(Number(killed?.[2])).toBeLessThanOrEqual(refused);
+      expect(Number(killed?.[4])).toBeGreaterThan(3);
       expect(run?.slice(0, 3)).toEqual([
         2n,
         "succeeded",
