@@ -62,7 +62,8 @@ export function afterFailure(error: SmtpAttemptError): "retry" | "give up" | "un
 /**
  * Sends `raw` to `envelope` per `policy`. Never throws for a delivery problem: the outcome says
  * what happened; every failed attempt is logged with the server's answer. `signal` stops waiting
- * between attempts (the outcome is then the last failure).
+ * between attempts (the outcome is then the last failure), and gives up an attempt whose message
+ * the server has not asked for yet, a connection still awaiting its greeting included.
  */
 export async function deliver(
   session: SmtpSession,
@@ -74,7 +75,7 @@ export async function deliver(
   let delay = policy.firstDelayMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      const info = await noticeSlowAnswer(session.send(envelope, raw), {
+      const info = await noticeSlowAnswer(session.send(envelope, raw, options.signal), {
         logger: options.logger,
         everyMs: policy.slowNoticeMs ?? SLOW_NOTICE_MS,
         fields: { message: options.label, server: session.settings.display, attempt },
@@ -99,6 +100,10 @@ export async function deliver(
         response: error.response,
         error: error.message,
       };
+      if (error.stopped) {
+        options.logger.warn("mail not sent: stopped before the server was given any of it", fields);
+        return { status: "failed", attempts: attempt, error };
+      }
       if (next === "unknown") {
         options.logger.error(
           "mail delivery unknown: the connection ended after the message was sent; not sending it again",

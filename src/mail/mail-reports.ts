@@ -14,7 +14,7 @@ import { composeMail } from "./compose.js";
 import { DEFAULT_RETRY, type DeliveryOutcome, deliver, type RetryPolicy } from "./deliver.js";
 import { expandSubject, shareName } from "./mail-block.js";
 import { messageDocument } from "./mail-document.js";
-import { envelopeOf, type MailTarget, type MessagePart, partOf, targetsOf } from "./mail-only.js";
+import { envelopeOf, type MessagePart, partOf, targetsOf } from "./mail-only.js";
 import {
   type Message,
   type PlannedReport,
@@ -22,6 +22,7 @@ import {
   planReports,
   type ReportToMail,
 } from "./mail-plan.js";
+import { notReached, type ReportProgress, soFar } from "./mail-progress.js";
 import { MailInterruptedError, type MailSoFar, type MailSummary } from "./mail-summary.js";
 import { MailingJournal } from "./mailing-journal.js";
 import { scopeLine } from "./scope-line.js";
@@ -29,7 +30,7 @@ import type { MailSettings } from "./settings.js";
 import type { Envelope, SmtpAttemptError } from "./smtp-attempt.js";
 import { SmtpSession } from "./smtp-session.js";
 import { SplitTables } from "./split-tables.js";
-import { stopWarningText } from "./stop-warning.js";
+import { NOT_STARTED_WARNING, stopWarningText } from "./stop-warning.js";
 
 export type { ReportToMail } from "./mail-plan.js";
 export { MailInterruptedError, type MailSoFar, type MailSummary } from "./mail-summary.js";
@@ -57,37 +58,6 @@ type Outgoing = Omit<Message, "scope"> & {
   /** Its key in the mailing journal. */
   key: string;
 };
-
-/**
- * How far one report's messages went: how many were tried, and what those did not deliver, each
- * recipient with the message it missed.
- */
-interface ReportProgress {
-  planned: PlannedReport;
-  tried: number;
-  undelivered: MailTarget[];
-  /** The recipients of the message being delivered, while it is: the server may have taken it. */
-  sending?: string[];
-}
-
-/**
- * Per report, the messages and recipients not reached: those its tried messages did not reach,
- * and those of the messages not tried yet (none once every message was tried). An address that
- * gets two messages of the report is named with the one it missed: the other may have arrived.
- */
-function notReached(
-  progress: readonly ReportProgress[],
-  only: readonly MailTarget[] | undefined,
-): MailSummary["resend"] {
-  return progress.flatMap(({ planned, tried, undelivered }) => {
-    const rest = planned.messages.slice(tried).flatMap((m) => {
-      const part = partOf(m.scope);
-      return targetsOf(envelopeOf([...m.to, ...m.cc], part, only), part, planned.twice);
-    });
-    const targets = [...undelivered, ...rest];
-    return targets.length === 0 ? [] : [{ report: planned.report, targets }];
-  });
-}
 
 /**
  * Mails each report. `options.signal` stops it: no message is sent once it has fired (one being
@@ -138,35 +108,15 @@ export async function mailReports(
   return summary;
 }
 
-/**
- * What the mailing has done at this moment. The message being delivered is in neither `sent` nor
- * `resend`: the server may have taken it, so it is named apart, never sent again.
- */
-function soFar(
-  summary: MailSummary,
-  progress: readonly ReportProgress[] | undefined,
-  only: readonly MailTarget[] | undefined,
-): MailSoFar {
-  const underway = progress?.find((p) => p.sending !== undefined);
-  const counted = (progress ?? []).map((p) => (p === underway ? { ...p, tried: p.tried + 1 } : p));
-  return {
-    summary: { ...summary, resend: notReached(counted, only) },
-    planned: progress !== undefined,
-    unsure:
-      underway?.sending === undefined
-        ? undefined
-        : { report: underway.planned.report, to: underway.sending },
-  };
-}
-
 /** Said when the signal comes while a message is being delivered (stop-warning.ts). */
 function stopWarning(
   progress: readonly ReportProgress[] | undefined,
   options: MailReportsOptions,
 ): void {
-  const to = progress?.find((p) => p.sending !== undefined)?.sending;
-  if (to === undefined) return;
-  options.logger.warn(stopWarningText(options.signal), { to });
+  const underway = progress?.find((p) => p.sending !== undefined);
+  if (underway?.sending === undefined) return;
+  const text = underway.started ? stopWarningText(options.signal) : NOT_STARTED_WARNING;
+  options.logger.warn(text, { to: underway.sending });
 }
 
 /**
@@ -281,7 +231,10 @@ async function sendOne(
   checkSignal(options.signal, "mail");
   const recipients = envelopeOf([...message.to, ...message.cc], message.part, options.only);
   const label = `${job.name} to ${recipients.join(", ")}`;
-  const beforeData = () => options.journal.sending(message.key);
+  const beforeData = () => {
+    progress.started = true;
+    options.journal.sending(message.key);
+  };
   const envelope = { from: options.settings.from, to: recipients, beforeData };
   const outcome = await deliverUnderway(progress, envelope, raw, label, options);
   if (outcome.status === "unknown") {
@@ -330,6 +283,7 @@ async function deliverUnderway(
   options: SendOptions,
 ): Promise<DeliveryOutcome> {
   progress.sending = envelope.to;
+  progress.started = false;
   try {
     return await deliver(options.session, envelope, raw, {
       policy: options.policy ?? DEFAULT_RETRY,

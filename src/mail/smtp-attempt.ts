@@ -71,6 +71,23 @@ export class SmtpAttemptError extends Error {
     this.wholeMessageSent = wholeMessageSent;
     this.beforeMessage = beforeMessage || this.senderRefused;
   }
+
+  /** Whether the mailing was stopped before the server was given any of the message. */
+  get stopped(): boolean {
+    return this.code === STOPPED;
+  }
+}
+
+/** The code of an attempt given up because its mailing was stopped (stoppedAttempt). */
+const STOPPED = "ESTOPPED";
+
+/**
+ * An attempt given up, its connection closed, because its mailing was stopped before the server
+ * asked for the message: nothing of it was sent, so nothing can have been delivered.
+ */
+export function stoppedAttempt(): SmtpAttemptError {
+  const why = new Error("stopped before the message was handed to the server; nothing was sent");
+  return new SmtpAttemptError(Object.assign(why, { code: STOPPED }), false);
 }
 
 /** The SMTP envelope: who the server is told the message comes from and goes to. */
@@ -157,7 +174,7 @@ export async function openConnection(
     });
   } catch (error) {
     connection.close();
-    throw new SmtpAttemptError(error, false, true);
+    throw signal?.aborted ? stoppedAttempt() : new SmtpAttemptError(error, false, true);
   } finally {
     signal?.removeEventListener("abort", stop);
     connection.removeListener("end", ended);
@@ -172,13 +189,16 @@ export async function openConnection(
  * SmtpAttemptError saying whether the server had started reading the message. The caller closes
  * the connection after a failure. A recipient the server cannot be given (smtp-utf8.ts) is in
  * `rejected`, as one it refused; when that is every recipient, or the sender, nothing is sent
- * and it rejects with code EENVELOPE.
+ * and it rejects with code EENVELOPE. `signal` gives the message up, the connection closed, while
+ * the server has not asked for it yet (stoppedAttempt); once it has, the answer is waited for.
  */
 export async function sendOn(
   { connection, smtpUtf8 }: OpenConnection,
   envelope: Envelope,
   raw: Buffer,
+  signal?: AbortSignal,
 ): Promise<SMTPConnectionSendInfo> {
+  if (signal?.aborted) throw stoppedAttempt();
   const server = serverEnvelope(envelope, smtpUtf8);
   const unsendable = server.sent === undefined ? [envelope.from] : server.left;
   if (server.sent === undefined || server.sent.to.length === 0) {
@@ -206,12 +226,21 @@ export async function sendOn(
   const own = { from: server.sent.from, to: [...server.sent.to] };
   try {
     const info = await new Promise<SMTPConnectionSendInfo>((resolve, reject) => {
-      connection.send(own, message, (error, result) =>
-        error || result === undefined ? reject(error) : resolve(result),
-      );
+      // Closing drops the send's callback (nodemailer forgets a send in flight): said here.
+      const stop = () => {
+        if (dataStarted) return;
+        connection.close();
+        reject(stoppedAttempt());
+      };
+      signal?.addEventListener("abort", stop, { once: true });
+      connection.send(own, message, (error, result) => {
+        signal?.removeEventListener("abort", stop);
+        return error || result === undefined ? reject(error) : resolve(result);
+      });
     });
     return server.answer(info);
   } catch (error) {
+    if (error instanceof SmtpAttemptError) throw error;
     throw new SmtpAttemptError(error, dataStarted, false, message.readableEnded);
   }
 }

@@ -44,16 +44,20 @@ export class SmtpSession {
 
   /**
    * One attempt to hand `raw` to the server, over the kept connection when there is one.
-   * Contract as `sendOn`; after a failure the connection is closed, and the next message opens
-   * another.
+   * Contract as `sendOn`, `signal` too (also while the connection is made); after a failure the
+   * connection is closed, and the next message opens another.
    */
-  async send(envelope: Envelope, raw: Buffer): Promise<SMTPConnectionSendInfo> {
+  async send(
+    envelope: Envelope,
+    raw: Buffer,
+    signal?: AbortSignal,
+  ): Promise<SMTPConnectionSendInfo> {
     const reused = this.#connection !== undefined;
     try {
-      return await this.#attempt(envelope, raw);
+      return await this.#attempt(envelope, raw, signal);
     } catch (error) {
       if (!reused || !(error instanceof SmtpAttemptError) || !lostWhileIdle(error)) throw error;
-      return await this.#attempt(envelope, raw);
+      return await this.#attempt(envelope, raw, signal);
     }
   }
 
@@ -72,10 +76,14 @@ export class SmtpSession {
     connection?.connection.quit();
   }
 
-  async #attempt(envelope: Envelope, raw: Buffer): Promise<SMTPConnectionSendInfo> {
-    const connection = this.#connection ?? (await this.#open());
+  async #attempt(
+    envelope: Envelope,
+    raw: Buffer,
+    signal: AbortSignal | undefined,
+  ): Promise<SMTPConnectionSendInfo> {
+    const connection = this.#connection ?? (await this.#open(signal));
     try {
-      const info = await sendOn(connection, envelope, raw);
+      const info = await sendOn(connection, envelope, raw, signal);
       if (++this.#sent >= MESSAGES_PER_CONNECTION) this.close();
       return info;
     } catch (error) {
@@ -86,10 +94,14 @@ export class SmtpSession {
     }
   }
 
-  async #open(): Promise<OpenConnection> {
-    const connection = await openConnection(this.settings, () => {
-      if (this.#connection === connection) this.#connection = undefined;
-    });
+  async #open(signal: AbortSignal | undefined): Promise<OpenConnection> {
+    const connection = await openConnection(
+      this.settings,
+      () => {
+        if (this.#connection === connection) this.#connection = undefined;
+      },
+      signal,
+    );
     this.#connection = connection;
     this.#sent = 0;
     return connection;
