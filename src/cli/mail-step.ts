@@ -230,8 +230,8 @@ function interruptedWithCommand(
 
 /**
  * What the process says when a second Ctrl-C ends it during the mailing (`soFar`, undefined
- * before the mailing started): what an interrupted mailing says, and the message whose delivery
- * was under way, which may have arrived and so is not in the command that sends the rest.
+ * before the mailing started): what an interrupted mailing says, and the messages whose delivery
+ * was under way, which may have arrived and so are not in the command that sends the rest.
  */
 function stoppedAtOnce(
   soFar: MailSoFar | undefined,
@@ -241,11 +241,12 @@ function stoppedAtOnce(
 ): Words {
   const summary = soFar?.summary ?? { sent: 0, problems: [], resend: [], unsure: [] };
   const stopped = new MailInterruptedError(summary, soFar?.planned ?? false, {});
-  const unsure = soFar?.unsure;
+  const unsure = (soFar?.unsure ?? []).map((u) => `${nameOf(u.report)} to ${u.to.join(", ")}`);
+  const being = unsure.length === 1 ? "was" : "were";
   const note =
-    unsure === undefined
+    unsure.length === 0
       ? ""
-      : `; delivery unknown: ${nameOf(unsure.report)} to ${unsure.to.join(", ")} was being delivered when a second Ctrl-C ended the run, and may have arrived: check before sending it again`;
+      : `; delivery unknown: ${unsure.join("; ")} ${being} being delivered when a second Ctrl-C ended the run, and may have arrived: check before sending it again`;
   const error = interruptedWithCommand(stopped, names, nameOf, argv, note);
   return { stdout: sentLine(summary), stderr: `${failureLine(error)}\n` };
 }

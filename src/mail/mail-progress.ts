@@ -1,63 +1,78 @@
 /**
  * How far a mailing's messages went, report by report: which were tried and whom they did not
- * reach, and the one being delivered. Read to say whom to send again, when the mailing ends and,
+ * reach, and those being delivered. Read to say whom to send again, when the mailing ends and,
  * for a process that must end at once (a second Ctrl-C), at any moment.
  */
 import { envelopeOf, type MailTarget, partOf, targetsOf } from "./mail-only.js";
-import type { PlannedReport } from "./mail-plan.js";
+import type { Message, PlannedReport } from "./mail-plan.js";
 import type { MailSoFar, MailSummary } from "./mail-summary.js";
 
-/**
- * How far one report's messages went: how many were tried, and what those did not deliver, each
- * recipient with the message it missed.
- */
-export interface ReportProgress {
-  planned: PlannedReport;
-  tried: number;
-  undelivered: MailTarget[];
-  /** The recipients of the message being delivered, while it is: the server may have taken it. */
-  sending?: string[];
-  /** Whether the server asked for that message: until then, nothing of it can have arrived. */
-  started?: boolean;
+/** A message being delivered: its recipients, and whether the server has asked for it yet. */
+export interface Underway {
+  to: string[];
+  /** Until the server asks for the message, nothing of it can have arrived. */
+  started: boolean;
 }
 
 /**
- * Per report, the messages and recipients not reached: those its tried messages did not reach,
- * and those of the messages not tried yet (none once every message was tried). An address that
- * gets two messages of the report is named with the one it missed: the other may have arrived.
+ * How far one report's messages went: each tried (its outcome known, or an earlier run's) with
+ * the recipients it surely did not reach, and each being delivered now.
+ */
+export interface ReportProgress {
+  planned: PlannedReport;
+  tried: Map<Message, MailTarget[]>;
+  underway: Map<Message, Underway>;
+}
+
+/** A report's progress before any of its messages was tried. */
+export function startProgress(planned: PlannedReport): ReportProgress {
+  return { planned, tried: new Map(), underway: new Map() };
+}
+
+/**
+ * Per report, in the order of its messages, the recipients not reached: those a tried message
+ * did not reach, and those of a message not tried yet, but for one being delivered that the
+ * server has asked for (it may have arrived: named apart, never sent again). An address that gets
+ * two messages of the report is named with the one it missed: the other may have arrived.
  */
 export function notReached(
   progress: readonly ReportProgress[],
   only: readonly MailTarget[] | undefined,
 ): MailSummary["resend"] {
-  return progress.flatMap(({ planned, tried, undelivered }) => {
-    const rest = planned.messages.slice(tried).flatMap((m) => {
+  return progress.flatMap(({ planned, tried, underway }) => {
+    const targets = planned.messages.flatMap((m) => {
+      const missed = tried.get(m);
+      if (missed !== undefined) return missed;
+      if (underway.get(m)?.started === true) return [];
       const part = partOf(m.scope);
       return targetsOf(envelopeOf([...m.to, ...m.cc], part, only), part, planned.twice);
     });
-    const targets = [...undelivered, ...rest];
     return targets.length === 0 ? [] : [{ report: planned.report, targets }];
   });
 }
 
+/** Messages not tried, over every report. */
+export function untried(progress: readonly ReportProgress[]): number {
+  return progress.reduce((n, p) => n + p.planned.messages.length - p.tried.size, 0);
+}
+
 /**
- * What the mailing has done at this moment. The message being delivered is in neither `sent` nor
- * `resend`: the server may have taken it, so it is named apart, never sent again.
+ * What the mailing has done at this moment. A message being delivered that the server asked for
+ * is in neither `sent` nor `resend`: it may have arrived, so it is named apart.
  */
 export function soFar(
   summary: MailSummary,
   progress: readonly ReportProgress[] | undefined,
   only: readonly MailTarget[] | undefined,
 ): MailSoFar {
-  // One the server has not asked for yet cannot have arrived: it counts as not reached.
-  const underway = progress?.find((p) => p.sending !== undefined && p.started === true);
-  const counted = (progress ?? []).map((p) => (p === underway ? { ...p, tried: p.tried + 1 } : p));
+  const unsure = (progress ?? []).flatMap((p) =>
+    [...p.underway.values()]
+      .filter((u) => u.started)
+      .map((u) => ({ report: p.planned.report, to: u.to })),
+  );
   return {
-    summary: { ...summary, resend: notReached(counted, only) },
+    summary: { ...summary, resend: notReached(progress ?? [], only) },
     planned: progress !== undefined,
-    unsure:
-      underway?.sending === undefined
-        ? undefined
-        : { report: underway.planned.report, to: underway.sending },
+    unsure,
   };
 }

@@ -29,13 +29,13 @@ export interface MailSummary {
 
 /**
  * What a mailing has done at one moment: its summary (`resend` holding every recipient not reached
- * yet), whether its messages were all decided (false: nothing was sent), and the message being
- * delivered, if one is, which may have arrived.
+ * yet), whether its messages were all decided (false: nothing was sent), and the messages being
+ * delivered that the server has asked for, which may have arrived.
  */
 export interface MailSoFar {
   summary: MailSummary;
   planned: boolean;
-  unsure: { report: ReportToMail; to: string[] } | undefined;
+  unsure: { report: ReportToMail; to: string[] }[];
 }
 
 /** How many recipients a message lists by address before counting the rest. */

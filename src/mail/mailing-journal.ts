@@ -216,9 +216,16 @@ export class MailingJournal {
     await unlink(this.path).catch(() => undefined);
   }
 
-  private async append(line: string): Promise<void> {
-    await this.handle.appendFile(`${line}\n`);
-    await this.handle.sync();
+  /** The records being written: one after another, as messages under way at once end. */
+  private writes: Promise<void> = Promise.resolve();
+
+  private append(line: string): Promise<void> {
+    const written = this.writes.then(async () => {
+      await this.handle.appendFile(`${line}\n`);
+      await this.handle.sync();
+    });
+    this.writes = written.catch(() => undefined);
+    return written;
   }
 }
 

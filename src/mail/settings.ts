@@ -19,6 +19,8 @@ export interface MailSettings {
   from: string;
   /** The server as it may be shown: scheme, user, host and port, never a password. */
   display: string;
+  /** How many connections a mailing may use at once (session-pool.ts); undefined: its default. */
+  connections?: number;
 }
 
 type MailConfig = Pick<
@@ -66,6 +68,7 @@ export async function resolveMailSettings(
   const port = url.port === "" ? (security.secure ? 465 : 587) : Number(url.port);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const shownUser = user === undefined ? "" : `${url.username}@`;
+  const connections = connectionsOf(env.LMS_SMTP_CONNECTIONS);
   return {
     host,
     port,
@@ -74,7 +77,22 @@ export async function resolveMailSettings(
     password,
     from,
     display: `${url.protocol}//${shownUser}${url.hostname}:${port}`,
+    ...(connections === undefined ? {} : { connections }),
   };
+}
+
+/** The most connections LMS_SMTP_CONNECTIONS may ask for: more only burdens the server. */
+const MOST_CONNECTIONS = 16;
+
+/** LMS_SMTP_CONNECTIONS read: undefined when unset or blank, bad input when not 1..16. */
+function connectionsOf(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const value = Number(text.trim());
+  if (Number.isInteger(value) && value >= 1 && value <= MOST_CONNECTIONS) return value;
+  throw new LmsExportError(
+    "bad-input",
+    `LMS_SMTP_CONNECTIONS is ${JSON.stringify(text)}: give a whole number from 1 to ${MOST_CONNECTIONS}, the connections a mailing opens to the mail server at once (1 sends one message at a time)`,
+  );
 }
 
 function parseSmtpUrl(text: string, source: string): URL {

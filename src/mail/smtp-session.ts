@@ -69,6 +69,14 @@ export class SmtpSession {
     return this.#connection === undefined ? GREETING_LIMIT_MS : SILENCE_LIMIT_MS;
   }
 
+  /**
+   * Opens and logs in the connection the next message goes over, before there is one: rejects as
+   * an attempt that failed before the message would (SmtpAttemptError).
+   */
+  async open(signal?: AbortSignal): Promise<void> {
+    if (this.#connection === undefined) await this.#open(signal);
+  }
+
   /** Says goodbye to the server; the session can still send again afterwards. */
   close(): void {
     const connection = this.#connection;

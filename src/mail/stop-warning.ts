@@ -11,12 +11,12 @@ import { stopSignalOf } from "../errors/stop-signal.js";
 const WAITING = "mail: stopping once the server has answered the message being delivered";
 
 /**
- * The warning for a mailing stopped while its message under way had not been asked for by the
- * server (a connection still awaiting its greeting, a recipient not yet answered): it is given up
- * at once, as nothing of it can have been delivered.
+ * The warning for a mailing stopped while messages under way had not been asked for by the
+ * server (a connection still awaiting its greeting, a recipient not yet answered): they are given
+ * up at once, as nothing of them can have been delivered.
  */
 export const NOT_STARTED_WARNING =
-  "mail: stopping now; nothing was sent of the message under way (the server had not asked for it yet): it is left for the command that sends again";
+  "mail: stopping now; nothing was sent of a message under way that the server had not asked for yet: it is left for the command that sends again";
 
 /** The warning for a mailing stopped by `signal`'s abort while a message is under way. */
 export function stopWarningText(signal: AbortSignal | undefined): string {

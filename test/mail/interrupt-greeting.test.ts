@@ -36,7 +36,7 @@ test.each([
     expect(result.code, result.stderr).toBe(code);
     expect(smtp.commands).toEqual([]);
     expect(result.stderr).toContain(
-      "mail: stopping now; nothing was sent of the message under way (the server had not asked for it yet)",
+      "mail: stopping now; nothing was sent of a message under way that the server had not asked for yet",
     );
     expect(result.stderr).not.toContain("stopping once the server has answered");
     expect(result.stdout).toContain("mail: 0 messages sent\n");

@@ -7,6 +7,8 @@
  * - killed while the fourth message is under way (the server has it, its answer never comes):
  *   the same command again sends neither the first three nor the fourth (delivery unknown, said
  *   as such), only the last two; every mailbox gets each report once; the journal is gone;
+ * - killed while team-chart's two shares are under way at once, over two connections: the same
+ *   command sends neither of them again, only the last message;
  * - two mailings of the same reports at once: the second is refused and sends nothing;
  * - a journal left by a killed run of other messages: said, replaced, everything sent once.
  */
@@ -18,7 +20,7 @@ import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
 import { collect, spawnCli } from "../helpers/spawn-cli.js";
 import { runCliIn, useMailWorkspace } from "./cli-harness.js";
-import type { Received } from "./smtp-fixture.js";
+import { mailboxes, ONCE_EACH } from "./mailboxes.js";
 
 const ws = useMailWorkspace();
 const startSmtp = ws.smtp.bind(ws);
@@ -50,26 +52,6 @@ const journalOf = (reports: readonly string[]) =>
     "out",
     `.mailing-${createHash("sha256").update(reports.join("\0")).digest("hex").slice(0, 12)}.journal`,
   );
-
-/** Per mailbox, the subjects' reports it got, in order. */
-function mailboxes(received: readonly Received[]): Record<string, string[]> {
-  const boxes: Record<string, string[]> = {};
-  for (const message of received) {
-    const report = String(message.parsed.subject).split(/ for | \(/)[0] ?? "";
-    for (const to of message.to) {
-      boxes[to] ??= [];
-      boxes[to].push(report);
-    }
-  }
-  return boxes;
-}
-
-const ONCE_EACH = {
-  "audit@example.com": ["Team list"],
-  "compliance@example.com": ["Team list", "Team chart"],
-  "north.lead@example.com": ["Team list", "Team chart"],
-  "sales.lead@example.com": ["Team list", "Team chart"],
-};
 
 test("killed with SIGKILL while the fourth of six messages is under way: the same command sends only the last two", async () => {
   let arrived = 0;
@@ -112,6 +94,50 @@ test("killed with SIGKILL while the fourth of six messages is under way: the sam
   expect(existsSync(journalOf(REPORTS))).toBe(false);
 });
 
+test("killed with SIGKILL while two messages are under way at once: the same command sends only the last one", async () => {
+  let arrived = 0;
+  let killed: Promise<unknown> | undefined;
+  let release = () => {};
+  const fallback = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const smtp = await startSmtp({
+    beforeAnswer: () => {
+      arrived++;
+      // With one connection the fifth could never come while the fourth is held: let the
+      // fourth go after a while, so that the run goes on and the test says what it did.
+      if (arrived === 4) timer = setTimeout(release, 20_000);
+      if (arrived !== 5) return;
+      killed = new Promise((resolve) => first.once("exit", resolve));
+      first.kill("SIGKILL");
+    },
+    // team-chart's two shares, over two connections: neither answer comes while the run lives.
+    holdAnswer: () => {
+      if (arrived === 4) return fallback;
+      return arrived === 5 ? killed?.then(() => release()) : undefined;
+    },
+  });
+  const first = spawnCli(args, { cwd: ws.dir, env: env(smtp.url) });
+  const ended = await collect(first);
+  clearTimeout(timer);
+  release();
+  expect(ended.signal, ended.stderr).toBe("SIGKILL");
+  const journal = await readFile(journalOf(REPORTS), "utf8");
+  expect(journal.match(/^sent /gm)).toHaveLength(3);
+  expect(journal.match(/^sending /gm)).toHaveLength(5);
+
+  const again = await collect(spawnCli(args, { cwd: ws.dir, env: env(smtp.url) }));
+  await smtp.close();
+  expect(again.stderr).toMatch(
+    /was cut short after sending 3 of 6 messages \(2 more under way: delivery unknown, not sent again\); sending the other 1/,
+  );
+  expect(again.code, again.stderr).toBe(1);
+  expect(again.stdout).toContain("mail: 1 message sent\n");
+  expect(mailboxes(smtp.received)).toEqual(ONCE_EACH);
+  expect(existsSync(journalOf(REPORTS))).toBe(false);
+});
+
 test("killed again while resuming: a third run still sends none of the messages the first one sent", async () => {
   let arrived = 0;
   let running: ReturnType<typeof spawnCli> | undefined;
@@ -148,7 +174,9 @@ test("killed again while resuming: a third run still sends none of the messages 
 test("killed while the server was down, before the fourth message was handed over: the same command sends the last three", async () => {
   // After three messages the server takes no new connection: the fourth waits to try again.
   const down = await startSmtp({ goDownAfter: 3, closeWhenIdle: true });
-  const first = spawnCli(args, { cwd: ws.dir, env: env(down.url) });
+  // One connection: further ones, opened before the server went down, would carry the fourth.
+  const oneAtATime = { ...env(down.url), LMS_SMTP_CONNECTIONS: "1" };
+  const first = spawnCli(args, { cwd: ws.dir, env: oneAtATime });
   first.stderr?.on("data", (chunk: Buffer) => {
     if (chunk.toString().includes("trying again")) first.kill("SIGKILL");
   });

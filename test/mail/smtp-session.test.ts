@@ -16,7 +16,10 @@ import { fixtureSettings, startSmtp } from "./smtp-fixture.js";
 
 const team = useReportToMail("team-list");
 
-/** team-list mailed to a server of its own started with `server`; what happened and was logged. */
+/**
+ * team-list mailed, one connection at a time, to a server of its own started with `server`; what
+ * happened and was logged.
+ */
 async function mailTeam(server: Parameters<typeof startSmtp>[0]) {
   const smtp = await startSmtp(server);
   const warnings: string[] = [];
@@ -29,7 +32,9 @@ async function mailTeam(server: Parameters<typeof startSmtp>[0]) {
   try {
     const summary = await mailReports(team.db, [team.report], {
       ...team.options,
-      settings: await fixtureSettings(smtp),
+      // One connection at a time: its reuse is what these tests follow (session-pool.test.ts
+      // follows several at once).
+      settings: { ...(await fixtureSettings(smtp)), connections: 1 },
       logger,
       policy: { attempts: 2, firstDelayMs: 10 },
     });
