@@ -10,6 +10,7 @@ import type { Logger } from "../log/logger.js";
 import { checkSignal, interruptOnAbort } from "../report/interruption.js";
 import type { LastLoad } from "../report/last-load.js";
 import type { LeftPeopleNote } from "../report/left-people-note.js";
+import { EXCLUDED_STATUSES } from "../report/left-people-note.js";
 import { type PreparedJob, prepareJob } from "../report/prepare-job.js";
 import { columnLabel } from "../report/present/column-label.js";
 import type { ReportJob } from "../report/report-jobs.js";
@@ -17,6 +18,7 @@ import type { ReportSource } from "../report/report-source.js";
 import type { RosterCoverage } from "../report/roster-coverage.js";
 import { type BoundQuery, describeColumns } from "../report/run-query.js";
 import type { ReportRunResult } from "../report/run-report.js";
+import { GONE_MANAGERS_LISTED, managersAllGone, someManagers } from "./gone-managers.js";
 import type { JobMail } from "./job-mail.js";
 import { envelopeOf, type MailTarget, type MessagePart, partOf, targetText } from "./mail-only.js";
 import type { SplitScope } from "./scope-line.js";
@@ -195,6 +197,15 @@ async function messagesOf(
     column,
   );
   await warnNotAddresses(connection, invalid, { report: job.name, column }, options.logger);
+  const left = result.leftPeople ?? [];
+  const gone = await managersAllGone(connection, sources.values(), column, { addresses, left });
+  if (gone.length > 0) {
+    const who = gone.length === 1 ? "1 manager gets" : `${gone.length} managers get`;
+    options.logger.warn(
+      `${who} no message of ${job.name}: every person of theirs is left out as gone (${EXCLUDED_STATUSES}): ${someManagers(gone)}`,
+      { report: job.name, column, managers: gone.slice(0, GONE_MANAGERS_LISTED) },
+    );
+  }
   const groups: SplitGroup[] = [
     ...addresses.map((address) => ({ address })),
     { address: undefined },

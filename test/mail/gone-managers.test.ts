@@ -1,0 +1,76 @@
+/**
+ * A manager all of whose people the roster marks as gone gets no message of a split report: the
+ * run names them in a warning, not only in the count of people left out. The mail dataset's
+ * North lead manages 103 and 104, the Sales lead 102 and 104; with 103 and 104 marked as leavers,
+ * the North lead has no one left and the Sales lead keeps 102. The shipped team-compliance is
+ * mailed split per manager to a real SMTP server on 127.0.0.1, in-process.
+ */
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { expect, test } from "vitest";
+import { someManagers } from "../../src/mail/gone-managers.js";
+import { runCliIn, useMailWorkspace } from "./cli-harness.js";
+import { mailEnv, teamComplianceMail, writeTeamCatalog } from "./team-catalog.js";
+
+const ws = useMailWorkspace();
+
+/** Sets the roster status of `users` in the workspace's database. */
+async function markGone(users: readonly number[], status: string): Promise<void> {
+  const instance = await DuckDBInstance.create(join(ws.dir, "lms.duckdb"));
+  const connection = await instance.connect();
+  try {
+    await connection.run(
+      `UPDATE "user" SET user_status = '${status}' WHERE user_id IN (${users.join(", ")})`,
+    );
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+test("a manager whose people are all gone is named in a warning; the others get theirs", async () => {
+  await writeTeamCatalog(ws.dir, ["csv"]);
+  const everyone = await ws.smtp();
+  const before = await runCliIn(
+    ws.dir,
+    teamComplianceMail("--log-format", "json"),
+    mailEnv(everyone.url, join(ws.dir, "out-before")),
+  );
+  expect(before.code, before.stderr).toBe(0);
+  expect(before.stderr).not.toContain("no message of team-compliance");
+
+  await markGone([103, 104], "leaver");
+  const smtp = await ws.smtp();
+  const out = join(ws.dir, "out-gone");
+  const run = await runCliIn(
+    ws.dir,
+    teamComplianceMail("--log-format", "json"),
+    mailEnv(smtp.url, out),
+  );
+  expect(run.code, run.stderr).toBe(0);
+  expect(smtp.received.map((m) => m.to.join()).sort()).toEqual([
+    "compliance@example.com",
+    "sales.lead@example.com",
+  ]);
+  const warning = run.stderr
+    .split("\n")
+    .filter((line) => line.includes("no message of team-compliance"))
+    .map(
+      (line) =>
+        JSON.parse(line) as { level: string; msg?: string; message?: string; managers: string[] },
+    );
+  expect(warning).toHaveLength(1);
+  expect(warning[0]?.level).toBe("warn");
+  expect(JSON.stringify(warning[0])).toContain(
+    "1 manager gets no message of team-compliance: every person of theirs is left out as gone (excluded_statuses): north.lead@example.com",
+  );
+  expect(warning[0]?.managers).toEqual(["north.lead@example.com"]);
+}, 60_000);
+
+test("the warning names the first five managers and counts the rest", () => {
+  const managers = ["a", "b", "c", "d", "e", "f", "g"].map((m) => `${m}@example.com`);
+  expect(someManagers(managers)).toBe(
+    "a@example.com, b@example.com, c@example.com, d@example.com, e@example.com and 2 more",
+  );
+  expect(someManagers(managers.slice(0, 2))).toBe("a@example.com, b@example.com");
+});
