@@ -1,5 +1,6 @@
 /**
- * The connection to the mail server that one mailing's messages share. A split report sends one
+ * One connection to the mail server, kept for message after message: each of a mailing's few
+ * connections (session-pool.ts) is one. A split report sends one
  * message per manager; a connection of its own for each cost the greeting, EHLO, STARTTLS and
  * login every time (smtp-server, which the tests use, also holds its greeting back 100 ms to catch
  * clients that talk too early, as some production servers do for longer). SMTP lets one
