@@ -2,9 +2,9 @@
  * --mail-failures-to (LMS_MAIL_FAILURES_TO, mail.failuresTo) for `run` and `report`, and from the
  * environment or the config file only for `extract`, `publish`, `roster import` and `apply`
  * (which take no mail flags): when the command fails, the addresses get one short message with
- * its last line. The addresses and the
- * mail server are checked with the command's other settings, before anything runs, so a typo is
- * found when the job is set up rather than on the day it fails. A run stopped by a signal is not
+ * its last line. The addresses and the mail server are checked with the command's other
+ * settings, before anything runs, so a typo is found when the job is set up rather than on the
+ * day it fails. A run stopped by a signal is not
  * a failure to report: whoever stopped it knows.
  */
 import { resolveConfig } from "../config/resolve.js";
@@ -102,15 +102,17 @@ export class FailureNotice {
   }
 
   /**
-   * When the settings could not be read at all (a config file someone broke, the commonest
-   * reason), the recipients and mail server the environment and flags alone name, if they do:
-   * a scheduled job set up by environment still tells someone its config file went wrong.
+   * When the command failed before its settings were read: the recipients and mail server of
+   * the top-level settings (a `--portal` name not in the config file), else of the environment
+   * and flags alone (a config file someone broke, the commonest reason), if they name any: a
+   * scheduled job still tells someone that its settings went wrong.
    */
   private async withoutSettings(): Promise<FailureNoticeTarget | undefined> {
     if (this.read) return undefined;
     const { ctx, command } = this;
-    // A portal's settings are the config file's: without it, the top-level ones.
     const flags = { ...this.flags, portal: undefined };
+    const topLevel = await failureNoticeTargetOf(flags, ctx, command).catch(() => undefined);
+    if (topLevel !== undefined) return topLevel;
     return failureNoticeTargetOf(flags, ctx, command, { configFile: false }).catch(() => undefined);
   }
 }

@@ -286,3 +286,21 @@ test("a config file someone broke is told to the recipients the environment name
     await smtp.close();
   }
 });
+
+test("a --portal name the config file does not have is told to the config file's recipients", async () => {
+  const own = join(dir, "portal-typo");
+  await mkdir(own, { recursive: true });
+  const config = { mail: { failuresTo: "owner@example.com" }, portals: { acme: {} } };
+  await writeFile(join(own, "lms-export.config.json"), JSON.stringify(config));
+  const smtp = await startSmtp();
+  try {
+    const env = { ...settings(smtp.url, sim.baseUrl), LMS_MAIL_FAILURES_TO: "" };
+    const run = await runCliIn(own, ["run", "data-freshness", "--portal", "acme-eu"], env);
+    await smtp.close();
+    expect(run.code).toBe(2);
+    expect(lastLine(run.stderr)).toContain("acme-eu");
+    expect(smtp.received.map((m) => m.to)).toEqual([["owner@example.com"]]);
+  } finally {
+    await smtp.close();
+  }
+});
