@@ -60,5 +60,12 @@ export function withMailOptions<T>(y: Argv<T>) {
       description:
         "Allow an unencrypted session to a mail server that is not this machine (env LMS_ALLOW_INSECURE_SMTP)",
     })
+    .option("smtp-connections", {
+      type: "number",
+      group: MAIL,
+      requiresArg: true,
+      description:
+        "Connections a mailing opens to the mail server at once, 1-16 (default 4; 1 sends one message at a time; env LMS_SMTP_CONNECTIONS; config mail.connections)",
+    })
     .option("smtp-password", { type: "string", hidden: true });
 }

@@ -8,9 +8,8 @@ import { editDistance } from "../text/edit-distance.js";
 import { FIELD_NAMES, FIELDS } from "./fields.js";
 
 /**
- * Variables read outside the settings' fields: secrets, the config file, the catalog, the mail
- * server's connections at once (src/mail/settings.ts), and the mark the schedule sets on its runs
- * (src/schedule/spawn-run.ts).
+ * Variables read outside the settings' fields: secrets, the config file, the catalog, and the
+ * mark the schedule sets on its runs (src/schedule/spawn-run.ts).
  */
 const OTHER_NAMES = [
   "LMS_API_KEY",
@@ -18,7 +17,6 @@ const OTHER_NAMES = [
   "LMS_CONFIG",
   "LMS_PG_PASSWORD_FILE",
   "LMS_SCHEDULED_RUN",
-  "LMS_SMTP_CONNECTIONS",
   "LMS_SMTP_PASSWORD",
 ];
 

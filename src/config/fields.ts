@@ -19,6 +19,9 @@ export { REPORT_FORMATS, type ReportFormat } from "./report-formats.js";
 
 const REQUESTS_IN_FLIGHT = z.int().min(1).max(MAX_CONCURRENCY);
 
+/** The most connections a mailing may open at once: more only burdens the mail server. */
+export const MAX_SMTP_CONNECTIONS = 16;
+
 // RFC 9110 token characters: what an auth scheme may be made of. Empty = send the raw token.
 const AUTH_SCHEME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
 
@@ -51,6 +54,7 @@ export const FIELD_SCHEMAS = {
   mailDefaultTo: z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)]),
   mailFailuresTo: z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)]),
   allowInsecureSmtp: z.boolean(),
+  smtpConnections: z.int().min(1).max(MAX_SMTP_CONNECTIONS),
 };
 
 export type FieldName = keyof typeof FIELD_SCHEMAS;
@@ -245,6 +249,13 @@ export const FIELDS: Record<FieldName, FieldInfo> = {
     flag: "allow-insecure-smtp",
     env: "LMS_ALLOW_INSECURE_SMTP",
     file: "mail.allowInsecureSmtp",
+  },
+  smtpConnections: {
+    kind: "number",
+    expected: `a whole number from 1 to ${MAX_SMTP_CONNECTIONS}, the connections a mailing opens to the mail server at once (1 sends one message at a time)`,
+    flag: "smtp-connections",
+    env: "LMS_SMTP_CONNECTIONS",
+    file: "mail.connections",
   },
 };
 

@@ -99,6 +99,8 @@ export interface ResolvedConfig {
   mailFailuresTo: string | string[] | undefined;
   /** Allow an unencrypted SMTP session to a host that is not this machine. */
   allowInsecureSmtp: boolean;
+  /** Connections a mailing opens to the mail server at once, if set (src/mail/session-pool.ts). */
+  smtpConnections: number | undefined;
   /** The config file used, if any. */
   configFile: string | undefined;
   /** The portal of the config file's `portals` these settings are for (`--portal`), if any. */
@@ -198,6 +200,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     mailDefaultTo: pick("mailDefaultTo"),
     mailFailuresTo: pick("mailFailuresTo"),
     allowInsecureSmtp: pick("allowInsecureSmtp") ?? false,
+    smtpConnections: pick("smtpConnections"),
     configFile: file?.path,
     portal: portal?.name,
     portals: Object.keys(file?.portals ?? {}),

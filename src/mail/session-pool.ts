@@ -20,7 +20,7 @@ import type { Logger } from "../log/logger.js";
 import type { MailSettings } from "./settings.js";
 import { SmtpSession } from "./smtp-session.js";
 
-/** Connections a mailing uses at most, unless the settings say otherwise (LMS_SMTP_CONNECTIONS). */
+/** Connections a mailing uses at most, unless the settings say otherwise (mail.connections). */
 export const DEFAULT_CONNECTIONS = 4;
 
 export class SessionPool {

@@ -26,7 +26,8 @@ export interface MailSettings {
 type MailConfig = Pick<
   ResolvedConfig,
   "smtpUrl" | "smtpPasswordFile" | "mailFrom" | "allowInsecureSmtp" | "sources"
->;
+> &
+  Partial<Pick<ResolvedConfig, "smtpConnections">>;
 
 /**
  * Contract: a one-line bad-input, before anything connects, when the server URL or the sender is
@@ -68,7 +69,7 @@ export async function resolveMailSettings(
   const port = url.port === "" ? (security.secure ? 465 : 587) : Number(url.port);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const shownUser = user === undefined ? "" : `${url.username}@`;
-  const connections = connectionsOf(env.LMS_SMTP_CONNECTIONS);
+  const connections = config.smtpConnections;
   return {
     host,
     port,
@@ -79,20 +80,6 @@ export async function resolveMailSettings(
     display: `${url.protocol}//${shownUser}${url.hostname}:${port}`,
     ...(connections === undefined ? {} : { connections }),
   };
-}
-
-/** The most connections LMS_SMTP_CONNECTIONS may ask for: more only burdens the server. */
-const MOST_CONNECTIONS = 16;
-
-/** LMS_SMTP_CONNECTIONS read: undefined when unset or blank, bad input when not 1..16. */
-function connectionsOf(text: string | undefined): number | undefined {
-  if (text === undefined || text.trim() === "") return undefined;
-  const value = Number(text.trim());
-  if (Number.isInteger(value) && value >= 1 && value <= MOST_CONNECTIONS) return value;
-  throw new LmsExportError(
-    "bad-input",
-    `LMS_SMTP_CONNECTIONS is ${JSON.stringify(text)}: give a whole number from 1 to ${MOST_CONNECTIONS}, the connections a mailing opens to the mail server at once (1 sends one message at a time)`,
-  );
 }
 
 function parseSmtpUrl(text: string, source: string): URL {

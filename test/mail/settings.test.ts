@@ -118,15 +118,19 @@ describe("resolveMailSettings", () => {
     );
   });
 
-  test("LMS_SMTP_CONNECTIONS sets how many connections a mailing uses; one it cannot read is refused", async () => {
+  test("LMS_SMTP_CONNECTIONS or mail.connections sets how many connections a mailing uses; one it cannot read is refused", async () => {
     const env = { LMS_SMTP_URL: "smtp://127.0.0.1:2525", LMS_MAIL_FROM: "r@example.com" };
     expect((await settingsFrom({ ...env, LMS_SMTP_CONNECTIONS: " 2 " })).connections).toBe(2);
+    expect((await settingsFrom(env, { mail: { connections: 3 } })).connections).toBe(3);
     expect((await settingsFrom(env)).connections).toBeUndefined();
     for (const bad of ["0", "17", "2.5", "four"]) {
       await expect(settingsFrom({ ...env, LMS_SMTP_CONNECTIONS: bad })).rejects.toThrow(
-        `LMS_SMTP_CONNECTIONS is "${bad}": give a whole number from 1 to 16, the connections a mailing opens to the mail server at once (1 sends one message at a time)`,
+        /^environment variable LMS_SMTP_CONNECTIONS must be a whole number from 1 to 16, the connections a mailing opens to the mail server at once \(1 sends one message at a time\) \(got /,
       );
     }
+    await expect(settingsFrom(env, { mail: { connections: 0 } })).rejects.toThrow(
+      /mail\.connections.* must be a whole number from 1 to 16/,
+    );
   });
 
   test("a sender that is not an address is refused", async () => {
