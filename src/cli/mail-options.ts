@@ -8,7 +8,8 @@ import type { Argv } from "yargs";
 const MAIL = "Mail:";
 
 export function withMailOptions<T>(y: Argv<T>) {
-  return y
+  // The server's options after --mail's choices, as --help lists them.
+  const chosen = y
     .option("mail", {
       type: "boolean",
       group: MAIL,
@@ -25,18 +26,8 @@ export function withMailOptions<T>(y: Argv<T>) {
       group: MAIL,
       description:
         "With --mail, send only the messages to these addresses, each as the full run builds it (comma-separated, repeatable; ADDR:share or ADDR:unassigned picks one of an address's two messages of a split report): to send again what a run could not deliver",
-    })
-    .option("smtp-url", {
-      type: "string",
-      group: MAIL,
-      description: "Mail server, smtp://[user@]host:port or smtps://... (env LMS_SMTP_URL)",
-    })
-    .option("smtp-password-file", {
-      type: "string",
-      group: MAIL,
-      description:
-        "File holding the mail server password (env LMS_SMTP_PASSWORD_FILE, or LMS_SMTP_PASSWORD)",
-    })
+    });
+  return withMailServerOptions(chosen)
     .option("mail-from", {
       type: "string",
       group: MAIL,
@@ -53,6 +44,22 @@ export function withMailOptions<T>(y: Argv<T>) {
       group: MAIL,
       description:
         "Tell these addresses by mail when the command fails, with its error (comma-separated; env LMS_MAIL_FAILURES_TO; config mail.failuresTo): for scheduled runs",
+    });
+}
+
+/** How the mail server is reached: its address, password file, security and connections. */
+function withMailServerOptions<T>(y: Argv<T>) {
+  return y
+    .option("smtp-url", {
+      type: "string",
+      group: MAIL,
+      description: "Mail server, smtp://[user@]host:port or smtps://... (env LMS_SMTP_URL)",
+    })
+    .option("smtp-password-file", {
+      type: "string",
+      group: MAIL,
+      description:
+        "File holding the mail server password (env LMS_SMTP_PASSWORD_FILE, or LMS_SMTP_PASSWORD)",
     })
     .option("allow-insecure-smtp", {
       type: "boolean",
