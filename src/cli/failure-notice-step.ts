@@ -12,11 +12,12 @@ import { streamIsTTY } from "../log/color.js";
 import { createRedactor } from "../log/redact.js";
 import { parseAddressList } from "../mail/address.js";
 import { tellFailure } from "../mail/failure-notice.js";
-import { type MailSettings, resolveMailSettings } from "../mail/settings.js";
+import type { MailSettings } from "../mail/settings.js";
 import { shellWord } from "../text/shell-word.js";
 import { type CommandSetup, commandLogger, type SettingsHook } from "./command-setup.js";
 import type { CliContext } from "./context.js";
 import { exitCodeOf, failureLine } from "./exit-codes.js";
+import { mailServerOf } from "./mail-step.js";
 
 /** Whom to tell, through which server. */
 export interface FailureNoticeTarget {
@@ -31,24 +32,18 @@ export interface FailureNoticeTarget {
 
 /**
  * Undefined when the settings of `setup` name no failure recipients. Otherwise checks them and
- * the mail settings (those the mail step resolved, `settings`, else read here, the password into
- * the command's secrets); a bad-input error for any problem, so that a command finds it before it
- * starts its work.
+ * reads the mail settings (the password into the command's secrets); a bad-input error for any
+ * problem, so that a command finds it before it starts its work.
  */
 export async function failureNoticeTarget(
   setup: CommandSetup,
   ctx: CliContext,
   command: string,
-  settings?: MailSettings,
 ): Promise<FailureNoticeTarget | undefined> {
   const { config, logger, secrets } = setup;
   if (config.mailFailuresTo === undefined) return undefined;
   const to = parseAddressList(config.mailFailuresTo, config.sources.mailFailuresTo);
-  const server =
-    settings ?? (await resolveMailSettings(config, ctx.env, { logger, signal: ctx.signal }));
-  if (server.password !== undefined && !secrets.includes(server.password)) {
-    secrets.push(server.password);
-  }
+  const server = await mailServerOf(setup, ctx);
   return { to, settings: server, command, secrets, logger };
 }
 

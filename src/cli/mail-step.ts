@@ -68,6 +68,19 @@ export async function mailRequest(
   if (args.mail !== true && given === undefined) return undefined;
   const mailTo = given === undefined ? undefined : parseAddressList(String(given), "--mail-to");
   const defaultTo = defaultRecipients(setup.config);
+  const settings = await mailServerOf(setup, ctx, known);
+  return { settings, mailTo, defaultTo, secrets: setup.secrets, only };
+}
+
+/**
+ * The mail server's settings of `setup`, read unless `known` (read already by the same command),
+ * the password added once to the command's redacted secrets.
+ */
+export async function mailServerOf(
+  setup: CommandSetup,
+  ctx: CliContext,
+  known?: MailSettings,
+): Promise<MailSettings> {
   const settings =
     known ??
     (await resolveMailSettings(setup.config, ctx.env, {
@@ -77,7 +90,7 @@ export async function mailRequest(
   if (settings.password !== undefined && !setup.secrets.includes(settings.password)) {
     setup.secrets.push(settings.password);
   }
-  return { settings, mailTo, defaultTo, secrets: setup.secrets, only };
+  return settings;
 }
 
 /** The settings' default recipients (LMS_MAIL_DEFAULT_TO, mail.defaultTo), checked; if any. */
