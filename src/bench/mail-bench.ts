@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { SMTPServer } from "smtp-server";
-import { DEFAULT_CONNECTIONS } from "../mail/session-pool.js";
+import { DEFAULT_SMTP_CONNECTIONS } from "../config/fields.js";
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL("../../bin/lms-export.js", import.meta.url));
@@ -121,7 +121,7 @@ export async function benchMail(options: {
     await prepare(dir, options.users);
     const args = ["report", "team-compliance", "--catalog", "cat", "--db", "lms.duckdb"];
     const env = { LMS_SMTP_URL: sink.url, LMS_MAIL_FROM: "reports@example.com" };
-    const pooled = { ...env, LMS_SMTP_CONNECTIONS: String(DEFAULT_CONNECTIONS) };
+    const pooled = { ...env, LMS_SMTP_CONNECTIONS: String(DEFAULT_SMTP_CONNECTIONS) };
     const ways = { oneAtATime: { ...env, LMS_SMTP_CONNECTIONS: "1" }, pooled };
     const reportRuns: number[] = [];
     const mailRuns = { oneAtATime: [] as number[], pooled: [] as number[] };
@@ -165,7 +165,7 @@ function printBench(bench: MailBench, print: (line: string) => void): void {
     `split mail, one at a time         ${seconds(oneAtATime.mailMs)}, ${messages} messages; ${perMessage(oneAtATime)}`,
   );
   print(
-    `split mail, ${DEFAULT_CONNECTIONS} connections at once   ${seconds(pooled.mailMs)}, ${messages} messages; ${perMessage(pooled)}`,
+    `split mail, ${DEFAULT_SMTP_CONNECTIONS} connections at once   ${seconds(pooled.mailMs)}, ${messages} messages; ${perMessage(pooled)}`,
   );
   const answers = bench.delayMs > 0 ? `, the server answering after ${bench.delayMs} ms` : "";
   print(

@@ -4,6 +4,7 @@
  * option: a hidden --smtp-password exists only to be refused with a message saying where it goes.
  */
 import type { Argv } from "yargs";
+import { DEFAULT_SMTP_CONNECTIONS, MAX_SMTP_CONNECTIONS } from "../config/fields.js";
 
 const MAIL = "Mail:";
 
@@ -71,8 +72,7 @@ function withMailServerOptions<T>(y: Argv<T>) {
       type: "number",
       group: MAIL,
       requiresArg: true,
-      description:
-        "Connections a mailing opens to the mail server at once, 1-16 (default 4; 1 sends one message at a time; env LMS_SMTP_CONNECTIONS; config mail.connections)",
+      description: `Connections a mailing opens to the mail server at once, 1-${MAX_SMTP_CONNECTIONS} (default ${DEFAULT_SMTP_CONNECTIONS}; 1 sends one message at a time; env LMS_SMTP_CONNECTIONS; config mail.connections)`,
     })
     .option("smtp-password", { type: "string", hidden: true });
 }

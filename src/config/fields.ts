@@ -22,6 +22,9 @@ const REQUESTS_IN_FLIGHT = z.int().min(1).max(MAX_CONCURRENCY);
 /** The most connections a mailing may open at once: more only burdens the mail server. */
 export const MAX_SMTP_CONNECTIONS = 16;
 
+/** The connections a mailing opens at once unless the settings say (src/mail/session-pool.ts). */
+export const DEFAULT_SMTP_CONNECTIONS = 4;
+
 // RFC 9110 token characters: what an auth scheme may be made of. Empty = send the raw token.
 const AUTH_SCHEME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
 

@@ -16,12 +16,10 @@
  * while sending, whether or not the server had read the message, and does not say when the server
  * asked for the data: the mailing journal and "delivery unknown" need both (smtp-attempt.ts).
  */
+import { DEFAULT_SMTP_CONNECTIONS } from "../config/fields.js";
 import type { Logger } from "../log/logger.js";
 import type { MailSettings } from "./settings.js";
 import { SmtpSession } from "./smtp-session.js";
-
-/** Connections a mailing uses at most, unless the settings say otherwise (mail.connections). */
-export const DEFAULT_CONNECTIONS = 4;
 
 export class SessionPool {
   readonly #settings: MailSettings;
@@ -37,7 +35,7 @@ export class SessionPool {
   constructor(settings: MailSettings, logger: Logger) {
     this.#settings = settings;
     this.#logger = logger;
-    this.#size = Math.max(1, settings.connections ?? DEFAULT_CONNECTIONS);
+    this.#size = Math.max(1, settings.connections ?? DEFAULT_SMTP_CONNECTIONS);
     const first = new SmtpSession(settings);
     this.#sessions.add(first);
     this.#idle.push(first);
