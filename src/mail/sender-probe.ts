@@ -11,7 +11,8 @@
  */
 import type SMTPConnection from "nodemailer/lib/smtp-connection";
 import { senderRefusal } from "./sender-refusal.js";
-import type { OpenConnection } from "./smtp-attempt.js";
+import { isTimeout, type SilentStep } from "./silent-step.js";
+import { type OpenConnection, SmtpAttemptError } from "./smtp-attempt.js";
 import { envelopeAddress, noSmtpUtf8 } from "./smtp-utf8.js";
 
 /** The part of nodemailer's connection that writes one command and reads its reply. */
@@ -40,7 +41,7 @@ export async function offerSender(open: OpenConnection, from: string): Promise<s
   const sender = envelopeAddress(from, open.smtpUtf8);
   if (sender === undefined) return noSmtpUtf8(from);
   const utf8 = NON_ASCII.test(sender) ? " SMTPUTF8" : "";
-  const reply = await command(open.connection, `MAIL FROM:<${sender}>${utf8}`);
+  const reply = await command(open.connection, `MAIL FROM:<${sender}>${utf8}`, "MAIL FROM");
   if (!reply.startsWith("2")) {
     const refused = refusedCommand(reply, "MAIL FROM");
     if (reply.startsWith("4")) {
@@ -52,15 +53,18 @@ export async function offerSender(open: OpenConnection, from: string): Promise<s
       `the mail server did not take the sender ${from} (${refused.message})`
     );
   }
-  const reset = await command(open.connection, "RSET");
+  const reset = await command(open.connection, "RSET", "RSET");
   if (!reset.startsWith("2")) {
     return `the mail server took the sender ${from}, then refused to drop the transaction (${refusedCommand(reset, "RSET").message})`;
   }
   return undefined;
 }
 
-/** The reply to `line`; rejects when the connection fails or ends before it came. */
-function command(connection: SMTPConnection, line: string): Promise<string> {
+/**
+ * The reply to `line`; rejects when the connection fails or ends before it came, and when the
+ * server kept silent until the connection's wait ran out, with an SmtpAttemptError naming `step`.
+ */
+function command(connection: SMTPConnection, line: string, step: SilentStep): Promise<string> {
   const queue = connection as unknown as Partial<CommandQueue>;
   if (typeof queue._sendCommand !== "function" || !Array.isArray(queue._responseActions)) {
     // Only a nodemailer other than the one this was written against could lack them.
@@ -80,7 +84,8 @@ function command(connection: SMTPConnection, line: string): Promise<string> {
     };
     const ended = () => {
       done();
-      reject(lastError ?? new Error("the server closed the connection"));
+      if (isTimeout(lastError)) reject(new SmtpAttemptError(lastError, false, true, false, step));
+      else reject(lastError ?? new Error("the server closed the connection"));
     };
     connection.on("error", failed);
     connection.on("end", ended);

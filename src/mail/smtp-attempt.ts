@@ -11,6 +11,7 @@ import SMTPConnection, { type SMTPConnectionSendInfo } from "nodemailer/lib/smtp
 import { withoutRecipients } from "./header-recipients.js";
 import { senderRefusal } from "./sender-refusal.js";
 import type { MailSettings } from "./settings.js";
+import { openingSilence, type SilentStep } from "./silent-step.js";
 import { noSmtpUtf8, offersSmtpUtf8, serverEnvelope } from "./smtp-utf8.js";
 import { tlsFailure } from "./tls-failure.js";
 
@@ -46,12 +47,15 @@ export class SmtpAttemptError extends Error {
    * or the address refused): every message would meet it; the message says what to set.
    */
   readonly senderRefused: boolean;
+  /** The step at which the server kept silent until the wait ran out, when that ended it. */
+  readonly silentAt: SilentStep | undefined;
 
   constructor(
     cause: unknown,
     dataStarted: boolean,
     beforeMessage = false,
     wholeMessageSent = dataStarted,
+    silentAt?: SilentStep,
   ) {
     const error = cause as Partial<{
       message: string;
@@ -70,6 +74,7 @@ export class SmtpAttemptError extends Error {
     this.dataStarted = dataStarted;
     this.wholeMessageSent = wholeMessageSent;
     this.beforeMessage = beforeMessage || this.senderRefused;
+    this.silentAt = silentAt;
   }
 
   /** Whether the mailing was stopped before the server was given any of the message. */
@@ -101,8 +106,22 @@ export interface Envelope {
   beforeData?: () => void;
 }
 
+/**
+ * How long a connection waits, in ms: to be made and greeted (connectionTimeout covers both, with
+ * STARTTLS), for the greeting alone, and for any answer once greeted (nodemailer's names).
+ */
+export interface SmtpLimits {
+  connectionTimeout: number;
+  greetingTimeout: number;
+  socketTimeout: number;
+}
+
 // Generous for a slow relay, short enough that a dead one does not hold a Monday run for long.
-const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 120_000 };
+const TIMEOUTS: SmtpLimits = {
+  connectionTimeout: 30_000,
+  greetingTimeout: 30_000,
+  socketTimeout: 120_000,
+};
 
 /** How much of a message is handed to the connection at a time (sendOn). */
 const MESSAGE_SLICE_BYTES = 64 * 1024;
@@ -125,12 +144,15 @@ export interface OpenConnection {
  * called when the server closes it later, so that a connection kept between messages is not
  * tried again once it has ended (nodemailer would refuse it at once, ECONNECTION; this saves the
  * failed try). `signal` closes it while it is made: a stopped check does not wait out a server
- * that keeps silent (30 s for the connection, the greeting and the login each).
+ * that keeps silent (30 s for the connection, the greeting and the login each). `limits` are a
+ * mailing's unless given (a health check waits less); a wait that runs out names its step
+ * (SmtpAttemptError.silentAt).
  */
 export async function openConnection(
   settings: MailSettings,
   onEnd: () => void,
   signal?: AbortSignal,
+  limits: SmtpLimits = TIMEOUTS,
 ): Promise<OpenConnection> {
   const connection = new SMTPConnection({
     host: settings.host,
@@ -144,7 +166,7 @@ export async function openConnection(
       rejectUnauthorized: true,
     },
     logger: false,
-    ...TIMEOUTS,
+    ...limits,
   });
   // Errors also reach the pending callback; without a listener an 'error' event would throw.
   let lastError: unknown;
@@ -153,6 +175,7 @@ export async function openConnection(
   });
   let ended: () => void = () => undefined;
   let smtpUtf8 = false;
+  let loggingIn = false;
   const stop = () => connection.close();
   signal?.addEventListener("abort", stop, { once: true });
   try {
@@ -167,6 +190,7 @@ export async function openConnection(
         // Greeted: the last reply is the EHLO one (after STARTTLS, the one over TLS).
         smtpUtf8 = offersSmtpUtf8(connection.lastServerResponse);
         if (settings.user === undefined) return resolve();
+        loggingIn = true;
         connection.login({ user: settings.user, pass: settings.password }, (failure) =>
           failure ? reject(failure) : resolve(),
         );
@@ -174,7 +198,9 @@ export async function openConnection(
     });
   } catch (error) {
     connection.close();
-    throw signal?.aborted ? stoppedAttempt() : new SmtpAttemptError(error, false, true);
+    if (signal?.aborted) throw stoppedAttempt();
+    const silentAt = openingSilence(error, connection, loggingIn);
+    throw new SmtpAttemptError(error, false, true, false, silentAt);
   } finally {
     signal?.removeEventListener("abort", stop);
     connection.removeListener("end", ended);
