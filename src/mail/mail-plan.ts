@@ -80,6 +80,12 @@ export interface PlannedReport {
    * `to` or `cc`, the copy of the rows without an address. Sending one again names which.
    */
   twice: string[];
+  /**
+   * Under --mail-only, of a split report: the addresses of every share it has now (undefined for
+   * the rows without one). Its earlier shares of other addresses are removed once every message
+   * of it is delivered (send-report.ts); without --mail-only the plan removed them already.
+   */
+  shares?: readonly (string | undefined)[];
 }
 
 /**
@@ -137,11 +143,12 @@ async function planReport(
   const unwatch = interruptOnAbort(options.signal, connection);
   try {
     const prepared = await prepareJob(db, connection, job);
-    const { messages, twice } = await messagesOf(db, connection, report, prepared, options);
+    const { messages, twice, shares } = await messagesOf(db, connection, report, prepared, options);
     return {
       report,
       messages,
       twice,
+      ...(shares === undefined ? {} : { shares }),
       loaded: prepared.loaded,
       // Counted once, by the report's run (undefined when the report shows no names).
       roster: report.result.roster,
@@ -175,7 +182,7 @@ async function messagesOf(
   { job, mail, result }: ReportToMail,
   prepared: PreparedJob,
   options: PlanOptions,
-): Promise<{ messages: Message[]; twice: string[] }> {
+): Promise<Pick<PlannedReport, "messages" | "twice" | "shares">> {
   const bound = [...prepared.bound];
   const first = bound[0];
   if (first === undefined) return { messages: [], twice: [] };
@@ -225,13 +232,15 @@ async function messagesOf(
     if (group.address === undefined && rows === 0 && mail.when === "rows") continue;
     messages.push({ to, cc, scope, description, bound: split.bound, files: split.files });
   }
-  // Every share written: those of earlier runs' other recipients may go. --mail-only wrote some.
-  if (options.only === undefined) {
-    const written = groups.map((group) => group.address);
-    await removeStaleShares(options.outDir, job, written, options.logger);
-  }
   const own = new Set([...mail.to, ...mail.cc]);
-  return { messages, twice: addresses.filter((address) => own.has(address)) };
+  const twice = addresses.filter((address) => own.has(address));
+  const shares = groups.map((group) => group.address);
+  // --mail-only wrote only the shares it sends, and may fail yet (an address no message goes
+  // to): the earlier shares go once its messages are delivered, not before.
+  if (options.only !== undefined) return { messages, twice, shares };
+  // Every share written: those of earlier runs' other recipients may go.
+  await removeStaleShares(options.outDir, job, shares, options.logger);
+  return { messages, twice };
 }
 
 /**

@@ -28,6 +28,7 @@ import {
 } from "./send-message.js";
 import type { SessionPool } from "./session-pool.js";
 import type { SmtpAttemptError } from "./smtp-attempt.js";
+import { removeStaleShares } from "./stale-shares.js";
 
 /** A report's messages ended by a server found unreachable: its error, and their problem lines. */
 export interface ServerDown {
@@ -43,6 +44,8 @@ class ReportSending {
   down: ServerDown | undefined;
   /** What went wrong other than the mail (the journal could not be written): thrown at the end. */
   failure: { error: unknown } | undefined;
+  /** Messages that reached every recipient (now, or in a killed earlier run of the mailing). */
+  reached = 0;
 
   constructor(
     readonly progress: ReportProgress,
@@ -62,6 +65,7 @@ class ReportSending {
       targetsOf(sent.undelivered, part, this.progress.planned.twice),
     );
     const { summary } = this;
+    if (sent.undelivered.length === 0 && sent.unsure.length === 0) this.reached++;
     if (sent.delivered) summary.sent++;
     if (sent.problem !== undefined) summary.problems.push(sent.problem);
     if (sent.unsure.length > 0) summary.unsure.push({ to: sent.unsure, line: sent.problem ?? "" });
@@ -105,7 +109,21 @@ export async function sendReport(
     await sending.settled();
   }
   if (sending.failure !== undefined) throw sending.failure.error;
+  if (sending.down === undefined) await removeAfterResend(sending, options);
   return sending.down;
+}
+
+/**
+ * Under --mail-only, once every message of the report reached everyone it was sent to, the
+ * earlier shares of addresses the report no longer has are removed, as a full run removes them
+ * (stale-shares.ts). Not before: a message that did not get through is sent again from its
+ * folder, and a run that fails leaves the folders as they were.
+ */
+async function removeAfterResend(sending: ReportSending, options: SendOptions): Promise<void> {
+  const { planned } = sending.progress;
+  if (planned.shares === undefined || sending.reached < planned.messages.length) return;
+  const { job } = planned.report;
+  await removeStaleShares(options.outDir, job, planned.shares, options.logger);
 }
 
 /**

@@ -8,7 +8,9 @@
  *
  * It runs once every share of the report is written, or once a report mailed only with rows is
  * found to have none (no share is written then): a run that fails or is stopped before leaves the
- * earlier shares as they were.
+ * earlier shares as they were. A --mail-only run writes only the shares it sends, and keeps the
+ * folders of every address the report has now: it runs once every message of the report reached
+ * everyone (send-report.ts), so that a message still to be sent again finds its folder.
  */
 
 import { rm, rmdir } from "node:fs/promises";

@@ -3,8 +3,10 @@
  * 127.0.0.1 and the mail dataset (team-list: split by manager_email; north.lead@ and sales.lead@
  * have rows). A run that mails every share removes team-list's files from the share folders it
  * did not write (a killed run's half files of it too), and a folder left empty; what is not
- * team-list's stays, and so does everything with --mail-only, or when the run fails before its
- * shares are written. A report mailed only with rows that has none removes them all.
+ * team-list's stays, and so does everything when the run fails before its shares are written. A
+ * --mail-only run removes them the same way once its messages are delivered, never a share of a
+ * recipient the data still has, and nothing while one of its messages is to be sent again. A
+ * report mailed only with rows that has none removes them all.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -43,7 +45,16 @@ async function mailTeamList(out: string, ...flags: string[]) {
 }
 
 async function mailReport(report: string, out: string, ...flags: string[]) {
-  const smtp = await ws.smtp();
+  return mailWith({}, report, out, ...flags);
+}
+
+async function mailWith(
+  server: Parameters<typeof ws.smtp>[0],
+  report: string,
+  out: string,
+  ...flags: string[]
+) {
+  const smtp = await ws.smtp(server);
   const run = await runCliIn(ws.dir, reportArgs(report, "--out", out, ...flags), {
     LMS_SMTP_URL: smtp.url,
     LMS_MAIL_FROM: "reports@example.com",
@@ -91,14 +102,30 @@ describe("shares of an earlier run", () => {
     expect(run.stderr).toContain(join(out, "split", GONE));
   });
 
-  test("--mail-only leaves the other shares' folders alone", async () => {
+  test("--mail-only removes them once its messages are delivered, not while one is to be sent again", async () => {
     const out = join(ws.dir, "only-out");
-    await earlierRun(out, EARLIER);
-    const run = await mailTeamList(out, "--mail", "--mail-only", "north.lead@example.com");
-    expect(run.code, run.stderr).toBe(0);
-    const tree = await splitTree(out);
+    const SALES = "sales.lead@example.com";
+    // sales.lead@ still has rows: its share, which --mail-only does not write again, stays.
+    await earlierRun(out, { ...EARLIER, [SALES]: ["team-list-2020-01-01.csv"] });
+    const both = "compliance@example.com,audit@example.com";
+    const refused = { rejectRecipients: ["audit@example.com"] };
+    const partly = await mailWith(refused, "team-list", out, "--mail", "--mail-only", both);
+    expect(partly.code).not.toBe(0);
+    expect(partly.stderr).toContain("audit@example.com");
+    let tree = await splitTree(out);
     expect(tree[GONE]).toEqual(EARLIER[GONE]);
     expect(tree[SHARED]).toEqual(EARLIER[SHARED].sort());
+
+    const run = await mailTeamList(out, "--mail", "--mail-only", "north.lead@example.com");
+    expect(run.code, run.stderr).toBe(0);
+    tree = await splitTree(out);
+    expect(tree[GONE]).toBeUndefined();
+    expect(tree[SHARED]).toEqual(["notes.txt"]);
+    expect(tree[OTHER]).toEqual(["team-chart-2020-01-01.csv"]);
+    expect(tree["My folder"]).toEqual(["team-list-2020-01-01.csv"]);
+    expect(tree[SALES]).toEqual(["team-list-2020-01-01.csv"]);
+    expect(tree["north.lead@example.com"]?.some((f) => f.endsWith(".csv"))).toBe(true);
+    expect(run.stderr).toContain(join(out, "split", GONE));
   });
 
   test("a run that fails before its shares are written leaves the earlier ones", async () => {
