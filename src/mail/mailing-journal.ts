@@ -14,12 +14,10 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import { reportDay } from "../report/report-day.js";
 import { normaliseAddress } from "./address.js";
+import { type JournalRecord, parseRecord, placesOf, recordLine } from "./journal-record.js";
 import { envelopeOf, type MailTarget, partOf } from "./mail-only.js";
 import type { Message, PlannedReport } from "./mail-plan.js";
 import { processStartMs } from "./process-start.js";
-
-/** What the journal records of a message; "sending" alone: the run died while it was under way. */
-type Status = "sending" | "sent" | "failed" | "unknown";
 
 /** The journal's first line. */
 interface Header {
@@ -43,12 +41,16 @@ export interface EarlierOutcome {
 /** What sending a message did, as far as the journal records it. */
 interface Outcome {
   delivered: boolean;
+  /** Normalised, as `Planned.recipients`: of a message delivered, those the server refused. */
+  undelivered: readonly string[];
   unsure: readonly string[];
 }
 
 interface Planned {
   key: string;
   label: string;
+  /** The recipients as the message names them, and normalised, in the same order. */
+  to: string[];
   recipients: string[];
 }
 
@@ -83,8 +85,11 @@ function alive(pid: number, started: string): boolean {
   return since === undefined || Number.isNaN(wrote) || since <= wrote + START_SLACK_MS;
 }
 
-/** A journal file read back: its header (undefined if unreadable) and each message's last status. */
-function parseJournal(text: string): { header: Header | undefined; status: Map<string, Status> } {
+/** A journal file read back: its header (undefined if unreadable) and each message's last record. */
+function parseJournal(text: string): {
+  header: Header | undefined;
+  status: Map<string, JournalRecord>;
+} {
   const [first = "", ...lines] = text.split("\n");
   let header: Header | undefined;
   try {
@@ -92,11 +97,10 @@ function parseJournal(text: string): { header: Header | undefined; status: Map<s
   } catch {
     header = undefined;
   }
-  const status = new Map<string, Status>();
+  const status = new Map<string, JournalRecord>();
   for (const line of lines) {
-    // A line cut short by the kill is not a record.
-    const match = /^(sending|sent|failed|unknown) (\S+)$/.exec(line);
-    if (match) status.set(match[2] as string, match[1] as Status);
+    const record = parseRecord(line);
+    if (record !== undefined) status.set(...record);
   }
   return { header, status };
 }
@@ -114,7 +118,8 @@ function plannedMessages(
       const recipients = to.map(normaliseAddress);
       const seed = `${report.job.name}\0${part}\0${recipients.join("\0")}`;
       const key = `${messages.size + 1}-${hash(seed).slice(0, 12)}`;
-      messages.set(message, { key, label: `${report.job.name} to ${to.join(", ")}`, recipients });
+      const label = `${report.job.name} to ${to.join(", ")}`;
+      messages.set(message, { key, label, to, recipients });
     }
   }
   return messages;
@@ -133,7 +138,7 @@ export class MailingJournal {
     private readonly path: string,
     private readonly handle: FileHandle,
     private readonly messages: Map<Message, Planned>,
-    private readonly earlierStatus: Map<string, Status>,
+    private readonly earlierStatus: Map<string, JournalRecord>,
   ) {}
 
   /**
@@ -180,14 +185,23 @@ export class MailingJournal {
   }
 
   /**
-   * What a killed earlier run did with this message, when it must not be sent again: sent, or
-   * under way when the run died (delivery unknown, reported as a lost answer is). Undefined: send.
+   * What a killed earlier run did with this message, when it must not be sent again: sent (the
+   * recipients the server refused named again, as that run would have), or under way when the
+   * run died (delivery unknown, reported as a lost answer is). Undefined: send.
    */
   earlier(message: Message): EarlierOutcome | undefined {
-    const { key, label, recipients } = this.planned(message);
-    const status = this.earlierStatus.get(key);
-    if (status === "sent")
-      return { delivered: false, problem: undefined, undelivered: [], unsure: [] };
+    const { key, label, to, recipients } = this.planned(message);
+    const record = this.earlierStatus.get(key);
+    const status = record?.status;
+    if (status === "sent") {
+      const refused = record?.refused ?? [];
+      if (refused.length === 0)
+        return { delivered: false, problem: undefined, undelivered: [], unsure: [] };
+      const named = refused.map((place) => to[place] ?? "");
+      const problem = `mail ${label}: the server refused recipient ${named.join(", ")} (the others got it, in an earlier mailing that was cut short; it was not sent again)`;
+      const undelivered = refused.map((place) => recipients[place] ?? "");
+      return { delivered: false, problem, undelivered, unsure: [] };
+    }
     if (status !== "sending" && status !== "unknown") return undefined;
     const problem = `mail ${label}: delivery unknown (an earlier mailing was cut short while the message was being delivered; it was not sent again)`;
     return { delivered: false, problem, undelivered: [], unsure: recipients };
@@ -203,10 +217,12 @@ export class MailingJournal {
     fsyncSync(this.handle.fd);
   }
 
-  /** Records what sending the message did. */
-  outcome(key: string, sent: Outcome): Promise<void> {
+  /** Records what sending `message` did: of one delivered, which recipients were refused. */
+  outcome(message: Message, sent: Outcome): Promise<void> {
+    const { key, recipients } = this.planned(message);
     const status = sent.unsure.length > 0 ? "unknown" : sent.delivered ? "sent" : "failed";
-    return this.append(`${status} ${key}`);
+    const refused = status === "sent" ? placesOf(recipients, sent.undelivered) : [];
+    return this.append(recordLine(key, { status, refused }));
   }
 
   /** Removes the journal: the mailing's outcome was said. */
@@ -238,7 +254,7 @@ async function takeOver(
   path: string,
   header: Header,
   options: JournalOptions,
-): Promise<Map<string, Status>> {
+): Promise<Map<string, JournalRecord>> {
   for (;;) {
     const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
@@ -272,9 +288,9 @@ function resumed(
   found: ReturnType<typeof parseJournal>,
   header: Header,
   logger: Logger,
-): Map<string, Status> {
+): Map<string, JournalRecord> {
   const earlier = found.header;
-  const statuses = [...found.status.values()];
+  const statuses = [...found.status.values()].map((record) => record.status);
   const sent = statuses.filter((s) => s === "sent").length;
   const underway = statuses.filter((s) => s === "sending" || s === "unknown").length;
   const who = `an earlier mailing of ${header.reports.join(", ")} (PID ${earlier?.pid ?? "unknown"}, started ${earlier === undefined ? "at an unknown time" : clock(earlier.started)})`;
@@ -309,9 +325,9 @@ function refuse(path: string, held: Header, options: JournalOptions): never {
 async function createJournal(
   path: string,
   header: Header,
-  earlier: ReadonlyMap<string, Status>,
+  earlier: ReadonlyMap<string, JournalRecord>,
 ): Promise<FileHandle> {
-  const records = [...earlier].map(([key, status]) => `${status} ${key}\n`).join("");
+  const records = [...earlier].map(([key, record]) => `${recordLine(key, record)}\n`).join("");
   const draft = `${path}.${process.pid}.new`;
   const handle = await open(draft, "w", 0o600).catch((error) => {
     throw journalError(path, error);

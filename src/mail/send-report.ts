@@ -152,7 +152,7 @@ async function handOver(
   const delivery = deliverComposed(sending.progress, outgoing, composed, session, options)
     .then(async (sent) => {
       delivered = sent.delivered;
-      await options.journal.outcome(outgoing.key, sent);
+      await options.journal.outcome(message, sent);
       sending.record(message, sent);
     })
     .catch((error: unknown) => {

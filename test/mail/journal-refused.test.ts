@@ -1,0 +1,72 @@
+/**
+ * A recipient the server refused within a delivered message, and a run killed with SIGKILL
+ * after that message (between two messages: nothing of the next one reached the server), against
+ * real smtp-servers on 127.0.0.1. `report team-list team-chart --mail` sends six messages; the
+ * third, team-list's copy of the rows without a manager, goes to compliance@ and audit@, and the
+ * first server refuses audit@. The same command run again sends only the last three, and its
+ * summary still names audit@ as not reached by team-list, with the command that sends it again,
+ * as the first run would have; the journal holds no address for it.
+ */
+import { createHash } from "node:crypto";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeEach, expect, test } from "vitest";
+import { collect, spawnCli } from "../helpers/spawn-cli.js";
+import { useMailWorkspace } from "./cli-harness.js";
+
+const ws = useMailWorkspace();
+
+beforeEach(async () => {
+  await rm(join(ws.dir, "out"), { recursive: true, force: true });
+});
+
+const REPORTS = ["team-list", "team-chart"];
+const args = ["report", ...REPORTS, "--catalog", "cat", "--db", "lms.duckdb", "--out", "out"];
+const env = (url: string) => ({
+  LMS_SMTP_URL: url,
+  LMS_MAIL_FROM: "reports@example.com",
+  LMS_LOG_FORMAT: "human",
+  // One connection: the messages go in order, and the fourth waits for a server gone down.
+  LMS_SMTP_CONNECTIONS: "1",
+});
+const journal = join(
+  "out",
+  `.mailing-${createHash("sha256").update(REPORTS.join("\0")).digest("hex").slice(0, 12)}.journal`,
+);
+
+/** The command line's last word: the `lms-export:` line on stderr. */
+const lastWord = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("lms-export:"));
+
+test("a recipient refused before the kill is named again by the run that resumes", async () => {
+  // After three messages the server takes no new connection: the fourth waits to try again.
+  const down = await ws.smtp({
+    goDownAfter: 3,
+    closeWhenIdle: true,
+    rejectRecipients: ["audit@example.com"],
+  });
+  const first = spawnCli([...args, "--mail"], { cwd: ws.dir, env: env(down.url) });
+  first.stderr?.on("data", (chunk: Buffer) => {
+    if (chunk.toString().includes("trying again")) first.kill("SIGKILL");
+  });
+  const ended = await collect(first);
+  expect(ended.signal, ended.stderr).toBe("SIGKILL");
+  expect(ended.stderr).toContain(`rejected=["audit@example.com"]`);
+  expect(down.received).toHaveLength(3);
+  const records = await readFile(join(ws.dir, journal), "utf8");
+  // audit@ is the second recipient of the third message: named by its place, not its address.
+  expect(records).toMatch(/^sent 3-\w+ refused=1$/m);
+  expect(records).not.toContain("@");
+
+  const up = await ws.smtp();
+  const again = await collect(spawnCli([...args, "--mail"], { cwd: ws.dir, env: env(up.url) }));
+  expect(again.stdout).toContain("mail: 3 messages sent\n");
+  expect(up.received.flatMap((m) => m.to)).not.toContain("audit@example.com");
+  expect(again.code, again.stderr).toBe(1);
+  const line = lastWord(again.stderr);
+  expect(line).toContain(
+    "mail team-list to compliance@example.com, audit@example.com: the server refused recipient audit@example.com (the others got it, in an earlier mailing that was cut short; it was not sent again)",
+  );
+  expect(line).toContain(
+    "; to send only those again: lms-export report team-list --db lms.duckdb --out out --catalog cat --mail --mail-only audit@example.com",
+  );
+}, 120_000);
