@@ -22,6 +22,8 @@ export interface Script {
    * answers when it gives none.
    */
   reply?: (command: string) => string | undefined;
+  /** Whether to leave a command line unanswered, ever, even one that has a usual answer. */
+  silent?: (command: string) => boolean;
   /** Called with each command line as it arrives, before it is answered. */
   onCommand?: (command: string) => void;
   /** Called when a client connects. */
@@ -48,6 +50,7 @@ export async function startScriptedSmtp(script: Script): Promise<ScriptedSmtp> {
   const answer = (socket: Socket, line: string) => {
     commands.push(line);
     script.onCommand?.(line);
+    if (script.silent?.(line) === true) return;
     const scripted = script.reply?.(line) ?? usual(line);
     if (scripted !== undefined) socket.write(`${scripted}\r\n`);
     if (/^QUIT/i.test(line)) socket.end();
