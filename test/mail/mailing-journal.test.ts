@@ -155,8 +155,10 @@ test("killed again while resuming: a third run still sends none of the messages 
     },
     holdAnswer: () => (held(arrived) ? killed.then(() => undefined) : undefined),
   });
+  // One connection: a further one could hand over the next message before the kill lands.
+  const oneAtATime = { ...env(smtp.url), LMS_SMTP_CONNECTIONS: "1" };
   for (const expected of [4, 5]) {
-    running = spawnCli(args, { cwd: ws.dir, env: env(smtp.url) });
+    running = spawnCli(args, { cwd: ws.dir, env: oneAtATime });
     const ended = await collect(running);
     expect(ended.signal, ended.stderr).toBe("SIGKILL");
     expect(smtp.received).toHaveLength(expected);
