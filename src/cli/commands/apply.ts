@@ -13,6 +13,7 @@ import { journalPath } from "../../apply/outcome-journal.js";
 import { renderCounts, renderDiff } from "../../apply/render-diff.js";
 import { refuseOtherPortal, targetPortalProblem } from "../../apply/target-portal.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
+import { authFormsFile } from "../../config/state-files.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
 import type { LmsDatabase } from "../../load/database.js";
@@ -297,6 +298,8 @@ async function sendPlanned(
         apiKey,
         allowHttp: config.allowHttp,
         authScheme: config.authScheme,
+        // Starts with the form the portal accepted last time and keeps one learned here.
+        authFormsFile: authFormsFile(ctx.env),
         concurrency: config.concurrency,
         maxConcurrency: config.maxConcurrency,
         rate: config.rate,
