@@ -16,6 +16,7 @@ import { missingBaseUrl } from "../../config/portal-address.js";
 import { portalNotChosen } from "../../config/portal-choice.js";
 import type { ResolvedConfig } from "../../config/resolve.js";
 import { describeSettingsOrigin } from "../../config/settings-origin.js";
+import { authFormsFile } from "../../config/state-files.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
 import { createRedactor } from "../../log/redact.js";
@@ -143,7 +144,8 @@ async function checkOnce(
   let setup: SetupFailure | undefined;
   if (apiKey !== undefined) {
     secrets.push(apiKey);
-    setup = await checkPortal({ ...settings, apiKey }, ctx.signal, mark);
+    const formsFile = authFormsFile(ctx.env);
+    setup = await checkPortal({ ...settings, apiKey, formsFile }, ctx.signal, mark);
   }
   if (args.mail === true) await checkMailServer(settings.config, ctx.env, line, ctx.signal);
   if (apiKey === undefined) return { failed: "fix the API key first", code: "bad-input" };
@@ -249,11 +251,11 @@ async function checkSettings(
 
 /** Checks the portal; answers what of the setup its token step showed wrong, if anything. */
 async function checkPortal(
-  settings: { config: ResolvedConfig; apiKey: string; keySource: string },
+  settings: { config: ResolvedConfig; apiKey: string; keySource: string; formsFile: string },
   signal: AbortSignal,
   mark: Mark,
 ): Promise<SetupFailure | undefined> {
-  const { config, apiKey, keySource } = settings;
+  const { config, apiKey, keySource, formsFile } = settings;
   const baseUrl = config.baseUrl ?? "";
   const timeoutMs = checkTimeoutMs(config);
   const started = Date.now();
@@ -279,6 +281,8 @@ async function checkPortal(
     apiKey,
     allowHttp: config.allowHttp,
     authScheme: config.authScheme,
+    // Starts with the form the portal accepted last time and keeps one learned here, as extract.
+    authFormsFile: formsFile,
     concurrency: 1,
     maxAttempts: 2,
     timeoutMs,
