@@ -23,7 +23,7 @@ import { fixedConcurrency } from "./busy-hint.js";
 import { filesBefore, removeCreated } from "./created-files.js";
 import { holdHeapGrowth } from "./heap-growth.js";
 import { checkKey, stopClient } from "./key-check.js";
-import { mergeRun } from "./merge-run.js";
+import { type MergedRun, mergeRun } from "./merge-run.js";
 import { openStore, type StoreOpening } from "./open-store.js";
 import { PendingSink, pendingStoredKeys } from "./pending-sink.js";
 import { selectResources } from "./plan.js";
@@ -102,7 +102,7 @@ export interface ExtractResult {
   readonly tables: Readonly<Partial<Record<ExtractedName, number>>>;
   readonly requests: number;
   readonly retries: number;
-  /** The limit on requests in flight over the run, and the portal's "too busy" answers. */
+  /** Requests in flight (their limit) and "too busy" answers, as the run's `_runs` row has them. */
   readonly pace: RunPace;
 }
 
@@ -379,9 +379,9 @@ async function storeRun(
   // Nothing more is asked of the portal: its connections close while the merge runs, not after
   // it (about 20 ms at 192 connections, at the end of a run a few seconds long).
   const closing = client.close().catch(() => undefined);
-  let tables: Partial<Record<ExtractedName, number>>;
+  let merged: MergedRun = { tables: {}, pace: undefined };
   try {
-    tables = options.dryRun ? {} : await mergeRun(ready.store, plan, fetched, pace, settings);
+    if (!options.dryRun) merged = await mergeRun(ready.store, plan, fetched, pace, settings);
   } finally {
     await closing;
   }
@@ -390,9 +390,10 @@ async function storeRun(
     mode: plan.mode,
     since: earliestCursor(plan.cursors),
     resources: fetched.resources,
-    tables,
+    tables: merged.tables,
     requests: fetched.client.requests,
     retries: fetched.client.retries,
-    pace: pace.pace,
+    // A dry run records no end in `_runs`: its pace is its one attempt's.
+    pace: merged.pace ?? pace.pace,
   };
 }

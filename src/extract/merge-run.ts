@@ -12,7 +12,7 @@ import { duckdbFirstLine, memoryHint } from "../load/duckdb-message.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import { mergeMemoryLimit } from "../load/memory-limit.js";
 import { mergeStaging } from "../load/merge.js";
-import type { AttemptFigures } from "../load/pace-journal.js";
+import type { AttemptFigures, RunPace } from "../load/pace-journal.js";
 import { holdsRecordsOf } from "../load/run-address.js";
 import { type ResourceStats, runRecordCounts } from "../load/runs.js";
 import { type TableSize, tableSizes } from "../load/table-sizes.js";
@@ -69,6 +69,20 @@ async function resourceStats(
 }
 
 /**
+ * The rows of the largest table, before or after the merge: a primary key index is built or
+ * loaded whole during the merge, so DuckDB is given room for the largest one.
+ */
+function largestTable(sizes: ReadonlyMap<ExtractedName, TableSize>): number {
+  return Math.max(0, ...[...sizes.values()].map((size) => Math.max(size.rows, size.staged)));
+}
+
+/** What the merge made: the rows of each table, and the run's pace as `_runs` now holds it. */
+export interface MergedRun {
+  readonly tables: Partial<Record<ExtractedName, number>>;
+  readonly pace: RunPace | undefined;
+}
+
+/**
  * Merges the staged records into the database in one transaction that also records the run's
  * figures, its outcome and what it recorded in the side file; then writes the database file.
  */
@@ -78,36 +92,33 @@ export async function mergeRun(
   fetched: FetchOutcome,
   pace: AttemptFigures,
   options: MergeSettings,
-): Promise<Partial<Record<ExtractedName, number>>> {
+): Promise<MergedRun> {
   const { runId } = plan;
   // Recorded with the run's end: in the merge's transaction, or with the failure.
   let resources: Map<ExtractedName, ResourceStats> | undefined;
+  let recorded: RunPace | undefined;
   try {
     return await store.withDatabase("write", async (connection) => {
       const sizes = await tableSizes(connection, store.side, plan.resources, plan.resuming);
       const figures = await resourceStats(connection, store.side, plan, fetched, sizes);
       resources = figures;
       if (plan.mode === "full" && !options.allowEmpty) refuseEmptying(sizes);
-      // A primary key index is built or loaded whole during the merge: give DuckDB room for the
-      // largest one.
-      const largest = Math.max(
-        0,
-        ...[...sizes.values()].map((size) => Math.max(size.rows, size.staged)),
-      );
-      await store.setMemoryLimit(mergeMemoryLimit(largest, options.memoryLimit));
+      await store.setMemoryLimit(mergeMemoryLimit(largestTable(sizes), options.memoryLimit));
       const mergeStarted = Date.now();
       const tables = await mergeStaging(connection, store.side, plan.resources, plan.mode, {
         keepRejectedOf: runId,
         ...((await holdsRecordsOf(connection, runId)) ? { keepAppliedDuring: runId } : {}),
-        beforeCommit: (tx) =>
-          recordRunEnd(tx, store.side, runId, { status: "succeeded", pace, resources: figures }),
+        beforeCommit: async (tx) => {
+          const end = { status: "succeeded", pace, resources: figures } as const;
+          recorded = await recordRunEnd(tx, store.side, runId, end);
+        },
       });
       options.logger.info("merged the staged records into the tables", {
         runId,
         seconds: (Date.now() - mergeStarted) / 1000,
       });
       await writeIntoFile(connection, store.path, store.databaseCatalog);
-      return tables;
+      return { tables, pace: recorded };
     });
   } catch (error) {
     // Committed already: the run succeeded, its records wait in the .wal file.

@@ -3,7 +3,7 @@
  * value of the limit on requests in flight, and the portal's "too busy" answers.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { type AttemptFigures, RUN_PACE_TABLE } from "./pace-journal.js";
+import { type AttemptFigures, RUN_PACE_TABLE, type RunPace } from "./pace-journal.js";
 import { inSide } from "./side-file.js";
 
 /**
@@ -65,4 +65,24 @@ export async function recordRunPace(
       overloads: pace?.overloads ?? null,
     },
   );
+}
+
+/**
+ * The pace `_runs` holds for `runId`, undefined while any of it is null (a run recorded before
+ * the columns existed, or not ended yet). What a run prints of its pace is read here, so that it
+ * is the row's whole-run figures rather than those of the attempt that printed them.
+ */
+export async function recordedRunPace(
+  connection: DuckDBConnection,
+  runId: number,
+): Promise<RunPace | undefined> {
+  const reader = await connection.runAndReadAll(
+    `SELECT concurrency_min, concurrency_max, concurrency_final, overload_answers
+     FROM _runs WHERE run_id = $run::BIGINT`,
+    { run: runId },
+  );
+  const row = reader.getRows()[0];
+  if (row === undefined || row.some((value) => value === null)) return undefined;
+  const [min, max, final, overloads] = row.map(Number);
+  return { min: min ?? 0, max: max ?? 0, final: final ?? 0, overloads: overloads ?? 0 };
 }

@@ -52,6 +52,20 @@ async function killedAfterRefusals(sim: RunningSimulator, args: string[]): Promi
   return refused;
 }
 
+/** The figures of the summary's line "requests in flight 1 to 9, 4 at the end, 12 too-busy …". */
+function printedPace(stdout: string): Record<string, number> {
+  const line = stdout.split("\n").find((l) => l.includes("requests in flight")) ?? "";
+  const figures = /in flight (\d+)(?: to (\d+), (\d+) at the end)?, (\d+) too-busy/.exec(line);
+  expect(figures, stdout).not.toBeNull();
+  const [min, max, final, overloads] = (figures ?? []).slice(1).map(Number);
+  return {
+    min: min ?? 0,
+    max: max ?? min ?? 0,
+    final: final ?? min ?? 0,
+    overloads: overloads ?? 0,
+  };
+}
+
 const PACE = "SELECT run_id, status, overload_answers, concurrency_min, concurrency_max FROM _runs";
 
 describe("extract --resume after kill -9: the pace of the whole run", () => {
@@ -74,6 +88,14 @@ describe("extract --resume after kill -9: the pace of the whole run", () => {
       // Refused, the killed attempt had more than the 3 the portal takes in flight.
       expect(Number(run?.[4])).toBeGreaterThan(3);
       expect(Number(run?.[3])).toBeGreaterThanOrEqual(1);
+      // The summary line tells the user the row's figures, not those of the resumed attempt.
+      const [final] = await readRows(args[6] ?? "", "SELECT concurrency_final FROM _runs");
+      expect(printedPace(resumed.stdout)).toEqual({
+        min: Number(run?.[3]),
+        max: Number(run?.[4]),
+        final: Number(final?.[0]),
+        overloads: Number(run?.[2]),
+      });
     } finally {
       await sim.close();
     }
