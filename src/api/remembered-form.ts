@@ -17,6 +17,9 @@ export interface FormMemory {
   remember(scheme: string): void;
 }
 
+/** Portals whose form is kept; the one learned longest ago goes first (it is learned again). */
+export const MAX_PORTALS = 100;
+
 /** Base URLs as the client uses them: the host's case and trailing slashes do not count. */
 function addressKey(baseUrl: URL): string {
   return `${baseUrl.protocol}//${baseUrl.host}${baseUrl.pathname.replace(/\/+$/, "")}`;
@@ -44,7 +47,12 @@ export function formMemoryFile(path: string, baseUrl: URL): FormMemory {
     remember: (scheme) => {
       const forms = readForms(path);
       if (forms[key] === scheme) return;
+      // Newest last, and no more than MAX_PORTALS: every portal ever used (a simulator on each
+      // new port, say) would otherwise stay in the file for good.
+      delete forms[key];
       forms[key] = scheme;
+      const keys = Object.keys(forms);
+      for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PORTALS))) delete forms[old];
       try {
         mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
         // Written whole, then renamed: a reader never sees half a file.

@@ -13,8 +13,8 @@ export interface InProcessRun {
 }
 
 /**
- * Runs `args` with `cwd` as working directory and `env` as the whole environment; `signal`, when
- * given, stops the command as Ctrl-C does.
+ * Runs `args` with `cwd` as working directory and `env` as the whole environment (with the tests'
+ * state folder unless `env` names one); `signal`, when given, stops the command as Ctrl-C does.
  */
 export async function runInProcess(
   args: readonly string[],
@@ -27,7 +27,9 @@ export async function runInProcess(
   const ctx: CliContext = {
     stdout: stdout.stream,
     stderr: stderr.stream,
-    env,
+    // What a command keeps between runs goes where vitest.config.ts puts it, never into the home
+    // folder of whoever runs the tests, unless the test names its own place.
+    env: { XDG_STATE_HOME: process.env.XDG_STATE_HOME, ...env },
     cwd,
     signal,
   };
