@@ -3,25 +3,15 @@
  * DuckDB reports a full disk as "No space left on device" while writing, and as "Bad file
  * descriptor" when a later open tries to replay its write-ahead log into a file it cannot grow.
  */
-import { readFileSync, statfsSync } from "node:fs";
+import { statfsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { mountOf } from "../files/mount-of.js";
 
-/** The mount point holding `path` (longest prefix in /proc/mounts), or its folder. */
+/** The mount point holding `path`, or its folder when that is "/" or unknown. */
 export function mountPointOf(path: string): string {
   const folder = dirname(resolve(path));
-  let best = "";
-  try {
-    for (const line of readFileSync("/proc/mounts", "utf8").split("\n")) {
-      const point = line.split(" ")[1]?.replace(/\\040/g, " ");
-      if (point === undefined) continue;
-      const inside =
-        folder === point || folder.startsWith(point.endsWith("/") ? point : `${point}/`);
-      if (inside && point.length > best.length) best = point;
-    }
-  } catch {
-    // No /proc (not Linux): the folder itself names the place well enough.
-  }
-  return best === "" || best === "/" ? folder : best;
+  const point = mountOf(folder)?.point;
+  return point === undefined || point === "/" ? folder : point;
 }
 
 function humanBytes(bytes: number): string {

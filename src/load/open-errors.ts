@@ -12,7 +12,8 @@ import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { DUCKDB_MAGIC_END, hasDuckDbMagic } from "../files/duckdb-header.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
-import { folderRefusal, refusalText } from "./folder-probe.js";
+import { folderRefusal } from "./folder-probe.js";
+import { folderRefusalError } from "./folder-refusal-error.js";
 import { walNeverReplays, walNeverReplaysError } from "./wal-unreadable.js";
 
 function firstLine(text: string): string {
@@ -80,7 +81,14 @@ export async function checkDatabasePath(
     if (readOnly) throw new DatabaseMissingError(shown, {});
   }
   if (readOnly) return;
-  if (fileStat && !(await writable(absolute))) {
+  const refused = fileStat ? await writeRefusal(absolute) : undefined;
+  if (refused === "EROFS") {
+    throw new LmsExportError(
+      "bad-input",
+      `database ${shown} is on a read-only file system, where it can be read but not written; copy it to a writable folder and give that as --db`,
+    );
+  }
+  if (refused !== undefined) {
     throw new LmsExportError(
       "bad-input",
       `database ${shown} is read-only; make it writable or choose another --db`,
@@ -94,30 +102,8 @@ export async function checkDatabasePath(
  * an extract its side file): tried by making one, as permission bits pass root even in /proc.
  */
 async function checkFolderTakesFiles(shown: string, absolute: string): Promise<void> {
-  const dir = dirname(absolute);
-  const refusal = await folderRefusal(dir, absolute);
-  if (refusal === undefined) return;
-  const options = { cause: refusal };
-  if (refusal.code === "EACCES" || refusal.code === "EPERM") {
-    throw new LmsExportError(
-      "bad-input",
-      `directory ${dir} is not writable (DuckDB keeps ${basename(absolute)}.wal beside the database); fix its permissions or choose another --db`,
-      options,
-    );
-  }
-  if (refusal.code === "ENOSPC" || refusal.code === "EDQUOT") {
-    const room = noSpaceText(absolute);
-    throw new LmsExportError(
-      "disk-full",
-      `no file can be made beside database ${shown}: ${room}; free space there`,
-      options,
-    );
-  }
-  throw new LmsExportError(
-    "bad-input",
-    `directory ${dir} cannot hold database ${shown}: a file could not be made there (${refusalText(refusal)}); choose another --db`,
-    options,
-  );
+  const refusal = await folderRefusal(dirname(absolute), absolute);
+  if (refusal !== undefined) throw folderRefusalError(shown, absolute, refusal);
 }
 
 /**
@@ -141,12 +127,13 @@ async function notDuckDb(path: string): Promise<boolean> {
   }
 }
 
-async function writable(path: string): Promise<boolean> {
+/** Why the file at `path` cannot be written ("EACCES", "EROFS"), or undefined when it can. */
+async function writeRefusal(path: string): Promise<string | undefined> {
   try {
     await access(path, constants.W_OK);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? "EACCES";
   }
 }
 

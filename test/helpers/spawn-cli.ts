@@ -9,25 +9,30 @@ const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
 export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-export function spawnCli(
-  args: readonly string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
-): ChildProcess {
-  return spawn(
+export interface SpawnOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** A command that runs the CLI's command line it is given (`setpriv …`, `unshare …`). */
+  via?: readonly string[];
+}
+
+export function spawnCli(args: readonly string[], options: SpawnOptions = {}): ChildProcess {
+  const cli = [
     process.execPath,
-    ["--import", here("register-ts.mjs"), here("cli-child.ts"), ...args],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-      cwd: options.cwd ?? PROJECT_ROOT,
-      env: { ...process.env, ...options.env },
-    },
-  );
+    "--import",
+    here("register-ts.mjs"),
+    here("cli-child.ts"),
+    ...args,
+  ];
+  const [command = process.execPath, ...rest] = [...(options.via ?? []), ...cli];
+  return spawn(command, rest, {
+    stdio: ["ignore", "pipe", "pipe"],
+    cwd: options.cwd ?? PROJECT_ROOT,
+    env: { ...process.env, ...options.env },
+  });
 }
 
 /** Runs the CLI to its end: exit code and everything it printed. */
-export function runCli(
-  args: readonly string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
-): Promise<ChildOutput> {
+export function runCli(args: readonly string[], options: SpawnOptions = {}): Promise<ChildOutput> {
   return collect(spawnCli(args, options));
 }

@@ -1,0 +1,89 @@
+/**
+ * What to say when no file can be made in the folder of a database (DuckDB keeps its .wal there).
+ * The errno alone misleads: root is refused in /sys with EACCES and in /proc with ENOENT, where
+ * no permission can be fixed, and a read-only mount refuses everyone. The folder's mount tells
+ * which advice can work; "fix its permissions" is kept for a folder whose permissions are the
+ * cause.
+ */
+import { basename, dirname } from "node:path";
+import { LmsExportError } from "../errors/lms-export-error.js";
+import { type Mount, mountOf } from "../files/mount-of.js";
+import { noSpaceText } from "./disk-space.js";
+import { refusalText } from "./folder-probe.js";
+
+/** File systems of the kernel's own files (process and device tables, control groups). */
+const SYSTEM_TYPES = new Set([
+  "autofs",
+  "binfmt_misc",
+  "bpf",
+  "cgroup",
+  "cgroup2",
+  "configfs",
+  "debugfs",
+  "devpts",
+  "devtmpfs",
+  "efivarfs",
+  "fusectl",
+  "hugetlbfs",
+  "mqueue",
+  "nsfs",
+  "proc",
+  "pstore",
+  "securityfs",
+  "selinuxfs",
+  "sysfs",
+  "tracefs",
+]);
+
+/** " (sysfs)", or " (sysfs mounted at /sys)" for a folder below the mount point. */
+function mountNote(dir: string, mount: Mount): string {
+  return mount.point === dir ? ` (${mount.type})` : ` (${mount.type} mounted at ${mount.point})`;
+}
+
+/**
+ * The failure for database `shown` (at `absolute`) whose folder refused a new file with `refusal`.
+ */
+export function folderRefusalError(
+  shown: string,
+  absolute: string,
+  refusal: NodeJS.ErrnoException,
+): LmsExportError {
+  const dir = dirname(absolute);
+  const wal = `${basename(absolute)}.wal`;
+  const options = { cause: refusal };
+  const mount = mountOf(dir);
+  if (mount !== undefined && SYSTEM_TYPES.has(mount.type)) {
+    return new LmsExportError(
+      "bad-input",
+      `directory ${dir} is a system folder${mountNote(dir, mount)} where no file can be made, so database ${shown} cannot be there; choose another --db`,
+      options,
+    );
+  }
+  if (refusal.code === "EROFS" || mount?.readOnly) {
+    const where = mount === undefined ? "" : mountNote(dir, mount);
+    return new LmsExportError(
+      "bad-input",
+      `directory ${dir} is on a read-only file system${where}, so DuckDB cannot make ${wal} beside the database; choose another --db`,
+      options,
+    );
+  }
+  if (refusal.code === "EACCES" || refusal.code === "EPERM") {
+    return new LmsExportError(
+      "bad-input",
+      `directory ${dir} is not writable (DuckDB keeps ${wal} beside the database); fix its permissions or choose another --db`,
+      options,
+    );
+  }
+  if (refusal.code === "ENOSPC" || refusal.code === "EDQUOT") {
+    return new LmsExportError(
+      "disk-full",
+      `no file can be made beside database ${shown}: ${noSpaceText(absolute)}; free space there`,
+      options,
+    );
+  }
+  return new LmsExportError(
+    "bad-input",
+    `directory ${dir} cannot hold database ${shown}: a file could not be made there (${refusalText(refusal)}); choose another --db`,
+    options,
+  );
+}
