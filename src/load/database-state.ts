@@ -13,7 +13,7 @@ import { foreignTableProblem, KEYED_TABLES } from "./migrate.js";
 import { checkDatabasePath, openError } from "./open-errors.js";
 import { loadedFromElsewhere } from "./run-address.js";
 import { tableColumns, tableExists } from "./table-columns.js";
-import { walNeverReplays } from "./wal-unreadable.js";
+import { walAwaitsWriter } from "./wal-replay-failed.js";
 
 /** The newest run of the database, whatever its end. */
 export interface LatestRun {
@@ -61,9 +61,8 @@ export async function readDatabaseState(
       memory_limit: "256MB",
     });
   } catch (error) {
-    // A log no open can replay is no change waiting for the next writer: openError says so.
-    const message = String(error);
-    if (/replaying WAL/i.test(message) && !walNeverReplays(message)) return { kind: "wal-pending" };
+    // Only changes a writer can write in are waiting for it; openError says what the rest are.
+    if (walAwaitsWriter(String(error))) return { kind: "wal-pending" };
     throw openError(shown, error);
   }
   try {

@@ -2,19 +2,18 @@
  * Turns the ways opening a database file can fail into one-line messages that say what is wrong
  * and what to do. Bad paths (not a DuckDB file, no write permission) are `bad-input`, missing
  * ones `not-found`; a lock held by another process is `locked`, a run failure since waiting fixes
- * it; a write-ahead log that cannot be written in is `disk-full` or `storage-failed`, unless its
- * place is taken by a folder (`bad-input`).
+ * it; a write-ahead log that fails to replay is told by its cause (wal-replay-failed.ts), unless
+ * its place is taken by a folder (`bad-input`).
  */
 
 import { access, constants, open, stat } from "node:fs/promises";
-import { basename, dirname } from "node:path";
+import { dirname } from "node:path";
 import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { DUCKDB_MAGIC_END, hasDuckDbMagic } from "../files/duckdb-header.js";
-import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 import { folderRefusal } from "./folder-probe.js";
 import { folderRefusalError } from "./folder-refusal-error.js";
-import { walNeverReplays, walNeverReplaysError } from "./wal-unreadable.js";
+import { walReplayError, walReplayFailed } from "./wal-replay-failed.js";
 
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? text;
@@ -214,21 +213,7 @@ export function openError(shown: string, error: unknown): LmsExportError {
   // A folder made after the checks above: DuckDB names it in its own error.
   const walFolder = /"([^"]+\.wal)": Is a directory/i.exec(message)?.[1];
   if (walFolder !== undefined) return walFolderError(walFolder, options);
-  if (walNeverReplays(message)) {
-    const reason = firstLine(message)
-      .replace(/^[\w ]+Error: /, "")
-      .replace(/^Failure while replaying WAL file "[^"]*": /, "");
-    return walNeverReplaysError(shown, reason, options);
-  }
-  if (/replaying WAL/i.test(message)) {
-    const full = looksLikeFullDisk(message);
-    const reason = full ? noSpaceText(shown) : firstLine(message).replace(/^[\w ]+Error: /, "");
-    return new LmsExportError(
-      full ? "disk-full" : "storage-failed",
-      `database ${shown} has changes in ${basename(shown)}.wal that could not be written into it (${reason}); free space there and run the command again, they are written in then (do not delete the .wal file)`,
-      options,
-    );
-  }
+  if (walReplayFailed(message)) return walReplayError(shown, message, options);
   if (/Corrupt database file/i.test(message)) return damagedError(shown, message, options);
   if (/not a valid DuckDB database file/i.test(message)) {
     return new LmsExportError(
