@@ -57,3 +57,49 @@ export function mountOf(folder: string): Mount | undefined {
   }
   return best;
 }
+
+/** File systems of the kernel's own files (process and device tables, control groups). */
+const SYSTEM_TYPES = new Set([
+  "autofs",
+  "binfmt_misc",
+  "bpf",
+  "cgroup",
+  "cgroup2",
+  "configfs",
+  "debugfs",
+  "devpts",
+  "devtmpfs",
+  "efivarfs",
+  "fusectl",
+  "hugetlbfs",
+  "mqueue",
+  "nsfs",
+  "proc",
+  "pstore",
+  "securityfs",
+  "selinuxfs",
+  "sysfs",
+  "tracefs",
+]);
+
+/** "(sysfs)", or "(sysfs mounted at /sys)" for a folder below the mount point. */
+function mountNote(folder: string, mount: Mount): string {
+  const real = resolve(folder);
+  return mount.point === real ? `(${mount.type})` : `(${mount.type} mounted at ${mount.point})`;
+}
+
+/**
+ * Why no file can be made in `folder` whatever its permission bits say, as its mount tells (to
+ * follow "directory /sys"): "is a system folder (sysfs)", or "is on a read-only file system
+ * (…)" when its mount is read-only or `errno` is EROFS; undefined when the mount tells nothing.
+ */
+export function mountRefusal(folder: string, errno?: string): string | undefined {
+  const mount = mountOf(folder);
+  if (mount !== undefined && SYSTEM_TYPES.has(mount.type)) {
+    return `is a system folder ${mountNote(folder, mount)}`;
+  }
+  if (errno === "EROFS" || mount?.readOnly) {
+    return `is on a read-only file system${mount === undefined ? "" : ` ${mountNote(folder, mount)}`}`;
+  }
+  return undefined;
+}

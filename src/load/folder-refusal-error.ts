@@ -7,38 +7,9 @@
  */
 import { basename, dirname } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
-import { type Mount, mountOf } from "../files/mount-of.js";
+import { mountRefusal } from "../files/mount-of.js";
 import { noSpaceText } from "./disk-space.js";
 import { refusalText } from "./folder-probe.js";
-
-/** File systems of the kernel's own files (process and device tables, control groups). */
-const SYSTEM_TYPES = new Set([
-  "autofs",
-  "binfmt_misc",
-  "bpf",
-  "cgroup",
-  "cgroup2",
-  "configfs",
-  "debugfs",
-  "devpts",
-  "devtmpfs",
-  "efivarfs",
-  "fusectl",
-  "hugetlbfs",
-  "mqueue",
-  "nsfs",
-  "proc",
-  "pstore",
-  "securityfs",
-  "selinuxfs",
-  "sysfs",
-  "tracefs",
-]);
-
-/** " (sysfs)", or " (sysfs mounted at /sys)" for a folder below the mount point. */
-function mountNote(dir: string, mount: Mount): string {
-  return mount.point === dir ? ` (${mount.type})` : ` (${mount.type} mounted at ${mount.point})`;
-}
 
 /**
  * The failure for database `shown` (at `absolute`) whose folder refused a new file with `refusal`.
@@ -51,19 +22,11 @@ export function folderRefusalError(
   const dir = dirname(absolute);
   const wal = `${basename(absolute)}.wal`;
   const options = { cause: refusal };
-  const mount = mountOf(dir);
-  if (mount !== undefined && SYSTEM_TYPES.has(mount.type)) {
+  const mounted = mountRefusal(dir, refusal.code);
+  if (mounted !== undefined) {
     return new LmsExportError(
       "bad-input",
-      `directory ${dir} is a system folder${mountNote(dir, mount)} where no file can be made, so database ${shown} cannot be there; choose another --db`,
-      options,
-    );
-  }
-  if (refusal.code === "EROFS" || mount?.readOnly) {
-    const where = mount === undefined ? "" : mountNote(dir, mount);
-    return new LmsExportError(
-      "bad-input",
-      `directory ${dir} is on a read-only file system${where}, so DuckDB cannot make ${wal} beside the database; choose another --db`,
+      `directory ${dir} ${mounted}, where no file can be made, so database ${shown} cannot be there; choose another --db`,
       options,
     );
   }

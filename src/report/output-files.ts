@@ -10,6 +10,7 @@ import { access, rename, rm, stat } from "node:fs/promises";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { removeLeftoverTempFiles, tempFileName } from "../files/leftover-temp-files.js";
 import { makeFolders } from "../files/make-folders.js";
+import { mountRefusal } from "../files/mount-of.js";
 import { confinePath } from "../security/confine-path.js";
 import { regexLiteral } from "../text/regex-literal.js";
 
@@ -73,6 +74,14 @@ export async function prepareOutputDir(
     // A parent that is a file (makeFolders' ENOTDIR) is named: the folder asked for is not
     // what is in the way.
     const code = blocked !== undefined ? `ENOTDIR: ${blocked} is a file` : (errno ?? String(error));
+    // /sys, /proc or a read-only mount: no permission to fix, so no advice to fix one.
+    const mounted = blocked === undefined ? mountRefusal(outDir, errno) : undefined;
+    if (mounted !== undefined) {
+      throw new LmsExportError(
+        "bad-input",
+        `cannot write to ${role === "out" ? "output directory" : "the share folder"} ${outDir} (${code}): it ${mounted}, where no file can be made; choose another --out`,
+      );
+    }
     throw new LmsExportError(
       "bad-input",
       role === "out"

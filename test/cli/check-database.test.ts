@@ -155,7 +155,7 @@ describe("check's database line", () => {
     const inProc = "/proc/lms.duckdb";
     const proc = await databaseLine(inProc);
     expect(proc).toEqual({
-      line: "✗ database: directory /proc is a system folder (proc) where no file can be made, so database /proc/lms.duckdb cannot be there; choose another --db",
+      line: "✗ database: directory /proc is a system folder (proc), where no file can be made, so database /proc/lms.duckdb cannot be there; choose another --db",
       code: 1,
     });
     const extract = await runCli(dir, ["extract", "--db", inProc], env());

@@ -44,13 +44,13 @@ describe("a database folder no file can be made in", () => {
     ]) {
       const run = await runInProcess(dir, ["check", "--db", `${folder}/lms.duckdb`], env);
       expect(databaseLine(run.stdout)).toBe(
-        `✗ database: directory ${folder} is a system folder (${type}) where no file can be made, so database ${folder}/lms.duckdb cannot be there; choose another --db`,
+        `✗ database: directory ${folder} is a system folder (${type}), where no file can be made, so database ${folder}/lms.duckdb cannot be there; choose another --db`,
       );
     }
     const extract = await runInProcess(dir, ["extract", "--db", "/sys/x.duckdb"], env);
     expect(extract.code).toBe(2);
     expect(extract.stderr.trimEnd().split("\n")).toEqual([
-      "lms-export: directory /sys is a system folder (sysfs) where no file can be made, so database /sys/x.duckdb cannot be there; choose another --db",
+      "lms-export: directory /sys is a system folder (sysfs), where no file can be made, so database /sys/x.duckdb cannot be there; choose another --db",
     ]);
   });
 
@@ -68,7 +68,7 @@ describe("a database folder no file can be made in", () => {
       // The mount point is the folder itself; its type is whatever the test folder is on.
       expect(databaseLine(fresh.stdout)).toMatch(
         new RegExp(
-          `^✗ database: directory ${mounted} is on a read-only file system \\([\\w.-]+\\), so DuckDB cannot make lms\\.duckdb\\.wal beside the database; choose another --db$`,
+          `^✗ database: directory ${mounted} is on a read-only file system \\([\\w.-]+\\), where no file can be made, so database ${mounted}/lms\\.duckdb cannot be there; choose another --db$`,
         ),
       );
       const extract = await runCli(["extract", "--db", kept], { env, via });

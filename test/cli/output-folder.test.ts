@@ -70,6 +70,16 @@ describe("the output folder", () => {
     expect(existsSync("/proc/lms-export-out")).toBe(false);
     const run = await runCli(["report", "access", "--out", "/proc/lms-export-out/x"], { cwd });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^lms-export: cannot write to output directory \/proc\//);
+    expect(run.stderr).toBe(
+      "lms-export: cannot write to output directory /proc/lms-export-out/x (ENOENT): it is a system folder (proc mounted at /proc), where no file can be made; choose another --out\n",
+    );
+  });
+
+  it("says a system folder is one, where root is refused as if permissions could be fixed", async () => {
+    const run = await runCli(["report", "access", "--out", "/sys/lms-export-out"], { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trimEnd()).toMatch(
+      /^lms-export: cannot write to output directory \/sys\/lms-export-out \(E[A-Z]+\): it is a system folder \(sysfs mounted at \/sys\), where no file can be made; choose another --out$/,
+    );
   });
 });
