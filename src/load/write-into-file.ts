@@ -14,7 +14,7 @@ import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { quoteIdent } from "./ddl.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
-import { duckdbFirstLine } from "./duckdb-message.js";
+import { duckdbFirstLine, memoryHint } from "./duckdb-message.js";
 
 /** The changes are committed, but writing them into the database file failed. */
 export class WriteIntoFileError extends LmsExportError {}
@@ -32,13 +32,26 @@ export async function writeIntoFile(
   try {
     await connection.run(catalog ? `CHECKPOINT ${quoteIdent(catalog)}` : "CHECKPOINT");
   } catch (error) {
-    const text = errorText(error);
-    const full = looksLikeFullDisk(text);
-    const reason = full ? noSpaceText(path) : duckdbFirstLine(text);
-    throw new WriteIntoFileError(
-      full ? "disk-full" : "storage-failed",
-      `the records were stored, but writing them into ${path} failed (${reason}); they are kept in ${basename(path)}.wal beside it: free space, then run any lms-export command on this database to finish writing them (do not delete the .wal file)`,
-      { cause: error },
-    );
+    throw writeIntoFileError(path, errorText(error), error);
   }
+}
+
+/**
+ * The failure for `path` whose checkpoint failed with `text`, with the advice its cause needs:
+ * free space only when the disk is full (a file size limit, "File too large", is not mended so).
+ */
+function writeIntoFileError(path: string, text: string, cause: unknown): WriteIntoFileError {
+  const full = looksLikeFullDisk(text);
+  const memory = !full && memoryHint(text) !== "";
+  const reason = full ? noSpaceText(path) : duckdbFirstLine(text);
+  const mend = full
+    ? "free space"
+    : memory
+      ? "raise DuckDB's memory ceiling (--duckdb-memory-limit or LMS_DUCKDB_MEMORY_LIMIT, e.g. 2GB)"
+      : "mend the cause";
+  return new WriteIntoFileError(
+    full ? "disk-full" : memory ? "out-of-memory" : "storage-failed",
+    `the records were stored, but writing them into ${path} failed (${reason}); they are kept in ${basename(path)}.wal beside it: ${mend}, then run any lms-export command on this database to finish writing them (do not delete the .wal file)`,
+    { cause },
+  );
 }
