@@ -11,39 +11,61 @@
 import { basename } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { errorText } from "../errors/error-text.js";
-import { LmsExportError } from "../errors/lms-export-error.js";
+import { type FailureCode, LmsExportError } from "../errors/lms-export-error.js";
 import { quoteIdent } from "./ddl.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 import { duckdbFirstLine, memoryHint } from "./duckdb-message.js";
 
-/** The changes are committed, but writing them into the database file failed. */
-export class WriteIntoFileError extends LmsExportError {}
+/** The changes are committed, but writing them into the database file failed for `reason`. */
+export class WriteIntoFileError extends LmsExportError {
+  readonly reason: string;
+  constructor(code: FailureCode, message: string, reason: string, options: { cause: unknown }) {
+    super(code, message, options);
+    this.reason = reason;
+  }
+}
 
 /**
  * Checkpoints the database at `path` (named `catalog` on the connection, or its default
- * database); a failure is a WriteIntoFileError saying what to do.
+ * database); a failure is a WriteIntoFileError saying what to do. `what` names the changes in
+ * the message: "the records" of an extract, "the roster" of an import.
  */
 export async function writeIntoFile(
   connection: DuckDBConnection,
   path: string,
   catalog = "",
+  what: Stored = "the records",
 ): Promise<void> {
   if (path === ":memory:") return;
   try {
     await connection.run(catalog ? `CHECKPOINT ${quoteIdent(catalog)}` : "CHECKPOINT");
   } catch (error) {
-    throw writeIntoFileError(path, errorText(error), error);
+    throw writeIntoFileError(path, what, errorText(error), error);
   }
 }
+
+/** The words of the message for the changes stored. */
+const WORDS = {
+  "the records": { were: "the records were", them: "them", are: "they are" },
+  "the roster": { were: "the roster was", them: "it", are: "it is" },
+} as const;
+
+type Stored = keyof typeof WORDS;
 
 /**
  * The failure for `path` whose checkpoint failed with `text`, with the advice its cause needs:
  * free space only when the disk is full (a file size limit, "File too large", is not mended so).
  */
-function writeIntoFileError(path: string, text: string, cause: unknown): WriteIntoFileError {
+function writeIntoFileError(
+  path: string,
+  what: Stored,
+  text: string,
+  cause: unknown,
+): WriteIntoFileError {
   const full = looksLikeFullDisk(text);
   const memory = !full && memoryHint(text) !== "";
   const reason = full ? noSpaceText(path) : duckdbFirstLine(text);
+  const w = WORDS[what];
   const mend = full
     ? "free space"
     : memory
@@ -51,7 +73,8 @@ function writeIntoFileError(path: string, text: string, cause: unknown): WriteIn
       : "mend the cause";
   return new WriteIntoFileError(
     full ? "disk-full" : memory ? "out-of-memory" : "storage-failed",
-    `the records were stored, but writing them into ${path} failed (${reason}); they are kept in ${basename(path)}.wal beside it: ${mend}, then run any lms-export command on this database to finish writing them (do not delete the .wal file)`,
+    `${w.were} stored, but writing ${w.them} into ${path} failed (${reason}); ${w.are} kept in ${basename(path)}.wal beside it: ${mend}, then run any lms-export command on this database to finish writing ${w.them} (do not delete the .wal file)`,
+    reason,
     { cause },
   );
 }

@@ -5,6 +5,7 @@
 import { basename } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LmsDatabase } from "../load/database.js";
+import { writeIntoFile } from "../load/write-into-file.js";
 import { forEachRowYielding } from "../tabular/checked-rows.js";
 import { checkUnchanged } from "../tabular/file-stamp.js";
 import { HIDDEN_ROW_PROBLEM, hiddenColumnProblem } from "../tabular/hidden-cells.js";
@@ -198,6 +199,9 @@ export async function importRoster(
     mode: options.mode,
     columns: plan.records,
   });
+  // Into the file now: DuckDB ignores a failed write at close, and the import would be reported
+  // as done with the roster only in the .wal.
+  await writeIntoFile(connection, db.path, "", "the roster");
   const sharedEmails = await checkSharedEmails(connection);
   // Read once the roster is in: a check that fails must not report the import as failed.
   const missingFields = await missingPersonFields(connection, plan.names, options.mode).catch(

@@ -6,6 +6,7 @@ import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js
 import { shownPath } from "../../files/shown-path.js";
 import { DEFAULT_MEMORY_LIMIT } from "../../load/memory-limit.js";
 import { removeDatabaseFile } from "../../load/remove-database-file.js";
+import { WriteIntoFileError } from "../../load/write-into-file.js";
 import type { Logger } from "../../log/logger.js";
 import { importRoster, type RosterImportSummary } from "../../roster/import-roster.js";
 import { missingPersonFieldWarning } from "../../roster/person-columns.js";
@@ -106,7 +107,16 @@ async function importInto(
       throw asRosterFailure(error);
     });
   }).catch(async (error: unknown) => {
-    if (how.created && opened) await removeDatabaseFile(config.db);
+    if (!how.created || !opened) throw error;
+    await removeDatabaseFile(config.db);
+    // Its .wal went with it: the roster is in no file left, whatever the error says of it.
+    if (error instanceof WriteIntoFileError) {
+      throw new LmsExportError(
+        error.code,
+        `roster import failed (${error.reason}); the database ${shownPath(ctx.cwd, config.db)} it made was removed: mend the cause and import again`,
+        { cause: error },
+      );
+    }
     throw error;
   });
 }
