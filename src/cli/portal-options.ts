@@ -4,9 +4,13 @@ import { DEFAULT_PORTALS_AT_ONCE } from "../config/defaults.js";
 
 const PORTALS = "Portals:";
 
+/** --portal alone, for a command that works on one portal at a time. */
+export function withPortalOption<T>(y: Argv<T>, portalDescription: string) {
+  return y.option("portal", { type: "string", group: PORTALS, description: portalDescription });
+}
+
 export function withPortalOptions<T>(y: Argv<T>, portalDescription: string) {
-  return y
-    .option("portal", { type: "string", group: PORTALS, description: portalDescription })
+  return withPortalOption(y, portalDescription)
     .option("all-portals", {
       type: "boolean",
       group: PORTALS,

@@ -58,6 +58,7 @@ describe("Tab", { timeout: 180_000 }, () => {
     expect((await tab("report", "weekly-c")).offered).toEqual(["weekly-compliance"]);
     expect((await tab("run", "weekly-compliance", "data-f")).offered).toEqual(["data-freshness"]);
     expect((await tab("extract", "--inc")).offered).toEqual(["--incremental"]);
+    expect((await tab("apply", "changes.csv", "--port")).offered).toEqual(["--portal"]);
     // A "--" being typed begins a flag, also for the commands that take a lone "--".
     expect((await tab("sql", "--")).offered).toContain("--format");
     expect((await tab("roster", "import", "people.csv", "--")).offered).toContain("--merge");

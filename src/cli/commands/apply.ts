@@ -4,7 +4,6 @@
  * or sending stopped (a portal out of reach, an outcome not recorded), 2 for bad input (nothing
  * sent) or a refused key.
  */
-import { existsSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
 import type { Argv } from "yargs";
 import { type ApplyOutcome, type ApplyPlan, executeApply, planApply } from "../../apply/apply.js";
@@ -22,18 +21,13 @@ import { streamIsTTY } from "../../log/color.js";
 import type { Logger } from "../../log/logger.js";
 import { quotedCell } from "../../tabular/quoted-cell.js";
 import { type ApplySoFar, applyLastWords } from "../apply-last-words.js";
-import {
-  type CommandSetup,
-  dbSetting,
-  type SettingsHook,
-  setupCommand,
-  setupPortalCommand,
-  withDatabase,
-} from "../command-setup.js";
+import { applySetup } from "../apply-setup.js";
+import { type CommandSetup, type SettingsHook, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { FailureNotice, noticeCommandName } from "../failure-notice-step.js";
 import { namingKeySource } from "../key-refusal.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
+import { withPortalOption } from "../portal-options.js";
 import { withWaitOption } from "../wait-option.js";
 
 const DEFAULT_MAX_CHANGES = 500;
@@ -48,6 +42,8 @@ interface ApplyArgs {
   strict: boolean;
   /** --wait: seconds to wait for a database another process holds. */
   wait: number | undefined;
+  /** --portal: a portal of the config file, whose address, key and database are used. */
+  portal: string | undefined;
 }
 
 async function askYesNo(ctx: CliContext, question: string): Promise<boolean> {
@@ -174,37 +170,6 @@ function checkedOp(op: string): ApplyOp {
   return op as ApplyOp;
 }
 
-/** The settings, and the key unless it is a dry run; refuses what cannot be applied at all. */
-async function applySetup(
-  args: ApplyArgs,
-  argv: Readonly<Record<string, unknown>>,
-  ctx: CliContext,
-  settled: SettingsHook | undefined,
-): Promise<{ setup: CommandSetup; apiKey: string; keySource: string }> {
-  const flags = { ...argv, format: undefined, param: undefined };
-  // A dry run reads only the local database: it needs no key.
-  const setup = args.dryRun
-    ? await setupCommand(flags, ctx, { settled })
-    : await setupPortalCommand(flags, ctx, { settled });
-  const apiKey = "apiKey" in setup ? String(setup.apiKey) : "";
-  const keySource = "keySource" in setup ? String(setup.keySource) : "";
-  const { config } = setup;
-  if (!args.dryRun && !config.baseUrl) {
-    throw new LmsExportError(
-      "bad-input",
-      "no portal address: pass --base-url URL or set LMS_BASE_URL",
-    );
-  }
-  if (!existsSync(config.db)) {
-    // The diff, the checks of ids and the record of what was done all live in the database.
-    throw new LmsExportError(
-      "not-found",
-      `database ${config.db} does not exist; run "lms-export extract" first (apply compares the file with it) or check ${dbSetting(config)}`,
-    );
-  }
-  return { setup, apiKey, keySource };
-}
-
 /** What the plan found worth a warning: ids the portal may not know, notes, earlier runs. */
 function logPlanNotes(planned: ApplyPlan, logger: Logger): void {
   for (const { header, field } of planned.file.readAs) {
@@ -317,8 +282,9 @@ async function sendPlanned(
 
 /** apply's positional and options, on top of the connection, database, log and --wait ones. */
 function applyOptions(y: Argv) {
-  return withWaitOption(
-    withLogOptions(withDbOption(withConnectionOptions(y), DEFAULT_MEMORY_LIMIT)),
+  return withPortalOption(
+    withWaitOption(withLogOptions(withDbOption(withConnectionOptions(y), DEFAULT_MEMORY_LIMIT))),
+    'A portal under "portals" in the config file: its address, key and database',
   )
     .positional("file", {
       type: "string",
@@ -357,7 +323,11 @@ function applyOptions(y: Argv) {
     })
     .example("$0 apply extend.csv --op product_access.edit --dry-run", "see what would change")
     .example("$0 apply extend.csv --op product_access.edit --yes", "apply it from a script")
-    .example("$0 apply intake.xlsx --op user_grp.create", "put a new intake into a group");
+    .example("$0 apply intake.xlsx --op user_grp.create", "put a new intake into a group")
+    .example(
+      "$0 apply extend.csv --op product_access.edit --portal acme",
+      "to one portal of the config file",
+    );
 }
 
 export function registerApply(root: Argv, ctx: CliContext): Argv {
@@ -375,11 +345,13 @@ export function registerApply(root: Argv, ctx: CliContext): Argv {
         maxChanges: args.maxChanges,
         strict: args.strict,
         wait: args.wait,
+        portal: args.portal,
       };
       // Told only when nobody watches: --yes from a script. A person who is asked, or who
       // tries a dry run, sees the failure where it happens.
       if (!args.yes || args.dryRun) return runApply(applied, args, ctx);
-      const name = noticeCommandName(["apply", args.file, "--op", args.op]);
+      const portal = args.portal === undefined ? [] : ["--portal", args.portal];
+      const name = noticeCommandName(["apply", args.file, "--op", args.op, ...portal]);
       const notice = new FailureNotice(ctx, name, args);
       return notice.run(() => runApply(applied, args, ctx, notice.settled));
     },
