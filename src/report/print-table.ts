@@ -12,6 +12,7 @@ import type { DuckDBResult, DuckDBTypeId } from "@duckdb/node-api";
 import { cellText } from "./cell-text.js";
 import { isNumericType } from "./numeric-types.js";
 import { BatchedOutput, forEachRow } from "./print-output.js";
+import { shownControls } from "./shown-controls.js";
 
 /** How many rows the table measures and prints at a time. */
 export const TABLE_BLOCK_ROWS = 1000;
@@ -104,7 +105,9 @@ export async function printTable(
   events: TableEvents,
 ): Promise<number> {
   const batch = new BatchedOutput(out);
-  const table = new TableBlocks(columns.names, columns.types, batch);
+  // A column named in SQL can hold a control character as well as a value can.
+  const names = columns.names.map(shownControls);
+  const table = new TableBlocks(names, columns.types, batch);
   const printBlock = () => {
     if (!table.started) events.onOutput();
     return table.print();
@@ -130,6 +133,6 @@ export async function printTable(
 }
 
 function clip(value: string): string {
-  const oneLine = value.replace(/\r?\n/g, "\\n");
+  const oneLine = shownControls(value);
   return oneLine.length > MAX_TABLE_CELL ? `${oneLine.slice(0, MAX_TABLE_CELL - 1)}…` : oneLine;
 }

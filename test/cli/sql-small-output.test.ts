@@ -27,7 +27,7 @@ const TABLE = [
   "id   | label | ratio | amount | big              | formula  | quoted | multiline   | maybe | flag  | day        | seen                  | list   | struct      | map      | span     | uuid                                 | unicode     | wide",
   "-----+-------+-------+--------+------------------+----------+--------+-------------+-------+-------+------------+-----------------------+--------+-------------+----------+----------+--------------------------------------+-------------+-------------------------------------------------------------",
   "   1 | plain |   1.5 |  12.34 | 9007199254740993 | =SUM(A1) | a,\"b\"  | line\\nbreak | NULL  | true  | 2026-03-05 | 2026-03-05 10:22:13.5 | [1, 2] | {'k': 'v'}  | {1: 'a'} | 3 days   | 00000000-0000-0000-0000-000000000001 | é ünïcode ✓ | wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww…",
-  " -22 |       | -0.25 |  -0.10 |               -5 | -3       | +x     | tab\there    | set   | false | infinity   | -infinity             | []     | {'k': NULL} | {}       | 01:30:00 | NULL                                 | @home       | short",
+  " -22 |       | -0.25 |  -0.10 |               -5 | -3       | +x     | tab\\there   | set   | false | infinity   | -infinity             | []     | {'k': NULL} | {}       | 01:30:00 | NULL                                 | @home       | short",
   "NULL | NULL  | NULL  | NULL   | NULL             | NULL     | NULL   | NULL        | NULL  | NULL  | NULL       | NULL                  | NULL   | NULL        | NULL     | NULL     | NULL                                 | NULL        | NULL",
   "(3 rows)",
   "",
