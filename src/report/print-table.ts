@@ -13,11 +13,12 @@ import { cellText } from "./cell-text.js";
 import { isNumericType } from "./numeric-types.js";
 import { BatchedOutput, forEachRow } from "./print-output.js";
 import { shownControls } from "./shown-controls.js";
+import { cutToColumns, padEndColumns, padStartColumns, terminalWidth } from "./terminal-columns.js";
 
 /** How many rows the table measures and prints at a time. */
 export const TABLE_BLOCK_ROWS = 1000;
 
-/** Past this many characters a cell is cut, with an ellipsis. */
+/** Past this many terminal columns a cell is cut, with an ellipsis. */
 const MAX_TABLE_CELL = 60;
 
 /** What {@link printTable} reports as it goes. */
@@ -51,7 +52,10 @@ class TableBlocks {
     const rows = this.held;
     this.held = [];
     const wider = this.names.map((name, c) =>
-      rows.reduce((widest, row) => Math.max(widest, (row[c] ?? "").length), name.length),
+      rows.reduce(
+        (widest, row) => Math.max(widest, terminalWidth(row[c] ?? "")),
+        terminalWidth(name),
+      ),
     );
     const lines: string[] = [];
     if (!this.started || wider.some((width, c) => width > (this.widths[c] ?? 0))) {
@@ -76,18 +80,18 @@ class TableBlocks {
     return needed.map((width, c) => {
       const now = this.widths[c] ?? 0;
       if (width <= now) return now;
-      const widest = Math.max(MAX_TABLE_CELL, (this.names[c] ?? "").length);
+      const widest = Math.max(MAX_TABLE_CELL, terminalWidth(this.names[c] ?? ""));
       return Math.min(widest, width + Math.max(2, Math.ceil(width / 4)));
     });
   }
 
-  /** A row (or the header) padded to the widths, numbers to the right. */
+  /** A row (or the header) padded to the widths in terminal columns, numbers to the right. */
   private line(values: readonly string[], header: boolean): string {
     return values
       .map((v, c) =>
         !header && isNumericType(this.types[c] as DuckDBTypeId) && v !== "NULL"
-          ? v.padStart(this.widths[c] ?? 0)
-          : v.padEnd(this.widths[c] ?? 0),
+          ? padStartColumns(v, this.widths[c] ?? 0)
+          : padEndColumns(v, this.widths[c] ?? 0),
       )
       .join(" | ")
       .trimEnd();
@@ -134,5 +138,5 @@ export async function printTable(
 
 function clip(value: string): string {
   const oneLine = shownControls(value);
-  return oneLine.length > MAX_TABLE_CELL ? `${oneLine.slice(0, MAX_TABLE_CELL - 1)}…` : oneLine;
+  return cutToColumns(oneLine, MAX_TABLE_CELL);
 }
