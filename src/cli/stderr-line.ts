@@ -7,6 +7,7 @@
  */
 import type { Writable } from "node:stream";
 import { writeLogLine } from "../log/log-line-output.js";
+import { shownControls } from "../text/shown-controls.js";
 import type { StderrFormat } from "./context.js";
 
 const PREFIX = "lms-export: ";
@@ -22,7 +23,8 @@ export function writeStderrLine(
   fields: Readonly<Record<string, unknown>> = {},
 ): void {
   if (out.stderrFormat?.json !== true) {
-    writeLogLine(out.stderr, `${line}\n`);
+    // Its text may come from outside (a portal's error): its lines stay, its escapes are shown.
+    writeLogLine(out.stderr, `${shownControls(line, true)}\n`);
     return;
   }
   const msg = line.startsWith(PREFIX) ? line.slice(PREFIX.length) : line;

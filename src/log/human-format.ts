@@ -4,6 +4,8 @@
  * would be ambiguous unquoted (spaces, `=`, quotes, empty) are JSON-quoted so a line stays one line
  * and can still be split by a script in a pinch.
  */
+
+import { shownControls } from "../text/shown-controls.js";
 import type { LogLevel } from "./levels.js";
 import { SerializedError } from "./serialized-error.js";
 
@@ -65,14 +67,18 @@ function formatValue(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean" || value === null) {
     return String(value);
   }
-  return JSON.stringify(value) ?? String(value);
+  // JSON escapes C0 controls but leaves DEL and C1 (a terminal may read U+009B as ESC [).
+  return shownControls(JSON.stringify(value) ?? String(value));
 }
 
 function quote(text: string): string {
-  return /^[^\s="\\]+$/.test(text) ? text : JSON.stringify(text);
+  return /^[^\s="\\\p{Cc}]+$/u.test(text) ? text : shownControls(JSON.stringify(text));
 }
 
-/** Messages are one line; a stray newline would split an entry in two. */
+/**
+ * Messages are one line, and carry text from outside (a portal's error, a group's name): a stray
+ * newline would split an entry in two, an escape sequence would be obeyed by the terminal.
+ */
 function oneLine(text: string): string {
-  return text.replace(/\r?\n/g, "\\n");
+  return shownControls(text);
 }

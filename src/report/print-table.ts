@@ -9,10 +9,10 @@
  */
 import type { Writable } from "node:stream";
 import type { DuckDBResult, DuckDBTypeId } from "@duckdb/node-api";
+import { shownControls } from "../text/shown-controls.js";
 import { cellText } from "./cell-text.js";
 import { isNumericType } from "./numeric-types.js";
 import { BatchedOutput, forEachRow } from "./print-output.js";
-import { shownControls } from "./shown-controls.js";
 import { cutToColumns, padEndColumns, padStartColumns, terminalWidth } from "./terminal-columns.js";
 
 /** How many rows the table measures and prints at a time. */
@@ -110,7 +110,7 @@ export async function printTable(
 ): Promise<number> {
   const batch = new BatchedOutput(out);
   // A column named in SQL can hold a control character as well as a value can.
-  const names = columns.names.map(shownControls);
+  const names = columns.names.map((name) => shownControls(name));
   const table = new TableBlocks(names, columns.types, batch);
   const printBlock = () => {
     if (!table.started) events.onOutput();
