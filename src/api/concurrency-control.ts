@@ -16,6 +16,11 @@ export interface PaceFigures {
   /** "auto" or the fixed number asked for. */
   readonly mode: "auto" | "fixed";
   readonly current: number;
+  /**
+   * The limit outside a baseline probe: during one, the limit it returns to (a run that ends
+   * while the probe's few requests are out ended at that limit, not at the probe's).
+   */
+  readonly settled: number;
   /** Lowest and highest limit outside the short baseline probes. */
   readonly min: number;
   readonly max: number;
@@ -129,6 +134,7 @@ export class ConcurrencyControl {
     return {
       mode: this.adaptive ? "auto" : "fixed",
       current: this.#current,
+      settled: this.#state?.phase === "probe" ? this.#state.resume.limit : this.#current,
       min: this.#min ?? this.#current,
       max: this.#max ?? this.#current,
       overloads: this.#overloads,

@@ -75,7 +75,7 @@ export async function recordOutcome(
 /** The client's pace over the run, as `_runs` keeps it. */
 export function runPaceOf(client: LmsClient): RunPace {
   const pace = client.pace();
-  return { min: pace.min, max: pace.max, final: pace.current, overloads: pace.overloads };
+  return { min: pace.min, max: pace.max, final: pace.settled, overloads: pace.overloads };
 }
 
 /**

@@ -54,3 +54,20 @@ describe("ConcurrencyControl", () => {
     expect(control.figures()).toMatchObject({ mode: "fixed", current: 8, overloads: 1 });
   });
 });
+
+describe("ConcurrencyControl's settled limit", () => {
+  it("during a baseline probe is the limit the probe returns to, which a run ending then records", () => {
+    const { control, clock } = steadyAt(16);
+    // Past the probe interval: the next answer starts a probe at one request in flight.
+    clock.now += 6_000;
+    const sent = control.sent(16);
+    clock.now += 10;
+    control.answered(sent, 200);
+    expect(control.figures()).toMatchObject({ current: 1, settled: 16 });
+    // The probe's answer ends it: back at the limit it left.
+    const probe = control.sent(1);
+    clock.now += 10;
+    control.answered(probe, 200);
+    expect(control.figures()).toMatchObject({ current: 16, settled: 16 });
+  });
+});

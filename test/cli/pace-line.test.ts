@@ -6,6 +6,7 @@ describe("the progress line of the pace", () => {
     const auto = {
       mode: "auto" as const,
       current: 12,
+      settled: 12,
       min: 4,
       max: 16,
       overloads: 3,

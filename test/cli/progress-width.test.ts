@@ -42,6 +42,7 @@ describe("progress width", () => {
     progress.watchPace(() => ({
       mode: "auto",
       current: 12,
+      settled: 12,
       min: 2,
       max: 16,
       latencyMs: 40,
