@@ -13,7 +13,7 @@ import { shownControls } from "../text/shown-controls.js";
 import { cellText } from "./cell-text.js";
 import { isNumericType } from "./numeric-types.js";
 import { BatchedOutput, forEachRow } from "./print-output.js";
-import { cutToColumns, padEndColumns, padStartColumns, terminalWidth } from "./terminal-columns.js";
+import { cutToColumns, terminalWidth } from "./terminal-columns.js";
 
 /** How many rows the table measures and prints at a time. */
 export const TABLE_BLOCK_ROWS = 1000;
@@ -51,21 +51,22 @@ class TableBlocks {
   async print(): Promise<void> {
     const rows = this.held;
     this.held = [];
-    const wider = this.names.map((name, c) =>
-      rows.reduce(
-        (widest, row) => Math.max(widest, terminalWidth(row[c] ?? "")),
-        terminalWidth(name),
-      ),
+    // Each cell measured once, for the columns' widths and for its own padding.
+    const measured = rows.map((row) => row.map((cell) => terminalWidth(cell)));
+    const named = this.names.map((name) => terminalWidth(name));
+    const wider = named.map((width, c) =>
+      measured.reduce((widest, cells) => Math.max(widest, cells[c] ?? 0), width),
     );
     const lines: string[] = [];
     if (!this.started || wider.some((width, c) => width > (this.widths[c] ?? 0))) {
       this.widths = this.started ? this.widened(wider) : wider;
-      lines.push(this.line(this.names, true), this.widths.map((w) => "-".repeat(w)).join("-+-"));
+      const rule = this.widths.map((w) => "-".repeat(w)).join("-+-");
+      lines.push(this.line(this.names, named, true), rule);
     }
     this.started = true;
     for (const text of lines) await this.batch.add(`${text}\n`);
-    for (const row of rows) {
-      const written = this.batch.add(`${this.line(row, false)}\n`);
+    for (const [r, row] of rows.entries()) {
+      const written = this.batch.add(`${this.line(row, measured[r] ?? [], false)}\n`);
       if (written) await written;
     }
   }
@@ -85,14 +86,17 @@ class TableBlocks {
     });
   }
 
-  /** A row (or the header) padded to the widths in terminal columns, numbers to the right. */
-  private line(values: readonly string[], header: boolean): string {
+  /**
+   * A row (or the header) padded to the widths in terminal columns, numbers to the right;
+   * `columns` holds the terminal columns each value takes.
+   */
+  private line(values: readonly string[], columns: readonly number[], header: boolean): string {
     return values
-      .map((v, c) =>
-        !header && isNumericType(this.types[c] as DuckDBTypeId) && v !== "NULL"
-          ? padStartColumns(v, this.widths[c] ?? 0)
-          : padEndColumns(v, this.widths[c] ?? 0),
-      )
+      .map((v, c) => {
+        const pad = " ".repeat(Math.max(0, (this.widths[c] ?? 0) - (columns[c] ?? 0)));
+        const right = !header && isNumericType(this.types[c] as DuckDBTypeId) && v !== "NULL";
+        return right ? pad + v : v + pad;
+      })
       .join(" | ")
       .trimEnd();
   }

@@ -58,16 +58,6 @@ export function terminalWidth(text: string): number {
   return width;
 }
 
-/** `text` followed by spaces up to `columns` terminal columns (unchanged if it is wider). */
-export function padEndColumns(text: string, columns: number): string {
-  return text + " ".repeat(Math.max(0, columns - terminalWidth(text)));
-}
-
-/** Spaces, then `text`, up to `columns` terminal columns (unchanged if it is wider). */
-export function padStartColumns(text: string, columns: number): string {
-  return " ".repeat(Math.max(0, columns - terminalWidth(text))) + text;
-}
-
 /**
  * Contract: `text` when it takes at most `columns` terminal columns; else its longest run of
  * whole grapheme clusters that leaves room for `ellipsis`, then `ellipsis`, in at most `columns`.
