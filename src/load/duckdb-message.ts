@@ -11,6 +11,11 @@ export function duckdbFirstLine(message: string): string {
     .replace(/^Failed to [\w ]+?: (?=\w+ Error:)/, "");
 }
 
+/** DuckDB's first line without its error kind: "Could not read enough bytes", not "IO Error: …". */
+export function duckdbReason(message: string): string {
+  return (message.split("\n", 1)[0] ?? message).replace(/^[\w ]+Error: /, "");
+}
+
 /**
  * What DuckDB says after its first line — "Did you mean …?", candidate bindings, the "LINE n:"
  * excerpt and its caret — as lines indented under the message, or "" when it says nothing more.

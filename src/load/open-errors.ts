@@ -11,6 +11,7 @@ import { dirname } from "node:path";
 import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { DUCKDB_MAGIC_END, hasDuckDbMagic } from "../files/duckdb-header.js";
+import { duckdbReason } from "./duckdb-message.js";
 import { folderRefusal } from "./folder-probe.js";
 import { folderRefusalError } from "./folder-refusal-error.js";
 import { walReplayError, walReplayFailed } from "./wal-replay-failed.js";
@@ -189,7 +190,7 @@ export class DatabaseDamagedError extends LmsExportError {
  * file is what only it held, so it is kept rather than deleted.
  */
 function damagedError(shown: string, message: string, options: { cause: unknown }) {
-  const reason = firstLine(message).replace(/^[\w ]+Error: /, "");
+  const reason = duckdbReason(message);
   return new DatabaseDamagedError(
     reason,
     `database ${shown} is damaged (${reason}): move it aside (with its .wal file, if any) and keep it, then run "lms-export extract" to read the portal into a new database and "lms-export roster import" again; the record of apply's changes and of earlier runs was only in the damaged file`,
@@ -225,7 +226,7 @@ export function openError(shown: string, error: unknown): LmsExportError {
   if (/Permission denied|Read-only file system|read-only mode/i.test(message)) {
     return new LmsExportError(
       "bad-input",
-      `database ${shown} cannot be written (${firstLine(message).replace(/^[\w ]+Error: /, "")}); fix its permissions or choose another --db`,
+      `database ${shown} cannot be written (${duckdbReason(message)}); fix its permissions or choose another --db`,
       options,
     );
   }

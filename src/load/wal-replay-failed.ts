@@ -8,14 +8,12 @@
 import { basename } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
-import { memoryHint } from "./duckdb-message.js";
+import { duckdbReason, memoryHint } from "./duckdb-message.js";
 import { walNeverReplays, walNeverReplaysError } from "./wal-unreadable.js";
 
 /** DuckDB's reason, without its error kind and the "Failure while replaying WAL file" preamble. */
 function replayReason(message: string): string {
-  return (message.split("\n", 1)[0] ?? message)
-    .replace(/^[\w ]+Error: /, "")
-    .replace(/^Failure while replaying WAL file "[^"]*": /, "");
+  return duckdbReason(message).replace(/^Failure while replaying WAL file "[^"]*": /, "");
 }
 
 /** Whether DuckDB's `message` says it failed while replaying a write-ahead log. */
