@@ -64,10 +64,3 @@ async function goneAddresses(
   );
   return new Set(reader.getRowsJS().map(([email]) => normaliseAddress(String(email))));
 }
-
-/** "a, b, c, d, e and 3 more": the first few addresses, then how many more. */
-export function someManagers(addresses: readonly string[]): string {
-  const more = addresses.length - GONE_MANAGERS_LISTED;
-  const listed = addresses.slice(0, GONE_MANAGERS_LISTED).join(", ");
-  return more > 0 ? `${listed} and ${more} more` : listed;
-}

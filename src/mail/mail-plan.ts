@@ -18,11 +18,12 @@ import type { ReportSource } from "../report/report-source.js";
 import type { RosterCoverage } from "../report/roster-coverage.js";
 import { type BoundQuery, describeColumns } from "../report/run-query.js";
 import type { ReportRunResult } from "../report/run-report.js";
-import { GONE_MANAGERS_LISTED, managersAllGone, someManagers } from "./gone-managers.js";
+import { GONE_MANAGERS_LISTED, managersAllGone } from "./gone-managers.js";
 import type { JobMail } from "./job-mail.js";
 import { envelopeOf, type MailTarget, type MessagePart, partOf, targetText } from "./mail-only.js";
 import type { SplitScope } from "./scope-line.js";
 import { shareDescription, shareRows } from "./share-description.js";
+import { someAddresses } from "./some-addresses.js";
 import { type SplitGroup, type SplitSource, splitAddressesOf } from "./split.js";
 import { writeSplitFiles } from "./split-files.js";
 import type { SplitTables } from "./split-tables.js";
@@ -209,7 +210,7 @@ async function messagesOf(
   if (gone.length > 0) {
     const who = gone.length === 1 ? "1 manager gets" : `${gone.length} managers get`;
     options.logger.warn(
-      `${who} no message of ${job.name}: every person of theirs is left out as gone (${EXCLUDED_STATUSES}): ${someManagers(gone)}`,
+      `${who} no message of ${job.name}: every person of theirs is left out as gone (${EXCLUDED_STATUSES}): ${someAddresses(gone, GONE_MANAGERS_LISTED)}`,
       { report: job.name, column, managers: gone.slice(0, GONE_MANAGERS_LISTED) },
     );
   }

@@ -6,6 +6,7 @@
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { MailTarget } from "./mail-only.js";
 import type { ReportToMail } from "./mail-plan.js";
+import { someAddresses } from "./some-addresses.js";
 
 /** What mailing did: messages delivered, one line per problem, and whom to send again. */
 export interface MailSummary {
@@ -36,15 +37,6 @@ export interface MailSoFar {
   summary: MailSummary;
   planned: boolean;
   unsure: { report: ReportToMail; to: string[] }[];
-}
-
-/** How many recipients a message lists by address before counting the rest. */
-const LISTED = 10;
-
-/** `addresses` for a message line: the first few, then how many more. */
-function someAddresses(addresses: readonly string[]): string {
-  const more = addresses.length - LISTED;
-  return `${addresses.slice(0, LISTED).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
 
 /**
