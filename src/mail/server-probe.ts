@@ -38,7 +38,9 @@ export async function probeMailServer(
     open = await openConnection(settings, () => undefined, signal, limits);
   } catch (error) {
     const failure = error instanceof SmtpAttemptError ? error : new SmtpAttemptError(error, false);
-    return silence(failure, settings, options) ?? openFailure(failure, settings.display);
+    return (
+      silence(failure, settings, limitMs, options.source) ?? openFailure(failure, settings.display)
+    );
   }
   const stop = () => open.connection.close();
   signal.addEventListener("abort", stop, { once: true });
@@ -49,7 +51,7 @@ export async function probeMailServer(
   } catch (error) {
     open.connection.close();
     if (error instanceof SmtpAttemptError) {
-      const silent = silence(error, settings, options);
+      const silent = silence(error, settings, limitMs, options.source);
       if (silent !== undefined) return silent;
     }
     const why = error instanceof Error ? error.message : String(error);
@@ -63,14 +65,15 @@ export async function probeMailServer(
 function silence(
   failure: SmtpAttemptError,
   settings: MailSettings,
-  options: ProbeOptions,
+  limitMs: number,
+  source: string,
 ): string | undefined {
   if (failure.silentAt === undefined) return undefined;
-  const what = silenceText(failure.silentAt, options.limitMs ?? PROBE_LIMIT_MS);
+  const what = silenceText(failure.silentAt, limitMs);
   // No answer at all points at the address; silence later, at a server that is there but stuck.
   const advice =
     failure.silentAt === "connection" || failure.silentAt === "greeting"
-      ? `check the mail server's address and port (from ${options.source}) or that the server is up`
+      ? `check the mail server's address and port (from ${source}) or that the server is up`
       : "the server is there but stuck; try again later, or ask its administrator";
   return `${settings.display} ${what}; ${advice}`;
 }
