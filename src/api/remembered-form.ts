@@ -8,6 +8,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { addressKey } from "../config/same-address.js";
 
 /** What the client asks of a memory of forms, for its own portal. */
 export interface FormMemory {
@@ -19,11 +20,6 @@ export interface FormMemory {
 
 /** Portals whose form is kept; the one learned longest ago goes first (it is learned again). */
 export const MAX_PORTALS = 100;
-
-/** Base URLs as the client uses them: the host's case and trailing slashes do not count. */
-function addressKey(baseUrl: URL): string {
-  return `${baseUrl.protocol}//${baseUrl.host}${baseUrl.pathname.replace(/\/+$/, "")}`;
-}
 
 function readForms(path: string): Record<string, string> {
   try {
@@ -41,7 +37,8 @@ function readForms(path: string): Record<string, string> {
 
 /** The forms kept in the JSON file at `path`, for the portal at `baseUrl`. */
 export function formMemoryFile(path: string, baseUrl: URL): FormMemory {
-  const key = addressKey(baseUrl);
+  // Base URLs as the client uses them: the host's case and trailing slashes do not count.
+  const key = addressKey(baseUrl.href);
   return {
     recall: () => readForms(path)[key],
     remember: (scheme) => {

@@ -6,7 +6,8 @@ export function sameAddress(a: string, b: string): boolean {
   return addressKey(a) === addressKey(b);
 }
 
-function addressKey(url: string): string {
+/** `url` as the client uses it, to compare or to key by (e.g. the remembered Authorization forms). */
+export function addressKey(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, "")}${parsed.search}`;
