@@ -9,7 +9,7 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ExtractStore } from "../load/extract-store.js";
 import type { RunStatus } from "../load/meta-ddl.js";
 import { type AttemptFigures, type RunPace, savePace } from "../load/pace-journal.js";
-import { recordedRunPace, recordRunPace } from "../load/run-pace.js";
+import { recordRunPace } from "../load/run-pace.js";
 import {
   copyRunRecords,
   finishRun,
@@ -32,20 +32,18 @@ export interface RunEnd {
 /**
  * Ends the run's `_runs` row with `status` (and `message`), its pace, its per-resource figures
  * and what it recorded in the side file, on a connection to the database: inside the merge's
- * transaction for a run that succeeded, on its own for one that did not. Answers the pace the
- * row now holds, that of every attempt at the run (undefined without `end.pace`).
+ * transaction for a run that succeeded, on its own for one that did not.
  */
 export async function recordRunEnd(
   connection: DuckDBConnection,
   side: string,
   runId: number,
   end: RunEnd,
-): Promise<RunPace | undefined> {
+): Promise<void> {
   await finishRun(connection, runId, end.status, end.message);
   if (end.pace) await recordRunPace(connection, side, runId, end.pace);
   if (end.resources) await recordResourceStats(connection, runId, end.resources);
   await copyRunRecords(connection, side, runId);
-  return end.pace && (await recordedRunPace(connection, runId));
 }
 
 /**
