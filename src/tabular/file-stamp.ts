@@ -28,7 +28,8 @@ export async function fileStamp(path: string): Promise<FileStamp | undefined> {
 
 /**
  * Throws when the file at `path` (`file` in the message) is no longer as `before` found it:
- * changed, replaced or removed since. A file without a stamp (not a regular file) passes.
+ * changed, replaced or removed since (or no longer a regular file). A file without a stamp (not
+ * a regular file) passes.
  */
 export async function checkUnchanged(
   path: string,
@@ -36,7 +37,7 @@ export async function checkUnchanged(
   file: string,
 ): Promise<void> {
   if (before === undefined) return;
-  const after = await stat(path, { bigint: true }).catch(() => undefined);
+  const after = await fileStamp(path);
   const same =
     after !== undefined &&
     after.size === before.size &&
