@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { SMTPServer } from "smtp-server";
-import { DEFAULT_SMTP_CONNECTIONS } from "../config/fields.js";
+import { DEFAULT_SMTP_CONNECTIONS } from "../config/defaults.js";
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL("../../bin/lms-export.js", import.meta.url));

@@ -4,7 +4,7 @@
  * option: a hidden --smtp-password exists only to be refused with a message saying where it goes.
  */
 import type { Argv } from "yargs";
-import { DEFAULT_SMTP_CONNECTIONS, MAX_SMTP_CONNECTIONS } from "../config/fields.js";
+import { DEFAULT_SMTP_CONNECTIONS, MAX_SMTP_CONNECTIONS } from "../config/defaults.js";
 
 const MAIL = "Mail:";
 

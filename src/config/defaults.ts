@@ -86,3 +86,9 @@ export const DEFAULT_PORTALS_AT_ONCE = 3;
 // Each portal's extract has its own concurrency against its own portal; on this machine's two
 // cores the parsing and DuckDB of three runs keep it busy without one portal starving another.
 export const MAX_PORTALS_AT_ONCE = 64;
+
+/** The most connections a mailing may open at once: more only burdens the mail server. */
+export const MAX_SMTP_CONNECTIONS = 16;
+
+/** The connections a mailing opens at once unless the settings say (src/mail/session-pool.ts). */
+export const DEFAULT_SMTP_CONNECTIONS = 4;

@@ -11,6 +11,7 @@ import {
   MAX_PORTALS_AT_ONCE,
   MAX_RATE,
   MAX_REQUEST_TIMEOUT_S,
+  MAX_SMTP_CONNECTIONS,
 } from "./defaults.js";
 import { DUCKDB_SIZE } from "./duckdb-size.js";
 import { REPORT_FORMATS, REPORT_FORMATS_TEXT } from "./report-formats.js";
@@ -18,12 +19,6 @@ import { REPORT_FORMATS, REPORT_FORMATS_TEXT } from "./report-formats.js";
 export { REPORT_FORMATS, type ReportFormat } from "./report-formats.js";
 
 const REQUESTS_IN_FLIGHT = z.int().min(1).max(MAX_CONCURRENCY);
-
-/** The most connections a mailing may open at once: more only burdens the mail server. */
-export const MAX_SMTP_CONNECTIONS = 16;
-
-/** The connections a mailing opens at once unless the settings say (src/mail/session-pool.ts). */
-export const DEFAULT_SMTP_CONNECTIONS = 4;
 
 // RFC 9110 token characters: what an auth scheme may be made of. Empty = send the raw token.
 const AUTH_SCHEME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]*$/;

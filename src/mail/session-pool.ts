@@ -16,7 +16,7 @@
  * while sending, whether or not the server had read the message, and does not say when the server
  * asked for the data: the mailing journal and "delivery unknown" need both (smtp-attempt.ts).
  */
-import { DEFAULT_SMTP_CONNECTIONS } from "../config/fields.js";
+import { DEFAULT_SMTP_CONNECTIONS } from "../config/defaults.js";
 import type { Logger } from "../log/logger.js";
 import type { MailSettings } from "./settings.js";
 import { SmtpSession } from "./smtp-session.js";
