@@ -34,6 +34,7 @@ import type { CliContext } from "../context.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { namingKeySource } from "../key-refusal.js";
 import { withConnectionOptions } from "../options.js";
+import { withPortalOption } from "../portal-options.js";
 
 /**
  * A slow portal answers a single small request well within this; a dead one does not. A
@@ -53,21 +54,19 @@ export function registerCheck(root: Argv, ctx: CliContext): Argv {
     "check",
     "Check the settings, the API key, the database and the portal (token, one list call) without extracting",
     (y) =>
-      withConnectionOptions(y)
-        .option("db", {
-          type: "string",
-          description: `DuckDB file whose state to check, read only (default ./${DEFAULT_DB}; env LMS_DB)`,
-        })
-        .option("mail", {
-          type: "boolean",
-          description:
-            "Also connect to the mail server and log in, as report --mail would; nothing is sent",
-        })
-        .option("portal", {
-          type: "string",
-          group: "Portals:",
-          description: 'A portal under "portals" in the config file: its address and key',
-        })
+      withPortalOption(
+        withConnectionOptions(y)
+          .option("db", {
+            type: "string",
+            description: `DuckDB file whose state to check, read only (default ./${DEFAULT_DB}; env LMS_DB)`,
+          })
+          .option("mail", {
+            type: "boolean",
+            description:
+              "Also connect to the mail server and log in, as report --mail would; nothing is sent",
+          }),
+        'A portal under "portals" in the config file: its address and key',
+      )
         .option("all-portals", {
           type: "boolean",
           group: "Portals:",

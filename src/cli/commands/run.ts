@@ -16,6 +16,7 @@ import { FailureNotice, noticeCommandName } from "../failure-notice-step.js";
 import { allowedFolders } from "../file-access-option.js";
 import { checkJobMail, type MailRequest, mailRequest } from "../mail-step.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
+import { withPortalOption } from "../portal-options.js";
 import { withPortalOutDir } from "../portal-out-dir.js";
 import { withReportNames } from "../report-names-option.js";
 import { reportJobs, writeAndMailReports } from "../report-step.js";
@@ -24,18 +25,15 @@ import { withReportWritingOptions } from "../report-writing-options.js";
 /** The reports to write after the extract, with the options of extract and of report writing. */
 function runBuilder(y: Argv) {
   return (
-    withReportNames(
-      withReportWritingOptions(
-        withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+    withPortalOption(
+      withReportNames(
+        withReportWritingOptions(
+          withExtractOptions(withLogOptions(withDbOption(withConnectionOptions(y)))),
+        ),
+        "reports",
       ),
-      "reports",
+      'A portal under "portals" in the config file: its address, key, concurrency and database; its reports go to a folder NAME under --out',
     )
-      .option("portal", {
-        type: "string",
-        group: "Portals:",
-        description:
-          'A portal under "portals" in the config file: its address, key, concurrency and database; its reports go to a folder NAME under --out',
-      })
       // Known only to be refused with what to do instead (see runHandler).
       .option("all-portals", { type: "boolean", hidden: true })
       .example("$0 run weekly-compliance --portal acme", "one portal of the config file")
