@@ -8,7 +8,6 @@ import { readApiKey } from "../config/api-key.js";
 import { DEFAULT_LOOKBACK_MS } from "../config/defaults.js";
 import { requireBaseUrl } from "../config/portal-address.js";
 import type { ResolvedConfig } from "../config/resolve.js";
-import { authFormsFile } from "../config/state-files.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { type ExtractResult, runExtract } from "../extract/extract.js";
 import { selectResources } from "../extract/plan.js";
@@ -17,6 +16,7 @@ import { streamIsTTY } from "../log/color.js";
 import type { Logger } from "../log/logger.js";
 import { EXTRACTED } from "../resources/registry.js";
 import type { CliContext } from "./context.js";
+import { portalClientOptions } from "./portal-client-options.js";
 import { logProgress, renderTerminalProgress } from "./progress-render.js";
 
 const EXTRACT = "Extract:";
@@ -184,17 +184,8 @@ export async function extractWith(options: {
     ...(config.duckdbMemoryLimit !== undefined ? { memoryLimit: config.duckdbMemoryLimit } : {}),
     ...(options.waitSeconds !== undefined ? { waitSeconds: options.waitSeconds } : {}),
     clientOptions: {
-      baseUrl,
-      apiKey,
-      allowHttp: config.allowHttp,
-      authScheme: config.authScheme,
-      authFormsFile: authFormsFile(ctx.env),
-      concurrency: config.concurrency,
-      maxConcurrency: config.maxConcurrency,
-      rate: config.rate,
+      ...portalClientOptions(config, { baseUrl, apiKey }, ctx.env, logger),
       pageSize: config.pageSize,
-      timeoutMs: config.requestTimeoutMs,
-      logger,
     },
     mode: flags.incremental || since ? "incremental" : "full",
     ...(since ? { since } : {}),

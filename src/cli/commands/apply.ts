@@ -12,7 +12,6 @@ import { journalPath } from "../../apply/outcome-journal.js";
 import { renderCounts, renderDiff } from "../../apply/render-diff.js";
 import { refuseOtherPortal, targetPortalProblem } from "../../apply/target-portal.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
-import { authFormsFile } from "../../config/state-files.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
 import type { LmsDatabase } from "../../load/database.js";
@@ -27,6 +26,7 @@ import type { CliContext } from "../context.js";
 import { FailureNotice, noticeCommandName } from "../failure-notice-step.js";
 import { namingKeySource } from "../key-refusal.js";
 import { withConnectionOptions, withDbOption, withLogOptions } from "../options.js";
+import { portalClientOptions } from "../portal-client-options.js";
 import { withPortalOption } from "../portal-options.js";
 import { withWaitOption } from "../wait-option.js";
 
@@ -258,19 +258,12 @@ async function sendPlanned(
   };
   const sending = () =>
     executeApply(db, path, planned, {
-      clientOptions: {
-        baseUrl: config.baseUrl as string,
-        apiKey,
-        allowHttp: config.allowHttp,
-        authScheme: config.authScheme,
-        // Starts with the form the portal accepted last time and keeps one learned here.
-        authFormsFile: authFormsFile(ctx.env),
-        concurrency: config.concurrency,
-        maxConcurrency: config.maxConcurrency,
-        rate: config.rate,
-        timeoutMs: config.requestTimeoutMs,
+      clientOptions: portalClientOptions(
+        config,
+        { baseUrl: config.baseUrl as string, apiKey },
+        ctx.env,
         logger,
-      },
+      ),
       // Rows under way at once; with "auto" the client's limiter decides what is really in flight.
       concurrency: config.concurrency === "auto" ? config.maxConcurrency : config.concurrency,
       signal: ctx.signal,
