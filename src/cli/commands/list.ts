@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import type { Catalog, QueryParam } from "../../report/catalog.js";
+import type { Catalog, QueryDef, QueryParam } from "../../report/catalog.js";
 import { paramHint } from "../../report/params.js";
 import { loadCatalogFor, withCatalogOption } from "../catalog-option.js";
 import type { CliContext } from "../context.js";
@@ -46,6 +46,11 @@ function brokenLines(catalog: Catalog): string[] {
 }
 
 /** The catalog as text: broken definitions, reports (what most people run), then queries. */
+/** The queries `list` shows: a name both a report's and a query's is listed with its error. */
+function runnableQueries(catalog: Catalog): QueryDef[] {
+  return [...catalog.queries.values()].filter((query) => !catalog.broken.has(query.name));
+}
+
 export function describeCatalog(catalog: Catalog): string {
   const out: string[] = [...brokenLines(catalog), "Reports (lms-export report NAME):", ""];
   if (catalog.reports.size === 0) out.push("  (none)", "");
@@ -61,9 +66,7 @@ export function describeCatalog(catalog: Catalog): string {
   }
   out.push("Queries (lms-export report NAME, or inside a report):", "");
   if (catalog.queries.size === 0) out.push("  (none)");
-  for (const query of catalog.queries.values()) {
-    // A name both a report's and a query's is listed with its error above, not as runnable.
-    if (catalog.broken.has(query.name)) continue;
+  for (const query of runnableQueries(catalog)) {
     out.push(`  ${query.name}  ${query.title}`);
     out.push(wrap(query.description, "      "));
     for (const param of query.params) out.push(wrap(paramLine(param), "      "));
@@ -90,9 +93,7 @@ export function registerList(root: Argv, ctx: CliContext): Argv {
       if (args.json === true) {
         const json = {
           reports: [...catalog.reports.values()],
-          queries: [...catalog.queries.values()]
-            .filter((query) => !catalog.broken.has(query.name))
-            .map(({ sql: _sql, ...rest }) => rest),
+          queries: runnableQueries(catalog).map(({ sql: _sql, ...rest }) => rest),
           broken: [...catalog.broken.values()].map(({ error, ...rest }) => ({
             ...rest,
             error: error.message,
