@@ -14,6 +14,7 @@ import { type DuckDBConnection, LIST, listValue, VARCHAR } from "@duckdb/node-ap
 import { EXCLUDED_STATUSES } from "../report/left-people-note.js";
 import type { LeftPeopleNote } from "../report/model.js";
 import type { ParamValue } from "../report/params.js";
+import { trimmedSql } from "../text/white-space.js";
 import { normaliseAddress } from "./address.js";
 import { type SplitSource, splitAddressesOf } from "./split.js";
 
@@ -53,12 +54,15 @@ async function goneAddresses(
   connection: DuckDBConnection,
   statuses: ParamValue,
 ): Promise<Set<string>> {
+  // Trimmed as the queries trim excluded_statuses (tabs and byte-order marks too, which DuckDB's
+  // trim() keeps): a status "leaver\t" they leave out must make its address a leaver's here.
+  const email = trimmedSql("email");
   const reader = await connection.runAndReadAll(
     `SELECT any_value(email) FROM "user"
-     WHERE nullif(trim(email), '') IS NOT NULL
-     GROUP BY lower(trim(email))
-     HAVING bool_and(coalesce(lower(trim(user_status)) IN (
-       SELECT lower(trim(s.status)) FROM unnest($statuses) AS s(status)), false))`,
+     WHERE nullif(${email}, '') IS NOT NULL
+     GROUP BY lower(${email})
+     HAVING bool_and(coalesce(lower(${trimmedSql("user_status")}) IN (
+       SELECT lower(${trimmedSql("s.status")}) FROM unnest($statuses) AS s(status)), false))`,
     { statuses: statuses.value },
     { statuses: LIST(VARCHAR) },
   );
