@@ -16,6 +16,7 @@ import {
   setupPortalCommand,
 } from "./command-setup.js";
 import type { CliContext } from "./context.js";
+import { topLevelDatabase } from "./unchosen-portal-database.js";
 
 /** The setup of an apply: the key and where it came from are empty for a dry run. */
 export interface ApplySetup {
@@ -47,8 +48,11 @@ export async function applySetup(
   if (!args.dryRun && !config.baseUrl) throw missingBaseUrl(config);
   if (!existsSync(config.db)) {
     const missing = `database ${config.db} does not exist`;
-    // Without --portal in a folder of portals, the database meant is one of theirs.
-    const unchosen = portalNotChosen(config, { missing, code: "not-found", ...ONE_PORTAL });
+    // Without --portal in a folder of portals, the top-level database meant is one of theirs;
+    // one --db or the environment named is simply not there.
+    const unchosen = topLevelDatabase(config)
+      ? portalNotChosen(config, { missing, code: "not-found", ...ONE_PORTAL })
+      : undefined;
     if (unchosen !== undefined) throw unchosen;
     const extract = config.portal === undefined ? "extract" : `extract --portal ${config.portal}`;
     // The diff, the checks of ids and the record of what was done all live in the database.

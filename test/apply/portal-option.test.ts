@@ -97,6 +97,21 @@ describe("apply --portal", () => {
     );
   });
 
+  it("with --db naming a database that is not there, says so rather than asking for --portal", async () => {
+    // --db chose the database: the portals' list is no answer, the missing file is.
+    const args = ["apply", "groups.csv", "--op", "grp.edit", "--db", "typo.duckdb"];
+    for (const extra of [
+      ["--dry-run"],
+      ["--base-url", String(sims[0]?.baseUrl), "--api-key-file", "key", "--yes"],
+    ]) {
+      const run = await runCli(dir, [...args, ...extra]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(
+        /^lms-export: database .*typo\.duckdb does not exist; run "lms-export extract" first .* or check --db\n$/,
+      );
+    }
+  });
+
   it("is in --help", async () => {
     const help = await runCli(dir, ["apply", "--help"]);
     expect(help.code).toBe(0);
