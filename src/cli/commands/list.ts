@@ -45,12 +45,12 @@ function brokenLines(catalog: Catalog): string[] {
   return out;
 }
 
-/** The catalog as text: broken definitions, reports (what most people run), then queries. */
 /** The queries `list` shows: a name both a report's and a query's is listed with its error. */
 function runnableQueries(catalog: Catalog): QueryDef[] {
   return [...catalog.queries.values()].filter((query) => !catalog.broken.has(query.name));
 }
 
+/** The catalog as text: broken definitions, reports (what most people run), then queries. */
 export function describeCatalog(catalog: Catalog): string {
   const out: string[] = [...brokenLines(catalog), "Reports (lms-export report NAME):", ""];
   if (catalog.reports.size === 0) out.push("  (none)", "");
@@ -65,8 +65,9 @@ export function describeCatalog(catalog: Catalog): string {
     out.push("");
   }
   out.push("Queries (lms-export report NAME, or inside a report):", "");
-  if (catalog.queries.size === 0) out.push("  (none)");
-  for (const query of runnableQueries(catalog)) {
+  const queries = runnableQueries(catalog);
+  if (queries.length === 0) out.push("  (none)");
+  for (const query of queries) {
     out.push(`  ${query.name}  ${query.title}`);
     out.push(wrap(query.description, "      "));
     for (const param of query.params) out.push(wrap(paramLine(param), "      "));
