@@ -87,14 +87,14 @@ export function commandArgs(argv: Readonly<Record<string, unknown>>): string[] {
  * report names, its settings (run, extract, report), a password given as --smtp-password, its
  * PostgreSQL URL and password settings (publish --postgres), its mail settings, its reports'
  * parameters or their mail blocks, or its portal, address and key (run, extract); returns
- * otherwise.
+ * otherwise, with the settings it read for the commands that have settings.
  * `ctx` is the runs' own (their environment and folder).
  */
 export async function checkScheduledCommand(
   args: readonly string[],
   ctx: CliContext,
   checkCommandLine: CheckCommandLine,
-): Promise<void> {
+): Promise<ResolvedConfig | undefined> {
   let parsed: Readonly<Record<string, unknown>>;
   let config: ResolvedConfig | undefined;
   try {
@@ -123,6 +123,7 @@ export async function checkScheduledCommand(
   await checkScheduledPortal(args, parsed, ctx).catch((error: unknown) => {
     throw commandWrong(error);
   });
+  return config;
 }
 
 /** A refusal of the scheduled command, said as one: the schedule's own flags are not at fault. */

@@ -73,7 +73,7 @@ async function scheduleHandler(
       : { LMS_CONFIG: settingPath({ dir: ctx.cwd, home: homeOf(ctx.env) }, argv.config) }),
     ...logFlagsForRuns(argv),
   };
-  await checkScheduledCommand(args, { ...ctx, env: runEnv }, checkCommandLine);
+  const settings = await checkScheduledCommand(args, { ...ctx, env: runEnv }, checkCommandLine);
   const config = await resolveConfig({
     flags: argv,
     env: ctx.env,
@@ -99,7 +99,7 @@ async function scheduleHandler(
     logger,
     signal: ctx.signal,
     failureHint: scheduleFailureHint(args, { ...ctx, env: runEnv }, checkCommandLine),
-    onFailure: scheduledFailureNotice(args, { ...ctx, env: runEnv }, checkCommandLine),
+    onFailure: scheduledFailureNotice(args, { ...ctx, env: runEnv }, checkCommandLine, settings),
     startRun: (runArgs) =>
       spawnCliRun(runArgs, {
         stdout: ctx.stdout,
