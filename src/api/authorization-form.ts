@@ -50,7 +50,8 @@ export class AuthorizationForm {
     if (scheme === this.#initial) return;
     this.#memory?.remember(scheme);
     this.#logger.info(
-      `the portal refused the token ${describe(this.#initial)} and accepts it ${describe(scheme)}: sending it that way from now on (--auth-scheme, LMS_AUTH_SCHEME or authScheme in the config file sets it)`,
+      `${formLearned(this.#initial, scheme)}: sending it that way from now on (${FORM_SETTING})`,
+      { refusedScheme: this.#initial, acceptedScheme: scheme },
     );
   }
 
@@ -72,4 +73,13 @@ export class AuthorizationForm {
 
 function describe(scheme: string): string {
   return scheme === "" ? "without a prefix" : `with the prefix "${scheme}"`;
+}
+
+/** Where a user fixes the form instead of letting the client find it. */
+export const FORM_SETTING =
+  "--auth-scheme, LMS_AUTH_SCHEME or authScheme in the config file sets it";
+
+/** What the client learned: the portal refused the token sent `refused`, took it `accepted`. */
+export function formLearned(refused: string, accepted: string): string {
+  return `the portal refused the token ${describe(refused)} and accepts it ${describe(accepted)}`;
 }

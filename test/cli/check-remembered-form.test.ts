@@ -25,12 +25,17 @@ describe("check and the remembered Authorization form", () => {
     try {
       const first = await runInProcess(args, dir, env);
       expect(first.stdout).toContain("✓ list call");
+      // Said, as extract says it: a user reading check learns why the second form is used.
+      expect(first.stdout).toMatch(
+        /✓ authorization: the portal refused the token without a prefix and accepts it with the prefix "Bearer": remembered for the next runs \(--auth-scheme/,
+      );
       expect(sim.stats.tokenRefusals).toBeGreaterThan(0);
       expect(JSON.parse(await readFile(forms, "utf8"))).toEqual({ [sim.baseUrl]: "Bearer" });
 
       const refusals = sim.stats.tokenRefusals;
       const second = await runInProcess(args, dir, env);
       expect(second.stdout).toContain("✓ list call");
+      expect(second.stdout).not.toContain("authorization");
       expect(sim.stats.tokenRefusals).toBe(refusals);
 
       // A scheme given on the command line is sent as it is, whatever is remembered.

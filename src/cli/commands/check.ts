@@ -33,6 +33,7 @@ import { type CommandSetup, setupCommand } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { namingKeySource } from "../key-refusal.js";
+import { learnedForm } from "../learned-form.js";
 import { withConnectionOptions } from "../options.js";
 import { withPortalOption } from "../portal-options.js";
 
@@ -275,6 +276,7 @@ async function checkPortal(
     mark(false, "list call", "not tried (the portal is unreachable)");
     return undefined;
   }
+  const learned = learnedForm();
   const client = createClient({
     baseUrl,
     apiKey,
@@ -282,6 +284,7 @@ async function checkPortal(
     authScheme: config.authScheme,
     // Starts with the form the portal accepted last time and keeps one learned here, as extract.
     authFormsFile: formsFile,
+    logger: learned.logger,
     concurrency: 1,
     maxAttempts: 2,
     timeoutMs,
@@ -298,6 +301,7 @@ async function checkPortal(
   try {
     const groups = await client.listGroups({ limit: 1 });
     mark(true, "list call", `listGroups answered (limit 1): ${groups.total} groups in all`);
+    if (learned.text !== undefined) mark(true, "authorization", learned.text);
   } catch (error) {
     mark(false, "list call", oneLineError(error));
   }
