@@ -64,6 +64,12 @@ export interface ListSummary {
   reread: boolean;
   requests: number;
   countMatches: boolean;
+  /**
+   * Keys the offset pass received that the re-read by key ranges did not hold: records removed
+   * while the list was read (empty when there was no re-read). Their copies from the offset pass
+   * are not the portal's any more and must not be stored.
+   */
+  vanished: readonly number[];
 }
 
 /** Per-listing options. */
@@ -158,6 +164,7 @@ class Listing<T> {
   private totalChanged = false;
   private lastTotal = 0;
   private next = 0;
+  private vanished: number[] = [];
 
   constructor(private readonly options: PaginateOptions) {
     this.window = Math.max(1, Math.floor(options.window));
@@ -292,6 +299,9 @@ class Listing<T> {
       },
     );
     let distinct = 0;
+    // A Set only here, where the list moved: one answer is one look at its range, so a key the
+    // offset pass had and no range answer holds was removed before that look.
+    const held = new Set<number>();
     for await (const answer of readByKeyRanges<T>({
       fetch: (extra, start, limit, signal) => this.fetchCounted(start, limit, signal, extra),
       key: options.key,
@@ -308,6 +318,10 @@ class Listing<T> {
           { key: copies.key, fields: copies.fields },
         );
       }
+      for (const record of answer.records) {
+        const key = keyOf(record, options.key);
+        if (key !== undefined) held.add(key);
+      }
       distinct += answer.records.length;
       this.received += answer.records.length;
       yield {
@@ -319,6 +333,7 @@ class Listing<T> {
       };
     }
     this.lastTotal = distinct;
+    this.vanished = [...new Set(keys.all())].filter((key) => !held.has(key));
   }
 
   warnShort(): void {
@@ -338,6 +353,7 @@ class Listing<T> {
       reread,
       requests: this.requests,
       countMatches,
+      vanished: this.vanished,
     };
   }
 

@@ -68,6 +68,10 @@ export class PendingSink implements RecordSink {
     return this.ready.then((sink) => sink.flush());
   }
 
+  drop(keys: readonly number[]): Promise<void> {
+    return this.ready.then((sink) => sink.drop(keys));
+  }
+
   finish(): Promise<SinkTotals> {
     return this.ready.then((sink) => sink.finish());
   }

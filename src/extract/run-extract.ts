@@ -167,12 +167,23 @@ class ExtractRun {
    */
   private listingTally(resource: ExtractedName) {
     let pages = 0;
+    let vanished: readonly number[] = [];
     return {
       page: () => {
         pages += 1;
       },
       onSummary: (summary: ListSummary) => {
         this.outcome(resource).requests += Math.max(0, summary.requests - pages);
+        vanished = summary.vanished;
+      },
+      /** Unstages what the list's re-read proved removed, so the tables never hold it. */
+      dropVanished: async () => {
+        if (vanished.length === 0) return;
+        this.env.logger.info(
+          `${resource}: ${vanished.length} records listed while the list moved were gone when it was read again; not stored`,
+          { resource, gone: vanished.length },
+        );
+        await this.sink(resource).drop(vanished);
       },
     };
   }
@@ -208,6 +219,7 @@ class ExtractRun {
       this.emit(resource, page.records);
       await sink.add(page.records);
     }
+    await tally.dropVanished();
     await sink.add([], { kind: extractionOf(resource).checkpoint, keys: [String(parentId)] });
   }
 
@@ -249,6 +261,7 @@ class ExtractRun {
         this.emit(resource, page.records);
         await this.sink(resource).add(page.records);
       }
+      await tally.dropVanished();
       await this.sink(resource).add([], {
         kind: extractionOf(resource).checkpoint,
         keys: [LISTED],

@@ -32,6 +32,11 @@ export interface RecordSink {
   ): Promise<void>;
   /** Commits what is buffered, so a reader of the staging table sees every record added so far. */
   flush(): Promise<void>;
+  /**
+   * Removes the staged copies of records with these keys, added so far: records a list's re-read
+   * proved removed from the portal while it was read.
+   */
+  drop(keys: readonly number[]): Promise<void>;
   /** Writes what is buffered; answers the totals. */
   finish(): Promise<SinkTotals>;
   /**
@@ -126,6 +131,14 @@ export class StagingSink implements RecordSink {
     return this.commit();
   }
 
+  async drop(keys: readonly number[]): Promise<void> {
+    if (keys.length === 0) return;
+    // Behind every write queued so far, so that no copy added before lands after the removal.
+    await this.commit();
+    this.tail = this.tail.then(() => this.session.remove(keys));
+    await this.tail;
+  }
+
   async finish(): Promise<SinkTotals> {
     clearInterval(this.timer);
     await this.commit();
@@ -198,6 +211,7 @@ export class CountingSink implements RecordSink {
     this.records += records.length;
   }
   async flush(): Promise<void> {}
+  async drop(): Promise<void> {}
   async finish(): Promise<SinkTotals> {
     return { records: this.records, rejects: 0 };
   }

@@ -7,14 +7,16 @@
  * and the expensive part (writing them into the table and the WAL) runs in the COMMIT, which
  * DuckDB executes off the JavaScript thread. A plain flush does all of it on the JavaScript thread.
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
+import { BIGINT, type DuckDBConnection, LIST, listValue } from "@duckdb/node-api";
 import type { RecordBatch } from "apache-arrow";
 import type { Reject } from "../encode/to-record-batch.js";
-import type { ExtractedName } from "../resources/registry.js";
+import { type ExtractedName, RESOURCES } from "../resources/registry.js";
 import { type StagingShape, type StagingWriter, stagingWriter } from "./append-batch.js";
 import { type CheckpointKind, markDone } from "./checkpoint.js";
+import { quoteIdent } from "./ddl.js";
 import { type PaceJournal, savePace } from "./pace-journal.js";
 import { recordDrift, recordRejects } from "./runs.js";
+import { stagingTable } from "./staging.js";
 
 export class StagingSession {
   private inTransaction = false;
@@ -81,6 +83,24 @@ export class StagingSession {
       await this.connection.run("ROLLBACK").catch(() => {});
       throw error;
     }
+  }
+
+  /** Deletes the staged rows of these keys, in a transaction of its own (see StagingSink.drop). */
+  async remove(keys: readonly number[]): Promise<void> {
+    const key = quoteIdent(RESOURCES[this.resource].primaryKey);
+    await this.begin();
+    try {
+      await this.connection.run(
+        `DELETE FROM ${quoteIdent(stagingTable(this.resource))} WHERE ${key} IN (SELECT unnest($keys))`,
+        { keys: listValue(keys.map(BigInt)) },
+        { keys: LIST(BIGINT) },
+      );
+    } catch (error) {
+      this.inTransaction = false;
+      await this.connection.run("ROLLBACK").catch(() => {});
+      throw error;
+    }
+    await this.commit(new Map());
   }
 
   close(): Promise<void> {

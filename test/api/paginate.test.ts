@@ -111,6 +111,7 @@ describe("paginate", () => {
       // Twelve pages sharing a record, and page one again.
       requests: 13,
       countMatches: true,
+      vanished: [],
     });
   });
 
