@@ -8,7 +8,8 @@
 -- param product_ids int_list = []: Only these products (empty = every product).
 WITH durations AS (
   SELECT take_product_id AS product_id, take_user_id AS user_id,
-         date_diff('second', take_started_date, take_completed_date) / 3600 AS hours
+         date_diff('second', take_started_date, take_completed_date) AS seconds,
+         seconds / 3600 AS hours
   FROM take
   WHERE take_started_date IS NOT NULL AND take_completed_date IS NOT NULL
     AND take_product_id IS NOT NULL
@@ -22,7 +23,9 @@ SELECT
   ) AS product_title,
   count(*) FILTER (WHERE hours >= 0) AS completed_takes,
   count(DISTINCT user_id) FILTER (WHERE hours >= 0) AS users,
-  avg(hours) FILTER (WHERE hours >= 0) AS avg_hours,
+  -- Whole seconds averaged, then hours: a mean of the fractions adds doubles in the order the rows
+  -- are stored, and the same takes gave another last digit after each extract.
+  avg(seconds) FILTER (WHERE hours >= 0) / 3600 AS avg_hours,
   quantile_cont(hours, 0.5) FILTER (WHERE hours >= 0) AS median_hours,
   quantile_cont(hours, 0.9) FILTER (WHERE hours >= 0) AS p90_hours,
   max(hours) FILTER (WHERE hours >= 0) AS max_hours,

@@ -29,10 +29,10 @@ export interface QueryRunner {
 /**
  * A runner over the dataset; with `roster`, the `user` table holds ROSTER; with `empty`, the tables
  * start empty; `extra` are statements run on the dataset before any query (a case the shared
- * dataset does not hold).
+ * dataset does not hold); with `exact`, doubles come back as DuckDB writes them, unrounded.
  */
 export async function openQueryRunner(
-  options: { roster?: boolean; empty?: boolean; extra?: readonly string[] } = {},
+  options: { roster?: boolean; empty?: boolean; extra?: readonly string[]; exact?: boolean } = {},
 ): Promise<QueryRunner> {
   const db = await createLmsDatabase(options);
   const setup = await db.connect();
@@ -76,7 +76,7 @@ export async function openQueryRunner(
             return Number(v);
           }
           if (types[c] === DuckDBTypeId.DOUBLE || types[c] === DuckDBTypeId.DECIMAL) {
-            return r6(Number(v));
+            return options.exact ? String(v) : r6(Number(v));
           }
           return v as Cell;
         }),
