@@ -14,7 +14,13 @@ import { LmsExportError } from "../errors/lms-export-error.js";
 import type { Logger } from "../log/logger.js";
 import { reportDay } from "../report/report-day.js";
 import { normaliseAddress } from "./address.js";
-import { type JournalRecord, parseRecord, placesOf, recordLine } from "./journal-record.js";
+import {
+  type JournalRecord,
+  parseRecord,
+  placesOf,
+  type RefusedPlace,
+  recordLine,
+} from "./journal-record.js";
 import { envelopeOf, type MailTarget, partOf } from "./mail-only.js";
 import type { Message, PlannedReport } from "./mail-plan.js";
 import { processStartMs } from "./process-start.js";
@@ -43,6 +49,8 @@ interface Outcome {
   delivered: boolean;
   /** Normalised, as `Planned.recipients`: of a message delivered, those the server refused. */
   undelivered: readonly string[];
+  /** Of a message delivered, the codes each of `undelivered` was refused with (reply-code.ts). */
+  refusedCodes?: readonly (string | undefined)[];
   unsure: readonly string[];
 }
 
@@ -103,6 +111,16 @@ function parseJournal(text: string): {
     if (record !== undefined) status.set(...record);
   }
   return { header, status };
+}
+
+/**
+ * The server's answers to refused recipients, as far as the journal keeps them: `: 550 5.1.1`,
+ * as a run that sent the message gives the answers themselves (`: 550 5.1.1 user unknown`).
+ * Nothing from a journal that kept no code.
+ */
+function codesSaid(refused: readonly RefusedPlace[]): string {
+  if (refused.every(({ code }) => code === undefined)) return "";
+  return `: ${refused.map(({ code }) => code ?? "no status code kept").join("; ")}`;
 }
 
 /** The messages in order, each with its key, its log label and its normalised recipients. */
@@ -197,9 +215,9 @@ export class MailingJournal {
       const refused = record?.refused ?? [];
       if (refused.length === 0)
         return { delivered: false, problem: undefined, undelivered: [], unsure: [] };
-      const named = refused.map((place) => to[place] ?? "");
-      const problem = `mail ${label}: the server refused recipient ${named.join(", ")} (the others got it, in an earlier mailing that was cut short; it was not sent again)`;
-      const undelivered = refused.map((place) => recipients[place] ?? "");
+      const named = refused.map(({ place }) => to[place] ?? "");
+      const problem = `mail ${label}: the server refused recipient ${named.join(", ")}${codesSaid(refused)} (the others got it, in an earlier mailing that was cut short; it was not sent again)`;
+      const undelivered = refused.map(({ place }) => recipients[place] ?? "");
       return { delivered: false, problem, undelivered, unsure: [] };
     }
     if (status !== "sending" && status !== "unknown") return undefined;
@@ -221,7 +239,8 @@ export class MailingJournal {
   outcome(message: Message, sent: Outcome): Promise<void> {
     const { key, recipients } = this.planned(message);
     const status = sent.unsure.length > 0 ? "unknown" : sent.delivered ? "sent" : "failed";
-    const refused = status === "sent" ? placesOf(recipients, sent.undelivered) : [];
+    const refused =
+      status === "sent" ? placesOf(recipients, sent.undelivered, sent.refusedCodes ?? []) : [];
     return this.append(recordLine(key, { status, refused }));
   }
 

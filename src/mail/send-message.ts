@@ -17,6 +17,7 @@ import type { Message, PlannedReport, PlanOptions, ReportToMail } from "./mail-p
 import type { ReportProgress } from "./mail-progress.js";
 import type { MailSoFar } from "./mail-summary.js";
 import type { MailingJournal } from "./mailing-journal.js";
+import { replyCode } from "./reply-code.js";
 import type { MailSettings } from "./settings.js";
 import type { SmtpAttemptError } from "./smtp-attempt.js";
 import type { SmtpSession } from "./smtp-session.js";
@@ -68,6 +69,8 @@ export interface Sent {
   delivered: boolean;
   problem: string | undefined;
   undelivered: string[];
+  /** Of a message delivered, the codes of the server's refusal of each of `undelivered`. */
+  refusedCodes?: (string | undefined)[];
   unsure: string[];
   /** The last attempt failed before the message could be offered (no connection, login refused). */
   serverDown?: SmtpAttemptError;
@@ -163,6 +166,10 @@ function sentOf(
     delivered: true,
     problem,
     undelivered: outcome.rejected.map(normaliseAddress),
+    refusedCodes: outcome.rejected.map((_, index) => {
+      const answer = outcome.rejectedAnswers[index];
+      return answer === undefined ? undefined : replyCode(answer);
+    }),
     unsure: [],
   };
 }

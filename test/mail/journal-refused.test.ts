@@ -3,12 +3,15 @@
  * after that message (between two messages: nothing of the next one reached the server), against
  * real smtp-servers on 127.0.0.1. `report team-list team-chart --mail` sends six messages; the
  * third, team-list's copy of the rows without a manager, goes to compliance@ and audit@, and the
- * first server refuses audit@. The same command run again sends only the last three, and its
- * summary still names audit@ as not reached by team-list, with the command that sends it again,
- * as the first run would have; the journal holds no address for it.
+ * first server refuses audit@ (`550 5.1.1 no such user audit@example.com`). The same command run
+ * again sends only the last three, and its summary still names audit@ as not reached by
+ * team-list, with the server's codes (`550 5.1.1`) and the command that sends it again, as the
+ * first run would have; the journal holds no address for it, nor the server's answer, which names
+ * it. A journal of an earlier version, which kept no code, is still read: the line names audit@
+ * without a code.
  */
 import { createHash } from "node:crypto";
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
 import { collect, spawnCli } from "../helpers/spawn-cli.js";
@@ -43,6 +46,7 @@ test("a recipient refused before the kill is named again by the run that resumes
     goDownAfter: 3,
     closeWhenIdle: true,
     rejectRecipients: ["audit@example.com"],
+    enhancedStatusCodes: true,
   });
   const first = spawnCli([...args, "--mail"], { cwd: ws.dir, env: env(down.url) });
   first.stderr?.on("data", (chunk: Buffer) => {
@@ -53,9 +57,11 @@ test("a recipient refused before the kill is named again by the run that resumes
   expect(ended.stderr).toContain(`rejected=["audit@example.com"]`);
   expect(down.received).toHaveLength(3);
   const records = await readFile(join(ws.dir, journal), "utf8");
-  // audit@ is the second recipient of the third message: named by its place, not its address.
-  expect(records).toMatch(/^sent 3-\w+ refused=1$/m);
+  // audit@ is the second recipient of the third message: named by its place, not its address,
+  // with the server's codes, not its answer.
+  expect(records).toMatch(/^sent 3-\w+ refused=1:550:5\.1\.1$/m);
   expect(records).not.toContain("@");
+  expect(records).not.toContain("no such user");
 
   const up = await ws.smtp();
   const again = await collect(spawnCli([...args, "--mail"], { cwd: ws.dir, env: env(up.url) }));
@@ -63,10 +69,20 @@ test("a recipient refused before the kill is named again by the run that resumes
   expect(up.received.flatMap((m) => m.to)).not.toContain("audit@example.com");
   expect(again.code, again.stderr).toBe(1);
   const line = lastWord(again.stderr);
+  // As the killed run would have said it: `…audit@example.com: 550 5.1.1 no such user … (the others got it)`.
   expect(line).toContain(
-    "mail team-list to compliance@example.com, audit@example.com: the server refused recipient audit@example.com (the others got it, in an earlier mailing that was cut short; it was not sent again)",
+    "mail team-list to compliance@example.com, audit@example.com: the server refused recipient audit@example.com: 550 5.1.1 (the others got it, in an earlier mailing that was cut short; it was not sent again)",
   );
   expect(line).toContain(
     "; to send only those again: lms-export report team-list --db lms.duckdb --out out --catalog cat --mail --mail-only audit@example.com",
+  );
+
+  // The killed run's journal as an earlier version wrote it: the place alone, no code.
+  await writeFile(join(ws.dir, journal), records.replace(/refused=1:550:5\.1\.1$/m, "refused=1"));
+  const older = await collect(spawnCli([...args, "--mail"], { cwd: ws.dir, env: env(up.url) }));
+  expect(older.code, older.stderr).toBe(1);
+  expect(older.stdout).toContain("mail: 3 messages sent\n");
+  expect(lastWord(older.stderr)).toContain(
+    "mail team-list to compliance@example.com, audit@example.com: the server refused recipient audit@example.com (the others got it, in an earlier mailing that was cut short; it was not sent again)",
   );
 }, 120_000);

@@ -7,7 +7,8 @@
  * carried some (421, as a server ending a connection it will carry no more on), go down after
  * some messages (no new connection taken), act on a message
  * before answering it, hold a message's answer until the test lets it go, offer STARTTLS, or not
- * offer SMTPUTF8 (offered by default, as smtp-server does), or take only a few connections at once.
+ * offer SMTPUTF8 (offered by default, as smtp-server does), or offer enhanced status codes (not
+ * by default, as smtp-server does), or take only a few connections at once.
  */
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
@@ -88,6 +89,8 @@ export async function startSmtp(
     starttls?: { key: string; cert: string } | "built-in";
     /** Do not offer SMTPUTF8 (RFC 6531) in the reply to EHLO. */
     hideSmtpUtf8?: boolean;
+    /** Offer ENHANCEDSTATUSCODES (RFC 2034): each reply gives one, `550 5.1.1 no such user …`. */
+    enhancedStatusCodes?: boolean;
     /** Take this many connections at once: another is greeted 421 and closed (smtp-server's maxClients). */
     maxClients?: number;
   } = {},
@@ -104,6 +107,7 @@ export async function startSmtp(
     allowInsecureAuth: true,
     hideSTARTTLS: options.starttls === undefined,
     hideSMTPUTF8: options.hideSmtpUtf8 ?? false,
+    hideENHANCEDSTATUSCODES: options.enhancedStatusCodes !== true,
     ...(options.maxClients === undefined ? {} : { maxClients: options.maxClients }),
     ...(typeof options.starttls === "object" ? options.starttls : {}),
     logger: false,
