@@ -83,8 +83,9 @@ export interface PlannedReport {
   twice: string[];
   /**
    * Under --mail-only, of a split report: the addresses of every share it has now (undefined for
-   * the rows without one). Its earlier shares of other addresses are removed once every message
-   * of it is delivered (send-report.ts); without --mail-only the plan removed them already.
+   * the rows without one; none when it has no rows and is mailed only with rows). Its earlier
+   * shares of other addresses are removed once every message of it is delivered
+   * (send-report.ts); without --mail-only the plan removed them already.
    */
   shares?: readonly (string | undefined)[];
 }
@@ -116,7 +117,10 @@ function checkEveryAddressMailed(only: readonly MailTarget[], planned: readonly 
     )
     .map(targetText);
   if (unknown.length === 0) return;
-  const names = planned.map((p) => p.report.job.name).join(", ") || "none";
+  // A split report with no share (no rows, mailed only with rows) is planned for its earlier
+  // shares alone: it is not mailed.
+  const mailed = planned.filter((p) => p.shares === undefined || p.shares.length > 0);
+  const names = mailed.map((p) => p.report.job.name).join(", ") || "none";
   throw new LmsExportError(
     "bad-input",
     `--mail-only: no message of this run goes to ${unknown.join(", ")} (reports mailed: ${names}); nothing was sent. Name the addresses a failed run gave, with the same report, catalog and parameters; an address whose rows have left the data since (a roster import or an extract in between) has nothing to be sent: leave it out`,
@@ -132,11 +136,14 @@ async function planReport(
   const { mail, result, job } = report;
   if (mail.when === "rows" && (result.rows[mail.whenQuery] ?? 0) === 0) {
     options.logger.info("no rows: report not mailed", { report: job.name, query: mail.whenQuery });
+    if (mail.splitBy === undefined) return undefined;
     // No share is written: an earlier run's would read as this one's, for rows no longer there.
-    if (mail.splitBy !== undefined && options.only === undefined) {
-      checkSignal(options.signal, "mail");
-      await removeStaleShares(options.outDir, job, [], options.logger);
-    }
+    // Under --mail-only they go as the shares of a report with rows do, once the messages of the
+    // report sent (here none) are delivered (send-report.ts): a run refused for an address no
+    // message goes to leaves them.
+    if (options.only !== undefined) return withoutMessages(report);
+    checkSignal(options.signal, "mail");
+    await removeStaleShares(options.outDir, job, [], options.logger);
     return undefined;
   }
   checkSignal(options.signal, "mail");
@@ -159,6 +166,12 @@ async function planReport(
     unwatch();
     connection.closeSync();
   }
+}
+
+/** A split report that sends nothing and has no share now: its earlier shares all go. */
+function withoutMessages(report: ReportToMail): PlannedReport {
+  const loaded = { runId: null, finishedAt: null };
+  return { report, messages: [], twice: [], shares: [], loaded, roster: undefined, leftPeople: [] };
 }
 
 function attached(files: readonly string[], formats: readonly string[]): string[] {

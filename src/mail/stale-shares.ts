@@ -10,7 +10,8 @@
  * found to have none (no share is written then): a run that fails or is stopped before leaves the
  * earlier shares as they were. A --mail-only run writes only the shares it sends, and keeps the
  * folders of every address the report has now: it runs once every message of the report reached
- * everyone (send-report.ts), so that a message still to be sent again finds its folder.
+ * everyone (send-report.ts), so that a message still to be sent again finds its folder; a report
+ * with no rows then, mailed only with rows, has no share and no message: all of them go.
  */
 
 import { rm, rmdir } from "node:fs/promises";

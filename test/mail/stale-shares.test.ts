@@ -6,7 +6,9 @@
  * team-list's stays, and so does everything when the run fails before its shares are written. A
  * --mail-only run removes them the same way once its messages are delivered, never a share of a
  * recipient the data still has, and nothing while one of its messages is to be sent again. A
- * report mailed only with rows that has none removes them all.
+ * report mailed only with rows that has none removes them all. So does a split report that has
+ * no rows at the time of a --mail-only run of it and another report, which the addresses named
+ * are of, mailed with rows only or always, as a full run of it does.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -39,6 +41,10 @@ async function splitTree(out: string): Promise<Record<string, string[]>> {
   }
   return tree;
 }
+
+/** The folders of `tree` that hold `file`. */
+const holding = (tree: Record<string, string[]>, file: string) =>
+  Object.keys(tree).filter((folder) => tree[folder]?.includes(file));
 
 async function mailTeamList(out: string, ...flags: string[]) {
   return mailReport("team-list", out, ...flags);
@@ -170,4 +176,57 @@ describe("shares of an earlier run", () => {
     expect(past.code, past.stderr).toBe(0);
     expect(past.stderr).toContain("the shares of earlier runs could not be listed");
   });
+
+  for (const when of ["rows", "always"] as const) {
+    test(`--mail-only of another report removes those of a split report with no rows now (when: "${when}"), as a full run does`, async () => {
+      // team-list narrowed to a group nobody is in, under file names of its own.
+      const name = `empty-split-${when}`;
+      const report = {
+        ...JSON.parse(await readFile(join(ws.dir, "cat", "reports", "team-list.json"), "utf8")),
+      };
+      report.params = { group_id: 9 };
+      report.fileName = `${name}-{date}`;
+      report.mail = { ...report.mail, when };
+      await writeFile(join(ws.dir, "cat", "reports", `${name}.json`), JSON.stringify(report));
+      const NORTH = "north.lead@example.com";
+      const earlier = `${name}-2020-01-01.csv`;
+      const files = {
+        [GONE]: [earlier],
+        [NORTH]: [earlier],
+        [SHARED]: [earlier, "notes.txt"],
+        unassigned: [earlier],
+      };
+
+      // A full run of it: none of its earlier shares is left.
+      const full = join(ws.dir, `${name}-full-out`);
+      await earlierRun(full, files);
+      const whole = await mailReport(name, full, "--mail");
+      expect(whole.code, whole.stderr).toBe(0);
+      const fullTree = await splitTree(full);
+      expect(fullTree[GONE]).toBeUndefined();
+      expect(fullTree[NORTH]).toBeUndefined();
+      expect(fullTree[SHARED]).toEqual(["notes.txt"]);
+
+      // Sent again only to north.lead@, whom team-list has rows for and the empty report none.
+      const out = join(ws.dir, `${name}-only-out`);
+      await earlierRun(out, files);
+      // An address no message goes to: refused before anything is sent, nothing removed.
+      const refused = await mailReport("team-list", out, name, "--mail", "--mail-only", OTHER);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`no message of this run goes to ${OTHER}`);
+      // Mailed only with rows, it has none: not named among the reports mailed.
+      if (when === "rows") expect(refused.stderr).toContain("(reports mailed: team-list)");
+      expect(holding(await splitTree(out), earlier).sort()).toEqual(Object.keys(files).sort());
+      const run = await mailReport("team-list", out, name, "--mail", "--mail-only", NORTH);
+      expect(run.code, run.stderr).toBe(0);
+      const tree = await splitTree(out);
+      expect(tree[GONE]).toBeUndefined();
+      expect(tree[SHARED]).toEqual(["notes.txt"]);
+      // north.lead@'s folder holds team-list's share, written again, and no more of the other.
+      expect(tree[NORTH]?.some((f) => f.startsWith("team-list-"))).toBe(true);
+      expect(tree[NORTH]).not.toContain(earlier);
+      // The copy of the rows without an address, which stays in a full run mailed always.
+      expect(holding(tree, earlier)).toEqual(holding(fullTree, earlier));
+    });
+  }
 });
