@@ -2,7 +2,8 @@
  * One line of the mailing journal (mailing-journal.ts): a message's key and what became of it.
  * A message delivered to some of its recipients and refused for others also names the refused
  * ones, by their place among the message's recipients, each with the codes the server refused it
- * with (reply-code.ts): `sent KEY refused=1:550:5.1.1,3:550`. The journal holds no address nor a
+ * with (reply-code.ts): `sent KEY refused=1:550:5.1.1,3:550`, or `smtputf8` for one never given
+ * to a server without SMTPUTF8 (`4:smtputf8`). The journal holds no address nor a
  * reply's text, and a run that resumes must still say whom the message did not reach, and why,
  * as the run that sent it would have. A journal written before the codes were kept names the
  * places alone (`refused=1,3`), and is read as such.
@@ -14,7 +15,10 @@ export type Status = "sending" | "sent" | "failed" | "unknown";
 /** A recipient the server refused: its place, from 0, among the message's recipients. */
 export interface RefusedPlace {
   place: number;
-  /** The codes of the server's refusal, "550 5.1.1" or "550"; undefined when none is known. */
+  /**
+   * The codes of the server's refusal, "550 5.1.1" or "550", or NO_SMTPUTF8 (reply-code.ts);
+   * undefined when none is known.
+   */
   code: string | undefined;
 }
 
@@ -25,7 +29,7 @@ export interface JournalRecord {
   refused: readonly RefusedPlace[];
 }
 
-const PLACE = String.raw`\d+(?::\d{3}(?::\d\.\d{1,3}\.\d{1,3})?)?`;
+const PLACE = String.raw`\d+(?::\d{3}(?::\d\.\d{1,3}\.\d{1,3})?|:smtputf8)?`;
 // A line cut short by a kill is not a record: it must end where a record ends.
 const LINE = new RegExp(
   String.raw`^(sending|sent|failed|unknown) (\S+)(?: refused=(${PLACE}(?:,${PLACE})*))?$`,
@@ -46,7 +50,7 @@ function refusedPlace(item: string): RefusedPlace {
 }
 
 // A code of another form would make the line one parseRecord does not read: its message lost.
-const CODE = /^\d{3}(?: \d\.\d{1,3}\.\d{1,3})?$/;
+const CODE = /^(?:\d{3}(?: \d\.\d{1,3}\.\d{1,3})?|smtputf8)$/;
 
 /** The line recording `record` of the message `key`. */
 export function recordLine(key: string, record: JournalRecord): string {

@@ -24,6 +24,7 @@ import {
 import { envelopeOf, type MailTarget, partOf } from "./mail-only.js";
 import type { Message, PlannedReport } from "./mail-plan.js";
 import { processStartMs } from "./process-start.js";
+import { refusalText } from "./reply-code.js";
 
 /** The journal's first line. */
 interface Header {
@@ -116,11 +117,11 @@ function parseJournal(text: string): {
 /**
  * The server's answers to refused recipients, as far as the journal keeps them: `: 550 5.1.1`,
  * as a run that sent the message gives the answers themselves (`: 550 5.1.1 user unknown`).
- * Nothing from a journal that kept no code.
+ * Nothing from a journal that kept no code. `to`: the message's recipients, by place.
  */
-function codesSaid(refused: readonly RefusedPlace[]): string {
+function codesSaid(refused: readonly RefusedPlace[], to: readonly string[]): string {
   if (refused.every(({ code }) => code === undefined)) return "";
-  return `: ${refused.map(({ code }) => code ?? "no status code kept").join("; ")}`;
+  return `: ${refused.map(({ place, code }) => refusalText(to[place] ?? "", code)).join("; ")}`;
 }
 
 /** The messages in order, each with its key, its log label and its normalised recipients. */
@@ -216,7 +217,7 @@ export class MailingJournal {
       if (refused.length === 0)
         return { delivered: false, problem: undefined, undelivered: [], unsure: [] };
       const named = refused.map(({ place }) => to[place] ?? "");
-      const problem = `mail ${label}: the server refused recipient ${named.join(", ")}${codesSaid(refused)} (the others got it, in an earlier mailing that was cut short; it was not sent again)`;
+      const problem = `mail ${label}: the server refused recipient ${named.join(", ")}${codesSaid(refused, to)} (the others got it, in an earlier mailing that was cut short; it was not sent again)`;
       const undelivered = refused.map(({ place }) => recipients[place] ?? "");
       return { delivered: false, problem, undelivered, unsure: [] };
     }

@@ -17,7 +17,7 @@ import type { Message, PlannedReport, PlanOptions, ReportToMail } from "./mail-p
 import type { ReportProgress } from "./mail-progress.js";
 import type { MailSoFar } from "./mail-summary.js";
 import type { MailingJournal } from "./mailing-journal.js";
-import { replyCode } from "./reply-code.js";
+import { refusalCode } from "./reply-code.js";
 import type { MailSettings } from "./settings.js";
 import type { SmtpAttemptError } from "./smtp-attempt.js";
 import type { SmtpSession } from "./smtp-session.js";
@@ -166,9 +166,9 @@ function sentOf(
     delivered: true,
     problem,
     undelivered: outcome.rejected.map(normaliseAddress),
-    refusedCodes: outcome.rejected.map((_, index) => {
+    refusedCodes: outcome.rejected.map((address, index) => {
       const answer = outcome.rejectedAnswers[index];
-      return answer === undefined ? undefined : replyCode(answer);
+      return answer === undefined ? undefined : refusalCode(address, answer);
     }),
     unsure: [],
   };

@@ -8,7 +8,8 @@
  * team-list, with the server's codes (`550 5.1.1`) and the command that sends it again, as the
  * first run would have; the journal holds no address for it, nor the server's answer, which names
  * it. A journal of an earlier version, which kept no code, is still read: the line names audit@
- * without a code.
+ * without a code. A recipient beyond ASCII before the @, never given to a server without
+ * SMTPUTF8, is named again with that reason, as the killed run would have.
  */
 import { createHash } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
@@ -18,13 +19,16 @@ import { collect, spawnCli } from "../helpers/spawn-cli.js";
 import { useMailWorkspace } from "./cli-harness.js";
 
 const ws = useMailWorkspace();
+const JURGEN = "jürgen.groß@example.com";
 
 beforeEach(async () => {
   await rm(join(ws.dir, "out"), { recursive: true, force: true });
 });
 
 const REPORTS = ["team-list", "team-chart"];
-const args = ["report", ...REPORTS, "--catalog", "cat", "--db", "lms.duckdb", "--out", "out"];
+const OPTIONS = ["--catalog", "cat", "--db", "lms.duckdb", "--out", "out"];
+const argsOf = (reports: readonly string[]) => ["report", ...reports, ...OPTIONS];
+const args = argsOf(REPORTS);
 const env = (url: string) => ({
   LMS_SMTP_URL: url,
   LMS_MAIL_FROM: "reports@example.com",
@@ -32,31 +36,44 @@ const env = (url: string) => ({
   // One connection: the messages go in order, and the fourth waits for a server gone down.
   LMS_SMTP_CONNECTIONS: "1",
 });
-const journal = join(
-  "out",
-  `.mailing-${createHash("sha256").update(REPORTS.join("\0")).digest("hex").slice(0, 12)}.journal`,
-);
+const journalOf = (reports: readonly string[]) =>
+  join(
+    "out",
+    `.mailing-${createHash("sha256").update(reports.join("\0")).digest("hex").slice(0, 12)}.journal`,
+  );
+const journal = journalOf(REPORTS);
 
 /** The command line's last word: the `lms-export:` line on stderr. */
 const lastWord = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("lms-export:"));
 
-test("a recipient refused before the kill is named again by the run that resumes", async () => {
-  // After three messages the server takes no new connection: the fourth waits to try again.
-  const down = await ws.smtp({
-    goDownAfter: 3,
-    closeWhenIdle: true,
-    rejectRecipients: ["audit@example.com"],
-    enhancedStatusCodes: true,
-  });
-  const first = spawnCli([...args, "--mail"], { cwd: ws.dir, env: env(down.url) });
+/**
+ * Mails `reports` to a server that, after three messages, takes no new connection (the fourth
+ * waits to try again), and kills the run with SIGKILL then; answers its stderr and its journal.
+ */
+async function killedAfterThree(
+  reports: readonly string[],
+  server: Parameters<typeof ws.smtp>[0],
+): Promise<{ stderr: string; records: string }> {
+  const down = await ws.smtp({ goDownAfter: 3, closeWhenIdle: true, ...server });
+  const first = spawnCli([...argsOf(reports), "--mail"], { cwd: ws.dir, env: env(down.url) });
   first.stderr?.on("data", (chunk: Buffer) => {
     if (chunk.toString().includes("trying again")) first.kill("SIGKILL");
   });
   const ended = await collect(first);
   expect(ended.signal, ended.stderr).toBe("SIGKILL");
-  expect(ended.stderr).toContain(`rejected=["audit@example.com"]`);
   expect(down.received).toHaveLength(3);
-  const records = await readFile(join(ws.dir, journal), "utf8");
+  return {
+    stderr: ended.stderr,
+    records: await readFile(join(ws.dir, journalOf(reports)), "utf8"),
+  };
+}
+
+test("a recipient refused before the kill is named again by the run that resumes", async () => {
+  const { stderr, records } = await killedAfterThree(REPORTS, {
+    rejectRecipients: ["audit@example.com"],
+    enhancedStatusCodes: true,
+  });
+  expect(stderr).toContain(`rejected=["audit@example.com"]`);
   // audit@ is the second recipient of the third message: named by its place, not its address,
   // with the server's codes, not its answer.
   expect(records).toMatch(/^sent 3-\w+ refused=1:550:5\.1\.1$/m);
@@ -84,5 +101,28 @@ test("a recipient refused before the kill is named again by the run that resumes
   expect(older.stdout).toContain("mail: 3 messages sent\n");
   expect(lastWord(older.stderr)).toContain(
     "mail team-list to compliance@example.com, audit@example.com: the server refused recipient audit@example.com (the others got it, in an earlier mailing that was cut short; it was not sent again)",
+  );
+}, 120_000);
+
+test("a recipient never given to a server without SMTPUTF8 is named again with that reason", async () => {
+  // team-list with its copy of the rows without a manager sent to an address beyond ASCII too.
+  const report = JSON.parse(
+    await readFile(join(ws.dir, "cat", "reports", "team-list.json"), "utf8"),
+  );
+  report.mail = { ...report.mail, cc: [JURGEN] };
+  await writeFile(join(ws.dir, "cat", "reports", "team-list-intl.json"), JSON.stringify(report));
+  const reports = ["team-list-intl", "team-chart"];
+  const { records } = await killedAfterThree(reports, { hideSmtpUtf8: true });
+  expect(records).toMatch(/^sent 3-\w+ refused=1:smtputf8$/m);
+  expect(records).not.toContain("@");
+
+  const up = await ws.smtp();
+  const again = await collect(
+    spawnCli([...argsOf(reports), "--mail"], { cwd: ws.dir, env: env(up.url) }),
+  );
+  expect(again.code, again.stderr).toBe(1);
+  // As the killed run would have said it, the reason it gave the server no such address.
+  expect(lastWord(again.stderr)).toContain(
+    `mail team-list-intl to compliance@example.com, ${JURGEN}: the server refused recipient ${JURGEN}: the mail server does not offer SMTPUTF8, which ${JURGEN} needs (characters beyond ASCII before the @): not given to the server (the others got it, in an earlier mailing that was cut short; it was not sent again)`,
   );
 }, 120_000);

@@ -43,6 +43,8 @@ test("a journal line keeps each refused place's codes, and an older line without
       ],
     },
   ]);
+  const left = { status: "sent" as const, refused: [{ place: 2, code: "smtputf8" }] };
+  expect(parseRecord(recordLine("4-abc", left))).toEqual(["4-abc", left]);
   // Cut short by a kill: no record.
   expect(parseRecord("sent 3-abc refused=1:550:5.")).toBeUndefined();
 });
