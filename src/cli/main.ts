@@ -9,6 +9,7 @@ import { writeLogLine } from "../log/log-line-output.js";
 import { guardOutput } from "./closed-output.js";
 import { registerApply } from "./commands/apply.js";
 import { registerCheck } from "./commands/check.js";
+import { registerCheckpoint } from "./commands/checkpoint.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerExtract } from "./commands/extract.js";
 import { registerList } from "./commands/list.js";
@@ -62,6 +63,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerDemo,
   registerRoster,
   registerApply,
+  registerCheckpoint,
 ];
 
 /** The names the commands above register, for usage messages that point to a command's help. */
@@ -78,6 +80,7 @@ const COMMAND_NAMES = [
   "demo",
   "roster",
   "apply",
+  "checkpoint",
   "completion",
 ];
 

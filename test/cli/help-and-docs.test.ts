@@ -30,6 +30,7 @@ const SECTIONS: Readonly<Record<string, readonly string[]>> = {
   demo: ["### `demo`"],
   publish: ["### `publish --lake`", "### `publish --postgres`", "### Several portals"],
   "roster import": ["## Roster"],
+  checkpoint: ["### `checkpoint`"],
 };
 const COMMANDS = Object.keys(SECTIONS).filter((command) => command !== "completion");
 

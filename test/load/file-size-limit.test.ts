@@ -35,7 +35,7 @@ test("a file size limit stops the write into the database: mend the cause, the r
   const last = run.stderr.trimEnd().split("\n").at(-1);
   expect(last).toMatch(
     new RegExp(
-      `^lms-export: the records were stored, but writing them into ${db} failed \\(.*File too large\\); they are kept in lms\\.duckdb\\.wal beside it: mend the cause, then run any lms-export command on this database to finish writing them \\(do not delete the \\.wal file\\)$`,
+      `^lms-export: the records were stored, but writing them into ${db} failed \\(.*File too large\\); they are kept in lms\\.duckdb\\.wal beside it: mend the cause, then run lms-export checkpoint --db ${db} to finish writing them \\(do not delete the \\.wal file\\)$`,
     ),
   );
   expect(run.stderr).not.toContain("free space");

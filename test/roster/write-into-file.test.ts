@@ -6,31 +6,19 @@
  * database it made was removed, .wal and all. The real CLI under a real limit, real DuckDB files.
  */
 import { existsSync } from "node:fs";
-import { stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, test } from "vitest";
+import { bigRoster, limitedTo } from "../helpers/file-size-limit.js";
 import { runCli } from "../helpers/spawn-cli.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const dir = tempDirForFile("lms-roster-fsize-");
 
-/** A roster of 20,000 people whose first names start with `first`. */
-async function roster(name: string, first: string): Promise<string> {
-  const lines = ["user_id,first_name,last_name,email"];
-  for (let id = 1; id <= 20_000; id++)
-    lines.push(`${id},${first}${id},Last${id},p${id}@example.com`);
-  const path = join(dir, name);
-  await writeFile(path, `${lines.join("\n")}\n`);
-  return path;
-}
-
-/** Runs the command with no file allowed past `kib` KiB (its .wal, about 1.3 MB, fits). */
-const limited = (kib: number) => ["bash", "-c", `ulimit -f ${kib} && exec "$@"`, "bash"];
-
 test("a file size limit: the roster kept in the .wal of a database that was there, a new one removed", async () => {
-  const first = await roster("first.csv", "Ann");
+  const first = await bigRoster(dir, "first.csv", "Ann");
   const fresh = join(dir, "fresh.duckdb");
-  const made = await runCli(["roster", "import", first, "--db", fresh], { via: limited(1800) });
+  const made = await runCli(["roster", "import", first, "--db", fresh], { via: limitedTo(1800) });
   expect(made.code).not.toBe(0);
   expect(made.stderr.trimEnd()).toMatch(
     /^lms-export: roster import failed \(.*File too large\); the database .*fresh\.duckdb it made was removed: mend the cause and import again$/,
@@ -42,12 +30,12 @@ test("a file size limit: the roster kept in the .wal of a database that was ther
   expect(ok.code, ok.stderr).toBe(0);
   // Room for the file as it is, not for the new roster written beside the old one.
   const kib = Math.ceil((await stat(db)).size / 1024) + 128;
-  const second = await roster("second.csv", "Bea");
-  const run = await runCli(["roster", "import", second, "--db", db], { via: limited(kib) });
+  const second = await bigRoster(dir, "second.csv", "Bea");
+  const run = await runCli(["roster", "import", second, "--db", db], { via: limitedTo(kib) });
   expect(run.code).not.toBe(0);
   expect(run.stderr.trimEnd()).toMatch(
     new RegExp(
-      `^lms-export: the roster was stored, but writing it into ${db} failed \\(.*File too large\\); it is kept in lms\\.duckdb\\.wal beside it: mend the cause, then run any lms-export command on this database to finish writing it \\(do not delete the \\.wal file\\)$`,
+      `^lms-export: the roster was stored, but writing it into ${db} failed \\(.*File too large\\); it is kept in lms\\.duckdb\\.wal beside it: mend the cause, then run lms-export checkpoint --db ${db} to finish writing it \\(do not delete the \\.wal file\\)$`,
     ),
   );
 
