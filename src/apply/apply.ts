@@ -10,6 +10,7 @@ import type { ClientOptions } from "../api/client.js";
 import { createClient } from "../api/client.js";
 import type { LmsExportError } from "../errors/lms-export-error.js";
 import type { LmsDatabase } from "../load/database.js";
+import { WriteIntoFileError, writeIntoFile } from "../load/write-into-file.js";
 import { checkUnchanged } from "../tabular/file-stamp.js";
 import { certificateNotes } from "./certificate-note.js";
 import {
@@ -39,7 +40,7 @@ import { parentLoops, unknownReferences } from "./references.js";
 import { resultsPath, writeResults } from "./results-csv.js";
 import { checkResultsPlace } from "./results-place.js";
 import { spaceNotes } from "./space-note.js";
-import { journalError, resultsError, stopError } from "./stop-cause.js";
+import { journalError, resultsError, type StopCause, stopError } from "./stop-cause.js";
 
 export interface ApplyPlan {
   readonly spec: OpSpec;
@@ -150,30 +151,53 @@ async function startRecording(
   }
 }
 
-/** Sends the plan's changes, records every outcome, writes the results file beside `path`. */
-export async function executeApply(
-  db: LmsDatabase,
+/**
+ * Writes the record of the run into the database file now: DuckDB ignores a failed write at
+ * close, and the run would be reported as done with its record only in the `.wal` file. Answers
+ * the failure, to be thrown once the results file is written: the portal changed all the same,
+ * and the record stays in the `.wal` for the next open. Not after a recording that failed: the
+ * journal holds the rest then, and that stop's line says what to do.
+ */
+async function writeRecordIntoFile(
+  connection: DuckDBConnection,
   path: string,
+  stop: StopCause | undefined,
+): Promise<WriteIntoFileError | undefined> {
+  if (stop?.kind === "recording") return undefined;
+  try {
+    await writeIntoFile(connection, path, "", "the record of the changes");
+    return undefined;
+  } catch (error) {
+    if (error instanceof WriteIntoFileError) return error;
+    throw error;
+  }
+}
+
+/** What executeApply is given besides the database, the file and its plan. */
+interface ExecuteOptions {
+  clientOptions: ClientOptions;
+  concurrency: number;
+  signal?: AbortSignal | undefined;
+  onProgress?: (done: number, failed: number, total: number) => void;
+}
+
+/**
+ * Sends the plan's changes and records every outcome, then writes the record into the database
+ * file; answers what was done, and the failure of that write if it failed (see
+ * writeRecordIntoFile).
+ */
+async function sendRecorded(
+  db: LmsDatabase,
   planned: ApplyPlan,
-  options: {
-    clientOptions: ClientOptions;
-    concurrency: number;
-    signal?: AbortSignal | undefined;
-    onProgress?: (done: number, failed: number, total: number) => void;
-  },
-): Promise<ApplyOutcome> {
-  await checkResultsPlace(path);
-  // The plan is of the file as it was read: one changed since (still being written then, or
-  // edited after the diff was shown) may not ask for what was shown.
-  await checkUnchanged(path, planned.file.stamp, planned.file.file);
+  options: ExecuteOptions,
+): Promise<{ executed: ExecuteResult; unwritten: WriteIntoFileError | undefined }> {
   const connection = await db.connect();
   // The requests and the pauses between a row's attempts listen to it, not to the caller's.
   const { signal, stop: unfollow } = quietSignal(options.signal);
   const client = createClient({ ...options.clientOptions, signal });
-  let executed: ExecuteResult;
   try {
     const recorder = await startRecording(db, connection, planned);
-    executed = await executePlan({
+    const executed = await executePlan({
       client,
       recorder,
       spec: planned.spec,
@@ -184,11 +208,27 @@ export async function executeApply(
       signal,
       onProgress: options.onProgress,
     });
+    const unwritten = await writeRecordIntoFile(connection, db.path, executed.stop);
+    return { executed, unwritten };
   } finally {
     unfollow();
     await client.close().catch(() => undefined);
     connection.closeSync();
   }
+}
+
+/** Sends the plan's changes, records every outcome, writes the results file beside `path`. */
+export async function executeApply(
+  db: LmsDatabase,
+  path: string,
+  planned: ApplyPlan,
+  options: ExecuteOptions,
+): Promise<ApplyOutcome> {
+  await checkResultsPlace(path);
+  // The plan is of the file as it was read: one changed since (still being written then, or
+  // edited after the diff was shown) may not ask for what was shown.
+  await checkUnchanged(path, planned.file.stamp, planned.file.file);
+  const { executed, unwritten } = await sendRecorded(db, planned, options);
   const { results, stop, notes } = executed;
   const lines = (outcome: RowResult["outcome"]) =>
     [...results].filter(([, r]) => r.outcome === outcome).map(([line]) => line);
@@ -202,9 +242,10 @@ export async function executeApply(
   const resultsFile = await writeResults(path, planned.file, planned.spec, results).catch(
     (error: unknown) => {
       // A disk too full for the results is also why recording stopped: that line says more.
-      throw stopped ?? resultsError(error, resultsPath(path), places);
+      throw unwritten ?? stopped ?? resultsError(error, resultsPath(path), places);
     },
   );
+  if (unwritten !== undefined) throw unwritten;
   return {
     results,
     resultsFile,
