@@ -16,11 +16,12 @@ import type { CheckLine } from "./check-report-settings.js";
 const WHAT = "database";
 
 export async function checkDatabase(
-  config: Pick<ResolvedConfig, "db"> & {
-    readonly baseUrl: string;
-    /** The roster import the roster line shows, when a plain one would miss this database. */
-    readonly rosterImport?: string | undefined;
-  },
+  config: Pick<ResolvedConfig, "db"> &
+    Partial<Pick<ResolvedConfig, "duckdbMemoryLimit">> & {
+      readonly baseUrl: string;
+      /** The roster import the roster line shows, when a plain one would miss this database. */
+      readonly rosterImport?: string | undefined;
+    },
   line: CheckLine,
   now: Date = new Date(),
 ): Promise<void> {
@@ -31,7 +32,10 @@ export async function checkDatabase(
     roster = await rosterCoverage(connection).catch((error: unknown) => errorText(error));
   };
   try {
-    state = await readDatabaseState(config.db, config.db, config.baseUrl, readRoster);
+    state = await readDatabaseState(config.db, config.db, config.baseUrl, {
+      memoryLimit: config.duckdbMemoryLimit,
+      alsoRead: readRoster,
+    });
   } catch (error) {
     // Held by a run or a reader right now: nothing is wrong with it, and the holder lets go.
     if (error instanceof DatabaseLockedError) line("warning", WHAT, error.held);

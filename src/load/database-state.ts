@@ -9,6 +9,7 @@
  */
 import { existsSync } from "node:fs";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { memoryLimit } from "./memory-limit.js";
 import { foreignTableProblem, KEYED_TABLES } from "./migrate.js";
 import { checkDatabasePath, openError } from "./open-errors.js";
 import { loadedFromElsewhere } from "./run-address.js";
@@ -49,16 +50,22 @@ export async function readDatabaseState(
   shown: string,
   path: string,
   address: string,
-  /** Reads more of a database that has runs, on the same read-only connection; never throws. */
-  alsoRead?: (connection: DuckDBConnection) => Promise<void>,
+  options: {
+    /** The configured memory ceiling (`duckdbMemoryLimit`), if any. */
+    readonly memoryLimit?: string | undefined;
+    /** Reads more of a database that has runs, on the same read-only connection; never throws. */
+    readonly alsoRead?: ((connection: DuckDBConnection) => Promise<void>) | undefined;
+  } = {},
 ): Promise<DatabaseState> {
   await checkDatabasePath(shown, path, false);
   if (!existsSync(path)) return { kind: "new" };
   let instance: DuckDBInstance;
   try {
+    // The ceiling the other commands open the database with (openDatabase): replaying a large
+    // .wal may need more than 256 MB, and the check is to say whether they can open it.
     instance = await DuckDBInstance.create(path, {
       access_mode: "READ_ONLY",
-      memory_limit: "256MB",
+      memory_limit: memoryLimit(options.memoryLimit),
     });
   } catch (error) {
     // Only changes a writer can write in are waiting for it; openError says what the rest are.
@@ -69,7 +76,9 @@ export async function readDatabaseState(
     const connection = await instance.connect();
     try {
       const state = await runsState(connection, address);
-      if (state.kind === "present" && state.latest !== undefined) await alsoRead?.(connection);
+      if (state.kind === "present" && state.latest !== undefined) {
+        await options.alsoRead?.(connection);
+      }
       return state;
     } finally {
       connection.closeSync();

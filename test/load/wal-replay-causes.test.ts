@@ -13,26 +13,9 @@ import { expect, test } from "vitest";
 import { runCli } from "../helpers/spawn-cli.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 import { fileDigest } from "./helpers/damaged-database.js";
+import { rowsInLog } from "./helpers/rows-in-log.js";
 
 const dir = tempDirForFile("lms-wal-cause-");
-
-/**
- * A database at `path` with a keyed table whose `rows` were committed into the log only, as a
- * process killed after its commit leaves them (replaying them builds the key's index). A large
- * insert writes its rows into blocks at the end of the database file and logs where they are.
- */
-async function rowsInLog(path: string, rows: number): Promise<void> {
-  const instance = await DuckDBInstance.create(path);
-  const connection = await instance.connect();
-  await connection.run("CREATE TABLE notes (n BIGINT PRIMARY KEY)");
-  await connection.run("CHECKPOINT");
-  // Closing would write the log into the file.
-  await connection.run("PRAGMA disable_checkpoint_on_shutdown");
-  await connection.run("PRAGMA wal_autocheckpoint = '1TB'");
-  await connection.run(`INSERT INTO notes SELECT range FROM range(${rows})`);
-  connection.closeSync();
-  instance.closeSync();
-}
 
 const digests = async (db: string) => [await fileDigest(db), await fileDigest(`${db}.wal`)];
 const COUNT = ["sql", "SELECT count(*) AS notes FROM notes"];

@@ -19,6 +19,7 @@ import { describeSettingsOrigin } from "../../config/settings-origin.js";
 import { authFormsFile } from "../../config/state-files.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
+import { DEFAULT_MEMORY_LIMIT } from "../../load/memory-limit.js";
 import { createRedactor } from "../../log/redact.js";
 import { rosterImportHint } from "../../report/roster-coverage.js";
 import {
@@ -60,6 +61,10 @@ export function registerCheck(root: Argv, ctx: CliContext): Argv {
           .option("db", {
             type: "string",
             description: `DuckDB file whose state to check, read only (default ./${DEFAULT_DB}; env LMS_DB)`,
+          })
+          .option("duckdb-memory-limit", {
+            type: "string",
+            description: `DuckDB's memory ceiling while the database is read, e.g. 1GB (default: ${DEFAULT_MEMORY_LIMIT}; env LMS_DUCKDB_MEMORY_LIMIT)`,
           })
           .option("mail", {
             type: "boolean",
@@ -131,14 +136,16 @@ async function checkOnce(
   // (a copy for reports) has anything to say.
   const { db } = settings.config;
   if (settings.noAddress) {
-    if (existsSync(db)) await checkDatabase({ db, baseUrl: "" }, line);
+    const { duckdbMemoryLimit } = settings.config;
+    if (existsSync(db)) await checkDatabase({ db, baseUrl: "", duckdbMemoryLimit }, line);
     if (args.mail === true) await checkMailServer(settings.config, ctx.env, line, ctx.signal);
     return { failed: "fix the configuration first", code: "bad-input" };
   }
   // roster import takes no --portal: a portal's database is named to it.
   const rosterImport =
     typeof args.portal === "string" ? rosterImportHint(shownPath(ctx.cwd, db)) : undefined;
-  await checkDatabase({ db, baseUrl: settings.config.baseUrl ?? "", rosterImport }, line);
+  const { baseUrl = "", duckdbMemoryLimit } = settings.config;
+  await checkDatabase({ db, baseUrl, rosterImport, duckdbMemoryLimit }, line);
   const { apiKey } = settings;
   // The portal's lines need the key; the mail server's do not.
   let setup: SetupFailure | undefined;
