@@ -5,7 +5,9 @@
  */
 import { rm } from "node:fs/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { inTransaction } from "../load/merge.js";
+import { WriteIntoFileError, writeIntoFile } from "../load/write-into-file.js";
 import { insertOutcomes, unrecordedRows } from "./changes-table.js";
 import { opSpec } from "./ops.js";
 import { type JournalEntry, journalPath, readJournal } from "./outcome-journal.js";
@@ -39,8 +41,27 @@ export async function recordEntries(
 }
 
 /**
- * Takes the journal beside `databasePath` into the database, in one transaction, then removes it.
- * Throws a typed error (nothing sent yet) when the database does not take it: the journal stays.
+ * Writes what was taken in into the database file before the journal goes: DuckDB ignores a
+ * failed write at close, and the outcomes would then be in its `.wal` file alone. A failure says
+ * so in writeIntoFile's words, and that nothing was sent: the plan is not made.
+ */
+async function writeFoldIntoFile(connection: DuckDBConnection, databasePath: string) {
+  try {
+    await writeIntoFile(connection, databasePath, "", "the record of the changes");
+  } catch (error) {
+    if (!(error instanceof WriteIntoFileError)) throw error;
+    throw new LmsExportError(
+      error.code,
+      `${error.message}; nothing was sent: run the same command again after that`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Takes the journal beside `databasePath` into the database, in one transaction, writes it into
+ * the file, then removes it. Throws a typed error (nothing sent yet) when the database does not
+ * take it: the journal stays.
  */
 export async function foldJournal(
   connection: DuckDBConnection,
@@ -60,6 +81,7 @@ export async function foldJournal(
   } catch (error) {
     throw journalError(error, places, true);
   }
+  await writeFoldIntoFile(connection, databasePath);
   // Left behind, it is appended to and taken in again: the rows already in are skipped then.
   await rm(journal, { force: true }).catch(() => undefined);
 }

@@ -8,13 +8,12 @@
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { META_TABLES_SQL } from "../../src/load/meta-ddl.js";
 import { startTlsPortal } from "../api/tls-portal.js";
 import { forwardingPortal } from "../extract/forwarding-portal.js";
 import { query } from "../roster/roster-cli.js";
 import { type ApplyFixture, csvFile, startFixture } from "./fixture.js";
+import { refuseApplied } from "./refuse-applied.js";
 
 let fx: ApplyFixture;
 beforeAll(async () => {
@@ -35,31 +34,6 @@ function outcomes(path: string) {
   );
 }
 
-/**
- * Makes `_changes` refuse the outcome `applied` of the rows of `file` (or, with null, take them
- * again), as a database that fails writes. Rows of earlier tests stay as they are.
- */
-async function refuseApplied(file: string | null): Promise<void> {
-  const ddl = META_TABLES_SQL.find((sql) => sql.includes("EXISTS _changes ("));
-  if (!ddl) throw new Error("no _changes table in META_TABLES_SQL");
-  const instance = await DuckDBInstance.create(fx.db);
-  const connection = await instance.connect();
-  try {
-    await connection.run("CREATE TABLE _changes_kept AS SELECT * FROM _changes");
-    await connection.run("DROP TABLE _changes");
-    await connection.run(
-      file === null
-        ? ddl
-        : ddl.replace(/\n\)$/, `,\n  CHECK (outcome <> 'applied' OR file <> '${file}')\n)`),
-    );
-    await connection.run("INSERT INTO _changes SELECT * FROM _changes_kept");
-    await connection.run("DROP TABLE _changes_kept");
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
-
 /** An edit of `count` access records from `from` on; answers the file and the records. */
 async function accessFile(name: string, from: number, count: number) {
   const access = fx.sim.data.list("product_access").slice(from, from + count);
@@ -73,12 +47,12 @@ async function accessFile(name: string, from: number, count: number) {
 describe("apply stops sending", () => {
   it("when the database takes no more outcomes: the rest skipped, none lost, none sent twice", async () => {
     const { path, access, args } = await accessFile("refused-record.csv", 0, 150);
-    await refuseApplied("refused-record.csv");
+    await refuseApplied(fx.db, "refused-record.csv");
     fx.sim.faults.latencyMs = 20;
     const start = edits();
     const stopped = await fx.run([...args, "--concurrency", "2"]);
     fx.sim.faults.latencyMs = 0;
-    await refuseApplied(null);
+    await refuseApplied(fx.db, null);
     expect(stopped.code, stopped.stderr).toBe(1);
     const line = lastLine(stopped.stderr);
     expect(line).toContain("apply stopped: an outcome could not be recorded (Constraint Error");
@@ -107,9 +81,9 @@ describe("apply stops sending", () => {
     const { path, access, args } = await accessFile("then-extract.csv", 220, 3);
     const first = access[0];
     if (!first) throw new Error("no access record");
-    await refuseApplied("then-extract.csv");
+    await refuseApplied(fx.db, "then-extract.csv");
     const stopped = await fx.run(args);
-    await refuseApplied(null);
+    await refuseApplied(fx.db, null);
     expect(stopped.code, stopped.stderr).toBe(1);
     expect(stopped.stderr).toContain(`kept in ${fx.db}.apply-journal`);
     // Someone changes the record in the portal after the write; an extract reads it so.
