@@ -7,6 +7,7 @@
  */
 import { basename } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { pathWord } from "../text/shell-word.js";
 import { looksLikeFullDisk, noSpaceText } from "./disk-space.js";
 import { duckdbReason, memoryHint } from "./duckdb-message.js";
 import { walNeverReplays, walNeverReplaysError } from "./wal-unreadable.js";
@@ -41,17 +42,19 @@ export function walReplayError(
   if (walNeverReplays(message)) return walNeverReplaysError(shown, reason, options);
   const wal = `${basename(shown)}.wal`;
   const changes = `database ${shown} has changes in ${wal} that could not be written into it`;
+  // A command that only reads replays the log in memory and leaves it: checkpoint writes it in.
+  const checkpoint = `lms-export checkpoint --db ${pathWord(shown)} writes them into the file (do not delete the .wal file)`;
   if (looksLikeFullDisk(message)) {
     return new LmsExportError(
       "disk-full",
-      `${changes} (${noSpaceText(shown)}); free space there and run the command again, they are written in then (do not delete the .wal file)`,
+      `${changes} (${noSpaceText(shown)}); free space there and run the command again; then ${checkpoint}`,
       options,
     );
   }
   if (memoryHint(message) !== "") {
     return new LmsExportError(
       "out-of-memory",
-      `${changes}: DuckDB ran out of its memory ceiling (${reason}); raise it with --duckdb-memory-limit or LMS_DUCKDB_MEMORY_LIMIT (e.g. 2GB) and run the command again, they are written in then (do not delete the .wal file)`,
+      `${changes}: DuckDB ran out of its memory ceiling (${reason}); raise it with --duckdb-memory-limit or LMS_DUCKDB_MEMORY_LIMIT (e.g. 2GB) and run the command again; with that ceiling, ${checkpoint}`,
       options,
     );
   }

@@ -6,7 +6,8 @@
  * check fails its database line rather than calling the log changes the next run writes in. Both
  * files are left byte for byte. The real CLI on real DuckDB files.
  */
-import { stat, truncate } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { copyFile, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { expect, test } from "vitest";
@@ -49,7 +50,7 @@ test("the log's blocks cut off the database: the cause, keep the log, check fail
   expect(await digests(db)).toEqual(before);
 });
 
-test("DuckDB's memory ceiling too low to replay the log: raise it; then the changes are there", async () => {
+test("DuckDB's memory ceiling too low to replay the log: raise it; checkpoint writes the changes in", async () => {
   const db = join(dir, "memory.duckdb");
   await rowsInLog(db, 200_000);
   const before = await digests(db);
@@ -60,7 +61,7 @@ test("DuckDB's memory ceiling too low to replay the log: raise it; then the chan
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(
     new RegExp(
-      `^lms-export: database ${db} has changes in memory\\.duckdb\\.wal that could not be written into it: DuckDB ran out of its memory ceiling \\(could not allocate block .*\\); raise it with --duckdb-memory-limit or LMS_DUCKDB_MEMORY_LIMIT \\(e\\.g\\. 2GB\\) and run the command again, they are written in then \\(do not delete the \\.wal file\\)$`,
+      `^lms-export: database ${db} has changes in memory\\.duckdb\\.wal that could not be written into it: DuckDB ran out of its memory ceiling \\(could not allocate block .*\\); raise it with --duckdb-memory-limit or LMS_DUCKDB_MEMORY_LIMIT \\(e\\.g\\. 2GB\\) and run the command again; with that ceiling, lms-export checkpoint --db ${db} writes them into the file \\(do not delete the \\.wal file\\)$`,
     ),
   );
   expect(low.stderr).not.toContain("free space");
@@ -69,4 +70,16 @@ test("DuckDB's memory ceiling too low to replay the log: raise it; then the chan
   const enough = await runCli([...COUNT, "--db", db]);
   expect(enough.code, enough.stderr).toBe(0);
   expect(enough.stdout).toMatch(/^notes\n-+\n\s*200000\n/);
+  // Read in memory, the log is still all that holds them; the advised command writes them in.
+  expect(await digests(db)).toEqual(before);
+  const advised = / with that ceiling, lms-export (checkpoint --db \S+) writes them /.exec(
+    low.stderr,
+  );
+  const checkpoint = await runCli(String(advised?.[1]).split(" "));
+  expect(checkpoint.code, checkpoint.stderr).toBe(0);
+  expect(existsSync(`${db}.wal`)).toBe(false);
+  const alone = join(dir, "memory-alone.duckdb");
+  await copyFile(db, alone);
+  const read = await runCli([...COUNT, "--db", alone]);
+  expect(read.stdout, read.stderr).toMatch(/^notes\n-+\n\s*200000\n/);
 });
