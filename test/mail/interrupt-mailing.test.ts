@@ -102,6 +102,8 @@ async function heldFourthMessage(
     LMS_SMTP_URL: smtp.url,
     LMS_MAIL_FROM: "reports@example.com",
     LMS_LOG_FORMAT: logFormat,
+    // One connection: a further one could hand over a fifth message before the signal lands.
+    LMS_SMTP_CONNECTIONS: "1",
   };
   const child = spawnCli([...args, "--out", out, "--mail"], { cwd: dir, env });
   let seen = "";

@@ -53,7 +53,9 @@ test("report --mail-to in a child process sends the written files", async () => 
 test("SIGINT while mailing: the message in flight is delivered, no other, exit 130 and the resend command", async () => {
   const split = await startSmtp({ beforeAnswer: () => child.kill("SIGINT") });
   const run = teamList(split.url, "out-sigint", "--mail");
-  const child = spawnCli(run.args, run.options);
+  // One connection: a further one could hand over the next message before the signal lands.
+  const env = { ...run.options.env, LMS_SMTP_CONNECTIONS: "1" };
+  const child = spawnCli(run.args, { ...run.options, env });
   const result = await collect(child);
   await split.close();
   expect(result.code, result.stderr).toBe(130);
