@@ -11,6 +11,7 @@ import { type DatabaseState, type LatestRun, readDatabaseState } from "../load/d
 import { DatabaseLockedError } from "../load/open-errors.js";
 import { utcText } from "../report/html/loaded-text.js";
 import { type RosterCoverage, rosterCoverage, rosterWarning } from "../report/roster-coverage.js";
+import { pathWord } from "../text/shell-word.js";
 import type { CheckLine } from "./check-report-settings.js";
 
 const WHAT = "database";
@@ -49,7 +50,8 @@ export async function checkDatabase(
     line(
       "warning",
       WHAT,
-      `${db} has changes waiting in its .wal file; the next extract, report or sql writes them in`,
+      // Only a full disk leaves them so (walAwaitsWriter); a read-only command leaves the .wal.
+      `${db} has changes waiting in its .wal file that could not be replayed with the disk full; free space, then lms-export checkpoint --db ${pathWord(db)} writes them into the file (do not delete the .wal file)`,
     );
   } else if (state.kind === "foreign") {
     line("failed", WHAT, `${db}: ${state.why}`);
