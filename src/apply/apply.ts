@@ -173,6 +173,21 @@ async function writeRecordIntoFile(
   }
 }
 
+/**
+ * The failed write into the file, said after what the run did: the stop that ended sending, if
+ * one did (the write failing after it must not hide what to do about it), and where the results
+ * of each row are, which the summary line would have named.
+ */
+function unwrittenAfterRun(
+  unwritten: WriteIntoFileError,
+  stopped: LmsExportError | undefined,
+  resultsFile: string,
+): LmsExportError {
+  const before = stopped === undefined ? "" : `${stopped.message}; then `;
+  const message = `${before}${unwritten.message}; the results of each row are in ${resultsFile}`;
+  return new WriteIntoFileError(unwritten.code, message, unwritten.reason, { cause: unwritten });
+}
+
 /** What executeApply is given besides the database, the file and its plan. */
 interface ExecuteOptions {
   clientOptions: ClientOptions;
@@ -245,7 +260,7 @@ export async function executeApply(
       throw unwritten ?? stopped ?? resultsError(error, resultsPath(path), places);
     },
   );
-  if (unwritten !== undefined) throw unwritten;
+  if (unwritten !== undefined) throw unwrittenAfterRun(unwritten, stopped, resultsFile);
   return {
     results,
     resultsFile,

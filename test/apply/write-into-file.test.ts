@@ -48,7 +48,7 @@ test("a file size limit: apply fails once the portal changed, its record kept in
   const last = JSON.parse(run.stderr.trimEnd().split("\n").at(-1) ?? "{}") as { msg?: string };
   expect(last.msg).toMatch(
     new RegExp(
-      `^the record of the changes was stored, but writing it into ${db} failed \\(.*File too large\\); it is kept in lms\\.duckdb\\.wal beside it: mend the cause, then run lms-export checkpoint --db ${db} to finish writing it \\(do not delete the \\.wal file\\)$`,
+      `^the record of the changes was stored, but writing it into ${db} failed \\(.*File too large\\); it is kept in lms\\.duckdb\\.wal beside it: mend the cause, then run lms-export checkpoint --db ${db} to finish writing it \\(do not delete the \\.wal file\\); the results of each row are in ${path}\\.results\\.csv$`,
     ),
   );
   expect(existsSync(`${db}.wal`)).toBe(true);
