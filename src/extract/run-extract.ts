@@ -8,6 +8,7 @@
  */
 import type { ListSummary } from "../api/paginate.js";
 import type { Criterion } from "../api/types.js";
+import { LISTED_KEY } from "../load/unfinished-listings.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { RESOURCES } from "../resources/registry.js";
 import { stillPresent } from "./confirm-gone.js";
@@ -61,7 +62,7 @@ export function fetchAll(plan: FetchPlan, env: ExtractEnvironment): Promise<Fetc
 }
 
 /** The checkpoint of a list whose every page is staged. */
-const LISTED = "listed";
+const LISTED = LISTED_KEY;
 
 /** The numeric keys of a done-set (ids). */
 function numbers(keys: ReadonlySet<string>): Set<number> {
@@ -243,8 +244,8 @@ class ExtractRun {
    * not at all: offsets name the same records only while the list is unchanged, and a list that
    * moved between an interrupted attempt and its resumption (or while the attempt was being
    * checked for exactness) could hide records in the pages stored before. So a resumed run lists
-   * again every list not marked listed (the merge removes the repeats); lists are a small share of
-   * a run's requests.
+   * again every list not marked listed, the pages its earlier attempts staged of it discarded
+   * (unfinished-listings.ts); lists are a small share of a run's requests.
    */
   private async pageList(resource: ListName): Promise<void> {
     if (!this.doneOf(resource).has(LISTED)) {

@@ -11,6 +11,7 @@ import { extractMemoryLimit } from "../load/memory-limit.js";
 import type { RunPace } from "../load/pace-journal.js";
 import { PaceJournal } from "../load/pace-journal.js";
 import type { StoredSnapshot } from "../load/stored-keys.js";
+import { discardUnfinished } from "../load/unfinished-listings.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { extractionOf } from "./plan.js";
 import {
@@ -78,6 +79,7 @@ export async function prepareStorage(
       for (const resource of decision.resources) {
         const kind = extractionOf(resource).checkpoint;
         done.set(resource, await doneKeys(connection, runId, resource, kind));
+        await discardUnfinished(connection, runId, resource);
       }
     }
     return { store, runId, decision, connection, sinks, done, stored, journal };

@@ -140,8 +140,9 @@ describe("extract --resume with records that cannot be typed", () => {
         db,
         `SELECT (SELECT rejects FROM _run_resources WHERE ${of}), (SELECT count(*) FROM _rejects WHERE ${of})`,
       );
-      // The precondition: some records are held twice, as first read and as read again.
-      expect(Number(rows)).toBeGreaterThan(clean);
+      // What the stopped attempt rejected of the list it did not finish went with its pages:
+      // each record is held once, as read again.
+      expect(Number(rows)).toBe(clean);
       expect([resumed.resources.get("product_access")?.rejects, Number(figure)]).toEqual([
         clean,
         clean,
