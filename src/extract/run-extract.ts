@@ -46,11 +46,14 @@ const CONFIRM_BATCH = 200;
 function cursorCriteria(resource: ExtractedName, since: Date | undefined): Criterion[] {
   const field = RESOURCES[resource].updatedField;
   if (!since || !field) return [];
+  // A portal dates records to the second: one changed in the second the cursor falls in, after
+  // it, is dated before it. So the cursor is sent as the second before its own, whether the
+  // portal reads greater_than as > or as >= (at most two seconds read again).
+  const second = Math.floor(since.getTime() / 1000) * 1000 - 1000;
   // ISO 8601 in UTC: the spec gives no format for criterion values; an instant with its zone is
   // the one reading a portal cannot take for another time.
-  return [
-    { column: field, operator: "greater_than", value: since.toISOString().replace(".000Z", "Z") },
-  ];
+  const value = new Date(second).toISOString().replace(".000Z", "Z");
+  return [{ column: field, operator: "greater_than", value }];
 }
 
 /**
