@@ -67,6 +67,26 @@ export async function failureNoticeTargetOf(
 }
 
 /**
+ * The recipients of an `--all-portals` batch, read from its own settings before it starts, for
+ * `withFailureNotice`. Settings that do not read (a config file someone broke) are the batch's
+ * failure: they are told to the recipients the environment and flags alone name, as FailureNotice
+ * tells them, before the failure goes on.
+ */
+export async function batchNoticeTarget(
+  flags: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+  command: string,
+): Promise<FailureNoticeTarget | undefined> {
+  try {
+    return await failureNoticeTargetOf(flags, ctx, command);
+  } catch (error) {
+    const alone = () =>
+      failureNoticeTargetOf(flags, ctx, command, { configFile: false }).catch(() => undefined);
+    return withFailureNotice(ctx, alone, () => Promise.reject(error));
+  }
+}
+
+/**
  * The recipients of a command that reads its settings once, in its own setup: `settled` (the
  * setup's hook) reads them there, before the setup's next step (the API key) can fail, and
  * `run` tells them if the work fails after that. Reading the settings a second time for the

@@ -272,14 +272,17 @@ test("a config file someone broke is told to the recipients the environment name
     const env = settings(smtp.url, sim.baseUrl);
     const report = await runCliIn(broken, ["report", "data-freshness"], env);
     const run = await runCliIn(broken, ["run", "data-freshness", "--portal", "acme"], env);
+    // A batch reads its own settings before any portal's: their failure is told the same way.
+    const batch = await runCliIn(broken, ["extract", "--all-portals"], env);
     await smtp.close();
-    for (const failed of [report, run]) {
+    for (const failed of [report, run, batch]) {
       expect(failed.code).toBe(2);
       expect(lastLine(failed.stderr)).toContain("not valid JSON");
     }
     expect(smtp.received.map((m) => m.parsed.subject)).toEqual([
       expect.stringMatching(/^lms-export report data-freshness failed on /),
       expect.stringMatching(/^lms-export run data-freshness --portal acme failed on /),
+      expect.stringMatching(/^lms-export extract --all-portals failed on /),
     ]);
     expect(smtp.received[1]?.parsed.text).toContain(lastLine(run.stderr));
   } finally {

@@ -5,8 +5,8 @@ import { extractAllPortals } from "../extract-all-portals.js";
 import { extractCommand } from "../extract-command.js";
 import { withExtractOptions } from "../extract-options.js";
 import {
+  batchNoticeTarget,
   FailureNotice,
-  failureNoticeTargetOf,
   portalCommandName,
   withFailureNotice,
 } from "../failure-notice-step.js";
@@ -49,7 +49,7 @@ export function registerExtract(root: Argv, ctx: CliContext): Argv {
       // Failure recipients come from the environment or the config file: extract has no mail flags.
       if (args.allPortals) {
         // The batch's own settings, read once here: each portal's extract reads its own.
-        const notice = await failureNoticeTargetOf(args, ctx, portalCommandName("extract", args));
+        const notice = await batchNoticeTarget(args, ctx, portalCommandName("extract", args));
         await withFailureNotice(ctx, notice, () => extractAllPortals(args, ctx));
         return;
       }

@@ -15,8 +15,8 @@ import type { CommandArgs } from "../command-args.js";
 import { type SettingsHook, setupCommand, withDatabase } from "../command-setup.js";
 import type { CliContext } from "../context.js";
 import {
+  batchNoticeTarget,
   FailureNotice,
-  failureNoticeTargetOf,
   portalCommandName,
   withFailureNotice,
 } from "../failure-notice-step.js";
@@ -96,7 +96,7 @@ async function publishHandler(
       );
     }
     // The batch's own settings name whom to tell: each portal's publish reads its own.
-    const notice = await failureNoticeTargetOf(args, ctx, portalCommandName("publish", args));
+    const notice = await batchNoticeTarget(args, ctx, portalCommandName("publish", args));
     const { names, atOnce } = await configuredPortals(args, ctx);
     await withFailureNotice(ctx, notice, () =>
       forEachPortal(names, atOnce, ctx, (name, portalCtx) =>
