@@ -26,6 +26,8 @@ export async function readPipe(
   let quiet = quietWarning(options, `the pipe ${path} has not been written to yet`);
   const stop = () => socket.destroy(new LmsExportError("interrupted", "interrupted"));
   signal?.addEventListener("abort", stop, { once: true });
+  // A stop that came while the pipe was being opened was heard by no one: take it now.
+  if (signal?.aborted) stop();
   try {
     const chunks: Buffer[] = [];
     let size = 0;
