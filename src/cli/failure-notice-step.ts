@@ -116,20 +116,31 @@ export class FailureNotice {
     return withFailureNotice(this.ctx, () => this.target ?? this.withoutSettings(), work);
   }
 
-  /**
-   * When the command failed before its settings were read: the recipients and mail server of
-   * the top-level settings (a `--portal` name not in the config file), else of the environment
-   * and flags alone (a config file someone broke, the commonest reason), if they name any: a
-   * scheduled job still tells someone that its settings went wrong.
-   */
+  /** When the command failed before its settings were read: see recipientsWithoutSettings. */
   private async withoutSettings(): Promise<FailureNoticeTarget | undefined> {
     if (this.read) return undefined;
-    const { ctx, command } = this;
-    const flags = { ...this.flags, portal: undefined };
-    const topLevel = await failureNoticeTargetOf(flags, ctx, command).catch(() => undefined);
-    if (topLevel !== undefined) return topLevel;
-    return failureNoticeTargetOf(flags, ctx, command, { configFile: false }).catch(() => undefined);
+    return recipientsWithoutSettings(this.flags, this.ctx, this.command);
   }
+}
+
+/**
+ * The recipients of a command (run with `flags`) that failed before its settings were read: those
+ * and the mail server of the top-level settings (a `--portal` name not in the config file), else
+ * of the environment and flags alone (a config file someone broke, the commonest reason), if they
+ * name any: a scheduled job still tells someone that its settings went wrong. `schedule` asks the
+ * same to know whether such a run told anyone.
+ */
+export async function recipientsWithoutSettings(
+  flags: Readonly<Record<string, unknown>>,
+  ctx: CliContext,
+  command: string,
+): Promise<FailureNoticeTarget | undefined> {
+  const topLevel = { ...flags, portal: undefined };
+  const target = await failureNoticeTargetOf(topLevel, ctx, command).catch(() => undefined);
+  if (target !== undefined) return target;
+  return failureNoticeTargetOf(topLevel, ctx, command, { configFile: false }).catch(
+    () => undefined,
+  );
 }
 
 /** `lms-export WORDS`, each word quoted for a shell: how a notice names the command. */

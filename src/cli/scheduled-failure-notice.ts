@@ -19,6 +19,7 @@ import {
   failureNoticeTarget,
   failureNoticeTargetOf,
   noticeCommandName,
+  recipientsWithoutSettings,
 } from "./failure-notice-step.js";
 import type { CheckCommandLine } from "./scheduled-command.js";
 
@@ -41,24 +42,6 @@ function reasonOf(outcome: RunOutcome): string {
 
 /** The recipients the settings read now name, or why those settings cannot be read. */
 type NowRead = { target: FailureNoticeTarget | undefined } | { unread: unknown };
-
-/**
- * Whether a run whose settings did not read (`flags`'s) still found recipients to tell, as
- * FailureNotice looks for them: the top-level settings (a `--portal` name the file lacks), then
- * the environment and flags alone.
- */
-async function runFoundRecipients(
-  flags: Readonly<Record<string, unknown>>,
-  ctx: CliContext,
-  command: string,
-): Promise<boolean> {
-  const topLevel = { ...flags, portal: undefined };
-  for (const options of [{}, { configFile: false as const }]) {
-    const target = await failureNoticeTargetOf(topLevel, ctx, command, options).catch(() => {});
-    if (target !== undefined) return true;
-  }
-  return false;
-}
 
 /**
  * The recipients and mail server the schedule read when it started (`started`), the password
@@ -105,7 +88,7 @@ export function scheduledFailureNotice(
       reason = reasonOf(outcome);
     } else {
       // A run that read its settings, or found recipients without them, told them itself.
-      if ("target" in now || (await runFoundRecipients(flags, ctx, command))) return;
+      if ("target" in now || (await recipientsWithoutSettings(flags, ctx, command))) return;
       target = await startingTarget(started, ctx, command);
       reason = unreadReason(outcome.exitCode, now.unread, target);
     }
