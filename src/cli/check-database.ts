@@ -9,9 +9,9 @@ import type { ResolvedConfig } from "../config/resolve.js";
 import { errorFirstLine, errorText } from "../errors/error-text.js";
 import { type DatabaseState, type LatestRun, readDatabaseState } from "../load/database-state.js";
 import { DatabaseLockedError } from "../load/open-errors.js";
+import { checkpointWritesThem } from "../load/wal-replay-failed.js";
 import { utcText } from "../report/html/loaded-text.js";
 import { type RosterCoverage, rosterCoverage, rosterWarning } from "../report/roster-coverage.js";
-import { pathWord } from "../text/shell-word.js";
 import type { CheckLine } from "./check-report-settings.js";
 
 const WHAT = "database";
@@ -51,7 +51,7 @@ export async function checkDatabase(
       "warning",
       WHAT,
       // Only a full disk leaves them so (walAwaitsWriter); a read-only command leaves the .wal.
-      `${db} has changes waiting in its .wal file that could not be replayed with the disk full; free space, then lms-export checkpoint --db ${pathWord(db)} writes them into the file (do not delete the .wal file)`,
+      `${db} has changes waiting in its .wal file that could not be replayed with the disk full; free space, then ${checkpointWritesThem(db)}`,
     );
   } else if (state.kind === "foreign") {
     line("failed", WHAT, `${db}: ${state.why}`);

@@ -32,6 +32,14 @@ export function walAwaitsWriter(message: string): boolean {
   return walReplayFailed(message) && !walNeverReplays(message) && looksLikeFullDisk(message);
 }
 
+/**
+ * The command that writes the changes of database `shown`'s log into its file: one that only
+ * reads the database replays the log in memory and leaves it, so it names `checkpoint`.
+ */
+export function checkpointWritesThem(shown: string): string {
+  return `lms-export checkpoint --db ${pathWord(shown)} writes them into the file (do not delete the .wal file)`;
+}
+
 /** The failure to open database `shown` whose log DuckDB failed to replay with `message`. */
 export function walReplayError(
   shown: string,
@@ -42,8 +50,7 @@ export function walReplayError(
   if (walNeverReplays(message)) return walNeverReplaysError(shown, reason, options);
   const wal = `${basename(shown)}.wal`;
   const changes = `database ${shown} has changes in ${wal} that could not be written into it`;
-  // A command that only reads replays the log in memory and leaves it: checkpoint writes it in.
-  const checkpoint = `lms-export checkpoint --db ${pathWord(shown)} writes them into the file (do not delete the .wal file)`;
+  const checkpoint = checkpointWritesThem(shown);
   if (looksLikeFullDisk(message)) {
     return new LmsExportError(
       "disk-full",
