@@ -8,7 +8,8 @@
  */
 import type { ListSummary } from "../api/paginate.js";
 import type { Criterion } from "../api/types.js";
-import { LISTED_KEY } from "../load/unfinished-listings.js";
+// The checkpoint of a list whose every page is staged.
+import { LISTED_KEY as LISTED } from "../load/unfinished-listings.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { RESOURCES } from "../resources/registry.js";
 import { stillPresent } from "./confirm-gone.js";
@@ -63,9 +64,6 @@ function cursorCriteria(resource: ExtractedName, since: Date | undefined): Crite
 export function fetchAll(plan: FetchPlan, env: ExtractEnvironment): Promise<FetchOutcome> {
   return new ExtractRun(plan, env).run();
 }
-
-/** The checkpoint of a list whose every page is staged. */
-const LISTED = LISTED_KEY;
 
 /** The numeric keys of a done-set (ids). */
 function numbers(keys: ReadonlySet<string>): Set<number> {

@@ -79,8 +79,7 @@ export class StagingSession {
       await this.connection.run("COMMIT");
       if (pace) this.journal?.saved(pace);
     } catch (error) {
-      this.inTransaction = false;
-      await this.connection.run("ROLLBACK").catch(() => {});
+      await this.rollBack();
       throw error;
     }
   }
@@ -96,11 +95,16 @@ export class StagingSession {
         { keys: LIST(BIGINT) },
       );
     } catch (error) {
-      this.inTransaction = false;
-      await this.connection.run("ROLLBACK").catch(() => {});
+      await this.rollBack();
       throw error;
     }
     await this.commit(new Map());
+  }
+
+  /** Ends the open transaction, undoing it; its own failure is not the news. */
+  private async rollBack(): Promise<void> {
+    this.inTransaction = false;
+    await this.connection.run("ROLLBACK").catch(() => {});
   }
 
   close(): Promise<void> {
