@@ -23,8 +23,11 @@ test("a stop while the pipe is being opened ends the read as interrupted", async
   );
   // readPipe is now waiting for its open, which runs in the thread pool.
   controller.abort();
-  // A writer that closes at once: without the stop, the read ends with nothing read.
-  const writer = await open(path, constants.O_WRONLY);
+  // A writer that closes at once: without the stop, the read ends with nothing read. Opened
+  // read-write, which never blocks on a FIFO: a write-only open waits for a reader, and with the
+  // stop heard the reader may have closed its end before this open runs in the thread pool, so
+  // the test hung for its 60 s when the machine was busy.
+  const writer = await open(path, constants.O_RDWR);
   await writer.close();
   expect(await reading).toBe("LmsExportError: interrupted");
 });
