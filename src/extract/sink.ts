@@ -33,8 +33,8 @@ export interface RecordSink {
   /** Commits what is buffered, so a reader of the staging table sees every record added so far. */
   flush(): Promise<void>;
   /**
-   * Removes the staged copies of records with these keys, added so far: records a list's re-read
-   * proved removed from the portal while it was read.
+   * Removes the staged copies of records with these keys, added so far, typed or kept raw as
+   * rejects: records a list's re-read proved removed from the portal while it was read.
    */
   drop(keys: readonly number[]): Promise<void>;
   /** Writes what is buffered; answers the totals. */

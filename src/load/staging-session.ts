@@ -84,15 +84,26 @@ export class StagingSession {
     }
   }
 
-  /** Deletes the staged rows of these keys, in a transaction of its own (see StagingSink.drop). */
+  /**
+   * Deletes the staged rows of these keys, and the records of these keys that could not be typed,
+   * in a transaction of its own (see StagingSink.drop): a full merge keeps the stored row of a key
+   * its run rejected, as a record the portal still has.
+   */
   async remove(keys: readonly number[]): Promise<void> {
-    const key = quoteIdent(RESOURCES[this.resource].primaryKey);
+    const key = RESOURCES[this.resource].primaryKey;
+    const values = { keys: listValue(keys.map(BigInt)) };
+    const types = { keys: LIST(BIGINT) };
     await this.begin();
     try {
       await this.connection.run(
-        `DELETE FROM ${quoteIdent(stagingTable(this.resource))} WHERE ${key} IN (SELECT unnest($keys))`,
-        { keys: listValue(keys.map(BigInt)) },
-        { keys: LIST(BIGINT) },
+        `DELETE FROM ${quoteIdent(stagingTable(this.resource))} WHERE ${quoteIdent(key)} IN (SELECT unnest($keys))`,
+        values,
+        types,
+      );
+      await this.connection.run(
+        `DELETE FROM _rejects WHERE run_id = ${this.runId} AND resource = '${this.resource}' AND TRY_CAST(json_extract_string(raw, '$.${key}') AS BIGINT) IN (SELECT unnest($keys))`,
+        values,
+        types,
       );
     } catch (error) {
       await this.rollBack();
