@@ -6,7 +6,6 @@
  * A run that fails or is interrupted leaves the resource tables as they were and its staged work
  * and checkpoints in place, so `--resume` continues it.
  */
-import type { ListSummary } from "../api/paginate.js";
 import type { Criterion } from "../api/types.js";
 // The checkpoint of a list whose every page is staged.
 import { LISTED_KEY as LISTED } from "../load/unfinished-listings.js";
@@ -15,6 +14,7 @@ import { RESOURCES } from "../resources/registry.js";
 import { stillPresent } from "./confirm-gone.js";
 import { FanoutQueue } from "./fanout-queue.js";
 import type { ExtractEnvironment, FetchOutcome, FetchPlan, ResourceOutcome } from "./fetch-plan.js";
+import { ListingTally } from "./listing-tally.js";
 import {
   extractionOf,
   FANOUT,
@@ -161,33 +161,13 @@ class ExtractRun {
     this.progress.received(resource, records);
   }
 
-  /**
-   * A listing's count of the pages it yielded, and at its end the requests that yielded none
-   * (page one asked again to see the order held, a key range that answered nothing new) added to
-   * the resource's: `_run_resources` counts what was sent, which the pages alone undercount.
-   * One per listing: a resource's child listings run side by side.
-   */
-  private listingTally(resource: ExtractedName) {
-    let pages = 0;
-    let vanished: readonly number[] = [];
-    return {
-      page: () => {
-        pages += 1;
+  private listingTally(resource: ExtractedName): ListingTally {
+    return new ListingTally(resource, {
+      logger: this.env.logger,
+      countRequests: (extra) => {
+        this.outcome(resource).requests += extra;
       },
-      onSummary: (summary: ListSummary) => {
-        this.outcome(resource).requests += Math.max(0, summary.requests - pages);
-        vanished = summary.vanished;
-      },
-      /** Unstages what the list's re-read proved removed, so the tables never hold it. */
-      dropVanished: async () => {
-        if (vanished.length === 0) return;
-        this.env.logger.info(
-          `${resource}: ${vanished.length} records listed while the list moved were gone when it was read again; not stored`,
-          { resource, gone: vanished.length },
-        );
-        await this.sink(resource).drop(vanished);
-      },
-    };
+    });
   }
 
   /** Pushes the ids that records of `parent` carry to the fan-out queues that take them. */
@@ -203,7 +183,14 @@ class ExtractRun {
     }
   }
 
-  /** Every page of one parent's children, then the parent marked done. */
+  /**
+   * Every page of one parent's children, staged together with the parent's done mark. Held until
+   * the listing ends so that no commit stages part of a parent: a resumed run lists again whole
+   * each parent not marked done, and part of one staged by the stopped attempt would be merged
+   * with that listing, though the portal may have removed some of it since. Telling such rows
+   * apart afterwards would rest on each child naming the parent it was listed for, which the
+   * interface does not promise. A parent's children are a few pages at most.
+   */
   private async fetchChildren(resource: PerParentName, parentId: number): Promise<void> {
     const sink = this.sink(resource);
     const tally = this.listingTally(resource);
@@ -215,14 +202,15 @@ class ExtractRun {
       pageSize: this.plan.pageSize,
       onSummary: tally.onSummary,
     });
+    const children: unknown[] = [];
     for await (const page of pages) {
       tally.page();
       this.counted(resource, page.records.length);
       this.emit(resource, page.records);
-      await sink.add(page.records);
+      for (const record of page.records) children.push(record);
     }
-    await tally.dropVanished();
-    await sink.add([], { kind: extractionOf(resource).checkpoint, keys: [String(parentId)] });
+    const kept = tally.withoutVanished(children, RESOURCES[resource].primaryKey);
+    await sink.add(kept, { kind: extractionOf(resource).checkpoint, keys: [String(parentId)] });
   }
 
   /** One record by id; an id the portal does not know is recorded, not fatal. */
@@ -263,7 +251,7 @@ class ExtractRun {
         this.emit(resource, page.records);
         await this.sink(resource).add(page.records);
       }
-      await tally.dropVanished();
+      await tally.dropVanished(this.sink(resource));
       await this.sink(resource).add([], {
         kind: extractionOf(resource).checkpoint,
         keys: [LISTED],
