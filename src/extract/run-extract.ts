@@ -15,6 +15,7 @@ import { stillPresent } from "./confirm-gone.js";
 import { FanoutQueue } from "./fanout-queue.js";
 import type { ExtractEnvironment, FetchOutcome, FetchPlan, ResourceOutcome } from "./fetch-plan.js";
 import { ListingTally } from "./listing-tally.js";
+import { HoldBudget, ParentChildren } from "./parent-children.js";
 import {
   extractionOf,
   FANOUT,
@@ -82,6 +83,8 @@ class ExtractRun {
   private readonly started = Date.now();
   /** An incremental run's parents whose children are stored, per child (seedStored). */
   private readonly storedParents = new Map<FanoutName, ReadonlySet<number>>();
+  /** What the child listings in flight may still hold (parent-children.ts). */
+  private readonly held = new HoldBudget();
 
   constructor(
     private readonly plan: FetchPlan,
@@ -183,16 +186,8 @@ class ExtractRun {
     }
   }
 
-  /**
-   * Every page of one parent's children, staged together with the parent's done mark. Held until
-   * the listing ends so that no commit stages part of a parent: a resumed run lists again whole
-   * each parent not marked done, and part of one staged by the stopped attempt would be merged
-   * with that listing, though the portal may have removed some of it since. Telling such rows
-   * apart afterwards would rest on each child naming the parent it was listed for, which the
-   * interface does not promise. A parent's children are a few pages at most.
-   */
+  /** Every page of one parent's children, staged as parent-children.ts says. */
   private async fetchChildren(resource: PerParentName, parentId: number): Promise<void> {
-    const sink = this.sink(resource);
     const tally = this.listingTally(resource);
     const stored = this.storedParents.get(resource);
     // A parent none of whose children is stored is listed whole (seedStored).
@@ -202,15 +197,31 @@ class ExtractRun {
       pageSize: this.plan.pageSize,
       onSummary: tally.onSummary,
     });
-    const children: unknown[] = [];
-    for await (const page of pages) {
-      tally.page();
-      this.counted(resource, page.records.length);
-      this.emit(resource, page.records);
-      for (const record of page.records) children.push(record);
+    const extraction = extractionOf(resource);
+    const children = new ParentChildren(
+      this.sink(resource),
+      this.held,
+      tally,
+      {
+        id: parentId,
+        done: extraction.checkpoint,
+        primaryKey: RESOURCES[resource].primaryKey,
+        label: `${resource}: the records listed for ${extraction.kind === "perParent" ? extraction.parentField : "parent"} ${parentId}`,
+      },
+      this.env.logger,
+    );
+    try {
+      for await (const page of pages) {
+        tally.page();
+        this.counted(resource, page.records.length);
+        this.emit(resource, page.records);
+        await children.add(page.records);
+      }
+    } catch (error) {
+      children.abandon();
+      throw error;
     }
-    const kept = tally.withoutVanished(children, RESOURCES[resource].primaryKey);
-    await sink.add(kept, { kind: extractionOf(resource).checkpoint, keys: [String(parentId)] });
+    await children.end();
   }
 
   /** One record by id; an id the portal does not know is recorded, not fatal. */

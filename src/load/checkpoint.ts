@@ -1,7 +1,9 @@
 /**
  * Resume checkpoints: what a run has finished, per resource and kind of work, as string keys.
  * Kinds: `page` (a list page's start offset), `parent` (a parent id whose children were all
- * fetched, e.g. a user's takes), `lookup` (an id looked up one by one, e.g. a product).
+ * fetched, e.g. a user's takes), `lookup` (an id looked up one by one, e.g. a product),
+ * `started` (a parent whose children were staged page by page, too many to hold until its
+ * listing ended: src/extract/parent-children.ts).
  *
  * Order matters for correctness: mark a key done only after the rows it produced were flushed to
  * staging. A kill between the flush and the mark fetches that work again on resume; the merge's
@@ -11,7 +13,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ExtractedName } from "../resources/registry.js";
 import { CHECKPOINT_TABLE } from "./staging.js";
 
-export type CheckpointKind = "page" | "parent" | "lookup";
+export type CheckpointKind = "page" | "parent" | "lookup" | "started";
 
 /** Joins the keys of one mark into one text parameter (ASCII unit separator, chr(31)). */
 const KEY_SEPARATOR = "\u001f";

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runExtract } from "../../src/extract/extract.js";
 import { openDatabase } from "../../src/load/database.js";
-import { silentLogger } from "../../src/log/logger.js";
-import { startSimulator } from "../../src/simulator/server.js";
+import { type Logger, silentLogger } from "../../src/log/logger.js";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/server.js";
 import { expectTablesEqualPortal, normaliseTable } from "../helpers/table-snapshot.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 import { forwardingPortal } from "./forwarding-portal.js";
@@ -26,30 +26,35 @@ function takesUser(path: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** An extract through `baseUrl` stopped through its signal at its `stopAt`-th takes request. */
+/** How many takes listings' pages the portal was asked for. */
+const takesPages = (portal: { paths: string[] }) =>
+  portal.paths.filter((path) => takesUser(path) !== undefined).length;
+
+/**
+ * An extract through `baseUrl` with pages of `pageSize` (10 unless said), stopped through its
+ * signal once `when` holds, then resumed after `meanwhile`.
+ */
 async function stoppedThenResumed(
   file: string,
-  portal: { baseUrl: string; paths: string[] },
-  stopAt: number,
+  portal: { baseUrl: string },
+  stop: { when: () => boolean; logger?: Logger; pageSize?: number },
   meanwhile: () => void = () => {},
 ) {
   const db = await openDatabase(join(dir, file));
-  const clientOptions = { baseUrl: portal.baseUrl, apiKey: KEY, concurrency: 2, pageSize: 10 };
+  const clientOptions = {
+    baseUrl: portal.baseUrl,
+    apiKey: KEY,
+    concurrency: 2,
+    pageSize: stop.pageSize ?? 10,
+  };
   const controller = new AbortController();
   const watch = setInterval(() => {
-    if (portal.paths.filter((p) => takesUser(p) !== undefined).length >= stopAt) {
-      controller.abort();
-    }
+    if (stop.when()) controller.abort();
   }, 1);
+  const logger = stop.logger ?? silentLogger;
   try {
     await expect(
-      runExtract({
-        db,
-        clientOptions,
-        mode: "full",
-        logger: silentLogger,
-        signal: controller.signal,
-      }),
+      runExtract({ db, clientOptions, mode: "full", logger, signal: controller.signal }),
     ).rejects.toThrow(/interrupted/);
   } finally {
     clearInterval(watch);
@@ -57,6 +62,12 @@ async function stoppedThenResumed(
   meanwhile();
   await runExtract({ db, clientOptions, mode: "full", logger: silentLogger, resume: true });
   return db;
+}
+
+/** Removes every other take of `user` from the portal. */
+function removeHalfOf(sim: RunningSimulator, user: number): void {
+  const takes = sim.data.takesForUser(user).map((take) => Number(take.take_id));
+  for (const id of takes.filter((_, i) => i % 2 === 0)) sim.data.removeKey("take", id);
 }
 
 /** Runs `check` on the resumed database, then closes it, the proxy and the simulator. */
@@ -96,7 +107,9 @@ describe("extract --resume after a stop among users' takes", () => {
         return JSON.stringify(answer);
       },
     });
-    const db = await stoppedThenResumed("other-user.duckdb", portal, 30);
+    const db = await stoppedThenResumed("other-user.duckdb", portal, {
+      when: () => takesPages(portal) >= 30,
+    });
     await checked(db, [portal, sim], async (connection) => {
       const takes = await normaliseTable(connection, "take");
       const portalIds = sim.data.list("take").map((take) => Number(take.take_id));
@@ -136,12 +149,52 @@ describe("extract --resume after a stop among users' takes", () => {
           sim.data.takesForUser(user).length > 10 && starts.filter((s) => s === 0).length === 1,
       );
       expect(unfinished.length).toBeGreaterThan(0);
-      for (const [user] of unfinished) {
-        const takes = sim.data.takesForUser(user).map((take) => Number(take.take_id));
-        for (const id of takes.filter((_, i) => i % 2 === 0)) sim.data.removeKey("take", id);
-      }
+      for (const [user] of unfinished) removeHalfOf(sim, user);
     };
-    const db = await stoppedThenResumed("half-read.duckdb", portal, 14, removeHalf);
+    const stop = { when: () => takesPages(portal) >= 14 };
+    const db = await stoppedThenResumed("half-read.duckdb", portal, stop, removeHalf);
+    await checked(db, [portal, sim], (connection) => expectTablesEqualPortal(connection, sim.data));
+  });
+
+  it("stores none of the takes removed from a user with too many to hold, half read at the stop", async () => {
+    // One user with 12,033 takes: more than are held, so they are staged as they come.
+    const sim = await startSimulator({
+      apiKey: KEY,
+      users: 1,
+      takesPerUser: 12_000,
+      seed: 47,
+      now: NOW,
+      faults: { latencyMs: 3 },
+    });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The last page of the user's takes is held back until the run has stopped, so that its
+    // listing cannot end before.
+    const portal = await forwardingPortal(sim, {
+      before: async (path, body) => {
+        if (takesUser(path) === undefined) return;
+        if ((JSON.parse(body) as { start: number }).start >= 11_000) await released;
+      },
+    });
+    let streaming = false;
+    const logger = {
+      ...silentLogger,
+      info: (message: string) => {
+        if (message.includes("staged as they come")) streaming = true;
+      },
+    };
+    const [user] = sim.data.userIds();
+    const db = await stoppedThenResumed(
+      "too-many.duckdb",
+      portal,
+      { when: () => streaming, logger, pageSize: 1000 },
+      () => {
+        release();
+        removeHalfOf(sim, user as number);
+      },
+    );
     await checked(db, [portal, sim], (connection) => expectTablesEqualPortal(connection, sim.data));
   });
 });
