@@ -241,10 +241,17 @@ gone_addresses AS (
 ),
 -- A manager the roster marks as gone (left_people), named by id or by address, is none: the
 -- person's group admins stand in, rather than a leaver's mailbox getting their rows.
+-- An address is lower-cased here only when DuckDB's lower() gives what the mail split's
+-- toLowerCase() gives: it turns "İ" into "i", not "i" and a combining dot, and a word's last "Σ"
+-- into "σ", not "ς", so "İlker@example.com" became another mailbox, ilker@example.com, and
+-- "ΝΊΚΟΣ@example.gr" a share apart from "νίκος@example.gr". An address holding either letter
+-- stays as written, and the split keys it (normaliseAddress in src/mail/address.ts).
 roster_managers AS MATERIALIZED (
   SELECT cells.user_id,
          CASE WHEN gone.user_id IS NULL AND gone_address.address IS NULL
-              THEN lower(coalesce(named.email, cells.cell)) END
+              THEN CASE WHEN regexp_matches(coalesce(named.email, cells.cell), '[İΣ]')
+                        THEN coalesce(named.email, cells.cell)
+                        ELSE lower(coalesce(named.email, cells.cell)) END END
            AS manager_email
   FROM manager_ids AS cells
   LEFT JOIN person_addresses AS named ON named.id = cells.id
@@ -254,7 +261,11 @@ roster_managers AS MATERIALIZED (
 ),
 admin_managers AS (
   SELECT member.user_grp_user_id AS user_id,
-         lower(nullif(regexp_replace(admin_user.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')) AS manager_email
+         -- Lower-cased as roster_managers does it: an address with "İ" or "Σ" stays as written.
+         CASE WHEN regexp_matches(admin_user.email, '[İΣ]')
+              THEN nullif(regexp_replace(admin_user.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')
+              ELSE lower(nullif(regexp_replace(admin_user.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')) END
+           AS manager_email
   FROM user_grp AS member
   JOIN user_grp AS admin ON admin.user_grp_grp_id = member.user_grp_grp_id
    AND admin.user_grp_group_admin = 1 AND admin.user_grp_user_id <> member.user_grp_user_id
