@@ -245,13 +245,17 @@ gone_addresses AS (
 -- toLowerCase() gives: it turns "İ" into "i", not "i" and a combining dot, and a word's last "Σ"
 -- into "σ", not "ς", so "İlker@example.com" became another mailbox, ilker@example.com, and
 -- "ΝΊΚΟΣ@example.gr" a share apart from "νίκος@example.gr". An address holding either letter
--- stays as written, and the split keys it (normaliseAddress in src/mail/address.ts).
+-- stays as written, and the split keys it (normaliseAddress in src/mail/address.ts). A cell
+-- without an @ (a name, an id that names no one or someone without an address) stays as written
+-- too, so that the split's warning and the copy of the rows without a manager show the roster's
+-- own text, which the person fixing the roster searches for.
 roster_managers AS MATERIALIZED (
   SELECT cells.user_id,
          CASE WHEN gone.user_id IS NULL AND gone_address.address IS NULL
-              THEN CASE WHEN regexp_matches(coalesce(named.email, cells.cell), '[İΣ]')
-                        THEN coalesce(named.email, cells.cell)
-                        ELSE lower(coalesce(named.email, cells.cell)) END END
+              THEN CASE WHEN contains(coalesce(named.email, cells.cell), '@')
+                             AND NOT regexp_matches(coalesce(named.email, cells.cell), '[İΣ]')
+                        THEN lower(coalesce(named.email, cells.cell))
+                        ELSE coalesce(named.email, cells.cell) END END
            AS manager_email
   FROM manager_ids AS cells
   LEFT JOIN person_addresses AS named ON named.id = cells.id

@@ -107,7 +107,9 @@ export async function splitAddressesOf(
   for (const source of sources) {
     for (const spelling of await splitSpellings(connection, source, column)) {
       const address = normaliseAddress(spelling);
-      if (!isMailAddress(address)) invalid.add(address);
+      // A value that is no address is named as the data writes it: the roster's own text is
+      // what its reader searches for to fix it.
+      if (!isMailAddress(address)) invalid.add(spelling);
       else spellings.set(address, (spellings.get(address) ?? new Set()).add(spelling));
     }
   }

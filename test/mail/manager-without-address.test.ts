@@ -7,23 +7,17 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { expect, test } from "vitest";
 import { useMailWorkspace } from "./cli-harness.js";
 import { csvPeople } from "./csv-people.js";
+import { setManagerCells } from "./manager-cells.js";
 import { mailEnv, teamComplianceMail, writeTeamCatalog } from "./team-catalog.js";
 
 const ws = useMailWorkspace();
 
 test("a manager named by the id of someone without an e-mail is named as such", async () => {
   await writeTeamCatalog(ws.dir, ["csv"]);
-  const instance = await DuckDBInstance.create(join(ws.dir, "lms.duckdb"));
-  const connection = await instance.connect();
-  await connection.run(`ALTER TABLE "user" ADD COLUMN manager_email VARCHAR`);
-  await connection.run(`UPDATE "user" SET manager_email = '203' WHERE user_id = 103`);
-  await connection.run(`UPDATE "user" SET manager_email = 'front desk' WHERE user_id = 104`);
-  connection.closeSync();
-  instance.closeSync();
+  await setManagerCells(ws.dir, { 103: "203", 104: "front desk" });
   const out = join(ws.dir, "out");
   const { run, received } = await ws.mailed(teamComplianceMail(), (url) => mailEnv(url, out));
   expect(run.code, run.stderr).toBe(0);
