@@ -20,6 +20,19 @@ const installed = postgresInstalled();
 
 const postgres = useBiServer(PASSWORD, installed);
 
+/** Publishes `db` into `schema` of the test's server; answers the publish's log lines. */
+async function publishInto(db: Parameters<typeof publishPostgres>[0], dir: string, schema: string) {
+  const passwordFile = join(dir, "pg-password");
+  await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+  const logger = collectingLogger();
+  await publishPostgres(db, {
+    settings: await pgSettings(postgres.current.url, { LMS_PG_PASSWORD_FILE: passwordFile }),
+    schema,
+    logger,
+  });
+  return logger;
+}
+
 describe.skipIf(!installed)("NUL characters published to PostgreSQL", () => {
   test("stand as U+FFFD in text and jsonb, with a warning per column; the database keeps them", async () => {
     const dir = await tempDir();
@@ -34,14 +47,7 @@ describe.skipIf(!installed)("NUL characters published to PostgreSQL", () => {
     await connection.run("UPDATE take SET _extra = $1 WHERE take_id = 1", [extra]);
     connection.closeSync();
 
-    const passwordFile = join(dir, "pg-password");
-    await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
-    const logger = collectingLogger();
-    await publishPostgres(db, {
-      settings: await pgSettings(postgres.current.url, { LMS_PG_PASSWORD_FILE: passwordFile }),
-      schema: "nul",
-      logger,
-    });
+    const logger = await publishInto(db, dir, "nul");
 
     const bi = await postgres.current.server.admin("bi");
     try {
@@ -69,5 +75,26 @@ describe.skipIf(!installed)("NUL characters published to PostgreSQL", () => {
     );
     expect(await firstRow(db, "SELECT grp_name FROM grp WHERE grp_id = 1")).toEqual(["a\0b\0"]);
     db.close();
+  });
+
+  test("a JSON value holding the text \\u0000, which is no NUL, arrives as it is, without a warning", async () => {
+    const dir = await tempDir();
+    const db = await filledDatabase(dir, "no-nul");
+    const connection = await db.connect();
+    const extra = '{"path":"C:\\\\u0000","twice":"\\\\\\\\u0000"}';
+    await connection.run("UPDATE take SET _extra = $1 WHERE take_id = 1", [extra]);
+    connection.closeSync();
+
+    const logger = await publishInto(db, dir, "no_nul");
+    db.close();
+
+    const bi = await postgres.current.server.admin("bi");
+    try {
+      const json = await bi.query("SELECT _extra FROM no_nul.take WHERE take_id = 1");
+      expect(json.rows[0]._extra).toEqual({ path: "C:\\u0000", twice: "\\\\u0000" });
+    } finally {
+      await bi.end();
+    }
+    expect(logger.lines.filter((line) => line.level === "warn")).toEqual([]);
   });
 });
