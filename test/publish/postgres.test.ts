@@ -168,9 +168,9 @@ describe.skipIf(!installed)("publish --postgres", () => {
     const db = await filledDatabase(dir, "refused");
     const first = await publishPostgres(db, { settings: await settings(), schema: "bi_refused" });
     const connection = await db.connect();
-    // DuckDB counts a year 0 (1 BC); PostgreSQL has no year 0 and refuses the value.
+    // DuckDB's dates reach back past 290,000 BC; PostgreSQL's stop at 4713 BC and it refuses this one.
     await connection.run(
-      "UPDATE take SET take_started_date = TIMESTAMP '0000-06-01 00:00:00' WHERE take_id = 1",
+      "UPDATE take SET take_started_date = TIMESTAMP '5000-06-01 (BC) 00:00:00' WHERE take_id = 1",
     );
     connection.closeSync();
     await expect(

@@ -46,6 +46,17 @@ function escaped(text: string): string {
 }
 
 /**
+ * A UTC timestamp as PostgreSQL reads it. Years before 1 (a portal's `0001-01-01T00:00:00+01:00`,
+ * an "unset" date of some systems, is 31 December of the year before 1 in UTC) are written with
+ * `BC`, as PostgreSQL has no year 0: DuckDB's year 0 is 1 BC, its year -1 is 2 BC.
+ */
+function utcTimestampText(timestamp: string): string {
+  const ad = `strftime(${timestamp}, '%Y-%m-%d %H:%M:%S.%f') || '+00'`;
+  const bc = `lpad(CAST(1 - year(${timestamp}) AS VARCHAR), 4, '0') || strftime(${timestamp}, '-%m-%d %H:%M:%S.%f') || '+00 BC'`;
+  return `CASE WHEN year(${timestamp}) > 0 THEN ${ad} ELSE ${bc} END`;
+}
+
+/**
  * The value of `column` as PostgreSQL's text COPY format reads it, `\N` for NULL. `holdsNul`: some
  * value holds the character NUL (nul-characters.ts), which then gives way; only then, as looking
  * for it in every value of every column would slow every publish down.
@@ -55,10 +66,9 @@ export function copyTextSql(column: PublishedColumn, holdsNul = false): string {
   const type = column.type;
   let text: string;
   if (type === "BOOLEAN") text = `CASE WHEN ${name} THEN 't' ELSE 'f' END`;
-  else if (type === "TIMESTAMP") text = `strftime(${name}, '%Y-%m-%d %H:%M:%S.%f') || '+00'`;
-  else if (type.startsWith("TIMESTAMP")) {
-    text = `strftime(timezone('UTC', ${name}), '%Y-%m-%d %H:%M:%S.%f') || '+00'`;
-  } else if (type === "JSON" || isNested(type)) {
+  else if (type === "TIMESTAMP") text = utcTimestampText(name);
+  else if (type.startsWith("TIMESTAMP")) text = utcTimestampText(`timezone('UTC', ${name})`);
+  else if (type === "JSON" || isNested(type)) {
     const json = type === "JSON" ? `CAST(${name} AS VARCHAR)` : `CAST(to_json(${name}) AS VARCHAR)`;
     text = escaped(holdsNul ? jsonWithoutNul(json) : json);
   } else if (pgType(type) === "TEXT") {
