@@ -24,6 +24,7 @@
  * - object: any JSON value, stored as its JSON text (a PHP backend sends `[]` for an empty object).
  * - unknown: strings as they are, anything else as JSON text.
  */
+import { withoutLoneSurrogates } from "./lone-surrogates.js";
 import { epochMicros, parseDateTimeMicros } from "./parse-datetime.js";
 
 const INT_TEXT = /^\s*[+-]?\d+\s*$/;
@@ -127,9 +128,9 @@ export function coerceStringList(value: unknown): (string | null)[] | undefined 
   return out;
 }
 
-/** JSON text of any value (`object` fields, `_extra`). */
+/** JSON text of any value (`object` fields, `_extra`); half a surrogate pair as U+FFFD. */
 export function jsonText(value: unknown): string {
-  return JSON.stringify(value) ?? "null";
+  return withoutLoneSurrogates(JSON.stringify(value) ?? "null");
 }
 
 /** Text of an `unknown` field: strings as they are, anything else as JSON. */

@@ -9,6 +9,7 @@ import {
   listValue,
   VARCHAR,
 } from "@duckdb/node-api";
+import { withoutLoneSurrogates } from "../encode/lone-surrogates.js";
 import type { Reject } from "../encode/to-record-batch.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { EXTRACTED, RESOURCES } from "../resources/registry.js";
@@ -61,15 +62,18 @@ function toDate(value: unknown): Date | null {
   return value instanceof DuckDBTimestampValue ? new Date(Number(value.micros / 1000n)) : null;
 }
 
-/** JSON text of any value, never throwing (bigints as strings, cycles as their String()). */
+/**
+ * JSON text of any value, never throwing (bigints as strings, cycles as their String()), half a
+ * surrogate pair as U+FFFD: DuckDB's JSON refuses its escape, and one record's would fail the run.
+ */
 export function safeJson(value: unknown): string {
   try {
-    return (
+    return withoutLoneSurrogates(
       JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) ??
-      "null"
+        "null",
     );
   } catch {
-    return JSON.stringify(String(value));
+    return withoutLoneSurrogates(JSON.stringify(String(value)));
   }
 }
 
