@@ -34,6 +34,15 @@ function suffixOf(offsetMinutes: number): string {
 }
 
 /**
+ * A year as ISO 8601 writes it: four digits at least, so that a date an edit set before the year
+ * 1000 (`0100-06-15`, an "unset" `0001-01-01`) reads back as the date it is, not `100-06-15`.
+ */
+function yearText(year: number): string {
+  const digits = String(Math.abs(year)).padStart(4, "0");
+  return year < 0 ? `-${digits}` : digits;
+}
+
+/**
  * Epoch seconds printed as ISO 8601 in the given offset, e.g. `2026-03-05T12:22:13+02:00`.
  * Calendar arithmetic by hand (days to civil date, as in H. Hinnant's algorithm) because this
  * runs for every date of every record served, and a Date plus toISOString costs several times more.
@@ -57,7 +66,7 @@ export function formatDate(seconds: number, offsetMinutes: number): string {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}${suffixOf(offsetMinutes)}`;
+  return `${yearText(year)}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}${suffixOf(offsetMinutes)}`;
 }
 
 const DATE_TIME =

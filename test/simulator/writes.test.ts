@@ -35,6 +35,18 @@ describe("writes", () => {
     );
   });
 
+  it("answers an access record's dates before the year 1000 with four-digit years", async () => {
+    const access = sim.data.list("product_access")[2];
+    for (const sent of ["0100-06-15T00:00:00Z", "0001-01-01T00:00:00Z", "0999-12-31T23:59:59Z"]) {
+      const answer = await api.post(`/product_access/edit/${access?.product_access_id}`, {
+        product_access_expired_date: sent,
+      });
+      const printed = single(answer).product_access_expired_date as string;
+      expect(printed).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      expect(Date.parse(printed)).toBe(Date.parse(sent));
+    }
+  });
+
   it("refuses group edits that break the data", async () => {
     const [root, child] = sim.data.list("grp");
     expectFailure(
