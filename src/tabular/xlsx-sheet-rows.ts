@@ -3,6 +3,7 @@
  * what the reader noted of cells. Strings in arrays, where exceljs's whole workbook kept a Cell
  * object per cell: this is what keeps a large sheet's memory small.
  */
+import { shownNumberFormat } from "./shown-number-format.js";
 import type { CellNote } from "./types.js";
 import { cellNote, cellText } from "./xlsx-cell-text.js";
 import type { SheetCell } from "./xlsx-row-cells.js";
@@ -31,8 +32,9 @@ export class SheetRows {
     let notes: Map<number, CellNote> | undefined;
     for (let i = 0; i < end; i++) {
       const cell = cells[i];
-      values[i] = cell === undefined ? null : cellText(cell.value, cell.numFmt);
-      const note = cell === undefined ? undefined : cellNote(cell.value, cell.numFmt);
+      const format = shownNumberFormat(cell?.numFmt);
+      values[i] = cell === undefined ? null : cellText(cell.value, format);
+      const note = cell === undefined ? undefined : cellNote(cell.value, format);
       if (note) {
         notes ??= new Map();
         notes.set(i, note);
