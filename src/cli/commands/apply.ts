@@ -101,9 +101,14 @@ function maxChangesProblem(max: number, planned: ApplyPlan): string | undefined 
   return `${planned.file.file} would change ${planned.counts.change} records, more than --max-changes ${max}; nothing was sent. Check the file, then raise --max-changes ${planned.counts.change}`;
 }
 
-/** The progress line, and `end()` to close a line a stop left open on a terminal. */
-function progressWriter(ctx: CliContext, quiet: boolean) {
-  const terminal = streamIsTTY(ctx.stderr);
+/**
+ * The progress line, and `end()` to close a line a stop left open on a terminal. In a JSON log
+ * that was asked for it is a log record, as every line on stderr then is, so a reader of the
+ * stream (jq, a supervisor watching how far a run got) never meets a line of text.
+ */
+function progressWriter(ctx: CliContext, quiet: boolean, logger: Logger) {
+  const json = ctx.stderrFormat?.json === true;
+  const terminal = !json && streamIsTTY(ctx.stderr);
   let lastShown = 0;
   let open = false;
   const update = (done: number, failed: number, total: number) => {
@@ -114,7 +119,8 @@ function progressWriter(ctx: CliContext, quiet: boolean) {
       ctx.stderr.write(`\r${line}${open ? "" : "\n"}`);
     } else if (done === total || done - lastShown >= Math.max(1, Math.ceil(total / 10))) {
       lastShown = done;
-      ctx.stderr.write(`${line}\n`);
+      if (json) logger.info(line, { sent: done, failed, total });
+      else ctx.stderr.write(`${line}\n`);
     }
   };
   const end = () => {
@@ -250,7 +256,7 @@ async function sendPlanned(
   },
 ): Promise<ApplyOutcome> {
   const { path, planned, config, logger, apiKey } = run;
-  const progress = progressWriter(ctx, config.quiet);
+  const progress = progressWriter(ctx, config.quiet, logger);
   const soFar: ApplySoFar = { done: 0, total: planned.file.rows.length };
   const onProgress = (done: number, failed: number, total: number) => {
     Object.assign(soFar, { done, total });
