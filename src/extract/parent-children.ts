@@ -24,6 +24,14 @@ export const HOLD_ROWS = 10_000;
 /** What the listings in flight may still hold. */
 export class HoldBudget {
   private left = HOLD_ROWS;
+  private told = false;
+
+  /** True the first time only: a run says once that it stages children as they come. */
+  firstOverflow(): boolean {
+    if (this.told) return false;
+    this.told = true;
+    return true;
+  }
 
   /** Takes `rows` from the budget; false (taking nothing) when fewer are left. */
   reserve(rows: number): boolean {
@@ -63,9 +71,11 @@ export class ParentChildren {
       return;
     }
     this.streaming = true;
-    this.logger.info(
-      `${this.parent.label} are staged as they come, as holding them until the listing ends would pass ${HOLD_ROWS} records held at once`,
-    );
+    if (this.budget.firstOverflow()) {
+      this.logger.info(
+        `${this.parent.label} are staged as they come, as holding them until the listing ends would pass ${HOLD_ROWS} records held at once (said once a run; so are others' past it)`,
+      );
+    }
     this.budget.release(this.held.length);
     const held = this.held;
     this.held = [];

@@ -82,14 +82,26 @@ it("users read side by side hold at most the bound between them; the one that wo
   await sink.flush();
   expect(await staged(connection)).toEqual([7_339n, `started ${big}`]);
   expect(lines).toEqual([
-    `${label(big)} are staged as they come, as holding them until the listing ends would pass ${HOLD_ROWS} records held at once`,
+    `${label(big)} are staged as they come, as holding them until the listing ends would pass ${HOLD_ROWS} records held at once (said once a run; so are others' past it)`,
   ]);
+  // A second user past the bound (2,324 left) is staged as it comes too, and not said again.
+  const fourth = listing(big + 1_000);
+  await fourth.add(takesOf(middle).slice(0, 3_000));
+  await fourth.end();
+  expect(lines).toHaveLength(1);
   // The held users are staged with their done marks when their listings end, and what they held
   // is free again.
   for (const ended of [third, first, second]) await ended.end();
   await sink.finish();
-  const marks = [`parent ${big}`, `parent ${middle}`, `parent ${small}`, `started ${big}`];
-  expect(await staged(connection)).toEqual([15_015n, marks.sort().join(",")]);
+  const marks = [
+    `parent ${big}`,
+    `parent ${middle}`,
+    `parent ${small}`,
+    `parent ${big + 1_000}`,
+    `started ${big}`,
+    `started ${big + 1_000}`,
+  ];
+  expect(await staged(connection)).toEqual([18_015n, marks.sort().join(",")]);
   expect(budget.reserve(HOLD_ROWS)).toBe(true);
   db.close();
 });
