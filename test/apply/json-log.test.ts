@@ -3,7 +3,6 @@
  * record (`sent`, `failed`, `total`), so a program reading the log meets no line of text.
  */
 import { describe, expect, it } from "vitest";
-import { collect, spawnCli } from "../helpers/spawn-cli.js";
 import { csvFile, fixtureForFile } from "./fixture.js";
 
 const fixture = fixtureForFile(61, 40);
@@ -20,15 +19,8 @@ describe("apply: a JSON log", () => {
       "product_access_id,product_access_status",
       ...ids.map((id) => `${id},expired`),
     ]);
-    const child = spawnCli([
-      "apply",
-      path,
-      "--op",
-      "product_access.edit",
-      "--yes",
-      ...fx.flags, // --log-format json among them
-    ]);
-    const run = await collect(child);
+    // In-process, its stderr as the command writes it; --log-format json is among the flags.
+    const run = await fx.run(["apply", path, "--op", "product_access.edit", "--yes"]);
     expect(run.code, run.stderr).toBe(0);
     const records = run.stderr
       .split("\n")

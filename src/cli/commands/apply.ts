@@ -103,11 +103,16 @@ function maxChangesProblem(max: number, planned: ApplyPlan): string | undefined 
 
 /**
  * The progress line, and `end()` to close a line a stop left open on a terminal. In a JSON log
- * that was asked for it is a log record, as every line on stderr then is, so a reader of the
- * stream (jq, a supervisor watching how far a run got) never meets a line of text.
+ * (asked for, or the default off a terminal) it is a log record, as the log's other lines are, so
+ * a reader of the stream (jq, a supervisor watching how far a run got) never meets a line of text.
  */
-function progressWriter(ctx: CliContext, quiet: boolean, logger: Logger) {
-  const json = ctx.stderrFormat?.json === true;
+function progressWriter(
+  ctx: CliContext,
+  config: { quiet: boolean; logFormat: "human" | "json" },
+  logger: Logger,
+) {
+  const { quiet } = config;
+  const json = config.logFormat === "json";
   const terminal = !json && streamIsTTY(ctx.stderr);
   let lastShown = 0;
   let open = false;
@@ -256,7 +261,7 @@ async function sendPlanned(
   },
 ): Promise<ApplyOutcome> {
   const { path, planned, config, logger, apiKey } = run;
-  const progress = progressWriter(ctx, config.quiet, logger);
+  const progress = progressWriter(ctx, config, logger);
   const soFar: ApplySoFar = { done: 0, total: planned.file.rows.length };
   const onProgress = (done: number, failed: number, total: number) => {
     Object.assign(soFar, { done, total });
