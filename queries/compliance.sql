@@ -250,35 +250,38 @@ gone_addresses AS (
 -- too, so that the split's warning and the copy of the rows without a manager show the roster's
 -- own text, which the person fixing the roster searches for.
 roster_managers AS MATERIALIZED (
-  SELECT cells.user_id,
-         CASE WHEN gone.user_id IS NULL AND gone_address.address IS NULL
-              THEN CASE WHEN contains(coalesce(named.email, cells.cell), '@')
-                             AND NOT regexp_matches(coalesce(named.email, cells.cell), '[İΣ]')
-                        THEN lower(coalesce(named.email, cells.cell))
-                        ELSE coalesce(named.email, cells.cell) END END
+  SELECT user_id,
+         CASE WHEN NOT is_gone
+              THEN CASE WHEN contains(written, '@') AND NOT regexp_matches(written, '[İΣ]')
+                        THEN lower(written) ELSE written END END
            AS manager_email
-  FROM manager_ids AS cells
-  LEFT JOIN person_addresses AS named ON named.id = cells.id
-  LEFT JOIN left_people AS gone ON gone.user_id = named.user_id
-  LEFT JOIN gone_addresses AS gone_address
-    ON gone_address.address = nfc_normalize(lower(nfc_normalize(cells.cell)))
+  FROM (
+    SELECT cells.user_id, coalesce(named.email, cells.cell) AS written,
+           gone.user_id IS NOT NULL OR gone_address.address IS NOT NULL AS is_gone
+    FROM manager_ids AS cells
+    LEFT JOIN person_addresses AS named ON named.id = cells.id
+    LEFT JOIN left_people AS gone ON gone.user_id = named.user_id
+    LEFT JOIN gone_addresses AS gone_address
+      ON gone_address.address = nfc_normalize(lower(nfc_normalize(cells.cell)))
+  )
 ),
 admin_managers AS (
-  SELECT member.user_grp_user_id AS user_id,
+  SELECT user_id,
          -- Lower-cased as roster_managers does it: an address with "İ" or "Σ" stays as written.
-         CASE WHEN regexp_matches(admin_user.email, '[İΣ]')
-              THEN nullif(regexp_replace(admin_user.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')
-              ELSE lower(nullif(regexp_replace(admin_user.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '')) END
-           AS manager_email
-  FROM user_grp AS member
-  JOIN user_grp AS admin ON admin.user_grp_grp_id = member.user_grp_grp_id
-   AND admin.user_grp_group_admin = 1 AND admin.user_grp_user_id <> member.user_grp_user_id
-  JOIN "user" AS admin_user ON admin_user.user_id = admin.user_grp_user_id
-  WHERE NOT EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = admin_user.user_id)
-    AND NOT EXISTS (
-    SELECT 1 FROM user_grp AS own
-    WHERE own.user_grp_grp_id = member.user_grp_grp_id
-      AND own.user_grp_user_id = member.user_grp_user_id AND own.user_grp_group_admin = 1
+         CASE WHEN regexp_matches(email, '[İΣ]') THEN email ELSE lower(email) END AS manager_email
+  FROM (
+    SELECT member.user_grp_user_id AS user_id,
+           nullif(regexp_replace(admin_user.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '') AS email
+    FROM user_grp AS member
+    JOIN user_grp AS admin ON admin.user_grp_grp_id = member.user_grp_grp_id
+     AND admin.user_grp_group_admin = 1 AND admin.user_grp_user_id <> member.user_grp_user_id
+    JOIN "user" AS admin_user ON admin_user.user_id = admin.user_grp_user_id
+    WHERE NOT EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = admin_user.user_id)
+      AND NOT EXISTS (
+      SELECT 1 FROM user_grp AS own
+      WHERE own.user_grp_grp_id = member.user_grp_grp_id
+        AND own.user_grp_user_id = member.user_grp_user_id AND own.user_grp_group_admin = 1
+    )
   )
 ),
 managers AS MATERIALIZED (
