@@ -1,7 +1,7 @@
 /**
  * What an interrupted attempt staged of the listings it did not finish, discarded when its run is
- * resumed. A resumed run lists such a list again whole (one not marked listed), and that
- * listing alone says what the portal holds: a record the
+ * resumed. A resumed run lists such a listing again whole (a list not marked listed, a parent
+ * marked started but not done), and that listing alone says what the portal holds: a record the
  * stopped attempt staged that the portal removed since, or that the attempt's re-read by key
  * ranges would have found gone, is on none of its pages. Kept, it would be merged with the rest,
  * and a full run would store a record the portal no longer has.
