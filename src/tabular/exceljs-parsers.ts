@@ -47,6 +47,8 @@ export interface CellStyle {
 /** lib/xlsx/xform/style/styles-xform.js */
 export interface Styles extends Xform<unknown> {
   getStyleModel(id: number): CellStyle | null;
+  /** Set once the part is parsed: the workbook's own number formats by id. */
+  index?: { numFmt: (string | undefined)[] };
 }
 
 /** lib/xlsx/xform/strings/shared-strings-xform.js */

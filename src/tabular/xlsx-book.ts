@@ -11,6 +11,7 @@ import {
   StylesXform,
   WorkbookXform,
 } from "./exceljs-parsers.js";
+import { withLocaleDateFormats } from "./xlsx-locale-date-formats.js";
 import { ownSharedStrings } from "./xlsx-own-strings.js";
 import { type Part, readPart } from "./xlsx-package.js";
 
@@ -64,7 +65,8 @@ export async function readBook(parts: ReadonlyMap<string, Part>): Promise<Book> 
 export async function readCellParts(parts: ReadonlyMap<string, Part>) {
   const sharedStrings = await readPart(parts, "xl/sharedStrings.xml", new SharedStringsXform());
   if (sharedStrings) ownSharedStrings(sharedStrings);
-  return { styles: await readPart(parts, "xl/styles.xml", new StylesXform()), sharedStrings };
+  const styles = await readPart(parts, "xl/styles.xml", new StylesXform());
+  return { styles: withLocaleDateFormats(styles), sharedStrings };
 }
 
 /** Link targets by relationship Id, from the sheet's own relationships part. */

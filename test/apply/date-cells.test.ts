@@ -4,7 +4,9 @@
  * its text says, not its year alone read as a serial day (2027 under a date format is
  * 1905-07-19). A serial cell under Excel's built-in date and time format 22, which Excel gives a
  * date typed with a time (`1/1/2027 23:59`), sends its time; under the built-in date format 14
- * the day alone, as the sheet shows it.
+ * the day alone, as the sheet shows it. A serial cell under a built-in format whose text depends
+ * on the language of Excel (27-36, 50-58: Japanese, Chinese, Korean dates and times, which a
+ * workbook refers to by id alone) is a date too, with its time.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -73,6 +75,16 @@ describe("apply: date cells of a workbook", () => {
       `s="1"><v>${LAST_MINUTE}</v>`,
       `s="2"><v>${NOON}</v>`,
       [0, 22, 14],
+    );
+    expect(dates).toEqual(["2027-01-01T23:59:00.000Z", "2027-01-01T00:00:00.000Z"]);
+  });
+
+  it("sends a date under a built-in format Excel words by language, with its time", async () => {
+    const dates = await appliedDates(
+      fixture(),
+      `s="1"><v>${LAST_MINUTE}</v>`,
+      `s="2"><v>46388</v>`,
+      [0, 31, 57],
     );
     expect(dates).toEqual(["2027-01-01T23:59:00.000Z", "2027-01-01T00:00:00.000Z"]);
   });
