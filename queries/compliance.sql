@@ -276,7 +276,8 @@ roster_managers AS MATERIALIZED (
          CASE WHEN NOT is_gone
               THEN CASE WHEN contains(written, '@') AND NOT regexp_matches(written, '[İΣ]')
                         THEN lower(written) ELSE written END END
-           AS manager_email
+           AS manager_email,
+         written
   FROM (
     SELECT cells.user_id, coalesce(named.email, cells.cell) AS written,
            gone.user_id IS NOT NULL OR gone_address.address IS NOT NULL AS is_gone
@@ -290,7 +291,8 @@ roster_managers AS MATERIALIZED (
 admin_managers AS (
   SELECT user_id,
          -- Lower-cased as roster_managers does it: an address with "İ" or "Σ" stays as written.
-         CASE WHEN regexp_matches(email, '[İΣ]') THEN email ELSE lower(email) END AS manager_email
+         CASE WHEN regexp_matches(email, '[İΣ]') THEN email ELSE lower(email) END AS manager_email,
+         email AS written
   FROM (
     SELECT member.user_grp_user_id AS user_id,
            nullif(regexp_replace(admin_user.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '') AS email
@@ -306,13 +308,22 @@ admin_managers AS (
     )
   )
 ),
+-- One row per person and mailbox: two spellings the split takes for one address, which the
+-- lower-casing above leaves apart ("İlker@…" and "i" with a combining dot, "ΝΊΚΟΣ@…" and
+-- "νίκος@…", as two group admins may be written), are one manager, shown in the first spelling
+-- in byte order, so that the person's rows reach that manager's share once.
 managers AS MATERIALIZED (
-  SELECT user_id, manager_email FROM roster_managers WHERE manager_email IS NOT NULL
-  UNION
-  SELECT user_id, manager_email FROM admin_managers
-  WHERE manager_email IS NOT NULL AND user_id NOT IN (
-    SELECT user_id FROM roster_managers WHERE manager_email IS NOT NULL AND user_id IS NOT NULL
-  )
+  SELECT user_id, min(manager_email) AS manager_email
+  FROM (
+    SELECT user_id, manager_email, written FROM roster_managers WHERE manager_email IS NOT NULL
+    UNION ALL
+    SELECT user_id, manager_email, written FROM admin_managers
+    WHERE manager_email IS NOT NULL AND user_id NOT IN (
+      SELECT user_id FROM roster_managers WHERE manager_email IS NOT NULL AND user_id IS NOT NULL
+    )
+  ) AS named
+  LEFT JOIN address_keys AS mailbox USING (written)
+  GROUP BY user_id, coalesce(mailbox.address, manager_email)
 ),
 -- A sorted list joined, not string_agg(... ORDER BY ...): the same text, at a third of the cost.
 person_managers AS (
