@@ -197,7 +197,7 @@ class ExtractRun {
       pageSize: this.plan.pageSize,
       onSummary: tally.onSummary,
     });
-    const extraction = extractionOf(resource);
+    const extraction = RESOURCES[resource].extraction;
     const children = new ParentChildren(
       this.sink(resource),
       this.held,
@@ -206,7 +206,7 @@ class ExtractRun {
         id: parentId,
         done: extraction.checkpoint,
         primaryKey: RESOURCES[resource].primaryKey,
-        label: `${resource}: the records listed for ${extraction.kind === "perParent" ? extraction.parentField : "parent"} ${parentId}`,
+        label: `${resource}: the records listed for ${extraction.parentField} ${parentId}`,
       },
       this.env.logger,
     );
