@@ -11,7 +11,7 @@
 --   them only as they are now). With group_id, only the records of the people linked to
 --   that group or any of its subgroups (as the compliance query scopes its people).
 -- param today date = today: Reference day (UTC; everything as it stood that day but what the portal gives only as it is now: access statuses and expiry days, group membership, pass marks and the roster).
--- param days int = 30 (0..36500): Length of the "expiring soon" window in days.
+-- param days int = 30 (0..36500): Length of the "expiring soon" window in days (the Expiring soon count of each course's access records).
 -- param product_ids int_list = []: Only these products (empty = every product).
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 WITH RECURSIVE tree(ancestor_id, descendant_id) AS (

@@ -65,7 +65,7 @@
 -- param group_id int = null: Only people of this group and its subgroups (empty = everyone).
 -- param due_days int = 30 (0..36500): Days after access is granted by which a product must be completed.
 -- param excluded_statuses string_list = inactive,suspended,disabled,deactivated,deleted,archived,terminated,leaver,left: People whose roster user_status is one of these are left out, as no longer to be followed up (case and surrounding white space ignored; empty = no one is left out).
--- param expiring_days int = 30 (0..36500): An active access expiring within this many days is flagged.
+-- param expiring_days int = 30 (0..36500): An active access expiring within this many days is flagged (the Expiring soon column of the compliance rows).
 -- param manager_column string = manager_email: Roster column holding each person's manager's e-mail (people without one: the admins of their groups).
 -- param by_manager bool = false: One row per manager of each person, for a mail split per manager (false: the managers in one cell).
 -- label manager_email: Manager

@@ -132,7 +132,8 @@ describe("the project's catalog", () => {
         default: "30",
         min: 0,
         max: 36500,
-        description: "An active access expiring within this many days is flagged.",
+        description:
+          "An active access expiring within this many days is flagged (the Expiring soon column of the compliance rows).",
       },
       {
         name: "manager_column",
