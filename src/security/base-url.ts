@@ -27,7 +27,7 @@ export function checkBaseUrl(url: string, allowHttp: boolean, keyPlace = KEY_PLA
   if (parsed === undefined) {
     throw new LmsExportError(
       "bad-input",
-      `the base URL "${withoutCredentialsText(trimmed)}" is not a valid URL: give the full address, e.g. https://lms.example.com/api-v2`,
+      `the base URL ${unparsedText(trimmed)} is not a valid URL: give the full address, e.g. https://lms.example.com/api-v2`,
     );
   }
   if (parsed.username !== "" || parsed.password !== "") {
@@ -70,7 +70,11 @@ export function displayUrl(url: URL): string {
   return copy.href;
 }
 
-/** Strips `user:pass@` from text that may not even parse as a URL (`pass@host` has no scheme). */
-function withoutCredentialsText(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, "$1");
+/**
+ * Text that does not parse as a URL, quoted, or not shown when it holds an `@`: where its
+ * credentials end cannot be told, since a password written unencoded may hold `/`, `:` or `@`
+ * itself (`https://u:p@ss/w@host` would show `ss/w@host` if cut at the first `@`).
+ */
+function unparsedText(text: string): string {
+  return text.includes("@") ? "(not shown: it may hold a password)" : `"${text}"`;
 }
