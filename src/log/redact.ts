@@ -4,6 +4,7 @@
  * held) is replaced wherever it appears — messages, nested fields, error messages and stacks,
  * URLs — and fields whose name says they hold a secret are replaced whatever their value.
  */
+import { secretForms } from "./secret-forms.js";
 import { SerializedError } from "./serialized-error.js";
 
 export const REDACTED = "[redacted]";
@@ -57,7 +58,8 @@ export function isSecretParameter(name: string): boolean {
 /**
  * Contract: `secrets` is called on every use (tokens change while a run goes on); empty strings
  * are ignored. Longer secrets are replaced first so a token containing the key leaves no tail.
- * Percent-encoded forms of each secret are replaced too, since a secret in a URL is encoded.
+ * Percent-encoded and base64 forms of each secret are replaced too (secret-forms.ts): a secret in
+ * a URL is encoded, and a mail server refusing a login may quote the base64 it was sent.
  */
 export function createRedactor(secrets: () => readonly string[]): Redactor {
   const patterns = (): string[] => secretPatterns(secrets());
@@ -71,11 +73,7 @@ export function createRedactor(secrets: () => readonly string[]): Redactor {
 /** Every form of the secrets to look for, longest first; empty secrets are skipped. */
 function secretPatterns(secrets: readonly string[]): string[] {
   const all = new Set<string>();
-  for (const secret of secrets) {
-    if (secret.length === 0) continue;
-    all.add(secret);
-    all.add(encodeURIComponent(secret));
-  }
+  for (const secret of secrets) for (const form of secretForms(secret)) all.add(form);
   return [...all].sort((a, b) => b.length - a.length);
 }
 

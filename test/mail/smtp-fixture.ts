@@ -93,6 +93,8 @@ export async function startSmtp(
     enhancedStatusCodes?: boolean;
     /** Take this many connections at once: another is greeted 421 and closed (smtp-server's maxClients). */
     maxClients?: number;
+    /** The text of the 535 refusing a login (default: one quoting the password as it came). */
+    refusal?: (login: { user: string; pass: string }) => string;
   } = {},
 ): Promise<SmtpFixture> {
   const received: Received[] = [];
@@ -112,7 +114,8 @@ export async function startSmtp(
     ...(typeof options.starttls === "object" ? options.starttls : {}),
     logger: false,
     onAuth(auth, session, callback) {
-      logins.push({ user: auth.username ?? "", pass: auth.password ?? "" });
+      const login = { user: auth.username ?? "", pass: auth.password ?? "" };
+      logins.push(login);
       if (options.dropOnAuth) {
         socketOf(session)?.destroy();
         return;
@@ -122,9 +125,12 @@ export async function startSmtp(
       } else {
         // Echoes what it got, as a careless server might: the client must redact it.
         callback(
-          Object.assign(new Error(`Authentication failed for password ${auth.password ?? ""}`), {
-            responseCode: 535,
-          }),
+          Object.assign(
+            new Error(
+              options.refusal?.(login) ?? `Authentication failed for password ${login.pass}`,
+            ),
+            { responseCode: 535 },
+          ),
         );
       }
     },
