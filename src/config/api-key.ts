@@ -5,6 +5,7 @@
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
 import type { ResolvedConfig } from "./resolve.js";
+import { oneLineSecret } from "./secret-env.js";
 import { readSecretFile, type SecretReading } from "./secret-file.js";
 
 /** The settings that decide where the key comes from. */
@@ -82,7 +83,14 @@ export async function readApiKey(
       "no API key: put the key alone in a file and pass --api-key-file FILE (or set LMS_API_KEY_FILE), or set LMS_API_KEY",
     );
   }
-  if (where.kind === "env") return env.LMS_API_KEY?.trim() ?? "";
+  if (where.kind === "env") {
+    return oneLineSecret(
+      env.LMS_API_KEY?.trim() ?? "",
+      "LMS_API_KEY",
+      "API key",
+      "LMS_API_KEY_FILE",
+    );
+  }
   return readSecretFile(where.path, {
     source: where.source,
     what: "API key",

@@ -4,6 +4,7 @@
  */
 
 import type { ResolvedConfig } from "../config/resolve.js";
+import { oneLineSecret } from "../config/secret-env.js";
 import { readSecretFile, type SecretReading } from "../config/secret-file.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { isMailAddress } from "./address.js";
@@ -139,7 +140,7 @@ async function credentials(
   if (given === undefined) return { user, password: undefined };
   const password =
     given.file === undefined
-      ? given.text
+      ? oneLineSecret(given.text ?? "", given.source, "SMTP password", "LMS_SMTP_PASSWORD_FILE")
       : await readSecretFile(given.file, {
           source: given.source,
           what: "SMTP password",

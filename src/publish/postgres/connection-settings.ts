@@ -9,6 +9,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ClientConfig } from "pg";
+import { oneLineSecret } from "../../config/secret-env.js";
 import { readSecretFile, type SecretReading } from "../../config/secret-file.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
@@ -132,7 +133,15 @@ async function passwordFrom(
     });
     return { password, source: `the file ${file} (LMS_PG_PASSWORD_FILE)` };
   }
-  if (env.PGPASSWORD) return { password: env.PGPASSWORD, source: "PGPASSWORD" };
+  if (env.PGPASSWORD) {
+    const password = oneLineSecret(
+      env.PGPASSWORD,
+      "PGPASSWORD",
+      "PostgreSQL password",
+      "LMS_PG_PASSWORD_FILE",
+    );
+    return { password, source: "PGPASSWORD" };
+  }
   const pgpass = env.PGPASSFILE ?? join(env.HOME ?? homedir(), ".pgpass");
   const password = await readPgpassPassword(pgpass, {
     host: decodeURIComponent(url.hostname) || "localhost",
