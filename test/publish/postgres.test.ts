@@ -211,7 +211,7 @@ describe.skipIf(!installed)("publish --postgres", () => {
     }
   });
 
-  test("a publishing process stopped by SIGINT mid-COPY exits 130 and leaves the previous tables", async () => {
+  test("a publishing process stopped by SIGINT mid-COPY exits 130, leaves the previous tables and says so", async () => {
     const { db, dir, firstCounts } = await publishedThenGrown(
       await settings(),
       "signal",
@@ -242,7 +242,9 @@ describe.skipIf(!installed)("publish --postgres", () => {
     }).toMatchObject({
       code: 130,
       signal: null,
-      stderr: expect.stringContaining("lms-export: interrupted"),
+      stderr: expect.stringContaining(
+        `lms-export: publish interrupted before it took effect: PostgreSQL ${url} is as before; run the same publish again\n`,
+      ),
     });
     expect(result.stderr).not.toContain(PASSWORD);
     const client = await bi();

@@ -160,7 +160,8 @@ async function publishOne(
   await withDatabase(config, { readOnly: true, wait }, async (db) => {
     await publishTo(db, args, ctx, { ...to, pg, logger }).catch((error: unknown) => {
       // Said of the file: with several portals, which database it was is what helps.
-      throw error instanceof NothingExtractedError ? error.naming(db.path) : error;
+      if (error instanceof NothingExtractedError) throw error.naming(db.path);
+      throw stoppedBeforeEffect(error, pg, args.lake);
     });
   }).catch((error: unknown) => {
     throw unchosenPortalDatabase(error, config) ?? error;
@@ -195,6 +196,31 @@ async function publishToPostgres(
   const result = await publishPostgres(db, options);
   const lines = result.tables.map((t) => `  ${result.schema}.${t.name} ${counted(t.rows, "row")}`);
   ctx.stdout.write(`postgres ${pg.shown}:\n${lines.join("\n")}\n`);
+}
+
+/**
+ * A stop that reached the command as the bare interruption came before anything took effect:
+ * PostgreSQL rolls back what it was sent, the lake's manifest still names the old files, and a
+ * stop once PostgreSQL has committed lets the lake's renames finish (publishTo). Said so, with
+ * what to do, rather than "interrupted" alone. A stop during PostgreSQL's COMMIT says more
+ * (publish-postgres.ts) and is left as it is.
+ */
+function stoppedBeforeEffect(
+  error: unknown,
+  pg: PgSettings | undefined,
+  lake: string | undefined,
+): unknown {
+  if (!(error instanceof LmsExportError && isInterruption(error))) return error;
+  if (error.message !== "interrupted") return error;
+  const targets = [
+    ...(pg ? [`PostgreSQL ${pg.shown}`] : []),
+    ...(lake === undefined ? [] : [`the lake ${lake}`]),
+  ];
+  return new LmsExportError(
+    "interrupted",
+    `publish interrupted before it took effect: ${targets.join(" and ")} ${targets.length > 1 ? "are" : "is"} as before; run the same publish again`,
+    { cause: error },
+  );
 }
 
 /** `error` with `more` said after its message (an interruption is left as it is). */
