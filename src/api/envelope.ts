@@ -237,6 +237,26 @@ export function statusStoodFor(answer: HttpAnswer): number {
   return failureOf(parsed.value).meaning.status ?? status;
 }
 
+/**
+ * The wait an answer asks for, read as it arrives (as {@link statusStoodFor} reads its status): a
+ * `{status:false}` envelope's own field first, then the `Retry-After` header, as the error the
+ * answer becomes will carry it.
+ */
+export function waitAskedBy(answer: HttpAnswer): string | undefined {
+  const { status, text } = answer;
+  if (
+    status >= 200 &&
+    status <= 299 &&
+    text.length <= FAILURE_BODY_MAX &&
+    STATUS_FALSE.test(text)
+  ) {
+    const parsed = parseJson(text);
+    const asked = parsed.ok && isObject(parsed.value) ? retryAfterOf(parsed.value) : undefined;
+    if (asked !== undefined) return asked;
+  }
+  return header(answer, "retry-after");
+}
+
 /** Longest body read by {@link statusStoodFor}: a failure envelope is a code and a sentence. */
 const FAILURE_BODY_MAX = 4096;
 const STATUS_FALSE = /"status"\s*:\s*false/;

@@ -44,8 +44,9 @@ export function overloadWait(
         ? error.impliedStatus
         : undefined;
   if (status !== 429 && status !== 503) return { pauseMs: 0, free: false, next: tally };
-  const asked = parseRetryAfter((error as HttpError | EnvelopeError).retryAfter, now);
-  const pauseMs = asked === undefined ? 0 : Math.min(asked, RETRY_AFTER_CEILING_MS);
+  const raw = (error as HttpError | EnvelopeError).retryAfter;
+  const asked = parseRetryAfter(raw, now);
+  const pauseMs = askedPauseMs(raw, now);
   const free = adaptive && (status === 429 || asked !== undefined);
   if (!free) return { pauseMs, free, next: tally };
   return {
@@ -53,4 +54,13 @@ export function overloadWait(
     free,
     next: { answers: tally.answers + 1, waitedMs: tally.waitedMs + delayMs },
   };
+}
+
+/** Milliseconds a too-busy answer's `Retry-After` holds every request for (0 for none). */
+export function askedPauseMs(
+  retryAfter: string | number | undefined,
+  now: number = Date.now(),
+): number {
+  const asked = parseRetryAfter(retryAfter, now);
+  return asked === undefined ? 0 : Math.min(asked, RETRY_AFTER_CEILING_MS);
 }

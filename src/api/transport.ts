@@ -11,11 +11,11 @@ import { type AskedKey, checkAnsweredKey } from "./answered-key.js";
 import { authorizationValue, TokenManager } from "./auth.js";
 import { AuthorizationForm } from "./authorization-form.js";
 import { ConcurrencyControl, type PaceFigures } from "./concurrency-control.js";
-import { type ListContent, readEnvelope, statusStoodFor } from "./envelope.js";
+import { type ListContent, readEnvelope, statusStoodFor, waitAskedBy } from "./envelope.js";
 import { ApiError, OverloadError, type RequestContext, RetryBudgetError } from "./errors.js";
 import { createHttpConnection, type HttpAnswer, type HttpConnection } from "./http.js";
 import { createLimiter, type Limiter } from "./limiter.js";
-import { NO_OVERLOAD, type OverloadTally, overloadWait } from "./overload.js";
+import { askedPauseMs, NO_OVERLOAD, type OverloadTally, overloadWait } from "./overload.js";
 import { PauseGate } from "./pause-gate.js";
 import { Redactor } from "./redact.js";
 import { isRedirect, redirectError } from "./redirect.js";
@@ -308,6 +308,9 @@ export class Transport {
       }
       // An overload said as HTTP 200 {status:false} lowers the limit as a 429 does.
       const status = statusStoodFor(answer);
+      // The pause starts before this slot frees: the request waiting for it would otherwise go
+      // out before this answer's turn to be processed comes.
+      if (status === 429 || status === 503) this.#gate.pauseFor(askedPauseMs(waitAskedBy(answer)));
       this.#pace.answered(sent, status, status === 401 && this.#tokensShort(token, onWire));
       return answer;
     };
