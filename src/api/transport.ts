@@ -287,10 +287,11 @@ export class Transport {
       const scheme = this.#form.scheme;
       carrying.scheme = scheme;
       this.#stats.request(call.operation);
-      const sent = this.#pace.sent(this.#limiter.active);
       // Requests on the wire with this one: a slot's holder may still wait for its rate slot,
-      // the pause gate or a token, and a token shares only the requests actually sent.
+      // the pause gate or a token. The portal carries only those sent, so the limit is judged by
+      // them (counted with the holders, a run under --rate grew it to 64 with 2 on the wire).
       const onWire = ++this.#onWire;
+      const sent = this.#pace.sent(onWire);
       let answer: HttpAnswer;
       try {
         answer = await this.#http.send(
