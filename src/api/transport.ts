@@ -283,6 +283,12 @@ export class Transport {
       }
       // Its rate slot passed while it was held, as did those of every request held with it.
       if (held) await this.#limiter.slot(signal);
+      // A pause begun while it waited for its slot or its token holds it too (the requests a
+      // pause held went out one rate slot after another through the next pause).
+      while (this.#gate.remaining() > 0) {
+        await this.#gate.wait(signal);
+        await this.#limiter.slot(signal);
+      }
       const { token } = carrying;
       const scheme = this.#form.scheme;
       carrying.scheme = scheme;

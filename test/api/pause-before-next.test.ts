@@ -1,7 +1,8 @@
 /**
  * A `Retry-After` holds every request from the moment its answer arrives: the request waiting for
  * the slot that answer frees must not go out before the pause is set (the answer's own processing
- * waits its turn behind other answers, and the freed slot is taken at once).
+ * waits its turn behind other answers, and the freed slot is taken at once), nor a request that
+ * was waiting for its `--rate` slot when the pause began.
  */
 import { describe, expect, it } from "vitest";
 import type { ClientOptions } from "../../src/api/client.js";
@@ -58,4 +59,36 @@ describe("a Retry-After pause", () => {
       for (const arrival of after) expect(arrival.at).toBeGreaterThanOrEqual(pausedUntil);
     },
   );
+
+  it("holds the requests waiting for their rate slot when a second pause begins", async () => {
+    const portal = await startPortal();
+    const refusedUntil: number[] = [];
+    const users = [1, 2, 3, 4, 5, 6];
+    for (const id of users) {
+      portal.on(`/take/get_all_for_user/${id}`, (arrival, res) => {
+        if (!authorized(portal, arrival, res)) return;
+        // The first two requests to arrive are refused: the second as the first pause ends,
+        // while the requests it held go out one rate slot after another.
+        if (refusedUntil.length < 2) {
+          refusedUntil.push(Date.now() + 1000);
+          return json(
+            res,
+            429,
+            { code: 429, message: "too many requests" },
+            { "retry-after": "1" },
+          );
+        }
+        json(res, 200, { status: true, total: 0, result: [] });
+      });
+    }
+    const lms = client(portal, { concurrency: 8, rate: 10 });
+    await lms.authenticate();
+    await Promise.all(users.map((id) => lms.listTakesForUser(id)));
+    const lists = portal.arrivals.filter((a) => a.path !== "/token");
+    const second = lists.findIndex((a, i) => i > 0 && a.at >= (refusedUntil[0] ?? 0));
+    expect(refusedUntil).toHaveLength(2);
+    for (const arrival of lists.slice(second + 1)) {
+      expect(arrival.at).toBeGreaterThanOrEqual(refusedUntil[1] ?? 0);
+    }
+  });
 });
