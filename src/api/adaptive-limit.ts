@@ -274,9 +274,14 @@ function growWindow(
   const ceiling = state.refusedAt === undefined ? Number.POSITIVE_INFINITY : state.refusedAt - 1;
   // Never below the limit, never above the ceiling.
   const capped = (limit: number): number => Math.max(state.limit, Math.min(ceiling, limit));
+  // At least one more: a quarter of 1, 2 or 3 rounds down to nothing, and a limit cut that low
+  // by a portal that was full then stayed there once the portal had room again.
   const grow = (factor: number): number =>
     capped(
-      Math.min(state.limit * factor, Math.max(state.limit + 1, state.windowInFlight * factor)),
+      Math.min(
+        Math.max(state.limit + 1, state.limit * factor),
+        Math.max(state.limit + 1, state.windowInFlight * factor),
+      ),
     );
   // Doubling only while no queue shows at all: from at most 1.2 times the portal's capacity it
   // lands below capacity plus a queue of twice as much, where a portal would start refusing.

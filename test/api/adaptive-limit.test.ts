@@ -188,6 +188,19 @@ describe("the adaptive limit", () => {
     expect(later.state.limit).toBe(64);
   });
 
+  it("grows again from a limit of 1, 2 or 3 once the portal has room, past the probes", () => {
+    const settings = { ...SETTINGS, probeIntervalMs: 5_000 };
+    const steady = run(initialState(0, settings), 2_000, () => 20, { settings });
+    // A portal serving one request at a time refuses down to the minimum.
+    const now = steady.now + 1;
+    const full = repeat(steady.state, now, 8, { latencyMs: 20, overload: true, inFlight: 1 });
+    expect(full).toMatchObject({ limit: 1, phase: "steady" });
+    // Then it serves 32 at once, without a queue: the limit climbs as it did at the start.
+    // (A quarter of 1, 2 or 3 rounded down is nothing: it stayed at 1 for good.)
+    const later = run(full, 20_000, () => 20, { from: now + 8, settings });
+    expect(later.state.limit).toBe(64);
+  });
+
   it("halves on an overload answer, once per window, and never below the minimum", () => {
     const steady = run(initialState(0, SETTINGS), 2_000, () => 20);
     const now = steady.now + 1;
