@@ -2,12 +2,12 @@
  * The one limiter every request of a client passes through: at most `concurrency` requests in
  * flight (p-limit) and, optionally, at most `rate` request starts per second.
  *
- * Rate limiting uses evenly spaced start slots (one every 1000/rate ms) rather than a bursting
- * token bucket: a portal that states no rate limit is best treated gently and evenly.
+ * The rate's start slots are rate-slots.ts's.
  */
 import pLimit, { type LimitFunction } from "p-limit";
-import { type LinkedSignal, linkSignals, sleep } from "./abort.js";
+import { type LinkedSignal, linkSignals } from "./abort.js";
 import { watchAbort } from "./abort-watch.js";
+import { rateSlots } from "./rate-slots.js";
 
 /** Options of {@link createLimiter}. */
 export interface LimiterOptions {
@@ -50,36 +50,9 @@ export interface Limiter {
   concurrency: number;
 }
 
-/** How late past its slot a start may come and still go at once (see waitForSlot). */
-const HELD_UP_MS = 5;
-
 export function createLimiter(options: LimiterOptions): Limiter {
   const limit = pLimit(Math.max(1, Math.floor(options.concurrency)));
-  const rate = options.rate !== undefined && options.rate > 0 ? options.rate : undefined;
-  const spacingMs = rate === undefined ? 0 : 1000 / rate;
-  // A timer is often a millisecond or two late; later than this, the process was held up.
-  const heldUpAfterMs = Math.max(spacingMs, HELD_UP_MS);
-  let nextSlot = 0;
-
-  /**
-   * Reserves the next start slot and waits for it. A slot reached long after it came (the event
-   * loop was held up: a long synchronous step, a busy machine) is given up for the next free one:
-   * the slots reserved behind it passed meanwhile too, and starting every task that waited on
-   * them at once would put a stall's worth of requests on top of the next second's rate.
-   */
-  async function waitForSlot(signal: AbortSignal | undefined): Promise<void> {
-    if (spacingMs === 0) return;
-    const now = performance.now();
-    const slot = Math.max(now, nextSlot);
-    nextSlot = slot + spacingMs;
-    await sleep(slot - now, signal);
-    const woke = performance.now();
-    if (woke - slot <= heldUpAfterMs) return;
-    // Once only: a loop still held up at the new slot must not keep a task from ever starting.
-    const again = Math.max(woke, nextSlot);
-    nextSlot = again + spacingMs;
-    if (again > woke) await sleep(again - woke, signal);
-  }
+  const waitForSlot = rateSlots(options.rate);
 
   return {
     run: <T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> =>

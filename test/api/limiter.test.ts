@@ -63,6 +63,34 @@ describe("createLimiter", () => {
     }
   });
 
+  it("never lets one second hold more starts than the rate, even after a late timer", async () => {
+    const rate = 20;
+    const limiter = createLimiter({ concurrency: 50, rate });
+    const starts: number[] = [];
+    // The event loop held up for 40 ms, less than a slot's 50: that start comes late and still
+    // goes, next to the following one, and the on-time slots a second after it added one more.
+    const stall = setTimeout(() => {
+      const until = performance.now() + 40;
+      while (performance.now() < until) {}
+    }, 510);
+    try {
+      await Promise.all(
+        Array.from({ length: 2 * rate + 5 }, () =>
+          limiter.run(async () => {
+            starts.push(performance.now());
+          }),
+        ),
+      );
+    } finally {
+      clearTimeout(stall);
+    }
+    // Any second, less a millisecond for the time between a start and its task's first line.
+    for (let from = 0, to = 0; to < starts.length; to++) {
+      while ((starts[to] ?? 0) - (starts[from] ?? 0) >= 999) from += 1;
+      expect(to - from + 1).toBeLessThanOrEqual(rate);
+    }
+  });
+
   it("rejects queued tasks at once when aborted, and never starts them", async () => {
     const controller = new AbortController();
     const limiter = createLimiter({ concurrency: 1 });
