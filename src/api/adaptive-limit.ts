@@ -188,7 +188,7 @@ export function nextState(
   if (now >= state.nextProbeAt) {
     const probing = newWindow(state, now, s.probeLimit, "probe", s);
     const resume = { limit: state.limit, phase: state.phase };
-    return { ...probing, resume, slowWindows: 0, refusedAt: undefined };
+    return { ...probing, resume, slowWindows: 0, refusedAt: liftedWall(state) };
   }
   const window = [...state.window, sample.latencyMs];
   const windowInFlight = Math.max(state.windowInFlight, sample.inFlight);
@@ -198,6 +198,18 @@ export function nextState(
     return { ...state, window, windowInFlight };
   }
   return judgeWindow({ ...state, window, windowInFlight }, now, s);
+}
+
+/**
+ * Where the portal last refused, as a probe begins: forgotten (the portal may have more room now)
+ * once the load just below it was taken without a queue; kept while that load still queued. A
+ * portal serving one request at a time queues at 2 and 3 already, and lifted at every probe the
+ * wall cost a refusal and its pause every few seconds.
+ */
+function liftedWall(state: LimitState): number | undefined {
+  const { refusedAt, queueFree } = state;
+  if (refusedAt === undefined) return undefined;
+  return queueFree !== undefined && queueFree >= refusedAt - 1 ? undefined : refusedAt;
 }
 
 /** During a probe, only answers to requests sent at the probe's load count. */

@@ -201,6 +201,28 @@ describe("the adaptive limit", () => {
     expect(later.state.limit).toBe(64);
   });
 
+  it("a portal serving one at a time is not refused again at every probe", () => {
+    const settings = { ...SETTINGS, probeIntervalMs: 5_000 };
+    // One served, two queued, the rest refused; an answer every 200 ms.
+    let state = initialState(0, settings);
+    let refusals = 0;
+    for (let now = 200; now <= 120_000; now += 200) {
+      const inFlight = state.limit;
+      const overload = inFlight > 3;
+      if (overload) refusals += 1;
+      const latencyMs = 200 * Math.min(inFlight, 3);
+      state = nextState(
+        state,
+        { startedAt: now - 1, latencyMs, overload, inFlight },
+        now,
+        settings,
+      );
+    }
+    // Its probe at 2 in flight already queues, so 3 looks as fast as the baseline and 4 meets
+    // the wall: lifted at each probe, the wall cost 18 refusals in 2 minutes.
+    expect(refusals).toBeLessThanOrEqual(2);
+  });
+
   it("halves on an overload answer, once per window, and never below the minimum", () => {
     const steady = run(initialState(0, SETTINGS), 2_000, () => 20);
     const now = steady.now + 1;
