@@ -12,6 +12,8 @@ const PATH_OPTIONS: Readonly<Record<string, string>> = {
   lake: "a folder",
   out: "a folder",
   catalog: "a folder",
+  // Empty, it would open the working directory (with whatever it holds) to SQL.
+  "allow-file-access": "a folder",
   db: "a DuckDB file",
   config: "a config file",
   "api-key-file": "a file holding the API key",

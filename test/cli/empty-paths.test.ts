@@ -3,7 +3,8 @@
  * before anything is read or written: the file system would take it as the working directory.
  * In-process through main(), over a real database file.
  */
-import { readdir } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/in-process-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -21,6 +22,23 @@ describe("an empty path is refused by name, not taken as the working directory",
     );
     expect(run.code).toBe(2);
     expect(await readdir(work)).toEqual(["a.duckdb"]);
+  });
+
+  it("sql --allow-file-access '' opens no folder to SQL, not even the working directory", async () => {
+    const work = await tempDir();
+    (await filledDatabase(work, "a")).close();
+    await writeFile(join(work, "people.csv"), "id,name\n1,Ada\n");
+    const statement = "SELECT count(*) FROM read_csv('people.csv')";
+    const run = await runInProcess(
+      ["sql", "--db", "a.duckdb", "--allow-file-access", "", statement],
+      work,
+      { LMS_QUIET: "1" },
+    );
+    expect(run.stderr).toBe(
+      'lms-export: --allow-file-access needs a folder, got "" (is the variable that should name it set?); see lms-export sql --help\n',
+    );
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
   });
 
   it.each([
