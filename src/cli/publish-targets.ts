@@ -38,6 +38,14 @@ export function checkPublishTargets(args: PublishTargets): void {
       `${flagOf(given)} is for ${flag}: add it, or leave out ${flagOf(given)}`,
     );
   }
+  // Given empty (`--snapshot-date "$DAY"` with the variable unset), it would publish as today,
+  // replacing today's snapshot instead of adding the day meant.
+  if (typeof args.snapshotDate === "string" && args.snapshotDate.trim() === "") {
+    throw new LmsExportError(
+      "bad-input",
+      `--snapshot-date needs a day as YYYY-MM-DD, got ${JSON.stringify(args.snapshotDate)} (is the variable that should give it set?); leave the option out for today`,
+    );
+  }
   checkWhole(
     args.postgresTimeout,
     0,

@@ -122,6 +122,11 @@ describe("publish --lake and report --lake from the command line", () => {
         ["publish", "--db", "x.duckdb", "--lake", "l", "--snapshot-date", "2026-02-30"],
         "is not a day of the calendar",
       ],
+      // An unset variable: read as today, it would replace today's snapshot.
+      [
+        ["publish", "--db", "x.duckdb", "--lake", "l", "--snapshot-date", ""],
+        '--snapshot-date needs a day as YYYY-MM-DD, got "" (is the variable that should give it set?)',
+      ],
       // A typo of the year: as the newest day it would drop real ones with --keep.
       [
         ["publish", "--db", "x.duckdb", "--lake", "l", "--snapshot-date", "2099-01-01"],
