@@ -79,7 +79,17 @@ function parseParams(values: readonly unknown[]): Record<string, string> {
         `option --param must be KEY=VALUE, e.g. --param days=30 (got ${JSON.stringify(text)})`,
       );
     }
-    params[text.slice(0, eq).trim()] = text.slice(eq + 1);
+    const key = text.slice(0, eq).trim();
+    const earlier = params[key];
+    // Only the last would count: a repeated parameter (a copied line, a script's default beside
+    // the value meant) would run the report on a value nobody may have meant.
+    if (earlier !== undefined) {
+      throw new LmsExportError(
+        "bad-input",
+        `option --param ${key} is given twice (${JSON.stringify(earlier)} and ${JSON.stringify(text.slice(eq + 1))}), and only the last would count: give it once`,
+      );
+    }
+    params[key] = text.slice(eq + 1);
   }
   return params;
 }

@@ -406,6 +406,9 @@ describe("resolveConfig errors name the source, the field and the expected value
     expect(await flagError({ param: ["days"] })).toBe(
       'option --param must be KEY=VALUE, e.g. --param days=30 (got "days")',
     );
+    expect(await flagError({ param: ["due_days=3", "group_id=2", "due_days=30"] })).toBe(
+      'option --param due_days is given twice ("3" and "30"), and only the last would count: give it once',
+    );
   });
 
   it("refuses --api-key without repeating its value", async () => {
