@@ -144,6 +144,9 @@ function problemOf(message: string, argv: readonly string[], command: string | u
   }
   const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(message);
   if (exclusive) return `--${exclusive[1]} and --${exclusive[2]} cannot be used together`;
+  const implied = /^Implications failed:\s+(\S+) -> (\S+)/.exec(message);
+  if (implied)
+    return `--${implied[1]} is for --${implied[2]}: add it, or leave out --${implied[1]}`;
   const following = /^Not enough arguments following: (\S+)$/.exec(message);
   if (following) return `--${following[1]} needs a value`;
   return oneLine(message);
