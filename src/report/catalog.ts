@@ -31,9 +31,16 @@ async function readCatalogFile(path: string, shown: string, kind: "query" | "rep
     return await readFile(path, "utf8");
   } catch (error) {
     const code = errnoCode(error) ?? "unreadable";
+    // The error code alone says what is wrong only to those who know errno names.
+    const what =
+      code === "ENOENT"
+        ? "does not exist (or is a link to nothing): check its path"
+        : code === "EISDIR"
+          ? `is a folder: name a ${kind === "query" ? ".sql" : ".json"} file`
+          : `cannot be read (${code}): check that this user may read it`;
     throw new LmsExportError(
       code === "ENOENT" ? "not-found" : "bad-input",
-      `cannot read ${kind} file ${shown} (${code})`,
+      `${kind} file ${shown} ${what}`,
     );
   }
 }

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { loadCatalog } from "../../src/report/catalog.js";
+import { loadCatalog, loadQueryFile } from "../../src/report/catalog.js";
 import { parseParamValue, resolveQueryParams } from "../../src/report/params.js";
 import { columnLabel } from "../../src/report/present/column-label.js";
 import { bindQuery } from "../../src/report/run-query.js";
@@ -253,8 +253,20 @@ describe("definitions linked into a catalog folder", () => {
     const catalog = await loadCatalog(ROOT, [root], { keepBroken: true });
     expect(catalog.queries.get("linked")?.title).toBe("Good");
     expect(catalog.broken.get("dangling")?.error.message).toBe(
-      `cannot read query file ${root}/queries/dangling.sql (ENOENT)`,
+      `query file ${root}/queries/dangling.sql does not exist (or is a link to nothing): check its path`,
     );
+  });
+
+  test("a query file named that is missing or a folder is said to be so, not by its error code", async () => {
+    await mkdir(join(dir, "folder.sql"), { recursive: true });
+    await expect(
+      loadQueryFile(join(dir, "missing.sql"), "missing.sql", { strict: false }),
+    ).rejects.toThrow(
+      "query file missing.sql does not exist (or is a link to nothing): check its path",
+    );
+    await expect(
+      loadQueryFile(join(dir, "folder.sql"), "folder.sql", { strict: false }),
+    ).rejects.toThrow("query file folder.sql is a folder: name a .sql file");
   });
 });
 
