@@ -11,7 +11,7 @@ import { dirname } from "node:path";
 import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { DUCKDB_MAGIC_END, hasDuckDbMagic } from "../files/duckdb-header.js";
-import { duckdbReason } from "./duckdb-message.js";
+import { duckdbReason, memoryHint } from "./duckdb-message.js";
 import { folderRefusal } from "./folder-probe.js";
 import { folderRefusalError } from "./folder-refusal-error.js";
 import { walReplayError, walReplayFailed } from "./wal-replay-failed.js";
@@ -238,9 +238,11 @@ export function openError(shown: string, error: unknown): LmsExportError {
     );
   }
   if (/database does not exist/i.test(message)) return new DatabaseMissingError(shown, options);
+  // A ceiling too low for even opening the file (--duckdb-memory-limit 1MB) is said with its fix.
+  const memory = memoryHint(message);
   return new LmsExportError(
-    "storage-failed",
-    `cannot open database ${shown}: ${firstLine(message)}`,
+    memory ? "out-of-memory" : "storage-failed",
+    `cannot open database ${shown}: ${firstLine(message)}${memory}`,
     options,
   );
 }

@@ -10,6 +10,7 @@ import { errnoCode } from "../config/errno-code.js";
 import { errorText } from "../errors/error-text.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { noSpaceText } from "../load/disk-space.js";
+import { memoryHint } from "../load/duckdb-message.js";
 
 /** The file DuckDB could not write, in its message. */
 const DUCKDB_FULL = /"([^"]+)": No space left on device/i;
@@ -36,9 +37,26 @@ export function asReportFailure(error: unknown, report: string, outDir: string):
   }
   if (error instanceof LmsExportError) return error;
   const code = errnoCode(error);
+  if (code === undefined) return asRunFailure(error, `report ${report}`);
   return new LmsExportError(
-    code ? "storage-failed" : "failed",
-    `report ${report} failed${code ? ` (${code})` : ""}: ${message.split("\n", 1)[0]}`,
+    "storage-failed",
+    `report ${report} failed (${code}): ${message.split("\n", 1)[0]}`,
+    { cause: error },
+  );
+}
+
+/**
+ * An error DuckDB raised in `step` (a report, or the checks before any) as a one-line failure: its
+ * memory ceiling said as such, with what to do, rather than DuckDB's lines of SET advice, which
+ * reached the user as an unexpected error when the checks before the reports ran out of memory.
+ */
+export function asRunFailure(error: unknown, step: string): unknown {
+  if (error instanceof LmsExportError) return error;
+  const message = errorText(error);
+  const memory = memoryHint(message);
+  return new LmsExportError(
+    memory ? "out-of-memory" : "failed",
+    `${step} failed: ${message.split("\n", 1)[0]}${memory}`,
     { cause: error },
   );
 }

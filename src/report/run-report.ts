@@ -14,13 +14,7 @@ import { exportParquet } from "./export/parquet.js";
 import { writeHtmlReport } from "./html/html-report.js";
 import { checkSignal, interrupted, interruptOnAbort } from "./interruption.js";
 import type { LastLoad } from "./last-load.js";
-import {
-  countLeftPeople,
-  type LeftPeopleCounts,
-  type LeftPeopleNote,
-  leftPeopleLines,
-  leftPeopleNotes,
-} from "./left-people-note.js";
+import { type LeftPeopleNote, leftPeopleNotes } from "./left-people-note.js";
 import type { ReportRunResult } from "./model.js";
 import {
   anyTimeFileName,
@@ -28,7 +22,8 @@ import {
   OutputStaging,
   prepareOutputDir,
 } from "./output-files.js";
-import { checkReferences, type ReadDatabase } from "./param-references.js";
+import type { ReadDatabase } from "./param-references.js";
+import { checkJobReferences, checkRoster } from "./pre-report-checks.js";
 import { type PreparedJob, prepareJob } from "./prepare-job.js";
 import { projectRoot } from "./project-root.js";
 import { reportDay } from "./report-day.js";
@@ -36,14 +31,7 @@ import { asReportFailure } from "./report-failure.js";
 import { type ReportJob, resolveJobs } from "./report-jobs.js";
 import type { ReportSource } from "./report-source.js";
 import { type ReportFailure, ReportsFailedError } from "./reports-failed.js";
-import { rosterColumnLines } from "./roster-column-params.js";
-import {
-  portalRosterImport,
-  type RosterCoverage,
-  readsRoster,
-  rosterWarning,
-  sourceCoverage,
-} from "./roster-coverage.js";
+import { portalRosterImport, type RosterCoverage, readsRoster } from "./roster-coverage.js";
 import { type RowRepeats, rowRepeats } from "./row-repeats.js";
 import { type BoundQuery, streamQuery } from "./run-query.js";
 import { sqlError } from "./sql-error.js";
@@ -112,15 +100,11 @@ export async function runReports(
     now,
     portal: options.portal,
   });
-  const checking = await db.connect();
-  try {
-    await checkReferences(checking, jobs, options.paramsSource ?? "--param", {
-      databases: options.databases ?? [],
-      cwd: options.cwd ?? process.cwd(),
-    });
-  } finally {
-    checking.closeSync();
-  }
+  await checkJobReferences(db, jobs, {
+    paramsSource: options.paramsSource ?? "--param",
+    databases: options.databases ?? [],
+    cwd: options.cwd ?? process.cwd(),
+  });
   await prepareOutputDir(options.outDir);
   const roster = await checkRoster(db, jobs, logger, portalRosterImport(options));
   const results: ReportRunResult[] = [];
@@ -151,34 +135,6 @@ export async function runReports(
   if (first && rest.length === 0 && results.length === 0) throw first.error;
   if (first) throw new ReportsFailedError(results, [first, ...rest]);
   return results;
-}
-
-/**
- * When a job shows roster fields: how well the roster covers the data, with one warning for the
- * whole run when it lacks anyone, and whom each value of excluded_statuses leaves out, said once
- * (the workbooks' About sheets repeat the counts).
- */
-async function checkRoster(
-  db: ReportSource,
-  jobs: readonly ReportJob[],
-  logger: Logger,
-  importHint: string | undefined,
-): Promise<{ coverage: RosterCoverage; left: LeftPeopleCounts } | undefined> {
-  if (!jobs.some((job) => job.queries.some(readsRoster))) return undefined;
-  const connection = await db.connect();
-  try {
-    const coverage = await sourceCoverage(connection, db.portals, importHint);
-    const warning = rosterWarning(coverage, importHint);
-    if (warning) logger.warn(warning, { roster: coverage.roster, missing: coverage.missing });
-    const columns = await rosterColumnLines(connection, jobs, db.portals);
-    for (const line of columns.notes) logger.info(line);
-    for (const line of columns.warnings) logger.warn(line);
-    const left = await countLeftPeople(connection, jobs, db.portals);
-    for (const line of leftPeopleLines(left)) logger.info(line);
-    return { coverage, left };
-  } finally {
-    connection.closeSync();
-  }
 }
 
 /**
