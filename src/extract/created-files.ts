@@ -4,10 +4,12 @@
  * the portal refuses, or one stopped before the key was accepted, recorded nothing in them, so a
  * database that was not there before must not be there after: they are removed again. So is the
  * side file of a run refused because the database holds another program's table under one of our
- * names. A side file that was there before belongs to an interrupted run and stays for `--resume`.
+ * names, or is no DuckDB database at all. A side file that was there before belongs to an interrupted run and stays for `--resume`.
  */
 import { existsSync } from "node:fs";
 import type { LmsDatabase } from "../load/database.js";
+import { ForeignTableError } from "../load/migrate.js";
+import { NotADatabaseError } from "../load/open-errors.js";
 import { removeDatabaseFile } from "../load/remove-database-file.js";
 import { sidePathOf } from "../load/side-file.js";
 
@@ -15,6 +17,14 @@ export interface FilesBefore {
   readonly path: string;
   readonly db: boolean;
   readonly side: boolean;
+}
+
+/**
+ * Whether the run failed because --db is not a database to extract into (another program's
+ * tables, or no DuckDB file at all): what the run made beside it goes with the refusal.
+ */
+export function notOurDatabase(error: unknown): boolean {
+  return error instanceof ForeignTableError || error instanceof NotADatabaseError;
 }
 
 /** Which of the run's files exist before it starts (nothing to say for a database already open). */

@@ -11,7 +11,6 @@ import { ConcurrencyControl } from "../api/concurrency-control.js";
 import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY } from "../config/defaults.js";
 import type { LmsDatabase } from "../load/database.js";
 import { memoryLimit } from "../load/memory-limit.js";
-import { ForeignTableError } from "../load/migrate.js";
 import type { RunPace } from "../load/pace-journal.js";
 import { recordNotFound } from "../load/runs.js";
 import { storedKeys } from "../load/stored-keys.js";
@@ -20,7 +19,7 @@ import { WriteIntoFileError } from "../load/write-into-file.js";
 import type { Logger } from "../log/logger.js";
 import type { ExtractedName } from "../resources/registry.js";
 import { fixedConcurrency } from "./busy-hint.js";
-import { filesBefore, removeCreated } from "./created-files.js";
+import { filesBefore, notOurDatabase, removeCreated } from "./created-files.js";
 import { holdHeapGrowth } from "./heap-growth.js";
 import { checkKey, stopClient } from "./key-check.js";
 import { type MergedRun, mergeRun } from "./merge-run.js";
@@ -208,7 +207,7 @@ export async function runExtract(options: RunExtractOptions): Promise<ExtractRes
   } catch (error) {
     // The merge committed; only writing the database file failed: the staged rows are done with.
     if (error instanceof WriteIntoFileError) ended = "merged";
-    if (error instanceof ForeignTableError) ended = "foreign";
+    if (notOurDatabase(error)) ended = "foreign";
     throw error;
   } finally {
     await stopClient(client, controller, keyCheck);

@@ -55,12 +55,7 @@ export async function checkDatabasePath(
   }
   // Before DuckDB creates the file: it would fail on its first commit and leave the file behind.
   await checkWalPath(shown, absolute);
-  if (fileStat?.isFile() && (await notDuckDb(absolute))) {
-    throw new LmsExportError(
-      "bad-input",
-      `${shown} is not a DuckDB database (it was left untouched); choose another --db`,
-    );
-  }
+  if (fileStat?.isFile() && (await notDuckDb(absolute))) throw new NotADatabaseError(shown, {});
   if (!fileStat) {
     const dirStat = await stat(dir).catch((error: NodeJS.ErrnoException) =>
       // A file on the way (`notes.txt/lms.duckdb`): stat says ENOTDIR, the path has no folder.
@@ -158,6 +153,20 @@ export class DatabaseMissingError extends LmsExportError {
   }
 }
 
+/**
+ * `--db` names a file that is no DuckDB database: it is left untouched, and an extract removes the
+ * side file it made beside it before DuckDB said so (a file too short to check first).
+ */
+export class NotADatabaseError extends LmsExportError {
+  constructor(shown: string, options: { cause?: unknown }) {
+    super(
+      "bad-input",
+      `${shown} is not a DuckDB database (it was left untouched); choose another --db`,
+      options,
+    );
+  }
+}
+
 /** The file is locked by another process (an extract, a DuckDB client); `pid` when DuckDB says. */
 export class DatabaseLockedError extends LmsExportError {
   readonly pid: string | undefined;
@@ -216,13 +225,8 @@ export function openError(shown: string, error: unknown): LmsExportError {
   if (walFolder !== undefined) return walFolderError(walFolder, options);
   if (walReplayFailed(message)) return walReplayError(shown, message, options);
   if (/Corrupt database file/i.test(message)) return damagedError(shown, message, options);
-  if (/not a valid DuckDB database file/i.test(message)) {
-    return new LmsExportError(
-      "bad-input",
-      `${shown} is not a DuckDB database (it was left untouched); choose another --db`,
-      options,
-    );
-  }
+  if (/not a valid DuckDB database file/i.test(message))
+    return new NotADatabaseError(shown, options);
   if (/Permission denied|Read-only file system|read-only mode/i.test(message)) {
     return new LmsExportError(
       "bad-input",
