@@ -224,7 +224,10 @@ export function openError(shown: string, error: unknown): LmsExportError {
   const walFolder = /"([^"]+\.wal)": Is a directory/i.exec(message)?.[1];
   if (walFolder !== undefined) return walFolderError(walFolder, options);
   if (walReplayFailed(message)) return walReplayError(shown, message, options);
-  if (/Corrupt database file/i.test(message)) return damagedError(shown, message, options);
+  // A file shorter than its own blocks say (a copy cut off) is damaged as surely as a bad block.
+  if (/Corrupt database file|Could not read enough bytes from file/i.test(message)) {
+    return damagedError(shown, message, options);
+  }
   if (/not a valid DuckDB database file/i.test(message))
     return new NotADatabaseError(shown, options);
   if (/Permission denied|Read-only file system|read-only mode/i.test(message)) {
