@@ -22,6 +22,7 @@ const SLOW_TESTS = [
   "test/apply/terminal.test.ts",
   "test/cli/check.test.ts",
   "test/cli/closed-output.test.ts",
+  "test/cli/completion-full-output.test.ts",
   "test/cli/config-fields.test.ts",
   "test/cli/config-syntax.test.ts",
   "test/cli/demo-invoked-command.test.ts",

@@ -6,7 +6,7 @@
 import yargs, { type Argv, type FallbackCompletionFunction } from "yargs";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { writeLogLine } from "../log/log-line-output.js";
-import { guardOutput } from "./closed-output.js";
+import { guardOutput, type OutputGuard } from "./closed-output.js";
 import { registerApply } from "./commands/apply.js";
 import { registerCheck } from "./commands/check.js";
 import { registerCheckpoint } from "./commands/checkpoint.js";
@@ -189,6 +189,30 @@ async function parseAndRun(root: Argv, argv: readonly string[]): Promise<string>
   return shown;
 }
 
+/** The completion help or script, when `argv` asks for one: its exit code; undefined otherwise. */
+async function answerCompletion(
+  argv: readonly string[],
+  ctx: CliContext,
+): Promise<ExitCode | undefined> {
+  if (!asksCompletionHelp(argv)) return answerNamedShell(argv, ctx);
+  ctx.stdout.write(`${await completionHelp(helpWidth())}\n`);
+  return EXIT_OK;
+}
+
+/** `code`, or a failure said on stderr when what was written to stdout could not be. */
+async function writtenOrFailed(
+  output: OutputGuard | undefined,
+  ctx: CliContext,
+  code: ExitCode,
+): Promise<ExitCode> {
+  // A failed write reports itself on a later tick: let it arrive before answering.
+  if (output) await new Promise((resolve) => setImmediate(resolve));
+  const failed = output?.failure();
+  if (failed === undefined) return code;
+  writeStderrLine(ctx, "error", `lms-export: could not write the output: ${failed.message}`);
+  return EXIT_FAILED;
+}
+
 /**
  * Runs the CLI with `typed` (without node and script) and answers the exit code.
  * `releaseStartingSignals` lets go of the launcher's handlers (launch.ts); it is called once
@@ -203,12 +227,14 @@ export async function main(
   const controller = new AbortController();
   const lastWords = new LastWords();
   const ctx = given ?? processContext(controller.signal, lastWords);
-  if (asksCompletionHelp(argv)) {
-    ctx.stdout.write(`${await completionHelp(helpWidth())}\n`);
-    return EXIT_OK;
+  // Before anything is written: a script written into a full disk is a failure to say, not a crash.
+  const output = given ? undefined : guardOutput(process.stdout, ctx);
+  const answered = await answerCompletion(argv, ctx);
+  if (answered !== undefined) {
+    const code = await writtenOrFailed(output, ctx, answered);
+    output?.dispose();
+    return code;
   }
-  const answered = await answerNamedShell(argv, ctx);
-  if (answered !== undefined) return answered;
   const stops = listenForStops(controller, lastWords, !given, () =>
     writeStderrLine(
       ctx,
@@ -218,7 +244,6 @@ export async function main(
   );
   // Only now that main()'s own handlers listen (see starting-signals.ts).
   releaseStartingSignals?.();
-  const output = given ? undefined : guardOutput(process.stdout, ctx);
   let usageFailure: string | undefined;
   const complete = await completionFor(argv, ctx);
   const root = rootParser(
@@ -237,14 +262,7 @@ export async function main(
       writeLogLine(ctx.stderr, `lms-export: ${usageFailure}\n`);
       return EXIT_USAGE;
     }
-    // A failed write reports itself on a later tick: let it arrive before answering.
-    if (output) await new Promise((resolve) => setImmediate(resolve));
-    const failed = output?.failure();
-    if (failed !== undefined) {
-      writeStderrLine(ctx, "error", `lms-export: could not write the output: ${failed.message}`);
-      return EXIT_FAILED;
-    }
-    return EXIT_OK;
+    return await writtenOrFailed(output, ctx, EXIT_OK);
   } catch (error) {
     writeStderrLine(ctx, "error", failureLine(error));
     // A typed failure after a signal came from it; an untyped one is a bug either way.
