@@ -38,6 +38,15 @@ export function asReportFailure(error: unknown, report: string, outDir: string):
   if (error instanceof LmsExportError) return error;
   const code = errnoCode(error);
   if (code === undefined) return asRunFailure(error, `report ${report}`);
+  // The rename into place met a folder of the file's name: only the user can move it.
+  const folder = code === "EISDIR" ? /-> '([^']+)'/.exec(message)?.[1] : undefined;
+  if (folder !== undefined) {
+    return new LmsExportError(
+      "bad-input",
+      `report ${report}: ${folder} is a folder, where the report writes a file: move or rename that folder, or choose another --out, and run it again (its previous files are kept)`,
+      { cause: error },
+    );
+  }
   return new LmsExportError(
     "storage-failed",
     `report ${report} failed (${code}): ${message.split("\n", 1)[0]}`,
