@@ -4,7 +4,8 @@
  * the portal refuses, or one stopped before the key was accepted, recorded nothing in them, so a
  * database that was not there before must not be there after: they are removed again. So is the
  * side file of a run refused because the database holds another program's table under one of our
- * names, or is no DuckDB database at all. A side file that was there before belongs to an interrupted run and stays for `--resume`.
+ * names, or is no DuckDB database at all. A side file that was there before belongs to an
+ * interrupted run and stays for `--resume`.
  */
 import { existsSync } from "node:fs";
 import type { LmsDatabase } from "../load/database.js";
