@@ -294,12 +294,11 @@ admin_managers AS (
          CASE WHEN regexp_matches(email, '[İΣ]') THEN email ELSE lower(email) END AS manager_email,
          email AS written
   FROM (
-    SELECT member.user_grp_user_id AS user_id,
-           nullif(regexp_replace(admin_user.email, '^[\s\x0B\x{FEFF}\p{Z}]+|[\s\x0B\x{FEFF}\p{Z}]+$', '', 'g'), '') AS email
+    SELECT member.user_grp_user_id AS user_id, admin_user.written AS email
     FROM user_grp AS member
     JOIN user_grp AS admin ON admin.user_grp_grp_id = member.user_grp_grp_id
      AND admin.user_grp_group_admin = 1 AND admin.user_grp_user_id <> member.user_grp_user_id
-    JOIN "user" AS admin_user ON admin_user.user_id = admin.user_grp_user_id
+    JOIN roster_addresses AS admin_user ON admin_user.user_id = admin.user_grp_user_id
     WHERE NOT EXISTS (SELECT 1 FROM left_people WHERE left_people.user_id = admin_user.user_id)
       AND NOT EXISTS (
       SELECT 1 FROM user_grp AS own
