@@ -30,6 +30,7 @@ import {
   settleDateFormat,
 } from "./xlsx-cells.js";
 import { overdueHighlight, pageSetup } from "./xlsx-layout.js";
+import { xmlCell, xmlText } from "./xml-text.js";
 
 /** Excel's limit: rows per sheet, header included. */
 export const EXCEL_MAX_ROWS = 1_048_576;
@@ -227,7 +228,7 @@ export class XlsxWorkbook {
     given: ReadonlyMap<string, string> | undefined,
   ): SheetLayout {
     const headers = result.deduplicatedColumnNames();
-    const labels = headers.map((header) => columnLabel(header, given));
+    const labels = headers.map((header) => xmlText(columnLabel(header, given)));
     const initial = headers.map((header, i) =>
       columnWriter(header, result.columnType(i), {
         neutraliseFormulas: this.#neutralise,
@@ -282,7 +283,7 @@ export class XlsxWorkbook {
       const vector = chunk.getColumnVector(c);
       for (let r = 0; r < count; r++) {
         const value = vector.getItem(r);
-        (rows[r] as CellValue[])[c] = value === null ? null : writer.convert(value);
+        (rows[r] as CellValue[])[c] = value === null ? null : xmlCell(writer.convert(value));
       }
     });
     return rows;
@@ -316,8 +317,8 @@ export class XlsxWorkbook {
     for (const line of [...lines, ...cut]) {
       const value =
         typeof line.value === "string" && this.#neutralise
-          ? neutraliseText(line.value)
-          : line.value;
+          ? neutraliseText(xmlText(line.value))
+          : xmlCell(line.value);
       const row = sheet.addRow([line.label, value]);
       row.getCell(1).style = BOLD;
       if (value instanceof Date) row.getCell(2).style = dateStyle;
@@ -328,7 +329,7 @@ export class XlsxWorkbook {
       bold(["Sheet", "Column", "SQL name"]);
       for (const entry of this.#headers) {
         const text = (value: string) => (this.#neutralise ? neutraliseText(value) : value);
-        sheet.addRow([entry.sheet, text(entry.label), entry.name]).commit();
+        sheet.addRow([entry.sheet, text(entry.label), xmlText(entry.name)]).commit();
       }
     }
     sheet.commit();
