@@ -31,6 +31,7 @@ import {
 } from "@duckdb/node-api";
 import { columnKind, decimalScale, isNumberKind, plainConverter } from "../present/column-kind.js";
 import { PERCENT_EDGE_TEXT, type PercentEdge, percentEdge } from "../present/percent-edge.js";
+import { terminalWidth } from "../terminal-columns.js";
 import { neutraliseText } from "./formula-injection.js";
 import { excelDate } from "./xlsx-dates.js";
 import { excelNumber } from "./xlsx-numbers.js";
@@ -167,9 +168,13 @@ export function settleDateFormat(writer: ColumnWriter, sample: readonly CellValu
   return { ...writer, style: DATE_STYLE, baseWidth: 11 };
 }
 
-/** Column width in characters: header and sampled values, within sensible bounds. */
+/**
+ * Column width in characters: header and sampled values, within sensible bounds. Excel's width
+ * unit is a digit's width, and a Chinese, Japanese or Korean character takes two, as on a
+ * terminal: counted by length, a column of Japanese course titles was half as wide as they are.
+ */
 export function columnWidth(header: string, writer: ColumnWriter, sample: readonly CellValue[]) {
-  let width = Math.max(header.length, writer.baseWidth);
+  let width = Math.max(terminalWidth(header), writer.baseWidth);
   if (writer.measure) {
     for (const value of sample) {
       if (typeof value === "string") width = Math.max(width, longestLine(value));
@@ -179,6 +184,6 @@ export function columnWidth(header: string, writer: ColumnWriter, sample: readon
 }
 
 function longestLine(text: string): number {
-  if (!text.includes("\n")) return text.length;
-  return Math.max(...text.split("\n").map((line) => line.length));
+  if (!text.includes("\n")) return terminalWidth(text);
+  return Math.max(...text.split("\n").map(terminalWidth));
 }
