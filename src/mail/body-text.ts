@@ -6,6 +6,7 @@ import { loadedText, utcText } from "../report/html/loaded-text.js";
 import { emailCountLine } from "../report/html/render-document.js";
 import type { DocumentTable, ReportDocument } from "../report/html/report-document.js";
 import { columnFormatter } from "../report/html/value-format.js";
+import { textCell } from "./text-cell.js";
 
 function headerLines(doc: ReportDocument): string[] {
   const loaded = loadedText(doc);
@@ -29,13 +30,15 @@ function headerLines(doc: ReportDocument): string[] {
 function tableLines(t: DocumentTable, maxRows: number): string[] {
   const shown = t.rows.slice(0, Math.max(0, maxRows));
   const format = t.columns.map((c) => columnFormatter(c.name, c.kind, c.scale));
-  const rows = shown.map((row) => row.map((value, i) => format[i]?.(value) ?? "").join(" | "));
+  const rows = shown.map((row) =>
+    row.map((value, i) => textCell(format[i]?.(value) ?? "")).join(" | "),
+  );
   return [
     "",
     t.title,
     "-".repeat(Math.min(t.title.length, 72)),
     emailCountLine(t, shown.length),
-    ...(shown.length > 0 ? [t.columns.map((c) => c.label).join(" | "), ...rows] : []),
+    ...(shown.length > 0 ? [t.columns.map((c) => textCell(c.label)).join(" | "), ...rows] : []),
   ];
 }
 

@@ -21,6 +21,7 @@ import { escapeHtml } from "../../src/report/html/escape.js";
 import type { ReportDocument } from "../../src/report/html/report-document.js";
 import { projectRoot } from "../../src/report/project-root.js";
 import { parseReportFile } from "../../src/report/report-file.js";
+import { mailDocument } from "./mail-document.js";
 
 let catalog: Catalog;
 beforeAll(async () => {
@@ -148,15 +149,9 @@ describe("the subject", () => {
 });
 
 describe("renderMailBody", () => {
-  const document: ReportDocument = {
-    title: "Overdue <script>alert(1)</script>",
-    description: 'A & B "quoted"',
-    generatedAt: new Date("2026-11-23T06:00:00Z"),
-    loadedAt: null,
-    params: [],
-    headlines: [],
-    charts: [],
-    tables: [
+  const document: ReportDocument = mailDocument(
+    { title: "Overdue <script>alert(1)</script>", description: 'A & B "quoted"' },
+    [
       {
         query: "q",
         title: "Q <i>",
@@ -166,7 +161,7 @@ describe("renderMailBody", () => {
         fullFile: "t-2026-11-23.xlsx",
       },
     ],
-  };
+  );
   const input = { document, attachments: ["t-2026-11-23.xlsx"] };
 
   test("escapes every text from the report and the data", () => {

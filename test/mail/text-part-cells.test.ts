@@ -1,0 +1,33 @@
+/**
+ * The plain-text part writes a table one row to a line: a value holding a line break (a name
+ * typed with Alt+Enter, Unicode's line separator) cut its row in two, the second half read as a
+ * row of its own under the wrong columns. It is a space there, as the HTML part shows it.
+ */
+import { expect, test } from "vitest";
+import { renderMailBody } from "../../src/mail/body.js";
+import { mailDocument } from "./mail-document.js";
+
+const BREAKS = ["\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085", "\v", "\f"];
+
+const document = mailDocument({ title: "People", description: "Names as the roster has them." }, [
+  {
+    query: "people",
+    title: "People",
+    columns: [
+      { name: "user_id", label: "User ID", kind: "integer" },
+      { name: "lastname", label: "Last\nname", kind: "text" },
+      { name: "team", label: "Team", kind: "text" },
+    ],
+    rows: BREAKS.map((b, i) => [i + 1, `Mac${b}Donald`, "North"]),
+    totalRows: BREAKS.length,
+    fullFile: undefined,
+  },
+]);
+
+test("each row of a table is one line of the text part, a line break in a value a space", () => {
+  const { text } = renderMailBody({ document, attachments: [] });
+  const rows = BREAKS.map((_, i) => `${i + 1} | Mac Donald | North`);
+  expect(text).toContain(`\n${rows.join("\n")}\n`);
+  expect(text).toContain("\nUser ID | Last name | Team\n1 | ");
+  expect(text).not.toMatch(/[\r\v\f\u0085\u2028\u2029]/);
+});
