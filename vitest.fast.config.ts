@@ -60,6 +60,7 @@ const SLOW_TESTS = [
   "test/mail/mail-cli.test.ts",
   "test/mail/mail-failures.test.ts",
   "test/mail/mailing-journal.test.ts",
+  "test/mail/text-part-directions.test.ts",
   "test/publish/lake-full-disk.test.ts",
   "test/publish/lake-kill.test.ts",
   "test/publish/lake.test.ts",

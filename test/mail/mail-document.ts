@@ -15,3 +15,20 @@ export function mailDocument(
     tables,
   };
 }
+
+/** A document of one table, "People", of these text columns (name, label) and rows. */
+export function peopleDocument(
+  columns: readonly (readonly [string, string])[],
+  rows: string[][],
+): ReportDocument {
+  return mailDocument({ title: "People", description: "Names as the roster has them." }, [
+    {
+      query: "people",
+      title: "People",
+      columns: columns.map(([name, label]) => ({ name, label, kind: "text" as const })),
+      rows,
+      totalRows: rows.length,
+      fullFile: undefined,
+    },
+  ]);
+}

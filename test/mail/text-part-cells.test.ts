@@ -5,24 +5,18 @@
  */
 import { expect, test } from "vitest";
 import { renderMailBody } from "../../src/mail/body.js";
-import { mailDocument } from "./mail-document.js";
+import { peopleDocument } from "./mail-document.js";
 
 const BREAKS = ["\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085", "\v", "\f"];
 
-const document = mailDocument({ title: "People", description: "Names as the roster has them." }, [
-  {
-    query: "people",
-    title: "People",
-    columns: [
-      { name: "user_id", label: "User ID", kind: "integer" },
-      { name: "lastname", label: "Last\nname", kind: "text" },
-      { name: "team", label: "Team", kind: "text" },
-    ],
-    rows: BREAKS.map((b, i) => [i + 1, `Mac${b}Donald`, "North"]),
-    totalRows: BREAKS.length,
-    fullFile: undefined,
-  },
-]);
+const document = peopleDocument(
+  [
+    ["user_id", "User ID"],
+    ["lastname", "Last\nname"],
+    ["team", "Team"],
+  ],
+  BREAKS.map((b, i) => [String(i + 1), `Mac${b}Donald`, "North"]),
+);
 
 test("each row of a table is one line of the text part, a line break in a value a space", () => {
   const { text } = renderMailBody({ document, attachments: [] });
