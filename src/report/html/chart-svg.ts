@@ -148,13 +148,21 @@ function points(
   return out;
 }
 
+/**
+ * A bar's or a line's point's tooltip: its category or day as the table shows it, its series,
+ * and its value. A line chart's dots had none, so a week's rate was read off the axis only.
+ */
+function pointTitle(data: ChartData, xText: (p: Point) => string) {
+  return (p: Point) =>
+    `${xText(p)}${p.series ? ` · ${p.series}` : ""}: ${p.value === null ? "" : valueText(data, p.measure ?? "", p.value)}`;
+}
+
 function barPlot(chart: BarChartSpec, data: ChartData, width: number, height: number) {
   const data2 = points(chart, data, (row) => categoryText(data, chart.x, row[chart.x] ?? null));
   const xs = distinct(data2.map((p) => p.x as string));
   const grouped = data2.some((p) => p.series !== undefined);
   const axis = categoryAxis(xs, width - 70);
-  const title = (p: Point) =>
-    `${p.x}${p.series ? ` · ${p.series}` : ""}: ${p.value === null ? "" : valueText(data, p.measure ?? "", p.value)}`;
+  const title = pointTitle(data, (p) => String(p.x));
   const base = {
     document: plotDocument(),
     width,
@@ -258,7 +266,12 @@ function linePlot(chart: LineChartSpec, data: ChartData, width: number, height: 
           strokeWidth: 2,
           ...(grouped ? {} : { stroke: "#4269d0" }),
         }),
-        Plot.dot(data2, { ...channels, r: 2.5, fill: grouped ? SERIES_KEY : "#4269d0" }),
+        Plot.dot(data2, {
+          ...channels,
+          r: 2.5,
+          fill: grouped ? SERIES_KEY : "#4269d0",
+          title: pointTitle(data, (p) => categoryText(data, chart.x, p.x)),
+        }),
       ],
     }),
   );
