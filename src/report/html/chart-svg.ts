@@ -16,6 +16,7 @@ import { colourFlatScale, zeroBasedFlatScale } from "./flat-scale.js";
 import { GAP_FILL } from "./heatmap-gaps.js";
 import { labelWidth } from "./label-width.js";
 import { seriesColour } from "./series-colours.js";
+import { shortLabel } from "./short-label.js";
 import { withValueAxisRoom } from "./value-axis-room.js";
 import { formatValue } from "./value-format.js";
 
@@ -67,11 +68,9 @@ function plotDocument(): PlotDocument {
   return serverDocument;
 }
 
-/** A long label cut in its middle: names often differ only at their end ("… level 2"). */
+/** A long label cut in its middle (short-label.ts). */
 function shorten(text: string): string {
-  if (text.length <= LABEL_CHARS) return text;
-  const tail = Math.floor(LABEL_CHARS / 3);
-  return `${text.slice(0, LABEL_CHARS - tail - 1).trimEnd()}…${text.slice(-tail).trimStart()}`;
+  return shortLabel(text, LABEL_CHARS);
 }
 
 /** A measure of `column` as the report's table shows it, for a tooltip. */
