@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { readApiKey } from "../config/api-key.js";
+import { commaEntries } from "../config/comma-entries.js";
 import { DEFAULT_LOOKBACK_MS } from "../config/defaults.js";
 import { requireBaseUrl } from "../config/portal-address.js";
 import type { ResolvedConfig } from "../config/resolve.js";
@@ -58,11 +59,11 @@ export function withExtractOptions<T>(y: Argv<T>) {
       type: "string",
       group: EXTRACT,
       description: "Comma-separated resources to extract (default: all)",
+      // Empty entries are kept for checkExtractFlags to refuse: `grp,,take` is a typo.
       coerce: (value: unknown) =>
         (Array.isArray(value) ? value : [value])
           .flatMap((part) => String(part).split(","))
-          .map((part) => part.trim())
-          .filter((part) => part.length > 0),
+          .map((part) => part.trim()),
     })
     .conflicts("full", ["incremental", "since"]);
 }
@@ -113,14 +114,16 @@ function parseSince(value: string | undefined): Date | undefined {
 export function checkExtractFlags(flags: ExtractFlags): void {
   parseSince(flags.since);
   refuseIdleLookback(flags);
+  if (flags.only === undefined) return;
+  const only = commaEntries(flags.only, "--only", `choose from ${EXTRACTED.join(", ")}`);
   // `--only=` or `--only ","` names nothing, which would read as no --only: every resource.
-  if (flags.only !== undefined && flags.only.length === 0) {
+  if (only.length === 0) {
     throw new LmsExportError(
       "bad-input",
       `--only needs at least one resource: ${EXTRACTED.join(", ")}`,
     );
   }
-  selectResources(flags.only);
+  selectResources(only);
 }
 
 /**
