@@ -2,6 +2,7 @@
  * Settings from LMS_* environment variables. Text becomes the type its setting expects before
  * validation, so `LMS_CONCURRENCY=abc` is reported as such rather than silently ignored.
  */
+import { commaEntries } from "./comma-entries.js";
 import { FIELD_NAMES, FIELDS, type FieldKind } from "./fields.js";
 import type { RawValues } from "./validate.js";
 
@@ -15,7 +16,13 @@ export function rawFromEnv(env: Readonly<Record<string, string | undefined>>): R
     const name = FIELDS[field].env;
     const text = name === undefined ? undefined : env[name];
     if (text === undefined || text.trim() === "") continue;
-    raw[field] = fromText(text, FIELDS[field].kind);
+    const { kind, expected } = FIELDS[field];
+    raw[field] =
+      kind === "list"
+        ? commaEntries(text, `environment variable ${name}`, `give ${expected}`).map((s) =>
+            s.toLowerCase(),
+          )
+        : fromText(text, kind);
   }
   return raw;
 }

@@ -4,6 +4,7 @@
  * flag that is absent is undefined and cannot mask the environment or the config file.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { commaEntries } from "./comma-entries.js";
 import { fromText } from "./env-values.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
 import type { RawValues } from "./validate.js";
@@ -52,14 +53,9 @@ function refuseRepeated(field: FieldName, value: unknown): void {
 function normalise(field: FieldName, value: unknown): unknown {
   if (field === "formats") {
     const parts = Array.isArray(value) ? value : [value];
-    return parts.flatMap((part) =>
-      typeof part === "string"
-        ? part
-            .split(",")
-            .map((s) => s.trim().toLowerCase())
-            .filter((s) => s !== "")
-        : [part],
-    );
+    if (!parts.every((part) => typeof part === "string")) return parts;
+    const fix = `give ${FIELDS.formats.expected}`;
+    return commaEntries(parts, "option --format", fix).map((s) => s.toLowerCase());
   }
   if (field === "reportParams") return parseParams(Array.isArray(value) ? value : [value]);
   if (field === "logFormat" && typeof value === "string") return value.toLowerCase();

@@ -411,6 +411,25 @@ describe("resolveConfig errors name the source, the field and the expected value
     );
   });
 
+  it("an empty entry in a --format or LMS_FORMAT list, named by its place", async () => {
+    const fix =
+      "is empty (a comma too many); give one or more of parquet, csv, xlsx, html (comma-separated on the command line)";
+    const refusal = (flags: Record<string, unknown>, env: Record<string, string> = {}) =>
+      usageErrorOf(() => resolveConfig({ flags, env, cwd: tmp.dir }));
+    expect(await refusal({ format: ["csv,,xlsx"] })).toBe(
+      `option --format "csv,,xlsx": entry 2 of 3 ${fix}`,
+    );
+    expect(await refusal({ format: ["csv", ""] })).toBe(
+      `option --format "csv,": entry 2 of 2 ${fix}`,
+    );
+    expect(await refusal({}, { LMS_FORMAT: "csv, ,html" })).toBe(
+      `environment variable LMS_FORMAT "csv, ,html": entry 2 of 3 ${fix}`,
+    );
+    expect(await refusal({}, { LMS_FORMAT: ",csv" })).toBe(
+      `environment variable LMS_FORMAT ",csv": entry 1 of 2 ${fix}`,
+    );
+  });
+
   it("refuses --api-key without repeating its value", async () => {
     const message = await usageErrorOf(() =>
       resolveConfig({ flags: { "api-key": "lk_live_on_the_command_line" }, env: {}, cwd: tmp.dir }),
