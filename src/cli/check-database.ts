@@ -7,6 +7,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { errorFirstLine, errorText } from "../errors/error-text.js";
+import { LmsExportError } from "../errors/lms-export-error.js";
 import { type DatabaseState, type LatestRun, readDatabaseState } from "../load/database-state.js";
 import { DatabaseLockedError } from "../load/open-errors.js";
 import { checkpointWritesThem } from "../load/wal-replay-failed.js";
@@ -15,6 +16,13 @@ import { type RosterCoverage, rosterCoverage, rosterWarning } from "../report/ro
 import type { CheckLine } from "./check-report-settings.js";
 
 const WHAT = "database";
+
+/**
+ * The kind of the database line's failure, for check's exit code; undefined when it did not fail.
+ * A file that is not a DuckDB database, another program's, or a folder that is not there is the
+ * user's input, as it is for extract and report: the --db given is what needs fixing.
+ */
+export type DatabaseFailure = LmsExportError["code"] | undefined;
 
 export async function checkDatabase(
   config: Pick<ResolvedConfig, "db"> &
@@ -25,7 +33,7 @@ export async function checkDatabase(
     },
   line: CheckLine,
   now: Date = new Date(),
-): Promise<void> {
+): Promise<DatabaseFailure> {
   let state: DatabaseState;
   // How the roster covers the people in the data, or why it could not be told.
   let roster: RosterCoverage | string | undefined;
@@ -39,10 +47,14 @@ export async function checkDatabase(
     });
   } catch (error) {
     // Held by a run or a reader right now: nothing is wrong with it, and the holder lets go.
-    if (error instanceof DatabaseLockedError) line("warning", WHAT, error.held);
-    else line("failed", WHAT, errorText(error));
-    return;
+    if (error instanceof DatabaseLockedError) {
+      line("warning", WHAT, error.held);
+      return undefined;
+    }
+    line("failed", WHAT, errorText(error));
+    return error instanceof LmsExportError ? error.code : "failed";
   }
+  let failure: DatabaseFailure;
   const { db } = config;
   if (state.kind === "new") {
     line("ok", WHAT, `${db} does not exist yet; the first extract makes it`);
@@ -55,6 +67,8 @@ export async function checkDatabase(
     );
   } else if (state.kind === "foreign") {
     line("failed", WHAT, `${db}: ${state.why}`);
+    // Another program's database named by --db: extract and report refuse it as bad input.
+    failure = "bad-input";
   } else if (state.latest === undefined) {
     line("ok", WHAT, `${db}: no extract has run into it yet`);
   } else {
@@ -72,6 +86,7 @@ export async function checkDatabase(
     }
   }
   if (roster !== undefined) line(...rosterLine(roster, config.rosterImport));
+  return failure;
 }
 
 /**

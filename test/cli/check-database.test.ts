@@ -2,7 +2,8 @@
  * `check`'s database line, as a scheduled job's owner reads it: a database not made yet, the last
  * extract's success, a latest extract that failed after an earlier success, a database another
  * process holds (a warning: the holder lets go), a damaged one and a folder that is not there
- * (failures), another program's file that an extract would refuse (a failure); and the roster's line, missing and then imported. A real simulated portal over HTTP, real DuckDB files, the CLI in this process.
+ * (failures), another program's file or one that is not DuckDB's, which an extract would refuse
+ * (failures, exit 2 as for extract); and the roster's line, missing and then imported. A real simulated portal over HTTP, real DuckDB files, the CLI in this process.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -145,7 +146,7 @@ describe("check's database line", () => {
     const nowhere = join(dir, "no-such-folder", "lms.duckdb");
     expect(await databaseLine(nowhere)).toEqual({
       line: `✗ database: directory ${join(dir, "no-such-folder")} for database ${nowhere} does not exist; create it or choose another --db`,
-      code: 1,
+      code: 2,
     });
   });
 
@@ -156,7 +157,7 @@ describe("check's database line", () => {
     const proc = await databaseLine(inProc);
     expect(proc).toEqual({
       line: "✗ database: directory /proc is a system folder (proc), where no file can be made, so database /proc/lms.duckdb cannot be there; choose another --db",
-      code: 1,
+      code: 2,
     });
     const extract = await runCli(dir, ["extract", "--db", inProc], env());
     expect(extract.code).toBe(2);
@@ -169,7 +170,7 @@ describe("check's database line", () => {
     await writeFile(notes, "not a folder\n");
     expect(await databaseLine(join(notes, "lms.duckdb"))).toEqual({
       line: `✗ database: ${notes} is a file, not a directory, so database ${join(notes, "lms.duckdb")} cannot be there; choose another --db`,
-      code: 1,
+      code: 2,
     });
   });
 
@@ -192,13 +193,26 @@ describe("check's database line", () => {
     expect(run.stderr).toMatch(/check failed: fix the API key first/);
   });
 
+  it("fails on a file that is not a DuckDB database with exit 2, as extract and report do", async () => {
+    const notes = join(dir, "notes.duckdb");
+    await writeFile(notes, "a file of notes, not a database\n".repeat(200));
+    const before = await fileDigest(notes);
+    const message = `${notes} is not a DuckDB database (it was left untouched); choose another --db`;
+    expect(await databaseLine(notes)).toEqual({ line: `✗ database: ${message}`, code: 2 });
+    for (const args of [["extract"], ["report", "completion-overview"]]) {
+      const run = await runCli(dir, [...args, "--db", notes], env());
+      expect([run.code, run.stderr]).toEqual([2, `lms-export: ${message}\n`]);
+    }
+    expect(await fileDigest(notes)).toBe(before);
+  });
+
   it("fails on another program's database as extract refuses it, and passes one it would share", async () => {
     const theirs = join(dir, "theirs.duckdb");
     await writeDatabase(theirs, "CREATE TABLE take (x INTEGER); INSERT INTO take VALUES (42)");
     const before = await fileDigest(theirs);
     expect(await databaseLine(theirs)).toEqual({
       line: `✗ database: ${theirs}: the database has a table take that lms-export did not make (it has no take_id column), which an extract would replace; choose another --db, or rename that table`,
-      code: 1,
+      code: 2,
     });
     expect(await fileDigest(theirs)).toBe(before);
 

@@ -115,7 +115,8 @@ async function checkOnce(
   const redact = createRedactor(() => secrets);
   let failed = 0;
   let checks = 0;
-  let settingsFailed = false;
+  // Failures of what the user gave (report settings, a --db that is no database of ours).
+  let inputFailures = 0;
   const line: CheckLine = (kind, what, detail) => {
     if (kind !== "warning") checks++;
     if (kind === "failed") failed++;
@@ -126,7 +127,7 @@ async function checkOnce(
   const settings = await checkSettings(args, ctx, mark, async (config) => {
     const before = failed;
     await checkReportSettings(config, ctx.env, line, ctx.signal);
-    settingsFailed = failed > before;
+    inputFailures += failed - before;
   });
   // Stopped while a secret's pipe was read: the portal's lines would only add noise to the stop.
   ctx.signal.throwIfAborted();
@@ -145,7 +146,8 @@ async function checkOnce(
   const rosterImport =
     typeof args.portal === "string" ? rosterImportHint(shownPath(ctx.cwd, db)) : undefined;
   const { baseUrl = "", duckdbMemoryLimit } = settings.config;
-  await checkDatabase({ db, baseUrl, rosterImport, duckdbMemoryLimit }, line);
+  const dbFailure = await checkDatabase({ db, baseUrl, rosterImport, duckdbMemoryLimit }, line);
+  if (dbFailure !== undefined && EXIT_CODES[dbFailure] === EXIT_CODES["bad-input"]) inputFailures++;
   const { apiKey } = settings;
   // The portal's lines need the key; the mail server's do not.
   let setup: SetupFailure | undefined;
@@ -157,11 +159,12 @@ async function checkOnce(
   if (args.mail === true) await checkMailServer(settings.config, ctx.env, line, ctx.signal);
   if (apiKey === undefined) return { failed: "fix the API key first", code: "bad-input" };
   if (failed === 0) return { failed: 0, code: "failed" };
-  // Wrong mail settings are bad input, as report --mail answers them, when nothing else failed.
+  // Wrong mail settings or --db are bad input, as report --mail and extract answer them, when
+  // nothing else failed.
   const code =
     setup !== undefined
       ? SETUP_FAILURE_CODES[setup]
-      : settingsFailed && failed === 1
+      : inputFailures === failed
         ? "bad-input"
         : "failed";
   return { failed: `${failed} of ${checks} checks`, code };
