@@ -1,10 +1,10 @@
 /**
- * A lake on a disk that is full: the publish fails as a full disk, the lake is as it was, and once
- * there is room again the next publish goes through (no lock is left behind to hold it off). A
- * real tmpfs of a chosen size; mounting needs root (CI runs as root), so elsewhere the test is
- * skipped.
+ * A lake on a disk that is full: the publish fails as a full disk, the lake is as it was (its
+ * files and folders), and once there is room again the next publish goes through (no lock is
+ * left behind to hold it off). A real tmpfs of a chosen size; mounting needs root (CI runs as
+ * root), so elsewhere the test is skipped.
  */
-import { readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MANIFEST_FILE, readManifest } from "../../src/publish/lake/manifest.js";
@@ -21,6 +21,7 @@ describe("publish --lake on a full disk", () => {
     const lakeDir = join(small.disk, "lake");
     await publishLake(db, { lakeDir, portal: "acme", snapshotDate: "2026-11-16" });
     const before = await readFile(join(lakeDir, MANIFEST_FILE), "utf8");
+    const folders = (await readdir(lakeDir, { recursive: true })).sort();
 
     const filler = join(small.disk, "filler");
     await fillUp(filler);
@@ -30,6 +31,7 @@ describe("publish --lake on a full disk", () => {
       message: expect.stringMatching(/no space left on .*; the lake is as it was$/),
     });
     expect(await readFile(join(lakeDir, MANIFEST_FILE), "utf8")).toBe(before);
+    expect((await readdir(lakeDir, { recursive: true })).sort()).toEqual(folders);
 
     await rm(filler);
     await publishLake(db, { lakeDir, portal: "acme", snapshotDate: "2026-11-23" });

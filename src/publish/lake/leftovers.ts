@@ -37,6 +37,18 @@ export async function tableFolders(lakeDir: string): Promise<string[]> {
 }
 
 /**
+ * The names in a partition folder; none when it is not there, also when a file stands where a
+ * folder of its path must be (`take/portal=p` a file): no publish wrote there, and the other
+ * tables' folders must still be settled, or a publish that failed on that file leaves its own.
+ */
+async function partitionNames(folder: string): Promise<string[]> {
+  return folderNames(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOTDIR") return [];
+    throw error;
+  });
+}
+
+/**
  * Leaves in each partition folder of `portal` and `snapshotDate` only what the manifest names.
  * Where it names a file, every other partition file there goes (the one replaced, or one of a
  * killed publish); where it names none, only publish `id`'s file goes, so that a file no publish
@@ -56,7 +68,7 @@ export async function settleDay(
     const listed = manifest.partitions.find(
       (p) => p.table === table && p.portal === at.portal && p.snapshotDate === at.snapshotDate,
     )?.path;
-    const names = await folderNames(folder);
+    const names = await partitionNames(folder);
     for (const name of names.filter((n) => PART_FILE_PATTERN.test(n))) {
       const orphan = listed ? join(partition, name) !== listed : name === partFile(at.id);
       if (orphan) await rm(join(folder, name), { force: true });

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { open, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { makeFolders } from "../../files/make-folders.js";
+import { missingFolders } from "../../files/missing-folders.js";
 
 export const STAGING_DIR = "_staging";
 
@@ -91,16 +92,19 @@ export interface StagedPartition {
 /**
  * Renames each staged file into its partition folder (created when new) and syncs the folders;
  * answers the files placed, relative to the lake. Nothing names them until the manifest does.
+ * The folders it makes are added to `made`, deepest first, for a publish that fails to remove.
  */
 export async function moveIn(
   lakeDir: string,
   id: string,
   staged: readonly StagedPartition[],
+  made: string[] = [],
 ): Promise<string[]> {
   const placed: string[] = [];
   const folders = new Set<string>();
   for (const { key, staged: from } of staged) {
     const folder = join(lakeDir, partitionPath(key));
+    made.push(...(await missingFolders(folder)));
     await makeFolders(folder);
     await rename(from, join(folder, partFile(id)));
     placed.push(join(partitionPath(key), partFile(id)));

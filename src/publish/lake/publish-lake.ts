@@ -24,6 +24,7 @@ import { checkPortalName, checkSnapshotDate, DEFAULT_PORTAL } from "../../config
 import { errorText } from "../../errors/error-text.js";
 import { LmsExportError } from "../../errors/lms-export-error.js";
 import { makeFolders } from "../../files/make-folders.js";
+import { missingFolders, removeEmptyFolders } from "../../files/missing-folders.js";
 import type { LmsDatabase } from "../../load/database.js";
 import { looksLikeFullDisk, noSpaceText } from "../../load/disk-space.js";
 import { type Logger, silentLogger } from "../../log/logger.js";
@@ -105,6 +106,23 @@ export async function publishLake(
     options.snapshotDate ?? new Date().toISOString().slice(0, 10),
   );
   const { lakeDir } = options;
+  // What this publish makes (the lake folder, its _staging, the portal's folder in it) goes again
+  // when it fails, so that a failed publish leaves the lake, or no lake, as it found it.
+  const made = await missingFolders(portalStaging(lakeDir, portal));
+  return publishLockedIn(db, options, portal, snapshotDate).catch(async (error: unknown) => {
+    await removeEmptyFolders(made);
+    throw error;
+  });
+}
+
+/** Makes the lake's _staging folder and publishes holding the portal's lock. */
+async function publishLockedIn(
+  db: Pick<LmsDatabase, "connect">,
+  options: PublishLakeOptions,
+  portal: string,
+  snapshotDate: string,
+): Promise<PublishLakeResult> {
+  const { lakeDir } = options;
   // makeFolders, not Node's recursive mkdir: that one never returns for a path under /proc.
   await makeFolders(join(lakeDir, STAGING_DIR)).catch((error: unknown) => {
     throw new LmsExportError(
@@ -138,6 +156,7 @@ async function publishLocked(
   const id = newPublishId();
   const staging = join(portalStaging(lakeDir, portal), stagingName(snapshotDate, id));
   const at: Publish = { portal, snapshotDate, id, staging, signal: options.signal };
+  const made: string[] = [];
   let partitions: LakePartition[];
   let manifest: LakeManifest;
   try {
@@ -149,12 +168,14 @@ async function publishLocked(
     // Not stopped past here: once beforeSwap has committed PostgreSQL, a Ctrl-C must not leave
     // the lake behind it, and the renames that remain take moments.
     await options.beforeSwap?.();
-    await moveIn(lakeDir, id, staged.files);
+    await moveIn(lakeDir, id, staged.files, made);
     partitions = staged.partitions;
     manifest = await updateManifest(lakeDir, staged.tables, partitions);
   } catch (error) {
-    // The manifest decides what stays: the new files if the commit happened, else the old.
+    // The manifest decides what stays: the new files if the commit happened, else the old. The
+    // table folders made for files that did not stay go with them.
     await recoverStaging(lakeDir, portal).catch(() => undefined);
+    await removeEmptyFolders(made);
     throw lakeError(error, lakeDir, "the lake is as it was");
   }
   options.onCommitted?.({ portal, snapshotDate });
