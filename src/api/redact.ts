@@ -3,6 +3,8 @@
  * lines). Server messages are scrubbed too: a portal may echo the request, token included.
  */
 
+import { secretForms } from "../log/secret-forms.js";
+
 const PLACEHOLDER = "[redacted]";
 
 /**
@@ -18,16 +20,20 @@ const MAX_SERVER_TEXT = 200;
 /**
  * A growing set of secret strings and the scrubbing they imply.
  *
- * Contract: after `add(s)`, `scrub(text)` never returns a string containing `s`. Secrets are
- * replaced longest first so a secret that contains another is removed whole.
+ * Contract: after `add(s)`, `scrub(text)` never returns a string containing `s`, nor any of the
+ * percent-encoded and base64 forms the log redacts (secret-forms.ts): a portal or a proxy in
+ * front of it may quote the Authorization header or the token request encoded. Forms are replaced
+ * longest first so a secret that contains another is removed whole.
  */
 export class Redactor {
   readonly #secrets = new Set<string>();
   #ordered: string[] = [];
 
   add(secret: string): void {
-    if (secret === "" || this.#secrets.has(secret)) return;
-    this.#secrets.add(secret);
+    if (secret === "") return;
+    const before = this.#secrets.size;
+    for (const form of secretForms(secret)) this.#secrets.add(form);
+    if (this.#secrets.size === before) return;
     this.#ordered = [...this.#secrets].sort((a, b) => b.length - a.length);
   }
 

@@ -171,7 +171,51 @@ describe("secrets", () => {
     expect(logger.lines.length).toBeGreaterThan(0);
     for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
   });
+
+  it("the key and tokens echoed in base64 or percent-encoded appear in no error or log line", async () => {
+    const portal = await startPortal();
+    const b64 = (text: string) => Buffer.from(text).toString("base64");
+    const b64url = (text: string) => Buffer.from(text).toString("base64url");
+    // A portal that quotes what it received encoded, the way a proxy's log line might.
+    const echo = (a: Arrival) =>
+      `auth ${b64(`${a.authorization}`)} body ${b64(a.body)} url ${b64url(`x${a.authorization}`)} ` +
+      `q ${encodeURIComponent(`${a.authorization}`)}`;
+    portal.on("/grp/get_all", (a, res, n) => {
+      if (n === 1) return json(res, 503, { code: 503, message: echo(a) });
+      if (n === 2) return json(res, 401, { code: 401, message: echo(a) });
+      json(res, 400, { code: 400, message: echo(a) });
+    });
+    const logger = collectingLogger();
+    const error = await failure(client(portal, { logger, authScheme: "Bearer" }).listGroups());
+    expect(error.httpStatus).toBe(400);
+    expect(portal.issued.length).toBe(2);
+    const texts = [
+      error.message,
+      ...logger.lines.map((l) => `${l.message} ${JSON.stringify(l.fields ?? {})}`),
+    ];
+    expect(texts.join("\n")).toContain("auth ");
+    const decoded = texts.flatMap((text) =>
+      text
+        .split(/[\s"]+/)
+        .flatMap((word) => [
+          Buffer.from(word, "base64").toString("latin1"),
+          Buffer.from(word, "base64url").toString("latin1"),
+          safeDecode(word),
+        ]),
+    );
+    for (const secret of [KEY, ...portal.issued]) {
+      for (const text of [...texts, ...decoded]) expect(text).not.toContain(secret);
+    }
+  });
 });
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
 
 describe("request bodies", () => {
   it("pages send start, limit and criterias as the spec names them", async () => {
