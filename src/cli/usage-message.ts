@@ -6,6 +6,7 @@
  */
 
 import { listed } from "../text/listed-words.js";
+import { maskSecretLike, quotedUnlessSecret, SHOWN_IN_PART } from "../text/secret-like.js";
 import { scheduleCommandHint } from "./schedule-usage-hint.js";
 import { typedTexts } from "./typed-flag-text.js";
 
@@ -66,7 +67,9 @@ function invalidValues(message: string): string {
     const match = /Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(line.trim());
     if (!match) return [];
     const choices = (match[3] ?? "").split(/,\s*/).map((c) => c.replace(/^"|"$/g, ""));
-    return [`--${match[1]} ${match[2]} is not accepted: use ${listed(choices, "or")}`];
+    const given = maskSecretLike(match[2] ?? "");
+    const note = given.masked ? ` (${SHOWN_IN_PART})` : "";
+    return [`--${match[1]} ${given.text}${note} is not accepted: use ${listed(choices, "or")}`];
   });
   return parts.length > 0 ? parts.join("; ") : oneLine(message);
 }
@@ -198,6 +201,6 @@ export function notANumberLine(
   const problem =
     typed === undefined
       ? `--${name} needs a number`
-      : `--${name} must be a number, got ${JSON.stringify(typed)}`;
+      : `--${name} must be a number, got ${quotedUnlessSecret(typed)}`;
   return withHelp(problem, commandOf(argv, commands));
 }

@@ -4,6 +4,7 @@
  * flag that is absent is undefined and cannot mask the environment or the config file.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { quotedUnlessSecret } from "../text/secret-like.js";
 import { commaEntries } from "./comma-entries.js";
 import { fromText } from "./env-values.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
@@ -72,7 +73,7 @@ function parseParams(values: readonly unknown[]): Record<string, string> {
     if (eq <= 0) {
       throw new LmsExportError(
         "bad-input",
-        `option --param must be KEY=VALUE, e.g. --param days=30 (got ${JSON.stringify(text)})`,
+        `option --param must be KEY=VALUE, e.g. --param days=30 (got ${quotedUnlessSecret(text)})`,
       );
     }
     const key = text.slice(0, eq).trim();

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { maskSecretLike, SHOWN_IN_PART } from "../text/secret-like.js";
 import { type ConfigValues, FIELD_NAMES, FIELD_SCHEMAS, FIELDS, type FieldName } from "./fields.js";
 
 const VALUES_SCHEMA = z.object(FIELD_SCHEMAS).partial();
@@ -66,11 +67,16 @@ function fieldOf(key: PropertyKey | undefined): FieldName | undefined {
   return FIELD_NAMES.find((name) => name === key);
 }
 
-/** A short rendering of a wrong value: enough to recognise it, never a whole file. */
+/**
+ * A short rendering of a wrong value: enough to recognise it, never a whole file, and a word that
+ * may be a secret typed into the wrong setting cut to its first characters (secret-like.ts).
+ */
 export function showValue(value: unknown): string {
   if (typeof value === "number" && Number.isNaN(value)) return "a value that is not a number";
   // JSON has no infinity: it would show 1e400 (too large for a double) as null.
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  const text = value === undefined ? "nothing" : (JSON.stringify(value) ?? String(value));
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  const full = value === undefined ? "nothing" : (JSON.stringify(value) ?? String(value));
+  const { text, masked } = maskSecretLike(full);
+  const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return masked ? `${shown}, ${SHOWN_IN_PART}` : shown;
 }

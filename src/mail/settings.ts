@@ -7,6 +7,7 @@ import type { ResolvedConfig } from "../config/resolve.js";
 import { oneLineSecret } from "../config/secret-env.js";
 import { readSecretFile, type SecretReading } from "../config/secret-file.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { quotedUnlessSecret } from "../text/secret-like.js";
 import { isMailAddress } from "./address.js";
 import { type SmtpSecurity, smtpSecurity } from "./smtp-security.js";
 
@@ -63,7 +64,7 @@ export async function resolveMailSettings(
   if (!isMailAddress(from)) {
     throw new LmsExportError(
       "bad-input",
-      `the sender ${JSON.stringify(from)} (from ${config.sources.mailFrom}) is not an e-mail address: give one such as reports@example.com`,
+      `the sender ${quotedUnlessSecret(from)} (from ${config.sources.mailFrom}) is not an e-mail address: give one such as reports@example.com`,
     );
   }
   const { user, password } = await credentials(url, config, env, options);

@@ -2,6 +2,7 @@
  * The one gate a base URL passes before any request carries the API key to it.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { maskSecretLike, quotedUnlessSecret, SHOWN_IN_PART } from "../text/secret-like.js";
 import { isLoopbackHost } from "./loopback.js";
 
 /**
@@ -33,13 +34,13 @@ export function checkBaseUrl(url: string, allowHttp: boolean, keyPlace = KEY_PLA
   if (parsed.username !== "" || parsed.password !== "") {
     throw new LmsExportError(
       "bad-input",
-      `the base URL ${displayUrl(parsed)} contains a user name or password: remove them from the URL and give the API key ${keyPlace}`,
+      `the base URL ${shownUrl(parsed)} contains a user name or password: remove them from the URL and give the API key ${keyPlace}`,
     );
   }
   if (parsed.search !== "" || parsed.hash !== "") {
     throw new LmsExportError(
       "bad-input",
-      `the base URL ${displayUrl(parsed)} has a query string or fragment (not shown): give the API's address alone, e.g. https://lms.example.com/api-v2, and the API key ${keyPlace}`,
+      `the base URL ${shownUrl(parsed)} has a query string or fragment (not shown): give the API's address alone, e.g. https://lms.example.com/api-v2, and the API key ${keyPlace}`,
     );
   }
   if (parsed.protocol === "https:") return parsed;
@@ -47,13 +48,13 @@ export function checkBaseUrl(url: string, allowHttp: boolean, keyPlace = KEY_PLA
     if (allowHttp || isLoopbackHost(parsed.hostname)) return parsed;
     throw new LmsExportError(
       "bad-input",
-      `the base URL ${displayUrl(parsed)} is plain http: the API key and every record would cross the network unencrypted; use https://, or pass --allow-http (LMS_ALLOW_HTTP=1) if the network is trusted`,
+      `the base URL ${shownUrl(parsed)} is plain http: the API key and every record would cross the network unencrypted; use https://, or pass --allow-http (LMS_ALLOW_HTTP=1) if the network is trusted`,
     );
   }
   // `user:password@host` parses as the scheme "user", its password in the path: not shown.
   const shown = parsed.href.includes("@")
     ? "(not shown: it may hold a password)"
-    : displayUrl(parsed);
+    : shownUrl(parsed);
   throw new LmsExportError(
     "bad-input",
     `the base URL ${shown} uses the ${parsed.protocol.replace(/:$/, "")} scheme: use an https:// address, e.g. https://lms.example.com/api-v2`,
@@ -76,5 +77,11 @@ export function displayUrl(url: URL): string {
  * itself (`https://u:p@ss/w@host` would show `ss/w@host` if cut at the first `@`).
  */
 function unparsedText(text: string): string {
-  return text.includes("@") ? "(not shown: it may hold a password)" : `"${text}"`;
+  return text.includes("@") ? "(not shown: it may hold a password)" : quotedUnlessSecret(text);
+}
+
+/** The URL as {@link displayUrl} gives it, a part that may be a secret (the key as a path) cut. */
+function shownUrl(url: URL): string {
+  const { text, masked } = maskSecretLike(displayUrl(url));
+  return masked ? `${text} (${SHOWN_IN_PART})` : text;
 }
