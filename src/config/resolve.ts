@@ -33,6 +33,7 @@ import { defaultPortalDb } from "./portals.js";
 import { secretFiles } from "./secret-files.js";
 import { homeOf, settingPath, withAbsolutePaths } from "./setting-path.js";
 import { refuseSharedPortalDb } from "./shared-portal-db.js";
+import { refuseSmtpPasswords } from "./smtp-url-password.js";
 import { validateSource } from "./validate.js";
 
 /**
@@ -285,6 +286,7 @@ async function settingLayers(input: ResolveConfigInput): Promise<{
     }
     layers.splice(1, 0, portal.layer);
   }
+  refuseSmtpPasswords(layers);
   return { layers, file, portal, secrets };
 }
 

@@ -6,6 +6,7 @@
 import type { ResolvedConfig } from "../config/resolve.js";
 import { oneLineSecret } from "../config/secret-env.js";
 import { readSecretFile, type SecretReading } from "../config/secret-file.js";
+import { smtpPasswordRefusal } from "../config/smtp-url-password.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { quotedUnlessSecret } from "../text/secret-like.js";
 import { isMailAddress } from "./address.js";
@@ -102,12 +103,7 @@ function parseSmtpUrl(text: string, source: string): URL {
       `the mail server URL (from ${source}) is not a valid URL: give smtp://host:port or smtps://host:port`,
     );
   }
-  if (url.password !== "") {
-    throw new LmsExportError(
-      "bad-input",
-      `the mail server URL (from ${source}) contains a password: remove it from the URL, put it alone in a file (chmod 600) and set LMS_SMTP_PASSWORD_FILE to its path`,
-    );
-  }
+  if (url.password !== "") throw smtpPasswordRefusal(source);
   if ((url.pathname !== "" && url.pathname !== "/") || url.search !== "" || url.hash !== "") {
     throw new LmsExportError(
       "bad-input",

@@ -80,7 +80,9 @@ describe("lms-export check", () => {
 
     await write({ smtpUrl: "smtp://ops:hunter2-secret@127.0.0.1:2525", from: "r@example.com" });
     const password = await runCli(["check", "--config", config], { cwd: dir, env });
-    expect(lines(password.stdout)[1]).toMatch(/^✗ mail settings: .* contains a password/);
+    // Refused with the settings, before any check runs, as by every command.
+    expect(password.code).toBe(2);
+    expect(lines(password.stdout)[0]).toMatch(/^✗ configuration: .* contains a password/);
     expect(`${password.stdout}${password.stderr}`).not.toContain("hunter2-secret");
 
     await write({
