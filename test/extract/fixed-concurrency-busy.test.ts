@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { runExtract } from "../../src/extract/extract.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { startSimulator } from "../../src/simulator/server.js";
+import { readRows } from "../helpers/read-rows.js";
 import { tempDirForFile } from "../helpers/temp-dir.js";
 
 const KEY = "fixed-busy-key-7c2a";
@@ -16,6 +17,7 @@ const dir = tempDirForFile("lms-fixed-busy-");
 // One request served at a time and two waiting: of 8 sent together, 5 are refused each time,
 // and a request refused on both its attempts ends the run.
 const PORTAL = { apiKey: KEY, users: 40, takesPerUser: 1, capacity: 1, faults: { latencyMs: 50 } };
+const CLIENT = { apiKey: KEY, concurrency: 8, maxAttempts: 2, retryBaseMs: 1, retryMaxMs: 5 };
 
 describe("extract at a fixed concurrency that the portal keeps refusing as too busy", () => {
   it("fails saying to start again with --concurrency auto or a lower number", async () => {
@@ -23,14 +25,7 @@ describe("extract at a fixed concurrency that the portal keeps refusing as too b
     try {
       const run = runExtract({
         db: join(dir, "fixed.duckdb"),
-        clientOptions: {
-          baseUrl: sim.baseUrl,
-          apiKey: KEY,
-          concurrency: 8,
-          maxAttempts: 2,
-          retryBaseMs: 1,
-          retryMaxMs: 5,
-        },
+        clientOptions: { ...CLIENT, baseUrl: sim.baseUrl },
         mode: "full",
         logger: silentLogger,
       });
@@ -40,5 +35,25 @@ describe("extract at a fixed concurrency that the portal keeps refusing as too b
     } finally {
       await sim.close();
     }
+  });
+
+  it("records in _runs every too-busy answer the portal sent, the run failed all the same", async () => {
+    const sim = await startSimulator(PORTAL);
+    const path = join(dir, "counted.duckdb");
+    try {
+      const run = runExtract({
+        db: path,
+        clientOptions: { ...CLIENT, baseUrl: sim.baseUrl },
+        mode: "full",
+        logger: silentLogger,
+      });
+      await expect(run).rejects.toThrow(/gave up after 2 attempts/);
+    } finally {
+      await sim.close();
+    }
+    const refused = sim.capacity?.refused ?? 0;
+    expect(refused).toBeGreaterThan(1);
+    const rows = await readRows(path, "SELECT status, overload_answers FROM _runs");
+    expect(rows.map(([status, count]) => [status, Number(count)])).toEqual([["failed", refused]]);
   });
 });
