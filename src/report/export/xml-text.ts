@@ -1,15 +1,16 @@
 /**
- * Text as an xlsx part can hold it. XML 1.0 has no place for U+FFFE and U+FFFF (and exceljs,
- * which leaves out the control characters XML refuses, writes these as they are): one of them in
- * a name made the sheet's XML ill-formed, and Excel offered to repair the workbook, dropping the
- * sheet's cells. They are written as U+FFFD, the character that says one was replaced, so the
- * cell still shows that something stood there (the CSV and Parquet files keep them).
+ * Text as an xlsx part can hold it, shown as the HTML page shows it. XML 1.0 has no place for
+ * most control characters nor for U+FFFE and U+FFFF: exceljs leaves the control characters out
+ * without a trace ("A\u0001B" read "AB", where the page shows "A�B"), and writes U+FFFE and
+ * U+FFFF as they are, which made the sheet's XML ill-formed, so that Excel offered to repair the
+ * workbook and dropped the sheet's cells. Each is written as U+FFFD, the character that says one
+ * was replaced, as the page does (`html/escape.ts`); the CSV and Parquet files keep them.
  */
-const NOT_IN_XML = /[\uFFFE\uFFFF]/g;
+import { xmlSafe } from "../html/escape.js";
 
 /** `text` with the characters XML cannot hold replaced by U+FFFD. */
 export function xmlText(text: string): string {
-  return text.replace(NOT_IN_XML, "\uFFFD");
+  return xmlSafe(text);
 }
 
 /** A cell's value as `xmlText` leaves it; anything but text is as it was. */
