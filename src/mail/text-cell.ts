@@ -13,7 +13,12 @@
  * control is set apart as HTML cells are, between U+2068 (first strong isolate) and U+2069 (pop
  * directional isolate), which end whatever direction it sets; isolate marks of its own, one of
  * which could end that isolate early, are left out. A cell of left-to-right text is as it was.
+ *
+ * A control character is U+FFFD, as the HTML part shows it: written as it was, an escape
+ * (U+001B) in a name reached a terminal mail reader as the start of a terminal command.
  */
+import { xmlSafe } from "../report/html/escape.js";
+
 const LINE_BREAKS = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
 
 /**
@@ -26,7 +31,7 @@ const ISOLATE_MARKS = /[\u2066-\u2069]/g;
 
 /** `text` (a formatted cell or a column's label) on one line, laid out on its own. */
 export function textCell(text: string): string {
-  const line = text.replace(LINE_BREAKS, " ");
+  const line = xmlSafe(text.replace(LINE_BREAKS, " "));
   if (!RIGHT_TO_LEFT.test(line)) return line;
   return `\u2068${line.replace(ISOLATE_MARKS, "")}\u2069`;
 }

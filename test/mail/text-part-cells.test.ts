@@ -1,7 +1,9 @@
 /**
  * The plain-text part writes a table one row to a line: a value holding a line break (a name
  * typed with Alt+Enter, Unicode's line separator) cut its row in two, the second half read as a
- * row of its own under the wrong columns. It is a space there, as the HTML part shows it.
+ * row of its own under the wrong columns. It is a space there, as the HTML part shows it. A
+ * control character is U+FFFD, as in the HTML part: an escape in a name reached a terminal mail
+ * reader as the start of a terminal command.
  */
 import { expect, test } from "vitest";
 import { renderMailBody } from "../../src/mail/body.js";
@@ -24,4 +26,12 @@ test("each row of a table is one line of the text part, a line break in a value 
   expect(text).toContain(`\n${rows.join("\n")}\n`);
   expect(text).toContain("\nUser ID | Last name | Team\n1 | ");
   expect(text).not.toMatch(/[\r\v\f\u0085\u2028\u2029]/);
+});
+
+test("a control character in a value is U+FFFD in the text part, as in the HTML part", () => {
+  const red = peopleDocument([["lastname", "Last name"]], [["Mac\u001b[31mDonald\u0007"]]);
+  const { text, html } = renderMailBody({ document: red, attachments: [] });
+  expect(text).toContain("\nMac\uFFFD[31mDonald\uFFFD\n");
+  expect(html).toContain(">Mac\uFFFD[31mDonald\uFFFD<");
+  expect(text).not.toMatch(/[\u0000-\u0008\u000e-\u001f]/);
 });
