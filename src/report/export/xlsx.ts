@@ -88,6 +88,13 @@ interface HeaderEntry {
 const HIGH_WATER_BYTES = 16 * 1024 * 1024;
 const STALL_MS = 120_000;
 const BOLD = { font: { bold: true } };
+/**
+ * An About value's cell: wrapped within its column, so a report's description (a paragraph of
+ * a thousand characters for the shipped weekly report) reads in its column and prints whole; on
+ * one line it ran far past the sheet's three columns, and a printed page cut it at the third.
+ */
+const ABOUT_TEXT = { alignment: { wrapText: true, vertical: "top" as const } };
+const ABOUT_LABEL = { ...BOLD, alignment: { vertical: "top" as const } };
 const INVALID_SHEET_CHARS = /[[\]:*?/\\]/g;
 
 /**
@@ -320,8 +327,9 @@ export class XlsxWorkbook {
           ? neutraliseText(xmlText(line.value))
           : xmlCell(line.value);
       const row = sheet.addRow([line.label, value]);
-      row.getCell(1).style = BOLD;
+      row.getCell(1).style = ABOUT_LABEL;
       if (value instanceof Date) row.getCell(2).style = dateStyle;
+      else if (typeof value === "string") row.getCell(2).style = ABOUT_TEXT;
       row.commit();
     }
     if (this.#headers.length > 0) {
