@@ -51,7 +51,8 @@ export interface ColumnWriter {
   convert(value: DuckDBValue): CellValue;
   /**
    * The style of one cell where it is not the column's: a rate that would read 100.0% or 0.0%
-   * without being it (present/percent-edge.ts). Absent for columns where no cell differs.
+   * without being it (present/percent-edge.ts), a timestamp with a fraction of a second. Absent
+   * for columns where no cell differs.
    */
   readonly cellStyle?: (value: CellValue) => { numFmt: string } | undefined;
 }
@@ -109,6 +110,7 @@ export function columnWriter(
       measure: true,
       convert: isNumberKind(kind) ? excelNumber(type) : excelDate(type, convert),
       ...(kind === "percent" ? { cellStyle: percentEdgeStyle } : {}),
+      ...(kind === "timestamp" ? { cellStyle: subSecondStyle } : {}),
     };
   }
   const text =
@@ -147,6 +149,18 @@ function percentEdgeStyle(value: CellValue): { numFmt: string } | undefined {
 }
 
 const DATE_STYLE = { numFmt: NUMBER_FORMATS.date };
+
+/**
+ * A timestamp holding a fraction of a second shows it. Excel rounds a time to the seconds its
+ * format shows, so under the column's format 2025-12-31 23:59:59.999 read 2026-01-01 00:00:00: a
+ * year's last record counted in the next year, where the CSV and the HTML page show 2025. The
+ * cell keeps its value; only such cells get the format with milliseconds.
+ */
+const SUB_SECOND_STYLE = { numFmt: `${NUMBER_FORMATS.timestamp}.000` };
+
+function subSecondStyle(value: CellValue): { numFmt: string } | undefined {
+  return value instanceof Date && value.getTime() % 1000 !== 0 ? SUB_SECOND_STYLE : undefined;
+}
 
 /**
  * Whether a timestamp cell is at midnight UTC: a Date, or an Excel serial (early 1900, see

@@ -7,11 +7,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import JSZip from "jszip";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createLmsDatabase, type TestDatabase } from "../../fixtures/lms-dataset.js";
 import { tempDirForFile } from "../../helpers/temp-dir.js";
-import { reportSheet, unescapeXml } from "./sheet-xml.js";
+import { columnFormats, reportSheet } from "./sheet-xml.js";
 
 const dir = tempDirForFile("lms-xlsx-rate-edges-");
 
@@ -20,27 +19,6 @@ beforeAll(async () => {
   db = await createLmsDatabase({ empty: true });
 });
 afterAll(() => db.close());
-
-/** The number format code of each cell of column B, by row, from the sheet's `s` attributes. */
-async function columnBFormats(file: string): Promise<Map<number, string>> {
-  const zip = await JSZip.loadAsync(await readFile(file));
-  const sheet = (await zip.file("xl/worksheets/sheet1.xml")?.async("string")) ?? "";
-  const styles = (await zip.file("xl/styles.xml")?.async("string")) ?? "";
-  const codes = new Map<string, string>();
-  for (const [, id, code] of styles.matchAll(/<numFmt numFmtId="(\d+)" formatCode="([^"]*)"/g)) {
-    codes.set(id ?? "", unescapeXml(code ?? ""));
-  }
-  const xfs = [
-    ...(/<cellXfs[^>]*>(.*?)<\/cellXfs>/s.exec(styles)?.[1] ?? "").matchAll(
-      /<xf [^>]*?numFmtId="(\d+)"/g,
-    ),
-  ].map((m) => m[1] ?? "");
-  const formats = new Map<number, string>();
-  for (const [, row, style] of sheet.matchAll(/<c r="B(\d+)"[^>]*?\ss="(\d+)"/g)) {
-    formats.set(Number(row), codes.get(xfs[Number(style)] ?? "") ?? "builtin");
-  }
-  return formats;
-}
 
 test("rates that round to 100.0% or 0.0% without being it say >99.9% and <0.1%", async () => {
   await reportSheet(
@@ -56,7 +34,7 @@ ORDER BY n
 `,
     ["html", "csv"],
   );
-  const formats = await columnBFormats(join(dir, "out", "rates-2026-03-10.xlsx"));
+  const formats = await columnFormats(join(dir, "out", "rates-2026-03-10.xlsx"), "B");
   expect([2, 3, 4, 5, 6, 7].map((row) => formats.get(row))).toEqual([
     "0.0%",
     '[<1]">99.9%";0.0%',

@@ -88,3 +88,29 @@ export const textCell = (text: string) => ({
   type: expect.stringMatching(/^(str|inlineStr)$/),
   text,
 });
+
+/**
+ * The number format code of each cell of `column` (a letter) by row, from the sheet's `s`
+ * attributes and the styles XML: "builtin" for one of Excel's own.
+ */
+export async function columnFormats(file: string, column: string): Promise<Map<number, string>> {
+  const zip = await JSZip.loadAsync(await readFile(file));
+  const sheet = (await zip.file("xl/worksheets/sheet1.xml")?.async("string")) ?? "";
+  const styles = (await zip.file("xl/styles.xml")?.async("string")) ?? "";
+  const codes = new Map<string, string>();
+  for (const [, id, code] of styles.matchAll(/<numFmt numFmtId="(\d+)" formatCode="([^"]*)"/g)) {
+    codes.set(id ?? "", unescapeXml(code ?? ""));
+  }
+  const xfs = [
+    ...(/<cellXfs[^>]*>(.*?)<\/cellXfs>/s.exec(styles)?.[1] ?? "").matchAll(
+      /<xf [^>]*?numFmtId="(\d+)"/g,
+    ),
+  ].map((m) => m[1] ?? "");
+  const formats = new Map<number, string>();
+  for (const [, row, style] of sheet.matchAll(
+    new RegExp(`<c r="${column}(\\d+)"[^>]*?\\ss="(\\d+)"`, "g"),
+  )) {
+    formats.set(Number(row), codes.get(xfs[Number(style)] ?? "") ?? "builtin");
+  }
+  return formats;
+}
