@@ -10,6 +10,7 @@
 import { Buffer } from "node:buffer";
 import { domainToASCII, domainToUnicode } from "node:url";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { quotedUnlessSecret } from "../text/secret-like.js";
 import { trimmedSql } from "../text/white-space.js";
 
 /** RFC 5322 atext, and the letters, marks and digits of any script (RFC 6531's UTF-8 in it). */
@@ -107,14 +108,20 @@ export function spelledAddressSql(expression: string): string {
 export function parseAddressList(values: string | readonly string[], source: string): string[] {
   const parts = addressItems(values, source);
   for (const part of parts) {
-    if (!isMailAddress(part)) {
-      throw new LmsExportError(
-        "bad-input",
-        `${source}: ${JSON.stringify(part)} is not an e-mail address; give plain addresses such as compliance@example.com, separated by commas`,
-      );
-    }
+    if (!isMailAddress(part)) throw notAnAddress(source, part);
   }
   return [...new Set(parts)];
+}
+
+/**
+ * The refusal of `text` given by `source` as a recipient: quoted, unless it may be a secret (a
+ * password pasted into the wrong setting), then cut (secret-like.ts).
+ */
+export function notAnAddress(source: string, text: string): LmsExportError {
+  return new LmsExportError(
+    "bad-input",
+    `${source}: ${quotedUnlessSecret(text)} is not an e-mail address; give plain addresses such as compliance@example.com, separated by commas`,
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
  * a run did not deliver never sends the other, delivered, one twice.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
-import { addressItems, isMailAddress } from "./address.js";
+import { addressItems, isMailAddress, notAnAddress } from "./address.js";
 
 /** Which of a report's messages one is: the whole report, a recipient's share, the rest's copy. */
 export type MessagePart = "whole" | "share" | "unassigned";
@@ -47,12 +47,7 @@ function parseTarget(text: string, source: string): MailTarget {
   const colon = text.lastIndexOf(":");
   const address = colon < 0 ? text : text.slice(0, colon);
   const part = colon < 0 ? undefined : text.slice(colon + 1);
-  if (!isMailAddress(address)) {
-    throw new LmsExportError(
-      "bad-input",
-      `${source}: ${JSON.stringify(address)} is not an e-mail address; give plain addresses such as compliance@example.com, separated by commas`,
-    );
-  }
+  if (!isMailAddress(address)) throw notAnAddress(source, address);
   if (part !== undefined && !(NAMED_PARTS as readonly string[]).includes(part)) {
     throw new LmsExportError(
       "bad-input",

@@ -62,6 +62,28 @@ describe("a secret in the wrong setting", () => {
   });
 
   it.each([
+    ["from", { from: PASSWORD, defaultTo: "a@example.com" }],
+    ["defaultTo", { from: "r@example.com", defaultTo: `a@example.com, ${PASSWORD}` }],
+  ])("a password as mail.%s is refused showing its first characters only", async (field, mail) => {
+    const dir = await tempDir("lms-wrong-setting-");
+    const smtp = { smtpUrl: "smtp://127.0.0.1:2525", ...mail };
+    await writeFile(
+      join(dir, "lms.json"),
+      JSON.stringify({ baseUrl: "http://127.0.0.1:9", mail: smtp }),
+    );
+    const run = await runInProcess(["check", "--config", "lms.json"], dir, {
+      LMS_API_KEY: "a-key",
+    });
+    const line = run.stdout.split("\n").find((l) => l.startsWith("✗ mail settings"));
+    expect(line).toContain(`(mail.${field})`);
+    // Addresses are compared in lower case, and shown so.
+    expect(line).toMatch(/"tr0u…" \(shown in part: it may be a secret\)/i);
+    expect((run.stdout + run.stderr).toLowerCase()).not.toContain(
+      PASSWORD.slice(4, 12).toLowerCase(),
+    );
+  });
+
+  it.each([
     [
       ["extract", "--base-url", "lms.example.com/api-v2"],
       '"lms.example.com/api-v2" is not a valid URL',
