@@ -7,13 +7,12 @@
  *     "db": "./lms.duckdb", "concurrency": 16, "report": { "formats": ["xlsx"],
  *     "params": { "days": 30 } } }
  */
-import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { findDuplicateKey } from "../text/json-duplicate-key.js";
 import { didYouMean } from "../text/suggest-name.js";
 import { positionAt } from "../text/text-position.js";
-import { errnoCode } from "./errno-code.js";
+import { readConfigText } from "./config-text.js";
 import { FIELD_NAMES, FIELDS, type FieldName } from "./fields.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import { type PortalEntries, parsePortals } from "./portals.js";
@@ -41,23 +40,7 @@ const EXTRA_TOP_LEVEL = new Set(["$schema"]);
  * (`apiKey`, `api_key`, any case: keys belong in a key file), or has a wrong value.
  */
 export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const code = errnoCode(error);
-    const why =
-      code === "ENOENT"
-        ? "does not exist"
-        : code === "EISDIR"
-          ? "is a folder, not a file"
-          : `cannot be read (${code ?? "unknown error"})`;
-    throw new LmsExportError(
-      code === "ENOENT" ? "not-found" : "bad-input",
-      `the config file ${path} ${why}: check --config or LMS_CONFIG`,
-    );
-  }
-  const document = parseJson(path, text);
+  const document = parseJson(path, await readConfigText(path));
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw new LmsExportError(
       "bad-input",

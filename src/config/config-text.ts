@@ -1,0 +1,49 @@
+/**
+ * The text of the config file, read only when it is a regular file of a config's size. A device
+ * or a pipe has no end a config would reach: /dev/zero was read until the string outgrew what
+ * Node.js can hold ("unknown error"), /dev/urandom for some twenty seconds, and a named pipe
+ * nothing writes to held the command for ever, deaf to Ctrl-C.
+ */
+import type { Stats } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { LmsExportError } from "../errors/lms-export-error.js";
+import { errnoCode } from "./errno-code.js";
+
+/** Far more than any config, a few dozen portals included: a file this big is the wrong file. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Contract: the file's text; a one-line error naming `path` when it does not exist (not-found),
+ * or is a folder, not a regular file, more than {@link MAX_CONFIG_BYTES} or unreadable
+ * (bad-input), decided before anything is read from it.
+ */
+export async function readConfigText(path: string): Promise<string> {
+  const fail = (why: string, code: "not-found" | "bad-input" = "bad-input"): never => {
+    throw new LmsExportError(code, `the config file ${path} ${why}: check --config or LMS_CONFIG`);
+  };
+  const info = await stat(path).catch((error: unknown) => fail(...unreadable(error)));
+  if (info.isDirectory()) fail("is a folder, not a file");
+  if (!info.isFile()) fail(`is ${kindOf(info)}, not a regular file`);
+  if (info.size > MAX_CONFIG_BYTES) {
+    fail(`is ${info.size} bytes, more than the ${MAX_CONFIG_BYTES} (1 MiB) a config file may be`);
+  }
+  const text = await readFile(path, "utf8").catch((error: unknown) => fail(...unreadable(error)));
+  // Grown since it was measured: still not a config.
+  if (Buffer.byteLength(text) > MAX_CONFIG_BYTES) fail("grew past 1 MiB while it was read");
+  return text;
+}
+
+/** Why the file cannot be read, and the failure's code. */
+function unreadable(error: unknown): [string, "not-found" | "bad-input"] {
+  const code = errnoCode(error);
+  if (code === "ENOENT") return ["does not exist", "not-found"];
+  return [`cannot be read (${code ?? "unknown error"})`, "bad-input"];
+}
+
+/** What a path that is not a regular file or a folder is, in words. */
+function kindOf(info: Stats): string {
+  if (info.isFIFO()) return "a named pipe";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
+  return "a special file";
+}
