@@ -80,6 +80,7 @@ const SLOW_TESTS = [
   "test/report/output-full-disk.test.ts",
   "test/roster/bad-rosters.test.ts",
   "test/roster/cli-process.test.ts",
+  "test/roster/full-disk.test.ts",
   "test/roster/import-formats.test.ts",
   "test/simulator/scale.test.ts",
   "test/simulator/write-then-drop.test.ts",

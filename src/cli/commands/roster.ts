@@ -4,6 +4,7 @@ import type { ResolvedConfig } from "../../config/resolve.js";
 import { homeOf, settingPath } from "../../config/setting-path.js";
 import { isInterruption, LmsExportError } from "../../errors/lms-export-error.js";
 import { shownPath } from "../../files/shown-path.js";
+import { looksLikeFullDisk, noSpaceText } from "../../load/disk-space.js";
 import { DEFAULT_MEMORY_LIMIT } from "../../load/memory-limit.js";
 import { removeDatabaseFile } from "../../load/remove-database-file.js";
 import { WriteIntoFileError } from "../../load/write-into-file.js";
@@ -39,8 +40,12 @@ function summaryLine(s: RosterImportSummary, db: string, created: boolean): stri
   return `roster import: ${counted(s.rows, "row")} from ${s.file} (${s.format}) into ${into}, mode ${s.mode}; columns: ${s.columns.join(", ")}; extra columns: ${extras}${renamed}${kept}\n`;
 }
 
-/** Bad files are typed as bad input already; a database that fails the swap is a failed run. */
-function asRosterFailure(error: unknown): unknown {
+/**
+ * Bad files are typed as bad input already; a database that fails the swap is a failed run, and
+ * one whose disk is full (DuckDB's "Could not write file ... .wal") says where to make room.
+ * `db` is the database's absolute path, `shown` as the user named it.
+ */
+function asRosterFailure(error: unknown, db: string, shown: string): unknown {
   if (isInterruption(error)) {
     return new LmsExportError(
       "interrupted",
@@ -50,6 +55,13 @@ function asRosterFailure(error: unknown): unknown {
   }
   if (error instanceof LmsExportError || !(error instanceof Error)) return error;
   const reason = error.message.split("\n", 1)[0];
+  if (looksLikeFullDisk(error.message)) {
+    return new LmsExportError(
+      "disk-full",
+      `roster import failed: the database ${shown} could not be written: ${noSpaceText(db)}; free space there and import again; the previous roster is unchanged`,
+      { cause: error },
+    );
+  }
   return new LmsExportError(
     "storage-failed",
     `roster import failed (${reason}); the previous roster is unchanged`,
@@ -104,7 +116,7 @@ async function importInto(
       mode: args.merge ? "merge" : "replace",
       signal: ctx.signal,
     }).catch((error: unknown) => {
-      throw asRosterFailure(error);
+      throw asRosterFailure(error, config.db, shownPath(ctx.cwd, config.db));
     });
   }).catch(async (error: unknown) => {
     if (!how.created || !opened) throw error;
