@@ -9,6 +9,7 @@
  */
 import { Buffer } from "node:buffer";
 import { domainToASCII, domainToUnicode } from "node:url";
+import { commaEntries } from "../config/comma-entries.js";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { quotedUnlessSecret } from "../text/secret-like.js";
 import { trimmedSql } from "../text/white-space.js";
@@ -125,14 +126,13 @@ export function notAnAddress(source: string, text: string): LmsExportError {
 }
 
 /**
- * The items of a comma-separated list (or a list of such lists), normalised, empty ones left out.
- * Contract: a bad-input naming `source` when none is left.
+ * The items of a comma-separated list (or a list of such lists), normalised. Contract: a
+ * bad-input naming `source` when none is given, and when one is empty among others (`a@x.io,,b@x.io`
+ * or `a@x.io,`: an address deleted or not pasted, which left out would go unnoticed).
  */
 export function addressItems(values: string | readonly string[], source: string): string[] {
-  const parts = (typeof values === "string" ? [values] : values)
-    .flatMap((value) => value.split(","))
-    .map(normaliseAddress)
-    .filter((value) => value !== "");
+  const fix = "give plain addresses such as compliance@example.com, separated by commas";
+  const parts = commaEntries(values, source, fix).map(normaliseAddress);
   if (parts.length === 0) {
     throw new LmsExportError(
       "bad-input",
