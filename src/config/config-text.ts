@@ -4,9 +4,9 @@
  * Node.js can hold ("unknown error"), /dev/urandom for some twenty seconds, and a named pipe
  * nothing writes to held the command for ever, deaf to Ctrl-C.
  */
-import type { Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { specialFileKind } from "../files/file-kind.js";
 import { errnoCode } from "./errno-code.js";
 
 /** Far more than any config, a few dozen portals included: a file this big is the wrong file. */
@@ -23,7 +23,7 @@ export async function readConfigText(path: string): Promise<string> {
   };
   const info = await stat(path).catch((error: unknown) => fail(...unreadable(error)));
   if (info.isDirectory()) fail("is a folder, not a file");
-  if (!info.isFile()) fail(`is ${kindOf(info)}, not a regular file`);
+  if (!info.isFile()) fail(`is ${specialFileKind(info)}, not a regular file`);
   if (info.size > MAX_CONFIG_BYTES) {
     fail(`is ${info.size} bytes, more than the ${MAX_CONFIG_BYTES} (1 MiB) a config file may be`);
   }
@@ -38,12 +38,4 @@ function unreadable(error: unknown): [string, "not-found" | "bad-input"] {
   const code = errnoCode(error);
   if (code === "ENOENT") return ["does not exist", "not-found"];
   return [`cannot be read (${code ?? "unknown error"})`, "bad-input"];
-}
-
-/** What a path that is not a regular file or a folder is, in words. */
-function kindOf(info: Stats): string {
-  if (info.isFIFO()) return "a named pipe";
-  if (info.isSocket()) return "a socket";
-  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
-  return "a special file";
 }

@@ -3,8 +3,9 @@
  * sha256 identifies the file that was imported), pick the reader, open it.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { errnoCode } from "../config/errno-code.js";
+import { specialFileKind } from "../files/file-kind.js";
 import { openCsv } from "./csv-reader.js";
 import { detectFormat } from "./detect-format.js";
 import { type FileStamp, fileStamp } from "./file-stamp.js";
@@ -28,10 +29,22 @@ const READ_ERRORS: Readonly<Record<string, string>> = {
   EPERM: "cannot be read (permission denied)",
 };
 
+/**
+ * The file's bytes. A device or a named pipe is refused before any byte is read: read whole, as
+ * the sha256 and the readers need, /dev/urandom ran for minutes past Ctrl-C and a pipe nothing
+ * writes to held the command for ever (files/file-kind.ts).
+ */
 async function readBytes(path: string, file: string): Promise<Buffer> {
   try {
+    const info = await stat(path);
+    if (!info.isFile() && !info.isDirectory()) {
+      throw new TabularError(
+        `${file} is ${specialFileKind(info)}, not a regular file; give the file itself (a pipe's or a device's reading has no end)`,
+      );
+    }
     return await readFile(path);
   } catch (error) {
+    if (error instanceof TabularError) throw error;
     const code = errnoCode(error);
     const reason = READ_ERRORS[code ?? ""] ?? `cannot be read (${code})`;
     throw new TabularError(`${file} ${reason}`, {
