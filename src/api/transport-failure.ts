@@ -3,6 +3,7 @@
  * TLS handshake) means, in words that say what to do: one place, so extract, apply and check
  * word the same failure the same way.
  */
+import { maskSecretLike, SHOWN_IN_PART } from "../text/secret-like.js";
 import type { NetworkPhase } from "./errors.js";
 
 /** A transport failure in words: its phase ("tls" for the secure connection), its code. */
@@ -74,7 +75,11 @@ export function transportFailure(
   if (code === undefined) return undefined;
   const tls = tlsProblem(code);
   if (tls !== undefined) {
-    return { phase: "tls", code, text: `could not connect securely to ${origin}: ${tls}` };
+    return {
+      phase: "tls",
+      code,
+      text: `could not connect securely to ${shownOrigin(origin)}: ${tls}`,
+    };
   }
   let phase: NetworkPhase;
   if (CONNECT_CODES.has(code)) phase = "connect";
@@ -91,8 +96,18 @@ export function transportFailure(
         : firstContact && phase === "transfer" && origin.startsWith("http://")
           ? PLAIN_TO_TLS
           : "";
-  const text = PHASE_TEXT[phase](origin, timeoutText(timeoutMs));
+  const text = PHASE_TEXT[phase](shownOrigin(origin), timeoutText(timeoutMs));
   return { phase, code, text: `${text} (${code})${hint}` };
+}
+
+/**
+ * `origin` as a failure names it: an API key pasted as the base URL's host parses as a host name,
+ * lower-cased, which the redaction of the key (case and all) does not find, so such a host is cut
+ * as a wrong setting's value is (text/secret-like.ts).
+ */
+function shownOrigin(origin: string): string {
+  const { text, masked } = maskSecretLike(origin);
+  return masked ? `${text} (${SHOWN_IN_PART})` : origin;
 }
 
 /**

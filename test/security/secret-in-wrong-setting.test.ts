@@ -125,3 +125,17 @@ describe("quotedUnlessSecret", () => {
     expect(quotedUnlessSecret(text)).toBe(`${shown} (shown in part: it may be a secret)`);
   });
 });
+
+describe("a key pasted as the base URL's host", () => {
+  it("is cut in the failure to reach it, where it stands lower-cased", async () => {
+    const dir = await tempDir("lms-key-as-host-");
+    const run = await runInProcess(
+      ["extract", "--base-url", `https://${KEY}`, "--db", "lms.duckdb"],
+      dir,
+      { LMS_API_KEY: "a-key" },
+    );
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain("could not connect to https://sk_l… (shown in part");
+    expect(run.stderr.toLowerCase()).not.toContain(KEY.slice(4).toLowerCase());
+  });
+});
