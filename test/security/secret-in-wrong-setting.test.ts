@@ -112,6 +112,13 @@ describe("quotedUnlessSecret", () => {
     "abc123",
     "1234567890123456789",
     "a plain sentence with 2026 in it",
+    // Names joined by dashes, UUIDs and paths are names, however long.
+    "http://lms-mock-server-1:8080",
+    "https://lms.example.com/t/3f2a1b4c-9d8e-4f7a-8b6c-5d4e3f2a1b0c/api-v2",
+    "weekly-compliance-2026",
+    "/srv/exports/Q4-2026-report-final",
+    "C:\\Users\\Margaret2\\exports",
+    "Margaret.Thompson1@example..com",
   ])("quotes %s whole", (text) => {
     expect(quotedUnlessSecret(text)).toBe(JSON.stringify(text));
   });
@@ -121,6 +128,8 @@ describe("quotedUnlessSecret", () => {
     ["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.Sfl6KxwRJSMeKKF2QT4f", '"eyJh…"'],
     ["Zm9v/YmFy9kYXpxdXhxdXV4enp6eA==", '"Zm9v/YmFy…"'],
     [`https://lms.example.com/${KEY}/x`, '"https://lms.example.com/sk_l…"'],
+    ["tr0ub4dor-3-horse-battery", '"tr0u…"'],
+    ["3f9a0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b", '"3f9a…"'],
   ])("cuts %s", (text, shown) => {
     expect(quotedUnlessSecret(text)).toBe(`${shown} (shown in part: it may be a secret)`);
   });
