@@ -1,9 +1,10 @@
 /**
- * The text of the config file, read only when it is a regular file of a config's size. A device
- * or a pipe has no end a config would reach: /dev/zero was read until the string outgrew what
- * Node.js can hold ("unknown error"), /dev/urandom for some twenty seconds, and a named pipe
- * nothing writes to held the command for ever, deaf to Ctrl-C.
+ * The text of the config file, read only when it is a regular file of a config's size or a named
+ * pipe (`--config <(envsubst < lms.tmpl.json)`), read to its writer's end but no further than a
+ * config's size. A device has no end a config would reach: /dev/zero was read until the string
+ * outgrew what Node.js can hold ("unknown error"), /dev/urandom for some twenty seconds.
  */
+import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { specialFileKind } from "../files/file-kind.js";
@@ -14,8 +15,8 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * Contract: the file's text; a one-line error naming `path` when it does not exist (not-found),
- * or is a folder, not a regular file, more than {@link MAX_CONFIG_BYTES} or unreadable
- * (bad-input), decided before anything is read from it.
+ * or is a folder, a device or a socket, more than {@link MAX_CONFIG_BYTES} or unreadable
+ * (bad-input), decided before anything is read from it (for a pipe, once it has given more).
  */
 export async function readConfigText(path: string): Promise<string> {
   const fail = (why: string, code: "not-found" | "bad-input" = "bad-input"): never => {
@@ -23,6 +24,7 @@ export async function readConfigText(path: string): Promise<string> {
   };
   const info = await stat(path).catch((error: unknown) => fail(...unreadable(error)));
   if (info.isDirectory()) fail("is a folder, not a file");
+  if (info.isFIFO()) return pipeText(path, fail);
   if (!info.isFile()) fail(`is ${specialFileKind(info)}, not a regular file`);
   if (info.size > MAX_CONFIG_BYTES) {
     fail(`is ${info.size} bytes, more than the ${MAX_CONFIG_BYTES} (1 MiB) a config file may be`);
@@ -38,4 +40,27 @@ function unreadable(error: unknown): [string, "not-found" | "bad-input"] {
   const code = errnoCode(error);
   if (code === "ENOENT") return ["does not exist", "not-found"];
   return [`cannot be read (${code ?? "unknown error"})`, "bad-input"];
+}
+
+/** A named pipe's text, up to {@link MAX_CONFIG_BYTES}: a pipe that gives more is no config. */
+async function pipeText(
+  path: string,
+  fail: (why: string, code?: "not-found" | "bad-input") => never,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const stream = createReadStream(path);
+  try {
+    for await (const chunk of stream) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > MAX_CONFIG_BYTES) fail("gave more than the 1 MiB a config file may be");
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof LmsExportError) throw error;
+    fail(...unreadable(error));
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

@@ -30,16 +30,16 @@ const READ_ERRORS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The file's bytes. A device or a named pipe is refused before any byte is read: read whole, as
- * the sha256 and the readers need, /dev/urandom ran for minutes past Ctrl-C and a pipe nothing
- * writes to held the command for ever (files/file-kind.ts).
+ * The file's bytes. A device or a socket is refused before any byte is read: read whole, as the
+ * sha256 and the readers need, /dev/urandom ran for minutes past Ctrl-C (files/file-kind.ts). A
+ * named pipe (`<(curl …)`, a piped /dev/stdin) is read until its writer closes it.
  */
 async function readBytes(path: string, file: string): Promise<Buffer> {
   try {
     const info = await stat(path);
-    if (!info.isFile() && !info.isDirectory()) {
+    if (!info.isFile() && !info.isDirectory() && !info.isFIFO()) {
       throw new TabularError(
-        `${file} is ${specialFileKind(info)}, not a regular file; give the file itself (a pipe's or a device's reading has no end)`,
+        `${file} is ${specialFileKind(info)}, not a regular file; give the file itself (a device's reading has no end)`,
       );
     }
     return await readFile(path);

@@ -1,10 +1,10 @@
 /**
- * A config file that is not a regular file (a device, a named pipe, a folder) or is larger than
- * any config (1 MiB) is refused at once, in one line naming it, before anything is read from it:
- * /dev/zero and /dev/urandom have no end, and a pipe nothing writes to would hold the command.
+ * A config file that is a device or a folder, or is larger than any config (1 MiB), is refused at
+ * once, in one line naming it, before anything is read from it: /dev/zero and /dev/urandom have no
+ * end. A named pipe (`--config <(envsubst < tmpl.json)`) is read to its writer's end, up to 1 MiB.
  * Real files, devices and a real named pipe; loadConfigFile in this process.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -26,12 +26,19 @@ describe("a config file that is not a regular file of a config's size", () => {
     );
   });
 
-  it("a named pipe nothing writes to is refused, not waited on", async () => {
+  it("a named pipe is read to its writer's end (<(envsubst ...)), and refused past 1 MiB", async () => {
     const pipe = join(dir, "config.fifo");
     execFileSync("mkfifo", [pipe]);
+    const writer = (command: string) =>
+      new Promise<void>((resolve) => execFile("sh", ["-c", command], () => resolve()));
+    const written = writer(`printf '{"db": "piped.duckdb"}' > ${pipe}`);
+    expect((await loadConfigFile(pipe)).values).toMatchObject({ db: "piped.duckdb" });
+    await written;
+    const flood = writer(`head -c 2000000 /dev/zero > ${pipe}`);
     expect(await usageErrorOf(() => loadConfigFile(pipe))).toBe(
-      `the config file ${pipe} is a named pipe, not a regular file: ${CHECK}`,
+      `the config file ${pipe} gave more than the 1 MiB a config file may be: ${CHECK}`,
     );
+    await flood;
   });
 
   it("a folder is refused as one", async () => {
