@@ -4,11 +4,13 @@
  * shorter list: left out, the command ran without whatever was meant to stand there.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
+import { quotedUnlessSecret } from "../text/secret-like.js";
 
 /**
  * Contract: `values` split on commas and trimmed; [] when no entry holds anything (the caller
- * refuses that in its own words); a bad-input naming `option`, the list as typed and the empty
- * entry's place, then `fix`, when some entries are empty and others not.
+ * refuses that in its own words); a bad-input naming `option`, the list as typed (a word that may
+ * be a password cut, text/secret-like.ts) and the empty entry's place, then `fix`, when some
+ * entries are empty and others not.
  */
 export function commaEntries(values: unknown, option: string, fix: string): string[] {
   const typed = (Array.isArray(values) ? values : [values]).map(String);
@@ -18,6 +20,6 @@ export function commaEntries(values: unknown, option: string, fix: string): stri
   if (empty < 0) return entries;
   throw new LmsExportError(
     "bad-input",
-    `${option} ${JSON.stringify(typed.join(","))}: entry ${empty + 1} of ${entries.length} is empty (a comma too many); ${fix}`,
+    `${option} ${quotedUnlessSecret(typed.join(","))}: entry ${empty + 1} of ${entries.length} is empty (a comma too many); ${fix}`,
   );
 }

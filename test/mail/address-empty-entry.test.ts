@@ -38,6 +38,15 @@ describe("an address list with an empty entry", () => {
     ]);
   });
 
+  it("a password pasted among the addresses is cut in the refusal, as elsewhere", async () => {
+    const message = await usageErrorOf(async () =>
+      parseAddressList("a@example.com,Tr0ub4dor-3-horse-Battery,", "--mail-to"),
+    );
+    expect(message).toBe(
+      `--mail-to "a@example.com,Tr0u…," (shown in part: it may be a secret): entry 3 of 3 ${FIX}`,
+    );
+  });
+
   it("LMS_MAIL_FAILURES_TO with a trailing comma stops a report before it runs, exit 2", async () => {
     const cwd = tempDirForFile("lms-address-empty-");
     const run = await runInProcess(["report", "completion-overview", "--db", "none.duckdb"], cwd, {
