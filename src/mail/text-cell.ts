@@ -28,10 +28,15 @@ const LINE_BREAKS = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
 const RIGHT_TO_LEFT =
   /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u061C\u200F\u202A-\u202E\u2066-\u2069\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
 const ISOLATE_MARKS = /[\u2066-\u2069]/g;
+/**
+ * DEL and the C1 controls, which XML allows but a terminal obeys: U+009B alone starts a terminal
+ * command as ESC [ does, so a text-mode mail reader would run it.
+ */
+const TERMINAL_CONTROLS = /[\u007F-\u009F]/g;
 
 /** `text` (a formatted cell or a column's label) on one line, laid out on its own. */
 export function textCell(text: string): string {
-  const line = xmlSafe(text.replace(LINE_BREAKS, " "));
+  const line = xmlSafe(text.replace(LINE_BREAKS, " ")).replace(TERMINAL_CONTROLS, "\uFFFD");
   if (!RIGHT_TO_LEFT.test(line)) return line;
   return `\u2068${line.replace(ISOLATE_MARKS, "")}\u2069`;
 }

@@ -35,3 +35,10 @@ test("a control character in a value is U+FFFD in the text part, as in the HTML 
   expect(html).toContain(">Mac\uFFFD[31mDonald\uFFFD<");
   expect(text).not.toMatch(/[\u0000-\u0008\u000e-\u001f]/);
 });
+
+test("DEL and the C1 controls (U+009B starts a terminal command alone) are U+FFFD in the text part", () => {
+  const csi = peopleDocument([["lastname", "Last name"]], [["Mac\u009b31mDonald\u007f\u0090"]]);
+  const { text } = renderMailBody({ document: csi, attachments: [] });
+  expect(text).toContain("\nMac\uFFFD31mDonald\uFFFD\uFFFD\n");
+  expect(text).not.toMatch(/[\u007f-\u009f]/);
+});
