@@ -4,11 +4,11 @@
  * config's size. A device has no end a config would reach: /dev/zero was read until the string
  * outgrew what Node.js can hold ("unknown error"), /dev/urandom for some twenty seconds.
  */
-import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { LmsExportError } from "../errors/lms-export-error.js";
 import { specialFileKind } from "../files/file-kind.js";
 import { errnoCode } from "./errno-code.js";
+import { readPipe } from "./pipe-secret.js";
 
 /** Far more than any config, a few dozen portals included: a file this big is the wrong file. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -42,25 +42,19 @@ function unreadable(error: unknown): [string, "not-found" | "bad-input"] {
   return [`cannot be read (${code ?? "unknown error"})`, "bad-input"];
 }
 
-/** A named pipe's text, up to {@link MAX_CONFIG_BYTES}: a pipe that gives more is no config. */
+/**
+ * A named pipe's text, up to {@link MAX_CONFIG_BYTES}: a pipe that gives more is no config. Read
+ * by the reader secret files' pipes use (pipe-secret.ts), which stops at a bound of its own,
+ * rather than by a second one.
+ */
 async function pipeText(
   path: string,
   fail: (why: string, code?: "not-found" | "bad-input") => never,
 ): Promise<string> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  const stream = createReadStream(path);
-  try {
-    for await (const chunk of stream) {
-      bytes += (chunk as Buffer).length;
-      if (bytes > MAX_CONFIG_BYTES) fail("gave more than the 1 MiB a config file may be");
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    if (error instanceof LmsExportError) throw error;
-    fail(...unreadable(error));
-  } finally {
-    stream.destroy();
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const text = await readPipe(path, { max: MAX_CONFIG_BYTES, what: "config file" }).catch(
+    (error: unknown) => fail(...unreadable(error)),
+  );
+  if (Buffer.byteLength(text) > MAX_CONFIG_BYTES)
+    fail("gave more than the 1 MiB a config file may be");
+  return text;
 }
