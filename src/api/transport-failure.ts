@@ -3,7 +3,7 @@
  * TLS handshake) means, in words that say what to do: one place, so extract, apply and check
  * word the same failure the same way.
  */
-import { maskSecretLike, SHOWN_IN_PART } from "../text/secret-like.js";
+import { shownUnlessSecret } from "../text/secret-like.js";
 import type { NetworkPhase } from "./errors.js";
 
 /** A transport failure in words: its phase ("tls" for the secure connection), its code. */
@@ -78,7 +78,7 @@ export function transportFailure(
     return {
       phase: "tls",
       code,
-      text: `could not connect securely to ${shownOrigin(origin)}: ${tls}`,
+      text: `could not connect securely to ${shownUnlessSecret(origin)}: ${tls}`,
     };
   }
   let phase: NetworkPhase;
@@ -96,18 +96,10 @@ export function transportFailure(
         : firstContact && phase === "transfer" && origin.startsWith("http://")
           ? PLAIN_TO_TLS
           : "";
-  const text = PHASE_TEXT[phase](shownOrigin(origin), timeoutText(timeoutMs));
+  // The origin is cut as a wrong setting's value is (here and above): an API key pasted as the
+  // base URL's host parses lower-cased, which the redaction of the key, case and all, misses.
+  const text = PHASE_TEXT[phase](shownUnlessSecret(origin), timeoutText(timeoutMs));
   return { phase, code, text: `${text} (${code})${hint}` };
-}
-
-/**
- * `origin` as a failure names it: an API key pasted as the base URL's host parses as a host name,
- * lower-cased, which the redaction of the key (case and all) does not find, so such a host is cut
- * as a wrong setting's value is (text/secret-like.ts).
- */
-function shownOrigin(origin: string): string {
-  const { text, masked } = maskSecretLike(origin);
-  return masked ? `${text} (${SHOWN_IN_PART})` : origin;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 
 import { listed } from "../text/listed-words.js";
-import { maskSecretLike, quotedUnlessSecret, SHOWN_IN_PART } from "../text/secret-like.js";
+import { quotedUnlessSecret, shownUnlessSecret } from "../text/secret-like.js";
 import { scheduleCommandHint } from "./schedule-usage-hint.js";
 import { typedTexts } from "./typed-flag-text.js";
 
@@ -67,9 +67,8 @@ function invalidValues(message: string): string {
     const match = /Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(line.trim());
     if (!match) return [];
     const choices = (match[3] ?? "").split(/,\s*/).map((c) => c.replace(/^"|"$/g, ""));
-    const given = maskSecretLike(match[2] ?? "");
-    const note = given.masked ? ` (${SHOWN_IN_PART})` : "";
-    return [`--${match[1]} ${given.text}${note} is not accepted: use ${listed(choices, "or")}`];
+    const given = shownUnlessSecret(match[2] ?? "");
+    return [`--${match[1]} ${given} is not accepted: use ${listed(choices, "or")}`];
   });
   return parts.length > 0 ? parts.join("; ") : oneLine(message);
 }

@@ -2,7 +2,7 @@
  * The one gate a base URL passes before any request carries the API key to it.
  */
 import { LmsExportError } from "../errors/lms-export-error.js";
-import { maskSecretLike, quotedUnlessSecret, SHOWN_IN_PART } from "../text/secret-like.js";
+import { quotedUnlessSecret, shownUnlessSecret } from "../text/secret-like.js";
 import { isLoopbackHost } from "./loopback.js";
 
 /**
@@ -82,6 +82,5 @@ function unparsedText(text: string): string {
 
 /** The URL as {@link displayUrl} gives it, a part that may be a secret (the key as a path) cut. */
 function shownUrl(url: URL): string {
-  const { text, masked } = maskSecretLike(displayUrl(url));
-  return masked ? `${text} (${SHOWN_IN_PART})` : text;
+  return shownUnlessSecret(displayUrl(url));
 }

@@ -63,10 +63,15 @@ export function maskSecretLike(text: string): { text: string; masked: boolean } 
 }
 
 /**
- * `text` in double quotes (JSON string syntax) when no word of it may be a secret; otherwise
- * the quoted text with such words cut, followed by `(shown in part: it may be a secret)`.
+ * `text` as it is when no word of it may be a secret; otherwise with such words cut, followed by
+ * `(shown in part: it may be a secret)`.
  */
-export function quotedUnlessSecret(text: string): string {
-  const { text: shown, masked } = maskSecretLike(JSON.stringify(text));
+export function shownUnlessSecret(text: string): string {
+  const { text: shown, masked } = maskSecretLike(text);
   return masked ? `${shown} (${SHOWN_IN_PART})` : shown;
+}
+
+/** `text` in double quotes (JSON string syntax), as {@link shownUnlessSecret} shows it. */
+export function quotedUnlessSecret(text: string): string {
+  return shownUnlessSecret(JSON.stringify(text));
 }
