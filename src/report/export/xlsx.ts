@@ -18,6 +18,7 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import type { DuckDBDataChunk, DuckDBResult } from "@duckdb/node-api";
 import ExcelJS from "exceljs";
+import { xmlSafe } from "../html/escape.js";
 import { checkSignal } from "../interruption.js";
 import { columnLabel } from "../present/column-label.js";
 import { neutraliseText } from "./formula-injection.js";
@@ -30,7 +31,7 @@ import {
   settleDateFormat,
 } from "./xlsx-cells.js";
 import { overdueHighlight, pageSetup } from "./xlsx-layout.js";
-import { xmlCell, xmlText } from "./xml-text.js";
+import { xmlCell } from "./xml-text.js";
 
 /** Excel's limit: rows per sheet, header included. */
 export const EXCEL_MAX_ROWS = 1_048_576;
@@ -235,7 +236,7 @@ export class XlsxWorkbook {
     given: ReadonlyMap<string, string> | undefined,
   ): SheetLayout {
     const headers = result.deduplicatedColumnNames();
-    const labels = headers.map((header) => xmlText(columnLabel(header, given)));
+    const labels = headers.map((header) => xmlSafe(columnLabel(header, given)));
     const initial = headers.map((header, i) =>
       columnWriter(header, result.columnType(i), {
         neutraliseFormulas: this.#neutralise,
@@ -324,7 +325,7 @@ export class XlsxWorkbook {
     for (const line of [...lines, ...cut]) {
       const value =
         typeof line.value === "string" && this.#neutralise
-          ? neutraliseText(xmlText(line.value))
+          ? neutraliseText(xmlSafe(line.value))
           : xmlCell(line.value);
       const row = sheet.addRow([line.label, value]);
       row.getCell(1).style = ABOUT_LABEL;
@@ -337,7 +338,7 @@ export class XlsxWorkbook {
       bold(["Sheet", "Column", "SQL name"]);
       for (const entry of this.#headers) {
         const text = (value: string) => (this.#neutralise ? neutraliseText(value) : value);
-        sheet.addRow([entry.sheet, text(entry.label), xmlText(entry.name)]).commit();
+        sheet.addRow([entry.sheet, text(entry.label), xmlSafe(entry.name)]).commit();
       }
     }
     sheet.commit();

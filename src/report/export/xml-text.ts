@@ -8,12 +8,7 @@
  */
 import { xmlSafe } from "../html/escape.js";
 
-/** `text` with the characters XML cannot hold replaced by U+FFFD. */
-export function xmlText(text: string): string {
-  return xmlSafe(text);
-}
-
-/** A cell's value as `xmlText` leaves it; anything but text is as it was. */
+/** A cell's value with what XML cannot hold replaced (`xmlSafe`); anything but text as it was. */
 export function xmlCell<T>(value: T): T | string {
-  return typeof value === "string" ? xmlText(value) : value;
+  return typeof value === "string" ? xmlSafe(value) : value;
 }
